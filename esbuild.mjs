@@ -1,0 +1,107 @@
+// Bundles the extension, the local platform CLI and the webview apps.
+//   node esbuild.mjs               development build (source maps)
+//   node esbuild.mjs --production  minified, no source maps
+//   node esbuild.mjs --watch       rebuild on change
+//   node esbuild.mjs --tests       also bundle the integration suites into out/test
+import * as esbuild from 'esbuild';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
+
+/** Reports build problems in the format of the `$esbuild-watch` problem matcher. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  metafile: true,
+  legalComments: 'none',
+  plugins: watch ? [problemMatcher] : [],
+};
+
+const webviewDir = 'webview';
+const panels = existsSync(webviewDir)
+  ? readdirSync(webviewDir).filter((d) => d !== 'shared' && statSync(join(webviewDir, d)).isDirectory() && existsSync(join(webviewDir, d, 'main.ts')))
+  : [];
+
+const configs = [
+  {
+    ...common,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: ['vscode'],
+    // Keep the local platform out of the extension bundle: it is loaded on demand.
+    mainFields: ['module', 'main'],
+  },
+  {
+    ...common,
+    entryPoints: { localPlatform: 'src/localPlatform/cli.ts', localPlatformServer: 'src/localPlatform/server.ts' },
+    outdir: 'dist',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+  },
+  ...(panels.length
+    ? [{
+        ...common,
+        entryPoints: Object.fromEntries(panels.map((p) => [p, join(webviewDir, p, 'main.ts')])),
+        outdir: 'dist/webview',
+        format: 'esm',
+        platform: 'browser',
+        target: 'es2022',
+        loader: { '.css': 'text', '.ttf': 'file' },
+      }]
+    : []),
+  ...(tests
+    ? [{
+        ...common,
+        minify: false,
+        sourcemap: 'inline',
+        entryPoints: { 'integration/index': 'test/integration/index.ts' },
+        outdir: 'out/test',
+        format: 'cjs',
+        platform: 'node',
+        target: 'node20',
+        external: ['vscode', 'mocha'],
+      }]
+    : []),
+];
+
+function sizeReport(metafile) {
+  const rows = Object.entries(metafile.outputs)
+    .filter(([file]) => !file.endsWith('.map'))
+    .map(([file, out]) => `  ${relative('.', file).padEnd(40)} ${(out.bytes / 1024).toFixed(1).padStart(9)} KB`);
+  return rows.join('\n');
+}
+
+if (watch) {
+  const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('[watch] watching for changes');
+} else {
+  const started = Date.now();
+  const results = await Promise.all(configs.map((c) => esbuild.build(c)));
+  console.log(`Built in ${Date.now() - started} ms${production ? ' (production)' : ''}:`);
+  for (const r of results) console.log(sizeReport(r.metafile));
+}

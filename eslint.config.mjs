@@ -1,0 +1,56 @@
+// Lint rules. The import rule below is the layer rule of docs/architecture.md:
+// only src/ui/ and src/extension.ts may import 'vscode' at runtime (type imports are fine).
+import tseslint from 'typescript-eslint';
+
+const layerRule = {
+  '@typescript-eslint/no-restricted-imports': ['error', {
+    paths: [{ name: 'vscode', message: "Only src/ui/ and src/extension.ts may import 'vscode' at runtime (docs/architecture.md). Use `import type` here.", allowTypeImports: true }],
+  }],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.cache/**', '.test-output/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  ...tseslint.configs.strict,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
+      eqeqeq: ['error', 'smart'],
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'webview/**/*.ts'],
+    ignores: ['src/ui/**', 'src/extension.ts'],
+    rules: layerRule,
+  },
+  {
+    // Webview code runs in the browser: it may only use src/protocol, never the host's layers.
+    files: ['webview/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/src/core/**', '**/src/client/**', '**/src/ui/**', '**/src/localPlatform/**', '**/src/workspace/**', '**/src/contract/**'], message: 'webview/ may import only src/protocol/.' },
+      ] }],
+    },
+  },
+  {
+    // The local platform stands beside the client: it may use core and contract only.
+    files: ['src/localPlatform/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/client/**', '**/ui/**', '**/workspace/**', '../client*', '../ui*', '../workspace*'], message: 'src/localPlatform may import only src/core and src/contract.' },
+      ] }],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts', 'src/contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/client/**', '**/ui/**', '**/workspace/**', '**/localPlatform/**'], message: 'core and contract import nothing above them.' },
+      ] }],
+    },
+  },
+);

@@ -1,0 +1,80 @@
+import { parseArgs } from 'node:util';
+import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './seed/credentials';
+import { SEED_NAMES, type SeedName } from './seed/seeds';
+import { startLocalPlatform } from './server';
+
+const HELP = `Agent Workbench local platform: the whole platform interface on a loopback port.
+
+Usage: node dist/localPlatform.js [--port N] [--seed empty|base|demo] [--data-dir DIR] [--stream-delay MS] [--json]
+
+  --port N          port to listen on (default 4780; 0 picks a free one)
+  --seed NAME       data to start with when there is no saved state (default demo)
+  --data-dir DIR    keep state in DIR/state.json (atomic writes) and reload it on restart
+  --stream-delay MS delay between streamed answer chunks (default 40)
+  --json            print the addresses and credentials as one JSON line
+`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '4780' },
+      seed: { type: 'string', default: 'demo' },
+      'data-dir': { type: 'string' },
+      'stream-delay': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a number from 0 to 65535, got "${values.port}"`);
+  const seed = values.seed as SeedName;
+  if (!SEED_NAMES.includes(seed)) fail(`--seed must be one of ${SEED_NAMES.join(', ')}, got "${values.seed}"`);
+  const streamDelayMs = values['stream-delay'] === undefined ? undefined : Number(values['stream-delay']);
+  if (streamDelayMs !== undefined && !(streamDelayMs >= 0)) fail('--stream-delay must be a non-negative number of milliseconds');
+
+  const lp = await startLocalPlatform({ port, seed, dataDir: values['data-dir'], ...(streamDelayMs !== undefined ? { streamDelayMs } : {}) });
+  const info = {
+    urls: lp.urls,
+    accountId: LOCAL_ACCOUNT.slug,
+    projectId: LOCAL_PROJECT.slug,
+    keys: LOCAL_KEYS,
+    connectors: LOCAL_CONNECTORS,
+  };
+  if (values.json) {
+    process.stdout.write(JSON.stringify(info) + '\n');
+  } else {
+    const lines = [
+      `Agent Workbench local platform listening on ${lp.urls.origin}`,
+      `  runtime   {base_url}        ${lp.urls.runtime}`,
+      `  build     {build_base_url}  ${lp.urls.build}`,
+      `  messaging {messaging_url}   ${lp.urls.messaging}`,
+      `  admin                       ${lp.urls.admin}`,
+      `Account ${LOCAL_ACCOUNT.slug} (${LOCAL_ACCOUNT.id}), project ${LOCAL_PROJECT.slug} (${LOCAL_PROJECT.id})`,
+      'Demo credentials (they open only this local platform):',
+      ...Object.entries(LOCAL_KEYS).map(([k, v]) => `  ${k.padEnd(22)} ${v}`),
+      ...Object.entries(LOCAL_CONNECTORS).map(([k, v]) => `  ${k.padEnd(22)} ${v}`),
+      values['data-dir'] ? `State is kept in ${values['data-dir']}` : 'State is in memory (use --data-dir DIR to keep it)',
+      'Press Ctrl-C to stop.',
+    ];
+    process.stdout.write(lines.join('\n') + '\n');
+  }
+  const stop = (): void => {
+    void lp.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${HELP}`);
+  process.exit(2);
+}
+
+void main().catch((err: unknown) => {
+  process.stderr.write(`The local platform could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,63 @@
+/** Faults injected through the admin API, so clients can be tested on their error paths. */
+export interface Fault {
+  id: string;
+  /** Which base: runtime, build, messaging, or any. */
+  family: 'runtime' | 'build' | 'messaging' | 'any';
+  method?: string;
+  /** A substring or a /regex/ matched against the path below the family prefix. */
+  path?: string;
+  /** Answer with this status (and an error body of the family's kind) instead of the real handler. */
+  status?: number;
+  /** Retry-After header value in seconds, sent with the status. */
+  retryAfter?: number;
+  /** Wait this long before handling (or answering the status). */
+  delayMs?: number;
+  /** How many matching requests it applies to; unset means until cleared. */
+  times?: number;
+  /** Messaging only: close open WebSockets of this session (or all) right away. */
+  dropWebSocket?: boolean;
+  /** Messaging only: the next server events of this kind fail with a system message. */
+  messagingError?: string;
+}
+
+export class FaultBook {
+  private faults: Fault[] = [];
+  private next = 1;
+
+  add(fault: Omit<Fault, 'id'>): Fault {
+    const f: Fault = { ...fault, id: `fault_${this.next++}` };
+    this.faults.push(f);
+    return f;
+  }
+
+  list(): readonly Fault[] {
+    return this.faults;
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+
+  /** Takes the first fault that matches a request, counting it down. */
+  take(family: Fault['family'], method: string, path: string, predicate: (f: Fault) => boolean = () => true): Fault | undefined {
+    const i = this.faults.findIndex((f) =>
+      (f.family === 'any' || f.family === family) &&
+      (!f.method || f.method.toUpperCase() === method) &&
+      (!f.path || matchPath(f.path, path)) &&
+      predicate(f));
+    if (i < 0) return undefined;
+    const f = this.faults[i]!;
+    if (f.times !== undefined) {
+      f.times -= 1;
+      if (f.times <= 0) this.faults.splice(i, 1);
+    }
+    return f;
+  }
+}
+
+function matchPath(pattern: string, path: string): boolean {
+  if (pattern.length > 2 && pattern.startsWith('/') && pattern.endsWith('/')) {
+    return new RegExp(pattern.slice(1, -1)).test(path);
+  }
+  return path.includes(pattern);
+}

@@ -1,0 +1,191 @@
+import { Emitter } from '../core/event';
+import type { Environment } from './agents/model';
+import { Clock } from './clock';
+import { FaultBook } from './faults';
+import { buildError, HttpError, runtimeError } from './http';
+import {
+  emptyState,
+  type KeyFamily,
+  type PlatformState,
+  type StoredAccount,
+  type StoredApiKey,
+  type StoredConversation,
+  type StoredProject,
+} from './state';
+
+export interface PlatformOptions {
+  /** Delay between streamed chunks of an answer, in ms (0 in tests). */
+  streamDelayMs: number;
+  /** Messaging session inactivity expiry, in ms (spec: about 10 minutes). */
+  sessionInactivityMs: number;
+  /** Simultaneous WebSocket connections per messaging session (spec default 10). */
+  maxConnectionsPerSession: number;
+  /** Messaging HTTP requests allowed per client per minute before 429. */
+  messagingHttpPerMinute: number;
+  /** WebSocket messages per session per second before they are dropped. */
+  wsMessagesPerSecond: number;
+  /** Access token lifetime in seconds. */
+  accessTokenTtlSeconds: number;
+  /** Maximum alert rules per account (spec: 10). */
+  maxAlertRules: number;
+  /** Maximum webhook endpoints per account (spec: not shown). */
+  maxWebhookEndpoints: number;
+}
+
+export const defaultOptions: PlatformOptions = {
+  streamDelayMs: 40,
+  sessionInactivityMs: 10 * 60 * 1000,
+  maxConnectionsPerSession: 10,
+  messagingHttpPerMinute: 120,
+  wsMessagesPerSecond: 20,
+  accessTokenTtlSeconds: 3600,
+  maxAlertRules: 10,
+  maxWebhookEndpoints: 10,
+};
+
+/**
+ * The shared heart of the local platform: state, clock, faults, ids and the checks every
+ * family needs (keys, account and project ids). Families get it and keep their own logic.
+ */
+export class Platform {
+  state: PlatformState = emptyState();
+  readonly clock = new Clock();
+  readonly faults = new FaultBook();
+  options: PlatformOptions;
+
+  private readonly _onDidChangeConversation = new Emitter<StoredConversation>();
+  /** A conversation was created, got a turn, or ended. */
+  readonly onDidChangeConversation = this._onDidChangeConversation.event;
+  private readonly _onDidMutate = new Emitter<void>();
+  /** State changed and should be persisted. */
+  readonly onDidMutate = this._onDidMutate.event;
+  private readonly _onDidReset = new Emitter<void>();
+  /** State was replaced (reset or seed): families drop their in-memory caches. */
+  readonly onDidReset = this._onDidReset.event;
+
+  constructor(options: Partial<PlatformOptions> = {}) {
+    this.options = { ...defaultOptions, ...options };
+  }
+
+  /** A new id such as `ag_000001` or, with `random`, a hard-to-guess one. */
+  nextId(prefix: string, opts: { width?: number; sep?: string } = {}): string {
+    const n = (this.state.counters[prefix] ?? 0) + 1;
+    this.state.counters[prefix] = n;
+    return `${prefix}${opts.sep ?? '_'}${String(n).padStart(opts.width ?? 6, '0')}`;
+  }
+
+  now(): string {
+    return this.clock.iso();
+  }
+
+  mutated(): void {
+    this._onDidMutate.fire();
+  }
+
+  conversationChanged(conv: StoredConversation): void {
+    this._onDidChangeConversation.fire(conv);
+    this.mutated();
+  }
+
+  replaceState(next: PlatformState): void {
+    this.state = next;
+    this._onDidReset.fire();
+    this.mutated();
+  }
+
+  reset(): void {
+    this.faults.clear();
+    this.replaceState(emptyState());
+  }
+
+  /** A family's own section of the state, created on first use. */
+  section<T>(name: string, init: () => T): T {
+    if (!(name in this.state.families)) this.state.families[name] = init();
+    return this.state.families[name] as T;
+  }
+
+  // ---- identity ----
+
+  /** Finds an account by its slug or prefixed id (ADDR-1). */
+  findAccount(idOrSlug: string): StoredAccount | undefined {
+    return this.state.accounts.find((a) => a.id === idOrSlug || a.slug === idOrSlug);
+  }
+
+  /** Finds a project of an account by its slug or prefixed id (ADDR-1). */
+  findProject(account: StoredAccount, idOrSlug: string): StoredProject | undefined {
+    return this.state.projects.find((p) => p.accountId === account.id && (p.id === idOrSlug || p.slug === idOrSlug));
+  }
+
+  projectById(projectId: string): StoredProject | undefined {
+    return this.state.projects.find((p) => p.id === projectId);
+  }
+
+  /** The key record for a header value and family, or undefined. */
+  findKey(family: KeyFamily, value: string | undefined): StoredApiKey | undefined {
+    if (!value) return undefined;
+    return this.state.keys.find((k) => k.family === family && k.key === value);
+  }
+
+  /** Agents and Alerts: 401 with the build error body when the key is missing or wrong. */
+  requireBuildKey(family: 'agents' | 'alerts', value: string | undefined): StoredApiKey {
+    const key = this.findKey(family, value);
+    if (!key) throw buildError(401, value ? 'Invalid API key' : 'Missing API key: send it in the x-api-key header');
+    return key;
+  }
+
+  /** Runtime APIs answer with `error_message`. */
+  requireRuntimeKey(family: KeyFamily, value: string | undefined): StoredApiKey {
+    const key = this.findKey(family, value);
+    if (!key) throw runtimeError(401, value ? 'Invalid API key' : 'Missing API key');
+    return key;
+  }
+
+  /**
+   * Resolves `{account_id}/{project_id}` of a runtime path and checks the key may read it.
+   * 404 when unknown, 403 when the key belongs elsewhere.
+   */
+  resolveProjectPath(accountParam: string, projectParam: string, key: StoredApiKey, errorBody: (status: number, msg: string) => HttpError = runtimeError): { account: StoredAccount; project: StoredProject } {
+    const account = this.findAccount(accountParam);
+    if (!account) throw errorBody(404, `Account not found: ${accountParam}`);
+    const project = this.findProject(account, projectParam);
+    if (!project) throw errorBody(404, `Project not found: ${projectParam}`);
+    if (key.accountId !== account.id || (key.projectId && key.projectId !== project.id)) {
+      throw errorBody(403, 'This API key is not authorized for this account or project');
+    }
+    return { account, project };
+  }
+
+  // ---- conversations (shared by chat, messaging, outbound, dni, conversations, concurrency, alerts) ----
+
+  addConversation(conv: StoredConversation): StoredConversation {
+    this.state.conversations.push(conv);
+    this.conversationChanged(conv);
+    return conv;
+  }
+
+  findConversation(id: string): StoredConversation | undefined {
+    // Newest first: live conversations are at the end.
+    for (let i = this.state.conversations.length - 1; i >= 0; i--) {
+      const c = this.state.conversations[i]!;
+      if (c.id === id) return c;
+    }
+    return undefined;
+  }
+
+  /** Ends a conversation: in_progress false, durations set. */
+  endConversation(conv: StoredConversation): void {
+    if (!conv.in_progress) return;
+    conv.in_progress = false;
+    conv.ended_at = this.now();
+    const secs = Math.max(0, (Date.parse(conv.ended_at) - Date.parse(conv.started_at)) / 1000);
+    conv.total_duration = Math.round(secs * 10) / 10;
+    conv.polyai_duration = conv.handoff ? conv.polyai_duration || conv.total_duration : conv.total_duration;
+    this.conversationChanged(conv);
+  }
+}
+
+export function isEnvironment(v: unknown): v is Environment {
+  return v === 'sandbox' || v === 'pre-release' || v === 'live';
+}
+
+export { HttpError };

@@ -1,0 +1,135 @@
+import type { AgentContent, StoredTopic } from '../agents/model';
+import type { Platform } from '../platform';
+import { emptyState, type PlatformState, type ProjectSettings } from '../state';
+import { LOCAL_ACCOUNT, LOCAL_AGENT_ID, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './credentials';
+import { seedDemo } from './demo';
+
+/** `empty`: nothing at all; `base`: the account, keys and one agent (tests); `demo`: base plus a week of data. */
+export type SeedName = 'empty' | 'base' | 'demo';
+
+export const SEED_NAMES: readonly SeedName[] = ['empty', 'base', 'demo'];
+
+/** A fixed instant the seeds are built around, so seeded data is the same on every run. */
+export const SEED_EPOCH = Date.parse('2026-01-05T09:00:00.000Z');
+
+export function applySeed(platform: Platform, seed: SeedName): void {
+  const state = emptyState();
+  if (seed !== 'empty') seedBase(state);
+  platform.replaceState(state);
+  if (seed === 'demo') seedDemo(platform);
+  platform.mutated();
+}
+
+export const defaultProjectSettings = (): ProjectSettings => ({
+  transcriptVisibility: true,
+  responseMetrics: ['CALL_DURATION', 'CALL_TURN', 'CALL_IN_PROGRESS', 'CALL_COMPLETED', 'HANDOFF_TO', 'HANDOFF_REASON'],
+  v1FieldWhitelist: false,
+  translation: false,
+});
+
+function topic(id: string, name: string, content: string): StoredTopic {
+  const at = new Date(SEED_EPOCH).toISOString();
+  return { topicId: id, name, content, createdAt: at, updatedAt: at };
+}
+
+export const SUPPORT_AGENT_CONTENT: AgentContent = {
+  behavior: [
+    '# Support Desk',
+    '',
+    'You are Sam, the support agent of Acme. Greet the caller warmly and help with orders,',
+    'returns, delivery and opening hours. Be brief and friendly.',
+    'If the caller asks for a person, hand off to the human support queue.',
+  ].join('\n'),
+  topics: {
+    kt_opening_hours: topic('kt_opening_hours', 'Opening hours', 'Our stores are open Monday to Saturday from 9am to 6pm, and Sunday from 10am to 4pm.'),
+    kt_returns: topic('kt_returns', 'Returns', 'You can return any item within 30 days of delivery for a full refund. Start a return from your order page or bring the item to any store with the receipt.'),
+    kt_delivery: topic('kt_delivery', 'Delivery', 'Standard delivery takes 3 to 5 working days and is free over 50 dollars. Express delivery arrives the next working day for 9 dollars.'),
+  },
+};
+
+/** The account, its keys and connectors, and the support agent with a main branch and deployments. */
+export function seedBase(state: PlatformState): void {
+  const at = new Date(SEED_EPOCH).toISOString();
+  const acc = LOCAL_ACCOUNT.id;
+  const proj = LOCAL_PROJECT.id;
+  state.accounts.push({ ...LOCAL_ACCOUNT });
+  state.projects.push({ ...LOCAL_PROJECT, accountId: acc, settings: defaultProjectSettings() });
+  state.variants.push({ id: 'var_default', name: 'Default', projectId: proj }, { id: 'var_friendly', name: 'Friendly Tone', projectId: proj });
+  state.keys.push(
+    { key: LOCAL_KEYS.agents, family: 'agents', accountId: acc, label: 'Agents API key' },
+    { key: LOCAL_KEYS.agentsReadOnly, family: 'agents', accountId: acc, readOnly: true, label: 'Agents API key (read only)' },
+    { key: LOCAL_KEYS.alerts, family: 'alerts', accountId: acc, label: 'Alerts API key' },
+    { key: LOCAL_KEYS.conversations, family: 'conversations', accountId: acc, projectId: proj, dataPermission: true, label: 'Conversations v3 key' },
+    { key: LOCAL_KEYS.chat, family: 'chat', accountId: acc, projectId: proj, environment: 'sandbox', label: 'Chat API key' },
+    { key: LOCAL_KEYS.externalEvents, family: 'externalEvents', accountId: acc, projectId: proj, label: 'External Events key' },
+    { key: LOCAL_KEYS.dni, family: 'dni', accountId: acc, projectId: proj, agentId: LOCAL_AGENT_ID, label: 'DNI key' },
+  );
+  const common = { accountId: acc, projectId: proj, agentId: LOCAL_AGENT_ID };
+  state.connectors.push(
+    { ...common, id: 'conn_chat', token: LOCAL_CONNECTORS.chatToken, kind: 'chat', environment: 'sandbox', outboundEnabled: false, handoffDestination: 'human-support-queue' },
+    { ...common, id: 'conn_webchat', token: LOCAL_CONNECTORS.webchatToken, kind: 'webchat', environment: 'sandbox', hostDomain: LOCAL_CONNECTORS.webchatHost, appNamespace: 'com.example.app', outboundEnabled: false, handoffDestination: 'human-support-queue', handoffMode: 'ok' },
+    { ...common, id: 'conn_webchat_nohost', token: LOCAL_CONNECTORS.webchatNoHostToken, kind: 'webchat', environment: 'sandbox', hostDomain: null, appNamespace: null, outboundEnabled: false },
+    { ...common, id: 'conn_voice_out', token: LOCAL_CONNECTORS.outboundToken, kind: 'voice', environment: 'live', outboundEnabled: true, handoffDestination: '+14155550100' },
+    { ...common, id: 'conn_voice_in', token: LOCAL_CONNECTORS.voiceNoOutboundToken, kind: 'voice', environment: 'live', outboundEnabled: false },
+  );
+  state.agents.agents[LOCAL_AGENT_ID] = {
+    agentId: LOCAL_AGENT_ID,
+    name: 'Support Desk',
+    description: 'Answers questions about orders, returns, delivery and opening hours.',
+    accountId: acc,
+    projectId: proj,
+    createdAt: at,
+    updatedAt: at,
+    createdBy: 'owner@acme.test',
+  };
+  const content = structuredClone(SUPPORT_AGENT_CONTENT);
+  state.agents.branches.br_support_main = {
+    branchId: 'br_support_main',
+    agentId: LOCAL_AGENT_ID,
+    name: 'main',
+    base: structuredClone(content),
+    content,
+    createdAt: at,
+    updatedAt: at,
+    createdBy: 'owner@acme.test',
+    mergedAt: null,
+  };
+  let v = 0;
+  for (const env of ['sandbox', 'pre-release', 'live'] as const) {
+    v += 1;
+    const id = `dep_support_${v}`;
+    state.agents.deployments[id] = {
+      id,
+      accountId: acc,
+      agentId: LOCAL_AGENT_ID,
+      environment: env,
+      artifactVersion: `art_support_1`,
+      version: '1',
+      createdBy: 'owner@acme.test',
+      createdAt: at,
+      metadata: { message: 'Initial release', branch: 'main' },
+      content: structuredClone(SUPPORT_AGENT_CONTENT),
+      active: true,
+    };
+  }
+  state.agents.phoneNumbers.push(
+    { number: '+14155550123', projectId: proj, accountId: acc, clientEnv: 'live', connectorId: 'conn_voice_out', agentId: LOCAL_AGENT_ID },
+    { number: '+14155550124', projectId: proj, accountId: acc, clientEnv: 'sandbox', connectorId: 'conn_voice_in', agentId: LOCAL_AGENT_ID },
+  );
+  state.agents.realtimeConfigs.push({
+    agentId: LOCAL_AGENT_ID,
+    name: 'store-settings',
+    schema: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        holidayMode: { type: 'boolean' },
+        maxWaitMinutes: { type: 'integer', minimum: 0, maximum: 120 },
+        greetingOverride: { type: 'string', maxLength: 500 },
+      },
+    },
+    variables: { holidayMode: false, maxWaitMinutes: 15, greetingOverride: '' },
+    updatedAt: at,
+  });
+  state.counters.deployment = 3;
+}

@@ -1,0 +1,166 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { buildError, HttpError, makeContext, readBody, type Router, runtimeError, sendJson } from './http';
+import type { Base, Family } from './family';
+import { createAdminRouter } from './admin';
+import { familyFactories } from './families';
+import { type PlatformOptions, Platform } from './platform';
+import { Persistence } from './persistence';
+import { applySeed, type SeedName } from './seed/seeds';
+
+export interface LocalPlatformOptions extends Partial<PlatformOptions> {
+  port?: number;
+  host?: string;
+  seed?: SeedName;
+  dataDir?: string;
+}
+
+export interface LocalPlatformUrls {
+  origin: string;
+  /** {base_url}: Chat, Conversations, Concurrent Calls, Outbound, External Events, DNI. */
+  runtime: string;
+  /** {build_base_url}: Agents, Alerts, webhook endpoints. */
+  build: string;
+  /** {messaging_url}: access token, sessions, WebSocket. */
+  messaging: string;
+  /** The admin API for tests and demos. */
+  admin: string;
+}
+
+export const BASE_PREFIX: Record<Base, string> = {
+  runtime: '/runtime',
+  build: '/build',
+  messaging: '/messaging',
+};
+
+/** A running local platform. */
+export interface LocalPlatform {
+  readonly platform: Platform;
+  readonly urls: LocalPlatformUrls;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Starts the local platform on a loopback port (0 picks a free one). */
+export async function startLocalPlatform(options: LocalPlatformOptions = {}): Promise<LocalPlatform> {
+  const platform = new Platform(options);
+  const persistence = options.dataDir ? new Persistence(options.dataDir, platform) : undefined;
+  const loaded = persistence ? await persistence.load() : false;
+  if (!loaded) applySeed(platform, options.seed ?? 'base');
+
+  const admin = createAdminRouter(platform);
+  const families: Family[] = familyFactories.map((make) => make({ platform, admin }));
+  const byBase = new Map<Base, Family[]>();
+  for (const f of families) byBase.set(f.base, [...(byBase.get(f.base) ?? []), f]);
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      sendJson(res, 500, { message: 'Internal error in the local platform', detail: String(err) });
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const split = splitBase(url.pathname);
+    if (!split) {
+      sendJson(res, 404, { message: `No such address on the local platform: ${url.pathname}. Use ${Object.values(BASE_PREFIX).join(', ')} or /_local.` });
+      return;
+    }
+    const { base, path } = split;
+    const routers: Router[] = base === 'admin' ? [admin] : (byBase.get(base) ?? []).map((f) => f.router);
+    const raw = await readBody(req);
+    try {
+      if (base !== 'admin') {
+        const fault = platform.faults.take(base, method, path, (f) => f.status !== undefined || f.delayMs !== undefined);
+        if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+        if (fault?.status) {
+          const headers: Record<string, string> = fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {};
+          throw base === 'build'
+            ? new HttpError(fault.status, { message: `Injected fault: HTTP ${fault.status}`, errors: [] }, headers)
+            : base === 'messaging'
+              ? new HttpError(fault.status, { message: `Injected fault: HTTP ${fault.status}` }, headers)
+              : new HttpError(fault.status, { error_message: `Injected fault: HTTP ${fault.status}` }, headers);
+        }
+      }
+      let methodMismatch = false;
+      for (const router of routers) {
+        const m = router.match(method, path);
+        if ('handler' in m) {
+          const ctx = makeContext(req, path, url.searchParams, m.params, raw);
+          const reply = await m.handler(ctx);
+          sendJson(res, reply.status ?? 200, reply.body, reply.headers);
+          if (method !== 'GET') platform.mutated();
+          return;
+        }
+        methodMismatch ||= m.methodMismatch;
+      }
+      if (methodMismatch) throw base === 'build' ? buildError(405, `Method ${method} is not allowed on ${path}`) : runtimeError(405, `Method ${method} is not allowed on ${path}`);
+      throw base === 'build' ? buildError(404, `Not found: ${path}`) : base === 'messaging' ? new HttpError(404, { message: `Not found: ${path}` }) : runtimeError(404, `Not found: ${path}`);
+    } catch (err) {
+      if (err instanceof HttpError) {
+        sendJson(res, err.status, err.body, err.headers);
+        return;
+      }
+      throw err;
+    }
+  }
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const split = splitBase(url.pathname);
+    if (split && split.base !== 'admin') {
+      for (const f of byBase.get(split.base) ?? []) {
+        if (f.handleUpgrade?.(req, socket, head, split.path, url.searchParams)) return;
+      }
+    }
+    socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
+  });
+
+  server.keepAliveTimeout = 65_000;
+  const host = options.host ?? '127.0.0.1';
+  await listen(server, options.port ?? 0, host);
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://${host}:${port}`;
+  persistence?.start();
+
+  return {
+    platform,
+    port,
+    urls: {
+      origin,
+      runtime: origin + BASE_PREFIX.runtime,
+      build: origin + BASE_PREFIX.build,
+      messaging: origin + BASE_PREFIX.messaging,
+      admin: `${origin}/_local`,
+    },
+    async close() {
+      for (const f of families) f.dispose?.();
+      await persistence?.flush();
+      persistence?.dispose();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function splitBase(pathname: string): { base: Base | 'admin'; path: string } | undefined {
+  if (pathname === '/_local' || pathname.startsWith('/_local/')) return { base: 'admin', path: pathname.slice('/_local'.length) || '/' };
+  for (const [base, prefix] of Object.entries(BASE_PREFIX) as Array<[Base, string]>) {
+    if (pathname === prefix || pathname.startsWith(prefix + '/')) return { base, path: pathname.slice(prefix.length) || '/' };
+  }
+  return undefined;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DisposableStore, MutableDisposable, toDisposable } from '../../../src/core/disposable';
+
+describe('DisposableStore', () => {
+  it('disposes everything it holds, once', () => {
+    const store = new DisposableStore();
+    let a = 0;
+    let b = 0;
+    store.add(toDisposable(() => a++));
+    store.add(toDisposable(() => b++));
+    store.dispose();
+    store.dispose();
+    assert.equal(a, 1);
+    assert.equal(b, 1);
+    assert.equal(store.isDisposed, true);
+  });
+
+  it('disposes at once what is added after it was disposed', () => {
+    const store = new DisposableStore();
+    store.dispose();
+    let n = 0;
+    store.add(toDisposable(() => n++));
+    assert.equal(n, 1);
+    assert.equal(store.size, 0);
+  });
+
+  it('keeps disposing when one item throws, then rethrows the first error', () => {
+    const store = new DisposableStore();
+    let after = 0;
+    store.add(toDisposable(() => { throw new Error('first'); }));
+    store.add(toDisposable(() => { throw new Error('second'); }));
+    store.add(toDisposable(() => after++));
+    assert.throws(() => store.dispose(), /first/);
+    assert.equal(after, 1);
+  });
+
+  it('delete disposes one item and forgets it', () => {
+    const store = new DisposableStore();
+    let n = 0;
+    const d = store.add(toDisposable(() => n++));
+    store.delete(d);
+    store.dispose();
+    assert.equal(n, 1);
+  });
+});
+
+describe('MutableDisposable', () => {
+  it('disposes the old value when replaced and the current one when disposed', () => {
+    const m = new MutableDisposable();
+    const log: string[] = [];
+    m.value = toDisposable(() => log.push('a'));
+    m.value = toDisposable(() => log.push('b'));
+    assert.deepEqual(log, ['a']);
+    m.dispose();
+    assert.deepEqual(log, ['a', 'b']);
+    m.value = toDisposable(() => log.push('c'));
+    assert.deepEqual(log, ['a', 'b', 'c']);
+    assert.equal(m.value, undefined);
+  });
+});

@@ -1,0 +1,50 @@
+import { after, before, beforeEach } from 'node:test';
+import { type LocalPlatform, type LocalPlatformOptions, startLocalPlatform } from '../../../src/localPlatform/server';
+
+/**
+ * Starts a real local platform on a free loopback port for the tests of one file, and resets
+ * it to the base seed before each test. Streaming has no delay.
+ */
+export function useLocalPlatform(options: LocalPlatformOptions = {}): { readonly lp: LocalPlatform } {
+  const holder: { lp: LocalPlatform | undefined } = { lp: undefined };
+  before(async () => {
+    holder.lp = await startLocalPlatform({ streamDelayMs: 0, seed: 'base', ...options });
+  });
+  beforeEach(async () => {
+    const res = await fetch(`${holder.lp!.urls.admin}/reset`, { method: 'POST', body: JSON.stringify({ seed: options.seed ?? 'base' }) });
+    if (!res.ok) throw new Error(`reset failed: ${res.status}`);
+  });
+  after(async () => {
+    await holder.lp?.close();
+  });
+  return {
+    get lp() {
+      if (!holder.lp) throw new Error('the local platform is not started yet');
+      return holder.lp;
+    },
+  };
+}
+
+export interface JsonResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A plain HTTP call that returns status, headers and the parsed body (or text when not JSON). */
+export async function call<T = unknown>(method: string, url: string, opts: { headers?: Record<string, string>; body?: unknown; rawBody?: string } = {}): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers };
+  const res = await fetch(url, {
+    method,
+    headers,
+    body: opts.rawBody ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, headers: res.headers, body: body as T };
+}
