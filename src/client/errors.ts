@@ -1,0 +1,183 @@
+/** The API families of the platform, as the client names them. */
+export type ApiFamily = 'agents' | 'alerts' | 'chat' | 'messaging' | 'conversations' | 'concurrency' | 'outbound' | 'externalEvents' | 'dni';
+
+export const FAMILY_LABEL: Record<ApiFamily, string> = {
+  agents: 'Agents API',
+  alerts: 'Alerts API',
+  chat: 'Chat API',
+  messaging: 'Messaging API',
+  conversations: 'Conversations API',
+  concurrency: 'Concurrent Calls API',
+  outbound: 'Outbound Calling API',
+  externalEvents: 'External Events API',
+  dni: 'DNI API',
+};
+
+export type ErrorKind =
+  | 'validation' | 'unauthorized' | 'forbidden' | 'notFound' | 'conflict' | 'unprocessable'
+  | 'rateLimited' | 'server' | 'badGateway' | 'notImplemented' | 'unavailable'
+  | 'network' | 'timeout' | 'cancelled' | 'unexpectedResponse' | 'invalidInput';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface PlatformErrorInit {
+  family: ApiFamily;
+  kind: ErrorKind;
+  /** What the user was doing, e.g. "Publish to sandbox" or "GET /v1/agents". */
+  operation: string;
+  status?: number;
+  /** The server's own words (message, error_message). */
+  serverMessage?: string;
+  fieldErrors?: FieldError[];
+  retryAfterMs?: number;
+  /** The body of the error answer, for callers that read details (a merge 409 lists diverged items). */
+  body?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * Every failure of a platform call. `message` is written for a person: what failed, what the
+ * platform means by it, the platform's own words, and what to do.
+ */
+export class PlatformError extends Error {
+  readonly family: ApiFamily;
+  readonly kind: ErrorKind;
+  readonly operation: string;
+  readonly status: number | undefined;
+  readonly serverMessage: string | undefined;
+  readonly fieldErrors: readonly FieldError[];
+  readonly retryAfterMs: number | undefined;
+  readonly body: unknown;
+
+  constructor(init: PlatformErrorInit) {
+    super(composeMessage(init), { cause: init.cause });
+    this.name = 'PlatformError';
+    this.family = init.family;
+    this.kind = init.kind;
+    this.operation = init.operation;
+    this.status = init.status;
+    this.serverMessage = init.serverMessage;
+    this.fieldErrors = init.fieldErrors ?? [];
+    this.retryAfterMs = init.retryAfterMs;
+    this.body = init.body;
+  }
+
+  /** True when trying the same call again later may succeed. */
+  get isTransient(): boolean {
+    return ['rateLimited', 'server', 'badGateway', 'unavailable', 'network', 'timeout'].includes(this.kind);
+  }
+}
+
+export function kindOfStatus(status: number): ErrorKind {
+  switch (status) {
+    case 400: return 'validation';
+    case 401: return 'unauthorized';
+    case 403: return 'forbidden';
+    case 404: return 'notFound';
+    case 409: return 'conflict';
+    case 413: return 'validation';
+    case 422: return 'unprocessable';
+    case 429: return 'rateLimited';
+    case 501: return 'notImplemented';
+    case 502: return 'badGateway';
+    case 503: case 504: return 'unavailable';
+    default: return status >= 500 ? 'server' : 'validation';
+  }
+}
+
+/** What a status means for each family, in the words of the spec's error tables. */
+export function meaningOf(family: ApiFamily, status: number): string {
+  const specific = SPECIFIC[family]?.[status];
+  if (specific) return specific;
+  switch (status) {
+    case 400: return 'the request was not valid';
+    case 401: return `the ${credentialName(family)} is missing or was not accepted`;
+    case 403: return `the ${credentialName(family)} lacks permission for this workspace or resource`;
+    case 404: return 'it was not found';
+    case 405: return 'this endpoint does not accept that method';
+    case 409: return 'it conflicts with the current state';
+    case 422: return 'an id is malformed or a value does not match its schema';
+    case 429: return 'too many requests: the platform asked to slow down';
+    case 500: return 'the platform had an internal error';
+    case 502: return 'a backend of the platform did not answer properly';
+    case 503: return 'the platform is unavailable for the moment';
+    default: return `the platform answered HTTP ${status}`;
+  }
+}
+
+const SPECIFIC: Partial<Record<ApiFamily, Record<number, string>>> = {
+  agents: {
+    409: 'the branch has diverged from main, or a limit was reached',
+  },
+  alerts: {
+    409: 'the account already has the maximum number of alert rules or webhook endpoints',
+    502: 'the monitoring backend failed to sync',
+  },
+  outbound: {
+    400: 'the number could not be parsed, or the metadata is not string-only or is over 26 KB in base64',
+    401: 'the outbound auth token is invalid or missing, or its connector is not configured for outbound calling',
+    500: 'the call could not be placed',
+  },
+  externalEvents: {
+    400: 'the event id could not be found or is invalid',
+    500: 'the platform had a transient processing error',
+  },
+  concurrency: {
+    400: 'a parameter is missing or invalid, or the time range is longer than one week',
+    404: 'the account or project was not found',
+    501: 'slicing by language or phone number is not available',
+  },
+  conversations: {
+    400: 'a parameter is invalid, or the cursor is malformed',
+  },
+};
+
+function credentialName(family: ApiFamily): string {
+  switch (family) {
+    case 'chat': return 'Chat API key or connector token';
+    case 'messaging': return 'connector token or access token';
+    case 'outbound': return 'outbound auth token';
+    case 'externalEvents': return 'External Events key';
+    case 'dni': return 'DNI key';
+    case 'conversations': case 'concurrency': return 'Conversations API key';
+    case 'alerts': return 'Alerts API key';
+    case 'agents': return 'Agents API key';
+  }
+}
+
+function advice(init: PlatformErrorInit): string | undefined {
+  switch (init.kind) {
+    case 'unauthorized': return `Check the ${credentialName(init.family)} of the connection profile (Agent Workbench: Edit Credentials).`;
+    case 'forbidden': return 'Ask the platform operator for a key with access to this workspace.';
+    case 'rateLimited': return init.retryAfterMs !== undefined ? `Try again in ${Math.ceil(init.retryAfterMs / 1000)} s.` : 'Try again in a moment.';
+    case 'server': case 'badGateway': case 'unavailable': return 'Try again; if it keeps failing, check the platform status.';
+    case 'network': return 'Check the base URL of the connection profile and your network.';
+    case 'timeout': return 'The platform did not answer in time. Try again.';
+    default: return undefined;
+  }
+}
+
+function composeMessage(init: PlatformErrorInit): string {
+  const parts: string[] = [];
+  const label = FAMILY_LABEL[init.family];
+  switch (init.kind) {
+    case 'network': parts.push(`${init.operation} failed: the ${label} could not be reached`); break;
+    case 'timeout': parts.push(`${init.operation} failed: the ${label} did not answer in time`); break;
+    case 'cancelled': parts.push(`${init.operation} was cancelled`); break;
+    case 'unexpectedResponse': parts.push(`${init.operation}: the ${label} answered in an unexpected shape`); break;
+    case 'invalidInput': parts.push(`${init.operation}: nothing was sent`); break;
+    default: parts.push(`${init.operation} failed: ${meaningOf(init.family, init.status ?? 0)} (${label}, HTTP ${init.status ?? '?'})`);
+  }
+  let text = parts.join('');
+  if (init.serverMessage) text += `. ${stripDot(init.serverMessage)}`;
+  if (init.fieldErrors?.length) text += `. ${init.fieldErrors.map((e) => `${e.field}: ${stripDot(e.message)}`).join('; ')}`;
+  const tip = advice(init);
+  return `${text}.${tip ? ` ${tip}` : ''}`;
+}
+
+function stripDot(s: string): string {
+  return s.trim().replace(/[.\s]+$/, '');
+}

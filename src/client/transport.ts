@@ -1,0 +1,245 @@
+import { Pool } from 'undici';
+import type { z } from 'zod';
+import type { IDisposable } from '../core/disposable';
+import { type BackoffPolicy, backoffDelay, defaultBackoff, parseRetryAfter, sleep } from '../core/retry';
+import { type ApiFamily, type FieldError, kindOfStatus, PlatformError } from './errors';
+
+export type QueryValue = string | number | boolean | undefined | null | readonly string[];
+
+/** Whether a failed call may be sent again without asking the user. */
+export type RetryMode = 'safe' | 'never';
+
+export interface RequestSpec<S extends z.ZodType | undefined = z.ZodType | undefined> {
+  family: ApiFamily;
+  /** What the user is doing, for messages ("Publish to sandbox"); defaults to "METHOD path". */
+  operation?: string;
+  baseUrl: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path below the base URL, segments already encoded (use `encodePath`). */
+  path: string;
+  query?: Record<string, QueryValue>;
+  headers?: Record<string, string>;
+  /** A JSON body. */
+  body?: unknown;
+  /** A non-JSON body (External Events accepts form, XML and text). */
+  rawBody?: { text: string; contentType: string };
+  /** Parses the success body; a mismatch is an `unexpectedResponse` error naming the field. */
+  schema?: S;
+  retry: RetryMode;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface RequestLog {
+  family: ApiFamily;
+  method: string;
+  path: string;
+  status: number | undefined;
+  ms: number;
+  retries: number;
+  error?: string;
+}
+
+export interface TransportOptions {
+  timeoutMs: number;
+  backoff: BackoffPolicy;
+  /** Longest Retry-After the client waits by itself; longer ones are returned to the caller. */
+  maxRetryAfterMs: number;
+  /** Keep-alive connections per origin. */
+  connections: number;
+  onRequest?: (log: RequestLog) => void;
+}
+
+export interface Response<T> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : unknown;
+
+/** HTTP for every family: a keep-alive undici Pool per origin, timeouts, retries, typed errors. */
+export class Transport implements IDisposable {
+  private readonly pools = new Map<string, Pool>();
+  readonly options: TransportOptions;
+
+  constructor(options: Partial<TransportOptions> = {}) {
+    this.options = { timeoutMs: 30_000, backoff: defaultBackoff, maxRetryAfterMs: 30_000, connections: 8, ...options };
+  }
+
+  async request<S extends z.ZodType | undefined>(spec: RequestSpec<S>): Promise<Response<Parsed<S>>> {
+    const url = new URL(joinUrl(spec.baseUrl, spec.path));
+    appendQuery(url.searchParams, spec.query);
+    const operation = spec.operation ?? `${spec.method} ${spec.path}`;
+    const started = performance.now();
+    let retries = 0;
+    for (;;) {
+      let status: number | undefined;
+      try {
+        const res = await this.once(url, spec, operation);
+        status = res.status;
+        if (res.status < 400) {
+          const body = spec.schema ? parseBody(spec, operation, res.body) : res.body;
+          this.log(spec, url, status, started, retries);
+          return { status: res.status, body: body as Parsed<S>, headers: res.headers };
+        }
+        const error = errorFromResponse(spec.family, operation, res.status, res.body, res.headers);
+        const wait = this.retryWait(spec, error, retries);
+        if (wait === undefined) throw error;
+        retries += 1;
+        await sleep(wait, spec.signal);
+      } catch (err) {
+        const error = err instanceof PlatformError ? err : fromThrown(spec, operation, err);
+        if (!(err instanceof PlatformError) && error.kind === 'network') {
+          const wait = this.retryWait(spec, error, retries);
+          if (wait !== undefined) {
+            retries += 1;
+            try {
+              await sleep(wait, spec.signal);
+            } catch (abort) {
+              const cancelled = fromThrown(spec, operation, abort);
+              this.log(spec, url, status, started, retries, cancelled);
+              throw cancelled;
+            }
+            continue;
+          }
+        }
+        this.log(spec, url, error.status ?? status, started, retries, error);
+        throw error;
+      }
+    }
+  }
+
+  /** How long to wait before retrying, or undefined when this error is final. */
+  private retryWait(spec: RequestSpec, error: PlatformError, retries: number): number | undefined {
+    if (spec.retry !== 'safe' || retries >= this.options.backoff.retries) return undefined;
+    if (error.kind === 'rateLimited') {
+      const ms = error.retryAfterMs ?? backoffDelay(this.options.backoff, retries + 1);
+      return ms <= this.options.maxRetryAfterMs ? ms : undefined;
+    }
+    if (['server', 'badGateway', 'unavailable', 'network'].includes(error.kind)) return backoffDelay(this.options.backoff, retries + 1);
+    return undefined;
+  }
+
+  private async once(url: URL, spec: RequestSpec, operation: string): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }> {
+    const timeout = AbortSignal.timeout(spec.timeoutMs ?? this.options.timeoutMs);
+    const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
+    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
+    let payload: string | undefined;
+    if (spec.rawBody) {
+      payload = spec.rawBody.text;
+      headers['content-type'] = spec.rawBody.contentType;
+    } else if (spec.body !== undefined) {
+      payload = JSON.stringify(spec.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await this.pool(url.origin).request({
+      method: spec.method,
+      path: url.pathname + url.search,
+      headers,
+      body: payload,
+      signal,
+    });
+    const text = await res.body.text();
+    let body: unknown = text;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        if (res.statusCode < 400) {
+          throw new PlatformError({ family: spec.family, kind: 'unexpectedResponse', operation, status: res.statusCode, serverMessage: 'The answer is not JSON' });
+        }
+      }
+    } else {
+      body = undefined;
+    }
+    return { status: res.statusCode, body, headers: res.headers };
+  }
+
+  private pool(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, { connections: this.options.connections, keepAliveTimeout: 30_000, pipelining: 1 });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  private log(spec: RequestSpec, url: URL, status: number | undefined, started: number, retries: number, error?: PlatformError): void {
+    this.options.onRequest?.({
+      family: spec.family,
+      method: spec.method,
+      path: url.pathname,
+      status,
+      ms: Math.round(performance.now() - started),
+      retries,
+      ...(error ? { error: error.message } : {}),
+    });
+  }
+
+  dispose(): void {
+    for (const pool of this.pools.values()) void pool.close().catch(() => undefined);
+    this.pools.clear();
+  }
+}
+
+/** Encodes each path segment: encodePath`/v1/agents/${id}`. */
+export function encodePath(strings: TemplateStringsArray, ...values: Array<string | number>): string {
+  return strings.reduce((acc, s, i) => acc + s + (i < values.length ? encodeURIComponent(String(values[i])) : ''), '');
+}
+
+export function joinUrl(base: string, path: string): string {
+  return base.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
+}
+
+function appendQuery(params: URLSearchParams, query: Record<string, QueryValue> | undefined): void {
+  if (!query) return;
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) for (const item of v) params.append(k, item);
+    else params.append(k, String(v));
+  }
+}
+
+function parseBody(spec: RequestSpec, operation: string, body: unknown): unknown {
+  const result = spec.schema!.safeParse(body);
+  if (result.success) return result.data;
+  const fieldErrors: FieldError[] = result.error.issues.slice(0, 5).map((i) => ({ field: i.path.length ? i.path.join('.') : '(body)', message: i.message }));
+  throw new PlatformError({
+    family: spec.family,
+    kind: 'unexpectedResponse',
+    operation,
+    serverMessage: `${spec.method} ${spec.path} answered without the expected fields`,
+    fieldErrors,
+    body,
+  });
+}
+
+function errorFromResponse(family: ApiFamily, operation: string, status: number, body: unknown, headers: Record<string, string | string[] | undefined>): PlatformError {
+  const obj = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const serverMessage = typeof obj.message === 'string' ? obj.message : typeof obj.error_message === 'string' ? obj.error_message : typeof body === 'string' && body.length < 300 ? body : undefined;
+  const fieldErrors = Array.isArray(obj.errors)
+    ? obj.errors.filter((e): e is FieldError => typeof e === 'object' && e !== null && typeof (e as FieldError).field === 'string' && typeof (e as FieldError).message === 'string')
+    : [];
+  const retryAfter = headers['retry-after'];
+  return new PlatformError({
+    family,
+    kind: kindOfStatus(status),
+    operation,
+    status,
+    ...(serverMessage ? { serverMessage } : {}),
+    fieldErrors,
+    ...(status === 429 || status === 503 ? { retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) } : {}),
+    body,
+  });
+}
+
+function fromThrown(spec: RequestSpec, operation: string, err: unknown): PlatformError {
+  const name = (err as { name?: string } | undefined)?.name;
+  if (spec.signal?.aborted) return new PlatformError({ family: spec.family, kind: 'cancelled', operation, cause: err });
+  if (name === 'TimeoutError' || (name === 'AbortError' && !spec.signal?.aborted)) {
+    return new PlatformError({ family: spec.family, kind: 'timeout', operation, cause: err });
+  }
+  const code = (err as { code?: string } | undefined)?.code;
+  return new PlatformError({ family: spec.family, kind: 'network', operation, serverMessage: code ?? (err instanceof Error ? err.message : String(err)), cause: err });
+}
