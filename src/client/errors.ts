@@ -16,7 +16,7 @@ export const FAMILY_LABEL: Record<ApiFamily, string> = {
 export type ErrorKind =
   | 'validation' | 'unauthorized' | 'forbidden' | 'notFound' | 'conflict' | 'unprocessable'
   | 'rateLimited' | 'server' | 'badGateway' | 'notImplemented' | 'unavailable'
-  | 'network' | 'timeout' | 'cancelled' | 'unexpectedResponse' | 'invalidInput';
+  | 'network' | 'timeout' | 'cancelled' | 'unexpectedResponse' | 'invalidInput' | 'notConfigured';
 
 export interface FieldError {
   field: string;
@@ -150,7 +150,8 @@ function credentialName(family: ApiFamily): string {
 
 function advice(init: PlatformErrorInit): string | undefined {
   switch (init.kind) {
-    case 'unauthorized': return `Check the ${credentialName(init.family)} of the connection profile (Agent Workbench: Edit Credentials).`;
+    case 'unauthorized': return `Check the ${credentialName(init.family)} of the connection profile (Agent Workbench: Set Credential).`;
+    case 'notConfigured': return 'Add it with Agent Workbench: Set Credential.';
     case 'forbidden': return 'Ask the platform operator for a key with access to this workspace.';
     case 'rateLimited': return init.retryAfterMs !== undefined ? `Try again in ${Math.ceil(init.retryAfterMs / 1000)} s.` : 'Try again in a moment.';
     case 'server': case 'badGateway': case 'unavailable': return 'Try again; if it keeps failing, check the platform status.';
@@ -169,10 +170,11 @@ function composeMessage(init: PlatformErrorInit): string {
     case 'cancelled': parts.push(`${init.operation} was cancelled`); break;
     case 'unexpectedResponse': parts.push(`${init.operation}: the ${label} answered in an unexpected shape`); break;
     case 'invalidInput': parts.push(`${init.operation}: nothing was sent`); break;
+    case 'notConfigured': parts.push(`${init.operation} needs the ${init.serverMessage ?? credentialName(init.family)}, which this connection profile does not have`); break;
     default: parts.push(`${init.operation} failed: ${meaningOf(init.family, init.status ?? 0)} (${label}, HTTP ${init.status ?? '?'})`);
   }
   let text = parts.join('');
-  if (init.serverMessage) text += `. ${stripDot(init.serverMessage)}`;
+  if (init.serverMessage && init.kind !== 'notConfigured') text += `. ${stripDot(init.serverMessage)}`;
   if (init.fieldErrors?.length) text += `. ${init.fieldErrors.map((e) => `${e.field}: ${stripDot(e.message)}`).join('; ')}`;
   const tip = advice(init);
   return `${text}.${tip ? ` ${tip}` : ''}`;
