@@ -30,6 +30,10 @@ export interface PlatformOptions {
   maxAlertRules: number;
   /** Maximum webhook endpoints per account (spec: not shown). */
   maxWebhookEndpoints: number;
+  /** First retry delay of a failed webhook delivery in ms; each retry doubles it. */
+  webhookRetryBaseMs: number;
+  /** How often (wall time, ms) the alert rules are evaluated; 0 turns the timer off. */
+  alertEvaluationIntervalMs: number;
 }
 
 export const defaultOptions: PlatformOptions = {
@@ -41,6 +45,8 @@ export const defaultOptions: PlatformOptions = {
   accessTokenTtlSeconds: 3600,
   maxAlertRules: 10,
   maxWebhookEndpoints: 10,
+  webhookRetryBaseMs: 2000,
+  alertEvaluationIntervalMs: 60_000,
 };
 
 /**
