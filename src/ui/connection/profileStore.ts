@@ -1,0 +1,84 @@
+import * as vscode from 'vscode';
+import type { Environment } from '../../contract/common';
+import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
+
+const PROFILES_KEY = 'agentWorkbench.profiles';
+const ACTIVE_KEY = 'agentWorkbench.activeProfile';
+const ENVIRONMENT_KEY = 'agentWorkbench.environment';
+
+/**
+ * The connection profiles (no secrets) in global state, the active one, and the environment
+ * the user works against. The Local profile exists only while the local platform runs.
+ */
+export class ProfileStore implements vscode.Disposable {
+  private local: ConnectionProfile | undefined;
+  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  /** Profiles, the active profile or the environment changed. */
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor(private readonly state: vscode.Memento) {}
+
+  list(): ConnectionProfile[] {
+    const saved = this.state.get<ConnectionProfile[]>(PROFILES_KEY, []);
+    return this.local ? [this.local, ...saved] : saved;
+  }
+
+  get(id: string): ConnectionProfile | undefined {
+    return this.list().find((p) => p.id === id);
+  }
+
+  get active(): ConnectionProfile | undefined {
+    const id = this.state.get<string>(ACTIVE_KEY);
+    return (id ? this.get(id) : undefined);
+  }
+
+  get environment(): Environment {
+    return this.state.get<Environment>(ENVIRONMENT_KEY, 'sandbox');
+  }
+
+  async setEnvironment(env: Environment): Promise<void> {
+    await this.state.update(ENVIRONMENT_KEY, env);
+    this._onDidChange.fire();
+  }
+
+  async setActive(id: string | undefined): Promise<void> {
+    await this.state.update(ACTIVE_KEY, id);
+    this._onDidChange.fire();
+  }
+
+  /** Adds or replaces a saved profile. */
+  async save(profile: ConnectionProfile): Promise<void> {
+    if (profile.id === LOCAL_PROFILE_ID) throw new Error('The Local profile is managed by the local platform.');
+    const saved = this.state.get<ConnectionProfile[]>(PROFILES_KEY, []).filter((p) => p.id !== profile.id);
+    await this.state.update(PROFILES_KEY, [...saved, profile].sort((a, b) => a.name.localeCompare(b.name)));
+    this._onDidChange.fire();
+  }
+
+  async remove(id: string): Promise<void> {
+    const saved = this.state.get<ConnectionProfile[]>(PROFILES_KEY, []);
+    await this.state.update(PROFILES_KEY, saved.filter((p) => p.id !== id));
+    if (this.state.get<string>(ACTIVE_KEY) === id) await this.state.update(ACTIVE_KEY, undefined);
+    this._onDidChange.fire();
+  }
+
+  /** Shows or hides the built-in Local profile. */
+  setLocal(profile: ConnectionProfile | undefined): void {
+    this.local = profile;
+    this._onDidChange.fire();
+  }
+
+  /** A profile name that is not taken yet. */
+  isNameTaken(name: string, exceptId?: string): boolean {
+    return this.list().some((p) => p.id !== exceptId && p.name.toLowerCase() === name.trim().toLowerCase());
+  }
+
+  dispose(): void {
+    this._onDidChange.dispose();
+  }
+}
+
+/** A short, stable id for a new profile. */
+export function newProfileId(name: string): string {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 24) || 'profile';
+  return `${slug}-${Date.now().toString(36)}`;
+}

@@ -1,0 +1,47 @@
+import * as vscode from 'vscode';
+import { REGION_PRESETS } from '../../client/profile';
+import type { ProfileStore } from './profileStore';
+
+/** Shows the active profile, its region and the environment; a click switches profile. */
+export class ConnectionStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('agentWorkbench.connection', vscode.StatusBarAlignment.Left, 50);
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly profiles: ProfileStore) {
+    this.item.name = vscode.l10n.t('Agent Workbench Connection');
+    this.item.command = 'agentWorkbench.switchProfile';
+    this.sub = profiles.onDidChange(() => this.update());
+    this.update();
+  }
+
+  private update(): void {
+    const p = this.profiles.active;
+    if (!p) {
+      this.item.text = `$(plug) ${vscode.l10n.t('Agent Workbench: not connected')}`;
+      this.item.tooltip = vscode.l10n.t('Choose or add a connection profile');
+      this.item.backgroundColor = undefined;
+      this.item.show();
+      return;
+    }
+    const region = p.region === 'local' ? vscode.l10n.t('local') : p.region === 'custom' ? vscode.l10n.t('custom') : REGION_PRESETS.find((r) => r.id === p.region)?.id ?? p.region;
+    const env = this.profiles.environment;
+    this.item.text = `$(${p.region === 'local' ? 'server-environment' : 'cloud'}) ${p.name} · ${region} · ${env}`;
+    const tip = new vscode.MarkdownString(undefined, true);
+    tip.appendMarkdown(`**${escapeMd(p.name)}**\n\n`);
+    tip.appendMarkdown(`${vscode.l10n.t('Account')}: \`${p.accountId}\` · ${vscode.l10n.t('Project')}: \`${p.projectId}\`\n\n`);
+    tip.appendMarkdown(`${vscode.l10n.t('Runtime')}: ${p.runtimeUrl}\n\n${vscode.l10n.t('Build')}: ${p.buildUrl}\n\n${vscode.l10n.t('Messaging')}: ${p.messagingUrl}\n\n`);
+    tip.appendMarkdown(`${vscode.l10n.t('Environment')}: **${env}**`);
+    this.item.tooltip = tip;
+    this.item.backgroundColor = env === 'live' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.item.dispose();
+  }
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|]/g, '\\$&');
+}

@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import type { RequestLog } from '../client/transport';
+import { Redactor } from '../core/redact';
+
+/** The extension's log: every line passes the redactor, so no secret reaches the output channel. */
+export class Log implements vscode.Disposable {
+  readonly redactor = new Redactor();
+  private readonly channel = vscode.window.createOutputChannel('Agent Workbench', { log: true });
+
+  info(message: string): void {
+    this.channel.info(this.redactor.redact(message));
+  }
+
+  warn(message: string): void {
+    this.channel.warn(this.redactor.redact(message));
+  }
+
+  error(message: string | Error): void {
+    this.channel.error(this.redactor.redact(message instanceof Error ? message.message : message));
+  }
+
+  debug(message: string): void {
+    this.channel.debug(this.redactor.redact(message));
+  }
+
+  /** One line per platform request: method, path, status, milliseconds, retries. */
+  request(entry: RequestLog): void {
+    const line = `${entry.method} ${entry.path} → ${entry.status ?? '-'} in ${entry.ms} ms${entry.retries ? ` after ${entry.retries} ${entry.retries === 1 ? 'retry' : 'retries'}` : ''}${entry.error ? `: ${entry.error}` : ''}`;
+    if (entry.error) this.warn(line);
+    else this.info(line);
+  }
+
+  show(): void {
+    this.channel.show(true);
+  }
+
+  dispose(): void {
+    this.channel.dispose();
+  }
+}
