@@ -185,7 +185,6 @@ export class AgentEngine {
     conversation.metrics.CALL_COMPLETED = 'true';
     this.platform.endConversation(conversation);
     conversation.metrics.CALL_DURATION = String(conversation.total_duration);
-    delete this.section().handoffDestinations[conversation.id];
   }
 
   private decide(conversation: StoredConversation, act: UserAct, message: string, knowledge: Knowledge, input: TurnInput): Decision {
