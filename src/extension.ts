@@ -1,8 +1,14 @@
 import * as vscode from 'vscode';
 import { LocalPlatformHost } from './ui/localPlatform/localPlatformHost';
 
+/** What activate() hands to other extensions and to the tests (`vscode.extensions.getExtension(...).exports`). */
+export interface AgentWorkbenchApi {
+  /** Time spent in activate(), read by the activation benchmark. */
+  readonly activationTimeMs: number;
+}
+
 /** Composition root: builds the objects and registers them; everything heavy loads on first use. */
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Agent Workbench', { log: true });
   const localPlatform = new LocalPlatformHost(context.extensionPath, log);
@@ -33,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const ms = performance.now() - started;
   log.info(`Activated in ${ms.toFixed(2)} ms`);
   activationTimeMs = ms;
+  return { activationTimeMs: ms };
 }
 
 /** Time spent in activate(), read by the activation benchmark. */

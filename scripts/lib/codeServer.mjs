@@ -1,0 +1,73 @@
+// Starts code-server (VS Code 1.100.3 server + web workbench) on a loopback port, in its own
+// process group so it can be stopped with everything it spawned.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { codeServerEntry, isHostInstalled } from './hostPaths.mjs';
+import { freePort, prefixLines, stopProcessGroup, waitForHttp } from './processes.mjs';
+
+/**
+ * @param {object} o
+ * @param {string} o.workspace       folder opened by default
+ * @param {string} o.userDataDir     fresh per run, so no state leaks between runs
+ * @param {string} o.extensionsDir   installed extensions (empty unless a test installs a .vsix)
+ * @param {number} [o.port]          0 or absent: a free port
+ * @param {(line: string) => void} [o.log]  receives code-server's output lines
+ * @param {Record<string,string>} [o.env]
+ */
+export async function startCodeServer({ workspace, userDataDir, extensionsDir, port, log, env }) {
+  if (!isHostInstalled()) throw new Error('code-server is not installed: run `node scripts/installHost.mjs`');
+  mkdirSync(userDataDir, { recursive: true });
+  mkdirSync(extensionsDir, { recursive: true });
+  const chosen = port || (await freePort());
+  const args = [
+    codeServerEntry(),
+    '--auth', 'none',
+    '--bind-addr', `127.0.0.1:${chosen}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--extensions-dir', extensionsDir,
+    '--user-data-dir', userDataDir,
+    workspace,
+  ];
+  const child = spawn(process.execPath, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  const write = log ?? (() => {});
+  prefixLines(child.stdout, '', (line) => write(line.trimEnd()));
+  prefixLines(child.stderr, '', (line) => write(line.trimEnd()));
+  const url = `http://127.0.0.1:${chosen}`;
+  try {
+    await waitForHttp(`${url}/healthz`, { timeoutMs: 60_000, isAlive: () => child.exitCode === null });
+  } catch (err) {
+    await stopProcessGroup(child);
+    throw err;
+  }
+  return {
+    url,
+    port: chosen,
+    pid: child.pid,
+    child,
+    stop: () => stopProcessGroup(child),
+  };
+}
+
+/** Runs the code-server CLI (e.g. --install-extension) and resolves with its output. */
+export function codeServerCli(args, { timeoutMs = 120_000 } = {}) {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [codeServerEntry(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolveRun(out);
+      else reject(new Error(`code-server ${args.join(' ')} exited with ${code}:\n${out}`));
+    });
+  });
+}

@@ -1,0 +1,106 @@
+// Runs the integration suites (test/integration) inside a real VS Code extension host:
+// code-server 1.100.3 + Chromium, the extension loaded from this tree through extensionDevelopmentPath.
+//   node test/host/runIntegration.mjs [--no-build] [--grep TEXT] [--bench] [--results FILE]
+// Environment: AGENT_WORKBENCH_TEST_TIMEOUT_MS (default 300000), AGENT_WORKBENCH_VERBOSE=1 (code-server output).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { format, parseArgs } from 'node:util';
+import { CODE_SERVER_VERSION } from '../../scripts/lib/hostPaths.mjs';
+import { sleep } from '../../scripts/lib/processes.mjs';
+import { ROOT, createSandbox, ensureHost, launchBrowser, outputDir, startHost, workbenchUrl } from './workbench.mjs';
+
+const { values: opts } = parseArgs({
+  options: {
+    'no-build': { type: 'boolean', default: false },
+    grep: { type: 'string' },
+    bench: { type: 'boolean', default: false },
+    results: { type: 'string' },
+  },
+});
+const timeoutMs = Number(process.env.AGENT_WORKBENCH_TEST_TIMEOUT_MS ?? 300_000);
+const name = opts.bench ? 'bench-activation' : 'integration';
+const out = outputDir(name);
+const started = Date.now();
+
+if (!opts['no-build']) execFileSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: ROOT, stdio: 'inherit' });
+await ensureHost();
+
+const sandbox = createSandbox(name);
+const resultsFile = join(sandbox.dir, 'results.json');
+const hostLog = [];
+const workbenchLog = [];
+let server;
+let browser;
+let exitCode;
+let results;
+let problem;
+
+try {
+  server = await startHost(sandbox, {
+    logLines: hostLog,
+    env: {
+      AGENT_WORKBENCH_TEST_RESULTS: resultsFile,
+      ...(opts.bench ? { AGENT_WORKBENCH_TEST_MODE: 'bench' } : {}),
+      ...(opts.grep ? { AGENT_WORKBENCH_TEST_GREP: opts.grep } : {}),
+    },
+  });
+  console.log(`code-server (pid ${server.pid}) on ${server.url}`);
+  browser = await launchBrowser();
+  const page = await browser.newPage();
+  // The workbench forwards the extension host's output here while tests run, and reports the end.
+  await page.exposeFunction('codeAutomationLog', (type, message) => {
+    const text = Array.isArray(message) ? format(...message) : String(message);
+    workbenchLog.push(`[${type}] ${text}`);
+    for (const line of text.split('\n')) console.log(`  │ ${line}`);
+  });
+  await page.exposeFunction('codeAutomationExit', (code) => {
+    exitCode = code;
+  });
+  page.on('pageerror', (err) => workbenchLog.push(`[pageerror] ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') workbenchLog.push(`[console.error] ${msg.text()}`);
+  });
+  await page.goto(workbenchUrl(server, {
+    folder: sandbox.workspace,
+    extensionDevelopmentPath: ROOT,
+    extensionTestsPath: join(ROOT, 'out', 'test', 'integration', 'index.js'),
+  }));
+
+  // A run ends when the results file is written; a failed run is reported by the workbench much later.
+  const deadline = started + timeoutMs;
+  while (Date.now() < deadline && !existsSync(resultsFile) && exitCode === undefined) await sleep(250);
+  if (existsSync(resultsFile)) {
+    results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  } else if (exitCode !== undefined) {
+    problem = `the extension host ended the run (exit code ${exitCode}) without writing results: the integration entry did not load or crashed`;
+  } else {
+    problem = `the run did not finish within ${timeoutMs / 1000} s`;
+  }
+  await page.screenshot({ path: join(out, 'workbench.png') }).catch(() => {});
+} catch (err) {
+  problem = err instanceof Error ? err.message : String(err);
+} finally {
+  await browser?.close().catch(() => {});
+  await server?.stop();
+  writeFileSync(join(out, 'code-server.log'), hostLog.join('\n') + '\n');
+  writeFileSync(join(out, 'workbench.log'), workbenchLog.join('\n') + '\n');
+  sandbox.remove();
+}
+
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+if (results) {
+  writeFileSync(join(out, 'results.json'), JSON.stringify(results, null, 2));
+  if (opts.results) writeFileSync(opts.results, JSON.stringify(results, null, 2));
+  for (const f of results.failures) {
+    console.log(`\n✖ ${f.title}\n  ${f.message}\n${f.stack.split('\n').slice(1, 6).join('\n')}`);
+  }
+  console.log(`\nIntegration suites ran in VS Code ${results.vscodeVersion} (code-server ${CODE_SERVER_VERSION}) in ${seconds} s; logs in ${out}`);
+  console.log(`${results.passed} passed, ${results.failed} failed`);
+  process.exit(results.failed > 0 || results.passed === 0 ? 1 : 0);
+}
+console.log(`\nThe integration run failed: ${problem}`);
+console.log(`Last lines of code-server's output (all of it in ${join(out, 'code-server.log')}):`);
+for (const line of hostLog.slice(-30)) console.log(`  ${line}`);
+console.log('0 passed, 1 failed');
+process.exit(1);

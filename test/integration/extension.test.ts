@@ -1,0 +1,34 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activateExtension, getExtension } from './support';
+
+suite('Extension in VS Code', () => {
+  test('runs in VS Code 1.100', () => {
+    assert.match(vscode.version, /^1\.100\./);
+  });
+
+  test('is installed and activates', async () => {
+    const ext = getExtension();
+    const exports = await activateExtension();
+    assert.equal(ext.isActive, true);
+    assert.equal(typeof exports.activationTimeMs, 'number');
+    assert.ok(exports.activationTimeMs >= 0);
+  });
+
+  test('registers every command it contributes', async () => {
+    await activateExtension();
+    const contributed = (getExtension().packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map((c) => c.command);
+    assert.ok(contributed.includes('agentWorkbench.startLocalPlatform'));
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = contributed.filter((c) => !registered.has(c));
+    assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
+  });
+
+  test('contributes the Agents view in its own activity bar container', () => {
+    const contributes = (getExtension().packageJSON as {
+      contributes: { viewsContainers: { activitybar: { id: string }[] }; views: Record<string, { id: string }[]> };
+    }).contributes;
+    assert.ok(contributes.viewsContainers.activitybar.some((c) => c.id === 'agentWorkbench'));
+    assert.ok(contributes.views.agentWorkbench.some((v) => v.id === 'agentWorkbench.agents'));
+  });
+});

@@ -1,0 +1,62 @@
+// Entry of the integration suites, loaded by VS Code as `extensionTestsPath`. The same contract as
+// @vscode/test-electron: VS Code calls run() inside the extension host and treats a rejection as failure.
+// Besides rejecting, run() writes its results to the JSON file named by AGENT_WORKBENCH_TEST_RESULTS,
+// because the web workbench reports a failed run only after a long delay.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import * as vscode from 'vscode';
+import Mocha from 'mocha';
+import { type TestResults, type TestFailure } from './results';
+
+/** Suites are imported after mocha has set up its globals (`suite`, `test`), so their bodies register. */
+const SUITES: Record<string, () => Promise<unknown>> = {
+  extension: () => import('./extension.test.js'),
+  commands: () => import('./commands.test.js'),
+};
+/** Not part of the tests: figures for `npm run bench`, run on request only. */
+const BENCH_SUITES: Record<string, () => Promise<unknown>> = {
+  activation: () => import('./activation.bench.js'),
+};
+
+export async function run(): Promise<void> {
+  const started = Date.now();
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec' });
+  const grep = process.env.AGENT_WORKBENCH_TEST_GREP;
+  if (grep) mocha.grep(grep);
+  const bench = process.env.AGENT_WORKBENCH_TEST_MODE === 'bench';
+  const metrics: Record<string, number> = {};
+  (globalThis as { agentWorkbenchMetrics?: Record<string, number> }).agentWorkbenchMetrics = metrics;
+
+  mocha.suite.emit('pre-require', globalThis, 'integration', mocha);
+  for (const load of Object.values(bench ? BENCH_SUITES : SUITES)) await load();
+
+  const failures: TestFailure[] = [];
+  let passed = 0;
+  let pending = 0;
+  await new Promise<void>((resolve) => {
+    const runner = mocha.run(() => resolve());
+    runner.on('pass', () => passed++);
+    runner.on('pending', () => pending++);
+    runner.on('fail', (test, err: unknown) => {
+      const e = err instanceof Error ? err : new Error(String(err));
+      failures.push({ title: test.fullTitle(), message: e.message, stack: e.stack ?? '' });
+    });
+  });
+
+  const results: TestResults = {
+    passed,
+    failed: failures.length,
+    pending,
+    failures,
+    vscodeVersion: vscode.version,
+    durationMs: Date.now() - started,
+    metrics,
+  };
+  console.log(`Integration suites ran in VS Code ${vscode.version}: ${passed} passed, ${failures.length} failed`);
+  const out = process.env.AGENT_WORKBENCH_TEST_RESULTS;
+  if (out) {
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, JSON.stringify(results, null, 2));
+  }
+  if (failures.length > 0) throw new Error(`${failures.length} integration test(s) failed`);
+}
