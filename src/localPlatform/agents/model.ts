@@ -6,6 +6,8 @@ export interface StoredTopic {
   content: string;
   createdAt: string;
   updatedAt: string;
+  createdBy?: string;
+  updatedBy?: string;
 }
 
 /** The branch-scoped content of an agent: what merges compare and deployments freeze. */
@@ -36,7 +38,11 @@ export interface StoredBranch {
   createdAt: string;
   updatedAt: string;
   createdBy: string;
+  updatedBy?: string;
   mergedAt: string | null;
+  /** When and by whom the behavior last changed (the branch's creation when absent). */
+  behaviorUpdatedAt?: string;
+  behaviorUpdatedBy?: string;
 }
 
 export type Environment = 'sandbox' | 'pre-release' | 'live';
@@ -73,6 +79,7 @@ export interface StoredRealtimeConfig {
   schema: Record<string, unknown>;
   variables: Record<string, unknown>;
   updatedAt: string;
+  updatedBy?: string;
 }
 
 export interface AgentsState {

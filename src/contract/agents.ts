@@ -1,0 +1,297 @@
+import { z } from 'zod';
+import { buildErrorBodySchema, environmentSchema } from './common';
+
+/**
+ * Agents API (build and deploy), base {build_base_url}, prefix /v1/agents.
+ * Fields the spec names are required in responses; fields we chose (docs/api-assumptions.md,
+ * Agents rows) are optional so that a platform without them still parses.
+ */
+
+// ---- limits and identifier patterns (shared by the client, the UI and the local platform) ----
+
+export const AGENT_NAME_MIN = 1;
+export const AGENT_NAME_MAX = 128;
+export const AGENT_DESCRIPTION_MAX = 2000;
+export const BRANCH_NAME_MAX = 100;
+/** Branch names: no spaces, like git branch names (`holiday-hours`, `feature/booking`). */
+export const BRANCH_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
+export const BEHAVIOR_MAX = 100_000;
+export const TOPIC_NAME_MAX = 128;
+export const TOPIC_CONTENT_MAX = 100_000;
+export const DEPLOYMENT_MESSAGE_MAX = 500;
+export const PHONE_NUMBERS_MIN = 1;
+export const PHONE_NUMBERS_MAX = 100;
+export const AGENT_LIST_LIMIT_DEFAULT = 100;
+export const AGENT_LIST_LIMIT_MAX = 1000;
+
+export const AGENT_ID_PATTERN = /^ag_[A-Za-z0-9_]{1,64}$/;
+export const BRANCH_ID_PATTERN = /^br_[A-Za-z0-9_]{1,64}$/;
+export const TOPIC_ID_PATTERN = /^kt_[A-Za-z0-9_]{1,64}$/;
+export const DEPLOYMENT_ID_PATTERN = /^dep_[A-Za-z0-9_]{1,64}$/;
+export const REALTIME_CONFIG_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** E.164: a plus, a non-zero country digit, at most 15 digits in all. */
+export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
+
+const agentName = z
+  .string({ error: 'required, a string' })
+  .min(AGENT_NAME_MIN, { error: `must be ${AGENT_NAME_MIN} to ${AGENT_NAME_MAX} characters` })
+  .max(AGENT_NAME_MAX, { error: `must be ${AGENT_NAME_MIN} to ${AGENT_NAME_MAX} characters` });
+const topicName = z
+  .string({ error: 'required, a string' })
+  .min(1, { error: `must be 1 to ${TOPIC_NAME_MAX} characters` })
+  .max(TOPIC_NAME_MAX, { error: `must be 1 to ${TOPIC_NAME_MAX} characters` });
+const topicContent = z.string({ error: 'required, a string' }).max(TOPIC_CONTENT_MAX, { error: `must be at most ${TOPIC_CONTENT_MAX} characters` });
+const deploymentMessage = z.string({ error: 'must be a string' }).max(DEPLOYMENT_MESSAGE_MAX, { error: `must be at most ${DEPLOYMENT_MESSAGE_MAX} characters` });
+
+// ---- agents ----
+
+export const createAgentRequestSchema = z.object({
+  name: agentName,
+  description: z.string({ error: 'must be a string' }).max(AGENT_DESCRIPTION_MAX, { error: `must be at most ${AGENT_DESCRIPTION_MAX} characters` }).default(''),
+  /** The project the agent is served under (slug or PROJECT-... form); the account's first project when absent. */
+  projectId: z.string({ error: 'must be a string' }).min(1).optional(),
+});
+export type CreateAgentRequest = z.input<typeof createAgentRequestSchema>;
+
+export const listAgentsQuerySchema = z.object({
+  /** Case-insensitive part of the agent name. */
+  name: z.string().optional(),
+  limit: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(1, { error: `must be 1 to ${AGENT_LIST_LIMIT_MAX}` }).max(AGENT_LIST_LIMIT_MAX, { error: `must be 1 to ${AGENT_LIST_LIMIT_MAX}` }).default(AGENT_LIST_LIMIT_DEFAULT),
+  offset: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(0, { error: 'must be 0 or more' }).default(0),
+});
+export type ListAgentsQuery = z.input<typeof listAgentsQuerySchema>;
+
+export const branchSchema = z.looseObject({
+  branchId: z.string(),
+  name: z.string(),
+  agentId: z.string().optional(),
+  /** True for the agent's default branch, main. */
+  isDefault: z.boolean().optional(),
+  createdAt: z.string().optional(),
+  createdBy: z.string().optional(),
+  updatedAt: z.string().optional(),
+  updatedBy: z.string().optional(),
+  mergedAt: z.string().nullable().optional(),
+});
+export type Branch = z.infer<typeof branchSchema>;
+
+export const agentSchema = z.looseObject({
+  agentId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  accountId: z.string().optional(),
+  projectId: z.string().optional(),
+  defaultBranchId: z.string().optional(),
+  createdAt: z.string().optional(),
+  createdBy: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+export type Agent = z.infer<typeof agentSchema>;
+
+export const createAgentResponseSchema = agentSchema.extend({ defaultBranch: branchSchema });
+export type CreateAgentResponse = z.infer<typeof createAgentResponseSchema>;
+
+export const listAgentsResponseSchema = z.looseObject({
+  agents: z.array(agentSchema),
+  total: z.number().int().optional(),
+  /** Offset of the next page; null on the last page. */
+  nextOffset: z.number().int().nullable().optional(),
+});
+export type ListAgentsResponse = z.infer<typeof listAgentsResponseSchema>;
+
+// ---- branches, behavior, knowledge-base topics ----
+
+export const createBranchRequestSchema = z.object({
+  name: z
+    .string({ error: 'required, a string' })
+    .min(1, { error: `must be 1 to ${BRANCH_NAME_MAX} characters` })
+    .max(BRANCH_NAME_MAX, { error: `must be 1 to ${BRANCH_NAME_MAX} characters` })
+    .regex(BRANCH_NAME_PATTERN, { error: 'letters, digits, ".", "_", "-" and "/" only, starting with a letter or digit' }),
+});
+export type CreateBranchRequest = z.input<typeof createBranchRequestSchema>;
+
+export const listBranchesResponseSchema = z.looseObject({ branches: z.array(branchSchema) });
+export type ListBranchesResponse = z.infer<typeof listBranchesResponseSchema>;
+
+export const updateBehaviorRequestSchema = z.object({
+  behavior: z.string({ error: 'required, a string' }).max(BEHAVIOR_MAX, { error: `must be at most ${BEHAVIOR_MAX} characters` }),
+});
+export type UpdateBehaviorRequest = z.input<typeof updateBehaviorRequestSchema>;
+
+export const behaviorSchema = z.looseObject({
+  behavior: z.string(),
+  branchId: z.string().optional(),
+  updatedAt: z.string().optional(),
+  updatedBy: z.string().optional(),
+});
+export type Behavior = z.infer<typeof behaviorSchema>;
+
+export const createTopicRequestSchema = z.object({ name: topicName, content: topicContent });
+export type CreateTopicRequest = z.input<typeof createTopicRequestSchema>;
+
+export const updateTopicRequestSchema = z
+  .object({ name: topicName.optional(), content: topicContent.optional() })
+  .refine((b) => b.name !== undefined || b.content !== undefined, { error: 'send name, content or both', path: ['body'] });
+export type UpdateTopicRequest = z.input<typeof updateTopicRequestSchema>;
+
+export const topicSchema = z.looseObject({
+  topicId: z.string(),
+  name: z.string(),
+  content: z.string(),
+  branchId: z.string().optional(),
+  createdAt: z.string().optional(),
+  createdBy: z.string().optional(),
+  updatedAt: z.string().optional(),
+  updatedBy: z.string().optional(),
+});
+export type Topic = z.infer<typeof topicSchema>;
+
+export const listTopicsResponseSchema = z.looseObject({ topics: z.array(topicSchema) });
+export type ListTopicsResponse = z.infer<typeof listTopicsResponseSchema>;
+
+// ---- merge ----
+
+export const MERGE_STRATEGIES = ['ours', 'theirs', 'base'] as const;
+export const mergeStrategySchema = z.enum(MERGE_STRATEGIES);
+export type MergeStrategy = z.infer<typeof mergeStrategySchema>;
+
+/** A topic as merges see it; null where the topic does not exist on that side. */
+export const mergeTopicValueSchema = z.looseObject({ name: z.string(), content: z.string() });
+/** A string for `behavior` and topic fields, a topic or null for a whole topic. */
+export const mergeValueSchema = z.union([z.string(), mergeTopicValueSchema, z.null()]);
+export type MergeValue = z.infer<typeof mergeValueSchema>;
+
+/**
+ * One diverged field: `ours` is main (the parent), `theirs` the branch. Paths: `behavior`,
+ * `knowledge-base/topics/{topicId}` (added or deleted on a side), `.../{topicId}/name`, `.../{topicId}/content`.
+ */
+export const mergeConflictSchema = z.looseObject({
+  path: z.string(),
+  base: mergeValueSchema,
+  ours: mergeValueSchema,
+  theirs: mergeValueSchema,
+});
+export type MergeConflict = z.infer<typeof mergeConflictSchema>;
+
+export const mergeResolutionSchema = z.object({
+  path: z.string({ error: 'required, a conflict path' }),
+  strategy: mergeStrategySchema,
+  /** A value of one's own; when present it is the result and the strategy is only a note. */
+  value: mergeValueSchema.optional(),
+});
+export type MergeResolution = z.infer<typeof mergeResolutionSchema>;
+
+export const mergeRequestSchema = z.object({ resolutions: z.array(mergeResolutionSchema).default([]) });
+export type MergeRequest = z.input<typeof mergeRequestSchema>;
+
+/** The 409 body of a merge whose state has diverged. */
+export const mergeConflictBodySchema = buildErrorBodySchema.extend({ conflicts: z.array(mergeConflictSchema) });
+export type MergeConflictBody = z.infer<typeof mergeConflictBodySchema>;
+
+export const MERGE_CHANGE_KINDS = ['added', 'changed', 'deleted'] as const;
+export const mergeChangeSchema = z.looseObject({
+  path: z.string(),
+  change: z.enum(MERGE_CHANGE_KINDS),
+  /** `branch` for a change taken from the branch, `resolution` for a resolved conflict. */
+  source: z.enum(['branch', 'resolution']).optional(),
+});
+export type MergeChange = z.infer<typeof mergeChangeSchema>;
+
+export const mergeResultSchema = z.looseObject({
+  merged: z.boolean(),
+  branchId: z.string().optional(),
+  mainBranchId: z.string().optional(),
+  mergedAt: z.string().optional(),
+  /** What changed on main. Empty when main already had everything. */
+  changes: z.array(mergeChangeSchema).optional(),
+  main: branchSchema.optional(),
+});
+export type MergeResult = z.infer<typeof mergeResultSchema>;
+
+// ---- deployments ----
+
+export const publishRequestSchema = z.object({ environment: environmentSchema, deploymentMessage: deploymentMessage.default('') });
+export type PublishRequest = z.input<typeof publishRequestSchema>;
+export const promoteRequestSchema = z.object({ deploymentMessage: deploymentMessage.default('') });
+export type PromoteRequest = z.input<typeof promoteRequestSchema>;
+export const rollbackRequestSchema = z.object({ deploymentMessage: deploymentMessage.default('') });
+export type RollbackRequest = z.input<typeof rollbackRequestSchema>;
+
+export const deploymentSchema = z.looseObject({
+  id: z.string(),
+  accountId: z.string(),
+  agentId: z.string(),
+  environment: environmentSchema,
+  artifactVersion: z.string(),
+  version: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  /** True while this deployment is what its environment serves. */
+  active: z.boolean().optional(),
+});
+export type Deployment = z.infer<typeof deploymentSchema>;
+
+export const deploymentActionResultSchema = z.looseObject({ deployment: deploymentSchema, testRunIds: z.array(z.string()) });
+export type DeploymentActionResult = z.infer<typeof deploymentActionResultSchema>;
+
+export const listDeploymentsResponseSchema = z.looseObject({ deployments: z.array(deploymentSchema) });
+export type ListDeploymentsResponse = z.infer<typeof listDeploymentsResponseSchema>;
+
+// ---- real-time configs ----
+
+export const updateVariablesRequestSchema = z.object({
+  variables: z.record(z.string(), z.unknown(), { error: 'required, an object of runtime values' }),
+});
+export type UpdateVariablesRequest = z.input<typeof updateVariablesRequestSchema>;
+
+export const updatedVariablesSchema = z.looseObject({
+  variables: z.record(z.string(), z.unknown()),
+  name: z.string().optional(),
+  updatedAt: z.string().optional(),
+  updatedBy: z.string().optional(),
+});
+export type UpdatedVariables = z.infer<typeof updatedVariablesSchema>;
+
+export const realtimeConfigSchema = updatedVariablesSchema.extend({
+  name: z.string(),
+  /** The JSON Schema the variables are checked against. */
+  schema: z.record(z.string(), z.unknown()),
+});
+export type RealtimeConfig = z.infer<typeof realtimeConfigSchema>;
+
+export const listRealtimeConfigsResponseSchema = z.looseObject({ configs: z.array(realtimeConfigSchema) });
+export type ListRealtimeConfigsResponse = z.infer<typeof listRealtimeConfigsResponseSchema>;
+
+// ---- telephony ----
+
+export const phoneNumberSchema = z.looseObject({
+  number: z.string(),
+  projectId: z.string(),
+  accountId: z.string(),
+  clientEnv: z.string(),
+  connectorId: z.string(),
+});
+export type PhoneNumber = z.infer<typeof phoneNumberSchema>;
+
+export const listPhoneNumbersResponseSchema = z.looseObject({ phoneNumbers: z.array(phoneNumberSchema) });
+export type ListPhoneNumbersResponse = z.infer<typeof listPhoneNumbersResponseSchema>;
+
+export const importPhoneNumbersRequestSchema = z.object({
+  phoneNumbers: z
+    .array(z.string({ error: 'must be a string' }), { error: 'required, a list of phone numbers' })
+    .min(PHONE_NUMBERS_MIN, { error: `must hold at least ${PHONE_NUMBERS_MIN} number` })
+    .max(PHONE_NUMBERS_MAX, { error: `must hold at most ${PHONE_NUMBERS_MAX} numbers` }),
+  clientEnv: environmentSchema.default('live'),
+  /** The telephony connector the numbers route through; the agent's voice connector of clientEnv when absent. */
+  connectorId: z.string().min(1).optional(),
+});
+export type ImportPhoneNumbersRequest = z.input<typeof importPhoneNumbersRequestSchema>;
+
+export const SKIP_REASONS = ['duplicate', 'already-imported', 'taken'] as const;
+export const importPhoneNumbersResponseSchema = z.looseObject({
+  imported: z.array(z.string()),
+  /** Numbers not imported and why: repeated in the request, already on this agent, or on another agent. */
+  skipped: z.array(z.looseObject({ number: z.string(), reason: z.string() })).optional(),
+});
+export type ImportPhoneNumbersResponse = z.infer<typeof importPhoneNumbersResponseSchema>;

@@ -1,0 +1,75 @@
+import { createAgentRequestSchema, listAgentsQuerySchema, type CreateAgentResponse, type ListAgentsResponse } from '../../contract/agents';
+import { buildError, type Router } from '../http';
+import { actorOf, type AgentsAccess } from './access';
+import type { StoredAgent, StoredBranch } from './model';
+import { toAgent, toBranch } from './render';
+import { MAIN_BRANCH_NAME, mainBranchIds, mainBranchOf } from './store';
+import { parseBody, parseQuery } from './validate';
+
+const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+/** GET/POST /v1/agents and GET /v1/agents/{agentId}. */
+export function registerAgentRoutes(router: Router, access: AgentsAccess): void {
+  const { platform } = access;
+
+  router.get('/v1/agents', (ctx) => {
+    const key = access.key(ctx, false);
+    const query = parseQuery(ctx, listAgentsQuerySchema);
+    const needle = query.name?.toLowerCase();
+    const agents = Object.values(access.state.agents).filter((a) => a.accountId === key.accountId && (!needle || a.name.toLowerCase().includes(needle)));
+    agents.sort((a, b) => byName.compare(a.name, b.name) || a.agentId.localeCompare(b.agentId));
+    const page = agents.slice(query.offset, query.offset + query.limit);
+    const mainIds = mainBranchIds(access.state);
+    const end = query.offset + page.length;
+    const body: ListAgentsResponse = {
+      agents: page.map((a) => toAgent(a, mainIds.get(a.agentId))),
+      total: agents.length,
+      nextOffset: end < agents.length ? end : null,
+    };
+    return { body };
+  });
+
+  router.get('/v1/agents/:agentId', (ctx) => {
+    const key = access.key(ctx, false);
+    const agent = access.agent(ctx, key);
+    return { body: toAgent(agent, mainBranchOf(access.state, agent.agentId)?.branchId) };
+  });
+
+  router.post('/v1/agents', (ctx) => {
+    const key = access.key(ctx, true);
+    const body = parseBody(ctx, createAgentRequestSchema);
+    const account = platform.findAccount(key.accountId);
+    const project = account && (body.projectId ? platform.findProject(account, body.projectId) : platform.state.projects.find((p) => p.accountId === account.id));
+    if (!project) {
+      throw buildError(400, 'The project to serve the agent under was not found', [{ field: 'projectId', message: body.projectId ? `no such project in this account: ${body.projectId}` : 'the account has no project' }]);
+    }
+    const at = platform.now();
+    const actor = actorOf(key);
+    const agent: StoredAgent = {
+      agentId: platform.nextId('ag'),
+      name: body.name,
+      description: body.description,
+      accountId: key.accountId,
+      projectId: project.id,
+      createdAt: at,
+      updatedAt: at,
+      createdBy: actor,
+    };
+    const main: StoredBranch = {
+      branchId: platform.nextId('br'),
+      agentId: agent.agentId,
+      name: MAIN_BRANCH_NAME,
+      base: { behavior: '', topics: {} },
+      content: { behavior: '', topics: {} },
+      createdAt: at,
+      updatedAt: at,
+      createdBy: actor,
+      updatedBy: actor,
+      mergedAt: null,
+    };
+    access.state.agents[agent.agentId] = agent;
+    access.state.branches[main.branchId] = main;
+    const reply: CreateAgentResponse = { ...toAgent(agent, main.branchId), defaultBranch: toBranch(main) };
+    return { status: 201, body: reply };
+  });
+}
