@@ -1,6 +1,95 @@
+import type { AlertMetric, AlertOperator, AlertWindowDuration, WebhookEventType } from '../../contract/alerts';
 import type { Platform } from '../platform';
+import { LOCAL_ACCOUNT, LOCAL_PROJECT } from '../seed/credentials';
+import { queueNotification } from './deliveries';
+import { evaluateRules } from './evaluator';
+import { measureMetric } from './metrics';
+import { alertsOf, newSigningSecret, type StoredAlertRule } from './model';
 
-/** Demo data of this family, added on top of the base seed (deterministic). */
-export function seedDemoAlerts(_platform: Platform): void {
-  // Filled in with the family.
+interface DemoRule {
+  name: string;
+  project_id: string | null;
+  metric: AlertMetric;
+  operator: AlertOperator;
+  threshold_value: number;
+  window_duration: AlertWindowDuration;
+  enabled: boolean;
+  /** Set the threshold just under what the demo conversations show, so the rule fires. */
+  firesOnDemoData?: boolean;
+}
+
+const DEMO_RULES: readonly DemoRule[] = [
+  { name: 'Slow answers (p95)', project_id: LOCAL_PROJECT.id, metric: 'turn_latency_p95', operator: '>', threshold_value: 2500, window_duration: '10m', enabled: true, firesOnDemoData: true },
+  { name: 'Typical answer time (p50)', project_id: LOCAL_PROJECT.id, metric: 'turn_latency_p50', operator: '>', threshold_value: 4000, window_duration: '60m', enabled: true },
+  { name: 'API errors across the account', project_id: null, metric: 'api_errors', operator: '>', threshold_value: 5, window_duration: '60m', enabled: true, firesOnDemoData: true },
+  { name: 'Function errors', project_id: LOCAL_PROJECT.id, metric: 'function_errors', operator: '>=', threshold_value: 20, window_duration: '10m', enabled: true },
+  { name: 'Call volume drop', project_id: LOCAL_PROJECT.id, metric: 'call_volume', operator: '<', threshold_value: 3, window_duration: '60m', enabled: true },
+  { name: 'Call crashes', project_id: null, metric: 'call_crashes', operator: '>', threshold_value: 0, window_duration: '5m', enabled: false },
+];
+
+const DEMO_ENDPOINTS: ReadonlyArray<{ name: string; url: string; event_types: WebhookEventType[] }> = [
+  // Port 9 (discard) has no listener on a usual machine: deliveries fail fast, which the demo shows.
+  { name: 'On-call pager (demo)', url: 'http://127.0.0.1:9/hooks/alerts', event_types: ['alerts.triggered', 'alerts.resolved'] },
+  { name: 'Resolution log (demo)', url: 'http://localhost:9/hooks/resolved', event_types: ['alerts.resolved'] },
+];
+
+/**
+ * Demo alert rules and webhook endpoints, evaluated once against the demo conversations when
+ * there are any. Notifications raised while seeding are logged as failed without being sent,
+ * so starting a demo does not fire requests at the demo endpoints.
+ */
+export function seedDemoAlerts(platform: Platform): void {
+  const section = alertsOf(platform);
+  const now = platform.now();
+  const nowMs = platform.clock.now();
+  const hasConversations = platform.state.conversations.some((c) => c.account_id === LOCAL_ACCOUNT.id);
+
+  for (const demo of DEMO_RULES) {
+    let threshold = demo.threshold_value;
+    if (demo.firesOnDemoData && hasConversations) {
+      const value = measureMetric(platform.state.conversations, { accountId: LOCAL_ACCOUNT.id, projectId: demo.project_id }, demo.metric, demo.window_duration, nowMs);
+      if (value !== null && value > 0) threshold = demo.metric === 'api_errors' ? value - 1 : Math.floor((value * 0.8) / 100) * 100;
+    }
+    const rule: StoredAlertRule = {
+      id: platform.nextId('ar'),
+      accountId: LOCAL_ACCOUNT.id,
+      name: demo.name,
+      project_id: demo.project_id,
+      metric: demo.metric,
+      operator: demo.operator,
+      threshold_value: threshold,
+      window_duration: demo.window_duration,
+      enabled: demo.enabled,
+      current_state: demo.enabled ? 'ok' : 'unknown',
+      created_at: now,
+      updated_at: now,
+      since: now,
+      last_evaluated_at: null,
+      current_value: null,
+    };
+    section.rules.push(rule);
+  }
+
+  for (const demo of DEMO_ENDPOINTS) {
+    section.endpoints.push({
+      id: platform.nextId('we'),
+      accountId: LOCAL_ACCOUNT.id,
+      name: demo.name,
+      url: demo.url,
+      event_types: [...demo.event_types],
+      signing_secret: newSigningSecret(),
+      created_at: now,
+      updated_at: now,
+    });
+  }
+
+  if (!hasConversations) return;
+  const result = evaluateRules(platform);
+  for (const n of result.notifications) {
+    for (const delivery of queueNotification(platform, n.accountId, n.ruleId, n.notification)) {
+      delivery.status = 'failed';
+      delivery.next_attempt_at = null;
+      delivery.last_error = 'Not sent: raised while the demo data was seeded';
+    }
+  }
 }
