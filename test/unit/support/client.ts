@@ -1,0 +1,39 @@
+import { ClientContext } from '../../../src/client/context';
+import type { ConnectionProfile, CredentialId } from '../../../src/client/profile';
+import { type RequestLog, Transport } from '../../../src/client/transport';
+import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
+import type { LocalPlatform } from '../../../src/localPlatform/server';
+
+/** The credentials of the seeded local account, by the client's credential names. */
+export const localCredentials: Record<CredentialId, string> = {
+  agentsApiKey: LOCAL_KEYS.agents,
+  conversationsApiKey: LOCAL_KEYS.conversations,
+  alertsApiKey: LOCAL_KEYS.alerts,
+  chatApiKey: LOCAL_KEYS.chat,
+  chatConnectorToken: LOCAL_CONNECTORS.chatToken,
+  messagingConnectorToken: LOCAL_CONNECTORS.webchatToken,
+  messagingHost: LOCAL_CONNECTORS.webchatHost,
+  outboundAuthToken: LOCAL_CONNECTORS.outboundToken,
+  externalEventsApiKey: LOCAL_KEYS.externalEvents,
+  dniApiKey: LOCAL_KEYS.dni,
+};
+
+export function localProfile(lp: LocalPlatform, ids: { accountId?: string; projectId?: string } = {}): ConnectionProfile {
+  return {
+    id: 'local',
+    name: 'Local',
+    accountId: ids.accountId ?? LOCAL_ACCOUNT.slug,
+    projectId: ids.projectId ?? LOCAL_PROJECT.slug,
+    region: 'local',
+    runtimeUrl: lp.urls.runtime,
+    buildUrl: lp.urls.build,
+    messagingUrl: lp.urls.messaging,
+  };
+}
+
+/** A client context for the local platform; `overrides` replaces or (with undefined) removes credentials. */
+export function localContext(lp: LocalPlatform, opts: { overrides?: Partial<Record<CredentialId, string | undefined>>; logs?: RequestLog[]; transport?: Transport; ids?: { accountId?: string; projectId?: string } } = {}): ClientContext {
+  const creds: Partial<Record<CredentialId, string | undefined>> = { ...localCredentials, ...opts.overrides };
+  const transport = opts.transport ?? new Transport({ backoff: { retries: 2, baseMs: 5, maxMs: 20 }, ...(opts.logs ? { onRequest: (l: RequestLog) => opts.logs!.push(l) } : {}) });
+  return new ClientContext(localProfile(lp, opts.ids), async (id) => creds[id], transport);
+}
