@@ -1,7 +1,77 @@
+import {
+  DNI_ATTRIBUTES_STATE_KEY,
+  DNI_RESERVATION_PATH,
+  type DniErrorBody,
+  dniReservationRequestSchema,
+  type DniReservationReply,
+} from '../../contract/dni';
+import { engineOf } from '../engine/agentEngine';
 import type { Family, FamilyContext } from '../family';
-import { Router } from '../http';
+import { buildError, HttpError, Router } from '../http';
+import { DniPool } from './pool';
 
-export function createDniFamily(_ctx: FamilyContext): Family {
+/** DNI API (DNI-1..DNI-3) plus `/_local/dni/...`: a simulated call on a reserved number. */
+export function createDniFamily(ctx: FamilyContext): Family {
+  const { platform } = ctx;
+  const pool = new DniPool(platform);
   const router = new Router();
+
+  router.post(DNI_RESERVATION_PATH, (req) => {
+    const value = req.header('x-api-key');
+    const key = platform.findKey('dni', value);
+    if (!key) throw dniError(401, value ? 'Invalid API key' : 'Missing API key: send it in the x-api-key header');
+    if (!key.agentId) throw dniError(401, 'This key is not tied to an agent');
+    const agent = platform.state.agents.agents[key.agentId];
+    if (!agent) throw dniError(404, `The agent of this key no longer exists: ${key.agentId}`);
+    if (req.raw.contentType !== 'application/json') throw dniError(415, 'Content-Type must be application/json');
+    const body = req.json(() => dniError(400, 'The request body is not valid JSON', 'body'));
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw dniError(400, 'The request body must be a JSON object', 'body');
+    const parsed = dniReservationRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = issue.path.map(String).join('.') || 'attributes';
+      throw dniError(400, `${field}: ${issue.message}`, field);
+    }
+    const result = pool.reserve({ agent_id: agent.agentId, account_id: key.accountId, project_id: key.projectId ?? null, attributes: parsed.data.attributes });
+    if ('retryAfterMs' in result) {
+      const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+      throw new HttpError(503, { error_message: `No DNI number is free; the next frees up in ${seconds} s` } satisfies DniErrorBody, { 'retry-after': String(seconds) });
+    }
+    const reply: DniReservationReply = { dni: result.reservation.dni, expires_at: result.reservation.expires_at };
+    return { status: 200, body: reply };
+  });
+
+  ctx.admin.get('/dni/reservations', () => ({ body: { reservations: pool.active() } }));
+  // A call arriving on a reserved number (DNI-3): the agent starts with the reservation's attributes.
+  ctx.admin.post('/dni/:number/call', (req) => {
+    const number = req.params.number!.trim().replace(/^(?!\+)/, '+');
+    const body = (req.json() ?? {}) as { from_number?: unknown };
+    const from = typeof body.from_number === 'string' ? body.from_number : null;
+    const reservation = pool.takeForCall(number);
+    if (!reservation) throw buildError(404, `No active DNI reservation for ${number}`);
+    try {
+      const { conversation, greeting } = engineOf(platform).start({
+        agentId: reservation.agent_id,
+        accountId: reservation.account_id,
+        projectId: reservation.project_id ?? undefined,
+        environment: 'live',
+        channel: 'VOICE-SIP',
+        source: 'dni',
+        fromNumber: from,
+        toNumber: reservation.dni,
+        state: { [DNI_ATTRIBUTES_STATE_KEY]: structuredClone(reservation.attributes), dni: reservation.dni },
+      });
+      return { status: 201, body: { conversation_id: conversation.id, agent_id: reservation.agent_id, greeting, attributes: reservation.attributes } };
+    } catch (err) {
+      pool.restore(reservation);
+      throw err;
+    }
+  });
+
   return { name: 'dni', base: 'runtime', router };
+}
+
+function dniError(status: number, message: string, field?: string): HttpError {
+  const body: DniErrorBody = field ? { error_message: message, field } : { error_message: message };
+  return new HttpError(status, body);
 }

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** External Events API ({base_url}): third-party systems push results into an active conversation. */
+
+export const EXTERNAL_EVENTS_WEBHOOK_PATH = '/v1/external-events/webhook';
+/** The credential header: a key scoped to external events only. */
+export const EXTERNAL_EVENTS_AUTH_HEADER = 'X-Api-Key';
+
+export const EVENT_ID_LOCATIONS = ['headers', 'querystring', 'payload'] as const;
+export const eventIdLocationSchema = z.enum(EVENT_ID_LOCATIONS);
+export type EventIdLocation = z.infer<typeof eventIdLocationSchema>;
+
+/** Body media types the webhook accepts (EXT-3); `text/xml` is read as XML too. */
+export const EXTERNAL_EVENT_CONTENT_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'application/xml', 'text/xml', 'text/plain'] as const;
+
+/** Longest `event_id_path` we accept, and deepest dotted path. */
+export const EVENT_ID_PATH_MAX = 256;
+export const EVENT_ID_PATH_MAX_SEGMENTS = 32;
+/** Longest event id, in characters. */
+export const EVENT_ID_MAX = 256;
+
+/** The query of `POST /v1/external-events/webhook` (EXT-2). All four are required. */
+export const externalEventQuerySchema = z.object({
+  event_id_location: z.enum(EVENT_ID_LOCATIONS, { error: `is required and must be one of ${EVENT_ID_LOCATIONS.join(', ')}` }),
+  event_id_path: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, 'is required')
+    .max(EVENT_ID_PATH_MAX, `must be at most ${EVENT_ID_PATH_MAX} characters`)
+    .refine((p) => p.split('.').length <= EVENT_ID_PATH_MAX_SEGMENTS && !p.split('.').some((s) => s === ''), 'must be a name or a dotted path without empty segments'),
+  account_id: z.string({ error: 'is required' }).trim().min(1, 'is required'),
+  project_id: z.string({ error: 'is required' }).trim().min(1, 'is required'),
+});
+export type ExternalEventQuery = z.infer<typeof externalEventQuerySchema>;
+
+/** 201 reply: the event was accepted and queued for the conversation that waits on it (EXT-4). */
+export const externalEventAcceptedSchema = z.looseObject({
+  status: z.literal('queued'),
+  event_id: z.string(),
+  received_at: z.string().optional(),
+});
+export type ExternalEventAccepted = z.infer<typeof externalEventAcceptedSchema>;
+
+/** Where a conversation keeps delivered results: `state.external_events[event_id] = payload`. */
+export const EXTERNAL_EVENTS_STATE_KEY = 'external_events';
