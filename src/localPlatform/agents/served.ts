@@ -16,3 +16,10 @@ export function servedContent(platform: Platform, agentId: string, environment: 
   if (!main) throw new Error(`Agent ${agentId} has no main branch`);
   return main.content;
 }
+
+/** The runtime values of an agent's real-time configs, by config name; they apply at once, unpublished. */
+export function servedVariables(platform: Platform, agentId: string): Record<string, Readonly<Record<string, unknown>>> {
+  const out: Record<string, Readonly<Record<string, unknown>>> = {};
+  for (const config of platform.state.agents.realtimeConfigs) if (config.agentId === agentId) out[config.name] = config.variables;
+  return out;
+}
