@@ -59,7 +59,7 @@ export function createDniFamily(ctx: FamilyContext): Family {
         source: 'dni',
         fromNumber: from,
         toNumber: reservation.dni,
-        state: { [DNI_ATTRIBUTES_STATE_KEY]: structuredClone(reservation.attributes), dni: reservation.dni },
+        state: { from_: from, to: reservation.dni, dni: reservation.dni, [DNI_ATTRIBUTES_STATE_KEY]: structuredClone(reservation.attributes) },
       });
       return { status: 201, body: { conversation_id: conversation.id, agent_id: reservation.agent_id, greeting, attributes: reservation.attributes } };
     } catch (err) {

@@ -113,7 +113,8 @@ export class OutboundCalls {
       variantId: connector?.variantId ?? null,
       fromNumber: call.from_number,
       toNumber: call.to_number,
-      state: { call_sid: call.call_sid, sip_headers: { ...call.sip_headers } },
+      // Built-in state keys of a call (from_, to, call_sid) beside the SIP headers the agent reads.
+      state: { from_: call.from_number, to: call.to_number, call_sid: call.call_sid, sip_headers: { ...call.sip_headers } },
     });
     call.status = 'in-progress';
     call.answered_at = this.platform.now();

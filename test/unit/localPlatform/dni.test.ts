@@ -129,6 +129,8 @@ describe('DNI API (spec: Endpoints > DNI API)', () => {
     assert.equal(conv.environment, 'live');
     assert.equal(conv.in_progress, true);
     assert.deepEqual(conv.state.dni_attributes, attributes);
+    assert.equal(conv.state.from_, '+14155550177');
+    assert.equal(conv.state.to, dni);
     assert.equal(conv.turns.length, 1);
     assert.equal(conv.turns[0]!.agent_response, res.body.greeting);
   });

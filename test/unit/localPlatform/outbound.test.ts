@@ -74,7 +74,8 @@ describe('Outbound Calling API (spec: Endpoints > Outbound Calling API, Errors >
   for (const [label, type, expected] of contentTypes) {
     it(`[OUT-1] a JSON body sent as ${label} answers ${expected}`, async () => {
       const headers: Record<string, string> = { ...AUTH, ...(type ? { 'content-type': type } : {}) };
-      const res = await fetch(url(), { method: 'POST', headers, body: JSON.stringify({ to_number: '+14155550134' }) });
+      // Bytes, so that fetch adds no Content-Type of its own.
+      const res = await fetch(url(), { method: 'POST', headers, body: new TextEncoder().encode(JSON.stringify({ to_number: '+14155550134' })) });
       assert.equal(res.status, expected);
       const body = (await res.json()) as Record<string, unknown>;
       assert.ok(expected === 200 ? typeof body.call_sid === 'string' : typeof body.error_message === 'string');
@@ -203,6 +204,8 @@ describe('Outbound Calling API (spec: Endpoints > Outbound Calling API, Errors >
     assert.equal(conv.in_progress, true);
     assert.deepEqual(conv.state.sip_headers, metadata);
     assert.equal(conv.state.call_sid, sid);
+    assert.equal(conv.state.from_, CONNECTOR_NUMBER);
+    assert.equal(conv.state.to, '+14155550134');
     assert.equal(conv.turns.length, 1, 'the start function greeted');
     assert.equal(conv.turns[0]!.user_input, null);
     assert.match(conv.turns[0]!.agent_response ?? '', /\S/);
