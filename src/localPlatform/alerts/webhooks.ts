@@ -29,7 +29,6 @@ export class WebhookSender implements IDisposable {
   private generation = 0;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private readonly inFlight = new Set<AbortController>();
-  private readonly idle = new Set<() => void>();
   private readonly resetSub: IDisposable;
 
   constructor(private readonly platform: Platform) {
@@ -53,12 +52,6 @@ export class WebhookSender implements IDisposable {
     }
   }
 
-  /** Resolves when nothing is in flight or waiting for a retry. */
-  whenIdle(): Promise<void> {
-    if (this.inFlight.size === 0 && this.timers.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idle.add(resolve));
-  }
-
   private retryDelay(attemptsMade: number): number {
     return this.platform.options.webhookRetryBaseMs * 2 ** Math.max(0, attemptsMade - 1);
   }
@@ -74,7 +67,7 @@ export class WebhookSender implements IDisposable {
   }
 
   private async attempt(d: StoredDelivery, gen: number): Promise<void> {
-    if (gen !== this.generation || d.status !== 'pending') return this.checkIdle();
+    if (gen !== this.generation || d.status !== 'pending') return;
     const endpoint = alertsOf(this.platform).endpoints.find((e) => e.id === d.endpoint_id);
     if (!endpoint) return this.finish(d, 'failed', 'The webhook endpoint was deleted');
     if (!isLoopbackUrl(endpoint.url)) {
@@ -108,7 +101,7 @@ export class WebhookSender implements IDisposable {
     } finally {
       this.inFlight.delete(controller);
     }
-    if (gen !== this.generation) return this.checkIdle();
+    if (gen !== this.generation) return;
 
     d.attempts.push({ attempt: d.attempts.length + 1, at: this.platform.now(), status_code: statusCode, error });
     if (error === null) return this.finish(d, 'delivered', null);
@@ -125,13 +118,6 @@ export class WebhookSender implements IDisposable {
     d.last_error = error;
     d.next_attempt_at = null;
     this.platform.mutated();
-    this.checkIdle();
-  }
-
-  private checkIdle(): void {
-    if (this.inFlight.size > 0 || this.timers.size > 0) return;
-    for (const resolve of [...this.idle]) resolve();
-    this.idle.clear();
   }
 
   private cancelAll(): void {
@@ -139,7 +125,6 @@ export class WebhookSender implements IDisposable {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     for (const c of this.inFlight) c.abort();
-    this.checkIdle();
   }
 
   dispose(): void {

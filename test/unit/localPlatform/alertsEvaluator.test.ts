@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { type AlertNotification, type AlertRule, alertNotificationSchema, type CurrentAlertList, verifyWebhookSignature, type WebhookEndpointWithSecret } from '../../../src/contract/alerts';
 import { LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
+import { startLocalPlatform } from '../../../src/localPlatform/server';
 import { call, useLocalPlatform } from '../support/localPlatform';
 import { alerts, conversation, evaluate, startReceiver, turn, validRule } from './alertsKit';
 
@@ -244,5 +245,25 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
     const rule = await createRule({ metric: 'turn_latency_p50', operator: '>', threshold_value: 5000, window_duration: '10m' });
     await evaluate(t.lp);
     assert.equal((await getRule(rule.id)).current_value, 700);
+  });
+});
+
+describe('Alerts evaluator timer', () => {
+  it('[ALERT-6][ALERT-7] rules are evaluated on a timer without anyone asking', async () => {
+    const lp = await startLocalPlatform({ seed: 'base', alertEvaluationIntervalMs: 20 });
+    try {
+      lp.platform.state.conversations.push(conversation(lp.platform.clock.now() - MIN, { api_errors: 3 }));
+      const rule = (await alerts<AlertRule>(lp, 'POST', '/v1/alert-rules', validRule({ metric: 'api_errors', operator: '>', threshold_value: 1 }))).body;
+      const deadline = Date.now() + 5000;
+      let seen: AlertRule;
+      do {
+        await new Promise((r) => setTimeout(r, 20));
+        seen = (await alerts<AlertRule>(lp, 'GET', `/v1/alert-rules/${rule.id}`)).body;
+      } while (seen.last_evaluated_at === null && Date.now() < deadline);
+      assert.equal(seen.current_state, 'alert');
+      assert.equal(seen.current_value, 3);
+    } finally {
+      await lp.close();
+    }
   });
 });
