@@ -1,0 +1,80 @@
+// Conversations API over real HTTP on loopback: a v3 page of 5,000 conversations with turns and
+// latency from a store of 6,000, a semantic search over them, and a week of concurrency.
+// Prints BENCH lines (median of several runs after a warm-up).
+import { type DemoCall, demoConversation, DemoRandom } from '../src/localPlatform/conversations/demoConversation';
+import { demoScript } from '../src/localPlatform/conversations/demoScript';
+import { LOCAL_KEYS } from '../src/localPlatform/seed/credentials';
+import { SEED_EPOCH } from '../src/localPlatform/seed/seeds';
+import { startLocalPlatform } from '../src/localPlatform/server';
+
+const STORE_SIZE = 6000;
+const PAGE = 5000;
+const RUNS = 7;
+const WEEK_MS = 7 * 24 * 3600_000;
+
+function bench(name: string, value: number, unit: string, target: string): void {
+  console.log(`BENCH ${JSON.stringify({ name, value: Math.round(value * 10) / 10, unit, target })}`);
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+async function timed(url: string, runs: number, check: (body: unknown) => void): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs + 1; i++) {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers: { 'x-api-key': LOCAL_KEYS.conversations } });
+    const body: unknown = await res.json();
+    const ms = performance.now() - t0;
+    if (!res.ok) throw new Error(`${res.status} ${JSON.stringify(body)}`);
+    check(body);
+    if (i > 0) times.push(ms); // the first run warms up
+  }
+  return median(times);
+}
+
+async function main(): Promise<void> {
+  const lp = await startLocalPlatform({ seed: 'base', streamDelayMs: 0 });
+  try {
+    const rng = new DemoRandom(42);
+    const script = demoScript();
+    const from = SEED_EPOCH - WEEK_MS;
+    const channels = ['VOICE-SIP', 'WEBCHAT', 'CHAT'] as const;
+    for (let i = 0; i < STORE_SIZE; i++) {
+      const call: DemoCall = {
+        id: `conv_bench_${i}`,
+        startMs: from + Math.floor((i / STORE_SIZE) * (WEEK_MS - 600_000)),
+        channel: channels[i % 3]!,
+        environment: 'live',
+        variant: i % 4 === 0 ? { id: 'var_friendly', name: 'Friendly Tone' } : { id: 'var_default', name: 'Default' },
+        language: 'en-US',
+        incident: false,
+        inProgress: false,
+      };
+      lp.platform.state.conversations.push(demoConversation(rng, script, call, SEED_EPOCH));
+    }
+    const base = `${lp.urls.runtime}/v3/acme/support-desk/conversations`;
+    const range = `start_time=${new Date(from).toISOString()}&end_time=${new Date(SEED_EPOCH).toISOString()}`;
+
+    const page = await timed(`${base}?limit=${PAGE}&include_latency=true`, RUNS, (body) => {
+      const n = (body as { conversations: unknown[] }).conversations.length;
+      if (n !== PAGE) throw new Error(`expected ${PAGE} conversations, got ${n}`);
+    });
+    bench('conversations v3 page of 5000 with turns (HTTP round trip)', page, 'ms', '< 300');
+
+    const semantic = await timed(`${base}?query_type=semantic&query=${encodeURIComponent('refund for a late parcel')}&${range}&limit=100`, RUNS, () => undefined);
+    bench('conversations semantic search over 6000 conversations', semantic, 'ms', '< 300');
+
+    const week = await timed(`${lp.urls.runtime}/v1/acme/support-desk/conversations/concurrency?${range}&slice_by=variant`, RUNS, () => undefined);
+    bench('concurrency of a week by variant (6000 conversations)', week, 'ms', '< 200');
+  } finally {
+    await lp.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
