@@ -53,6 +53,7 @@ export function addEndpointRoutes(router: Router, platform: Platform): void {
     const endpoint = findEndpoint(platform, ctx);
     const parsed = updateWebhookEndpointRequestSchema.safeParse(objectBody(ctx));
     if (!parsed.success) throw validationError(WHAT, fieldErrors(parsed.error.issues, READ_ONLY, 'a webhook endpoint'));
+    if (Object.keys(parsed.data).length === 0) return { body: endpointToWire(endpoint) };
     if (parsed.data.name !== undefined) endpoint.name = parsed.data.name;
     if (parsed.data.url !== undefined) endpoint.url = parsed.data.url;
     if (parsed.data.event_types !== undefined) endpoint.event_types = [...parsed.data.event_types];

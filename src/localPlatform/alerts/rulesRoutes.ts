@@ -82,8 +82,9 @@ export function addRuleRoutes(router: Router, platform: Platform): void {
     const errors = parsed.success ? [] : fieldErrors(parsed.error.issues, READ_ONLY, 'an alert rule');
     const projectId = resolveProject(platform, account, body.project_id, errors);
     if (!parsed.success || errors.length > 0) throw validationError(WHAT, errors);
-    requireBackendSync(platform);
     const change = parsed.data;
+    if (Object.keys(change).length === 0) return { body: ruleToWire(rule) };
+    requireBackendSync(platform);
     const now = platform.now();
     for (const field of ALERT_RULE_WRITABLE_FIELDS) {
       if (field === 'enabled' || field === 'project_id' || change[field] === undefined) continue;
