@@ -1,7 +1,8 @@
 // Starts code-server (VS Code 1.100.3 server + web workbench) on a loopback port, in its own
 // process group so it can be stopped with everything it spawned.
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { codeServerEntry, isHostInstalled } from './hostPaths.mjs';
 import { freePort, prefixLines, stopProcessGroup, waitForHttp } from './processes.mjs';
 
@@ -18,6 +19,7 @@ export async function startCodeServer({ workspace, userDataDir, extensionsDir, p
   if (!isHostInstalled()) throw new Error('code-server is not installed: run `node scripts/installHost.mjs`');
   mkdirSync(userDataDir, { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
+  writeFileSync(join(userDataDir, 'code-server.yaml'), 'auth: none\ncert: false\n');
   const chosen = port || (await freePort());
   const args = [
     codeServerEntry(),
@@ -29,12 +31,15 @@ export async function startCodeServer({ workspace, userDataDir, extensionsDir, p
     '--disable-getting-started-override',
     '--extensions-dir', extensionsDir,
     '--user-data-dir', userDataDir,
+    // Its own config file, so nothing is written to ~/.config/code-server.
+    '--config', join(userDataDir, 'code-server.yaml'),
     workspace,
   ];
   const child = spawn(process.execPath, args, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
+    // No extension gallery: these machines are offline and the workbench would keep asking for it.
+    env: { EXTENSIONS_GALLERY: '{}', ...process.env, ...env },
   });
   const write = log ?? (() => {});
   prefixLines(child.stdout, '', (line) => write(line.trimEnd()));

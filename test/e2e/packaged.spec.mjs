@@ -1,0 +1,67 @@
+// The packaged extension, as a user installs it: `npm run package`, then the .vsix into a clean VS Code.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { codeServerCli } from '../../scripts/lib/codeServer.mjs';
+import { ROOT, notification, openWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
+
+const VSIX = join(ROOT, 'dist', 'agent-workbench.vsix');
+const ALLOWED = [/^dist\/[^/]+\.js$/, /^dist\/webview\//, /^media\//, /^docs\/images\/[^/]+\.png$/, /^package\.json$/, /^package\.nls(\.[\w-]+)?\.json$/, /^l10n\//, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/];
+
+describe('Packaged extension', { timeout: 300_000 }, () => {
+  before(() => {
+    execFileSync('npm', ['run', '--silent', 'package'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  });
+
+  it('the package holds only the bundles, media, manifest, strings and docs', () => {
+    const files = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .split('\n').map((l) => l.trim()).filter(Boolean);
+    const unexpected = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
+    assert.deepEqual(unexpected, [], `files that do not belong in the package: ${unexpected.join(', ')}`);
+    for (const needed of ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/localPlatformServer.js', 'media/icon.png', 'LICENSE']) {
+      assert.ok(files.includes(needed), `${needed} is missing from the package`);
+    }
+  });
+
+  it('the .vsix is smaller than 2 MB', () => {
+    const bytes = statSync(VSIX).size;
+    assert.ok(bytes < 2 * 1024 * 1024, `${VSIX} is ${(bytes / 1024 / 1024).toFixed(2)} MB`);
+  });
+
+  describe('installed from the .vsix into a clean VS Code', () => {
+    let wb;
+    before(async () => {
+      wb = await openWorkbench({
+        name: 'e2e-vsix',
+        devExtension: false,
+        prepare: async (sandbox) => {
+          await codeServerCli(['--install-extension', VSIX, '--extensions-dir', sandbox.extensionsDir, '--user-data-dir', sandbox.userDataDir]);
+          const listed = await codeServerCli(['--list-extensions', '--show-versions', '--extensions-dir', sandbox.extensionsDir, '--user-data-dir', sandbox.userDataDir]);
+          assert.match(listed, /agent-workbench\.agent-workbench@0\.\d+\.\d+/);
+        },
+      });
+    });
+    after(async () => {
+      await wb?.close();
+    });
+
+    it('shows its activity bar item and the Agents view', async () => {
+      const { page } = wb;
+      await step(page, 'vsix-agents-view', async () => {
+        await showAgentWorkbench(page);
+        await page.locator('.sidebar .welcome-view-content').getByRole('button', { name: 'Start the local platform' }).waitFor();
+      });
+    });
+
+    it('activates and runs its commands', async () => {
+      const { page } = wb;
+      await step(page, 'vsix-start-local-platform', async () => {
+        await runCommand(page, 'Agent Workbench: Start Local Platform');
+        await notification(page, 'The local platform is running on').waitFor();
+        await screenshot(page, 'vsix-local-platform-started');
+      });
+    });
+  });
+});

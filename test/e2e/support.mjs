@@ -1,0 +1,103 @@
+// Drives the VS Code workbench in Chromium as a person would: activity bar, views, command palette,
+// notifications. Each suite gets its own code-server in a fresh sandbox.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, createSandbox, launchBrowser, outputDir, startHost, workbenchUrl } from '../host/workbench.mjs';
+
+export { ROOT };
+export const OUT = outputDir('e2e');
+export const DOCS_IMAGES = join(ROOT, 'docs', 'images');
+const VIEWPORT = { width: 1280, height: 760 };
+/** Loading the workbench and its extension host can take a while on a busy 2-core machine. */
+export const UI_TIMEOUT = 60_000;
+
+/**
+ * Starts code-server and opens the workbench.
+ * @param {object} o
+ * @param {string} o.name               sandbox and log name
+ * @param {boolean} [o.devExtension]    load the extension from this tree (extensionDevelopmentPath)
+ * @param {(sandbox) => Promise<void>} [o.prepare]  runs before code-server starts (e.g. install a .vsix)
+ */
+export async function openWorkbench({ name, devExtension = true, prepare }) {
+  const sandbox = createSandbox(name);
+  const hostLog = [];
+  let server;
+  let browser;
+  try {
+    await prepare?.(sandbox);
+    server = await startHost(sandbox, { logLines: hostLog });
+    browser = await launchBrowser();
+    const page = await browser.newPage({ viewport: VIEWPORT });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(workbenchUrl(server, { folder: sandbox.workspace, ...(devExtension ? { extensionDevelopmentPath: ROOT } : {}) }));
+    // The user settings ask for a dark theme: once it is applied, the workbench has read them.
+    await page.locator('.monaco-workbench.vs-dark .activitybar').waitFor();
+    return {
+      page,
+      sandbox,
+      server,
+      hostLog,
+      async close() {
+        await browser.close().catch(() => {});
+        await server.stop();
+        sandbox.remove();
+      },
+    };
+  } catch (err) {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    sandbox.remove();
+    if (hostLog.length) console.log(`code-server output:\n${hostLog.slice(-30).join('\n')}`);
+    throw err;
+  }
+}
+
+/** Clicks the Agent Workbench item of the activity bar (it appears once the extension host has read the extension). */
+export async function showAgentWorkbench(page) {
+  const item = page.locator('.activitybar a.action-label[aria-label^="Agent Workbench"]');
+  await item.click();
+  // With one view in the container VS Code hides the view's own header and titles the side bar "Agent Workbench: Agents".
+  await page.locator('.sidebar .composite.title .title-label', { hasText: 'Agents' }).waitFor();
+}
+
+/** Runs a command from the command palette by its title, as a person types it. */
+export async function runCommand(page, title) {
+  await page.locator('.monaco-workbench').click({ position: { x: 640, y: 400 } });
+  await page.keyboard.press('Control+Shift+P');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor();
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+/** The notification toast that contains `text` (string or RegExp). */
+export function notification(page, text) {
+  return page.locator('.notifications-toasts .notification-toast', { hasText: text });
+}
+
+/** Saves a screenshot into the test output folder, and into docs/images when `docsName` is given. */
+export async function screenshot(page, name, docsName) {
+  await page.mouse.move(900, 600); // no hover tooltip in the picture
+  await settle(page);
+  await page.screenshot({ path: join(OUT, `${name}.png`) });
+  if (docsName) {
+    mkdirSync(DOCS_IMAGES, { recursive: true });
+    await page.screenshot({ path: join(DOCS_IMAGES, docsName) });
+  }
+}
+
+/** Waits (best effort) until the status bar no longer reports extensions activating, so pictures show the settled workbench. */
+async function settle(page) {
+  await page.locator('.statusbar', { hasText: 'Activating Extensions' }).waitFor({ state: 'detached', timeout: 15_000 }).catch(() => {});
+}
+
+/** Runs a test step; on failure keeps a screenshot of the workbench for the reviewer. */
+export async function step(page, name, fn) {
+  try {
+    await fn();
+  } catch (err) {
+    await page.screenshot({ path: join(OUT, `${name}-failure.png`) }).catch(() => {});
+    throw err;
+  }
+}
