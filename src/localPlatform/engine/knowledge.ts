@@ -32,7 +32,8 @@ function signatureOf(content: AgentContent): string {
 }
 
 function build(content: AgentContent): Knowledge {
-  const topics: StoredTopic[] = Object.values(content.topics).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.topicId.localeCompare(b.topicId));
+  // Topics keep the order they were written in (a stable sort by creation time).
+  const topics: StoredTopic[] = Object.values(content.topics).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   return {
     persona: personaOf(content.behavior),
     index: new TopicIndex(topics),

@@ -69,8 +69,8 @@ export class TopicIndex {
       }
       if (score > 0) matches.push({ topic: d.topic, score });
     }
-    // Ties go to the topic that was written first, so answers do not flip between runs.
-    return matches.sort((a, b) => b.score - a.score || a.topic.createdAt.localeCompare(b.topic.createdAt) || a.topic.topicId.localeCompare(b.topic.topicId));
+    // A stable sort: ties go to the topic listed first, so answers do not flip between runs.
+    return matches.sort((a, b) => b.score - a.score);
   }
 
   private bestTerm(q: string, d: IndexedTopic): { term?: string; weight: number } {
