@@ -1,5 +1,6 @@
 import type { AlertMetric, AlertOperator, AlertWindowDuration, WebhookEventType } from '../../contract/alerts';
 import type { Platform } from '../platform';
+import type { StoredConversation } from '../state';
 import { LOCAL_ACCOUNT, LOCAL_PROJECT } from '../seed/credentials';
 import { queueNotification } from './deliveries';
 import { evaluateRules } from './evaluator';
@@ -34,20 +35,21 @@ const DEMO_ENDPOINTS: ReadonlyArray<{ name: string; url: string; event_types: We
 ];
 
 /**
- * Demo alert rules and webhook endpoints, evaluated once against the demo conversations when
- * there are any. Notifications raised while seeding are logged as failed without being sent,
- * so starting a demo does not fire requests at the demo endpoints.
+ * Demo alert rules and webhook endpoints. When there are demo conversations the rules are
+ * evaluated once, as of the newest activity in them (the demo week may end before the clock's
+ * now), and they are dated from the first conversation. Notifications raised while seeding are
+ * logged as failed without being sent, so starting a demo fires no requests at the endpoints.
  */
 export function seedDemoAlerts(platform: Platform): void {
   const section = alertsOf(platform);
-  const now = platform.now();
-  const nowMs = platform.clock.now();
-  const hasConversations = platform.state.conversations.some((c) => c.account_id === LOCAL_ACCOUNT.id);
+  const conversations = platform.state.conversations.filter((c) => c.account_id === LOCAL_ACCOUNT.id);
+  const span = activitySpan(conversations, platform.clock.now());
+  const created = new Date(span?.firstMs ?? platform.clock.now()).toISOString();
 
   for (const demo of DEMO_RULES) {
     let threshold = demo.threshold_value;
-    if (demo.firesOnDemoData && hasConversations) {
-      const value = measureMetric(platform.state.conversations, { accountId: LOCAL_ACCOUNT.id, projectId: demo.project_id }, demo.metric, demo.window_duration, nowMs);
+    if (demo.firesOnDemoData && span) {
+      const value = measureMetric(conversations, { accountId: LOCAL_ACCOUNT.id, projectId: demo.project_id }, demo.metric, demo.window_duration, span.lastMs);
       if (value !== null && value > 0) threshold = demo.metric === 'api_errors' ? value - 1 : Math.floor((value * 0.8) / 100) * 100;
     }
     const rule: StoredAlertRule = {
@@ -61,9 +63,9 @@ export function seedDemoAlerts(platform: Platform): void {
       window_duration: demo.window_duration,
       enabled: demo.enabled,
       current_state: demo.enabled ? 'ok' : 'unknown',
-      created_at: now,
-      updated_at: now,
-      since: now,
+      created_at: created,
+      updated_at: created,
+      since: created,
       last_evaluated_at: null,
       current_value: null,
     };
@@ -78,13 +80,13 @@ export function seedDemoAlerts(platform: Platform): void {
       url: demo.url,
       event_types: [...demo.event_types],
       signing_secret: newSigningSecret(),
-      created_at: now,
-      updated_at: now,
+      created_at: created,
+      updated_at: created,
     });
   }
 
-  if (!hasConversations) return;
-  const result = evaluateRules(platform);
+  if (!span) return;
+  const result = evaluateRules(platform, span.lastMs);
   for (const n of result.notifications) {
     for (const delivery of queueNotification(platform, n.accountId, n.ruleId, n.notification)) {
       delivery.status = 'failed';
@@ -92,4 +94,21 @@ export function seedDemoAlerts(platform: Platform): void {
       delivery.last_error = 'Not sent: raised while the demo data was seeded';
     }
   }
+}
+
+/** The first start and the newest activity (start, answer or end, not after now) of the conversations. */
+function activitySpan(conversations: readonly StoredConversation[], nowMs: number): { firstMs: number; lastMs: number } | undefined {
+  let firstMs = Infinity;
+  let lastMs = -Infinity;
+  const see = (iso: string | null) => {
+    const t = iso === null ? NaN : Date.parse(iso);
+    if (Number.isFinite(t) && t <= nowMs) lastMs = Math.max(lastMs, t);
+  };
+  for (const c of conversations) {
+    firstMs = Math.min(firstMs, Date.parse(c.started_at));
+    see(c.started_at);
+    see(c.ended_at);
+    for (const t of c.turns) see(t.agent_response_datetime);
+  }
+  return Number.isFinite(firstMs) && Number.isFinite(lastMs) ? { firstMs: Math.min(firstMs, lastMs), lastMs } : undefined;
 }

@@ -29,7 +29,7 @@ export interface EvaluationResult {
 }
 
 /**
- * Evaluates every enabled rule at the platform clock's now and updates its state.
+ * Evaluates every enabled rule at `nowMs` (the platform clock's now) and updates its state.
  *
  * - The metric breaches the threshold: `alert`; within it: `ok`; no data in the window: `no_data`;
  *   the evaluation could not complete: `unknown`.
@@ -39,9 +39,8 @@ export interface EvaluationResult {
  *   never misses the end of one.
  * - Disabled rules are not evaluated.
  */
-export function evaluateRules(platform: Platform): EvaluationResult {
+export function evaluateRules(platform: Platform, nowMs: number = platform.clock.now()): EvaluationResult {
   const section = alertsOf(platform);
-  const nowMs = platform.clock.now();
   const at = new Date(nowMs).toISOString();
   const result: EvaluationResult = { evaluated_at: at, evaluated: 0, changes: [], notifications: [] };
   for (const rule of section.rules) {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ALERT_RULE_ID_PATTERN, type AlertRuleList, type WebhookEndpointList } from '../../../src/contract/alerts';
+import { ALERT_RULE_ID_PATTERN, type AlertRuleList, type CurrentAlertList, type WebhookEndpointList } from '../../../src/contract/alerts';
 import { seedDemoAlerts } from '../../../src/localPlatform/alerts/demo';
 import { alertsOf } from '../../../src/localPlatform/alerts/model';
 import { Platform } from '../../../src/localPlatform/platform';
 import { applySeed } from '../../../src/localPlatform/seed/seeds';
-import { useLocalPlatform } from '../support/localPlatform';
+import { call, useLocalPlatform } from '../support/localPlatform';
 import { alerts, conversation, turn } from './alertsKit';
 
 describe('Alerts demo data', () => {
@@ -20,6 +20,17 @@ describe('Alerts demo data', () => {
     assert.ok(rules.some((r) => !r.enabled));
     const endpoints = (await alerts<WebhookEndpointList>(t.lp, 'GET', '/v1/webhook-endpoints')).body.webhook_endpoints;
     assert.ok(endpoints.length >= 1 && endpoints.length <= 2);
+  });
+
+  it('[ALERT-4][ALERT-8] over the demo week of conversations some demo rules are firing, and nothing was sent while seeding', async () => {
+    assert.ok(t.lp.platform.state.conversations.length > 0);
+    const current = (await alerts<CurrentAlertList>(t.lp, 'GET', '/v1/alerts')).body.alerts;
+    assert.ok(current.length >= 1);
+    const rules = (await alerts<AlertRuleList>(t.lp, 'GET', '/v1/alert-rules')).body.alert_rules;
+    assert.ok(rules.some((r) => r.enabled && r.current_state !== 'alert'));
+    const log = (await call<{ deliveries: Array<{ status: string; attempts: unknown[] }> }>('GET', `${t.lp.urls.admin}/webhook-deliveries`)).body.deliveries;
+    assert.ok(log.length >= 1);
+    assert.ok(log.every((d) => d.status === 'failed' && d.attempts.length === 0));
   });
 
   it('[ALERT-4] seeded over recent conversations, some rules are in alert and the notifications are logged as failed, not sent', () => {
