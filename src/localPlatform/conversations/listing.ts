@@ -19,8 +19,12 @@ interface Timed {
   t: number;
 }
 
+function compareKeys(t1: number, id1: string, t2: number, id2: string): number {
+  return t1 - t2 || (id1 < id2 ? -1 : id1 > id2 ? 1 : 0);
+}
+
 function byTime(a: Timed, b: Timed): number {
-  return a.t - b.t || (a.conv.id < b.conv.id ? -1 : a.conv.id > b.conv.id ? 1 : 0);
+  return compareKeys(a.t, a.conv.id, b.t, b.conv.id);
 }
 
 /** The conversations of a project that pass the query's filters, with their start times. */
@@ -58,10 +62,9 @@ function sortByTime(items: Timed[]): void {
 function indexAfter(items: readonly Timed[], t: number, id: string): number {
   let lo = 0;
   let hi = items.length;
-  const key: Timed = { conv: { id } as StoredConversation, t };
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (byTime(items[mid]!, key) <= 0) lo = mid + 1;
+    if (compareKeys(items[mid]!.t, items[mid]!.conv.id, t, id) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -121,5 +121,6 @@ export function rankSemantic(candidates: readonly StoredConversation[], query: s
     const score = dot / (Math.sqrt(norm) * queryNorm);
     if (score >= SEMANTIC_MIN_SCORE) ranked.push({ conv: d.conv, score });
   }
-  return ranked.sort((a, b) => b.score - a.score || a.conv.started_at.localeCompare(b.conv.started_at) || a.conv.id.localeCompare(b.conv.id));
+  const key = (c: StoredConversation): string => `${c.started_at}\u0000${c.id}`;
+  return ranked.sort((a, b) => b.score - a.score || (key(a.conv) < key(b.conv) ? -1 : key(a.conv) > key(b.conv) ? 1 : 0));
 }
