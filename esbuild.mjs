@@ -26,6 +26,23 @@ const problemMatcher = {
   },
 };
 
+/**
+ * zod re-exports every locale (about 250 KB minified) while only English is used: resolve the
+ * locales index to a module that holds English alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/zod/`) ? { path: 'zod-locales-en', namespace: 'zod-locales' } : undefined);
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   minify: production,
@@ -34,7 +51,7 @@ const common = {
   logLevel: 'warning',
   metafile: true,
   legalComments: 'none',
-  plugins: watch ? [problemMatcher] : [],
+  plugins: watch ? [zodEnglishOnly, problemMatcher] : [zodEnglishOnly],
 };
 
 const webviewDir = 'webview';
@@ -45,7 +62,8 @@ const panels = existsSync(webviewDir)
 const configs = [
   {
     ...common,
-    entryPoints: { extension: 'src/extension.ts' },
+    // The client (zod, undici, the contract) is its own bundle, loaded on first use.
+    entryPoints: { extension: 'src/extension.ts', client: 'src/client/runtime.ts' },
     outdir: 'dist',
     format: 'cjs',
     platform: 'node',

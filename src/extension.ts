@@ -1,49 +1,43 @@
 import * as vscode from 'vscode';
+import { Connection } from './ui/connection/connection';
+import { registerConnectionCommands } from './ui/connection/connectionCommands';
+import { ProfileStore } from './ui/connection/profileStore';
+import { SecretVault } from './ui/connection/secretVault';
+import { ConnectionStatusBar } from './ui/connection/statusBar';
 import { LocalPlatformHost } from './ui/localPlatform/localPlatformHost';
+import { registerLocalPlatformCommands } from './ui/localPlatform/localPlatformCommands';
+import { Log } from './ui/log';
 
-/** What activate() hands to other extensions and to the tests (`vscode.extensions.getExtension(...).exports`). */
+/** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
-  /** Time spent in activate(), read by the activation benchmark. */
+  /** Milliseconds spent in activate(). */
   readonly activationTimeMs: number;
 }
 
 /** Composition root: builds the objects and registers them; everything heavy loads on first use. */
 export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
   const started = performance.now();
-  const log = vscode.window.createOutputChannel('Agent Workbench', { log: true });
+  const log = new Log();
+  const profiles = new ProfileStore(context.globalState);
+  const vault = new SecretVault(context.secrets, log.redactor);
+  const connection = new Connection(profiles, vault, log);
   const localPlatform = new LocalPlatformHost(context.extensionPath, log);
   context.subscriptions.push(
     log,
+    profiles,
+    connection,
     localPlatform,
-    vscode.commands.registerCommand('agentWorkbench.startLocalPlatform', async () => {
-      try {
-        const lp = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting the local platform…') },
-          () => localPlatform.start(),
-        );
-        void vscode.window.showInformationMessage(vscode.l10n.t('The local platform is running on {0}.', lp.urls.origin));
-        return lp.urls;
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        log.error(`Local platform failed to start: ${message}`);
-        void vscode.window.showErrorMessage(vscode.l10n.t('The local platform could not start: {0}', message));
-        return undefined;
-      }
-    }),
-    vscode.commands.registerCommand('agentWorkbench.stopLocalPlatform', () => localPlatform.stop()),
-    vscode.commands.registerCommand('agentWorkbench.connect', () => {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Connection profiles are not available yet. Start the local platform to try Agent Workbench offline.'));
-    }),
+    new ConnectionStatusBar(profiles),
+    registerConnectionCommands(connection),
+    registerLocalPlatformCommands(localPlatform, connection),
     vscode.commands.registerCommand('agentWorkbench.showLog', () => log.show()),
   );
-  const ms = performance.now() - started;
-  log.info(`Activated in ${ms.toFixed(2)} ms`);
-  activationTimeMs = ms;
-  return { activationTimeMs: ms };
+  // Teach the redactor every stored secret before anything else is logged; not awaited, so activation stays quick.
+  void vault.primeRedactor(profiles.list().map((p) => p.id));
+  const activationTimeMs = performance.now() - started;
+  log.info(`Activated in ${activationTimeMs.toFixed(2)} ms`);
+  return { activationTimeMs };
 }
-
-/** Time spent in activate(), read by the activation benchmark. */
-export let activationTimeMs = 0;
 
 export function deactivate(): void {
   // Disposables in context.subscriptions are released by VS Code.

@@ -7,6 +7,7 @@ import { createAdminRouter } from './admin';
 import { familyFactories } from './families';
 import { type PlatformOptions, Platform } from './platform';
 import { Persistence } from './persistence';
+import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './seed/credentials';
 import { applySeed, type SeedName } from './seed/seeds';
 
 export interface LocalPlatformOptions extends Partial<PlatformOptions> {
@@ -34,11 +35,20 @@ export const BASE_PREFIX: Record<Base, string> = {
   messaging: '/messaging',
 };
 
+/** The seeded account and its credentials; they open only this local platform. */
+export interface LocalPlatformCredentials {
+  accountId: string;
+  projectId: string;
+  keys: typeof LOCAL_KEYS;
+  connectors: typeof LOCAL_CONNECTORS;
+}
+
 /** A running local platform. */
 export interface LocalPlatform {
   readonly platform: Platform;
   readonly urls: LocalPlatformUrls;
   readonly port: number;
+  readonly credentials: LocalPlatformCredentials;
   close(): Promise<void>;
 }
 
@@ -128,6 +138,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   return {
     platform,
     port,
+    credentials: { accountId: LOCAL_ACCOUNT.slug, projectId: LOCAL_PROJECT.slug, keys: LOCAL_KEYS, connectors: LOCAL_CONNECTORS },
     urls: {
       origin,
       runtime: origin + BASE_PREFIX.runtime,

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LocalPlatform, LocalPlatformOptions } from '../../localPlatform/server';
+import type { Log } from '../log';
 
 type ServerModule = { startLocalPlatform(options: LocalPlatformOptions): Promise<LocalPlatform> };
 
@@ -14,7 +15,7 @@ export class LocalPlatformHost implements vscode.Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<LocalPlatform | undefined>();
   readonly onDidChange = this._onDidChange.event;
 
-  constructor(private readonly extensionPath: string, private readonly log: vscode.LogOutputChannel) {}
+  constructor(private readonly extensionPath: string, private readonly log: Log) {}
 
   get current(): LocalPlatform | undefined {
     return this.running;

@@ -1,0 +1,99 @@
+import { CHAT_API_KEY_HEADER, CHAT_TOKEN_HEADER } from '../contract/chat';
+import { DNI_AUTH_HEADER, DNI_RESERVATION_PATH } from '../contract/dni';
+import { EXTERNAL_EVENTS_AUTH_HEADER, EXTERNAL_EVENTS_WEBHOOK_PATH } from '../contract/externalEvents';
+import { OUTBOUND_AUTH_HEADER, OUTBOUND_CALL_PATH } from '../contract/outbound';
+import type { ClientContext } from './context';
+import { type ApiFamily, FAMILY_LABEL, PlatformError } from './errors';
+import type { CredentialId } from './profile';
+import type { RequestSpec } from './transport';
+
+export type ProbeOutcome = 'works' | 'rejected' | 'notConfigured' | 'unreachable' | 'unknown';
+
+export interface ProbeResult {
+  family: ApiFamily;
+  label: string;
+  outcome: ProbeOutcome;
+  /** Why, in a sentence, for anything but `works`. */
+  detail?: string;
+  ms?: number;
+}
+
+interface Probe {
+  family: ApiFamily;
+  needs: CredentialId[];
+  /**
+   * A call that changes nothing. Where the family has no read endpoint, the probe sends a request
+   * the platform must refuse after checking the credential: 400 then means the credential was
+   * accepted, 401/403 that it was not (see docs/api-assumptions.md).
+   */
+  request(ctx: ClientContext, creds: Record<string, string>): Omit<RequestSpec, 'family' | 'retry'>;
+  acceptedStatuses: number[];
+}
+
+const PROBES: Probe[] = [
+  {
+    family: 'agents', needs: ['agentsApiKey'], acceptedStatuses: [200],
+    request: (ctx, c) => ({ baseUrl: ctx.base('build'), method: 'GET', path: '/v1/agents', query: { limit: 1 }, headers: { 'x-api-key': c.agentsApiKey! } }),
+  },
+  {
+    family: 'conversations', needs: ['conversationsApiKey'], acceptedStatuses: [200],
+    request: (ctx, c) => ({ baseUrl: ctx.base('runtime'), method: 'GET', path: `/v3${ctx.projectPath}/conversations`, query: { limit: 1 }, headers: { 'x-api-key': c.conversationsApiKey! } }),
+  },
+  {
+    family: 'alerts', needs: ['alertsApiKey'], acceptedStatuses: [200],
+    request: (ctx, c) => ({ baseUrl: ctx.base('build'), method: 'GET', path: '/v1/alert-rules', headers: { 'x-api-key': c.alertsApiKey! } }),
+  },
+  {
+    family: 'chat', needs: ['chatApiKey', 'chatConnectorToken'], acceptedStatuses: [400, 404, 409],
+    request: (ctx, c) => ({ baseUrl: ctx.base('runtime'), method: 'PUT', path: `/v1${ctx.projectPath}/chat/close`, body: { conversation_id: 'connection-check' }, headers: { [CHAT_API_KEY_HEADER]: c.chatApiKey!, [CHAT_TOKEN_HEADER]: c.chatConnectorToken! } }),
+  },
+  {
+    family: 'messaging', needs: ['messagingConnectorToken', 'messagingHost'], acceptedStatuses: [200],
+    request: (ctx, c) => ({ baseUrl: ctx.base('messaging'), method: 'POST', path: '/api/v1/access-token', body: {}, headers: { 'X-Token': c.messagingConnectorToken!, 'X-Host': c.messagingHost! } }),
+  },
+  {
+    family: 'outbound', needs: ['outboundAuthToken'], acceptedStatuses: [400],
+    request: (ctx, c) => ({ baseUrl: ctx.base('runtime'), method: 'POST', path: OUTBOUND_CALL_PATH, body: {}, headers: { [OUTBOUND_AUTH_HEADER]: c.outboundAuthToken! } }),
+  },
+  {
+    family: 'externalEvents', needs: ['externalEventsApiKey'], acceptedStatuses: [400],
+    request: (ctx, c) => ({
+      baseUrl: ctx.base('runtime'), method: 'POST', path: EXTERNAL_EVENTS_WEBHOOK_PATH,
+      query: { event_id_location: 'payload', event_id_path: 'id', account_id: ctx.profile.accountId, project_id: ctx.profile.projectId },
+      body: { id: 'connection-check' }, headers: { [EXTERNAL_EVENTS_AUTH_HEADER]: c.externalEventsApiKey! },
+    }),
+  },
+  {
+    family: 'dni', needs: ['dniApiKey'], acceptedStatuses: [400],
+    request: (ctx, c) => ({ baseUrl: ctx.base('runtime'), method: 'POST', path: DNI_RESERVATION_PATH, body: { attributes: 'connection-check' }, headers: { [DNI_AUTH_HEADER]: c.dniApiKey! } }),
+  },
+];
+
+/** Checks every configured credential with a call that changes nothing, all families at once. */
+export async function probeConnection(ctx: ClientContext, signal?: AbortSignal): Promise<ProbeResult[]> {
+  return Promise.all(PROBES.map((p) => runProbe(ctx, p, signal)));
+}
+
+async function runProbe(ctx: ClientContext, probe: Probe, signal?: AbortSignal): Promise<ProbeResult> {
+  const label = FAMILY_LABEL[probe.family];
+  const creds: Record<string, string> = {};
+  for (const id of probe.needs) {
+    try {
+      creds[id] = await ctx.credential(id, probe.family, `Test ${label}`);
+    } catch (err) {
+      return { family: probe.family, label, outcome: 'notConfigured', detail: err instanceof Error ? err.message : String(err) };
+    }
+  }
+  const started = performance.now();
+  try {
+    await ctx.transport.request({ ...probe.request(ctx, creds), family: probe.family, operation: `Test ${label}`, retry: 'safe', signal, timeoutMs: 10_000 });
+    return { family: probe.family, label, outcome: 'works', ms: Math.round(performance.now() - started) };
+  } catch (err) {
+    const ms = Math.round(performance.now() - started);
+    if (!(err instanceof PlatformError)) return { family: probe.family, label, outcome: 'unknown', detail: String(err), ms };
+    if (err.status !== undefined && probe.acceptedStatuses.includes(err.status)) return { family: probe.family, label, outcome: 'works', ms };
+    if (err.kind === 'unauthorized' || err.kind === 'forbidden') return { family: probe.family, label, outcome: 'rejected', detail: err.message, ms };
+    if (err.kind === 'network' || err.kind === 'timeout') return { family: probe.family, label, outcome: 'unreachable', detail: err.message, ms };
+    return { family: probe.family, label, outcome: 'unknown', detail: err.message, ms };
+  }
+}

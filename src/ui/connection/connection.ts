@@ -1,0 +1,85 @@
+import * as vscode from 'vscode';
+import type { ClientContext } from '../../client/context';
+import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
+import type { Transport } from '../../client/transport';
+import { clientRuntime } from '../clientRuntime';
+import type { LocalPlatform } from '../../localPlatform/server';
+import type { Log } from '../log';
+import type { ProfileStore } from './profileStore';
+import type { SecretVault } from './secretVault';
+
+/**
+ * The live connection: the active profile's client context, rebuilt when the profile changes,
+ * and the built-in Local profile while the local platform runs.
+ */
+export class Connection implements vscode.Disposable {
+  private transportInstance: Transport | undefined;
+  private cached: { profileId: string; ctx: ClientContext } | undefined;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(readonly profiles: ProfileStore, readonly vault: SecretVault, private readonly log: Log) {
+    this.subs.push(profiles.onDidChange(() => {
+      this.cached = undefined;
+      void vscode.commands.executeCommand('setContext', 'agentWorkbench.connected', Boolean(profiles.active));
+    }));
+    void vscode.commands.executeCommand('setContext', 'agentWorkbench.connected', Boolean(profiles.active));
+  }
+
+  /** The client context of the active profile, or undefined when none is chosen. */
+  get context(): ClientContext | undefined {
+    const profile = this.profiles.active;
+    if (!profile) return undefined;
+    if (this.cached?.profileId !== profile.id) this.cached = { profileId: profile.id, ctx: this.contextFor(profile) };
+    return this.cached.ctx;
+  }
+
+  contextFor(profile: ConnectionProfile): ClientContext {
+    const { ClientContext } = clientRuntime();
+    return new ClientContext(profile, (id) => this.vault.get(profile.id, id), this.transport);
+  }
+
+  /** One transport (keep-alive pools) for every profile, created on first use. */
+  private get transport(): Transport {
+    this.transportInstance ??= new (clientRuntime().Transport)({ onRequest: (entry) => this.log.request(entry) });
+    return this.transportInstance;
+  }
+
+  /** Shows the Local profile for a running local platform and stores its credentials; activates it when nothing else is active. */
+  async attachLocal(lp: LocalPlatform): Promise<void> {
+    const profile: ConnectionProfile = {
+      id: LOCAL_PROFILE_ID,
+      name: vscode.l10n.t('Local platform'),
+      accountId: lp.credentials.accountId,
+      projectId: lp.credentials.projectId,
+      region: 'local',
+      runtimeUrl: lp.urls.runtime,
+      buildUrl: lp.urls.build,
+      messagingUrl: lp.urls.messaging,
+    };
+    const { keys, connectors } = lp.credentials;
+    await Promise.all([
+      this.vault.set(LOCAL_PROFILE_ID, 'agentsApiKey', keys.agents),
+      this.vault.set(LOCAL_PROFILE_ID, 'conversationsApiKey', keys.conversations),
+      this.vault.set(LOCAL_PROFILE_ID, 'alertsApiKey', keys.alerts),
+      this.vault.set(LOCAL_PROFILE_ID, 'chatApiKey', keys.chat),
+      this.vault.set(LOCAL_PROFILE_ID, 'chatConnectorToken', connectors.chatToken),
+      this.vault.set(LOCAL_PROFILE_ID, 'messagingConnectorToken', connectors.webchatToken),
+      this.vault.set(LOCAL_PROFILE_ID, 'messagingHost', connectors.webchatHost),
+      this.vault.set(LOCAL_PROFILE_ID, 'outboundAuthToken', connectors.outboundToken),
+      this.vault.set(LOCAL_PROFILE_ID, 'externalEventsApiKey', keys.externalEvents),
+      this.vault.set(LOCAL_PROFILE_ID, 'dniApiKey', keys.dni),
+    ]);
+    this.profiles.setLocal(profile);
+    if (!this.profiles.active) await this.profiles.setActive(LOCAL_PROFILE_ID);
+    this.log.info(`Local profile points at ${lp.urls.origin}`);
+  }
+
+  detachLocal(): void {
+    this.profiles.setLocal(undefined);
+  }
+
+  dispose(): void {
+    this.subs.forEach((s) => s.dispose());
+    this.transportInstance?.dispose();
+  }
+}

@@ -1,0 +1,189 @@
+import * as vscode from 'vscode';
+import type { Environment } from '../../contract/common';
+import type { ProbeResult } from '../../client/probe';
+import { type ConnectionProfile, CREDENTIALS, type CredentialId, LOCAL_PROFILE_ID } from '../../client/profile';
+import { promptProfile, profileFromInput, type ProfileInput } from './addProfile';
+import { clientRuntime } from '../clientRuntime';
+import type { Connection } from './connection';
+
+type ProfileArgs = ProfileInput & { credentials?: Partial<Record<CredentialId, string>>; activate?: boolean };
+
+const OUTCOME_ICON: Record<ProbeResult['outcome'], string> = {
+  works: '$(pass-filled)',
+  rejected: '$(error)',
+  notConfigured: '$(circle-slash)',
+  unreachable: '$(debug-disconnect)',
+  unknown: '$(question)',
+};
+
+/** Registers the profile, credential, environment and test-connection commands. */
+export function registerConnectionCommands(connection: Connection): vscode.Disposable {
+  const { profiles, vault } = connection;
+
+  async function pickProfile(placeHolder: string, opts: { includeLocal?: boolean } = {}): Promise<ConnectionProfile | undefined> {
+    const list = profiles.list().filter((p) => opts.includeLocal || p.id !== LOCAL_PROFILE_ID);
+    if (list.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('There is no connection profile yet. Add one with Agent Workbench: Add Connection Profile.'));
+      return undefined;
+    }
+    const active = profiles.active?.id;
+    const pick = await vscode.window.showQuickPick(
+      list.map((p) => ({ label: p.name, description: `${p.accountId}/${p.projectId}${p.id === active ? ` · ${vscode.l10n.t('active')}` : ''}`, detail: p.buildUrl, profile: p })),
+      { placeHolder },
+    );
+    return pick?.profile;
+  }
+
+  async function addProfile(args?: ProfileArgs): Promise<ConnectionProfile | undefined> {
+    let profile: ConnectionProfile | undefined;
+    if (args && Object.keys(args).length > 0) {
+      profile = profileFromInput(args, profiles);
+    } else {
+      profile = await promptProfile(profiles);
+    }
+    if (!profile) return undefined;
+    await profiles.save(profile);
+    for (const [id, value] of Object.entries(args?.credentials ?? {}) as Array<[CredentialId, string]>) await vault.set(profile.id, id, value);
+    if (args?.activate !== false) await profiles.setActive(profile.id);
+    if (!args) {
+      const next = await vscode.window.showInformationMessage(
+        vscode.l10n.t('Profile "{0}" added. Add its keys and tokens now? They are kept in VS Code\'s secret storage.', profile.name),
+        vscode.l10n.t('Set Credentials'),
+      );
+      if (next) await setCredential({ profileId: profile.id });
+    }
+    return profile;
+  }
+
+  async function setCredential(args: { profileId?: string; credential?: CredentialId; value?: string } = {}): Promise<boolean> {
+    const profile = args.profileId ? profiles.get(args.profileId) : profiles.active ?? (await pickProfile(vscode.l10n.t('Profile to set a credential for')));
+    if (!profile) return false;
+    let id = args.credential;
+    if (!id) {
+      const present = await vault.configured(profile.id);
+      const pick = await vscode.window.showQuickPick(
+        CREDENTIALS.map((c) => ({ label: c.label, description: present.has(c.id) ? vscode.l10n.t('set') : vscode.l10n.t('not set'), detail: vscode.l10n.t('Sent as the {0} header', c.header), id: c.id })),
+        { placeHolder: vscode.l10n.t('Credential of "{0}" to set', profile.name) },
+      );
+      id = pick?.id;
+    }
+    if (!id) return false;
+    const meta = CREDENTIALS.find((c) => c.id === id)!;
+    const value = args.value ?? (await vscode.window.showInputBox({
+      title: vscode.l10n.t('{0} for "{1}"', meta.label, profile.name),
+      prompt: id === 'messagingHost' ? vscode.l10n.t('The registered host domain or app namespace of the webchat connector') : vscode.l10n.t('Paste the value. It is stored in VS Code\'s secret storage only, never in settings or files.'),
+      password: id !== 'messagingHost',
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? (/\s/.test(v.trim()) ? vscode.l10n.t('A key or token has no spaces.') : undefined) : vscode.l10n.t('Enter a value, or press Escape to cancel.')),
+    }));
+    if (value === undefined) return false;
+    const trimmed = value.trim();
+    if (!trimmed || /\s/.test(trimmed)) throw new Error(vscode.l10n.t('{0}: enter a value without spaces.', meta.label));
+    await vault.set(profile.id, id, trimmed);
+    return true;
+  }
+
+  async function testConnection(profileId?: string): Promise<ProbeResult[] | undefined> {
+    const profile = profileId ? profiles.get(profileId) : profiles.active;
+    if (!profile) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Choose a connection profile first.'), vscode.l10n.t('Switch Profile')).then((a) => a && vscode.commands.executeCommand('agentWorkbench.switchProfile'));
+      return undefined;
+    }
+    const results = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Testing "{0}"…', profile.name), cancellable: true },
+      (_p, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort());
+        return clientRuntime().probeConnection(connection.contextFor(profile), controller.signal);
+      },
+    );
+    const works = results.filter((r) => r.outcome === 'works').length;
+    const failed = results.filter((r) => r.outcome === 'rejected' || r.outcome === 'unreachable' || r.outcome === 'unknown').length;
+    const summary = vscode.l10n.t('"{0}": {1} of {2} APIs work, {3} failed, {4} not configured.', profile.name, works, results.length, failed, results.length - works - failed);
+    const show = vscode.l10n.t('Show Details');
+    const answer = failed ? await vscode.window.showWarningMessage(summary, show) : await vscode.window.showInformationMessage(summary, show);
+    if (answer === show) {
+      void vscode.window.showQuickPick(results.map((r) => ({
+        label: `${OUTCOME_ICON[r.outcome]} ${r.label}`,
+        description: r.outcome === 'works' ? vscode.l10n.t('works ({0} ms)', r.ms ?? 0) : r.outcome === 'notConfigured' ? vscode.l10n.t('not configured') : r.outcome,
+        detail: r.detail,
+      })), { title: vscode.l10n.t('Connection test of "{0}"', profile.name), canPickMany: false });
+    }
+    return results;
+  }
+
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('agentWorkbench.connect', async () => {
+      if (profiles.list().length === 0) return addProfile();
+      return vscode.commands.executeCommand('agentWorkbench.switchProfile');
+    }),
+    vscode.commands.registerCommand('agentWorkbench.addProfile', (args?: ProfileArgs) => reportErrors(() => addProfile(args))),
+    vscode.commands.registerCommand('agentWorkbench.editProfile', (arg?: string | ProfileArgs & { id: string }) => reportErrors(async () => {
+      const id = typeof arg === 'string' ? arg : arg?.id;
+      const existing = id ? profiles.get(id) : await pickProfile(vscode.l10n.t('Profile to edit'));
+      if (!existing) return undefined;
+      if (existing.id === LOCAL_PROFILE_ID) throw new Error(vscode.l10n.t('The Local profile follows the local platform and cannot be edited.'));
+      const updated = typeof arg === 'object' ? profileFromInput(arg, profiles, existing) : await promptProfile(profiles, existing);
+      if (updated) await profiles.save(updated);
+      return updated;
+    })),
+    vscode.commands.registerCommand('agentWorkbench.removeProfile', (id?: string, opts?: { confirm?: boolean }) => reportErrors(async () => {
+      const profile = id ? profiles.get(id) : await pickProfile(vscode.l10n.t('Profile to remove'));
+      if (!profile || profile.id === LOCAL_PROFILE_ID) return false;
+      if (opts?.confirm !== false) {
+        const remove = vscode.l10n.t('Remove');
+        const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Remove the profile "{0}" and its stored keys and tokens?', profile.name), { modal: true }, remove);
+        if (ok !== remove) return false;
+      }
+      await vault.deleteAll(profile.id);
+      await profiles.remove(profile.id);
+      return true;
+    })),
+    vscode.commands.registerCommand('agentWorkbench.switchProfile', (id?: string) => reportErrors(async () => {
+      if (id) {
+        if (!profiles.get(id)) throw new Error(vscode.l10n.t('There is no profile with id "{0}".', id));
+        await profiles.setActive(id);
+        return id;
+      }
+      const active = profiles.active?.id;
+      const items: Array<vscode.QuickPickItem & { id?: string; action?: 'add' }> = [
+        ...profiles.list().map((p) => ({ label: `${p.id === active ? '$(check) ' : ''}${p.name}`, description: `${p.accountId}/${p.projectId}`, detail: p.region === 'local' ? vscode.l10n.t('The local platform on this machine') : p.buildUrl, id: p.id })),
+        { label: '', kind: vscode.QuickPickItemKind.Separator },
+        { label: `$(add) ${vscode.l10n.t('Add Connection Profile…')}`, action: 'add' },
+      ];
+      const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Connection profile to use') });
+      if (pick?.action === 'add') return (await addProfile())?.id;
+      if (pick?.id) await profiles.setActive(pick.id);
+      return pick?.id;
+    })),
+    vscode.commands.registerCommand('agentWorkbench.setCredential', (args?: { profileId?: string; credential?: CredentialId; value?: string }) => reportErrors(() => setCredential(args))),
+    vscode.commands.registerCommand('agentWorkbench.removeCredential', (args?: { profileId?: string; credential?: CredentialId }) => reportErrors(async () => {
+      const profile = args?.profileId ? profiles.get(args.profileId) : profiles.active;
+      if (!profile) return false;
+      const present = await vault.configured(profile.id);
+      const id = args?.credential ?? (await vscode.window.showQuickPick(CREDENTIALS.filter((c) => present.has(c.id)).map((c) => ({ label: c.label, id: c.id })), { placeHolder: vscode.l10n.t('Credential of "{0}" to remove', profile.name) }))?.id;
+      if (!id) return false;
+      await vault.delete(profile.id, id);
+      return true;
+    })),
+    vscode.commands.registerCommand('agentWorkbench.selectEnvironment', async (env?: Environment) => {
+      const { ENVIRONMENTS } = clientRuntime().commonContract;
+      const chosen = env ?? (await vscode.window.showQuickPick(ENVIRONMENTS.map((e) => ({ label: e, picked: e === profiles.environment })), { placeHolder: vscode.l10n.t('Environment to work against') }))?.label;
+      if (!chosen) return undefined;
+      if (!ENVIRONMENTS.includes(chosen as Environment)) throw new Error(vscode.l10n.t('"{0}" is not an environment: use sandbox, pre-release or live.', chosen));
+      await profiles.setEnvironment(chosen as Environment);
+      return chosen;
+    }),
+    vscode.commands.registerCommand('agentWorkbench.testConnection', (profileId?: string) => testConnection(profileId)),
+  );
+}
+
+/** Shows a failure as an error message (what to fix), and returns undefined instead of throwing. */
+async function reportErrors<T>(fn: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (err) {
+    void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+    return undefined;
+  }
+}

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { probeConnection } from '../../../src/client/probe';
+import { localContext } from '../support/client';
+import { useLocalPlatform } from '../support/localPlatform';
+
+describe('client: test connection', () => {
+  const t = useLocalPlatform();
+
+  it('[AUTH-1] reports every family as working with the seeded credentials', async () => {
+    const results = await probeConnection(localContext(t.lp));
+    for (const r of results) assert.equal(r.outcome, 'works', `${r.label}: ${r.detail ?? ''}`);
+    assert.equal(results.length, 8);
+  });
+
+  it('[AUTH-1] tells rejected, not configured and working apart, per family, with why', async () => {
+    const results = await probeConnection(localContext(t.lp, { overrides: { agentsApiKey: 'not-a-real-key', dniApiKey: undefined, outboundAuthToken: 'lp_voice_inbound_only_token', messagingHost: 'evil.example.org' } }));
+    const by = Object.fromEntries(results.map((r) => [r.family, r]));
+    assert.equal(by.agents!.outcome, 'rejected');
+    assert.match(by.agents!.detail!, /Agents API key/);
+    assert.equal(by.dni!.outcome, 'notConfigured');
+    assert.match(by.dni!.detail!, /DNI key/);
+    assert.equal(by.outbound!.outcome, 'rejected');
+    assert.equal(by.messaging!.outcome, 'rejected');
+    assert.match(by.messaging!.detail!, /Failed to validate connector/);
+    assert.equal(by.conversations!.outcome, 'works');
+  });
+
+  it('reports an unreachable platform as unreachable', async () => {
+    const ctx = localContext(t.lp);
+    (ctx.profile as { buildUrl: string }).buildUrl = 'http://127.0.0.1:9/build';
+    const results = await probeConnection(ctx);
+    assert.equal(results.find((r) => r.family === 'agents')!.outcome, 'unreachable');
+  });
+});
