@@ -111,6 +111,9 @@ describe('Conversations API: addresses, keys and parameters (spec: Conversations
     assert.deepEqual(ids((await list('start_time=2026-01-05T00:00:00Z')).body), [mid!.id, late!.id]);
     assert.deepEqual(ids((await list('end_time=2026-01-06T00:00:00Z')).body), [old!.id, mid!.id]);
     assert.deepEqual(ids((await list('start_time=2026-01-05T11:00:00%2B01:00&end_time=2026-01-05T12:00:00%2B01:00')).body), [mid!.id]);
+    // An unencoded + arrives as a space; a date alone is midnight UTC.
+    assert.deepEqual(ids((await list('start_time=2026-01-05T11:00:00+01:00&end_time=2026-01-05T12:00:00+01:00')).body), [mid!.id]);
+    assert.deepEqual(ids((await list('start_time=2026-01-05&end_time=2026-01-06')).body), [mid!.id]);
   });
 
   it('[CONV-3] client_env defaults to live; sandbox and pre-release are asked for by name', async () => {
