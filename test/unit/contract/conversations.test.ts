@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { concurrencyReplySchema, parseConcurrencyQuery } from '../../../src/contract/concurrency';
+import { conversationRecordSchema, conversationsQueryToSearchParams, parseConversationsQuery } from '../../../src/contract/conversations';
+
+describe('Conversations and concurrency contract', () => {
+  it('[CONV-4][CONV-7] a typed query survives the trip through the query string, channels repeated', () => {
+    const params = conversationsQueryToSearchParams({ channel: ['VOICE-SIP', 'CHAT'], limit: 50, in_progress: false, start_time: '2026-01-05T00:00:00Z' });
+    assert.equal(params.toString(), 'channel=VOICE-SIP&channel=CHAT&limit=50&in_progress=false&start_time=2026-01-05T00%3A00%3A00Z');
+    const parsed = parseConversationsQuery(params, 'v3');
+    assert.ok(parsed.ok);
+    assert.deepEqual(parsed.query.channel, ['VOICE-SIP', 'CHAT']);
+    assert.equal(parsed.query.limit, 50);
+    assert.equal(parsed.query.in_progress, false);
+    assert.equal(parsed.query.client_env, 'live');
+  });
+
+  it('[CONV-21] a record missing a required field is an error naming the field; unknown fields pass through', () => {
+    const result = conversationRecordSchema.safeParse({ id: 'c1', account_id: 'a', project_id: 'p' });
+    assert.equal(result.success, false);
+    assert.ok(result.error!.issues.some((i) => i.path[0] === 'started_at'));
+    const reply = concurrencyReplySchema.parse({ account_id: 'a', project_id: 'p', intervals: [{ time: 't', max_concurrent_conversations: 1, region: 'us-1' }], extra: true });
+    assert.equal(reply.intervals[0]!.region, 'us-1');
+  });
+
+  it('[CONC-2] start_time and end_time are required by the concurrency query', () => {
+    const parsed = parseConcurrencyQuery(new URLSearchParams('client_env=live'));
+    assert.equal(parsed.ok, false);
+    assert.deepEqual(!parsed.ok && parsed.issues.map((i) => i.param), ['start_time', 'end_time']);
+  });
+});
