@@ -101,14 +101,15 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
     const failed = results.filter((r) => r.outcome === 'rejected' || r.outcome === 'unreachable' || r.outcome === 'unknown').length;
     const summary = vscode.l10n.t('"{0}": {1} of {2} APIs work, {3} failed, {4} not configured.', profile.name, works, results.length, failed, results.length - works - failed);
     const show = vscode.l10n.t('Show Details');
-    const answer = failed ? await vscode.window.showWarningMessage(summary, show) : await vscode.window.showInformationMessage(summary, show);
-    if (answer === show) {
+    // Not awaited: the command returns its results at once; the details open when asked for.
+    void (failed ? vscode.window.showWarningMessage(summary, show) : vscode.window.showInformationMessage(summary, show)).then((answer) => {
+      if (answer !== show) return;
       void vscode.window.showQuickPick(results.map((r) => ({
         label: `${OUTCOME_ICON[r.outcome]} ${r.label}`,
         description: r.outcome === 'works' ? vscode.l10n.t('works ({0} ms)', r.ms ?? 0) : r.outcome === 'notConfigured' ? vscode.l10n.t('not configured') : r.outcome,
         detail: r.detail,
-      })), { title: vscode.l10n.t('Connection test of "{0}"', profile.name), canPickMany: false });
-    }
+      })), { title: vscode.l10n.t('Connection test of "{0}"', profile.name) });
+    });
     return results;
   }
 

@@ -1,0 +1,80 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ProbeResult } from '../../src/client/probe';
+import { activateExtension, type LocalPlatformUrls } from './support';
+
+/** The connection profiles, their secrets, Test Connection and profile switching, in the real extension host. */
+suite('Connection profiles', () => {
+  let urls: LocalPlatformUrls;
+
+  suiteSetup(async () => {
+    await activateExtension();
+    const started = await vscode.commands.executeCommand<LocalPlatformUrls | undefined>('agentWorkbench.startLocalPlatform');
+    assert.ok(started, 'the local platform started');
+    urls = started;
+  });
+
+  test('the Local profile is active once the local platform runs, and every API works with it', async () => {
+    const results = await vscode.commands.executeCommand<ProbeResult[] | undefined>('agentWorkbench.testConnection', 'local');
+    assert.ok(results, 'test connection returned results');
+    const broken = results.filter((r) => r.outcome !== 'works').map((r) => `${r.label}: ${r.outcome} ${r.detail ?? ''}`);
+    assert.deepEqual(broken, []);
+    assert.equal(results.length, 8);
+  });
+
+  test('adds a profile with keys in secret storage, switches to it, and tests it per family', async () => {
+    const profile = await vscode.commands.executeCommand<{ id: string; accountId: string; projectId: string } | undefined>('agentWorkbench.addProfile', {
+      name: 'Staging copy',
+      studioUrl: 'https://studio.example.com/ACCOUNT-a1b2c3d/PROJECT-5a7e1c0d/agents',
+      region: 'custom',
+      runtimeUrl: urls.runtime,
+      buildUrl: urls.build,
+      messagingUrl: urls.messaging,
+      credentials: { agentsApiKey: 'lp_agents_key', conversationsApiKey: 'integration-wrong-key-1' },
+    });
+    assert.ok(profile, 'the profile was added');
+    assert.equal(profile.accountId, 'ACCOUNT-a1b2c3d');
+    assert.equal(profile.projectId, 'PROJECT-5a7e1c0d');
+    const results = await vscode.commands.executeCommand<ProbeResult[]>('agentWorkbench.testConnection', profile.id);
+    const by = Object.fromEntries(results.map((r) => [r.family, r]));
+    assert.equal(by.agents!.outcome, 'works');
+    assert.equal(by.conversations!.outcome, 'rejected');
+    assert.equal(by.dni!.outcome, 'notConfigured');
+
+    const set = await vscode.commands.executeCommand<boolean>('agentWorkbench.setCredential', { profileId: profile.id, credential: 'dniApiKey', value: 'lp_dni_key' });
+    assert.equal(set, true);
+    const after = await vscode.commands.executeCommand<ProbeResult[]>('agentWorkbench.testConnection', profile.id);
+    assert.equal(after.find((r) => r.family === 'dni')!.outcome, 'works');
+
+    assert.equal(await vscode.commands.executeCommand('agentWorkbench.switchProfile', profile.id), profile.id);
+    const removed = await vscode.commands.executeCommand<boolean>('agentWorkbench.removeProfile', profile.id, { confirm: false });
+    assert.equal(removed, true);
+  });
+
+  test('refuses a profile with a bad account id or a region-less build address, and saves nothing', async () => {
+    const bad = await vscode.commands.executeCommand('agentWorkbench.addProfile', {
+      name: 'Broken', accountId: 'acme corp', projectId: 'desk', region: 'custom', runtimeUrl: urls.runtime, buildUrl: urls.build, messagingUrl: urls.messaging,
+    });
+    assert.equal(bad, undefined);
+    const regionless = await vscode.commands.executeCommand('agentWorkbench.addProfile', {
+      name: 'No region', accountId: 'acme', projectId: 'desk', region: 'custom', runtimeUrl: 'https://api.us-1.platform.polyai.app', buildUrl: 'https://api.poly.ai', messagingUrl: 'https://chat.example.com',
+    });
+    assert.equal(regionless, undefined);
+    const ok = await vscode.commands.executeCommand<{ id: string } | undefined>('agentWorkbench.addProfile', {
+      name: 'Broken', accountId: 'acme', projectId: 'desk', region: 'us', messagingUrl: 'https://chat.example.com', activate: false,
+    });
+    assert.ok(ok, 'the same name is free: nothing was saved by the refused attempts');
+    await vscode.commands.executeCommand('agentWorkbench.removeProfile', ok.id, { confirm: false });
+  });
+
+  test('switches the environment shown in the status bar', async () => {
+    assert.equal(await vscode.commands.executeCommand('agentWorkbench.selectEnvironment', 'pre-release'), 'pre-release');
+    assert.equal(await vscode.commands.executeCommand('agentWorkbench.selectEnvironment', 'sandbox'), 'sandbox');
+  });
+
+  test('switching to the Local profile again restores a working connection', async () => {
+    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+    const results = await vscode.commands.executeCommand<ProbeResult[]>('agentWorkbench.testConnection');
+    assert.ok(results.every((r) => r.outcome === 'works'));
+  });
+});
