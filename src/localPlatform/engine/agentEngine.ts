@@ -1,4 +1,5 @@
 import type { Environment } from '../agents/model';
+import { servedVariables } from '../agents/served';
 import type { Platform } from '../platform';
 import type { StoredConversation, StoredTurn } from '../state';
 import { type Knowledge, servedKnowledge } from './knowledge';
@@ -241,8 +242,9 @@ export class AgentEngine {
   }
 
   private greetingOverride(agentId: string): string | undefined {
-    for (const config of this.platform.state.agents.realtimeConfigs) {
-      const v = config.agentId === agentId ? config.variables.greetingOverride : undefined;
+    // Runtime values take effect at once, without publishing: any config page may carry it.
+    for (const variables of Object.values(servedVariables(this.platform, agentId))) {
+      const v = variables.greetingOverride;
       if (typeof v === 'string' && v.trim() !== '') return v.trim();
     }
     return undefined;
