@@ -1,6 +1,6 @@
 // Runs the integration suites (test/integration) inside a real VS Code extension host:
 // code-server 1.100.3 + Chromium, the extension loaded from this tree through extensionDevelopmentPath.
-//   node test/host/runIntegration.mjs [--no-build] [--grep TEXT] [--bench] [--results FILE]
+//   node test/host/runIntegration.mjs [--no-build] [--production] [--grep TEXT] [--bench] [--results FILE]
 // Environment: AGENT_WORKBENCH_TEST_TIMEOUT_MS (default 300000), AGENT_WORKBENCH_VERBOSE=1 (code-server output).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { ROOT, createSandbox, ensureHost, launchBrowser, outputDir, startHost, w
 const { values: opts } = parseArgs({
   options: {
     'no-build': { type: 'boolean', default: false },
+    production: { type: 'boolean', default: false },
     grep: { type: 'string' },
     bench: { type: 'boolean', default: false },
     results: { type: 'string' },
@@ -23,7 +24,9 @@ const name = opts.bench ? 'bench-activation' : 'integration';
 const out = outputDir(name);
 const started = Date.now();
 
-if (!opts['no-build']) execFileSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: ROOT, stdio: 'inherit' });
+if (!opts['no-build']) {
+  execFileSync(process.execPath, ['esbuild.mjs', '--tests', ...(opts.production ? ['--production'] : [])], { cwd: ROOT, stdio: 'inherit' });
+}
 await ensureHost();
 
 const sandbox = createSandbox(name);

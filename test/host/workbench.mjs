@@ -26,6 +26,7 @@ export const USER_SETTINGS = {
   'workbench.colorTheme': 'Default Dark Modern',
   'chat.commandCenter.enabled': false,
   'chat.disableAIFeatures': true,
+  'git.openRepositoryInParentFolders': 'never',
 };
 
 export async function ensureHost() {

@@ -1,0 +1,102 @@
+// npm test: typecheck, lint, unit, integration (real VS Code extension host), end to end (workbench in
+// Chromium), in that order, every part even when an earlier one fails. Ends with one line `N passed, N failed`.
+import { spawn } from 'node:child_process';
+
+const PART_LIMIT_MS = 12 * 60_000;
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const node = process.execPath;
+
+/** `count` reads a part's output and returns {passed, failed}; parts without their own count are one test. */
+const single = (code) => (code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
+const summaryLine = /^(\d+) passed, (\d+) failed$/;
+
+function lastSummary(output) {
+  const lines = output.split('\n').map((l) => l.trim());
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = lines[i].match(/^(?:\S+: )?(\d+) passed, (\d+) failed$/);
+    if (m) return { passed: Number(m[1]), failed: Number(m[2]) };
+  }
+  return undefined;
+}
+
+/** node's spec reporter ends with "ℹ pass N", "ℹ fail N", "ℹ cancelled N". */
+function nodeTestSummary(output) {
+  const get = (key) => {
+    const all = [...output.matchAll(new RegExp(`^\\S* ?${key} (\\d+)$`, 'gm'))];
+    return all.length ? Number(all[all.length - 1][1]) : undefined;
+  };
+  const passed = get('pass');
+  if (passed === undefined) return undefined;
+  return { passed, failed: (get('fail') ?? 0) + (get('cancelled') ?? 0) };
+}
+
+const PARTS = [
+  { name: 'typecheck', cmd: npm, args: ['run', '--silent', 'typecheck'], count: (_o, code) => single(code) },
+  { name: 'lint', cmd: npm, args: ['run', '--silent', 'lint'], count: (_o, code) => single(code) },
+  { name: 'unit', cmd: node, args: ['test/runUnit.mjs'], count: (o) => nodeTestSummary(o) },
+  { name: 'integration', cmd: node, args: ['test/host/runIntegration.mjs'], count: (o) => lastSummary(o) },
+  { name: 'e2e', cmd: node, args: ['test/host/runE2e.mjs'], count: (o) => lastSummary(o) },
+];
+
+function runPart(part) {
+  return new Promise((resolvePart) => {
+    const started = Date.now();
+    console.log(`\n━━ ${part.name}: ${[part.cmd === node ? 'node' : part.cmd, ...part.args].join(' ')}`);
+    const child = spawn(part.cmd, part.args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, FORCE_COLOR: '0' } });
+    let output = '';
+    const forward = (stream, target) => {
+      let pending = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk) => {
+        output += chunk;
+        pending += chunk;
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        // A part's own total is shown with its name, so the run's last line stays the only bare total.
+        for (const line of lines) target.write(`${summaryLine.test(line.trim()) ? `${part.name}: ${line.trim()}` : line}\n`);
+      });
+      stream.on('end', () => pending && target.write(`${pending}\n`));
+    };
+    forward(child.stdout, process.stdout);
+    forward(child.stderr, process.stderr);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, PART_LIMIT_MS);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const exit = code ?? (signal ? 1 : 0);
+      let counted = part.count(output, exit);
+      let note = '';
+      if (timedOut) note = `stopped after ${PART_LIMIT_MS / 60_000} min`;
+      if (!counted) {
+        counted = { passed: 0, failed: 1 };
+        note ||= `exit code ${exit}, no test count in its output`;
+      } else if (exit !== 0 && counted.failed === 0) {
+        counted = { ...counted, failed: 1 };
+        note ||= `exit code ${exit}`;
+      }
+      resolvePart({ name: part.name, ...counted, seconds: (Date.now() - started) / 1000, note });
+    });
+  });
+}
+
+const startedAll = Date.now();
+const results = [];
+for (const part of PARTS) results.push(await runPart(part));
+
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log('\n━━ Summary');
+for (const r of results) {
+  const mark = r.failed ? '✖' : '✔';
+  console.log(`${mark} ${r.name.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed ${r.seconds.toFixed(1).padStart(7)} s${r.note ? `  (${r.note})` : ''}`);
+}
+console.log(`Total time ${((Date.now() - startedAll) / 1000).toFixed(0)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
