@@ -25,10 +25,11 @@ function median(values: number[]): number {
 }
 
 /** Median wall and CPU milliseconds of a GET whose JSON body is read and parsed. */
-async function timed(pool: Pool, url: string, runs: number, check: (body: unknown) => void): Promise<{ wall: number; cpu: number }> {
+async function timed(pool: Pool, url: string, runs: number, check: (body: unknown) => void): Promise<{ wall: number; cpu: number; first: number }> {
   const { pathname, search } = new URL(url);
   const walls: number[] = [];
   const cpus: number[] = [];
+  let first = 0;
   for (let i = 0; i < runs + 1; i++) {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
@@ -39,13 +40,14 @@ async function timed(pool: Pool, url: string, runs: number, check: (body: unknow
     const c = process.cpuUsage(c0);
     if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${JSON.stringify(body)}`);
     check(body);
-    // The first run warms up.
-    if (i > 0) {
+    // The first run warms up (and renders the records the later runs take from the cache).
+    if (i === 0) first = wall;
+    else {
       walls.push(wall);
       cpus.push((c.user + c.system) / 1000);
     }
   }
-  return { wall: median(walls), cpu: median(cpus) };
+  return { wall: median(walls), cpu: median(cpus), first };
 }
 
 async function main(): Promise<void> {
@@ -72,12 +74,16 @@ async function main(): Promise<void> {
     const base = `${lp.urls.runtime}/v3/acme/support-desk/conversations`;
     const range = `start_time=${new Date(from).toISOString()}&end_time=${new Date(SEED_EPOCH).toISOString()}`;
 
+    // Warms the code with another rendering (without latency), so the first timed run measures
+    // rendering with nothing cached rather than start-up.
+    await timed(pool, `${base}?limit=${PAGE}`, 1, () => undefined);
     const page = await timed(pool, `${base}?limit=${PAGE}&include_latency=true`, RUNS, (body) => {
       const n = (body as { conversations: unknown[] }).conversations.length;
       if (n !== PAGE) throw new Error(`expected ${PAGE} conversations, got ${n}`);
     });
     bench('conversations v3 page of 5000 with turns (HTTP round trip)', page.wall, 'ms', '< 300');
     bench('conversations v3 page of 5000 with turns (CPU time per request)', page.cpu, 'ms', '< 300');
+    bench('conversations v3 page of 5000 with turns, first request (records not cached yet)', page.first, 'ms', '< 500');
 
     const semantic = await timed(pool, `${base}?query_type=semantic&query=${encodeURIComponent('refund for a late parcel')}&${range}&limit=100`, RUNS, () => undefined);
     bench('conversations semantic search over 6000 conversations', semantic.wall, 'ms', '< 300');

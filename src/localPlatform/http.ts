@@ -155,9 +155,14 @@ export function makeContext(req: IncomingMessage, path: string, query: URLSearch
   };
 }
 
+/** A reply body that is already JSON text, sent as is (large replies assembled from cached parts). */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  const text = body === undefined ? '' : JSON.stringify(body);
+  const text = body === undefined ? '' : body instanceof JsonText ? body.text : JSON.stringify(body);
   res.writeHead(status, {
     ...(text ? { 'content-type': 'application/json; charset=utf-8' } : {}),
     'content-length': String(Buffer.byteLength(text)),

@@ -1,10 +1,12 @@
 import { conversationsApiVersionSchema, parseConversationsQuery } from '../../contract/conversations';
-import type { ConversationsPageV1, ConversationsPageV2, ConversationsPageV3 } from '../../contract/conversations';
+import type { ConversationsApiVersion, ConversationsPageV1, ConversationsPageV2, ConversationsPageV3 } from '../../contract/conversations';
 import type { Family, FamilyContext } from '../family';
-import { type RequestContext, Router, runtimeError } from '../http';
+import { JsonText, type RequestContext, Router, runtimeError } from '../http';
 import type { Platform } from '../platform';
+import type { StoredConversation } from '../state';
 import { authorizeConversations, invalidParameters } from './access';
 import { listConversations, type ListedPage } from './listing';
+import { RecordJsonCache } from './recordCache';
 import { descriptionsFor, type RenderOptions, renderRecord, renderRecordV1 } from './render';
 
 /**
@@ -13,11 +15,14 @@ import { descriptionsFor, type RenderOptions, renderRecord, renderRecordV1 } fro
  */
 export function createConversationsFamily(ctx: FamilyContext): Family {
   const router = new Router();
-  router.get('/:version/:accountId/:projectId/conversations', (req) => listHandler(ctx.platform, req));
-  return { name: 'conversations', base: 'runtime', router };
+  const cache = new RecordJsonCache(ctx.platform);
+  router.get('/:version/:accountId/:projectId/conversations', (req) => ({ body: listHandler(ctx.platform, cache, req) }));
+  return { name: 'conversations', base: 'runtime', router, dispose: () => cache.dispose() };
 }
 
-function listHandler(platform: Platform, req: RequestContext): { body: ConversationsPageV1 | ConversationsPageV2 | ConversationsPageV3 } {
+type Page = ConversationsPageV1 | ConversationsPageV2 | ConversationsPageV3;
+
+function listHandler(platform: Platform, cache: RecordJsonCache, req: RequestContext): JsonText {
   const version = conversationsApiVersionSchema.safeParse(req.params.version);
   if (!version.success) throw runtimeError(404, `Unknown Conversations API version: ${req.params.version ?? ''}. Use v3 (recommended), v2 or v1`);
   const { key, project } = authorizeConversations(platform, req);
@@ -36,13 +41,28 @@ function listHandler(platform: Platform, req: RequestContext): { body: Conversat
     includeLatency: version.data === 'v3' && q.include_latency,
     nowMs: platform.clock.now(),
   };
-  const descriptions = descriptionsFor(version.data, opts);
-  const nextOffset = page.nextOffset === undefined ? {} : { next_offset: page.nextOffset };
-  if (version.data === 'v1') {
-    return { body: { conversations: page.conversations.map((c) => renderRecordV1(c, opts)), descriptions, ...nextOffset } };
-  }
-  const full = version.data === 'v3';
-  const conversations = page.conversations.map((c) => renderRecord(c, opts, full));
-  if (!full) return { body: { conversations, descriptions, ...nextOffset } };
-  return { body: { conversations, descriptions, ...nextOffset, cursor: page.cursor } };
+  const envelope: Page = {
+    conversations: [],
+    descriptions: descriptionsFor(version.data, opts),
+    ...(page.nextOffset === undefined ? {} : { next_offset: page.nextOffset }),
+    ...(version.data === 'v3' ? { cursor: page.cursor } : {}),
+  };
+  return withRecords(envelope, recordsJson(cache, page.conversations, version.data, opts));
+}
+
+/** The records' JSON texts, each rendered for the version (or taken from the cache). */
+function recordsJson(cache: RecordJsonCache, convs: readonly StoredConversation[], version: ConversationsApiVersion, opts: RenderOptions): string[] {
+  const s = opts.settings;
+  const rendering = [version, opts.includeLatency, s.transcriptVisibility, s.translation, s.v1FieldWhitelist, s.responseMetrics.join(',')].join('|');
+  return convs.map((conv) =>
+    cache.json(conv, rendering, () => (version === 'v1' ? renderRecordV1(conv, opts) : renderRecord(conv, opts, version === 'v3'))));
+}
+
+const OPENING = '{"conversations":[';
+
+/** The envelope's JSON with the records' JSON in its (first, empty) `conversations` list. */
+function withRecords(envelope: Page, records: readonly string[]): JsonText {
+  const text = JSON.stringify(envelope);
+  if (!text.startsWith(`${OPENING}]`)) throw new Error('conversations must be the first key of the page');
+  return new JsonText(OPENING + records.join(',') + text.slice(OPENING.length));
 }

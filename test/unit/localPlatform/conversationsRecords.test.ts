@@ -158,6 +158,14 @@ describe('Conversations API: records, turns and versions (spec: Conversation rec
     assert.ok(conversationRecordSchema.safeParse((await get('v3')).body.conversations[0]).success);
   });
 
+  it('[CONV-21] a finished conversation that changes later (a late external event result) is read with the change', async () => {
+    const [conv] = insertConversations(t.lp, buildConversation('2026-01-05T09:00:00Z'));
+    assert.equal((await get('v3')).body.conversations[0]!.state.payment_status, undefined);
+    conv!.state.payment_status = 'paid';
+    t.lp.platform.conversationChanged(conv!);
+    assert.equal((await get('v3')).body.conversations[0]!.state.payment_status, 'paid');
+  });
+
   it('[CONV-22] in_progress is true while the conversation is active and false once it has ended', async () => {
     const [conv] = insertConversations(t.lp, buildConversation(new Date(t.lp.platform.clock.now() - 30_000).toISOString(), { in_progress: true }));
     const during = (await get('v3')).body.conversations[0]!;
