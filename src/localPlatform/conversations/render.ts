@@ -120,10 +120,10 @@ function turnV1(t: StoredTurn): ConversationTurnV1 {
   return {
     user_input: orNull(t.user_input),
     user_input_dtmf: orNull(t.user_input_dtmf),
-    user_input_datetime: t.user_input_datetime,
+    user_input_datetime: orNull(t.user_input_datetime),
     barge_in: t.barge_in,
     agent_response: orNull(t.agent_response),
-    agent_response_datetime: t.agent_response_datetime,
+    agent_response_datetime: orNull(t.agent_response_datetime),
     intents: t.intents,
     entities: t.entities,
     is_ood: t.is_ood,
@@ -140,13 +140,13 @@ export function renderRecordV1(conv: StoredConversation, opts: RenderOptions): C
   const r = renderRecord(conv, { ...opts, settings: { ...opts.settings, transcriptVisibility: false } }, false);
   return {
     ...r,
-    variant_id: conv.variant_id,
-    variant_name: conv.variant_name,
+    variant_id: orNull(conv.variant_id),
+    variant_name: orNull(conv.variant_name),
     channel: orNull(conv.channel),
-    from_number: conv.from_number,
-    to_number: conv.to_number,
-    handoff_reason: conv.handoff_reason,
-    handoff_destination: conv.handoff_destination,
+    from_number: orNull(conv.from_number),
+    to_number: orNull(conv.to_number),
+    handoff_reason: orNull(conv.handoff_reason),
+    handoff_destination: orNull(conv.handoff_destination),
     turns: opts.settings.transcriptVisibility ? conv.turns.map(turnV1) : [],
   };
 }
