@@ -6,12 +6,20 @@ import { SecretVault } from './ui/connection/secretVault';
 import { ConnectionStatusBar } from './ui/connection/statusBar';
 import { LocalPlatformHost } from './ui/localPlatform/localPlatformHost';
 import { registerLocalPlatformCommands } from './ui/localPlatform/localPlatformCommands';
+import { registerAgentCommands } from './ui/commands/agentCommands';
+import { registerDeployCommands } from './ui/commands/deployCommands';
+import { registerNumberCommands } from './ui/commands/numberCommands';
+import { createAgentsView } from './ui/explorer/agents/registerAgentsView';
 import { Log } from './ui/log';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
   /** Milliseconds spent in activate(). */
   readonly activationTimeMs: number;
+  /** Where the extension writes its log (the folder of its output channel). */
+  readonly logUri: vscode.Uri;
+  /** The data behind the Agents view, read the way VS Code reads it. */
+  readonly agentsView: vscode.TreeDataProvider<unknown>;
 }
 
 /** Composition root: builds the objects and registers them; everything heavy loads on first use. */
@@ -22,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
   const vault = new SecretVault(context.secrets, log.redactor);
   const connection = new Connection(profiles, vault, log);
   const localPlatform = new LocalPlatformHost(context.extensionPath, log);
+  const agentsView = createAgentsView(connection);
   context.subscriptions.push(
     log,
     profiles,
@@ -30,13 +39,17 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     new ConnectionStatusBar(profiles),
     registerConnectionCommands(connection),
     registerLocalPlatformCommands(localPlatform, connection),
+    agentsView.disposable,
+    registerAgentCommands(connection, agentsView.tree),
+    registerDeployCommands(connection, agentsView.tree),
+    registerNumberCommands(connection, agentsView.tree),
     vscode.commands.registerCommand('agentWorkbench.showLog', () => log.show()),
   );
   // Teach the redactor every stored secret before anything else is logged; not awaited, so activation stays quick.
   void vault.primeRedactor(profiles.list().map((p) => p.id));
   const activationTimeMs = performance.now() - started;
   log.info(`Activated in ${activationTimeMs.toFixed(2)} ms`);
-  return { activationTimeMs };
+  return { activationTimeMs, logUri: context.logUri, agentsView: agentsView.tree.provider as vscode.TreeDataProvider<unknown> };
 }
 
 export function deactivate(): void {

@@ -12,6 +12,9 @@ import { type TestResults, type TestFailure } from './results';
 const SUITES: Record<string, () => Promise<unknown>> = {
   extension: () => import('./extension.test.js'),
   commands: () => import('./commands.test.js'),
+  connection: () => import('./connection.test.js'),
+  agents: () => import('./agents.test.js'),
+  alerts: () => import('./alerts.test.js'),
 };
 /** Not part of the tests: figures for `npm run bench`, run on request only. */
 const BENCH_SUITES: Record<string, () => Promise<unknown>> = {

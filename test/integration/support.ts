@@ -5,6 +5,8 @@ export const EXTENSION_ID = 'agent-workbench.agent-workbench';
 /** What activate() returns. */
 export interface WorkbenchExports {
   activationTimeMs: number;
+  logUri: vscode.Uri;
+  agentsView: vscode.TreeDataProvider<unknown>;
 }
 
 export interface LocalPlatformUrls {
@@ -29,4 +31,33 @@ export async function activateExtension(): Promise<WorkbenchExports> {
 export function recordMetric(name: string, value: number): void {
   const metrics = (globalThis as { agentWorkbenchMetrics?: Record<string, number> }).agentWorkbenchMetrics;
   if (metrics) metrics[name] = value;
+}
+
+/** Calls the local platform over HTTP from a test (admin API or a family's API). */
+export async function http<T = unknown>(method: string, url: string, opts: { headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+  const res = await fetch(url, {
+    method,
+    headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** Reads a tree the way VS Code does: children, then each child's TreeItem. */
+export async function treeItems(provider: vscode.TreeDataProvider<unknown>, parent?: unknown): Promise<Array<{ node: unknown; item: vscode.TreeItem; label: string; description: string }>> {
+  const children = (await provider.getChildren(parent)) ?? [];
+  return Promise.all(children.map(async (node) => {
+    const item = await provider.getTreeItem(node);
+    const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+    return { node, item, label, description: typeof item.description === 'string' ? item.description : '' };
+  }));
+}
+
+/** Finds a child by its label, failing with the labels that were there. */
+export async function child(provider: vscode.TreeDataProvider<unknown>, parent: unknown, label: string | RegExp): Promise<{ node: unknown; item: vscode.TreeItem; label: string; description: string }> {
+  const items = await treeItems(provider, parent);
+  const found = items.find((i) => (typeof label === 'string' ? i.label === label : label.test(i.label)));
+  if (!found) throw new Error(`no tree item ${String(label)} among: ${items.map((i) => i.label).join(', ')}`);
+  return found;
 }

@@ -16,7 +16,12 @@ export function applySeed(platform: Platform, seed: SeedName): void {
   const state = emptyState();
   if (seed !== 'empty') seedBase(state);
   platform.replaceState(state);
-  if (seed === 'demo') seedDemo(platform);
+  if (seed === 'demo') {
+    // The demo week ends at SEED_EPOCH: the platform's clock starts there, so the week is "the last
+    // seven days", in-progress demo calls are minutes old and alert windows see the demo traffic.
+    platform.clock.set(SEED_EPOCH);
+    seedDemo(platform);
+  }
   platform.mutated();
 }
 

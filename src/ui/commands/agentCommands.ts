@@ -1,0 +1,113 @@
+import * as vscode from 'vscode';
+import type { Agent, Branch } from '../../contract/agents';
+import type { AgentsClient } from '../../client/agents';
+import { clientRuntime } from '../clientRuntime';
+import type { Connection } from '../connection/connection';
+import { AgentNode, BranchNode, TopicNode } from '../explorer/agents/agentNodes';
+import type { AgentsTree } from '../explorer/agents/agentsTree';
+import { DeploymentNode } from '../explorer/agents/deploymentNodes';
+import { ConnectorNode, NumberNode, RealtimeConfigNode } from '../explorer/agents/telephonyNodes';
+import type { TreeNode } from '../explorer/treeNode';
+import { requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
+
+/** An agent given by a tree node or by id (palette and tests). */
+export type AgentArg = AgentNode | { agentId: string; name?: string } | undefined;
+
+export function agentsClient(connection: Connection): AgentsClient {
+  return new (clientRuntime().AgentsClient)(requireContext(connection));
+}
+
+/** Resolves the agent a command applies to: the node clicked, the id given, or a pick. */
+export async function resolveAgent(connection: Connection, arg: AgentArg): Promise<Agent | undefined> {
+  if (arg instanceof AgentNode) return arg.agent;
+  const client = agentsClient(connection);
+  if (arg?.agentId) return client.getAgent(arg.agentId);
+  const agents: Agent[] = [];
+  await withProgress(vscode.l10n.t('Loading agents…'), async (signal) => {
+    for await (const a of client.allAgents({ limit: 1000 }, { signal })) agents.push(a);
+  });
+  if (agents.length === 0) throw new UserFacingError(vscode.l10n.t('This workspace has no agents yet. Create one with Agent Workbench: Create Agent.'));
+  const pick = await vscode.window.showQuickPick(agents.map((a) => ({ label: a.name, description: a.agentId, detail: a.description, agent: a })), { placeHolder: vscode.l10n.t('Agent'), matchOnDescription: true });
+  return pick?.agent;
+}
+
+/** Create agent, create branch, copy id, refresh and filter. */
+export function registerAgentCommands(connection: Connection, tree: AgentsTree): vscode.Disposable {
+  async function createAgent(args?: { name?: string; description?: string }): Promise<Agent | undefined> {
+    const { AGENT_NAME_MIN, AGENT_NAME_MAX, AGENT_DESCRIPTION_MAX } = clientRuntime().agentsContract;
+    const checkName = (v: string): string | undefined => {
+      const n = v.trim().length;
+      return n < AGENT_NAME_MIN || n > AGENT_NAME_MAX ? vscode.l10n.t('An agent name has {0} to {1} characters (now {2}).', AGENT_NAME_MIN, AGENT_NAME_MAX, n) : undefined;
+    };
+    const name = args?.name ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Create Agent (1/2)'), prompt: vscode.l10n.t('Name of the new agent'), validateInput: checkName, ignoreFocusOut: true }));
+    if (name === undefined) return undefined;
+    const problem = checkName(name);
+    if (problem) throw new UserFacingError(problem);
+    const description = args?.description ?? (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Create Agent (2/2)'),
+      prompt: vscode.l10n.t('What does {0} do? (optional)', name.trim()),
+      validateInput: (v) => (v.length > AGENT_DESCRIPTION_MAX ? vscode.l10n.t('At most {0} characters.', AGENT_DESCRIPTION_MAX) : undefined),
+      ignoreFocusOut: true,
+    }));
+    if (description === undefined) return undefined;
+    const client = agentsClient(connection);
+    const created = await withProgress(vscode.l10n.t('Creating agent {0}…', name.trim()), (signal) => client.createAgent({ name: name.trim(), description }, signal));
+    tree.refresh();
+    void vscode.window.showInformationMessage(vscode.l10n.t('Agent "{0}" created ({1}) with its main branch.', created.name, created.agentId));
+    return created;
+  }
+
+  async function createBranch(arg?: AgentArg, givenName?: string): Promise<Branch | undefined> {
+    const agent = await resolveAgent(connection, arg);
+    if (!agent) return undefined;
+    const { BRANCH_NAME_MAX, BRANCH_NAME_PATTERN } = clientRuntime().agentsContract;
+    const check = (v: string): string | undefined => {
+      const t = v.trim();
+      if (!t || t.length > BRANCH_NAME_MAX) return vscode.l10n.t('A branch name has 1 to {0} characters.', BRANCH_NAME_MAX);
+      if (!BRANCH_NAME_PATTERN.test(t)) return vscode.l10n.t('Use letters, digits, ".", "_", "-" and "/", starting with a letter or digit.');
+      return undefined;
+    };
+    const name = givenName ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Create Branch of {0}', agent.name), prompt: vscode.l10n.t('The branch starts from main as it is now'), validateInput: check, ignoreFocusOut: true }));
+    if (name === undefined) return undefined;
+    const problem = check(name);
+    if (problem) throw new UserFacingError(problem);
+    const client = agentsClient(connection);
+    const branch = await withProgress(vscode.l10n.t('Creating branch {0}…', name.trim()), (signal) => client.createBranch(agent.agentId, name.trim(), signal));
+    const node = tree.agentNode(agent.agentId);
+    if (node) tree.refreshNode(node);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Branch "{0}" of {1} created from main.', branch.name, agent.name));
+    return branch;
+  }
+
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('agentWorkbench.createAgent', (args?: { name?: string; description?: string }) => runCommand(() => createAgent(args))),
+    vscode.commands.registerCommand('agentWorkbench.createBranch', (arg?: AgentArg, name?: string) => runCommand(() => createBranch(arg, name))),
+    vscode.commands.registerCommand('agentWorkbench.refreshAgents', () => tree.refresh()),
+    vscode.commands.registerCommand('agentWorkbench.refreshNode', (node?: TreeNode) => (node ? tree.refreshNode(node) : tree.refresh())),
+    vscode.commands.registerCommand('agentWorkbench.filterAgents', async (text?: string) => {
+      const value = text ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Filter Agents'), prompt: vscode.l10n.t('Part of an agent name or id; empty shows all'), value: tree.filter }));
+      if (value !== undefined) tree.setFilter(value);
+    }),
+    vscode.commands.registerCommand('agentWorkbench.clearAgentFilter', () => tree.setFilter('')),
+    vscode.commands.registerCommand('agentWorkbench.copyId', async (node?: TreeNode) => {
+      const id = idOf(node);
+      if (!id) return undefined;
+      await vscode.env.clipboard.writeText(id);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', id), 3000);
+      return id;
+    }),
+  );
+}
+
+/** The platform id a node stands for. */
+export function idOf(node: TreeNode | undefined): string | undefined {
+  if (node instanceof AgentNode) return node.agent.agentId;
+  if (node instanceof BranchNode) return node.branch.branchId;
+  if (node instanceof TopicNode) return node.topic.topicId;
+  if (node instanceof DeploymentNode) return node.deployment.id;
+  if (node instanceof NumberNode) return node.phoneNumber.number;
+  if (node instanceof ConnectorNode) return node.connectorId;
+  if (node instanceof RealtimeConfigNode) return node.config.name;
+  const withId = node as { rule?: { id: string }; endpoint?: { id: string } } | undefined;
+  return withId?.rule?.id ?? withId?.endpoint?.id;
+}

@@ -1,0 +1,49 @@
+import * as vscode from 'vscode';
+import type { ClientContext } from '../../client/context';
+import type { PlatformError } from '../../client/errors';
+import type { Connection } from '../connection/connection';
+
+/** The active profile's client context, or an error that says what to do. */
+export function requireContext(connection: Connection): ClientContext {
+  const ctx = connection.context;
+  if (!ctx) throw new UserFacingError(vscode.l10n.t('Choose a connection profile first (Agent Workbench: Switch Connection Profile), or start the local platform.'));
+  return ctx;
+}
+
+/** An error whose message is already written for a person. */
+export class UserFacingError extends Error {}
+
+function isPlatformError(err: unknown): err is PlatformError {
+  return err instanceof Error && err.name === 'PlatformError';
+}
+
+/**
+ * Runs a command body and shows any failure as an error message that says what to fix. Transient
+ * failures of actions that are not repeated automatically offer a Retry button. Returns undefined
+ * on failure, so callers (and tests) can tell.
+ */
+export async function runCommand<T>(fn: () => Promise<T>, opts: { retry?: () => Promise<T | undefined> } = {}): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isPlatformError(err) && err.kind === 'cancelled') return undefined;
+    const message = err instanceof Error ? err.message : String(err);
+    const retry = vscode.l10n.t('Retry');
+    const showLog = vscode.l10n.t('Show Log');
+    const actions = isPlatformError(err) && err.isTransient && opts.retry ? [retry, showLog] : [showLog];
+    void vscode.window.showErrorMessage(message, ...actions).then((choice) => {
+      if (choice === retry) void opts.retry?.();
+      if (choice === showLog) void vscode.commands.executeCommand('agentWorkbench.showLog');
+    });
+    return undefined;
+  }
+}
+
+/** Runs a long platform call with progress in a notification, cancellable, wired to an AbortSignal. */
+export function withProgress<T>(title: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => {
+    const controller = new AbortController();
+    const sub = token.onCancellationRequested(() => controller.abort());
+    return fn(controller.signal).finally(() => sub.dispose());
+  }));
+}

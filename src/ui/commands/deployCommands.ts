@@ -1,0 +1,142 @@
+import * as vscode from 'vscode';
+import type { Deployment, DeploymentActionResult } from '../../contract/agents';
+import type { Environment } from '../../contract/common';
+import type { Connection } from '../connection/connection';
+import type { AgentsTree } from '../explorer/agents/agentsTree';
+import { DeploymentNode, DeploymentsNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
+import { type AgentArg, agentsClient, resolveAgent } from './agentCommands';
+import { runCommand, UserFacingError, withProgress } from './commandSupport';
+
+const NEXT: Record<Environment, Environment | undefined> = { sandbox: 'pre-release', 'pre-release': 'live', live: undefined };
+
+/** A deployment given by a tree node or by ids. `confirm` answers the confirmation (for automation). */
+export type DeploymentArg = DeploymentNode | EnvironmentDeploymentsNode | { agentId: string; deploymentId?: string; environment?: Environment } | undefined;
+export interface ActionOptions {
+  deploymentMessage?: string;
+  /** Skips the modal question; for live, the agent's name must still be given in `typedName`. */
+  confirmed?: boolean;
+  typedName?: string;
+}
+
+/** Publish, promote and rollback, with the care a production deploy deserves. */
+export function registerDeployCommands(connection: Connection, tree: AgentsTree): vscode.Disposable {
+  /** Asks before acting. For live, the agent's name must be typed. Returns false when the user backs out. */
+  async function confirm(question: string, detail: string, agentName: string, touchesLive: boolean, opts: ActionOptions): Promise<boolean> {
+    const go = vscode.l10n.t('Continue');
+    if (!opts.confirmed) {
+      const answer = await vscode.window.showWarningMessage(question, { modal: true, detail }, go);
+      if (answer !== go) return false;
+    }
+    if (!touchesLive) return true;
+    const typed = opts.typedName ?? (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Confirm a change to live'),
+      prompt: vscode.l10n.t('Type the agent name "{0}" to change what callers reach in live', agentName),
+      placeHolder: agentName,
+      ignoreFocusOut: true,
+      validateInput: (v) => (v === agentName ? undefined : vscode.l10n.t('Type exactly: {0}', agentName)),
+    }));
+    if (typed === undefined) return false;
+    if (typed !== agentName) throw new UserFacingError(vscode.l10n.t('Nothing was changed: the name typed does not match "{0}".', agentName));
+    return true;
+  }
+
+  async function askMessage(title: string, given: string | undefined): Promise<string | undefined> {
+    if (given !== undefined) return given;
+    return vscode.window.showInputBox({ title, prompt: vscode.l10n.t('Deployment message (optional): what changed and why'), ignoreFocusOut: true, validateInput: (v) => (v.length > 500 ? vscode.l10n.t('At most 500 characters.') : undefined) });
+  }
+
+  function report(verb: string, agentName: string, result: DeploymentActionResult): void {
+    const d = result.deployment;
+    const runs = result.testRunIds.length ? vscode.l10n.t(' Test runs started: {0}.', result.testRunIds.join(', ')) : vscode.l10n.t(' No test runs were started.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0}: {1} now serves version {2} in {3} (deployment {4}).', verb, agentName, d.version, d.environment, d.id) + runs);
+    const node = tree.agentNode(d.agentId);
+    const deployments = node?.children?.find((c): c is DeploymentsNode => c instanceof DeploymentsNode);
+    if (deployments) tree.refreshNode(deployments);
+    else if (node) tree.refreshNode(node);
+  }
+
+  /** Finds the deployment a command applies to; for an environment, its active deployment. */
+  async function resolveDeployment(arg: DeploymentArg, fallbackEnv: Environment): Promise<{ agentId: string; agentName: string; deployment: Deployment } | undefined> {
+    if (arg instanceof DeploymentNode) return { agentId: arg.agentNode.agent.agentId, agentName: arg.agentNode.agent.name, deployment: arg.deployment };
+    if (arg instanceof EnvironmentDeploymentsNode) {
+      const active = arg.active;
+      if (!active) throw new UserFacingError(vscode.l10n.t('Nothing is deployed to {0} yet.', arg.environment));
+      return { agentId: arg.group.agentNode.agent.agentId, agentName: arg.group.agentNode.agent.name, deployment: active };
+    }
+    const agent = await resolveAgent(connection, arg ? { agentId: arg.agentId } : undefined);
+    if (!agent) return undefined;
+    const client = agentsClient(connection);
+    if (arg?.deploymentId) return { agentId: agent.agentId, agentName: agent.name, deployment: await client.getDeployment(agent.agentId, arg.deploymentId) };
+    const env = arg?.environment ?? fallbackEnv;
+    const list = await client.listDeployments(agent.agentId, env);
+    const active = list.find((d) => d.active) ?? [...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+    if (!active) throw new UserFacingError(vscode.l10n.t('{0} has nothing deployed to {1} yet.', agent.name, env));
+    return { agentId: agent.agentId, agentName: agent.name, deployment: active };
+  }
+
+  async function publish(arg: AgentArg | EnvironmentDeploymentsNode, opts: ActionOptions = {}): Promise<DeploymentActionResult | undefined> {
+    const agent = await resolveAgent(connection, arg instanceof EnvironmentDeploymentsNode ? arg.group.agentNode : arg);
+    if (!agent) return undefined;
+    const ok = await confirm(
+      vscode.l10n.t('Publish the draft of {0} to sandbox?', agent.name),
+      vscode.l10n.t('The current main branch becomes a new version in sandbox. Pre-release and live are not changed.'),
+      agent.name, false, opts,
+    );
+    if (!ok) return undefined;
+    const message = await askMessage(vscode.l10n.t('Publish {0} to sandbox', agent.name), opts.deploymentMessage);
+    if (message === undefined) return undefined;
+    const client = agentsClient(connection);
+    const result = await withProgress(vscode.l10n.t('Publishing {0} to sandbox…', agent.name), (signal) => client.publish(agent.agentId, 'sandbox', message, signal));
+    report(vscode.l10n.t('Published'), agent.name, result);
+    return result;
+  }
+
+  async function promote(arg: DeploymentArg, opts: ActionOptions = {}): Promise<DeploymentActionResult | undefined> {
+    const target = await resolveDeployment(arg, 'sandbox');
+    if (!target) return undefined;
+    const { deployment: d, agentName } = target;
+    const to = NEXT[d.environment];
+    if (!to) throw new UserFacingError(vscode.l10n.t('Version {0} is already in live; there is nothing further to promote it to.', d.version));
+    const ok = await confirm(
+      vscode.l10n.t('Promote version {0} of {1} from {2} to {3}?', d.version, agentName, d.environment, to),
+      to === 'live'
+        ? vscode.l10n.t('Callers in live will reach version {0} as soon as the promotion finishes. You will be asked to type the agent name.', d.version)
+        : vscode.l10n.t('{0} will serve version {1} (artifact {2}).', to, d.version, d.artifactVersion),
+      agentName, to === 'live', opts,
+    );
+    if (!ok) return undefined;
+    const message = await askMessage(vscode.l10n.t('Promote {0} from {1} to {2}', agentName, d.environment, to), opts.deploymentMessage);
+    if (message === undefined) return undefined;
+    const client = agentsClient(connection);
+    const result = await withProgress(vscode.l10n.t('Promoting version {0} from {1} to {2}…', d.version, d.environment, to), (signal) =>
+      client.promote(target.agentId, d.id, { environment: d.environment, version: d.version, deploymentMessage: message }, signal));
+    report(vscode.l10n.t('Promoted from {0} to {1}', d.environment, to), agentName, result);
+    return result;
+  }
+
+  async function rollback(arg: DeploymentArg, opts: ActionOptions = {}): Promise<DeploymentActionResult | undefined> {
+    const target = await resolveDeployment(arg, 'live');
+    if (!target) return undefined;
+    const { deployment: d, agentName } = target;
+    const ok = await confirm(
+      vscode.l10n.t('Roll back {0} in {1}?', agentName, d.environment),
+      vscode.l10n.t('{0} stops serving version {1} and serves the version it replaced, as a new deployment.', d.environment, d.version),
+      agentName, d.environment === 'live', opts,
+    );
+    if (!ok) return undefined;
+    const message = await askMessage(vscode.l10n.t('Roll back {0} in {1}', agentName, d.environment), opts.deploymentMessage);
+    if (message === undefined) return undefined;
+    const client = agentsClient(connection);
+    const result = await withProgress(vscode.l10n.t('Rolling back {0} in {1}…', agentName, d.environment), (signal) =>
+      client.rollback(target.agentId, d.id, { environment: d.environment, version: d.version, deploymentMessage: message }, signal));
+    report(vscode.l10n.t('Rolled back in {0}', d.environment), agentName, result);
+    return result;
+  }
+
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('agentWorkbench.publish', (arg?: AgentArg | EnvironmentDeploymentsNode, opts?: ActionOptions) => runCommand(() => publish(arg, opts))),
+    vscode.commands.registerCommand('agentWorkbench.promote', (arg?: DeploymentArg, opts?: ActionOptions) => runCommand(() => promote(arg, opts))),
+    vscode.commands.registerCommand('agentWorkbench.rollback', (arg?: DeploymentArg, opts?: ActionOptions) => runCommand(() => rollback(arg, opts))),
+  );
+}
+

@@ -1,0 +1,156 @@
+import * as vscode from 'vscode';
+import type { Agent, Branch, Topic } from '../../../contract/agents';
+import { remoteUri } from '../remoteDocuments';
+import { InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
+import { type AgentsSource, orderBranches } from './agentsSource';
+import { DeploymentsNode } from './deploymentNodes';
+import { NumbersNode, RealtimeConfigsNode } from './telephonyNodes';
+
+/** Knows which branch of an agent is checked out into the workspace, if any. */
+export type CheckedOutBranch = (agentId: string) => string | undefined;
+
+export class AgentNode extends LoadingNode {
+  constructor(readonly agent: Agent, readonly source: AgentsSource, private readonly checkedOut: CheckedOutBranch) {
+    super(undefined);
+  }
+
+  get id(): string {
+    return `agent/${this.agent.agentId}`;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.agent.name, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = this.id;
+    item.description = this.agent.description;
+    item.iconPath = new vscode.ThemeIcon('hubot');
+    item.contextValue = 'agent';
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**${this.agent.name}**\n\n`);
+    if (this.agent.description) md.appendText(`${this.agent.description}\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t('Agent id')}: \`${this.agent.agentId}\``);
+    if (this.agent.projectId) md.appendMarkdown(`\n\n${vscode.l10n.t('Project')}: \`${this.agent.projectId}\``);
+    if (this.agent.createdAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Created {0} by {1}', when(this.agent.createdAt).exact, this.agent.createdBy ?? '?')}`);
+    item.tooltip = md;
+    return item;
+  }
+
+  protected async loadChildren(): Promise<TreeNode[]> {
+    const branches = orderBranches(await this.source.listBranches(this.agent.agentId));
+    const checkedOut = this.checkedOut(this.agent.agentId);
+    return [
+      ...branches.map((b) => new BranchNode(this, b, b.branchId === checkedOut)),
+      new DeploymentsNode(this),
+      new NumbersNode(this),
+      new RealtimeConfigsNode(this),
+    ];
+  }
+}
+
+export class BranchNode extends LoadingNode {
+  constructor(readonly agentNode: AgentNode, readonly branch: Branch, private readonly checkedOut: boolean) {
+    super(agentNode);
+  }
+
+  get id(): string {
+    return `${this.agentNode.id}/branch/${this.branch.branchId}`;
+  }
+
+  get isMain(): boolean {
+    return this.branch.isDefault ?? this.branch.name === 'main';
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.branch.name, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = this.id;
+    const parts = [this.isMain ? vscode.l10n.t('default') : '', this.checkedOut ? vscode.l10n.t('checked out') : '', this.branch.mergedAt ? vscode.l10n.t('merged') : ''].filter(Boolean);
+    item.description = parts.join(' · ');
+    item.iconPath = new vscode.ThemeIcon(this.checkedOut ? 'check' : 'git-branch');
+    item.contextValue = `branch${this.isMain ? '.main' : ''}${this.checkedOut ? '.checkedOut' : ''}`;
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**${this.branch.name}**${this.checkedOut ? ` (${vscode.l10n.t('checked out')})` : ''}\n\n${vscode.l10n.t('Branch id')}: \`${this.branch.branchId}\``);
+    if (this.branch.createdAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Created {0} by {1}', when(this.branch.createdAt).exact, this.branch.createdBy ?? '?')}`);
+    if (this.branch.updatedAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Updated {0}', when(this.branch.updatedAt).exact)}`);
+    if (this.branch.mergedAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Merged {0}', when(this.branch.mergedAt).exact)}`);
+    item.tooltip = md;
+    return item;
+  }
+
+  protected loadChildren(): Promise<TreeNode[]> {
+    return Promise.resolve([new BehaviorNode(this), new KnowledgeNode(this)]);
+  }
+}
+
+export class BehaviorNode extends TreeNode {
+  constructor(readonly branchNode: BranchNode) {
+    super(branchNode);
+  }
+
+  get id(): string {
+    return `${this.branchNode.id}/behavior`;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(vscode.l10n.t('Behavior'), vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('note');
+    item.contextValue = 'behavior';
+    item.tooltip = vscode.l10n.t('The behavior prompt of branch {0}', this.branchNode.branch.name);
+    const { agent } = this.branchNode.agentNode;
+    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [remoteUri({ kind: 'behavior', agentId: agent.agentId, agentName: agent.name, branchId: this.branchNode.branch.branchId, branchName: this.branchNode.branch.name })] };
+    return item;
+  }
+}
+
+export class KnowledgeNode extends LoadingNode {
+  constructor(readonly branchNode: BranchNode) {
+    super(branchNode);
+  }
+
+  get id(): string {
+    return `${this.branchNode.id}/knowledge`;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(vscode.l10n.t('Knowledge'), vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('book');
+    item.contextValue = 'knowledge';
+    const n = this.children?.length;
+    if (n !== undefined) item.description = vscode.l10n.t('{0} topics', n);
+    return item;
+  }
+
+  protected async loadChildren(): Promise<TreeNode[]> {
+    const { agent } = this.branchNode.agentNode;
+    const topics = await this.branchNode.agentNode.source.listTopics(agent.agentId, this.branchNode.branch.branchId);
+    if (topics.length === 0) return [new InfoNode(this, 'none', vscode.l10n.t('No knowledge topics yet'))];
+    return [...topics].sort((a, b) => a.name.localeCompare(b.name)).map((t) => new TopicNode(this, t));
+  }
+}
+
+export class TopicNode extends TreeNode {
+  constructor(readonly knowledge: KnowledgeNode, readonly topic: Topic) {
+    super(knowledge);
+  }
+
+  get id(): string {
+    return `${this.knowledge.id}/${this.topic.topicId}`;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.topic.name, vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('symbol-key');
+    item.contextValue = 'topic';
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**${this.topic.name}**\n\n${vscode.l10n.t('Topic id')}: \`${this.topic.topicId}\``);
+    if (this.topic.updatedAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Updated {0} by {1}', when(this.topic.updatedAt).exact, this.topic.updatedBy ?? '?')}`);
+    md.appendMarkdown('\n\n---\n\n');
+    md.appendText(this.topic.content.length > 400 ? `${this.topic.content.slice(0, 400)}…` : this.topic.content);
+    item.tooltip = md;
+    const branchNode = this.knowledge.branchNode;
+    const { agent } = branchNode.agentNode;
+    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [remoteUri({ kind: 'topic', agentId: agent.agentId, agentName: agent.name, branchId: branchNode.branch.branchId, branchName: branchNode.branch.name, topicId: this.topic.topicId, topicName: this.topic.name })] };
+    return item;
+  }
+}

@@ -1,0 +1,102 @@
+import * as vscode from 'vscode';
+import type { Agent } from '../../../contract/agents';
+import { NodeTreeProvider } from '../treeProvider';
+import type { TreeNode } from '../treeNode';
+import { AgentNode, type CheckedOutBranch } from './agentNodes';
+import type { AgentsSource } from './agentsSource';
+
+export const AGENTS_VIEW = 'agentWorkbench.agents';
+
+/** Why the Agents view is empty: drives its welcome content. */
+export type AgentsViewState = 'noProfile' | 'loading' | 'empty' | 'error' | 'ready' | 'noMatch';
+
+/**
+ * The Agents view: every agent of the workspace, filterable by name. Failures show in the view's
+ * message with a retry link in the welcome content; nothing blocks the editor while loading.
+ */
+export class AgentsTree implements vscode.Disposable {
+  readonly provider: NodeTreeProvider;
+  readonly view: vscode.TreeView<TreeNode>;
+  private filterText = '';
+  private agents: Promise<Agent[]> | undefined;
+  private nodes = new Map<string, AgentNode>();
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(private readonly source: () => AgentsSource | undefined, private readonly checkedOut: CheckedOutBranch) {
+    this.provider = new NodeTreeProvider(() => this.roots());
+    this.view = vscode.window.createTreeView(AGENTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
+    this.subs.push(this.view, this.provider);
+  }
+
+  get filter(): string {
+    return this.filterText;
+  }
+
+  setFilter(text: string): void {
+    this.filterText = text.trim();
+    void vscode.commands.executeCommand('setContext', 'agentWorkbench.agents.filtered', this.filterText !== '');
+    this.provider.refresh();
+  }
+
+  /** Reloads everything from the platform. */
+  refresh(): void {
+    this.agents = undefined;
+    this.nodes.clear();
+    this.provider.refresh();
+  }
+
+  /** Reloads one node's children. */
+  refreshNode(node: TreeNode): void {
+    this.provider.refresh(node);
+  }
+
+  /** The node of an agent, once the root was loaded. */
+  agentNode(agentId: string): AgentNode | undefined {
+    return this.nodes.get(agentId);
+  }
+
+  private async roots(): Promise<TreeNode[]> {
+    const source = this.source();
+    if (!source) {
+      this.setState('noProfile');
+      this.view.message = undefined;
+      return [];
+    }
+    this.agents ??= source.listAgents();
+    let agents: Agent[];
+    try {
+      agents = await this.agents;
+    } catch (err) {
+      this.agents = undefined;
+      this.setState('error');
+      this.view.message = vscode.l10n.t('The agents could not be loaded: {0}', err instanceof Error ? err.message : String(err));
+      return [];
+    }
+    if (agents.length === 0) {
+      this.setState('empty');
+      this.view.message = undefined;
+      return [];
+    }
+    const needle = this.filterText.toLowerCase();
+    const shown = needle ? agents.filter((a) => a.name.toLowerCase().includes(needle) || a.agentId.toLowerCase().includes(needle)) : agents;
+    this.setState(shown.length ? 'ready' : 'noMatch');
+    this.view.message = needle ? vscode.l10n.t('Showing {0} of {1} agents matching "{2}"', shown.length, agents.length, this.filterText) : undefined;
+    this.view.description = needle ? vscode.l10n.t('filtered') : undefined;
+    return [...shown].sort((a, b) => a.name.localeCompare(b.name)).map((a) => {
+      let node = this.nodes.get(a.agentId);
+      if (!node || node.agent !== a) {
+        node = new AgentNode(a, source, this.checkedOut);
+        this.nodes.set(a.agentId, node);
+      }
+      return node;
+    });
+  }
+
+  private setState(state: AgentsViewState): void {
+    void vscode.commands.executeCommand('setContext', 'agentWorkbench.agents.state', state);
+  }
+
+  dispose(): void {
+    this.subs.forEach((s) => s.dispose());
+  }
+}

@@ -1,0 +1,22 @@
+import type { ClientContext } from '../../../client/context';
+import type { Agent } from '../../../contract/agents';
+import { clientRuntime } from '../../clientRuntime';
+import type { AgentsSource } from './agentsSource';
+
+/** The Agents tree's reads, served by the platform client of the active profile. */
+export function agentsSourceFor(ctx: ClientContext): AgentsSource {
+  const client = new (clientRuntime().AgentsClient)(ctx);
+  return {
+    async listAgents(signal) {
+      const all: Agent[] = [];
+      for await (const agent of client.allAgents({ limit: 1000 }, signal ? { signal } : {})) all.push(agent);
+      return all;
+    },
+    listBranches: (agentId) => client.listBranches(agentId),
+    getBehavior: async (agentId, branchId) => (await client.getBehavior(agentId, branchId)).behavior,
+    listTopics: (agentId, branchId) => client.listTopics(agentId, branchId),
+    listDeployments: (agentId) => client.listDeployments(agentId),
+    listPhoneNumbers: (agentId) => client.listPhoneNumbers(agentId),
+    listRealtimeConfigs: (agentId) => client.listRealtimeConfigs(agentId),
+  };
+}

@@ -1,0 +1,106 @@
+import * as vscode from 'vscode';
+import type { Deployment } from '../../../contract/agents';
+import type { Environment } from '../../../contract/common';
+import { InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
+import type { AgentNode } from './agentNodes';
+
+export const ENVIRONMENT_ORDER: readonly Environment[] = ['sandbox', 'pre-release', 'live'];
+
+const ENV_ICON: Record<Environment, string> = { sandbox: 'beaker', 'pre-release': 'rocket', live: 'broadcast' };
+
+/** Deployments of an agent, grouped by environment (sandbox, pre-release, live). */
+export class DeploymentsNode extends LoadingNode {
+  constructor(readonly agentNode: AgentNode) {
+    super(agentNode);
+  }
+
+  get id(): string {
+    return `${this.agentNode.id}/deployments`;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(vscode.l10n.t('Deployments'), vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('cloud-upload');
+    item.contextValue = 'deployments';
+    return item;
+  }
+
+  protected async loadChildren(): Promise<TreeNode[]> {
+    const all = await this.agentNode.source.listDeployments(this.agentNode.agent.agentId);
+    return ENVIRONMENT_ORDER.map((env) => new EnvironmentDeploymentsNode(this, env, all.filter((d) => d.environment === env)));
+  }
+}
+
+export class EnvironmentDeploymentsNode extends TreeNode {
+  /** Newest first; the active one is what the environment serves. */
+  readonly deployments: Deployment[];
+
+  constructor(readonly group: DeploymentsNode, readonly environment: Environment, deployments: Deployment[]) {
+    super(group);
+    this.deployments = [...deployments].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || Number(b.version) - Number(a.version));
+  }
+
+  get id(): string {
+    return `${this.group.id}/${this.environment}`;
+  }
+
+  /** The deployment this environment serves now. */
+  get active(): Deployment | undefined {
+    return this.deployments.find((d) => d.active === true) ?? (this.deployments.some((d) => d.active !== undefined) ? undefined : this.deployments[0]);
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.environment, this.deployments.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon(ENV_ICON[this.environment]);
+    const active = this.active;
+    item.description = active ? vscode.l10n.t('v{0} · {1} · {2}', active.version, active.createdBy, when(active.createdAt).relative) : vscode.l10n.t('nothing deployed');
+    item.contextValue = `environment.${this.environment}${this.environment === 'sandbox' ? '.publishable' : ''}`;
+    item.tooltip = active
+      ? vscode.l10n.t('{0} serves version {1} (artifact {2}), deployed by {3} on {4}', this.environment, active.version, active.artifactVersion, active.createdBy, when(active.createdAt).exact)
+      : vscode.l10n.t('Nothing is deployed to {0}', this.environment);
+    return item;
+  }
+
+  override getChildren(): Promise<TreeNode[]> {
+    if (this.deployments.length === 0) return Promise.resolve([new InfoNode(this, 'none', vscode.l10n.t('Nothing deployed'))]);
+    const active = this.active;
+    return Promise.resolve(this.deployments.map((d) => new DeploymentNode(this, d, d === active)));
+  }
+}
+
+export class DeploymentNode extends TreeNode {
+  constructor(readonly envNode: EnvironmentDeploymentsNode, readonly deployment: Deployment, readonly isActive: boolean) {
+    super(envNode);
+  }
+
+  get id(): string {
+    return `${this.envNode.id}/${this.deployment.id}`;
+  }
+
+  get agentNode(): AgentNode {
+    return this.envNode.group.agentNode;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const d = this.deployment;
+    const item = new vscode.TreeItem(vscode.l10n.t('Version {0}', d.version), vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    const message = typeof d.metadata.message === 'string' ? d.metadata.message : '';
+    item.description = [this.isActive ? vscode.l10n.t('active') : '', d.createdBy, when(d.createdAt).relative, message].filter(Boolean).join(' · ');
+    item.iconPath = new vscode.ThemeIcon(this.isActive ? 'pass-filled' : 'circle-outline');
+    const promotable = this.isActive && d.environment !== 'live';
+    item.contextValue = `deployment.${d.environment}${this.isActive ? '.active' : ''}${promotable ? '.promotable' : ''}`;
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**${vscode.l10n.t('Version {0}', d.version)}** · ${d.environment}${this.isActive ? ` · ${vscode.l10n.t('active')}` : ''}\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t('Deployment id')}: \`${d.id}\`\n\n${vscode.l10n.t('Artifact')}: \`${d.artifactVersion}\`\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t('Deployed {0} by {1}', when(d.createdAt).exact, d.createdBy)}`);
+    if (message) {
+      md.appendMarkdown('\n\n');
+      md.appendText(message);
+    }
+    item.tooltip = md;
+    return item;
+  }
+}

@@ -1,0 +1,30 @@
+import * as vscode from 'vscode';
+import type { Connection } from '../../connection/connection';
+import { RemoteDocuments, REMOTE_SCHEME } from '../remoteDocuments';
+import type { AgentsSource } from './agentsSource';
+import { AgentsTree } from './agentsTree';
+import { agentsSourceFor } from './clientAgentsSource';
+
+/** Builds the Agents view and the read-only remote documents; reloads both when the profile changes. */
+export function createAgentsView(connection: Connection): { tree: AgentsTree; disposable: vscode.Disposable } {
+  let cached: { ctx: unknown; source: AgentsSource } | undefined;
+  const source = (): AgentsSource | undefined => {
+    const ctx = connection.context;
+    if (!ctx) return undefined;
+    if (cached?.ctx !== ctx) cached = { ctx, source: agentsSourceFor(ctx) };
+    return cached.source;
+  };
+  // Which branch is checked out comes from the file mirror of the workspace; none until an agent is checked out.
+  const tree = new AgentsTree(source, () => undefined);
+  const documents = new RemoteDocuments(source);
+  const disposable = vscode.Disposable.from(
+    tree,
+    documents,
+    vscode.workspace.registerTextDocumentContentProvider(REMOTE_SCHEME, documents),
+    connection.profiles.onDidChange(() => {
+      tree.refresh();
+      documents.refreshOpen();
+    }),
+  );
+  return { tree, disposable };
+}

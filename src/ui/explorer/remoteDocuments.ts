@@ -1,0 +1,60 @@
+import * as vscode from 'vscode';
+import type { AgentsSource } from './agents/agentsSource';
+
+export const REMOTE_SCHEME = 'agent-workbench-remote';
+
+export type RemoteRef =
+  | { kind: 'behavior'; agentId: string; agentName: string; branchId: string; branchName: string }
+  | { kind: 'topic'; agentId: string; agentName: string; branchId: string; branchName: string; topicId: string; topicName: string }
+  | { kind: 'realtimeConfig'; agentId: string; agentName: string; config: string };
+
+/** A read-only document of what the platform holds now (behavior, a topic, a config's variables). */
+export function remoteUri(ref: RemoteRef): vscode.Uri {
+  const safe = (s: string): string => s.replace(/[/\\?#%]/g, '-');
+  const path = ref.kind === 'behavior'
+    ? `/${safe(ref.agentName)}/${safe(ref.branchName)}/behavior.md`
+    : ref.kind === 'topic'
+      ? `/${safe(ref.agentName)}/${safe(ref.branchName)}/knowledge/${safe(ref.topicName)}.md`
+      : `/${safe(ref.agentName)}/realtime/${safe(ref.config)}.json`;
+  return vscode.Uri.from({ scheme: REMOTE_SCHEME, path, query: new URLSearchParams(Object.entries(ref)).toString() });
+}
+
+function refOf(uri: vscode.Uri): RemoteRef {
+  return Object.fromEntries(new URLSearchParams(uri.query)) as unknown as RemoteRef;
+}
+
+export class RemoteDocuments implements vscode.TextDocumentContentProvider {
+  private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor(private readonly source: () => AgentsSource | undefined) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const source = this.source();
+    if (!source) throw new Error(vscode.l10n.t('Connect to a platform to read this document.'));
+    const ref = refOf(uri);
+    switch (ref.kind) {
+      case 'behavior':
+        return source.getBehavior(ref.agentId, ref.branchId);
+      case 'topic': {
+        const topic = (await source.listTopics(ref.agentId, ref.branchId)).find((t) => t.topicId === ref.topicId);
+        if (!topic) throw new Error(vscode.l10n.t('The topic "{0}" no longer exists on branch {1}.', ref.topicName, ref.branchName));
+        return `# ${topic.name}\n\n${topic.content}\n`;
+      }
+      case 'realtimeConfig': {
+        const config = (await source.listRealtimeConfigs(ref.agentId)).find((c) => c.name === ref.config);
+        if (!config) throw new Error(vscode.l10n.t('The real-time config "{0}" no longer exists.', ref.config));
+        return `${JSON.stringify(config.variables, null, 2)}\n`;
+      }
+    }
+  }
+
+  /** Re-reads every open remote document (after a refresh). */
+  refreshOpen(): void {
+    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === REMOTE_SCHEME) this._onDidChange.fire(doc.uri);
+  }
+
+  dispose(): void {
+    this._onDidChange.dispose();
+  }
+}

@@ -1,0 +1,128 @@
+import * as vscode from 'vscode';
+
+/** A node of an Agent Workbench tree. Small classes own their TreeItem and children. */
+export abstract class TreeNode {
+  constructor(readonly parent: TreeNode | undefined) {}
+
+  /** Stable and unique within the tree, so selection and expansion survive refreshes. */
+  abstract get id(): string;
+
+  abstract getTreeItem(): vscode.TreeItem;
+
+  getChildren(): Promise<TreeNode[]> {
+    return Promise.resolve([]);
+  }
+
+  /** Forgets cached children (of this node and below). */
+  invalidate(): void {
+    // leaf: nothing cached
+  }
+}
+
+/**
+ * A node whose children come from the platform: loaded once, cached until refreshed. A load
+ * that fails shows one error node with a Retry action instead of throwing into the tree.
+ */
+export abstract class LoadingNode extends TreeNode {
+  private cached: Promise<TreeNode[]> | undefined;
+  private loadedChildren: TreeNode[] | undefined;
+
+  protected abstract loadChildren(): Promise<TreeNode[]>;
+
+  override getChildren(): Promise<TreeNode[]> {
+    this.cached ??= this.loadChildren().then(
+      (children) => {
+        this.loadedChildren = children;
+        return children;
+      },
+      (err: unknown) => {
+        this.cached = undefined;
+        this.loadedChildren = undefined;
+        return [new ErrorNode(this, err)];
+      },
+    );
+    return this.cached;
+  }
+
+  /** Children already loaded, without loading. */
+  get children(): readonly TreeNode[] | undefined {
+    return this.loadedChildren;
+  }
+
+  override invalidate(): void {
+    this.loadedChildren?.forEach((c) => c.invalidate());
+    this.cached = undefined;
+    this.loadedChildren = undefined;
+  }
+}
+
+/** Stands in for children that could not be loaded; clicking it retries. */
+export class ErrorNode extends TreeNode {
+  readonly message: string;
+
+  constructor(parent: TreeNode, readonly error: unknown) {
+    super(parent);
+    this.message = error instanceof Error ? error.message : String(error);
+  }
+
+  get id(): string {
+    return `${this.parent!.id}/error`;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(vscode.l10n.t('Could not load: {0}', firstSentence(this.message)), vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+    item.tooltip = new vscode.MarkdownString(`${escape(this.message)}\n\n${vscode.l10n.t('Click to try again.')}`);
+    item.contextValue = 'error';
+    item.command = { command: 'agentWorkbench.refreshNode', title: vscode.l10n.t('Retry'), arguments: [this.parent] };
+    return item;
+  }
+}
+
+/** A plain informational leaf (for example "No deployments yet"). */
+export class InfoNode extends TreeNode {
+  constructor(parent: TreeNode, private readonly key: string, private readonly label: string, private readonly icon = 'info') {
+    super(parent);
+  }
+
+  get id(): string {
+    return `${this.parent!.id}/${this.key}`;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon(this.icon);
+    item.contextValue = 'info';
+    return item;
+  }
+}
+
+function firstSentence(s: string): string {
+  const cut = s.search(/\.\s/);
+  return cut > 0 && cut < 140 ? s.slice(0, cut) : s.length > 140 ? `${s.slice(0, 137)}…` : s;
+}
+
+function escape(s: string): string {
+  return s.replace(/[\\`*_{}[\]<>#|]/g, '\\$&');
+}
+
+/** "3 minutes ago" style text for a timestamp, with the exact time for tooltips. */
+export function when(iso: string | null | undefined): { relative: string; exact: string } {
+  if (!iso) return { relative: '', exact: '' };
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return { relative: iso, exact: iso };
+  const diff = Date.now() - t;
+  const abs = Math.abs(diff);
+  const units: Array<[number, Intl.RelativeTimeFormatUnit]> = [[31_536_000_000, 'year'], [2_592_000_000, 'month'], [86_400_000, 'day'], [3_600_000, 'hour'], [60_000, 'minute']];
+  const fmt = new Intl.RelativeTimeFormat(vscode.env.language, { numeric: 'auto' });
+  let relative = fmt.format(0, 'minute');
+  for (const [ms, unit] of units) {
+    if (abs >= ms) {
+      relative = fmt.format(-Math.round(diff / ms), unit);
+      break;
+    }
+  }
+  return { relative, exact: new Date(t).toLocaleString(vscode.env.language) };
+}

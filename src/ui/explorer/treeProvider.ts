@@ -1,0 +1,32 @@
+import * as vscode from 'vscode';
+import type { TreeNode } from './treeNode';
+
+/** Serves a tree of TreeNodes to VS Code; refreshes one node or the whole tree. */
+export class NodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly _onDidChangeTreeData = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+
+  constructor(private readonly roots: () => Promise<TreeNode[]>) {}
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    return node.getTreeItem();
+  }
+
+  getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    return node ? node.getChildren() : this.roots();
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node.parent;
+  }
+
+  /** Reloads a node's children, or everything when no node is given. */
+  refresh(node?: TreeNode): void {
+    node?.invalidate();
+    this._onDidChangeTreeData.fire(node);
+  }
+
+  dispose(): void {
+    this._onDidChangeTreeData.dispose();
+  }
+}
