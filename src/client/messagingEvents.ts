@@ -1,0 +1,248 @@
+import type { z } from 'zod';
+import {
+  type ClientEventType,
+  clientEventSchema,
+  clientPayloadSchemas,
+  type ServerEvent,
+  type SessionEndReason,
+  serverEventSchema,
+  serverPayloadSchemas,
+  SYSTEM_ERRORS,
+  type SystemMessageLevel,
+} from '../contract/messaging';
+import type { IDisposable } from '../core/disposable';
+import { Emitter, type Event } from '../core/event';
+import { PlatformError } from './errors';
+
+type Payloads = typeof serverPayloadSchemas;
+
+/** The server event types the contract knows (the batch, and the echo of a user message, included). */
+export type MessagingEventType = keyof Payloads;
+
+/** A received event of one type, its payload typed by the contract (unknown extra fields are kept). */
+export interface MessagingEventOf<T extends MessagingEventType> {
+  id: string;
+  type: T;
+  timestamp: string;
+  payload: z.output<Payloads[T]>;
+  metadata: ServerEvent['metadata'];
+}
+
+/** Every received event the contract knows, discriminated by `type`. */
+export type MessagingEvent = { [T in MessagingEventType]: MessagingEventOf<T> }[MessagingEventType];
+
+/** An event the contract does not know, or one whose envelope or payload does not match it. */
+export interface UnrecognizedEvent {
+  raw: unknown;
+  problem: string;
+}
+
+/** Reads one server event against the contract. */
+export function parseServerEvent(raw: unknown): { event: MessagingEvent } | { unrecognized: UnrecognizedEvent } {
+  const envelope = serverEventSchema.safeParse(raw);
+  if (!envelope.success) {
+    return { unrecognized: { raw, problem: `the event lacks ${envelope.error.issues.map((i) => i.path.join('.') || 'its envelope').join(', ')}` } };
+  }
+  const type = envelope.data.type;
+  if (!Object.hasOwn(serverPayloadSchemas, type)) return { unrecognized: { raw, problem: `unknown event type ${type}` } };
+  const payload = serverPayloadSchemas[type as MessagingEventType].safeParse(envelope.data.payload);
+  if (!payload.success) {
+    return { unrecognized: { raw, problem: `${type} payload lacks ${payload.error.issues.map((i) => i.path.join('.') || 'fields').join(', ')}` } };
+  }
+  return { event: { ...envelope.data, payload: payload.data } as MessagingEvent };
+}
+
+/** A system message, with its level; errors leave the connection open. */
+export interface SystemMessage {
+  level: SystemMessageLevel;
+  text: string;
+  isError: boolean;
+  event: MessagingEventOf<'EVENT_TYPE_SYSTEM_MESSAGE'>;
+}
+
+export type HandoffChange =
+  | { kind: 'started'; destination: string; reason: string }
+  | { kind: 'ended'; reason: string };
+
+/**
+ * The agent's answer as it is known so far: `streaming` while chunks arrive (text is the
+ * chunks joined in order), `complete` with the final text, `interrupted` when the platform
+ * reported a streaming error before the complete message (text is what arrived).
+ */
+export interface AgentMessage {
+  messageId: string;
+  text: string;
+  state: 'streaming' | 'complete' | 'interrupted';
+}
+
+/** Joins streamed chunks into the agent's message, tolerating chunks out of order or missing. */
+export class MessageAssembler {
+  private readonly partial = new Map<string, string[]>();
+
+  chunk(payload: z.output<Payloads['EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK']>): AgentMessage {
+    const chunks = this.partial.get(payload.message_id) ?? [];
+    chunks[payload.index] = payload.text;
+    this.partial.set(payload.message_id, chunks);
+    return { messageId: payload.message_id, text: contiguous(chunks), state: 'streaming' };
+  }
+
+  /** The complete message replaces whatever chunks arrived (a replay after a reconnect has no chunks). */
+  complete(payload: z.output<Payloads['EVENT_TYPE_VIRTUAL_AGENT_MESSAGE']>): AgentMessage {
+    this.partial.delete(payload.message_id);
+    return { messageId: payload.message_id, text: payload.text, state: 'complete' };
+  }
+
+  /** After a streaming error every unfinished message stays as it is, marked interrupted. */
+  interrupt(text: string): AgentMessage[] {
+    if (text !== SYSTEM_ERRORS.streamInterrupted) return [];
+    const out = [...this.partial].map(([messageId, chunks]) => ({ messageId, text: contiguous(chunks), state: 'interrupted' as const }));
+    this.partial.clear();
+    return out;
+  }
+}
+
+/** The chunks from index 0 up to the first gap. */
+function contiguous(chunks: readonly (string | undefined)[]): string {
+  let text = '';
+  for (const c of chunks) {
+    if (c === undefined) break;
+    text += c;
+  }
+  return text;
+}
+
+/** A history batch as received: how many events it held, how many were new here, the position after it. */
+export interface HistoryBatch {
+  events: number;
+  fresh: number;
+  cursor: number;
+}
+
+/**
+ * What a session hands to its listeners: each event once (replays repeat events, so they are
+ * told apart by id), history positions tracked for the cursor, and the typed conveniences.
+ */
+export class SessionEvents implements IDisposable {
+  private readonly _onEvent = new Emitter<MessagingEvent>();
+  private readonly _onHistory = new Emitter<HistoryBatch>();
+  private readonly _onMessage = new Emitter<AgentMessage>();
+  private readonly _onTyping = new Emitter<boolean>();
+  private readonly _onHandoff = new Emitter<HandoffChange>();
+  private readonly _onSystemMessage = new Emitter<SystemMessage>();
+  private readonly _onSessionEnd = new Emitter<{ reason: SessionEndReason | string }>();
+  private readonly _onUnrecognizedEvent = new Emitter<UnrecognizedEvent>();
+  readonly onEvent: Event<MessagingEvent> = this._onEvent.event;
+  readonly onHistory: Event<HistoryBatch> = this._onHistory.event;
+  readonly onMessage: Event<AgentMessage> = this._onMessage.event;
+  readonly onTyping: Event<boolean> = this._onTyping.event;
+  readonly onHandoff: Event<HandoffChange> = this._onHandoff.event;
+  readonly onSystemMessage: Event<SystemMessage> = this._onSystemMessage.event;
+  readonly onSessionEnd: Event<{ reason: SessionEndReason | string }> = this._onSessionEnd.event;
+  readonly onUnrecognizedEvent: Event<UnrecognizedEvent> = this._onUnrecognizedEvent.event;
+
+  private readonly seen = new Set<string>();
+  private readonly assembler = new MessageAssembler();
+  /** The position after the last history event delivered: the cursor to resume from. */
+  cursor: number | undefined;
+  /** The conversation the agent started when it joined, once the joined event was seen. */
+  conversationId: string | undefined;
+
+  /** Parses a received text; a batch is unpacked. Returns the event, or undefined when unusable. */
+  parse(text: string): MessagingEvent | undefined {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      this._onUnrecognizedEvent.fire({ raw: text, problem: 'not JSON' });
+      return undefined;
+    }
+    const parsed = parseServerEvent(raw);
+    if ('event' in parsed) return parsed.event;
+    this._onUnrecognizedEvent.fire(parsed.unrecognized);
+    return undefined;
+  }
+
+  /** True when a live history event skips positions (some were missed). */
+  isAhead(event: MessagingEvent): boolean {
+    const at = event.metadata.position;
+    return at !== undefined && this.cursor !== undefined && at > this.cursor;
+  }
+
+  /** Delivers the events of a history batch that were not delivered before, in order. */
+  history(events: readonly unknown[], cursor: number): HistoryBatch {
+    let fresh = 0;
+    for (const raw of events) {
+      const parsed = parseServerEvent(raw);
+      if ('unrecognized' in parsed) this._onUnrecognizedEvent.fire(parsed.unrecognized);
+      else if (this.deliver(parsed.event)) fresh += 1;
+    }
+    this.cursor = cursor;
+    const batch = { events: events.length, fresh, cursor };
+    this._onHistory.fire(batch);
+    return batch;
+  }
+
+  /** Delivers an event unless it was delivered before; true when delivered. */
+  deliver(event: MessagingEvent): boolean {
+    if (this.seen.has(event.id)) return false;
+    this.seen.add(event.id);
+    const at = event.metadata.position;
+    if (at !== undefined && (this.cursor === undefined || at >= this.cursor)) this.cursor = at + 1;
+    this._onEvent.fire(event);
+    switch (event.type) {
+      case 'EVENT_TYPE_VIRTUAL_AGENT_JOINED':
+        this.conversationId = event.payload.conversation_id;
+        break;
+      case 'EVENT_TYPE_VIRTUAL_AGENT_TYPING':
+        this._onTyping.fire(event.payload.typing);
+        break;
+      case 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK':
+        this._onMessage.fire(this.assembler.chunk(event.payload));
+        break;
+      case 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE':
+        this._onMessage.fire(this.assembler.complete(event.payload));
+        break;
+      case 'EVENT_TYPE_HANDOFF_STARTED':
+        this._onHandoff.fire({ kind: 'started', destination: event.payload.destination, reason: event.payload.reason });
+        break;
+      case 'EVENT_TYPE_HANDOFF_ENDED':
+        this._onHandoff.fire({ kind: 'ended', reason: event.payload.reason });
+        break;
+      case 'EVENT_TYPE_SYSTEM_MESSAGE': {
+        const { level, text } = event.payload;
+        this._onSystemMessage.fire({ level, text, isError: level === 'SYSTEM_MESSAGE_LEVEL_ERROR', event });
+        for (const m of this.assembler.interrupt(text)) this._onMessage.fire(m);
+        break;
+      }
+      case 'SESSION_END':
+        this._onSessionEnd.fire({ reason: event.payload.reason });
+        break;
+      default:
+        break;
+    }
+    return true;
+  }
+
+  dispose(): void {
+    for (const e of [this._onEvent, this._onHistory, this._onMessage, this._onTyping, this._onHandoff, this._onSystemMessage, this._onSessionEnd, this._onUnrecognizedEvent]) e.dispose();
+  }
+}
+
+/** A client event as sent: its type, its payload, and optional custom metadata. */
+export interface OutgoingEvent {
+  type: ClientEventType;
+  payload: Record<string, unknown>;
+  metadata?: { custom: Record<string, unknown> };
+}
+
+/** Checks a client event against the contract before it is sent; names each field at fault. */
+export function checkClientEvent(event: OutgoingEvent, operation: string): OutgoingEvent {
+  const problems = [clientEventSchema.safeParse(event), clientPayloadSchemas[event.type].safeParse(event.payload)].flatMap((r) => (r.success ? [] : r.error.issues));
+  if (problems.length === 0) return event;
+  throw new PlatformError({
+    family: 'messaging',
+    kind: 'invalidInput',
+    operation,
+    fieldErrors: problems.map((i) => ({ field: i.path.length ? i.path.map(String).join('.') : '(event)', message: i.message })),
+  });
+}

@@ -1,0 +1,329 @@
+import type { ClientEventType, SessionEndReason } from '../contract/messaging';
+import type { IDisposable } from '../core/disposable';
+import { Emitter, type Event } from '../core/event';
+import { Redactor } from '../core/redact';
+import { type BackoffPolicy, backoffDelay, sleep } from '../core/retry';
+import { PlatformError } from './errors';
+import type { AccessToken } from './messaging';
+import { type AgentMessage, checkClientEvent, type HandoffChange, type HistoryBatch, type MessagingEvent, SessionEvents, type SystemMessage, type UnrecognizedEvent } from './messagingEvents';
+import { OPEN_OPERATION, SendQueue, SessionSocket, socketUrl } from './messagingSocket';
+
+export type CloseReason = 'closed' | 'ended' | 'expired' | 'unauthorized' | 'failed';
+
+export type SessionState =
+  | { kind: 'idle' }
+  | { kind: 'connecting' }
+  | { kind: 'open' }
+  | { kind: 'reconnecting'; attempt: number; delayMs: number }
+  | { kind: 'closed'; reason: CloseReason; message: string; error?: PlatformError };
+
+export type ClosedState = Extract<SessionState, { kind: 'closed' }>;
+
+export interface MessagingSessionOptions {
+  /** {messaging_url}; http becomes ws and https wss. */
+  messagingUrl: string;
+  sessionId: string;
+  /** The token that created the session: only it opens the session's WebSocket. */
+  accessToken: AccessToken;
+  /** Gets a new token when this one has expired (the platform decides whether it may reopen the session). */
+  renewAccessToken?: () => Promise<AccessToken>;
+  /** Asks the agent to join after the history when it has not joined yet (default true). */
+  autoJoin?: boolean;
+  /** Reconnect attempts after an abnormal close: exponential with full jitter. */
+  reconnect?: BackoffPolicy;
+  handshakeTimeoutMs?: number;
+  heartbeatMs?: number;
+}
+
+/** Why something was not sent: the session is closed, for the reason its state gives. */
+export class SessionClosedError extends Error {
+  constructor(readonly state: ClosedState) {
+    super(`Nothing was sent: ${state.message}`);
+    this.name = 'SessionClosedError';
+  }
+}
+
+/** How a connection attempt went; `tokenExpired` when the token was renewed because the old one had run out. */
+type Outcome = { kind: 'open' } | { kind: 'refused' | 'failed'; error: PlatformError; tokenExpired?: boolean };
+
+const JOIN_REQUEST = JSON.stringify({ type: 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', payload: {} });
+const DEFAULT_RECONNECT: BackoffPolicy = { retries: 8, baseMs: 500, maxMs: 15_000 };
+/** A token this close to its expiry is renewed before a reconnect rather than refused after it. */
+const RENEW_MARGIN_MS = 5_000;
+
+/**
+ * A messaging session over its WebSocket: the history on connect, the join when it is missing
+ * (MSG-16/17), typed events delivered once each and in order, the agent's streamed answers
+ * assembled, and reconnects from the last cursor after an abnormal close, with whatever was
+ * sent meanwhile delivered once afterwards. The access token never appears in errors or states.
+ */
+export class MessagingSession implements IDisposable {
+  private readonly events = new SessionEvents();
+  private readonly _onExpired = new Emitter<{ message: string }>();
+  private readonly _onStateChange = new Emitter<SessionState>();
+  /** Every server event, once, in order; a history batch is delivered as the events it holds. */
+  readonly onEvent: Event<MessagingEvent> = this.events.onEvent;
+  /** Each history batch received (on every connect): how many events, how many new here. */
+  readonly onHistory: Event<HistoryBatch> = this.events.onHistory;
+  /** The agent's answer as it grows (streaming) and when complete or interrupted. */
+  readonly onMessage: Event<AgentMessage> = this.events.onMessage;
+  readonly onTyping: Event<boolean> = this.events.onTyping;
+  readonly onHandoff: Event<HandoffChange> = this.events.onHandoff;
+  /** System messages with their level; after an error the connection stays open. */
+  readonly onSystemMessage: Event<SystemMessage> = this.events.onSystemMessage;
+  readonly onSessionEnd: Event<{ reason: SessionEndReason | string }> = this.events.onSessionEnd;
+  /** Events the contract does not know, kept for display rather than dropped silently. */
+  readonly onUnrecognizedEvent: Event<UnrecognizedEvent> = this.events.onUnrecognizedEvent;
+  /** The session cannot be continued (inactivity, gone, or its token expired): start a new one. */
+  readonly onExpired: Event<{ message: string }> = this._onExpired.event;
+  readonly onStateChange: Event<SessionState> = this._onStateChange.event;
+
+  readonly sessionId: string;
+  private token: AccessToken;
+  private readonly redactor = new Redactor();
+  private readonly policy: BackoffPolicy;
+  private readonly outbox = new SendQueue();
+  private readonly stop = new AbortController();
+  private current: SessionState = { kind: 'idle' };
+  private socket: SessionSocket | undefined;
+  /** The open socket has delivered its history: sends go straight out. */
+  private ready = false;
+  private openedOnce = false;
+  private settleAttempt: ((o: Outcome) => void) | undefined;
+  private connecting: Promise<void> | undefined;
+
+  constructor(private readonly options: MessagingSessionOptions) {
+    this.sessionId = options.sessionId;
+    this.token = options.accessToken;
+    this.redactor.add(this.token.reveal());
+    this.policy = options.reconnect ?? DEFAULT_RECONNECT;
+    this.events.onSessionEnd(({ reason }) => this.ended(reason));
+  }
+
+  get state(): SessionState {
+    return this.current;
+  }
+
+  /** The position to resume the history from (sent as `cursor` on reconnect). */
+  get cursor(): number | undefined {
+    return this.events.cursor;
+  }
+
+  /** The conversation the agent started when it joined, once known. */
+  get conversationId(): string | undefined {
+    return this.events.conversationId;
+  }
+
+  /** Opens the WebSocket; resolves once the history has arrived (and the join request is sent when needed). */
+  connect(): Promise<void> {
+    this.connecting ??= this.firstConnect();
+    return this.connecting;
+  }
+
+  sendMessage(text: string, custom?: Record<string, unknown>): Promise<void> {
+    return this.send('EVENT_TYPE_USER_MESSAGE', { text }, custom, 'Send a message');
+  }
+
+  /** Typing is momentary: while the connection is down it is not kept for later. */
+  sendTyping(typing: boolean): Promise<void> {
+    return this.send('EVENT_TYPE_USER_TYPING', { typing }, undefined, 'Send the typing indicator', false);
+  }
+
+  requestHandoff(reason?: string, custom?: Record<string, unknown>): Promise<void> {
+    return this.send('EVENT_TYPE_REQUEST_HANDOFF', reason === undefined ? {} : { reason }, custom, 'Ask for a person');
+  }
+
+  /** Asks the agent to join again (after "unable to start a conversation"). */
+  join(): Promise<void> {
+    return this.send('EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', {}, undefined, 'Ask the agent to join');
+  }
+
+  /** Ends the session on the platform; SESSION_END follows and closes it here. */
+  endSession(reason?: string): Promise<void> {
+    return this.send('EVENT_TYPE_END_SESSION', reason === undefined ? {} : { reason }, undefined, 'End the session');
+  }
+
+  /** Closes the connection and stops reconnecting; the session stays on the platform until it expires. */
+  close(): void {
+    this.finish({ kind: 'closed', reason: 'closed', message: 'The messaging session was closed here.' });
+  }
+
+  dispose(): void {
+    this.close();
+    this.events.dispose();
+    this._onExpired.dispose();
+    this._onStateChange.dispose();
+  }
+
+  private get closed(): ClosedState | undefined {
+    return this.current.kind === 'closed' ? this.current : undefined;
+  }
+
+  private async firstConnect(): Promise<void> {
+    if (this.closed) throw new SessionClosedError(this.closed);
+    this.setState({ kind: 'connecting' });
+    const outcome = await this.openWithToken();
+    if (outcome.kind === 'open') return;
+    if (!this.closed) this.finish(this.finalState(outcome) ?? { kind: 'closed', reason: 'failed', message: outcome.error.message, error: outcome.error });
+    throw outcome.error;
+  }
+
+  private async reconnect(): Promise<void> {
+    let last: PlatformError | undefined;
+    for (let attempt = 1; attempt <= this.policy.retries; attempt++) {
+      const delayMs = backoffDelay(this.policy, attempt);
+      this.setState({ kind: 'reconnecting', attempt, delayMs });
+      try {
+        await sleep(delayMs, this.stop.signal);
+      } catch {
+        return;
+      }
+      const outcome = await this.openWithToken();
+      if (this.closed || outcome.kind === 'open') return;
+      const final = this.finalState(outcome);
+      if (final) return this.finish(final);
+      last = outcome.error;
+    }
+    const message = `The connection to the messaging session was lost and ${this.policy.retries} attempts to reconnect failed${last ? `: ${last.message}` : '.'}`;
+    this.finish({ kind: 'closed', reason: 'failed', message, ...(last ? { error: last } : {}) });
+  }
+
+  /**
+   * One connection attempt. An expired token is renewed first; after a 401 the token is renewed
+   * once and the attempt repeated, since the platform may or may not let a new token reopen it.
+   */
+  private async openWithToken(): Promise<Outcome> {
+    let renewed = false;
+    let tokenExpired = false;
+    const renew = async (): Promise<Outcome | undefined> => {
+      try {
+        this.token = await this.options.renewAccessToken!();
+        this.redactor.add(this.token.reveal());
+        renewed = true;
+        return undefined;
+      } catch (err) {
+        const error = err instanceof PlatformError ? err : new PlatformError({ family: 'messaging', kind: 'network', operation: OPEN_OPERATION, serverMessage: this.redactor.redact(String(err)) });
+        return { kind: error.isTransient ? 'failed' : 'refused', error };
+      }
+    };
+    const canRenew = this.options.renewAccessToken !== undefined;
+    if (canRenew && this.token.expiresWithin(RENEW_MARGIN_MS)) {
+      const failed = await renew();
+      if (failed) return failed;
+      tokenExpired = true;
+    }
+    let outcome = await this.attempt();
+    if (outcome.kind === 'refused' && outcome.error.status === 401 && canRenew && !renewed && !this.closed) {
+      const failed = await renew();
+      if (failed) return failed;
+      // A token that opened this session before and is refused now has most likely expired.
+      tokenExpired = this.openedOnce;
+      outcome = await this.attempt();
+    }
+    return outcome.kind === 'open' ? outcome : { ...outcome, tokenExpired: tokenExpired && renewed };
+  }
+
+  /** The closed state an outcome leads to, or undefined when trying again may help. */
+  private finalState(outcome: Exclude<Outcome, { kind: 'open' }>): ClosedState | undefined {
+    const { error } = outcome;
+    if (outcome.kind === 'failed' && this.openedOnce) return undefined;
+    if (outcome.kind === 'failed') return { kind: 'closed', reason: 'failed', message: error.message, error };
+    if (error.status === 404) {
+      return { kind: 'closed', reason: 'expired', message: 'The messaging session has expired or no longer exists (session not found). Start a new session.', error };
+    }
+    if (error.status === 401 && outcome.tokenExpired) {
+      return { kind: 'closed', reason: 'expired', message: 'The access token of this messaging session has expired, and only the token that created a session can reopen it. Start a new session.', error };
+    }
+    if (error.isTransient && this.openedOnce) return undefined;
+    return { kind: 'closed', reason: error.kind === 'unauthorized' ? 'unauthorized' : 'failed', message: error.message, error };
+  }
+
+  private attempt(): Promise<Outcome> {
+    return new Promise((resolve) => {
+      if (this.closed) {
+        resolve({ kind: 'failed', error: new PlatformError({ family: 'messaging', kind: 'cancelled', operation: OPEN_OPERATION }) });
+        return;
+      }
+      this.ready = false;
+      this.settleAttempt = (o) => {
+        this.settleAttempt = undefined;
+        resolve(o);
+      };
+      const url = socketUrl(this.options.messagingUrl, { access_token: this.token.reveal(), session_id: this.sessionId, cursor: this.events.cursor?.toString() });
+      const socket: SessionSocket = new SessionSocket(url, this.redactor, { handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 15_000, heartbeatMs: this.options.heartbeatMs ?? 25_000 }, {
+        message: (text) => this.receive(text),
+        refused: (error) => {
+          if (this.socket === socket) this.socket = undefined;
+          this.settleAttempt?.({ kind: 'refused', error });
+        },
+        closed: (code, error) => {
+          if (this.socket !== socket) return;
+          this.socket = undefined;
+          this.outbox.pause();
+          if (this.ready) return this.dropped();
+          this.settleAttempt?.({ kind: 'failed', error: error ?? new PlatformError({ family: 'messaging', kind: 'network', operation: OPEN_OPERATION, serverMessage: `closed (${code}) before the history arrived` }) });
+        },
+      });
+      this.socket = socket;
+    });
+  }
+
+  private dropped(): void {
+    this.ready = false;
+    if (!this.closed) void this.reconnect();
+  }
+
+  private receive(text: string): void {
+    const event = this.events.parse(text);
+    if (!event) return;
+    if (event.type === 'EVENT_TYPE_EVENT_BATCH') return this.history(event.payload.events, event.payload.cursor);
+    // A history event beyond the cursor means some were missed: reconnect to have them replayed in order.
+    if (this.ready && this.events.isAhead(event)) return this.socket?.drop();
+    this.events.deliver(event);
+  }
+
+  private history(events: readonly unknown[], cursor: number): void {
+    this.events.history(events, cursor);
+    if (this.closed || this.ready || !this.socket) return;
+    this.ready = true;
+    this.openedOnce = true;
+    // Straight to the socket, ahead of what waits: a failed join is decided again on the next connect.
+    if (this.events.conversationId === undefined && (this.options.autoJoin ?? true)) this.socket.send(JOIN_REQUEST).catch(() => undefined);
+    this.outbox.resume(this.socket);
+    this.setState({ kind: 'open' });
+    this.settleAttempt?.({ kind: 'open' });
+  }
+
+  private ended(reason: string): void {
+    if (reason === 'inactivity') {
+      this.finish({ kind: 'closed', reason: 'expired', message: 'The messaging session expired after a period of inactivity. Start a new session.' });
+    } else {
+      this.finish({ kind: 'closed', reason: 'ended', message: `The messaging session has ended (${reason}). Start a new session to continue.` });
+    }
+  }
+
+  private async send(type: ClientEventType, payload: Record<string, unknown>, custom: Record<string, unknown> | undefined, operation: string, keep = true): Promise<void> {
+    const envelope = checkClientEvent({ type, payload, ...(custom !== undefined ? { metadata: { custom } } : {}) }, operation);
+    if (this.closed) throw new SessionClosedError(this.closed);
+    if (!keep && !this.ready) return;
+    await this.outbox.push(JSON.stringify(envelope));
+  }
+
+  private finish(state: ClosedState): void {
+    if (this.closed) return;
+    this.ready = false;
+    this.stop.abort();
+    const socket = this.socket;
+    this.socket = undefined;
+    socket?.close(1000, 'closed by the client');
+    this.setState(state);
+    this.outbox.close(() => new SessionClosedError(state));
+    this.settleAttempt?.({ kind: 'failed', error: state.error ?? new PlatformError({ family: 'messaging', kind: 'cancelled', operation: OPEN_OPERATION }) });
+    if (state.reason === 'expired') this._onExpired.fire({ message: state.message });
+  }
+
+  private setState(state: SessionState): void {
+    this.current = state;
+    this._onStateChange.fire(state);
+  }
+}

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { PlatformError } from '../../../src/client/errors';
+import { checkClientEvent, type MessagingEvent, MessageAssembler, parseServerEvent, SessionEvents } from '../../../src/client/messagingEvents';
+import { SYSTEM_ERRORS } from '../../../src/contract/messaging';
+
+let n = 0;
+function event(type: string, payload: Record<string, unknown>, position?: number, id = `ses_x-${(n += 1)}`): Record<string, unknown> {
+  return { id, type, timestamp: '2025-01-01T00:00:00.000Z', payload, metadata: position === undefined ? {} : { position } };
+}
+
+describe('client: messaging events as delivered (spec: Events > Messaging events)', () => {
+  it('[MSG-17][MSG-23] an event replayed again (same id) is delivered once, and the cursor follows history positions', () => {
+    const events = new SessionEvents();
+    const got: MessagingEvent[] = [];
+    events.onEvent((e) => got.push(e));
+    const joined = event('EVENT_TYPE_VIRTUAL_AGENT_JOINED', { conversation_id: 'conv-1', agent_name: 'Sam' }, 0);
+    const hello = event('EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', { message_id: 'm1', text: 'Hello' }, 1);
+    assert.deepEqual(events.history([joined, hello], 2), { events: 2, fresh: 2, cursor: 2 });
+    const echo = event('EVENT_TYPE_USER_MESSAGE', { text: 'hi' }, 2);
+    events.deliver(parseEvent(echo));
+    assert.equal(events.cursor, 3);
+    // A platform that replays from 0 (an unusable cursor) repeats what was seen.
+    assert.deepEqual(events.history([joined, hello, echo], 3), { events: 3, fresh: 0, cursor: 3 });
+    assert.deepEqual(got.map((e) => e.id), [joined.id, hello.id, echo.id]);
+    assert.equal(events.conversationId, 'conv-1');
+  });
+
+  it('[MSG-17] a live history event beyond the cursor is recognised as a gap', () => {
+    const events = new SessionEvents();
+    events.history([], 4);
+    assert.equal(events.isAhead(parseEvent(event('EVENT_TYPE_USER_MESSAGE', { text: 'x' }, 4))), false);
+    assert.equal(events.isAhead(parseEvent(event('EVENT_TYPE_USER_MESSAGE', { text: 'x' }, 6))), true);
+  });
+
+  it('[MSG-24] chunks out of order are joined in index order; text stops at a missing chunk', () => {
+    const a = new MessageAssembler();
+    assert.equal(a.chunk({ message_id: 'm', index: 1, text: 'b ' }).text, '');
+    assert.equal(a.chunk({ message_id: 'm', index: 0, text: 'a ' }).text, 'a b ');
+    assert.equal(a.chunk({ message_id: 'm', index: 3, text: 'd' }).text, 'a b ');
+    assert.deepEqual(a.interrupt(SYSTEM_ERRORS.streamInterrupted), [{ messageId: 'm', text: 'a b ', state: 'interrupted' }]);
+    assert.deepEqual(a.complete({ message_id: 'n', text: 'whole' }), { messageId: 'n', text: 'whole', state: 'complete' });
+  });
+
+  it('[MSG-23] an unknown event type or a payload without its fields is reported, not delivered', () => {
+    const unknown = parseServerEvent(event('EVENT_TYPE_DELIVERY_RECEIPT', {}));
+    assert.ok('unrecognized' in unknown && /unknown event type EVENT_TYPE_DELIVERY_RECEIPT/.test(unknown.unrecognized.problem));
+    const partial = parseServerEvent(event('EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', { text: 'no id' }));
+    assert.ok('unrecognized' in partial && /message_id/.test(partial.unrecognized.problem));
+    const noId = parseServerEvent({ type: 'SESSION_END', payload: { reason: 'x' }, timestamp: 't', metadata: {} });
+    assert.ok('unrecognized' in noId && /id/.test(noId.unrecognized.problem));
+    const extra = parseServerEvent(event('SESSION_END', { reason: 'ended_by_user', note: 'kept' }));
+    assert.ok('event' in extra && extra.event.type === 'SESSION_END' && (extra.event.payload as Record<string, unknown>).note === 'kept');
+  });
+
+  it('[MSG-19] a client event is checked against the contract, naming the field at fault', () => {
+    assert.throws(() => checkClientEvent({ type: 'EVENT_TYPE_USER_TYPING', payload: { typing: 'yes' } }, 'Send the typing indicator'),
+      (err: unknown) => err instanceof PlatformError && err.kind === 'invalidInput' && /typing/.test(err.message));
+    assert.deepEqual(checkClientEvent({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'hi' }, metadata: { custom: { a: 1 } } }, 'Send'), { type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'hi' }, metadata: { custom: { a: 1 } } });
+  });
+});
+
+function parseEvent(raw: unknown): MessagingEvent {
+  const parsed = parseServerEvent(raw);
+  if (!('event' in parsed)) throw new Error(parsed.unrecognized.problem);
+  return parsed.event;
+}
