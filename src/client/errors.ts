@@ -23,6 +23,20 @@ export interface FieldError {
   message: string;
 }
 
+/**
+ * An endpoint the spec does not show and that we assumed (one row of docs/api-assumptions.md).
+ * Requests to such endpoints carry it, so that a 404 or 405 from a platform that differs can say
+ * which assumption failed instead of a bare "not found".
+ */
+export interface Assumption {
+  /** The row, in the spec's words as the document lists it, e.g. "List agents: not shown". */
+  row: string;
+  /** What a person can do instead, e.g. "Enter the agent id by hand." */
+  manualPath?: string;
+}
+
+export const ASSUMPTIONS_DOC = 'docs/api-assumptions.md';
+
 export interface PlatformErrorInit {
   family: ApiFamily;
   kind: ErrorKind;
@@ -35,6 +49,8 @@ export interface PlatformErrorInit {
   retryAfterMs?: number;
   /** The body of the error answer, for callers that read details (a merge 409 lists diverged items). */
   body?: unknown;
+  /** Set when the answer suggests that an assumed endpoint does not exist on this platform. */
+  assumption?: Assumption;
   cause?: unknown;
 }
 
@@ -51,6 +67,8 @@ export class PlatformError extends Error {
   readonly fieldErrors: readonly FieldError[];
   readonly retryAfterMs: number | undefined;
   readonly body: unknown;
+  /** The assumption that failed, when an assumed endpoint answered 404 or 405; the UI offers `manualPath`. */
+  readonly assumption: Assumption | undefined;
 
   constructor(init: PlatformErrorInit) {
     super(composeMessage(init), { cause: init.cause });
@@ -63,6 +81,7 @@ export class PlatformError extends Error {
     this.fieldErrors = init.fieldErrors ?? [];
     this.retryAfterMs = init.retryAfterMs;
     this.body = init.body;
+    this.assumption = init.assumption;
   }
 
   /** True when trying the same call again later may succeed. */
@@ -171,12 +190,16 @@ function composeMessage(init: PlatformErrorInit): string {
     case 'unexpectedResponse': parts.push(`${init.operation}: the ${label} answered in an unexpected shape`); break;
     case 'invalidInput': parts.push(`${init.operation}: nothing was sent`); break;
     case 'notConfigured': parts.push(`${init.operation} needs the ${init.serverMessage ?? credentialName(init.family)}, which this connection profile does not have`); break;
-    default: parts.push(`${init.operation} failed: ${meaningOf(init.family, init.status ?? 0)} (${label}, HTTP ${init.status ?? '?'})`);
+    default:
+      parts.push(init.assumption
+        ? `${init.operation} failed: this platform does not seem to offer the endpoint (${label}, HTTP ${init.status ?? '?'}). `
+          + `The spec does not show it and we assumed it ("${stripDot(init.assumption.row)}", see ${ASSUMPTIONS_DOC}, ${label})`
+        : `${init.operation} failed: ${meaningOf(init.family, init.status ?? 0)} (${label}, HTTP ${init.status ?? '?'})`);
   }
   let text = parts.join('');
   if (init.serverMessage && init.kind !== 'notConfigured') text += `. ${stripDot(init.serverMessage)}`;
   if (init.fieldErrors?.length) text += `. ${init.fieldErrors.map((e) => `${e.field}: ${stripDot(e.message)}`).join('; ')}`;
-  const tip = advice(init);
+  const tip = init.assumption ? init.assumption.manualPath : advice(init);
   return `${text}.${tip ? ` ${tip}` : ''}`;
 }
 

@@ -2,12 +2,18 @@ import { Pool } from 'undici';
 import type { z } from 'zod';
 import type { IDisposable } from '../core/disposable';
 import { type BackoffPolicy, backoffDelay, defaultBackoff, parseRetryAfter, sleep } from '../core/retry';
-import { type ApiFamily, type FieldError, kindOfStatus, PlatformError } from './errors';
+import { type ApiFamily, type Assumption, type FieldError, kindOfStatus, PlatformError } from './errors';
 
 export type QueryValue = string | number | boolean | undefined | null | readonly string[];
 
 /** Whether a failed call may be sent again without asking the user. */
 export type RetryMode = 'safe' | 'never';
+
+/** An endpoint the spec does not show, as a request names it (see `Assumption` in errors.ts). */
+export interface AssumedEndpoint extends Assumption {
+  /** The path names one resource by id: a 404 is then about that resource, and only a 405 says the endpoint is missing. */
+  item?: boolean;
+}
 
 export interface RequestSpec<S extends z.ZodType | undefined = z.ZodType | undefined> {
   family: ApiFamily;
@@ -26,6 +32,8 @@ export interface RequestSpec<S extends z.ZodType | undefined = z.ZodType | undef
   /** Parses the success body; a mismatch is an `unexpectedResponse` error naming the field. */
   schema?: S;
   retry: RetryMode;
+  /** Set on endpoints the spec does not show: a 404 or 405 then names the assumption (see errors.ts). */
+  assumption?: AssumedEndpoint;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -83,7 +91,7 @@ export class Transport implements IDisposable {
           this.log(spec, url, status, started, retries);
           return { status: res.status, body: body as Parsed<S>, headers: res.headers };
         }
-        const error = errorFromResponse(spec.family, operation, res.status, res.body, res.headers);
+        const error = errorFromResponse(spec.family, operation, res.status, res.body, res.headers, spec.assumption);
         const wait = this.retryWait(spec, error, retries);
         if (wait === undefined) throw error;
         retries += 1;
@@ -215,13 +223,15 @@ function parseBody(spec: RequestSpec, operation: string, body: unknown): unknown
   });
 }
 
-function errorFromResponse(family: ApiFamily, operation: string, status: number, body: unknown, headers: Record<string, string | string[] | undefined>): PlatformError {
+function errorFromResponse(family: ApiFamily, operation: string, status: number, body: unknown, headers: Record<string, string | string[] | undefined>, assumed?: AssumedEndpoint): PlatformError {
   const obj = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const serverMessage = typeof obj.message === 'string' ? obj.message : typeof obj.error_message === 'string' ? obj.error_message : typeof body === 'string' && body.length < 300 ? body : undefined;
   const fieldErrors = Array.isArray(obj.errors)
     ? obj.errors.filter((e): e is FieldError => typeof e === 'object' && e !== null && typeof (e as FieldError).field === 'string' && typeof (e as FieldError).message === 'string')
     : [];
   const retryAfter = headers['retry-after'];
+  // A 404 that names a field is about a resource (an unknown agent id), not about the endpoint.
+  const assumptionFailed = assumed !== undefined && (status === 405 || (status === 404 && !assumed.item && fieldErrors.length === 0));
   return new PlatformError({
     family,
     kind: kindOfStatus(status),
@@ -230,6 +240,7 @@ function errorFromResponse(family: ApiFamily, operation: string, status: number,
     ...(serverMessage ? { serverMessage } : {}),
     fieldErrors,
     ...(status === 429 || status === 503 ? { retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) } : {}),
+    ...(assumptionFailed ? { assumption: { row: assumed.row, ...(assumed.manualPath ? { manualPath: assumed.manualPath } : {}) } } : {}),
     body,
   });
 }

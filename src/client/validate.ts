@@ -15,3 +15,12 @@ export function validateInput<S extends z.ZodType>(schema: S, value: unknown, fa
     fieldErrors: result.error.issues.map((i) => ({ field: i.path.length ? i.path.map(String).join('.') : '(request)', message: i.message })),
   });
 }
+
+/**
+ * Checks ids that go into a path. Only emptiness is checked: an empty id would address the
+ * collection instead (DELETE /v1/alert-rules/), while id formats are the platform's to judge.
+ */
+export function requireIds(ids: Readonly<Record<string, string>>, family: ApiFamily, operation: string): void {
+  const fieldErrors = Object.entries(ids).filter(([, v]) => typeof v !== 'string' || v.trim() === '').map(([field]) => ({ field, message: 'is required' }));
+  if (fieldErrors.length > 0) throw new PlatformError({ family, kind: 'invalidInput', operation, fieldErrors });
+}
