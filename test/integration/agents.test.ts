@@ -27,7 +27,8 @@ suite('Agents view and commands', () => {
   test('shows the agents of the workspace, and under an agent its branches (main first) and groups', async () => {
     const items = await roots();
     assert.deepEqual(items.map((i) => i.label), ['Support Desk']);
-    const tooltip = items[0]!.item.tooltip as vscode.MarkdownString;
+    const resolved = await api.agentsView.resolveTreeItem!(items[0]!.item, items[0]!.node, new vscode.CancellationTokenSource().token);
+    const tooltip = resolved!.tooltip as vscode.MarkdownString;
     assert.match(tooltip.value, /ag_support/);
     const children = await treeItems(api.agentsView, items[0]!.node);
     assert.deepEqual(children.map((c) => c.label), ['main', 'Deployments', 'Telephony Numbers', 'Real-time Configs']);

@@ -9,6 +9,11 @@ export abstract class TreeNode {
 
   abstract getTreeItem(): vscode.TreeItem;
 
+  /** A tooltip built only when the item is hovered (VS Code asks through resolveTreeItem). */
+  tooltip(): vscode.MarkdownString | string | undefined {
+    return undefined;
+  }
+
   getChildren(): Promise<TreeNode[]> {
     return Promise.resolve([]);
   }

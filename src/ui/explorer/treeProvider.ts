@@ -16,6 +16,11 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     return node ? node.getChildren() : this.roots();
   }
 
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    item.tooltip ??= node.tooltip();
+    return item;
+  }
+
   getParent(node: TreeNode): TreeNode | undefined {
     return node.parent;
   }

@@ -24,14 +24,17 @@ export class AgentNode extends LoadingNode {
     item.description = this.agent.description;
     item.iconPath = new vscode.ThemeIcon('hubot');
     item.contextValue = 'agent';
+    return item;
+  }
+
+  override tooltip(): vscode.MarkdownString {
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${this.agent.name}**\n\n`);
     if (this.agent.description) md.appendText(`${this.agent.description}\n\n`);
     md.appendMarkdown(`${vscode.l10n.t('Agent id')}: \`${this.agent.agentId}\``);
     if (this.agent.projectId) md.appendMarkdown(`\n\n${vscode.l10n.t('Project')}: \`${this.agent.projectId}\``);
     if (this.agent.createdAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Created {0} by {1}', when(this.agent.createdAt).exact, this.agent.createdBy ?? '?')}`);
-    item.tooltip = md;
-    return item;
+    return md;
   }
 
   protected async loadChildren(): Promise<TreeNode[]> {
@@ -116,7 +119,7 @@ export class KnowledgeNode extends LoadingNode {
     item.iconPath = new vscode.ThemeIcon('book');
     item.contextValue = 'knowledge';
     const n = this.children?.length;
-    if (n !== undefined) item.description = vscode.l10n.t('{0} topics', n);
+    if (n !== undefined) item.description = n === 1 ? vscode.l10n.t('1 topic') : vscode.l10n.t('{0} topics', n);
     return item;
   }
 
@@ -140,7 +143,7 @@ export class TopicNode extends TreeNode {
   getTreeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.topic.name, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon('symbol-key');
+    item.iconPath = new vscode.ThemeIcon('file-text');
     item.contextValue = 'topic';
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${this.topic.name}**\n\n${vscode.l10n.t('Topic id')}: \`${this.topic.topicId}\``);

@@ -7,6 +7,8 @@ import type { AgentsSource } from './agentsSource';
 
 export const AGENTS_VIEW = 'agentWorkbench.agents';
 
+const byName = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+
 /** Why the Agents view is empty: drives its welcome content. */
 export type AgentsViewState = 'noProfile' | 'loading' | 'empty' | 'error' | 'ready' | 'noMatch';
 
@@ -82,7 +84,7 @@ export class AgentsTree implements vscode.Disposable {
     this.setState(shown.length ? 'ready' : 'noMatch');
     this.view.message = needle ? vscode.l10n.t('Showing {0} of {1} agents matching "{2}"', shown.length, agents.length, this.filterText) : undefined;
     this.view.description = needle ? vscode.l10n.t('filtered') : undefined;
-    return [...shown].sort((a, b) => a.name.localeCompare(b.name)).map((a) => {
+    return [...shown].sort((a, b) => byName.compare(a.name, b.name)).map((a) => {
       let node = this.nodes.get(a.agentId);
       if (!node || node.agent !== a) {
         node = new AgentNode(a, source, this.checkedOut);

@@ -48,7 +48,7 @@ export class NumberEnvironmentNode extends TreeNode {
   getTreeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.environment, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
-    item.description = vscode.l10n.t('{0} numbers', this.numbers.length);
+    item.description = this.numbers.length === 1 ? vscode.l10n.t('1 number') : vscode.l10n.t('{0} numbers', this.numbers.length);
     item.iconPath = new vscode.ThemeIcon('server-environment');
     item.contextValue = 'numberEnvironment';
     return item;
@@ -142,7 +142,7 @@ export class RealtimeConfigNode extends TreeNode {
     const c = this.config;
     const item = new vscode.TreeItem(c.name, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
-    item.description = vscode.l10n.t('{0} variables', Object.keys(c.variables).length);
+    item.description = Object.keys(c.variables).length === 1 ? vscode.l10n.t('1 variable') : vscode.l10n.t('{0} variables', Object.keys(c.variables).length);
     item.iconPath = new vscode.ThemeIcon('symbol-variable');
     item.contextValue = 'realtimeConfig';
     const md = new vscode.MarkdownString();
