@@ -78,6 +78,9 @@ export class Transport implements IDisposable {
   async request<S extends z.ZodType | undefined>(spec: RequestSpec<S>): Promise<Response<Parsed<S>>> {
     const url = new URL(joinUrl(spec.baseUrl, spec.path));
     appendQuery(url.searchParams, spec.query);
+    // Spaces as %20, not the form encoding's "+": the Conversations API asks for it (variant_name),
+    // and it is valid everywhere. A literal "+" is already %2B here.
+    if (url.search.includes('+')) url.search = url.search.replace(/\+/g, '%20');
     const operation = spec.operation ?? `${spec.method} ${spec.path}`;
     const started = performance.now();
     let retries = 0;

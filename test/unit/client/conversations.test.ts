@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
+import { ClientContext } from '../../../src/client/context';
 import { ConversationsClient } from '../../../src/client/conversations';
 import { PlatformError } from '../../../src/client/errors';
-import type { RequestLog } from '../../../src/client/transport';
+import { type RequestLog, Transport } from '../../../src/client/transport';
 import type { ConversationsQueryInput } from '../../../src/contract/conversations';
 import { LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { localContext } from '../support/client';
+import { localContext, localProfile } from '../support/client';
 import { buildConversation, buildTurn, conversationSeries, insertConversations } from '../support/conversations';
 import { call, useLocalPlatform } from '../support/localPlatform';
 
@@ -133,6 +136,32 @@ describe('client: Conversations API', () => {
     for await (const c of client.conversations({ ...DAY, sample: 'random', limit: 2 })) sampled.push(c.id);
     assert.equal(sampled.length, 7);
     assert.equal(new Set(sampled).size, 7, 'a sample walked by cursor repeats nothing');
+  });
+
+  it('[CONV-1] spaces in variant_name go out as %20 (the spec\'s rule) and a + of a time offset as %2B', async () => {
+    const [friendly] = insertConversations(t.lp,
+      buildConversation('2026-01-05T09:00:00Z', { variant_id: 'var_friendly', variant_name: 'Friendly Tone' }),
+      buildConversation('2026-01-05T09:01:00Z'));
+    const ids = (await new ConversationsClient(context()).page({ variant_name: 'Friendly Tone' })).conversations.map((c) => c.id);
+    assert.deepEqual(ids, [friendly!.id]);
+
+    // What goes on the wire, seen by a bare HTTP server in place of the platform.
+    const urls: string[] = [];
+    const server = createServer((req, res) => {
+      urls.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ conversations: [], descriptions: {}, cursor: null }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const transport = new Transport();
+    try {
+      const profile = { ...localProfile(t.lp), runtimeUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+      await new ConversationsClient(new ClientContext(profile, async () => 'key', transport)).page({ variant_name: 'Friendly Tone', start_time: '2026-01-05T09:00:00+01:00' });
+      assert.match(urls[0]!, /variant_name=Friendly%20Tone(&|$)/);
+      assert.match(urls[0]!, /start_time=2026-01-05T09%3A00%3A00%2B01%3A00/);
+    } finally {
+      transport.dispose();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('[AUTH-1] a rejected key says which credential to check', async () => {
