@@ -84,14 +84,20 @@ describe('client: messaging reconnects (spec: Messaging events > duplicate and o
 
   it('[MSG-25] a session that expires while the connection is down: the reconnect meets 404 and the client says to start a new one', async () => {
     const { session, r, sessionId } = await joined();
+    let queued: Promise<void> | undefined;
     // Synchronous, in-process: the clock moves before the first reconnect attempt can run.
-    onFirstReconnect(session, () => t.lp.platform.clock.advance(11 * 60_000));
+    onFirstReconnect(session, () => {
+      t.lp.platform.clock.advance(11 * 60_000);
+      queued = session.sendMessage('Are you still there?');
+      queued.catch(() => undefined);
+    });
     await fault(t.lp.urls.admin, { dropWebSocket: true, path: sessionId, times: 1 });
     await until('the expiry', () => r.expired.length === 1);
     assert.equal(session.state.kind === 'closed' && session.state.reason, 'expired');
     assert.match(r.expired[0]!, /session not found.*Start a new session/);
     await settle(t.lp);
     assert.equal(r.states.filter((s) => s.kind === 'reconnecting').length, 1, 'one attempt, no loop');
+    await assert.rejects(queued!, /Nothing was sent: .*expired/, 'a message kept for the reconnect is refused clearly');
     await assert.rejects(session.sendMessage('hello?'), /Nothing was sent: .*expired/);
   });
 

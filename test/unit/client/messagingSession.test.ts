@@ -37,6 +37,15 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     session.close();
   });
 
+  it('[MSG-10][MSG-16] startSession creates a session with a new token, connects, and the agent joins', async () => {
+    const session = await messaging(t.lp).startSession({ platform: 'android' });
+    assert.equal(session.state.kind, 'open');
+    await until('the join', () => serverHistory(t.lp, session.sessionId).some((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED'));
+    const listed = await call<{ sessions: Array<{ session_id: string; platform: string; connections: number }> }>('GET', `${t.lp.urls.admin}/messaging/sessions`);
+    assert.deepEqual(listed.body.sessions.map((s) => [s.session_id, s.platform, s.connections]), [[session.sessionId, 'android', 1]]);
+    session.dispose();
+  });
+
   it('[MSG-17] opening a joined session again replays its history once and does not ask the agent to join again', async () => {
     const first = await started();
     first.session.close();
