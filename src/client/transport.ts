@@ -133,8 +133,9 @@ export class Transport implements IDisposable {
   }
 
   private async once(url: URL, spec: RequestSpec, operation: string): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }> {
-    const timeout = AbortSignal.timeout(spec.timeoutMs ?? this.options.timeoutMs);
-    const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
+    // undici's own timers bound the wait for headers and for the body: cheaper than a timeout
+    // signal per request, and the caller's signal still cancels.
+    const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs;
     const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
     let payload: string | undefined;
     if (spec.rawBody) {
@@ -149,7 +150,9 @@ export class Transport implements IDisposable {
       path: url.pathname + url.search,
       headers,
       body: payload,
-      signal,
+      signal: spec.signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
     });
     const text = await res.body.text();
     let body: unknown = text;
@@ -251,9 +254,9 @@ function errorFromResponse(family: ApiFamily, operation: string, status: number,
 function fromThrown(spec: RequestSpec, operation: string, err: unknown): PlatformError {
   const name = (err as { name?: string } | undefined)?.name;
   if (spec.signal?.aborted) return new PlatformError({ family: spec.family, kind: 'cancelled', operation, cause: err });
-  if (name === 'TimeoutError' || (name === 'AbortError' && !spec.signal?.aborted)) {
+  const code = (err as { code?: string } | undefined)?.code;
+  if (name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || (name === 'AbortError' && !spec.signal?.aborted)) {
     return new PlatformError({ family: spec.family, kind: 'timeout', operation, cause: err });
   }
-  const code = (err as { code?: string } | undefined)?.code;
   return new PlatformError({ family: spec.family, kind: 'network', operation, serverMessage: code ?? (err instanceof Error ? err.message : String(err)), cause: err });
 }

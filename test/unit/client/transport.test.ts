@@ -87,9 +87,10 @@ describe('Transport against the local platform', () => {
   });
 
   it('times out a slow answer and cancels through an AbortSignal', async () => {
-    await fault({ family: 'build', path: '/v1/slow', delayMs: 300, times: 2 });
+    // undici's timeouts tick coarsely (about every half second), so the answer is held well past that.
+    await fault({ family: 'build', path: '/v1/slow', delayMs: 2500, times: 2 });
     await assert.rejects(
-      transport.request({ family: 'agents', baseUrl: t.lp.urls.build, method: 'GET', path: '/v1/slow', retry: 'never', timeoutMs: 50 }),
+      transport.request({ family: 'agents', baseUrl: t.lp.urls.build, method: 'GET', path: '/v1/slow', retry: 'never', timeoutMs: 100 }),
       (err: unknown) => err instanceof PlatformError && err.kind === 'timeout',
     );
     const controller = new AbortController();
