@@ -10,6 +10,10 @@ import { registerAgentCommands } from './ui/commands/agentCommands';
 import { registerDeployCommands } from './ui/commands/deployCommands';
 import { registerNumberCommands } from './ui/commands/numberCommands';
 import { createAgentsView } from './ui/explorer/agents/registerAgentsView';
+import { registerAlertCommands } from './ui/commands/alertCommands';
+import { registerWebhookCommands } from './ui/commands/webhookCommands';
+import { AlertsTree } from './ui/explorer/alerts/alertsTree';
+import { WebhookSecrets } from './ui/explorer/alerts/webhookSecrets';
 import { Log } from './ui/log';
 
 /** What the extension offers other extensions and its own tests. */
@@ -31,6 +35,8 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
   const connection = new Connection(profiles, vault, log);
   const localPlatform = new LocalPlatformHost(context.extensionPath, log);
   const agentsView = createAgentsView(connection);
+  const webhookSecrets = new WebhookSecrets(context.secrets, log.redactor);
+  const alertsTree = new AlertsTree(connection, webhookSecrets);
   context.subscriptions.push(
     log,
     profiles,
@@ -43,6 +49,9 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     registerAgentCommands(connection, agentsView.tree),
     registerDeployCommands(connection, agentsView.tree),
     registerNumberCommands(connection, agentsView.tree),
+    alertsTree,
+    registerAlertCommands(connection, alertsTree),
+    registerWebhookCommands(connection, alertsTree, webhookSecrets),
     vscode.commands.registerCommand('agentWorkbench.showLog', () => log.show()),
   );
   // Teach the redactor every stored secret before anything else is logged; not awaited, so activation stays quick.

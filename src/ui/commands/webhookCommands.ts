@@ -1,0 +1,266 @@
+import * as vscode from 'vscode';
+import type { PlatformError } from '../../client/errors';
+import type { CreateWebhookEndpointRequest, WebhookEndpointWithSecret, WebhookVerification } from '../../contract/alerts';
+import { clientRuntime } from '../clientRuntime';
+import type { Connection } from '../connection/connection';
+import { EndpointNode } from '../explorer/alerts/alertNodes';
+import type { AlertsTree } from '../explorer/alerts/alertsTree';
+import { asEndpointRecords, type EndpointRecord } from '../explorer/alerts/alertsSource';
+import type { WebhookSecrets } from '../explorer/alerts/webhookSecrets';
+import { TreeNode } from '../explorer/treeNode';
+import { MultiStepInput } from '../common/multiStep';
+import { alertsClient } from './alertCommands';
+import { requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
+import { changedEndpointFields, checkEndpointFields, promptEndpoint, type WebhookEndpointFields } from './webhookInput';
+
+/** An endpoint given by a tree node, by id, or picked. */
+export type EndpointArg = EndpointNode | { endpointId: string } | string | undefined;
+
+/** How a new signing secret is handed over. Without them, the user is asked. */
+export interface SecretOptions {
+  /** Keep the secret in SecretStorage (true), or not (false), without asking. */
+  storeSecret?: boolean;
+  /** false skips the modal that shows the secret; allowed only together with storeSecret: true, so it is never lost. */
+  showSecret?: boolean;
+}
+
+/** What a creation or rotation returns: the endpoint (never its secret) and whether the secret is kept here. */
+export interface EndpointResult {
+  endpoint: EndpointRecord;
+  secretStored: boolean;
+}
+
+function isPlatformError(err: unknown): err is PlatformError {
+  return err instanceof Error && err.name === 'PlatformError';
+}
+
+/** Create, edit, rotate the secret of, and delete webhook endpoints; keep or forget their signing secrets. */
+export function registerWebhookCommands(connection: Connection, tree: AlertsTree, secrets: WebhookSecrets): vscode.Disposable {
+  const profileId = (): string => requireContext(connection).profile.id;
+
+  async function resolveEndpoint(arg: EndpointArg, placeHolder: string): Promise<EndpointRecord | undefined> {
+    if (arg instanceof EndpointNode) return arg.endpoint;
+    const client = alertsClient(connection);
+    const id = typeof arg === 'string' ? arg : arg?.endpointId;
+    if (id !== undefined) {
+      const found = await withProgress(vscode.l10n.t('Reading webhook endpoint {0}…', id), (signal) => client.getEndpoint(id, signal));
+      return asEndpointRecords([found])[0];
+    }
+    const all = asEndpointRecords(await withProgress(vscode.l10n.t('Loading webhook endpoints…'), (signal) => client.listEndpoints(signal)));
+    if (all.length === 0) throw new UserFacingError(vscode.l10n.t('This account has no webhook endpoints yet. Create one with Agent Workbench: Create Webhook Endpoint.'));
+    const pick = await vscode.window.showQuickPick(all.map((e) => ({ label: e.name, description: e.url, detail: `${e.id} · ${e.event_types.join(', ')}`, endpoint: e })), { placeHolder, matchOnDescription: true, matchOnDetail: true });
+    return pick?.endpoint;
+  }
+
+  function refuseLosingSecret(opts: SecretOptions): void {
+    if (opts.showSecret === false && opts.storeSecret !== true) {
+      throw new UserFacingError(vscode.l10n.t('The signing secret is shown only once: it must be shown or kept in secret storage (showSecret: false needs storeSecret: true). Nothing was sent.'));
+    }
+  }
+
+  /**
+   * Hands a new signing secret to the user: once, in a modal with a Copy button, then an offer to keep
+   * it in SecretStorage (replaced without asking when one was kept already). It goes nowhere else.
+   */
+  async function handOver(created: WebhookEndpointWithSecret, owner: string, opts: SecretOptions, keptBefore: boolean): Promise<boolean> {
+    const secret = created.signing_secret;
+    secrets.protect(secret);
+    let copied = false;
+    if (opts.showSecret !== false) {
+      const copy = vscode.l10n.t('Copy');
+      const answer = await vscode.window.showInformationMessage(
+        vscode.l10n.t('Signing secret of webhook endpoint "{0}"', created.name),
+        { modal: true, detail: vscode.l10n.t('{0}\n\nThe platform shows this secret only this once. Copy it into the receiver at {1}, which checks the signature of every delivery with it.', secret, created.url) },
+        copy,
+      );
+      if (answer === copy) {
+        await vscode.env.clipboard.writeText(secret);
+        copied = true;
+      }
+    }
+    let keep = opts.storeSecret ?? keptBefore;
+    if (opts.storeSecret === undefined && !keptBefore) {
+      const yes = vscode.l10n.t('Keep in Secret Storage');
+      const no = vscode.l10n.t('Do Not Keep');
+      const answer = await vscode.window.showInformationMessage(
+        vscode.l10n.t('Keep the signing secret of "{0}" for signature checks?', created.name),
+        { modal: true, detail: vscode.l10n.t('Agent Workbench can then check the signatures of deliveries to this endpoint. The secret is kept only in VS Code\'s secret storage, for this connection profile; never in settings, files or logs.') },
+        yes, no,
+      );
+      keep = answer === yes;
+    }
+    if (keep) await secrets.store(owner, created.id, secret);
+    else if (keptBefore) await secrets.delete(owner, created.id);
+    if (!copied && !keep) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('The signing secret of "{0}" was neither copied nor kept, and cannot be read again. Rotate it to get a new one.', created.name));
+    } else if (keep) {
+      void vscode.window.showInformationMessage(keptBefore
+        ? vscode.l10n.t('The signing secret of "{0}" kept in secret storage was replaced by the new one.', created.name)
+        : vscode.l10n.t('The signing secret of "{0}" is kept in secret storage for this connection profile.', created.name));
+    }
+    return keep;
+  }
+
+  async function sendNewEndpoint(body: CreateWebhookEndpointRequest, opts: SecretOptions): Promise<EndpointResult> {
+    const owner = profileId();
+    const client = alertsClient(connection);
+    let created: WebhookEndpointWithSecret;
+    try {
+      created = await withProgress(vscode.l10n.t('Creating webhook endpoint {0}…', body.name), (signal) => client.createEndpoint(body, signal));
+    } catch (err) {
+      if (isPlatformError(err) && err.status === 409) {
+        throw new UserFacingError(vscode.l10n.t('This account has as many webhook endpoints as it can have. Delete one, or edit one to point elsewhere, then try again. (The platform said: {0})', err.serverMessage ?? err.message));
+      }
+      throw err;
+    }
+    void tree.refreshEndpoints();
+    const secretStored = await handOver(created, owner, opts, false);
+    void tree.refreshEndpoints();
+    return { endpoint: withoutSecret(created), secretStored };
+  }
+
+  async function createEndpoint(args?: WebhookEndpointFields & SecretOptions): Promise<EndpointResult | undefined> {
+    requireContext(connection);
+    const opts: SecretOptions = { storeSecret: args?.storeSecret, showSecret: args?.showSecret };
+    refuseLosingSecret(opts);
+    let body: CreateWebhookEndpointRequest | undefined;
+    if (args && (args.name !== undefined || args.url !== undefined || args.event_types !== undefined)) {
+      const checked = checkEndpointFields({ name: args.name, url: args.url, event_types: args.event_types });
+      const missing = (['name', 'url', 'event_types'] as const).filter((f) => checked[f] === undefined);
+      if (missing.length) throw new UserFacingError(vscode.l10n.t('A webhook endpoint needs {0}. Nothing was sent.', missing.join(', ')));
+      body = checked as CreateWebhookEndpointRequest;
+    } else {
+      body = await promptEndpoint(vscode.l10n.t('Create Webhook Endpoint'));
+    }
+    if (!body) return undefined;
+    const draft = body;
+    const attempt = (): Promise<EndpointResult | undefined> => runCommand(() => sendNewEndpoint(draft, opts), { retry: attempt });
+    return attempt();
+  }
+
+  async function editEndpoint(arg?: EndpointArg, fields?: WebhookEndpointFields): Promise<EndpointRecord | undefined> {
+    const endpoint = await resolveEndpoint(arg, vscode.l10n.t('Webhook endpoint to edit'));
+    if (!endpoint) return undefined;
+    const next = fields ? checkEndpointFields(fields) : await promptEndpoint(vscode.l10n.t('Edit Webhook Endpoint {0}', endpoint.name), endpoint);
+    if (!next) return undefined;
+    const change = changedEndpointFields(endpoint, next);
+    if (Object.keys(change).length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Webhook endpoint "{0}" is unchanged: nothing was sent.', endpoint.name));
+      return endpoint;
+    }
+    const client = alertsClient(connection);
+    const saved = asEndpointRecords([await withProgress(vscode.l10n.t('Saving webhook endpoint {0}…', endpoint.name), (signal) => client.updateEndpoint(endpoint.id, change, signal))])[0]!;
+    void tree.refreshEndpoints();
+    void vscode.window.showInformationMessage(vscode.l10n.t('Webhook endpoint "{0}" saved: {1} changed.', saved.name, Object.keys(change).join(', ')));
+    return saved;
+  }
+
+  async function rotateSecret(arg?: EndpointArg, opts: SecretOptions & { confirmed?: boolean } = {}): Promise<EndpointResult | undefined> {
+    refuseLosingSecret(opts);
+    const endpoint = await resolveEndpoint(arg, vscode.l10n.t('Webhook endpoint whose signing secret to rotate'));
+    if (!endpoint) return undefined;
+    if (!opts.confirmed) {
+      const go = vscode.l10n.t('Rotate');
+      const answer = await vscode.window.showWarningMessage(
+        vscode.l10n.t('Rotate the signing secret of "{0}"?', endpoint.name),
+        { modal: true, detail: vscode.l10n.t('The current secret stops working at once: every delivery from now on, retries included, is signed with the new one. Receivers that still check with the old secret will reject them until you update them.') },
+        go,
+      );
+      if (answer !== go) return undefined;
+    }
+    const owner = profileId();
+    const keptBefore = await secrets.has(owner, endpoint.id);
+    const send = async (): Promise<EndpointResult> => {
+      const client = alertsClient(connection);
+      const rotated = await withProgress(vscode.l10n.t('Rotating the signing secret of {0}…', endpoint.name), (signal) => client.rotateSecret(endpoint.id, signal));
+      const secretStored = await handOver(rotated, owner, opts, keptBefore);
+      void tree.refreshEndpoints();
+      return { endpoint: withoutSecret(rotated), secretStored };
+    };
+    const attempt = (): Promise<EndpointResult | undefined> => runCommand(send, { retry: attempt });
+    return attempt();
+  }
+
+  async function deleteEndpoint(arg?: EndpointArg, opts: { confirmed?: boolean } = {}): Promise<boolean | undefined> {
+    const endpoint = await resolveEndpoint(arg, vscode.l10n.t('Webhook endpoint to delete'));
+    if (!endpoint) return undefined;
+    if (!opts.confirmed) {
+      const go = vscode.l10n.t('Delete');
+      const answer = await vscode.window.showWarningMessage(
+        vscode.l10n.t('Delete webhook endpoint "{0}"?', endpoint.name),
+        { modal: true, detail: vscode.l10n.t('{0} stops receiving notifications at once; deliveries still waiting for it fail. Its signing secret, if kept here, is forgotten too.', endpoint.url) },
+        go,
+      );
+      if (answer !== go) return false;
+    }
+    const client = alertsClient(connection);
+    await withProgress(vscode.l10n.t('Deleting webhook endpoint {0}…', endpoint.name), (signal) => client.deleteEndpoint(endpoint.id, signal));
+    await secrets.delete(profileId(), endpoint.id);
+    void tree.refreshEndpoints();
+    void vscode.window.showInformationMessage(vscode.l10n.t('Webhook endpoint "{0}" deleted.', endpoint.name));
+    return true;
+  }
+
+  async function forgetSecret(arg?: EndpointArg): Promise<boolean | undefined> {
+    const endpoint = await resolveEndpoint(arg, vscode.l10n.t('Webhook endpoint whose kept signing secret to forget'));
+    if (!endpoint) return undefined;
+    await secrets.delete(profileId(), endpoint.id);
+    void tree.refreshEndpoints();
+    void vscode.window.showInformationMessage(vscode.l10n.t('The signing secret of "{0}" is no longer kept here.', endpoint.name));
+    return true;
+  }
+
+  /** Checks a delivery received by the user's receiver against the kept secret: the raw body and the three webhook headers. */
+  async function verifySignature(arg?: EndpointArg, delivery?: { body: string; headers: Record<string, string> }): Promise<WebhookVerification | undefined> {
+    const endpoint = await resolveEndpoint(arg, vscode.l10n.t('Webhook endpoint that received the delivery'));
+    if (!endpoint) return undefined;
+    const secret = await secrets.get(profileId(), endpoint.id);
+    if (!secret) throw new UserFacingError(vscode.l10n.t('The signing secret of "{0}" is not kept here. Rotate it and choose to keep the new one, then check again.', endpoint.name));
+    const given = delivery ?? (await askDelivery(endpoint.name));
+    if (!given) return undefined;
+    // The receiver judges freshness when the delivery arrives; a check made later only asks whether the signature is right.
+    const result = clientRuntime().alertsContract.verifyWebhookSignature({ secret, body: given.body, headers: given.headers, toleranceSeconds: Number.MAX_SAFE_INTEGER });
+    if (result.ok) void vscode.window.showInformationMessage(vscode.l10n.t('The signature is valid: this delivery was sent by the platform for "{0}" and its body is unchanged.', endpoint.name));
+    else void vscode.window.showWarningMessage(vscode.l10n.t('The signature does not check out for "{0}": {1}.', endpoint.name, result.reason));
+    return result;
+  }
+
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('agentWorkbench.createWebhookEndpoint', (args?: (WebhookEndpointFields & SecretOptions) | TreeNode) =>
+      runCommand(() => createEndpoint(args instanceof TreeNode ? undefined : args))),
+    vscode.commands.registerCommand('agentWorkbench.editWebhookEndpoint', (arg?: EndpointArg, fields?: WebhookEndpointFields) => runCommand(() => editEndpoint(arg, fields))),
+    vscode.commands.registerCommand('agentWorkbench.rotateWebhookSecret', (arg?: EndpointArg, opts?: SecretOptions & { confirmed?: boolean }) => runCommand(() => rotateSecret(arg, opts))),
+    vscode.commands.registerCommand('agentWorkbench.deleteWebhookEndpoint', (arg?: EndpointArg, opts?: { confirmed?: boolean }) => runCommand(() => deleteEndpoint(arg, opts))),
+    vscode.commands.registerCommand('agentWorkbench.forgetWebhookSecret', (arg?: EndpointArg) => runCommand(() => forgetSecret(arg))),
+    vscode.commands.registerCommand('agentWorkbench.verifyWebhookSignature', (arg?: EndpointArg, delivery?: { body: string; headers: Record<string, string> }) =>
+      runCommand(() => verifySignature(arg, delivery))),
+  );
+}
+
+/** The body is the text of the active editor (the delivery as received); the headers are typed. */
+async function askDelivery(name: string): Promise<{ body: string; headers: Record<string, string> } | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) throw new UserFacingError(vscode.l10n.t('Open the raw body of the delivery in an editor first (exactly as received), then check again.'));
+  const body = editor.document.getText();
+  const title = vscode.l10n.t('Check a Delivery to {0}', name);
+  const required = (v: string): string | undefined => (v.trim() ? undefined : vscode.l10n.t('Paste the header value.'));
+  const headers = await MultiStepInput.run<Record<string, string>>(3, {}, [
+    async (input, h) => {
+      h['webhook-id'] = await input.text({ title, prompt: vscode.l10n.t('Value of the webhook-id header'), validate: required });
+      return 1;
+    },
+    async (input, h) => {
+      h['webhook-timestamp'] = await input.text({ title, prompt: vscode.l10n.t('Value of the webhook-timestamp header'), validate: (v) => (/^\d+$/.test(v.trim()) ? undefined : vscode.l10n.t('Seconds since 1970, digits only.')) });
+      return 2;
+    },
+    async (input, h) => {
+      h['webhook-signature'] = await input.text({ title, prompt: vscode.l10n.t('Value of the webhook-signature header (v1,…)'), validate: required });
+      return 'done';
+    },
+  ]);
+  return headers ? { body, headers } : undefined;
+}
+
+function withoutSecret(endpoint: WebhookEndpointWithSecret): EndpointRecord {
+  return { id: endpoint.id, name: endpoint.name, url: endpoint.url, event_types: endpoint.event_types, created_at: endpoint.created_at, updated_at: endpoint.updated_at };
+}

@@ -1,0 +1,116 @@
+import * as vscode from 'vscode';
+import type { UpdateWebhookEndpointRequest, WebhookEventType } from '../../contract/alerts';
+import { clientRuntime } from '../clientRuntime';
+import { MultiStepInput } from '../common/multiStep';
+import type { EndpointRecord } from '../explorer/alerts/alertsSource';
+import { UserFacingError } from './commandSupport';
+
+/** Fields of a webhook endpoint as a caller gives them: the API's own names. */
+export interface WebhookEndpointFields {
+  name?: string;
+  url?: string;
+  event_types?: string[];
+}
+
+function contract() {
+  return clientRuntime().alertsContract;
+}
+
+export function checkEndpointName(value: string): string | undefined {
+  const max = contract().WEBHOOK_ENDPOINT_NAME_MAX;
+  const n = value.trim().length;
+  return n < 1 || n > max ? vscode.l10n.t('A webhook endpoint name has 1 to {0} characters (now {1}).', max, n) : undefined;
+}
+
+/** Notifications go to an absolute http or https address. */
+export function checkEndpointUrl(value: string): string | undefined {
+  const max = contract().WEBHOOK_URL_MAX;
+  const text = value.trim();
+  if (text.length > max) return vscode.l10n.t('The URL has at most {0} characters.', max);
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    return vscode.l10n.t('The URL must be an http or https address, such as https://example.com/hooks/alerts ("{0}" is not).', text);
+  }
+  return undefined;
+}
+
+export function checkEventTypes(values: readonly string[]): string | undefined {
+  const allowed: readonly string[] = contract().WEBHOOK_EVENT_TYPES;
+  if (values.length === 0) return vscode.l10n.t('Choose at least one event type ({0}).', allowed.join(', '));
+  const unknown = values.filter((v) => !allowed.includes(v));
+  if (unknown.length) return vscode.l10n.t('Event types are {0} (not {1}).', allowed.join(', '), unknown.join(', '));
+  if (new Set(values).size !== values.length) return vscode.l10n.t('Name each event type once.');
+  return undefined;
+}
+
+/** Checks the fields a caller gave, all at once; throws one error naming every problem (nothing is sent). */
+export function checkEndpointFields(fields: WebhookEndpointFields): UpdateWebhookEndpointRequest {
+  const problems: string[] = [];
+  const out: UpdateWebhookEndpointRequest = {};
+  if (fields.name !== undefined) {
+    const p = typeof fields.name === 'string' ? checkEndpointName(fields.name) : vscode.l10n.t('The name must be text.');
+    if (p) problems.push(p);
+    else out.name = fields.name.trim();
+  }
+  if (fields.url !== undefined) {
+    const p = typeof fields.url === 'string' ? checkEndpointUrl(fields.url) : vscode.l10n.t('The URL must be text.');
+    if (p) problems.push(p);
+    else out.url = fields.url.trim();
+  }
+  if (fields.event_types !== undefined) {
+    const p = Array.isArray(fields.event_types) ? checkEventTypes(fields.event_types.map(String)) : vscode.l10n.t('event_types must be a list.');
+    if (p) problems.push(p);
+    else out.event_types = fields.event_types as WebhookEventType[];
+  }
+  if (problems.length) throw new UserFacingError(`${problems.join(' ')} ${vscode.l10n.t('Nothing was sent.')}`);
+  return out;
+}
+
+/** The fields of `next` that differ from `endpoint`: what an edit sends. */
+export function changedEndpointFields(endpoint: EndpointRecord, next: UpdateWebhookEndpointRequest): UpdateWebhookEndpointRequest {
+  const change: UpdateWebhookEndpointRequest = {};
+  if (next.name !== undefined && next.name !== endpoint.name) change.name = next.name;
+  if (next.url !== undefined && next.url !== endpoint.url) change.url = next.url;
+  if (next.event_types !== undefined && [...next.event_types].sort().join() !== [...endpoint.event_types].sort().join()) change.event_types = next.event_types;
+  return change;
+}
+
+interface Draft {
+  name: string;
+  url: string;
+  event_types: WebhookEventType[];
+}
+
+/** Asks for name and URL (with Back, checked as typed), then the event types (several may be chosen). */
+export async function promptEndpoint(title: string, initial?: EndpointRecord): Promise<Draft | undefined> {
+  const draft: Draft = { name: initial?.name ?? '', url: initial?.url ?? 'https://', event_types: [] };
+  const first = await MultiStepInput.run<Draft>(3, draft, [
+    async (input, d) => {
+      d.name = await input.text({ title, prompt: vscode.l10n.t('Name of the webhook endpoint'), value: d.name, validate: checkEndpointName });
+      return 1;
+    },
+    async (input, d) => {
+      d.url = await input.text({ title, prompt: vscode.l10n.t('Address that receives the signed notifications (http or https)'), value: d.url, validate: checkEndpointUrl });
+      return 'done';
+    },
+  ]);
+  if (!first) return undefined;
+  const current = new Set(initial?.event_types ?? contract().WEBHOOK_EVENT_TYPES);
+  const explain: Record<WebhookEventType, string> = {
+    'alerts.triggered': vscode.l10n.t('a rule starts firing'),
+    'alerts.resolved': vscode.l10n.t('a firing rule is back within its threshold'),
+  };
+  const picked = await vscode.window.showQuickPick(
+    contract().WEBHOOK_EVENT_TYPES.map((t) => ({ label: t, description: explain[t], picked: current.has(t), value: t })),
+    { title: `${title} (3/3)`, placeHolder: vscode.l10n.t('Events to send to {0}', first.url), canPickMany: true, ignoreFocusOut: true },
+  );
+  if (!picked) return undefined;
+  const problem = checkEventTypes(picked.map((p) => p.value));
+  if (problem) throw new UserFacingError(`${problem} ${vscode.l10n.t('Nothing was sent.')}`);
+  return { ...first, event_types: picked.map((p) => p.value) };
+}
