@@ -39,7 +39,7 @@ function leaks(files: string[]): string[] {
 
 /** Runs last: after every other suite used the secrets, none of them may be found outside secret storage. */
 suite('No secret outside secret storage', () => {
-  test('the log of the extension (its output channel) holds no secret', async () => {
+  test('[AUTH-2] the log of the extension (its output channel) holds no secret', async () => {
     const api = await activateExtension();
     const logsRoot = dirname(dirname(api.logUri.fsPath));
     const files = filesUnder(logsRoot);
@@ -47,7 +47,7 @@ suite('No secret outside secret storage', () => {
     assert.deepEqual(leaks(files), []);
   });
 
-  test('user and workspace settings and the workspace files hold no secret', () => {
+  test('[AUTH-2] user and workspace settings and the workspace files hold no secret', () => {
     const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
     const files = folders.flatMap((f) => filesUnder(f));
     const settings = vscode.workspace.getConfiguration('agentWorkbench');
@@ -56,7 +56,7 @@ suite('No secret outside secret storage', () => {
     for (const secret of SECRETS) assert.ok(!serialized.includes(secret), 'no secret in the agentWorkbench settings');
   });
 
-  test('the user settings file holds no secret', async () => {
+  test('[AUTH-2] the user settings file holds no secret', async () => {
     const api = await activateExtension();
     // <user-data-dir>/logs/<session>/<window>/exthost/<extension>: the User folder sits beside logs.
     let dir = api.logUri.fsPath;
