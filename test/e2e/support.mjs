@@ -56,8 +56,8 @@ export async function openWorkbench({ name, devExtension = true, prepare }) {
 export async function showAgentWorkbench(page) {
   const item = page.locator('.activitybar a.action-label[aria-label^="Agent Workbench"]');
   await item.click();
-  // With one view in the container VS Code hides the view's own header and titles the side bar "Agent Workbench: Agents".
-  await page.locator('.sidebar .composite.title .title-label', { hasText: 'Agents' }).waitFor();
+  // With one view in the container VS Code titles the side bar "Agent Workbench: Agents"; with several (Agents, Alerts) each view has its own header.
+  await page.locator('.sidebar .composite.title .title-label', { hasText: 'Agents' }).or(page.locator('.sidebar .pane-header', { hasText: /^Agents/i })).first().waitFor();
 }
 
 /** Runs a command from the command palette by its title, as a person types it. */
