@@ -43,6 +43,29 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * `integration-suites`: every test/integration/*.test.ts (the secret scan last, since it checks what the
+ * others left behind) and *.bench.ts, found when bundling, so adding a suite is adding a file.
+ */
+const integrationSuites = {
+  name: 'integration-suites',
+  setup(build) {
+    build.onResolve({ filter: /^integration-suites$/ }, () => ({ path: 'integration-suites', namespace: 'integration-suites' }));
+    build.onLoad({ filter: /.*/, namespace: 'integration-suites' }, () => {
+      const dir = join(process.cwd(), 'test', 'integration');
+      const list = (suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)).map((f) => f.slice(0, -suffix.length))
+        .sort((a, b) => (a === 'secrets') - (b === 'secrets') || a.localeCompare(b));
+      const entries = (names, suffix) => names.map((n) => `  ${JSON.stringify(n)}: () => import(${JSON.stringify(`./${n}${suffix}`)}),`).join('\n');
+      return {
+        contents: `export const suites = {\n${entries(list('.test.ts'), '.test.ts')}\n};\nexport const benchSuites = {\n${entries(list('.bench.ts'), '.bench.ts')}\n};\n`,
+        resolveDir: dir,
+        loader: 'js',
+        watchDirs: [dir],
+      };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   minify: production,
@@ -102,6 +125,7 @@ const configs = [
         platform: 'node',
         target: 'node20',
         external: ['vscode', 'mocha'],
+        plugins: [...common.plugins, integrationSuites],
       }]
     : []),
 ];

@@ -129,7 +129,7 @@ export function meaningOf(family: ApiFamily, status: number): string {
 
 const SPECIFIC: Partial<Record<ApiFamily, Record<number, string>>> = {
   agents: {
-    409: 'the branch has diverged from main, or a limit was reached',
+    409: 'it conflicts with the current state of the agent (for example a branch that diverged from main, a name already in use, or a deployment that cannot move further)',
   },
   alerts: {
     409: 'the account already has the maximum number of alert rules or webhook endpoints',

@@ -8,18 +8,9 @@ import * as vscode from 'vscode';
 import Mocha from 'mocha';
 import { type TestResults, type TestFailure } from './results';
 
-/** Suites are imported after mocha has set up its globals (`suite`, `test`), so their bodies register. */
-const SUITES: Record<string, () => Promise<unknown>> = {
-  extension: () => import('./extension.test.js'),
-  commands: () => import('./commands.test.js'),
-  connection: () => import('./connection.test.js'),
-  agents: () => import('./agents.test.js'),
-  alerts: () => import('./alerts.test.js'),
-};
-/** Not part of the tests: figures for `npm run bench`, run on request only. */
-const BENCH_SUITES: Record<string, () => Promise<unknown>> = {
-  activation: () => import('./activation.bench.js'),
-};
+// Every test/integration/*.test.ts and *.bench.ts, found by the bundler (esbuild.mjs), the secret scan last.
+// Suites are imported after mocha has set up its globals (`suite`, `test`), so their bodies register.
+import { benchSuites as BENCH_SUITES, suites as SUITES } from 'integration-suites';
 
 export async function run(): Promise<void> {
   const started = Date.now();
