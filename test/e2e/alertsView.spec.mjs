@@ -92,4 +92,35 @@ describe('The Alerts view', { timeout: 240_000 }, () => {
       assert.ok(!endpoint.includes('Forget Kept Signing Secret'), 'no secret is kept for a demo endpoint');
     });
   });
+  it('Create Alert Rule walks through the steps, checks the threshold as it is typed, and the new rule appears', async () => {
+    const { page } = wb;
+    await step(page, 'alerts-create', async () => {
+      const input = page.locator('.quick-input-widget input.input');
+      const widget = page.locator('.quick-input-widget');
+      await runCommand(page, 'Agent Workbench: Create Alert Rule');
+      await widget.getByText('Name of the alert rule').waitFor();
+      await input.fill('Slow replies at night');
+      await page.keyboard.press('Enter');
+      await widget.locator('.monaco-list-row', { hasText: 'This project' }).waitFor();
+      await page.keyboard.press('Enter');
+      await widget.locator('.monaco-list-row', { hasText: 'Turn latency p95' }).waitFor();
+      await input.fill('p95');
+      await page.keyboard.press('Enter');
+      await widget.locator('.monaco-list-row', { hasText: 'fire when the metric is above the threshold' }).waitFor();
+      await page.keyboard.press('Enter');
+      await widget.getByText(/Threshold for Turn latency p95, in milliseconds/).waitFor();
+      await input.fill('-1');
+      await widget.getByText(/whole number of 0 or more \(milliseconds\)/).waitFor();
+      await screenshot(page, 'alerts-create-threshold');
+      await page.keyboard.press('Enter');
+      await widget.getByText(/whole number of 0 or more/).waitFor();
+      await input.fill('3000');
+      await page.keyboard.press('Enter');
+      await widget.locator('.monaco-list-row', { hasText: '10 minutes' }).waitFor();
+      await page.keyboard.press('Enter');
+      await notification(page, 'Alert rule "Slow replies at night" created').waitFor();
+      await row(page, 'Slow replies at night').waitFor();
+      assert.match(await pane(page, 'Alerts').innerText(), /7 of 10/);
+    });
+  });
 });
