@@ -35,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
   const connection = new Connection(profiles, vault, log);
   const localPlatform = new LocalPlatformHost(context.extensionPath, log);
   const agentsView = createAgentsView(connection);
-  const webhookSecrets = new WebhookSecrets(context.secrets, log.redactor);
+  const webhookSecrets = new WebhookSecrets(context.secrets, log.redactor, profiles);
   const alertsTree = new AlertsTree(connection, webhookSecrets);
   context.subscriptions.push(
     log,
@@ -49,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     registerAgentCommands(connection, agentsView.tree),
     registerDeployCommands(connection, agentsView.tree),
     registerNumberCommands(connection, agentsView.tree),
+    webhookSecrets,
     alertsTree,
     registerAlertCommands(connection, alertsTree),
     registerWebhookCommands(connection, alertsTree, webhookSecrets),

@@ -1,13 +1,26 @@
 import type * as vscode from 'vscode';
 import type { Redactor } from '../../../core/redact';
 
+/** Which endpoints of which profiles have a kept secret (ids only), so a removed profile leaves none behind. */
+const INDEX_KEY = 'agentWorkbench.webhookSigningSecrets';
+const LOCAL_PROFILE_ID = 'local';
+
+interface ProfileList {
+  list(): ReadonlyArray<{ id: string }>;
+  readonly onDidChange: vscode.Event<void>;
+}
+
 /**
  * Signing secrets of webhook endpoints that the user chose to keep, in VS Code's SecretStorage
  * only, under a name scoped to the connection profile. Every value is taught to the redactor,
- * so it can never reach the log.
+ * so it can never reach the log. Secrets of a removed profile are deleted with it.
  */
-export class WebhookSecrets {
-  constructor(private readonly secrets: vscode.SecretStorage, private readonly redactor: Redactor) {}
+export class WebhookSecrets implements vscode.Disposable {
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly secrets: vscode.SecretStorage, private readonly redactor: Redactor, private readonly profiles: ProfileList) {
+    this.sub = profiles.onDidChange(() => void this.forgetRemovedProfiles());
+  }
 
   /** The SecretStorage name of an endpoint's secret (no secret in it). */
   static keyOf(profileId: string, endpointId: string): string {
@@ -32,9 +45,43 @@ export class WebhookSecrets {
   async store(profileId: string, endpointId: string, secret: string): Promise<void> {
     this.redactor.add(secret);
     await this.secrets.store(WebhookSecrets.keyOf(profileId, endpointId), secret);
+    await this.updateIndex((index) => ({ ...index, [profileId]: [...new Set([...(index[profileId] ?? []), endpointId])] }));
   }
 
   async delete(profileId: string, endpointId: string): Promise<void> {
     await this.secrets.delete(WebhookSecrets.keyOf(profileId, endpointId));
+    await this.updateIndex((index) => withoutEmpty({ ...index, [profileId]: (index[profileId] ?? []).filter((id) => id !== endpointId) }));
   }
+
+  /** Deletes the kept secrets of saved profiles that were removed (the Local profile only comes and goes with the local platform). */
+  private async forgetRemovedProfiles(): Promise<void> {
+    const present = new Set(this.profiles.list().map((p) => p.id));
+    const index = await this.readIndex();
+    const gone = Object.keys(index).filter((id) => id !== LOCAL_PROFILE_ID && !present.has(id));
+    for (const profileId of gone) {
+      await Promise.all((index[profileId] ?? []).map((endpointId) => this.secrets.delete(WebhookSecrets.keyOf(profileId, endpointId))));
+    }
+    if (gone.length) await this.updateIndex((i) => Object.fromEntries(Object.entries(i).filter(([id]) => !gone.includes(id))));
+  }
+
+  private async readIndex(): Promise<Record<string, string[]>> {
+    try {
+      const parsed: unknown = JSON.parse((await this.secrets.get(INDEX_KEY)) ?? '{}');
+      return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string[]>) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  private async updateIndex(change: (index: Record<string, string[]>) => Record<string, string[]>): Promise<void> {
+    await this.secrets.store(INDEX_KEY, JSON.stringify(change(await this.readIndex())));
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+  }
+}
+
+function withoutEmpty(index: Record<string, string[]>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(index).filter(([, ids]) => ids.length > 0));
 }
