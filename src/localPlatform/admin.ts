@@ -16,7 +16,7 @@ export function createAdminRouter(platform: Platform): Router {
     if (!SEED_NAMES.includes(seed)) throw buildError(400, `Unknown seed: ${String(seed)}`, [{ field: 'seed', message: `one of ${SEED_NAMES.join(', ')}` }]);
     platform.faults.clear();
     platform.clock.set(Date.now());
-    applySeed(platform, seed);
+    applySeed(platform, seed, platform.demoAnchor);
     return { body: { ok: true, seed } };
   });
   r.get('/faults', () => ({ body: { faults: platform.faults.list() } }));

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const streamDelayMs = values['stream-delay'] === undefined ? undefined : Number(values['stream-delay']);
   if (streamDelayMs !== undefined && !(streamDelayMs >= 0)) fail('--stream-delay must be a non-negative number of milliseconds');
 
-  const lp = await startLocalPlatform({ port, seed, dataDir: values['data-dir'], ...(streamDelayMs !== undefined ? { streamDelayMs } : {}) });
+  const lp = await startLocalPlatform({ port, seed, demoAnchor: 'now', dataDir: values['data-dir'], ...(streamDelayMs !== undefined ? { streamDelayMs } : {}) });
   const info = {
     urls: lp.urls,
     accountId: LOCAL_ACCOUNT.slug,

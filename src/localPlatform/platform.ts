@@ -58,6 +58,8 @@ export class Platform {
   readonly clock = new Clock();
   readonly faults = new FaultBook();
   options: PlatformOptions;
+  /** Where a demo seed's week ends (see seed/seeds.ts); resets keep it. */
+  demoAnchor: 'fixed' | 'now' = 'fixed';
 
   private readonly _onDidChangeConversation = new Emitter<StoredConversation>();
   /** A conversation was created, got a turn, or ended. */

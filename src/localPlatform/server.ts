@@ -8,12 +8,14 @@ import { familyFactories } from './families';
 import { type PlatformOptions, Platform } from './platform';
 import { Persistence } from './persistence';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './seed/credentials';
-import { applySeed, type SeedName } from './seed/seeds';
+import { applySeed, type DemoAnchor, type SeedName } from './seed/seeds';
 
 export interface LocalPlatformOptions extends Partial<PlatformOptions> {
   port?: number;
   host?: string;
   seed?: SeedName;
+  /** Where the demo week ends: at the fixed seed date (default, for tests) or at the current hour. */
+  demoAnchor?: DemoAnchor;
   dataDir?: string;
 }
 
@@ -57,7 +59,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   const platform = new Platform(options);
   const persistence = options.dataDir ? new Persistence(options.dataDir, platform) : undefined;
   const loaded = persistence ? await persistence.load() : false;
-  if (!loaded) applySeed(platform, options.seed ?? 'base');
+  platform.demoAnchor = options.demoAnchor ?? 'fixed';
+  if (!loaded) applySeed(platform, options.seed ?? 'base', platform.demoAnchor);
 
   const admin = createAdminRouter(platform);
   const families: Family[] = familyFactories.map((make) => make({ platform, admin }));

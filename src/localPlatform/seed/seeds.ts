@@ -12,17 +12,46 @@ export const SEED_NAMES: readonly SeedName[] = ['empty', 'base', 'demo'];
 /** A fixed instant the seeds are built around, so seeded data is the same on every run. */
 export const SEED_EPOCH = Date.parse('2026-01-05T09:00:00.000Z');
 
-export function applySeed(platform: Platform, seed: SeedName): void {
+/**
+ * Where the demo week ends: `fixed` at SEED_EPOCH (the platform's clock starts there; tests rely on
+ * exact dates), or `now`: the same data moved so that it ends at the current hour, the clock left
+ * on real time (what a person trying the product sees: "the last seven days" are really that).
+ */
+export type DemoAnchor = 'fixed' | 'now';
+
+export function applySeed(platform: Platform, seed: SeedName, anchor: DemoAnchor = 'fixed'): void {
   const state = emptyState();
   if (seed !== 'empty') seedBase(state);
   platform.replaceState(state);
   if (seed === 'demo') {
-    // The demo week ends at SEED_EPOCH: the platform's clock starts there, so the week is "the last
-    // seven days", in-progress demo calls are minutes old and alert windows see the demo traffic.
+    // Built around SEED_EPOCH, so in-progress demo calls are minutes old and alert windows see the traffic.
     platform.clock.set(SEED_EPOCH);
     seedDemo(platform);
+    if (anchor === 'now') {
+      const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+      shiftTimestamps(platform.state, hour - SEED_EPOCH);
+      platform.clock.set(Date.now());
+    }
   }
   platform.mutated();
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
+
+/** Moves every ISO 8601 instant held in the state by `deltaMs`, leaving everything else as it is. */
+export function shiftTimestamps(value: unknown, deltaMs: number): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => {
+      if (typeof item === 'string' && ISO_INSTANT.test(item)) value[i] = new Date(Date.parse(item) + deltaMs).toISOString();
+      else shiftTimestamps(item, deltaMs);
+    });
+  } else if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    for (const [k, v] of Object.entries(obj)) {
+      if (typeof v === 'string' && ISO_INSTANT.test(v)) obj[k] = new Date(Date.parse(v) + deltaMs).toISOString();
+      else shiftTimestamps(v, deltaMs);
+    }
+  }
 }
 
 export const defaultProjectSettings = (): ProjectSettings => ({

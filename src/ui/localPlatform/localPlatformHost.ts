@@ -37,6 +37,7 @@ export class LocalPlatformHost implements vscode.Disposable {
     const lp = await mod.startLocalPlatform({
       port: config.get<number>('port', 0),
       seed: config.get<'demo' | 'base' | 'empty'>('seed', 'demo'),
+      demoAnchor: 'now',
     });
     this.running = lp;
     this.log.info(`Local platform started on ${lp.urls.origin}`);
