@@ -40,6 +40,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
   context.subscriptions.push(
     log,
     profiles,
+    vault,
     connection,
     localPlatform,
     new ConnectionStatusBar(profiles),

@@ -38,6 +38,12 @@ export interface RequestSpec<S extends z.ZodType | undefined = z.ZodType | undef
   timeoutMs?: number;
 }
 
+interface Target {
+  origin: string;
+  pathname: string;
+  search: string;
+}
+
 export interface RequestLog {
   family: ApiFamily;
   method: string;
@@ -69,6 +75,7 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : unknown;
 /** HTTP for every family: a keep-alive undici Pool per origin, timeouts, retries, typed errors. */
 export class Transport implements IDisposable {
   private readonly pools = new Map<string, Pool>();
+  private readonly bases = new Map<string, { origin: string; prefix: string }>();
   readonly options: TransportOptions;
 
   constructor(options: Partial<TransportOptions> = {}) {
@@ -76,11 +83,7 @@ export class Transport implements IDisposable {
   }
 
   async request<S extends z.ZodType | undefined>(spec: RequestSpec<S>): Promise<Response<Parsed<S>>> {
-    const url = new URL(joinUrl(spec.baseUrl, spec.path));
-    appendQuery(url.searchParams, spec.query);
-    // Spaces as %20, not the form encoding's "+": the Conversations API asks for it (variant_name),
-    // and it is valid everywhere. A literal "+" is already %2B here.
-    if (url.search.includes('+')) url.search = url.search.replace(/\+/g, '%20');
+    const url = this.target(spec);
     const operation = spec.operation ?? `${spec.method} ${spec.path}`;
     const started = performance.now();
     let retries = 0;
@@ -121,6 +124,24 @@ export class Transport implements IDisposable {
     }
   }
 
+  /** Origin and path of a request; the base URL is parsed once per base, not once per request. */
+  private target(spec: RequestSpec): Target {
+    let base = this.bases.get(spec.baseUrl);
+    if (!base) {
+      const parsed = new URL(spec.baseUrl);
+      base = { origin: parsed.origin, prefix: parsed.pathname.replace(/\/+$/, '') };
+      this.bases.set(spec.baseUrl, base);
+    }
+    const pathname = base.prefix + (spec.path.startsWith('/') ? spec.path : `/${spec.path}`);
+    if (!spec.query) return { origin: base.origin, pathname, search: '' };
+    const params = new URLSearchParams();
+    appendQuery(params, spec.query);
+    // Spaces as %20, not the form encoding's "+": the Conversations API asks for it (variant_name),
+    // and it is valid everywhere. A literal "+" is already %2B here.
+    const query = params.toString().replace(/\+/g, '%20');
+    return { origin: base.origin, pathname, search: query ? `?${query}` : '' };
+  }
+
   /** How long to wait before retrying, or undefined when this error is final. */
   private retryWait(spec: RequestSpec, error: PlatformError, retries: number): number | undefined {
     if (spec.retry !== 'safe' || retries >= this.options.backoff.retries) return undefined;
@@ -132,7 +153,7 @@ export class Transport implements IDisposable {
     return undefined;
   }
 
-  private async once(url: URL, spec: RequestSpec, operation: string): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }> {
+  private async once(url: Target, spec: RequestSpec, operation: string): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }> {
     // undici's own timers bound the wait for headers and for the body: cheaper than a timeout
     // signal per request, and the caller's signal still cancels.
     const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs;
@@ -179,8 +200,9 @@ export class Transport implements IDisposable {
     return pool;
   }
 
-  private log(spec: RequestSpec, url: URL, status: number | undefined, started: number, retries: number, error?: PlatformError): void {
-    this.options.onRequest?.({
+  private log(spec: RequestSpec, url: Target, status: number | undefined, started: number, retries: number, error?: PlatformError): void {
+    if (!this.options.onRequest) return;
+    this.options.onRequest({
       family: spec.family,
       method: spec.method,
       path: url.pathname,
@@ -200,10 +222,6 @@ export class Transport implements IDisposable {
 /** Encodes each path segment: encodePath`/v1/agents/${id}`. */
 export function encodePath(strings: TemplateStringsArray, ...values: Array<string | number>): string {
   return strings.reduce((acc, s, i) => acc + s + (i < values.length ? encodeURIComponent(String(values[i])) : ''), '');
-}
-
-export function joinUrl(base: string, path: string): string {
-  return base.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
 }
 
 function appendQuery(params: URLSearchParams, query: Record<string, QueryValue> | undefined): void {

@@ -6,22 +6,48 @@ import type { Redactor } from '../../core/redact';
  * Credentials of every profile, kept only in VS Code's SecretStorage. Every value read or
  * stored is taught to the redactor, so it can never reach the log.
  */
-export class SecretVault {
-  constructor(private readonly secrets: vscode.SecretStorage, private readonly redactor: Redactor) {}
+export class SecretVault implements vscode.Disposable {
+  /** Values read this session: every platform call needs its key, and SecretStorage is a round trip away. */
+  private readonly cache = new Map<string, Promise<string | undefined>>();
+  private readonly sub: vscode.Disposable;
 
-  async get(profileId: string, id: CredentialId): Promise<string | undefined> {
-    const value = await this.secrets.get(secretKey(profileId, id));
-    if (value && id !== 'messagingHost') this.redactor.add(value);
-    return value || undefined;
+  constructor(private readonly secrets: vscode.SecretStorage, private readonly redactor: Redactor) {
+    // Another window may change a secret: forget it, so the next call reads the new value.
+    this.sub = secrets.onDidChange((e) => this.cache.delete(e.key));
+  }
+
+  get(profileId: string, id: CredentialId): Promise<string | undefined> {
+    const key = secretKey(profileId, id);
+    let value = this.cache.get(key);
+    if (!value) {
+      value = Promise.resolve(this.secrets.get(key)).then((v) => {
+        if (v && id !== 'messagingHost') this.redactor.add(v);
+        return v || undefined;
+      });
+      this.cache.set(key, value);
+      value.catch(() => this.cache.delete(key));
+    }
+    return value;
   }
 
   async set(profileId: string, id: CredentialId, value: string): Promise<void> {
     if (id !== 'messagingHost') this.redactor.add(value);
-    await this.secrets.store(secretKey(profileId, id), value);
+    const key = secretKey(profileId, id);
+    this.cache.delete(key);
+    await this.secrets.store(key, value);
+    this.cache.set(key, Promise.resolve(value));
   }
 
   async delete(profileId: string, id: CredentialId): Promise<void> {
-    await this.secrets.delete(secretKey(profileId, id));
+    const key = secretKey(profileId, id);
+    this.cache.delete(key);
+    await this.secrets.delete(key);
+    this.cache.delete(key);
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.cache.clear();
   }
 
   /** Which credentials a profile has (values are not returned). */
@@ -34,7 +60,7 @@ export class SecretVault {
   }
 
   async deleteAll(profileId: string): Promise<void> {
-    await Promise.all(CREDENTIALS.map((c) => this.secrets.delete(secretKey(profileId, c.id))));
+    await Promise.all(CREDENTIALS.map((c) => this.delete(profileId, c.id)));
   }
 
   /** Teaches the redactor every stored secret (at start, before anything is logged). */
