@@ -15,7 +15,7 @@ import { type Environment, environmentSchema } from '../contract/common';
 import type { ClientContext } from './context';
 import { type Assumption, PlatformError } from './errors';
 import { items, pagesByOffset } from './paging';
-import { type AssumedEndpoint, encodePath, type QueryValue, type RequestSpec, type RetryMode } from './transport';
+import { type AssumedEndpoint, encodePath, type FamilyCall } from './transport';
 import { requireIds, validateInput } from './validate';
 
 const AGENTS_AUTH_HEADER = 'x-api-key';
@@ -61,18 +61,6 @@ export interface DeploymentContext {
   deploymentMessage?: string;
   version?: string;
   environment?: Environment;
-}
-
-interface Call<S extends z.ZodType | undefined> {
-  operation: string;
-  method: RequestSpec['method'];
-  path: string;
-  schema: S;
-  retry: RetryMode;
-  query?: Record<string, QueryValue>;
-  body?: unknown;
-  assumption?: AssumedEndpoint;
-  signal?: AbortSignal;
 }
 
 /**
@@ -294,7 +282,7 @@ export class AgentsClient {
     return this.send({ operation, method: 'POST', path: encodePath`/v1/agents/${agentId}/telephony/phone-numbers`, body, schema: importPhoneNumbersResponseSchema, retry: 'never', signal });
   }
 
-  private async send<S extends z.ZodType | undefined>(call: Call<S>): Promise<S extends z.ZodType ? z.output<S> : undefined> {
+  private async send<S extends z.ZodType | undefined>(call: FamilyCall<S>): Promise<S extends z.ZodType ? z.output<S> : undefined> {
     const key = await this.ctx.credential('agentsApiKey', 'agents', call.operation);
     const res = await this.ctx.transport.request({ ...call, family: 'agents', baseUrl: this.ctx.base('build'), headers: { [AGENTS_AUTH_HEADER]: key } });
     return res.body as S extends z.ZodType ? z.output<S> : undefined;

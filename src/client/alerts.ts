@@ -8,7 +8,7 @@ import {
 } from '../contract/alerts';
 import type { ClientContext } from './context';
 import type { Assumption } from './errors';
-import { type AssumedEndpoint, encodePath, type QueryValue, type RequestSpec, type RetryMode } from './transport';
+import { type AssumedEndpoint, encodePath, type FamilyCall } from './transport';
 import { requireIds, validateInput } from './validate';
 
 /** Endpoints the spec does not show (rows of docs/api-assumptions.md, Alerts API). */
@@ -38,18 +38,6 @@ const ruleFiltersSchema = z.strictObject({
 const webhookEndpointRecordSchema = webhookEndpointSchema.omit({ signing_secret: true });
 /** A webhook endpoint as listed or read later: the signing secret is never part of it. */
 export type WebhookEndpointRecord = z.output<typeof webhookEndpointRecordSchema> & { signing_secret?: never };
-
-interface Call<S extends z.ZodType | undefined> {
-  operation: string;
-  method: RequestSpec['method'];
-  path: string;
-  schema: S;
-  retry: RetryMode;
-  query?: Record<string, QueryValue>;
-  body?: unknown;
-  assumption?: AssumedEndpoint;
-  signal?: AbortSignal;
-}
 
 /**
  * Alerts API and webhook endpoints. Creating a rule or an endpoint and rotating a secret are
@@ -146,7 +134,7 @@ export class AlertsClient {
     return this.send({ operation, method: 'POST', path: WEBHOOK_ENDPOINTS_PATH + encodePath`/${endpointId}/rotate-secret`, schema: webhookEndpointWithSecretSchema, retry: 'never', assumption: item(ASSUMED.rotate), signal });
   }
 
-  private async send<S extends z.ZodType | undefined>(call: Call<S>): Promise<S extends z.ZodType ? z.output<S> : undefined> {
+  private async send<S extends z.ZodType | undefined>(call: FamilyCall<S>): Promise<S extends z.ZodType ? z.output<S> : undefined> {
     const key = await this.ctx.credential('alertsApiKey', 'alerts', call.operation);
     const res = await this.ctx.transport.request({ ...call, family: 'alerts', baseUrl: this.ctx.base('build'), headers: { [ALERTS_AUTH_HEADER]: key } });
     return res.body as S extends z.ZodType ? z.output<S> : undefined;

@@ -44,6 +44,12 @@ interface Target {
   search: string;
 }
 
+/** A call as a family module describes it; the module adds family, base address and credential. */
+export type FamilyCall<S extends z.ZodType | undefined> = Pick<RequestSpec<S>, 'method' | 'path' | 'retry' | 'query' | 'body' | 'assumption' | 'signal'> & {
+  operation: string;
+  schema: S;
+};
+
 export interface RequestLog {
   family: ApiFamily;
   method: string;

@@ -14,15 +14,7 @@ import { newProfileId, type ProfileStore } from './profileStore';
 /** Fields a caller (or a test) may give to skip the prompts. */
 export type ProfileInput = Partial<Omit<ConnectionProfile, 'id'>> & { studioUrl?: string };
 
-interface Draft {
-  name: string;
-  accountId: string;
-  projectId: string;
-  region: RegionId;
-  runtimeUrl: string;
-  buildUrl: string;
-  messagingUrl: string;
-}
+type Draft = Omit<ConnectionProfile, 'id'>;
 
 /** Checks every field of a profile; returns the first problem as a sentence that says what to fix. */
 export function checkProfile(p: Omit<ConnectionProfile, 'id'>, store: ProfileStore, exceptId?: string): string | undefined {
