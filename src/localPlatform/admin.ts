@@ -1,6 +1,7 @@
 import { buildError, Router } from './http';
 import type { Fault } from './faults';
 import type { Platform } from './platform';
+import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './seed/credentials';
 import { applySeed, SEED_NAMES, type SeedName } from './seed/seeds';
 
 /**
@@ -10,6 +11,9 @@ import { applySeed, SEED_NAMES, type SeedName } from './seed/seeds';
 export function createAdminRouter(platform: Platform): Router {
   const r = new Router();
   r.get('/health', () => ({ body: { ok: true, now: platform.now() } }));
+  // What an editor needs to connect to this platform: its three bases (relative to the origin) and the
+  // seeded account's credentials. Loopback only, like everything under /_local.
+  r.get('/connection', () => ({ body: { bases: { runtime: '/runtime', build: '/build', messaging: '/messaging' }, accountId: LOCAL_ACCOUNT.slug, projectId: LOCAL_PROJECT.slug, keys: LOCAL_KEYS, connectors: LOCAL_CONNECTORS } }));
   r.post('/reset', (ctx) => {
     const body = (ctx.json() ?? {}) as { seed?: unknown };
     const seed = (body.seed ?? 'base') as SeedName;

@@ -3,7 +3,7 @@ import type { ClientContext } from '../../client/context';
 import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
 import type { Transport } from '../../client/transport';
 import { clientRuntime } from '../clientRuntime';
-import type { LocalPlatform } from '../../localPlatform/server';
+import type { LocalPlatformCredentials, LocalPlatformUrls } from '../../localPlatform/server';
 import type { Log } from '../log';
 import type { ProfileStore } from './profileStore';
 import type { SecretVault } from './secretVault';
@@ -45,7 +45,7 @@ export class Connection implements vscode.Disposable {
   }
 
   /** Shows the Local profile for a running local platform and stores its credentials; activates it when nothing else is active. */
-  async attachLocal(lp: LocalPlatform): Promise<void> {
+  async attachLocal(lp: { urls: LocalPlatformUrls; credentials: LocalPlatformCredentials }): Promise<void> {
     const profile: ConnectionProfile = {
       id: LOCAL_PROFILE_ID,
       name: vscode.l10n.t('Local platform'),

@@ -9,21 +9,41 @@ export function registerLocalPlatformCommands(host: LocalPlatformHost, connectio
     host.onDidChange((lp) => {
       if (!lp) connection.detachLocal();
     }),
-    vscode.commands.registerCommand('agentWorkbench.startLocalPlatform', async (): Promise<LocalPlatformUrls | undefined> => {
+    vscode.commands.registerCommand('agentWorkbench.startLocalPlatform', async (opts?: { inEditor?: boolean }): Promise<LocalPlatformUrls | undefined> => {
+      const configured = host.configuredUrl;
       try {
         const lp = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting the local platform…') },
-          () => host.start(),
+          { location: vscode.ProgressLocation.Notification, title: configured && !opts?.inEditor ? vscode.l10n.t('Connecting to the local platform at {0}…', configured) : vscode.l10n.t('Starting the local platform…') },
+          () => host.start(opts),
         );
         await connection.attachLocal(lp);
         void vscode.window.showInformationMessage(vscode.l10n.t('The local platform is running on {0}.', lp.urls.origin));
         return lp.urls;
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        void vscode.window.showErrorMessage(vscode.l10n.t('The local platform could not start: {0}', message));
+        if (configured && !opts?.inEditor) {
+          const inEditor = vscode.l10n.t('Start One in the Editor');
+          void vscode.window.showErrorMessage(
+            vscode.l10n.t('No local platform answers at {0} (setting agentWorkbench.localPlatform.url): {1}. Start it with `node dist/localPlatform.js`, or run one inside the editor.', configured, message),
+            inEditor,
+          ).then((choice) => choice && vscode.commands.executeCommand('agentWorkbench.startLocalPlatform', { inEditor: true }));
+        } else {
+          void vscode.window.showErrorMessage(vscode.l10n.t('The local platform could not start: {0}', message));
+        }
         return undefined;
       }
     }),
+    // With a configured address (as `npm start` writes), use that platform as soon as the editor opens.
+    autoAttach(host, connection),
     vscode.commands.registerCommand('agentWorkbench.stopLocalPlatform', () => host.stop()),
   );
+}
+
+function autoAttach(host: LocalPlatformHost, connection: Connection): vscode.Disposable {
+  if (!host.configuredUrl) return new vscode.Disposable(() => undefined);
+  void host.start().then(
+    (lp) => connection.attachLocal(lp),
+    () => undefined, // Not running yet: the Start Local Platform command says what to do.
+  );
+  return new vscode.Disposable(() => undefined);
 }
