@@ -137,6 +137,30 @@ suite('Agents view and commands', () => {
     assert.equal(await vscode.env.clipboard.readText(), 'ag_support');
   });
 
+  test('marks the branch checked out into the workspace (agent.json of an agent folder)', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const manifest = vscode.Uri.joinPath(folder, 'support-desk', 'agent.json');
+    const mainBranch = async () => {
+      const agent = (await roots()).find((i) => i.label === 'Support Desk')!.node;
+      return (await treeItems(api.agentsView, agent)).find((c) => c.label === 'main')!;
+    };
+    assert.doesNotMatch((await mainBranch()).description, /checked out/);
+    await vscode.workspace.fs.writeFile(manifest, new TextEncoder().encode(JSON.stringify({ agentId: 'ag_support', name: 'Support Desk', profile: 'local', branch: { branchId: 'br_support_main', name: 'main' } })));
+    try {
+      // The file watcher usually reports the new file; Refresh reads the workspace again in any case.
+      await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
+      let description = '';
+      for (let i = 0; i < 100 && !/checked out/.test(description); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        description = (await mainBranch()).description;
+      }
+      assert.match(description, /default · checked out/);
+      assert.match((await mainBranch()).item.contextValue ?? '', /checkedOut/);
+    } finally {
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, 'support-desk'), { recursive: true });
+    }
+  });
+
   test('an unreachable Agents API leaves the view empty with the reason, and a retry recovers', async () => {
     await http('POST', `${urls.admin}/faults`, { body: { family: 'build', path: '/v1/agents', method: 'GET', status: 503, times: 20 } });
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');

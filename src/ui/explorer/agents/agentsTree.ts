@@ -24,7 +24,12 @@ export class AgentsTree implements vscode.Disposable {
   private nodes = new Map<string, AgentNode>();
   private readonly subs: vscode.Disposable[] = [];
 
-  constructor(private readonly source: () => AgentsSource | undefined, private readonly checkedOut: CheckedOutBranch) {
+  constructor(
+    private readonly source: () => AgentsSource | undefined,
+    private readonly checkedOut: CheckedOutBranch,
+    /** Re-reads which branches are checked out; a full refresh asks for it too. */
+    private readonly rescanCheckouts: () => void = () => undefined,
+  ) {
     this.provider = new NodeTreeProvider(() => this.roots());
     this.view = vscode.window.createTreeView(AGENTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
     this.subs.push(this.view, this.provider);
@@ -42,9 +47,15 @@ export class AgentsTree implements vscode.Disposable {
 
   /** Reloads everything from the platform. */
   refresh(): void {
+    this.rescanCheckouts();
     this.agents = undefined;
     this.nodes.clear();
     this.provider.refresh();
+  }
+
+  /** Reloads the children of the agents already shown (which branch is checked out changed). */
+  refreshBranches(): void {
+    for (const node of this.nodes.values()) if (node.children) this.provider.refresh(node);
   }
 
   /** Reloads one node's children. */

@@ -3,6 +3,7 @@ import type { Connection } from '../../connection/connection';
 import { RemoteDocuments, REMOTE_SCHEME } from '../remoteDocuments';
 import type { AgentsSource } from './agentsSource';
 import { AgentsTree } from './agentsTree';
+import { Checkouts } from './checkouts';
 import { agentsSourceFor } from './clientAgentsSource';
 
 /** Builds the Agents view and the read-only remote documents; reloads both when the profile changes. */
@@ -14,10 +15,14 @@ export function createAgentsView(connection: Connection): { tree: AgentsTree; di
     if (cached?.ctx !== ctx) cached = { ctx, source: agentsSourceFor(ctx) };
     return cached.source;
   };
-  // Which branch is checked out comes from the file mirror of the workspace; none until an agent is checked out.
-  const tree = new AgentsTree(source, () => undefined);
+  // Which branch is checked out comes from the agent folders (agent.json) of the workspace.
+  const checkouts = new Checkouts();
+  const tree = new AgentsTree(source, (agentId) => checkouts.branchOf(connection.profiles.active?.id, agentId), () => void checkouts.scan());
+  void checkouts.scan();
   const documents = new RemoteDocuments(source);
   const disposable = vscode.Disposable.from(
+    checkouts,
+    checkouts.onDidChange(() => tree.refreshBranches()),
     tree,
     documents,
     vscode.workspace.registerTextDocumentContentProvider(REMOTE_SCHEME, documents),

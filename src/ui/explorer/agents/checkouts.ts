@@ -1,0 +1,49 @@
+import * as vscode from 'vscode';
+import { AGENT_MANIFEST, type AgentManifest, checkedOutBranches, parseAgentManifest } from '../../../workspace/agentManifest';
+
+/**
+ * Which branch of each agent is checked out into the workspace, read from the `agent.json`
+ * files of its agent folders and kept current as they change.
+ */
+export class Checkouts implements vscode.Disposable {
+  private manifests: AgentManifest[] = [];
+  private readonly watcher = vscode.workspace.createFileSystemWatcher(`**/${AGENT_MANIFEST}`);
+  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  readonly onDidChange = this._onDidChange.event;
+  private scanning: Promise<void> | undefined;
+  private readonly subs: vscode.Disposable[];
+
+  constructor() {
+    const rescan = (): void => void this.scan();
+    this.subs = [this.watcher, this.watcher.onDidCreate(rescan), this.watcher.onDidChange(rescan), this.watcher.onDidDelete(rescan), vscode.workspace.onDidChangeWorkspaceFolders(rescan)];
+  }
+
+  /** Reads every agent.json of the workspace (at most 500, outside node_modules). */
+  scan(): Promise<void> {
+    this.scanning ??= (async () => {
+      const uris = await vscode.workspace.findFiles(`**/${AGENT_MANIFEST}`, '**/node_modules/**', 500);
+      const found = await Promise.all(uris.map(async (uri) => {
+        try {
+          return parseAgentManifest(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+        } catch {
+          return undefined;
+        }
+      }));
+      this.manifests = found.filter((m): m is AgentManifest => m !== undefined);
+      this._onDidChange.fire();
+    })().finally(() => {
+      this.scanning = undefined;
+    });
+    return this.scanning;
+  }
+
+  /** The checked-out branch of an agent for a profile, if a folder of the workspace mirrors it. */
+  branchOf(profileId: string | undefined, agentId: string): string | undefined {
+    return profileId ? checkedOutBranches(this.manifests, profileId).get(agentId) : undefined;
+  }
+
+  dispose(): void {
+    this.subs.forEach((s) => s.dispose());
+    this._onDidChange.dispose();
+  }
+}
