@@ -1,32 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AgentsClient } from '../../../src/client/agents';
-import { PlatformError } from '../../../src/client/errors';
 import type { RequestLog } from '../../../src/client/transport';
 import { LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { localContext } from '../support/client';
+import { failure, isError, localContext } from '../support/client';
 import { call, useLocalPlatform } from '../support/localPlatform';
 
 const AGENT = 'ag_support';
 const MAIN = 'br_support_main';
-
-const isError = (kind: PlatformError['kind'], pattern?: RegExp) => (err: unknown): boolean => {
-  assert.ok(err instanceof PlatformError, `expected a PlatformError, got ${String(err)}`);
-  assert.equal(err.kind, kind, err.message);
-  if (pattern) assert.match(err.message, pattern);
-  return true;
-};
-
-/** The error a promise rejects with. */
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof PlatformError, `expected a PlatformError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected the call to fail');
-}
 
 describe('client: Agents API', () => {
   const t = useLocalPlatform();

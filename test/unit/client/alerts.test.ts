@@ -1,30 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AlertsClient } from '../../../src/client/alerts';
-import { PlatformError } from '../../../src/client/errors';
 import type { RequestLog } from '../../../src/client/transport';
 import { type CreateAlertRuleRequest, verifyWebhookSignature, signWebhook } from '../../../src/contract/alerts';
 import { LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { localContext } from '../support/client';
+import { failure, isError, localContext } from '../support/client';
 import { buildConversation, insertConversations } from '../support/conversations';
 import { call, useLocalPlatform } from '../support/localPlatform';
-
-const isError = (kind: PlatformError['kind'], pattern?: RegExp) => (err: unknown): boolean => {
-  assert.ok(err instanceof PlatformError, `expected a PlatformError, got ${String(err)}`);
-  assert.equal(err.kind, kind, err.message);
-  if (pattern) assert.match(err.message, pattern);
-  return true;
-};
-
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof PlatformError, `expected a PlatformError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected the call to fail');
-}
 
 const rule = (over: Partial<CreateAlertRuleRequest> = {}): CreateAlertRuleRequest => ({
   name: 'Slow answers', project_id: LOCAL_PROJECT.slug, metric: 'turn_latency_p95', operator: '>', threshold_value: 2000, window_duration: '5m', ...over,

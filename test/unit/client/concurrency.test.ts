@@ -5,16 +5,9 @@ import { PlatformError } from '../../../src/client/errors';
 import type { RequestLog } from '../../../src/client/transport';
 import type { ConcurrencyQueryInput } from '../../../src/contract/concurrency';
 import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { localContext } from '../support/client';
+import { isError, localContext } from '../support/client';
 import { buildConversation, insertConversations } from '../support/conversations';
 import { call, useLocalPlatform } from '../support/localPlatform';
-
-const isError = (kind: PlatformError['kind'], pattern?: RegExp) => (err: unknown): boolean => {
-  assert.ok(err instanceof PlatformError, `expected a PlatformError, got ${String(err)}`);
-  assert.equal(err.kind, kind, err.message);
-  if (pattern) assert.match(err.message, pattern);
-  return true;
-};
 
 /** A conversation on 2026-01-05 from `from` lasting `minutes`. */
 const span = (from: string, minutes: number, over: Parameters<typeof buildConversation>[1] = {}) => buildConversation(`2026-01-05T${from}Z`, { total_duration: minutes * 60, ...over });

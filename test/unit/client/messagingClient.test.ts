@@ -4,16 +4,9 @@ import { inspect } from 'node:util';
 import { PlatformError } from '../../../src/client/errors';
 import { AccessToken, MessagingClient } from '../../../src/client/messaging';
 import { type RequestLog, Transport } from '../../../src/client/transport';
-import { localContext } from '../support/client';
+import { isError, localContext } from '../support/client';
 import { call, useLocalPlatform } from '../support/localPlatform';
 import { messaging } from './messagingKit';
-
-const isError = (kind: PlatformError['kind'], pattern?: RegExp) => (err: unknown): boolean => {
-  assert.ok(err instanceof PlatformError, `expected a PlatformError, got ${String(err)}`);
-  assert.equal(err.kind, kind, err.message);
-  if (pattern) assert.match(err.message, pattern);
-  return true;
-};
 
 async function sessions(lpAdmin: string): Promise<Array<{ session_id: string; streaming_enabled: boolean; platform: string }>> {
   return (await call<{ sessions: Array<{ session_id: string; streaming_enabled: boolean; platform: string }> }>('GET', `${lpAdmin}/messaging/sessions`)).body.sessions;

@@ -2,19 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ChatClient } from '../../../src/client/chat';
 import { DniClient } from '../../../src/client/dni';
-import { PlatformError } from '../../../src/client/errors';
 import { ExternalEventsClient } from '../../../src/client/externalEvents';
 import { OutboundClient } from '../../../src/client/outbound';
 import type { RequestLog } from '../../../src/client/transport';
-import { localContext } from '../support/client';
+import { isError, localContext } from '../support/client';
 import { call, useLocalPlatform } from '../support/localPlatform';
-
-const isError = (kind: PlatformError['kind'], pattern?: RegExp) => (err: unknown): boolean => {
-  assert.ok(err instanceof PlatformError, `expected a PlatformError, got ${String(err)}`);
-  assert.equal(err.kind, kind, err.message);
-  if (pattern) assert.match(err.message, pattern);
-  return true;
-};
 
 describe('client: Chat API', () => {
   const t = useLocalPlatform();

@@ -1,4 +1,6 @@
+import assert from 'node:assert/strict';
 import { ClientContext } from '../../../src/client/context';
+import { PlatformError } from '../../../src/client/errors';
 import type { ConnectionProfile, CredentialId } from '../../../src/client/profile';
 import { type RequestLog, Transport } from '../../../src/client/transport';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
@@ -36,4 +38,23 @@ export function localContext(lp: LocalPlatform, opts: { overrides?: Partial<Reco
   const creds: Partial<Record<CredentialId, string | undefined>> = { ...localCredentials, ...opts.overrides };
   const transport = opts.transport ?? new Transport({ backoff: { retries: 2, baseMs: 5, maxMs: 20 }, ...(opts.logs ? { onRequest: (l: RequestLog) => opts.logs!.push(l) } : {}) });
   return new ClientContext(localProfile(lp, opts.ids), async (id) => creds[id], transport);
+}
+
+/** For assert.rejects: the error is a PlatformError of this kind, its message matching `pattern`. */
+export const isError = (kind: PlatformError['kind'], pattern?: RegExp) => (err: unknown): boolean => {
+  assert.ok(err instanceof PlatformError, `expected a PlatformError, got ${String(err)}`);
+  assert.equal(err.kind, kind, err.message);
+  if (pattern) assert.match(err.message, pattern);
+  return true;
+};
+
+/** The PlatformError a promise rejects with (fails when it resolves). */
+export async function failure(promise: Promise<unknown>): Promise<PlatformError> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.ok(err instanceof PlatformError, `expected a PlatformError, got ${String(err)}`);
+    return err;
+  }
+  assert.fail('expected the call to fail');
 }
