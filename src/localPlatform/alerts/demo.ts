@@ -1,4 +1,4 @@
-import type { AlertMetric, AlertOperator, AlertWindowDuration, WebhookEventType } from '../../contract/alerts';
+import type { WebhookEventType } from '../../contract/alerts';
 import type { Platform } from '../platform';
 import type { StoredConversation } from '../state';
 import { LOCAL_ACCOUNT, LOCAL_PROJECT } from '../seed/credentials';
@@ -7,17 +7,10 @@ import { evaluateRules } from './evaluator';
 import { measureMetric } from './metrics';
 import { alertsOf, newSigningSecret, type StoredAlertRule } from './model';
 
-interface DemoRule {
-  name: string;
-  project_id: string | null;
-  metric: AlertMetric;
-  operator: AlertOperator;
-  threshold_value: number;
-  window_duration: AlertWindowDuration;
-  enabled: boolean;
+type DemoRule = Pick<StoredAlertRule, 'name' | 'project_id' | 'metric' | 'operator' | 'threshold_value' | 'window_duration' | 'enabled'> & {
   /** Set the threshold just under what the demo conversations show, so the rule fires. */
   firesOnDemoData?: boolean;
-}
+};
 
 const DEMO_RULES: readonly DemoRule[] = [
   { name: 'Slow answers (p95)', project_id: LOCAL_PROJECT.id, metric: 'turn_latency_p95', operator: '>', threshold_value: 2500, window_duration: '10m', enabled: true, firesOnDemoData: true },
