@@ -43,6 +43,27 @@ describe('The Agents view with demo data', { timeout: 240_000 }, () => {
     });
   });
 
+  it('promoting from the context menu asks first, saying from which environment to which', async () => {
+    const { page } = wb;
+    await step(page, 'promote-confirmation', async () => {
+      await row(page, 'sandbox').click();
+      const version = page.locator('.sidebar .monaco-list-row', { hasText: /Version \d+.*active/ }).first();
+      await version.waitFor();
+      await version.click({ button: 'right' });
+      const menu = page.locator('.context-view .monaco-menu');
+      await menu.waitFor();
+      const items = (await menu.locator('.action-label').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
+      assert.ok(items.includes('Promote Deployment') && items.includes('Roll Back Deployment') && items.includes('Copy Id'), `menu: ${items.join(', ')}`);
+      await menu.locator('.action-label', { hasText: 'Promote Deployment' }).click();
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor();
+      assert.match(await dialog.innerText(), /Promote version \d+ of Support Desk from sandbox to pre-release\?/);
+      await screenshot(page, 'promote-confirmation', 'promote-confirmation.png');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    });
+  });
+
   it('opens the behavior of a branch as a read-only document', async () => {
     const { page } = wb;
     await step(page, 'behavior-document', async () => {

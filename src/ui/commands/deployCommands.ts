@@ -21,8 +21,7 @@ export interface ActionOptions {
 /** Publish, promote and rollback, with the care a production deploy deserves. */
 export function registerDeployCommands(connection: Connection, tree: AgentsTree): vscode.Disposable {
   /** Asks before acting. For live, the agent's name must be typed. Returns false when the user backs out. */
-  async function confirm(question: string, detail: string, agentName: string, touchesLive: boolean, opts: ActionOptions): Promise<boolean> {
-    const go = vscode.l10n.t('Continue');
+  async function confirm(question: string, detail: string, agentName: string, touchesLive: boolean, opts: ActionOptions, go: string): Promise<boolean> {
     if (!opts.confirmed) {
       const answer = await vscode.window.showWarningMessage(question, { modal: true, detail }, go);
       if (answer !== go) return false;
@@ -80,7 +79,7 @@ export function registerDeployCommands(connection: Connection, tree: AgentsTree)
     const ok = await confirm(
       vscode.l10n.t('Publish the draft of {0} to sandbox?', agent.name),
       vscode.l10n.t('The current main branch becomes a new version in sandbox. Pre-release and live are not changed.'),
-      agent.name, false, opts,
+      agent.name, false, opts, vscode.l10n.t('Publish'),
     );
     if (!ok) return undefined;
     const message = await askMessage(vscode.l10n.t('Publish {0} to sandbox', agent.name), opts.deploymentMessage);
@@ -102,7 +101,7 @@ export function registerDeployCommands(connection: Connection, tree: AgentsTree)
       to === 'live'
         ? vscode.l10n.t('Callers in live will reach version {0} as soon as the promotion finishes. You will be asked to type the agent name.', d.version)
         : vscode.l10n.t('{0} will serve version {1} (artifact {2}).', to, d.version, d.artifactVersion),
-      agentName, to === 'live', opts,
+      agentName, to === 'live', opts, vscode.l10n.t('Promote to {0}', to),
     );
     if (!ok) return undefined;
     const message = await askMessage(vscode.l10n.t('Promote {0} from {1} to {2}', agentName, d.environment, to), opts.deploymentMessage);
@@ -121,7 +120,7 @@ export function registerDeployCommands(connection: Connection, tree: AgentsTree)
     const ok = await confirm(
       vscode.l10n.t('Roll back {0} in {1}?', agentName, d.environment),
       vscode.l10n.t('{0} stops serving version {1} and serves the version it replaced, as a new deployment.', d.environment, d.version),
-      agentName, d.environment === 'live', opts,
+      agentName, d.environment === 'live', opts, vscode.l10n.t('Roll Back'),
     );
     if (!ok) return undefined;
     const message = await askMessage(vscode.l10n.t('Roll back {0} in {1}', agentName, d.environment), opts.deploymentMessage);
