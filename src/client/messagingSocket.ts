@@ -178,13 +178,17 @@ export class SendQueue {
   private flush(): void {
     const socket = this.target;
     if (!socket) return;
-    for (const item of this.items.splice(0)) socket.send(item.text).then(item.resolve, () => this.putBack(item));
+    for (const item of this.items.splice(0)) socket.send(item.text).then(item.resolve, () => this.putBack(item, socket));
   }
 
-  private putBack(item: Pending): void {
+  /**
+   * A write the socket refused waits for the next `resume`: that socket is closing, so it stops being
+   * the target (sending to it again at once would loop without end, before its close event can run).
+   */
+  private putBack(item: Pending, socket: SessionSocket): void {
     if (this.refusal) return item.reject(this.refusal());
+    if (this.target === socket) this.target = undefined;
     this.items.push(item);
     this.items.sort((a, b) => a.seq - b.seq);
-    this.flush();
   }
 }

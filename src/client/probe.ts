@@ -44,8 +44,9 @@ const PROBES: Probe[] = [
     request: (ctx, c) => ({ baseUrl: ctx.base('build'), method: 'GET', path: '/v1/alert-rules', headers: { 'x-api-key': c.alertsApiKey! } }),
   },
   {
-    family: 'chat', needs: ['chatApiKey', 'chatConnectorToken'], acceptedStatuses: [400, 404, 409],
-    request: (ctx, c) => ({ baseUrl: ctx.base('runtime'), method: 'PUT', path: `/v1${ctx.projectPath}/chat/close`, body: { conversation_id: 'connection-check' }, headers: { [CHAT_API_KEY_HEADER]: c.chatApiKey!, [CHAT_TOKEN_HEADER]: c.chatConnectorToken! } }),
+    // A close without conversation_id: 400 only once key and token were accepted (a 404 would also come from a wrong address).
+    family: 'chat', needs: ['chatApiKey', 'chatConnectorToken'], acceptedStatuses: [400],
+    request: (ctx, c) => ({ baseUrl: ctx.base('runtime'), method: 'PUT', path: `/v1${ctx.projectPath}/chat/close`, body: {}, headers: { [CHAT_API_KEY_HEADER]: c.chatApiKey!, [CHAT_TOKEN_HEADER]: c.chatConnectorToken! } }),
   },
   {
     family: 'messaging', needs: ['messagingConnectorToken', 'messagingHost'], acceptedStatuses: [200],

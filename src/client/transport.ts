@@ -98,7 +98,8 @@ export class Transport implements IDisposable {
       try {
         const res = await this.once(url, spec, operation);
         status = res.status;
-        if (res.status < 400) {
+        if (res.status >= 300 && res.status < 400) throw redirectError(spec, operation, res.status, res.headers);
+        if (res.status < 300) {
           const body = spec.schema ? parseBody(spec, operation, res.body) : res.body;
           this.log(spec, url, status, started, retries);
           return { status: res.status, body: body as Parsed<S>, headers: res.headers };
@@ -187,7 +188,7 @@ export class Transport implements IDisposable {
       try {
         body = JSON.parse(text);
       } catch {
-        if (res.statusCode < 400) {
+        if (res.statusCode < 300) {
           throw new PlatformError({ family: spec.family, kind: 'unexpectedResponse', operation, status: res.statusCode, serverMessage: 'The answer is not JSON' });
         }
       }
@@ -272,6 +273,19 @@ function errorFromResponse(family: ApiFamily, operation: string, status: number,
     ...(status === 429 || status === 503 ? { retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) } : {}),
     ...(assumptionFailed ? { assumption: { row: assumed.row, ...(assumed.manualPath ? { manualPath: assumed.manualPath } : {}) } } : {}),
     body,
+  });
+}
+
+/** The platform's APIs do not redirect: a 3xx means the base address points somewhere else (a proxy, a sign-in page). */
+function redirectError(spec: RequestSpec, operation: string, status: number, headers: Record<string, string | string[] | undefined>): PlatformError {
+  const location = headers.location;
+  const where = Array.isArray(location) ? location[0] : location;
+  return new PlatformError({
+    family: spec.family,
+    kind: 'unexpectedResponse',
+    operation,
+    status,
+    serverMessage: `The address answered with a redirect (HTTP ${status}${where ? ` to ${where.split('?')[0]}` : ''}) instead of the API: check the base address of the connection profile, or a proxy in between`,
   });
 }
 

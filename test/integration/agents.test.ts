@@ -161,6 +161,16 @@ suite('Agents view and commands', () => {
     }
   });
 
+  test('where the platform cannot read one agent (an assumed endpoint), commands act on the id given', async () => {
+    await http('POST', `${urls.admin}/faults`, { body: { family: 'build', path: '/^\\/v1\\/agents\\/ag_support$/', method: 'GET', status: 405, times: 5 } });
+    try {
+      const branch = await vscode.commands.executeCommand<{ name: string }>('agentWorkbench.createBranch', { agentId: 'ag_support' }, 'manual-path');
+      assert.equal(branch?.name, 'manual-path');
+    } finally {
+      await http('DELETE', `${urls.admin}/faults`);
+    }
+  });
+
   test('an unreachable Agents API leaves the view empty with the reason, and a retry recovers', async () => {
     await http('POST', `${urls.admin}/faults`, { body: { family: 'build', path: '/v1/agents', method: 'GET', status: 503, times: 20 } });
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');

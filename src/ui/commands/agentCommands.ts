@@ -8,7 +8,7 @@ import type { AgentsTree } from '../explorer/agents/agentsTree';
 import { DeploymentNode } from '../explorer/agents/deploymentNodes';
 import { ConnectorNode, NumberNode, RealtimeConfigNode } from '../explorer/agents/telephonyNodes';
 import type { TreeNode } from '../explorer/treeNode';
-import { requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
+import { isPlatformError, requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
 
 /** An agent given by a tree node or by id (palette and tests). */
 export type AgentArg = AgentNode | { agentId: string; name?: string } | undefined;
@@ -21,11 +21,31 @@ export function agentsClient(connection: Connection): AgentsClient {
 export async function resolveAgent(connection: Connection, arg: AgentArg): Promise<Agent | undefined> {
   if (arg instanceof AgentNode) return arg.agent;
   const client = agentsClient(connection);
-  if (arg?.agentId) return client.getAgent(arg.agentId);
+  if (arg?.agentId) {
+    try {
+      return await client.getAgent(arg.agentId);
+    } catch (err) {
+      // Reading one agent is an assumed endpoint: where the platform lacks it, act on the id given.
+      if (isPlatformError(err) && err.assumption) return { agentId: arg.agentId, name: arg.name ?? arg.agentId, description: '' };
+      throw err;
+    }
+  }
   const agents: Agent[] = [];
-  await withProgress(vscode.l10n.t('Loading agents…'), async (signal) => {
-    for await (const a of client.allAgents({ limit: 1000 }, { signal })) agents.push(a);
-  });
+  try {
+    await withProgress(vscode.l10n.t('Loading agents…'), async (signal) => {
+      for await (const a of client.allAgents({ limit: 1000 }, { signal })) agents.push(a);
+    });
+  } catch (err) {
+    if (!(isPlatformError(err) && err.assumption)) throw err;
+    // Listing agents is an assumed endpoint: the manual path is the agent id, typed by hand.
+    const id = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Agent id'),
+      prompt: vscode.l10n.t('This platform does not list agents ({0}). Enter the agent id from the studio.', err.assumption.row),
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter an agent id.')),
+    });
+    return id?.trim() ? { agentId: id.trim(), name: id.trim(), description: '' } : undefined;
+  }
   if (agents.length === 0) throw new UserFacingError(vscode.l10n.t('This workspace has no agents yet. Create one with Agent Workbench: Create Agent.'));
   const pick = await vscode.window.showQuickPick(agents.map((a) => ({ label: a.name, description: a.agentId, detail: a.description, agent: a })), { placeHolder: vscode.l10n.t('Agent'), matchOnDescription: true });
   return pick?.agent;

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { AlertsClient } from '../../client/alerts';
-import type { PlatformError } from '../../client/errors';
 import type { AlertRule, CreateAlertRuleRequest } from '../../contract/alerts';
 import { clientRuntime } from '../clientRuntime';
 import type { Connection } from '../connection/connection';
@@ -8,7 +7,7 @@ import { CurrentAlertNode, RuleNode } from '../explorer/alerts/alertNodes';
 import type { AlertsTree } from '../explorer/alerts/alertsTree';
 import { TreeNode } from '../explorer/treeNode';
 import { type AlertRuleFields, changedFields, checkRuleFields, promptRule } from './alertRuleInput';
-import { requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
+import { isPlatformError, requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
 
 /** A rule given by a tree node (a rule or a firing alert), by id (palette, automation), or picked. */
 export type RuleArg = RuleNode | CurrentAlertNode | { ruleId: string } | string | undefined;
@@ -17,9 +16,6 @@ export function alertsClient(connection: Connection): AlertsClient {
   return new (clientRuntime().AlertsClient)(requireContext(connection));
 }
 
-function isPlatformError(err: unknown): err is PlatformError {
-  return err instanceof Error && err.name === 'PlatformError';
-}
 
 /** Why a rule cannot be created: the account's limit, and what to do about it. */
 function limitMessage(max: number, serverWords?: string): string {

@@ -13,7 +13,7 @@ export function requireContext(connection: Connection): ClientContext {
 /** An error whose message is already written for a person. */
 export class UserFacingError extends Error {}
 
-function isPlatformError(err: unknown): err is PlatformError {
+export function isPlatformError(err: unknown): err is PlatformError {
   return err instanceof Error && err.name === 'PlatformError';
 }
 
@@ -26,11 +26,16 @@ export async function runCommand<T>(fn: () => Promise<T>, opts: { retry?: () => 
   try {
     return await fn();
   } catch (err) {
-    if (isPlatformError(err) && err.kind === 'cancelled') return undefined;
-    const message = err instanceof Error ? err.message : String(err);
+    if ((isPlatformError(err) && err.kind === 'cancelled') || (err instanceof Error && err.name === 'AbortError')) return undefined;
+    let message = err instanceof Error ? err.message : String(err);
     const retry = vscode.l10n.t('Retry');
     const showLog = vscode.l10n.t('Show Log');
-    const actions = isPlatformError(err) && err.isTransient && opts.retry ? [retry, showLog] : [showLog];
+    // Retry only when the platform answered that it did nothing; after a lost answer the action may have happened.
+    const nothingDone = isPlatformError(err) && ['rateLimited', 'server', 'badGateway', 'unavailable'].includes(err.kind);
+    if (isPlatformError(err) && (err.kind === 'network' || err.kind === 'timeout') && opts.retry) {
+      message += ` ${vscode.l10n.t('It may have been done before the answer was lost: refresh and check before trying again.')}`;
+    }
+    const actions = nothingDone && opts.retry ? [retry, showLog] : [showLog];
     void vscode.window.showErrorMessage(message, ...actions).then((choice) => {
       if (choice === retry) void opts.retry?.();
       if (choice === showLog) void vscode.commands.executeCommand('agentWorkbench.showLog');

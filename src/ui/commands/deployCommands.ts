@@ -3,7 +3,7 @@ import type { Deployment, DeploymentActionResult } from '../../contract/agents';
 import type { Environment } from '../../contract/common';
 import type { Connection } from '../connection/connection';
 import type { AgentsTree } from '../explorer/agents/agentsTree';
-import { DeploymentNode, DeploymentsNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
+import { activeDeployment, DeploymentNode, DeploymentsNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
 import { type AgentArg, agentsClient, resolveAgent } from './agentCommands';
 import { runCommand, UserFacingError, withProgress } from './commandSupport';
 
@@ -68,7 +68,7 @@ export function registerDeployCommands(connection: Connection, tree: AgentsTree)
     if (arg?.deploymentId) return { agentId: agent.agentId, agentName: agent.name, deployment: await client.getDeployment(agent.agentId, arg.deploymentId) };
     const env = arg?.environment ?? fallbackEnv;
     const list = await client.listDeployments(agent.agentId, env);
-    const active = list.find((d) => d.active) ?? [...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+    const active = activeDeployment(list);
     if (!active) throw new UserFacingError(vscode.l10n.t('{0} has nothing deployed to {1} yet.', agent.name, env));
     return { agentId: agent.agentId, agentName: agent.name, deployment: active };
   }

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { PlatformError } from '../../client/errors';
 import type { CreateWebhookEndpointRequest, WebhookEndpointWithSecret, WebhookVerification } from '../../contract/alerts';
 import { clientRuntime } from '../clientRuntime';
 import type { Connection } from '../connection/connection';
@@ -10,7 +9,7 @@ import type { WebhookSecrets } from '../explorer/alerts/webhookSecrets';
 import { TreeNode } from '../explorer/treeNode';
 import { MultiStepInput } from '../common/multiStep';
 import { alertsClient } from './alertCommands';
-import { requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
+import { isPlatformError, requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
 import { changedEndpointFields, checkEndpointFields, promptEndpoint, type WebhookEndpointFields } from './webhookInput';
 
 /** An endpoint given by a tree node, by id, or picked. */
@@ -30,9 +29,6 @@ export interface EndpointResult {
   secretStored: boolean;
 }
 
-function isPlatformError(err: unknown): err is PlatformError {
-  return err instanceof Error && err.name === 'PlatformError';
-}
 
 /** Create, edit, rotate the secret of, and delete webhook endpoints; keep or forget their signing secrets. */
 export function registerWebhookCommands(connection: Connection, tree: AlertsTree, secrets: WebhookSecrets): vscode.Disposable {

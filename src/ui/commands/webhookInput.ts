@@ -105,12 +105,18 @@ export async function promptEndpoint(title: string, initial?: EndpointRecord): P
     'alerts.triggered': vscode.l10n.t('a rule starts firing'),
     'alerts.resolved': vscode.l10n.t('a firing rule is back within its threshold'),
   };
-  const picked = await vscode.window.showQuickPick(
-    contract().WEBHOOK_EVENT_TYPES.map((t) => ({ label: t, description: explain[t], picked: current.has(t), value: t })),
-    { title: `${title} (3/3)`, placeHolder: vscode.l10n.t('Events to send to {0}', first.url), canPickMany: true, ignoreFocusOut: true },
-  );
-  if (!picked) return undefined;
-  const problem = checkEventTypes(picked.map((p) => p.value));
-  if (problem) throw new UserFacingError(`${problem} ${vscode.l10n.t('Nothing was sent.')}`);
+  // Ask again until at least one event type is chosen, so the name and address typed are kept.
+  let picked: Array<{ value: WebhookEventType }> | undefined;
+  let placeHolder = vscode.l10n.t('Events to send to {0}', first.url);
+  for (;;) {
+    picked = await vscode.window.showQuickPick(
+      contract().WEBHOOK_EVENT_TYPES.map((t) => ({ label: t, description: explain[t], picked: current.has(t), value: t })),
+      { title: `${title} (3/3)`, placeHolder, canPickMany: true, ignoreFocusOut: true },
+    );
+    if (!picked) return undefined;
+    const problem = checkEventTypes(picked.map((p) => p.value));
+    if (!problem) break;
+    placeHolder = `${problem} ${vscode.l10n.t('Choose at least one, or press Escape to cancel.')}`;
+  }
   return { ...first, event_types: picked.map((p) => p.value) };
 }

@@ -167,14 +167,14 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
       await vault.delete(profile.id, id);
       return true;
     })),
-    vscode.commands.registerCommand('agentWorkbench.selectEnvironment', async (env?: Environment) => {
+    vscode.commands.registerCommand('agentWorkbench.selectEnvironment', (env?: Environment) => reportErrors(async () => {
       const { ENVIRONMENTS } = clientRuntime().commonContract;
       const chosen = env ?? (await vscode.window.showQuickPick(ENVIRONMENTS.map((e) => ({ label: e, picked: e === profiles.environment })), { placeHolder: vscode.l10n.t('Environment to work against') }))?.label;
       if (!chosen) return undefined;
       if (!ENVIRONMENTS.includes(chosen as Environment)) throw new Error(vscode.l10n.t('"{0}" is not an environment: use sandbox, pre-release or live.', chosen));
       await profiles.setEnvironment(chosen as Environment);
       return chosen;
-    }),
+    })),
     vscode.commands.registerCommand('agentWorkbench.testConnection', (profileId?: string) => testConnection(profileId)),
   );
 }

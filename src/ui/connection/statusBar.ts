@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { REGION_PRESETS } from '../../client/profile';
 import type { ProfileStore } from './profileStore';
 
 /** Shows the active profile, its region and the environment; a click switches profile. */
@@ -23,7 +22,7 @@ export class ConnectionStatusBar implements vscode.Disposable {
       this.item.show();
       return;
     }
-    const region = p.region === 'local' ? vscode.l10n.t('local') : p.region === 'custom' ? vscode.l10n.t('custom') : REGION_PRESETS.find((r) => r.id === p.region)?.id ?? p.region;
+    const region = p.region === 'local' ? vscode.l10n.t('local') : p.region === 'custom' ? vscode.l10n.t('custom') : p.region;
     const env = this.profiles.environment;
     this.item.text = `$(${p.region === 'local' ? 'server-environment' : 'cloud'}) ${p.name} · ${region} · ${env}`;
     const tip = new vscode.MarkdownString(undefined, true);

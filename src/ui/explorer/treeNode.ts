@@ -35,17 +35,23 @@ export abstract class LoadingNode extends TreeNode {
   protected abstract loadChildren(): Promise<TreeNode[]>;
 
   override getChildren(): Promise<TreeNode[]> {
-    this.cached ??= this.loadChildren().then(
-      (children) => {
-        this.loadedChildren = children;
-        return children;
-      },
-      (err: unknown) => {
-        this.cached = undefined;
-        this.loadedChildren = undefined;
-        return [new ErrorNode(this, err)];
-      },
-    );
+    if (!this.cached) {
+      // A refresh during the load starts a new one: the older load then changes nothing.
+      const pending: Promise<TreeNode[]> = this.loadChildren().then(
+        (children) => {
+          if (this.cached === pending) this.loadedChildren = children;
+          return children;
+        },
+        (err: unknown) => {
+          if (this.cached === pending) {
+            this.cached = undefined;
+            this.loadedChildren = undefined;
+          }
+          return [new ErrorNode(this, err)];
+        },
+      );
+      this.cached = pending;
+    }
     return this.cached;
   }
 

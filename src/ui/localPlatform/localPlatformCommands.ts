@@ -42,7 +42,7 @@ export function registerLocalPlatformCommands(host: LocalPlatformHost, connectio
 function autoAttach(host: LocalPlatformHost, connection: Connection): vscode.Disposable {
   if (!host.configuredUrl) return new vscode.Disposable(() => undefined);
   void host.start().then(
-    (lp) => connection.attachLocal(lp),
+    (lp) => connection.attachLocal(lp).catch((err: unknown) => host.log.warn(`The local platform at ${lp.urls.origin} could not be used: ${err instanceof Error ? err.message : String(err)}`)),
     () => undefined, // Not running yet: the Start Local Platform command says what to do.
   );
   return new vscode.Disposable(() => undefined);

@@ -20,7 +20,10 @@ export async function probeExternal(origin: string, signal?: AbortSignal): Promi
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) throw new Error(vscode.l10n.t('{0} is not on this machine: a local platform listens on a loopback address.', base));
   const res = await fetch(`${base}/_local/connection`, { signal: signal ?? AbortSignal.timeout(3000) });
   if (!res.ok) throw new Error(vscode.l10n.t('{0} answered HTTP {1}: it does not look like a local platform.', base, res.status));
-  const body = (await res.json()) as { bases: Record<'runtime' | 'build' | 'messaging', string> } & LocalPlatformCredentials;
+  const body = (await res.json().catch(() => undefined)) as ({ bases?: Record<'runtime' | 'build' | 'messaging', string> } & Partial<LocalPlatformCredentials>) | undefined;
+  if (!body?.bases?.runtime || !body.bases.build || !body.bases.messaging || !body.keys || !body.connectors || !body.accountId || !body.projectId) {
+    throw new Error(vscode.l10n.t('{0} answered, but not as a local platform does.', base));
+  }
   return {
     external: true,
     urls: { origin: base, runtime: base + body.bases.runtime, build: base + body.bases.build, messaging: base + body.bases.messaging, admin: `${base}/_local` },
@@ -39,7 +42,7 @@ export class LocalPlatformHost implements vscode.Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<LocalPlatformInfo | undefined>();
   readonly onDidChange = this._onDidChange.event;
 
-  constructor(private readonly extensionPath: string, private readonly log: Log) {}
+  constructor(private readonly extensionPath: string, readonly log: Log) {}
 
   get current(): LocalPlatformInfo | undefined {
     return this.external ?? (this.running ? { urls: this.running.urls, credentials: this.running.credentials, external: false } : undefined);

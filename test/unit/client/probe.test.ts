@@ -26,6 +26,15 @@ describe('client: test connection', () => {
     assert.equal(by.conversations!.outcome, 'works');
   });
 
+  it('does not call a wrong runtime address working (every probe there answers 404)', async () => {
+    const ctx = localContext(t.lp);
+    (ctx.profile as { runtimeUrl: string }).runtimeUrl = `${t.lp.urls.origin}/nothing-here`;
+    const results = await probeConnection(ctx);
+    for (const family of ['chat', 'conversations', 'outbound', 'externalEvents', 'dni']) {
+      assert.notEqual(results.find((r) => r.family === family)!.outcome, 'works', family);
+    }
+  });
+
   it('reports an unreachable platform as unreachable', async () => {
     const ctx = localContext(t.lp);
     (ctx.profile as { buildUrl: string }).buildUrl = 'http://127.0.0.1:9/build';

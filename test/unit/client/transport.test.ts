@@ -101,6 +101,14 @@ describe('Transport against the local platform', () => {
     );
   });
 
+  it('treats a redirect as an error that says to check the base address, never as success', async () => {
+    await fault({ family: 'build', path: '/v1/alert-rules/ar_1', method: 'DELETE', status: 302, times: 1 });
+    await assert.rejects(
+      transport.request({ family: 'alerts', operation: 'Delete alert rule', baseUrl: t.lp.urls.build, method: 'DELETE', path: '/v1/alert-rules/ar_1', retry: 'safe' }),
+      (err: unknown) => err instanceof PlatformError && err.kind === 'unexpectedResponse' && err.status === 302 && /redirect .*base address/.test(err.message),
+    );
+  });
+
   it('reports an unreachable platform as a network error that names what to check', async () => {
     const quick = new Transport({ backoff: { retries: 1, baseMs: 1, maxMs: 2 } });
     try {

@@ -2,7 +2,7 @@ import type { Agent, Branch, Deployment, PhoneNumber, RealtimeConfig, Topic } fr
 
 /** What the Agents tree reads from the platform. */
 export interface AgentsSource {
-  /** Every agent of the workspace (all pages), optionally only those whose name contains `name`. */
+  /** Every agent of the workspace (all pages). */
   listAgents(signal?: AbortSignal): Promise<Agent[]>;
   listBranches(agentId: string): Promise<Branch[]>;
   getBehavior(agentId: string, branchId: string): Promise<string>;

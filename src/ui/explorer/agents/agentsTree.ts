@@ -10,7 +10,7 @@ export const AGENTS_VIEW = 'agentWorkbench.agents';
 const byName = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
 /** Why the Agents view is empty: drives its welcome content. */
-export type AgentsViewState = 'noProfile' | 'loading' | 'empty' | 'error' | 'ready' | 'noMatch';
+export type AgentsViewState = 'noProfile' | 'empty' | 'error' | 'ready' | 'noMatch';
 
 /**
  * The Agents view: every agent of the workspace, filterable by name. Failures show in the view's
@@ -27,8 +27,8 @@ export class AgentsTree implements vscode.Disposable {
   constructor(
     private readonly source: () => AgentsSource | undefined,
     private readonly checkedOut: CheckedOutBranch,
-    /** Re-reads which branches are checked out; a full refresh asks for it too. */
-    private readonly rescanCheckouts: () => void = () => undefined,
+    /** What else a full refresh reloads (which branches are checked out, open read-only documents). */
+    private readonly onRefresh: () => void = () => undefined,
   ) {
     this.provider = new NodeTreeProvider(() => this.roots());
     this.view = vscode.window.createTreeView(AGENTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
@@ -47,7 +47,7 @@ export class AgentsTree implements vscode.Disposable {
 
   /** Reloads everything from the platform. */
   refresh(): void {
-    this.rescanCheckouts();
+    this.onRefresh();
     this.agents = undefined;
     this.nodes.clear();
     this.provider.refresh();
@@ -75,16 +75,19 @@ export class AgentsTree implements vscode.Disposable {
       this.view.message = undefined;
       return [];
     }
-    this.agents ??= source.listAgents();
+    const pending = (this.agents ??= source.listAgents());
     let agents: Agent[];
     try {
-      agents = await this.agents;
+      agents = await pending;
     } catch (err) {
+      // A refresh during the load started a newer one: that one decides what the view shows.
+      if (this.agents !== pending) return this.roots();
       this.agents = undefined;
       this.setState('error');
       this.view.message = vscode.l10n.t('The agents could not be loaded: {0}', err instanceof Error ? err.message : String(err));
       return [];
     }
+    if (this.agents !== pending) return this.roots();
     if (agents.length === 0) {
       this.setState('empty');
       this.view.message = undefined;

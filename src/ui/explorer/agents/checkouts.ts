@@ -11,6 +11,8 @@ export class Checkouts implements vscode.Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange = this._onDidChange.event;
   private scanning: Promise<void> | undefined;
+  private dirty = false;
+  private scanned = false;
   private readonly subs: vscode.Disposable[];
 
   constructor() {
@@ -18,9 +20,15 @@ export class Checkouts implements vscode.Disposable {
     this.subs = [this.watcher, this.watcher.onDidCreate(rescan), this.watcher.onDidChange(rescan), this.watcher.onDidDelete(rescan), vscode.workspace.onDidChangeWorkspaceFolders(rescan)];
   }
 
-  /** Reads every agent.json of the workspace (at most 500, outside node_modules). */
+  /** Reads every agent.json of the workspace (at most 500, outside node_modules); tells listeners only of changes. */
   scan(): Promise<void> {
-    this.scanning ??= (async () => {
+    this.scanned = true;
+    if (this.scanning) {
+      // A change during a scan may have been read too early: read once more when this scan ends.
+      this.dirty = true;
+      return this.scanning;
+    }
+    this.scanning = (async () => {
       const uris = await vscode.workspace.findFiles(`**/${AGENT_MANIFEST}`, '**/node_modules/**', 500);
       const found = await Promise.all(uris.map(async (uri) => {
         try {
@@ -29,16 +37,24 @@ export class Checkouts implements vscode.Disposable {
           return undefined;
         }
       }));
-      this.manifests = found.filter((m): m is AgentManifest => m !== undefined);
-      this._onDidChange.fire();
+      const manifests = found.filter((m): m is AgentManifest => m !== undefined);
+      const changed = JSON.stringify(manifests) !== JSON.stringify(this.manifests);
+      this.manifests = manifests;
+      if (changed) this._onDidChange.fire();
     })().finally(() => {
       this.scanning = undefined;
+      if (this.dirty) {
+        this.dirty = false;
+        void this.scan();
+      }
     });
     return this.scanning;
   }
 
   /** The checked-out branch of an agent for a profile, if a folder of the workspace mirrors it. */
   branchOf(profileId: string | undefined, agentId: string): string | undefined {
+    // The first question starts the first read of the workspace (not activation).
+    if (!this.scanned) void this.scan();
     return profileId ? checkedOutBranches(this.manifests, profileId).get(agentId) : undefined;
   }
 

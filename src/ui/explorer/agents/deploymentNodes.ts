@@ -32,13 +32,26 @@ export class DeploymentsNode extends LoadingNode {
   }
 }
 
+/** Newest first: by creation time, then by version. */
+export function newestFirst(deployments: readonly Deployment[]): Deployment[] {
+  return [...deployments].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || Number(b.version) - Number(a.version));
+}
+
+/**
+ * The deployment an environment serves: the one marked active; where the platform marks none
+ * (the field is ours), the newest.
+ */
+export function activeDeployment(deployments: readonly Deployment[]): Deployment | undefined {
+  return deployments.find((d) => d.active === true) ?? (deployments.some((d) => d.active !== undefined) ? undefined : newestFirst(deployments)[0]);
+}
+
 export class EnvironmentDeploymentsNode extends TreeNode {
   /** Newest first; the active one is what the environment serves. */
   readonly deployments: Deployment[];
 
   constructor(readonly group: DeploymentsNode, readonly environment: Environment, deployments: Deployment[]) {
     super(group);
-    this.deployments = [...deployments].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || Number(b.version) - Number(a.version));
+    this.deployments = newestFirst(deployments);
   }
 
   get id(): string {
@@ -47,7 +60,7 @@ export class EnvironmentDeploymentsNode extends TreeNode {
 
   /** The deployment this environment serves now. */
   get active(): Deployment | undefined {
-    return this.deployments.find((d) => d.active === true) ?? (this.deployments.some((d) => d.active !== undefined) ? undefined : this.deployments[0]);
+    return activeDeployment(this.deployments);
   }
 
   getTreeItem(): vscode.TreeItem {

@@ -17,19 +17,18 @@ export function createAgentsView(connection: Connection): { tree: AgentsTree; di
   };
   // Which branch is checked out comes from the agent folders (agent.json) of the workspace.
   const checkouts = new Checkouts();
-  const tree = new AgentsTree(source, (agentId) => checkouts.branchOf(connection.profiles.active?.id, agentId), () => void checkouts.scan());
-  void checkouts.scan();
   const documents = new RemoteDocuments(source);
+  const tree = new AgentsTree(source, (agentId) => checkouts.branchOf(connection.profiles.active?.id, agentId), () => {
+    void checkouts.scan();
+    documents.refreshOpen();
+  });
   const disposable = vscode.Disposable.from(
     checkouts,
     checkouts.onDidChange(() => tree.refreshBranches()),
     tree,
     documents,
     vscode.workspace.registerTextDocumentContentProvider(REMOTE_SCHEME, documents),
-    connection.profiles.onDidChange(() => {
-      tree.refresh();
-      documents.refreshOpen();
-    }),
+    connection.profiles.onDidChange(() => tree.refresh()),
   );
   return { tree, disposable };
 }
