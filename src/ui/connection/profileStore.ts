@@ -13,8 +13,11 @@ const ENVIRONMENT_KEY = 'agentWorkbench.environment';
 export class ProfileStore implements vscode.Disposable {
   private local: ConnectionProfile | undefined;
   private readonly _onDidChange = new vscode.EventEmitter<void>();
-  /** Profiles, the active profile or the environment changed. */
+  /** Profiles or the active profile changed. */
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidChangeEnvironment = new vscode.EventEmitter<void>();
+  /** The environment worked against changed (nothing to reload: it only labels the work). */
+  readonly onDidChangeEnvironment = this._onDidChangeEnvironment.event;
 
   constructor(private readonly state: vscode.Memento) {}
 
@@ -38,7 +41,7 @@ export class ProfileStore implements vscode.Disposable {
 
   async setEnvironment(env: Environment): Promise<void> {
     await this.state.update(ENVIRONMENT_KEY, env);
-    this._onDidChange.fire();
+    this._onDidChangeEnvironment.fire();
   }
 
   async setActive(id: string | undefined): Promise<void> {
@@ -74,6 +77,7 @@ export class ProfileStore implements vscode.Disposable {
 
   dispose(): void {
     this._onDidChange.dispose();
+    this._onDidChangeEnvironment.dispose();
   }
 }
 

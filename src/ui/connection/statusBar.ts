@@ -5,11 +5,13 @@ import type { ProfileStore } from './profileStore';
 export class ConnectionStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('agentWorkbench.connection', vscode.StatusBarAlignment.Left, 50);
   private readonly sub: vscode.Disposable;
+  private readonly envSub: vscode.Disposable;
 
   constructor(private readonly profiles: ProfileStore) {
     this.item.name = vscode.l10n.t('Agent Workbench Connection');
     this.item.command = 'agentWorkbench.switchProfile';
     this.sub = profiles.onDidChange(() => this.update());
+    this.envSub = profiles.onDidChangeEnvironment(() => this.update());
     this.update();
   }
 
@@ -37,6 +39,7 @@ export class ConnectionStatusBar implements vscode.Disposable {
 
   dispose(): void {
     this.sub.dispose();
+    this.envSub.dispose();
     this.item.dispose();
   }
 }

@@ -32,7 +32,8 @@ export class AlertsTree implements vscode.Disposable {
   constructor(private readonly connection: Connection, readonly secrets: WebhookSecrets) {
     this.provider = new NodeTreeProvider(() => this.roots());
     this.view = vscode.window.createTreeView(ALERTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
-    this.subs.push(this.view, this.provider, connection.profiles.onDidChange(() => void this.refresh()));
+    // Another profile: forget what was loaded; VS Code asks again only if the view is showing.
+    this.subs.push(this.view, this.provider, connection.profiles.onDidChange(() => this.forget()));
   }
 
   /** The reads of the active profile, or undefined when no profile is chosen. */
@@ -53,12 +54,16 @@ export class AlertsTree implements vscode.Disposable {
 
   /** Reloads everything; resolves with the top-level nodes as loaded. */
   refresh(): Promise<TreeNode[]> {
+    this.forget();
+    return this.roots();
+  }
+
+  private forget(): void {
     this.rules = undefined;
     this.loaded = undefined;
     this.currentGroup = undefined;
     this.endpointsGroup = undefined;
     this.provider.refresh();
-    return this.roots();
   }
 
   /** Reloads the rules and the current alerts (both reflect the same evaluations). */
