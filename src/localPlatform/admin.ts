@@ -27,6 +27,8 @@ export function createAdminRouter(platform: Platform): Router {
   r.post('/faults', (ctx) => {
     const body = ctx.json() as Omit<Fault, 'id'> | undefined;
     if (!body || typeof body !== 'object') throw buildError(400, 'A fault object is required');
+    const problem = checkFault(body);
+    if (problem) throw buildError(400, `The fault is not valid: ${problem.message}`, [problem]);
     const fault = platform.faults.add({ ...body, family: body.family ?? 'any' });
     return { status: 201, body: fault };
   });
@@ -37,9 +39,10 @@ export function createAdminRouter(platform: Platform): Router {
   r.get('/clock', () => ({ body: { now: platform.now(), offsetMs: platform.clock.offset } }));
   r.post('/clock', (ctx) => {
     const body = (ctx.json() ?? {}) as { advanceMs?: unknown; set?: unknown };
-    if (typeof body.advanceMs === 'number') platform.clock.advance(body.advanceMs);
-    else if (typeof body.set === 'string' && !Number.isNaN(Date.parse(body.set))) platform.clock.set(Date.parse(body.set));
-    else throw buildError(400, 'Send advanceMs (number) or set (ISO 8601)');
+    // The clock must stay a valid date (about ±270,000 years): keep well inside that.
+    const target = typeof body.advanceMs === 'number' ? platform.clock.now() + body.advanceMs : typeof body.set === 'string' ? Date.parse(body.set) : Number.NaN;
+    if (!Number.isFinite(target) || target < 0 || target > MAX_CLOCK_MS) throw buildError(400, 'Send advanceMs (a number of milliseconds) or set (an ISO 8601 instant) that keeps the clock between the years 1970 and 9999');
+    platform.clock.set(target);
     return { body: { now: platform.now(), offsetMs: platform.clock.offset } };
   });
   r.patch('/options', (ctx) => {
@@ -53,8 +56,38 @@ export function createAdminRouter(platform: Platform): Router {
   r.patch('/projects/:projectId/settings', (ctx) => {
     const project = platform.projectById(ctx.params.projectId!) ?? platform.state.projects.find((p) => p.slug === ctx.params.projectId);
     if (!project) throw buildError(404, 'Project not found');
-    Object.assign(project.settings, ctx.json() ?? {});
+    const body = (ctx.json() ?? {}) as Record<string, unknown>;
+    const errors = Object.entries(body).flatMap(([k, v]) => {
+      if (!(k in project.settings)) return [{ field: k, message: `is not a project setting (${Object.keys(project.settings).join(', ')})` }];
+      if (k === 'responseMetrics') return Array.isArray(v) && v.every((x) => typeof x === 'string') ? [] : [{ field: k, message: 'must be a list of metric names' }];
+      return typeof v === 'boolean' ? [] : [{ field: k, message: 'must be true or false' }];
+    });
+    if (errors.length) throw buildError(400, 'Invalid project settings', errors);
+    Object.assign(project.settings, body);
     return { body: project.settings };
   });
   return r;
+}
+
+const MAX_CLOCK_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** What is wrong with a fault, or undefined: a bad one would break every request it matches. */
+function checkFault(f: Partial<Fault>): { field: string; message: string } | undefined {
+  if (f.family !== undefined && !['runtime', 'build', 'messaging', 'any'].includes(f.family)) return { field: 'family', message: 'must be runtime, build, messaging or any' };
+  if (f.path !== undefined) {
+    if (typeof f.path !== 'string') return { field: 'path', message: 'must be a string' };
+    if (f.path.length > 2 && f.path.startsWith('/') && f.path.endsWith('/')) {
+      try {
+        new RegExp(f.path.slice(1, -1));
+      } catch (err) {
+        return { field: 'path', message: `is not a valid /regular expression/: ${(err as Error).message}` };
+      }
+    }
+  }
+  if (f.status !== undefined && !(Number.isInteger(f.status) && f.status >= 100 && f.status <= 599)) return { field: 'status', message: 'must be an HTTP status from 100 to 599' };
+  for (const key of ['delayMs', 'times', 'retryAfter'] as const) {
+    const v = f[key];
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) return { field: key, message: 'must be a non-negative number' };
+  }
+  return undefined;
 }

@@ -42,7 +42,11 @@ export class Persistence implements IDisposable {
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.flush();
+      this.flush().catch((err: unknown) => {
+        // Keep serving; the next change tries again.
+        this.dirty = true;
+        process.stderr.write(`The local platform could not save its state in ${this.dir}: ${err instanceof Error ? err.message : String(err)}\n`);
+      });
     }, this.debounceMs);
   }
 
@@ -55,7 +59,7 @@ export class Persistence implements IDisposable {
     if (!this.dirty) return this.writing;
     this.dirty = false;
     const text = JSON.stringify({ ...this.platform.state, clockOffsetMs: this.platform.clock.offset });
-    this.writing = this.writing.then(async () => {
+    this.writing = this.writing.catch(() => undefined).then(async () => {
       await mkdir(this.dir, { recursive: true });
       const tmp = join(this.dir, `${FILE}.${process.pid}.tmp`);
       await writeFile(tmp, text, 'utf8');

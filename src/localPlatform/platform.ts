@@ -72,7 +72,12 @@ export class Platform {
   readonly onDidReset = this._onDidReset.event;
 
   constructor(options: Partial<PlatformOptions> = {}) {
-    this.options = { ...defaultOptions, ...options };
+    // Only the platform's own options: start-up settings (port, seed, data folder) stay out.
+    this.options = { ...defaultOptions };
+    for (const key of Object.keys(defaultOptions) as Array<keyof PlatformOptions>) {
+      const value = options[key];
+      if (typeof value === 'number') this.options[key] = value;
+    }
   }
 
   /** A new id such as `ag_000001` or, with `random`, a hard-to-guess one. */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { buildError, HttpError, makeContext, readBody, type Router, runtimeError, sendJson } from './http';
+import { HttpError, makeContext, readBody, type Router, sendJson } from './http';
 import type { Base, Family } from './family';
 import { createAdminRouter } from './admin';
 import { familyFactories } from './families';
@@ -73,8 +73,19 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     });
   });
 
+  /** An error body in the shape of the base the path is under. */
+  function errorFor(base: Base | 'admin', status: number, message: string, headers: Record<string, string> = {}): HttpError {
+    if (base === 'build') return new HttpError(status, { message, errors: [] }, headers);
+    if (base === 'runtime') return new HttpError(status, { error_message: message }, headers);
+    return new HttpError(status, { message }, headers);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://local');
+    const url = parseRequestUrl(req.url);
+    if (!url) {
+      sendJson(res, 400, { message: 'The request address could not be read' });
+      return;
+    }
     const method = (req.method ?? 'GET').toUpperCase();
     const split = splitBase(url.pathname);
     if (!split) {
@@ -83,18 +94,17 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     }
     const { base, path } = split;
     const routers: Router[] = base === 'admin' ? [admin] : (byBase.get(base) ?? []).map((f) => f.router);
-    const raw = await readBody(req);
     try {
+      const raw = await readBody(req).catch((err: unknown) => {
+        // The rest of the body is never read, so this connection cannot carry another request.
+        throw err instanceof HttpError ? errorFor(base, err.status, err.message, { connection: 'close' }) : err;
+      });
       if (base !== 'admin') {
         const fault = platform.faults.take(base, method, path, (f) => f.status !== undefined || f.delayMs !== undefined);
         if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
         if (fault?.status) {
           const headers: Record<string, string> = fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {};
-          throw base === 'build'
-            ? new HttpError(fault.status, { message: `Injected fault: HTTP ${fault.status}`, errors: [] }, headers)
-            : base === 'messaging'
-              ? new HttpError(fault.status, { message: `Injected fault: HTTP ${fault.status}` }, headers)
-              : new HttpError(fault.status, { error_message: `Injected fault: HTTP ${fault.status}` }, headers);
+          throw errorFor(base, fault.status, `Injected fault: HTTP ${fault.status}`, headers);
         }
       }
       let methodMismatch = false;
@@ -109,8 +119,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
         }
         methodMismatch ||= m.methodMismatch;
       }
-      if (methodMismatch) throw base === 'build' ? buildError(405, `Method ${method} is not allowed on ${path}`) : runtimeError(405, `Method ${method} is not allowed on ${path}`);
-      throw base === 'build' ? buildError(404, `Not found: ${path}`) : base === 'messaging' ? new HttpError(404, { message: `Not found: ${path}` }) : runtimeError(404, `Not found: ${path}`);
+      if (methodMismatch) throw errorFor(base, 405, `Method ${method} is not allowed on ${path}`);
+      throw errorFor(base, 404, `Not found: ${path}`);
     } catch (err) {
       if (err instanceof HttpError) {
         sendJson(res, err.status, err.body, err.headers);
@@ -121,7 +131,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   }
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://local');
+    const url = parseRequestUrl(req.url);
+    if (!url) {
+      socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     const split = splitBase(url.pathname);
     if (split && split.base !== 'admin') {
       for (const f of byBase.get(split.base) ?? []) {
@@ -159,6 +173,15 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       });
     },
   };
+}
+
+/** The request's address, or undefined when it cannot be read (a malformed request line). */
+function parseRequestUrl(raw: string | undefined): URL | undefined {
+  try {
+    return new URL(raw ?? '/', 'http://local');
+  } catch {
+    return undefined;
+  }
 }
 
 function splitBase(pathname: string): { base: Base | 'admin'; path: string } | undefined {

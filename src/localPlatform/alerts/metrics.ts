@@ -55,7 +55,7 @@ function turnLatencies(conversations: readonly StoredConversation[], fromMs: num
     if (Date.parse(c.started_at) > nowMs) continue;
     if (c.ended_at !== null && Date.parse(c.ended_at) <= fromMs) continue;
     for (const t of c.turns) {
-      if (t.agent_response === null || t.agent_response_datetime === null || t.user_input_datetime === null) continue;
+      if (t.agent_response === null || t.agent_response_datetime === null || t.user_input === null) continue;
       if (!Number.isFinite(t.latency)) continue;
       if (within(Date.parse(t.agent_response_datetime), fromMs, nowMs)) out.push(t.latency);
     }

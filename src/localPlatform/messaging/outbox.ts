@@ -3,7 +3,7 @@ import { type ServerEvent, type ServerEventType, type SessionEndReason } from '.
 import { chunkAnswer } from '../engine/chunker';
 import type { Platform } from '../platform';
 import type { SocketHub } from './socketHub';
-import { nextEventId, type StoredSession } from './store';
+import { findSession, nextEventId, type StoredSession } from './store';
 
 type Custom = Record<string, unknown> | undefined;
 type OutType = ServerEventType | 'EVENT_TYPE_USER_MESSAGE';
@@ -23,7 +23,7 @@ const HISTORY_TYPES: ReadonlySet<OutType> = new Set<OutType>([
 let orphanEvents = 0;
 
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /**
@@ -81,7 +81,8 @@ export class Outbox {
       const upTo = interrupt ? Math.max(1, Math.floor(chunks.length / 2)) : chunks.length;
       for (let index = 0; index < upTo; index++) {
         if (this.platform.options.streamDelayMs > 0) await sleep(this.platform.options.streamDelayMs);
-        if (session.status !== 'active') return;
+        // Stop when the session ended, or was dropped by a reset (the state no longer holds this object).
+        if (session.status !== 'active' || findSession(this.platform, session.id) !== session) return;
         this.emit(session, 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK', { message_id: messageId, index, text: chunks[index]! }, custom);
       }
       if (interrupt) {

@@ -42,6 +42,48 @@ describe('local platform server', () => {
   });
 });
 
+describe('local platform robustness', () => {
+  const t = useLocalPlatform();
+
+  it('answers a WebSocket upgrade with an unreadable address with 400 and keeps serving', async () => {
+    const { connect } = await import('node:net');
+    const answer = await new Promise<string>((resolve, reject) => {
+      const sock = connect(t.lp.port, '127.0.0.1', () => sock.write('GET //[ HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'));
+      let data = '';
+      sock.on('data', (d) => (data += d.toString()));
+      sock.on('close', () => resolve(data));
+      sock.on('error', reject);
+    });
+    assert.match(answer, /^HTTP\/1\.1 400/);
+    assert.equal((await call('GET', `${t.lp.urls.admin}/health`)).status, 200);
+  });
+
+  it('refuses faults, clock moves and project settings that would break it, saying which field', async () => {
+    const badFault = await call<{ errors: Array<{ field: string }> }>('POST', `${t.lp.urls.admin}/faults`, { body: { path: '/(/', status: 500 } });
+    assert.equal(badFault.status, 400);
+    assert.equal(badFault.body.errors[0]!.field, 'path');
+    assert.equal((await call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: 1e16 } })).status, 400);
+    const badSettings = await call<{ errors: Array<{ field: string }> }>('PATCH', `${t.lp.urls.admin}/projects/support-desk/settings`, { body: { responseMetrics: 'CALL_TURN' } });
+    assert.equal(badSettings.status, 400);
+    assert.equal(badSettings.body.errors[0]!.field, 'responseMetrics');
+    const conversations = await call('GET', `${t.lp.urls.runtime}/v3/acme/support-desk/conversations`, { headers: { 'x-api-key': 'lp_conversations_key' } });
+    assert.equal(conversations.status, 200);
+  });
+
+  it('answers a body over 5 MB with 413 in the error shape of its base', async () => {
+    const res = await call<{ error_message?: string }>('POST', `${t.lp.urls.runtime}/v1/outbound-calling`, { rawBody: 'x'.repeat(6 * 1024 * 1024), headers: { 'content-type': 'text/plain' } });
+    assert.equal(res.status, 413);
+    assert.match(res.body.error_message ?? '', /too large/);
+  });
+
+  it('answers a wrong method on a messaging path with the messaging error shape', async () => {
+    const res = await call<{ message?: string; error_message?: string }>('GET', `${t.lp.urls.messaging}/api/v1/sessions`);
+    assert.equal(res.status, 405);
+    assert.match(res.body.message ?? '', /not allowed/);
+    assert.equal(res.body.error_message, undefined);
+  });
+});
+
 describe('local platform persistence', () => {
   it('keeps state in --data-dir with an atomic write and reloads it after a restart', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lp-data-'));
