@@ -57,6 +57,7 @@ export function createMessagingFamily({ platform, admin }: FamilyContext): Famil
     });
   }
 
+  const ENDED_SESSION_RETENTION_MS = 60 * 60 * 1000;
   let ticks = 0;
   function sweep(): void {
     ticks += 1;
@@ -65,9 +66,16 @@ export function createMessagingFamily({ platform, admin }: FamilyContext): Famil
     }
     const all = ticks % IDLE_SWEEP_EVERY === 0;
     const ids = all ? Object.keys(messagingOf(platform).sessions) : hub.sessionIds();
+    const sessions = messagingOf(platform).sessions;
     for (const id of ids) {
-      const session = messagingOf(platform).sessions[id];
+      const session = sessions[id];
       if (session?.status === 'active' && isIdle(platform, session)) events.finish(session, 'inactivity');
+      // A session over for an hour is forgotten, history and all: it can never be resumed, and
+      // long runs would otherwise keep every session ever made (and rewrite them to --data-dir).
+      else if (all && session && session.status !== 'active' && !hub.sessionIds().includes(id) && platform.clock.now() - session.lastActivityMs > ENDED_SESSION_RETENTION_MS) {
+        Reflect.deleteProperty(sessions, id);
+        platform.mutated();
+      }
     }
   }
   const timer = setInterval(sweep, SWEEP_MS);
