@@ -1,5 +1,4 @@
 import { Emitter } from '../core/event';
-import type { Environment } from './agents/model';
 import { Clock } from './clock';
 import { FaultBook } from './faults';
 import { buildError, HttpError, runtimeError } from './http';
@@ -106,11 +105,6 @@ export class Platform {
     this.mutated();
   }
 
-  reset(): void {
-    this.faults.clear();
-    this.replaceState(emptyState());
-  }
-
   /** A family's own section of the state, created on first use. */
   section<T>(name: string, init: () => T): T {
     if (!(name in this.state.families)) this.state.families[name] = init();
@@ -196,9 +190,3 @@ export class Platform {
     this.conversationChanged(conv);
   }
 }
-
-export function isEnvironment(v: unknown): v is Environment {
-  return v === 'sandbox' || v === 'pre-release' || v === 'live';
-}
-
-export { HttpError };

@@ -165,5 +165,4 @@ export function seedBase(state: PlatformState): void {
     variables: { holidayMode: false, maxWaitMinutes: 15, greetingOverride: '' },
     updatedAt: at,
   });
-  state.counters.deployment = 3;
 }
