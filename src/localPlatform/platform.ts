@@ -1,7 +1,7 @@
 import { Emitter } from '../core/event';
 import { Clock } from './clock';
 import { FaultBook } from './faults';
-import { buildError, HttpError, runtimeError } from './http';
+import { buildError, type HttpError, runtimeError } from './http';
 import {
   emptyState,
   type KeyFamily,
