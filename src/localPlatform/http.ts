@@ -17,8 +17,9 @@ export function buildError(status: number, message: string, errors: Array<{ fiel
 }
 
 /** The runtime-API error body (External Events, Concurrent Calls, ...): `error_message`. */
-export function runtimeError(status: number, errorMessage: string): HttpError {
-  return new HttpError(status, { error_message: errorMessage });
+export function runtimeError(status: number, errorMessage: string, field?: string): HttpError {
+  // `field` is ours: it names the request field at fault, so a form can point at the input.
+  return new HttpError(status, field ? { error_message: errorMessage, field } : { error_message: errorMessage });
 }
 
 export interface RawBody {

@@ -1,12 +1,8 @@
 import type { z } from 'zod';
-import type { ChatErrorBody } from '../../contract/chat';
-import { HttpError } from '../http';
+import { type HttpError, runtimeError } from '../http';
 
 /** A Chat API error: `{error_message, field?}` (the spec does not show chat error bodies). */
-export function chatError(status: number, message: string, field?: string): HttpError {
-  const body: ChatErrorBody = { error_message: message, ...(field ? { field } : {}) };
-  return new HttpError(status, body);
-}
+export const chatError: (status: number, message: string, field?: string) => HttpError = runtimeError;
 
 /** Turns the first problem zod found into a 400 that names the field. */
 export function chatValidationError(error: z.ZodError): HttpError {

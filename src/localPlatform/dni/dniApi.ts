@@ -7,7 +7,7 @@ import {
 } from '../../contract/dni';
 import { engineOf } from '../engine/agentEngine';
 import type { Family, FamilyContext } from '../family';
-import { buildError, HttpError, Router } from '../http';
+import { buildError, HttpError, Router, runtimeError } from '../http';
 import { DniPool } from './pool';
 
 /** DNI API (DNI-1..DNI-3) plus `/_local/dni/...`: a simulated call on a reserved number. */
@@ -19,18 +19,18 @@ export function createDniFamily(ctx: FamilyContext): Family {
   router.post(DNI_RESERVATION_PATH, (req) => {
     const value = req.header('x-api-key');
     const key = platform.findKey('dni', value);
-    if (!key) throw dniError(401, value ? 'Invalid API key' : 'Missing API key: send it in the x-api-key header');
-    if (!key.agentId) throw dniError(401, 'This key is not tied to an agent');
+    if (!key) throw runtimeError(401, value ? 'Invalid API key' : 'Missing API key: send it in the x-api-key header');
+    if (!key.agentId) throw runtimeError(401, 'This key is not tied to an agent');
     const agent = platform.state.agents.agents[key.agentId];
-    if (!agent) throw dniError(404, `The agent of this key no longer exists: ${key.agentId}`);
-    if (req.raw.contentType !== 'application/json') throw dniError(415, 'Content-Type must be application/json');
-    const body = req.json(() => dniError(400, 'The request body is not valid JSON', 'body'));
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw dniError(400, 'The request body must be a JSON object', 'body');
+    if (!agent) throw runtimeError(404, `The agent of this key no longer exists: ${key.agentId}`);
+    if (req.raw.contentType !== 'application/json') throw runtimeError(415, 'Content-Type must be application/json');
+    const body = req.json(() => runtimeError(400, 'The request body is not valid JSON', 'body'));
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw runtimeError(400, 'The request body must be a JSON object', 'body');
     const parsed = dniReservationRequestSchema.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = issue.path.map(String).join('.') || 'attributes';
-      throw dniError(400, `${field}: ${issue.message}`, field);
+      throw runtimeError(400, `${field}: ${issue.message}`, field);
     }
     const result = pool.reserve({ agent_id: agent.agentId, account_id: key.accountId, project_id: key.projectId ?? null, attributes: parsed.data.attributes });
     if ('retryAfterMs' in result) {
@@ -71,7 +71,3 @@ export function createDniFamily(ctx: FamilyContext): Family {
   return { name: 'dni', base: 'runtime', router };
 }
 
-function dniError(status: number, message: string, field?: string): HttpError {
-  const body: DniErrorBody = field ? { error_message: message, field } : { error_message: message };
-  return new HttpError(status, body);
-}

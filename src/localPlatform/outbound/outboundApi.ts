@@ -4,10 +4,9 @@ import {
   OUTBOUND_CALL_PATH,
   outboundCallRequestSchema,
   type OutboundCallReply,
-  type OutboundErrorBody,
 } from '../../contract/outbound';
 import type { Family, FamilyContext } from '../family';
-import { buildError, HttpError, type RequestContext, Router } from '../http';
+import { buildError, type RequestContext, Router, runtimeError } from '../http';
 import type { Platform } from '../platform';
 import type { StoredConnector } from '../state';
 import { OUTBOUND_TEST_NUMBERS, OutboundCalls, type StoredCall } from './calls';
@@ -20,19 +19,19 @@ export function createOutboundFamily(ctx: FamilyContext): Family {
 
   router.post(OUTBOUND_CALL_PATH, (req) => {
     const connector = requireOutboundConnector(platform, req);
-    if (req.raw.contentType !== 'application/json') throw outboundError(415, 'Content-Type must be application/json');
-    const body = req.json(() => outboundError(400, 'The request body is not valid JSON', 'body'));
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw outboundError(400, 'The request body must be a JSON object', 'body');
+    if (req.raw.contentType !== 'application/json') throw runtimeError(415, 'Content-Type must be application/json');
+    const body = req.json(() => runtimeError(400, 'The request body is not valid JSON', 'body'));
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw runtimeError(400, 'The request body must be a JSON object', 'body');
     const parsed = outboundCallRequestSchema.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = issue.path.map(String).join('.') || 'body';
-      throw outboundError(400, `${field}: ${issue.message}`, field);
+      throw runtimeError(400, `${field}: ${issue.message}`, field);
     }
     const phone = normalizeToNumber(parsed.data.to_number, parsed.data.country_code);
-    if (!phone.ok) throw outboundError(400, `${phone.field}: ${phone.message}`, phone.field);
+    if (!phone.ok) throw runtimeError(400, `${phone.field}: ${phone.message}`, phone.field);
     if (phone.e164 === OUTBOUND_TEST_NUMBERS.placementFails) {
-      throw outboundError(500, `Call placement failed: ${phone.e164} could not be reached. Retry with exponential backoff.`);
+      throw runtimeError(500, `Call placement failed: ${phone.e164} could not be reached. Retry with exponential backoff.`);
     }
     let call: StoredCall;
     try {
@@ -43,7 +42,7 @@ export function createOutboundFamily(ctx: FamilyContext): Family {
         sipHeaders: parsed.data.metadata ?? {},
       });
     } catch (err) {
-      throw outboundError(500, `Call placement failed: ${err instanceof Error ? err.message : String(err)}`);
+      throw runtimeError(500, `Call placement failed: ${err instanceof Error ? err.message : String(err)}`);
     }
     const reply: OutboundCallReply = { call_sid: call.call_sid };
     return { status: 200, body: reply };
@@ -53,7 +52,7 @@ export function createOutboundFamily(ctx: FamilyContext): Family {
   router.get(`${OUTBOUND_CALL_PATH}/:callSid`, (req) => {
     const connector = requireOutboundConnector(platform, req);
     const call = calls.get(req.params.callSid!);
-    if (!call || call.connector_id !== connector.id) throw outboundError(404, `Call not found: ${req.params.callSid!} (statuses are kept about 2 hours after a call ends)`);
+    if (!call || call.connector_id !== connector.id) throw runtimeError(404, `Call not found: ${req.params.callSid!} (statuses are kept about 2 hours after a call ends)`);
     return { body: calls.view(call) };
   });
 
@@ -81,14 +80,10 @@ export function createOutboundFamily(ctx: FamilyContext): Family {
 /** OUT-7: the token must belong to a connector configured for outbound calling. */
 function requireOutboundConnector(platform: Platform, req: RequestContext): StoredConnector {
   const token = req.header('x-service-auth-token');
-  if (!token) throw outboundError(401, 'Missing X-Service-Auth-Token header');
+  if (!token) throw runtimeError(401, 'Missing X-Service-Auth-Token header');
   const connector = platform.state.connectors.find((c) => c.token === token);
-  if (!connector) throw outboundError(401, 'Invalid auth token');
-  if (!connector.outboundEnabled) throw outboundError(401, 'This connector is not configured for outbound calling');
+  if (!connector) throw runtimeError(401, 'Invalid auth token');
+  if (!connector.outboundEnabled) throw runtimeError(401, 'This connector is not configured for outbound calling');
   return connector;
 }
 
-function outboundError(status: number, message: string, field?: string): HttpError {
-  const body: OutboundErrorBody = field ? { error_message: message, field } : { error_message: message };
-  return new HttpError(status, body);
-}
