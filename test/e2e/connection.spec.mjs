@@ -1,0 +1,62 @@
+// Adding a connection profile and a key through the quick inputs, as a person does it.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { notification, openWorkbench, runCommand, screenshot, step } from './support.mjs';
+
+/** Types into the open quick input and accepts, once the title says which step it is. */
+async function answer(page, text, titleText) {
+  const widget = page.locator('.quick-input-widget');
+  if (titleText) await widget.locator('.quick-input-title', { hasText: titleText }).waitFor();
+  const input = widget.locator('input.input');
+  await input.fill(text);
+  await page.keyboard.press('Enter');
+}
+
+describe('Connection profiles in the workbench', { timeout: 240_000 }, () => {
+  let wb;
+  before(async () => {
+    wb = await openWorkbench({ name: 'e2e-connection' });
+  });
+  after(async () => {
+    await wb?.close();
+  });
+
+  it('adds a profile step by step (a studio address fills account and project) and keeps a key in a password field', async () => {
+    const { page } = wb;
+    await step(page, 'add-profile', async () => {
+      await runCommand(page, 'Agent Workbench: Add Connection Profile');
+      await answer(page, 'Acme staging', 'Add Connection Profile (1/6)');
+      await answer(page, 'https://studio.example.com/acme/support-desk/agents', 'Add Connection Profile (2/6)');
+      const widget = page.locator('.quick-input-widget');
+      // The address held both ids, so the project step is skipped.
+      await widget.locator('.quick-input-title', { hasText: '(3/6)' }).waitFor();
+      await widget.locator('.monaco-list-row', { hasText: 'United States' }).first().waitFor();
+      await widget.locator('input.input').fill('United States');
+      await page.keyboard.press('Enter');
+      // The preset fills the runtime and build addresses; they stay editable.
+      await page.waitForFunction(() => document.querySelector('.quick-input-widget input.input')?.value === 'https://api.us-1.platform.polyai.app');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.querySelector('.quick-input-widget input.input')?.value === 'https://api.us.poly.ai');
+      await page.keyboard.press('Enter');
+      await widget.locator('.quick-input-title', { hasText: '(5/6)' }).waitFor();
+      // The messaging address has no public pattern: it must be typed, and a bad one is refused as typed.
+      await widget.locator('input.input').fill('chat.example.com');
+      await widget.locator('.quick-input-message', { hasText: 'full address' }).waitFor();
+      await answer(page, 'https://chat.example.com');
+      const added = notification(page, 'Profile "Acme staging" added');
+      await added.waitFor();
+      await added.getByRole('button', { name: 'Set Credentials' }).click();
+      await widget.locator('.monaco-list-row', { hasText: 'Agents API key' }).first().waitFor();
+      await widget.locator('input.input').fill('Agents API key');
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget input[type="password"]').waitFor();
+      await screenshot(page, 'credential-password-field');
+      await page.locator('.quick-input-widget input[type="password"]').fill('staging-agents-key-123');
+      await page.keyboard.press('Enter');
+      await page.locator('.statusbar', { hasText: 'Acme staging · us · sandbox' }).waitFor();
+      await screenshot(page, 'profile-added');
+      const bar = await page.locator('.statusbar').innerText();
+      assert.doesNotMatch(bar, /staging-agents-key-123/);
+    });
+  });
+});
