@@ -34,7 +34,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
   const vault = new SecretVault(context.secrets, log.redactor);
   const connection = new Connection(profiles, vault, log);
   const localPlatform = new LocalPlatformHost(context.extensionPath, log);
-  const agentsView = createAgentsView(connection);
+  const agentsView = createAgentsView(connection, context.workspaceState);
   const webhookSecrets = new WebhookSecrets(context.secrets, log.redactor, profiles);
   const alertsTree = new AlertsTree(connection, webhookSecrets);
   context.subscriptions.push(
@@ -47,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     registerConnectionCommands(connection),
     registerLocalPlatformCommands(localPlatform, connection),
     agentsView.disposable,
-    registerAgentCommands(connection, agentsView.tree),
+    registerAgentCommands(connection, agentsView.tree, agentsView.remembered),
     registerDeployCommands(connection, agentsView.tree),
     registerNumberCommands(connection, agentsView.tree),
     webhookSecrets,

@@ -171,6 +171,21 @@ suite('Agents view and commands', () => {
     }
   });
 
+  test('where the platform does not list agents, the view shows the agents added by id', async () => {
+    await http('POST', `${urls.admin}/faults`, { body: { family: 'build', path: '/^\\/v1\\/agents$/', method: 'GET', status: 405, times: 50 } });
+    try {
+      await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
+      assert.deepEqual(await roots(), []);
+      assert.equal(await vscode.commands.executeCommand('agentWorkbench.addAgentById', 'ag_support'), 'ag_support');
+      assert.deepEqual((await roots()).map((i) => i.label), ['Support Desk']);
+      assert.equal(await vscode.commands.executeCommand('agentWorkbench.addAgentById', 'has space'), undefined);
+    } finally {
+      await http('DELETE', `${urls.admin}/faults`);
+    }
+    await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
+    assert.ok((await roots()).length >= 2, 'the full list is back once the platform lists agents');
+  });
+
   test('an unreachable Agents API leaves the view empty with the reason, and a retry recovers', async () => {
     await http('POST', `${urls.admin}/faults`, { body: { family: 'build', path: '/v1/agents', method: 'GET', status: 503, times: 20 } });
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');

@@ -5,6 +5,7 @@ import { clientRuntime } from '../clientRuntime';
 import type { Connection } from '../connection/connection';
 import { AgentNode, BranchNode, TopicNode } from '../explorer/agents/agentNodes';
 import type { AgentsTree } from '../explorer/agents/agentsTree';
+import type { RememberedAgents } from '../explorer/agents/rememberedAgents';
 import { DeploymentNode } from '../explorer/agents/deploymentNodes';
 import { ConnectorNode, NumberNode, RealtimeConfigNode } from '../explorer/agents/telephonyNodes';
 import type { TreeNode } from '../explorer/treeNode';
@@ -52,7 +53,23 @@ export async function resolveAgent(connection: Connection, arg: AgentArg): Promi
 }
 
 /** Create agent, create branch, copy id, refresh and filter. */
-export function registerAgentCommands(connection: Connection, tree: AgentsTree): vscode.Disposable {
+export function registerAgentCommands(connection: Connection, tree: AgentsTree, remembered: RememberedAgents): vscode.Disposable {
+  /** Adds an agent by its id, for platforms that do not list agents; the Agents view then shows it. */
+  async function addAgentById(given?: string): Promise<string | undefined> {
+    const ctx = requireContext(connection);
+    const id = (given ?? (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Add Agent by Id'),
+      prompt: vscode.l10n.t('The agent id, as the studio shows it'),
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() && !/\s/.test(v.trim()) ? undefined : vscode.l10n.t('Enter an agent id (no spaces).')),
+    })))?.trim();
+    if (!id) return undefined;
+    if (/\s/.test(id)) throw new UserFacingError(vscode.l10n.t('An agent id has no spaces.'));
+    await remembered.add(ctx.profile.id, id);
+    tree.refresh();
+    return id;
+  }
+
   async function createAgent(args?: { name?: string; description?: string }): Promise<Agent | undefined> {
     const { AGENT_NAME_MIN, AGENT_NAME_MAX, AGENT_DESCRIPTION_MAX } = clientRuntime().agentsContract;
     const checkName = (v: string): string | undefined => {
@@ -100,6 +117,7 @@ export function registerAgentCommands(connection: Connection, tree: AgentsTree):
   }
 
   return vscode.Disposable.from(
+    vscode.commands.registerCommand('agentWorkbench.addAgentById', (id?: string) => runCommand(() => addAgentById(id))),
     vscode.commands.registerCommand('agentWorkbench.createAgent', (args?: { name?: string; description?: string }) => runCommand(() => createAgent(args))),
     vscode.commands.registerCommand('agentWorkbench.createBranch', (arg?: AgentArg, name?: string) => runCommand(() => createBranch(arg, name))),
     vscode.commands.registerCommand('agentWorkbench.refreshAgents', () => tree.refresh()),

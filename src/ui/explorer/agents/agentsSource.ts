@@ -4,6 +4,8 @@ import type { Agent, Branch, Deployment, PhoneNumber, RealtimeConfig, Topic } fr
 export interface AgentsSource {
   /** Every agent of the workspace (all pages). */
   listAgents(signal?: AbortSignal): Promise<Agent[]>;
+  /** One agent (an assumed endpoint: it may be missing on a platform). */
+  getAgent?(agentId: string): Promise<Agent>;
   listBranches(agentId: string): Promise<Branch[]>;
   getBehavior(agentId: string, branchId: string): Promise<string>;
   listTopics(agentId: string, branchId: string): Promise<Topic[]>;

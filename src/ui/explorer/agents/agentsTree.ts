@@ -10,7 +10,7 @@ export const AGENTS_VIEW = 'agentWorkbench.agents';
 const byName = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
 /** Why the Agents view is empty: drives its welcome content. */
-export type AgentsViewState = 'noProfile' | 'empty' | 'error' | 'ready' | 'noMatch';
+export type AgentsViewState = 'noProfile' | 'empty' | 'error' | 'ready' | 'noMatch' | 'notListed';
 
 /**
  * The Agents view: every agent of the workspace, filterable by name. Failures show in the view's
@@ -20,6 +20,8 @@ export class AgentsTree implements vscode.Disposable {
   readonly provider: NodeTreeProvider;
   readonly view: vscode.TreeView<TreeNode>;
   private filterText = '';
+  /** False while the platform does not list agents and the view shows those added by id. */
+  private listed = true;
   private agents: Promise<Agent[]> | undefined;
   private nodes = new Map<string, AgentNode>();
   private readonly subs: vscode.Disposable[] = [];
@@ -29,6 +31,8 @@ export class AgentsTree implements vscode.Disposable {
     private readonly checkedOut: CheckedOutBranch,
     /** What else a full refresh reloads (which branches are checked out, open read-only documents). */
     private readonly onRefresh: () => void = () => undefined,
+    /** The agents added by id, shown where the platform does not list agents. */
+    private readonly remembered: () => Promise<Agent[]> = () => Promise.resolve([]),
   ) {
     this.provider = new NodeTreeProvider(() => this.roots());
     this.view = vscode.window.createTreeView(AGENTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
@@ -48,6 +52,7 @@ export class AgentsTree implements vscode.Disposable {
   /** Reloads everything from the platform. */
   refresh(): void {
     this.onRefresh();
+    this.listed = true;
     this.agents = undefined;
     this.nodes.clear();
     this.provider.refresh();
@@ -82,12 +87,28 @@ export class AgentsTree implements vscode.Disposable {
     } catch (err) {
       // A refresh during the load started a newer one: that one decides what the view shows.
       if (this.agents !== pending) return this.roots();
+      if (isAssumptionError(err)) {
+        // The platform does not list agents: the manual path is the agents added by id.
+        agents = await this.remembered();
+        this.listed = false;
+        this.agents = Promise.resolve(agents);
+        if (agents.length === 0) {
+          this.setState('notListed');
+          this.view.message = err instanceof Error ? err.message : String(err);
+          return [];
+        }
+        return this.show(source, agents);
+      }
       this.agents = undefined;
       this.setState('error');
       this.view.message = vscode.l10n.t('The agents could not be loaded: {0}', err instanceof Error ? err.message : String(err));
       return [];
     }
     if (this.agents !== pending) return this.roots();
+    return this.show(source, agents);
+  }
+
+  private show(source: AgentsSource, agents: Agent[]): TreeNode[] {
     if (agents.length === 0) {
       this.setState('empty');
       this.view.message = undefined;
@@ -96,7 +117,9 @@ export class AgentsTree implements vscode.Disposable {
     const needle = this.filterText.toLowerCase();
     const shown = needle ? agents.filter((a) => a.name.toLowerCase().includes(needle) || a.agentId.toLowerCase().includes(needle)) : agents;
     this.setState(shown.length ? 'ready' : 'noMatch');
-    this.view.message = needle ? vscode.l10n.t('Showing {0} of {1} agents matching "{2}"', shown.length, agents.length, this.filterText) : undefined;
+    this.view.message = needle
+      ? vscode.l10n.t('Showing {0} of {1} agents matching "{2}"', shown.length, agents.length, this.filterText)
+      : this.listed ? undefined : vscode.l10n.t('This platform does not list agents: showing the agents added by id.');
     this.view.description = needle ? vscode.l10n.t('filtered') : undefined;
     return [...shown].sort((a, b) => byName.compare(a.name, b.name)).map((a) => {
       let node = this.nodes.get(a.agentId);
@@ -115,4 +138,9 @@ export class AgentsTree implements vscode.Disposable {
   dispose(): void {
     this.subs.forEach((s) => s.dispose());
   }
+}
+
+/** A failure of an endpoint the spec does not show (the client marks it with the assumption). */
+function isAssumptionError(err: unknown): boolean {
+  return err instanceof Error && err.name === 'PlatformError' && Boolean((err as { assumption?: unknown }).assumption);
 }

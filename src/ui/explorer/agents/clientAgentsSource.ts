@@ -12,6 +12,7 @@ export function agentsSourceFor(ctx: ClientContext): AgentsSource {
       for await (const agent of client.allAgents({ limit: 1000 }, signal ? { signal } : {})) all.push(agent);
       return all;
     },
+    getAgent: (agentId) => client.getAgent(agentId),
     listBranches: (agentId) => client.listBranches(agentId),
     getBehavior: async (agentId, branchId) => (await client.getBehavior(agentId, branchId)).behavior,
     listTopics: (agentId, branchId) => client.listTopics(agentId, branchId),

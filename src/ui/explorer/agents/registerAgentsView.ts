@@ -4,10 +4,12 @@ import { RemoteDocuments, REMOTE_SCHEME } from '../remoteDocuments';
 import type { AgentsSource } from './agentsSource';
 import { AgentsTree } from './agentsTree';
 import { Checkouts } from './checkouts';
+import { RememberedAgents } from './rememberedAgents';
 import { agentsSourceFor } from './clientAgentsSource';
 
 /** Builds the Agents view and the read-only remote documents; reloads both when the profile changes. */
-export function createAgentsView(connection: Connection): { tree: AgentsTree; disposable: vscode.Disposable } {
+export function createAgentsView(connection: Connection, workspaceState: vscode.Memento): { tree: AgentsTree; remembered: RememberedAgents; disposable: vscode.Disposable } {
+  const remembered = new RememberedAgents(workspaceState);
   let cached: { ctx: unknown; source: AgentsSource } | undefined;
   const source = (): AgentsSource | undefined => {
     const ctx = connection.context;
@@ -21,6 +23,12 @@ export function createAgentsView(connection: Connection): { tree: AgentsTree; di
   const tree = new AgentsTree(source, (agentId) => checkouts.branchOf(connection.profiles.active?.id, agentId), () => {
     void checkouts.scan();
     documents.refreshOpen();
+  }, async () => {
+    const profileId = connection.profiles.active?.id;
+    const ids = profileId ? remembered.list(profileId) : [];
+    const reader = source();
+    // Each id is read where the platform can; otherwise the id stands for the agent.
+    return Promise.all(ids.map((agentId) => (reader?.getAgent ? reader.getAgent(agentId).catch(() => undefined) : Promise.resolve(undefined)).then((a) => a ?? { agentId, name: agentId, description: '' })));
   });
   const disposable = vscode.Disposable.from(
     checkouts,
@@ -30,5 +38,5 @@ export function createAgentsView(connection: Connection): { tree: AgentsTree; di
     vscode.workspace.registerTextDocumentContentProvider(REMOTE_SCHEME, documents),
     connection.profiles.onDidChange(() => tree.refresh()),
   );
-  return { tree, disposable };
+  return { tree, remembered, disposable };
 }
