@@ -17,9 +17,8 @@ export const ALERT_RULE_ID_PATTERN = /^ar_[A-Za-z0-9]+$/;
 export const WEBHOOK_ENDPOINT_ID_PATTERN = /^we_[A-Za-z0-9]+$/;
 
 export const ALERT_METRICS = ['turn_latency_p50', 'turn_latency_p95', 'api_errors', 'function_errors', 'call_crashes', 'call_volume'] as const;
+/** turn_latency_p50 and turn_latency_p95 are in milliseconds; the others are absolute counts within the window. */
 export type AlertMetric = (typeof ALERT_METRICS)[number];
-/** Latency metrics are in milliseconds; the others are absolute counts within the window. */
-export const LATENCY_METRICS: readonly AlertMetric[] = ['turn_latency_p50', 'turn_latency_p95'];
 
 export const ALERT_OPERATORS = ['>', '<', '>=', '<='] as const;
 export type AlertOperator = (typeof ALERT_OPERATORS)[number];
@@ -151,7 +150,6 @@ export const createWebhookEndpointRequestSchema = z.strictObject({
   event_types: webhookEventTypesSchema,
 });
 export type CreateWebhookEndpointRequest = z.infer<typeof createWebhookEndpointRequestSchema>;
-export const WEBHOOK_ENDPOINT_WRITABLE_FIELDS = ['name', 'url', 'event_types'] as const;
 
 /** PATCH /v1/webhook-endpoints/{id}: flat, only the fields to change. */
 export const updateWebhookEndpointRequestSchema = createWebhookEndpointRequestSchema.partial();

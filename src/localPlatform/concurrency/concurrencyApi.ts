@@ -1,4 +1,4 @@
-import { CONCURRENCY_INTERVAL_MS, type ConcurrencyInterval, type ConcurrencyQuery, type ConcurrencyReply, ceilToInterval, floorToInterval, parseConcurrencyQuery } from '../../contract/concurrency';
+import { CONCURRENCY_INTERVAL_MS, CONCURRENCY_SLICES_IMPLEMENTED, type ConcurrencyInterval, type ConcurrencyQuery, type ConcurrencyReply, ceilToInterval, floorToInterval, parseConcurrencyQuery } from '../../contract/concurrency';
 import { isoToMs } from '../../contract/conversations';
 import type { Family, FamilyContext } from '../family';
 import { type RequestContext, Router, runtimeError } from '../http';
@@ -30,7 +30,7 @@ function concurrency(platform: Platform, req: RequestContext): ConcurrencyReply 
   const parsed = parseConcurrencyQuery(req.query);
   if (!parsed.ok) invalidParameters(parsed.issues);
   const q: ConcurrencyQuery = parsed.query;
-  if (q.slice_by === 'language' || q.slice_by === 'phone_number') {
+  if (q.slice_by !== undefined && !CONCURRENCY_SLICES_IMPLEMENTED.includes(q.slice_by)) {
     throw runtimeError(501, `slice_by=${q.slice_by} is reserved and not implemented; use slice_by=variant or leave slice_by out`);
   }
   const from = floorToInterval(isoToMs(q.start_time));
