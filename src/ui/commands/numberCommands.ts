@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import type { ImportPhoneNumbersResponse, PhoneNumber } from '../../contract/agents';
 import type { Environment } from '../../contract/common';
+import { clientRuntime } from '../clientRuntime';
 import type { Connection } from '../connection/connection';
 import type { AgentsTree } from '../explorer/agents/agentsTree';
 import { ConnectorNode, NumbersNode } from '../explorer/agents/telephonyNodes';
 import { type AgentArg, agentsClient, resolveAgent } from './agentCommands';
 import { runCommand, UserFacingError, withProgress } from './commandSupport';
 
-const E164 = /^\+[1-9]\d{1,14}$/;
 
 /** Splits pasted text into numbers: commas, semicolons, spaces between groups of digits are not separators. */
 export function splitNumbers(text: string): string[] {
@@ -24,6 +24,8 @@ export function registerNumberCommands(connection: Connection, tree: AgentsTree)
   async function importNumbers(arg?: AgentArg | NumbersNode, given?: { numbers?: string[]; clientEnv?: Environment; connectorId?: string }): Promise<ImportReport | undefined> {
     const agent = await resolveAgent(connection, arg instanceof NumbersNode ? arg.agentNode : arg);
     if (!agent) return undefined;
+    // The contract's pattern: the same check the client makes before sending.
+    const E164 = clientRuntime().agentsContract.E164_PATTERN;
     let numbers = given?.numbers;
     if (!numbers) {
       const text = await vscode.window.showInputBox({
