@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startCodeServer } from './lib/codeServer.mjs';
+import { codeServerCli, startCodeServer } from './lib/codeServer.mjs';
 import { CODE_SERVER_VERSION, codeServerDir, codeServerEntry, installedMarker, isHostInstalled } from './lib/hostPaths.mjs';
 
 /** Debian package → a file that shows it is installed. */
@@ -142,9 +142,13 @@ export async function verifyHost() {
     createRequire(${JSON.stringify(codeServerEntry())})('argon2');`;
   execFileSync(process.execPath, ['-e', probe], { stdio: 'inherit' });
   say('Native modules load: @vscode/spdlog, node-pty, kerberos, native-watchdog, @parcel/watcher, ripgrep, argon2');
-  const version = execFileSync(process.execPath, [codeServerEntry(), '--version'], { encoding: 'utf8' }).trim();
-  say(`code-server --version: ${version.split('\n')[0]}`);
-  if (!version.startsWith(CODE_SERVER_VERSION)) throw new Error(`expected code-server ${CODE_SERVER_VERSION}, got ${version}`);
+  const output = await codeServerCli(['--version']);
+  // The version line is "4.100.3 <commit> with Code 1.100.3"; anything else code-server prints is not read.
+  const versionLine = output.split('\n').find((line) => /^\d+\.\d+\.\d+ [0-9a-f]+ with Code /.test(line.trim()));
+  say(`code-server --version: ${versionLine?.trim() ?? '(no version line)'}`);
+  if (versionLine?.trim().split(' ')[0] !== CODE_SERVER_VERSION) {
+    throw new Error(`expected code-server ${CODE_SERVER_VERSION}, got: ${versionLine?.trim() ?? output.trim()}`);
+  }
 
   const scratch = mkdtempSync(join(tmpdir(), 'aw-verify-'));
   const server = await startCodeServer({ workspace: scratch, userDataDir: join(scratch, 'data'), extensionsDir: join(scratch, 'ext') });

@@ -1,9 +1,9 @@
 // Starts code-server (VS Code 1.100.3 server + web workbench) on a loopback port, in its own
 // process group so it can be stopped with everything it spawned.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { codeServerEntry, isHostInstalled } from './hostPaths.mjs';
+import { codeServerEntry, hostConfigFile, isHostInstalled } from './hostPaths.mjs';
 import { freePort, prefixLines, stopProcessGroup, waitForHttp } from './processes.mjs';
 
 /**
@@ -60,10 +60,17 @@ export async function startCodeServer({ workspace, userDataDir, extensionsDir, p
   };
 }
 
+/** code-server's config file for CLI calls (written on demand): never the one in ~/.config. */
+function cliConfigArgs() {
+  const file = hostConfigFile();
+  if (!existsSync(file)) writeFileSync(file, 'auth: none\ncert: false\n');
+  return ['--config', file];
+}
+
 /** Runs the code-server CLI (e.g. --install-extension) and resolves with its output. */
 export function codeServerCli(args, { timeoutMs = 120_000 } = {}) {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [codeServerEntry(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [codeServerEntry(), ...cliConfigArgs(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

@@ -23,6 +23,14 @@ export function codeServerEntry() {
   return join(codeServerDir(), 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 }
 
+/**
+ * code-server's own config file, in the cache folder: every run of the code-server CLI names it, so
+ * code-server never reads or writes ~/.config/code-server (whose first-run notice once broke the version check).
+ */
+export function hostConfigFile() {
+  return join(codeServerDir(), 'config.yaml');
+}
+
 /** Written last by the installer, after the host answered; its absence means "install again". */
 export function installedMarker() {
   return join(codeServerDir(), '.installed');
