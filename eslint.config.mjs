@@ -1,5 +1,7 @@
 // Lint rules. The import rule below is the layer rule of docs/architecture.md:
 // only src/ui/ and src/extension.ts may import 'vscode' at runtime (type imports are fine).
+import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const layerRule = {
@@ -9,8 +11,20 @@ const layerRule = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.cache/**', '.test-output/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
-  ...tseslint.configs.strict,
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.cache/**', '.test-output/**', '**/*.js', '**/*.cjs'] },
+  {
+    // The scripts, test hosts, end-to-end suites and benchmarks runner: plain ES modules run by Node
+    // (the e2e suites also pass functions to the browser through Playwright).
+    files: ['**/*.mjs'],
+    ...js.configs.recommended,
+    languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      ...js.configs.recommended.rules,
+      'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      eqeqeq: ['error', 'smart'],
+    },
+  },
+  ...tseslint.configs.strict.map((config) => ({ ...config, files: config.files ?? ['**/*.ts'] })),
   {
     files: ['**/*.ts'],
     rules: {

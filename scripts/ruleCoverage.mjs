@@ -6,11 +6,15 @@ import { join, resolve } from 'node:path';
 
 const rulesFile = resolve(process.argv[2] ?? join('..', 'shared', 'spec', 'rules.md'));
 if (!existsSync(rulesFile)) {
-  // Outside the project's own checkout layout (no shared/ beside it) there is nothing to count against.
-  console.log(`No rules file at ${rulesFile}: rule coverage not counted.`);
-  process.exit(0);
+  // Counting against nothing would report 0 of 0 and pass: a missing rules file is a failure.
+  console.error(`No rules file at ${rulesFile}: the spec's rules (shared/spec/rules.md beside the project) are needed to count coverage.`);
+  process.exit(1);
 }
 const ids = [...readFileSync(rulesFile, 'utf8').matchAll(/^- ([A-Z]+-\d+) /gm)].map((m) => m[1]);
+if (ids.length === 0) {
+  console.error(`${rulesFile} lists no rule ids (lines like "- MSG-18 ..."): nothing to count against.`);
+  process.exit(1);
+}
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {

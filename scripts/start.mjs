@@ -12,7 +12,8 @@ import { isHostInstalled } from './lib/hostPaths.mjs';
 import { freePort, isPortFree, prefixLines, stopProcessGroup, waitForHttp } from './lib/processes.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const STATE = join(ROOT, '.cache', 'start');
+// What npm start keeps between runs (sample workspace, user data); AGENT_WORKBENCH_START_DIR moves it (tests do).
+const STATE = process.env.AGENT_WORKBENCH_START_DIR ? resolve(process.env.AGENT_WORKBENCH_START_DIR) : join(ROOT, '.cache', 'start');
 const WORKSPACE = join(STATE, 'sample-workspace');
 
 const { values: opts } = parseArgs({

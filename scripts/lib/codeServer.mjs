@@ -2,8 +2,8 @@
 // process group so it can be stopped with everything it spawned.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { codeServerEntry, hostConfigFile, isHostInstalled } from './hostPaths.mjs';
+import { join, resolve } from 'node:path';
+import { codeServerDir, codeServerEntry, hostConfigFile, isHostInstalled } from './hostPaths.mjs';
 import { freePort, prefixLines, stopProcessGroup, waitForHttp } from './processes.mjs';
 
 /**
@@ -15,6 +15,14 @@ import { freePort, prefixLines, stopProcessGroup, waitForHttp } from './processe
  * @param {(line: string) => void} [o.log]  receives code-server's output lines
  * @param {Record<string,string>} [o.env]
  */
+/**
+ * code-server also writes logs, a heartbeat and a device id under the XDG folders of the home folder; these
+ * variables give it folders of its own under `root`, so it never reads or writes the person's own.
+ */
+function ownFolders(root) {
+  return { XDG_CONFIG_HOME: join(root, 'config'), XDG_DATA_HOME: join(root, 'data'), XDG_CACHE_HOME: join(root, 'cache') };
+}
+
 export async function startCodeServer({ workspace, userDataDir, extensionsDir, port, log, env }) {
   if (!isHostInstalled()) throw new Error('code-server is not installed: run `node scripts/installHost.mjs`');
   mkdirSync(userDataDir, { recursive: true });
@@ -39,7 +47,7 @@ export async function startCodeServer({ workspace, userDataDir, extensionsDir, p
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     // No extension gallery: these machines are offline and the workbench would keep asking for it.
-    env: { EXTENSIONS_GALLERY: '{}', ...process.env, ...env },
+    env: { EXTENSIONS_GALLERY: '{}', ...process.env, ...ownFolders(resolve(userDataDir, '..', 'code-server-home')), ...env },
   });
   const write = log ?? (() => {});
   prefixLines(child.stdout, '', (line) => write(line.trimEnd()));
@@ -70,7 +78,10 @@ function cliConfigArgs() {
 /** Runs the code-server CLI (e.g. --install-extension) and resolves with its output. */
 export function codeServerCli(args, { timeoutMs = 120_000 } = {}) {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [codeServerEntry(), ...cliConfigArgs(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [codeServerEntry(), ...cliConfigArgs(), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...ownFolders(join(codeServerDir(), 'home')) },
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

@@ -1,11 +1,19 @@
 // The Agents view populated from the local platform's demo data, as a person sees it.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { notification, openWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { chooseMenuItem, notification, openContextMenu, openWorkbench, resetWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
 
 /** A row of the Agents tree by its label. */
 function row(page, label) {
   return page.locator('.sidebar .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+}
+
+/** Expands a row unless it is expanded already, so a test does not depend on what the one before left open. */
+async function expand(page, label) {
+  const target = row(page, label);
+  await target.waitFor();
+  if ((await target.getAttribute('aria-expanded')) === 'false') await target.click();
+  await page.locator('.sidebar .monaco-list-row[aria-expanded="true"]', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first().waitFor();
 }
 
 describe('The Agents view with demo data', { timeout: 240_000 }, () => {
@@ -15,6 +23,9 @@ describe('The Agents view with demo data', { timeout: 240_000 }, () => {
   });
   after(async () => {
     await wb?.close();
+  });
+  beforeEach(async () => {
+    if (wb) await resetWorkbench(wb.page);
   });
 
   it('lists the demo agents once the local platform runs, and expands an agent into branches, deployments and numbers', async () => {
@@ -26,14 +37,14 @@ describe('The Agents view with demo data', { timeout: 240_000 }, () => {
       await row(page, 'Support Desk').waitFor();
       const labels = await page.locator('.sidebar .monaco-list-row .label-name').allInnerTexts();
       assert.ok(labels.length >= 3, `the demo agents are listed: ${labels.join(', ')}`);
-      await row(page, 'Support Desk').click();
+      await expand(page, 'Support Desk');
       await row(page, 'main').waitFor();
-      await row(page, 'Deployments').click();
+      await expand(page, 'Deployments');
       await row(page, 'live').waitFor();
-      await row(page, 'Telephony Numbers').click();
+      await expand(page, 'Telephony Numbers');
       await page.locator('.sidebar .monaco-list-row', { hasText: '+14155550123' }).first().waitFor();
-      await row(page, 'main').click();
-      await row(page, 'Knowledge').click();
+      await expand(page, 'main');
+      await expand(page, 'Knowledge');
       await row(page, 'Returns').waitFor();
       const text = await page.locator('.sidebar').innerText();
       assert.match(text, /sandbox/);
@@ -46,15 +57,14 @@ describe('The Agents view with demo data', { timeout: 240_000 }, () => {
   it('promoting from the context menu asks first, saying from which environment to which', async () => {
     const { page } = wb;
     await step(page, 'promote-confirmation', async () => {
-      await row(page, 'sandbox').click();
+      await expand(page, 'Support Desk');
+      await expand(page, 'Deployments');
+      await expand(page, 'sandbox');
       const version = page.locator('.sidebar .monaco-list-row', { hasText: /Version \d+.*active/ }).first();
       await version.waitFor();
-      await version.click({ button: 'right' });
-      const menu = page.locator('.context-view .monaco-menu');
-      await menu.waitFor();
-      const items = (await menu.locator('.action-label').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
+      const items = await openContextMenu(page, version);
       assert.ok(items.includes('Promote Deployment') && items.includes('Roll Back Deployment') && items.includes('Copy Id'), `menu: ${items.join(', ')}`);
-      await menu.locator('.action-label', { hasText: 'Promote Deployment' }).click();
+      await chooseMenuItem(page, 'Promote Deployment');
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor();
       assert.match(await dialog.innerText(), /Promote version \d+ of Support Desk from sandbox to pre-release\?/);
@@ -67,6 +77,8 @@ describe('The Agents view with demo data', { timeout: 240_000 }, () => {
   it('opens the behavior of a branch as a read-only document', async () => {
     const { page } = wb;
     await step(page, 'behavior-document', async () => {
+      await expand(page, 'Support Desk');
+      await expand(page, 'main');
       await row(page, 'Behavior').click();
       await page.locator('.editor-group-container .tab', { hasText: 'behavior.md' }).waitFor();
       await page.locator('.editor-instance .view-lines', { hasText: 'You are Sam' }).waitFor();

@@ -1,7 +1,7 @@
 // The Agent Workbench sidebar and commands, in the workbench, with the extension loaded from this tree.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { notification, openWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { notification, openWorkbench, resetWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
 
 describe('Agent Workbench in the workbench', { timeout: 240_000 }, () => {
   let wb;
@@ -10,6 +10,9 @@ describe('Agent Workbench in the workbench', { timeout: 240_000 }, () => {
   });
   after(async () => {
     await wb?.close();
+  });
+  beforeEach(async () => {
+    if (wb) await resetWorkbench(wb.page);
   });
 
   it('the activity bar item opens the Agents view with its welcome links', async () => {

@@ -1,7 +1,7 @@
 // The Alerts view, first with its welcome, then populated from the local platform's demo data, as a person sees it.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { notification, openWorkbench, runCommand, screenshot, step } from './support.mjs';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { notification, openContextMenu, openWorkbench, resetWorkbench, runCommand, screenshot, step } from './support.mjs';
 
 /** A row of the sidebar's trees by its label. */
 function row(page, label) {
@@ -15,13 +15,10 @@ function pane(page, title) {
 
 /** The labels of the context menu of a row (right click), then closes the menu. */
 async function contextMenu(page, label) {
-  await row(page, label).click({ button: 'right' });
-  const menu = page.locator('.context-view .monaco-menu');
-  await menu.waitFor();
-  const items = await menu.locator('.action-label').allInnerTexts();
+  const items = await openContextMenu(page, row(page, label));
   await page.keyboard.press('Escape');
-  await menu.waitFor({ state: 'detached' });
-  return items.map((s) => s.trim()).filter(Boolean);
+  await page.locator('.context-view .monaco-menu').waitFor({ state: 'detached' });
+  return items;
 }
 
 describe('The Alerts view', { timeout: 240_000 }, () => {
@@ -31,6 +28,9 @@ describe('The Alerts view', { timeout: 240_000 }, () => {
   });
   after(async () => {
     await wb?.close();
+  });
+  beforeEach(async () => {
+    if (wb) await resetWorkbench(wb.page);
   });
 
   it('sits below the Agents view and welcomes a person with no connection', async () => {

@@ -1,7 +1,7 @@
 // Adding a connection profile and a key through the quick inputs, as a person does it.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { notification, openWorkbench, runCommand, screenshot, step } from './support.mjs';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { notification, openWorkbench, resetWorkbench, runCommand, screenshot, step } from './support.mjs';
 
 /** Types into the open quick input and accepts, once the title says which step it is. */
 async function answer(page, text, titleText) {
@@ -19,6 +19,9 @@ describe('Connection profiles in the workbench', { timeout: 240_000 }, () => {
   });
   after(async () => {
     await wb?.close();
+  });
+  beforeEach(async () => {
+    if (wb) await resetWorkbench(wb.page);
   });
 
   it('adds a profile step by step (a studio address fills account and project) and keeps a key in a password field', async () => {

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import { codeServerCli } from '../../scripts/lib/codeServer.mjs';
-import { ROOT, notification, openWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
+import { ROOT, notification, openWorkbench, resetWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
 
 const VSIX = join(ROOT, 'dist', 'agent-workbench.vsix');
-const ALLOWED = [/^dist\/[^/]+\.js$/, /^dist\/webview\//, /^media\//, /^docs\/images\/[^/]+\.png$/, /^package\.json$/, /^package\.nls(\.[\w-]+)?\.json$/, /^l10n\//, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/];
+const ALLOWED = [/^dist\/[^/]+\.js$/, /^dist\/webview\//, /^media\//, /^docs\/images\/[^/]+\.png$/, /^package\.json$/, /^package\.nls(\.[\w-]+)?\.json$/, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/];
 
 describe('Packaged extension', { timeout: 300_000 }, () => {
   before(() => {
@@ -45,6 +45,9 @@ describe('Packaged extension', { timeout: 300_000 }, () => {
     });
     after(async () => {
       await wb?.close();
+    });
+    beforeEach(async () => {
+      if (wb) await resetWorkbench(wb.page);
     });
 
     it('shows its activity bar item and the Agents view', async () => {

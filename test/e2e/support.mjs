@@ -76,14 +76,64 @@ export function notification(page, text) {
   return page.locator('.notifications-toasts .notification-toast', { hasText: text });
 }
 
-/** Saves a screenshot into the test output folder, and into docs/images when `docsName` is given. */
+/**
+ * Saves a screenshot into the test output folder. With `docsName`, and only when the run refreshes the README's
+ * pictures (`npm run screenshots`), it also goes to docs/images; an ordinary test run leaves the work tree as it was.
+ */
 export async function screenshot(page, name, docsName) {
   await page.mouse.move(900, 600); // no hover tooltip in the picture
   await settle(page);
   await page.screenshot({ path: join(OUT, `${name}.png`) });
-  if (docsName) {
+  if (docsName && process.env.AGENT_WORKBENCH_DOCS_IMAGES === '1') {
     mkdirSync(DOCS_IMAGES, { recursive: true });
     await page.screenshot({ path: join(DOCS_IMAGES, docsName) });
+  }
+}
+
+/**
+ * Chooses an item of the open context menu by its title. A mouse click on a menu item may not register in
+ * code-server on a busy machine, so the item is hovered (which focuses it) and chosen with Enter, and the
+ * menu is checked to be gone.
+ */
+export async function chooseMenuItem(page, title) {
+  const menu = page.locator('.context-view .monaco-menu');
+  const item = menu.locator('.action-item', { has: page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) });
+  await item.hover();
+  await menu.locator('.action-item.focused', { hasText: title }).waitFor();
+  await page.keyboard.press('Enter');
+  await menu.waitFor({ state: 'detached' });
+}
+
+/** Opens the context menu of a locator (right click) and returns the menu's item titles. */
+export async function openContextMenu(page, target) {
+  await target.click({ button: 'right' });
+  const menu = page.locator('.context-view .monaco-menu');
+  await menu.waitFor();
+  return (await menu.locator('.action-label').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
+}
+
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Brings the workbench back to a clean state whatever the test before did: context menus, hovers, dialogs
+ * and quick inputs closed, then every editor closed. Each test calls it first (beforeEach), so one failure
+ * never drags down the next test.
+ */
+export async function resetWorkbench(page) {
+  const open = page.locator('.context-view .monaco-menu, .monaco-dialog-box, .quick-input-widget:visible, .monaco-hover:visible');
+  for (let tries = 0; tries < 6 && (await open.count()) > 0; tries++) {
+    await page.keyboard.press('Escape');
+    await open.first().waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => {});
+  }
+  if ((await open.count()) > 0) throw new Error('the workbench could not be brought back to a clean state (a menu, dialog or quick input stays open)');
+  if ((await page.locator('.editor-group-container .tab').count()) > 0) {
+    await runCommand(page, 'View: Close All Editors');
+    // A document with unsaved changes asks first: tests never keep their edits.
+    const tabs = page.locator('.editor-group-container .tab');
+    const dialog = page.locator('.monaco-dialog-box');
+    await page.waitForFunction(() => !document.querySelector('.editor-group-container .tab') || document.querySelector('.monaco-dialog-box'));
+    if (await dialog.count()) await dialog.getByRole('button', { name: /Don't Save/ }).click();
+    await tabs.first().waitFor({ state: 'detached' });
   }
 }
 

@@ -1,7 +1,7 @@
 // Runs the end-to-end suites (test/e2e/*.spec.mjs) with node's test runner: Chromium (playwright-core)
-// drives the VS Code workbench served by code-server. Screenshots go to .test-output/e2e/ (and the
-// README's to docs/images/).
-//   node test/host/runE2e.mjs [--no-build] [substring...]
+// drives the VS Code workbench served by code-server. Screenshots go to .test-output/e2e/; with
+// --docs-images (npm run screenshots) the README's pictures in docs/images/ are refreshed too.
+//   node test/host/runE2e.mjs [--no-build] [--docs-images] [substring...]
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,7 +33,7 @@ const code = await new Promise((resolveExit) => {
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tap}`,
     ...files,
-  ], { cwd: ROOT, stdio: 'inherit' });
+  ], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...(args.includes('--docs-images') ? { AGENT_WORKBENCH_DOCS_IMAGES: '1' } : {}) } });
   child.on('exit', (c, signal) => resolveExit(c ?? (signal ? 1 : 0)));
 });
 

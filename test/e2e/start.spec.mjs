@@ -1,0 +1,71 @@
+// The README's first command, as a newcomer runs it on a fresh machine: `npm start` with an empty home folder
+// prints the workbench address, and the workbench there shows the Agents view with the demo agents.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { cacheRoot } from '../../scripts/lib/hostPaths.mjs';
+import { stopProcessGroup } from '../../scripts/lib/processes.mjs';
+import { launchBrowser } from '../host/workbench.mjs';
+import { OUT, ROOT, showAgentWorkbench, step } from './support.mjs';
+
+/** Resolves with the first line of the process's output that matches `pattern`; rejects when it exits first. */
+function waitForLine(child, pattern, output) {
+  return new Promise((resolveLine, reject) => {
+    let pending = '';
+    const onData = (chunk) => {
+      output.push(String(chunk));
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      const found = lines.find((line) => pattern.test(line));
+      if (found) {
+        child.stdout.off('data', onData);
+        resolveLine(found.trim());
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk) => output.push(String(chunk)));
+    child.once('exit', (code) => reject(new Error(`npm start exited (code ${code}) before printing the address:\n${output.join('').slice(-3000)}`)));
+  });
+}
+
+describe('npm start on a fresh machine', { timeout: 240_000 }, () => {
+  const home = mkdtempSync(join(tmpdir(), 'aw-fresh-home-'));
+  const state = mkdtempSync(join(tmpdir(), 'aw-start-'));
+  const output = [];
+  let start;
+  let browser;
+  before(() => {
+    start = spawn('npm', ['start', '--', '--port', '0', '--platform-port', '0'], {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // An empty home folder: no ~/.config, ~/.cache or ~/.npm. The test host stays where it was installed, so
+      // the run does not rebuild it (the install itself is checked with an empty home by .ci/run).
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', XDG_CACHE_HOME: '', AGENT_WORKBENCH_CACHE: cacheRoot(), AGENT_WORKBENCH_START_DIR: state },
+    });
+  });
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await stopProcessGroup(start);
+    rmSync(home, { recursive: true, force: true });
+    rmSync(state, { recursive: true, force: true });
+  });
+
+  it('prints the workbench address, and the workbench there shows the demo agents', async () => {
+    const address = await waitForLine(start, /^\s*http:\/\/127\.0\.0\.1:\d+\/\?folder=/, output);
+    browser = await launchBrowser();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+    page.setDefaultTimeout(60_000);
+    await page.goto(address);
+    await step(page, 'npm-start', async () => {
+      await showAgentWorkbench(page);
+      await page.locator('.sidebar .monaco-list-row .label-name', { hasText: /^Support Desk$/ }).waitFor();
+      await page.screenshot({ path: join(OUT, 'npm-start.png') });
+    });
+    assert.doesNotMatch(output.join(''), /Error:/, 'npm start printed no error');
+  });
+});
