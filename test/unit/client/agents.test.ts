@@ -18,7 +18,7 @@ describe('client: Agents API', () => {
     it('[AGENT-1] creates an agent with its main branch, opens it and finds it in the list', async () => {
       const agents = client();
       const created = await agents.createAgent({ name: 'Booking Line', description: 'Takes table bookings.' });
-      assert.equal(created.defaultBranch.name, 'main');
+      assert.equal(created.defaultBranch!.name, 'main');
       assert.equal((await agents.getAgent(created.agentId)).name, 'Booking Line');
       const page = await agents.listAgents();
       assert.deepEqual(page.agents.map((a) => a.name), ['Booking Line', 'Support Desk']);
@@ -137,7 +137,7 @@ describe('client: Agents API', () => {
       const agents = client();
       const branch = await agents.createBranch(AGENT, 'holiday-hours');
       assert.deepEqual((await agents.listBranches(AGENT)).map((b) => b.name), ['main', 'holiday-hours']);
-      assert.equal((await agents.getBranch(AGENT, branch.branchId)).name, 'holiday-hours');
+      assert.equal((await agents.getBranch(AGENT, branch.branchId!)).name, 'holiday-hours');
     });
 
     it('[AGENT-2] a branch name with spaces is refused before sending; a name in use is a 409', async () => {
@@ -151,9 +151,9 @@ describe('client: Agents API', () => {
     it('[AGENT-4][AGENT-14] reads and saves the behavior of a branch', async () => {
       const agents = client();
       const branch = await agents.createBranch(AGENT, 'tone');
-      const saved = await agents.updateBehavior(AGENT, branch.branchId, 'Be brief and friendly.');
+      const saved = await agents.updateBehavior(AGENT, branch.branchId!, 'Be brief and friendly.');
       assert.equal(saved.behavior, 'Be brief and friendly.');
-      assert.equal((await agents.getBehavior(AGENT, branch.branchId)).behavior, 'Be brief and friendly.');
+      assert.equal((await agents.getBehavior(AGENT, branch.branchId!)).behavior, 'Be brief and friendly.');
       assert.notEqual((await agents.getBehavior(AGENT, MAIN)).behavior, 'Be brief and friendly.', 'main is untouched');
     });
 
@@ -161,10 +161,10 @@ describe('client: Agents API', () => {
       const agents = client();
       const topic = await agents.createTopic(AGENT, MAIN, { name: 'Gift cards', content: 'Gift cards never expire.' });
       assert.ok((await agents.listTopics(AGENT, MAIN)).some((x) => x.topicId === topic.topicId));
-      assert.equal((await agents.getTopic(AGENT, MAIN, topic.topicId)).content, 'Gift cards never expire.');
-      const updated = await agents.updateTopic(AGENT, MAIN, topic.topicId, { content: 'Valid for 5 years.' });
+      assert.equal((await agents.getTopic(AGENT, MAIN, topic.topicId!)).content, 'Gift cards never expire.');
+      const updated = await agents.updateTopic(AGENT, MAIN, topic.topicId!, { content: 'Valid for 5 years.' });
       assert.deepEqual([updated.name, updated.content], ['Gift cards', 'Valid for 5 years.']);
-      await agents.deleteTopic(AGENT, MAIN, topic.topicId);
+      await agents.deleteTopic(AGENT, MAIN, topic.topicId!);
       assert.ok(!(await agents.listTopics(AGENT, MAIN)).some((x) => x.topicId === topic.topicId));
     });
 
@@ -181,8 +181,8 @@ describe('client: Agents API', () => {
     it('[AGENT-3] merges a branch into main and lists what changed', async () => {
       const agents = client();
       const branch = await agents.createBranch(AGENT, 'feature');
-      await agents.updateBehavior(AGENT, branch.branchId, 'Branch behavior');
-      const outcome = await agents.merge(AGENT, branch.branchId, { branchName: 'feature' });
+      await agents.updateBehavior(AGENT, branch.branchId!, 'Branch behavior');
+      const outcome = await agents.merge(AGENT, branch.branchId!, { branchName: 'feature' });
       assert.ok(outcome.merged);
       assert.deepEqual(outcome.result.changes?.map((c) => [c.path, c.change]), [['behavior', 'changed']]);
       assert.equal((await agents.getBehavior(AGENT, MAIN)).behavior, 'Branch behavior');
@@ -192,16 +192,16 @@ describe('client: Agents API', () => {
       const agents = client();
       const base = (await agents.getBehavior(AGENT, MAIN)).behavior;
       const branch = await agents.createBranch(AGENT, 'feature');
-      await agents.updateBehavior(AGENT, branch.branchId, 'Branch says hello');
+      await agents.updateBehavior(AGENT, branch.branchId!, 'Branch says hello');
       await agents.updateBehavior(AGENT, MAIN, 'Main says hi');
-      const outcome = await agents.merge(AGENT, branch.branchId);
+      const outcome = await agents.merge(AGENT, branch.branchId!);
       assert.ok(!outcome.merged);
       assert.deepEqual(outcome.conflicts, [{ path: 'behavior', base, ours: 'Main says hi', theirs: 'Branch says hello' }]);
       assert.match(outcome.message, /diverged/);
       assert.equal(outcome.error.status, 409);
       assert.equal((await agents.getBehavior(AGENT, MAIN)).behavior, 'Main says hi', 'nothing was applied');
 
-      const resolved = await agents.merge(AGENT, branch.branchId, { resolutions: outcome.conflicts.map((c) => ({ path: c.path, strategy: 'theirs' as const })) });
+      const resolved = await agents.merge(AGENT, branch.branchId!, { resolutions: outcome.conflicts.map((c) => ({ path: c.path, strategy: 'theirs' as const })) });
       assert.ok(resolved.merged);
       assert.deepEqual(resolved.result.changes, [{ path: 'behavior', change: 'changed', source: 'resolution' }]);
       assert.equal((await agents.getBehavior(AGENT, MAIN)).behavior, 'Branch says hello');
@@ -211,11 +211,11 @@ describe('client: Agents API', () => {
       const logs: RequestLog[] = [];
       const agents = client({ logs });
       const branch = await agents.createBranch(AGENT, 'feature');
-      const err = await failure(agents.merge(AGENT, branch.branchId, { resolutions: [{ path: 'behavior', strategy: 'ours' }] }));
+      const err = await failure(agents.merge(AGENT, branch.branchId!, { resolutions: [{ path: 'behavior', strategy: 'ours' }] }));
       assert.equal(err.kind, 'validation');
       assert.ok(err.fieldErrors.length > 0);
       logs.length = 0;
-      await assert.rejects(agents.merge(AGENT, branch.branchId, { resolutions: [{ path: 'behavior', strategy: 'mine' as 'ours' }] }), isError('invalidInput', /resolutions\.0\.strategy/));
+      await assert.rejects(agents.merge(AGENT, branch.branchId!, { resolutions: [{ path: 'behavior', strategy: 'mine' as 'ours' }] }), isError('invalidInput', /resolutions\.0\.strategy/));
       assert.deepEqual(logs, []);
     });
 
@@ -224,7 +224,7 @@ describe('client: Agents API', () => {
       const agents = client({ logs });
       const branch = await agents.createBranch(AGENT, 'feature');
       await fault({ method: 'POST', path: '/merge', status: 500, times: 1 });
-      await assert.rejects(agents.merge(AGENT, branch.branchId, { branchName: 'feature' }), isError('server', /Merge branch feature into main failed/));
+      await assert.rejects(agents.merge(AGENT, branch.branchId!, { branchName: 'feature' }), isError('server', /Merge branch feature into main failed/));
       assert.equal(logs.at(-1)?.retries, 0);
     });
   });
