@@ -9,7 +9,7 @@ import type { ClientContext } from '../../../src/client/context';
 import { ConversationsClient } from '../../../src/client/conversations';
 import { DniClient } from '../../../src/client/dni';
 import { ExternalEventsClient } from '../../../src/client/externalEvents';
-import { MessagingClient } from '../../../src/client/messaging';
+import { AccessToken, MessagingClient } from '../../../src/client/messaging';
 import { OutboundClient } from '../../../src/client/outbound';
 import type { Base } from '../../../src/localPlatform/family';
 import { type Shape, specAnswerFor } from '../../../src/localPlatform/minimal';
@@ -111,7 +111,7 @@ describe('client: answers thinned to what the spec shows (property)', () => {
     await capture('outbound', 'runtime', 'POST', '/v1/outbound-calling', { 'X-Service-Auth-Token': LOCAL_CONNECTORS.outboundToken }, { to_number: '+14155550123' }, (c) => new OutboundClient(c).placeCall({ to_number: '+1 415 555 0123' }));
     await capture('dni', 'runtime', 'POST', '/v1/conversations/dni-reservation', { 'x-api-key': LOCAL_KEYS.dni }, { attributes: { a: 1 } }, (c) => new DniClient(c).reserve({ a: 1 }));
     const token = (await capture('messaging', 'messaging', 'POST', '/api/v1/access-token', { 'X-Token': LOCAL_CONNECTORS.webchatToken, 'X-Host': LOCAL_CONNECTORS.webchatHost }, {}, (c) => new MessagingClient(c).accessToken())) as { access_token: string };
-    await capture('messaging', 'messaging', 'POST', '/api/v1/sessions', { Authorization: `Bearer ${token.access_token}` }, {}, (c) => new MessagingClient(c).createSession());
+    await capture('messaging', 'messaging', 'POST', '/api/v1/sessions', { Authorization: `Bearer ${token.access_token}` }, {}, (c) => new MessagingClient(c).createSession({}, new AccessToken('tok', 600)));
   });
 
   for (const family of ['agents', 'alerts', 'chat', 'conversations', 'concurrency', 'outbound', 'externalEvents', 'dni', 'messaging']) {
