@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { WebSocket, WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { AccessToken } from '../../../src/client/messaging';
 import type { SessionRecovery } from '../../../src/client/messagingRecovery';
 import { MessagingSession } from '../../../src/client/messagingSession';
@@ -17,7 +17,7 @@ describe('client: a messaging session against a server that sends only what the 
   let server: Server;
   let wss: WebSocketServer;
   let url = '';
-  let sockets: WebSocket[] = [];
+  const sockets: WebSocket[] = [];
   let received: Array<{ type: string; payload: unknown }> = [];
   const sessions: MessagingSession[] = [];
 
