@@ -114,7 +114,9 @@ export class AlertsClient {
   async createEndpoint(endpoint: CreateWebhookEndpointRequest, signal?: AbortSignal): Promise<WebhookEndpointWithSecret> {
     const operation = `Create webhook endpoint${quoted(endpoint.name)}`;
     const body = validateInput(webhookEndpointDraftSchema, endpoint, 'alerts', operation);
-    const created = await this.send({ operation, method: 'POST', path: WEBHOOK_ENDPOINTS_PATH, body, fill: body, schema: webhookEndpointWithSecretSchema, retry: 'never', signal });
+    const answered = await this.send({ operation, method: 'POST', path: WEBHOOK_ENDPOINTS_PATH, body, fill: body, schema: webhookEndpointWithSecretSchema, retry: 'never', signal });
+    // What was sent stands in for what the answer garbled.
+    const created = { ...answered, name: answered.name || body.name, url: answered.url || body.url, event_types: answered.event_types.length ? answered.event_types : body.event_types };
     if (created.id !== undefined) return created;
     const id = await this.listEndpoints(signal).then((all) => all.filter((e) => e.name === created.name && e.url === created.url).at(-1)?.id, () => undefined);
     return id === undefined ? created : { ...created, id };

@@ -193,7 +193,14 @@ export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
  * The answer to creating an endpoint (or rotating its secret): the spec shows name, url, event_types and
  * signing_secret; the id may be missing (the client looks it up), the rest is filled with what was sent.
  */
-export const webhookEndpointWithSecretSchema = webhookEndpointSchema.extend({ id: extra(z.string()), signing_secret: z.string() });
+export const webhookEndpointWithSecretSchema = webhookEndpointSchema.extend({
+  id: extra(z.string()),
+  // The secret is the one thing that cannot be had again: nothing else of the answer may stand in its way.
+  name: extraOr(z.string(), ''),
+  url: extraOr(z.string(), ''),
+  event_types: extraOr(z.array(z.string()), []),
+  signing_secret: z.string(),
+});
 export type WebhookEndpointWithSecret = z.infer<typeof webhookEndpointWithSecretSchema>;
 export const webhookEndpointListSchema = z.looseObject({ webhook_endpoints: z.array(webhookEndpointSchema) });
 export type WebhookEndpointList = z.infer<typeof webhookEndpointListSchema>;

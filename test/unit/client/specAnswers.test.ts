@@ -97,6 +97,12 @@ describe('client: answers that show only what the spec shows', () => {
       assert.deepEqual([created.id, created.name, created.signing_secret], [undefined, 'Pager', 'whsec_c2VjcmV0']);
     });
 
+    it('[HOOK-1] the signing secret is returned even when the rest of the answer is unreadable', async () => {
+      spec.answer('POST', '/v1/webhook-endpoints', { status: 201, body: { signing_secret: 'whsec_c2VjcmV0', name: 42, event_types: 'all', created_at: {} } });
+      const created = await alerts().createEndpoint({ name: 'Pager', url: 'https://example.com/h', event_types: ['alerts.triggered'] });
+      assert.equal(created.signing_secret, 'whsec_c2VjcmV0');
+    });
+
     it('[ALERT-8] GET /v1/alerts as a bare list is read', async () => {
       spec.answer('GET', '/v1/alerts', { body: [{ id: 'ar_1', name: 'Slow', metric: 'turn_latency_p95', current_value: 2900 }] });
       const current = await alerts().currentAlerts();
