@@ -108,6 +108,17 @@ export function minimalBody(base: Base, method: string, path: string, status: nu
   return toShape(spec.shape, body instanceof JsonText ? JSON.parse(body.text) : body);
 }
 
+/**
+ * A WebSocket event as the minimal mode sends it: the envelope the spec shows (type, payload, id, timestamp,
+ * metadata.custom), without our history positions (`metadata.position`, the batch's `cursor`).
+ */
+export function minimalEvent<E extends { payload: Record<string, unknown>; metadata?: Record<string, unknown> }>(event: E): E {
+  const { position: _position, ...metadata } = event.metadata ?? {};
+  const { cursor: _cursor, events, ...payload } = event.payload;
+  const inner = Array.isArray(events) ? { events: events.map((e: E) => minimalEvent(e)) } : {};
+  return { ...event, metadata, payload: { ...payload, ...inner } };
+}
+
 /** Header names the spec calls case-sensitive: the Chat API's X-API-KEY and X-TOKEN. */
 const CASE_SENSITIVE: ReadonlyArray<{ base: Base; path: RegExp; headers: readonly string[] }> = [
   { base: 'runtime', path: /^\/[^/]+\/[^/]+\/[^/]+\/chat\/(?:create|respond|close)$/, headers: ['X-API-KEY', 'X-TOKEN'] },

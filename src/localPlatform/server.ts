@@ -66,7 +66,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   if (!loaded) applySeed(platform, options.seed ?? 'base', platform.demoAnchor);
 
   const admin = createAdminRouter(platform);
-  const responses = { mode: options.responses ?? 'full' };
+  const responses = platform.responses;
+  responses.mode = options.responses ?? 'full';
   registerResponsesRoute(admin, responses);
   const families: Family[] = familyFactories.map((make) => make({ platform, admin }));
   const byBase = new Map<Base, Family[]>();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import WebSocket from 'ws';
 import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
 import { call, useLocalPlatform } from '../support/localPlatform';
 
@@ -40,6 +41,26 @@ describe('local platform: spec-minimal answers (--responses minimal)', () => {
     assert.match(lower.body.error_message, /case-sensitive, send X-API-KEY/);
     const exact = await call<Record<string, unknown>>('POST', `${t.lp.urls.runtime}/v1/acme/support-desk/chat/create`, { headers: chat, body: {} });
     assert.deepEqual(Object.keys(exact.body).sort(), ['conversation_id', 'response']);
+  });
+
+  it('[MSG-23] WebSocket events carry the spec\'s envelope only: no history positions, no batch cursor', async () => {
+    const token = await call<{ access_token: string }>('POST', `${t.lp.urls.messaging}/api/v1/access-token`, { headers: { 'X-Token': LOCAL_CONNECTORS.webchatToken, 'X-Host': LOCAL_CONNECTORS.webchatHost }, body: {} });
+    const session = await call<{ session_id: string }>('POST', `${t.lp.urls.messaging}/api/v1/sessions`, { headers: { Authorization: `Bearer ${token.body.access_token}` }, body: {} });
+    const ws = new WebSocket(`${t.lp.urls.messaging.replace('http', 'ws')}/ws?access_token=${token.body.access_token}&session_id=${session.body.session_id}`);
+    const events: Array<{ type: string; payload: Record<string, unknown>; metadata: Record<string, unknown> }> = [];
+    await new Promise<void>((resolve, reject) => {
+      ws.on('message', (data) => {
+        const event = JSON.parse(String(data)) as (typeof events)[number];
+        events.push(event);
+        if (event.type === 'EVENT_TYPE_EVENT_BATCH') ws.send(JSON.stringify({ type: 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', payload: {} }));
+        if (event.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED') resolve();
+      });
+      ws.on('error', reject);
+    });
+    ws.close();
+    assert.deepEqual(events.map((e) => e.type).slice(0, 2), ['EVENT_TYPE_EVENT_BATCH', 'EVENT_TYPE_VIRTUAL_AGENT_JOINED']);
+    assert.ok(!('cursor' in events[0]!.payload));
+    assert.ok(events.every((e) => !('position' in e.metadata)));
   });
 
   it('the mode can be read and switched by the admin API, and stays across a reset', async () => {
