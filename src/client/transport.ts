@@ -110,6 +110,10 @@ export class Transport implements IDisposable {
         status = res.status;
         if (res.status >= 300 && res.status < 400) throw redirectError(spec, operation, res.status, res.headers);
         if (res.status < 300) {
+          // A read answered with text (a proxy's sign-in page, say) is not the API, even without a schema to check.
+          if (!spec.schema && spec.method === 'GET' && typeof res.body === 'string') {
+            throw new PlatformError({ family: spec.family, kind: 'unexpectedResponse', operation, status: res.status, serverMessage: 'The answer is not JSON', body: res.body });
+          }
           const body = spec.schema ? parseBody(spec, operation, res.status, withFill(res.body, spec.fill)) : res.body;
           this.log(spec, url, status, started, retries);
           return { status: res.status, body: body as Parsed<S>, headers: res.headers };
