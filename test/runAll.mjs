@@ -34,9 +34,12 @@ const PARTS = [
   { name: 'typecheck', cmd: npm, args: ['run', '--silent', 'typecheck'], count: (_o, code) => single(code) },
   { name: 'lint', cmd: npm, args: ['run', '--silent', 'lint'], count: (_o, code) => single(code) },
   { name: 'unit', cmd: node, args: ['test/runUnit.mjs'], count: (o) => nodeTestSummary(o) },
+  // The client suites again, against a local platform that answers only what the spec shows.
+  { name: 'unit (spec-minimal)', cmd: node, args: ['test/runUnit.mjs', 'test/unit/client'], env: { AGENT_WORKBENCH_RESPONSES: 'minimal' }, count: (o) => nodeTestSummary(o) },
   // Every rule of the spec is checked by a test whose title names its id (one test; fails without the rules file).
   { name: 'rules', cmd: node, args: ['scripts/ruleCoverage.mjs'], count: (_o, code) => single(code) },
   { name: 'integration', cmd: node, args: ['test/host/runIntegration.mjs'], count: (o) => lastSummary(o) },
+  { name: 'integration (spec-minimal)', cmd: node, args: ['test/host/runIntegration.mjs', '--no-build', '--responses', 'minimal'], count: (o) => lastSummary(o) },
   { name: 'e2e', cmd: node, args: ['test/host/runE2e.mjs'], count: (o) => lastSummary(o) },
 ];
 
@@ -44,7 +47,7 @@ function runPart(part) {
   return new Promise((resolvePart) => {
     const started = Date.now();
     console.log(`\n━━ ${part.name}: ${[part.cmd === node ? 'node' : part.cmd, ...part.args].join(' ')}`);
-    const child = spawn(part.cmd, part.args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, FORCE_COLOR: '0' } });
+    const child = spawn(part.cmd, part.args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, FORCE_COLOR: '0', ...part.env } });
     let output = '';
     const forward = (stream, target) => {
       let pending = '';

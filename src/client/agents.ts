@@ -2,16 +2,16 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { z } from 'zod';
 import {
   type Agent, agentSchema, type Behavior, behaviorSchema, type Branch, branchSchema, type CreateAgentRequest, createAgentRequestSchema,
-  type CreateAgentResponse, createAgentResponseSchema, createBranchRequestSchema, type CreateTopicRequest, createTopicRequestSchema,
+  type CreateAgentResponse, createAgentResponseSchema, type CreatedBranch, createdBranchSchema, type CreatedTopic, createdTopicSchema, createBranchRequestSchema, type CreateTopicRequest, createTopicRequestSchema,
   type Deployment, type DeploymentActionResult, deploymentActionResultSchema, deploymentSchema, E164_PATTERN, type ImportPhoneNumbersRequest,
   importPhoneNumbersRequestSchema, type ImportPhoneNumbersResponse, importPhoneNumbersResponseSchema, type ListAgentsQuery,
   listAgentsQuerySchema, type ListAgentsResponse, listAgentsResponseSchema, listBranchesResponseSchema, listDeploymentsResponseSchema,
   listPhoneNumbersResponseSchema, listRealtimeConfigsResponseSchema, listTopicsResponseSchema, type MergeConflict, mergeConflictBodySchema,
   type MergeResolution, mergeRequestSchema, type MergeResult, mergeResultSchema, type PhoneNumber, promoteRequestSchema, publishRequestSchema,
-  type RealtimeConfig, realtimeConfigSchema, rollbackRequestSchema, type Topic, topicSchema, type UpdatedVariables, updatedVariablesSchema,
+  type RealtimeConfig, realtimeConfigSchema, rollbackRequestSchema, type Topic, topicSchema, updatedTopicSchema, type UpdatedVariables, updatedVariablesSchema,
   type UpdateTopicRequest, updateTopicRequestSchema, updateVariablesRequestSchema, updateBehaviorRequestSchema,
 } from '../contract/agents';
-import { type Environment, environmentSchema } from '../contract/common';
+import { type Environment, environmentSchema, isEnvironment } from '../contract/common';
 import type { ClientContext } from './context';
 import { type Assumption, PlatformError } from './errors';
 import { items, pagesByOffset } from './paging';
@@ -58,9 +58,11 @@ export interface MergeOptions {
 
 /** What the caller knows about a deployment, so messages read "Promote release 3 from sandbox to pre-release". */
 export interface DeploymentContext {
+  /** Sent only when a person gave one (the spec's promote body is none). */
   deploymentMessage?: string;
   version?: string;
-  environment?: Environment;
+  /** As the deployment names it; an environment this client does not know is kept as text. */
+  environment?: string;
 }
 
 /**
@@ -99,7 +101,7 @@ export class AgentsClient {
   async createAgent(request: CreateAgentRequest, signal?: AbortSignal): Promise<CreateAgentResponse> {
     const operation = `Create agent${quoted(request.name)}`;
     const body = validateInput(createAgentRequestSchema, request, 'agents', operation);
-    return this.send({ operation, method: 'POST', path: '/v1/agents', body, schema: createAgentResponseSchema, retry: 'never', signal });
+    return this.send({ operation, method: 'POST', path: '/v1/agents', body, fill: { name: body.name, description: body.description }, schema: createAgentResponseSchema, retry: 'never', signal });
   }
 
   // ---- branches ----
@@ -118,11 +120,12 @@ export class AgentsClient {
     return this.send({ operation, method: 'GET', path: encodePath`/v1/agents/${agentId}/branches/${branchId}`, schema: branchSchema, retry: 'safe', assumption: item(ASSUMED.branches), signal });
   }
 
-  async createBranch(agentId: string, name: string, signal?: AbortSignal): Promise<Branch> {
+  /** The new branch; its `branchId` is missing when the platform did not say it (list the branches to find it). */
+  async createBranch(agentId: string, name: string, signal?: AbortSignal): Promise<CreatedBranch> {
     const operation = `Create branch${quoted(name)}`;
     requireIds({ agentId }, 'agents', operation);
     const body = validateInput(createBranchRequestSchema, { name }, 'agents', operation);
-    return this.send({ operation, method: 'POST', path: encodePath`/v1/agents/${agentId}/branches`, body, schema: branchSchema, retry: 'never', signal });
+    return this.send({ operation, method: 'POST', path: encodePath`/v1/agents/${agentId}/branches`, body, fill: { name: body.name }, schema: createdBranchSchema, retry: 'never', signal });
   }
 
   /**
@@ -134,7 +137,8 @@ export class AgentsClient {
     const what = `Merge branch ${opts.branchName ?? branchId} into main`;
     const operation = resolutions.length > 0 ? `${what} with ${resolutions.length} resolution(s)` : what;
     requireIds({ agentId, branchId }, 'agents', operation);
-    const body = validateInput(mergeRequestSchema, { resolutions }, 'agents', operation);
+    // The spec's merge body is none: resolutions (ours) go out only when there are some.
+    const body = resolutions.length > 0 ? validateInput(mergeRequestSchema, { resolutions }, 'agents', operation) : undefined;
     try {
       const result = await this.send({ operation, method: 'POST', path: encodePath`/v1/agents/${agentId}/branches/${branchId}/merge`, body, schema: mergeResultSchema, retry: 'never', signal });
       return { merged: true, result };
@@ -159,7 +163,7 @@ export class AgentsClient {
     const operation = `Save the behavior of branch ${branchId}`;
     requireIds({ agentId, branchId }, 'agents', operation);
     const body = validateInput(updateBehaviorRequestSchema, { behavior }, 'agents', operation);
-    return this.send({ operation, method: 'PATCH', path: encodePath`/v1/agents/${agentId}/branches/${branchId}/behavior`, body, schema: behaviorSchema, retry: 'safe', signal });
+    return this.send({ operation, method: 'PATCH', path: encodePath`/v1/agents/${agentId}/branches/${branchId}/behavior`, body, fill: { behavior: body.behavior, branchId }, schema: behaviorSchema, retry: 'safe', signal });
   }
 
   async listTopics(agentId: string, branchId: string, signal?: AbortSignal): Promise<Topic[]> {
@@ -175,11 +179,12 @@ export class AgentsClient {
     return this.send({ operation, method: 'GET', path: encodePath`/v1/agents/${agentId}/branches/${branchId}/knowledge-base/topics/${topicId}`, schema: topicSchema, retry: 'safe', assumption: item(ASSUMED.topics), signal });
   }
 
-  async createTopic(agentId: string, branchId: string, topic: CreateTopicRequest, signal?: AbortSignal): Promise<Topic> {
+  /** The new topic; its `topicId` is missing when the platform did not say it (list the topics to find it). */
+  async createTopic(agentId: string, branchId: string, topic: CreateTopicRequest, signal?: AbortSignal): Promise<CreatedTopic> {
     const operation = `Create topic${quoted(topic.name)}`;
     requireIds({ agentId, branchId }, 'agents', operation);
     const body = validateInput(createTopicRequestSchema, topic, 'agents', operation);
-    return this.send({ operation, method: 'POST', path: encodePath`/v1/agents/${agentId}/branches/${branchId}/knowledge-base/topics`, body, schema: topicSchema, retry: 'never', signal });
+    return this.send({ operation, method: 'POST', path: encodePath`/v1/agents/${agentId}/branches/${branchId}/knowledge-base/topics`, body, fill: { ...body, branchId }, schema: createdTopicSchema, retry: 'never', signal });
   }
 
   /** Sends only what changed: name, content or both. */
@@ -187,7 +192,7 @@ export class AgentsClient {
     const operation = `Save topic${quoted(change.name) || ` ${topicId}`}`;
     requireIds({ agentId, branchId, topicId }, 'agents', operation);
     const body = validateInput(updateTopicRequestSchema, change, 'agents', operation);
-    return this.send({ operation, method: 'PATCH', path: encodePath`/v1/agents/${agentId}/branches/${branchId}/knowledge-base/topics/${topicId}`, body, schema: topicSchema, retry: 'safe', assumption: item(ASSUMED.topics), signal });
+    return this.send({ operation, method: 'PATCH', path: encodePath`/v1/agents/${agentId}/branches/${branchId}/knowledge-base/topics/${topicId}`, body, fill: { ...body, topicId }, schema: updatedTopicSchema, retry: 'safe', assumption: item(ASSUMED.topics), signal });
   }
 
   async deleteTopic(agentId: string, branchId: string, topicId: string, signal?: AbortSignal): Promise<void> {
@@ -213,19 +218,21 @@ export class AgentsClient {
     return this.send({ operation, method: 'GET', path: encodePath`/v1/agents/${agentId}/deployments/${deploymentId}`, schema: deploymentSchema, retry: 'safe', assumption: item(ASSUMED.deployments), signal });
   }
 
-  /** Publishes main's current draft (to sandbox; later environments are reached by promoting). */
+  /** Publishes main's current draft (to sandbox; later environments are reached by promoting). The message goes out only when given. */
   async publish(agentId: string, environment: Environment = 'sandbox', deploymentMessage = '', signal?: AbortSignal): Promise<DeploymentActionResult> {
     const operation = `Publish to ${environment}`;
     requireIds({ agentId }, 'agents', operation);
-    const body = validateInput(publishRequestSchema, { environment, deploymentMessage }, 'agents', operation);
+    const body = validateInput(publishRequestSchema, { environment, ...(deploymentMessage !== '' ? { deploymentMessage } : {}) }, 'agents', operation);
     return this.send({ operation, method: 'POST', path: encodePath`/v1/agents/${agentId}/deployments/publish`, body, schema: deploymentActionResultSchema, retry: 'never', signal });
   }
 
   async promote(agentId: string, deploymentId: string, context: DeploymentContext = {}, signal?: AbortSignal): Promise<DeploymentActionResult> {
-    const next = context.environment && NEXT_ENVIRONMENT[context.environment];
+    const next = isEnvironment(context.environment) ? NEXT_ENVIRONMENT[context.environment] : undefined;
     const operation = `Promote ${describeDeployment(deploymentId, context)}${context.environment && next ? ` from ${context.environment} to ${next}` : ''}`;
     requireIds({ agentId, deploymentId }, 'agents', operation);
-    const body = validateInput(promoteRequestSchema, { deploymentMessage: context.deploymentMessage ?? '' }, 'agents', operation);
+    // The spec's promote body is none: a body goes out only with a message the person gave.
+    const message = context.deploymentMessage ?? '';
+    const body = message !== '' ? validateInput(promoteRequestSchema, { deploymentMessage: message }, 'agents', operation) : undefined;
     return this.send({ operation, method: 'POST', path: encodePath`/v1/agents/${agentId}/deployments/${deploymentId}/promote`, body, schema: deploymentActionResultSchema, retry: 'never', signal });
   }
 
@@ -259,7 +266,7 @@ export class AgentsClient {
     const operation = `Save the variables of real-time config ${config}`;
     requireIds({ agentId, config }, 'agents', operation);
     const body = validateInput(updateVariablesRequestSchema, { variables }, 'agents', operation);
-    return this.send({ operation, method: 'PATCH', path: encodePath`/v1/agents/${agentId}/real-time-configs/${config}/variables`, body, schema: updatedVariablesSchema, retry: 'safe', signal });
+    return this.send({ operation, method: 'PATCH', path: encodePath`/v1/agents/${agentId}/real-time-configs/${config}/variables`, body, fill: { variables: body.variables }, schema: updatedVariablesSchema, retry: 'safe', signal });
   }
 
   // ---- telephony ----

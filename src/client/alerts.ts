@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import {
   ALERT_RULES_PATH, ALERTS_AUTH_HEADER, ALERTS_PATH, type AlertMetric, alertMetricSchema, type AlertRule, alertRuleListSchema, alertRuleSchema,
-  type CreateAlertRuleRequest, createAlertRuleRequestSchema, type CreateWebhookEndpointRequest, createWebhookEndpointRequestSchema,
-  type CurrentAlert, currentAlertListSchema, type UpdateAlertRuleRequest, updateAlertRuleRequestSchema, type UpdateWebhookEndpointRequest,
-  updateWebhookEndpointRequestSchema, type WebhookEndpoint, webhookEndpointListSchema, webhookEndpointSchema, WEBHOOK_ENDPOINTS_PATH,
+  type CreateAlertRuleRequest, createAlertRuleRequestSchema, type CreateWebhookEndpointRequest, type CurrentAlert, currentAlertListSchema,
+  type UpdateAlertRuleRequest, updateAlertRuleRequestSchema, type UpdateWebhookEndpointRequest, type WebhookEndpoint, webhookEndpointChangeSchema,
+  webhookEndpointDraftSchema, webhookEndpointListSchema, webhookEndpointSchema, WEBHOOK_ENDPOINTS_PATH,
   type WebhookEndpointWithSecret, webhookEndpointWithSecretSchema,
 } from '../contract/alerts';
 import type { ClientContext } from './context';
@@ -66,7 +66,7 @@ export class AlertsClient {
   async createRule(rule: CreateAlertRuleRequest, signal?: AbortSignal): Promise<AlertRule> {
     const operation = `Create alert rule${quoted(rule.name)}`;
     const body = validateInput(createAlertRuleRequestSchema, rule, 'alerts', operation);
-    return this.send({ operation, method: 'POST', path: ALERT_RULES_PATH, body, schema: alertRuleSchema, retry: 'never', signal });
+    return this.send({ operation, method: 'POST', path: ALERT_RULES_PATH, body, fill: { ...body, enabled: body.enabled ?? true }, schema: alertRuleSchema, retry: 'never', signal });
   }
 
   /** Sends only the fields to change (a flat PATCH). */
@@ -74,7 +74,7 @@ export class AlertsClient {
     const operation = `Save alert rule${quoted(change.name) || ` ${ruleId}`}`;
     requireIds({ rule_id: ruleId }, 'alerts', operation);
     const body = validateInput(updateAlertRuleRequestSchema, change, 'alerts', operation);
-    return this.send({ operation, method: 'PATCH', path: ALERT_RULES_PATH + encodePath`/${ruleId}`, body, schema: alertRuleSchema, retry: 'safe', signal });
+    return this.send({ operation, method: 'PATCH', path: ALERT_RULES_PATH + encodePath`/${ruleId}`, body, fill: { ...body, id: ruleId }, schema: alertRuleSchema, retry: 'safe', signal });
   }
 
   async deleteRule(ruleId: string, signal?: AbortSignal): Promise<void> {
@@ -106,18 +106,27 @@ export class AlertsClient {
     return withoutSecret(res);
   }
 
-  /** The reply carries `signing_secret`, shown this once: keep it now, it cannot be read again. */
+  /**
+   * The reply carries `signing_secret`, shown this once: keep it now, it cannot be read again. The spec
+   * shows name, url, event_types and the secret only; when the id is missing it is looked up in the list
+   * (by name and url), and stays undefined when that fails.
+   */
   async createEndpoint(endpoint: CreateWebhookEndpointRequest, signal?: AbortSignal): Promise<WebhookEndpointWithSecret> {
     const operation = `Create webhook endpoint${quoted(endpoint.name)}`;
-    const body = validateInput(createWebhookEndpointRequestSchema, endpoint, 'alerts', operation);
-    return this.send({ operation, method: 'POST', path: WEBHOOK_ENDPOINTS_PATH, body, schema: webhookEndpointWithSecretSchema, retry: 'never', signal });
+    const body = validateInput(webhookEndpointDraftSchema, endpoint, 'alerts', operation);
+    const answered = await this.send({ operation, method: 'POST', path: WEBHOOK_ENDPOINTS_PATH, body, fill: body, schema: webhookEndpointWithSecretSchema, retry: 'never', signal });
+    // What was sent stands in for what the answer garbled.
+    const created = { ...answered, name: answered.name || body.name, url: answered.url || body.url, event_types: answered.event_types.length ? answered.event_types : body.event_types };
+    if (created.id !== undefined) return created;
+    const id = await this.listEndpoints(signal).then((all) => all.filter((e) => e.name === created.name && e.url === created.url).at(-1)?.id, () => undefined);
+    return id === undefined ? created : { ...created, id };
   }
 
   async updateEndpoint(endpointId: string, change: UpdateWebhookEndpointRequest, signal?: AbortSignal): Promise<WebhookEndpointRecord> {
     const operation = `Save webhook endpoint${quoted(change.name) || ` ${endpointId}`}`;
     requireIds({ endpoint_id: endpointId }, 'alerts', operation);
-    const body = validateInput(updateWebhookEndpointRequestSchema, change, 'alerts', operation);
-    const res = await this.send({ operation, method: 'PATCH', path: WEBHOOK_ENDPOINTS_PATH + encodePath`/${endpointId}`, body, schema: webhookEndpointRecordSchema, retry: 'safe', assumption: item(ASSUMED.endpoints), signal });
+    const body = validateInput(webhookEndpointChangeSchema, change, 'alerts', operation);
+    const res = await this.send({ operation, method: 'PATCH', path: WEBHOOK_ENDPOINTS_PATH + encodePath`/${endpointId}`, body, fill: { ...body, id: endpointId }, schema: webhookEndpointRecordSchema, retry: 'safe', assumption: item(ASSUMED.endpoints), signal });
     return withoutSecret(res);
   }
 
@@ -131,7 +140,7 @@ export class AlertsClient {
   async rotateSecret(endpointId: string, signal?: AbortSignal): Promise<WebhookEndpointWithSecret> {
     const operation = `Rotate the signing secret of webhook endpoint ${endpointId}`;
     requireIds({ endpoint_id: endpointId }, 'alerts', operation);
-    return this.send({ operation, method: 'POST', path: WEBHOOK_ENDPOINTS_PATH + encodePath`/${endpointId}/rotate-secret`, schema: webhookEndpointWithSecretSchema, retry: 'never', assumption: item(ASSUMED.rotate), signal });
+    return this.send({ operation, method: 'POST', path: WEBHOOK_ENDPOINTS_PATH + encodePath`/${endpointId}/rotate-secret`, fill: { id: endpointId }, schema: webhookEndpointWithSecretSchema, retry: 'never', assumption: item(ASSUMED.rotate), signal });
   }
 
   private async send<S extends z.ZodType | undefined>(call: FamilyCall<S>): Promise<S extends z.ZodType ? z.output<S> : undefined> {

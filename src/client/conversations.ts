@@ -51,12 +51,16 @@ export class ConversationsClient<V extends ConversationsApiVersion = 'v3'> {
       throw new PlatformError({ family: 'conversations', kind: 'invalidInput', operation, fieldErrors: [{ field: 'cursor', message: `cursor is available on v3 only; ${this.version} pages with offset` }] });
     }
     const key = await this.ctx.credential('conversationsApiKey', 'conversations', operation);
-    const res = await this.ctx.transport.request({
-      family: 'conversations', operation, baseUrl: this.ctx.base('runtime'), method: 'GET',
-      path: `/${encodeURIComponent(this.version)}${this.ctx.projectPath}/conversations`,
-      query: toQuery(query), headers: { [CONVERSATIONS_AUTH_HEADER]: key }, schema: PAGE_SCHEMAS[this.version], retry: 'safe', signal,
-    });
-    return res.body as ConversationsPage<V>;
+    try {
+      const res = await this.ctx.transport.request({
+        family: 'conversations', operation, baseUrl: this.ctx.base('runtime'), method: 'GET',
+        path: `/${encodeURIComponent(this.version)}${this.ctx.projectPath}/conversations`,
+        query: toQuery(query), headers: { [CONVERSATIONS_AUTH_HEADER]: key }, schema: PAGE_SCHEMAS[this.version], retry: 'safe', signal,
+      });
+      return res.body as ConversationsPage<V>;
+    } catch (err) {
+      throw this.version !== 'v3' ? legacyAuthNote(err) : err;
+    }
   }
 
   /**
@@ -82,6 +86,19 @@ export class ConversationsClient<V extends ConversationsApiVersion = 'v3'> {
   conversations(query: ConversationsQueryInput = {}, opts: WalkOptions = {}): AsyncGenerator<ConversationOf<V>, void, void> {
     return items(this.pages(query, opts));
   }
+}
+
+/**
+ * "Conversations API v2 and v1 authentication methods (legacy model): not shown". The client sends the
+ * v3 key in x-api-key there too (an assumption); a refusal says so, so the person knows what to change.
+ */
+function legacyAuthNote(err: unknown): unknown {
+  if (!(err instanceof PlatformError) || (err.kind !== 'unauthorized' && err.kind !== 'forbidden')) return err;
+  const note = 'The spec does not show how v1 and v2 authenticate; this client sends the Conversations API key in x-api-key as for v3 (see docs/api-assumptions.md). Use v3, or ask the operator how legacy keys are sent';
+  return new PlatformError({
+    family: err.family, kind: err.kind, operation: err.operation, ...(err.status !== undefined ? { status: err.status } : {}),
+    serverMessage: err.serverMessage ? `${err.serverMessage}. ${note}` : note, fieldErrors: [...err.fieldErrors], body: err.body, cause: err,
+  });
 }
 
 /** The query as sent: parameters the caller left out stay out, so the platform's defaults apply. */

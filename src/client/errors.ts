@@ -16,7 +16,9 @@ export const FAMILY_LABEL: Record<ApiFamily, string> = {
 export type ErrorKind =
   | 'validation' | 'unauthorized' | 'forbidden' | 'notFound' | 'conflict' | 'unprocessable'
   | 'rateLimited' | 'server' | 'badGateway' | 'notImplemented' | 'unavailable'
-  | 'network' | 'timeout' | 'cancelled' | 'unexpectedResponse' | 'invalidInput' | 'notConfigured';
+  | 'network' | 'timeout' | 'cancelled' | 'unexpectedResponse' | 'invalidInput' | 'notConfigured'
+  /** A write answered 2xx (so it was done) with an answer that could not be read: not a failure. */
+  | 'acceptedUnreadable';
 
 export interface FieldError {
   field: string;
@@ -82,6 +84,11 @@ export class PlatformError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.body = init.body;
     this.assumption = init.assumption;
+  }
+
+  /** True when the platform did what was asked (a 2xx to a write) although its answer could not be read. */
+  get accepted(): boolean {
+    return this.kind === 'acceptedUnreadable';
   }
 
   /** True when trying the same call again later may succeed. */
@@ -176,6 +183,7 @@ function advice(init: PlatformErrorInit): string | undefined {
     case 'server': case 'badGateway': case 'unavailable': return 'Try again; if it keeps failing, check the platform status.';
     case 'network': return 'Check the base URL of the connection profile and your network.';
     case 'timeout': return 'The platform did not answer in time. Try again.';
+    case 'acceptedUnreadable': return 'Refresh to see the result; the answer as received is in the log (Agent Workbench: Show Log).';
     default: return undefined;
   }
 }
@@ -188,6 +196,7 @@ function composeMessage(init: PlatformErrorInit): string {
     case 'timeout': parts.push(`${init.operation} failed: the ${label} did not answer in time`); break;
     case 'cancelled': parts.push(`${init.operation} was cancelled`); break;
     case 'unexpectedResponse': parts.push(`${init.operation}: the ${label} answered in an unexpected shape`); break;
+    case 'acceptedUnreadable': parts.push(`${init.operation}: the platform accepted it; its answer could not be read (${label}, HTTP ${init.status ?? '?'})`); break;
     case 'invalidInput': parts.push(`${init.operation}: nothing was sent`); break;
     case 'notConfigured': parts.push(`${init.operation} needs the ${init.serverMessage ?? credentialName(init.family)}, which this connection profile does not have`); break;
     default:

@@ -115,12 +115,14 @@ export class MessagingClient {
   }
 
   /** A session object for a created session (or one created earlier), not yet connected. */
-  session(created: Pick<CreatedSession, 'sessionId' | 'accessToken'>, options: Partial<Omit<MessagingSessionOptions, 'sessionId' | 'accessToken' | 'messagingUrl'>> = {}): MessagingSession {
+  session(created: Pick<CreatedSession, 'sessionId' | 'accessToken'> & Partial<CreatedSession>, options: Partial<Omit<MessagingSessionOptions, 'sessionId' | 'accessToken' | 'messagingUrl'>> = {}): MessagingSession {
     return new MessagingSession({
       messagingUrl: this.ctx.base('messaging'),
       sessionId: created.sessionId,
       accessToken: created.accessToken,
       renewAccessToken: () => this.accessToken(),
+      // "Error: Session not found" → "start a new session": made with the same options as this one.
+      newSession: () => this.createSession({ streamingEnabled: created.streamingEnabled, platform: created.platform }),
       ...options,
     });
   }

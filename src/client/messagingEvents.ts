@@ -54,7 +54,8 @@ export function parseServerEvent(raw: unknown): { event: MessagingEvent } | { un
 
 /** A system message, with its level; errors leave the connection open. */
 export interface SystemMessage {
-  level: SystemMessageLevel;
+  /** As the platform gave it; without one, ERROR for the texts of the spec's error table, INFO otherwise. */
+  level: SystemMessageLevel | (string & {});
   text: string;
   isError: boolean;
   event: MessagingEventOf<'EVENT_TYPE_SYSTEM_MESSAGE'>;
@@ -144,8 +145,10 @@ export class SessionEvents implements IDisposable {
   private readonly assembler = new MessageAssembler();
   /** The position after the last history event delivered: the cursor to resume from. */
   cursor: number | undefined;
-  /** The conversation the agent started when it joined, once the joined event was seen. */
+  /** The conversation the agent started when it joined, once the joined event was seen (when it names one). */
   conversationId: string | undefined;
+  /** The agent-joined event was seen (live or in the history). */
+  joined = false;
 
   /** Parses a received text; a batch is unpacked. Returns the event, or undefined when unusable. */
   parse(text: string): MessagingEvent | undefined {
@@ -162,20 +165,33 @@ export class SessionEvents implements IDisposable {
     return undefined;
   }
 
+  /** Forgets the session's history (a new session starts from nothing). */
+  restart(): void {
+    this.seen.clear();
+    this.cursor = undefined;
+    this.conversationId = undefined;
+    this.joined = false;
+  }
+
   /** True when a live history event skips positions (some were missed). */
   isAhead(event: MessagingEvent): boolean {
     const at = event.metadata.position;
     return at !== undefined && this.cursor !== undefined && at > this.cursor;
   }
 
-  /** Delivers the events of a history batch that were not delivered before, in order. */
-  history(events: readonly unknown[], cursor: number): HistoryBatch {
+  /**
+   * Delivers the events of a history batch that were not delivered before, in order. Without a cursor
+   * in the batch (ours, not the spec's), the position after it is counted from where it started.
+   */
+  history(events: readonly unknown[], batchCursor?: number): HistoryBatch {
+    const start = this.cursor ?? 0;
     let fresh = 0;
     for (const raw of events) {
       const parsed = parseServerEvent(raw);
       if ('unrecognized' in parsed) this._onUnrecognizedEvent.fire(parsed.unrecognized);
       else if (this.deliver(parsed.event)) fresh += 1;
     }
+    const cursor = batchCursor ?? Math.max(this.cursor ?? 0, start + events.length);
     this.cursor = cursor;
     const batch = { events: events.length, fresh, cursor };
     this._onHistory.fire(batch);
@@ -184,14 +200,16 @@ export class SessionEvents implements IDisposable {
 
   /** Delivers an event unless it was delivered before; true when delivered. */
   deliver(event: MessagingEvent): boolean {
-    if (this.seen.has(event.id)) return false;
-    this.seen.add(event.id);
+    // An event without an id cannot be told apart from its replay: it is delivered each time.
+    if (event.id !== '' && this.seen.has(event.id)) return false;
+    if (event.id !== '') this.seen.add(event.id);
     const at = event.metadata.position;
     if (at !== undefined && (this.cursor === undefined || at >= this.cursor)) this.cursor = at + 1;
     this._onEvent.fire(event);
     switch (event.type) {
       case 'EVENT_TYPE_VIRTUAL_AGENT_JOINED':
-        this.conversationId = event.payload.conversation_id;
+        this.joined = true;
+        this.conversationId = event.payload.conversation_id ?? this.conversationId;
         break;
       case 'EVENT_TYPE_VIRTUAL_AGENT_TYPING':
         this._onTyping.fire(event.payload.typing);
@@ -209,7 +227,8 @@ export class SessionEvents implements IDisposable {
         this._onHandoff.fire({ kind: 'ended', reason: event.payload.reason });
         break;
       case 'EVENT_TYPE_SYSTEM_MESSAGE': {
-        const { level, text } = event.payload;
+        const { text } = event.payload;
+        const level = event.payload.level ?? (isSpecError(text) ? 'SYSTEM_MESSAGE_LEVEL_ERROR' : 'SYSTEM_MESSAGE_LEVEL_INFO');
         this._onSystemMessage.fire({ level, text, isError: level === 'SYSTEM_MESSAGE_LEVEL_ERROR', event });
         for (const m of this.assembler.interrupt(text)) this._onMessage.fire(m);
         break;
@@ -226,6 +245,11 @@ export class SessionEvents implements IDisposable {
   dispose(): void {
     for (const e of [this._onEvent, this._onHistory, this._onMessage, this._onTyping, this._onHandoff, this._onSystemMessage, this._onSessionEnd, this._onUnrecognizedEvent]) e.dispose();
   }
+}
+
+/** True for a text of the spec's system-message error table. */
+export function isSpecError(text: string): boolean {
+  return text.startsWith(SYSTEM_ERRORS.notAllowedPrefix) || (Object.values(SYSTEM_ERRORS) as string[]).includes(text);
 }
 
 /** A client event as sent: its type, its payload, and optional custom metadata. */

@@ -1,4 +1,4 @@
-import type { ClientEventType, SessionEndReason } from '../contract/messaging';
+import { ASSUMED_CLIENT_EVENT_NAMES, type ClientEventKind, type ClientEventNames, type ClientEventType, JOIN_REQUEST_TYPE, type SessionEndReason } from '../contract/messaging';
 import type { IDisposable } from '../core/disposable';
 import { Emitter, type Event } from '../core/event';
 import { Redactor } from '../core/redact';
@@ -6,6 +6,7 @@ import { type BackoffPolicy, backoffDelay, sleep } from '../core/retry';
 import { PlatformError } from './errors';
 import type { AccessToken } from './messaging';
 import { type AgentMessage, checkClientEvent, type HandoffChange, type HistoryBatch, type MessagingEvent, SessionEvents, type SystemMessage, type UnrecognizedEvent } from './messagingEvents';
+import { RecoveryPlanner, type SessionRecovery } from './messagingRecovery';
 import { OPEN_OPERATION, SendQueue, SessionSocket, socketUrl } from './messagingSocket';
 
 export type CloseReason = 'closed' | 'ended' | 'expired' | 'unauthorized' | 'failed';
@@ -29,6 +30,16 @@ export interface MessagingSessionOptions {
   renewAccessToken?: () => Promise<AccessToken>;
   /** Asks the agent to join after the history when it has not joined yet (default true). */
   autoJoin?: boolean;
+  /** How long to wait for the history batch after the socket opens before asking the agent to join anyway (default 2 s). */
+  historyTimeoutMs?: number;
+  /** How long queued messages wait for the agent-joined event before they are sent anyway (default 10 s). */
+  joinTimeoutMs?: number;
+  /** Names of the four assumed client events (the spec shows only the join request); defaults in ASSUMED_CLIENT_EVENT_NAMES. */
+  eventNames?: Partial<ClientEventNames>;
+  /** Starts a new session when the platform says this one is gone ("Error: Session not found"). */
+  newSession?: () => Promise<{ sessionId: string; accessToken: AccessToken }>;
+  /** The wait of "retry after a few seconds" (default 3 s). */
+  retryLaterMs?: number;
   /** Reconnect attempts after an abnormal close: exponential with full jitter. */
   reconnect?: BackoffPolicy;
   handshakeTimeoutMs?: number;
@@ -46,7 +57,11 @@ export class SessionClosedError extends Error {
 /** How a connection attempt went; `tokenExpired` when the token was renewed because the old one had run out. */
 type Outcome = { kind: 'open' } | { kind: 'refused' | 'failed'; error: PlatformError; tokenExpired?: boolean };
 
-const JOIN_REQUEST = JSON.stringify({ type: 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', payload: {} });
+const JOIN_REQUEST = JSON.stringify({ type: JOIN_REQUEST_TYPE, payload: {} });
+/** The contract's name of each client event kind, for checking payloads before sending. */
+const CANONICAL: Record<ClientEventKind, ClientEventType> = {
+  userMessage: 'EVENT_TYPE_USER_MESSAGE', userTyping: 'EVENT_TYPE_USER_TYPING', requestHandoff: 'EVENT_TYPE_REQUEST_HANDOFF', endSession: 'EVENT_TYPE_END_SESSION',
+};
 const DEFAULT_RECONNECT: BackoffPolicy = { retries: 8, baseMs: 500, maxMs: 15_000 };
 /** A token this close to its expiry is renewed before a reconnect rather than refused after it. */
 const RENEW_MARGIN_MS = 5_000;
@@ -61,6 +76,16 @@ export class MessagingSession implements IDisposable {
   private readonly events = new SessionEvents();
   private readonly _onExpired = new Emitter<{ message: string }>();
   private readonly _onStateChange = new Emitter<SessionState>();
+  private readonly _onRecovery = new Emitter<SessionRecovery>();
+  private readonly names: ClientEventNames;
+  private readonly planner = new RecoveryPlanner();
+  /** The last user message, for "re-send" actions. */
+  private lastMessage: string | undefined;
+  /** The socket is open (connect has resolved for this connection). */
+  private opened = false;
+  /** The history of this connection has arrived (or was waited for long enough). */
+  private historyDone = false;
+  private waitTimer: ReturnType<typeof setTimeout> | undefined;
   /** Every server event, once, in order; a history batch is delivered as the events it holds. */
   readonly onEvent: Event<MessagingEvent> = this.events.onEvent;
   /** Each history batch received (on every connect): how many events, how many new here. */
@@ -77,8 +102,10 @@ export class MessagingSession implements IDisposable {
   /** The session cannot be continued (inactivity, gone, or its token expired): start a new one. */
   readonly onExpired: Event<{ message: string }> = this._onExpired.event;
   readonly onStateChange: Event<SessionState> = this._onStateChange.event;
+  /** Each time the session acts on a system message of the spec's table (join again, send again, a new session). */
+  readonly onRecovery: Event<SessionRecovery> = this._onRecovery.event;
 
-  readonly sessionId: string;
+  private currentSessionId: string;
   private token: AccessToken;
   private readonly redactor = new Redactor();
   private readonly policy: BackoffPolicy;
@@ -93,11 +120,22 @@ export class MessagingSession implements IDisposable {
   private connecting: Promise<void> | undefined;
 
   constructor(private readonly options: MessagingSessionOptions) {
-    this.sessionId = options.sessionId;
+    this.currentSessionId = options.sessionId;
     this.token = options.accessToken;
     this.redactor.add(this.token.reveal());
     this.policy = options.reconnect ?? DEFAULT_RECONNECT;
+    this.names = { ...ASSUMED_CLIENT_EVENT_NAMES, ...options.eventNames };
     this.events.onSessionEnd(({ reason }) => this.ended(reason));
+    this.events.onSystemMessage((m) => this.recover(m.text));
+    this.events.onEvent((e) => {
+      if (e.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED') this.agentJoined();
+      if (e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE') this.planner.reset();
+    });
+  }
+
+  /** The session's id; it changes when the session starts a new one after "Session not found". */
+  get sessionId(): string {
+    return this.currentSessionId;
   }
 
   get state(): SessionState {
@@ -114,33 +152,38 @@ export class MessagingSession implements IDisposable {
     return this.events.conversationId;
   }
 
-  /** Opens the WebSocket; resolves once the history has arrived (and the join request is sent when needed). */
+  /**
+   * Opens the WebSocket; resolves once it is open. The history follows, then the join request when the
+   * agent has not joined; messages sent meanwhile wait for the agent-joined event.
+   */
   connect(): Promise<void> {
     this.connecting ??= this.firstConnect();
     return this.connecting;
   }
 
   sendMessage(text: string, custom?: Record<string, unknown>): Promise<void> {
-    return this.send('EVENT_TYPE_USER_MESSAGE', { text }, custom, 'Send a message');
+    this.lastMessage = text;
+    return this.send('userMessage', { text }, custom, 'Send a message');
   }
 
   /** Typing is momentary: while the connection is down it is not kept for later. */
   sendTyping(typing: boolean): Promise<void> {
-    return this.send('EVENT_TYPE_USER_TYPING', { typing }, undefined, 'Send the typing indicator', false);
+    return this.send('userTyping', { typing }, undefined, 'Send the typing indicator', false);
   }
 
   requestHandoff(reason?: string, custom?: Record<string, unknown>): Promise<void> {
-    return this.send('EVENT_TYPE_REQUEST_HANDOFF', reason === undefined ? {} : { reason }, custom, 'Ask for a person');
+    return this.send('requestHandoff', reason === undefined ? {} : { reason }, custom, 'Ask for a person');
   }
 
-  /** Asks the agent to join again (after "unable to start a conversation"). */
-  join(): Promise<void> {
-    return this.send('EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', {}, undefined, 'Ask the agent to join');
+  /** Asks the agent to join again (after "unable to start a conversation"); goes out ahead of waiting messages. */
+  async join(): Promise<void> {
+    if (this.closed) throw new SessionClosedError(this.closed);
+    await this.socket?.send(JOIN_REQUEST);
   }
 
   /** Ends the session on the platform; SESSION_END follows and closes it here. */
   endSession(reason?: string): Promise<void> {
-    return this.send('EVENT_TYPE_END_SESSION', reason === undefined ? {} : { reason }, undefined, 'End the session');
+    return this.send('endSession', reason === undefined ? {} : { reason }, undefined, 'End the session');
   }
 
   /** Closes the connection and stops reconnecting; the session stays on the platform until it expires. */
@@ -153,6 +196,7 @@ export class MessagingSession implements IDisposable {
     this.events.dispose();
     this._onExpired.dispose();
     this._onStateChange.dispose();
+    this._onRecovery.dispose();
   }
 
   private get closed(): ClosedState | undefined {
@@ -245,12 +289,15 @@ export class MessagingSession implements IDisposable {
         return;
       }
       this.ready = false;
+      this.opened = false;
+      this.historyDone = false;
       this.settleAttempt = (o) => {
         this.settleAttempt = undefined;
         resolve(o);
       };
       const url = socketUrl(this.options.messagingUrl, { access_token: this.token.reveal(), session_id: this.sessionId, cursor: this.events.cursor?.toString() });
       const socket: SessionSocket = new SessionSocket(url, this.redactor, { handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 15_000, heartbeatMs: this.options.heartbeatMs ?? 25_000 }, {
+        opened: () => this.socketOpened(socket),
         message: (text) => this.receive(text),
         refused: (error) => {
           if (this.socket === socket) this.socket = undefined;
@@ -260,7 +307,8 @@ export class MessagingSession implements IDisposable {
           if (this.socket !== socket) return;
           this.socket = undefined;
           this.outbox.pause();
-          if (this.ready) return this.dropped();
+          this.clearWait();
+          if (this.opened) return this.dropped();
           this.settleAttempt?.({ kind: 'failed', error: error ?? new PlatformError({ family: 'messaging', kind: 'network', operation: OPEN_OPERATION, serverMessage: `closed (${code}) before the history arrived` }) });
         },
       });
@@ -270,7 +318,19 @@ export class MessagingSession implements IDisposable {
 
   private dropped(): void {
     this.ready = false;
+    this.opened = false;
     if (!this.closed) void this.reconnect();
+  }
+
+  /** The socket is open: connect resolves now; the history is waited for, but not for ever. */
+  private socketOpened(socket: SessionSocket): void {
+    if (this.socket !== socket || this.closed) return;
+    this.opened = true;
+    this.openedOnce = true;
+    this.setState({ kind: 'open' });
+    this.settleAttempt?.({ kind: 'open' });
+    this.clearWait();
+    this.waitTimer = setTimeout(() => this.afterHistory(), this.options.historyTimeoutMs ?? 2_000);
   }
 
   private receive(text: string): void {
@@ -278,20 +338,86 @@ export class MessagingSession implements IDisposable {
     if (!event) return;
     if (event.type === 'EVENT_TYPE_EVENT_BATCH') return this.history(event.payload.events, event.payload.cursor);
     // A history event beyond the cursor means some were missed: reconnect to have them replayed in order.
-    if (this.ready && this.events.isAhead(event)) return this.socket?.drop();
+    if (this.historyDone && this.events.isAhead(event)) return this.socket?.drop();
     this.events.deliver(event);
   }
 
-  private history(events: readonly unknown[], cursor: number): void {
+  private history(events: readonly unknown[], cursor: number | undefined): void {
     this.events.history(events, cursor);
-    if (this.closed || this.ready || !this.socket) return;
-    this.ready = true;
-    this.openedOnce = true;
+    this.afterHistory();
+  }
+
+  /** After the history (or its timeout): the join request when the agent has not joined, then wait for it. */
+  private afterHistory(): void {
+    this.clearWait();
+    if (this.closed || this.historyDone || !this.socket) return;
+    this.historyDone = true;
+    const autoJoin = this.options.autoJoin ?? true;
+    if (this.events.joined || !autoJoin) return this.release();
     // Straight to the socket, ahead of what waits: a failed join is decided again on the next connect.
-    if (this.events.conversationId === undefined && (this.options.autoJoin ?? true)) this.socket.send(JOIN_REQUEST).catch(() => undefined);
+    this.socket.send(JOIN_REQUEST).catch(() => undefined);
+    this.waitTimer = setTimeout(() => {
+      if (this.ready) return;
+      this._onRecovery.fire({ action: 'none', systemText: '', message: 'The agent has not said that it joined; waiting messages are sent anyway.' });
+      this.release();
+    }, this.options.joinTimeoutMs ?? 10_000);
+  }
+
+  private agentJoined(): void {
+    this.planner.reset();
+    if (this.historyDone) this.release();
+  }
+
+  /** Sends go straight out from now on, and what waited goes first. */
+  private release(): void {
+    this.clearWait();
+    if (this.ready || this.closed || !this.socket) return;
+    this.ready = true;
     this.outbox.resume(this.socket);
-    this.setState({ kind: 'open' });
-    this.settleAttempt?.({ kind: 'open' });
+  }
+
+  private clearWait(): void {
+    if (this.waitTimer) clearTimeout(this.waitTimer);
+    this.waitTimer = undefined;
+  }
+
+  /** Carries out the client action of the spec's system-message table, and says so. */
+  private recover(text: string): void {
+    const plan = this.planner.plan(text);
+    if (!plan || this.closed) return;
+    this._onRecovery.fire({ action: plan.action, systemText: text, message: plan.advice });
+    const act = (): void => {
+      if (this.closed) return;
+      switch (plan.action) {
+        case 'rejoin': void this.join().catch(() => undefined); break;
+        case 'resend': if (this.lastMessage !== undefined) void this.send('userMessage', { text: this.lastMessage }, undefined, 'Send the message again').catch(() => undefined); break;
+        case 'reconnect': this.socket?.drop(); break;
+        case 'newSession': void this.startNewSession(text); break;
+        case 'none': break;
+      }
+    };
+    if (plan.later) setTimeout(act, this.options.retryLaterMs ?? 3_000).unref?.();
+    else act();
+  }
+
+  /** "Start a new session": with `newSession` the session moves to a new one itself; without it, it ends as expired. */
+  private async startNewSession(text: string): Promise<void> {
+    if (!this.options.newSession) {
+      this.finish({ kind: 'closed', reason: 'expired', message: `The messaging session is gone (${text}). Start a new session.` });
+      return;
+    }
+    try {
+      const next = await this.options.newSession();
+      if (this.closed) return;
+      this.currentSessionId = next.sessionId;
+      this.token = next.accessToken;
+      this.redactor.add(this.token.reveal());
+      this.events.restart();
+      this.socket?.drop();
+    } catch (err) {
+      const error = err instanceof PlatformError ? err : undefined;
+      this.finish({ kind: 'closed', reason: 'expired', message: `The messaging session is gone (${text}) and a new one could not be started${error ? `: ${error.message}` : '.'}`, ...(error ? { error } : {}) });
+    }
   }
 
   private ended(reason: string): void {
@@ -302,16 +428,18 @@ export class MessagingSession implements IDisposable {
     }
   }
 
-  private async send(type: ClientEventType, payload: Record<string, unknown>, custom: Record<string, unknown> | undefined, operation: string, keep = true): Promise<void> {
-    const envelope = checkClientEvent({ type, payload, ...(custom !== undefined ? { metadata: { custom } } : {}) }, operation);
+  private async send(kind: ClientEventKind, payload: Record<string, unknown>, custom: Record<string, unknown> | undefined, operation: string, keep = true): Promise<void> {
+    const envelope = checkClientEvent({ type: CANONICAL[kind], payload, ...(custom !== undefined ? { metadata: { custom } } : {}) }, operation);
     if (this.closed) throw new SessionClosedError(this.closed);
     if (!keep && !this.ready) return;
-    await this.outbox.push(JSON.stringify(envelope));
+    // Sent under the name the session was given (the spec does not show the four assumed names).
+    await this.outbox.push(JSON.stringify({ ...envelope, type: this.names[kind] }));
   }
 
   private finish(state: ClosedState): void {
     if (this.closed) return;
     this.ready = false;
+    this.clearWait();
     this.stop.abort();
     const socket = this.socket;
     this.socket = undefined;

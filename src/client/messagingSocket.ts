@@ -7,6 +7,8 @@ import { kindOfStatus, PlatformError } from './errors';
 export const OPEN_OPERATION = 'Open the messaging session';
 
 export interface SocketHandlers {
+  /** The connection is open (the upgrade succeeded). */
+  opened?(): void;
   message(text: string): void;
   /** The handshake was refused with an HTTP status (400, 401, 404, 429) and the platform's message. */
   refused(error: PlatformError): void;
@@ -46,7 +48,10 @@ export class SessionSocket {
       lastError = this.redactor.redact((err as { code?: string }).code ?? err.message);
     });
     this.ws.on('unexpected-response', (_req, res: IncomingMessage) => void this.refusal(res));
-    this.ws.on('open', () => this.startHeartbeat(options.heartbeatMs));
+    this.ws.on('open', () => {
+      this.startHeartbeat(options.heartbeatMs);
+      if (!this.done) this.handlers.opened?.();
+    });
     this.ws.on('message', (data: RawData) => {
       if (!this.done) this.handlers.message(text(data));
     });

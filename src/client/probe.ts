@@ -28,6 +28,11 @@ interface Probe {
    */
   request(ctx: ClientContext, creds: Record<string, string>): Omit<RequestSpec, 'family' | 'retry'>;
   acceptedStatuses: number[];
+  /**
+   * For families whose 400 the spec does not explain (Chat, DNI): the field the probe left out on purpose.
+   * A 400 counts as "works" only when the answer names it; any other 400 leaves the outcome unknown.
+   */
+  explainedBy?: string;
 }
 
 const PROBES: Probe[] = [
@@ -45,7 +50,7 @@ const PROBES: Probe[] = [
   },
   {
     // A close without conversation_id: 400 only once key and token were accepted (a 404 would also come from a wrong address).
-    family: 'chat', needs: ['chatApiKey', 'chatConnectorToken'], acceptedStatuses: [400],
+    family: 'chat', needs: ['chatApiKey', 'chatConnectorToken'], acceptedStatuses: [400], explainedBy: 'conversation_id',
     request: (ctx, c) => ({ baseUrl: ctx.base('runtime'), method: 'PUT', path: `/v1${ctx.projectPath}/chat/close`, body: {}, headers: { [CHAT_API_KEY_HEADER]: c.chatApiKey!, [CHAT_TOKEN_HEADER]: c.chatConnectorToken! } }),
   },
   {
@@ -65,7 +70,7 @@ const PROBES: Probe[] = [
     }),
   },
   {
-    family: 'dni', needs: ['dniApiKey'], acceptedStatuses: [400],
+    family: 'dni', needs: ['dniApiKey'], acceptedStatuses: [400], explainedBy: 'attributes',
     request: (ctx, c) => ({ baseUrl: ctx.base('runtime'), method: 'POST', path: DNI_RESERVATION_PATH, body: { attributes: 'connection-check' }, headers: { [DNI_AUTH_HEADER]: c.dniApiKey! } }),
   },
 ];
@@ -92,9 +97,21 @@ async function runProbe(ctx: ClientContext, probe: Probe, signal?: AbortSignal):
   } catch (err) {
     const ms = Math.round(performance.now() - started);
     if (!(err instanceof PlatformError)) return { family: probe.family, label, outcome: 'unknown', detail: String(err), ms };
-    if (err.status !== undefined && probe.acceptedStatuses.includes(err.status)) return { family: probe.family, label, outcome: 'works', ms };
+    if (err.status !== undefined && probe.acceptedStatuses.includes(err.status)) {
+      if (!probe.explainedBy || names(err, probe.explainedBy)) return { family: probe.family, label, outcome: 'works', ms };
+      const detail = `The platform answered HTTP ${err.status} without saying why (the spec does not explain this status for the ${label}), so whether the credential was accepted is not known. ${err.message}`;
+      return { family: probe.family, label, outcome: 'unknown', detail, ms };
+    }
     if (err.kind === 'unauthorized' || err.kind === 'forbidden') return { family: probe.family, label, outcome: 'rejected', detail: err.message, ms };
     if (err.kind === 'network' || err.kind === 'timeout') return { family: probe.family, label, outcome: 'unreachable', detail: err.message, ms };
     return { family: probe.family, label, outcome: 'unknown', detail: err.message, ms };
   }
+}
+
+/** True when an error answer names the field (in `field`, in `errors[].field` or in its words). */
+function names(err: PlatformError, field: string): boolean {
+  if (err.fieldErrors.some((e) => e.field === field)) return true;
+  const body = err.body;
+  if (typeof body === 'object' && body !== null && (body as { field?: unknown }).field === field) return true;
+  return (err.serverMessage ?? '').includes(field);
 }

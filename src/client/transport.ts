@@ -29,8 +29,16 @@ export interface RequestSpec<S extends z.ZodType | undefined = z.ZodType | undef
   body?: unknown;
   /** A non-JSON body (External Events accepts form, XML and text). */
   rawBody?: { text: string; contentType: string };
-  /** Parses the success body; a mismatch is an `unexpectedResponse` error naming the field. */
+  /**
+   * Parses the success body. A mismatch is an `unexpectedResponse` error naming the field on a read; on a
+   * write the platform has accepted, it is an `acceptedUnreadable` error: done, only the answer is unknown.
+   */
   schema?: S;
+  /**
+   * What the client sent, read under the answer: where the spec describes an answer only in words ("new
+   * branch", "topic"), a field the answer leaves out (or sets to null) is taken from the request.
+   */
+  fill?: Record<string, unknown>;
   retry: RetryMode;
   /** Set on endpoints the spec does not show: a 404 or 405 then names the assumption (see errors.ts). */
   assumption?: AssumedEndpoint;
@@ -45,7 +53,7 @@ interface Target {
 }
 
 /** A call as a family module describes it; the module adds family, base address and credential. */
-export type FamilyCall<S extends z.ZodType | undefined> = Pick<RequestSpec<S>, 'method' | 'path' | 'retry' | 'query' | 'body' | 'assumption' | 'signal'> & {
+export type FamilyCall<S extends z.ZodType | undefined> = Pick<RequestSpec<S>, 'method' | 'path' | 'retry' | 'query' | 'body' | 'assumption' | 'signal' | 'fill'> & {
   operation: string;
   schema: S;
 };
@@ -58,6 +66,8 @@ export interface RequestLog {
   ms: number;
   retries: number;
   error?: string;
+  /** The answer as received (secret-looking fields masked, shortened) when it could not be read. */
+  answer?: string;
 }
 
 export interface TransportOptions {
@@ -96,11 +106,15 @@ export class Transport implements IDisposable {
     for (;;) {
       let status: number | undefined;
       try {
-        const res = await this.once(url, spec, operation);
+        const res = await this.once(url, spec);
         status = res.status;
         if (res.status >= 300 && res.status < 400) throw redirectError(spec, operation, res.status, res.headers);
         if (res.status < 300) {
-          const body = spec.schema ? parseBody(spec, operation, res.body) : res.body;
+          // A read answered with text (a proxy's sign-in page, say) is not the API, even without a schema to check.
+          if (!spec.schema && spec.method === 'GET' && typeof res.body === 'string') {
+            throw new PlatformError({ family: spec.family, kind: 'unexpectedResponse', operation, status: res.status, serverMessage: 'The answer is not JSON', body: res.body });
+          }
+          const body = spec.schema ? parseBody(spec, operation, res.status, withFill(res.body, spec.fill)) : res.body;
           this.log(spec, url, status, started, retries);
           return { status: res.status, body: body as Parsed<S>, headers: res.headers };
         }
@@ -160,7 +174,7 @@ export class Transport implements IDisposable {
     return undefined;
   }
 
-  private async once(url: Target, spec: RequestSpec, operation: string): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }> {
+  private async once(url: Target, spec: RequestSpec): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }> {
     // undici's own timers bound the wait for headers and for the body: cheaper than a timeout
     // signal per request, and the caller's signal still cancels.
     const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs;
@@ -188,9 +202,7 @@ export class Transport implements IDisposable {
       try {
         body = JSON.parse(text);
       } catch {
-        if (res.statusCode < 300) {
-          throw new PlatformError({ family: spec.family, kind: 'unexpectedResponse', operation, status: res.statusCode, serverMessage: 'The answer is not JSON' });
-        }
+        // Kept as text: the schema of a 2xx answer then says it could not be read, and the text is shown.
       }
     } else {
       body = undefined;
@@ -209,6 +221,7 @@ export class Transport implements IDisposable {
 
   private log(spec: RequestSpec, url: Target, status: number | undefined, started: number, retries: number, error?: PlatformError): void {
     if (!this.options.onRequest) return;
+    const unreadable = error?.kind === 'unexpectedResponse' || error?.kind === 'acceptedUnreadable';
     this.options.onRequest({
       family: spec.family,
       method: spec.method,
@@ -217,6 +230,7 @@ export class Transport implements IDisposable {
       ms: Math.round(performance.now() - started),
       retries,
       ...(error ? { error: error.message } : {}),
+      ...(unreadable && error.body !== undefined ? { answer: rawAnswer(error.body) } : {}),
     });
   }
 
@@ -240,18 +254,42 @@ function appendQuery(params: URLSearchParams, query: Record<string, QueryValue> 
   }
 }
 
-function parseBody(spec: RequestSpec, operation: string, body: unknown): unknown {
+function parseBody(spec: RequestSpec, operation: string, status: number, body: unknown): unknown {
   const result = spec.schema!.safeParse(body);
   if (result.success) return result.data;
   const fieldErrors: FieldError[] = result.error.issues.slice(0, 5).map((i) => ({ field: i.path.length ? i.path.join('.') : '(body)', message: i.message }));
+  // A 2xx to a write means the platform did it: only its answer is unknown, so it is never reported as a failure.
+  const accepted = spec.method !== 'GET';
   throw new PlatformError({
     family: spec.family,
-    kind: 'unexpectedResponse',
+    kind: accepted ? 'acceptedUnreadable' : 'unexpectedResponse',
     operation,
-    serverMessage: `${spec.method} ${spec.path} answered without the expected fields`,
+    status,
+    serverMessage: typeof body === 'string' ? 'The answer is not JSON' : `${spec.method} ${spec.path} answered without the expected fields`,
     fieldErrors,
     body,
   });
+}
+
+/** The answer with what the client sent filling the fields it leaves out or sets to null. */
+function withFill(body: unknown, fill: Record<string, unknown> | undefined): unknown {
+  if (!fill) return body;
+  if (body === undefined || body === '') return { ...fill };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const out: Record<string, unknown> = { ...body };
+  for (const [k, v] of Object.entries(fill)) if (out[k] === undefined || out[k] === null) out[k] = v;
+  return out;
+}
+
+const SECRET_FIELD = /secret|token|key|password|authorization/i;
+
+/**
+ * An answer as text for the log: fields whose names suggest a secret are masked (a one-time signing
+ * secret must not reach a log even when the answer around it could not be read), long text shortened.
+ */
+export function rawAnswer(body: unknown, max = 2000): string {
+  const text = typeof body === 'string' ? body : JSON.stringify(body, (k, v: unknown) => (k && SECRET_FIELD.test(k) && typeof v === 'string' ? '[hidden]' : v));
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 }
 
 function errorFromResponse(family: ApiFamily, operation: string, status: number, body: unknown, headers: Record<string, string | string[] | undefined>, assumed?: AssumedEndpoint): PlatformError {

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { buildErrorBodySchema, environmentSchema } from './common';
+import { buildErrorBodySchema, ENVIRONMENTS, environmentSchema, extra, extraOr, openEnum } from './common';
 
 /**
  * Agents API (build and deploy), base {build_base_url}, prefix /v1/agents.
- * Fields the spec names are required in responses; fields we chose (docs/api-assumptions.md,
- * Agents rows) are optional so that a platform without them still parses.
+ * Answers require only what the spec shows; fields we chose (docs/api-assumptions.md, Agents rows)
+ * are read with `extra`, so a platform without them (or with null) still parses. Answers to writes
+ * that the spec describes only in words ("new branch", "topic") are filled by the client with what
+ * it sent, so a created thing is known by its name even when the platform says nothing more.
  */
 
 // ---- limits and identifier patterns (shared by the client, the UI and the local platform) ----
@@ -61,41 +63,53 @@ export const listAgentsQuerySchema = z.object({
 });
 export type ListAgentsQuery = z.input<typeof listAgentsQuerySchema>;
 
-export const branchSchema = z.looseObject({
-  branchId: z.string(),
+const branchFields = {
   name: z.string(),
-  agentId: z.string().optional(),
+  agentId: extra(z.string()),
   /** True for the agent's default branch, main. */
-  isDefault: z.boolean().optional(),
-  createdAt: z.string().optional(),
-  createdBy: z.string().optional(),
-  updatedAt: z.string().optional(),
-  updatedBy: z.string().optional(),
-  mergedAt: z.string().nullable().optional(),
-});
+  isDefault: extra(z.boolean()),
+  createdAt: extra(z.string()),
+  createdBy: extra(z.string()),
+  updatedAt: extra(z.string()),
+  updatedBy: extra(z.string()),
+  mergedAt: extra(z.string().nullable()),
+};
+
+/** A branch as the assumed read endpoints give it: its id is what every later call needs. */
+export const branchSchema = z.looseObject({ branchId: z.string(), ...branchFields });
 export type Branch = z.infer<typeof branchSchema>;
 
-export const agentSchema = z.looseObject({
-  agentId: z.string(),
-  name: z.string(),
-  description: z.string(),
-  accountId: z.string().optional(),
-  projectId: z.string().optional(),
-  defaultBranchId: z.string().optional(),
-  createdAt: z.string().optional(),
-  createdBy: z.string().optional(),
-  updatedAt: z.string().optional(),
-});
+/** The answer to creating a branch ("new branch", fields beyond the name not shown): the id may be missing. */
+export const createdBranchSchema = z.looseObject({ branchId: extra(z.string()), ...branchFields });
+export type CreatedBranch = z.infer<typeof createdBranchSchema>;
+
+const agentFields = {
+  description: extraOr(z.string(), ''),
+  accountId: extra(z.string()),
+  projectId: extra(z.string()),
+  defaultBranchId: extra(z.string()),
+  createdAt: extra(z.string()),
+  createdBy: extra(z.string()),
+  updatedAt: extra(z.string()),
+};
+
+export const agentSchema = z.looseObject({ agentId: z.string(), name: z.string(), ...agentFields });
 export type Agent = z.infer<typeof agentSchema>;
 
-export const createAgentResponseSchema = agentSchema.extend({ defaultBranch: branchSchema });
+/** "agentId and the default main branch": only agentId is certain; the client fills name and description from its request. */
+export const createAgentResponseSchema = z.looseObject({
+  agentId: z.string(),
+  name: extraOr(z.string(), ''),
+  ...agentFields,
+  defaultBranch: extra(branchSchema),
+});
 export type CreateAgentResponse = z.infer<typeof createAgentResponseSchema>;
 
 export const listAgentsResponseSchema = z.looseObject({
   agents: z.array(agentSchema),
-  total: z.number().int().optional(),
+  total: extra(z.number().int()),
   /** Offset of the next page; null on the last page. */
-  nextOffset: z.number().int().nullable().optional(),
+  nextOffset: extra(z.number().int().nullable()),
 });
 export type ListAgentsResponse = z.infer<typeof listAgentsResponseSchema>;
 
@@ -120,9 +134,9 @@ export type UpdateBehaviorRequest = z.input<typeof updateBehaviorRequestSchema>;
 
 export const behaviorSchema = z.looseObject({
   behavior: z.string(),
-  branchId: z.string().optional(),
-  updatedAt: z.string().optional(),
-  updatedBy: z.string().optional(),
+  branchId: extra(z.string()),
+  updatedAt: extra(z.string()),
+  updatedBy: extra(z.string()),
 });
 export type Behavior = z.infer<typeof behaviorSchema>;
 
@@ -134,17 +148,22 @@ export const updateTopicRequestSchema = z
   .refine((b) => b.name !== undefined || b.content !== undefined, { error: 'send name, content or both', path: ['body'] });
 export type UpdateTopicRequest = z.input<typeof updateTopicRequestSchema>;
 
-export const topicSchema = z.looseObject({
-  topicId: z.string(),
+const topicFields = {
   name: z.string(),
   content: z.string(),
-  branchId: z.string().optional(),
-  createdAt: z.string().optional(),
-  createdBy: z.string().optional(),
-  updatedAt: z.string().optional(),
-  updatedBy: z.string().optional(),
-});
+  branchId: extra(z.string()),
+  createdAt: extra(z.string()),
+  createdBy: extra(z.string()),
+  updatedAt: extra(z.string()),
+  updatedBy: extra(z.string()),
+};
+export const topicSchema = z.looseObject({ topicId: z.string(), ...topicFields });
 export type Topic = z.infer<typeof topicSchema>;
+/** The answer to creating a topic ("topic", fields beyond name and content not shown): the id may be missing. */
+export const createdTopicSchema = z.looseObject({ topicId: extra(z.string()), ...topicFields });
+export type CreatedTopic = z.infer<typeof createdTopicSchema>;
+/** The answer to a topic update (an assumed endpoint): the client fills the id and what it changed. */
+export const updatedTopicSchema = topicSchema;
 
 export const listTopicsResponseSchema = z.looseObject({ topics: z.array(topicSchema) });
 export type ListTopicsResponse = z.infer<typeof listTopicsResponseSchema>;
@@ -181,7 +200,8 @@ export const mergeResolutionSchema = z.object({
 });
 export type MergeResolution = z.infer<typeof mergeResolutionSchema>;
 
-export const mergeRequestSchema = z.object({ resolutions: z.array(mergeResolutionSchema).default([]) });
+/** The spec's merge body is none; `resolutions` is ours and sent only when there are some. */
+export const mergeRequestSchema = z.object({ resolutions: z.array(mergeResolutionSchema).optional() });
 export type MergeRequest = z.input<typeof mergeRequestSchema>;
 
 /** The 409 body of a merge whose state has diverged. */
@@ -191,28 +211,31 @@ export type MergeConflictBody = z.infer<typeof mergeConflictBodySchema>;
 export const MERGE_CHANGE_KINDS = ['added', 'changed', 'deleted'] as const;
 export const mergeChangeSchema = z.looseObject({
   path: z.string(),
-  change: z.enum(MERGE_CHANGE_KINDS),
+  change: openEnum(MERGE_CHANGE_KINDS),
   /** `branch` for a change taken from the branch, `resolution` for a resolved conflict. */
-  source: z.enum(['branch', 'resolution']).optional(),
+  source: extra(z.string()),
 });
 export type MergeChange = z.infer<typeof mergeChangeSchema>;
 
+/** "merge result", not shown: a 2xx means the branch is merged, whatever else the answer says. */
 export const mergeResultSchema = z.looseObject({
-  merged: z.boolean(),
-  branchId: z.string().optional(),
-  mainBranchId: z.string().optional(),
-  mergedAt: z.string().optional(),
+  merged: extraOr(z.boolean(), true),
+  branchId: extra(z.string()),
+  mainBranchId: extra(z.string()),
+  mergedAt: extra(z.string()),
   /** What changed on main. Empty when main already had everything. */
-  changes: z.array(mergeChangeSchema).optional(),
-  main: branchSchema.optional(),
+  changes: extra(z.array(mergeChangeSchema)),
+  main: extra(branchSchema),
 });
 export type MergeResult = z.infer<typeof mergeResultSchema>;
 
 // ---- deployments ----
 
-export const publishRequestSchema = z.object({ environment: environmentSchema, deploymentMessage: deploymentMessage.default('') });
+/** The spec's body is `environment`; `deploymentMessage` is ours and sent only when a person gives one. */
+export const publishRequestSchema = z.object({ environment: environmentSchema, deploymentMessage: deploymentMessage.optional() });
 export type PublishRequest = z.input<typeof publishRequestSchema>;
-export const promoteRequestSchema = z.object({ deploymentMessage: deploymentMessage.default('') });
+/** The spec's promote body is none; `deploymentMessage` is ours and sent only when a person gives one. */
+export const promoteRequestSchema = z.object({ deploymentMessage: deploymentMessage.optional() });
 export type PromoteRequest = z.input<typeof promoteRequestSchema>;
 export const rollbackRequestSchema = z.object({ deploymentMessage: deploymentMessage.default('') });
 export type RollbackRequest = z.input<typeof rollbackRequestSchema>;
@@ -221,18 +244,19 @@ export const deploymentSchema = z.looseObject({
   id: z.string(),
   accountId: z.string(),
   agentId: z.string(),
-  environment: environmentSchema,
+  environment: openEnum(ENVIRONMENTS),
   artifactVersion: z.string(),
   version: z.string(),
   createdBy: z.string(),
   createdAt: z.string(),
-  metadata: z.record(z.string(), z.unknown()),
+  metadata: extraOr(z.record(z.string(), z.unknown()), {}),
   /** True while this deployment is what its environment serves. */
-  active: z.boolean().optional(),
+  active: extra(z.boolean()),
 });
 export type Deployment = z.infer<typeof deploymentSchema>;
 
-export const deploymentActionResultSchema = z.looseObject({ deployment: deploymentSchema, testRunIds: z.array(z.string()) });
+/** testRunIds: rollback "may" return them; read as none when absent. */
+export const deploymentActionResultSchema = z.looseObject({ deployment: deploymentSchema, testRunIds: extraOr(z.array(z.string()), []) });
 export type DeploymentActionResult = z.infer<typeof deploymentActionResultSchema>;
 
 export const listDeploymentsResponseSchema = z.looseObject({ deployments: z.array(deploymentSchema) });
@@ -245,11 +269,12 @@ export const updateVariablesRequestSchema = z.object({
 });
 export type UpdateVariablesRequest = z.input<typeof updateVariablesRequestSchema>;
 
+/** "updated values": the client fills `variables` with what it sent when the answer does not list them. */
 export const updatedVariablesSchema = z.looseObject({
   variables: z.record(z.string(), z.unknown()),
-  name: z.string().optional(),
-  updatedAt: z.string().optional(),
-  updatedBy: z.string().optional(),
+  name: extra(z.string()),
+  updatedAt: extra(z.string()),
+  updatedBy: extra(z.string()),
 });
 export type UpdatedVariables = z.infer<typeof updatedVariablesSchema>;
 
@@ -292,6 +317,6 @@ export const SKIP_REASONS = ['duplicate', 'already-imported', 'taken'] as const;
 export const importPhoneNumbersResponseSchema = z.looseObject({
   imported: z.array(z.string()),
   /** Numbers not imported and why: repeated in the request, already on this agent, or on another agent. */
-  skipped: z.array(z.looseObject({ number: z.string(), reason: z.string() })).optional(),
+  skipped: extra(z.array(z.looseObject({ number: z.string(), reason: z.string() }))),
 });
 export type ImportPhoneNumbersResponse = z.infer<typeof importPhoneNumbersResponseSchema>;

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { extra, extraOr, openEnum } from './common';
 
 /**
  * Alerts API and webhook endpoints ({build_base_url}, header x-api-key): rules on agent
@@ -86,21 +87,26 @@ export type UpdateAlertRuleRequest = z.infer<typeof updateAlertRuleRequestSchema
 
 const timestamp = z.string();
 
+/**
+ * An alert rule as answered. Every field is in the spec's table, but only the id is needed to act on a
+ * rule: the others are read tolerantly (the client fills a created or changed rule with what it sent),
+ * unknown enum values are kept as text, and the "or null" values read as null when absent.
+ */
 export const alertRuleSchema = z.looseObject({
-  id: z.string().regex(ALERT_RULE_ID_PATTERN),
-  name: z.string(),
-  project_id: z.string().nullable(),
-  metric: z.enum(ALERT_METRICS),
-  operator: z.enum(ALERT_OPERATORS),
-  threshold_value: z.int().min(0),
-  window_duration: z.enum(ALERT_WINDOW_DURATIONS),
-  enabled: z.boolean(),
-  current_state: alertRuleStateSchema,
-  created_at: timestamp,
-  updated_at: timestamp,
-  since: timestamp.nullable(),
-  last_evaluated_at: timestamp.nullable(),
-  current_value: z.int().nullable(),
+  id: z.string(),
+  name: extraOr(z.string(), ''),
+  project_id: extraOr(z.string().nullable(), null),
+  metric: openEnum(ALERT_METRICS),
+  operator: openEnum(ALERT_OPERATORS),
+  threshold_value: extraOr(z.number().nullable(), null),
+  window_duration: openEnum(ALERT_WINDOW_DURATIONS),
+  enabled: extraOr(z.boolean(), true),
+  current_state: extraOr(openEnum(ALERT_RULE_STATES), 'unknown'),
+  created_at: extra(timestamp),
+  updated_at: extra(timestamp),
+  since: extraOr(timestamp.nullable(), null),
+  last_evaluated_at: extraOr(timestamp.nullable(), null),
+  current_value: extraOr(z.number().nullable(), null),
 });
 export type AlertRule = z.infer<typeof alertRuleSchema>;
 
@@ -108,22 +114,27 @@ export type AlertRule = z.infer<typeof alertRuleSchema>;
 export const alertRuleListSchema = z.looseObject({ alert_rules: z.array(alertRuleSchema) });
 export type AlertRuleList = z.infer<typeof alertRuleListSchema>;
 
-/** One entry of GET /v1/alerts: a rule that is firing now. */
-export const currentAlertSchema = z.looseObject({
-  rule_id: z.string(),
-  name: z.string(),
-  project_id: z.string().nullable(),
-  metric: z.enum(ALERT_METRICS),
-  operator: z.enum(ALERT_OPERATORS),
-  threshold_value: z.int().min(0),
-  window_duration: z.enum(ALERT_WINDOW_DURATIONS),
-  current_value: z.int().nullable(),
-  /** When the rule entered `alert`. */
-  triggered_at: timestamp,
-  last_evaluated_at: timestamp.nullable(),
-});
+/** One entry of GET /v1/alerts: a rule that is firing now (the shape is not shown; ours, read tolerantly). */
+export const currentAlertSchema = z.preprocess(
+  // A platform that names the rule's id `id` (as rules do) is read the same way.
+  (v) => (typeof v === 'object' && v !== null && !('rule_id' in v) && 'id' in v ? { ...v, rule_id: (v as { id: unknown }).id } : v),
+  z.looseObject({
+    rule_id: z.string(),
+    name: extraOr(z.string(), ''),
+    project_id: extraOr(z.string().nullable(), null),
+    metric: extraOr(openEnum(ALERT_METRICS), ''),
+    operator: extraOr(openEnum(ALERT_OPERATORS), ''),
+    threshold_value: extraOr(z.number().nullable(), null),
+    window_duration: extraOr(openEnum(ALERT_WINDOW_DURATIONS), ''),
+    current_value: extraOr(z.number().nullable(), null),
+    /** When the rule entered `alert`. */
+    triggered_at: extra(timestamp),
+    last_evaluated_at: extraOr(timestamp.nullable(), null),
+  }),
+);
 export type CurrentAlert = z.infer<typeof currentAlertSchema>;
-export const currentAlertListSchema = z.looseObject({ alerts: z.array(currentAlertSchema) });
+/** "the response shape of GET /v1/alerts: not shown": `{alerts: [...]}` (ours) or a bare list. */
+export const currentAlertListSchema = z.preprocess((v) => (Array.isArray(v) ? { alerts: v } : v), z.looseObject({ alerts: z.array(currentAlertSchema) }));
 export type CurrentAlertList = z.infer<typeof currentAlertListSchema>;
 
 // ---- webhook endpoints ----
@@ -155,18 +166,41 @@ export type CreateWebhookEndpointRequest = z.infer<typeof createWebhookEndpointR
 export const updateWebhookEndpointRequestSchema = createWebhookEndpointRequestSchema.partial();
 export type UpdateWebhookEndpointRequest = z.infer<typeof updateWebhookEndpointRequestSchema>;
 
+/**
+ * POST /v1/webhook-endpoints as the client sends it: event_types are "for example alerts.triggered,
+ * alerts.resolved", so any other name is sent as given and left for the platform to judge.
+ */
+export const webhookEndpointDraftSchema = createWebhookEndpointRequestSchema.extend({
+  event_types: z.array(z.string().trim().min(1, 'must name an event type'), need('must be a list of event types'))
+    .min(1, `must name at least one event type, such as ${list(WEBHOOK_EVENT_TYPES)}`)
+    .refine((a) => new Set(a).size === a.length, 'must not repeat an event type'),
+});
+export const webhookEndpointChangeSchema = webhookEndpointDraftSchema.partial();
+
+/** A webhook endpoint as the assumed list and get endpoints give it: the id is what later calls need. */
 export const webhookEndpointSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
   url: z.string(),
   event_types: z.array(z.string()),
-  created_at: timestamp,
-  updated_at: timestamp,
+  created_at: extra(timestamp),
+  updated_at: extra(timestamp),
   /** Only in the replies of creation and of rotate-secret. */
-  signing_secret: z.string().optional(),
+  signing_secret: extra(z.string()),
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
-export const webhookEndpointWithSecretSchema = webhookEndpointSchema.extend({ signing_secret: z.string() });
+/**
+ * The answer to creating an endpoint (or rotating its secret): the spec shows name, url, event_types and
+ * signing_secret; the id may be missing (the client looks it up), the rest is filled with what was sent.
+ */
+export const webhookEndpointWithSecretSchema = webhookEndpointSchema.extend({
+  id: extra(z.string()),
+  // The secret is the one thing that cannot be had again: nothing else of the answer may stand in its way.
+  name: extraOr(z.string(), ''),
+  url: extraOr(z.string(), ''),
+  event_types: extraOr(z.array(z.string()), []),
+  signing_secret: z.string(),
+});
 export type WebhookEndpointWithSecret = z.infer<typeof webhookEndpointWithSecretSchema>;
 export const webhookEndpointListSchema = z.looseObject({ webhook_endpoints: z.array(webhookEndpointSchema) });
 export type WebhookEndpointList = z.infer<typeof webhookEndpointListSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { extra } from './common';
 
 /**
  * Chat API (base {base_url}): `/{version}/{account_id}/{project_id}/chat/create|respond|close`,
@@ -62,11 +63,12 @@ export const chatHandoffSchema = z.looseObject({
 });
 export type ChatHandoff = z.infer<typeof chatHandoffSchema>;
 
+/** `handoff` is optional: absent, null or unreadable all read as "no handoff" (an unreadable one stays in the raw answer). */
 export const chatRespondReplySchema = z.looseObject({
   conversation_id: z.string(),
   response: z.string(),
   end_conversation: z.boolean(),
-  handoff: chatHandoffSchema.optional(),
+  handoff: extra(chatHandoffSchema),
 });
 export type ChatRespondReply = z.infer<typeof chatRespondReplySchema>;
 

@@ -6,6 +6,8 @@ import { z } from 'zod';
 export const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
 export const environmentSchema = z.enum(ENVIRONMENTS);
 export type Environment = z.infer<typeof environmentSchema>;
+/** True for one of the three environments (answers may carry others, which are kept as text). */
+export const isEnvironment = (value: unknown): value is Environment => (ENVIRONMENTS as readonly unknown[]).includes(value);
 
 /** Error body of the runtime APIs (External Events, Concurrent Calls, ...). */
 export const runtimeErrorBodySchema = z.looseObject({ error_message: z.string() });
@@ -17,3 +19,27 @@ export const buildErrorBodySchema = z.looseObject({
   errors: z.array(z.looseObject({ field: z.string(), message: z.string() })).default([]),
 });
 export type BuildErrorBody = z.infer<typeof buildErrorBodySchema>;
+
+// ---- tolerant reading of answers ----
+// A response schema requires only what the spec shows. Everything else is read with these helpers, so that a
+// platform answering less (or null, or a value of another kind) still parses, and unknown fields are kept.
+
+/** A field the spec does not show (or shows as optional): absent, null or of another kind reads as undefined. */
+export function extra<T extends z.ZodType>(schema: T) {
+  return schema.optional().catch(undefined);
+}
+
+/** A field the spec does not show, with the value to use when the answer does not carry a readable one. */
+export function extraOr<T extends z.ZodType>(schema: T, fallback: z.output<T>) {
+  return schema.optional().catch(undefined).transform((v): z.output<T> => v ?? fallback);
+}
+
+/** An enum read from an answer: the known values are typed, an unknown value is kept as text, never rejected. */
+export function openEnum<const V extends readonly [string, ...string[]]>(_values: V) {
+  return z.string() as unknown as z.ZodType<V[number] | (string & {}), string>;
+}
+
+/** A value an answer may leave out or set to null (null is kept: "not known yet", as in-progress durations). */
+export function nullish<T extends z.ZodType>(schema: T) {
+  return schema.nullable().optional().catch(null);
+}

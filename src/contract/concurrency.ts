@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENVIRONMENTS, environmentSchema } from './common';
+import { ENVIRONMENTS, environmentSchema, extra } from './common';
 import { describeIssues, isIsoInstant, isoToMs, OWN_MESSAGE, type ParamIssue, searchParamsToRecord } from './conversations';
 
 /** Concurrent Calls API: `GET /v1/{account_id}/{project_id}/conversations/concurrency`. */
@@ -75,10 +75,10 @@ export const concurrencyIntervalSchema = z.looseObject({
   /** UTC lower bound of the 5-minute window. */
   time: z.string(),
   max_concurrent_conversations: z.number().int().min(0),
-  variant_id: z.string().optional(),
-  variant_name: z.string().optional(),
-  language: z.string().optional(),
-  phone_number: z.string().optional(),
+  variant_id: extra(z.string()),
+  variant_name: extra(z.string()),
+  language: extra(z.string()),
+  phone_number: extra(z.string()),
 });
 export type ConcurrencyInterval = z.output<typeof concurrencyIntervalSchema>;
 

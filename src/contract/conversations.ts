@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENVIRONMENTS, environmentSchema } from './common';
+import { ENVIRONMENTS, environmentSchema, extra, extraOr } from './common';
 
 // ---- query-string helpers, shared with the Concurrent Calls API ----
 
@@ -207,10 +207,20 @@ export function conversationsQueryToSearchParams(input: ConversationsQueryInput)
 
 // ---- responses ----
 
-/** v3 and v2 give "" for empty text; a null from the platform is read as "" as well. */
-const text = z.string().nullable().transform((v) => v ?? '');
-/** v1 keeps null for empty text. */
-const nullableText = z.string().nullable();
+// Records and turns are read tolerantly: every field is in the spec's tables, but a page is never
+// refused for one record that lacks a field, has null where a value is not known yet (the duration of
+// an in-progress conversation) or leaves out a field only one version lists (user_input_dtmf is in
+// the v1 reference). Only a record's id is required.
+
+/** v3 and v2 give "" for empty text; a null or absent value is read as "" as well. */
+const text = z.string().nullable().optional().catch(null).transform((v) => v ?? '');
+/** v1 keeps null for empty text; absent reads as null. */
+const nullableText = extraOr(z.string().nullable(), null);
+const flag = extraOr(z.boolean(), false);
+const count = extraOr(z.number(), 0);
+/** A number that is null while not known (durations of a conversation in progress). */
+const measure = extraOr(z.number().nullable(), null);
+const anyRecord = extraOr(z.record(z.string(), z.unknown()), {});
 
 /** Entities are described both as a mapping and as a list of objects; both are read. */
 export const entitiesSchema = z.union([z.record(z.string(), z.unknown()), z.array(z.looseObject({}))]);
@@ -219,17 +229,17 @@ export const conversationTurnSchema = z.looseObject({
   user_input: text,
   user_input_dtmf: text,
   user_input_datetime: text,
-  barge_in: z.boolean(),
+  barge_in: flag,
   agent_response: text,
   agent_response_datetime: text,
   /** Milliseconds; only with include_latency=true (v3). */
-  latency: z.number().optional(),
-  translated_user_input: text.optional(),
-  english_agent_response: text.optional(),
-  intents: z.array(z.string()),
-  entities: entitiesSchema,
-  is_ood: z.boolean(),
-  is_silence: z.boolean(),
+  latency: extra(z.number()),
+  translated_user_input: extra(z.string()),
+  english_agent_response: extra(z.string()),
+  intents: extraOr(z.array(z.string()), []),
+  entities: extraOr(entitiesSchema, {}),
+  is_ood: flag,
+  is_silence: flag,
 });
 export type ConversationTurn = z.output<typeof conversationTurnSchema>;
 
@@ -239,27 +249,27 @@ export type ConversationMetrics = z.output<typeof metricsSchema>;
 /** A conversation record of v3 (and v2, which has v3's schema). */
 export const conversationRecordSchema = z.looseObject({
   id: z.string(),
-  account_id: z.string(),
-  project_id: z.string(),
+  account_id: text,
+  project_id: text,
   variant_id: text,
   variant_name: text,
-  environment: z.string(),
-  started_at: z.string(),
+  environment: text,
+  started_at: text,
   channel: text,
   from_number: text,
   to_number: text,
-  in_progress: z.boolean(),
-  num_turns: z.number().int(),
-  total_duration: z.number(),
-  polyai_duration: z.number(),
-  handoff: z.boolean(),
+  in_progress: flag,
+  num_turns: count,
+  total_duration: measure,
+  polyai_duration: measure,
+  handoff: flag,
   handoff_reason: text,
   handoff_destination: text,
-  num_silences: z.number().int(),
-  num_ood: z.number().int(),
-  metrics: metricsSchema,
-  state: z.record(z.string(), z.unknown()),
-  turns: z.array(conversationTurnSchema),
+  num_silences: count,
+  num_ood: count,
+  metrics: extraOr(metricsSchema, {}),
+  state: anyRecord,
+  turns: extraOr(z.array(conversationTurnSchema), []),
 });
 export type ConversationRecord = z.output<typeof conversationRecordSchema>;
 
@@ -267,65 +277,66 @@ export const conversationTurnV1Schema = z.looseObject({
   user_input: nullableText,
   user_input_dtmf: nullableText,
   user_input_datetime: nullableText,
-  barge_in: z.boolean(),
+  barge_in: flag,
   agent_response: nullableText,
   agent_response_datetime: nullableText,
-  intents: z.array(z.string()),
-  entities: entitiesSchema,
-  is_ood: z.boolean(),
-  is_silence: z.boolean(),
+  intents: extraOr(z.array(z.string()), []),
+  entities: extraOr(entitiesSchema, {}),
+  is_ood: flag,
+  is_silence: flag,
 });
 export type ConversationTurnV1 = z.output<typeof conversationTurnV1Schema>;
 
 /** A v1 record: with field whitelisting only id, started_at, account_id and project_id are present. */
 export const conversationRecordV1Schema = z.looseObject({
   id: z.string(),
-  started_at: z.string(),
-  account_id: z.string(),
-  project_id: z.string(),
-  variant_id: nullableText.optional(),
-  variant_name: nullableText.optional(),
-  environment: z.string().optional(),
-  channel: nullableText.optional(),
-  from_number: nullableText.optional(),
-  to_number: nullableText.optional(),
-  in_progress: z.boolean().optional(),
-  num_turns: z.number().int().optional(),
-  total_duration: z.number().nullable().optional(),
-  polyai_duration: z.number().nullable().optional(),
-  handoff: z.boolean().optional(),
-  handoff_reason: nullableText.optional(),
-  handoff_destination: nullableText.optional(),
-  num_silences: z.number().int().optional(),
-  num_ood: z.number().int().optional(),
-  metrics: metricsSchema.optional(),
-  state: z.record(z.string(), z.unknown()).optional(),
-  turns: z.array(conversationTurnV1Schema).optional(),
+  started_at: extraOr(z.string(), ''),
+  account_id: extraOr(z.string(), ''),
+  project_id: extraOr(z.string(), ''),
+  variant_id: extra(z.string().nullable()),
+  variant_name: extra(z.string().nullable()),
+  environment: extra(z.string()),
+  channel: extra(z.string().nullable()),
+  from_number: extra(z.string().nullable()),
+  to_number: extra(z.string().nullable()),
+  in_progress: extra(z.boolean()),
+  num_turns: extra(z.number()),
+  total_duration: extra(z.number().nullable()),
+  polyai_duration: extra(z.number().nullable()),
+  handoff: extra(z.boolean()),
+  handoff_reason: extra(z.string().nullable()),
+  handoff_destination: extra(z.string().nullable()),
+  num_silences: extra(z.number()),
+  num_ood: extra(z.number()),
+  metrics: extra(metricsSchema),
+  state: extra(z.record(z.string(), z.unknown())),
+  turns: extra(z.array(conversationTurnV1Schema)),
 });
 export type ConversationRecordV1 = z.output<typeof conversationRecordV1Schema>;
 
-const descriptionsSchema = z.record(z.string(), z.string());
+const descriptionsSchema = extraOr(z.record(z.string(), z.string()), {});
+const nextOffset = extra(z.number().int());
 
 export const conversationsPageV3Schema = z.looseObject({
   conversations: z.array(conversationRecordSchema),
   descriptions: descriptionsSchema,
-  next_offset: z.number().int().optional(),
-  /** Null at the end of the result set. */
-  cursor: z.string().nullable(),
+  next_offset: nextOffset,
+  /** Null at the end of the result set; a page without the key is the end too. */
+  cursor: extraOr(z.string().nullable(), null),
 });
 export type ConversationsPageV3 = z.output<typeof conversationsPageV3Schema>;
 
 export const conversationsPageV2Schema = z.looseObject({
   conversations: z.array(conversationRecordSchema),
   descriptions: descriptionsSchema,
-  next_offset: z.number().int().optional(),
+  next_offset: nextOffset,
 });
 export type ConversationsPageV2 = z.output<typeof conversationsPageV2Schema>;
 
 export const conversationsPageV1Schema = z.looseObject({
   conversations: z.array(conversationRecordV1Schema),
   descriptions: descriptionsSchema,
-  next_offset: z.number().int().optional(),
+  next_offset: nextOffset,
 });
 export type ConversationsPageV1 = z.output<typeof conversationsPageV1Schema>;
 

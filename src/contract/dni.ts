@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runtimeErrorBodySchema } from './common';
+import { extra, runtimeErrorBodySchema } from './common';
 
 /** DNI API ({base_url}): reserve a temporary number that routes to an agent with attributes. */
 
@@ -25,7 +25,7 @@ export type DniReservationRequest = z.infer<typeof dniReservationRequestSchema>;
 /** Reply (DNI-3): the reserved number, E.164. `expires_at` is ours and optional. */
 export const dniReservationReplySchema = z.looseObject({
   dni: z.string().min(1),
-  expires_at: z.string().optional(),
+  expires_at: extra(z.string()),
 });
 export type DniReservationReply = z.infer<typeof dniReservationReplySchema>;
 

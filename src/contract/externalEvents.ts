@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { extra, extraOr } from './common';
 
 /** External Events API ({base_url}): third-party systems push results into an active conversation. */
 
@@ -33,12 +34,18 @@ export const externalEventQuerySchema = z.object({
 });
 export type ExternalEventQuery = z.infer<typeof externalEventQuerySchema>;
 
-/** 201 reply: the event was accepted and queued for the conversation that waits on it (EXT-4). */
-export const externalEventAcceptedSchema = z.looseObject({
-  status: z.literal('queued'),
-  event_id: z.string(),
-  received_at: z.string().optional(),
-});
+/**
+ * 201 reply: the event was accepted and queued (EXT-4). The spec shows no body: an empty or other answer
+ * reads as queued; `event_id` and `received_at` are ours and read when present.
+ */
+export const externalEventAcceptedSchema = z.preprocess(
+  (v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {}),
+  z.looseObject({
+    status: extraOr(z.string(), 'queued'),
+    event_id: extra(z.string()),
+    received_at: extra(z.string()),
+  }),
+);
 export type ExternalEventAccepted = z.infer<typeof externalEventAcceptedSchema>;
 
 /** Where a conversation keeps delivered results: `state.external_events[event_id] = payload`. */

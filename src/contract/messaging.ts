@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { extra, extraOr, openEnum } from './common';
 
 /**
  * Messaging API (base {messaging_url}): an HTTP handshake (access token, session) and a
@@ -70,7 +71,24 @@ export const HANDSHAKE_ERRORS = {
 
 // ---- WebSocket events ----
 
-/** The five event types a client may send. */
+/**
+ * The client event names. The spec shows only the join request; the other four are assumptions
+ * (docs/api-assumptions.md, Messaging), kept in this one table that a person can override (the setting
+ * agentWorkbench.messaging.clientEventNames) when the platform names them differently.
+ */
+export const ASSUMED_CLIENT_EVENT_NAMES = {
+  userMessage: 'EVENT_TYPE_USER_MESSAGE',
+  userTyping: 'EVENT_TYPE_USER_TYPING',
+  requestHandoff: 'EVENT_TYPE_REQUEST_HANDOFF',
+  endSession: 'EVENT_TYPE_END_SESSION',
+} as const;
+export type ClientEventKind = keyof typeof ASSUMED_CLIENT_EVENT_NAMES;
+/** The names a session sends its four assumed client events under. */
+export type ClientEventNames = Record<ClientEventKind, string>;
+/** The one client event type the spec shows. */
+export const JOIN_REQUEST_TYPE = 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN';
+
+/** The five event types a client may send (as the local platform names them). */
 export const CLIENT_EVENT_TYPES = [
   'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN',
   'EVENT_TYPE_USER_MESSAGE',
@@ -136,33 +154,53 @@ export const clientEventSchema = z.looseObject({
 });
 export type ClientEvent = z.infer<typeof clientEventSchema>;
 
-/** Every received event: type, payload, id, timestamp and metadata. */
+/** An event time as text: ISO 8601 as given, a number read as seconds or milliseconds since 1970, '' when absent. */
+const eventTime = z
+  .union([z.string(), z.number()])
+  .optional()
+  .catch(undefined)
+  .transform((v) => (typeof v === 'number' && Number.isFinite(v) ? new Date(v < 1e11 ? v * 1000 : v).toISOString() : typeof v === 'string' ? v : ''));
+
+/**
+ * Every received event: type and payload, and "id, timestamp and metadata" (MSG-23). Only the type is
+ * required: an id may be a number or absent ('' then, and the event is not told apart from a replay),
+ * a numeric timestamp is turned into ISO 8601, metadata and payload read as empty when absent.
+ */
 export const serverEventSchema = z.looseObject({
-  id: z.string(),
+  id: z.union([z.string(), z.number()]).optional().catch(undefined).transform((v) => (v === undefined ? '' : String(v))),
   type: z.string(),
-  timestamp: z.string(),
-  payload: z.record(z.string(), z.unknown()),
-  metadata: z.looseObject({
-    /** The custom metadata of the client event this event answers. */
-    custom: customSchema.optional(),
-    /** Position in the session history (history events only); resume with cursor = position + 1. */
-    position: z.number().int().nonnegative().optional(),
-  }),
+  timestamp: eventTime,
+  payload: extraOr(z.record(z.string(), z.unknown()), {}),
+  metadata: extraOr(
+    z.looseObject({
+      /** The custom metadata of the client event this event answers. */
+      custom: extra(customSchema),
+      /** Position in the session history (history events only, ours); resume with cursor = position + 1. */
+      position: extra(z.number().int().nonnegative()),
+    }),
+    {},
+  ),
 });
 export type ServerEvent = z.infer<typeof serverEventSchema>;
 
 /** Server payloads, one per server event type (and the echo of a user message). */
 export const serverPayloadSchemas = {
-  EVENT_TYPE_EVENT_BATCH: z.looseObject({ events: z.array(serverEventSchema), cursor: z.number().int().nonnegative() }),
-  EVENT_TYPE_VIRTUAL_AGENT_JOINED: z.looseObject({ conversation_id: z.string(), agent_name: z.string().optional() }),
+  /** The history; `cursor` is ours (the position after it), and without it the session counts the events. */
+  EVENT_TYPE_EVENT_BATCH: z.looseObject({ events: extraOr(z.array(z.unknown()), []), cursor: extra(z.number().int().nonnegative()) }),
+  EVENT_TYPE_VIRTUAL_AGENT_JOINED: z.looseObject({ conversation_id: extra(z.string()), agent_name: extra(z.string()) }),
   EVENT_TYPE_VIRTUAL_AGENT_TYPING: z.looseObject({ typing: z.boolean() }),
   EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK: z.looseObject({ message_id: z.string(), index: z.number().int().nonnegative(), text: z.string() }),
   EVENT_TYPE_VIRTUAL_AGENT_MESSAGE: z.looseObject({ message_id: z.string(), text: z.string() }),
   EVENT_TYPE_HANDOFF_STARTED: z.looseObject({ destination: z.string(), reason: z.string() }),
   EVENT_TYPE_LIVE_AGENT_MESSAGE: z.looseObject({ message_id: z.string(), text: z.string(), agent_name: z.string() }),
   EVENT_TYPE_HANDOFF_ENDED: z.looseObject({ reason: z.string() }),
-  EVENT_TYPE_SYSTEM_MESSAGE: z.looseObject({ level: z.enum(SYSTEM_MESSAGE_LEVELS), text: z.string() }),
-  SESSION_END: z.looseObject({ reason: z.string() }),
+  /** "system text with a level": both are read tolerantly (a missing level is decided from the text, see messagingEvents). */
+  EVENT_TYPE_SYSTEM_MESSAGE: z.preprocess(
+    (v) => (typeof v === 'object' && v !== null && !('text' in v) && 'message' in v ? { ...v, text: (v as { message: unknown }).message } : v),
+    z.looseObject({ level: extra(openEnum(SYSTEM_MESSAGE_LEVELS)), text: extraOr(z.string(), '') }),
+  ),
+  /** The reason is ours; a session end without one is still an end. */
+  SESSION_END: z.looseObject({ reason: extraOr(z.string(), 'not given') }),
   EVENT_TYPE_USER_MESSAGE: z.looseObject({ text: z.string() }),
 } as const satisfies Record<ServerEventType | 'EVENT_TYPE_USER_MESSAGE', z.ZodType>;
 

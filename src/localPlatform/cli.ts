@@ -1,16 +1,19 @@
 import { parseArgs } from 'node:util';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './seed/credentials';
+import { RESPONSES_MODES, type ResponsesMode } from './minimal';
 import { SEED_NAMES, type SeedName } from './seed/seeds';
 import { startLocalPlatform } from './server';
 
 const HELP = `Agent Workbench local platform: the whole platform interface on a loopback port.
 
-Usage: node dist/localPlatform.js [--port N] [--seed empty|base|demo] [--data-dir DIR] [--stream-delay MS] [--json]
+Usage: node dist/localPlatform.js [--port N] [--seed empty|base|demo] [--data-dir DIR] [--stream-delay MS] [--responses full|minimal] [--json]
 
   --port N          port to listen on (default 4780; 0 picks a free one)
   --seed NAME       data to start with when there is no saved state (default demo)
   --data-dir DIR    keep state in DIR/state.json (atomic writes) and reload it on restart
   --stream-delay MS delay between streamed answer chunks (default 40)
+  --responses MODE  full (default) or minimal: answers carry only the fields the spec shows,
+                    and the Chat headers X-API-KEY and X-TOKEN must be sent in that case
   --json            print the addresses and credentials as one JSON line
 `;
 
@@ -21,6 +24,7 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: 'demo' },
       'data-dir': { type: 'string' },
       'stream-delay': { type: 'string' },
+      responses: { type: 'string', default: 'full' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -36,7 +40,10 @@ async function main(): Promise<void> {
   const streamDelayMs = values['stream-delay'] === undefined ? undefined : Number(values['stream-delay']);
   if (streamDelayMs !== undefined && !(streamDelayMs >= 0)) fail('--stream-delay must be a non-negative number of milliseconds');
 
-  const lp = await startLocalPlatform({ port, seed, demoAnchor: 'now', dataDir: values['data-dir'], ...(streamDelayMs !== undefined ? { streamDelayMs } : {}) });
+  const responses = values.responses as ResponsesMode;
+  if (!RESPONSES_MODES.includes(responses)) fail(`--responses must be one of ${RESPONSES_MODES.join(', ')}, got "${values.responses}"`);
+
+  const lp = await startLocalPlatform({ port, seed, responses, demoAnchor: 'now', dataDir: values['data-dir'], ...(streamDelayMs !== undefined ? { streamDelayMs } : {}) });
   const info = {
     urls: lp.urls,
     accountId: LOCAL_ACCOUNT.slug,

@@ -59,6 +59,8 @@ export class Platform {
   options: PlatformOptions;
   /** Where a demo seed's week ends (see seed/seeds.ts); resets keep it. */
   demoAnchor: 'fixed' | 'now' = 'fixed';
+  /** How answers are shaped: everything we know, or only what the spec shows (see minimal.ts); kept across resets. */
+  readonly responses: { mode: 'full' | 'minimal' } = { mode: 'full' };
 
   private readonly _onDidChangeConversation = new Emitter<StoredConversation>();
   /** A conversation was created, got a turn, or ended. */

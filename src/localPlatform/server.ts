@@ -5,6 +5,7 @@ import { HttpError, makeContext, readBody, type Router, sendJson } from './http'
 import type { Base, Family } from './family';
 import { createAdminRouter } from './admin';
 import { familyFactories } from './families';
+import { checkHeaderCase, minimalBody, registerResponsesRoute, type ResponsesMode } from './minimal';
 import { type PlatformOptions, Platform } from './platform';
 import { Persistence } from './persistence';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './seed/credentials';
@@ -17,6 +18,8 @@ export interface LocalPlatformOptions extends Partial<PlatformOptions> {
   /** Where the demo week ends: at the fixed seed date (default, for tests) or at the current hour. */
   demoAnchor?: DemoAnchor;
   dataDir?: string;
+  /** `minimal`: answers carry only what the spec shows, and case-sensitive headers are matched with their case (see minimal.ts). */
+  responses?: ResponsesMode;
 }
 
 export interface LocalPlatformUrls {
@@ -63,6 +66,9 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   if (!loaded) applySeed(platform, options.seed ?? 'base', platform.demoAnchor);
 
   const admin = createAdminRouter(platform);
+  const responses = platform.responses;
+  responses.mode = options.responses ?? 'full';
+  registerResponsesRoute(admin, responses);
   const families: Family[] = familyFactories.map((make) => make({ platform, admin }));
   const byBase = new Map<Base, Family[]>();
   for (const f of families) byBase.set(f.base, [...(byBase.get(f.base) ?? []), f]);
@@ -107,13 +113,19 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
           throw errorFor(base, fault.status, `Injected fault: HTTP ${fault.status}`, headers);
         }
       }
+      const minimal = base !== 'admin' && responses.mode === 'minimal';
+      if (minimal) {
+        const refused = checkHeaderCase(base, path, req.rawHeaders);
+        if (refused) throw refused;
+      }
       let methodMismatch = false;
       for (const router of routers) {
         const m = router.match(method, path);
         if ('handler' in m) {
           const ctx = makeContext(req, path, url.searchParams, m.params, raw);
           const reply = await m.handler(ctx);
-          sendJson(res, reply.status ?? 200, reply.body, reply.headers);
+          const status = reply.status ?? 200;
+          sendJson(res, status, minimal ? minimalBody(base, method, path, status, reply.body) : reply.body, reply.headers);
           if (method !== 'GET') platform.mutated();
           return;
         }

@@ -28,6 +28,8 @@ export class Log implements vscode.Disposable {
     const line = `${entry.method} ${entry.path} → ${entry.status ?? '-'} in ${entry.ms} ms${entry.retries ? ` after ${entry.retries} ${entry.retries === 1 ? 'retry' : 'retries'}` : ''}${entry.error ? `: ${entry.error}` : ''}`;
     if (entry.error) this.warn(line);
     else this.info(line);
+    // What could not be read is shown as it came, never dropped (fields that look like secrets are masked by the client).
+    if (entry.answer !== undefined) this.warn(`  the answer as received: ${entry.answer}`);
   }
 
   show(): void {

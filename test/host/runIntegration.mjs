@@ -1,6 +1,7 @@
 // Runs the integration suites (test/integration) inside a real VS Code extension host:
 // code-server 1.100.3 + Chromium, the extension loaded from this tree through extensionDevelopmentPath.
-//   node test/host/runIntegration.mjs [--no-build] [--production] [--grep TEXT] [--bench] [--results FILE]
+//   node test/host/runIntegration.mjs [--no-build] [--production] [--grep TEXT] [--bench] [--results FILE] [--responses full|minimal]
+// --responses minimal runs the suites against a local platform that answers only what the spec shows.
 // Environment: AGENT_WORKBENCH_TEST_TIMEOUT_MS (default 300000), AGENT_WORKBENCH_VERBOSE=1 (code-server output).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,10 +18,12 @@ const { values: opts } = parseArgs({
     grep: { type: 'string' },
     bench: { type: 'boolean', default: false },
     results: { type: 'string' },
+    responses: { type: 'string', default: 'full' },
   },
 });
 const timeoutMs = Number(process.env.AGENT_WORKBENCH_TEST_TIMEOUT_MS ?? 300_000);
-const name = opts.bench ? 'bench-activation' : 'integration';
+const minimal = opts.responses === 'minimal';
+const name = opts.bench ? 'bench-activation' : minimal ? 'integration-minimal' : 'integration';
 const out = outputDir(name);
 const started = Date.now();
 
@@ -29,7 +32,8 @@ if (!opts['no-build']) {
 }
 await ensureHost();
 
-const sandbox = createSandbox(name);
+// The minimal run sets the local platform's answers through the user setting, as a person would.
+const sandbox = createSandbox(name, minimal ? { 'agentWorkbench.localPlatform.responses': 'minimal' } : {});
 const resultsFile = join(sandbox.dir, 'results.json');
 const hostLog = [];
 const workbenchLog = [];

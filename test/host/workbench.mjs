@@ -37,13 +37,13 @@ export async function ensureHost() {
 }
 
 /** A temporary sandbox: a copy of the sample workspace, a user data folder with quiet settings, an extensions folder. */
-export function createSandbox(name) {
+export function createSandbox(name, settings = {}) {
   const dir = mkdtempSync(join(tmpdir(), `aw-${name}-`));
   const workspace = join(dir, 'workspace');
   cpSync(FIXTURE_WORKSPACE, workspace, { recursive: true });
   const userDataDir = join(dir, 'user-data');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
-  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...settings }, null, 2));
   const extensionsDir = join(dir, 'extensions');
   mkdirSync(extensionsDir, { recursive: true });
   return { dir, workspace, userDataDir, extensionsDir, remove: () => rmSync(dir, { recursive: true, force: true }) };

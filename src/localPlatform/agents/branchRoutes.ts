@@ -54,7 +54,7 @@ export function registerBranchRoutes(router: Router, access: AgentsAccess): void
     const key = access.key(ctx, true);
     const agent = access.agent(ctx, key);
     const branch = access.branch(ctx, agent);
-    const { resolutions } = parseBody(ctx, mergeRequestSchema);
+    const { resolutions = [] } = parseBody(ctx, mergeRequestSchema);
     const main = requireMain(access, agent.agentId);
     if (branch.branchId === main.branchId) throw buildError(400, 'main cannot be merged into itself', [{ field: 'branchId', message: 'name a branch other than main' }]);
     const at = platform.now();

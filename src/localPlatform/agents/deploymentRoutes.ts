@@ -37,7 +37,7 @@ export function registerDeploymentRoutes(router: Router, access: AgentsAccess): 
     }
     const main = mainBranchOf(access.state, agent.agentId);
     if (!main) throw buildError(500, `Agent ${agent.agentId} has no main branch`);
-    return result(deployer.publish(agent, main.content, main.branchId, body.deploymentMessage, actorOf(key)));
+    return result(deployer.publish(agent, main.content, main.branchId, body.deploymentMessage ?? '', actorOf(key)));
   });
 
   router.post('/v1/agents/:agentId/deployments/:deploymentId/promote', (ctx) => {
@@ -45,7 +45,7 @@ export function registerDeploymentRoutes(router: Router, access: AgentsAccess): 
     const agent = access.agent(ctx, key);
     const from = access.deployment(ctx, agent);
     const body = parseBody(ctx, promoteRequestSchema);
-    return result(deployer.promote(agent, from, body.deploymentMessage, actorOf(key)));
+    return result(deployer.promote(agent, from, body.deploymentMessage ?? '', actorOf(key)));
   });
 
   router.post('/v1/agents/:agentId/deployments/:deploymentId/rollback', (ctx) => {

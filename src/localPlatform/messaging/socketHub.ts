@@ -5,6 +5,7 @@ import { HANDSHAKE_ERRORS, type MessagingErrorBody, type ServerEvent } from '../
 import type { Platform } from '../platform';
 import { claimsOf } from './handshakeRoutes';
 import { findSession, isIdle, type StoredSession } from './store';
+import { minimalEvent } from '../minimal';
 
 /** What the hub hands over once a socket is open. */
 export interface SocketHandlers {
@@ -76,14 +77,19 @@ export class SocketHub {
   }
 
   send(ws: WebSocket, event: ServerEvent): void {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event));
+    if (ws.readyState === ws.OPEN) ws.send(this.text(event));
   }
 
   broadcast(sessionId: string, event: ServerEvent): void {
     const set = this.sockets.get(sessionId);
     if (!set) return;
-    const text = JSON.stringify(event);
+    const text = this.text(event);
     for (const ws of set) if (ws.readyState === 1) ws.send(text);
+  }
+
+  /** An event as sent: in the spec-minimal mode without our history positions. */
+  private text(event: ServerEvent): string {
+    return JSON.stringify(this.platform.responses.mode === 'minimal' ? minimalEvent(event) : event);
   }
 
   /** Closes every socket of a session with a close frame. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Agent, Branch } from '../../contract/agents';
+import type { Agent, CreatedBranch } from '../../contract/agents';
 import type { AgentsClient } from '../../client/agents';
 import { clientRuntime } from '../clientRuntime';
 import type { Connection } from '../connection/connection';
@@ -94,7 +94,7 @@ export function registerAgentCommands(connection: Connection, tree: AgentsTree, 
     return created;
   }
 
-  async function createBranch(arg?: AgentArg, givenName?: string): Promise<Branch | undefined> {
+  async function createBranch(arg?: AgentArg, givenName?: string): Promise<CreatedBranch | undefined> {
     const agent = await resolveAgent(connection, arg);
     if (!agent) return undefined;
     const { BRANCH_NAME_MAX, BRANCH_NAME_PATTERN } = clientRuntime().agentsContract;

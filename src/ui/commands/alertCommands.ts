@@ -6,7 +6,7 @@ import type { Connection } from '../connection/connection';
 import { CurrentAlertNode, RuleNode } from '../explorer/alerts/alertNodes';
 import type { AlertsTree } from '../explorer/alerts/alertsTree';
 import { TreeNode } from '../explorer/treeNode';
-import { type AlertRuleFields, changedFields, checkRuleFields, promptRule } from './alertRuleInput';
+import { type AlertRuleFields, changedFields, checkRuleFields, known, promptRule } from './alertRuleInput';
 import { isPlatformError, requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
 
 /** A rule given by a tree node (a rule or a firing alert), by id (palette, automation), or picked. */
@@ -93,7 +93,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     const rule = await resolveRule(arg, vscode.l10n.t('Alert rule to edit'));
     if (!rule) return undefined;
     let next: ReturnType<typeof checkRuleFields>;
-    if (fields) next = checkRuleFields(fields, rule.metric);
+    if (fields) next = checkRuleFields(fields, known(clientRuntime().alertsContract.ALERT_METRICS, rule.metric));
     else {
       const prompted = await promptRule(vscode.l10n.t('Edit Alert Rule {0}', rule.name), ctx.profile.projectId, rule);
       if (!prompted) return undefined;
@@ -130,7 +130,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
       const go = vscode.l10n.t('Delete');
       const answer = await vscode.window.showWarningMessage(
         vscode.l10n.t('Delete alert rule "{0}"?', rule.name),
-        { modal: true, detail: vscode.l10n.t('{0} {1} {2} over {3}, {4}. The rule stops watching at once and cannot be restored; no notification is sent.', rule.metric, rule.operator, rule.threshold_value, rule.window_duration, rule.project_id ?? vscode.l10n.t('account-wide')) },
+        { modal: true, detail: vscode.l10n.t('{0} {1} {2} over {3}, {4}. The rule stops watching at once and cannot be restored; no notification is sent.', rule.metric, rule.operator, rule.threshold_value ?? '—', rule.window_duration, rule.project_id ?? vscode.l10n.t('account-wide')) },
         go,
       );
       if (answer !== go) return false;

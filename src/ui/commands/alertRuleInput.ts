@@ -120,10 +120,18 @@ interface Item<T> extends vscode.QuickPickItem {
  * Asks for a whole rule, step by step with Back: name, scope, metric (with its unit), operator,
  * threshold (checked as typed) and window. Starts from `initial` when editing.
  */
+/** A value of a rule as answered, when it is one this extension offers; otherwise the person chooses again. */
+export function known<T extends string>(values: readonly T[], value: string): T | undefined {
+  return (values as readonly string[]).includes(value) ? (value as T) : undefined;
+}
+
 export async function promptRule(title: string, profileProjectId: string, initial?: AlertRule): Promise<RuleDraft | undefined> {
   const { ALERT_METRICS, ALERT_OPERATORS, ALERT_WINDOW_DURATIONS } = contract();
   const draft: Partial<RuleDraft> = initial
-    ? { name: initial.name, project_id: initial.project_id, metric: initial.metric, operator: initial.operator, threshold_value: initial.threshold_value, window_duration: initial.window_duration }
+    ? {
+        name: initial.name, project_id: initial.project_id, metric: known(ALERT_METRICS, initial.metric), operator: known(ALERT_OPERATORS, initial.operator),
+        threshold_value: initial.threshold_value ?? undefined, window_duration: known(ALERT_WINDOW_DURATIONS, initial.window_duration),
+      }
     : { project_id: profileProjectId, operator: '>', window_duration: '10m' };
   const other = Symbol('another project');
   const result = await MultiStepInput.run<Partial<RuleDraft>>(6, draft, [

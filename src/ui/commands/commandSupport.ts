@@ -27,6 +27,10 @@ export async function runCommand<T>(fn: () => Promise<T>, opts: { retry?: () => 
     return await fn();
   } catch (err) {
     if ((isPlatformError(err) && err.kind === 'cancelled') || (err instanceof Error && err.name === 'AbortError')) return undefined;
+    if (isPlatformError(err) && err.kind === 'acceptedUnreadable') {
+      acceptedUnreadable(err);
+      return undefined;
+    }
     let message = err instanceof Error ? err.message : String(err);
     const retry = vscode.l10n.t('Retry');
     const showLog = vscode.l10n.t('Show Log');
@@ -42,6 +46,19 @@ export async function runCommand<T>(fn: () => Promise<T>, opts: { retry?: () => 
     });
     return undefined;
   }
+}
+
+/**
+ * A write the platform accepted (2xx) whose answer could not be read: it was done, so it is told as done,
+ * never as a failure and never with Retry (a repeat would act twice). The views are refreshed to show the
+ * result, and the answer as received is in the log.
+ */
+function acceptedUnreadable(err: PlatformError): void {
+  const showLog = vscode.l10n.t('Show Log');
+  void vscode.window.showInformationMessage(err.message, showLog).then((choice) => {
+    if (choice === showLog) void vscode.commands.executeCommand('agentWorkbench.showLog');
+  });
+  for (const view of ['agentWorkbench.refreshAgents', 'agentWorkbench.refreshAlerts']) void vscode.commands.executeCommand(view).then(undefined, () => undefined);
 }
 
 /** Runs a long platform call with progress in a notification, cancellable, wired to an AbortSignal. */

@@ -94,7 +94,8 @@ export function registerDeployCommands(connection: Connection, tree: AgentsTree)
     const target = await resolveDeployment(arg, 'sandbox');
     if (!target) return undefined;
     const { deployment: d, agentName } = target;
-    const to = NEXT[d.environment];
+    // An environment this extension does not know has no known next step.
+    const to = Object.hasOwn(NEXT, d.environment) ? NEXT[d.environment as Environment] : undefined;
     if (!to) throw new UserFacingError(vscode.l10n.t('Version {0} is already in live; there is nothing further to promote it to.', d.version));
     const ok = await confirm(
       vscode.l10n.t('Promote version {0} of {1} from {2} to {3}?', d.version, agentName, d.environment, to),

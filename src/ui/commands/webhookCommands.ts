@@ -74,6 +74,12 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
         copied = true;
       }
     }
+    const endpointId = created.id;
+    if (endpointId === undefined) {
+      // Shown above all the same: the secret is never lost because the rest of the answer was thin.
+      void vscode.window.showWarningMessage(vscode.l10n.t('The platform did not say the id of "{0}", so its signing secret cannot be kept here for signature checks. Copy it now; it cannot be read again.', created.name));
+      return false;
+    }
     let keep = opts.storeSecret ?? keptBefore;
     if (opts.storeSecret === undefined && !keptBefore) {
       const yes = vscode.l10n.t('Keep in Secret Storage');
@@ -85,8 +91,8 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
       );
       keep = answer === yes;
     }
-    if (keep) await secrets.store(owner, created.id, secret);
-    else if (keptBefore) await secrets.delete(owner, created.id);
+    if (keep) await secrets.store(owner, endpointId, secret);
+    else if (keptBefore) await secrets.delete(owner, endpointId);
     if (!copied && !keep) {
       void vscode.window.showWarningMessage(vscode.l10n.t('The signing secret of "{0}" was neither copied nor kept, and cannot be read again. Rotate it to get a new one.', created.name));
     } else if (keep) {
@@ -258,5 +264,6 @@ async function askDelivery(name: string): Promise<{ body: string; headers: Recor
 }
 
 function withoutSecret(endpoint: WebhookEndpointWithSecret): EndpointRecord {
-  return { id: endpoint.id, name: endpoint.name, url: endpoint.url, event_types: endpoint.event_types, created_at: endpoint.created_at, updated_at: endpoint.updated_at };
+  // An id the platform did not say stays empty; the view lists the endpoint by its own id after a refresh.
+  return { id: endpoint.id ?? '', name: endpoint.name, url: endpoint.url, event_types: endpoint.event_types, created_at: endpoint.created_at, updated_at: endpoint.updated_at };
 }

@@ -83,6 +83,7 @@ export class LocalPlatformHost implements vscode.Disposable {
     const lp = await mod.startLocalPlatform({
       port: config.get<number>('port', 0),
       seed: config.get<'demo' | 'base' | 'empty'>('seed', 'demo'),
+      responses: config.get<'full' | 'minimal'>('responses', 'full'),
       demoAnchor: 'now',
     });
     this.running = lp;

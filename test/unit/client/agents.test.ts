@@ -4,10 +4,18 @@ import { AgentsClient } from '../../../src/client/agents';
 import type { RequestLog } from '../../../src/client/transport';
 import { LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
 import { failure, isError, localContext } from '../support/client';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call, RESPONSES, useLocalPlatform } from '../support/localPlatform';
 
 const AGENT = 'ag_support';
 const MAIN = 'br_support_main';
+/** Fields that only the full local platform answers (a spec-minimal one answers only what the spec shows). */
+const FULL = RESPONSES === 'full';
+
+/** Creates a branch and returns its id: a spec-minimal platform answers only the name, so the id is then found in the list. */
+async function newBranch(agents: AgentsClient, name: string): Promise<string> {
+  const created = await agents.createBranch(AGENT, name);
+  return created.branchId ?? (await agents.listBranches(AGENT)).find((b) => b.name === name)!.branchId;
+}
 
 describe('client: Agents API', () => {
   const t = useLocalPlatform();
@@ -18,7 +26,9 @@ describe('client: Agents API', () => {
     it('[AGENT-1] creates an agent with its main branch, opens it and finds it in the list', async () => {
       const agents = client();
       const created = await agents.createAgent({ name: 'Booking Line', description: 'Takes table bookings.' });
-      assert.equal(created.defaultBranch.name, 'main');
+      assert.equal(created.name, 'Booking Line', 'the name sent, when the answer has only the agentId');
+      if (FULL) assert.equal(created.defaultBranch!.name, 'main');
+      assert.deepEqual((await agents.listBranches(created.agentId)).map((b) => b.name), ['main']);
       assert.equal((await agents.getAgent(created.agentId)).name, 'Booking Line');
       const page = await agents.listAgents();
       assert.deepEqual(page.agents.map((a) => a.name), ['Booking Line', 'Support Desk']);
@@ -135,9 +145,9 @@ describe('client: Agents API', () => {
   describe('branches, behavior and topics', () => {
     it('[AGENT-2][AGENT-14] creates a branch, lists it after main and opens it', async () => {
       const agents = client();
-      const branch = await agents.createBranch(AGENT, 'holiday-hours');
+      const branch = await newBranch(agents, 'holiday-hours');
       assert.deepEqual((await agents.listBranches(AGENT)).map((b) => b.name), ['main', 'holiday-hours']);
-      assert.equal((await agents.getBranch(AGENT, branch.branchId)).name, 'holiday-hours');
+      assert.equal((await agents.getBranch(AGENT, branch)).name, 'holiday-hours');
     });
 
     it('[AGENT-2] a branch name with spaces is refused before sending; a name in use is a 409', async () => {
@@ -150,21 +160,22 @@ describe('client: Agents API', () => {
 
     it('[AGENT-4][AGENT-14] reads and saves the behavior of a branch', async () => {
       const agents = client();
-      const branch = await agents.createBranch(AGENT, 'tone');
-      const saved = await agents.updateBehavior(AGENT, branch.branchId, 'Be brief and friendly.');
+      const branch = await newBranch(agents, 'tone');
+      const saved = await agents.updateBehavior(AGENT, branch, 'Be brief and friendly.');
       assert.equal(saved.behavior, 'Be brief and friendly.');
-      assert.equal((await agents.getBehavior(AGENT, branch.branchId)).behavior, 'Be brief and friendly.');
+      assert.equal((await agents.getBehavior(AGENT, branch)).behavior, 'Be brief and friendly.');
       assert.notEqual((await agents.getBehavior(AGENT, MAIN)).behavior, 'Be brief and friendly.', 'main is untouched');
     });
 
     it('[AGENT-5] creates, lists, opens, updates and deletes a topic', async () => {
       const agents = client();
-      const topic = await agents.createTopic(AGENT, MAIN, { name: 'Gift cards', content: 'Gift cards never expire.' });
+      const created = await agents.createTopic(AGENT, MAIN, { name: 'Gift cards', content: 'Gift cards never expire.' });
+      const topic = { topicId: created.topicId ?? (await agents.listTopics(AGENT, MAIN)).find((x) => x.name === 'Gift cards')!.topicId };
       assert.ok((await agents.listTopics(AGENT, MAIN)).some((x) => x.topicId === topic.topicId));
-      assert.equal((await agents.getTopic(AGENT, MAIN, topic.topicId)).content, 'Gift cards never expire.');
-      const updated = await agents.updateTopic(AGENT, MAIN, topic.topicId, { content: 'Valid for 5 years.' });
+      assert.equal((await agents.getTopic(AGENT, MAIN, topic.topicId!)).content, 'Gift cards never expire.');
+      const updated = await agents.updateTopic(AGENT, MAIN, topic.topicId!, { content: 'Valid for 5 years.' });
       assert.deepEqual([updated.name, updated.content], ['Gift cards', 'Valid for 5 years.']);
-      await agents.deleteTopic(AGENT, MAIN, topic.topicId);
+      await agents.deleteTopic(AGENT, MAIN, topic.topicId!);
       assert.ok(!(await agents.listTopics(AGENT, MAIN)).some((x) => x.topicId === topic.topicId));
     });
 
@@ -180,51 +191,51 @@ describe('client: Agents API', () => {
   describe('merge', () => {
     it('[AGENT-3] merges a branch into main and lists what changed', async () => {
       const agents = client();
-      const branch = await agents.createBranch(AGENT, 'feature');
-      await agents.updateBehavior(AGENT, branch.branchId, 'Branch behavior');
-      const outcome = await agents.merge(AGENT, branch.branchId, { branchName: 'feature' });
+      const branch = await newBranch(agents, 'feature');
+      await agents.updateBehavior(AGENT, branch, 'Branch behavior');
+      const outcome = await agents.merge(AGENT, branch, { branchName: 'feature' });
       assert.ok(outcome.merged);
-      assert.deepEqual(outcome.result.changes?.map((c) => [c.path, c.change]), [['behavior', 'changed']]);
+      if (FULL) assert.deepEqual(outcome.result.changes?.map((c) => [c.path, c.change]), [['behavior', 'changed']]);
       assert.equal((await agents.getBehavior(AGENT, MAIN)).behavior, 'Branch behavior');
     });
 
     it('[AGENT-3][AGENT-13] a diverged merge returns the parsed conflicts; merging again with resolutions applies the choice', async () => {
       const agents = client();
       const base = (await agents.getBehavior(AGENT, MAIN)).behavior;
-      const branch = await agents.createBranch(AGENT, 'feature');
-      await agents.updateBehavior(AGENT, branch.branchId, 'Branch says hello');
+      const branch = await newBranch(agents, 'feature');
+      await agents.updateBehavior(AGENT, branch, 'Branch says hello');
       await agents.updateBehavior(AGENT, MAIN, 'Main says hi');
-      const outcome = await agents.merge(AGENT, branch.branchId);
+      const outcome = await agents.merge(AGENT, branch);
       assert.ok(!outcome.merged);
       assert.deepEqual(outcome.conflicts, [{ path: 'behavior', base, ours: 'Main says hi', theirs: 'Branch says hello' }]);
       assert.match(outcome.message, /diverged/);
       assert.equal(outcome.error.status, 409);
       assert.equal((await agents.getBehavior(AGENT, MAIN)).behavior, 'Main says hi', 'nothing was applied');
 
-      const resolved = await agents.merge(AGENT, branch.branchId, { resolutions: outcome.conflicts.map((c) => ({ path: c.path, strategy: 'theirs' as const })) });
+      const resolved = await agents.merge(AGENT, branch, { resolutions: outcome.conflicts.map((c) => ({ path: c.path, strategy: 'theirs' as const })) });
       assert.ok(resolved.merged);
-      assert.deepEqual(resolved.result.changes, [{ path: 'behavior', change: 'changed', source: 'resolution' }]);
+      if (FULL) assert.deepEqual(resolved.result.changes, [{ path: 'behavior', change: 'changed', source: 'resolution' }]);
       assert.equal((await agents.getBehavior(AGENT, MAIN)).behavior, 'Branch says hello');
     });
 
     it('[AGENT-3][AGENT-13] a resolution for a path not in conflict is a 400 naming it; a bad strategy is refused before sending', async () => {
       const logs: RequestLog[] = [];
       const agents = client({ logs });
-      const branch = await agents.createBranch(AGENT, 'feature');
-      const err = await failure(agents.merge(AGENT, branch.branchId, { resolutions: [{ path: 'behavior', strategy: 'ours' }] }));
+      const branch = await newBranch(agents, 'feature');
+      const err = await failure(agents.merge(AGENT, branch, { resolutions: [{ path: 'behavior', strategy: 'ours' }] }));
       assert.equal(err.kind, 'validation');
       assert.ok(err.fieldErrors.length > 0);
       logs.length = 0;
-      await assert.rejects(agents.merge(AGENT, branch.branchId, { resolutions: [{ path: 'behavior', strategy: 'mine' as 'ours' }] }), isError('invalidInput', /resolutions\.0\.strategy/));
+      await assert.rejects(agents.merge(AGENT, branch, { resolutions: [{ path: 'behavior', strategy: 'mine' as 'ours' }] }), isError('invalidInput', /resolutions\.0\.strategy/));
       assert.deepEqual(logs, []);
     });
 
     it('[AGENT-3] a merge that fails with a 5xx is not repeated by itself', async () => {
       const logs: RequestLog[] = [];
       const agents = client({ logs });
-      const branch = await agents.createBranch(AGENT, 'feature');
+      const branch = await newBranch(agents, 'feature');
       await fault({ method: 'POST', path: '/merge', status: 500, times: 1 });
-      await assert.rejects(agents.merge(AGENT, branch.branchId, { branchName: 'feature' }), isError('server', /Merge branch feature into main failed/));
+      await assert.rejects(agents.merge(AGENT, branch, { branchName: 'feature' }), isError('server', /Merge branch feature into main failed/));
       assert.equal(logs.at(-1)?.retries, 0);
     });
   });
@@ -308,7 +319,7 @@ describe('client: Agents API', () => {
       const agents = client();
       const res = await agents.importPhoneNumbers(AGENT, { phoneNumbers: ['+442071838750', '+14155550123'] });
       assert.deepEqual(res.imported, ['+442071838750']);
-      assert.deepEqual(res.skipped, [{ number: '+14155550123', reason: 'already-imported' }]);
+      if (FULL) assert.deepEqual(res.skipped, [{ number: '+14155550123', reason: 'already-imported' }]);
       assert.equal((await agents.listPhoneNumbers(AGENT)).find((n) => n.number === '+442071838750')?.clientEnv, 'live');
     });
 

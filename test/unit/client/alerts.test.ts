@@ -137,18 +137,18 @@ describe('client: Alerts API and webhook endpoints', () => {
       assert.deepEqual(verifyWebhookSignature({ secret: created.signing_secret, body, headers, nowSeconds: 1700000000 }), { ok: true });
       const listed = await alerts.listEndpoints();
       assert.deepEqual(listed.map((e) => [e.id, e.name, 'signing_secret' in e]), [[created.id, 'Pager', false]]);
-      assert.equal('signing_secret' in (await alerts.getEndpoint(created.id)), false);
+      assert.equal('signing_secret' in (await alerts.getEndpoint(created.id!)), false);
     });
 
     it('[HOOK-1][HOOK-3] updates, rotates the secret (the new one shown once) and deletes an endpoint', async () => {
       const alerts = client();
       const created = await alerts.createEndpoint(endpoint);
-      const updated = await alerts.updateEndpoint(created.id, { event_types: ['alerts.triggered'] });
+      const updated = await alerts.updateEndpoint(created.id!, { event_types: ['alerts.triggered'] });
       assert.deepEqual([updated.name, updated.event_types], ['Pager', ['alerts.triggered']]);
-      const rotated = await alerts.rotateSecret(created.id);
+      const rotated = await alerts.rotateSecret(created.id!);
       assert.match(rotated.signing_secret, /^whsec_/);
       assert.notEqual(rotated.signing_secret, created.signing_secret);
-      await alerts.deleteEndpoint(created.id);
+      await alerts.deleteEndpoint(created.id!);
       assert.deepEqual(await alerts.listEndpoints(), []);
     });
 
@@ -157,8 +157,15 @@ describe('client: Alerts API and webhook endpoints', () => {
       const alerts = client({ logs });
       const err = await failure(alerts.createEndpoint({ name: 'Pager', url: 'ftp://example.com', event_types: [] }));
       assert.deepEqual(err.fieldErrors.map((e) => e.field).sort(), ['event_types', 'url']);
-      await assert.rejects(alerts.updateEndpoint('we_1', { event_types: ['alerts.fired' as 'alerts.triggered'] }), isError('invalidInput', /event_types\.0/));
+      await assert.rejects(alerts.updateEndpoint('we_1', { event_types: [' ' as 'alerts.triggered'] }), isError('invalidInput', /event_types\.0/));
       assert.deepEqual(logs, []);
+    });
+
+    it('[HOOK-1] event types beyond the spec\'s examples are sent as given, for the platform to judge', async () => {
+      const logs: RequestLog[] = [];
+      const alerts = client({ logs });
+      await failure(alerts.createEndpoint({ ...endpoint, event_types: ['alerts.triggered', 'alerts.acknowledged' as 'alerts.triggered'] }));
+      assert.deepEqual(logs.map((l) => [l.method, l.status]), [['POST', 400]]);
     });
 
     it('[HOOK-3] too many endpoints is a 409', async () => {
@@ -172,7 +179,7 @@ describe('client: Alerts API and webhook endpoints', () => {
       const alerts = client({ logs });
       const created = await alerts.createEndpoint(endpoint);
       await fault({ method: 'POST', path: '/rotate-secret', status: 503, times: 1 });
-      await assert.rejects(alerts.rotateSecret(created.id), isError('unavailable', /Rotate the signing secret of webhook endpoint/));
+      await assert.rejects(alerts.rotateSecret(created.id!), isError('unavailable', /Rotate the signing secret of webhook endpoint/));
       assert.equal(logs.at(-1)?.retries, 0);
     });
 
@@ -180,7 +187,7 @@ describe('client: Alerts API and webhook endpoints', () => {
       const alerts = client();
       const created = await alerts.createEndpoint(endpoint);
       await fault({ method: 'POST', path: '/rotate-secret', status: 405, times: 1 });
-      const err = await failure(alerts.rotateSecret(created.id));
+      const err = await failure(alerts.rotateSecret(created.id!));
       assert.equal(err.assumption?.row, 'Rotate-signing-secret path: not shown');
       assert.match(err.message, /docs\/api-assumptions\.md.*Rotate the signing secret in the studio instead\.$/);
     });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PlatformError } from '../../../src/client/errors';
-import { checkClientEvent, type MessagingEvent, MessageAssembler, parseServerEvent, SessionEvents } from '../../../src/client/messagingEvents';
+import { checkClientEvent, type MessagingEvent, MessageAssembler, parseServerEvent, SessionEvents, type SystemMessage } from '../../../src/client/messagingEvents';
 import { SYSTEM_ERRORS } from '../../../src/contract/messaging';
 
 let n = 0;
@@ -47,10 +47,33 @@ describe('client: messaging events as delivered (spec: Events > Messaging events
     assert.ok('unrecognized' in unknown && /unknown event type EVENT_TYPE_DELIVERY_RECEIPT/.test(unknown.unrecognized.problem));
     const partial = parseServerEvent(event('EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', { text: 'no id' }));
     assert.ok('unrecognized' in partial && /message_id/.test(partial.unrecognized.problem));
-    const noId = parseServerEvent({ type: 'SESSION_END', payload: { reason: 'x' }, timestamp: 't', metadata: {} });
-    assert.ok('unrecognized' in noId && /id/.test(noId.unrecognized.problem));
+    const noType = parseServerEvent({ payload: { reason: 'x' }, timestamp: 't', metadata: {} });
+    assert.ok('unrecognized' in noType && /type/.test(noType.unrecognized.problem));
     const extra = parseServerEvent(event('SESSION_END', { reason: 'ended_by_user', note: 'kept' }));
     assert.ok('event' in extra && extra.event.type === 'SESSION_END' && (extra.event.payload as Record<string, unknown>).note === 'kept');
+  });
+
+  it('[MSG-23] only the type is required: a numeric timestamp, no id, no metadata and a session end without a reason are all read', () => {
+    const bare = parseEvent({ type: 'SESSION_END', payload: {}, timestamp: 1767603600 });
+    assert.equal(bare.type, 'SESSION_END');
+    assert.equal(bare.timestamp, '2026-01-05T09:00:00.000Z');
+    assert.equal(bare.id, '');
+    assert.deepEqual(bare.metadata, {});
+    assert.equal(bare.type === 'SESSION_END' && bare.payload.reason, 'not given');
+    const millis = parseEvent({ id: 7, type: 'EVENT_TYPE_VIRTUAL_AGENT_JOINED', timestamp: 1767603600000 });
+    assert.equal(millis.id, '7');
+    assert.equal(millis.timestamp, '2026-01-05T09:00:00.000Z');
+  });
+
+  it('[MSG-22] a system message without level or text is still delivered; a text of the error table reads as an error', () => {
+    const bare = parseEvent({ type: 'EVENT_TYPE_SYSTEM_MESSAGE', payload: { message: 'Error: Session not found' } });
+    assert.equal(bare.type === 'EVENT_TYPE_SYSTEM_MESSAGE' && bare.payload.text, 'Error: Session not found');
+    const events = new SessionEvents();
+    const seen: SystemMessage[] = [];
+    events.onSystemMessage((m) => seen.push(m));
+    events.deliver(bare);
+    events.deliver(parseEvent({ type: 'EVENT_TYPE_SYSTEM_MESSAGE', payload: {} }));
+    assert.deepEqual(seen.map((m) => [m.level, m.isError]), [['SYSTEM_MESSAGE_LEVEL_ERROR', true], ['SYSTEM_MESSAGE_LEVEL_INFO', false]]);
   });
 
   it('[MSG-19] a client event is checked against the contract, naming the field at fault', () => {

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { RequestLog } from '../../../src/client/transport';
 import type { MessagingSession, SessionState } from '../../../src/client/messagingSession';
 import { startLocalPlatform } from '../../../src/localPlatform/server';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call, RESPONSES, useLocalPlatform } from '../support/localPlatform';
 import { agentTexts, count, messaging, QUICK_RECONNECT, type Recording, record, serverHistory, settle, until } from './messagingKit';
 
 async function fault(adminUrl: string, body: Record<string, unknown>): Promise<void> {
@@ -22,10 +22,14 @@ function onFirstReconnect(session: MessagingSession, fn: () => void): void {
 
 /** Every history event was delivered exactly once, in the order and with the ids the platform keeps. */
 function assertWholeHistory(r: Recording, history: Array<{ id: string; type: string }>): void {
-  const delivered = r.events.filter((e) => e.metadata.position !== undefined).map((e) => ({ id: e.id, type: e.type }));
+  const inHistory = new Set(history.map((h) => h.id));
+  const delivered = r.events.filter((e) => inHistory.has(e.id)).map((e) => ({ id: e.id, type: e.type }));
   assert.deepEqual(delivered, history);
   assert.equal(new Set(r.events.map((e) => e.id)).size, r.events.length, 'no event delivered twice');
 }
+
+/** History positions are ours: a spec-minimal platform sends none, so replays may repeat what the client drops by id. */
+const FULL = RESPONSES === 'full';
 
 describe('client: messaging reconnects (spec: Messaging events > duplicate and ordering handling, Messaging session states)', () => {
   const t = useLocalPlatform();
@@ -50,8 +54,9 @@ describe('client: messaging reconnects (spec: Messaging events > duplicate and o
     assert.deepEqual(r.states.map((s) => s.kind), ['connecting', 'open', 'reconnecting', 'open']);
     // The second batch replays from the cursor: nothing in it was delivered before.
     assert.equal(r.histories.length, 2);
-    assert.equal(r.histories[1]!.events, r.histories[1]!.fresh);
-    assert.equal(r.histories[1]!.cursor, 2);
+    // Without history positions (spec-minimal) the client resumes from the last batch and drops the repeats by id.
+    if (FULL) assert.equal(r.histories[1]!.events, r.histories[1]!.fresh);
+    if (FULL) assert.equal(r.histories[1]!.cursor, 2);
     assert.equal(count(r, 'EVENT_TYPE_VIRTUAL_AGENT_JOINED'), 1);
     assert.equal(r.events.filter((e) => e.type === 'EVENT_TYPE_USER_MESSAGE' && e.payload.text === 'Can I return my order?').length, 1);
     assert.match(agentTexts(r)[1]!, /30 days/);
@@ -71,7 +76,7 @@ describe('client: messaging reconnects (spec: Messaging events > duplicate and o
       await session.sendMessage('And on Saturday?');
       await until('both answers', () => agentTexts(r).length === 3);
       assertWholeHistory(r, serverHistory(t.lp, sessionId));
-      for (const h of r.histories) assert.equal(h.events, h.fresh, 'a replay holds only what was missed');
+      if (FULL) for (const h of r.histories) assert.equal(h.events, h.fresh, 'a replay holds only what was missed');
       const sunday = r.messages.filter((m) => m.state === 'complete').at(-2)!;
       assert.match(sunday.text, /^Our stores are open/);
       assert.equal(sunday.text, agentTexts(r)[1]);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { SYSTEM_ERRORS } from '../../../src/contract/messaging';
 import { PlatformError } from '../../../src/client/errors';
 import { MessagingSession, SessionClosedError } from '../../../src/client/messagingSession';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call, RESPONSES, useLocalPlatform } from '../support/localPlatform';
 import { EventClient, socketUrl } from '../localPlatform/messagingSupport';
 import { agentTexts, connections, count, messaging, QUICK_RECONNECT, record, settle, serverHistory, until } from './messagingKit';
 
@@ -33,7 +33,8 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     assert.match(agentTexts(r)[0]!, /^Hello! I'm Sam/);
     assert.ok(session.conversationId);
     assert.equal(t.lp.platform.findConversation(session.conversationId)?.channel, 'WEBCHAT');
-    assert.equal(session.cursor, serverHistory(t.lp, created.sessionId).length);
+    // The cursor follows the history positions, which are ours (a spec-minimal platform sends none).
+    if (RESPONSES === 'full') assert.equal(session.cursor, serverHistory(t.lp, created.sessionId).length);
     session.close();
   });
 

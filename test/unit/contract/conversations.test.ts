@@ -15,10 +15,12 @@ describe('Conversations and concurrency contract', () => {
     assert.equal(parsed.query.client_env, 'live');
   });
 
-  it('[CONV-21] a record missing a required field is an error naming the field; unknown fields pass through', () => {
-    const result = conversationRecordSchema.safeParse({ id: 'c1', account_id: 'a', project_id: 'p' });
+  it('[CONV-21] a record is read with only its id: missing fields read as empty; without an id it is an error naming it; unknown fields pass through', () => {
+    const thin = conversationRecordSchema.parse({ id: 'c1', account_id: 'a', project_id: 'p' });
+    assert.deepEqual([thin.started_at, thin.num_turns, thin.total_duration, thin.turns], ['', 0, null, []]);
+    const result = conversationRecordSchema.safeParse({ account_id: 'a' });
     assert.equal(result.success, false);
-    assert.ok(result.error!.issues.some((i) => i.path[0] === 'started_at'));
+    assert.ok(result.error!.issues.some((i) => i.path[0] === 'id'));
     const reply = concurrencyReplySchema.parse({ account_id: 'a', project_id: 'p', intervals: [{ time: 't', max_concurrent_conversations: 1, region: 'us-1' }], extra: true });
     assert.equal(reply.intervals[0]!.region, 'us-1');
   });

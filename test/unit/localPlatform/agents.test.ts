@@ -72,12 +72,12 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
       assert.match(created.agentId, /^ag_[A-Za-z0-9_]+$/);
       assert.equal(created.name, 'Booking Line');
       assert.equal(created.description, 'Takes table bookings.');
-      assert.equal(created.defaultBranch.name, 'main');
-      assert.equal(created.defaultBranch.isDefault, true);
+      assert.equal(created.defaultBranch!.name, 'main');
+      assert.equal(created.defaultBranch!.isDefault, true);
       const branches = await api.get<ListBranchesResponse>(`/v1/agents/${created.agentId}/branches`);
-      assert.deepEqual(branches.body.branches.map((b) => [b.branchId, b.name]), [[created.defaultBranch.branchId, 'main']]);
+      assert.deepEqual(branches.body.branches.map((b) => [b.branchId, b.name]), [[created.defaultBranch!.branchId, 'main']]);
       const fetched = await api.get<Agent>(`/v1/agents/${created.agentId}`);
-      assert.equal(fetched.body.defaultBranchId, created.defaultBranch.branchId);
+      assert.equal(fetched.body.defaultBranchId, created.defaultBranch!.branchId);
     });
 
     const names: Array<{ length: number; status: number }> = [

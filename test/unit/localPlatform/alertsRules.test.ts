@@ -105,7 +105,7 @@ describe('Alerts API: alert rules (spec: Alert rule, Alerts endpoints, Errors, L
     assert.equal(res.body.name, created.name);
     assert.equal(res.body.metric, created.metric);
     assert.equal(res.body.created_at, created.created_at);
-    assert.ok(Date.parse(res.body.updated_at) > Date.parse(created.updated_at));
+    assert.ok(Date.parse(res.body.updated_at!) > Date.parse(created.updated_at!));
     const same = await alerts<AlertRule>(t.lp, 'PATCH', `/v1/alert-rules/${created.id}`, {});
     assert.deepEqual(same.body, res.body, 'an empty patch changes nothing');
     const wide = await alerts<AlertRule>(t.lp, 'PATCH', `/v1/alert-rules/${created.id}`, { project_id: null, name: 'Account latency' });

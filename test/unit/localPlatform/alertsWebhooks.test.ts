@@ -63,7 +63,7 @@ describe('Webhook endpoints and signed deliveries (spec: Webhook endpoint, Event
   it('[HOOK-1] POST /v1/webhook-endpoints returns the record with signing_secret; reads never show it again', async () => {
     const created = await createEndpoint('http://127.0.0.1:1/hooks');
     const parsed = webhookEndpointWithSecretSchema.parse(created);
-    assert.match(parsed.id, WEBHOOK_ENDPOINT_ID_PATTERN);
+    assert.match(parsed.id!, WEBHOOK_ENDPOINT_ID_PATTERN);
     assert.match(parsed.signing_secret, /^whsec_[A-Za-z0-9+/]+=*$/);
     assert.deepEqual([parsed.name, parsed.url, parsed.event_types], ['Pager', 'http://127.0.0.1:1/hooks', BOTH]);
     const one = await alerts<WebhookEndpoint>(t.lp, 'GET', `/v1/webhook-endpoints/${created.id}`);

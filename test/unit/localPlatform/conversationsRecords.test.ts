@@ -171,7 +171,7 @@ describe('Conversations API: records, turns and versions (spec: Conversation rec
     const during = (await get('v3')).body.conversations[0]!;
     assert.equal(during.in_progress, true);
     assert.equal(during.metrics.CALL_IN_PROGRESS, 'true');
-    assert.ok(during.total_duration >= 30, 'the running duration so far');
+    assert.ok(during.total_duration! >= 30, 'the running duration so far');
     t.lp.platform.endConversation(conv!);
     const after = (await get('v3')).body.conversations[0]!;
     assert.equal(after.in_progress, false);

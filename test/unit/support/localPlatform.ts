@@ -1,5 +1,12 @@
 import { after, before, beforeEach } from 'node:test';
+import type { ResponsesMode } from '../../../src/localPlatform/minimal';
 import { type LocalPlatform, type LocalPlatformOptions, startLocalPlatform } from '../../../src/localPlatform/server';
+
+/**
+ * The answers mode the client suites run against: `AGENT_WORKBENCH_RESPONSES=minimal` runs them against a
+ * platform that answers only what the spec shows (npm test runs the client suites in both modes).
+ */
+export const RESPONSES: ResponsesMode = process.env.AGENT_WORKBENCH_RESPONSES === 'minimal' ? 'minimal' : 'full';
 
 /**
  * Starts a real local platform on a free loopback port for the tests of one file, and resets
@@ -8,7 +15,7 @@ import { type LocalPlatform, type LocalPlatformOptions, startLocalPlatform } fro
 export function useLocalPlatform(options: LocalPlatformOptions = {}): { readonly lp: LocalPlatform } {
   const holder: { lp: LocalPlatform | undefined } = { lp: undefined };
   before(async () => {
-    holder.lp = await startLocalPlatform({ streamDelayMs: 0, seed: 'base', ...options });
+    holder.lp = await startLocalPlatform({ streamDelayMs: 0, seed: 'base', responses: RESPONSES, ...options });
   });
   beforeEach(async () => {
     const res = await fetch(`${holder.lp!.urls.admin}/reset`, { method: 'POST', body: JSON.stringify({ seed: options.seed ?? 'base' }) });

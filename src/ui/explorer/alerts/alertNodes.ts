@@ -80,8 +80,8 @@ function ruleTooltip(r: AlertRule): vscode.MarkdownString {
   const times: Array<[string, string | null]> = [
     [vscode.l10n.t('In this state since'), r.since],
     [vscode.l10n.t('Last evaluated'), r.last_evaluated_at],
-    [vscode.l10n.t('Created'), r.created_at],
-    [vscode.l10n.t('Updated'), r.updated_at],
+    [vscode.l10n.t('Created'), r.created_at ?? null],
+    [vscode.l10n.t('Updated'), r.updated_at ?? null],
   ];
   t.appendMarkdown(times.map(([label, iso]) => `${label}: ${iso ? `${when(iso).exact} (${when(iso).relative})` : vscode.l10n.t('never')}`).join('  \n'));
   return t;
