@@ -10,6 +10,7 @@ import { DeploymentNode } from '../explorer/agents/deploymentNodes';
 import { ConnectorNode, NumberNode, RealtimeConfigNode } from '../explorer/agents/telephonyNodes';
 import type { TreeNode } from '../explorer/treeNode';
 import { isPlatformError, requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
+import { Command } from '../ids';
 
 /** An agent given by a tree node or by id (palette and tests). */
 export type AgentArg = AgentNode | { agentId: string; name?: string } | undefined;
@@ -117,17 +118,17 @@ export function registerAgentCommands(connection: Connection, tree: AgentsTree, 
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('agentWorkbench.addAgentById', (id?: string) => runCommand(() => addAgentById(id))),
-    vscode.commands.registerCommand('agentWorkbench.createAgent', (args?: { name?: string; description?: string }) => runCommand(() => createAgent(args))),
-    vscode.commands.registerCommand('agentWorkbench.createBranch', (arg?: AgentArg, name?: string) => runCommand(() => createBranch(arg, name))),
-    vscode.commands.registerCommand('agentWorkbench.refreshAgents', () => tree.refresh()),
-    vscode.commands.registerCommand('agentWorkbench.refreshNode', (node?: TreeNode) => (node ? tree.refreshNode(node) : tree.refresh())),
-    vscode.commands.registerCommand('agentWorkbench.filterAgents', async (text?: string) => {
+    vscode.commands.registerCommand(Command.addAgentById, (id?: string) => runCommand(() => addAgentById(id))),
+    vscode.commands.registerCommand(Command.createAgent, (args?: { name?: string; description?: string }) => runCommand(() => createAgent(args))),
+    vscode.commands.registerCommand(Command.createBranch, (arg?: AgentArg, name?: string) => runCommand(() => createBranch(arg, name))),
+    vscode.commands.registerCommand(Command.refreshAgents, () => tree.refresh()),
+    vscode.commands.registerCommand(Command.refreshNode, (node?: TreeNode) => (node ? tree.refreshNode(node) : tree.refresh())),
+    vscode.commands.registerCommand(Command.filterAgents, async (text?: string) => {
       const value = text ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Filter Agents'), prompt: vscode.l10n.t('Part of an agent name or id; empty shows all'), value: tree.filter }));
       if (value !== undefined) tree.setFilter(value);
     }),
-    vscode.commands.registerCommand('agentWorkbench.clearAgentFilter', () => tree.setFilter('')),
-    vscode.commands.registerCommand('agentWorkbench.copyId', async (node?: TreeNode) => {
+    vscode.commands.registerCommand(Command.clearAgentFilter, () => tree.setFilter('')),
+    vscode.commands.registerCommand(Command.copyId, async (node?: TreeNode) => {
       const id = idOf(node);
       if (!id) return undefined;
       await vscode.env.clipboard.writeText(id);

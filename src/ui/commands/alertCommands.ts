@@ -8,6 +8,7 @@ import type { AlertsTree } from '../explorer/alerts/alertsTree';
 import { TreeNode } from '../explorer/treeNode';
 import { type AlertRuleFields, changedFields, checkRuleFields, promptRule } from './alertRuleInput';
 import { isPlatformError, requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
+import { Command } from '../ids';
 
 /** A rule given by a tree node (a rule or a firing alert), by id (palette, automation), or picked. */
 export type RuleArg = RuleNode | CurrentAlertNode | { ruleId: string } | string | undefined;
@@ -143,14 +144,14 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('agentWorkbench.refreshAlerts', () => tree.refresh()),
-    vscode.commands.registerCommand('agentWorkbench.refreshAlertsNode', (node?: TreeNode | 'rules' | 'current' | 'endpoints') =>
+    vscode.commands.registerCommand(Command.refreshAlerts, () => tree.refresh()),
+    vscode.commands.registerCommand(Command.refreshAlertsNode, (node?: TreeNode | 'rules' | 'current' | 'endpoints') =>
       (typeof node === 'string' ? tree.refreshGroup(node) : tree.refreshNode(node))),
-    vscode.commands.registerCommand('agentWorkbench.createAlertRule', (args?: AlertRuleFields | TreeNode) =>
+    vscode.commands.registerCommand(Command.createAlertRule, (args?: AlertRuleFields | TreeNode) =>
       runCommand(() => createRule(args instanceof TreeNode ? undefined : args))),
-    vscode.commands.registerCommand('agentWorkbench.editAlertRule', (arg?: RuleArg, fields?: AlertRuleFields) => runCommand(() => editRule(arg, fields))),
-    vscode.commands.registerCommand('agentWorkbench.enableAlertRule', (arg?: RuleArg) => runCommand(() => setEnabled(arg, true))),
-    vscode.commands.registerCommand('agentWorkbench.disableAlertRule', (arg?: RuleArg) => runCommand(() => setEnabled(arg, false))),
-    vscode.commands.registerCommand('agentWorkbench.deleteAlertRule', (arg?: RuleArg, opts?: { confirmed?: boolean }) => runCommand(() => deleteRule(arg, opts))),
+    vscode.commands.registerCommand(Command.editAlertRule, (arg?: RuleArg, fields?: AlertRuleFields) => runCommand(() => editRule(arg, fields))),
+    vscode.commands.registerCommand(Command.enableAlertRule, (arg?: RuleArg) => runCommand(() => setEnabled(arg, true))),
+    vscode.commands.registerCommand(Command.disableAlertRule, (arg?: RuleArg) => runCommand(() => setEnabled(arg, false))),
+    vscode.commands.registerCommand(Command.deleteAlertRule, (arg?: RuleArg, opts?: { confirmed?: boolean }) => runCommand(() => deleteRule(arg, opts))),
   );
 }

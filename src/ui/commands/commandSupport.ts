@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ClientContext } from '../../client/context';
 import type { PlatformError } from '../../client/errors';
 import type { Connection } from '../connection/connection';
+import { Command } from '../ids';
 
 /** The active profile's client context, or an error that says what to do. */
 export function requireContext(connection: Connection): ClientContext {
@@ -38,7 +39,7 @@ export async function runCommand<T>(fn: () => Promise<T>, opts: { retry?: () => 
     const actions = nothingDone && opts.retry ? [retry, showLog] : [showLog];
     void vscode.window.showErrorMessage(message, ...actions).then((choice) => {
       if (choice === retry) void opts.retry?.();
-      if (choice === showLog) void vscode.commands.executeCommand('agentWorkbench.showLog');
+      if (choice === showLog) void vscode.commands.executeCommand(Command.showLog);
     });
     return undefined;
   }

@@ -6,6 +6,7 @@ import type { AgentsTree } from '../explorer/agents/agentsTree';
 import { activeDeployment, DeploymentNode, DeploymentsNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
 import { type AgentArg, agentsClient, resolveAgent } from './agentCommands';
 import { runCommand, UserFacingError, withProgress } from './commandSupport';
+import { Command } from '../ids';
 
 const NEXT: Record<Environment, Environment | undefined> = { sandbox: 'pre-release', 'pre-release': 'live', live: undefined };
 
@@ -133,9 +134,9 @@ export function registerDeployCommands(connection: Connection, tree: AgentsTree)
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('agentWorkbench.publish', (arg?: AgentArg | EnvironmentDeploymentsNode, opts?: ActionOptions) => runCommand(() => publish(arg, opts))),
-    vscode.commands.registerCommand('agentWorkbench.promote', (arg?: DeploymentArg, opts?: ActionOptions) => runCommand(() => promote(arg, opts))),
-    vscode.commands.registerCommand('agentWorkbench.rollback', (arg?: DeploymentArg, opts?: ActionOptions) => runCommand(() => rollback(arg, opts))),
+    vscode.commands.registerCommand(Command.publish, (arg?: AgentArg | EnvironmentDeploymentsNode, opts?: ActionOptions) => runCommand(() => publish(arg, opts))),
+    vscode.commands.registerCommand(Command.promote, (arg?: DeploymentArg, opts?: ActionOptions) => runCommand(() => promote(arg, opts))),
+    vscode.commands.registerCommand(Command.rollback, (arg?: DeploymentArg, opts?: ActionOptions) => runCommand(() => rollback(arg, opts))),
   );
 }
 

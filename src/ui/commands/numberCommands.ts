@@ -7,6 +7,7 @@ import type { AgentsTree } from '../explorer/agents/agentsTree';
 import { ConnectorNode, NumbersNode } from '../explorer/agents/telephonyNodes';
 import { type AgentArg, agentsClient, resolveAgent } from './agentCommands';
 import { runCommand, UserFacingError, withProgress } from './commandSupport';
+import { Command } from '../ids';
 
 
 /** Splits pasted text into numbers: commas, semicolons, spaces between groups of digits are not separators. */
@@ -88,7 +89,7 @@ export function registerNumberCommands(connection: Connection, tree: AgentsTree)
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('agentWorkbench.importNumbers', (arg?: AgentArg | NumbersNode, given?: { numbers?: string[]; clientEnv?: Environment; connectorId?: string }) => runCommand(() => importNumbers(arg, given))),
-    vscode.commands.registerCommand('agentWorkbench.listNumbersByConnector', (arg?: AgentArg | ConnectorNode, connectorId?: string) => runCommand(() => listByConnector(arg, connectorId))),
+    vscode.commands.registerCommand(Command.importNumbers, (arg?: AgentArg | NumbersNode, given?: { numbers?: string[]; clientEnv?: Environment; connectorId?: string }) => runCommand(() => importNumbers(arg, given))),
+    vscode.commands.registerCommand(Command.listNumbersByConnector, (arg?: AgentArg | ConnectorNode, connectorId?: string) => runCommand(() => listByConnector(arg, connectorId))),
   );
 }

@@ -11,6 +11,7 @@ import { MultiStepInput } from '../common/multiStep';
 import { alertsClient } from './alertCommands';
 import { isPlatformError, requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
 import { changedEndpointFields, checkEndpointFields, promptEndpoint, type WebhookEndpointFields } from './webhookInput';
+import { Command } from '../ids';
 
 /** An endpoint given by a tree node, by id, or picked. */
 export type EndpointArg = EndpointNode | { endpointId: string } | string | undefined;
@@ -222,13 +223,13 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('agentWorkbench.createWebhookEndpoint', (args?: (WebhookEndpointFields & SecretOptions) | TreeNode) =>
+    vscode.commands.registerCommand(Command.createWebhookEndpoint, (args?: (WebhookEndpointFields & SecretOptions) | TreeNode) =>
       runCommand(() => createEndpoint(args instanceof TreeNode ? undefined : args))),
-    vscode.commands.registerCommand('agentWorkbench.editWebhookEndpoint', (arg?: EndpointArg, fields?: WebhookEndpointFields) => runCommand(() => editEndpoint(arg, fields))),
-    vscode.commands.registerCommand('agentWorkbench.rotateWebhookSecret', (arg?: EndpointArg, opts?: SecretOptions & { confirmed?: boolean }) => runCommand(() => rotateSecret(arg, opts))),
-    vscode.commands.registerCommand('agentWorkbench.deleteWebhookEndpoint', (arg?: EndpointArg, opts?: { confirmed?: boolean }) => runCommand(() => deleteEndpoint(arg, opts))),
-    vscode.commands.registerCommand('agentWorkbench.forgetWebhookSecret', (arg?: EndpointArg) => runCommand(() => forgetSecret(arg))),
-    vscode.commands.registerCommand('agentWorkbench.verifyWebhookSignature', (arg?: EndpointArg, delivery?: { body: string; headers: Record<string, string> }) =>
+    vscode.commands.registerCommand(Command.editWebhookEndpoint, (arg?: EndpointArg, fields?: WebhookEndpointFields) => runCommand(() => editEndpoint(arg, fields))),
+    vscode.commands.registerCommand(Command.rotateWebhookSecret, (arg?: EndpointArg, opts?: SecretOptions & { confirmed?: boolean }) => runCommand(() => rotateSecret(arg, opts))),
+    vscode.commands.registerCommand(Command.deleteWebhookEndpoint, (arg?: EndpointArg, opts?: { confirmed?: boolean }) => runCommand(() => deleteEndpoint(arg, opts))),
+    vscode.commands.registerCommand(Command.forgetWebhookSecret, (arg?: EndpointArg) => runCommand(() => forgetSecret(arg))),
+    vscode.commands.registerCommand(Command.verifyWebhookSignature, (arg?: EndpointArg, delivery?: { body: string; headers: Record<string, string> }) =>
       runCommand(() => verifySignature(arg, delivery))),
   );
 }

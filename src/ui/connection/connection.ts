@@ -7,6 +7,7 @@ import type { LocalPlatformCredentials, LocalPlatformUrls } from '../../localPla
 import type { Log } from '../log';
 import type { ProfileStore } from './profileStore';
 import type { SecretVault } from './secretVault';
+import { ContextKey } from '../ids';
 
 /**
  * The live connection: the active profile's client context, rebuilt when the profile changes,
@@ -20,9 +21,9 @@ export class Connection implements vscode.Disposable {
   constructor(readonly profiles: ProfileStore, readonly vault: SecretVault, private readonly log: Log) {
     this.subs.push(profiles.onDidChange(() => {
       this.cached = undefined;
-      void vscode.commands.executeCommand('setContext', 'agentWorkbench.connected', Boolean(profiles.active));
+      void vscode.commands.executeCommand('setContext', ContextKey.connected, Boolean(profiles.active));
     }));
-    void vscode.commands.executeCommand('setContext', 'agentWorkbench.connected', Boolean(profiles.active));
+    void vscode.commands.executeCommand('setContext', ContextKey.connected, Boolean(profiles.active));
   }
 
   /** The client context of the active profile, or undefined when none is chosen. */

@@ -5,6 +5,7 @@ import { type ConnectionProfile, CREDENTIALS, type CredentialId, LOCAL_PROFILE_I
 import { promptProfile, profileFromInput, type ProfileInput } from './addProfile';
 import { clientRuntime } from '../clientRuntime';
 import type { Connection } from './connection';
+import { Command } from '../ids';
 
 type ProfileArgs = ProfileInput & { credentials?: Partial<Record<CredentialId, string>>; activate?: boolean };
 
@@ -86,7 +87,7 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
   async function testConnection(profileId?: string): Promise<ProbeResult[] | undefined> {
     const profile = profileId ? profiles.get(profileId) : profiles.active;
     if (!profile) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Choose a connection profile first.'), vscode.l10n.t('Switch Profile')).then((a) => a && vscode.commands.executeCommand('agentWorkbench.switchProfile'));
+      void vscode.window.showWarningMessage(vscode.l10n.t('Choose a connection profile first.'), vscode.l10n.t('Switch Profile')).then((a) => a && vscode.commands.executeCommand(Command.switchProfile));
       return undefined;
     }
     const results = await vscode.window.withProgress(
@@ -114,12 +115,12 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('agentWorkbench.connect', async () => {
+    vscode.commands.registerCommand(Command.connect, async () => {
       if (profiles.list().length === 0) return addProfile();
-      return vscode.commands.executeCommand('agentWorkbench.switchProfile');
+      return vscode.commands.executeCommand(Command.switchProfile);
     }),
-    vscode.commands.registerCommand('agentWorkbench.addProfile', (args?: ProfileArgs) => reportErrors(() => addProfile(args))),
-    vscode.commands.registerCommand('agentWorkbench.editProfile', (arg?: string | ProfileArgs & { id: string }) => reportErrors(async () => {
+    vscode.commands.registerCommand(Command.addProfile, (args?: ProfileArgs) => reportErrors(() => addProfile(args))),
+    vscode.commands.registerCommand(Command.editProfile, (arg?: string | ProfileArgs & { id: string }) => reportErrors(async () => {
       const id = typeof arg === 'string' ? arg : arg?.id;
       const existing = id ? profiles.get(id) : await pickProfile(vscode.l10n.t('Profile to edit'));
       if (!existing) return undefined;
@@ -128,7 +129,7 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
       if (updated) await profiles.save(updated);
       return updated;
     })),
-    vscode.commands.registerCommand('agentWorkbench.removeProfile', (id?: string, opts?: { confirm?: boolean }) => reportErrors(async () => {
+    vscode.commands.registerCommand(Command.removeProfile, (id?: string, opts?: { confirm?: boolean }) => reportErrors(async () => {
       const profile = id ? profiles.get(id) : await pickProfile(vscode.l10n.t('Profile to remove'));
       if (!profile || profile.id === LOCAL_PROFILE_ID) return false;
       if (opts?.confirm !== false) {
@@ -140,7 +141,7 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
       await profiles.remove(profile.id);
       return true;
     })),
-    vscode.commands.registerCommand('agentWorkbench.switchProfile', (id?: string) => reportErrors(async () => {
+    vscode.commands.registerCommand(Command.switchProfile, (id?: string) => reportErrors(async () => {
       if (id) {
         if (!profiles.get(id)) throw new Error(vscode.l10n.t('There is no profile with id "{0}".', id));
         await profiles.setActive(id);
@@ -157,8 +158,8 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
       if (pick?.id) await profiles.setActive(pick.id);
       return pick?.id;
     })),
-    vscode.commands.registerCommand('agentWorkbench.setCredential', (args?: { profileId?: string; credential?: CredentialId; value?: string }) => reportErrors(() => setCredential(args))),
-    vscode.commands.registerCommand('agentWorkbench.removeCredential', (args?: { profileId?: string; credential?: CredentialId }) => reportErrors(async () => {
+    vscode.commands.registerCommand(Command.setCredential, (args?: { profileId?: string; credential?: CredentialId; value?: string }) => reportErrors(() => setCredential(args))),
+    vscode.commands.registerCommand(Command.removeCredential, (args?: { profileId?: string; credential?: CredentialId }) => reportErrors(async () => {
       const profile = args?.profileId ? profiles.get(args.profileId) : profiles.active;
       if (!profile) return false;
       const present = await vault.configured(profile.id);
@@ -167,7 +168,7 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
       await vault.delete(profile.id, id);
       return true;
     })),
-    vscode.commands.registerCommand('agentWorkbench.selectEnvironment', (env?: Environment) => reportErrors(async () => {
+    vscode.commands.registerCommand(Command.selectEnvironment, (env?: Environment) => reportErrors(async () => {
       const { ENVIRONMENTS } = clientRuntime().commonContract;
       const chosen = env ?? (await vscode.window.showQuickPick(ENVIRONMENTS.map((e) => ({ label: e, picked: e === profiles.environment })), { placeHolder: vscode.l10n.t('Environment to work against') }))?.label;
       if (!chosen) return undefined;
@@ -175,7 +176,7 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
       await profiles.setEnvironment(chosen as Environment);
       return chosen;
     })),
-    vscode.commands.registerCommand('agentWorkbench.testConnection', (profileId?: string) => testConnection(profileId)),
+    vscode.commands.registerCommand(Command.testConnection, (profileId?: string) => testConnection(profileId)),
   );
 }
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ProfileStore } from './profileStore';
+import { Command } from '../ids';
 
 /** Shows the active profile, its region and the environment; a click switches profile. */
 export class ConnectionStatusBar implements vscode.Disposable {
@@ -9,7 +10,7 @@ export class ConnectionStatusBar implements vscode.Disposable {
 
   constructor(private readonly profiles: ProfileStore) {
     this.item.name = vscode.l10n.t('Agent Workbench Connection');
-    this.item.command = 'agentWorkbench.switchProfile';
+    this.item.command = Command.switchProfile;
     this.sub = profiles.onDidChange(() => this.update());
     this.envSub = profiles.onDidChangeEnvironment(() => this.update());
     this.update();

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { LocalPlatformUrls } from '../../localPlatform/server';
 import type { Connection } from '../connection/connection';
 import type { LocalPlatformHost } from './localPlatformHost';
+import { Command } from '../ids';
 
 /** Start and stop the local platform inside the editor; while it runs, the Local profile points at it. */
 export function registerLocalPlatformCommands(host: LocalPlatformHost, connection: Connection): vscode.Disposable {
@@ -9,7 +10,7 @@ export function registerLocalPlatformCommands(host: LocalPlatformHost, connectio
     host.onDidChange((lp) => {
       if (!lp) connection.detachLocal();
     }),
-    vscode.commands.registerCommand('agentWorkbench.startLocalPlatform', async (opts?: { inEditor?: boolean }): Promise<LocalPlatformUrls | undefined> => {
+    vscode.commands.registerCommand(Command.startLocalPlatform, async (opts?: { inEditor?: boolean }): Promise<LocalPlatformUrls | undefined> => {
       const configured = host.configuredUrl;
       try {
         const lp = await vscode.window.withProgress(
@@ -26,7 +27,7 @@ export function registerLocalPlatformCommands(host: LocalPlatformHost, connectio
           void vscode.window.showErrorMessage(
             vscode.l10n.t('No local platform answers at {0} (setting agentWorkbench.localPlatform.url): {1}. Start it with `node dist/localPlatform.js`, or run one inside the editor.', configured, message),
             inEditor,
-          ).then((choice) => choice && vscode.commands.executeCommand('agentWorkbench.startLocalPlatform', { inEditor: true }));
+          ).then((choice) => choice && vscode.commands.executeCommand(Command.startLocalPlatform, { inEditor: true }));
         } else {
           void vscode.window.showErrorMessage(vscode.l10n.t('The local platform could not start: {0}', message));
         }
@@ -35,7 +36,7 @@ export function registerLocalPlatformCommands(host: LocalPlatformHost, connectio
     }),
     // With a configured address (as `npm start` writes), use that platform as soon as the editor opens.
     autoAttach(host, connection),
-    vscode.commands.registerCommand('agentWorkbench.stopLocalPlatform', () => host.stop()),
+    vscode.commands.registerCommand(Command.stopLocalPlatform, () => host.stop()),
   );
 }
 

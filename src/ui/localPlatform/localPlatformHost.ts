@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LocalPlatform, LocalPlatformCredentials, LocalPlatformOptions, LocalPlatformUrls } from '../../localPlatform/server';
 import type { Log } from '../log';
+import { ContextKey } from '../ids';
 
 type ServerModule = { startLocalPlatform(options: LocalPlatformOptions): Promise<LocalPlatform> };
 
@@ -70,7 +71,7 @@ export class LocalPlatformHost implements vscode.Disposable {
     const info = await probeExternal(origin);
     this.external = info;
     this.log.info(`Using the local platform already running at ${info.urls.origin}`);
-    await vscode.commands.executeCommand('setContext', 'agentWorkbench.localPlatformRunning', true);
+    await vscode.commands.executeCommand('setContext', ContextKey.localPlatformRunning, true);
     this._onDidChange.fire(info);
     return info;
   }
@@ -88,7 +89,7 @@ export class LocalPlatformHost implements vscode.Disposable {
     this.running = lp;
     this.external = undefined;
     this.log.info(`Local platform started on ${lp.urls.origin}`);
-    await vscode.commands.executeCommand('setContext', 'agentWorkbench.localPlatformRunning', true);
+    await vscode.commands.executeCommand('setContext', ContextKey.localPlatformRunning, true);
     const info: LocalPlatformInfo = { urls: lp.urls, credentials: lp.credentials, external: false };
     this._onDidChange.fire(info);
     return info;
@@ -107,7 +108,7 @@ export class LocalPlatformHost implements vscode.Disposable {
     } else {
       this.log.info(`No longer using the local platform at ${wasExternal!.urls.origin} (it keeps running)`);
     }
-    await vscode.commands.executeCommand('setContext', 'agentWorkbench.localPlatformRunning', false);
+    await vscode.commands.executeCommand('setContext', ContextKey.localPlatformRunning, false);
     this._onDidChange.fire(undefined);
   }
 

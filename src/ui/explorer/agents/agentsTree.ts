@@ -4,8 +4,9 @@ import { NodeTreeProvider } from '../treeProvider';
 import type { TreeNode } from '../treeNode';
 import { AgentNode, type CheckedOutBranch } from './agentNodes';
 import type { AgentsSource } from './agentsSource';
+import { ContextKey, View } from '../../ids';
 
-export const AGENTS_VIEW = 'agentWorkbench.agents';
+export const AGENTS_VIEW = View.agents;
 
 const byName = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
@@ -45,7 +46,7 @@ export class AgentsTree implements vscode.Disposable {
 
   setFilter(text: string): void {
     this.filterText = text.trim();
-    void vscode.commands.executeCommand('setContext', 'agentWorkbench.agents.filtered', this.filterText !== '');
+    void vscode.commands.executeCommand('setContext', ContextKey.agentsFiltered, this.filterText !== '');
     this.provider.refresh();
   }
 
@@ -132,7 +133,7 @@ export class AgentsTree implements vscode.Disposable {
   }
 
   private setState(state: AgentsViewState): void {
-    void vscode.commands.executeCommand('setContext', 'agentWorkbench.agents.state', state);
+    void vscode.commands.executeCommand('setContext', ContextKey.agentsState, state);
   }
 
   dispose(): void {

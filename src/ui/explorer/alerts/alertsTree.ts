@@ -7,8 +7,9 @@ import type { TreeNode } from '../treeNode';
 import { AlertsErrorNode, CurrentAlertNode, CurrentAlertsGroupNode, EndpointNode, EndpointsGroupNode, RuleNode, RulesGroupNode } from './alertNodes';
 import { type AlertsSource, alertsSourceOf } from './alertsSource';
 import type { WebhookSecrets } from './webhookSecrets';
+import { ContextKey, View } from '../../ids';
 
-export const ALERTS_VIEW = 'agentWorkbench.alerts';
+export const ALERTS_VIEW = View.alerts;
 
 /** Why the Alerts view is empty: drives its welcome content (context key agentWorkbench.alerts.state). */
 export type AlertsViewState = 'noProfile' | 'error' | 'ready';
@@ -137,7 +138,7 @@ export class AlertsTree implements vscode.Disposable {
   }
 
   private setState(state: AlertsViewState): void {
-    void vscode.commands.executeCommand('setContext', 'agentWorkbench.alerts.state', state);
+    void vscode.commands.executeCommand('setContext', ContextKey.alertsState, state);
   }
 
   dispose(): void {
