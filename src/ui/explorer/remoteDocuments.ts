@@ -1,26 +1,10 @@
 import * as vscode from 'vscode';
 import type { AgentsSource } from './agents/agentsSource';
-
-export const REMOTE_SCHEME = 'agent-workbench-remote';
-
-export type RemoteRef =
-  | { kind: 'behavior'; agentId: string; agentName: string; branchId: string; branchName: string }
-  | { kind: 'topic'; agentId: string; agentName: string; branchId: string; branchName: string; topicId: string; topicName: string }
-  | { kind: 'realtimeConfig'; agentId: string; agentName: string; config: string };
+import { parseRemoteDocumentUri, remoteDocumentUri, type RemoteRef, Scheme } from '../uris';
 
 /** A read-only document of what the platform holds now (behavior, a topic, a config's variables). */
 export function remoteUri(ref: RemoteRef): vscode.Uri {
-  const safe = (s: string): string => s.replace(/[/\\?#%]/g, '-');
-  const path = ref.kind === 'behavior'
-    ? `/${safe(ref.agentName)}/${safe(ref.branchName)}/behavior.md`
-    : ref.kind === 'topic'
-      ? `/${safe(ref.agentName)}/${safe(ref.branchName)}/knowledge/${safe(ref.topicName)}.md`
-      : `/${safe(ref.agentName)}/realtime/${safe(ref.config)}.json`;
-  return vscode.Uri.from({ scheme: REMOTE_SCHEME, path, query: new URLSearchParams(Object.entries(ref)).toString() });
-}
-
-function refOf(uri: vscode.Uri): RemoteRef {
-  return Object.fromEntries(new URLSearchParams(uri.query)) as unknown as RemoteRef;
+  return vscode.Uri.from(remoteDocumentUri(ref));
 }
 
 export class RemoteDocuments implements vscode.TextDocumentContentProvider {
@@ -32,7 +16,8 @@ export class RemoteDocuments implements vscode.TextDocumentContentProvider {
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const source = this.source();
     if (!source) throw new Error(vscode.l10n.t('Connect to a platform to read this document.'));
-    const ref = refOf(uri);
+    const ref = parseRemoteDocumentUri(uri);
+    if (!ref) throw new Error(vscode.l10n.t('This address does not name a document of Agent Workbench: {0}', uri.toString(true)));
     switch (ref.kind) {
       case 'behavior':
         return source.getBehavior(ref.agentId, ref.branchId);
@@ -51,7 +36,7 @@ export class RemoteDocuments implements vscode.TextDocumentContentProvider {
 
   /** Re-reads every open remote document (after a refresh). */
   refreshOpen(): void {
-    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === REMOTE_SCHEME) this._onDidChange.fire(doc.uri);
+    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === Scheme.remote) this._onDidChange.fire(doc.uri);
   }
 
   dispose(): void {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Connection } from '../../connection/connection';
-import { RemoteDocuments, REMOTE_SCHEME } from '../remoteDocuments';
+import { RemoteDocuments } from '../remoteDocuments';
+import { Scheme } from '../../uris';
 import type { AgentsSource } from './agentsSource';
 import { AgentsTree } from './agentsTree';
 import { Checkouts } from './checkouts';
@@ -35,7 +36,7 @@ export function createAgentsView(connection: Connection, workspaceState: vscode.
     checkouts.onDidChange(() => tree.refreshBranches()),
     tree,
     documents,
-    vscode.workspace.registerTextDocumentContentProvider(REMOTE_SCHEME, documents),
+    vscode.workspace.registerTextDocumentContentProvider(Scheme.remote, documents),
     connection.profiles.onDidChange(() => tree.refresh()),
   );
   return { tree, remembered, disposable };
