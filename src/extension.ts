@@ -15,6 +15,7 @@ import { registerWebhookCommands } from './ui/commands/webhookCommands';
 import { AlertsTree } from './ui/explorer/alerts/alertsTree';
 import { WebhookSecrets } from './ui/explorer/alerts/webhookSecrets';
 import { Log } from './ui/log';
+import { type Prompts, replacePrompts } from './ui/common/prompts';
 import { Command } from './ui/ids';
 
 /** What the extension offers other extensions and its own tests. */
@@ -25,6 +26,12 @@ export interface AgentWorkbenchApi {
   readonly logUri: vscode.Uri;
   /** The data behind the Agents view, read the way VS Code reads it. */
   readonly agentsView: vscode.TreeDataProvider<unknown>;
+  /**
+   * Only when VS Code runs the extension's tests: puts other prompts in place of the editor's dialogs,
+   * so the tests answer questions as a person would. Absent otherwise, so no other extension can answer
+   * a confirmation on the person's behalf.
+   */
+  readonly testing?: { replacePrompts(prompts: Prompts): vscode.Disposable };
 }
 
 /** Composition root: builds the objects and registers them; everything heavy loads on first use. */
@@ -61,7 +68,8 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
   void vault.primeRedactor(profiles.list().map((p) => p.id));
   const activationTimeMs = performance.now() - started;
   log.info(`Activated in ${activationTimeMs.toFixed(2)} ms`);
-  return { activationTimeMs, logUri: context.logUri, agentsView: agentsView.tree.provider as vscode.TreeDataProvider<unknown> };
+  const api = { activationTimeMs, logUri: context.logUri, agentsView: agentsView.tree.provider as vscode.TreeDataProvider<unknown> };
+  return context.extensionMode === vscode.ExtensionMode.Test ? { ...api, testing: { replacePrompts } } : api;
 }
 
 export function deactivate(): void {

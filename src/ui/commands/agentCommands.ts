@@ -11,6 +11,7 @@ import { ConnectorNode, NumberNode, RealtimeConfigNode } from '../explorer/agent
 import type { TreeNode } from '../explorer/treeNode';
 import { isPlatformError, requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
 import { Command } from '../ids';
+import { prompts } from '../common/prompts';
 
 /** An agent given by a tree node or by id (palette and tests). */
 export type AgentArg = AgentNode | { agentId: string; name?: string } | undefined;
@@ -40,7 +41,7 @@ export async function resolveAgent(connection: Connection, arg: AgentArg): Promi
   } catch (err) {
     if (!(isPlatformError(err) && err.assumption)) throw err;
     // Listing agents is an assumed endpoint: the manual path is the agent id, typed by hand.
-    const id = await vscode.window.showInputBox({
+    const id = await prompts.input({
       title: vscode.l10n.t('Agent id'),
       prompt: vscode.l10n.t('This platform does not list agents ({0}). Enter the agent id from the studio.', err.assumption.row),
       ignoreFocusOut: true,
@@ -49,7 +50,7 @@ export async function resolveAgent(connection: Connection, arg: AgentArg): Promi
     return id?.trim() ? { agentId: id.trim(), name: id.trim(), description: '' } : undefined;
   }
   if (agents.length === 0) throw new UserFacingError(vscode.l10n.t('This workspace has no agents yet. Create one with Agent Workbench: Create Agent.'));
-  const pick = await vscode.window.showQuickPick(agents.map((a) => ({ label: a.name, description: a.agentId, detail: a.description, agent: a })), { placeHolder: vscode.l10n.t('Agent'), matchOnDescription: true });
+  const pick = await prompts.pick(agents.map((a) => ({ label: a.name, description: a.agentId, detail: a.description, agent: a })), { placeHolder: vscode.l10n.t('Agent'), matchOnDescription: true });
   return pick?.agent;
 }
 
@@ -58,7 +59,7 @@ export function registerAgentCommands(connection: Connection, tree: AgentsTree, 
   /** Adds an agent by its id, for platforms that do not list agents; the Agents view then shows it. */
   async function addAgentById(given?: string): Promise<string | undefined> {
     const ctx = requireContext(connection);
-    const id = (given ?? (await vscode.window.showInputBox({
+    const id = (given ?? (await prompts.input({
       title: vscode.l10n.t('Add Agent by Id'),
       prompt: vscode.l10n.t('The agent id, as the studio shows it'),
       ignoreFocusOut: true,
@@ -77,11 +78,11 @@ export function registerAgentCommands(connection: Connection, tree: AgentsTree, 
       const n = v.trim().length;
       return n < AGENT_NAME_MIN || n > AGENT_NAME_MAX ? vscode.l10n.t('An agent name has {0} to {1} characters (now {2}).', AGENT_NAME_MIN, AGENT_NAME_MAX, n) : undefined;
     };
-    const name = args?.name ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Create Agent (1/2)'), prompt: vscode.l10n.t('Name of the new agent'), validateInput: checkName, ignoreFocusOut: true }));
+    const name = args?.name ?? (await prompts.input({ title: vscode.l10n.t('Create Agent (1/2)'), prompt: vscode.l10n.t('Name of the new agent'), validateInput: checkName, ignoreFocusOut: true }));
     if (name === undefined) return undefined;
     const problem = checkName(name);
     if (problem) throw new UserFacingError(problem);
-    const description = args?.description ?? (await vscode.window.showInputBox({
+    const description = args?.description ?? (await prompts.input({
       title: vscode.l10n.t('Create Agent (2/2)'),
       prompt: vscode.l10n.t('What does {0} do? (optional)', name.trim()),
       validateInput: (v) => (v.length > AGENT_DESCRIPTION_MAX ? vscode.l10n.t('At most {0} characters.', AGENT_DESCRIPTION_MAX) : undefined),
@@ -91,7 +92,7 @@ export function registerAgentCommands(connection: Connection, tree: AgentsTree, 
     const client = agentsClient(connection);
     const created = await withProgress(vscode.l10n.t('Creating agent {0}…', name.trim()), (signal) => client.createAgent({ name: name.trim(), description }, signal));
     tree.refresh();
-    void vscode.window.showInformationMessage(vscode.l10n.t('Agent "{0}" created ({1}) with its main branch.', created.name, created.agentId));
+    void prompts.info(vscode.l10n.t('Agent "{0}" created ({1}) with its main branch.', created.name, created.agentId));
     return created;
   }
 
@@ -105,7 +106,7 @@ export function registerAgentCommands(connection: Connection, tree: AgentsTree, 
       if (!BRANCH_NAME_PATTERN.test(t)) return vscode.l10n.t('Use letters, digits, ".", "_", "-" and "/", starting with a letter or digit.');
       return undefined;
     };
-    const name = givenName ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Create Branch of {0}', agent.name), prompt: vscode.l10n.t('The branch starts from main as it is now'), validateInput: check, ignoreFocusOut: true }));
+    const name = givenName ?? (await prompts.input({ title: vscode.l10n.t('Create Branch of {0}', agent.name), prompt: vscode.l10n.t('The branch starts from main as it is now'), validateInput: check, ignoreFocusOut: true }));
     if (name === undefined) return undefined;
     const problem = check(name);
     if (problem) throw new UserFacingError(problem);
@@ -113,7 +114,7 @@ export function registerAgentCommands(connection: Connection, tree: AgentsTree, 
     const branch = await withProgress(vscode.l10n.t('Creating branch {0}…', name.trim()), (signal) => client.createBranch(agent.agentId, name.trim(), signal));
     const node = tree.agentNode(agent.agentId);
     if (node) tree.refreshNode(node);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Branch "{0}" of {1} created from main.', branch.name, agent.name));
+    void prompts.info(vscode.l10n.t('Branch "{0}" of {1} created from main.', branch.name, agent.name));
     return branch;
   }
 
@@ -124,7 +125,7 @@ export function registerAgentCommands(connection: Connection, tree: AgentsTree, 
     vscode.commands.registerCommand(Command.refreshAgents, () => tree.refresh()),
     vscode.commands.registerCommand(Command.refreshNode, (node?: TreeNode) => (node ? tree.refreshNode(node) : tree.refresh())),
     vscode.commands.registerCommand(Command.filterAgents, async (text?: string) => {
-      const value = text ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Filter Agents'), prompt: vscode.l10n.t('Part of an agent name or id; empty shows all'), value: tree.filter }));
+      const value = text ?? (await prompts.input({ title: vscode.l10n.t('Filter Agents'), prompt: vscode.l10n.t('Part of an agent name or id; empty shows all'), value: tree.filter }));
       if (value !== undefined) tree.setFilter(value);
     }),
     vscode.commands.registerCommand(Command.clearAgentFilter, () => tree.setFilter('')),

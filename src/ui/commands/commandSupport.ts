@@ -3,6 +3,7 @@ import type { ClientContext } from '../../client/context';
 import type { PlatformError } from '../../client/errors';
 import type { Connection } from '../connection/connection';
 import { Command } from '../ids';
+import { prompts } from '../common/prompts';
 
 /** The active profile's client context, or an error that says what to do. */
 export function requireContext(connection: Connection): ClientContext {
@@ -37,7 +38,7 @@ export async function runCommand<T>(fn: () => Promise<T>, opts: { retry?: () => 
       message += ` ${vscode.l10n.t('It may have been done before the answer was lost: refresh and check before trying again.')}`;
     }
     const actions = nothingDone && opts.retry ? [retry, showLog] : [showLog];
-    void vscode.window.showErrorMessage(message, ...actions).then((choice) => {
+    void prompts.error(message, ...actions).then((choice) => {
       if (choice === retry) void opts.retry?.();
       if (choice === showLog) void vscode.commands.executeCommand(Command.showLog);
     });

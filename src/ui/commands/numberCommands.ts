@@ -8,6 +8,7 @@ import { ConnectorNode, NumbersNode } from '../explorer/agents/telephonyNodes';
 import { type AgentArg, agentsClient, resolveAgent } from './agentCommands';
 import { runCommand, UserFacingError, withProgress } from './commandSupport';
 import { Command } from '../ids';
+import { prompts } from '../common/prompts';
 
 
 /** Splits pasted text into numbers: commas, semicolons, spaces between groups of digits are not separators. */
@@ -29,7 +30,7 @@ export function registerNumberCommands(connection: Connection, tree: AgentsTree)
     const E164 = clientRuntime().agentsContract.E164_PATTERN;
     let numbers = given?.numbers;
     if (!numbers) {
-      const text = await vscode.window.showInputBox({
+      const text = await prompts.input({
         title: vscode.l10n.t('Import Phone Numbers to {0} (1/2)', agent.name),
         prompt: vscode.l10n.t('Numbers in E.164 form, separated by commas or new lines, e.g. +14155550123, +442071838750'),
         ignoreFocusOut: true,
@@ -46,7 +47,7 @@ export function registerNumberCommands(connection: Connection, tree: AgentsTree)
     const valid = numbers.filter((n) => E164.test(n));
     const rejected = numbers.filter((n) => !E164.test(n)).map((n) => ({ number: n, reason: vscode.l10n.t('not in E.164 form') }));
     if (valid.length === 0) throw new UserFacingError(vscode.l10n.t('Nothing was imported: no number is in E.164 form ({0}).', numbers.join(', ') || vscode.l10n.t('none given')));
-    const clientEnv = given?.clientEnv ?? ((await vscode.window.showQuickPick(
+    const clientEnv = given?.clientEnv ?? ((await prompts.pick(
       [{ label: 'live' as Environment, description: vscode.l10n.t('default') }, { label: 'pre-release' as Environment }, { label: 'sandbox' as Environment }],
       { title: vscode.l10n.t('Import Phone Numbers to {0} (2/2)', agent.name), placeHolder: vscode.l10n.t('Client environment the numbers route to') },
     ))?.label);
@@ -61,8 +62,8 @@ export function registerNumberCommands(connection: Connection, tree: AgentsTree)
       ...(skipped.length ? [vscode.l10n.t('Skipped: {0}.', skipped.map((s) => `${s.number} (${s.reason})`).join(', '))] : []),
       ...(rejected.length ? [vscode.l10n.t('Rejected before sending: {0}.', rejected.map((r) => `${r.number} (${r.reason})`).join(', '))] : []),
     ];
-    if (skipped.length || rejected.length) void vscode.window.showWarningMessage(lines.join(' '));
-    else void vscode.window.showInformationMessage(lines.join(' '));
+    if (skipped.length || rejected.length) void prompts.warn(lines.join(' '));
+    else void prompts.info(lines.join(' '));
     const node = tree.agentNode(agent.agentId);
     const numbersNode = node?.children?.find((c): c is NumbersNode => c instanceof NumbersNode);
     if (numbersNode) tree.refreshNode(numbersNode);
@@ -78,12 +79,12 @@ export function registerNumberCommands(connection: Connection, tree: AgentsTree)
       const all = await client.listPhoneNumbers(agent.agentId);
       const ids = [...new Set(all.map((n) => n.connectorId))].sort();
       if (ids.length === 0) throw new UserFacingError(vscode.l10n.t('{0} has no phone numbers yet.', agent.name));
-      connector = (await vscode.window.showQuickPick(ids.map((id) => ({ label: id, description: vscode.l10n.t('{0} numbers', all.filter((n) => n.connectorId === id).length) })), { placeHolder: vscode.l10n.t('Connector') }))?.label;
+      connector = (await prompts.pick(ids.map((id) => ({ label: id, description: vscode.l10n.t('{0} numbers', all.filter((n) => n.connectorId === id).length) })), { placeHolder: vscode.l10n.t('Connector') }))?.label;
       if (!connector) return undefined;
     }
     const numbers = await client.listPhoneNumbers(agent.agentId, connector);
     if (!connectorId) {
-      void vscode.window.showQuickPick(numbers.map((n) => ({ label: n.number, description: n.clientEnv, detail: vscode.l10n.t('connector {0} · project {1}', n.connectorId, n.projectId) })), { title: vscode.l10n.t('Numbers of connector {0}', connector) });
+      void prompts.pick(numbers.map((n) => ({ label: n.number, description: n.clientEnv, detail: vscode.l10n.t('connector {0} · project {1}', n.connectorId, n.projectId) })), { title: vscode.l10n.t('Numbers of connector {0}', connector) });
     }
     return numbers;
   }
