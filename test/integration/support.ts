@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Prompts } from '../../src/ui/common/prompts';
+import type { TestingApi } from '../../src/extension';
 
 export const EXTENSION_ID = 'agent-workbench.agent-workbench';
 
@@ -8,7 +8,7 @@ export interface WorkbenchExports {
   activationTimeMs: number;
   logUri: vscode.Uri;
   agentsView: vscode.TreeDataProvider<unknown>;
-  testing?: { replacePrompts(prompts: Prompts): vscode.Disposable };
+  testing?: TestingApi;
 }
 
 export interface LocalPlatformUrls {

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { Disposable } from '../../core/disposable';
+import { Emitter } from '../../core/event';
 import type { AgentsSource } from './agents/agentsSource';
 import { parseRemoteDocumentUri, remoteDocumentUri, type RemoteRef, Scheme } from '../uris';
 
@@ -7,11 +9,13 @@ export function remoteUri(ref: RemoteRef): vscode.Uri {
   return vscode.Uri.from(remoteDocumentUri(ref));
 }
 
-export class RemoteDocuments implements vscode.TextDocumentContentProvider {
-  private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
+export class RemoteDocuments extends Disposable implements vscode.TextDocumentContentProvider {
+  private readonly _onDidChange = this.register(new Emitter<vscode.Uri>());
   readonly onDidChange = this._onDidChange.event;
 
-  constructor(private readonly source: () => AgentsSource | undefined) {}
+  constructor(private readonly source: () => AgentsSource | undefined) {
+    super();
+  }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const source = this.source();
@@ -37,9 +41,5 @@ export class RemoteDocuments implements vscode.TextDocumentContentProvider {
   /** Re-reads every open remote document (after a refresh). */
   refreshOpen(): void {
     for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === Scheme.remote) this._onDidChange.fire(doc.uri);
-  }
-
-  dispose(): void {
-    this._onDidChange.dispose();
   }
 }

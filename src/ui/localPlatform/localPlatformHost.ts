@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LocalPlatform, LocalPlatformCredentials, LocalPlatformOptions, LocalPlatformUrls } from '../../localPlatform/server';
+import { Disposable } from '../../core/disposable';
+import { Emitter } from '../../core/event';
 import type { Log } from '../log';
 import { ContextKey } from '../ids';
 
@@ -36,14 +38,16 @@ export async function probeExternal(origin: string, signal?: AbortSignal): Promi
  * Runs the local platform inside the extension host, loaded from its own bundle only when
  * first started so activation stays light.
  */
-export class LocalPlatformHost implements vscode.Disposable {
+export class LocalPlatformHost extends Disposable {
   private running: LocalPlatform | undefined;
   private external: LocalPlatformInfo | undefined;
   private starting: Promise<LocalPlatformInfo> | undefined;
-  private readonly _onDidChange = new vscode.EventEmitter<LocalPlatformInfo | undefined>();
+  private readonly _onDidChange = this.register(new Emitter<LocalPlatformInfo | undefined>());
   readonly onDidChange = this._onDidChange.event;
 
-  constructor(private readonly extensionPath: string, readonly log: Log) {}
+  constructor(private readonly extensionPath: string, readonly log: Log) {
+    super();
+  }
 
   get current(): LocalPlatformInfo | undefined {
     return this.external ?? (this.running ? { urls: this.running.urls, credentials: this.running.credentials, external: false } : undefined);
@@ -112,8 +116,8 @@ export class LocalPlatformHost implements vscode.Disposable {
     this._onDidChange.fire(undefined);
   }
 
-  dispose(): void {
+  override dispose(): void {
     void this.stop();
-    this._onDidChange.dispose();
+    super.dispose();
   }
 }

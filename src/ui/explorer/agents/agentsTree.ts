@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Agent } from '../../../contract/agents';
+import { Disposable } from '../../../core/disposable';
 import { NodeTreeProvider } from '../treeProvider';
 import type { TreeNode } from '../treeNode';
 import { AgentNode, type CheckedOutBranch } from './agentNodes';
@@ -17,7 +18,7 @@ export type AgentsViewState = 'noProfile' | 'empty' | 'error' | 'ready' | 'noMat
  * The Agents view: every agent of the workspace, filterable by name. Failures show in the view's
  * message with a retry link in the welcome content; nothing blocks the editor while loading.
  */
-export class AgentsTree implements vscode.Disposable {
+export class AgentsTree extends Disposable {
   readonly provider: NodeTreeProvider;
   readonly view: vscode.TreeView<TreeNode>;
   private filterText = '';
@@ -25,7 +26,6 @@ export class AgentsTree implements vscode.Disposable {
   private listed = true;
   private agents: Promise<Agent[]> | undefined;
   private nodes = new Map<string, AgentNode>();
-  private readonly subs: vscode.Disposable[] = [];
 
   constructor(
     private readonly source: () => AgentsSource | undefined,
@@ -35,9 +35,9 @@ export class AgentsTree implements vscode.Disposable {
     /** The agents added by id, shown where the platform does not list agents. */
     private readonly remembered: () => Promise<Agent[]> = () => Promise.resolve([]),
   ) {
-    this.provider = new NodeTreeProvider(() => this.roots());
-    this.view = vscode.window.createTreeView(AGENTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
-    this.subs.push(this.view, this.provider);
+    super();
+    this.provider = this.register(new NodeTreeProvider(() => this.roots()));
+    this.view = this.register(vscode.window.createTreeView(AGENTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true }));
   }
 
   get filter(): string {
@@ -134,10 +134,6 @@ export class AgentsTree implements vscode.Disposable {
 
   private setState(state: AgentsViewState): void {
     void vscode.commands.executeCommand('setContext', ContextKey.agentsState, state);
-  }
-
-  dispose(): void {
-    this.subs.forEach((s) => s.dispose());
   }
 }
 

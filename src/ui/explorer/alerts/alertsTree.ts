@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AlertRule } from '../../../contract/alerts';
+import { Disposable } from '../../../core/disposable';
 import { clientRuntime } from '../../clientRuntime';
 import type { Connection } from '../../connection/connection';
 import { NodeTreeProvider } from '../treeProvider';
@@ -19,7 +20,7 @@ export type AlertsViewState = 'noProfile' | 'error' | 'ready';
  * webhook endpoints of the active profile. The rule list is read when the view shows; the other
  * groups when expanded. A failure shows in the view's message with a retry link in the welcome.
  */
-export class AlertsTree implements vscode.Disposable {
+export class AlertsTree extends Disposable {
   readonly provider: NodeTreeProvider;
   readonly view: vscode.TreeView<TreeNode>;
   private cachedSource: { ctx: object; source: AlertsSource } | undefined;
@@ -28,13 +29,13 @@ export class AlertsTree implements vscode.Disposable {
   private loaded: { source: AlertsSource; group: RulesGroupNode } | undefined;
   private currentGroup: CurrentAlertsGroupNode | undefined;
   private endpointsGroup: EndpointsGroupNode | undefined;
-  private readonly subs: vscode.Disposable[] = [];
 
   constructor(private readonly connection: Connection, readonly secrets: WebhookSecrets) {
-    this.provider = new NodeTreeProvider(() => this.roots());
-    this.view = vscode.window.createTreeView(ALERTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
+    super();
+    this.provider = this.register(new NodeTreeProvider(() => this.roots()));
+    this.view = this.register(vscode.window.createTreeView(ALERTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true }));
     // Another profile: forget what was loaded; VS Code asks again only if the view is showing.
-    this.subs.push(this.view, this.provider, connection.profiles.onDidChange(() => this.forget()));
+    this.register(connection.profiles.onDidChange(() => this.forget()));
   }
 
   /** The reads of the active profile, or undefined when no profile is chosen. */
@@ -139,9 +140,5 @@ export class AlertsTree implements vscode.Disposable {
 
   private setState(state: AlertsViewState): void {
     void vscode.commands.executeCommand('setContext', ContextKey.alertsState, state);
-  }
-
-  dispose(): void {
-    this.subs.forEach((s) => s.dispose());
   }
 }
