@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ALERT_RULE_STATES } from '../../../src/contract/alerts';
-import { Command, ContextKey, producedContextValues, RULE_STATES, View, type ViewId, WITHOUT_MENU } from '../../../src/ui/ids';
+import { Command, ContextKey, ItemContext, producedContextValues, RULE_STATES, View, type ViewId, WITHOUT_MENU } from '../../../src/ui/ids';
 
 interface MenuEntry {
   command: string;
@@ -111,4 +111,14 @@ test('Copy Id reaches the items that stand for one thing, not their groups', () 
 
 test('the rule states named for menus are the contract\'s', () => {
   assert.deepEqual([...RULE_STATES], [...ALERT_RULE_STATES]);
+});
+
+test('contextValues say what a person can do with the item', () => {
+  assert.equal(ItemContext.deployment('sandbox', true), 'deployment.sandbox.active.promotable');
+  assert.equal(ItemContext.deployment('live', true), 'deployment.live.active', 'nothing is beyond live');
+  assert.equal(ItemContext.deployment('pre-release', false), 'deployment.pre-release', 'only the active deployment is promoted');
+  assert.equal(ItemContext.environment('sandbox'), 'environment.sandbox.publishable');
+  assert.equal(ItemContext.branch({ isMain: true, checkedOut: true }), 'branch.main.checkedOut');
+  assert.equal(ItemContext.alertRule(false, 'alert'), 'alertRule.disabled.alert');
+  assert.equal(ItemContext.webhookEndpoint(true), 'webhookEndpoint.secretStored');
 });
