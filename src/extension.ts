@@ -16,6 +16,7 @@ import { registerWebhookCommands } from './ui/commands/webhookCommands';
 import { AlertsTree } from './ui/explorer/alerts/alertsTree';
 import { WebhookSecrets } from './ui/explorer/alerts/webhookSecrets';
 import { Log } from './ui/log';
+import { profileModelsOf } from './ui/model/connectionModels';
 import { type Prompts, replacePrompts } from './ui/common/prompts';
 import { Command } from './ui/ids';
 
@@ -66,7 +67,8 @@ function start(context: vscode.ExtensionContext): Running {
   const vault = store.add(new SecretVault(context.secrets, log.redactor));
   const connection = store.add(new Connection(profiles, vault, log));
   const localPlatform = store.add(new LocalPlatformHost(context.extensionPath, log));
-  const agentsView = createAgentsView(connection, context.workspaceState);
+  const models = store.add(profileModelsOf(connection));
+  const agentsView = createAgentsView(connection, models, context.workspaceState);
   store.add(agentsView.disposable);
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
   const alertsTree = store.add(new AlertsTree(connection, webhookSecrets));
@@ -74,9 +76,9 @@ function start(context: vscode.ExtensionContext): Running {
     new ConnectionStatusBar(profiles),
     registerConnectionCommands(connection),
     registerLocalPlatformCommands(localPlatform, connection),
-    registerAgentCommands(connection, agentsView.tree, agentsView.remembered),
-    registerDeployCommands(connection, agentsView.tree),
-    registerNumberCommands(connection, agentsView.tree),
+    registerAgentCommands(connection, models, agentsView.tree, agentsView.remembered),
+    registerDeployCommands(connection, models),
+    registerNumberCommands(connection, models),
     registerAlertCommands(connection, alertsTree),
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),

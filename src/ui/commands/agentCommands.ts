@@ -9,7 +9,8 @@ import type { RememberedAgents } from '../explorer/agents/rememberedAgents';
 import { DeploymentNode } from '../explorer/agents/deploymentNodes';
 import { ConnectorNode, NumberNode, RealtimeConfigNode } from '../explorer/agents/telephonyNodes';
 import type { TreeNode } from '../explorer/treeNode';
-import { isPlatformError, requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
+import { isPlatformError, requireContext, requireModel, runCommand, untilAborted, UserFacingError, withProgress } from './commandSupport';
+import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 
@@ -21,23 +22,23 @@ export function agentsClient(connection: Connection): AgentsClient {
 }
 
 /** Resolves the agent a command applies to: the node clicked, the id given, or a pick. */
-export async function resolveAgent(connection: Connection, arg: AgentArg): Promise<Agent | undefined> {
+export async function resolveAgent(models: ProfileModels<object>, arg: AgentArg): Promise<Agent | undefined> {
   if (arg instanceof AgentNode) return arg.agent;
-  const client = agentsClient(connection);
+  const model = requireModel(models).agents;
   if (arg?.agentId) {
+    const fallback = { agentId: arg.agentId, name: arg.name ?? arg.agentId, description: '' };
     try {
-      return await client.getAgent(arg.agentId);
+      // From the list when it is loaded, else read alone: acting on one agent never lists them all.
+      return (await model.find(arg.agentId)) ?? fallback;
     } catch (err) {
       // Reading one agent is an assumed endpoint: where the platform lacks it, act on the id given.
-      if (isPlatformError(err) && err.assumption) return { agentId: arg.agentId, name: arg.name ?? arg.agentId, description: '' };
+      if (isPlatformError(err) && err.assumption) return fallback;
       throw err;
     }
   }
-  const agents: Agent[] = [];
+  let agents: Agent[];
   try {
-    await withProgress(vscode.l10n.t('Loading agents…'), async (signal) => {
-      for await (const a of client.allAgents({ limit: 1000 }, { signal })) agents.push(a);
-    });
+    agents = model.agents.peek() ?? (await withProgress(vscode.l10n.t('Loading agents…'), (signal) => untilAborted(model.agents.get(), signal)));
   } catch (err) {
     if (!(isPlatformError(err) && err.assumption)) throw err;
     // Listing agents is an assumed endpoint: the manual path is the agent id, typed by hand.
@@ -55,7 +56,7 @@ export async function resolveAgent(connection: Connection, arg: AgentArg): Promi
 }
 
 /** Create agent, create branch, copy id, refresh and filter. */
-export function registerAgentCommands(connection: Connection, tree: AgentsTree, remembered: RememberedAgents): vscode.Disposable {
+export function registerAgentCommands(connection: Connection, models: ProfileModels<object>, tree: AgentsTree, remembered: RememberedAgents): vscode.Disposable {
   /** Adds an agent by its id, for platforms that do not list agents; the Agents view then shows it. */
   async function addAgentById(given?: string): Promise<string | undefined> {
     const ctx = requireContext(connection);
@@ -91,13 +92,13 @@ export function registerAgentCommands(connection: Connection, tree: AgentsTree, 
     if (description === undefined) return undefined;
     const client = agentsClient(connection);
     const created = await withProgress(vscode.l10n.t('Creating agent {0}…', name.trim()), (signal) => client.createAgent({ name: name.trim(), description }, signal));
-    tree.refresh();
+    requireModel(models).agents.agents.invalidate();
     void prompts.info(vscode.l10n.t('Agent "{0}" created ({1}) with its main branch.', created.name, created.agentId));
     return created;
   }
 
   async function createBranch(arg?: AgentArg, givenName?: string): Promise<Branch | undefined> {
-    const agent = await resolveAgent(connection, arg);
+    const agent = await resolveAgent(models, arg);
     if (!agent) return undefined;
     const { BRANCH_NAME_MAX, BRANCH_NAME_PATTERN } = clientRuntime().agentsContract;
     const check = (v: string): string | undefined => {
@@ -112,8 +113,7 @@ export function registerAgentCommands(connection: Connection, tree: AgentsTree, 
     if (problem) throw new UserFacingError(problem);
     const client = agentsClient(connection);
     const branch = await withProgress(vscode.l10n.t('Creating branch {0}…', name.trim()), (signal) => client.createBranch(agent.agentId, name.trim(), signal));
-    const node = tree.agentNode(agent.agentId);
-    if (node) tree.refreshNode(node);
+    requireModel(models).agents.agent(agent.agentId).branches.invalidate();
     void prompts.info(vscode.l10n.t('Branch "{0}" of {1} created from main.', branch.name, agent.name));
     return branch;
   }

@@ -1,17 +1,39 @@
 import * as vscode from 'vscode';
 import type { ClientContext } from '../../client/context';
 import type { Connection } from '../connection/connection';
+import type { ProfileModel, ProfileModels } from '../model/profileModels';
 import { failureReport } from './failure';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 
 export { isPlatformError } from './failure';
 
+function noProfile(): UserFacingError {
+  return new UserFacingError(vscode.l10n.t('Choose a connection profile first (Agent Workbench: Switch Connection Profile), or start the local platform.'));
+}
+
 /** The active profile's client context, or an error that says what to do. */
 export function requireContext(connection: Connection): ClientContext {
   const ctx = connection.context;
-  if (!ctx) throw new UserFacingError(vscode.l10n.t('Choose a connection profile first (Agent Workbench: Switch Connection Profile), or start the local platform.'));
+  if (!ctx) throw noProfile();
   return ctx;
+}
+
+/** What the editor knows through the active profile, or an error that says what to do. */
+export function requireModel(models: ProfileModels<object>): ProfileModel {
+  const model = models.active();
+  if (!model) throw noProfile();
+  return model;
+}
+
+/** Rejects with an AbortError when the signal aborts first (the read itself goes on and is kept for later). */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(Object.assign(new Error('cancelled'), { name: 'AbortError' }));
+    if (signal.aborted) abort();
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /** An error whose message is already written for a person. */

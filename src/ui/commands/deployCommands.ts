@@ -2,10 +2,10 @@ import * as vscode from 'vscode';
 import type { Deployment, DeploymentActionResult } from '../../contract/agents';
 import type { Environment } from '../../contract/common';
 import type { Connection } from '../connection/connection';
-import type { AgentsTree } from '../explorer/agents/agentsTree';
-import { activeDeployment, DeploymentNode, DeploymentsNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
+import { activeDeployment, DeploymentNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
 import { type AgentArg, agentsClient, resolveAgent } from './agentCommands';
-import { runCommand, UserFacingError, withProgress } from './commandSupport';
+import { requireModel, runCommand, UserFacingError, withProgress } from './commandSupport';
+import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 import { type Confirmation, NEXT_ENVIRONMENT, promoteConfirmation, publishConfirmation, rollbackConfirmation, typedNameProblem } from './deployConfirmations';
@@ -18,7 +18,7 @@ export interface ActionOptions {
 }
 
 /** Publish, promote and rollback, with the care a production deploy deserves. */
-export function registerDeployCommands(connection: Connection, tree: AgentsTree): vscode.Disposable {
+export function registerDeployCommands(connection: Connection, models: ProfileModels<object>): vscode.Disposable {
   /** Asks before acting; when live changes, the agent's name must be typed too. Returns false when the person backs out. */
   async function confirm(c: Confirmation): Promise<boolean> {
     const answer = await prompts.ask(c.question, { detail: c.detail }, c.go);
@@ -46,10 +46,7 @@ export function registerDeployCommands(connection: Connection, tree: AgentsTree)
     const d = result.deployment;
     const runs = result.testRunIds.length ? vscode.l10n.t(' Test runs started: {0}.', result.testRunIds.join(', ')) : vscode.l10n.t(' No test runs were started.');
     void prompts.info(vscode.l10n.t('{0}: {1} now serves version {2} in {3} (deployment {4}).', verb, agentName, d.version, d.environment, d.id) + runs);
-    const node = tree.agentNode(d.agentId);
-    const deployments = node?.children?.find((c): c is DeploymentsNode => c instanceof DeploymentsNode);
-    if (deployments) tree.refreshNode(deployments);
-    else if (node) tree.refreshNode(node);
+    requireModel(models).agents.agent(d.agentId).deployments.invalidate();
   }
 
   /** Finds the deployment a command applies to; for an environment, its active deployment. */
@@ -60,7 +57,7 @@ export function registerDeployCommands(connection: Connection, tree: AgentsTree)
       if (!active) throw new UserFacingError(vscode.l10n.t('Nothing is deployed to {0} yet.', arg.environment));
       return { agentId: arg.group.agentNode.agent.agentId, agentName: arg.group.agentNode.agent.name, deployment: active };
     }
-    const agent = await resolveAgent(connection, arg ? { agentId: arg.agentId } : undefined);
+    const agent = await resolveAgent(models, arg ? { agentId: arg.agentId } : undefined);
     if (!agent) return undefined;
     const client = agentsClient(connection);
     if (arg?.deploymentId) return { agentId: agent.agentId, agentName: agent.name, deployment: await client.getDeployment(agent.agentId, arg.deploymentId) };
@@ -72,7 +69,7 @@ export function registerDeployCommands(connection: Connection, tree: AgentsTree)
   }
 
   async function publish(arg: AgentArg | EnvironmentDeploymentsNode, opts: ActionOptions = {}): Promise<DeploymentActionResult | undefined> {
-    const agent = await resolveAgent(connection, arg instanceof EnvironmentDeploymentsNode ? arg.group.agentNode : arg);
+    const agent = await resolveAgent(models, arg instanceof EnvironmentDeploymentsNode ? arg.group.agentNode : arg);
     if (!agent) return undefined;
     if (!(await confirm(publishConfirmation(vscode.l10n, agent.name)))) return undefined;
     const message = await askMessage(vscode.l10n.t('Publish {0} to sandbox', agent.name), opts.deploymentMessage);

@@ -3,10 +3,10 @@ import type { ImportPhoneNumbersResponse, PhoneNumber } from '../../contract/age
 import type { Environment } from '../../contract/common';
 import { clientRuntime } from '../clientRuntime';
 import type { Connection } from '../connection/connection';
-import type { AgentsTree } from '../explorer/agents/agentsTree';
 import { ConnectorNode, NumbersNode } from '../explorer/agents/telephonyNodes';
 import { type AgentArg, agentsClient, resolveAgent } from './agentCommands';
-import { runCommand, UserFacingError, withProgress } from './commandSupport';
+import { requireModel, runCommand, UserFacingError, withProgress } from './commandSupport';
+import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 
@@ -22,9 +22,9 @@ export interface ImportReport extends ImportPhoneNumbersResponse {
 }
 
 /** Import numbers (several at once, each checked as E.164 first) and list numbers by connector. */
-export function registerNumberCommands(connection: Connection, tree: AgentsTree): vscode.Disposable {
+export function registerNumberCommands(connection: Connection, models: ProfileModels<object>): vscode.Disposable {
   async function importNumbers(arg?: AgentArg | NumbersNode, given?: { numbers?: string[]; clientEnv?: Environment; connectorId?: string }): Promise<ImportReport | undefined> {
-    const agent = await resolveAgent(connection, arg instanceof NumbersNode ? arg.agentNode : arg);
+    const agent = await resolveAgent(models, arg instanceof NumbersNode ? arg.agentNode : arg);
     if (!agent) return undefined;
     // The contract's pattern: the same check the client makes before sending.
     const E164 = clientRuntime().agentsContract.E164_PATTERN;
@@ -64,14 +64,12 @@ export function registerNumberCommands(connection: Connection, tree: AgentsTree)
     ];
     if (skipped.length || rejected.length) void prompts.warn(lines.join(' '));
     else void prompts.info(lines.join(' '));
-    const node = tree.agentNode(agent.agentId);
-    const numbersNode = node?.children?.find((c): c is NumbersNode => c instanceof NumbersNode);
-    if (numbersNode) tree.refreshNode(numbersNode);
+    requireModel(models).agents.agent(agent.agentId).numbers.invalidate();
     return report;
   }
 
   async function listByConnector(arg?: AgentArg | ConnectorNode, connectorId?: string): Promise<PhoneNumber[] | undefined> {
-    const agent = await resolveAgent(connection, arg instanceof ConnectorNode ? arg.envNode.group.agentNode : arg);
+    const agent = await resolveAgent(models, arg instanceof ConnectorNode ? arg.envNode.group.agentNode : arg);
     if (!agent) return undefined;
     const client = agentsClient(connection);
     let connector = arg instanceof ConnectorNode ? arg.connectorId : connectorId;

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { Agent, Branch, Topic } from '../../../contract/agents';
 import { remoteUri } from '../remoteDocuments';
 import { InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
-import { type AgentsSource, orderBranches } from './agentsSource';
+import { orderBranches } from './agentsSource';
+import type { AgentModel } from '../../model/agentsModel';
 import { DeploymentsNode } from './deploymentNodes';
 import { NumbersNode, RealtimeConfigsNode } from './telephonyNodes';
 import { ItemContext } from '../../ids';
@@ -11,7 +12,7 @@ import { ItemContext } from '../../ids';
 export type CheckedOutBranch = (agentId: string) => string | undefined;
 
 export class AgentNode extends LoadingNode {
-  constructor(readonly agent: Agent, readonly source: AgentsSource, private readonly checkedOut: CheckedOutBranch) {
+  constructor(readonly agent: Agent, readonly model: AgentModel, private readonly checkedOut: CheckedOutBranch) {
     super(undefined);
   }
 
@@ -39,7 +40,7 @@ export class AgentNode extends LoadingNode {
   }
 
   protected async loadChildren(): Promise<TreeNode[]> {
-    const branches = orderBranches(await this.source.listBranches(this.agent.agentId));
+    const branches = orderBranches(await this.model.branches.get());
     const checkedOut = this.checkedOut(this.agent.agentId);
     return [
       ...branches.map((b) => new BranchNode(this, b, b.branchId === checkedOut)),
@@ -125,8 +126,7 @@ export class KnowledgeNode extends LoadingNode {
   }
 
   protected async loadChildren(): Promise<TreeNode[]> {
-    const { agent } = this.branchNode.agentNode;
-    const topics = await this.branchNode.agentNode.source.listTopics(agent.agentId, this.branchNode.branch.branchId);
+    const topics = await this.branchNode.agentNode.model.topics.get(this.branchNode.branch.branchId).get();
     if (topics.length === 0) return [new InfoNode(this, 'none', vscode.l10n.t('No knowledge topics yet'))];
     return [...topics].sort((a, b) => a.name.localeCompare(b.name)).map((t) => new TopicNode(this, t));
   }

@@ -28,7 +28,7 @@ export class DeploymentsNode extends LoadingNode {
   }
 
   protected async loadChildren(): Promise<TreeNode[]> {
-    const all = await this.agentNode.source.listDeployments(this.agentNode.agent.agentId);
+    const all = await this.agentNode.model.deployments.get();
     return ENVIRONMENT_ORDER.map((env) => new EnvironmentDeploymentsNode(this, env, all.filter((d) => d.environment === env)));
   }
 }

@@ -7,9 +7,10 @@ import { AgentsTree } from './agentsTree';
 import { Checkouts } from './checkouts';
 import { RememberedAgents } from './rememberedAgents';
 import { agentsSourceFor } from './clientAgentsSource';
+import type { ProfileModels } from '../../model/profileModels';
 
 /** Builds the Agents view and the read-only remote documents; reloads both when the profile changes. */
-export function createAgentsView(connection: Connection, workspaceState: vscode.Memento): { tree: AgentsTree; remembered: RememberedAgents; disposable: vscode.Disposable } {
+export function createAgentsView(connection: Connection, models: ProfileModels<object>, workspaceState: vscode.Memento): { tree: AgentsTree; remembered: RememberedAgents; disposable: vscode.Disposable } {
   const remembered = new RememberedAgents(workspaceState);
   let cached: { ctx: unknown; source: AgentsSource } | undefined;
   const source = (): AgentsSource | undefined => {
@@ -21,15 +22,15 @@ export function createAgentsView(connection: Connection, workspaceState: vscode.
   // Which branch is checked out comes from the agent folders (agent.json) of the workspace.
   const checkouts = new Checkouts();
   const documents = new RemoteDocuments(source);
-  const tree = new AgentsTree(source, (agentId) => checkouts.branchOf(connection.profiles.active?.id, agentId), () => {
+  const tree = new AgentsTree(() => models.active()?.agents, (agentId) => checkouts.branchOf(connection.profiles.active?.id, agentId), () => {
     void checkouts.scan();
     documents.refreshOpen();
   }, async () => {
     const profileId = connection.profiles.active?.id;
     const ids = profileId ? remembered.list(profileId) : [];
-    const reader = source();
+    const model = models.active()?.agents;
     // Each id is read where the platform can; otherwise the id stands for the agent.
-    return Promise.all(ids.map((agentId) => (reader?.getAgent ? reader.getAgent(agentId).catch(() => undefined) : Promise.resolve(undefined)).then((a) => a ?? { agentId, name: agentId, description: '' })));
+    return Promise.all(ids.map((agentId) => (model ? model.find(agentId).catch(() => undefined) : Promise.resolve(undefined)).then((a) => a ?? { agentId, name: agentId, description: '' })));
   });
   const disposable = vscode.Disposable.from(
     checkouts,

@@ -25,7 +25,7 @@ export class NumbersNode extends LoadingNode {
   }
 
   protected async loadChildren(): Promise<TreeNode[]> {
-    const numbers = await this.agentNode.source.listPhoneNumbers(this.agentNode.agent.agentId);
+    const numbers = await this.agentNode.model.numbers.get();
     if (numbers.length === 0) return [new InfoNode(this, 'none', vscode.l10n.t('No numbers yet: import some'))];
     const envs = [...new Set(numbers.map((n) => n.clientEnv))].sort((a, b) => rank(a) - rank(b));
     return envs.map((env) => new NumberEnvironmentNode(this, env, numbers.filter((n) => n.clientEnv === env)));
@@ -124,7 +124,7 @@ export class RealtimeConfigsNode extends LoadingNode {
   }
 
   protected async loadChildren(): Promise<TreeNode[]> {
-    const configs = await this.agentNode.source.listRealtimeConfigs(this.agentNode.agent.agentId);
+    const configs = await this.agentNode.model.realtimeConfigs.get();
     if (configs.length === 0) return [new InfoNode(this, 'none', vscode.l10n.t('No real-time configs'))];
     return configs.map((c) => new RealtimeConfigNode(this, c));
   }
