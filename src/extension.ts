@@ -71,7 +71,7 @@ function start(context: vscode.ExtensionContext): Running {
   const agentsView = createAgentsView(connection, models, context.workspaceState);
   store.add(agentsView.disposable);
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
-  const alertsTree = store.add(new AlertsTree(connection, webhookSecrets));
+  const alertsTree = store.add(new AlertsTree(models, webhookSecrets));
   for (const registration of [
     new ConnectionStatusBar(profiles),
     registerConnectionCommands(connection),

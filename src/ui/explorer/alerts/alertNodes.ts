@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { AlertRule, CurrentAlert } from '../../../contract/alerts';
 import { ErrorNode, InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
 import { formatAmount, md, metricExplained, metricLabel, operatorWords, scopeLabel, stateIcon, stateLabel } from './alertFormat';
-import type { AlertsSource, EndpointRecord } from './alertsSource';
+import type { EndpointRecord } from './alertsSource';
+import type { AlertsModel } from '../../model/alertsModel';
 import type { WebhookSecrets } from './webhookSecrets';
 import { Command, ItemContext } from '../../ids';
 
@@ -93,7 +94,7 @@ export class CurrentAlertsGroupNode extends LoadingNode {
   /** How many rules the rule list reports in `alert`; set by the tree on every load of the rules. */
   firing = 0;
 
-  constructor(readonly source: AlertsSource) {
+  constructor(readonly model: AlertsModel) {
     super(undefined);
   }
 
@@ -113,7 +114,7 @@ export class CurrentAlertsGroupNode extends LoadingNode {
 
   protected async loadChildren(): Promise<TreeNode[]> {
     try {
-      const alerts = await this.source.currentAlerts();
+      const alerts = await this.model.currentAlerts.get();
       if (alerts.length === 0) return [new InfoNode(this, 'none', vscode.l10n.t('Nothing is firing'), 'pass')];
       return alerts.map((a) => new CurrentAlertNode(this, a));
     } catch (err) {
@@ -156,7 +157,7 @@ export class CurrentAlertNode extends TreeNode {
 
 /** The account's webhook endpoints, loaded when expanded. */
 export class EndpointsGroupNode extends LoadingNode {
-  constructor(readonly source: AlertsSource, private readonly secrets: WebhookSecrets) {
+  constructor(readonly model: AlertsModel, private readonly secrets: WebhookSecrets) {
     super(undefined);
   }
 
@@ -175,9 +176,9 @@ export class EndpointsGroupNode extends LoadingNode {
 
   protected async loadChildren(): Promise<TreeNode[]> {
     try {
-      const endpoints = await this.source.listEndpoints();
+      const endpoints = await this.model.endpoints.get();
       if (endpoints.length === 0) return [new InfoNode(this, 'none', vscode.l10n.t('No webhook endpoints yet'))];
-      const stored = await Promise.all(endpoints.map((e) => this.secrets.has(this.source.profileId, e.id)));
+      const stored = await Promise.all(endpoints.map((e) => this.secrets.has(this.model.source.profileId, e.id)));
       return endpoints.map((e, i) => new EndpointNode(this, e, stored[i]!));
     } catch (err) {
       return [new AlertsErrorNode(this, err)];
