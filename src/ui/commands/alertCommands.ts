@@ -7,7 +7,7 @@ import { CurrentAlertNode, RuleNode } from '../explorer/alerts/alertNodes';
 import type { AlertsTree } from '../explorer/alerts/alertsTree';
 import { TreeNode } from '../explorer/treeNode';
 import { type AlertRuleFields, changedFields, checkRuleFields, promptRule } from './alertRuleInput';
-import { isPlatformError, requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
+import { isPlatformError, requireContext, runCommand, untilAborted, UserFacingError, withProgress } from './commandSupport';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 
@@ -38,7 +38,9 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     const client = alertsClient(connection);
     const id = arg instanceof CurrentAlertNode ? arg.alert.rule_id : typeof arg === 'string' ? arg : arg?.ruleId;
     if (id !== undefined) return withProgress(vscode.l10n.t('Reading alert rule {0}…', id), (signal) => client.getRule(id, signal));
-    const rules = await withProgress(vscode.l10n.t('Loading alert rules…'), (signal) => client.listRules({}, signal));
+    const model = tree.model();
+    // The list the view holds, when it holds one; read once for the view and the pick otherwise.
+    const rules = model?.rules.peek() ?? (await withProgress(vscode.l10n.t('Loading alert rules…'), (signal) => (model ? untilAborted(model.rules.get(), signal) : client.listRules({}, signal))));
     if (rules.length === 0) throw new UserFacingError(vscode.l10n.t('This account has no alert rules yet. Create one with Agent Workbench: Create Alert Rule.'));
     const pick = await prompts.pick(
       rules.map((r) => ({ label: r.name, description: `${r.metric} ${r.operator} ${r.threshold_value} · ${r.window_duration}${r.enabled ? '' : ` · ${vscode.l10n.t('disabled')}`}`, detail: r.id, rule: r })),

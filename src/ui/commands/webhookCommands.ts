@@ -9,7 +9,7 @@ import type { WebhookSecrets } from '../explorer/alerts/webhookSecrets';
 import { TreeNode } from '../explorer/treeNode';
 import { MultiStepInput } from '../common/multiStep';
 import { alertsClient } from './alertCommands';
-import { isPlatformError, requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
+import { isPlatformError, requireContext, runCommand, untilAborted, UserFacingError, withProgress } from './commandSupport';
 import { changedEndpointFields, checkEndpointFields, promptEndpoint, type WebhookEndpointFields } from './webhookInput';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
@@ -44,7 +44,9 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
       const found = await withProgress(vscode.l10n.t('Reading webhook endpoint {0}…', id), (signal) => client.getEndpoint(id, signal));
       return asEndpointRecords([found])[0];
     }
-    const all = asEndpointRecords(await withProgress(vscode.l10n.t('Loading webhook endpoints…'), (signal) => client.listEndpoints(signal)));
+    const model = tree.model();
+    // The list the view holds, when it holds one; read once for the view and the pick otherwise.
+    const all = model?.endpoints.peek() ?? asEndpointRecords(await withProgress(vscode.l10n.t('Loading webhook endpoints…'), (signal) => (model ? untilAborted(model.endpoints.get(), signal) : client.listEndpoints(signal))));
     if (all.length === 0) throw new UserFacingError(vscode.l10n.t('This account has no webhook endpoints yet. Create one with Agent Workbench: Create Webhook Endpoint.'));
     const pick = await prompts.pick(all.map((e) => ({ label: e.name, description: e.url, detail: `${e.id} · ${e.event_types.join(', ')}`, endpoint: e })), { placeHolder, matchOnDescription: true, matchOnDetail: true });
     return pick?.endpoint;

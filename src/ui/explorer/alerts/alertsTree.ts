@@ -39,7 +39,8 @@ export class AlertsTree extends Disposable {
     this.register(models.onDidChange(() => this.forget()));
   }
 
-  private model(): AlertsModel | undefined {
+  /** What the view shows: the alerts model of the active profile. */
+  model(): AlertsModel | undefined {
     return this.models.active()?.alerts;
   }
 
