@@ -55,6 +55,33 @@ suite('Agents view and commands', () => {
     assert.match(deployments[2]!.description, /^v1 · /);
   });
 
+  test('a branch\'s behavior opens as a read-only document that reads again when the branch is refreshed', async () => {
+    const [agent] = await roots();
+    const [main] = await treeItems(api.agentsView, agent!.node);
+    const [behavior] = await treeItems(api.agentsView, main!.node);
+    const uri = behavior!.item.command!.arguments![0] as vscode.Uri;
+    assert.equal(uri.path, '/Support Desk/main/behavior.md');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const branchId = (main!.node as { branch: { branchId: string } }).branch.branchId;
+    const onPlatform = await agentsApi<{ behavior: string }>('GET', `/v1/agents/ag_support/branches/${branchId}/behavior`);
+    assert.equal(doc.getText(), onPlatform.body.behavior);
+    // A teammate changes the behavior; refreshing the branch reads it again into the open document.
+    await http('POST', `${urls.admin}/agents/ag_support/branches/${branchId}/edit`, { body: { behavior: 'You are Sam, now brief.' } });
+    const changed = new Promise<void>((resolve) => {
+      const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document.uri.toString() === uri.toString()) {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
+    await vscode.commands.executeCommand('agentWorkbench.refreshNode', main!.node);
+    await changed;
+    assert.equal(doc.getText(), 'You are Sam, now brief.');
+    const forged = uri.with({ query: 'kind=behavior&agentId=ag_support' });
+    await assert.rejects(Promise.resolve(vscode.workspace.openTextDocument(forged)), 'an address the extension did not make is refused');
+  });
+
   test('refuses an agent name over 128 characters and sends nothing; creates a valid one and shows it', async () => {
     const before = await agentCount();
     const refused = await vscode.commands.executeCommand('agentWorkbench.createAgent', { name: 'x'.repeat(129), description: '' });

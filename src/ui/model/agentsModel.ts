@@ -5,7 +5,7 @@ import type { AgentsSource } from '../explorer/agents/agentsSource';
 import { Loadable, LoadableMap } from './loadable';
 
 /** What changed: the list of agents, or one part of one agent. */
-export type AgentsChange = { part: 'agents' } | { part: 'branches' | 'deployments' | 'numbers' | 'realtimeConfigs'; agentId: string } | { part: 'topics'; agentId: string; branchId: string };
+export type AgentsChange = { part: 'agents' } | { part: 'branches' | 'deployments' | 'numbers' | 'realtimeConfigs'; agentId: string } | { part: 'topics' | 'behavior'; agentId: string; branchId: string };
 
 /** What the editor knows of one agent; each part is read when first needed. */
 export class AgentModel extends Disposable {
@@ -15,6 +15,8 @@ export class AgentModel extends Disposable {
   readonly realtimeConfigs: Loadable<RealtimeConfig[]>;
   /** The knowledge topics of each branch, by branch id. */
   readonly topics: LoadableMap<Topic[]>;
+  /** The behavior prompt of each branch, by branch id. */
+  readonly behavior: LoadableMap<string>;
 
   constructor(readonly agentId: string, source: AgentsSource, changed: (change: AgentsChange) => void) {
     super();
@@ -29,11 +31,13 @@ export class AgentModel extends Disposable {
     this.realtimeConfigs = part('realtimeConfigs', () => source.listRealtimeConfigs(agentId));
     this.topics = this.register(new LoadableMap((branchId) => source.listTopics(agentId, branchId)));
     this.register(this.topics.onDidChange((branchId) => changed({ part: 'topics', agentId, branchId })));
+    this.behavior = this.register(new LoadableMap((branchId) => source.getBehavior(agentId, branchId)));
+    this.register(this.behavior.onDidChange((branchId) => changed({ part: 'behavior', agentId, branchId })));
   }
 
   /** Forgets everything known of this agent. */
   invalidate(): void {
-    for (const part of [this.branches, this.deployments, this.numbers, this.realtimeConfigs, this.topics]) part.invalidate();
+    for (const part of [this.branches, this.deployments, this.numbers, this.realtimeConfigs, this.topics, this.behavior]) part.invalidate();
   }
 }
 

@@ -185,6 +185,7 @@ function invalidatePartOf(node: TreeNode): boolean {
   else if (node instanceof BranchNode || node instanceof KnowledgeNode) {
     const branch = node instanceof BranchNode ? node : node.branchNode;
     branch.agentNode.model.topics.invalidate(branch.branch.branchId);
+    if (node instanceof BranchNode) branch.agentNode.model.behavior.invalidate(branch.branch.branchId);
   } else if (node instanceof DeploymentsNode) node.agentNode.model.deployments.invalidate();
   else if (node instanceof NumbersNode) node.agentNode.model.numbers.invalidate();
   else if (node instanceof RealtimeConfigsNode) node.agentNode.model.realtimeConfigs.invalidate();

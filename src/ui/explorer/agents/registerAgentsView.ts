@@ -2,26 +2,17 @@ import * as vscode from 'vscode';
 import type { Connection } from '../../connection/connection';
 import { RemoteDocuments } from '../remoteDocuments';
 import { Scheme } from '../../uris';
-import type { AgentsSource } from './agentsSource';
 import { AgentsTree } from './agentsTree';
 import { Checkouts } from './checkouts';
 import { RememberedAgents } from './rememberedAgents';
-import { agentsSourceFor } from './clientAgentsSource';
 import type { ProfileModels } from '../../model/profileModels';
 
 /** Builds the Agents view and the read-only remote documents; reloads both when the profile changes. */
 export function createAgentsView(connection: Connection, models: ProfileModels<object>, workspaceState: vscode.Memento): { tree: AgentsTree; remembered: RememberedAgents; disposable: vscode.Disposable } {
   const remembered = new RememberedAgents(workspaceState);
-  let cached: { ctx: unknown; source: AgentsSource } | undefined;
-  const source = (): AgentsSource | undefined => {
-    const ctx = connection.context;
-    if (!ctx) return undefined;
-    if (cached?.ctx !== ctx) cached = { ctx, source: agentsSourceFor(ctx) };
-    return cached.source;
-  };
   // Which branch is checked out comes from the agent folders (agent.json) of the workspace.
   const checkouts = new Checkouts();
-  const documents = new RemoteDocuments(source);
+  const documents = new RemoteDocuments(() => models.active()?.agents);
   const tree = new AgentsTree(() => models.active()?.agents, (agentId) => checkouts.branchOf(connection.profiles.active?.id, agentId), () => {
     void checkouts.scan();
     documents.refreshOpen();
