@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DisposableStore, LeakTracker, setDisposableTracker } from './core/disposable';
 import { Connection } from './ui/connection/connection';
 import { registerConnectionCommands } from './ui/connection/connectionCommands';
 import { ProfileStore } from './ui/connection/profileStore';
@@ -15,54 +16,120 @@ import { registerWebhookCommands } from './ui/commands/webhookCommands';
 import { AlertsTree } from './ui/explorer/alerts/alertsTree';
 import { WebhookSecrets } from './ui/explorer/alerts/webhookSecrets';
 import { Log } from './ui/log';
+import { profileModelsOf } from './ui/model/connectionModels';
+import { type Prompts, replacePrompts } from './ui/common/prompts';
+import { Command } from './ui/ids';
+
+/** What the extension offers its own tests, and only them. */
+export interface TestingApi {
+  /** Puts other prompts in place of the editor's dialogs, so the tests answer questions as a person would. */
+  replacePrompts(prompts: Prompts): vscode.Disposable;
+  /** Releases everything, as VS Code does when it deactivates the extension. */
+  deactivate(): Promise<void>;
+  /** Activates again in the same context, after deactivate(). */
+  activate(): void;
+  /** Lists, from now on, what the extension creates and does not release (see core/disposable). */
+  trackDisposables(): { undisposed(): string[]; stop(): void };
+}
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
-  /** Milliseconds spent in activate(). */
+  /** Milliseconds spent in the last activate(). */
   readonly activationTimeMs: number;
   /** Where the extension writes its log (the folder of its output channel). */
   readonly logUri: vscode.Uri;
   /** The data behind the Agents view, read the way VS Code reads it. */
   readonly agentsView: vscode.TreeDataProvider<unknown>;
+  /**
+   * Only when VS Code runs the extension's tests. Absent otherwise, so no other extension can answer
+   * a confirmation on the person's behalf.
+   */
+  readonly testing?: TestingApi;
 }
 
-/** Composition root: builds the objects and registers them; everything heavy loads on first use. */
-export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
+interface Running {
+  readonly store: DisposableStore;
+  readonly localPlatform: LocalPlatformHost;
+  readonly agentsView: vscode.TreeDataProvider<unknown>;
+  readonly activationTimeMs: number;
+}
+
+let running: Running | undefined;
+
+/** Builds the objects and registers them; everything heavy loads on first use. */
+function start(context: vscode.ExtensionContext): Running {
   const started = performance.now();
-  const log = new Log();
-  const profiles = new ProfileStore(context.globalState);
-  const vault = new SecretVault(context.secrets, log.redactor);
-  const connection = new Connection(profiles, vault, log);
-  const localPlatform = new LocalPlatformHost(context.extensionPath, log);
-  const agentsView = createAgentsView(connection, context.workspaceState);
-  const webhookSecrets = new WebhookSecrets(context.secrets, log.redactor, profiles);
-  const alertsTree = new AlertsTree(connection, webhookSecrets);
-  context.subscriptions.push(
-    log,
-    profiles,
-    vault,
-    connection,
-    localPlatform,
+  const store = new DisposableStore();
+  // VS Code releases the store if deactivate() is not reached (a crash of the host).
+  context.subscriptions.push(store);
+  const log = store.add(new Log());
+  const profiles = store.add(new ProfileStore(context.globalState));
+  const vault = store.add(new SecretVault(context.secrets, log.redactor));
+  const connection = store.add(new Connection(profiles, vault, log));
+  const localPlatform = store.add(new LocalPlatformHost(context.extensionPath, log));
+  const models = store.add(profileModelsOf(connection));
+  const agentsView = createAgentsView(connection, models, context.workspaceState);
+  store.add(agentsView.disposable);
+  const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
+  const alertsTree = store.add(new AlertsTree(models, webhookSecrets));
+  for (const registration of [
     new ConnectionStatusBar(profiles),
     registerConnectionCommands(connection),
     registerLocalPlatformCommands(localPlatform, connection),
-    agentsView.disposable,
-    registerAgentCommands(connection, agentsView.tree, agentsView.remembered),
-    registerDeployCommands(connection, agentsView.tree),
-    registerNumberCommands(connection, agentsView.tree),
-    webhookSecrets,
-    alertsTree,
+    registerAgentCommands(connection, models, agentsView.tree, agentsView.remembered),
+    registerDeployCommands(connection, models),
+    registerNumberCommands(connection, models),
     registerAlertCommands(connection, alertsTree),
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
-    vscode.commands.registerCommand('agentWorkbench.showLog', () => log.show()),
-  );
+    vscode.commands.registerCommand(Command.showLog, () => log.show()),
+  ]) store.add(registration);
   // Teach the redactor every stored secret before anything else is logged; not awaited, so activation stays quick.
   void vault.primeRedactor(profiles.list().map((p) => p.id));
   const activationTimeMs = performance.now() - started;
   log.info(`Activated in ${activationTimeMs.toFixed(2)} ms`);
-  return { activationTimeMs, logUri: context.logUri, agentsView: agentsView.tree.provider as vscode.TreeDataProvider<unknown> };
+  return { store, localPlatform, agentsView: agentsView.tree.provider, activationTimeMs };
 }
 
-export function deactivate(): void {
-  // Disposables in context.subscriptions are released by VS Code.
+/** Composition root. The API reads the running instance, so it stays valid across a test's deactivate and activate. */
+export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
+  running = start(context);
+  const current = (): Running => {
+    if (!running) throw new Error('Agent Workbench is not active');
+    return running;
+  };
+  const api: AgentWorkbenchApi = {
+    get activationTimeMs() {
+      return current().activationTimeMs;
+    },
+    logUri: context.logUri,
+    get agentsView() {
+      return current().agentsView;
+    },
+  };
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return api;
+  const testing: TestingApi = {
+    replacePrompts,
+    deactivate,
+    activate: () => {
+      running ??= start(context);
+    },
+    trackDisposables: () => {
+      const leaks = new LeakTracker();
+      const previous = setDisposableTracker(leaks);
+      return { undisposed: () => leaks.undisposed(), stop: () => void setDisposableTracker(previous) };
+    },
+  };
+  return Object.assign(api, { testing });
+}
+
+/** Stops the local platform the editor runs (awaited, so its port and files are let go), then releases everything. */
+export async function deactivate(): Promise<void> {
+  const r = running;
+  running = undefined;
+  if (!r) return;
+  try {
+    await r.localPlatform.stop();
+  } finally {
+    r.store.dispose();
+  }
 }

@@ -3,15 +3,56 @@ export interface IDisposable {
   dispose(): void;
 }
 
+/**
+ * Told of every disposable the project's own code creates (subscriptions, stores) and of its disposal,
+ * so a test can list what was never released. None is set outside tests.
+ */
+export interface DisposableTracker {
+  created(item: IDisposable): void;
+  disposed(item: IDisposable): void;
+}
+
+let tracker: DisposableTracker | undefined;
+
+/** Sets (or with undefined, clears) the tracker; returns the one it replaces. */
+export function setDisposableTracker(next: DisposableTracker | undefined): DisposableTracker | undefined {
+  const previous = tracker;
+  tracker = next;
+  return previous;
+}
+
+/** The disposables created while it was set and not disposed since, each with where it was created. */
+export class LeakTracker implements DisposableTracker {
+  private readonly live = new Map<IDisposable, string>();
+
+  created(item: IDisposable): void {
+    this.live.set(item, new Error().stack?.split('\n').slice(3, 8).join('\n') ?? '');
+  }
+
+  disposed(item: IDisposable): void {
+    this.live.delete(item);
+  }
+
+  undisposed(): string[] {
+    return [...this.live.values()];
+  }
+}
+
+/** Releases nothing; shared, so handing it out creates nothing to track. */
+export const NONE: IDisposable = Object.freeze({ dispose: () => undefined });
+
 export function toDisposable(fn: () => void): IDisposable {
   let done = false;
-  return {
+  const item: IDisposable = {
     dispose() {
       if (done) return;
       done = true;
+      tracker?.disposed(item);
       fn();
     },
   };
+  tracker?.created(item);
+  return item;
 }
 
 /** Disposes every item even when one throws; rethrows the first error afterwards. */
@@ -33,6 +74,10 @@ export function disposeAll(items: Iterable<IDisposable>): void {
 export class DisposableStore implements IDisposable {
   private readonly items = new Set<IDisposable>();
   private disposed = false;
+
+  constructor() {
+    tracker?.created(this);
+  }
 
   get isDisposed(): boolean {
     return this.disposed;
@@ -65,20 +110,21 @@ export class DisposableStore implements IDisposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    tracker?.disposed(this);
     this.clear();
   }
 }
 
 /** Base class for long-lived objects that own other disposables. */
 export abstract class Disposable implements IDisposable {
-  protected readonly store = new DisposableStore();
+  protected readonly disposables = new DisposableStore();
 
   protected register<T extends IDisposable>(item: T): T {
-    return this.store.add(item);
+    return this.disposables.add(item);
   }
 
   dispose(): void {
-    this.store.dispose();
+    this.disposables.dispose();
   }
 }
 

@@ -1,4 +1,4 @@
-import { type IDisposable, toDisposable } from './disposable';
+import { type IDisposable, NONE, toDisposable } from './disposable';
 
 /** A subscription function, structurally compatible with vscode.Event. */
 export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposables?: IDisposable[]) => IDisposable;
@@ -6,6 +6,7 @@ export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposa
 /** Fires events to listeners; a throwing listener does not stop the others. */
 export class Emitter<T> implements IDisposable {
   private listeners: Array<(e: T) => unknown> = [];
+  private readonly subscriptions = new Set<IDisposable>();
   private disposed = false;
   private eventFn: Event<T> | undefined;
 
@@ -13,12 +14,14 @@ export class Emitter<T> implements IDisposable {
 
   get event(): Event<T> {
     this.eventFn ??= (listener, thisArgs, disposables) => {
-      if (this.disposed) return toDisposable(() => undefined);
+      if (this.disposed) return NONE;
       const bound = thisArgs ? listener.bind(thisArgs) : listener;
       this.listeners.push(bound);
       const sub = toDisposable(() => {
         this.listeners = this.listeners.filter((l) => l !== bound);
+        this.subscriptions.delete(sub);
       });
+      this.subscriptions.add(sub);
       disposables?.push(sub);
       return sub;
     };
@@ -39,14 +42,16 @@ export class Emitter<T> implements IDisposable {
     }
   }
 
+  /** Ends every subscription, so none outlives the emitter. */
   dispose(): void {
     this.disposed = true;
+    for (const sub of [...this.subscriptions]) sub.dispose();
     this.listeners = [];
   }
 }
 
 export const Event = {
-  None: ((() => toDisposable(() => undefined)) as Event<never>),
+  None: ((() => NONE) as Event<never>),
 
   /** Fires once, then unsubscribes. */
   once<T>(event: Event<T>): Event<T> {

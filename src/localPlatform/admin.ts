@@ -10,7 +10,8 @@ import { applySeed, SEED_NAMES, type SeedName } from './seed/seeds';
  */
 export function createAdminRouter(platform: Platform): Router {
   const r = new Router();
-  r.get('/health', () => ({ body: { ok: true, now: platform.now() } }));
+  // pid: which process serves (the editor runs its local platform in a child process).
+  r.get('/health', () => ({ body: { ok: true, now: platform.now(), pid: process.pid } }));
   // What an editor needs to connect to this platform: its three bases (relative to the origin) and the
   // seeded account's credentials. Loopback only, like everything under /_local.
   r.get('/connection', () => ({ body: { bases: { runtime: '/runtime', build: '/build', messaging: '/messaging' }, accountId: LOCAL_ACCOUNT.slug, projectId: LOCAL_PROJECT.slug, keys: LOCAL_KEYS, connectors: LOCAL_CONNECTORS } }));

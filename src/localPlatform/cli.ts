@@ -74,6 +74,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Started by the editor (with an IPC channel): stop when the editor goes away, whatever way it goes.
+  if (process.send) process.on('disconnect', stop);
 }
 
 function fail(message: string): never {

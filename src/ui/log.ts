@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import type { RequestLog } from '../client/transport';
+import { Disposable } from '../core/disposable';
 import { Redactor } from '../core/redact';
 
 /** The extension's log: every line passes the redactor, so no secret reaches the output channel. */
-export class Log implements vscode.Disposable {
+export class Log extends Disposable {
   readonly redactor = new Redactor();
-  private readonly channel = vscode.window.createOutputChannel('Agent Workbench', { log: true });
+  private readonly channel = this.register(vscode.window.createOutputChannel('Agent Workbench', { log: true }));
 
   info(message: string): void {
     this.channel.info(this.redactor.redact(message));
@@ -34,9 +35,5 @@ export class Log implements vscode.Disposable {
 
   show(): void {
     this.channel.show(true);
-  }
-
-  dispose(): void {
-    this.channel.dispose();
   }
 }

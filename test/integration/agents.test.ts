@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
+import { type ScriptedPrompts, scriptedPrompts } from './prompts';
 import { activateExtension, child, http, type LocalPlatformUrls, treeItems, type WorkbenchExports } from './support';
 
 type Agent = { agentId: string; name: string };
@@ -11,6 +12,9 @@ type ActionResult = { deployment: Deployment; testRunIds: string[] } | undefined
 suite('Agents view and commands', () => {
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
+  let ui: ScriptedPrompts;
+  /** The person goes ahead at every question and, asked to type the agent's name, types `typed`. */
+  const goAhead = (typed?: string) => ui.setAnswer((s) => (s.modal ? s.items[0] : s.kind === 'input' && /^Type the agent name/.test(s.message) ? typed : undefined));
   const agentsApi = <T>(method: string, path: string, body?: unknown) => http<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.agents }, body });
   const roots = () => treeItems(api.agentsView);
   const agentCount = async () => (await agentsApi<{ agents: Agent[] }>('GET', '/v1/agents?limit=1000')).body.agents.length;
@@ -22,6 +26,14 @@ suite('Agents view and commands', () => {
     await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
+    ui = scriptedPrompts(api);
+  });
+
+  suiteTeardown(() => ui.dispose());
+
+  setup(() => {
+    ui.shown.length = 0;
+    ui.setAnswer(() => undefined);
   });
 
   test('shows the agents of the workspace, and under an agent its branches (main first) and groups', async () => {
@@ -41,6 +53,33 @@ suite('Agents view and commands', () => {
     const deployments = await treeItems(api.agentsView, children[1]!.node);
     assert.deepEqual(deployments.map((d) => d.label), ['sandbox', 'pre-release', 'live']);
     assert.match(deployments[2]!.description, /^v1 · /);
+  });
+
+  test('a branch\'s behavior opens as a read-only document that reads again when the branch is refreshed', async () => {
+    const [agent] = await roots();
+    const [main] = await treeItems(api.agentsView, agent!.node);
+    const [behavior] = await treeItems(api.agentsView, main!.node);
+    const uri = behavior!.item.command!.arguments![0] as vscode.Uri;
+    assert.equal(uri.path, '/Support Desk/main/behavior.md');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const branchId = (main!.node as { branch: { branchId: string } }).branch.branchId;
+    const onPlatform = await agentsApi<{ behavior: string }>('GET', `/v1/agents/ag_support/branches/${branchId}/behavior`);
+    assert.equal(doc.getText(), onPlatform.body.behavior);
+    // A teammate changes the behavior; refreshing the branch reads it again into the open document.
+    await http('POST', `${urls.admin}/agents/ag_support/branches/${branchId}/edit`, { body: { behavior: 'You are Sam, now brief.' } });
+    const changed = new Promise<void>((resolve) => {
+      const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document.uri.toString() === uri.toString()) {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
+    await vscode.commands.executeCommand('agentWorkbench.refreshNode', main!.node);
+    await changed;
+    assert.equal(doc.getText(), 'You are Sam, now brief.');
+    const forged = uri.with({ query: 'kind=behavior&agentId=ag_support' });
+    await assert.rejects(Promise.resolve(vscode.workspace.openTextDocument(forged)), 'an address the extension did not make is refused');
   });
 
   test('refuses an agent name over 128 characters and sends nothing; creates a valid one and shows it', async () => {
@@ -69,16 +108,24 @@ suite('Agents view and commands', () => {
   test('publishes to sandbox, promotes to pre-release and, with the name typed, to live; a wrong name changes nothing', async () => {
     const agentNode = (await roots()).find((i) => i.label === 'Returns Helper')!.node;
     const id = (agentNode as { agent: Agent }).agent.agentId;
-    const published = await vscode.commands.executeCommand<ActionResult>('agentWorkbench.publish', agentNode, { confirmed: true, deploymentMessage: 'First release' });
+    // Dismissing the question publishes nothing.
+    assert.equal(await vscode.commands.executeCommand<ActionResult>('agentWorkbench.publish', agentNode, { deploymentMessage: 'First release' }), undefined);
+    assert.match(ui.shown.find((s) => s.modal)!.message, /^Publish the draft of Returns Helper to sandbox\?/);
+    assert.equal((await agentsApi<{ deployments: Deployment[] }>('GET', `/v1/agents/${id}/deployments`)).body.deployments.length, 0);
+    goAhead();
+    const published = await vscode.commands.executeCommand<ActionResult>('agentWorkbench.publish', agentNode, { deploymentMessage: 'First release' });
     assert.equal(published?.deployment.environment, 'sandbox');
     assert.ok(Array.isArray(published.testRunIds));
-    const pre = await vscode.commands.executeCommand<ActionResult>('agentWorkbench.promote', { agentId: id, deploymentId: published.deployment.id }, { confirmed: true, deploymentMessage: '' });
+    const pre = await vscode.commands.executeCommand<ActionResult>('agentWorkbench.promote', { agentId: id, deploymentId: published.deployment.id }, { deploymentMessage: '' });
     assert.equal(pre?.deployment.environment, 'pre-release');
-    const wrong = await vscode.commands.executeCommand<ActionResult>('agentWorkbench.promote', { agentId: id, deploymentId: pre.deployment.id }, { confirmed: true, typedName: 'Support Desk', deploymentMessage: '' });
+    goAhead('Support Desk');
+    const wrong = await vscode.commands.executeCommand<ActionResult>('agentWorkbench.promote', { agentId: id, deploymentId: pre.deployment.id }, { deploymentMessage: '' });
     assert.equal(wrong, undefined);
+    assert.equal(ui.shown.find((s) => s.kind === 'input')?.refused, 'Type exactly: Returns Helper');
     const liveBefore = await agentsApi<{ deployments: Deployment[] }>('GET', `/v1/agents/${id}/deployments?environment=live`);
     assert.equal(liveBefore.body.deployments.length, 0, 'nothing reached live');
-    const live = await vscode.commands.executeCommand<ActionResult>('agentWorkbench.promote', { agentId: id, deploymentId: pre.deployment.id }, { confirmed: true, typedName: 'Returns Helper', deploymentMessage: 'Go live' });
+    goAhead('Returns Helper');
+    const live = await vscode.commands.executeCommand<ActionResult>('agentWorkbench.promote', { agentId: id, deploymentId: pre.deployment.id }, { deploymentMessage: 'Go live' });
     assert.equal(live?.deployment.environment, 'live');
     const deployments = (await treeItems(api.agentsView, agentNode)).find((c) => c.label === 'Deployments')!;
     const envs = await treeItems(api.agentsView, deployments.node);
@@ -92,7 +139,8 @@ suite('Agents view and commands', () => {
     const pre = await agentsApi<{ deployment: Deployment }>('POST', `/v1/agents/${id}/deployments/${v2.body.deployment.id}/promote`, {});
     const live = await agentsApi<{ deployment: Deployment }>('POST', `/v1/agents/${id}/deployments/${pre.body.deployment.id}/promote`, {});
     assert.equal(live.body.deployment.environment, 'live');
-    const result = await vscode.commands.executeCommand<ActionResult>('agentWorkbench.rollback', { agentId: id, environment: 'live' }, { confirmed: true, typedName: 'Returns Helper', deploymentMessage: 'Bad prompt' });
+    goAhead('Returns Helper');
+    const result = await vscode.commands.executeCommand<ActionResult>('agentWorkbench.rollback', { agentId: id, environment: 'live' }, { deploymentMessage: 'Bad prompt' });
     assert.equal(result?.deployment.environment, 'live');
     assert.notEqual(result.deployment.id, live.body.deployment.id);
     const after = await agentsApi<{ deployments: Deployment[] }>('GET', `/v1/agents/${id}/deployments?environment=live`);
@@ -102,7 +150,8 @@ suite('Agents view and commands', () => {
 
   test('a rollback with nothing to go back to is refused by the platform and changes nothing', async () => {
     const before = await agentsApi<{ deployments: Deployment[] }>('GET', '/v1/agents/ag_support/deployments?environment=live');
-    const result = await vscode.commands.executeCommand<ActionResult>('agentWorkbench.rollback', { agentId: 'ag_support', environment: 'live' }, { confirmed: true, typedName: 'Support Desk', deploymentMessage: '' });
+    goAhead('Support Desk');
+    const result = await vscode.commands.executeCommand<ActionResult>('agentWorkbench.rollback', { agentId: 'ag_support', environment: 'live' }, { deploymentMessage: '' });
     assert.equal(result, undefined);
     const after = await agentsApi<{ deployments: Deployment[] }>('GET', '/v1/agents/ag_support/deployments?environment=live');
     assert.deepEqual(after.body.deployments.map((d) => d.id), before.body.deployments.map((d) => d.id));

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { verifyWebhookSignature } from '../../src/contract/alerts';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
-import { type AlertsNode, alertsRoots, group, groupChildren, rows, startReceiver, stubMessages, webhookHeaders } from './alertsSupport';
+import { type AlertsNode, alertsRoots, group, groupChildren, rows, startReceiver, webhookHeaders } from './alertsSupport';
+import { type ScriptedPrompts, scriptedPrompts } from './prompts';
 import { activateExtension, http, type LocalPlatformUrls, type WorkbenchExports } from './support';
 
 type Rule = { id: string; name: string; project_id: string | null; metric: string; operator: string; threshold_value: number; window_duration: string; enabled: boolean; current_state: string; updated_at: string };
@@ -18,7 +19,7 @@ const exec = <T = unknown>(command: string, ...args: unknown[]) => vscode.comman
 suite('Alerts view and commands', () => {
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
-  let ui: ReturnType<typeof stubMessages>;
+  let ui: ScriptedPrompts;
   const secretsSeen: string[] = [];
   const alertsApi = <T>(method: string, path: string, body?: unknown) => http<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.alerts }, body });
   const platformRules = async () => (await alertsApi<{ alert_rules: Rule[] }>('GET', '/v1/alert-rules')).body.alert_rules;
@@ -33,10 +34,10 @@ suite('Alerts view and commands', () => {
     api = await activateExtension();
     urls = (await exec<LocalPlatformUrls>('startLocalPlatform'))!;
     await exec('switchProfile', 'local');
-    ui = stubMessages();
+    ui = scriptedPrompts(api);
   });
 
-  suiteTeardown(() => ui.restore());
+  suiteTeardown(() => ui.dispose());
 
   setup(async () => {
     await reset('base');

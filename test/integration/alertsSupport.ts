@@ -47,51 +47,6 @@ export async function groupChildren(label: string): Promise<Row[]> {
   return rows((await group(label)).node.getChildren());
 }
 
-/** A message the extension showed, as the stubbed window functions saw it. */
-export interface Shown {
-  kind: 'error' | 'warning' | 'info';
-  message: string;
-  modal: boolean;
-  detail: string;
-  items: string[];
-}
-
-type Answer = (shown: Shown) => string | undefined;
-
-/**
- * Replaces the message functions of `vscode.window` (the extension under test shares this object),
- * records what is shown, and answers modals through `answer`. `restore()` puts the originals back.
- */
-export function stubMessages(): { shown: Shown[]; answer: Answer; setAnswer(a: Answer): void; restore(): void; lastError(): string } {
-  const w = vscode.window as unknown as Record<'showErrorMessage' | 'showWarningMessage' | 'showInformationMessage', unknown>;
-  const originals = { showErrorMessage: w.showErrorMessage, showWarningMessage: w.showWarningMessage, showInformationMessage: w.showInformationMessage };
-  const state = {
-    shown: [] as Shown[],
-    answer: (() => undefined) as Answer,
-    setAnswer(a: Answer) {
-      state.answer = a;
-    },
-    restore() {
-      Object.assign(w, originals);
-    },
-    lastError() {
-      return [...state.shown].reverse().find((s) => s.kind === 'error')?.message ?? '';
-    },
-  };
-  const fake = (kind: Shown['kind']) => (message: string, ...rest: unknown[]): Promise<string | undefined> => {
-    const first = rest[0];
-    const options = typeof first === 'object' && first !== null && !('title' in first) ? (rest.shift() as vscode.MessageOptions) : {};
-    const items = rest.map((i) => (typeof i === 'string' ? i : (i as vscode.MessageItem).title));
-    const shown: Shown = { kind, message, modal: Boolean(options.modal), detail: options.detail ?? '', items };
-    state.shown.push(shown);
-    return Promise.resolve(state.answer(shown));
-  };
-  w.showErrorMessage = fake('error');
-  w.showWarningMessage = fake('warning');
-  w.showInformationMessage = fake('info');
-  return state;
-}
-
 export interface Delivery {
   headers: IncomingHttpHeaders;
   body: string;

@@ -1,18 +1,22 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ProbeResult } from '../../src/client/probe';
+import { type ScriptedPrompts, scriptedPrompts } from './prompts';
 import { activateExtension, type LocalPlatformUrls } from './support';
 
 /** The connection profiles, their secrets, Test Connection and profile switching, in the real extension host. */
 suite('Connection profiles', () => {
   let urls: LocalPlatformUrls;
+  let ui: ScriptedPrompts;
 
   suiteSetup(async () => {
-    await activateExtension();
+    ui = scriptedPrompts(await activateExtension());
     const started = await vscode.commands.executeCommand<LocalPlatformUrls | undefined>('agentWorkbench.startLocalPlatform');
     assert.ok(started, 'the local platform started');
     urls = started;
   });
+
+  suiteTeardown(() => ui.dispose());
 
   test('the Local profile is active once the local platform runs, and every API works with it', async () => {
     const results = await vscode.commands.executeCommand<ProbeResult[] | undefined>('agentWorkbench.testConnection', 'local');
@@ -47,8 +51,12 @@ suite('Connection profiles', () => {
     assert.equal(after.find((r) => r.family === 'dni')!.outcome, 'works');
 
     assert.equal(await vscode.commands.executeCommand('agentWorkbench.switchProfile', profile.id), profile.id);
-    const removed = await vscode.commands.executeCommand<boolean>('agentWorkbench.removeProfile', profile.id, { confirm: false });
+    assert.equal(await vscode.commands.executeCommand<boolean>('agentWorkbench.removeProfile', profile.id), false, 'dismissing the question keeps the profile');
+    assert.match(ui.shown.find((s) => s.modal)!.message, /^Remove the profile "Staging copy" and its stored keys and tokens\?/);
+    ui.setAnswer((s) => (s.modal && /^Remove the profile/.test(s.message) ? 'Remove' : undefined));
+    const removed = await vscode.commands.executeCommand<boolean>('agentWorkbench.removeProfile', profile.id);
     assert.equal(removed, true);
+    ui.setAnswer(() => undefined);
   });
 
   test('refuses a profile with a bad account id or a region-less build address, and saves nothing', async () => {
@@ -64,7 +72,9 @@ suite('Connection profiles', () => {
       name: 'Broken', accountId: 'acme', projectId: 'desk', region: 'us', messagingUrl: 'https://chat.example.com', activate: false,
     });
     assert.ok(ok, 'the same name is free: nothing was saved by the refused attempts');
-    await vscode.commands.executeCommand('agentWorkbench.removeProfile', ok.id, { confirm: false });
+    ui.setAnswer((s) => (s.modal && /^Remove the profile/.test(s.message) ? 'Remove' : undefined));
+    await vscode.commands.executeCommand('agentWorkbench.removeProfile', ok.id);
+    ui.setAnswer(() => undefined);
   });
 
   test('switches the environment shown in the status bar', async () => {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { TestingApi } from '../../src/extension';
 
 export const EXTENSION_ID = 'agent-workbench.agent-workbench';
 
@@ -7,6 +8,7 @@ export interface WorkbenchExports {
   activationTimeMs: number;
   logUri: vscode.Uri;
   agentsView: vscode.TreeDataProvider<unknown>;
+  testing?: TestingApi;
 }
 
 export interface LocalPlatformUrls {

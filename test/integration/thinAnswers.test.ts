@@ -1,24 +1,26 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { stubMessages } from './alertsSupport';
+import { type ScriptedPrompts, scriptedPrompts } from './prompts';
 import { activateExtension, http, type LocalPlatformUrls } from './support';
 
 /** What a person sees when the platform answers less than the extension knows how to use. */
 suite('Answers the extension cannot fully read', () => {
   let urls: LocalPlatformUrls;
-  let ui: ReturnType<typeof stubMessages>;
+  let ui: ScriptedPrompts;
 
   suiteSetup(async () => {
-    await activateExtension();
+    const api = await activateExtension();
+    ui = scriptedPrompts(api);
     urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
     await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
   });
+  suiteTeardown(() => ui.dispose());
   setup(() => {
-    ui = stubMessages();
+    ui.shown.length = 0;
+    ui.setAnswer(() => undefined);
   });
   teardown(async () => {
-    ui.restore();
     await http('DELETE', `${urls.admin}/faults`);
   });
 

@@ -9,7 +9,10 @@ import type { RememberedAgents } from '../explorer/agents/rememberedAgents';
 import { DeploymentNode } from '../explorer/agents/deploymentNodes';
 import { ConnectorNode, NumberNode, RealtimeConfigNode } from '../explorer/agents/telephonyNodes';
 import type { TreeNode } from '../explorer/treeNode';
-import { isPlatformError, requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
+import { isPlatformError, requireContext, requireModel, runCommand, untilAborted, UserFacingError, withProgress } from './commandSupport';
+import type { ProfileModels } from '../model/profileModels';
+import { Command } from '../ids';
+import { prompts } from '../common/prompts';
 
 /** An agent given by a tree node or by id (palette and tests). */
 export type AgentArg = AgentNode | { agentId: string; name?: string } | undefined;
@@ -19,27 +22,27 @@ export function agentsClient(connection: Connection): AgentsClient {
 }
 
 /** Resolves the agent a command applies to: the node clicked, the id given, or a pick. */
-export async function resolveAgent(connection: Connection, arg: AgentArg): Promise<Agent | undefined> {
+export async function resolveAgent(models: ProfileModels<object>, arg: AgentArg): Promise<Agent | undefined> {
   if (arg instanceof AgentNode) return arg.agent;
-  const client = agentsClient(connection);
+  const model = requireModel(models).agents;
   if (arg?.agentId) {
+    const fallback = { agentId: arg.agentId, name: arg.name ?? arg.agentId, description: '' };
     try {
-      return await client.getAgent(arg.agentId);
+      // From the list when it is loaded, else read alone: acting on one agent never lists them all.
+      return (await model.find(arg.agentId)) ?? fallback;
     } catch (err) {
       // Reading one agent is an assumed endpoint: where the platform lacks it, act on the id given.
-      if (isPlatformError(err) && err.assumption) return { agentId: arg.agentId, name: arg.name ?? arg.agentId, description: '' };
+      if (isPlatformError(err) && err.assumption) return fallback;
       throw err;
     }
   }
-  const agents: Agent[] = [];
+  let agents: Agent[];
   try {
-    await withProgress(vscode.l10n.t('Loading agents…'), async (signal) => {
-      for await (const a of client.allAgents({ limit: 1000 }, { signal })) agents.push(a);
-    });
+    agents = model.agents.peek() ?? (await withProgress(vscode.l10n.t('Loading agents…'), (signal) => untilAborted(model.agents.get(), signal)));
   } catch (err) {
     if (!(isPlatformError(err) && err.assumption)) throw err;
     // Listing agents is an assumed endpoint: the manual path is the agent id, typed by hand.
-    const id = await vscode.window.showInputBox({
+    const id = await prompts.input({
       title: vscode.l10n.t('Agent id'),
       prompt: vscode.l10n.t('This platform does not list agents ({0}). Enter the agent id from the studio.', err.assumption.row),
       ignoreFocusOut: true,
@@ -48,16 +51,16 @@ export async function resolveAgent(connection: Connection, arg: AgentArg): Promi
     return id?.trim() ? { agentId: id.trim(), name: id.trim(), description: '' } : undefined;
   }
   if (agents.length === 0) throw new UserFacingError(vscode.l10n.t('This workspace has no agents yet. Create one with Agent Workbench: Create Agent.'));
-  const pick = await vscode.window.showQuickPick(agents.map((a) => ({ label: a.name, description: a.agentId, detail: a.description, agent: a })), { placeHolder: vscode.l10n.t('Agent'), matchOnDescription: true });
+  const pick = await prompts.pick(agents.map((a) => ({ label: a.name, description: a.agentId, detail: a.description, agent: a })), { placeHolder: vscode.l10n.t('Agent'), matchOnDescription: true });
   return pick?.agent;
 }
 
 /** Create agent, create branch, copy id, refresh and filter. */
-export function registerAgentCommands(connection: Connection, tree: AgentsTree, remembered: RememberedAgents): vscode.Disposable {
+export function registerAgentCommands(connection: Connection, models: ProfileModels<object>, tree: AgentsTree, remembered: RememberedAgents): vscode.Disposable {
   /** Adds an agent by its id, for platforms that do not list agents; the Agents view then shows it. */
   async function addAgentById(given?: string): Promise<string | undefined> {
     const ctx = requireContext(connection);
-    const id = (given ?? (await vscode.window.showInputBox({
+    const id = (given ?? (await prompts.input({
       title: vscode.l10n.t('Add Agent by Id'),
       prompt: vscode.l10n.t('The agent id, as the studio shows it'),
       ignoreFocusOut: true,
@@ -76,11 +79,11 @@ export function registerAgentCommands(connection: Connection, tree: AgentsTree, 
       const n = v.trim().length;
       return n < AGENT_NAME_MIN || n > AGENT_NAME_MAX ? vscode.l10n.t('An agent name has {0} to {1} characters (now {2}).', AGENT_NAME_MIN, AGENT_NAME_MAX, n) : undefined;
     };
-    const name = args?.name ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Create Agent (1/2)'), prompt: vscode.l10n.t('Name of the new agent'), validateInput: checkName, ignoreFocusOut: true }));
+    const name = args?.name ?? (await prompts.input({ title: vscode.l10n.t('Create Agent (1/2)'), prompt: vscode.l10n.t('Name of the new agent'), validateInput: checkName, ignoreFocusOut: true }));
     if (name === undefined) return undefined;
     const problem = checkName(name);
     if (problem) throw new UserFacingError(problem);
-    const description = args?.description ?? (await vscode.window.showInputBox({
+    const description = args?.description ?? (await prompts.input({
       title: vscode.l10n.t('Create Agent (2/2)'),
       prompt: vscode.l10n.t('What does {0} do? (optional)', name.trim()),
       validateInput: (v) => (v.length > AGENT_DESCRIPTION_MAX ? vscode.l10n.t('At most {0} characters.', AGENT_DESCRIPTION_MAX) : undefined),
@@ -89,13 +92,13 @@ export function registerAgentCommands(connection: Connection, tree: AgentsTree, 
     if (description === undefined) return undefined;
     const client = agentsClient(connection);
     const created = await withProgress(vscode.l10n.t('Creating agent {0}…', name.trim()), (signal) => client.createAgent({ name: name.trim(), description }, signal));
-    tree.refresh();
-    void vscode.window.showInformationMessage(vscode.l10n.t('Agent "{0}" created ({1}) with its main branch.', created.name, created.agentId));
+    requireModel(models).agents.agents.invalidate();
+    void prompts.info(vscode.l10n.t('Agent "{0}" created ({1}) with its main branch.', created.name, created.agentId));
     return created;
   }
 
   async function createBranch(arg?: AgentArg, givenName?: string): Promise<CreatedBranch | undefined> {
-    const agent = await resolveAgent(connection, arg);
+    const agent = await resolveAgent(models, arg);
     if (!agent) return undefined;
     const { BRANCH_NAME_MAX, BRANCH_NAME_PATTERN } = clientRuntime().agentsContract;
     const check = (v: string): string | undefined => {
@@ -104,30 +107,29 @@ export function registerAgentCommands(connection: Connection, tree: AgentsTree, 
       if (!BRANCH_NAME_PATTERN.test(t)) return vscode.l10n.t('Use letters, digits, ".", "_", "-" and "/", starting with a letter or digit.');
       return undefined;
     };
-    const name = givenName ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Create Branch of {0}', agent.name), prompt: vscode.l10n.t('The branch starts from main as it is now'), validateInput: check, ignoreFocusOut: true }));
+    const name = givenName ?? (await prompts.input({ title: vscode.l10n.t('Create Branch of {0}', agent.name), prompt: vscode.l10n.t('The branch starts from main as it is now'), validateInput: check, ignoreFocusOut: true }));
     if (name === undefined) return undefined;
     const problem = check(name);
     if (problem) throw new UserFacingError(problem);
     const client = agentsClient(connection);
     const branch = await withProgress(vscode.l10n.t('Creating branch {0}…', name.trim()), (signal) => client.createBranch(agent.agentId, name.trim(), signal));
-    const node = tree.agentNode(agent.agentId);
-    if (node) tree.refreshNode(node);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Branch "{0}" of {1} created from main.', branch.name, agent.name));
+    requireModel(models).agents.agent(agent.agentId).branches.invalidate();
+    void prompts.info(vscode.l10n.t('Branch "{0}" of {1} created from main.', branch.name, agent.name));
     return branch;
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('agentWorkbench.addAgentById', (id?: string) => runCommand(() => addAgentById(id))),
-    vscode.commands.registerCommand('agentWorkbench.createAgent', (args?: { name?: string; description?: string }) => runCommand(() => createAgent(args))),
-    vscode.commands.registerCommand('agentWorkbench.createBranch', (arg?: AgentArg, name?: string) => runCommand(() => createBranch(arg, name))),
-    vscode.commands.registerCommand('agentWorkbench.refreshAgents', () => tree.refresh()),
-    vscode.commands.registerCommand('agentWorkbench.refreshNode', (node?: TreeNode) => (node ? tree.refreshNode(node) : tree.refresh())),
-    vscode.commands.registerCommand('agentWorkbench.filterAgents', async (text?: string) => {
-      const value = text ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Filter Agents'), prompt: vscode.l10n.t('Part of an agent name or id; empty shows all'), value: tree.filter }));
+    vscode.commands.registerCommand(Command.addAgentById, (id?: string) => runCommand(() => addAgentById(id))),
+    vscode.commands.registerCommand(Command.createAgent, (args?: { name?: string; description?: string }) => runCommand(() => createAgent(args))),
+    vscode.commands.registerCommand(Command.createBranch, (arg?: AgentArg, name?: string) => runCommand(() => createBranch(arg, name))),
+    vscode.commands.registerCommand(Command.refreshAgents, () => tree.refresh()),
+    vscode.commands.registerCommand(Command.refreshNode, (node?: TreeNode) => (node ? tree.refreshNode(node) : tree.refresh())),
+    vscode.commands.registerCommand(Command.filterAgents, async (text?: string) => {
+      const value = text ?? (await prompts.input({ title: vscode.l10n.t('Filter Agents'), prompt: vscode.l10n.t('Part of an agent name or id; empty shows all'), value: tree.filter }));
       if (value !== undefined) tree.setFilter(value);
     }),
-    vscode.commands.registerCommand('agentWorkbench.clearAgentFilter', () => tree.setFilter('')),
-    vscode.commands.registerCommand('agentWorkbench.copyId', async (node?: TreeNode) => {
+    vscode.commands.registerCommand(Command.clearAgentFilter, () => tree.setFilter('')),
+    vscode.commands.registerCommand(Command.copyId, async (node?: TreeNode) => {
       const id = idOf(node);
       if (!id) return undefined;
       await vscode.env.clipboard.writeText(id);

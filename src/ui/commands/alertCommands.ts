@@ -7,7 +7,9 @@ import { CurrentAlertNode, RuleNode } from '../explorer/alerts/alertNodes';
 import type { AlertsTree } from '../explorer/alerts/alertsTree';
 import { TreeNode } from '../explorer/treeNode';
 import { type AlertRuleFields, changedFields, checkRuleFields, known, promptRule } from './alertRuleInput';
-import { isPlatformError, requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
+import { isPlatformError, requireContext, runCommand, untilAborted, UserFacingError, withProgress } from './commandSupport';
+import { Command } from '../ids';
+import { prompts } from '../common/prompts';
 
 /** A rule given by a tree node (a rule or a firing alert), by id (palette, automation), or picked. */
 export type RuleArg = RuleNode | CurrentAlertNode | { ruleId: string } | string | undefined;
@@ -36,9 +38,11 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     const client = alertsClient(connection);
     const id = arg instanceof CurrentAlertNode ? arg.alert.rule_id : typeof arg === 'string' ? arg : arg?.ruleId;
     if (id !== undefined) return withProgress(vscode.l10n.t('Reading alert rule {0}…', id), (signal) => client.getRule(id, signal));
-    const rules = await withProgress(vscode.l10n.t('Loading alert rules…'), (signal) => client.listRules({}, signal));
+    const model = tree.model();
+    // The list the view holds, when it holds one; read once for the view and the pick otherwise.
+    const rules = model?.rules.peek() ?? (await withProgress(vscode.l10n.t('Loading alert rules…'), (signal) => (model ? untilAborted(model.rules.get(), signal) : client.listRules({}, signal))));
     if (rules.length === 0) throw new UserFacingError(vscode.l10n.t('This account has no alert rules yet. Create one with Agent Workbench: Create Alert Rule.'));
-    const pick = await vscode.window.showQuickPick(
+    const pick = await prompts.pick(
       rules.map((r) => ({ label: r.name, description: `${r.metric} ${r.operator} ${r.threshold_value} · ${r.window_duration}${r.enabled ? '' : ` · ${vscode.l10n.t('disabled')}`}`, detail: r.id, rule: r })),
       { placeHolder, matchOnDescription: true, matchOnDetail: true },
     );
@@ -62,7 +66,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     try {
       const created = await withProgress(vscode.l10n.t('Creating alert rule {0}…', draft.name), (signal) => client.createRule(draft, signal));
       void tree.refreshRules();
-      void vscode.window.showInformationMessage(vscode.l10n.t('Alert rule "{0}" created ({1}). It reports OK until its first evaluation.', created.name, created.id));
+      void prompts.info(vscode.l10n.t('Alert rule "{0}" created ({1}). It reports OK until its first evaluation.', created.name, created.id));
       return created;
     } catch (err) {
       if (isPlatformError(err) && err.status === 409) {
@@ -101,11 +105,11 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     }
     const change = changedFields(rule, next);
     if (Object.keys(change).length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Alert rule "{0}" is unchanged: nothing was sent.', rule.name));
+      void prompts.info(vscode.l10n.t('Alert rule "{0}" is unchanged: nothing was sent.', rule.name));
       return rule;
     }
     const saved = await save(rule, change, vscode.l10n.t('Saving'));
-    void vscode.window.showInformationMessage(vscode.l10n.t('Alert rule "{0}" saved: {1} changed.', saved.name, Object.keys(change).join(', ')));
+    void prompts.info(vscode.l10n.t('Alert rule "{0}" saved: {1} changed.', saved.name, Object.keys(change).join(', ')));
     return saved;
   }
 
@@ -113,44 +117,42 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     const rule = await resolveRule(arg, enabled ? vscode.l10n.t('Alert rule to enable') : vscode.l10n.t('Alert rule to disable'));
     if (!rule) return undefined;
     if (rule.enabled === enabled) {
-      void vscode.window.showInformationMessage(enabled ? vscode.l10n.t('Alert rule "{0}" is already enabled.', rule.name) : vscode.l10n.t('Alert rule "{0}" is already disabled.', rule.name));
+      void prompts.info(enabled ? vscode.l10n.t('Alert rule "{0}" is already enabled.', rule.name) : vscode.l10n.t('Alert rule "{0}" is already disabled.', rule.name));
       return rule;
     }
     const saved = await save(rule, { enabled }, enabled ? vscode.l10n.t('Enabling') : vscode.l10n.t('Disabling'));
-    void vscode.window.showInformationMessage(enabled
+    void prompts.info(enabled
       ? vscode.l10n.t('Alert rule "{0}" enabled: it is evaluated again and reports OK until then.', saved.name)
       : vscode.l10n.t('Alert rule "{0}" disabled: it is not evaluated and sends no notifications.', saved.name));
     return saved;
   }
 
-  async function deleteRule(arg?: RuleArg, opts: { confirmed?: boolean } = {}): Promise<boolean | undefined> {
+  async function deleteRule(arg?: RuleArg): Promise<boolean | undefined> {
     const rule = await resolveRule(arg, vscode.l10n.t('Alert rule to delete'));
     if (!rule) return undefined;
-    if (!opts.confirmed) {
-      const go = vscode.l10n.t('Delete');
-      const answer = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Delete alert rule "{0}"?', rule.name),
-        { modal: true, detail: vscode.l10n.t('{0} {1} {2} over {3}, {4}. The rule stops watching at once and cannot be restored; no notification is sent.', rule.metric, rule.operator, rule.threshold_value ?? '—', rule.window_duration, rule.project_id ?? vscode.l10n.t('account-wide')) },
-        go,
-      );
-      if (answer !== go) return false;
-    }
+    const go = vscode.l10n.t('Delete');
+    const answer = await prompts.ask(
+      vscode.l10n.t('Delete alert rule "{0}"?', rule.name),
+      { detail: vscode.l10n.t('{0} {1} {2} over {3}, {4}. The rule stops watching at once and cannot be restored; no notification is sent.', rule.metric, rule.operator, rule.threshold_value ?? '—', rule.window_duration, rule.project_id ?? vscode.l10n.t('account-wide')) },
+      go,
+    );
+    if (answer !== go) return false;
     const client = alertsClient(connection);
     await withProgress(vscode.l10n.t('Deleting alert rule {0}…', rule.name), (signal) => client.deleteRule(rule.id, signal));
     void tree.refreshRules();
-    void vscode.window.showInformationMessage(vscode.l10n.t('Alert rule "{0}" deleted.', rule.name));
+    void prompts.info(vscode.l10n.t('Alert rule "{0}" deleted.', rule.name));
     return true;
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('agentWorkbench.refreshAlerts', () => tree.refresh()),
-    vscode.commands.registerCommand('agentWorkbench.refreshAlertsNode', (node?: TreeNode | 'rules' | 'current' | 'endpoints') =>
+    vscode.commands.registerCommand(Command.refreshAlerts, () => tree.refresh()),
+    vscode.commands.registerCommand(Command.refreshAlertsNode, (node?: TreeNode | 'rules' | 'current' | 'endpoints') =>
       (typeof node === 'string' ? tree.refreshGroup(node) : tree.refreshNode(node))),
-    vscode.commands.registerCommand('agentWorkbench.createAlertRule', (args?: AlertRuleFields | TreeNode) =>
+    vscode.commands.registerCommand(Command.createAlertRule, (args?: AlertRuleFields | TreeNode) =>
       runCommand(() => createRule(args instanceof TreeNode ? undefined : args))),
-    vscode.commands.registerCommand('agentWorkbench.editAlertRule', (arg?: RuleArg, fields?: AlertRuleFields) => runCommand(() => editRule(arg, fields))),
-    vscode.commands.registerCommand('agentWorkbench.enableAlertRule', (arg?: RuleArg) => runCommand(() => setEnabled(arg, true))),
-    vscode.commands.registerCommand('agentWorkbench.disableAlertRule', (arg?: RuleArg) => runCommand(() => setEnabled(arg, false))),
-    vscode.commands.registerCommand('agentWorkbench.deleteAlertRule', (arg?: RuleArg, opts?: { confirmed?: boolean }) => runCommand(() => deleteRule(arg, opts))),
+    vscode.commands.registerCommand(Command.editAlertRule, (arg?: RuleArg, fields?: AlertRuleFields) => runCommand(() => editRule(arg, fields))),
+    vscode.commands.registerCommand(Command.enableAlertRule, (arg?: RuleArg) => runCommand(() => setEnabled(arg, true))),
+    vscode.commands.registerCommand(Command.disableAlertRule, (arg?: RuleArg) => runCommand(() => setEnabled(arg, false))),
+    vscode.commands.registerCommand(Command.deleteAlertRule, (arg?: RuleArg) => runCommand(() => deleteRule(arg))),
   );
 }

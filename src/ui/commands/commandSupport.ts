@@ -1,21 +1,44 @@
 import * as vscode from 'vscode';
 import type { ClientContext } from '../../client/context';
-import type { PlatformError } from '../../client/errors';
 import type { Connection } from '../connection/connection';
+import type { ProfileModel, ProfileModels } from '../model/profileModels';
+import type { PlatformError } from '../../client/errors';
+import { failureReport, isPlatformError } from './failure';
+import { Command } from '../ids';
+import { prompts } from '../common/prompts';
+
+export { isPlatformError } from './failure';
+
+function noProfile(): UserFacingError {
+  return new UserFacingError(vscode.l10n.t('Choose a connection profile first (Agent Workbench: Switch Connection Profile), or start the local platform.'));
+}
 
 /** The active profile's client context, or an error that says what to do. */
 export function requireContext(connection: Connection): ClientContext {
   const ctx = connection.context;
-  if (!ctx) throw new UserFacingError(vscode.l10n.t('Choose a connection profile first (Agent Workbench: Switch Connection Profile), or start the local platform.'));
+  if (!ctx) throw noProfile();
   return ctx;
+}
+
+/** What the editor knows through the active profile, or an error that says what to do. */
+export function requireModel(models: ProfileModels<object>): ProfileModel {
+  const model = models.active();
+  if (!model) throw noProfile();
+  return model;
+}
+
+/** Rejects with an AbortError when the signal aborts first (the read itself goes on and is kept for later). */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(Object.assign(new Error('cancelled'), { name: 'AbortError' }));
+    if (signal.aborted) abort();
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /** An error whose message is already written for a person. */
 export class UserFacingError extends Error {}
-
-export function isPlatformError(err: unknown): err is PlatformError {
-  return err instanceof Error && err.name === 'PlatformError';
-}
 
 /**
  * Runs a command body and shows any failure as an error message that says what to fix. Transient
@@ -26,23 +49,17 @@ export async function runCommand<T>(fn: () => Promise<T>, opts: { retry?: () => 
   try {
     return await fn();
   } catch (err) {
-    if ((isPlatformError(err) && err.kind === 'cancelled') || (err instanceof Error && err.name === 'AbortError')) return undefined;
     if (isPlatformError(err) && err.kind === 'acceptedUnreadable') {
       acceptedUnreadable(err);
       return undefined;
     }
-    let message = err instanceof Error ? err.message : String(err);
+    const report = failureReport(vscode.l10n, err, opts.retry !== undefined);
+    if (!report) return undefined;
     const retry = vscode.l10n.t('Retry');
     const showLog = vscode.l10n.t('Show Log');
-    // Retry only when the platform answered that it did nothing; after a lost answer the action may have happened.
-    const nothingDone = isPlatformError(err) && ['rateLimited', 'server', 'badGateway', 'unavailable'].includes(err.kind);
-    if (isPlatformError(err) && (err.kind === 'network' || err.kind === 'timeout') && opts.retry) {
-      message += ` ${vscode.l10n.t('It may have been done before the answer was lost: refresh and check before trying again.')}`;
-    }
-    const actions = nothingDone && opts.retry ? [retry, showLog] : [showLog];
-    void vscode.window.showErrorMessage(message, ...actions).then((choice) => {
+    void prompts.error(report.message, ...(report.offerRetry ? [retry, showLog] : [showLog])).then((choice) => {
       if (choice === retry) void opts.retry?.();
-      if (choice === showLog) void vscode.commands.executeCommand('agentWorkbench.showLog');
+      if (choice === showLog) void vscode.commands.executeCommand(Command.showLog);
     });
     return undefined;
   }
@@ -55,10 +72,10 @@ export async function runCommand<T>(fn: () => Promise<T>, opts: { retry?: () => 
  */
 function acceptedUnreadable(err: PlatformError): void {
   const showLog = vscode.l10n.t('Show Log');
-  void vscode.window.showInformationMessage(err.message, showLog).then((choice) => {
-    if (choice === showLog) void vscode.commands.executeCommand('agentWorkbench.showLog');
+  void prompts.info(err.message, showLog).then((choice) => {
+    if (choice === showLog) void vscode.commands.executeCommand(Command.showLog);
   });
-  for (const view of ['agentWorkbench.refreshAgents', 'agentWorkbench.refreshAlerts']) void vscode.commands.executeCommand(view).then(undefined, () => undefined);
+  for (const view of [Command.refreshAgents, Command.refreshAlerts]) void vscode.commands.executeCommand(view).then(undefined, () => undefined);
 }
 
 /** Runs a long platform call with progress in a notification, cancellable, wired to an AbortSignal. */

@@ -2,56 +2,51 @@ import * as vscode from 'vscode';
 import type { Deployment, DeploymentActionResult } from '../../contract/agents';
 import type { Environment } from '../../contract/common';
 import type { Connection } from '../connection/connection';
-import type { AgentsTree } from '../explorer/agents/agentsTree';
-import { activeDeployment, DeploymentNode, DeploymentsNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
+import { activeDeployment, DeploymentNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
 import { type AgentArg, agentsClient, resolveAgent } from './agentCommands';
-import { runCommand, UserFacingError, withProgress } from './commandSupport';
+import { requireModel, runCommand, UserFacingError, withProgress } from './commandSupport';
+import type { ProfileModels } from '../model/profileModels';
+import { Command } from '../ids';
+import { prompts } from '../common/prompts';
+import { type Confirmation, nextEnvironment, promoteConfirmation, publishConfirmation, rollbackConfirmation, typedNameProblem } from './deployConfirmations';
 
-const NEXT: Record<Environment, Environment | undefined> = { sandbox: 'pre-release', 'pre-release': 'live', live: undefined };
-
-/** A deployment given by a tree node or by ids. `confirm` answers the confirmation (for automation). */
+/** A deployment given by a tree node or by ids. */
 export type DeploymentArg = DeploymentNode | EnvironmentDeploymentsNode | { agentId: string; deploymentId?: string; environment?: Environment } | undefined;
 export interface ActionOptions {
+  /** The deployment message; asked for when not given. The confirmations are always asked. */
   deploymentMessage?: string;
-  /** Skips the modal question; for live, the agent's name must still be given in `typedName`. */
-  confirmed?: boolean;
-  typedName?: string;
 }
 
 /** Publish, promote and rollback, with the care a production deploy deserves. */
-export function registerDeployCommands(connection: Connection, tree: AgentsTree): vscode.Disposable {
-  /** Asks before acting. For live, the agent's name must be typed. Returns false when the user backs out. */
-  async function confirm(question: string, detail: string, agentName: string, touchesLive: boolean, opts: ActionOptions, go: string): Promise<boolean> {
-    if (!opts.confirmed) {
-      const answer = await vscode.window.showWarningMessage(question, { modal: true, detail }, go);
-      if (answer !== go) return false;
-    }
-    if (!touchesLive) return true;
-    const typed = opts.typedName ?? (await vscode.window.showInputBox({
+export function registerDeployCommands(connection: Connection, models: ProfileModels<object>): vscode.Disposable {
+  /** Asks before acting; when live changes, the agent's name must be typed too. Returns false when the person backs out. */
+  async function confirm(c: Confirmation): Promise<boolean> {
+    const answer = await prompts.ask(c.question, { detail: c.detail }, c.go);
+    if (answer !== c.go) return false;
+    if (c.typeName === undefined) return true;
+    const agentName = c.typeName;
+    const typed = await prompts.input({
       title: vscode.l10n.t('Confirm a change to live'),
       prompt: vscode.l10n.t('Type the agent name "{0}" to change what callers reach in live', agentName),
       placeHolder: agentName,
       ignoreFocusOut: true,
-      validateInput: (v) => (v === agentName ? undefined : vscode.l10n.t('Type exactly: {0}', agentName)),
-    }));
+      validateInput: (v) => typedNameProblem(vscode.l10n, v, agentName),
+    });
     if (typed === undefined) return false;
-    if (typed !== agentName) throw new UserFacingError(vscode.l10n.t('Nothing was changed: the name typed does not match "{0}".', agentName));
+    if (typedNameProblem(vscode.l10n, typed, agentName)) throw new UserFacingError(vscode.l10n.t('Nothing was changed: the name typed does not match "{0}".', agentName));
     return true;
   }
 
   async function askMessage(title: string, given: string | undefined): Promise<string | undefined> {
     if (given !== undefined) return given;
-    return vscode.window.showInputBox({ title, prompt: vscode.l10n.t('Deployment message (optional): what changed and why'), ignoreFocusOut: true, validateInput: (v) => (v.length > 500 ? vscode.l10n.t('At most 500 characters.') : undefined) });
+    return prompts.input({ title, prompt: vscode.l10n.t('Deployment message (optional): what changed and why'), ignoreFocusOut: true, validateInput: (v) => (v.length > 500 ? vscode.l10n.t('At most 500 characters.') : undefined) });
   }
 
   function report(verb: string, agentName: string, result: DeploymentActionResult): void {
     const d = result.deployment;
     const runs = result.testRunIds.length ? vscode.l10n.t(' Test runs started: {0}.', result.testRunIds.join(', ')) : vscode.l10n.t(' No test runs were started.');
-    void vscode.window.showInformationMessage(vscode.l10n.t('{0}: {1} now serves version {2} in {3} (deployment {4}).', verb, agentName, d.version, d.environment, d.id) + runs);
-    const node = tree.agentNode(d.agentId);
-    const deployments = node?.children?.find((c): c is DeploymentsNode => c instanceof DeploymentsNode);
-    if (deployments) tree.refreshNode(deployments);
-    else if (node) tree.refreshNode(node);
+    void prompts.info(vscode.l10n.t('{0}: {1} now serves version {2} in {3} (deployment {4}).', verb, agentName, d.version, d.environment, d.id) + runs);
+    requireModel(models).agents.agent(d.agentId).deployments.invalidate();
   }
 
   /** Finds the deployment a command applies to; for an environment, its active deployment. */
@@ -62,7 +57,7 @@ export function registerDeployCommands(connection: Connection, tree: AgentsTree)
       if (!active) throw new UserFacingError(vscode.l10n.t('Nothing is deployed to {0} yet.', arg.environment));
       return { agentId: arg.group.agentNode.agent.agentId, agentName: arg.group.agentNode.agent.name, deployment: active };
     }
-    const agent = await resolveAgent(connection, arg ? { agentId: arg.agentId } : undefined);
+    const agent = await resolveAgent(models, arg ? { agentId: arg.agentId } : undefined);
     if (!agent) return undefined;
     const client = agentsClient(connection);
     if (arg?.deploymentId) return { agentId: agent.agentId, agentName: agent.name, deployment: await client.getDeployment(agent.agentId, arg.deploymentId) };
@@ -74,14 +69,9 @@ export function registerDeployCommands(connection: Connection, tree: AgentsTree)
   }
 
   async function publish(arg: AgentArg | EnvironmentDeploymentsNode, opts: ActionOptions = {}): Promise<DeploymentActionResult | undefined> {
-    const agent = await resolveAgent(connection, arg instanceof EnvironmentDeploymentsNode ? arg.group.agentNode : arg);
+    const agent = await resolveAgent(models, arg instanceof EnvironmentDeploymentsNode ? arg.group.agentNode : arg);
     if (!agent) return undefined;
-    const ok = await confirm(
-      vscode.l10n.t('Publish the draft of {0} to sandbox?', agent.name),
-      vscode.l10n.t('The current main branch becomes a new version in sandbox. Pre-release and live are not changed.'),
-      agent.name, false, opts, vscode.l10n.t('Publish'),
-    );
-    if (!ok) return undefined;
+    if (!(await confirm(publishConfirmation(vscode.l10n, agent.name)))) return undefined;
     const message = await askMessage(vscode.l10n.t('Publish {0} to sandbox', agent.name), opts.deploymentMessage);
     if (message === undefined) return undefined;
     const client = agentsClient(connection);
@@ -95,16 +85,10 @@ export function registerDeployCommands(connection: Connection, tree: AgentsTree)
     if (!target) return undefined;
     const { deployment: d, agentName } = target;
     // An environment this extension does not know has no known next step.
-    const to = Object.hasOwn(NEXT, d.environment) ? NEXT[d.environment as Environment] : undefined;
-    if (!to) throw new UserFacingError(vscode.l10n.t('Version {0} is already in live; there is nothing further to promote it to.', d.version));
-    const ok = await confirm(
-      vscode.l10n.t('Promote version {0} of {1} from {2} to {3}?', d.version, agentName, d.environment, to),
-      to === 'live'
-        ? vscode.l10n.t('Callers in live will reach version {0} as soon as the promotion finishes. You will be asked to type the agent name.', d.version)
-        : vscode.l10n.t('{0} will serve version {1} (artifact {2}).', to, d.version, d.artifactVersion),
-      agentName, to === 'live', opts, vscode.l10n.t('Promote to {0}', to),
-    );
-    if (!ok) return undefined;
+    const to = nextEnvironment(d.environment);
+    const question = promoteConfirmation(vscode.l10n, agentName, d);
+    if (!to || !question) throw new UserFacingError(vscode.l10n.t('Version {0} is already in live; there is nothing further to promote it to.', d.version));
+    if (!(await confirm(question))) return undefined;
     const message = await askMessage(vscode.l10n.t('Promote {0} from {1} to {2}', agentName, d.environment, to), opts.deploymentMessage);
     if (message === undefined) return undefined;
     const client = agentsClient(connection);
@@ -118,12 +102,7 @@ export function registerDeployCommands(connection: Connection, tree: AgentsTree)
     const target = await resolveDeployment(arg, 'live');
     if (!target) return undefined;
     const { deployment: d, agentName } = target;
-    const ok = await confirm(
-      vscode.l10n.t('Roll back {0} in {1}?', agentName, d.environment),
-      vscode.l10n.t('{0} stops serving version {1} and serves the version it replaced, as a new deployment.', d.environment, d.version),
-      agentName, d.environment === 'live', opts, vscode.l10n.t('Roll Back'),
-    );
-    if (!ok) return undefined;
+    if (!(await confirm(rollbackConfirmation(vscode.l10n, agentName, d)))) return undefined;
     const message = await askMessage(vscode.l10n.t('Roll back {0} in {1}', agentName, d.environment), opts.deploymentMessage);
     if (message === undefined) return undefined;
     const client = agentsClient(connection);
@@ -134,9 +113,9 @@ export function registerDeployCommands(connection: Connection, tree: AgentsTree)
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('agentWorkbench.publish', (arg?: AgentArg | EnvironmentDeploymentsNode, opts?: ActionOptions) => runCommand(() => publish(arg, opts))),
-    vscode.commands.registerCommand('agentWorkbench.promote', (arg?: DeploymentArg, opts?: ActionOptions) => runCommand(() => promote(arg, opts))),
-    vscode.commands.registerCommand('agentWorkbench.rollback', (arg?: DeploymentArg, opts?: ActionOptions) => runCommand(() => rollback(arg, opts))),
+    vscode.commands.registerCommand(Command.publish, (arg?: AgentArg | EnvironmentDeploymentsNode, opts?: ActionOptions) => runCommand(() => publish(arg, opts))),
+    vscode.commands.registerCommand(Command.promote, (arg?: DeploymentArg, opts?: ActionOptions) => runCommand(() => promote(arg, opts))),
+    vscode.commands.registerCommand(Command.rollback, (arg?: DeploymentArg, opts?: ActionOptions) => runCommand(() => rollback(arg, opts))),
   );
 }
 

@@ -9,8 +9,10 @@ import type { WebhookSecrets } from '../explorer/alerts/webhookSecrets';
 import { TreeNode } from '../explorer/treeNode';
 import { MultiStepInput } from '../common/multiStep';
 import { alertsClient } from './alertCommands';
-import { isPlatformError, requireContext, runCommand, UserFacingError, withProgress } from './commandSupport';
+import { isPlatformError, requireContext, runCommand, untilAborted, UserFacingError, withProgress } from './commandSupport';
 import { changedEndpointFields, checkEndpointFields, promptEndpoint, type WebhookEndpointFields } from './webhookInput';
+import { Command } from '../ids';
+import { prompts } from '../common/prompts';
 
 /** An endpoint given by a tree node, by id, or picked. */
 export type EndpointArg = EndpointNode | { endpointId: string } | string | undefined;
@@ -42,9 +44,11 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
       const found = await withProgress(vscode.l10n.t('Reading webhook endpoint {0}…', id), (signal) => client.getEndpoint(id, signal));
       return asEndpointRecords([found])[0];
     }
-    const all = asEndpointRecords(await withProgress(vscode.l10n.t('Loading webhook endpoints…'), (signal) => client.listEndpoints(signal)));
+    const model = tree.model();
+    // The list the view holds, when it holds one; read once for the view and the pick otherwise.
+    const all = model?.endpoints.peek() ?? asEndpointRecords(await withProgress(vscode.l10n.t('Loading webhook endpoints…'), (signal) => (model ? untilAborted(model.endpoints.get(), signal) : client.listEndpoints(signal))));
     if (all.length === 0) throw new UserFacingError(vscode.l10n.t('This account has no webhook endpoints yet. Create one with Agent Workbench: Create Webhook Endpoint.'));
-    const pick = await vscode.window.showQuickPick(all.map((e) => ({ label: e.name, description: e.url, detail: `${e.id} · ${e.event_types.join(', ')}`, endpoint: e })), { placeHolder, matchOnDescription: true, matchOnDetail: true });
+    const pick = await prompts.pick(all.map((e) => ({ label: e.name, description: e.url, detail: `${e.id} · ${e.event_types.join(', ')}`, endpoint: e })), { placeHolder, matchOnDescription: true, matchOnDetail: true });
     return pick?.endpoint;
   }
 
@@ -64,9 +68,9 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     let copied = false;
     if (opts.showSecret !== false) {
       const copy = vscode.l10n.t('Copy');
-      const answer = await vscode.window.showInformationMessage(
+      const answer = await prompts.ask(
         vscode.l10n.t('Signing secret of webhook endpoint "{0}"', created.name),
-        { modal: true, detail: vscode.l10n.t('{0}\n\nThe platform shows this secret only this once. Copy it into the receiver at {1}, which checks the signature of every delivery with it.', secret, created.url) },
+        { severity: 'info', detail: vscode.l10n.t('{0}\n\nThe platform shows this secret only this once. Copy it into the receiver at {1}, which checks the signature of every delivery with it.', secret, created.url) },
         copy,
       );
       if (answer === copy) {
@@ -84,9 +88,9 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     if (opts.storeSecret === undefined && !keptBefore) {
       const yes = vscode.l10n.t('Keep in Secret Storage');
       const no = vscode.l10n.t('Do Not Keep');
-      const answer = await vscode.window.showInformationMessage(
+      const answer = await prompts.ask(
         vscode.l10n.t('Keep the signing secret of "{0}" for signature checks?', created.name),
-        { modal: true, detail: vscode.l10n.t('Agent Workbench can then check the signatures of deliveries to this endpoint. The secret is kept only in VS Code\'s secret storage, for this connection profile; never in settings, files or logs.') },
+        { severity: 'info', detail: vscode.l10n.t('Agent Workbench can then check the signatures of deliveries to this endpoint. The secret is kept only in VS Code\'s secret storage, for this connection profile; never in settings, files or logs.') },
         yes, no,
       );
       keep = answer === yes;
@@ -94,9 +98,9 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     if (keep) await secrets.store(owner, endpointId, secret);
     else if (keptBefore) await secrets.delete(owner, endpointId);
     if (!copied && !keep) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('The signing secret of "{0}" was neither copied nor kept, and cannot be read again. Rotate it to get a new one.', created.name));
+      void prompts.warn(vscode.l10n.t('The signing secret of "{0}" was neither copied nor kept, and cannot be read again. Rotate it to get a new one.', created.name));
     } else if (keep) {
-      void vscode.window.showInformationMessage(keptBefore
+      void prompts.info(keptBefore
         ? vscode.l10n.t('The signing secret of "{0}" kept in secret storage was replaced by the new one.', created.name)
         : vscode.l10n.t('The signing secret of "{0}" is kept in secret storage for this connection profile.', created.name));
     }
@@ -147,29 +151,27 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     if (!next) return undefined;
     const change = changedEndpointFields(endpoint, next);
     if (Object.keys(change).length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Webhook endpoint "{0}" is unchanged: nothing was sent.', endpoint.name));
+      void prompts.info(vscode.l10n.t('Webhook endpoint "{0}" is unchanged: nothing was sent.', endpoint.name));
       return endpoint;
     }
     const client = alertsClient(connection);
     const saved = asEndpointRecords([await withProgress(vscode.l10n.t('Saving webhook endpoint {0}…', endpoint.name), (signal) => client.updateEndpoint(endpoint.id, change, signal))])[0]!;
     void tree.refreshEndpoints();
-    void vscode.window.showInformationMessage(vscode.l10n.t('Webhook endpoint "{0}" saved: {1} changed.', saved.name, Object.keys(change).join(', ')));
+    void prompts.info(vscode.l10n.t('Webhook endpoint "{0}" saved: {1} changed.', saved.name, Object.keys(change).join(', ')));
     return saved;
   }
 
-  async function rotateSecret(arg?: EndpointArg, opts: SecretOptions & { confirmed?: boolean } = {}): Promise<EndpointResult | undefined> {
+  async function rotateSecret(arg?: EndpointArg, opts: SecretOptions = {}): Promise<EndpointResult | undefined> {
     refuseLosingSecret(opts);
     const endpoint = await resolveEndpoint(arg, vscode.l10n.t('Webhook endpoint whose signing secret to rotate'));
     if (!endpoint) return undefined;
-    if (!opts.confirmed) {
-      const go = vscode.l10n.t('Rotate');
-      const answer = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Rotate the signing secret of "{0}"?', endpoint.name),
-        { modal: true, detail: vscode.l10n.t('The current secret stops working at once: every delivery from now on, retries included, is signed with the new one. Receivers that still check with the old secret will reject them until you update them.') },
-        go,
-      );
-      if (answer !== go) return undefined;
-    }
+    const go = vscode.l10n.t('Rotate');
+    const answer = await prompts.ask(
+      vscode.l10n.t('Rotate the signing secret of "{0}"?', endpoint.name),
+      { detail: vscode.l10n.t('The current secret stops working at once: every delivery from now on, retries included, is signed with the new one. Receivers that still check with the old secret will reject them until you update them.') },
+      go,
+    );
+    if (answer !== go) return undefined;
     const owner = profileId();
     const keptBefore = await secrets.has(owner, endpoint.id);
     const send = async (): Promise<EndpointResult> => {
@@ -183,23 +185,21 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     return attempt();
   }
 
-  async function deleteEndpoint(arg?: EndpointArg, opts: { confirmed?: boolean } = {}): Promise<boolean | undefined> {
+  async function deleteEndpoint(arg?: EndpointArg): Promise<boolean | undefined> {
     const endpoint = await resolveEndpoint(arg, vscode.l10n.t('Webhook endpoint to delete'));
     if (!endpoint) return undefined;
-    if (!opts.confirmed) {
-      const go = vscode.l10n.t('Delete');
-      const answer = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Delete webhook endpoint "{0}"?', endpoint.name),
-        { modal: true, detail: vscode.l10n.t('{0} stops receiving notifications at once; deliveries still waiting for it fail. Its signing secret, if kept here, is forgotten too.', endpoint.url) },
-        go,
-      );
-      if (answer !== go) return false;
-    }
+    const go = vscode.l10n.t('Delete');
+    const answer = await prompts.ask(
+      vscode.l10n.t('Delete webhook endpoint "{0}"?', endpoint.name),
+      { detail: vscode.l10n.t('{0} stops receiving notifications at once; deliveries still waiting for it fail. Its signing secret, if kept here, is forgotten too.', endpoint.url) },
+      go,
+    );
+    if (answer !== go) return false;
     const client = alertsClient(connection);
     await withProgress(vscode.l10n.t('Deleting webhook endpoint {0}…', endpoint.name), (signal) => client.deleteEndpoint(endpoint.id, signal));
     await secrets.delete(profileId(), endpoint.id);
     void tree.refreshEndpoints();
-    void vscode.window.showInformationMessage(vscode.l10n.t('Webhook endpoint "{0}" deleted.', endpoint.name));
+    void prompts.info(vscode.l10n.t('Webhook endpoint "{0}" deleted.', endpoint.name));
     return true;
   }
 
@@ -208,7 +208,7 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     if (!endpoint) return undefined;
     await secrets.delete(profileId(), endpoint.id);
     void tree.refreshEndpoints();
-    void vscode.window.showInformationMessage(vscode.l10n.t('The signing secret of "{0}" is no longer kept here.', endpoint.name));
+    void prompts.info(vscode.l10n.t('The signing secret of "{0}" is no longer kept here.', endpoint.name));
     return true;
   }
 
@@ -222,19 +222,19 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     if (!given) return undefined;
     // The receiver judges freshness when the delivery arrives; a check made later only asks whether the signature is right.
     const result = clientRuntime().alertsContract.verifyWebhookSignature({ secret, body: given.body, headers: given.headers, toleranceSeconds: Number.MAX_SAFE_INTEGER });
-    if (result.ok) void vscode.window.showInformationMessage(vscode.l10n.t('The signature is valid: this delivery was sent by the platform for "{0}" and its body is unchanged.', endpoint.name));
-    else void vscode.window.showWarningMessage(vscode.l10n.t('The signature does not check out for "{0}": {1}.', endpoint.name, result.reason));
+    if (result.ok) void prompts.info(vscode.l10n.t('The signature is valid: this delivery was sent by the platform for "{0}" and its body is unchanged.', endpoint.name));
+    else void prompts.warn(vscode.l10n.t('The signature does not check out for "{0}": {1}.', endpoint.name, result.reason));
     return result;
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('agentWorkbench.createWebhookEndpoint', (args?: (WebhookEndpointFields & SecretOptions) | TreeNode) =>
+    vscode.commands.registerCommand(Command.createWebhookEndpoint, (args?: (WebhookEndpointFields & SecretOptions) | TreeNode) =>
       runCommand(() => createEndpoint(args instanceof TreeNode ? undefined : args))),
-    vscode.commands.registerCommand('agentWorkbench.editWebhookEndpoint', (arg?: EndpointArg, fields?: WebhookEndpointFields) => runCommand(() => editEndpoint(arg, fields))),
-    vscode.commands.registerCommand('agentWorkbench.rotateWebhookSecret', (arg?: EndpointArg, opts?: SecretOptions & { confirmed?: boolean }) => runCommand(() => rotateSecret(arg, opts))),
-    vscode.commands.registerCommand('agentWorkbench.deleteWebhookEndpoint', (arg?: EndpointArg, opts?: { confirmed?: boolean }) => runCommand(() => deleteEndpoint(arg, opts))),
-    vscode.commands.registerCommand('agentWorkbench.forgetWebhookSecret', (arg?: EndpointArg) => runCommand(() => forgetSecret(arg))),
-    vscode.commands.registerCommand('agentWorkbench.verifyWebhookSignature', (arg?: EndpointArg, delivery?: { body: string; headers: Record<string, string> }) =>
+    vscode.commands.registerCommand(Command.editWebhookEndpoint, (arg?: EndpointArg, fields?: WebhookEndpointFields) => runCommand(() => editEndpoint(arg, fields))),
+    vscode.commands.registerCommand(Command.rotateWebhookSecret, (arg?: EndpointArg, opts?: SecretOptions) => runCommand(() => rotateSecret(arg, opts))),
+    vscode.commands.registerCommand(Command.deleteWebhookEndpoint, (arg?: EndpointArg) => runCommand(() => deleteEndpoint(arg))),
+    vscode.commands.registerCommand(Command.forgetWebhookSecret, (arg?: EndpointArg) => runCommand(() => forgetSecret(arg))),
+    vscode.commands.registerCommand(Command.verifyWebhookSignature, (arg?: EndpointArg, delivery?: { body: string; headers: Record<string, string> }) =>
       runCommand(() => verifySignature(arg, delivery))),
   );
 }

@@ -4,6 +4,7 @@ import { clientRuntime } from '../clientRuntime';
 import { MultiStepInput } from '../common/multiStep';
 import type { EndpointRecord } from '../explorer/alerts/alertsSource';
 import { UserFacingError } from './commandSupport';
+import { prompts } from '../common/prompts';
 
 /** Fields of a webhook endpoint as a caller gives them: the API's own names. */
 export interface WebhookEndpointFields {
@@ -106,12 +107,12 @@ export async function promptEndpoint(title: string, initial?: EndpointRecord): P
     'alerts.resolved': vscode.l10n.t('a firing rule is back within its threshold'),
   };
   // Ask again until at least one event type is chosen, so the name and address typed are kept.
-  let picked: Array<{ value: WebhookEventType }> | undefined;
+  let picked: ReadonlyArray<{ value: WebhookEventType }> | undefined;
   let placeHolder = vscode.l10n.t('Events to send to {0}', first.url);
   for (;;) {
-    picked = await vscode.window.showQuickPick(
+    picked = await prompts.pickMany(
       contract().WEBHOOK_EVENT_TYPES.map((t) => ({ label: t, description: explain[t], picked: current.has(t), value: t })),
-      { title: `${title} (3/3)`, placeHolder, canPickMany: true, ignoreFocusOut: true },
+      { title: `${title} (3/3)`, placeHolder, ignoreFocusOut: true },
     );
     if (!picked) return undefined;
     const problem = checkEventTypes(picked.map((p) => p.value));

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DisposableStore } from '../../core/disposable';
 
 /** Thrown when the user presses Back; the flow goes to the previous step. */
 class BackSignal extends Error {}
@@ -64,12 +65,12 @@ export class MultiStepInput {
     box.ignoreFocusOut = true;
     box.buttons = this.step > 1 ? [vscode.QuickInputButtons.Back] : [];
     return new Promise<string>((resolve, reject) => {
-      const subs: vscode.Disposable[] = [];
+      const subs = new DisposableStore();
+      subs.add(box);
       let settled = false;
       const finish = (fn: () => void): void => {
         settled = true;
-        subs.forEach((d) => d.dispose());
-        box.dispose();
+        subs.dispose();
         fn();
       };
       const check = async (value: string): Promise<string | undefined> => {
@@ -77,7 +78,7 @@ export class MultiStepInput {
         box.validationMessage = msg ? { message: msg, severity: vscode.InputBoxValidationSeverity.Error } : undefined;
         return msg;
       };
-      subs.push(
+      [
         box.onDidChangeValue((v) => void check(v)),
         box.onDidAccept(async () => {
           box.busy = true;
@@ -93,7 +94,7 @@ export class MultiStepInput {
         box.onDidHide(() => {
           if (!settled) finish(() => reject(new CancelSignal()));
         }),
-      );
+      ].forEach((d) => subs.add(d));
       if (opts.value) void check(opts.value);
       box.show();
     });
@@ -110,15 +111,15 @@ export class MultiStepInput {
     if (opts.active) qp.activeItems = [opts.active];
     qp.buttons = this.step > 1 ? [vscode.QuickInputButtons.Back] : [];
     return new Promise<T>((resolve, reject) => {
-      const subs: vscode.Disposable[] = [];
+      const subs = new DisposableStore();
+      subs.add(qp);
       let settled = false;
       const finish = (fn: () => void): void => {
         settled = true;
-        subs.forEach((d) => d.dispose());
-        qp.dispose();
+        subs.dispose();
         fn();
       };
-      subs.push(
+      [
         qp.onDidAccept(() => {
           const item = qp.selectedItems[0] ?? qp.activeItems[0];
           if (item) finish(() => resolve(item));
@@ -129,7 +130,7 @@ export class MultiStepInput {
         qp.onDidHide(() => {
           if (!settled) finish(() => reject(new CancelSignal()));
         }),
-      );
+      ].forEach((d) => subs.add(d));
       qp.show();
     });
   }

@@ -2,27 +2,30 @@ import * as vscode from 'vscode';
 import type { ClientContext } from '../../client/context';
 import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
 import type { Transport } from '../../client/transport';
+import { Disposable, MutableDisposable } from '../../core/disposable';
 import { clientRuntime } from '../clientRuntime';
 import type { LocalPlatformCredentials, LocalPlatformUrls } from '../../localPlatform/server';
 import type { Log } from '../log';
 import type { ProfileStore } from './profileStore';
 import type { SecretVault } from './secretVault';
+import { ContextKey } from '../ids';
 
 /**
  * The live connection: the active profile's client context, rebuilt when the profile changes,
  * and the built-in Local profile while the local platform runs.
  */
-export class Connection implements vscode.Disposable {
-  private transportInstance: Transport | undefined;
+export class Connection extends Disposable {
+  /** One transport (keep-alive pools) for every profile, created on first use. */
+  private readonly transportHolder = this.register(new MutableDisposable<Transport>());
   private cached: { profileId: string; ctx: ClientContext } | undefined;
-  private readonly subs: vscode.Disposable[] = [];
 
   constructor(readonly profiles: ProfileStore, readonly vault: SecretVault, private readonly log: Log) {
-    this.subs.push(profiles.onDidChange(() => {
+    super();
+    this.register(profiles.onDidChange(() => {
       this.cached = undefined;
-      void vscode.commands.executeCommand('setContext', 'agentWorkbench.connected', Boolean(profiles.active));
+      void vscode.commands.executeCommand('setContext', ContextKey.connected, Boolean(profiles.active));
     }));
-    void vscode.commands.executeCommand('setContext', 'agentWorkbench.connected', Boolean(profiles.active));
+    void vscode.commands.executeCommand('setContext', ContextKey.connected, Boolean(profiles.active));
   }
 
   /** The client context of the active profile, or undefined when none is chosen. */
@@ -38,10 +41,9 @@ export class Connection implements vscode.Disposable {
     return new ClientContext(profile, (id) => this.vault.get(profile.id, id), this.transport);
   }
 
-  /** One transport (keep-alive pools) for every profile, created on first use. */
   private get transport(): Transport {
-    this.transportInstance ??= new (clientRuntime().Transport)({ onRequest: (entry) => this.log.request(entry) });
-    return this.transportInstance;
+    this.transportHolder.value ??= new (clientRuntime().Transport)({ onRequest: (entry) => this.log.request(entry) });
+    return this.transportHolder.value;
   }
 
   /** Shows the Local profile for a running local platform and stores its credentials; activates it when nothing else is active. */
@@ -76,10 +78,5 @@ export class Connection implements vscode.Disposable {
 
   detachLocal(): void {
     this.profiles.setLocal(undefined);
-  }
-
-  dispose(): void {
-    this.subs.forEach((s) => s.dispose());
-    this.transportInstance?.dispose();
   }
 }

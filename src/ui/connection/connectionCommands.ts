@@ -5,6 +5,8 @@ import { type ConnectionProfile, CREDENTIALS, type CredentialId, LOCAL_PROFILE_I
 import { promptProfile, profileFromInput, type ProfileInput } from './addProfile';
 import { clientRuntime } from '../clientRuntime';
 import type { Connection } from './connection';
+import { Command } from '../ids';
+import { prompts } from '../common/prompts';
 
 type ProfileArgs = ProfileInput & { credentials?: Partial<Record<CredentialId, string>>; activate?: boolean };
 
@@ -23,11 +25,11 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
   async function pickProfile(placeHolder: string, opts: { includeLocal?: boolean } = {}): Promise<ConnectionProfile | undefined> {
     const list = profiles.list().filter((p) => opts.includeLocal || p.id !== LOCAL_PROFILE_ID);
     if (list.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('There is no connection profile yet. Add one with Agent Workbench: Add Connection Profile.'));
+      void prompts.info(vscode.l10n.t('There is no connection profile yet. Add one with Agent Workbench: Add Connection Profile.'));
       return undefined;
     }
     const active = profiles.active?.id;
-    const pick = await vscode.window.showQuickPick(
+    const pick = await prompts.pick(
       list.map((p) => ({ label: p.name, description: `${p.accountId}/${p.projectId}${p.id === active ? ` · ${vscode.l10n.t('active')}` : ''}`, detail: p.buildUrl, profile: p })),
       { placeHolder },
     );
@@ -46,7 +48,7 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
     for (const [id, value] of Object.entries(args?.credentials ?? {}) as Array<[CredentialId, string]>) await vault.set(profile.id, id, value);
     if (args?.activate !== false) await profiles.setActive(profile.id);
     if (!args) {
-      const next = await vscode.window.showInformationMessage(
+      const next = await prompts.info(
         vscode.l10n.t('Profile "{0}" added. Add its keys and tokens now? They are kept in VS Code\'s secret storage.', profile.name),
         vscode.l10n.t('Set Credentials'),
       );
@@ -61,7 +63,7 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
     let id = args.credential;
     if (!id) {
       const present = await vault.configured(profile.id);
-      const pick = await vscode.window.showQuickPick(
+      const pick = await prompts.pick(
         CREDENTIALS.map((c) => ({ label: c.label, description: present.has(c.id) ? vscode.l10n.t('set') : vscode.l10n.t('not set'), detail: vscode.l10n.t('Sent as the {0} header', c.header), id: c.id })),
         { placeHolder: vscode.l10n.t('Credential of "{0}" to set', profile.name) },
       );
@@ -69,7 +71,7 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
     }
     if (!id) return false;
     const meta = CREDENTIALS.find((c) => c.id === id)!;
-    const value = args.value ?? (await vscode.window.showInputBox({
+    const value = args.value ?? (await prompts.input({
       title: vscode.l10n.t('{0} for "{1}"', meta.label, profile.name),
       prompt: id === 'messagingHost' ? vscode.l10n.t('The registered host domain or app namespace of the webchat connector') : vscode.l10n.t('Paste the value. It is stored in VS Code\'s secret storage only, never in settings or files.'),
       password: id !== 'messagingHost',
@@ -86,7 +88,7 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
   async function testConnection(profileId?: string): Promise<ProbeResult[] | undefined> {
     const profile = profileId ? profiles.get(profileId) : profiles.active;
     if (!profile) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Choose a connection profile first.'), vscode.l10n.t('Switch Profile')).then((a) => a && vscode.commands.executeCommand('agentWorkbench.switchProfile'));
+      void prompts.warn(vscode.l10n.t('Choose a connection profile first.'), vscode.l10n.t('Switch Profile')).then((a) => a && vscode.commands.executeCommand(Command.switchProfile));
       return undefined;
     }
     const results = await vscode.window.withProgress(
@@ -102,9 +104,9 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
     const summary = vscode.l10n.t('"{0}": {1} of {2} APIs work, {3} failed, {4} not configured.', profile.name, works, results.length, failed, results.length - works - failed);
     const show = vscode.l10n.t('Show Details');
     // Not awaited: the command returns its results at once; the details open when asked for.
-    void (failed ? vscode.window.showWarningMessage(summary, show) : vscode.window.showInformationMessage(summary, show)).then((answer) => {
+    void (failed ? prompts.warn(summary, show) : prompts.info(summary, show)).then((answer) => {
       if (answer !== show) return;
-      void vscode.window.showQuickPick(results.map((r) => ({
+      void prompts.pick(results.map((r) => ({
         label: `${OUTCOME_ICON[r.outcome]} ${r.label}`,
         description: r.outcome === 'works' ? vscode.l10n.t('works ({0} ms)', r.ms ?? 0) : r.outcome === 'notConfigured' ? vscode.l10n.t('not configured') : r.outcome,
         detail: r.detail,
@@ -114,12 +116,12 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('agentWorkbench.connect', async () => {
+    vscode.commands.registerCommand(Command.connect, async () => {
       if (profiles.list().length === 0) return addProfile();
-      return vscode.commands.executeCommand('agentWorkbench.switchProfile');
+      return vscode.commands.executeCommand(Command.switchProfile);
     }),
-    vscode.commands.registerCommand('agentWorkbench.addProfile', (args?: ProfileArgs) => reportErrors(() => addProfile(args))),
-    vscode.commands.registerCommand('agentWorkbench.editProfile', (arg?: string | ProfileArgs & { id: string }) => reportErrors(async () => {
+    vscode.commands.registerCommand(Command.addProfile, (args?: ProfileArgs) => reportErrors(() => addProfile(args))),
+    vscode.commands.registerCommand(Command.editProfile, (arg?: string | ProfileArgs & { id: string }) => reportErrors(async () => {
       const id = typeof arg === 'string' ? arg : arg?.id;
       const existing = id ? profiles.get(id) : await pickProfile(vscode.l10n.t('Profile to edit'));
       if (!existing) return undefined;
@@ -128,19 +130,17 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
       if (updated) await profiles.save(updated);
       return updated;
     })),
-    vscode.commands.registerCommand('agentWorkbench.removeProfile', (id?: string, opts?: { confirm?: boolean }) => reportErrors(async () => {
+    vscode.commands.registerCommand(Command.removeProfile, (id?: string) => reportErrors(async () => {
       const profile = id ? profiles.get(id) : await pickProfile(vscode.l10n.t('Profile to remove'));
       if (!profile || profile.id === LOCAL_PROFILE_ID) return false;
-      if (opts?.confirm !== false) {
-        const remove = vscode.l10n.t('Remove');
-        const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Remove the profile "{0}" and its stored keys and tokens?', profile.name), { modal: true }, remove);
-        if (ok !== remove) return false;
-      }
+      const remove = vscode.l10n.t('Remove');
+      const ok = await prompts.ask(vscode.l10n.t('Remove the profile "{0}" and its stored keys and tokens?', profile.name), {}, remove);
+      if (ok !== remove) return false;
       await vault.deleteAll(profile.id);
       await profiles.remove(profile.id);
       return true;
     })),
-    vscode.commands.registerCommand('agentWorkbench.switchProfile', (id?: string) => reportErrors(async () => {
+    vscode.commands.registerCommand(Command.switchProfile, (id?: string) => reportErrors(async () => {
       if (id) {
         if (!profiles.get(id)) throw new Error(vscode.l10n.t('There is no profile with id "{0}".', id));
         await profiles.setActive(id);
@@ -152,30 +152,30 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
         { label: '', kind: vscode.QuickPickItemKind.Separator },
         { label: `$(add) ${vscode.l10n.t('Add Connection Profile…')}`, action: 'add' },
       ];
-      const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Connection profile to use') });
+      const pick = await prompts.pick(items, { placeHolder: vscode.l10n.t('Connection profile to use') });
       if (pick?.action === 'add') return (await addProfile())?.id;
       if (pick?.id) await profiles.setActive(pick.id);
       return pick?.id;
     })),
-    vscode.commands.registerCommand('agentWorkbench.setCredential', (args?: { profileId?: string; credential?: CredentialId; value?: string }) => reportErrors(() => setCredential(args))),
-    vscode.commands.registerCommand('agentWorkbench.removeCredential', (args?: { profileId?: string; credential?: CredentialId }) => reportErrors(async () => {
+    vscode.commands.registerCommand(Command.setCredential, (args?: { profileId?: string; credential?: CredentialId; value?: string }) => reportErrors(() => setCredential(args))),
+    vscode.commands.registerCommand(Command.removeCredential, (args?: { profileId?: string; credential?: CredentialId }) => reportErrors(async () => {
       const profile = args?.profileId ? profiles.get(args.profileId) : profiles.active;
       if (!profile) return false;
       const present = await vault.configured(profile.id);
-      const id = args?.credential ?? (await vscode.window.showQuickPick(CREDENTIALS.filter((c) => present.has(c.id)).map((c) => ({ label: c.label, id: c.id })), { placeHolder: vscode.l10n.t('Credential of "{0}" to remove', profile.name) }))?.id;
+      const id = args?.credential ?? (await prompts.pick(CREDENTIALS.filter((c) => present.has(c.id)).map((c) => ({ label: c.label, id: c.id })), { placeHolder: vscode.l10n.t('Credential of "{0}" to remove', profile.name) }))?.id;
       if (!id) return false;
       await vault.delete(profile.id, id);
       return true;
     })),
-    vscode.commands.registerCommand('agentWorkbench.selectEnvironment', (env?: Environment) => reportErrors(async () => {
+    vscode.commands.registerCommand(Command.selectEnvironment, (env?: Environment) => reportErrors(async () => {
       const { ENVIRONMENTS } = clientRuntime().commonContract;
-      const chosen = env ?? (await vscode.window.showQuickPick(ENVIRONMENTS.map((e) => ({ label: e, picked: e === profiles.environment })), { placeHolder: vscode.l10n.t('Environment to work against') }))?.label;
+      const chosen = env ?? (await prompts.pick(ENVIRONMENTS.map((e) => ({ label: e, picked: e === profiles.environment })), { placeHolder: vscode.l10n.t('Environment to work against') }))?.label;
       if (!chosen) return undefined;
       if (!ENVIRONMENTS.includes(chosen as Environment)) throw new Error(vscode.l10n.t('"{0}" is not an environment: use sandbox, pre-release or live.', chosen));
       await profiles.setEnvironment(chosen as Environment);
       return chosen;
     })),
-    vscode.commands.registerCommand('agentWorkbench.testConnection', (profileId?: string) => testConnection(profileId)),
+    vscode.commands.registerCommand(Command.testConnection, (profileId?: string) => testConnection(profileId)),
   );
 }
 
@@ -184,7 +184,7 @@ async function reportErrors<T>(fn: () => Promise<T>): Promise<T | undefined> {
   try {
     return await fn();
   } catch (err) {
-    void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+    void prompts.error(err instanceof Error ? err.message : String(err));
     return undefined;
   }
 }

@@ -1,6 +1,8 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { Environment } from '../../contract/common';
 import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
+import { Disposable } from '../../core/disposable';
+import { Emitter } from '../../core/event';
 
 const PROFILES_KEY = 'agentWorkbench.profiles';
 const ACTIVE_KEY = 'agentWorkbench.activeProfile';
@@ -10,16 +12,18 @@ const ENVIRONMENT_KEY = 'agentWorkbench.environment';
  * The connection profiles (no secrets) in global state, the active one, and the environment
  * the user works against. The Local profile exists only while the local platform runs.
  */
-export class ProfileStore implements vscode.Disposable {
+export class ProfileStore extends Disposable {
   private local: ConnectionProfile | undefined;
-  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  private readonly _onDidChange = this.register(new Emitter<void>());
   /** Profiles or the active profile changed. */
   readonly onDidChange = this._onDidChange.event;
-  private readonly _onDidChangeEnvironment = new vscode.EventEmitter<void>();
+  private readonly _onDidChangeEnvironment = this.register(new Emitter<void>());
   /** The environment worked against changed (nothing to reload: it only labels the work). */
   readonly onDidChangeEnvironment = this._onDidChangeEnvironment.event;
 
-  constructor(private readonly state: vscode.Memento) {}
+  constructor(private readonly state: vscode.Memento) {
+    super();
+  }
 
   list(): ConnectionProfile[] {
     const saved = this.state.get<ConnectionProfile[]>(PROFILES_KEY, []);
@@ -73,11 +77,6 @@ export class ProfileStore implements vscode.Disposable {
   /** A profile name that is not taken yet. */
   isNameTaken(name: string, exceptId?: string): boolean {
     return this.list().some((p) => p.id !== exceptId && p.name.toLowerCase() === name.trim().toLowerCase());
-  }
-
-  dispose(): void {
-    this._onDidChange.dispose();
-    this._onDidChangeEnvironment.dispose();
   }
 }
 

@@ -1,19 +1,20 @@
 import type * as vscode from 'vscode';
 import { CREDENTIALS, type CredentialId, secretKey } from '../../client/profile';
+import { Disposable } from '../../core/disposable';
 import type { Redactor } from '../../core/redact';
 
 /**
  * Credentials of every profile, kept only in VS Code's SecretStorage. Every value read or
  * stored is taught to the redactor, so it can never reach the log.
  */
-export class SecretVault implements vscode.Disposable {
+export class SecretVault extends Disposable {
   /** Values read this session: every platform call needs its key, and SecretStorage is a round trip away. */
   private readonly cache = new Map<string, Promise<string | undefined>>();
-  private readonly sub: vscode.Disposable;
 
   constructor(private readonly secrets: vscode.SecretStorage, private readonly redactor: Redactor) {
+    super();
     // Another window may change a secret: forget it, so the next call reads the new value.
-    this.sub = secrets.onDidChange((e) => this.cache.delete(e.key));
+    this.register(secrets.onDidChange((e) => this.cache.delete(e.key)));
   }
 
   get(profileId: string, id: CredentialId): Promise<string | undefined> {
@@ -45,8 +46,8 @@ export class SecretVault implements vscode.Disposable {
     this.cache.delete(key);
   }
 
-  dispose(): void {
-    this.sub.dispose();
+  override dispose(): void {
+    super.dispose();
     this.cache.clear();
   }
 

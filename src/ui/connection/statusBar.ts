@@ -1,17 +1,18 @@
 import * as vscode from 'vscode';
+import { Disposable } from '../../core/disposable';
 import type { ProfileStore } from './profileStore';
+import { Command } from '../ids';
 
 /** Shows the active profile, its region and the environment; a click switches profile. */
-export class ConnectionStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('agentWorkbench.connection', vscode.StatusBarAlignment.Left, 50);
-  private readonly sub: vscode.Disposable;
-  private readonly envSub: vscode.Disposable;
+export class ConnectionStatusBar extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem('agentWorkbench.connection', vscode.StatusBarAlignment.Left, 50));
 
   constructor(private readonly profiles: ProfileStore) {
+    super();
     this.item.name = vscode.l10n.t('Agent Workbench Connection');
-    this.item.command = 'agentWorkbench.switchProfile';
-    this.sub = profiles.onDidChange(() => this.update());
-    this.envSub = profiles.onDidChangeEnvironment(() => this.update());
+    this.item.command = Command.switchProfile;
+    this.register(profiles.onDidChange(() => this.update()));
+    this.register(profiles.onDidChangeEnvironment(() => this.update()));
     this.update();
   }
 
@@ -35,12 +36,6 @@ export class ConnectionStatusBar implements vscode.Disposable {
     this.item.tooltip = tip;
     this.item.backgroundColor = env === 'live' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
-  }
-
-  dispose(): void {
-    this.sub.dispose();
-    this.envSub.dispose();
-    this.item.dispose();
   }
 }
 

@@ -1,60 +1,74 @@
 import * as vscode from 'vscode';
-import type { AgentsSource } from './agents/agentsSource';
-
-export const REMOTE_SCHEME = 'agent-workbench-remote';
-
-export type RemoteRef =
-  | { kind: 'behavior'; agentId: string; agentName: string; branchId: string; branchName: string }
-  | { kind: 'topic'; agentId: string; agentName: string; branchId: string; branchName: string; topicId: string; topicName: string }
-  | { kind: 'realtimeConfig'; agentId: string; agentName: string; config: string };
+import { Disposable, MutableDisposable } from '../../core/disposable';
+import { Emitter } from '../../core/event';
+import type { AgentsChange, AgentsModel } from '../model/agentsModel';
+import { parseRemoteDocumentUri, remoteDocumentUri, type RemoteRef, Scheme } from '../uris';
 
 /** A read-only document of what the platform holds now (behavior, a topic, a config's variables). */
 export function remoteUri(ref: RemoteRef): vscode.Uri {
-  const safe = (s: string): string => s.replace(/[/\\?#%]/g, '-');
-  const path = ref.kind === 'behavior'
-    ? `/${safe(ref.agentName)}/${safe(ref.branchName)}/behavior.md`
-    : ref.kind === 'topic'
-      ? `/${safe(ref.agentName)}/${safe(ref.branchName)}/knowledge/${safe(ref.topicName)}.md`
-      : `/${safe(ref.agentName)}/realtime/${safe(ref.config)}.json`;
-  return vscode.Uri.from({ scheme: REMOTE_SCHEME, path, query: new URLSearchParams(Object.entries(ref)).toString() });
+  return vscode.Uri.from(remoteDocumentUri(ref));
 }
 
-function refOf(uri: vscode.Uri): RemoteRef {
-  return Object.fromEntries(new URLSearchParams(uri.query)) as unknown as RemoteRef;
-}
-
-export class RemoteDocuments implements vscode.TextDocumentContentProvider {
-  private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
+/** The read-only documents of what the platform holds, read from the active profile's model and re-read when it changes. */
+export class RemoteDocuments extends Disposable implements vscode.TextDocumentContentProvider {
+  private readonly _onDidChange = this.register(new Emitter<vscode.Uri>());
   readonly onDidChange = this._onDidChange.event;
+  private watched: AgentsModel | undefined;
+  private readonly watching = this.register(new MutableDisposable());
 
-  constructor(private readonly source: () => AgentsSource | undefined) {}
+  constructor(private readonly model: () => AgentsModel | undefined) {
+    super();
+  }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const source = this.source();
-    if (!source) throw new Error(vscode.l10n.t('Connect to a platform to read this document.'));
-    const ref = refOf(uri);
+    const model = this.model();
+    if (!model) throw new Error(vscode.l10n.t('Connect to a platform to read this document.'));
+    const ref = parseRemoteDocumentUri(uri);
+    if (!ref) throw new Error(vscode.l10n.t('This address does not name a document of Agent Workbench: {0}', uri.toString(true)));
+    this.watch(model);
+    const agent = model.agent(ref.agentId);
     switch (ref.kind) {
       case 'behavior':
-        return source.getBehavior(ref.agentId, ref.branchId);
+        return agent.behavior.get(ref.branchId).get();
       case 'topic': {
-        const topic = (await source.listTopics(ref.agentId, ref.branchId)).find((t) => t.topicId === ref.topicId);
+        const topic = (await agent.topics.get(ref.branchId).get()).find((t) => t.topicId === ref.topicId);
         if (!topic) throw new Error(vscode.l10n.t('The topic "{0}" no longer exists on branch {1}.', ref.topicName, ref.branchName));
         return `# ${topic.name}\n\n${topic.content}\n`;
       }
       case 'realtimeConfig': {
-        const config = (await source.listRealtimeConfigs(ref.agentId)).find((c) => c.name === ref.config);
+        const config = (await agent.realtimeConfigs.get()).find((c) => c.name === ref.config);
         if (!config) throw new Error(vscode.l10n.t('The real-time config "{0}" no longer exists.', ref.config));
         return `${JSON.stringify(config.variables, null, 2)}\n`;
       }
     }
   }
 
-  /** Re-reads every open remote document (after a refresh). */
-  refreshOpen(): void {
-    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === REMOTE_SCHEME) this._onDidChange.fire(doc.uri);
+  /** An open document whose part of the model changed is read again. */
+  private watch(model: AgentsModel): void {
+    if (this.watched === model) return;
+    this.watched = model;
+    this.watching.value = model.onDidChange((change) => {
+      if (change.part === 'agents') return;
+      for (const doc of vscode.workspace.textDocuments) {
+        const ref = parseRemoteDocumentUri(doc.uri);
+        if (ref && ref.agentId === change.agentId && shows(ref, change)) this._onDidChange.fire(doc.uri);
+      }
+    });
   }
 
-  dispose(): void {
-    this._onDidChange.dispose();
+  /** Re-reads every open remote document (after a refresh). */
+  refreshOpen(): void {
+    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === Scheme.remote) this._onDidChange.fire(doc.uri);
+  }
+}
+
+function shows(ref: RemoteRef, change: Exclude<AgentsChange, { part: 'agents' }>): boolean {
+  switch (ref.kind) {
+    case 'behavior':
+      return change.part === 'behavior' && change.branchId === ref.branchId;
+    case 'topic':
+      return change.part === 'topics' && change.branchId === ref.branchId;
+    case 'realtimeConfig':
+      return change.part === 'realtimeConfigs';
   }
 }

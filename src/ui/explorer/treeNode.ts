@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Command, ItemContext } from '../ids';
 
 /** A node of an Agent Workbench tree. Small classes own their TreeItem and children. */
 export abstract class TreeNode {
@@ -85,8 +86,8 @@ export class ErrorNode extends TreeNode {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
     item.tooltip = new vscode.MarkdownString(`${escape(this.message)}\n\n${vscode.l10n.t('Click to try again.')}`);
-    item.contextValue = 'error';
-    item.command = { command: 'agentWorkbench.refreshNode', title: vscode.l10n.t('Retry'), arguments: [this.parent] };
+    item.contextValue = ItemContext.error();
+    item.command = { command: Command.refreshNode, title: vscode.l10n.t('Retry'), arguments: [this.parent] };
     return item;
   }
 }
@@ -105,7 +106,7 @@ export class InfoNode extends TreeNode {
     const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.icon);
-    item.contextValue = 'info';
+    item.contextValue = ItemContext.info();
     return item;
   }
 }

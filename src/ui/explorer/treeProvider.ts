@@ -1,12 +1,16 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { Disposable } from '../../core/disposable';
+import { Emitter } from '../../core/event';
 import type { TreeNode } from './treeNode';
 
 /** Serves a tree of TreeNodes to VS Code; refreshes one node or the whole tree. */
-export class NodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
-  private readonly _onDidChangeTreeData = new vscode.EventEmitter<TreeNode | undefined>();
+export class NodeTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  private readonly _onDidChangeTreeData = this.register(new Emitter<TreeNode | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
 
-  constructor(private readonly roots: () => Promise<TreeNode[]>) {}
+  constructor(private readonly roots: () => Promise<TreeNode[]>) {
+    super();
+  }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     return node.getTreeItem();
@@ -29,9 +33,5 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
   refresh(node?: TreeNode): void {
     node?.invalidate();
     this._onDidChangeTreeData.fire(node);
-  }
-
-  dispose(): void {
-    this._onDidChangeTreeData.dispose();
   }
 }

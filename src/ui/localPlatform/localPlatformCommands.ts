@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { LocalPlatformUrls } from '../../localPlatform/server';
 import type { Connection } from '../connection/connection';
 import type { LocalPlatformHost } from './localPlatformHost';
+import { Command } from '../ids';
+import { prompts } from '../common/prompts';
 
 /** Start and stop the local platform inside the editor; while it runs, the Local profile points at it. */
 export function registerLocalPlatformCommands(host: LocalPlatformHost, connection: Connection): vscode.Disposable {
@@ -9,7 +11,7 @@ export function registerLocalPlatformCommands(host: LocalPlatformHost, connectio
     host.onDidChange((lp) => {
       if (!lp) connection.detachLocal();
     }),
-    vscode.commands.registerCommand('agentWorkbench.startLocalPlatform', async (opts?: { inEditor?: boolean }): Promise<LocalPlatformUrls | undefined> => {
+    vscode.commands.registerCommand(Command.startLocalPlatform, async (opts?: { inEditor?: boolean }): Promise<LocalPlatformUrls | undefined> => {
       const configured = host.configuredUrl;
       try {
         const lp = await vscode.window.withProgress(
@@ -17,25 +19,25 @@ export function registerLocalPlatformCommands(host: LocalPlatformHost, connectio
           () => host.start(opts),
         );
         await connection.attachLocal(lp);
-        void vscode.window.showInformationMessage(vscode.l10n.t('The local platform is running on {0}.', lp.urls.origin));
+        void prompts.info(vscode.l10n.t('The local platform is running on {0}.', lp.urls.origin));
         return lp.urls;
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         if (configured && !opts?.inEditor) {
           const inEditor = vscode.l10n.t('Start One in the Editor');
-          void vscode.window.showErrorMessage(
+          void prompts.error(
             vscode.l10n.t('No local platform answers at {0} (setting agentWorkbench.localPlatform.url): {1}. Start it with `node dist/localPlatform.js`, or run one inside the editor.', configured, message),
             inEditor,
-          ).then((choice) => choice && vscode.commands.executeCommand('agentWorkbench.startLocalPlatform', { inEditor: true }));
+          ).then((choice) => choice && vscode.commands.executeCommand(Command.startLocalPlatform, { inEditor: true }));
         } else {
-          void vscode.window.showErrorMessage(vscode.l10n.t('The local platform could not start: {0}', message));
+          void prompts.error(vscode.l10n.t('The local platform could not start: {0}', message));
         }
         return undefined;
       }
     }),
     // With a configured address (as `npm start` writes), use that platform as soon as the editor opens.
     autoAttach(host, connection),
-    vscode.commands.registerCommand('agentWorkbench.stopLocalPlatform', () => host.stop()),
+    vscode.commands.registerCommand(Command.stopLocalPlatform, () => host.stop()),
   );
 }
 

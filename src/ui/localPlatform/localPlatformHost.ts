@@ -1,9 +1,11 @@
+import { type ChildProcess, fork } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { LocalPlatform, LocalPlatformCredentials, LocalPlatformOptions, LocalPlatformUrls } from '../../localPlatform/server';
+import type { LocalPlatformCredentials, LocalPlatformUrls } from '../../localPlatform/server';
+import { Disposable } from '../../core/disposable';
+import { Emitter } from '../../core/event';
 import type { Log } from '../log';
-
-type ServerModule = { startLocalPlatform(options: LocalPlatformOptions): Promise<LocalPlatform> };
+import { ContextKey } from '../ids';
 
 /** A local platform the editor can use: one it runs itself, or one already running elsewhere on this machine. */
 export interface LocalPlatformInfo {
@@ -32,20 +34,22 @@ export async function probeExternal(origin: string, signal?: AbortSignal): Promi
 }
 
 /**
- * Runs the local platform inside the extension host, loaded from its own bundle only when
- * first started so activation stays light.
+ * Runs the local platform in a child process (the CLI bundle), so a busy local platform never slows
+ * the extension host, or uses one already running on this machine.
  */
-export class LocalPlatformHost implements vscode.Disposable {
-  private running: LocalPlatform | undefined;
+export class LocalPlatformHost extends Disposable {
+  private running: { child: ChildProcess; info: LocalPlatformInfo } | undefined;
   private external: LocalPlatformInfo | undefined;
   private starting: Promise<LocalPlatformInfo> | undefined;
-  private readonly _onDidChange = new vscode.EventEmitter<LocalPlatformInfo | undefined>();
+  private readonly _onDidChange = this.register(new Emitter<LocalPlatformInfo | undefined>());
   readonly onDidChange = this._onDidChange.event;
 
-  constructor(private readonly extensionPath: string, readonly log: Log) {}
+  constructor(private readonly extensionPath: string, readonly log: Log) {
+    super();
+  }
 
   get current(): LocalPlatformInfo | undefined {
-    return this.external ?? (this.running ? { urls: this.running.urls, credentials: this.running.credentials, external: false } : undefined);
+    return this.external ?? this.running?.info;
   }
 
   /** The address of a local platform to use instead of running one (setting `agentWorkbench.localPlatform.url`). */
@@ -70,27 +74,46 @@ export class LocalPlatformHost implements vscode.Disposable {
     const info = await probeExternal(origin);
     this.external = info;
     this.log.info(`Using the local platform already running at ${info.urls.origin}`);
-    await vscode.commands.executeCommand('setContext', 'agentWorkbench.localPlatformRunning', true);
+    await vscode.commands.executeCommand('setContext', ContextKey.localPlatformRunning, true);
     this._onDidChange.fire(info);
     return info;
   }
 
   private async doStart(): Promise<LocalPlatformInfo> {
     const config = vscode.workspace.getConfiguration('agentWorkbench.localPlatform');
-    const modulePath = path.join(this.extensionPath, 'dist', 'localPlatformServer.js');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const mod = require(modulePath) as ServerModule;
-    const lp = await mod.startLocalPlatform({
-      port: config.get<number>('port', 0),
-      seed: config.get<'demo' | 'base' | 'empty'>('seed', 'demo'),
-      responses: config.get<'full' | 'minimal'>('responses', 'full'),
-      demoAnchor: 'now',
+    const args = [
+      '--port', String(config.get<number>('port', 0)),
+      '--seed', config.get<'demo' | 'base' | 'empty'>('seed', 'demo'),
+      '--responses', config.get<'full' | 'minimal'>('responses', 'full'),
+      '--json',
+    ];
+    // The editor's own runtime runs the CLI bundle as plain Node; the IPC channel ends the child when the editor goes.
+    const child = fork(path.join(this.extensionPath, 'dist', 'localPlatform.js'), args, {
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      execArgv: [],
     });
-    this.running = lp;
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => this.log.warn(`Local platform: ${text.trim()}`));
+    let info: LocalPlatformInfo;
+    try {
+      const origin = await announcedOrigin(child);
+      info = { ...(await probeExternal(origin)), external: false };
+    } catch (err) {
+      child.kill();
+      throw err;
+    }
+    this.running = { child, info };
     this.external = undefined;
-    this.log.info(`Local platform started on ${lp.urls.origin}`);
-    await vscode.commands.executeCommand('setContext', 'agentWorkbench.localPlatformRunning', true);
-    const info: LocalPlatformInfo = { urls: lp.urls, credentials: lp.credentials, external: false };
+    child.once('exit', (code, signal) => {
+      if (this.running?.child !== child) return;
+      // It ended on its own: the editor no longer has a local platform.
+      this.log.warn(`The local platform stopped (${signal ?? `exit code ${code}`})`);
+      this.running = undefined;
+      void vscode.commands.executeCommand('setContext', ContextKey.localPlatformRunning, false);
+      this._onDidChange.fire(undefined);
+    });
+    this.log.info(`Local platform started on ${info.urls.origin} (process ${child.pid})`);
+    await vscode.commands.executeCommand('setContext', ContextKey.localPlatformRunning, true);
     this._onDidChange.fire(info);
     return info;
   }
@@ -103,17 +126,60 @@ export class LocalPlatformHost implements vscode.Disposable {
     this.running = undefined;
     this.external = undefined;
     if (lp) {
-      await lp.close();
+      await stopProcess(lp.child);
       this.log.info('Local platform stopped');
     } else {
       this.log.info(`No longer using the local platform at ${wasExternal!.urls.origin} (it keeps running)`);
     }
-    await vscode.commands.executeCommand('setContext', 'agentWorkbench.localPlatformRunning', false);
+    await vscode.commands.executeCommand('setContext', ContextKey.localPlatformRunning, false);
     this._onDidChange.fire(undefined);
   }
 
-  dispose(): void {
+  override dispose(): void {
     void this.stop();
-    this._onDidChange.dispose();
+    super.dispose();
   }
+}
+
+/** The origin the CLI prints as its first line (JSON) once it listens; its stderr when it ends before. */
+function announcedOrigin(child: ChildProcess, timeoutMs = 30_000): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => finish(new Error(vscode.l10n.t('The local platform did not start within {0} seconds.', timeoutMs / 1000))), timeoutMs);
+    const finish = (result: Error | string): void => {
+      clearTimeout(timer);
+      child.stdout?.removeAllListeners('data');
+      child.removeListener('exit', onExit);
+      if (typeof result === 'string') resolve(result);
+      else reject(result);
+    };
+    const onExit = (): void => finish(new Error(err.trim() || vscode.l10n.t('The local platform ended before it listened.')));
+    child.stderr?.on('data', (text: string) => (err += text));
+    child.stdout?.setEncoding('utf8').on('data', (text: string) => {
+      out += text;
+      const line = out.split('\n', 1)[0]!;
+      if (line.length === out.length) return;
+      try {
+        const origin = (JSON.parse(line) as { urls?: { origin?: unknown } }).urls?.origin;
+        finish(typeof origin === 'string' ? origin : new Error(vscode.l10n.t('The local platform did not say where it listens.')));
+      } catch {
+        finish(new Error(vscode.l10n.t('The local platform did not say where it listens.')));
+      }
+    });
+    child.once('exit', onExit);
+  });
+}
+
+/** Asks the process to stop (it closes its server and saves its state), and ends it if it has not within 5 seconds. */
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
 }

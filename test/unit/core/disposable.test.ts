@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DisposableStore, MutableDisposable, toDisposable } from '../../../src/core/disposable';
+import { Disposable, DisposableStore, LeakTracker, MutableDisposable, setDisposableTracker, toDisposable } from '../../../src/core/disposable';
+import { Emitter } from '../../../src/core/event';
 
 describe('DisposableStore', () => {
   it('disposes everything it holds, once', () => {
@@ -57,5 +58,44 @@ describe('MutableDisposable', () => {
     m.value = toDisposable(() => log.push('c'));
     assert.deepEqual(log, ['a', 'b', 'c']);
     assert.equal(m.value, undefined);
+  });
+});
+
+describe('LeakTracker', () => {
+  it('lists what was created while tracking and not disposed, and nothing once it is', () => {
+    const leaks = new LeakTracker();
+    const previous = setDisposableTracker(leaks);
+    try {
+      class Owner extends Disposable {
+        readonly changed = this.register(new Emitter<void>());
+      }
+      const longLived = new Emitter<number>();
+      const owner = new Owner();
+      const sub = longLived.event(() => undefined);
+      assert.equal(leaks.undisposed().length, 2, 'the owner\'s store and the subscription');
+      owner.dispose();
+      assert.equal(leaks.undisposed().length, 1, 'the subscription to an emitter that outlives its subscriber');
+      sub.dispose();
+      assert.deepEqual(leaks.undisposed(), []);
+    } finally {
+      setDisposableTracker(previous);
+    }
+  });
+
+  it('counts the subscriptions of a disposed emitter as released', () => {
+    const leaks = new LeakTracker();
+    const previous = setDisposableTracker(leaks);
+    try {
+      const emitter = new Emitter<void>();
+      let calls = 0;
+      emitter.event(() => calls++);
+      emitter.dispose();
+      emitter.fire();
+      assert.equal(calls, 0);
+      assert.deepEqual(leaks.undisposed(), []);
+      assert.equal(emitter.event(() => calls++), emitter.event(() => calls++), 'a disposed emitter hands out one shared no-op');
+    } finally {
+      setDisposableTracker(previous);
+    }
   });
 });

@@ -2,15 +2,17 @@ import * as vscode from 'vscode';
 import type { Agent, Branch, Topic } from '../../../contract/agents';
 import { remoteUri } from '../remoteDocuments';
 import { InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
-import { type AgentsSource, orderBranches } from './agentsSource';
+import { orderBranches } from './agentsSource';
+import type { AgentModel } from '../../model/agentsModel';
 import { DeploymentsNode } from './deploymentNodes';
 import { NumbersNode, RealtimeConfigsNode } from './telephonyNodes';
+import { ItemContext } from '../../ids';
 
 /** Knows which branch of an agent is checked out into the workspace, if any. */
 export type CheckedOutBranch = (agentId: string) => string | undefined;
 
 export class AgentNode extends LoadingNode {
-  constructor(readonly agent: Agent, readonly source: AgentsSource, private readonly checkedOut: CheckedOutBranch) {
+  constructor(readonly agent: Agent, readonly model: AgentModel, private readonly checkedOut: CheckedOutBranch) {
     super(undefined);
   }
 
@@ -23,7 +25,7 @@ export class AgentNode extends LoadingNode {
     item.id = this.id;
     item.description = this.agent.description;
     item.iconPath = new vscode.ThemeIcon('hubot');
-    item.contextValue = 'agent';
+    item.contextValue = ItemContext.agent();
     return item;
   }
 
@@ -38,7 +40,7 @@ export class AgentNode extends LoadingNode {
   }
 
   protected async loadChildren(): Promise<TreeNode[]> {
-    const branches = orderBranches(await this.source.listBranches(this.agent.agentId));
+    const branches = orderBranches(await this.model.branches.get());
     const checkedOut = this.checkedOut(this.agent.agentId);
     return [
       ...branches.map((b) => new BranchNode(this, b, b.branchId === checkedOut)),
@@ -68,7 +70,7 @@ export class BranchNode extends LoadingNode {
     const parts = [this.isMain ? vscode.l10n.t('default') : '', this.checkedOut ? vscode.l10n.t('checked out') : '', this.branch.mergedAt ? vscode.l10n.t('merged') : ''].filter(Boolean);
     item.description = parts.join(' · ');
     item.iconPath = new vscode.ThemeIcon(this.checkedOut ? 'check' : 'git-branch');
-    item.contextValue = `branch${this.isMain ? '.main' : ''}${this.checkedOut ? '.checkedOut' : ''}`;
+    item.contextValue = ItemContext.branch({ isMain: this.isMain, checkedOut: this.checkedOut });
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${this.branch.name}**${this.checkedOut ? ` (${vscode.l10n.t('checked out')})` : ''}\n\n${vscode.l10n.t('Branch id')}: \`${this.branch.branchId}\``);
     if (this.branch.createdAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Created {0} by {1}', when(this.branch.createdAt).exact, this.branch.createdBy ?? '?')}`);
@@ -96,7 +98,7 @@ export class BehaviorNode extends TreeNode {
     const item = new vscode.TreeItem(vscode.l10n.t('Behavior'), vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('note');
-    item.contextValue = 'behavior';
+    item.contextValue = ItemContext.behavior();
     item.tooltip = vscode.l10n.t('The behavior prompt of branch {0}', this.branchNode.branch.name);
     const { agent } = this.branchNode.agentNode;
     item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [remoteUri({ kind: 'behavior', agentId: agent.agentId, agentName: agent.name, branchId: this.branchNode.branch.branchId, branchName: this.branchNode.branch.name })] };
@@ -117,15 +119,14 @@ export class KnowledgeNode extends LoadingNode {
     const item = new vscode.TreeItem(vscode.l10n.t('Knowledge'), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('book');
-    item.contextValue = 'knowledge';
+    item.contextValue = ItemContext.knowledge();
     const n = this.children?.length;
     if (n !== undefined) item.description = n === 1 ? vscode.l10n.t('1 topic') : vscode.l10n.t('{0} topics', n);
     return item;
   }
 
   protected async loadChildren(): Promise<TreeNode[]> {
-    const { agent } = this.branchNode.agentNode;
-    const topics = await this.branchNode.agentNode.source.listTopics(agent.agentId, this.branchNode.branch.branchId);
+    const topics = await this.branchNode.agentNode.model.topics.get(this.branchNode.branch.branchId).get();
     if (topics.length === 0) return [new InfoNode(this, 'none', vscode.l10n.t('No knowledge topics yet'))];
     return [...topics].sort((a, b) => a.name.localeCompare(b.name)).map((t) => new TopicNode(this, t));
   }
@@ -144,7 +145,7 @@ export class TopicNode extends TreeNode {
     const item = new vscode.TreeItem(this.topic.name, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('file-text');
-    item.contextValue = 'topic';
+    item.contextValue = ItemContext.topic();
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${this.topic.name}**\n\n${vscode.l10n.t('Topic id')}: \`${this.topic.topicId}\``);
     if (this.topic.updatedAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Updated {0} by {1}', when(this.topic.updatedAt).exact, this.topic.updatedBy ?? '?')}`);

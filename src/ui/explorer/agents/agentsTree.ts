@@ -1,11 +1,15 @@
 import * as vscode from 'vscode';
 import type { Agent } from '../../../contract/agents';
+import { Disposable, MutableDisposable } from '../../../core/disposable';
 import { NodeTreeProvider } from '../treeProvider';
-import type { TreeNode } from '../treeNode';
-import { AgentNode, type CheckedOutBranch } from './agentNodes';
-import type { AgentsSource } from './agentsSource';
+import { ErrorNode, type TreeNode } from '../treeNode';
+import { AgentNode, BranchNode, type CheckedOutBranch, KnowledgeNode } from './agentNodes';
+import { DeploymentsNode } from './deploymentNodes';
+import { NumbersNode, RealtimeConfigsNode } from './telephonyNodes';
+import type { AgentsChange, AgentsModel } from '../../model/agentsModel';
+import { ContextKey, View } from '../../ids';
 
-export const AGENTS_VIEW = 'agentWorkbench.agents';
+export const AGENTS_VIEW = View.agents;
 
 const byName = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
@@ -16,27 +20,30 @@ export type AgentsViewState = 'noProfile' | 'empty' | 'error' | 'ready' | 'noMat
  * The Agents view: every agent of the workspace, filterable by name. Failures show in the view's
  * message with a retry link in the welcome content; nothing blocks the editor while loading.
  */
-export class AgentsTree implements vscode.Disposable {
+export class AgentsTree extends Disposable {
   readonly provider: NodeTreeProvider;
   readonly view: vscode.TreeView<TreeNode>;
   private filterText = '';
   /** False while the platform does not list agents and the view shows those added by id. */
   private listed = true;
-  private agents: Promise<Agent[]> | undefined;
+  /** The agents added by id, read once where the platform does not list agents. */
+  private fallback: Promise<Agent[]> | undefined;
   private nodes = new Map<string, AgentNode>();
-  private readonly subs: vscode.Disposable[] = [];
+  /** The model the view shows, and the subscription to its changes. */
+  private shown: AgentsModel | undefined;
+  private readonly watching = this.register(new MutableDisposable());
 
   constructor(
-    private readonly source: () => AgentsSource | undefined,
+    private readonly model: () => AgentsModel | undefined,
     private readonly checkedOut: CheckedOutBranch,
     /** What else a full refresh reloads (which branches are checked out, open read-only documents). */
     private readonly onRefresh: () => void = () => undefined,
     /** The agents added by id, shown where the platform does not list agents. */
     private readonly remembered: () => Promise<Agent[]> = () => Promise.resolve([]),
   ) {
-    this.provider = new NodeTreeProvider(() => this.roots());
-    this.view = vscode.window.createTreeView(AGENTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
-    this.subs.push(this.view, this.provider);
+    super();
+    this.provider = this.register(new NodeTreeProvider(() => this.roots()));
+    this.view = this.register(vscode.window.createTreeView(AGENTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true }));
   }
 
   get filter(): string {
@@ -45,7 +52,7 @@ export class AgentsTree implements vscode.Disposable {
 
   setFilter(text: string): void {
     this.filterText = text.trim();
-    void vscode.commands.executeCommand('setContext', 'agentWorkbench.agents.filtered', this.filterText !== '');
+    void vscode.commands.executeCommand('setContext', ContextKey.agentsFiltered, this.filterText !== '');
     this.provider.refresh();
   }
 
@@ -53,8 +60,10 @@ export class AgentsTree implements vscode.Disposable {
   refresh(): void {
     this.onRefresh();
     this.listed = true;
-    this.agents = undefined;
+    this.fallback = undefined;
     this.nodes.clear();
+    const model = this.model();
+    if (model) model.invalidate();
     this.provider.refresh();
   }
 
@@ -63,9 +72,10 @@ export class AgentsTree implements vscode.Disposable {
     for (const node of this.nodes.values()) if (node.children) this.provider.refresh(node);
   }
 
-  /** Reloads one node's children. */
+  /** Reloads what one node shows: the part of the model it reads is read again, and every reader hears. */
   refreshNode(node: TreeNode): void {
-    this.provider.refresh(node);
+    const target = node instanceof ErrorNode && node.parent ? node.parent : node;
+    if (!invalidatePartOf(target)) this.provider.refresh(node);
   }
 
   /** The node of an agent, once the root was loaded. */
@@ -73,42 +83,56 @@ export class AgentsTree implements vscode.Disposable {
     return this.nodes.get(agentId);
   }
 
+  /** Follows the model of the active profile: a change to a part refreshes the nodes that show it. */
+  private watch(model: AgentsModel): void {
+    if (this.shown === model) return;
+    this.shown = model;
+    this.nodes.clear();
+    this.watching.value = model.onDidChange((change) => {
+      if (change.part === 'agents') {
+        this.nodes.clear();
+        this.provider.refresh();
+        return;
+      }
+      const agentNode = this.nodes.get(change.agentId);
+      if (!agentNode?.children) return;
+      const shown = change.part === 'branches' ? agentNode : nodeShowing(agentNode, change);
+      if (shown) this.provider.refresh(shown);
+    });
+  }
+
   private async roots(): Promise<TreeNode[]> {
-    const source = this.source();
-    if (!source) {
+    const model = this.model();
+    if (!model) {
       this.setState('noProfile');
       this.view.message = undefined;
       return [];
     }
-    const pending = (this.agents ??= source.listAgents());
+    this.watch(model);
     let agents: Agent[];
     try {
-      agents = await pending;
+      agents = this.fallback ? await this.fallback : await model.agents.get();
     } catch (err) {
-      // A refresh during the load started a newer one: that one decides what the view shows.
-      if (this.agents !== pending) return this.roots();
       if (isAssumptionError(err)) {
         // The platform does not list agents: the manual path is the agents added by id.
-        agents = await this.remembered();
+        this.fallback ??= this.remembered();
+        agents = await this.fallback;
         this.listed = false;
-        this.agents = Promise.resolve(agents);
         if (agents.length === 0) {
           this.setState('notListed');
           this.view.message = err instanceof Error ? err.message : String(err);
           return [];
         }
-        return this.show(source, agents);
+        return this.show(model, agents);
       }
-      this.agents = undefined;
       this.setState('error');
       this.view.message = vscode.l10n.t('The agents could not be loaded: {0}', err instanceof Error ? err.message : String(err));
       return [];
     }
-    if (this.agents !== pending) return this.roots();
-    return this.show(source, agents);
+    return this.show(model, agents);
   }
 
-  private show(source: AgentsSource, agents: Agent[]): TreeNode[] {
+  private show(model: AgentsModel, agents: Agent[]): TreeNode[] {
     if (agents.length === 0) {
       this.setState('empty');
       this.view.message = undefined;
@@ -124,7 +148,7 @@ export class AgentsTree implements vscode.Disposable {
     return [...shown].sort((a, b) => byName.compare(a.name, b.name)).map((a) => {
       let node = this.nodes.get(a.agentId);
       if (!node || node.agent !== a) {
-        node = new AgentNode(a, source, this.checkedOut);
+        node = new AgentNode(a, model.agent(a.agentId), this.checkedOut);
         this.nodes.set(a.agentId, node);
       }
       return node;
@@ -132,12 +156,41 @@ export class AgentsTree implements vscode.Disposable {
   }
 
   private setState(state: AgentsViewState): void {
-    void vscode.commands.executeCommand('setContext', 'agentWorkbench.agents.state', state);
+    void vscode.commands.executeCommand('setContext', ContextKey.agentsState, state);
   }
+}
 
-  dispose(): void {
-    this.subs.forEach((s) => s.dispose());
+/** The group node under an agent that shows a changed part, when it is loaded. */
+function nodeShowing(agentNode: AgentNode, change: Exclude<AgentsChange, { part: 'agents' | 'branches' }>): TreeNode | undefined {
+  const children = agentNode.children ?? [];
+  switch (change.part) {
+    case 'deployments':
+      return children.find((c) => c instanceof DeploymentsNode);
+    case 'numbers':
+      return children.find((c) => c instanceof NumbersNode);
+    case 'realtimeConfigs':
+      return children.find((c) => c instanceof RealtimeConfigsNode);
+    case 'topics': {
+      const branch = children.find((c): c is BranchNode => c instanceof BranchNode && c.branch.branchId === change.branchId);
+      return branch?.children?.find((c) => c instanceof KnowledgeNode);
+    }
+    default:
+      return undefined;
   }
+}
+
+/** Invalidates the part of the model a node shows; false for nodes that read no part of it. */
+function invalidatePartOf(node: TreeNode): boolean {
+  if (node instanceof AgentNode) node.model.invalidate();
+  else if (node instanceof BranchNode || node instanceof KnowledgeNode) {
+    const branch = node instanceof BranchNode ? node : node.branchNode;
+    branch.agentNode.model.topics.invalidate(branch.branch.branchId);
+    if (node instanceof BranchNode) branch.agentNode.model.behavior.invalidate(branch.branch.branchId);
+  } else if (node instanceof DeploymentsNode) node.agentNode.model.deployments.invalidate();
+  else if (node instanceof NumbersNode) node.agentNode.model.numbers.invalidate();
+  else if (node instanceof RealtimeConfigsNode) node.agentNode.model.realtimeConfigs.invalidate();
+  else return false;
+  return true;
 }
 
 /** A failure of an endpoint the spec does not show (the client marks it with the assumption). */

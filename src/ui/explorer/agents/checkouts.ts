@@ -1,23 +1,28 @@
 import * as vscode from 'vscode';
+import { Disposable } from '../../../core/disposable';
+import { Emitter } from '../../../core/event';
 import { AGENT_MANIFEST, type AgentManifest, checkedOutBranches, parseAgentManifest } from '../../../workspace/agentManifest';
 
 /**
  * Which branch of each agent is checked out into the workspace, read from the `agent.json`
  * files of its agent folders and kept current as they change.
  */
-export class Checkouts implements vscode.Disposable {
+export class Checkouts extends Disposable {
   private manifests: AgentManifest[] = [];
-  private readonly watcher = vscode.workspace.createFileSystemWatcher(`**/${AGENT_MANIFEST}`);
-  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  private readonly watcher = this.register(vscode.workspace.createFileSystemWatcher(`**/${AGENT_MANIFEST}`));
+  private readonly _onDidChange = this.register(new Emitter<void>());
   readonly onDidChange = this._onDidChange.event;
   private scanning: Promise<void> | undefined;
   private dirty = false;
   private scanned = false;
-  private readonly subs: vscode.Disposable[];
 
   constructor() {
+    super();
     const rescan = (): void => void this.scan();
-    this.subs = [this.watcher, this.watcher.onDidCreate(rescan), this.watcher.onDidChange(rescan), this.watcher.onDidDelete(rescan), vscode.workspace.onDidChangeWorkspaceFolders(rescan)];
+    this.register(this.watcher.onDidCreate(rescan));
+    this.register(this.watcher.onDidChange(rescan));
+    this.register(this.watcher.onDidDelete(rescan));
+    this.register(vscode.workspace.onDidChangeWorkspaceFolders(rescan));
   }
 
   /** Reads every agent.json of the workspace (at most 500, outside node_modules); tells listeners only of changes. */
@@ -56,10 +61,5 @@ export class Checkouts implements vscode.Disposable {
     // The first question starts the first read of the workspace (not activation).
     if (!this.scanned) void this.scan();
     return profileId ? checkedOutBranches(this.manifests, profileId).get(agentId) : undefined;
-  }
-
-  dispose(): void {
-    this.subs.forEach((s) => s.dispose());
-    this._onDidChange.dispose();
   }
 }

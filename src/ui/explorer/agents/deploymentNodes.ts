@@ -3,6 +3,7 @@ import type { Deployment } from '../../../contract/agents';
 import type { Environment } from '../../../contract/common';
 import { InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
 import type { AgentNode } from './agentNodes';
+import { ItemContext } from '../../ids';
 
 export const ENVIRONMENT_ORDER: readonly Environment[] = ['sandbox', 'pre-release', 'live'];
 
@@ -22,12 +23,12 @@ export class DeploymentsNode extends LoadingNode {
     const item = new vscode.TreeItem(vscode.l10n.t('Deployments'), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('cloud-upload');
-    item.contextValue = 'deployments';
+    item.contextValue = ItemContext.deployments();
     return item;
   }
 
   protected async loadChildren(): Promise<TreeNode[]> {
-    const all = await this.agentNode.source.listDeployments(this.agentNode.agent.agentId);
+    const all = await this.agentNode.model.deployments.get();
     return ENVIRONMENT_ORDER.map((env) => new EnvironmentDeploymentsNode(this, env, all.filter((d) => d.environment === env)));
   }
 }
@@ -69,7 +70,7 @@ export class EnvironmentDeploymentsNode extends TreeNode {
     item.iconPath = new vscode.ThemeIcon(ENV_ICON[this.environment]);
     const active = this.active;
     item.description = active ? vscode.l10n.t('v{0} · {1} · {2}', active.version, active.createdBy, when(active.createdAt).relative) : vscode.l10n.t('nothing deployed');
-    item.contextValue = `environment.${this.environment}${this.environment === 'sandbox' ? '.publishable' : ''}`;
+    item.contextValue = ItemContext.environment(this.environment);
     item.tooltip = active
       ? vscode.l10n.t('{0} serves version {1} (artifact {2}), deployed by {3} on {4}', this.environment, active.version, active.artifactVersion, active.createdBy, when(active.createdAt).exact)
       : vscode.l10n.t('Nothing is deployed to {0}', this.environment);
@@ -103,8 +104,7 @@ export class DeploymentNode extends TreeNode {
     const message = typeof d.metadata.message === 'string' ? d.metadata.message : '';
     item.description = [this.isActive ? vscode.l10n.t('active') : '', d.createdBy, when(d.createdAt).relative, message].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(this.isActive ? 'pass-filled' : 'circle-outline');
-    const promotable = this.isActive && d.environment !== 'live';
-    item.contextValue = `deployment.${d.environment}${this.isActive ? '.active' : ''}${promotable ? '.promotable' : ''}`;
+    item.contextValue = ItemContext.deployment(d.environment, this.isActive);
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${vscode.l10n.t('Version {0}', d.version)}** · ${d.environment}${this.isActive ? ` · ${vscode.l10n.t('active')}` : ''}\n\n`);
     md.appendMarkdown(`${vscode.l10n.t('Deployment id')}: \`${d.id}\`\n\n${vscode.l10n.t('Artifact')}: \`${d.artifactVersion}\`\n\n`);

@@ -1,41 +1,34 @@
 import * as vscode from 'vscode';
 import type { Connection } from '../../connection/connection';
-import { RemoteDocuments, REMOTE_SCHEME } from '../remoteDocuments';
-import type { AgentsSource } from './agentsSource';
+import { RemoteDocuments } from '../remoteDocuments';
+import { Scheme } from '../../uris';
 import { AgentsTree } from './agentsTree';
 import { Checkouts } from './checkouts';
 import { RememberedAgents } from './rememberedAgents';
-import { agentsSourceFor } from './clientAgentsSource';
+import type { ProfileModels } from '../../model/profileModels';
 
 /** Builds the Agents view and the read-only remote documents; reloads both when the profile changes. */
-export function createAgentsView(connection: Connection, workspaceState: vscode.Memento): { tree: AgentsTree; remembered: RememberedAgents; disposable: vscode.Disposable } {
+export function createAgentsView(connection: Connection, models: ProfileModels<object>, workspaceState: vscode.Memento): { tree: AgentsTree; remembered: RememberedAgents; disposable: vscode.Disposable } {
   const remembered = new RememberedAgents(workspaceState);
-  let cached: { ctx: unknown; source: AgentsSource } | undefined;
-  const source = (): AgentsSource | undefined => {
-    const ctx = connection.context;
-    if (!ctx) return undefined;
-    if (cached?.ctx !== ctx) cached = { ctx, source: agentsSourceFor(ctx) };
-    return cached.source;
-  };
   // Which branch is checked out comes from the agent folders (agent.json) of the workspace.
   const checkouts = new Checkouts();
-  const documents = new RemoteDocuments(source);
-  const tree = new AgentsTree(source, (agentId) => checkouts.branchOf(connection.profiles.active?.id, agentId), () => {
+  const documents = new RemoteDocuments(() => models.active()?.agents);
+  const tree = new AgentsTree(() => models.active()?.agents, (agentId) => checkouts.branchOf(connection.profiles.active?.id, agentId), () => {
     void checkouts.scan();
     documents.refreshOpen();
   }, async () => {
     const profileId = connection.profiles.active?.id;
     const ids = profileId ? remembered.list(profileId) : [];
-    const reader = source();
+    const model = models.active()?.agents;
     // Each id is read where the platform can; otherwise the id stands for the agent.
-    return Promise.all(ids.map((agentId) => (reader?.getAgent ? reader.getAgent(agentId).catch(() => undefined) : Promise.resolve(undefined)).then((a) => a ?? { agentId, name: agentId, description: '' })));
+    return Promise.all(ids.map((agentId) => (model ? model.find(agentId).catch(() => undefined) : Promise.resolve(undefined)).then((a) => a ?? { agentId, name: agentId, description: '' })));
   });
   const disposable = vscode.Disposable.from(
     checkouts,
     checkouts.onDidChange(() => tree.refreshBranches()),
     tree,
     documents,
-    vscode.workspace.registerTextDocumentContentProvider(REMOTE_SCHEME, documents),
+    vscode.workspace.registerTextDocumentContentProvider(Scheme.remote, documents),
     connection.profiles.onDidChange(() => tree.refresh()),
   );
   return { tree, remembered, disposable };

@@ -4,6 +4,7 @@ import { remoteUri } from '../remoteDocuments';
 import { InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
 import type { AgentNode } from './agentNodes';
 import { ENVIRONMENT_ORDER } from './deploymentNodes';
+import { ItemContext } from '../../ids';
 
 /** Telephony numbers of an agent, grouped by environment and then connector. */
 export class NumbersNode extends LoadingNode {
@@ -19,12 +20,12 @@ export class NumbersNode extends LoadingNode {
     const item = new vscode.TreeItem(vscode.l10n.t('Telephony Numbers'), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('call-outgoing');
-    item.contextValue = 'numbers';
+    item.contextValue = ItemContext.numbers();
     return item;
   }
 
   protected async loadChildren(): Promise<TreeNode[]> {
-    const numbers = await this.agentNode.source.listPhoneNumbers(this.agentNode.agent.agentId);
+    const numbers = await this.agentNode.model.numbers.get();
     if (numbers.length === 0) return [new InfoNode(this, 'none', vscode.l10n.t('No numbers yet: import some'))];
     const envs = [...new Set(numbers.map((n) => n.clientEnv))].sort((a, b) => rank(a) - rank(b));
     return envs.map((env) => new NumberEnvironmentNode(this, env, numbers.filter((n) => n.clientEnv === env)));
@@ -50,7 +51,7 @@ export class NumberEnvironmentNode extends TreeNode {
     item.id = this.id;
     item.description = this.numbers.length === 1 ? vscode.l10n.t('1 number') : vscode.l10n.t('{0} numbers', this.numbers.length);
     item.iconPath = new vscode.ThemeIcon('server-environment');
-    item.contextValue = 'numberEnvironment';
+    item.contextValue = ItemContext.numberEnvironment();
     return item;
   }
 
@@ -74,7 +75,7 @@ export class ConnectorNode extends TreeNode {
     item.id = this.id;
     item.description = vscode.l10n.t('connector');
     item.iconPath = new vscode.ThemeIcon('plug');
-    item.contextValue = 'connector';
+    item.contextValue = ItemContext.connector();
     item.tooltip = vscode.l10n.t('Connector id: {0}', this.connectorId);
     return item;
   }
@@ -98,7 +99,7 @@ export class NumberNode extends TreeNode {
     const item = new vscode.TreeItem(n.number, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('device-mobile');
-    item.contextValue = 'phoneNumber';
+    item.contextValue = ItemContext.phoneNumber();
     item.tooltip = vscode.l10n.t('{0} · {1} · connector {2} · project {3}', n.number, n.clientEnv, n.connectorId, n.projectId);
     return item;
   }
@@ -118,12 +119,12 @@ export class RealtimeConfigsNode extends LoadingNode {
     const item = new vscode.TreeItem(vscode.l10n.t('Real-time Configs'), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('settings');
-    item.contextValue = 'realtimeConfigs';
+    item.contextValue = ItemContext.realtimeConfigs();
     return item;
   }
 
   protected async loadChildren(): Promise<TreeNode[]> {
-    const configs = await this.agentNode.source.listRealtimeConfigs(this.agentNode.agent.agentId);
+    const configs = await this.agentNode.model.realtimeConfigs.get();
     if (configs.length === 0) return [new InfoNode(this, 'none', vscode.l10n.t('No real-time configs'))];
     return configs.map((c) => new RealtimeConfigNode(this, c));
   }
@@ -144,7 +145,7 @@ export class RealtimeConfigNode extends TreeNode {
     item.id = this.id;
     item.description = Object.keys(c.variables).length === 1 ? vscode.l10n.t('1 variable') : vscode.l10n.t('{0} variables', Object.keys(c.variables).length);
     item.iconPath = new vscode.ThemeIcon('symbol-variable');
-    item.contextValue = 'realtimeConfig';
+    item.contextValue = ItemContext.realtimeConfig();
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${c.name}**${c.updatedAt ? ` · ${vscode.l10n.t('updated {0}', when(c.updatedAt).exact)}` : ''}\n\n`);
     md.appendCodeblock(JSON.stringify(c.variables, null, 2), 'json');

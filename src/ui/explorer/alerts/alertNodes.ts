@@ -2,11 +2,13 @@ import * as vscode from 'vscode';
 import type { AlertRule, CurrentAlert } from '../../../contract/alerts';
 import { ErrorNode, InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
 import { formatAmount, md, metricExplained, metricLabel, operatorWords, scopeLabel, stateIcon, stateLabel } from './alertFormat';
-import type { AlertsSource, EndpointRecord } from './alertsSource';
+import type { EndpointRecord } from './alertsSource';
+import type { AlertsModel } from '../../model/alertsModel';
 import type { WebhookSecrets } from './webhookSecrets';
+import { Command, ItemContext } from '../../ids';
 
 /** The command that reloads one node of the Alerts view (the shared refreshNode serves the Agents view). */
-export const REFRESH_ALERTS_NODE = 'agentWorkbench.refreshAlertsNode';
+export const REFRESH_ALERTS_NODE = Command.refreshAlertsNode;
 
 /** A failed load inside the Alerts view; clicking it reloads its group in this view. */
 export class AlertsErrorNode extends ErrorNode {
@@ -36,7 +38,7 @@ export class RulesGroupNode extends TreeNode {
     item.tooltip = full
       ? vscode.l10n.t('{0} of {1} alert rules: the account has as many as it can. Delete a rule (or edit one) to watch something else.', this.rules.length, this.max)
       : vscode.l10n.t('{0} of {1} alert rules: an account can have at most {1}.', this.rules.length, this.max);
-    item.contextValue = `alertRules${full ? '.full' : ''}`;
+    item.contextValue = ItemContext.alertRules(full);
     return item;
   }
 
@@ -62,7 +64,7 @@ export class RuleNode extends TreeNode {
     item.iconPath = stateIcon(r.current_state, r.enabled);
     const condition = `${formatAmount(r.metric, r.current_value)} (${r.operator} ${formatAmount(r.metric, r.threshold_value)})`;
     item.description = [r.enabled ? '' : vscode.l10n.t('disabled'), condition, r.window_duration, scopeLabel(r.project_id)].filter(Boolean).join(' · ');
-    item.contextValue = `alertRule.${r.enabled ? 'enabled' : 'disabled'}.${r.current_state}`;
+    item.contextValue = ItemContext.alertRule(r.enabled, r.current_state);
     item.tooltip = ruleTooltip(r);
     item.accessibilityInformation = { label: vscode.l10n.t('Alert rule {0}, {1}, {2}', r.name, r.enabled ? stateLabel(r.current_state) : vscode.l10n.t('disabled'), item.description) };
     return item;
@@ -92,7 +94,7 @@ export class CurrentAlertsGroupNode extends LoadingNode {
   /** How many rules the rule list reports in `alert`; set by the tree on every load of the rules. */
   firing = 0;
 
-  constructor(readonly source: AlertsSource) {
+  constructor(readonly model: AlertsModel) {
     super(undefined);
   }
 
@@ -106,13 +108,13 @@ export class CurrentAlertsGroupNode extends LoadingNode {
     item.iconPath = this.firing > 0 ? new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('charts.red')) : new vscode.ThemeIcon('bell');
     item.description = this.firing > 0 ? vscode.l10n.t('{0} firing', this.firing) : vscode.l10n.t('none firing');
     item.tooltip = vscode.l10n.t('Alert rules whose threshold is breached now');
-    item.contextValue = 'currentAlerts';
+    item.contextValue = ItemContext.currentAlerts();
     return item;
   }
 
   protected async loadChildren(): Promise<TreeNode[]> {
     try {
-      const alerts = await this.source.currentAlerts();
+      const alerts = await this.model.currentAlerts.get();
       if (alerts.length === 0) return [new InfoNode(this, 'none', vscode.l10n.t('Nothing is firing'), 'pass')];
       return alerts.map((a) => new CurrentAlertNode(this, a));
     } catch (err) {
@@ -141,7 +143,7 @@ export class CurrentAlertNode extends TreeNode {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('charts.red'));
     item.description = `${formatAmount(a.metric, a.current_value)} (${a.operator} ${formatAmount(a.metric, a.threshold_value)}) · ${vscode.l10n.t('since {0}', when(a.triggered_at).relative)}`;
-    item.contextValue = 'currentAlert';
+    item.contextValue = ItemContext.currentAlert();
     const t = new vscode.MarkdownString();
     t.appendMarkdown(`**${md(a.name)}** · ${vscode.l10n.t('Firing')}\n\n`);
     t.appendMarkdown(`${vscode.l10n.t('{0} is {1}, {2} {3} over {4}', md(metricLabel(a.metric)), md(formatAmount(a.metric, a.current_value)), operatorWords(a.operator), md(formatAmount(a.metric, a.threshold_value)), a.window_duration)}\n\n`);
@@ -155,7 +157,7 @@ export class CurrentAlertNode extends TreeNode {
 
 /** The account's webhook endpoints, loaded when expanded. */
 export class EndpointsGroupNode extends LoadingNode {
-  constructor(readonly source: AlertsSource, private readonly secrets: WebhookSecrets) {
+  constructor(readonly model: AlertsModel, private readonly secrets: WebhookSecrets) {
     super(undefined);
   }
 
@@ -168,15 +170,15 @@ export class EndpointsGroupNode extends LoadingNode {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('radio-tower');
     item.tooltip = vscode.l10n.t('Addresses that receive signed notifications when a rule fires or resolves');
-    item.contextValue = 'webhookEndpoints';
+    item.contextValue = ItemContext.webhookEndpoints();
     return item;
   }
 
   protected async loadChildren(): Promise<TreeNode[]> {
     try {
-      const endpoints = await this.source.listEndpoints();
+      const endpoints = await this.model.endpoints.get();
       if (endpoints.length === 0) return [new InfoNode(this, 'none', vscode.l10n.t('No webhook endpoints yet'))];
-      const stored = await Promise.all(endpoints.map((e) => this.secrets.has(this.source.profileId, e.id)));
+      const stored = await Promise.all(endpoints.map((e) => this.secrets.has(this.model.source.profileId, e.id)));
       return endpoints.map((e, i) => new EndpointNode(this, e, stored[i]!));
     } catch (err) {
       return [new AlertsErrorNode(this, err)];
@@ -199,7 +201,7 @@ export class EndpointNode extends TreeNode {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.secretStored ? 'workspace-trusted' : 'radio-tower');
     item.description = e.event_types.join(', ');
-    item.contextValue = `webhookEndpoint${this.secretStored ? '.secretStored' : ''}`;
+    item.contextValue = ItemContext.webhookEndpoint(this.secretStored);
     const t = new vscode.MarkdownString();
     t.appendMarkdown(`**${md(e.name)}**\n\n`);
     t.appendMarkdown(`${vscode.l10n.t('URL')}: \`${e.url.replace(/`/g, '')}\`\n\n`);

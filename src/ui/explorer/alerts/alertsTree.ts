@@ -1,14 +1,16 @@
 import * as vscode from 'vscode';
 import type { AlertRule } from '../../../contract/alerts';
+import { Disposable, MutableDisposable } from '../../../core/disposable';
 import { clientRuntime } from '../../clientRuntime';
-import type { Connection } from '../../connection/connection';
+import type { AlertsModel } from '../../model/alertsModel';
+import type { ProfileModels } from '../../model/profileModels';
 import { NodeTreeProvider } from '../treeProvider';
 import type { TreeNode } from '../treeNode';
 import { AlertsErrorNode, CurrentAlertNode, CurrentAlertsGroupNode, EndpointNode, EndpointsGroupNode, RuleNode, RulesGroupNode } from './alertNodes';
-import { type AlertsSource, alertsSourceOf } from './alertsSource';
 import type { WebhookSecrets } from './webhookSecrets';
+import { ContextKey, View } from '../../ids';
 
-export const ALERTS_VIEW = 'agentWorkbench.alerts';
+export const ALERTS_VIEW = View.alerts;
 
 /** Why the Alerts view is empty: drives its welcome content (context key agentWorkbench.alerts.state). */
 export type AlertsViewState = 'noProfile' | 'error' | 'ready';
@@ -18,49 +20,48 @@ export type AlertsViewState = 'noProfile' | 'error' | 'ready';
  * webhook endpoints of the active profile. The rule list is read when the view shows; the other
  * groups when expanded. A failure shows in the view's message with a retry link in the welcome.
  */
-export class AlertsTree implements vscode.Disposable {
+export class AlertsTree extends Disposable {
   readonly provider: NodeTreeProvider;
   readonly view: vscode.TreeView<TreeNode>;
-  private cachedSource: { ctx: object; source: AlertsSource } | undefined;
-  private rules: Promise<AlertRule[]> | undefined;
-  /** The rules group as last loaded, with the source it was loaded from. */
-  private loaded: { source: AlertsSource; group: RulesGroupNode } | undefined;
+  /** The model the view shows, and the subscription to its changes. */
+  private shown: AlertsModel | undefined;
+  private readonly watching = this.register(new MutableDisposable());
+  /** The rules group as last loaded. */
+  private rulesGroup: RulesGroupNode | undefined;
   private currentGroup: CurrentAlertsGroupNode | undefined;
   private endpointsGroup: EndpointsGroupNode | undefined;
-  private readonly subs: vscode.Disposable[] = [];
 
-  constructor(private readonly connection: Connection, readonly secrets: WebhookSecrets) {
-    this.provider = new NodeTreeProvider(() => this.roots());
-    this.view = vscode.window.createTreeView(ALERTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
-    // Another profile: forget what was loaded; VS Code asks again only if the view is showing.
-    this.subs.push(this.view, this.provider, connection.profiles.onDidChange(() => this.forget()));
+  constructor(private readonly models: ProfileModels<object>, readonly secrets: WebhookSecrets) {
+    super();
+    this.provider = this.register(new NodeTreeProvider(() => this.roots()));
+    this.view = this.register(vscode.window.createTreeView(ALERTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true }));
+    // Another profile: forget what was shown; VS Code asks again only if the view is showing.
+    this.register(models.onDidChange(() => this.forget()));
   }
 
-  /** The reads of the active profile, or undefined when no profile is chosen. */
-  source(): AlertsSource | undefined {
-    const ctx = this.connection.context;
-    if (!ctx) return undefined;
-    if (this.cachedSource?.ctx !== ctx) {
-      const client = new (clientRuntime().AlertsClient)(ctx);
-      this.cachedSource = { ctx, source: alertsSourceOf(client, ctx.profile.id, ctx.profile.projectId) };
-    }
-    return this.cachedSource.source;
+  /** What the view shows: the alerts model of the active profile. */
+  model(): AlertsModel | undefined {
+    return this.models.active()?.alerts;
   }
 
-  /** How many rules the view knows the account has, when it has loaded them for the active profile. */
+  /** How many rules the view knows the account has, when they are loaded for the active profile. */
   knownRuleCount(): number | undefined {
-    return this.loaded && this.loaded.source === this.source() ? this.loaded.group.rules.length : undefined;
+    return this.model()?.rules.peek()?.length;
   }
 
   /** Reloads everything; resolves with the top-level nodes as loaded. */
   refresh(): Promise<TreeNode[]> {
+    const model = this.model();
+    if (model) {
+      model.invalidateRules();
+      model.endpoints.invalidate();
+    }
     this.forget();
     return this.roots();
   }
 
   private forget(): void {
-    this.rules = undefined;
-    this.loaded = undefined;
+    this.rulesGroup = undefined;
     this.currentGroup = undefined;
     this.endpointsGroup = undefined;
     this.provider.refresh();
@@ -68,16 +69,13 @@ export class AlertsTree implements vscode.Disposable {
 
   /** Reloads the rules and the current alerts (both reflect the same evaluations). */
   refreshRules(): Promise<TreeNode[]> {
-    this.rules = undefined;
-    this.loaded = undefined;
-    this.currentGroup?.invalidate();
-    this.provider.refresh();
+    this.model()?.invalidateRules();
     return this.roots();
   }
 
   refreshEndpoints(): Promise<TreeNode[]> {
     if (!this.endpointsGroup) return this.refresh();
-    this.provider.refresh(this.endpointsGroup);
+    this.model()?.endpoints.invalidate();
     return this.endpointsGroup.getChildren();
   }
 
@@ -85,7 +83,7 @@ export class AlertsTree implements vscode.Disposable {
   async refreshGroup(name: 'rules' | 'current' | 'endpoints'): Promise<TreeNode[]> {
     if (name === 'endpoints' && this.endpointsGroup) return this.refreshEndpoints();
     await (name === 'endpoints' ? this.refresh() : this.refreshRules());
-    const node = name === 'rules' ? this.loaded?.group : name === 'current' ? this.currentGroup : this.endpointsGroup;
+    const node = name === 'rules' ? this.rulesGroup : name === 'current' ? this.currentGroup : this.endpointsGroup;
     return node?.getChildren() ?? [];
   }
 
@@ -95,7 +93,7 @@ export class AlertsTree implements vscode.Disposable {
     if (target instanceof EndpointsGroupNode || target instanceof EndpointNode) return this.refreshEndpoints();
     if (target instanceof RulesGroupNode || target instanceof RuleNode) {
       await this.refreshRules();
-      return this.loaded?.group.getChildren() ?? [];
+      return this.rulesGroup?.getChildren() ?? [];
     }
     if (target instanceof CurrentAlertsGroupNode || target instanceof CurrentAlertNode) {
       await this.refreshRules();
@@ -104,43 +102,48 @@ export class AlertsTree implements vscode.Disposable {
     return this.refresh();
   }
 
+  /** Follows the model of the active profile: a change to a part refreshes the group that shows it. */
+  private watch(model: AlertsModel): void {
+    if (this.shown === model) return;
+    this.shown = model;
+    this.watching.value = model.onDidChange((part) => {
+      if (part === 'rules') this.provider.refresh();
+      else if (part === 'currentAlerts' && this.currentGroup) this.provider.refresh(this.currentGroup);
+      else if (part === 'endpoints' && this.endpointsGroup) this.provider.refresh(this.endpointsGroup);
+    });
+  }
+
   private async roots(): Promise<TreeNode[]> {
-    const source = this.source();
-    if (!source) {
+    const model = this.model();
+    if (!model) {
       this.setState('noProfile');
       this.view.message = undefined;
       this.view.badge = undefined;
       return [];
     }
-    this.rules ??= source.listRules();
-    const pending = this.rules;
+    this.watch(model);
     let rules: AlertRule[];
     try {
-      rules = await pending;
+      rules = await model.rules.get();
     } catch (err) {
-      if (this.rules === pending) this.rules = undefined;
-      this.loaded = undefined;
+      this.rulesGroup = undefined;
       this.setState('error');
       this.view.badge = undefined;
       this.view.message = vscode.l10n.t('The alert rules could not be loaded: {0}', err instanceof Error ? err.message : String(err));
       return [];
     }
-    if (this.currentGroup?.source !== source) this.currentGroup = new CurrentAlertsGroupNode(source);
-    if (this.endpointsGroup?.source !== source) this.endpointsGroup = new EndpointsGroupNode(source, this.secrets);
-    if (this.loaded?.group.rules !== rules) this.loaded = { source, group: new RulesGroupNode(rules, clientRuntime().alertsContract.ALERT_RULES_MAX) };
+    if (this.currentGroup?.model !== model) this.currentGroup = new CurrentAlertsGroupNode(model);
+    if (this.endpointsGroup?.model !== model) this.endpointsGroup = new EndpointsGroupNode(model, this.secrets);
+    if (this.rulesGroup?.rules !== rules) this.rulesGroup = new RulesGroupNode(rules, clientRuntime().alertsContract.ALERT_RULES_MAX);
     const firing = rules.filter((r) => r.enabled && r.current_state === 'alert').length;
     this.currentGroup.firing = firing;
     this.setState('ready');
     this.view.message = undefined;
     this.view.badge = firing > 0 ? { value: firing, tooltip: vscode.l10n.t('{0} alerts firing', firing) } : undefined;
-    return [this.currentGroup, this.loaded.group, this.endpointsGroup];
+    return [this.currentGroup, this.rulesGroup, this.endpointsGroup];
   }
 
   private setState(state: AlertsViewState): void {
-    void vscode.commands.executeCommand('setContext', 'agentWorkbench.alerts.state', state);
-  }
-
-  dispose(): void {
-    this.subs.forEach((s) => s.dispose());
+    void vscode.commands.executeCommand('setContext', ContextKey.alertsState, state);
   }
 }

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { Disposable } from '../../../core/disposable';
 import type { Redactor } from '../../../core/redact';
 
 /** Which endpoints of which profiles have a kept secret (ids only), so a removed profile leaves none behind. */
@@ -15,11 +16,10 @@ interface ProfileList {
  * only, under a name scoped to the connection profile. Every value is taught to the redactor,
  * so it can never reach the log. Secrets of a removed profile are deleted with it.
  */
-export class WebhookSecrets implements vscode.Disposable {
-  private readonly sub: vscode.Disposable;
-
+export class WebhookSecrets extends Disposable {
   constructor(private readonly secrets: vscode.SecretStorage, private readonly redactor: Redactor, private readonly profiles: ProfileList) {
-    this.sub = profiles.onDidChange(() => void this.forgetRemovedProfiles());
+    super();
+    this.register(profiles.onDidChange(() => void this.forgetRemovedProfiles()));
   }
 
   /** The SecretStorage name of an endpoint's secret (no secret in it). */
@@ -75,10 +75,6 @@ export class WebhookSecrets implements vscode.Disposable {
 
   private async updateIndex(change: (index: Record<string, string[]>) => Record<string, string[]>): Promise<void> {
     await this.secrets.store(INDEX_KEY, JSON.stringify(change(await this.readIndex())));
-  }
-
-  dispose(): void {
-    this.sub.dispose();
   }
 }
 

@@ -1,0 +1,131 @@
+// The names VS Code knows the extension by: command ids, context keys, view ids and the contextValue
+// strings of tree items. package.json refers to them by these exact strings; test/unit/ui/ids.test.ts
+// checks both sides agree. No 'vscode' here, so the names and the contextValue builders are testable.
+import type { Environment } from '../contract/common';
+import type { AlertRuleState } from '../contract/alerts';
+
+export const Command = {
+  connect: 'agentWorkbench.connect',
+  addProfile: 'agentWorkbench.addProfile',
+  editProfile: 'agentWorkbench.editProfile',
+  removeProfile: 'agentWorkbench.removeProfile',
+  switchProfile: 'agentWorkbench.switchProfile',
+  setCredential: 'agentWorkbench.setCredential',
+  removeCredential: 'agentWorkbench.removeCredential',
+  selectEnvironment: 'agentWorkbench.selectEnvironment',
+  testConnection: 'agentWorkbench.testConnection',
+  startLocalPlatform: 'agentWorkbench.startLocalPlatform',
+  stopLocalPlatform: 'agentWorkbench.stopLocalPlatform',
+  showLog: 'agentWorkbench.showLog',
+  createAgent: 'agentWorkbench.createAgent',
+  createBranch: 'agentWorkbench.createBranch',
+  refreshAgents: 'agentWorkbench.refreshAgents',
+  refreshNode: 'agentWorkbench.refreshNode',
+  filterAgents: 'agentWorkbench.filterAgents',
+  clearAgentFilter: 'agentWorkbench.clearAgentFilter',
+  copyId: 'agentWorkbench.copyId',
+  publish: 'agentWorkbench.publish',
+  promote: 'agentWorkbench.promote',
+  rollback: 'agentWorkbench.rollback',
+  importNumbers: 'agentWorkbench.importNumbers',
+  listNumbersByConnector: 'agentWorkbench.listNumbersByConnector',
+  refreshAlerts: 'agentWorkbench.refreshAlerts',
+  refreshAlertsNode: 'agentWorkbench.refreshAlertsNode',
+  createAlertRule: 'agentWorkbench.createAlertRule',
+  editAlertRule: 'agentWorkbench.editAlertRule',
+  enableAlertRule: 'agentWorkbench.enableAlertRule',
+  disableAlertRule: 'agentWorkbench.disableAlertRule',
+  deleteAlertRule: 'agentWorkbench.deleteAlertRule',
+  createWebhookEndpoint: 'agentWorkbench.createWebhookEndpoint',
+  editWebhookEndpoint: 'agentWorkbench.editWebhookEndpoint',
+  rotateWebhookSecret: 'agentWorkbench.rotateWebhookSecret',
+  deleteWebhookEndpoint: 'agentWorkbench.deleteWebhookEndpoint',
+  forgetWebhookSecret: 'agentWorkbench.forgetWebhookSecret',
+  verifyWebhookSignature: 'agentWorkbench.verifyWebhookSignature',
+  addAgentById: 'agentWorkbench.addAgentById',
+} as const;
+
+export type CommandId = (typeof Command)[keyof typeof Command];
+
+/** Context keys the extension sets (`when` clauses of package.json read them). */
+export const ContextKey = {
+  connected: 'agentWorkbench.connected',
+  localPlatformRunning: 'agentWorkbench.localPlatformRunning',
+  agentsState: 'agentWorkbench.agents.state',
+  agentsFiltered: 'agentWorkbench.agents.filtered',
+  alertsState: 'agentWorkbench.alerts.state',
+} as const;
+
+export type ContextKeyId = (typeof ContextKey)[keyof typeof ContextKey];
+
+export const View = {
+  agents: 'agentWorkbench.agents',
+  alerts: 'agentWorkbench.alerts',
+} as const;
+
+export type ViewId = (typeof View)[keyof typeof View];
+
+const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const satisfies readonly Environment[];
+/** Restated from the contract (importing its values would pull zod into the extension's bundle); a unit test keeps them equal. */
+export const RULE_STATES = ['ok', 'alert', 'no_data', 'unknown'] as const satisfies readonly AlertRuleState[];
+
+/**
+ * The contextValue of every kind of tree item. A value is a kind, optionally followed by `.flag`
+ * parts; menus match `^kind(\.|$)` so that one kind never matches another that starts alike
+ * (`deployment` and `deployments`).
+ */
+export const ItemContext = {
+  error: () => 'error',
+  info: () => 'info',
+  agent: () => 'agent',
+  branch: (b: { isMain: boolean; checkedOut: boolean }) => `branch${b.isMain ? '.main' : ''}${b.checkedOut ? '.checkedOut' : ''}`,
+  behavior: () => 'behavior',
+  knowledge: () => 'knowledge',
+  topic: () => 'topic',
+  deployments: () => 'deployments',
+  environment: (env: Environment) => `environment.${env}${env === 'sandbox' ? '.publishable' : ''}`,
+  /**
+   * Only the deployment an environment serves can be promoted (or rolled back), and nothing beyond live. An
+   * environment the extension does not know (the platform may add one) has no known next step.
+   */
+  deployment: (env: string, isActive: boolean) =>
+    `deployment.${env}${isActive ? '.active' : ''}${isActive && env !== 'live' && (ENVIRONMENTS as readonly string[]).includes(env) ? '.promotable' : ''}`,
+  numbers: () => 'numbers',
+  numberEnvironment: () => 'numberEnvironment',
+  connector: () => 'connector',
+  phoneNumber: () => 'phoneNumber',
+  realtimeConfigs: () => 'realtimeConfigs',
+  realtimeConfig: () => 'realtimeConfig',
+  currentAlerts: () => 'currentAlerts',
+  currentAlert: () => 'currentAlert',
+  alertRules: (full: boolean) => `alertRules${full ? '.full' : ''}`,
+  alertRule: (enabled: boolean, state: AlertRuleState | (string & {})) => `alertRule.${enabled ? 'enabled' : 'disabled'}.${state}`,
+  webhookEndpoints: () => 'webhookEndpoints',
+  webhookEndpoint: (secretStored: boolean) => `webhookEndpoint${secretStored ? '.secretStored' : ''}`,
+} as const;
+
+const bools = [false, true] as const;
+
+/** Every contextValue each view can show, built with the functions above (for the menu check). */
+export function producedContextValues(): Record<ViewId, string[]> {
+  const c = ItemContext;
+  const common = [c.error(), c.info()];
+  return {
+    [View.agents]: [
+      ...common, c.agent(), c.behavior(), c.knowledge(), c.topic(), c.deployments(), c.numbers(), c.numberEnvironment(),
+      c.connector(), c.phoneNumber(), c.realtimeConfigs(), c.realtimeConfig(),
+      ...bools.flatMap((isMain) => bools.map((checkedOut) => c.branch({ isMain, checkedOut }))),
+      ...ENVIRONMENTS.map((env) => c.environment(env)),
+      ...ENVIRONMENTS.flatMap((env) => bools.map((active) => c.deployment(env, active))),
+    ],
+    [View.alerts]: [
+      ...common, c.currentAlerts(), c.currentAlert(), c.webhookEndpoints(),
+      ...bools.map((full) => c.alertRules(full)),
+      ...bools.flatMap((enabled) => RULE_STATES.map((state) => c.alertRule(enabled, state))),
+      ...bools.map((stored) => c.webhookEndpoint(stored)),
+    ],
+  };
+}
+
+/** Items that offer no menu on purpose: they are read, opened or expanded, not acted on. */
+export const WITHOUT_MENU: readonly string[] = ['error', 'info', 'behavior', 'numberEnvironment', 'environment.pre-release', 'environment.live'];

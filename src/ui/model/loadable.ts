@@ -1,0 +1,98 @@
+import { Disposable } from '../../core/disposable';
+import { Emitter, type Event } from '../../core/event';
+
+/**
+ * One piece of what the editor knows of the platform: loaded on first use, kept until invalidated,
+ * and announced when it changes. Loads that overlap are settled here once for every reader: a load
+ * started before an invalidation never overwrites what came after it, and its readers get the newer
+ * value. A failed load is not kept, so the next read tries again. No 'vscode' here.
+ */
+export class Loadable<T> extends Disposable {
+  private value: { readonly v: T } | undefined;
+  private pending: Promise<T> | undefined;
+  /** Counts invalidations and sets, so a load can tell it was overtaken. */
+  private generation = 0;
+  private readonly _onDidChange = this.register(new Emitter<void>());
+  /** Fires after invalidate() and set(): readers should read again. */
+  readonly onDidChange: Event<void> = this._onDidChange.event;
+
+  constructor(private readonly load: () => Promise<T>) {
+    super();
+  }
+
+  /** The value, loading it when not known. */
+  get(): Promise<T> {
+    if (this.value) return Promise.resolve(this.value.v);
+    if (this.pending) return this.pending;
+    const started = this.generation;
+    const pending: Promise<T> = this.load().then(
+      (v) => {
+        if (this.generation !== started) return this.get();
+        this.pending = undefined;
+        this.value = { v };
+        return v;
+      },
+      (err: unknown) => {
+        if (this.generation !== started) return this.get();
+        this.pending = undefined;
+        throw err;
+      },
+    );
+    this.pending = pending;
+    return pending;
+  }
+
+  /** The value when known, without loading. */
+  peek(): T | undefined {
+    return this.value?.v;
+  }
+
+  get isLoaded(): boolean {
+    return this.value !== undefined;
+  }
+
+  /** Forgets the value (the platform changed it); the next read loads again. */
+  invalidate(): void {
+    this.generation++;
+    this.value = undefined;
+    this.pending = undefined;
+    this._onDidChange.fire();
+  }
+
+  /** Takes a value the platform just answered with, instead of asking again. */
+  set(v: T): void {
+    this.generation++;
+    this.value = { v };
+    this.pending = undefined;
+    this._onDidChange.fire();
+  }
+}
+
+/** Loadables by key, made on first use (the branches of each agent, the topics of each branch). */
+export class LoadableMap<T> extends Disposable {
+  private readonly items = new Map<string, Loadable<T>>();
+  private readonly _onDidChange = this.register(new Emitter<string>());
+  /** Fires with the key of the piece that changed. */
+  readonly onDidChange: Event<string> = this._onDidChange.event;
+
+  constructor(private readonly load: (key: string) => Promise<T>) {
+    super();
+  }
+
+  get(key: string): Loadable<T> {
+    let item = this.items.get(key);
+    if (!item) {
+      const made = this.register(new Loadable(() => this.load(key)));
+      this.register(made.onDidChange(() => this._onDidChange.fire(key)));
+      this.items.set(key, made);
+      item = made;
+    }
+    return item;
+  }
+
+  /** Forgets one piece, or every piece. */
+  invalidate(key?: string): void {
+    if (key !== undefined) this.items.get(key)?.invalidate();
+    else for (const item of this.items.values()) item.invalidate();
+  }
+}

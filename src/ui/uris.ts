@@ -1,0 +1,69 @@
+// The custom addresses of the extension's documents, built and read back only here. A document
+// provider gets a URI from anywhere (an editor tab restored from last session, a link another
+// extension made), so reading one checks every field instead of trusting the query string.
+// No 'vscode' here: callers pass the parts to vscode.Uri.from and hand back uri.scheme/uri.query.
+
+/** The schemes the extension serves. Base snapshots and conflict sides of the file mirror get their own. */
+export const Scheme = {
+  /** Read-only documents of what the platform holds now: a branch's behavior, a topic, a real-time config. */
+  remote: 'agent-workbench-remote',
+} as const;
+
+/** The parts vscode.Uri.from takes, and the parts of a vscode.Uri the parsers read. */
+export interface UriParts {
+  readonly scheme: string;
+  readonly path: string;
+  readonly query: string;
+}
+
+export type RemoteRef =
+  | { kind: 'behavior'; agentId: string; agentName: string; branchId: string; branchName: string }
+  | { kind: 'topic'; agentId: string; agentName: string; branchId: string; branchName: string; topicId: string; topicName: string }
+  | { kind: 'realtimeConfig'; agentId: string; agentName: string; config: string };
+
+/** A path segment that reads well in a tab title and cannot change the path's shape. */
+function segment(s: string): string {
+  return s.replace(/[/\\?#%]/g, '-');
+}
+
+/** The address of a read-only remote document; its path is what the editor shows, its query what is read back. */
+export function remoteDocumentUri(ref: RemoteRef): UriParts {
+  const path = ref.kind === 'behavior'
+    ? `/${segment(ref.agentName)}/${segment(ref.branchName)}/behavior.md`
+    : ref.kind === 'topic'
+      ? `/${segment(ref.agentName)}/${segment(ref.branchName)}/knowledge/${segment(ref.topicName)}.md`
+      : `/${segment(ref.agentName)}/realtime/${segment(ref.config)}.json`;
+  return { scheme: Scheme.remote, path, query: new URLSearchParams(Object.entries(ref)).toString() };
+}
+
+/** What a remote document's address stands for, or undefined when it is not one this extension made. */
+export function parseRemoteDocumentUri(uri: Pick<UriParts, 'scheme' | 'query'>): RemoteRef | undefined {
+  if (uri.scheme !== Scheme.remote) return undefined;
+  const params = new URLSearchParams(uri.query);
+  // Ids and names are never empty on the platform; a missing or empty one means the address was not made here.
+  const read = <K extends string>(...names: K[]): Record<K, string> | undefined => {
+    const out = {} as Record<K, string>;
+    for (const name of names) {
+      const value = params.get(name);
+      if (!value) return undefined;
+      out[name] = value;
+    }
+    return out;
+  };
+  switch (params.get('kind')) {
+    case 'behavior': {
+      const f = read('agentId', 'agentName', 'branchId', 'branchName');
+      return f && { kind: 'behavior', ...f };
+    }
+    case 'topic': {
+      const f = read('agentId', 'agentName', 'branchId', 'branchName', 'topicId', 'topicName');
+      return f && { kind: 'topic', ...f };
+    }
+    case 'realtimeConfig': {
+      const f = read('agentId', 'agentName', 'config');
+      return f && { kind: 'realtimeConfig', ...f };
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,64 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activateExtension, http, type LocalPlatformUrls, treeItems, type WorkbenchExports } from './support';
+
+/** Node's handles of the extension host by kind (timers, sockets, servers, watchers, child processes). */
+function handles(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return counts;
+}
+
+/** Kinds with more handles now than before, waiting up to `ms` for closing sockets and ending processes. */
+async function handlesLeft(before: Map<string, number>, ms = 5000): Promise<string[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const now = handles();
+    const more = [...now].filter(([kind, n]) => n > (before.get(kind) ?? 0)).map(([kind, n]) => `${kind}: ${before.get(kind) ?? 0} → ${n}`);
+    if (more.length === 0 || Date.now() > deadline) return more;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const ownCommands = async (): Promise<string[]> => (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('agentWorkbench.') && !/^agentWorkbench\.(agents|alerts)\./.test(c));
+
+suite('Activation and deactivation', () => {
+  let api: WorkbenchExports;
+
+  suiteSetup(async () => {
+    api = await activateExtension();
+  });
+
+  // Whatever happens, leave the extension active for the suites after this one.
+  suiteTeardown(() => api.testing!.activate());
+
+  test('deactivating after real use leaves no listener, timer, watcher, socket, server or child process behind', async function () {
+    this.timeout(60_000);
+    const testing = api.testing!;
+    await testing.deactivate();
+    assert.deepEqual(await ownCommands(), [], 'deactivation unregisters every command');
+    const before = handles();
+    const tracking = testing.trackDisposables();
+    try {
+      testing.activate();
+      assert.ok((await ownCommands()).includes('agentWorkbench.publish'), 'activation registers the commands again');
+      // Use what holds resources: the local platform, the client's keep-alive connections, both views, the file watcher.
+      const urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
+      await http('POST', `${urls.admin}/reset`, { body: { seed: 'demo' } });
+      await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+      const [agent] = await treeItems(api.agentsView);
+      assert.ok(agent, 'the Agents view shows the local agents');
+      await treeItems(api.agentsView, agent.node);
+      await vscode.commands.executeCommand('agentWorkbench.refreshAlerts');
+      await vscode.commands.executeCommand('agentWorkbench.testConnection', 'local');
+
+      await testing.deactivate();
+      assert.deepEqual(await ownCommands(), []);
+      await assert.rejects(fetch(`${urls.origin}/_local/health`), 'the local platform stopped with the extension');
+      assert.deepEqual(tracking.undisposed(), [], 'subscriptions and stores the extension made and never released');
+      assert.deepEqual(await handlesLeft(before), [], 'handles of the extension host left open');
+    } finally {
+      tracking.stop();
+    }
+  });
+});

@@ -1,0 +1,86 @@
+import type * as vscode from 'vscode';
+import type { AskOptions, Prompts } from '../../src/ui/common/prompts';
+import type { WorkbenchExports } from './support';
+
+/** A question or message the extension put to the person, as the tests' prompts saw it. */
+export interface Shown {
+  kind: 'error' | 'warning' | 'info' | 'pick' | 'input';
+  message: string;
+  modal: boolean;
+  detail: string;
+  /** The buttons of a message, or the labels of a quick pick. */
+  items: string[];
+  /** For an input box: what its validation said about the answer given (the box then stays open). */
+  refused?: string;
+}
+
+/** A label of a button or quick pick item, the text typed in an input box, or labels for a multiple pick. */
+type Answer = (shown: Shown) => string | readonly string[] | undefined;
+
+export interface ScriptedPrompts {
+  /** Everything asked and shown since the last clear, oldest first. */
+  readonly shown: Shown[];
+  /** How the person answers from now on; by default they dismiss everything. */
+  setAnswer(answer: Answer): void;
+  /** The last error message shown. */
+  lastError(): string;
+  dispose(): void;
+}
+
+/**
+ * Answers the extension's questions in place of a person, through the prompts the extension offers its
+ * own tests. An input box refuses what its validation refuses, as the editor would; the person then
+ * presses Escape.
+ */
+export function scriptedPrompts(api: WorkbenchExports): ScriptedPrompts {
+  if (!api.testing) throw new Error('the extension offers its prompts to tests only when VS Code runs it in test mode');
+  let answer: Answer = () => undefined;
+  const shown: Shown[] = [];
+  const record = (s: Shown): ReturnType<Answer> => {
+    shown.push(s);
+    return answer(s);
+  };
+  const one = (a: ReturnType<Answer>): string | undefined => (typeof a === 'string' ? a : undefined);
+  const message = (kind: Shown['kind']) => <A extends string>(text: string, ...actions: A[]): Promise<A | undefined> => {
+    const a = one(record({ kind, message: text, modal: false, detail: '', items: actions }));
+    return Promise.resolve(actions.find((x) => x === a));
+  };
+  const pickFrom = async <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions | undefined) => {
+    const all = await items;
+    const a = record({ kind: 'pick', message: options?.placeHolder ?? options?.title ?? '', modal: false, detail: '', items: all.map((i) => i.label) });
+    const labels = a === undefined ? undefined : typeof a === 'string' ? [a] : a;
+    return labels && all.filter((i) => labels.includes(i.label));
+  };
+  const prompts: Prompts = {
+    pick: async (items, options) => (await pickFrom(items, options))?.[0],
+    pickMany: (items, options) => pickFrom(items, options),
+    input: async (options) => {
+      const entry: Shown = { kind: 'input', message: options.prompt ?? options.title ?? '', modal: false, detail: options.title ?? '', items: [] };
+      const typed = one(record(entry));
+      if (typed === undefined) return undefined;
+      const problem = await options.validateInput?.(typed);
+      const refused = typeof problem === 'string' ? problem : problem?.message;
+      if (refused) {
+        entry.refused = refused;
+        return undefined;
+      }
+      return typed;
+    },
+    ask: <A extends string>(question: string, options: AskOptions, ...actions: A[]): Promise<A | undefined> => {
+      const a = one(record({ kind: options.severity ?? 'warning', message: question, modal: true, detail: options.detail ?? '', items: actions }));
+      return Promise.resolve(actions.find((x) => x === a));
+    },
+    info: message('info'),
+    warn: message('warning'),
+    error: message('error'),
+  };
+  const registration = api.testing.replacePrompts(prompts);
+  return {
+    shown,
+    setAnswer(a) {
+      answer = a;
+    },
+    lastError: () => [...shown].reverse().find((s) => s.kind === 'error')?.message ?? '',
+    dispose: () => registration.dispose(),
+  };
+}
