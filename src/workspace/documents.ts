@@ -74,7 +74,7 @@ export async function listMirroredFiles(fs: MirrorFileSystem): Promise<string[]>
  */
 export async function readLocal(fs: MirrorFileSystem, base: BaseSnapshot, remote?: RemoteDocs): Promise<Map<DocKey, LocalDoc>> {
   const paths = await listMirroredFiles(fs);
-  const texts = await Promise.all(paths.map((p) => fs.read(p)));
+  const texts = await fs.readMany(paths);
   const keyOfBasePath = new Map<string, DocKey>();
   for (const [key, entry] of Object.entries(base.docs)) keyOfBasePath.set(entry.path, key);
 

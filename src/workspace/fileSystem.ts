@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 /**
@@ -11,6 +11,8 @@ import * as path from 'node:path';
 export interface MirrorFileSystem {
   /** The file's text, or undefined when there is no such file. */
   read(relPath: string): Promise<string | undefined>;
+  /** Many files at once, in order (undefined for each one missing). */
+  readMany(relPaths: readonly string[]): Promise<(string | undefined)[]>;
   /** Writes atomically, making folders as needed. */
   write(relPath: string, text: string): Promise<void>;
   /** Removes a file; nothing happens when it is already gone. */
@@ -18,6 +20,17 @@ export interface MirrorFileSystem {
   /** Names of the files (not folders) directly in a folder; empty when the folder does not exist. */
   list(relDir: string): Promise<string[]>;
 }
+
+/** Runs `fn` over the items, at most `limit` at a time (file writes of a large pull overlap). */
+export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+const READ_BATCH = 50;
 
 /** The real file system, below one folder. */
 export class NodeFileSystem implements MirrorFileSystem {
@@ -38,13 +51,38 @@ export class NodeFileSystem implements MirrorFileSystem {
     }
   }
 
+  /**
+   * Reads synchronously in small batches, yielding between them: Node's asynchronous readFile
+   * costs several thread-pool round trips per file, which made status of 1,000 files five times
+   * slower, while a batch of 50 small files blocks for about a millisecond.
+   */
+  async readMany(relPaths: readonly string[]): Promise<(string | undefined)[]> {
+    const out: (string | undefined)[] = [];
+    for (let i = 0; i < relPaths.length; i++) {
+      if (i > 0 && i % READ_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
+      try {
+        out.push(readFileSync(this.abs(relPaths[i]!), 'utf8'));
+      } catch (err) {
+        if (!isMissing(err)) throw err;
+        out.push(undefined);
+      }
+    }
+    return out;
+  }
+
   async write(relPath: string, text: string): Promise<void> {
     const target = this.abs(relPath);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
     // The temporary file sits in the same folder, so the rename never crosses file systems.
     const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await fsp.writeFile(temp, text, 'utf8');
+      try {
+        await fsp.writeFile(temp, text, 'utf8');
+      } catch (err) {
+        // Folders are made only when missing (one system call less per file of a large pull).
+        if (!isMissing(err)) throw err;
+        await fsp.mkdir(path.dirname(target), { recursive: true });
+        await fsp.writeFile(temp, text, 'utf8');
+      }
       await fsp.rename(temp, target);
     } catch (err) {
       await fsp.rm(temp, { force: true });
@@ -100,6 +138,10 @@ export class MemoryFileSystem implements MirrorFileSystem {
 
   async read(relPath: string): Promise<string | undefined> {
     return this.files.get(relPath);
+  }
+
+  async readMany(relPaths: readonly string[]): Promise<(string | undefined)[]> {
+    return relPaths.map((p) => this.files.get(p));
   }
 
   async write(relPath: string, text: string): Promise<void> {

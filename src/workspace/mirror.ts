@@ -1,13 +1,16 @@
 import { AGENT_MANIFEST, type AgentManifest, parseAgentManifest, serializeAgentManifest } from './agentManifest';
 import { type BaseEntry, type BaseSnapshot, emptyBase, readBase, writeBase } from './baseStore';
 import { readLocal, type RemoteDocs } from './documents';
-import type { MirrorFileSystem } from './fileSystem';
+import { forEachLimit, type MirrorFileSystem } from './fileSystem';
 import { BEHAVIOR_FILE, configOfKey, type DocKey, kindOfKey, realtimePath, topicIdOfKey, topicKey, topicPath } from './layout';
 import { fetchRemote, type MirrorClient } from './remote';
 import { docText, topicText } from './serializer';
 import { computeStatus, type FileStatus } from './status';
 import { type PullAction, type PullConflict, planPull } from './pullPlan';
 import { type PushAction, type PushRefusal, planPush } from './pushPlan';
+
+/** File writes in flight at once: enough to overlap disk latency, few enough to leave the editor room. */
+const WRITES_AT_ONCE = 16;
 
 export interface PullReport {
   actions: PullAction[];
@@ -67,10 +70,7 @@ export class AgentMirror {
     const base = await this.recover();
     const remote = await fetchRemote(this.client, base, signal);
     const plan = planPull(base, await readLocal(this.fs, base, remote), remote);
-    for (const action of plan.actions) {
-      if (action.kind === 'write') await this.fs.write(action.path, action.text);
-      else await this.fs.remove(action.path);
-    }
+    await forEachLimit(plan.actions, WRITES_AT_ONCE, (a) => (a.kind === 'write' ? this.fs.write(a.path, a.text) : this.fs.remove(a.path)));
     await writeBase(this.fs, plan.nextBase);
     return { actions: plan.actions, conflicts: plan.conflicts };
   }
@@ -214,13 +214,16 @@ export class AgentMirror {
   private async finishSwitch(base: BaseSnapshot): Promise<BaseSnapshot> {
     const before = new Map(Object.values(base.switching?.from ?? {}).map((e) => [e.path, e.text]));
     const after = new Map(Object.values(base.docs).map((e) => [e.path, e.text]));
-    for (const path of new Set([...before.keys(), ...after.keys()])) {
-      const current = await this.fs.read(path);
+    const paths = [...new Set([...before.keys(), ...after.keys()])];
+    const texts = await this.fs.readMany(paths);
+    const currentOf = new Map(paths.map((p, i) => [p, texts[i]]));
+    await forEachLimit(paths, WRITES_AT_ONCE, async (path) => {
+      const current = currentOf.get(path);
       const target = after.get(path);
-      if (current === target || current !== before.get(path)) continue;
+      if (current === target || current !== before.get(path)) return;
       if (target === undefined) await this.fs.remove(path);
       else await this.fs.write(path, target);
-    }
+    });
     const done: BaseSnapshot = { ...base };
     delete done.switching;
     await writeBase(this.fs, done);

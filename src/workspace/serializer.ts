@@ -1,4 +1,4 @@
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parse as parseYaml } from 'yaml';
 
 /**
  * The one place where platform content becomes file text and file text becomes platform
@@ -8,7 +8,8 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
  *
  * Canonical forms:
  *   behavior.md        the behavior, then one newline
- *   knowledge/*.md     `---`, YAML front matter `name` and `id`, `---`, a blank line, the content, one newline
+ *   knowledge/*.md     `---`, YAML front matter `name` and `id` (each bare when YAML reads it back
+ *                      unchanged, else JSON-quoted), `---`, a blank line, the content, one newline
  *   realtime/*.json    the variables as JSON, keys sorted, two-space indent, one newline
  */
 
@@ -27,8 +28,41 @@ export function behaviorText(behavior: string): string {
 }
 
 export function topicText(topic: { name: string; content: string; topicId?: string }): string {
-  const front = stringifyYaml(topic.topicId ? { name: topic.name, id: topic.topicId } : { name: topic.name }, { lineWidth: 0 });
-  return `---\n${front}---\n\n${topic.content}\n`;
+  const id = topic.topicId ? `id: ${yamlScalar(topic.topicId)}\n` : '';
+  return `---\nname: ${yamlScalar(topic.name)}\n${id}---\n\n${topic.content}\n`;
+}
+
+/** Text YAML reads as this very string when written bare: starts with a letter, no `: `, `#` or quotes at the start. */
+const PLAIN_SCALAR = /^[A-Za-z](?:[A-Za-z0-9 _.,()&/'+-]*[A-Za-z0-9_.)'])?$/;
+const YAML_KEYWORD = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
+
+/**
+ * A front-matter value: bare when YAML would read it back unchanged, else a JSON string (which
+ * YAML reads as a double-quoted scalar). One value, one form, on one line.
+ */
+function yamlScalar(value: string): string {
+  return PLAIN_SCALAR.test(value) && !YAML_KEYWORD.test(value) ? value : JSON.stringify(value);
+}
+
+/** The canonical front matter read without a YAML parser; undefined when it is anything else. */
+function canonicalFront(front: string): Record<string, unknown> | undefined {
+  const m = /^name: (.*)(?:\nid: (.*))?$/.exec(front);
+  if (!m) return undefined;
+  const read = (v: string): string | undefined => {
+    if (v.startsWith('"')) {
+      try {
+        const s: unknown = JSON.parse(v);
+        return typeof s === 'string' ? s : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    return PLAIN_SCALAR.test(v) && !YAML_KEYWORD.test(v) ? v : undefined;
+  };
+  const name = read(m[1]!);
+  const id = m[2] === undefined ? undefined : read(m[2]);
+  if (name === undefined || (m[2] !== undefined && id === undefined)) return undefined;
+  return id === undefined ? { name } : { name, id };
 }
 
 export function realtimeText(variables: Record<string, unknown>): string {
@@ -63,14 +97,14 @@ export function parseTopic(text: string, fileName: string): Doc | Unreadable {
   if (!m) return { kind: 'topic', name: fileName.replace(/\.md$/, ''), content: withoutFinalNewline(text) };
   let front: unknown;
   try {
-    front = m[1]!.trim() === '' ? {} : parseYaml(m[1]!);
+    front = m[1]!.trim() === '' ? {} : canonicalFront(m[1]!) ?? parseYaml(m[1]!);
   } catch (err) {
     return { problem: `The front matter is not valid YAML: ${(err as Error).message.split('\n')[0]}` };
   }
   if (front === null || typeof front !== 'object' || Array.isArray(front)) return { problem: 'The front matter must be fields such as "name: Opening hours".' };
   const f = front as Record<string, unknown>;
   const name = typeof f.name === 'string' || typeof f.name === 'number' ? String(f.name) : fileName.replace(/\.md$/, '');
-  if (name.trim() === '') return { problem: 'The front matter needs a name.' };
+  if (name === '') return { problem: 'The front matter needs a name.' };
   let body = text.slice(m[0].length);
   // The blank line after the front matter is layout, not content.
   if (body.startsWith('\r\n')) body = body.slice(2);

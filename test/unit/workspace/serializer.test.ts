@@ -7,6 +7,7 @@ import { behaviorText, docText, parseBehavior, parseRealtime, parseTopic, realti
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 
 describe('file mirror: serializer, file merge, file systems', () => {
   it('every document round-trips through its one canonical text', () => {
@@ -27,6 +28,17 @@ describe('file mirror: serializer, file merge, file systems', () => {
     const vars = { b: { z: 1, a: [3, { y: 1, x: 2 }] }, a: 'text' };
     assert.equal(realtimeText(vars), '{\n  "a": "text",\n  "b": {\n    "a": [\n      3,\n      {\n        "x": 2,\n        "y": 1\n      }\n    ],\n    "z": 1\n  }\n}\n');
     assert.equal(docText(parseRealtime(realtimeText(vars), 'c') as never), realtimeText(vars));
+  });
+
+  it('writes front matter that any YAML reader reads back as the same name and id', () => {
+    const names = ['Opening hours', 'yes', 'No', 'null', 'true', '123', '1e3', '-dash', 'a: b', 'a #b', "'quoted'", '"double"', 'trailing ', ' leading', 'tab\there',
+      'new\nline', 'Café', '*star', '&amp', '!tag', '[list]', '{map}', 'x:', 'x', 'O\'Brien', 'A/B (C) & D, e.f+g-h', '\u2028', '~', 'a\\b'];
+    for (const name of names) {
+      const text = topicText({ name, content: 'c', topicId: 'kt_1' });
+      const front = text.slice(4, text.indexOf('\n---\n'));
+      assert.deepEqual(parseYaml(front), { name, id: 'kt_1' }, JSON.stringify(name));
+      assert.deepEqual(parseTopic(text, 'f.md'), { kind: 'topic', name, content: 'c', topicId: 'kt_1' });
+    }
   });
 
   it('reads what a person writes: no front matter, no blank line, a number as name; reports broken ones', () => {
