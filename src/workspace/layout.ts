@@ -83,3 +83,12 @@ export function topicPath(name: string, topicId: string, taken: ReadonlySet<stri
     if (!taken.has(numbered)) return numbered;
   }
 }
+
+/** Where a document the folder does not have yet is written: a topic's file is named after it. */
+export function pathForDoc(key: DocKey, topicName: string | undefined, taken: ReadonlySet<string>): string {
+  switch (kindOfKey(key)) {
+    case 'behavior': return BEHAVIOR_FILE;
+    case 'realtime': return realtimePath(configOfKey(key));
+    case 'topic': return topicPath(topicName ?? 'topic', topicIdOfKey(key) ?? 'new', taken);
+  }
+}

@@ -2,7 +2,7 @@ import { AGENT_MANIFEST, type AgentManifest, parseAgentManifest, serializeAgentM
 import { type BaseEntry, type BaseSnapshot, emptyBase, readBase, writeBase } from './baseStore';
 import { readLocal, type RemoteDocs } from './documents';
 import { forEachLimit, type MirrorFileSystem } from './fileSystem';
-import { BEHAVIOR_FILE, configOfKey, type DocKey, kindOfKey, realtimePath, topicIdOfKey, topicKey, topicPath } from './layout';
+import { configOfKey, type DocKey, kindOfKey, pathForDoc, realtimePath, topicKey } from './layout';
 import { fetchRemote, type MirrorClient } from './remote';
 import { docText, topicText } from './serializer';
 import { computeStatus, type FileStatus } from './status';
@@ -200,7 +200,7 @@ export class AgentMirror {
     }
     for (const [key, doc] of remote) {
       if (docs[key]) continue;
-      const path = kindOfKey(key) === 'behavior' ? BEHAVIOR_FILE : kindOfKey(key) === 'realtime' ? realtimePath(configOfKey(key)) : topicPath(doc.kind === 'topic' ? doc.name : 'topic', topicIdOfKey(key) ?? 'new', taken);
+      const path = pathForDoc(key, doc.kind === 'topic' ? doc.name : undefined, taken);
       taken.add(path);
       docs[key] = { path, text: docText(doc) };
     }

@@ -1,8 +1,8 @@
 import type { BaseSnapshot } from './baseStore';
 import type { LocalDoc, RemoteDocs } from './documents';
-import { BEHAVIOR_FILE, type DocKey, kindOfKey, realtimePath, configOfKey, topicIdOfKey, topicPath } from './layout';
+import { type DocKey, pathForDoc } from './layout';
 import { docText } from './serializer';
-import { localText, mergedDoc, type Sides, sidesOf } from './status';
+import { localText, mergedDoc, sidesOf } from './status';
 
 /** A change a pull makes to one file. */
 export type PullAction =
@@ -42,7 +42,7 @@ export function planPull(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remot
 
   for (const s of sidesOf(base, local, remote)) {
     const l = localText(s);
-    const path = s.local?.path ?? s.basePath ?? newPath(s, taken);
+    const path = s.local?.path ?? s.basePath ?? pathForDoc(s.key, s.remote?.kind === 'topic' ? s.remote.name : undefined, taken);
     taken.add(path);
     if (l === s.remoteText) {
       // In step (perhaps a pull or push stopped before its base was stored).
@@ -67,13 +67,4 @@ export function planPull(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remot
   // A file whose text is already what the pull would write needs no write.
   const needed = actions.filter((a) => (a.kind === 'write' ? local.get(a.key)?.text !== a.text : local.has(a.key)));
   return { actions: needed, conflicts, nextBase };
-}
-
-/** The path for a document the folder does not have yet. */
-function newPath(s: Sides, taken: ReadonlySet<string>): string {
-  switch (kindOfKey(s.key)) {
-    case 'behavior': return BEHAVIOR_FILE;
-    case 'realtime': return realtimePath(configOfKey(s.key));
-    case 'topic': return topicPath(s.remote?.kind === 'topic' ? s.remote.name : 'topic', topicIdOfKey(s.key) ?? 'new', taken);
-  }
 }

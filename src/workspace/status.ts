@@ -1,7 +1,7 @@
 import type { BaseSnapshot } from './baseStore';
 import { docOf, type LocalDoc, type RemoteDocs } from './documents';
 import { mergeDocs } from './fileMerge';
-import { BEHAVIOR_FILE, type DocKey, kindOfKey, realtimePath, topicPath, configOfKey, topicIdOfKey } from './layout';
+import { type DocKey, pathForDoc } from './layout';
 import { type Doc, docText } from './serializer';
 
 /** How one side differs from the base. */
@@ -74,15 +74,6 @@ export function mergedDoc(s: Sides): Doc | undefined | false {
   return outcome.clean ? outcome.doc : false;
 }
 
-/** Where a document new on the platform would be written (before other files are considered). */
-function pathForRemote(key: DocKey, doc: Doc | undefined): string {
-  switch (kindOfKey(key)) {
-    case 'behavior': return BEHAVIOR_FILE;
-    case 'realtime': return realtimePath(configOfKey(key));
-    case 'topic': return topicPath(doc?.kind === 'topic' ? doc.name : 'topic', topicIdOfKey(key) ?? 'new', new Set());
-  }
-}
-
 /**
  * The status of every file. Without the platform's side, only local edits and recorded
  * conflicts show; with it, remote changes and would-be conflicts too. A recorded conflict stays
@@ -101,7 +92,7 @@ export function computeStatus(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, 
     else state = localChange === 'added' ? 'added' : localChange === 'deleted' ? 'deleted' : localChange === 'modified' ? 'modifiedLocally' : 'unchanged';
     out.push({
       key: s.key,
-      path: s.local?.path ?? s.basePath ?? pathForRemote(s.key, s.remote),
+      path: s.local?.path ?? s.basePath ?? pathForDoc(s.key, s.remote?.kind === 'topic' ? s.remote.name : undefined, new Set()),
       state,
       local: localChange,
       ...(remote ? { remote: remoteChange } : {}),
