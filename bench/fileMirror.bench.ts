@@ -17,9 +17,10 @@ import { type RequestLog, Transport } from '../src/client/transport';
 import { LOCAL_KEYS } from '../src/localPlatform/seed/credentials';
 import { MemoryFileSystem, NodeFileSystem } from '../src/workspace/fileSystem';
 import { AgentMirror } from '../src/workspace/mirror';
+import { fetchRemote } from '../src/workspace/remote';
 
 const TOPICS = 1000;
-const TRIALS = 7;
+const TRIALS = 15;
 const AGENT = 'ag_support';
 const MAIN = { branchId: 'br_support_main', name: 'main' };
 const MANIFEST = { agentId: AGENT, name: 'Support Desk', profile: 'bench', branch: MAIN };
@@ -75,11 +76,18 @@ async function main(): Promise<void> {
       await bare();
       await pullInMemory();
     }
+    async function clientFetch(): Promise<number> {
+      const started = performance.now();
+      await fetchRemote(client, { agentId: AGENT, branchId: MAIN.branchId });
+      return performance.now() - started;
+    }
     const bareTimes: number[] = [];
     const pullTimes: number[] = [];
+    const fetchTimes: number[] = [];
     for (let t = 0; t < TRIALS; t++) {
       bareTimes.push(await bare());
       pullTimes.push(await pullInMemory());
+      fetchTimes.push(await clientFetch());
     }
     const diskTimes: number[] = [];
     let onDisk: { mirror: AgentMirror; fs: NodeFileSystem } | undefined;
@@ -114,6 +122,7 @@ async function main(): Promise<void> {
     bench(`fetching the documents of ${TOPICS.toLocaleString('en')} topics, bare undici, 3 at once (floor)`, Math.round(b * 10) / 10, 'ms');
     bench(`pull of an agent with ${TOPICS.toLocaleString('en')} topics into an empty folder (in memory)`, Math.round(p * 10) / 10, 'ms');
     bench('pull time / bare fetch time', Math.round((p / b) * 100) / 100, 'x', '<= 1.5');
+    bench('the same three reads through the client alone / bare fetch time (the client\'s share)', Math.round((median(fetchTimes) / b) * 100) / 100, 'x');
     bench(`pull of an agent with ${TOPICS.toLocaleString('en')} topics onto disk (atomic writes, median of 3)`, Math.round(median(diskTimes)), 'ms');
     bench(`status of ${TOPICS.toLocaleString('en')} files on disk (median of ${TRIALS})`, Math.round(median(statusTimes) * 10) / 10, 'ms', '< 100');
     bench(`requests a push sends after editing one file of ${TOPICS.toLocaleString('en')} (besides the 3 reads)`, writes.length, 'requests', '<= 1');
