@@ -90,7 +90,10 @@ export class AgentMirror {
       else next.docs[key] = { path, text };
       Reflect.deleteProperty(next.conflicts, key);
     };
-    for (const s of plan.inStep) record(s.key, s.path, s.text);
+    for (const s of plan.inStep) {
+      if (s.writeFile && s.text !== undefined) await this.fs.write(s.path, s.text);
+      record(s.key, s.path, s.text);
+    }
     if (plan.refused.length > 0) {
       if (plan.inStep.length > 0) await writeBase(this.fs, next);
       return { sent: [], refused: plan.refused };

@@ -2,7 +2,7 @@ import type { BaseSnapshot } from './baseStore';
 import type { LocalDoc, RemoteDocs } from './documents';
 import { type DocKey, pathForDoc } from './layout';
 import { docText } from './serializer';
-import { localText, mergedDoc, sidesOf } from './status';
+import { lacksTopicId, localText, mergedDoc, sidesOf } from './status';
 
 /** A change a pull makes to one file. */
 export type PullAction =
@@ -47,6 +47,7 @@ export function planPull(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remot
     if (l === s.remoteText) {
       // In step (perhaps a pull or push stopped before its base was stored).
       setBase(s.key, path, s.remoteText);
+      if (s.remoteText !== undefined && lacksTopicId(s)) actions.push({ kind: 'write', key: s.key, path, text: s.remoteText, why: 'remote' });
     } else if (s.remoteText === s.base) {
       // Only the local side changed (a conflict whose remote side went back to the base is one no more).
       if (s.base !== undefined) setBase(s.key, path, s.base);

@@ -3,7 +3,7 @@ import type { BaseSnapshot } from './baseStore';
 import { docOf, type LocalDoc, type RemoteDocs } from './documents';
 import { configOfKey, type DocKey, kindOfKey, topicIdOfKey } from './layout';
 import { type Doc, sameJson } from './serializer';
-import { localText, sidesOf } from './status';
+import { lacksTopicId, localText, sidesOf } from './status';
 
 /** One request a push sends, with the file it comes from and the canonical text the base takes after it. */
 export type PushAction = { key: DocKey; path: string; text: string | undefined } & (
@@ -33,7 +33,7 @@ export interface PushRefusal {
 export interface PushPlan {
   actions: PushAction[];
   refused: PushRefusal[];
-  inStep: { key: DocKey; path: string; text: string | undefined }[];
+  inStep: { key: DocKey; path: string; text: string | undefined; /** The file needs its topic id written. */ writeFile?: boolean }[];
 }
 
 export function planPush(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remote: RemoteDocs): PushPlan {
@@ -53,7 +53,7 @@ export function planPush(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remot
       continue;
     }
     if (l === s.remoteText) {
-      plan.inStep.push({ key: s.key, path, text: l });
+      plan.inStep.push({ key: s.key, path, text: l, ...(lacksTopicId(s) ? { writeFile: true } : {}) });
       continue;
     }
     if (s.remoteText !== s.base) {

@@ -1,8 +1,8 @@
 import type { BaseSnapshot } from './baseStore';
-import { docOf, type LocalDoc, type RemoteDocs } from './documents';
+import { docOf, type LocalDoc, parseFile, type RemoteDocs } from './documents';
 import { mergeDocs } from './fileMerge';
-import { type DocKey, pathForDoc } from './layout';
-import { type Doc, docText } from './serializer';
+import { type DocKey, pathForDoc, topicIdOfKey } from './layout';
+import { type Doc, docText, isUnreadable } from './serializer';
 
 /** How one side differs from the base. */
 export type Change = 'none' | 'added' | 'modified' | 'deleted';
@@ -57,6 +57,18 @@ export function changeOf(base: string | undefined, side: string | undefined): Ch
 export function localText(s: Sides): string | undefined {
   if (!s.local) return undefined;
   return s.local.canonical ?? `\u0000unreadable:${s.local.text}`;
+}
+
+/**
+ * A topic file that is its topic without saying so (no id in its front matter: made locally and
+ * taken as the topic a lost push answer created, or its front matter removed). Its canonical text
+ * gets written, so a rename keeps the topic from then on.
+ */
+export function lacksTopicId(s: Sides): boolean {
+  const topicId = topicIdOfKey(s.key);
+  if (!topicId || !s.local || s.local.canonical === undefined || s.local.text === s.local.canonical) return false;
+  const doc = parseFile(s.local.path, s.local.text);
+  return doc !== undefined && !isUnreadable(doc) && doc.kind === 'topic' && doc.topicId !== topicId;
 }
 
 /** Whether the file merge of both sides' changes works out (false when it needs a person). */

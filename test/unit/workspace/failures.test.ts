@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { AgentsClient } from '../../../src/client/agents';
+import { NodeFileSystem } from '../../../src/workspace/fileSystem';
+import { AgentMirror } from '../../../src/workspace/mirror';
+import { localContext } from '../support/client';
+import { useLocalPlatform } from '../support/localPlatform';
+import { AGENT, checkedOut, fault, MAIN, MANIFEST } from './mirrorSupport';
+
+describe('file mirror: failures and files that cannot be pushed', () => {
+  const t = useLocalPlatform();
+
+  it('a topic created by a push whose answer was lost is not created twice by the next push', async () => {
+    const { fs, mirror, client } = await checkedOut(t.lp);
+    fs.files.set('knowledge/parking.md', 'Free parking behind the store.\n');
+    await fault(t.lp, { method: 'POST', path: 'knowledge-base/topics', delayMs: 80, times: 1 });
+    await assert.rejects(mirror.push(AbortSignal.timeout(30)));
+    await new Promise((r) => setTimeout(r, 120));
+    assert.equal((await client.listTopics(AGENT, MAIN.branchId)).filter((x) => x.name === 'parking').length, 1, 'the server made it');
+    const report = await mirror.push();
+    assert.deepEqual(report.sent, []);
+    assert.equal((await client.listTopics(AGENT, MAIN.branchId)).filter((x) => x.name === 'parking').length, 1, 'and only once');
+    assert.match(fs.files.get('knowledge/parking.md')!, /^---\nname: parking\nid: kt_/);
+    assert.ok((await mirror.status({ remote: true })).every((f) => f.state === 'unchanged'));
+  });
+
+  it('an unreadable file, a deleted behavior and a config the platform does not have are refused, with what to do', async () => {
+    const { fs, mirror } = await checkedOut(t.lp);
+    fs.files.set('knowledge/returns.md', '---\nname: [oops\n---\nbody\n');
+    fs.files.delete('behavior.md');
+    fs.files.set('realtime/unknown.json', '{"a": 1}\n');
+    const status = await mirror.status();
+    assert.equal(status.find((f) => f.path === 'knowledge/returns.md')?.problem?.startsWith('The front matter is not valid YAML'), true);
+    const report = await mirror.push();
+    assert.deepEqual(report.sent, []);
+    assert.deepEqual(report.refused.map((r) => [r.path, r.reason]).sort(), [
+      ['behavior.md', 'cannotDelete'], ['knowledge/returns.md', 'unreadable'], ['realtime/unknown.json', 'unknownConfig'],
+    ]);
+  });
+
+  it('the platform refusing a value (422) stops the push; the files keep the edit and nothing else is lost', async () => {
+    const { fs, mirror, client } = await checkedOut(t.lp);
+    fs.files.set('realtime/store-settings.json', fs.files.get('realtime/store-settings.json')!.replace('15', '500'));
+    fs.files.set('behavior.md', 'Pushed first.\n');
+    await assert.rejects(mirror.push(), /store-settings/);
+    assert.equal((await client.getBehavior(AGENT, MAIN.branchId)).behavior, 'Pushed first.');
+    assert.deepEqual((await mirror.status()).filter((f) => f.state !== 'unchanged').map((f) => f.path), ['realtime/store-settings.json']);
+    assert.match(fs.files.get('realtime/store-settings.json')!, /500/);
+  });
+
+  it('works the same on disk, leaving no temporary files', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'mirror-disk-'));
+    try {
+      const mirror = new AgentMirror(new NodeFileSystem(root), new AgentsClient(localContext(t.lp)));
+      await mirror.checkout(MANIFEST);
+      const file = join(root, 'knowledge', 'delivery.md');
+      await writeFile(file, (await readFile(file, 'utf8')).replace('3 to 5', '2 to 4'));
+      assert.deepEqual((await mirror.push()).sent.map((a) => a.path), ['knowledge/delivery.md']);
+      assert.ok((await mirror.status({ remote: true })).every((f) => f.state === 'unchanged'));
+      assert.deepEqual((await readdir(root)).sort(), ['.workbench', 'agent.json', 'behavior.md', 'knowledge', 'realtime']);
+      assert.deepEqual((await readdir(join(root, 'knowledge'))).sort(), ['delivery.md', 'opening-hours.md', 'returns.md']);
+      assert.deepEqual((await readdir(join(root, '.workbench'))).sort(), ['.gitignore', 'base.json']);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
