@@ -37,7 +37,8 @@ const tokensIn = (text: string | undefined): string[] => text?.match(TOKEN) ?? [
 describe('file mirror: randomized sequences never lose an edit', () => {
   const t = useLocalPlatform();
 
-  it(`${SEQUENCES} sequences of ${STEPS} steps`, { timeout: 600_000 }, async () => {
+  it(`${SEQUENCES} sequences of ${STEPS} steps`, { timeout: 600_000 }, async (ctx) => {
+    const seen = { conflictsSettled: 0, failuresSeen: 0, switchesRefused: 0, pushesRefused: 0 };
     const admin = (method: string, path: string, body?: unknown): Promise<unknown> => call(method, `${t.lp.urls.admin}${path}`, body === undefined ? {} : { body });
     const teammate = new AgentsClient(localContext(t.lp));
     for (let seq = 0; seq < SEQUENCES; seq++) {
@@ -98,6 +99,7 @@ describe('file mirror: randomized sequences never lose an edit', () => {
             result = `${JSON.stringify({ ...b, ...a, greetingOverride: [...new Set([...tokensIn(String(a.greetingOverride)), ...tokensIn(String(b.greetingOverride))])].join(' ') }, null, 2)}\n`;
           } else result = mine + tokensIn(theirs).filter((x) => !mine.includes(x)).map((x) => `${x}\n`).join('');
           await mirror.resolve(f.path, result);
+          seen.conflictsSettled++;
         }
       };
 
@@ -107,6 +109,8 @@ describe('file mirror: randomized sequences never lose an edit', () => {
         } catch (err) {
           const expected = err instanceof UnpushedEditsError || (armed && (err instanceof PlatformError || /disk went away|aborted/i.test(String(err))));
           if (!expected) throw err;
+          if (err instanceof UnpushedEditsError) seen.switchesRefused++;
+          else seen.failuresSeen++;
         } finally {
           armed = false;
           fs.failAfter(undefined);
@@ -170,7 +174,9 @@ describe('file mirror: randomized sequences never lose an edit', () => {
           await teammate.updateVariables(AGENT, CONFIG, { greetingOverride: token() });
         },
         pull: () => attempt(() => mirror.pull()),
-        push: () => attempt(() => mirror.push()),
+        push: () => attempt(async () => {
+          if ((await mirror.push()).refused.length > 0) seen.pushesRefused++;
+        }),
         resolve: () => attempt(resolveAll),
         switchBranch: () => attempt(async () => {
           const to = (await currentBranch()) === MAIN.branchId ? { branchId: other.branchId, name: 'feature' } : MAIN;
@@ -222,5 +228,7 @@ describe('file mirror: randomized sequences never lose an edit', () => {
       const left = (await mirror.status({ remote: true })).filter((f) => f.state !== 'unchanged');
       assert.deepEqual(left.map((f) => `${f.path}: ${f.state}`), [], `sequence ${seq}: not in step after settling (${log.join(' → ')})`);
     }
+    ctx.diagnostic(`conflicts settled ${seen.conflictsSettled}, failed steps ${seen.failuresSeen}, pushes refused ${seen.pushesRefused}, switches refused ${seen.switchesRefused}`);
+    assert.ok(seen.conflictsSettled > 0 && seen.failuresSeen > 0 && seen.pushesRefused > 0 && seen.switchesRefused > 0, 'every kind of trouble happened');
   });
 });
