@@ -208,13 +208,14 @@ export class AgentMirror {
       docs[key] = { path, text: docText(doc) };
     }
     const base: BaseSnapshot = { ...emptyBase(manifest.agentId, manifest.branch.branchId), docs, switching: { from } };
-    await writeBase(this.fs, base);
+    const docsJson = JSON.stringify(docs);
+    await writeBase(this.fs, base, docsJson);
     await this.fs.write(AGENT_MANIFEST, serializeAgentManifest(manifest));
-    await this.finishSwitch(base);
+    await this.finishSwitch(base, docsJson);
   }
 
   /** Files still as the old branch had them take the new branch's text; anything edited since is left as a local edit. */
-  private async finishSwitch(base: BaseSnapshot): Promise<BaseSnapshot> {
+  private async finishSwitch(base: BaseSnapshot, docsJson?: string): Promise<BaseSnapshot> {
     const before = new Map(Object.values(base.switching?.from ?? {}).map((e) => [e.path, e.text]));
     const after = new Map(Object.values(base.docs).map((e) => [e.path, e.text]));
     const paths = [...new Set([...before.keys(), ...after.keys()])];
@@ -229,7 +230,7 @@ export class AgentMirror {
     });
     const done: BaseSnapshot = { ...base };
     delete done.switching;
-    await writeBase(this.fs, done);
+    await writeBase(this.fs, done, docsJson);
     return done;
   }
 

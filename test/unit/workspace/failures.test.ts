@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { AgentsClient } from '../../../src/client/agents';
 import { NodeFileSystem } from '../../../src/workspace/fileSystem';
 import { AgentMirror } from '../../../src/workspace/mirror';
+import type { MirrorClient } from '../../../src/workspace/remote';
 import { localContext } from '../support/client';
 import { useLocalPlatform } from '../support/localPlatform';
 import { AGENT, checkedOut, fault, MAIN, MANIFEST } from './mirrorSupport';
@@ -16,13 +17,18 @@ describe('file mirror: failures and files that cannot be pushed', () => {
   it('a topic created by a push whose answer was lost is not created twice by the next push', async () => {
     const { fs, mirror, client } = await checkedOut(t.lp);
     fs.files.set('knowledge/parking.md', 'Free parking behind the store.\n');
-    await fault(t.lp, { method: 'POST', path: 'knowledge-base/topics', delayMs: 80, times: 1 });
-    await assert.rejects(mirror.push(AbortSignal.timeout(30)));
-    await new Promise((r) => setTimeout(r, 120));
-    assert.equal((await client.listTopics(AGENT, MAIN.branchId)).filter((x) => x.name === 'parking').length, 1, 'the server made it');
+    // The server answers the create only after the client gave up on it: made, but the answer never read.
+    await fault(t.lp, { method: 'POST', path: 'knowledge-base/topics', delayMs: 500, times: 1 });
+    const impatient: MirrorClient = Object.assign(Object.create(client) as AgentsClient, {
+      createTopic: (agentId: string, branchId: string, topic: { name: string; content: string }) => client.createTopic(agentId, branchId, topic, AbortSignal.timeout(200)),
+    });
+    await assert.rejects(new AgentMirror(fs, impatient).push(), /Create topic "parking" was cancelled/);
+    const parking = async (): Promise<number> => (await client.listTopics(AGENT, MAIN.branchId)).filter((x) => x.name === 'parking').length;
+    for (let waited = 0; (await parking()) === 0 && waited < 3000; waited += 25) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(await parking(), 1, 'the server made it');
     const report = await mirror.push();
     assert.deepEqual(report.sent, []);
-    assert.equal((await client.listTopics(AGENT, MAIN.branchId)).filter((x) => x.name === 'parking').length, 1, 'and only once');
+    assert.equal(await parking(), 1, 'and only once');
     assert.match(fs.files.get('knowledge/parking.md')!, /^---\nname: parking\nid: kt_/);
     assert.ok((await mirror.status({ remote: true })).every((f) => f.state === 'unchanged'));
   });

@@ -191,7 +191,9 @@ describe('file mirror: randomized sequences never lose an edit', () => {
           armed = true;
           await admin('POST', '/faults', { family: 'build', method: pick(['PATCH', 'POST', 'DELETE']), delayMs: 40, times: 1 });
           await attempt(() => { armed = true; return mirror.push(AbortSignal.timeout(15)); });
-          await new Promise((r) => setTimeout(r, 60));
+          // When the delayed request reached the server (its fault is used up), let it finish before going on.
+          const { faults } = (await admin('GET', '/faults') as { body: { faults: unknown[] } }).body;
+          if (faults.length === 0) await new Promise((r) => setTimeout(r, 100));
         },
         diskFault: async () => {
           armed = true;
