@@ -62,13 +62,13 @@ export class AgentMirror {
   /** Per file: local edits and recorded conflicts, and with `remote` the platform's changes too. */
   async status(opts: { remote?: boolean; signal?: AbortSignal } = {}): Promise<FileStatus[]> {
     const base = await this.recover();
-    const remote = opts.remote ? await fetchRemote(this.client, base, opts.signal) : undefined;
+    const remote = opts.remote ? await fetchRemote(this.client, { ...base, known: base.docs }, opts.signal) : undefined;
     return computeStatus(base, await readLocal(this.fs, base, remote), remote);
   }
 
   async pull(signal?: AbortSignal): Promise<PullReport> {
     const base = await this.recover();
-    const remote = await fetchRemote(this.client, base, signal);
+    const remote = await fetchRemote(this.client, { ...base, known: base.docs }, signal);
     const plan = planPull(base, await readLocal(this.fs, base, remote), remote);
     await forEachLimit(plan.actions, WRITES_AT_ONCE, (a) => (a.kind === 'write' ? this.fs.write(a.path, a.text) : this.fs.remove(a.path)));
     await writeBase(this.fs, plan.nextBase);
@@ -82,7 +82,7 @@ export class AgentMirror {
    */
   async push(signal?: AbortSignal): Promise<PushReport> {
     const base = await this.recover();
-    const remote = await fetchRemote(this.client, base, signal);
+    const remote = await fetchRemote(this.client, { ...base, known: base.docs }, signal);
     const plan = planPush(base, await readLocal(this.fs, base, remote), remote);
     const next: BaseSnapshot = { ...base, docs: { ...base.docs }, conflicts: { ...base.conflicts } };
     const record = (key: DocKey, path: string, text: string | undefined): void => {
@@ -182,7 +182,7 @@ export class AgentMirror {
     const unpushed = computeStatus(base, await readLocal(this.fs, base)).filter((f) => f.state !== 'unchanged');
     if (unpushed.length > 0) throw new UnpushedEditsError(unpushed);
     const manifest = (await this.manifest()) ?? { agentId: base.agentId, name: base.agentId, profile: '', branch };
-    const remote = await fetchRemote(this.client, { agentId: base.agentId, branchId: branch.branchId }, signal);
+    const remote = await fetchRemote(this.client, { agentId: base.agentId, branchId: branch.branchId, known: base.docs }, signal);
     await this.moveTo({ ...manifest, branch }, base.docs, remote);
   }
 

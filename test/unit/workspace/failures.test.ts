@@ -8,7 +8,7 @@ import { NodeFileSystem } from '../../../src/workspace/fileSystem';
 import { AgentMirror } from '../../../src/workspace/mirror';
 import type { MirrorClient } from '../../../src/workspace/remote';
 import { localContext } from '../support/client';
-import { useLocalPlatform } from '../support/localPlatform';
+import { call, useLocalPlatform } from '../support/localPlatform';
 import { AGENT, checkedOut, fault, MAIN, MANIFEST } from './mirrorSupport';
 
 describe('file mirror: failures and files that cannot be pushed', () => {
@@ -55,6 +55,20 @@ describe('file mirror: failures and files that cannot be pushed', () => {
     assert.equal((await client.getBehavior(AGENT, MAIN.branchId)).behavior, 'Pushed first.');
     assert.deepEqual((await mirror.status()).filter((f) => f.state !== 'unchanged').map((f) => f.path), ['realtime/store-settings.json']);
     assert.match(fs.files.get('realtime/store-settings.json')!, /500/);
+  });
+
+  it('where the platform cannot list real-time configs, behavior and topics still pull and push, and config files still push', async () => {
+    const { fs, mirror, client } = await checkedOut(t.lp);
+    await fault(t.lp, { method: 'GET', path: '/real-time-configs$/', status: 404 });
+    fs.files.set('realtime/store-settings.json', fs.files.get('realtime/store-settings.json')!.replace('false', 'true'));
+    fs.files.set('behavior.md', 'Still pushed.\n');
+    assert.deepEqual((await mirror.pull()).actions, [], 'the config file is not taken as deleted on the platform');
+    assert.deepEqual((await mirror.push()).sent.map((a) => a.kind), ['behavior', 'variables']);
+    assert.equal((await client.getBehavior(AGENT, MAIN.branchId)).behavior, 'Still pushed.');
+    const other = await checkedOut(t.lp);
+    assert.deepEqual([...other.fs.files.keys()].filter((p) => p.startsWith('realtime/')), [], 'a new check out simply has no config files');
+    await call('DELETE', `${t.lp.urls.admin}/faults`);
+    assert.equal((await client.getRealtimeConfig(AGENT, 'store-settings')).variables.holidayMode, true);
   });
 
   it('works the same on disk, leaving no temporary files', async () => {
