@@ -45,10 +45,11 @@ function withKeyId(key: DocKey, doc: Doc): Doc {
   return topicId ? { ...rest, topicId } : rest;
 }
 
-export function docKeyOf(doc: Doc): DocKey {
+/** The key a document names itself by; undefined for a topic without an id (its file decides). */
+function docKeyOf(doc: Doc): DocKey | undefined {
   switch (doc.kind) {
     case 'behavior': return BEHAVIOR_KEY;
-    case 'topic': return doc.topicId ? topicKey(doc.topicId) : 'new:';
+    case 'topic': return doc.topicId ? topicKey(doc.topicId) : undefined;
     case 'realtime': return realtimeKey(doc.config);
   }
 }
@@ -93,7 +94,8 @@ export async function readLocal(fs: MirrorFileSystem, base: BaseSnapshot, remote
 
   const idless: { path: string; text: string; doc: Doc & { kind: 'topic' } }[] = [];
   // Files at their base path first, so they keep their id against a copy elsewhere.
-  pending.sort((a, b) => Number(keyOfBasePath.has(b.path)) - Number(keyOfBasePath.has(a.path)) || a.path.localeCompare(b.path));
+  const atHome = (p: { path: string; doc: Doc | Unreadable }): number => Number(!isUnreadable(p.doc) && keyOfBasePath.get(p.path) === docKeyOf(p.doc));
+  pending.sort((a, b) => atHome(b) - atHome(a) || a.path.localeCompare(b.path));
   for (const { path, text, doc } of pending) {
     if (isUnreadable(doc)) {
       const key = keyOfBasePath.get(path) ?? unreadableKey(path);
@@ -102,11 +104,11 @@ export async function readLocal(fs: MirrorFileSystem, base: BaseSnapshot, remote
       continue;
     }
     const key = docKeyOf(doc);
-    if (doc.kind === 'topic' && (key === 'new:' || out.has(key))) {
+    if (doc.kind === 'topic' && (key === undefined || out.has(key))) {
       idless.push({ path, text, doc });
       continue;
     }
-    out.set(key, { key, path, text, canonical: docText(doc) });
+    if (key !== undefined) out.set(key, { key, path, text, canonical: docText(doc) });
   }
 
   const claimed = new Set(out.keys());
