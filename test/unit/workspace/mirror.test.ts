@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UnpushedEditsError } from '../../../src/workspace/mirror';
+import { behaviorText, realtimeText, topicText } from '../../../src/workspace/serializer';
 import { useLocalPlatform } from '../support/localPlatform';
 import { AGENT, checkedOut, fault, MAIN, remoteEdit } from './mirrorSupport';
 
@@ -19,6 +20,15 @@ describe('file mirror: check out, edit, push, pull', () => {
     assert.deepEqual(JSON.parse(fs.files.get('agent.json')!), { agentId: AGENT, name: 'Support Desk', profile: 'local', branch: MAIN });
     assert.match(fs.files.get('.workbench/.gitignore')!, /^\*$/m);
     assert.doesNotMatch(fs.files.get('agent.json')! + fs.files.get('.workbench/base.json')!, /sk_|key/i);
+  });
+
+  it('the text of a read-only document of the platform, made by the same serializer, equals the checked-out file', async () => {
+    const { fs, client } = await checkedOut(t.lp);
+    assert.equal(behaviorText((await client.getBehavior(AGENT, MAIN.branchId)).behavior), fs.files.get('behavior.md'));
+    for (const topic of await client.listTopics(AGENT, MAIN.branchId)) {
+      assert.ok([...fs.files.values()].includes(topicText(topic)), topic.name);
+    }
+    assert.equal(realtimeText((await client.getRealtimeConfig(AGENT, 'store-settings')).variables), fs.files.get('realtime/store-settings.json'));
   });
 
   it('a pull right after check out changes nothing, and status shows every file unchanged', async () => {
