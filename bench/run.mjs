@@ -2,7 +2,7 @@
 // bench/*.bench.mjs, collects their `BENCH {json}` lines and writes docs/performance.md.
 //   node bench/run.mjs [substring...]   only benchmarks whose file name contains one of the substrings
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +78,17 @@ for (const run of runs) {
   if (run.code !== 0 || run.figures.length === 0) {
     rows.push({ name: `${run.file} did not finish`, value: '—', unit: '', target: '', result: '**fail**', file: run.file });
   }
+}
+
+// A run of some benchmarks keeps the rows of the others from the last full run.
+if (filters.length > 0 && existsSync(join(ROOT, 'docs', 'performance.md'))) {
+  const ran = new Set(files);
+  const kept = readFileSync(join(ROOT, 'docs', 'performance.md'), 'utf8').split('\n')
+    .map((line) => line.match(/^\| (.*) \| (.*) \| (.*) \| (.*) \| (.*) \| `(.*)` \|$/))
+    .filter((m) => m && !ran.has(m[6]))
+    .map((m) => ({ name: m[1], value: m[2], unit: m[3], target: m[4], result: m[5], file: m[6] }));
+  rows.unshift(...kept);
+  rows.sort((a, b) => a.file.localeCompare(b.file));
 }
 
 const cpu = cpus();

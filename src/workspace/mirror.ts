@@ -1,0 +1,253 @@
+import { AGENT_MANIFEST, type AgentManifest, parseAgentManifest, serializeAgentManifest } from './agentManifest';
+import { type BaseEntry, type BaseSnapshot, emptyBase, readBase, writeBase } from './baseStore';
+import { readLocal, type RemoteDocs } from './documents';
+import { forEachLimit, type MirrorFileSystem } from './fileSystem';
+import { configOfKey, type DocKey, kindOfKey, pathForDoc, realtimePath, topicKey } from './layout';
+import { fetchRemote, type MirrorClient } from './remote';
+import { docText, topicText } from './serializer';
+import { computeStatus, type FileStatus } from './status';
+import { type PullAction, type PullConflict, planPull } from './pullPlan';
+import { type PushAction, type PushRefusal, planPush } from './pushPlan';
+
+/** File writes in flight at once: enough to overlap disk latency, few enough to leave the editor room. */
+const WRITES_AT_ONCE = 16;
+
+export interface PullReport {
+  actions: PullAction[];
+  conflicts: PullConflict[];
+}
+
+export interface PushReport {
+  /** What was sent, in order (all of it when the push finished). */
+  sent: PushAction[];
+  /** When not empty, nothing was sent: each says what to do first. */
+  refused: PushRefusal[];
+}
+
+/** Thrown when a branch switch would overwrite edits not yet pushed. */
+export class UnpushedEditsError extends Error {
+  constructor(readonly files: FileStatus[]) {
+    super(`${files.length} file(s) have edits not yet pushed (${files.slice(0, 3).map((f) => f.path).join(', ')}${files.length > 3 ? ', ...' : ''}): push or discard them before switching branch.`);
+    this.name = 'UnpushedEditsError';
+  }
+}
+
+/**
+ * One agent folder and the platform branch it mirrors: check out, status, pull, push, settle a
+ * conflict, discard, switch branch. Every step writes files first and the base last, each write
+ * atomic, and every plan treats "file already equals the platform" as done; so a step that
+ * fails at any point (server error, dropped connection, the editor closing) leaves files and
+ * base consistent, and the next pull or push finishes the job.
+ */
+export class AgentMirror {
+  constructor(private readonly fs: MirrorFileSystem, private readonly client: MirrorClient) {}
+
+  async manifest(): Promise<AgentManifest | undefined> {
+    const text = await this.fs.read(AGENT_MANIFEST);
+    return text === undefined ? undefined : parseAgentManifest(text);
+  }
+
+  /** Writes the agent's branch into the folder (an empty one, or one that already mirrors this agent). */
+  async checkout(manifest: AgentManifest, signal?: AbortSignal): Promise<void> {
+    const base = await readBase(this.fs);
+    if (base && base.agentId !== manifest.agentId) throw new Error(`This folder already mirrors agent ${base.agentId}. Check out into another folder.`);
+    if (base) {
+      await this.switchBranch(manifest.branch, signal);
+      return;
+    }
+    const remote = await fetchRemote(this.client, { agentId: manifest.agentId, branchId: manifest.branch.branchId }, signal);
+    await this.moveTo(manifest, {}, remote);
+  }
+
+  /** Per file: local edits and recorded conflicts, and with `remote` the platform's changes too. */
+  async status(opts: { remote?: boolean; signal?: AbortSignal } = {}): Promise<FileStatus[]> {
+    const base = await this.recover();
+    const remote = opts.remote ? await fetchRemote(this.client, { ...base, known: base.docs }, opts.signal) : undefined;
+    return computeStatus(base, await readLocal(this.fs, base, remote), remote);
+  }
+
+  async pull(signal?: AbortSignal): Promise<PullReport> {
+    const base = await this.recover();
+    const remote = await fetchRemote(this.client, { ...base, known: base.docs }, signal);
+    const plan = planPull(base, await readLocal(this.fs, base, remote), remote);
+    await forEachLimit(plan.actions, WRITES_AT_ONCE, (a) => (a.kind === 'write' ? this.fs.write(a.path, a.text) : this.fs.remove(a.path)));
+    await writeBase(this.fs, plan.nextBase);
+    return { actions: plan.actions, conflicts: plan.conflicts };
+  }
+
+  /**
+   * Sends the local edits. The platform is read again first (the specification offers no
+   * version precondition): an edit to a document changed there since the last pull is never
+   * sent over it; the push then sends nothing and asks for a pull.
+   */
+  async push(signal?: AbortSignal): Promise<PushReport> {
+    const base = await this.recover();
+    const remote = await fetchRemote(this.client, { ...base, known: base.docs }, signal);
+    const plan = planPush(base, await readLocal(this.fs, base, remote), remote);
+    const next: BaseSnapshot = { ...base, docs: { ...base.docs }, conflicts: { ...base.conflicts } };
+    const record = (key: DocKey, path: string, text: string | undefined): void => {
+      if (text === undefined) Reflect.deleteProperty(next.docs, key);
+      else next.docs[key] = { path, text };
+      Reflect.deleteProperty(next.conflicts, key);
+    };
+    for (const s of plan.inStep) {
+      if (s.writeFile && s.text !== undefined) await this.fs.write(s.path, s.text);
+      record(s.key, s.path, s.text);
+    }
+    if (plan.refused.length > 0) {
+      if (plan.inStep.length > 0) await writeBase(this.fs, next);
+      return { sent: [], refused: plan.refused };
+    }
+    const sent: PushAction[] = [];
+    try {
+      for (const action of plan.actions) {
+        await this.send(base, action, record, signal);
+        sent.push(action);
+      }
+    } catch (err) {
+      // Keep what went through; if even that cannot be written, the next push finds it in step.
+      await writeBase(this.fs, next).catch(() => undefined);
+      throw err;
+    }
+    await writeBase(this.fs, next);
+    return { sent, refused: [] };
+  }
+
+  private async send(target: BaseSnapshot, a: PushAction, record: (key: DocKey, path: string, text: string | undefined) => void, signal?: AbortSignal): Promise<void> {
+    const { agentId, branchId } = target;
+    switch (a.kind) {
+      case 'behavior':
+        await this.client.updateBehavior(agentId, branchId, a.behavior, signal);
+        break;
+      case 'updateTopic':
+        await this.client.updateTopic(agentId, branchId, a.topicId, a.change, signal);
+        break;
+      case 'deleteTopic':
+        await this.client.deleteTopic(agentId, branchId, a.topicId, signal);
+        break;
+      case 'variables':
+        await this.client.updateVariables(agentId, a.config, a.variables, signal);
+        break;
+      case 'createTopic': {
+        const topic = await this.client.createTopic(agentId, branchId, { name: a.name, content: a.content }, signal);
+        // The new id goes into the file's front matter at once: from now on the file is that topic.
+        const text = topicText({ name: topic.name, content: topic.content, topicId: topic.topicId });
+        await this.fs.write(a.path, text);
+        record(a.key, a.path, undefined);
+        record(topicKey(topic.topicId), a.path, text);
+        return;
+      }
+    }
+    record(a.key, a.path, a.text);
+  }
+
+  /**
+   * Settles a conflict with the person's result (undefined: the document is deleted). The file
+   * takes the result and the base takes the platform's side, so the result is what the next
+   * push sends.
+   */
+  async resolve(path: string, result: string | undefined): Promise<void> {
+    const base = await this.requireBase();
+    const key = Object.keys(base.conflicts).find((k) => (base.docs[k]?.path ?? conflictPath(k)) === path)
+      ?? [...(await readLocal(this.fs, base)).values()].find((l) => l.path === path && base.conflicts[l.key])?.key;
+    if (key === undefined) throw new Error(`${path} has no conflict to settle.`);
+    if (result === undefined) await this.fs.remove(path);
+    else await this.fs.write(path, result);
+    const remote = base.conflicts[key]!.remote;
+    const docs = { ...base.docs };
+    if (remote === null) Reflect.deleteProperty(docs, key);
+    else docs[key] = { path, text: remote };
+    const conflicts = { ...base.conflicts };
+    Reflect.deleteProperty(conflicts, key);
+    await writeBase(this.fs, { ...base, docs, conflicts });
+  }
+
+  /** Puts files back as the base has them (all, or the given paths); files added locally are removed. */
+  async discard(paths?: readonly string[]): Promise<void> {
+    const base = await this.recover();
+    for (const f of computeStatus(base, await readLocal(this.fs, base))) {
+      if (f.state === 'unchanged' || (paths && !paths.includes(f.path))) continue;
+      const entry = base.docs[f.key];
+      if (f.local === 'added' || !entry) await this.fs.remove(f.path);
+      else {
+        if (f.path !== entry.path) await this.fs.remove(f.path);
+        await this.fs.write(entry.path, entry.text);
+      }
+    }
+  }
+
+  /** Rewrites the files for another branch of the agent, like `git checkout`; refused while edits are unpushed. */
+  async switchBranch(branch: { branchId: string; name: string }, signal?: AbortSignal): Promise<void> {
+    const base = await this.recover();
+    const unpushed = computeStatus(base, await readLocal(this.fs, base)).filter((f) => f.state !== 'unchanged');
+    if (unpushed.length > 0) throw new UnpushedEditsError(unpushed);
+    const manifest = (await this.manifest()) ?? { agentId: base.agentId, name: base.agentId, profile: '', branch };
+    const remote = await fetchRemote(this.client, { agentId: base.agentId, branchId: branch.branchId, known: base.docs }, signal);
+    await this.moveTo({ ...manifest, branch }, base.docs, remote);
+  }
+
+  /**
+   * Points the folder at a branch: the base of the new branch is stored first, with the base of
+   * the old one kept as `switching.from`; then agent.json; then the files; then the base without
+   * the mark. Anything stopped half way is finished by `recover`.
+   */
+  private async moveTo(manifest: AgentManifest, from: Record<DocKey, BaseEntry>, remote: RemoteDocs): Promise<void> {
+    const docs: Record<DocKey, BaseEntry> = {};
+    const taken = new Set<string>();
+    for (const [key, doc] of remote) {
+      const kept = from[key]?.path;
+      if (kept) {
+        docs[key] = { path: kept, text: docText(doc) };
+        taken.add(kept);
+      }
+    }
+    for (const [key, doc] of remote) {
+      if (docs[key]) continue;
+      const path = pathForDoc(key, doc.kind === 'topic' ? doc.name : undefined, taken);
+      taken.add(path);
+      docs[key] = { path, text: docText(doc) };
+    }
+    const base: BaseSnapshot = { ...emptyBase(manifest.agentId, manifest.branch.branchId), docs, switching: { from } };
+    const docsJson = JSON.stringify(docs);
+    await writeBase(this.fs, base, docsJson);
+    await this.fs.write(AGENT_MANIFEST, serializeAgentManifest(manifest));
+    await this.finishSwitch(base, docsJson);
+  }
+
+  /** Files still as the old branch had them take the new branch's text; anything edited since is left as a local edit. */
+  private async finishSwitch(base: BaseSnapshot, docsJson?: string): Promise<BaseSnapshot> {
+    const before = new Map(Object.values(base.switching?.from ?? {}).map((e) => [e.path, e.text]));
+    const after = new Map(Object.values(base.docs).map((e) => [e.path, e.text]));
+    const paths = [...new Set([...before.keys(), ...after.keys()])];
+    const texts = await this.fs.readMany(paths);
+    const currentOf = new Map(paths.map((p, i) => [p, texts[i]]));
+    await forEachLimit(paths, WRITES_AT_ONCE, async (path) => {
+      const current = currentOf.get(path);
+      const target = after.get(path);
+      if (current === target || current !== before.get(path)) return;
+      if (target === undefined) await this.fs.remove(path);
+      else await this.fs.write(path, target);
+    });
+    const done: BaseSnapshot = { ...base };
+    delete done.switching;
+    await writeBase(this.fs, done, docsJson);
+    return done;
+  }
+
+  /** The base, after finishing a branch switch that was stopped half way. */
+  private async recover(): Promise<BaseSnapshot> {
+    const base = await this.requireBase();
+    return base.switching ? this.finishSwitch(base) : base;
+  }
+
+  private async requireBase(): Promise<BaseSnapshot> {
+    const base = await readBase(this.fs);
+    if (!base) throw new Error('This folder is not checked out from the platform: check an agent out first.');
+    return base;
+  }
+}
+
+/** Where a conflict of a document the base does not hold lives (added on both sides). */
+function conflictPath(key: DocKey): string | undefined {
+  return kindOfKey(key) === 'realtime' ? realtimePath(configOfKey(key)) : undefined;
+}
