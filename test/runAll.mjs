@@ -34,8 +34,8 @@ const PARTS = [
   { name: 'typecheck', cmd: npm, args: ['run', '--silent', 'typecheck'], count: (_o, code) => single(code) },
   { name: 'lint', cmd: npm, args: ['run', '--silent', 'lint'], count: (_o, code) => single(code) },
   { name: 'unit', cmd: node, args: ['test/runUnit.mjs'], count: (o) => nodeTestSummary(o) },
-  // The client suites again, against a local platform that answers only what the spec shows.
-  { name: 'unit (spec-minimal)', cmd: node, args: ['test/runUnit.mjs', 'test/unit/client'], env: { AGENT_WORKBENCH_RESPONSES: 'minimal' }, count: (o) => nodeTestSummary(o) },
+  // The client and file mirror suites again, against a local platform that answers only what the spec shows.
+  { name: 'unit (spec-minimal)', cmd: node, args: ['test/runUnit.mjs', 'test/unit/client', 'test/unit/workspace'], env: { AGENT_WORKBENCH_RESPONSES: 'minimal' }, count: (o) => nodeTestSummary(o) },
   // Every rule of the spec is checked by a test whose title names its id (one test; fails without the rules file).
   { name: 'rules', cmd: node, args: ['scripts/ruleCoverage.mjs'], count: (_o, code) => single(code) },
   { name: 'integration', cmd: node, args: ['test/host/runIntegration.mjs'], count: (o) => lastSummary(o) },

@@ -129,16 +129,31 @@ export class AgentMirror {
         await this.client.updateVariables(agentId, a.config, a.variables, signal);
         break;
       case 'createTopic': {
-        const topic = await this.client.createTopic(agentId, branchId, { name: a.name, content: a.content }, signal);
+        const created = await this.client.createTopic(agentId, branchId, { name: a.name, content: a.content }, signal);
+        // The spec shows the answer only as "topic": where it has no id, the new topic is found in the list.
+        const topicId = created.topicId ?? (await this.findCreatedTopic(target, a, signal));
         // The new id goes into the file's front matter at once: from now on the file is that topic.
-        const text = topicText({ name: topic.name, content: topic.content, topicId: topic.topicId });
+        const text = topicText({ name: created.name, content: created.content, topicId });
         await this.fs.write(a.path, text);
         record(a.key, a.path, undefined);
-        record(topicKey(topic.topicId), a.path, text);
+        record(topicKey(topicId), a.path, text);
         return;
       }
     }
     record(a.key, a.path, a.text);
+  }
+
+  /**
+   * The id of a topic just created whose answer did not say it: the one topic with that name and content that
+   * the base does not know yet. When it cannot be told apart, the push stops here; the next push recognises the
+   * created topic by name and content (as after a lost answer) instead of creating it twice.
+   */
+  private async findCreatedTopic(target: BaseSnapshot, a: { name: string; content: string }, signal?: AbortSignal): Promise<string> {
+    const known = new Set(Object.keys(target.docs));
+    const candidates = (await this.client.listTopics(target.agentId, target.branchId, signal))
+      .filter((t) => t.name === a.name && t.content === a.content && !known.has(topicKey(t.topicId)));
+    if (candidates.length !== 1) throw new Error(`The platform created topic "${a.name}" but did not say its id, and it could not be told apart in the list. Push again: the topic is recognised by its name and content and not created twice.`);
+    return candidates[0]!.topicId;
   }
 
   /**

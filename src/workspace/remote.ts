@@ -1,4 +1,4 @@
-import type { Behavior, RealtimeConfig, Topic, UpdateTopicRequest } from '../contract/agents';
+import type { Behavior, CreatedTopic, RealtimeConfig, Topic, UpdateTopicRequest } from '../contract/agents';
 import { PlatformError } from '../client/errors';
 import type { BaseSnapshot } from './baseStore';
 import { docOf, type RemoteDocs } from './documents';
@@ -9,7 +9,7 @@ export interface MirrorClient {
   getBehavior(agentId: string, branchId: string, signal?: AbortSignal): Promise<Behavior>;
   updateBehavior(agentId: string, branchId: string, behavior: string, signal?: AbortSignal): Promise<Behavior>;
   listTopics(agentId: string, branchId: string, signal?: AbortSignal): Promise<Topic[]>;
-  createTopic(agentId: string, branchId: string, topic: { name: string; content: string }, signal?: AbortSignal): Promise<Topic>;
+  createTopic(agentId: string, branchId: string, topic: { name: string; content: string }, signal?: AbortSignal): Promise<CreatedTopic>;
   updateTopic(agentId: string, branchId: string, topicId: string, change: UpdateTopicRequest, signal?: AbortSignal): Promise<Topic>;
   deleteTopic(agentId: string, branchId: string, topicId: string, signal?: AbortSignal): Promise<void>;
   listRealtimeConfigs(agentId: string, signal?: AbortSignal): Promise<RealtimeConfig[]>;

@@ -5,7 +5,7 @@ import { MemoryFileSystem } from '../../../src/workspace/fileSystem';
 import { AgentMirror, UnpushedEditsError } from '../../../src/workspace/mirror';
 import { localContext } from '../support/client';
 import { useLocalPlatform } from '../support/localPlatform';
-import { AGENT, checkedOut, MAIN, MANIFEST, remoteEdit } from './mirrorSupport';
+import { AGENT, checkedOut, MAIN, MANIFEST, newBranch, remoteEdit } from './mirrorSupport';
 
 describe('file mirror: knowledge files and branches', () => {
   const t = useLocalPlatform();
@@ -66,7 +66,7 @@ describe('file mirror: knowledge files and branches', () => {
 
   it('switches branch like git checkout, refusing while edits are unpushed', async () => {
     const { fs, mirror, client } = await checkedOut(t.lp);
-    const branch = await client.createBranch(AGENT, 'holiday-hours');
+    const branch = await newBranch(client, 'holiday-hours');
     await remoteEdit(t.lp, branch.branchId, { behavior: 'Holiday behavior.', deleteTopics: ['kt_returns'] });
     fs.files.set('behavior.md', 'Unpushed.\n');
     await assert.rejects(mirror.switchBranch(branch), (err: unknown) => err instanceof UnpushedEditsError && /behavior\.md.*push or discard/.test(err.message));
@@ -83,7 +83,7 @@ describe('file mirror: knowledge files and branches', () => {
 
   it('a branch switch stopped half way (the disk went away) is finished by the next pull', async () => {
     const { fs, mirror, client } = await checkedOut(t.lp);
-    const branch = await client.createBranch(AGENT, 'half-way');
+    const branch = await newBranch(client, 'half-way');
     await remoteEdit(t.lp, branch.branchId, { behavior: 'Branch behavior.', upsertTopics: [{ topicId: 'kt_delivery', name: 'Delivery', content: 'Branch delivery.' }, { name: 'Branch only', content: 'Only here.' }] });
     fs.failAfter(3);
     await assert.rejects(mirror.switchBranch(branch), /disk went away/);

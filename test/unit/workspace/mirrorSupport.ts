@@ -18,6 +18,14 @@ export async function checkedOut(lp: LocalPlatform): Promise<{ fs: MemoryFileSys
   return { fs, mirror, client };
 }
 
+/** A new branch of the demo agent: its id from the answer or, where the answer does not say it (spec-minimal), from the list. */
+export async function newBranch(client: AgentsClient, name: string): Promise<{ branchId: string; name: string }> {
+  const created = await client.createBranch(AGENT, name);
+  const branchId = created.branchId ?? (await client.listBranches(AGENT)).find((b) => b.name === name)?.branchId;
+  if (!branchId) throw new Error(`branch ${name} was created but is neither in the answer nor in the list`);
+  return { branchId, name };
+}
+
 /** A teammate's edit of a branch, through the local platform's admin API. */
 export async function remoteEdit(lp: LocalPlatform, branchId: string, edit: { behavior?: string; upsertTopics?: { topicId?: string; name: string; content: string }[]; deleteTopics?: string[] }): Promise<void> {
   const res = await call('POST', `${lp.urls.admin}/agents/${AGENT}/branches/${branchId}/edit`, { body: edit });

@@ -7,7 +7,7 @@ import { MemoryFileSystem } from '../../../src/workspace/fileSystem';
 import { AgentMirror, UnpushedEditsError } from '../../../src/workspace/mirror';
 import { localContext } from '../support/client';
 import { call, useLocalPlatform } from '../support/localPlatform';
-import { AGENT, MAIN, MANIFEST, remoteEdit } from './mirrorSupport';
+import { AGENT, MAIN, MANIFEST, newBranch, remoteEdit } from './mirrorSupport';
 
 /**
  * Many random sequences of local edits, teammates' edits, pulls, pushes, conflict results,
@@ -45,7 +45,7 @@ describe('file mirror: randomized sequences never lose an edit', () => {
       const random = prng(seq + 1);
       const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
       await admin('POST', '/reset', { seed: 'base' });
-      const other = await teammate.createBranch(AGENT, 'feature');
+      const other = await newBranch(teammate, 'feature');
       const branches = [MAIN.branchId, other.branchId];
       const fs = new MemoryFileSystem();
       const mirror = new AgentMirror(fs, new AgentsClient(localContext(t.lp)));
