@@ -64,6 +64,8 @@ async function stopAll(code = 0) {
 }
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
+// Whoever reads the output may be gone (a closed terminal or pipe): stopping must still stop everything.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 
 execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'inherit' });
 if (!opts.desktop && !isHostInstalled()) {

@@ -6,12 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { cacheRoot } from '../../scripts/lib/hostPaths.mjs';
 import { stopProcessGroup } from '../../scripts/lib/processes.mjs';
 import { launchBrowser } from '../host/workbench.mjs';
 import { OUT, ROOT, showAgentWorkbench, step } from './support.mjs';
 
-/** Resolves with the first line of the process's output that matches `pattern`; rejects when it exits first. */
+/** Resolves with the first line of the process's output that matches `pattern`; rejects when it exits first. Collects all output. */
 function waitForLine(child, pattern, output) {
   return new Promise((resolveLine, reject) => {
     let pending = '';
@@ -21,15 +22,27 @@ function waitForLine(child, pattern, output) {
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
       const found = lines.find((line) => pattern.test(line));
-      if (found) {
-        child.stdout.off('data', onData);
-        resolveLine(found.trim());
-      }
+      if (found) resolveLine(found.trim()); // later output is still collected; a settled promise ignores the rest
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', (chunk) => output.push(String(chunk)));
     child.once('exit', (code) => reject(new Error(`npm start exited (code ${code}) before printing the address:\n${output.join('').slice(-3000)}`)));
   });
+}
+
+/** Whether something answers at `origin` (a refused connection is the answer "nothing runs there"). */
+async function answers(origin) {
+  return fetch(origin, { signal: AbortSignal.timeout(2_000) }).then(() => true, () => false);
+}
+
+/** Polls until `origin` no longer answers; false if it still does after `timeoutMs`. */
+async function goesAway(origin, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!(await answers(origin))) return true;
+    await delay(250);
+  }
+  return false;
 }
 
 describe('npm start on a fresh machine', { timeout: 240_000 }, () => {
@@ -55,8 +68,14 @@ describe('npm start on a fresh machine', { timeout: 240_000 }, () => {
     rmSync(state, { recursive: true, force: true });
   });
 
+  let platformOrigin;
+  let workbenchOrigin;
+
   it('prints the workbench address, and the workbench there shows the demo agents', async () => {
     const address = await waitForLine(start, /^\s*http:\/\/127\.0\.0\.1:\d+\/\?folder=/, output);
+    workbenchOrigin = new URL(address).origin;
+    platformOrigin = output.join('').match(/The local platform runs on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
+    assert.ok(platformOrigin, 'npm start says where the local platform runs');
     browser = await launchBrowser();
     const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
     page.setDefaultTimeout(60_000);
@@ -67,5 +86,15 @@ describe('npm start on a fresh machine', { timeout: 240_000 }, () => {
       await page.screenshot({ path: join(OUT, 'npm-start.png') });
     });
     assert.doesNotMatch(output.join(''), /Error:/, 'npm start printed no error');
+  });
+
+  it('Ctrl-C stops everything it started: the workbench and the local platform no longer answer', async () => {
+    assert.ok(platformOrigin && workbenchOrigin, 'npm start was running');
+    await browser?.close().catch(() => {});
+    const exited = new Promise((resolveExit) => start.once('exit', resolveExit));
+    process.kill(-start.pid, 'SIGINT'); // what a terminal sends to the whole foreground group on Ctrl-C
+    await Promise.race([exited, delay(30_000)]);
+    assert.ok(await goesAway(workbenchOrigin, 15_000), `the workbench at ${workbenchOrigin} still answers after Ctrl-C`);
+    assert.ok(await goesAway(platformOrigin, 15_000), `the local platform at ${platformOrigin} still answers after Ctrl-C`);
   });
 });
