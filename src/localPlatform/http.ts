@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { jsonTooDeep, TOO_DEEP } from './limits';
 
 /** A JSON-answering error thrown anywhere in a handler. `body` is sent as is. */
 export class HttpError extends Error {
@@ -142,10 +143,13 @@ export function makeContext(req: IncomingMessage, path: string, query: URLSearch
         parsed = { value: undefined };
         return undefined;
       }
+      const invalid = (): HttpError => (onInvalid ? onInvalid() : buildError(400, 'Request body is not valid JSON', [{ field: 'body', message: 'must be valid JSON' }]));
+      // Too deep to keep: refused with the family's 400, like any body it cannot use.
+      if (jsonTooDeep(raw.text)) throw withMessage(invalid(), `Request body ${TOO_DEEP}`);
       try {
         parsed = { value: JSON.parse(raw.text) };
       } catch {
-        throw onInvalid ? onInvalid() : buildError(400, 'Request body is not valid JSON', [{ field: 'body', message: 'must be valid JSON' }]);
+        throw invalid();
       }
       return parsed.value;
     },
@@ -154,6 +158,15 @@ export function makeContext(req: IncomingMessage, path: string, query: URLSearch
       return Array.isArray(v) ? v[0] : v;
     },
   };
+}
+
+/** The same error with its message replaced, in whichever shape (`message` or `error_message`) it has. */
+function withMessage(err: HttpError, message: string): HttpError {
+  if (typeof err.body !== 'object' || err.body === null) return err;
+  const body = { ...(err.body as Record<string, unknown>) };
+  if ('error_message' in body) body.error_message = message;
+  else body.message = message;
+  return new HttpError(err.status, body, err.headers);
 }
 
 /** A reply body that is already JSON text, sent as is (large replies assembled from cached parts). */

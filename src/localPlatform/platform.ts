@@ -64,8 +64,11 @@ export class Platform {
   /** A conversation was created, got a turn, or ended. */
   readonly onDidChangeConversation = this._onDidChangeConversation.event;
   private readonly _onDidMutate = new Emitter<void>();
-  /** State changed and should be persisted. */
+  /** State changed and should be persisted (with --data-dir: now, before any answer acknowledges it). */
   readonly onDidMutate = this._onDidMutate.event;
+  private readonly _onWillIssueId = new Emitter<{ prefix: string; n: number }>();
+  /** An id is about to be handed out (persistence reserves it first, so no crash can reuse it). */
+  readonly onWillIssueId = this._onWillIssueId.event;
   private readonly _onDidReset = new Emitter<void>();
   /** State was replaced (reset or seed): families drop their in-memory caches. */
   readonly onDidReset = this._onDidReset.event;
@@ -82,6 +85,7 @@ export class Platform {
   /** A new id such as `ag_000001` or, with `random`, a hard-to-guess one. */
   nextId(prefix: string, opts: { width?: number; sep?: string } = {}): string {
     const n = (this.state.counters[prefix] ?? 0) + 1;
+    this._onWillIssueId.fire({ prefix, n });
     this.state.counters[prefix] = n;
     return `${prefix}${opts.sep ?? '_'}${String(n).padStart(opts.width ?? 6, '0')}`;
   }
@@ -94,9 +98,9 @@ export class Platform {
     this._onDidMutate.fire();
   }
 
+  /** A conversation changed; saved with the next write, or once the current work is done. */
   conversationChanged(conv: StoredConversation): void {
     this._onDidChangeConversation.fire(conv);
-    this.mutated();
   }
 
   replaceState(next: PlatformState): void {
