@@ -72,6 +72,11 @@ export class Router {
   patch(pattern: string, handler: Handler): this { return this.add('PATCH', pattern, handler); }
   delete(pattern: string, handler: Handler): this { return this.add('DELETE', pattern, handler); }
 
+  /** Every route as method and pattern, for checks that must reach each one. */
+  list(): Array<{ method: string; pattern: string }> {
+    return this.routes.map((r) => ({ method: r.method, pattern: `/${r.parts.join('/')}` }));
+  }
+
   /** Finds the route for a path. `methodMismatch` is true when the path exists under another method. */
   match(method: string, path: string): { handler: Handler; params: Record<string, string> } | { methodMismatch: boolean } {
     const segs = path.split('/').filter(Boolean).map(safeDecode);

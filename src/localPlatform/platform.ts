@@ -23,6 +23,8 @@ export interface PlatformOptions {
   messagingHttpPerMinute: number;
   /** WebSocket messages per session per second before they are dropped. */
   wsMessagesPerSecond: number;
+  /** How long a WebSocket frame may stay incomplete before the socket is dropped, ms. */
+  wsFrameTimeoutMs: number;
   /** Access token lifetime in seconds. */
   accessTokenTtlSeconds: number;
   /** Maximum alert rules per account (spec: 10). */
@@ -41,6 +43,7 @@ export const defaultOptions: PlatformOptions = {
   maxConnectionsPerSession: 10,
   messagingHttpPerMinute: 120,
   wsMessagesPerSecond: 20,
+  wsFrameTimeoutMs: 10_000,
   accessTokenTtlSeconds: 3600,
   maxAlertRules: 10,
   maxWebhookEndpoints: 10,
