@@ -172,7 +172,14 @@ export class Persistence implements IDisposable {
     // After a write that failed part way, a new line starts, so the cut one stands alone and is skipped.
     const buf = Buffer.from(this.torn ? `\n${text}` : text, 'utf8');
     this.torn = true;
-    for (let done = 0; done < buf.length; ) done += writeSync(this.fd, buf, done);
+    try {
+      for (let done = 0; done < buf.length; ) done += writeSync(this.fd, buf, done);
+    } catch (err) {
+      // Opened again on the next attempt, in case the file itself was the trouble.
+      closeSync(this.fd);
+      this.fd = undefined;
+      throw err;
+    }
     this.torn = false;
     this.journalBytes += buf.length;
     this.unsynced = true;
