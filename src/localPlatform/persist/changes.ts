@@ -7,11 +7,12 @@ export type StatePath = readonly string[];
 export type Change = { s: StatePath; v: unknown } | { d: StatePath } | { c: StoredConversation };
 
 /**
- * Plain objects this close to the root are split into their entries, so a change rewrites one
- * agent, branch, session or counter rather than a whole section: `families.messaging.sessions.<id>`
- * is four levels down.
+ * Which objects are split into their entries, so a change rewrites one agent, branch, session or
+ * counter rather than a whole section: the top two levels (sections and their parts), and below
+ * them maps of records (every value an object), down to `families.messaging.sessions.<id>`.
  */
-const SPLIT_BELOW = 4;
+const SPLIT_ALWAYS_BELOW = 3;
+const SPLIT_MAPS_BELOW = 4;
 
 interface Unit {
   readonly path: StatePath;
@@ -77,19 +78,26 @@ export class ChangeTracker {
 
 function collectUnits(state: PlatformState): Map<string, Unit> {
   const out = new Map<string, Unit>();
-  const visit = (value: unknown, path: string[]): void => {
-    if (path.length < SPLIT_BELOW && isPlainObject(value) && Object.keys(value).length > 0) {
+  const visit = (value: unknown, path: string[], key: string): void => {
+    if (shouldSplit(value, path.length)) {
       for (const [k, v] of Object.entries(value)) {
         if (path.length === 0 && k === 'conversations') continue;
-        visit(v, [...path, k]);
+        visit(v, [...path, k], `${key}\u0000${k}`);
       }
       return;
     }
     if (value === undefined) return;
-    out.set(path.join('\u0000'), { path, text: JSON.stringify(value) });
+    out.set(key, { path, text: JSON.stringify(value) });
   };
-  visit(state, []);
+  visit(state, [], '');
   return out;
+}
+
+function shouldSplit(value: unknown, depth: number): value is Record<string, unknown> {
+  if (!isPlainObject(value) || depth >= SPLIT_MAPS_BELOW) return false;
+  const values = Object.values(value);
+  if (values.length === 0) return false;
+  return depth < SPLIT_ALWAYS_BELOW || values.every(isPlainObject);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
