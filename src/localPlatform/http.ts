@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { jsonTooDeep, TOO_DEEP } from './limits';
 
 /** A JSON-answering error thrown anywhere in a handler. `body` is sent as is. */
 export class HttpError extends Error {
@@ -71,6 +72,11 @@ export class Router {
   patch(pattern: string, handler: Handler): this { return this.add('PATCH', pattern, handler); }
   delete(pattern: string, handler: Handler): this { return this.add('DELETE', pattern, handler); }
 
+  /** Every route as method and pattern, for checks that must reach each one. */
+  list(): Array<{ method: string; pattern: string }> {
+    return this.routes.map((r) => ({ method: r.method, pattern: `/${r.parts.join('/')}` }));
+  }
+
   /** Finds the route for a path. `methodMismatch` is true when the path exists under another method. */
   match(method: string, path: string): { handler: Handler; params: Record<string, string> } | { methodMismatch: boolean } {
     const segs = path.split('/').filter(Boolean).map(safeDecode);
@@ -142,10 +148,13 @@ export function makeContext(req: IncomingMessage, path: string, query: URLSearch
         parsed = { value: undefined };
         return undefined;
       }
+      const invalid = (): HttpError => (onInvalid ? onInvalid() : buildError(400, 'Request body is not valid JSON', [{ field: 'body', message: 'must be valid JSON' }]));
+      // Too deep to keep: refused with the family's 400, like any body it cannot use.
+      if (jsonTooDeep(raw.text)) throw withMessage(invalid(), `Request body ${TOO_DEEP}`);
       try {
         parsed = { value: JSON.parse(raw.text) };
       } catch {
-        throw onInvalid ? onInvalid() : buildError(400, 'Request body is not valid JSON', [{ field: 'body', message: 'must be valid JSON' }]);
+        throw invalid();
       }
       return parsed.value;
     },
@@ -154,6 +163,15 @@ export function makeContext(req: IncomingMessage, path: string, query: URLSearch
       return Array.isArray(v) ? v[0] : v;
     },
   };
+}
+
+/** The same error with its message replaced, in whichever shape (`message` or `error_message`) it has. */
+function withMessage(err: HttpError, message: string): HttpError {
+  if (typeof err.body !== 'object' || err.body === null) return err;
+  const body = { ...(err.body as Record<string, unknown>) };
+  if ('error_message' in body) body.error_message = message;
+  else body.message = message;
+  return new HttpError(err.status, body, err.headers);
 }
 
 /** A reply body that is already JSON text, sent as is (large replies assembled from cached parts). */

@@ -23,6 +23,8 @@ export interface PlatformOptions {
   messagingHttpPerMinute: number;
   /** WebSocket messages per session per second before they are dropped. */
   wsMessagesPerSecond: number;
+  /** How long a WebSocket frame may stay incomplete before the socket is dropped, ms. */
+  wsFrameTimeoutMs: number;
   /** Access token lifetime in seconds. */
   accessTokenTtlSeconds: number;
   /** Maximum alert rules per account (spec: 10). */
@@ -41,6 +43,7 @@ export const defaultOptions: PlatformOptions = {
   maxConnectionsPerSession: 10,
   messagingHttpPerMinute: 120,
   wsMessagesPerSecond: 20,
+  wsFrameTimeoutMs: 10_000,
   accessTokenTtlSeconds: 3600,
   maxAlertRules: 10,
   maxWebhookEndpoints: 10,
@@ -66,8 +69,11 @@ export class Platform {
   /** A conversation was created, got a turn, or ended. */
   readonly onDidChangeConversation = this._onDidChangeConversation.event;
   private readonly _onDidMutate = new Emitter<void>();
-  /** State changed and should be persisted. */
+  /** State changed and should be persisted (with --data-dir: now, before any answer acknowledges it). */
   readonly onDidMutate = this._onDidMutate.event;
+  private readonly _onWillIssueId = new Emitter<{ prefix: string; n: number }>();
+  /** An id is about to be handed out (persistence reserves it first, so no crash can reuse it). */
+  readonly onWillIssueId = this._onWillIssueId.event;
   private readonly _onDidReset = new Emitter<void>();
   /** State was replaced (reset or seed): families drop their in-memory caches. */
   readonly onDidReset = this._onDidReset.event;
@@ -84,6 +90,7 @@ export class Platform {
   /** A new id such as `ag_000001` or, with `random`, a hard-to-guess one. */
   nextId(prefix: string, opts: { width?: number; sep?: string } = {}): string {
     const n = (this.state.counters[prefix] ?? 0) + 1;
+    this._onWillIssueId.fire({ prefix, n });
     this.state.counters[prefix] = n;
     return `${prefix}${opts.sep ?? '_'}${String(n).padStart(opts.width ?? 6, '0')}`;
   }
@@ -96,9 +103,9 @@ export class Platform {
     this._onDidMutate.fire();
   }
 
+  /** A conversation changed; saved with the next write, or once the current work is done. */
   conversationChanged(conv: StoredConversation): void {
     this._onDidChangeConversation.fire(conv);
-    this.mutated();
   }
 
   replaceState(next: PlatformState): void {

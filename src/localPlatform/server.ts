@@ -8,6 +8,7 @@ import { familyFactories } from './families';
 import { checkHeaderCase, minimalBody, registerResponsesRoute, type ResponsesMode } from './minimal';
 import { type PlatformOptions, Platform } from './platform';
 import { Persistence } from './persistence';
+import { hasDotSegment } from './requestGuards';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './seed/credentials';
 import { applySeed, type DemoAnchor, type SeedName } from './seed/seeds';
 
@@ -99,6 +100,17 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       return;
     }
     const { base, path } = split;
+    // `..` and `.` segments are refused, not resolved: `branches/..` must not answer the agent.
+    if (hasDotSegment(req.url)) {
+      sendError(res, errorFor(base, 400, 'The address has a "." or ".." segment; send the address without them'));
+      return;
+    }
+    // A save that failed is retried first and reported (in the family's shape) while it still fails.
+    const unsaved = persistence?.check();
+    if (unsaved) {
+      sendError(res, errorFor(base, 503, unsaved));
+      return;
+    }
     const routers: Router[] = base === 'admin' ? [admin] : (byBase.get(base) ?? []).map((f) => f.router);
     try {
       const raw = await readBody(req).catch((err: unknown) => {
@@ -124,9 +136,12 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
         if ('handler' in m) {
           const ctx = makeContext(req, path, url.searchParams, m.params, raw);
           const reply = await m.handler(ctx);
+          // With --data-dir the change is in the journal (handed to the OS) before the answer leaves.
+          if (method !== 'GET') platform.mutated();
+          const failed = persistence?.check();
+          if (failed) throw errorFor(base, 503, failed);
           const status = reply.status ?? 200;
           sendJson(res, status, minimal ? minimalBody(base, method, path, status, reply.body) : reply.body, reply.headers);
-          if (method !== 'GET') platform.mutated();
           return;
         }
         methodMismatch ||= m.methodMismatch;
@@ -134,12 +149,13 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       if (methodMismatch) throw errorFor(base, 405, `Method ${method} is not allowed on ${path}`);
       throw errorFor(base, 404, `Not found: ${path}`);
     } catch (err) {
-      if (err instanceof HttpError) {
-        sendJson(res, err.status, err.body, err.headers);
-        return;
-      }
-      throw err;
+      // Anything unforeseen still answers in the family's shape, and the server keeps serving.
+      sendError(res, err instanceof HttpError ? err : errorFor(base, 500, `Internal error in the local platform: ${String(err)}`));
     }
+  }
+
+  function sendError(res: ServerResponse, err: HttpError): void {
+    sendJson(res, err.status, err.body, err.headers);
   }
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {

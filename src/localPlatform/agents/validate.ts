@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { buildError, type RequestContext } from '../http';
+import { requireJsonContentType } from '../jsonBody';
 
 /** `phoneNumbers[0]`, `resolutions[1].strategy`; the whole body is `body`. */
 export function fieldPath(path: ReadonlyArray<PropertyKey>, prefix = ''): string {
@@ -18,6 +19,7 @@ export function fieldErrors(error: z.ZodError, prefix = ''): Array<{ field: stri
 
 /** The JSON body checked by a schema: 400 naming each bad field. An empty body counts as `{}`. */
 export function parseBody<S extends z.ZodType>(ctx: RequestContext, schema: S): z.output<S> {
+  requireJsonContentType(ctx.raw, (message) => buildError(415, message, [{ field: 'Content-Type', message: 'must be application/json' }]));
   const raw = ctx.json() ?? {};
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw buildError(400, 'The request body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }]);
@@ -27,10 +29,15 @@ export function parseBody<S extends z.ZodType>(ctx: RequestContext, schema: S): 
   return result.data;
 }
 
+const PAGING_PARAMS = ['limit', 'offset'] as const;
+
 /** Query parameters checked by a schema: 400 naming each bad parameter. */
 export function parseQuery<S extends z.ZodType>(ctx: RequestContext, schema: S): z.output<S> {
   const raw: Record<string, string> = {};
   for (const [k, v] of ctx.query) raw[k] = v;
+  // Paging values are decimal integers only: `0x10`, `1e1` or `5.0` are refused rather than converted.
+  const loose = PAGING_PARAMS.filter((name) => raw[name] !== undefined && !/^-?\d+$/.test(raw[name]));
+  if (loose.length > 0) throw buildError(400, 'The query is not valid', loose.map((field) => ({ field, message: 'must be a decimal integer' })));
   const result = schema.safeParse(raw);
   if (!result.success) throw buildError(400, 'The query is not valid', fieldErrors(result.error));
   return result.data;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { buildError, type HttpError, type RequestContext } from '../http';
+import { requireJsonContentType } from '../jsonBody';
 
 export interface FieldError {
   field: string;
@@ -37,6 +38,7 @@ export function validationError(what: string, errors: readonly FieldError[]): Ht
 
 /** The JSON body as an object, or 400 naming `body`. */
 export function objectBody(ctx: RequestContext): Record<string, unknown> {
+  requireJsonContentType(ctx.raw, (message) => buildError(415, message, [{ field: 'Content-Type', message: 'must be application/json' }]));
   const body = ctx.json();
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw buildError(400, 'The request body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }]);

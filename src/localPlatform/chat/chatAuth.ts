@@ -3,6 +3,7 @@ import type { RequestContext } from '../http';
 import type { Platform } from '../platform';
 import type { StoredAccount, StoredApiKey, StoredConnector, StoredProject } from '../state';
 import { chatError } from './chatErrors';
+import { requireJsonContentType } from '../jsonBody';
 
 export interface ChatCaller {
   readonly key: StoredApiKey;
@@ -38,7 +39,5 @@ export function authenticateChat(platform: Platform, ctx: RequestContext): ChatC
 
 /** Chat bodies are JSON: a body of another media type is refused rather than guessed at. */
 export function requireJsonBody(ctx: RequestContext): void {
-  if (ctx.raw.text.trim() !== '' && ctx.raw.contentType !== 'application/json') {
-    throw chatError(415, 'Content-Type must be application/json');
-  }
+  requireJsonContentType(ctx.raw, (message) => chatError(415, message));
 }

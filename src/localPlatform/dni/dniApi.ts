@@ -9,6 +9,7 @@ import { engineOf } from '../engine/agentEngine';
 import type { Family, FamilyContext } from '../family';
 import { buildError, HttpError, Router, runtimeError } from '../http';
 import { DniPool } from './pool';
+import { requireJsonContentType } from '../jsonBody';
 
 /** DNI API (DNI-1..DNI-3) plus `/_local/dni/...`: a simulated call on a reserved number. */
 export function createDniFamily(ctx: FamilyContext): Family {
@@ -23,7 +24,7 @@ export function createDniFamily(ctx: FamilyContext): Family {
     if (!key.agentId) throw runtimeError(401, 'This key is not tied to an agent');
     const agent = platform.state.agents.agents[key.agentId];
     if (!agent) throw runtimeError(404, `The agent of this key no longer exists: ${key.agentId}`);
-    if (req.raw.contentType !== 'application/json') throw runtimeError(415, 'Content-Type must be application/json');
+    requireJsonContentType(req.raw, (message) => runtimeError(415, message));
     const body = req.json(() => runtimeError(400, 'The request body is not valid JSON', 'body'));
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw runtimeError(400, 'The request body must be a JSON object', 'body');
     const parsed = dniReservationRequestSchema.safeParse(body);

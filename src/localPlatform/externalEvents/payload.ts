@@ -1,5 +1,6 @@
 import { EVENT_ID_MAX, EXTERNAL_EVENT_CONTENT_TYPES, type EventIdLocation } from '../../contract/externalEvents';
 import type { RawBody, RequestContext } from '../http';
+import { jsonTooDeep, MAX_NESTING, TOO_DEEP } from '../limits';
 import { parseXml, XmlError, xmlToJson } from './xml';
 
 /** Why a webhook body or its event id was refused; becomes a 400 `{error_message}`. */
@@ -21,6 +22,7 @@ export function parsePayload(raw: RawBody): ParsedPayload {
   if (raw.text.trim() === '' && (supported || raw.contentType === '')) return { kind: 'empty', value: null };
   switch (raw.contentType) {
     case 'application/json':
+      if (jsonTooDeep(raw.text)) throw new PayloadError(`The body ${TOO_DEEP}`);
       try {
         return { kind: 'json', value: JSON.parse(raw.text) as unknown };
       } catch {
@@ -89,6 +91,7 @@ function parseForm(text: string): ParsedPayload {
     if (!flat.has(name)) flat.set(name, value);
     const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(name);
     const keys = m ? [m[1]!, ...[...m[2]!.matchAll(/\[([^[\]]*)\]/g)].map((k) => k[1]!)] : [name];
+    if (keys.length > MAX_NESTING) throw new PayloadError(`The form field ${name.slice(0, 40)}… ${TOO_DEEP}`);
     assign(root, keys, value);
   }
   return { kind: 'form', value: plain(root), flat };

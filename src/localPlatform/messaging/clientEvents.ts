@@ -18,6 +18,7 @@ import { takeSocketFault } from './injectedErrors';
 import { DEFAULT_HANDOFF_REQUEST_REASON, LIVE_AGENT_GOODBYE, LIVE_AGENT_NAME, liveAgentGreeting, liveAgentReply } from './liveAgent';
 import type { Outbox } from './outbox';
 import { findSession, isIdle, nextEventId, type StoredSession } from './store';
+import { jsonTooDeep } from '../limits';
 
 type Custom = Record<string, unknown> | undefined;
 type HandoffMode = NonNullable<StoredConnector['handoffMode']>;
@@ -34,6 +35,8 @@ const SERVER_TYPES: ReadonlySet<string> = new Set(SERVER_EVENT_TYPES);
 /** Reads one client message: the event, or the system error text it deserves (MSG-19..21). */
 export function parseClientEvent(data: string): Parsed | { error: string; custom: Custom } {
   let json: unknown;
+  // A message nested too deep could not be kept in the history and replayed: refused as bad input.
+  if (jsonTooDeep(data)) return { error: S.invalidFormat, custom: undefined };
   try {
     json = JSON.parse(data);
   } catch {

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { HANDSHAKE_ERRORS, type MessagingErrorBody, type ServerEvent } from '../../contract/messaging';
 import type { Platform } from '../platform';
+import { timeOutIncompleteFrames } from './frameTimeout';
 import { claimsOf } from './handshakeRoutes';
 import { findSession, isIdle, type StoredSession } from './store';
 import { minimalEvent } from '../minimal';
@@ -59,6 +60,7 @@ export class SocketHub {
       settle();
       this.setOf(session.id).add(ws);
       ws.on('error', () => undefined);
+      timeOutIncompleteFrames(ws, socket, this.platform.options.wsFrameTimeoutMs);
       ws.on('close', () => this.forget(session.id, ws));
       ws.on('message', (data: RawData, isBinary: boolean) => {
         this.handlers.message(session.id, ws, isBinary ? '\u0000binary' : rawText(data));

@@ -10,6 +10,7 @@ import { buildError, type RequestContext, Router, runtimeError } from '../http';
 import type { Platform } from '../platform';
 import type { StoredConnector } from '../state';
 import { OUTBOUND_TEST_NUMBERS, OutboundCalls, type StoredCall } from './calls';
+import { requireJsonContentType } from '../jsonBody';
 
 /** Outbound Calling API (OUT-1..OUT-10) plus `/_local/outbound/...` to drive calls in tests and demos. */
 export function createOutboundFamily(ctx: FamilyContext): Family {
@@ -19,7 +20,7 @@ export function createOutboundFamily(ctx: FamilyContext): Family {
 
   router.post(OUTBOUND_CALL_PATH, (req) => {
     const connector = requireOutboundConnector(platform, req);
-    if (req.raw.contentType !== 'application/json') throw runtimeError(415, 'Content-Type must be application/json');
+    requireJsonContentType(req.raw, (message) => runtimeError(415, message));
     const body = req.json(() => runtimeError(400, 'The request body is not valid JSON', 'body'));
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw runtimeError(400, 'The request body must be a JSON object', 'body');
     const parsed = outboundCallRequestSchema.safeParse(body);
