@@ -81,7 +81,7 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     const endpointId = created.id;
     if (endpointId === undefined) {
       // Shown above all the same: the secret is never lost because the rest of the answer was thin.
-      void vscode.window.showWarningMessage(vscode.l10n.t('The platform did not say the id of "{0}", so its signing secret cannot be kept here for signature checks. Copy it now; it cannot be read again.', created.name));
+      void prompts.warn(vscode.l10n.t('The platform did not say the id of "{0}", so its signing secret cannot be kept here for signature checks. Copy it now; it cannot be read again.', created.name));
       return false;
     }
     let keep = opts.storeSecret ?? keptBefore;
