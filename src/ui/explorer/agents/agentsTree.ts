@@ -176,7 +176,8 @@ export class AgentsTree extends Disposable {
 
   /** What the view shows instead of agents, and why. */
   get shownState(): ViewShown {
-    return this.current;
+    // The message as VS Code has it: while one is set, the welcome content and its buttons are hidden.
+    return { ...this.current, message: this.view.message };
   }
 
   /** Sets the state the welcome content follows; a message only where agents are shown (it would hide the welcome). */

@@ -150,7 +150,8 @@ export class AlertsTree extends Disposable {
 
   /** What the view shows instead of alerts, and why. */
   get shownState(): { state: AlertsViewState; problem?: ViewProblem; message?: string } {
-    return this.current;
+    // The message as VS Code has it: while one is set, the welcome content and its buttons are hidden.
+    return { ...this.current, message: this.view.message };
   }
 
   private setState(state: AlertsViewState, problem?: ViewProblem): void {
