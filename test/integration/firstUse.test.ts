@@ -121,3 +121,36 @@ suite('First use: the views\' states and their buttons', () => {
     }
   });
 });
+
+suite('First use: checking a webhook delivery\'s signature', () => {
+  let ui: ScriptedPrompts;
+
+  suiteSetup(async () => {
+    ui = scriptedPrompts(await activateExtension());
+    await vscode.commands.executeCommand('agentWorkbench.startLocalPlatform');
+    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+  });
+
+  suiteTeardown(() => ui.dispose());
+
+  test('asks where the body is, naming the open editor, instead of checking whatever editor is active', async () => {
+    const created = await vscode.commands.executeCommand<{ endpoint: { id: string } }>('agentWorkbench.createWebhookEndpoint', {
+      name: 'Body check', url: 'https://example.com/hooks', event_types: ['alerts.triggered'], storeSecret: true, showSecret: false,
+    });
+    assert.ok(created, 'the endpoint was created');
+    const doc = await vscode.workspace.openTextDocument({ content: 'unrelated notes' });
+    await vscode.window.showTextDocument(doc);
+    ui.shown.length = 0;
+    ui.setAnswer(() => undefined);
+    const result = await vscode.commands.executeCommand('agentWorkbench.verifyWebhookSignature', created.endpoint.id);
+    assert.equal(result, undefined, 'nothing is checked when the person does not say where the body is');
+    const asked = ui.shown.find((s) => s.kind === 'pick');
+    assert.match(asked?.message ?? '', /Where is the raw body of the delivery to Body check/);
+    assert.ok(asked!.items.some((i) => /The text of Untitled/.test(i)), asked!.items.join(', '));
+    assert.ok(asked!.items.some((i) => /Paste the Body/.test(i)));
+    assert.equal(ui.shown.filter((s) => s.kind === 'warning').length, 0, 'no "does not check out" for a body never given');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    ui.setAnswer((s) => (s.modal && /^Delete/.test(s.message) ? s.items[0] : undefined));
+    await vscode.commands.executeCommand('agentWorkbench.deleteWebhookEndpoint', created.endpoint.id);
+  });
+});
