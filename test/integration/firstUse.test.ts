@@ -154,3 +154,39 @@ suite('First use: checking a webhook delivery\'s signature', () => {
     await vscode.commands.executeCommand('agentWorkbench.deleteWebhookEndpoint', created.endpoint.id);
   });
 });
+
+suite('First use: importing phone numbers with a refused one', () => {
+  let ui: ScriptedPrompts;
+  const typed = '+14155550199, +1 415 555 0101, +14155550123, +14155550199, +999123';
+
+  suiteSetup(async () => {
+    ui = scriptedPrompts(await activateExtension());
+    const started = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
+    await http('POST', `${started.admin}/reset`, { body: { seed: 'base' } });
+    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+  });
+
+  suiteTeardown(() => ui.dispose());
+
+  test('the check as typed is the platform\'s, and names the refused number', async () => {
+    ui.shown.length = 0;
+    ui.setAnswer((s) => (s.kind === 'input' ? typed : undefined));
+    assert.equal(await vscode.commands.executeCommand('agentWorkbench.importNumbers', { agentId: 'ag_support' }), undefined);
+    const box = ui.shown.find((s) => s.kind === 'input');
+    assert.match(box?.refused ?? '', /refuses this number: \+999123 \(/);
+  });
+
+  test('the valid numbers are imported and the refused one is named, not an index', async () => {
+    ui.shown.length = 0;
+    ui.setAnswer(() => undefined);
+    const numbers = typed.split(',').map((n) => n.replace(/\s/g, ''));
+    const report = await vscode.commands.executeCommand<{ imported: unknown[]; skipped?: unknown[]; rejected: Array<{ number: string }> }>('agentWorkbench.importNumbers', { agentId: 'ag_support' }, { numbers, clientEnv: 'sandbox' });
+    assert.ok(report, ui.shown.map((s) => s.message).join(' | '));
+    assert.equal(report.imported.length + (report.skipped?.length ?? 0), 3, JSON.stringify(report));
+    assert.deepEqual(report.rejected.map((r) => r.number), ['+999123']);
+    const told = ui.shown.find((s) => s.kind === 'warning')?.message ?? '';
+    assert.match(told, /Imported \d of 4 numbers/);
+    assert.match(told, /\+999123/);
+    assert.doesNotMatch(told, /phoneNumbers\[/);
+  });
+});
