@@ -21,8 +21,8 @@ describe('Agent Workbench in the workbench', { timeout: 240_000 }, () => {
       await showAgentWorkbench(page);
       const welcome = page.locator('.sidebar .welcome-view-content');
       await welcome.getByText('Build, deploy and test conversational agents').waitFor();
-      await welcome.getByRole('button', { name: 'Connect to a platform' }).waitFor();
-      await welcome.getByRole('button', { name: 'Start the local platform' }).waitFor();
+      await welcome.getByRole('button', { name: 'Connect to a Platform' }).waitFor();
+      await welcome.getByRole('button', { name: 'Start Local Platform' }).waitFor();
       await screenshot(page, 'agents-view', 'agent-workbench-welcome.png');
     });
   });

@@ -26,6 +26,10 @@ export function namingNumbers(message: string, sent: readonly string[]): string 
   return message.replace(/phoneNumbers\[(\d+)\]/g, (whole, i: string) => sent[Number(i)] ?? whole);
 }
 
+function countNumbers(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 number') : vscode.l10n.t('{0} numbers', n);
+}
+
 /** Import numbers (several at once, each checked as E.164 first) and list numbers by connector. */
 export function registerNumberCommands(connection: Connection, models: ProfileModels<object>): vscode.Disposable {
   /** What was typed per agent until an import of it succeeds. */
@@ -63,7 +67,7 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
     if (valid.length === 0) throw new UserFacingError(vscode.l10n.t('Nothing was imported: the platform refuses {0}.', named(unique) || vscode.l10n.t('an empty list')));
     const clientEnv = given?.clientEnv ?? ((await prompts.pick(
       [{ label: 'live' as Environment, description: vscode.l10n.t('default') }, { label: 'pre-release' as Environment }, { label: 'sandbox' as Environment }],
-      { title: vscode.l10n.t('Import Phone Numbers to {0} (2/2)', agent.name), placeHolder: vscode.l10n.t('Client environment the numbers route to') },
+      { title: vscode.l10n.t('Import Phone Numbers to {0} (2/2)', agent.name), placeHolder: vscode.l10n.t('Environment whose agent answers calls to these numbers') },
     ))?.label);
     if (!clientEnv) return undefined;
     const client = agentsClient(connection);
@@ -97,7 +101,7 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
       const all = await client.listPhoneNumbers(agent.agentId);
       const ids = [...new Set(all.map((n) => n.connectorId))].sort();
       if (ids.length === 0) throw new UserFacingError(vscode.l10n.t('{0} has no phone numbers yet.', agent.name));
-      connector = (await prompts.pick(ids.map((id) => ({ label: id, description: vscode.l10n.t('{0} numbers', all.filter((n) => n.connectorId === id).length) })), { placeHolder: vscode.l10n.t('Connector') }))?.label;
+      connector = (await prompts.pick(ids.map((id) => ({ label: id, description: countNumbers(all.filter((n) => n.connectorId === id).length) })), { placeHolder: vscode.l10n.t('Connector') }))?.label;
       if (!connector) return undefined;
     }
     const numbers = await client.listPhoneNumbers(agent.agentId, connector);

@@ -50,7 +50,7 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
     if (!args) {
       const next = await prompts.info(
         vscode.l10n.t('Profile "{0}" added. Add its keys and tokens now? They are kept in VS Code\'s secret storage.', profile.name),
-        vscode.l10n.t('Set Credentials'),
+        vscode.l10n.t('Set Credential'),
       );
       if (next) await setCredential({ profileId: profile.id });
     }
