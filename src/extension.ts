@@ -30,6 +30,8 @@ export interface TestingApi {
   activate(): void;
   /** Lists, from now on, what the extension creates and does not release (see core/disposable). */
   trackDisposables(): { undisposed(): string[]; stop(): void };
+  /** What a view shows instead of items (its welcome state and problem), and its message. */
+  viewState(view: 'agents' | 'alerts'): { state: string; problem?: string; message?: string };
 }
 
 /** What the extension offers other extensions and its own tests. */
@@ -51,6 +53,7 @@ interface Running {
   readonly store: DisposableStore;
   readonly localPlatform: LocalPlatformHost;
   readonly agentsView: vscode.TreeDataProvider<unknown>;
+  readonly viewState: TestingApi['viewState'];
   readonly activationTimeMs: number;
 }
 
@@ -83,11 +86,15 @@ function start(context: vscode.ExtensionContext): Running {
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
   ]) store.add(registration);
+  // The welcome content of a view that failed names the kind of failure; the full reason is in the log.
+  store.add(agentsView.tree.onDidFail((reason) => log.warn(reason)));
+  store.add(alertsTree.onDidFail((reason) => log.warn(reason)));
   // Teach the redactor every stored secret before anything else is logged; not awaited, so activation stays quick.
   void vault.primeRedactor(profiles.list().map((p) => p.id));
   const activationTimeMs = performance.now() - started;
   log.info(`Activated in ${activationTimeMs.toFixed(2)} ms`);
-  return { store, localPlatform, agentsView: agentsView.tree.provider, activationTimeMs };
+  const viewState: TestingApi['viewState'] = (view) => (view === 'agents' ? agentsView.tree.shownState : alertsTree.shownState);
+  return { store, localPlatform, agentsView: agentsView.tree.provider, viewState, activationTimeMs };
 }
 
 /** Composition root. The API reads the running instance, so it stays valid across a test's deactivate and activate. */
@@ -113,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     activate: () => {
       running ??= start(context);
     },
+    viewState: (view) => current().viewState(view),
     trackDisposables: () => {
       const leaks = new LeakTracker();
       const previous = setDisposableTracker(leaks);

@@ -1,3 +1,4 @@
+import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
 import { buildErrorBodySchema, ENVIRONMENTS, environmentSchema, extra, extraOr, openEnum } from './common';
 
@@ -33,6 +34,17 @@ export const DEPLOYMENT_ID_PATTERN = /^dep_[A-Za-z0-9_]{1,64}$/;
 export const REALTIME_CONFIG_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** E.164: a plus, a non-zero country digit, at most 15 digits in all. */
 export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
+
+/**
+ * Why the platform refuses a number to import ("must be a valid phone number in E.164 form"), or undefined
+ * when it takes it: E.164 form and a number its country's plan has (libphonenumber-js, as the platform checks).
+ */
+export function phoneNumberProblem(n: string): string | undefined {
+  if (E164_PATTERN.test(n) && isValidPhoneNumber(n)) return undefined;
+  const parsed = parsePhoneNumberFromString(n);
+  if (parsed?.isValid()) return `write it as ${parsed.number}`;
+  return E164_PATTERN.test(n) ? 'no country has such a number' : 'not in E.164 form (a +, the country code and the number)';
+}
 
 const agentName = z
   .string({ error: 'required, a string' })

@@ -54,6 +54,8 @@ export const ContextKey = {
   agentsState: 'agentWorkbench.agents.state',
   agentsFiltered: 'agentWorkbench.agents.filtered',
   alertsState: 'agentWorkbench.alerts.state',
+  agentsProblem: 'agentWorkbench.agents.problem',
+  alertsProblem: 'agentWorkbench.alerts.problem',
 } as const;
 
 export type ContextKeyId = (typeof ContextKey)[keyof typeof ContextKey];

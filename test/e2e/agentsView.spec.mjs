@@ -19,10 +19,10 @@ describe('Agent Workbench in the workbench', { timeout: 240_000 }, () => {
     const { page } = wb;
     await step(page, 'agents-view', async () => {
       await showAgentWorkbench(page);
-      const welcome = page.locator('.sidebar .welcome-view-content');
+      const welcome = page.locator('.sidebar .welcome-view-content').first();
       await welcome.getByText('Build, deploy and test conversational agents').waitFor();
-      await welcome.getByRole('button', { name: 'Connect to a platform' }).waitFor();
-      await welcome.getByRole('button', { name: 'Start the local platform' }).waitFor();
+      await welcome.getByRole('button', { name: 'Connect to a Platform' }).waitFor();
+      await welcome.getByRole('button', { name: 'Start Local Platform' }).waitFor();
       await screenshot(page, 'agents-view', 'agent-workbench-welcome.png');
     });
   });

@@ -39,7 +39,7 @@ describe('The Alerts view', { timeout: 240_000 }, () => {
       await page.locator('.activitybar a.action-label[aria-label^="Agent Workbench"]').click();
       const alerts = pane(page, 'Alerts');
       await alerts.locator('.welcome-view-content').getByText('Watch the metrics of your agents').waitFor();
-      await alerts.getByRole('button', { name: 'Try the local platform' }).waitFor();
+      await alerts.getByRole('button', { name: 'Start Local Platform' }).waitFor();
       await screenshot(page, 'alerts-welcome');
     });
   });

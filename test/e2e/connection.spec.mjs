@@ -48,7 +48,7 @@ describe('Connection profiles in the workbench', { timeout: 240_000 }, () => {
       await answer(page, 'https://chat.example.com');
       const added = notification(page, 'Profile "Acme staging" added');
       await added.waitFor();
-      await added.getByRole('button', { name: 'Set Credentials' }).click();
+      await added.getByRole('button', { name: 'Set Credential' }).click();
       await widget.locator('.monaco-list-row', { hasText: 'Agents API key' }).first().waitFor();
       await widget.locator('input.input').fill('Agents API key');
       await page.keyboard.press('Enter');

@@ -54,7 +54,7 @@ describe('Packaged extension', { timeout: 300_000 }, () => {
       const { page } = wb;
       await step(page, 'vsix-agents-view', async () => {
         await showAgentWorkbench(page);
-        await page.locator('.sidebar .welcome-view-content').getByRole('button', { name: 'Start the local platform' }).waitFor();
+        await page.locator('.sidebar .welcome-view-content').first().getByRole('button', { name: 'Start Local Platform' }).waitFor();
       });
     });
 

@@ -8,7 +8,7 @@ import { requireModel, runCommand, UserFacingError, withProgress } from './comma
 import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
-import { type Confirmation, nextEnvironment, promoteConfirmation, publishConfirmation, rollbackConfirmation, typedNameProblem } from './deployConfirmations';
+import { type Confirmation, nextEnvironment, promoteConfirmation, publishConfirmation, rollbackConfirmation, rollbackTarget, typedNameProblem } from './deployConfirmations';
 
 /** A deployment given by a tree node or by ids. */
 export type DeploymentArg = DeploymentNode | EnvironmentDeploymentsNode | { agentId: string; deploymentId?: string; environment?: Environment } | undefined;
@@ -45,7 +45,7 @@ export function registerDeployCommands(connection: Connection, models: ProfileMo
   function report(verb: string, agentName: string, result: DeploymentActionResult): void {
     const d = result.deployment;
     const runs = result.testRunIds.length ? vscode.l10n.t(' Test runs started: {0}.', result.testRunIds.join(', ')) : vscode.l10n.t(' No test runs were started.');
-    void prompts.info(vscode.l10n.t('{0}: {1} now serves version {2} in {3} (deployment {4}).', verb, agentName, d.version, d.environment, d.id) + runs);
+    void prompts.info(vscode.l10n.t('{0}: {1} now serves version {2} (artifact {3}) in {4} (deployment {5}).', verb, agentName, d.version, d.artifactVersion, d.environment, d.id) + runs);
     requireModel(models).agents.agent(d.agentId).deployments.invalidate();
   }
 
@@ -102,13 +102,16 @@ export function registerDeployCommands(connection: Connection, models: ProfileMo
     const target = await resolveDeployment(arg, 'live');
     if (!target) return undefined;
     const { deployment: d, agentName } = target;
-    if (!(await confirm(rollbackConfirmation(vscode.l10n, agentName, d)))) return undefined;
+    // Name the version it goes back to; when the history cannot be read, the question still stands without it.
+    const history = await agentsClient(connection).listDeployments(target.agentId, d.environment as Environment).catch(() => []);
+    const previous = rollbackTarget(d, history);
+    if (!(await confirm(rollbackConfirmation(vscode.l10n, agentName, d, previous)))) return undefined;
     const message = await askMessage(vscode.l10n.t('Roll back {0} in {1}', agentName, d.environment), opts.deploymentMessage);
     if (message === undefined) return undefined;
     const client = agentsClient(connection);
     const result = await withProgress(vscode.l10n.t('Rolling back {0} in {1}…', agentName, d.environment), (signal) =>
       client.rollback(target.agentId, d.id, { environment: d.environment, version: d.version, deploymentMessage: message }, signal));
-    report(vscode.l10n.t('Rolled back in {0}', d.environment), agentName, result);
+    report(vscode.l10n.t('Rolled back in {0} from version {1} (artifact {2})', d.environment, d.version, d.artifactVersion), agentName, result);
     return result;
   }
 

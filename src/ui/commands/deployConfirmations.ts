@@ -43,10 +43,20 @@ export function promoteConfirmation(l10n: L10n, agentName: string, d: Pick<Deplo
   };
 }
 
-export function rollbackConfirmation(l10n: L10n, agentName: string, d: Pick<Deployment, 'version' | 'environment'>): Confirmation {
+/** The deployment a rollback goes back to: the latest one of the environment made before the one it serves. */
+export function rollbackTarget<D extends Pick<Deployment, 'id' | 'createdAt'>>(active: D, all: readonly D[]): D | undefined {
+  return all.filter((x) => x.id !== active.id && x.createdAt < active.createdAt).sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+}
+
+export function rollbackConfirmation(
+  l10n: L10n, agentName: string, d: Pick<Deployment, 'version' | 'environment'> & { artifactVersion?: string },
+  previous?: Pick<Deployment, 'version' | 'artifactVersion'>,
+): Confirmation {
   return {
     question: l10n.t('Roll back {0} in {1}?', agentName, d.environment),
-    detail: l10n.t('{0} stops serving version {1} and serves the version it replaced, as a new deployment.', d.environment, d.version),
+    detail: previous
+      ? l10n.t('{0} stops serving version {1} (artifact {2}) and goes back to version {3} (artifact {4}), as a new deployment.', d.environment, d.version, d.artifactVersion ?? '?', previous.version, previous.artifactVersion)
+      : l10n.t('{0} stops serving version {1} and serves the version it replaced, as a new deployment.', d.environment, d.version),
     go: l10n.t('Roll Back'),
     ...(d.environment === 'live' ? { typeName: agentName } : {}),
   };

@@ -21,46 +21,70 @@ export interface ImportReport extends ImportPhoneNumbersResponse {
   rejected: Array<{ number: string; reason: string }>;
 }
 
+/** The platform names a refused number by its place in the request (`phoneNumbers[4]`): name the number instead. */
+export function namingNumbers(message: string, sent: readonly string[]): string {
+  return message.replace(/phoneNumbers\[(\d+)\]/g, (whole, i: string) => sent[Number(i)] ?? whole);
+}
+
+function countNumbers(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 number') : vscode.l10n.t('{0} numbers', n);
+}
+
 /** Import numbers (several at once, each checked as E.164 first) and list numbers by connector. */
 export function registerNumberCommands(connection: Connection, models: ProfileModels<object>): vscode.Disposable {
+  /** What was typed per agent until an import of it succeeds. */
+  const typedBefore = new Map<string, string>();
   async function importNumbers(arg?: AgentArg | NumbersNode, given?: { numbers?: string[]; clientEnv?: Environment; connectorId?: string }): Promise<ImportReport | undefined> {
     const agent = await resolveAgent(models, arg instanceof NumbersNode ? arg.agentNode : arg);
     if (!agent) return undefined;
-    // The contract's pattern: the same check the client makes before sending.
-    const E164 = clientRuntime().agentsContract.E164_PATTERN;
+    // The platform's own check (the contract's E.164 pattern and libphonenumber-js), so what passes here is accepted there.
+    const problemOf = clientRuntime().agentsContract.phoneNumberProblem;
+    const named = (list: string[]) => list.map((n) => vscode.l10n.t('{0} ({1})', n, problemOf(n) ?? '')).join(', ');
     let numbers = given?.numbers;
     if (!numbers) {
       const text = await prompts.input({
         title: vscode.l10n.t('Import Phone Numbers to {0} (1/2)', agent.name),
         prompt: vscode.l10n.t('Numbers in E.164 form, separated by commas or new lines, e.g. +14155550123, +442071838750'),
+        // What was typed before comes back after a failure, so a retry is one correction away.
+        value: typedBefore.get(agent.agentId),
         ignoreFocusOut: true,
         validateInput: (v) => {
           const list = splitNumbers(v);
           if (list.length === 0) return vscode.l10n.t('Enter at least one number.');
-          const bad = list.filter((n) => !E164.test(n));
-          return bad.length ? vscode.l10n.t('Not E.164 (a + then country code and number, up to 15 digits): {0}', bad.join(', ')) : undefined;
+          const bad = list.filter((n) => problemOf(n) !== undefined);
+          if (bad.length === 0) return undefined;
+          return bad.length === 1 ? vscode.l10n.t('The platform refuses this number: {0}', named(bad)) : vscode.l10n.t('The platform refuses these {0} numbers: {1}', bad.length, named(bad));
         },
       });
       if (text === undefined) return undefined;
+      typedBefore.set(agent.agentId, text);
       numbers = splitNumbers(text);
     }
-    const valid = numbers.filter((n) => E164.test(n));
-    const rejected = numbers.filter((n) => !E164.test(n)).map((n) => ({ number: n, reason: vscode.l10n.t('not in E.164 form') }));
-    if (valid.length === 0) throw new UserFacingError(vscode.l10n.t('Nothing was imported: no number is in E.164 form ({0}).', numbers.join(', ') || vscode.l10n.t('none given')));
+    // Each number is judged alone: a refused one is reported by name and the others are still imported.
+    const unique = [...new Set(numbers)];
+    const valid = unique.filter((n) => problemOf(n) === undefined);
+    const rejected = unique.filter((n) => problemOf(n) !== undefined).map((n) => ({ number: n, reason: problemOf(n)! }));
+    if (valid.length === 0) throw new UserFacingError(vscode.l10n.t('Nothing was imported: the platform refuses {0}.', named(unique) || vscode.l10n.t('an empty list')));
     const clientEnv = given?.clientEnv ?? ((await prompts.pick(
       [{ label: 'live' as Environment, description: vscode.l10n.t('default') }, { label: 'pre-release' as Environment }, { label: 'sandbox' as Environment }],
-      { title: vscode.l10n.t('Import Phone Numbers to {0} (2/2)', agent.name), placeHolder: vscode.l10n.t('Client environment the numbers route to') },
+      { title: vscode.l10n.t('Import Phone Numbers to {0} (2/2)', agent.name), placeHolder: vscode.l10n.t('Environment whose agent answers calls to these numbers') },
     ))?.label);
     if (!clientEnv) return undefined;
     const client = agentsClient(connection);
-    const result = await withProgress(vscode.l10n.t('Importing {0} numbers…', valid.length), (signal) =>
-      client.importPhoneNumbers(agent.agentId, { phoneNumbers: valid, clientEnv, ...(given?.connectorId ? { connectorId: given.connectorId } : {}) }, signal));
+    const result = await withProgress(valid.length === 1 ? vscode.l10n.t('Importing 1 number…') : vscode.l10n.t('Importing {0} numbers…', valid.length), (signal) =>
+      client.importPhoneNumbers(agent.agentId, { phoneNumbers: valid, clientEnv, ...(given?.connectorId ? { connectorId: given.connectorId } : {}) }, signal))
+      .catch((err: unknown) => {
+        throw err instanceof Error ? Object.assign(err, { message: namingNumbers(err.message, valid) }) : err;
+      });
+    typedBefore.delete(agent.agentId);
     const report: ImportReport = { ...result, rejected };
     const skipped = result.skipped ?? [];
     const lines = [
-      vscode.l10n.t('Imported {0} of {1} numbers to {2} ({3}).', result.imported.length, numbers.length, agent.name, clientEnv),
+      unique.length === 1
+        ? vscode.l10n.t('Imported {0} of 1 number to {1} ({2}).', result.imported.length, agent.name, clientEnv)
+        : vscode.l10n.t('Imported {0} of {1} numbers to {2} ({3}).', result.imported.length, unique.length, agent.name, clientEnv),
       ...(skipped.length ? [vscode.l10n.t('Skipped: {0}.', skipped.map((s) => `${s.number} (${s.reason})`).join(', '))] : []),
-      ...(rejected.length ? [vscode.l10n.t('Rejected before sending: {0}.', rejected.map((r) => `${r.number} (${r.reason})`).join(', '))] : []),
+      ...(rejected.length ? [vscode.l10n.t('Not sent, the platform refuses them: {0}.', rejected.map((r) => `${r.number} (${r.reason})`).join(', '))] : []),
     ];
     if (skipped.length || rejected.length) void prompts.warn(lines.join(' '));
     else void prompts.info(lines.join(' '));
@@ -77,7 +101,7 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
       const all = await client.listPhoneNumbers(agent.agentId);
       const ids = [...new Set(all.map((n) => n.connectorId))].sort();
       if (ids.length === 0) throw new UserFacingError(vscode.l10n.t('{0} has no phone numbers yet.', agent.name));
-      connector = (await prompts.pick(ids.map((id) => ({ label: id, description: vscode.l10n.t('{0} numbers', all.filter((n) => n.connectorId === id).length) })), { placeHolder: vscode.l10n.t('Connector') }))?.label;
+      connector = (await prompts.pick(ids.map((id) => ({ label: id, description: countNumbers(all.filter((n) => n.connectorId === id).length) })), { placeHolder: vscode.l10n.t('Connector') }))?.label;
       if (!connector) return undefined;
     }
     const numbers = await client.listPhoneNumbers(agent.agentId, connector);

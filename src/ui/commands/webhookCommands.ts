@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CreateWebhookEndpointRequest, WebhookEndpointWithSecret, WebhookVerification } from '../../contract/alerts';
 import { clientRuntime } from '../clientRuntime';
@@ -239,11 +240,40 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
   );
 }
 
-/** The body is the text of the active editor (the delivery as received); the headers are typed. */
+/**
+ * Asks where the raw body is, always: the text of an open editor (named, so a wrong one is not checked by
+ * accident) or pasted. Then the three headers are typed.
+ */
+async function askBody(name: string): Promise<string | undefined> {
+  const editors = vscode.window.visibleTextEditors.filter((e) => e.document.uri.scheme !== 'output');
+  const active = vscode.window.activeTextEditor;
+  const ordered = active ? [active, ...editors.filter((e) => e !== active)] : editors;
+  const items: Array<vscode.QuickPickItem & { body: () => Thenable<string | undefined> }> = [
+    ...ordered.map((e) => ({
+      label: `$(file) ${vscode.l10n.t('The text of {0}', path.basename(e.document.uri.path) || e.document.uri.toString())}`,
+      description: e.document.lineCount === 1 ? vscode.l10n.t('1 line') : vscode.l10n.t('{0} lines', e.document.lineCount),
+      detail: e.document.getText().slice(0, 120),
+      body: () => Promise.resolve(e.document.getText()),
+    })),
+    {
+      label: `$(clippy) ${vscode.l10n.t('Paste the Body…')}`,
+      detail: vscode.l10n.t('A body with line breaks must be opened in an editor instead: every byte counts.'),
+      body: () => prompts.input({
+        title: vscode.l10n.t('Body of the delivery to {0}', name),
+        prompt: vscode.l10n.t('The raw body, exactly as received'),
+        ignoreFocusOut: true,
+        validateInput: (v) => (v ? undefined : vscode.l10n.t('Paste the body, or press Escape to cancel.')),
+      }),
+    },
+  ];
+  const pick = await prompts.pick(items, { placeHolder: vscode.l10n.t('Where is the raw body of the delivery to {0}, exactly as received?', name), ignoreFocusOut: true });
+  return pick?.body();
+}
+
+/** The body is asked for explicitly; the headers are typed. */
 async function askDelivery(name: string): Promise<{ body: string; headers: Record<string, string> } | undefined> {
-  const editor = vscode.window.activeTextEditor;
-  if (!editor) throw new UserFacingError(vscode.l10n.t('Open the raw body of the delivery in an editor first (exactly as received), then check again.'));
-  const body = editor.document.getText();
+  const body = await askBody(name);
+  if (body === undefined) return undefined;
   const title = vscode.l10n.t('Check a Delivery to {0}', name);
   const required = (v: string): string | undefined => (v.trim() ? undefined : vscode.l10n.t('Paste the header value.'));
   const headers = await MultiStepInput.run<Record<string, string>>(3, {}, [

@@ -3,6 +3,7 @@ import type { ClientContext } from '../../client/context';
 import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
 import type { Transport } from '../../client/transport';
 import { Disposable, MutableDisposable } from '../../core/disposable';
+import { Emitter } from '../../core/event';
 import { clientRuntime } from '../clientRuntime';
 import type { LocalPlatformCredentials, LocalPlatformUrls } from '../../localPlatform/server';
 import type { Log } from '../log';
@@ -18,12 +19,24 @@ export class Connection extends Disposable {
   /** One transport (keep-alive pools) for every profile, created on first use. */
   private readonly transportHolder = this.register(new MutableDisposable<Transport>());
   private cached: { profileId: string; ctx: ClientContext } | undefined;
+  private readonly _onDidChange = this.register(new Emitter<void>());
+  /**
+   * Fires when what the active profile reaches may differ: another profile, new settings, or a credential of the
+   * active profile set or removed. Its context is then a new one, so what was read (or failed) before is not kept.
+   */
+  readonly onDidChange = this._onDidChange.event;
 
   constructor(readonly profiles: ProfileStore, readonly vault: SecretVault, private readonly log: Log) {
     super();
     this.register(profiles.onDidChange(() => {
       this.cached = undefined;
       void vscode.commands.executeCommand('setContext', ContextKey.connected, Boolean(profiles.active));
+      this._onDidChange.fire();
+    }));
+    this.register(vault.onDidChange(({ profileId }) => {
+      if (profileId !== profiles.active?.id) return;
+      this.cached = undefined;
+      this._onDidChange.fire();
     }));
     void vscode.commands.executeCommand('setContext', ContextKey.connected, Boolean(profiles.active));
   }

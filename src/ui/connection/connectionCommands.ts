@@ -50,7 +50,7 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
     if (!args) {
       const next = await prompts.info(
         vscode.l10n.t('Profile "{0}" added. Add its keys and tokens now? They are kept in VS Code\'s secret storage.', profile.name),
-        vscode.l10n.t('Set Credentials'),
+        vscode.l10n.t('Set Credential'),
       );
       if (next) await setCredential({ profileId: profile.id });
     }
@@ -82,6 +82,11 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
     const trimmed = value.trim();
     if (!trimmed || /\s/.test(trimmed)) throw new Error(vscode.l10n.t('{0}: enter a value without spaces.', meta.label));
     await vault.set(profile.id, id, trimmed);
+    // The views of the active profile read again on their own (Connection.onDidChange); say so, and offer the check.
+    const test = vscode.l10n.t('Test Connection');
+    const reread = profile.id === profiles.active?.id ? ` ${vscode.l10n.t('The views read the platform again with it.')}` : '';
+    void prompts.info(vscode.l10n.t('{0} of "{1}" saved in the secret storage.', meta.label, profile.name) + reread, test)
+      .then((a) => a === test && vscode.commands.executeCommand(Command.testConnection, profile.id));
     return true;
   }
 

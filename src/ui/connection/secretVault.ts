@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import { CREDENTIALS, type CredentialId, secretKey } from '../../client/profile';
 import { Disposable } from '../../core/disposable';
+import { Emitter } from '../../core/event';
 import type { Redactor } from '../../core/redact';
 
 /**
@@ -10,6 +11,9 @@ import type { Redactor } from '../../core/redact';
 export class SecretVault extends Disposable {
   /** Values read this session: every platform call needs its key, and SecretStorage is a round trip away. */
   private readonly cache = new Map<string, Promise<string | undefined>>();
+  private readonly _onDidChange = this.register(new Emitter<{ profileId: string; id: CredentialId }>());
+  /** Fires after a credential of a profile was stored or removed here (never with its value). */
+  readonly onDidChange = this._onDidChange.event;
 
   constructor(private readonly secrets: vscode.SecretStorage, private readonly redactor: Redactor) {
     super();
@@ -37,6 +41,7 @@ export class SecretVault extends Disposable {
     this.cache.delete(key);
     await this.secrets.store(key, value);
     this.cache.set(key, Promise.resolve(value));
+    this._onDidChange.fire({ profileId, id });
   }
 
   async delete(profileId: string, id: CredentialId): Promise<void> {
@@ -44,6 +49,7 @@ export class SecretVault extends Disposable {
     this.cache.delete(key);
     await this.secrets.delete(key);
     this.cache.delete(key);
+    this._onDidChange.fire({ profileId, id });
   }
 
   override dispose(): void {

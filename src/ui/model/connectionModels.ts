@@ -19,7 +19,7 @@ export function profileModelsOf(connection: Connection): ProfileModels<ClientCon
       const ctx = connection.context;
       return ctx ? { profileId: ctx.profile.id, ctx } : undefined;
     },
-    onDidChangeActive: connection.profiles.onDidChange,
+    onDidChangeActive: connection.onDidChange,
     agents: (ctx): AgentsSource => {
       const real = onFirstUse(() => agentsSourceFor(ctx));
       return {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Agent } from '../../../contract/agents';
 import { Disposable, MutableDisposable } from '../../../core/disposable';
+import { Emitter } from '../../../core/event';
 import { NodeTreeProvider } from '../treeProvider';
 import { ErrorNode, type TreeNode } from '../treeNode';
 import { AgentNode, BranchNode, type CheckedOutBranch, KnowledgeNode } from './agentNodes';
@@ -8,6 +9,7 @@ import { DeploymentsNode } from './deploymentNodes';
 import { NumbersNode, RealtimeConfigsNode } from './telephonyNodes';
 import type { AgentsChange, AgentsModel } from '../../model/agentsModel';
 import { ContextKey, View } from '../../ids';
+import { type ViewProblem, viewProblemOf } from '../viewProblem';
 
 export const AGENTS_VIEW = View.agents;
 
@@ -16,9 +18,18 @@ const byName = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true
 /** Why the Agents view is empty: drives its welcome content. */
 export type AgentsViewState = 'noProfile' | 'empty' | 'error' | 'ready' | 'noMatch' | 'notListed';
 
+/** What the Agents view shows instead of agents, and why (for tests; the welcome content reads the same). */
+export interface ViewShown {
+  state: AgentsViewState;
+  problem?: ViewProblem;
+  message?: string;
+}
+
 /**
- * The Agents view: every agent of the workspace, filterable by name. Failures show in the view's
- * message with a retry link in the welcome content; nothing blocks the editor while loading.
+ * The Agents view: every agent of the workspace, filterable by name. A failure or an empty result shows
+ * the welcome content of its state, with its buttons (Set Credential, Retry, Test Connection, Show Log,
+ * Clear Filter); the view's message stays unset then, since VS Code hides the welcome while one is set.
+ * Nothing blocks the editor while loading.
  */
 export class AgentsTree extends Disposable {
   readonly provider: NodeTreeProvider;
@@ -32,6 +43,10 @@ export class AgentsTree extends Disposable {
   /** The model the view shows, and the subscription to its changes. */
   private shown: AgentsModel | undefined;
   private readonly watching = this.register(new MutableDisposable());
+  private readonly _onDidFail = this.register(new Emitter<string>());
+  /** The reason the agents could not be loaded, in full (the welcome content names only its kind). */
+  readonly onDidFail = this._onDidFail.event;
+  private current: ViewShown = { state: 'noProfile' };
 
   constructor(
     private readonly model: () => AgentsModel | undefined,
@@ -105,7 +120,6 @@ export class AgentsTree extends Disposable {
     const model = this.model();
     if (!model) {
       this.setState('noProfile');
-      this.view.message = undefined;
       return [];
     }
     this.watch(model);
@@ -119,14 +133,14 @@ export class AgentsTree extends Disposable {
         agents = await this.fallback;
         this.listed = false;
         if (agents.length === 0) {
+          this._onDidFail.fire(err instanceof Error ? err.message : String(err));
           this.setState('notListed');
-          this.view.message = err instanceof Error ? err.message : String(err);
           return [];
         }
         return this.show(model, agents);
       }
-      this.setState('error');
-      this.view.message = vscode.l10n.t('The agents could not be loaded: {0}', err instanceof Error ? err.message : String(err));
+      this._onDidFail.fire(vscode.l10n.t('The agents could not be loaded: {0}', err instanceof Error ? err.message : String(err)));
+      this.setState('error', viewProblemOf(err));
       return [];
     }
     return this.show(model, agents);
@@ -135,16 +149,21 @@ export class AgentsTree extends Disposable {
   private show(model: AgentsModel, agents: Agent[]): TreeNode[] {
     if (agents.length === 0) {
       this.setState('empty');
-      this.view.message = undefined;
       return [];
     }
     const needle = this.filterText.toLowerCase();
     const shown = needle ? agents.filter((a) => a.name.toLowerCase().includes(needle) || a.agentId.toLowerCase().includes(needle)) : agents;
-    this.setState(shown.length ? 'ready' : 'noMatch');
-    this.view.message = needle
-      ? vscode.l10n.t('Showing {0} of {1} agents matching "{2}"', shown.length, agents.length, this.filterText)
-      : this.listed ? undefined : vscode.l10n.t('This platform does not list agents: showing the agents added by id.');
     this.view.description = needle ? vscode.l10n.t('filtered') : undefined;
+    if (shown.length === 0) {
+      // The welcome content says no agent matches and offers Clear Filter; a message would hide it.
+      this.setState('noMatch');
+      return [];
+    }
+    this.setState('ready', undefined, needle
+      ? agents.length === 1
+        ? vscode.l10n.t('Showing {0} of 1 agent: those whose name or id contains "{1}"', shown.length, this.filterText)
+        : vscode.l10n.t('Showing {0} of {1} agents: those whose name or id contains "{2}"', shown.length, agents.length, this.filterText)
+      : this.listed ? undefined : vscode.l10n.t('This platform does not list agents: showing the agents added by id.'));
     return [...shown].sort((a, b) => byName.compare(a.name, b.name)).map((a) => {
       let node = this.nodes.get(a.agentId);
       if (!node || node.agent !== a) {
@@ -155,8 +174,18 @@ export class AgentsTree extends Disposable {
     });
   }
 
-  private setState(state: AgentsViewState): void {
+  /** What the view shows instead of agents, and why. */
+  get shownState(): ViewShown {
+    // The message as VS Code has it: while one is set, the welcome content and its buttons are hidden.
+    return { ...this.current, message: this.view.message };
+  }
+
+  /** Sets the state the welcome content follows; a message only where agents are shown (it would hide the welcome). */
+  private setState(state: AgentsViewState, problem?: ViewProblem, message?: string): void {
+    this.current = { state, problem, message };
+    this.view.message = message;
     void vscode.commands.executeCommand('setContext', ContextKey.agentsState, state);
+    void vscode.commands.executeCommand('setContext', ContextKey.agentsProblem, problem ?? '');
   }
 }
 

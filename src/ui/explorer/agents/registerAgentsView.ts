@@ -29,7 +29,7 @@ export function createAgentsView(connection: Connection, models: ProfileModels<o
     tree,
     documents,
     vscode.workspace.registerTextDocumentContentProvider(Scheme.remote, documents),
-    connection.profiles.onDidChange(() => tree.refresh()),
+    connection.onDidChange(() => tree.refresh()),
   );
   return { tree, remembered, disposable };
 }

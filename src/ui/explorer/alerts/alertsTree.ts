@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AlertRule } from '../../../contract/alerts';
 import { Disposable, MutableDisposable } from '../../../core/disposable';
+import { Emitter } from '../../../core/event';
 import { clientRuntime } from '../../clientRuntime';
 import type { AlertsModel } from '../../model/alertsModel';
 import type { ProfileModels } from '../../model/profileModels';
@@ -9,6 +10,7 @@ import type { TreeNode } from '../treeNode';
 import { AlertsErrorNode, CurrentAlertNode, CurrentAlertsGroupNode, EndpointNode, EndpointsGroupNode, RuleNode, RulesGroupNode } from './alertNodes';
 import type { WebhookSecrets } from './webhookSecrets';
 import { ContextKey, View } from '../../ids';
+import { type ViewProblem, viewProblemOf } from '../viewProblem';
 
 export const ALERTS_VIEW = View.alerts;
 
@@ -18,7 +20,8 @@ export type AlertsViewState = 'noProfile' | 'error' | 'ready';
 /**
  * The Alerts view: current alerts, alert rules (with the count against the account's limit) and
  * webhook endpoints of the active profile. The rule list is read when the view shows; the other
- * groups when expanded. A failure shows in the view's message with a retry link in the welcome.
+ * groups when expanded. A failure shows the welcome content of its kind, with its buttons (the view's
+ * message stays unset: VS Code hides the welcome while one is set); the full reason goes to onDidFail.
  */
 export class AlertsTree extends Disposable {
   readonly provider: NodeTreeProvider;
@@ -30,6 +33,10 @@ export class AlertsTree extends Disposable {
   private rulesGroup: RulesGroupNode | undefined;
   private currentGroup: CurrentAlertsGroupNode | undefined;
   private endpointsGroup: EndpointsGroupNode | undefined;
+  private readonly _onDidFail = this.register(new Emitter<string>());
+  /** The reason the alerts could not be loaded, in full (the welcome content names only its kind). */
+  readonly onDidFail = this._onDidFail.event;
+  private current: { state: AlertsViewState; problem?: ViewProblem; message?: string } = { state: 'noProfile' };
 
   constructor(private readonly models: ProfileModels<object>, readonly secrets: WebhookSecrets) {
     super();
@@ -117,7 +124,6 @@ export class AlertsTree extends Disposable {
     const model = this.model();
     if (!model) {
       this.setState('noProfile');
-      this.view.message = undefined;
       this.view.badge = undefined;
       return [];
     }
@@ -127,9 +133,9 @@ export class AlertsTree extends Disposable {
       rules = await model.rules.get();
     } catch (err) {
       this.rulesGroup = undefined;
-      this.setState('error');
+      this._onDidFail.fire(vscode.l10n.t('The alert rules could not be loaded: {0}', err instanceof Error ? err.message : String(err)));
+      this.setState('error', viewProblemOf(err));
       this.view.badge = undefined;
-      this.view.message = vscode.l10n.t('The alert rules could not be loaded: {0}', err instanceof Error ? err.message : String(err));
       return [];
     }
     if (this.currentGroup?.model !== model) this.currentGroup = new CurrentAlertsGroupNode(model);
@@ -138,12 +144,20 @@ export class AlertsTree extends Disposable {
     const firing = rules.filter((r) => r.enabled && r.current_state === 'alert').length;
     this.currentGroup.firing = firing;
     this.setState('ready');
-    this.view.message = undefined;
-    this.view.badge = firing > 0 ? { value: firing, tooltip: vscode.l10n.t('{0} alerts firing', firing) } : undefined;
+    this.view.badge = firing > 0 ? { value: firing, tooltip: firing === 1 ? vscode.l10n.t('1 alert firing') : vscode.l10n.t('{0} alerts firing', firing) } : undefined;
     return [this.currentGroup, this.rulesGroup, this.endpointsGroup];
   }
 
-  private setState(state: AlertsViewState): void {
+  /** What the view shows instead of alerts, and why. */
+  get shownState(): { state: AlertsViewState; problem?: ViewProblem; message?: string } {
+    // The message as VS Code has it: while one is set, the welcome content and its buttons are hidden.
+    return { ...this.current, message: this.view.message };
+  }
+
+  private setState(state: AlertsViewState, problem?: ViewProblem): void {
+    this.current = { state, problem, message: undefined };
+    this.view.message = undefined;
     void vscode.commands.executeCommand('setContext', ContextKey.alertsState, state);
+    void vscode.commands.executeCommand('setContext', ContextKey.alertsProblem, problem ?? '');
   }
 }
