@@ -19,6 +19,11 @@ export function splitNumbers(text: string): string[] {
 export interface ImportReport extends ImportPhoneNumbersResponse {
   /** Numbers refused before sending, with why. */
   rejected: Array<{ number: string; reason: string }>;
+  /**
+   * Numbers sent that the answer names neither as imported nor as skipped: the spec's answer shows only
+   * `imported`, so a platform that says no more leaves these unexplained (often numbers it already had).
+   */
+  unreported: string[];
 }
 
 /** The platform names a refused number by its place in the request (`phoneNumbers[4]`): name the number instead. */
@@ -77,16 +82,19 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
         throw err instanceof Error ? Object.assign(err, { message: namingNumbers(err.message, valid) }) : err;
       });
     typedBefore.delete(agent.agentId);
-    const report: ImportReport = { ...result, rejected };
     const skipped = result.skipped ?? [];
+    const accounted = new Set([...result.imported, ...skipped.map((s) => s.number)]);
+    const unreported = valid.filter((n) => !accounted.has(n));
+    const report: ImportReport = { ...result, rejected, unreported };
     const lines = [
       unique.length === 1
         ? vscode.l10n.t('Imported {0} of 1 number to {1} ({2}).', result.imported.length, agent.name, clientEnv)
         : vscode.l10n.t('Imported {0} of {1} numbers to {2} ({3}).', result.imported.length, unique.length, agent.name, clientEnv),
       ...(skipped.length ? [vscode.l10n.t('Skipped: {0}.', skipped.map((s) => `${s.number} (${s.reason})`).join(', '))] : []),
+      ...(unreported.length ? [vscode.l10n.t('Not reported as imported by the platform (it may have them already): {0}.', unreported.join(', '))] : []),
       ...(rejected.length ? [vscode.l10n.t('Not sent, the platform refuses them: {0}.', rejected.map((r) => `${r.number} (${r.reason})`).join(', '))] : []),
     ];
-    if (skipped.length || rejected.length) void prompts.warn(lines.join(' '));
+    if (skipped.length || rejected.length || unreported.length) void prompts.warn(lines.join(' '));
     else void prompts.info(lines.join(' '));
     requireModel(models).agents.agent(agent.agentId).numbers.invalidate();
     return report;
