@@ -10,7 +10,9 @@ Usage: node dist/localPlatform.js [--port N] [--seed empty|base|demo] [--data-di
 
   --port N          port to listen on (default 4780; 0 picks a free one)
   --seed NAME       data to start with when there is no saved state (default demo)
-  --data-dir DIR    keep state in DIR/state.json (atomic writes) and reload it on restart
+  --data-dir DIR    keep state in DIR (a snapshot and a journal) and reload it on restart; every
+                    acknowledged write is journaled before its answer; the journal is synced to
+                    disk every second and at shutdown
   --stream-delay MS delay between streamed answer chunks (default 40)
   --responses MODE  full (default) or minimal: answers carry only the fields the spec shows,
                     and the Chat headers X-API-KEY and X-TOKEN must be sent in that case
