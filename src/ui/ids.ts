@@ -43,6 +43,10 @@ export const Command = {
   forgetWebhookSecret: 'agentWorkbench.forgetWebhookSecret',
   verifyWebhookSignature: 'agentWorkbench.verifyWebhookSignature',
   addAgentById: 'agentWorkbench.addAgentById',
+  // Runtime tools
+  placeTestCall: 'agentWorkbench.placeTestCall',
+  reserveNumber: 'agentWorkbench.reserveNumber',
+  sendExternalEvent: 'agentWorkbench.sendExternalEvent',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
