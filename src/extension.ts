@@ -82,7 +82,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerNumberCommands(connection, models),
     registerAlertCommands(connection, alertsTree),
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
-    registerRuntimeTools({ connection }),
+    registerRuntimeTools({ connection, webhookSecrets, log, models }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
   ]) store.add(registration);
   // Teach the redactor every stored secret before anything else is logged; not awaited, so activation stays quick.

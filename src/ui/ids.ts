@@ -47,6 +47,12 @@ export const Command = {
   placeTestCall: 'agentWorkbench.placeTestCall',
   reserveNumber: 'agentWorkbench.reserveNumber',
   sendExternalEvent: 'agentWorkbench.sendExternalEvent',
+  startWebhookReceiver: 'agentWorkbench.startWebhookReceiver',
+  stopWebhookReceiver: 'agentWorkbench.stopWebhookReceiver',
+  clearWebhookDeliveries: 'agentWorkbench.clearWebhookDeliveries',
+  refreshWebhookDeliveries: 'agentWorkbench.refreshWebhookDeliveries',
+  openWebhookDelivery: 'agentWorkbench.openWebhookDelivery',
+  checkAlerts: 'agentWorkbench.checkAlerts',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
@@ -58,6 +64,7 @@ export const ContextKey = {
   agentsState: 'agentWorkbench.agents.state',
   agentsFiltered: 'agentWorkbench.agents.filtered',
   alertsState: 'agentWorkbench.alerts.state',
+  webhookReceiverRunning: 'agentWorkbench.webhookReceiver.running',
 } as const;
 
 export type ContextKeyId = (typeof ContextKey)[keyof typeof ContextKey];
@@ -65,6 +72,7 @@ export type ContextKeyId = (typeof ContextKey)[keyof typeof ContextKey];
 export const View = {
   agents: 'agentWorkbench.agents',
   alerts: 'agentWorkbench.alerts',
+  webhookDeliveries: 'agentWorkbench.webhookDeliveries',
 } as const;
 
 export type ViewId = (typeof View)[keyof typeof View];
@@ -106,6 +114,7 @@ export const ItemContext = {
   alertRule: (enabled: boolean, state: AlertRuleState | (string & {})) => `alertRule.${enabled ? 'enabled' : 'disabled'}.${state}`,
   webhookEndpoints: () => 'webhookEndpoints',
   webhookEndpoint: (secretStored: boolean) => `webhookEndpoint${secretStored ? '.secretStored' : ''}`,
+  webhookDelivery: (verified: boolean) => `webhookDelivery.${verified ? 'verified' : 'unverified'}`,
 } as const;
 
 const bools = [false, true] as const;
@@ -128,6 +137,7 @@ export function producedContextValues(): Record<ViewId, string[]> {
       ...bools.flatMap((enabled) => RULE_STATES.map((state) => c.alertRule(enabled, state))),
       ...bools.map((stored) => c.webhookEndpoint(stored)),
     ],
+    [View.webhookDeliveries]: bools.map((verified) => c.webhookDelivery(verified)),
   };
 }
 
