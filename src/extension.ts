@@ -13,6 +13,7 @@ import { registerNumberCommands } from './ui/commands/numberCommands';
 import { createAgentsView } from './ui/explorer/agents/registerAgentsView';
 import { registerAlertCommands } from './ui/commands/alertCommands';
 import { registerWebhookCommands } from './ui/commands/webhookCommands';
+import { registerRuntimeTools } from './ui/runtimeTools/registerRuntimeTools';
 import { AlertsTree } from './ui/explorer/alerts/alertsTree';
 import { WebhookSecrets } from './ui/explorer/alerts/webhookSecrets';
 import { Log } from './ui/log';
@@ -84,6 +85,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerNumberCommands(connection, models),
     registerAlertCommands(connection, alertsTree),
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
+    registerRuntimeTools({ connection, webhookSecrets, log, models }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
   ]) store.add(registration);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.

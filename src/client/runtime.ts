@@ -24,3 +24,6 @@ export * as alertsContract from '../contract/alerts';
 export * as conversationsContract from '../contract/conversations';
 export * as concurrencyContract from '../contract/concurrency';
 export * as messagingContract from '../contract/messaging';
+export * as outboundContract from '../contract/outbound';
+export * as dniContract from '../contract/dni';
+export * as externalEventsContract from '../contract/externalEvents';

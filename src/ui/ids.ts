@@ -43,6 +43,16 @@ export const Command = {
   forgetWebhookSecret: 'agentWorkbench.forgetWebhookSecret',
   verifyWebhookSignature: 'agentWorkbench.verifyWebhookSignature',
   addAgentById: 'agentWorkbench.addAgentById',
+  // Runtime tools
+  placeTestCall: 'agentWorkbench.placeTestCall',
+  reserveNumber: 'agentWorkbench.reserveNumber',
+  sendExternalEvent: 'agentWorkbench.sendExternalEvent',
+  startWebhookReceiver: 'agentWorkbench.startWebhookReceiver',
+  stopWebhookReceiver: 'agentWorkbench.stopWebhookReceiver',
+  clearWebhookDeliveries: 'agentWorkbench.clearWebhookDeliveries',
+  refreshWebhookDeliveries: 'agentWorkbench.refreshWebhookDeliveries',
+  openWebhookDelivery: 'agentWorkbench.openWebhookDelivery',
+  checkAlerts: 'agentWorkbench.checkAlerts',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
@@ -56,6 +66,7 @@ export const ContextKey = {
   alertsState: 'agentWorkbench.alerts.state',
   agentsProblem: 'agentWorkbench.agents.problem',
   alertsProblem: 'agentWorkbench.alerts.problem',
+  webhookReceiverRunning: 'agentWorkbench.webhookReceiver.running',
 } as const;
 
 export type ContextKeyId = (typeof ContextKey)[keyof typeof ContextKey];
@@ -63,6 +74,7 @@ export type ContextKeyId = (typeof ContextKey)[keyof typeof ContextKey];
 export const View = {
   agents: 'agentWorkbench.agents',
   alerts: 'agentWorkbench.alerts',
+  webhookDeliveries: 'agentWorkbench.webhookDeliveries',
 } as const;
 
 export type ViewId = (typeof View)[keyof typeof View];
@@ -104,6 +116,7 @@ export const ItemContext = {
   alertRule: (enabled: boolean, state: AlertRuleState | (string & {})) => `alertRule.${enabled ? 'enabled' : 'disabled'}.${state}`,
   webhookEndpoints: () => 'webhookEndpoints',
   webhookEndpoint: (secretStored: boolean) => `webhookEndpoint${secretStored ? '.secretStored' : ''}`,
+  webhookDelivery: (verified: boolean) => `webhookDelivery.${verified ? 'verified' : 'unverified'}`,
 } as const;
 
 const bools = [false, true] as const;
@@ -126,6 +139,7 @@ export function producedContextValues(): Record<ViewId, string[]> {
       ...bools.flatMap((enabled) => RULE_STATES.map((state) => c.alertRule(enabled, state))),
       ...bools.map((stored) => c.webhookEndpoint(stored)),
     ],
+    [View.webhookDeliveries]: bools.map((verified) => c.webhookDelivery(verified)),
   };
 }
 

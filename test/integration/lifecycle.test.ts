@@ -20,7 +20,7 @@ async function handlesLeft(before: Map<string, number>, ms = 5000): Promise<stri
   }
 }
 
-const ownCommands = async (): Promise<string[]> => (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('agentWorkbench.') && !/^agentWorkbench\.(agents|alerts)\./.test(c));
+const ownCommands = async (): Promise<string[]> => (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('agentWorkbench.') && !/^agentWorkbench\.(agents|alerts|webhookDeliveries)\./.test(c));
 
 suite('Activation and deactivation', () => {
   let api: WorkbenchExports;

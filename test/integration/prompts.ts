@@ -12,6 +12,8 @@ export interface Shown {
   items: string[];
   /** For an input box: what its validation said about the answer given (the box then stays open). */
   refused?: string;
+  /** For an input box: what its validation showed under the answer without refusing it (information or a warning). */
+  note?: string;
 }
 
 /** A label of a button or quick pick item, the text typed in an input box, or labels for a multiple pick. */
@@ -59,7 +61,9 @@ export function scriptedPrompts(api: WorkbenchExports): ScriptedPrompts {
       const typed = one(record(entry));
       if (typed === undefined) return undefined;
       const problem = await options.validateInput?.(typed);
-      const refused = typeof problem === 'string' ? problem : problem?.message;
+      // As the editor does, only an error keeps the box open; information and warnings are shown as typed.
+      const refused = typeof problem === 'string' ? problem : problem?.severity === 3 ? problem.message : undefined;
+      if (typeof problem === 'object' && problem && !refused) entry.note = problem.message;
       if (refused) {
         entry.refused = refused;
         return undefined;

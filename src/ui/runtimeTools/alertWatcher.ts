@@ -1,0 +1,130 @@
+import * as vscode from 'vscode';
+import type { CurrentAlert } from '../../contract/alerts';
+import { Disposable } from '../../core/disposable';
+import type { ProfileModels } from '../model/profileModels';
+import { prompts } from '../common/prompts';
+import { Command, View } from '../ids';
+import type { Log } from '../log';
+
+/** The setting that says how often current alerts are read; 0 stops reading them. */
+export const POLL_SETTING = 'agentWorkbench.alerts.pollIntervalSeconds';
+const DEFAULT_POLL_SECONDS = 60;
+/** Never faster than this, whatever the setting says: the Alerts API is shared by the whole account. */
+const MIN_POLL_SECONDS = 5;
+
+/** What a check of the current alerts found (also to automation and tests). */
+export interface AlertsCheck {
+  firing: Array<{ ruleId: string; name: string }>;
+  triggered: string[];
+  resolved: string[];
+  /** The status bar badge's text, undefined while it is hidden. */
+  badge: string | undefined;
+}
+
+function describe(a: CurrentAlert): string {
+  const value = a.current_value === null ? '' : ` (${a.metric} ${a.current_value} ${a.operator} ${a.threshold_value ?? '?'})`;
+  return `${a.name || a.rule_id}${value}`;
+}
+
+/**
+ * Reads the alerts firing now at the interval of the setting, through the model the Alerts view reads, so the
+ * view follows. A status bar badge shows while any rule fires; a rule that starts or stops firing is told once.
+ */
+export class AlertWatcher extends Disposable {
+  private readonly badge = this.register(vscode.window.createStatusBarItem('agentWorkbench.alerts', vscode.StatusBarAlignment.Left, 90));
+  private timer: ReturnType<typeof setInterval> | undefined;
+  /** Firing rules of the profile last read; undefined until the first reading, which tells nothing (it is where we start from). */
+  private known: { profile: string; firing: Map<string, CurrentAlert> } | undefined;
+  private checking: Promise<AlertsCheck | undefined> | undefined;
+  private disposed = false;
+
+  constructor(private readonly models: ProfileModels<object>, private readonly log: Log) {
+    super();
+    this.badge.name = vscode.l10n.t('Agent Workbench Alerts');
+    this.badge.command = `${View.alerts}.focus`;
+    this.register(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(POLL_SETTING)) this.schedule();
+    }));
+    this.register(models.onDidChange(() => {
+      this.known = undefined;
+      this.badge.hide();
+      if (this.interval() > 0) void this.check();
+    }));
+    this.register(vscode.commands.registerCommand(Command.checkAlerts, () => this.check()));
+    this.schedule();
+  }
+
+  override dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    super.dispose();
+  }
+
+  private schedule(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    const seconds = this.interval();
+    if (seconds > 0) this.timer = setInterval(() => void this.check(), seconds * 1000);
+  }
+
+  /** Seconds between readings, 0 when switched off. */
+  private interval(): number {
+    const seconds = vscode.workspace.getConfiguration().get<number>(POLL_SETTING, DEFAULT_POLL_SECONDS);
+    return typeof seconds === 'number' && seconds > 0 ? Math.max(MIN_POLL_SECONDS, seconds) : 0;
+  }
+
+  /** Reads the current alerts now (one reading at a time); undefined without a profile or when the reading failed. */
+  check(): Promise<AlertsCheck | undefined> {
+    this.checking ??= this.read().finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  private async read(): Promise<AlertsCheck | undefined> {
+    const model = this.models.active();
+    if (!model) {
+      this.badge.hide();
+      return undefined;
+    }
+    const alerts = model.alerts;
+    let current: CurrentAlert[];
+    try {
+      alerts.currentAlerts.invalidate();
+      current = await alerts.currentAlerts.get();
+    } catch (err) {
+      // The Alerts view shows the failure where it is read; a watcher in the background only notes it.
+      this.log.warn(`Current alerts could not be read: ${(err as Error).message}`);
+      return undefined;
+    }
+    if (this.models.active() !== model || this.disposed) return undefined;
+    const firing = new Map(current.map((a) => [a.rule_id, a]));
+    const before = this.known?.profile === model.profileId ? this.known.firing : undefined;
+    this.known = { profile: model.profileId, firing };
+    const triggered = before ? current.filter((a) => !before.has(a.rule_id)) : [];
+    const resolved = before ? [...before.values()].filter((a) => !firing.has(a.rule_id)) : [];
+    // Rule states changed with them: the Alerts view reads the rules again.
+    if (triggered.length || resolved.length) alerts.rules.invalidate();
+    const badge = this.showBadge(current);
+    const show = vscode.l10n.t('Show Alerts');
+    for (const a of triggered) {
+      void prompts.warn(vscode.l10n.t('Alert triggered: {0}.', describe(a)), show).then((c) => c === show && vscode.commands.executeCommand(`${View.alerts}.focus`));
+    }
+    for (const a of resolved) void prompts.info(vscode.l10n.t('Alert resolved: {0}.', a.name || a.rule_id));
+    return { firing: current.map((a) => ({ ruleId: a.rule_id, name: a.name })), triggered: triggered.map((a) => a.name || a.rule_id), resolved: resolved.map((a) => a.name || a.rule_id), badge };
+  }
+
+  private showBadge(current: readonly CurrentAlert[]): string | undefined {
+    if (current.length === 0) {
+      this.badge.hide();
+      return undefined;
+    }
+    this.badge.text = `$(bell-dot) ${current.length}`;
+    this.badge.tooltip = vscode.l10n.t('{0} alert rules firing: {1}. Click to show the Alerts view.', current.length, current.map((a) => a.name || a.rule_id).join(', '));
+    this.badge.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    this.badge.show();
+    return this.badge.text;
+  }
+
+}

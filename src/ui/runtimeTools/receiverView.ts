@@ -1,0 +1,128 @@
+import * as vscode from 'vscode';
+import { clientRuntime } from '../clientRuntime';
+import type { Connection } from '../connection/connection';
+import type { WebhookSecrets } from '../explorer/alerts/webhookSecrets';
+import { runCommand, UserFacingError } from '../commands/commandSupport';
+import type { EndpointResult } from '../commands/webhookCommands';
+import { prompts } from '../common/prompts';
+import { Command, ContextKey, ItemContext, View } from '../ids';
+import type { Log } from '../log';
+import { copyAction } from './toolSupport';
+import { type ReceivedDelivery, type Verdict, WebhookReceiver, type WebhookVerifier } from './webhookReceiver';
+
+/** What Start Webhook Receiver gives back: where it listens, and the endpoint registered for it, if any. */
+export interface ReceiverStarted {
+  url: string;
+  endpoint?: { id: string; name: string };
+}
+
+/** Every verdict says which scheme it rests on, since the specification does not give one. */
+export function verdictText(verdict: Verdict): string {
+  return verdict.verified ? vscode.l10n.t('verified (assumed scheme)') : vscode.l10n.t('unverified (assumed scheme)');
+}
+
+function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
+  const label = [d.eventType ?? vscode.l10n.t('not an alert notification'), d.ruleName].filter(Boolean).join(' · ');
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  item.id = `${d.id}@${d.receivedAt.getTime()}`;
+  item.description = `${verdictText(d.verdict)} · ${d.receivedAt.toLocaleTimeString()}`;
+  item.iconPath = new vscode.ThemeIcon(d.verdict.verified ? 'verified-filled' : 'unverified');
+  item.contextValue = ItemContext.webhookDelivery(d.verdict.verified);
+  const v = d.values ?? {};
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${label}**\n\n`);
+  if (v.metric) md.appendMarkdown(`${vscode.l10n.t('{0} was {1} ({2} {3})', v.metric, String(v.current ?? '?'), v.operator ?? '', String(v.threshold ?? '?'))}\n\n`);
+  if (v.previousState) md.appendMarkdown(`${vscode.l10n.t('Previous state: {0}', v.previousState)}\n\n`);
+  if (v.at) md.appendMarkdown(`${vscode.l10n.t('At {0}', new Date(v.at).toLocaleString())}\n\n`);
+  md.appendMarkdown(d.verdict.verified
+    ? vscode.l10n.t('Signature verified with the signing secret of "{0}" (assumed scheme: Standard Webhooks).', d.verdict.endpointName)
+    : vscode.l10n.t('Signature not verified (assumed scheme: Standard Webhooks): {0}.', d.verdict.reason));
+  item.tooltip = md;
+  item.command = { command: Command.openWebhookDelivery, title: vscode.l10n.t('Open Delivery'), arguments: [d] };
+  return item;
+}
+
+/** The checker of the assumed scheme: the kept signing secrets of this profile's endpoints that point at the receiver. */
+function verifierOf(connection: Connection, secrets: WebhookSecrets): WebhookVerifier {
+  return async (body, headers, receiverUrl) => {
+    const ctx = connection.context;
+    if (!ctx) return { verified: false, reason: vscode.l10n.t('no connection profile is active') };
+    const runtime = clientRuntime();
+    const endpoints = (await new runtime.AlertsClient(ctx).listEndpoints()).filter((e) => e.url === receiverUrl);
+    if (endpoints.length === 0) return { verified: false, reason: vscode.l10n.t('no webhook endpoint of this profile points at {0}', receiverUrl) };
+    let reason: string | undefined;
+    for (const endpoint of endpoints) {
+      const secret = await secrets.get(ctx.profile.id, endpoint.id);
+      if (!secret) continue;
+      const result = runtime.alertsContract.verifyWebhookSignature({ secret, body, headers });
+      if (result.ok) return { verified: true, endpointName: endpoint.name };
+      reason = result.reason;
+    }
+    return { verified: false, reason: reason ?? vscode.l10n.t('the signing secret of {0} is not kept here', endpoints.map((e) => `"${e.name}"`).join(', ')) };
+  };
+}
+
+/** The webhook receiver, its Webhook Deliveries view and its commands. */
+export function registerWebhookReceiver(connection: Connection, secrets: WebhookSecrets, log: Log): vscode.Disposable {
+  const receiver = new WebhookReceiver(verifierOf(connection, secrets), (message) => log.warn(message));
+  const changed = new vscode.EventEmitter<void>();
+  const provider: vscode.TreeDataProvider<ReceivedDelivery> = {
+    onDidChangeTreeData: changed.event,
+    getChildren: (parent) => (parent ? [] : [...receiver.deliveries]),
+    getTreeItem: deliveryItem,
+  };
+  const view = vscode.window.createTreeView(View.webhookDeliveries, { treeDataProvider: provider });
+  const sub = receiver.onDidChange(() => {
+    changed.fire();
+    void vscode.commands.executeCommand('setContext', ContextKey.webhookReceiverRunning, receiver.url !== undefined);
+    view.message = receiver.url ? vscode.l10n.t('Listening at {0}', receiver.url) : undefined;
+  });
+
+  async function start(): Promise<ReceiverStarted> {
+    let url: string;
+    try {
+      url = await receiver.start();
+    } catch (err) {
+      throw new UserFacingError(vscode.l10n.t('The webhook receiver could not listen on {0}: {1}', '127.0.0.1', (err as Error).message));
+    }
+    log.info(`Webhook receiver listening at ${url}`);
+    const register = vscode.l10n.t('Register as Endpoint');
+    const answer = connection.context
+      ? await prompts.info(vscode.l10n.t('The webhook receiver listens at {0}. Register it as a webhook endpoint, so the platform delivers alert notifications here?', url), register, copyAction())
+      : await prompts.info(vscode.l10n.t('The webhook receiver listens at {0}.', url), copyAction());
+    if (answer === copyAction()) await vscode.env.clipboard.writeText(url);
+    if (answer !== register) return { url };
+    const event_types = [...clientRuntime().alertsContract.WEBHOOK_EVENT_TYPES];
+    // Kept in secret storage and not shown: the receiver checks signatures with it, nobody needs to copy it.
+    const result = await vscode.commands.executeCommand<EndpointResult | undefined>(Command.createWebhookEndpoint, {
+      name: vscode.l10n.t('Agent Workbench receiver'), url, event_types, storeSecret: true, showSecret: false,
+    });
+    return result?.endpoint.id ? { url, endpoint: { id: result.endpoint.id, name: result.endpoint.name } } : { url };
+  }
+
+  async function openDelivery(d?: ReceivedDelivery): Promise<void> {
+    if (!d) return;
+    const headers = Object.entries(d.headers).filter(([k]) => k.startsWith('webhook-')).map(([k, v]) => `${k}: ${v}`);
+    let body = d.body;
+    try {
+      body = JSON.stringify(JSON.parse(d.body), undefined, 2);
+    } catch {
+      // Shown as received.
+    }
+    const content = `// ${verdictText(d.verdict)}${d.verdict.verified ? '' : `: ${d.verdict.reason}`}\n${headers.map((h) => `// ${h}`).join('\n')}\n${body}\n`;
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content, language: 'jsonc' }), { preview: true });
+  }
+
+  return vscode.Disposable.from(
+    receiver, changed, view, { dispose: () => sub.dispose() },
+    vscode.commands.registerCommand(Command.startWebhookReceiver, () => runCommand(start)),
+    vscode.commands.registerCommand(Command.stopWebhookReceiver, () => runCommand(() => receiver.stop())),
+    vscode.commands.registerCommand(Command.clearWebhookDeliveries, () => receiver.clear()),
+    vscode.commands.registerCommand(Command.openWebhookDelivery, (d?: ReceivedDelivery) => runCommand(() => openDelivery(d))),
+    // Answers what the view lists, newest first, as the view shows it (for automation and tests).
+    vscode.commands.registerCommand(Command.refreshWebhookDeliveries, () => {
+      changed.fire();
+      return receiver.deliveries.map((d) => ({ delivery: d, item: deliveryItem(d) }));
+    }),
+  );
+}

@@ -1,0 +1,30 @@
+import * as vscode from 'vscode';
+import type { Connection } from '../connection/connection';
+import type { WebhookSecrets } from '../explorer/alerts/webhookSecrets';
+import type { Log } from '../log';
+import type { ProfileModels } from '../model/profileModels';
+import { AlertWatcher } from './alertWatcher';
+import { registerDniReservationCommand } from './dniReservation';
+import { registerExternalEventCommand } from './externalEvent';
+import { registerOutboundCallCommand } from './outboundCall';
+import { registerWebhookReceiver } from './receiverView';
+
+/** What the runtime tools need from the composition root. */
+export interface RuntimeToolsDeps {
+  connection: Connection;
+  webhookSecrets: WebhookSecrets;
+  log: Log;
+  models: ProfileModels<object>;
+}
+
+/** The tools an agent builder uses while building: test calls, number reservations, external events, the webhook receiver and the alerts watcher. */
+export function registerRuntimeTools(deps: RuntimeToolsDeps): vscode.Disposable {
+  const { connection } = deps;
+  return vscode.Disposable.from(
+    registerOutboundCallCommand(connection),
+    registerDniReservationCommand(connection),
+    registerExternalEventCommand(connection),
+    registerWebhookReceiver(connection, deps.webhookSecrets, deps.log),
+    new AlertWatcher(deps.models, deps.log),
+  );
+}

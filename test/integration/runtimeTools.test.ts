@@ -1,0 +1,232 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
+import { type ScriptedPrompts, scriptedPrompts, type Shown } from './prompts';
+import { activateExtension, http, type LocalPlatformUrls } from './support';
+
+type Call = { call_sid: string; to_number: string; encryption: string; conversation_id: string | null };
+type Placed = { callSid: string; toNumber: string; encryption: string; metadata: Record<string, string> } | undefined;
+
+const exec = <T = unknown>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`agentWorkbench.${command}`, ...args);
+
+/** The test call, number reservation and external event tools against the local platform: what was sent, and what the person saw. */
+suite('Runtime tools', () => {
+  let urls: LocalPlatformUrls;
+  let ui: ScriptedPrompts;
+  const admin = <T>(method: string, path: string, body?: unknown) => http<T>(method, `${urls.admin}${path}`, { body });
+  const calls = async () => (await admin<{ calls: Call[] }>('GET', '/outbound/calls')).body.calls;
+  const reservations = async () => (await admin<{ reservations: Array<{ dni: string; attributes: unknown }> }>('GET', '/dni/reservations')).body.reservations;
+  const fault = (path: string, status: number) => admin('POST', '/faults', { family: 'runtime', path, status, times: 1 });
+
+  /**
+   * The person types or picks these answers, in order, into the boxes and picks; messages get `onMessage`.
+   * An answer refused by a box's validation ends the command there (the person presses Escape).
+   */
+  function answer(steps: string[], onMessage: (s: Shown) => string | undefined = () => undefined): void {
+    const queue = [...steps];
+    ui.setAnswer((s) => (s.kind === 'input' || s.kind === 'pick' ? queue.shift() : onMessage(s)));
+  }
+  const inputs = () => ui.shown.filter((s) => s.kind === 'input');
+  const infos = () => ui.shown.filter((s) => s.kind === 'info').map((s) => s.message);
+  const waitFor = async <T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const v = await read();
+      if (ok(v) || Date.now() > deadline) return v;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  suiteSetup(async () => {
+    const api = await activateExtension();
+    urls = (await exec<LocalPlatformUrls>('startLocalPlatform'))!;
+    await exec('switchProfile', 'local');
+    ui = scriptedPrompts(api);
+  });
+
+  suiteTeardown(() => ui.dispose());
+
+  setup(async () => {
+    await admin('DELETE', '/faults');
+    await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
+    ui.shown.length = 0;
+  });
+
+  suite('Place a Test Call', () => {
+    test('a national number with its country is sent in E.164 with its metadata and encryption; the call id is shown and copied', async () => {
+      answer(['(415) 555-0123', 'us', 'campaign=spring', 'order=42', '', 'UDP/RTP'], (s) => (s.kind === 'info' ? 'Copy' : undefined));
+      const placed = await exec<Placed>('placeTestCall');
+      assert.ok(placed, ui.lastError());
+      assert.equal(placed.toNumber, '+14155550123');
+      assert.deepEqual(placed.metadata, { campaign: 'spring', order: '42' });
+      const onPlatform = await calls();
+      assert.deepEqual(onPlatform.map((c) => [c.call_sid, c.to_number, c.encryption]), [[placed.callSid, '+14155550123', 'UDP/RTP']]);
+      assert.match(placed.callSid, /^OUT-/);
+      assert.ok(infos().some((m) => m.includes(placed.callSid) && m.includes('+14155550123')), infos().join('\n'));
+      await waitFor(() => Promise.resolve(vscode.env.clipboard.readText()), (t) => t === placed.callSid);
+      assert.equal(await vscode.env.clipboard.readText(), placed.callSid);
+      // The encoded size was shown as each pair was typed, against the 26 KB limit.
+      const notes = inputs().map((s) => s.note ?? '').filter(Boolean);
+      assert.ok(notes.some((n) => /once encoded \(base64\)/.test(n) && n.includes('26 KB')), notes.join('\n'));
+    });
+
+    for (const [what, steps, refusal] of [
+      ['a number that is not a phone number', ['+1 555'], /This number could not be parsed/],
+      ['a national number in a country without that number', ['020 7183 8750', 'US'], /This number could not be parsed as a valid phone number for country US/],
+      ['a country code that is not one', ['020 7183 8750', 'XX'], /"XX" is not a country code/],
+      ['a metadata line without =', ['+442071838750', 'spring'], /key=value/],
+      ['metadata over 26 KB once encoded', ['+442071838750', `notes=${'x'.repeat(20_000)}`], /Too large: .* of 26 KB/],
+    ] as const) {
+      test(`refuses ${what}, and nothing is sent`, async () => {
+        answer([...steps]);
+        assert.equal(await exec<Placed>('placeTestCall'), undefined);
+        const refused = inputs().find((s) => s.refused)?.refused ?? '';
+        assert.match(refused, refusal);
+        assert.deepEqual(await calls(), []);
+      });
+    }
+
+    for (const [status, meaning] of [
+      [400, /the number could not be parsed, or the metadata is not string-only or is over 26 KB/],
+      [401, /the outbound auth token is invalid or missing.*Set Credential/],
+    ] as const) {
+      test(`explains a ${status} and offers no Retry`, async () => {
+        await fault('/v1/outbound-calling', status);
+        answer(['+442071838750', '', 'TLS/SRTP']);
+        assert.equal(await exec<Placed>('placeTestCall'), undefined);
+        const error = ui.shown.find((s) => s.kind === 'error')!;
+        assert.match(error.message, meaning);
+        assert.ok(!error.items.includes('Retry'), error.items.join(', '));
+        assert.deepEqual(await calls(), []);
+      });
+    }
+
+    test('a 500 places nothing, is not retried by itself, and Retry places the call once', async () => {
+      await fault('/v1/outbound-calling', 500);
+      let retry = false;
+      answer(['+442071838750', '', 'TLS/SRTP'], (s) => (s.kind === 'error' && retry ? 'Retry' : undefined));
+      assert.equal(await exec<Placed>('placeTestCall'), undefined);
+      const error = ui.shown.find((s) => s.kind === 'error')!;
+      assert.match(error.message, /the call could not be placed/);
+      assert.ok(error.items.includes('Retry'));
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(await calls(), [], 'not retried by itself');
+
+      await fault('/v1/outbound-calling', 500);
+      retry = true;
+      ui.shown.length = 0;
+      answer(['+442071838750', '', 'TLS/SRTP'], (s) => {
+        if (s.kind !== 'error') return undefined;
+        const once = retry;
+        retry = false;
+        return once ? 'Retry' : undefined;
+      });
+      await exec<Placed>('placeTestCall');
+      const placed = await waitFor(calls, (c) => c.length > 0);
+      assert.equal(placed.length, 1);
+      assert.equal(placed[0]!.to_number, '+442071838750');
+    });
+  });
+
+  suite('Reserve a Number', () => {
+    test('reserves with the attributes as a JSON object and shows the number with Copy', async () => {
+      answer(['{"campaign": "spring", "visitor": {"id": 7}}'], (s) => (s.kind === 'info' ? 'Copy' : undefined));
+      const reserved = await exec<{ number: string; attributes: unknown }>('reserveNumber');
+      assert.ok(reserved, ui.lastError());
+      const onPlatform = await reservations();
+      assert.deepEqual(onPlatform.map((r) => [r.dni, r.attributes]), [[reserved.number, { campaign: 'spring', visitor: { id: 7 } }]]);
+      assert.ok(infos().some((m) => m.includes(`Reserved ${reserved.number}`)));
+      assert.ok(ui.shown.find((s) => s.kind === 'info')!.items.includes('Copy'));
+      assert.equal(await waitFor(() => Promise.resolve(vscode.env.clipboard.readText()), (t) => t === reserved.number), reserved.number);
+    });
+
+    for (const [what, typed, refusal] of [
+      ['text that is not JSON', '{campaign: spring}', /not valid JSON/],
+      ['a JSON list', '["spring"]', /Write a JSON object.*a list/],
+      ['a JSON string', '"spring"', /Write a JSON object/],
+    ] as const) {
+      test(`refuses ${what}, and nothing is sent`, async () => {
+        answer([typed]);
+        assert.equal(await exec('reserveNumber'), undefined);
+        assert.match(inputs()[0]!.refused ?? '', refusal);
+        assert.deepEqual(await reservations(), []);
+      });
+    }
+
+    test('explains a 401 from the platform', async () => {
+      await fault('/v1/conversations/dni-reservation', 401);
+      answer(['{}']);
+      assert.equal(await exec('reserveNumber'), undefined);
+      assert.match(ui.lastError(), /DNI key is missing or was not accepted/);
+      assert.deepEqual(await reservations(), []);
+    });
+  });
+
+  suite('Send an External Event', () => {
+    type Events = { pending: Array<{ event_id: string }>; delivered: Array<{ event_id: string; conversation_id: string; content_type: string }> };
+    const events = async () => (await admin<Events>('GET', '/external-events')).body;
+    /** A placed call whose conversation waits on an event id, as when the agent starts a booking. */
+    async function waitingConversation(eventId: string): Promise<string> {
+      const placed = await http<{ call_sid: string }>('POST', `${urls.runtime}/v1/outbound-calling`, { headers: { 'X-Service-Auth-Token': LOCAL_CONNECTORS.outboundToken }, body: { to_number: '+442071838750' } });
+      assert.equal(placed.status, 200, JSON.stringify(placed.body));
+      const waiting = await admin('POST', '/external-events/pending', { conversation_id: placed.body.call_sid, event_id: eventId });
+      assert.equal(waiting.status, 201, JSON.stringify(waiting.body));
+      return placed.body.call_sid;
+    }
+
+    test('delivers a JSON result whose id is at a dotted path of the payload, and shows the 201', async () => {
+      const conversation = await waitingConversation('evt_booking_1');
+      answer(['payload', 'booking.id', 'JSON', '{"booking": {"id": "evt_booking_1", "status": "confirmed"}}']);
+      const sent = await exec<{ eventId?: string; status: string }>('sendExternalEvent');
+      assert.ok(sent, ui.lastError());
+      assert.deepEqual((await events()).delivered.map((d) => [d.event_id, d.conversation_id]), [['evt_booking_1', conversation]]);
+      assert.ok(infos().some((m) => /accepted event evt_booking_1 \(201 Created/.test(m)), infos().join('\n'));
+    });
+
+    test('sends the id in a header, with a form body', async () => {
+      await waitingConversation('evt_pay_9');
+      answer(['headers', 'X-Payment-Ref', 'evt_pay_9', 'Form', 'amount=12.50&currency=EUR']);
+      assert.ok(await exec('sendExternalEvent'), ui.lastError());
+      const delivered = (await events()).delivered;
+      assert.deepEqual(delivered.map((d) => [d.event_id, d.content_type]), [['evt_pay_9', 'application/x-www-form-urlencoded']]);
+    });
+
+    for (const [what, steps, refusal] of [
+      ['a dotted path with an empty part', ['payload', 'booking..id'], /no empty parts/],
+      ['a JSON body that does not parse', ['payload', 'booking.id', 'JSON', '{booking'], /not valid JSON/],
+      ['a JSON body without the id at the path', ['payload', 'booking.id', 'JSON', '{"booking": {}}'], /no event id at booking\.id/],
+      ['a form body without the id field', ['payload', 'ref', 'Form', 'amount=3'], /no field ref/],
+    ] as const) {
+      test(`refuses ${what}, and nothing is sent`, async () => {
+        await waitingConversation('evt_x');
+        answer([...steps]);
+        assert.equal(await exec('sendExternalEvent'), undefined);
+        assert.match(inputs().find((s) => s.refused)?.refused ?? '', refusal);
+        assert.deepEqual((await events()).delivered, []);
+      });
+    }
+
+    test('shows the error_message of a 400 (no conversation waits on that id)', async () => {
+      answer(['querystring', 'ref', 'evt_nobody_waits', 'Text', 'paid']);
+      assert.equal(await exec('sendExternalEvent'), undefined);
+      assert.match(ui.lastError(), /the event id could not be found or is invalid.*evt_nobody_waits/);
+      assert.deepEqual((await events()).delivered, []);
+    });
+
+    test('a 500 offers Retry and sends nothing by itself', async () => {
+      await waitingConversation('evt_retry');
+      await fault('/v1/external-events/webhook', 500);
+      answer(['payload', 'id', 'JSON', '{"id": "evt_retry"}']);
+      assert.equal(await exec('sendExternalEvent'), undefined);
+      const error = ui.shown.find((s) => s.kind === 'error')!;
+      assert.match(error.message, /transient processing error/);
+      assert.ok(error.items.includes('Retry'));
+      assert.deepEqual((await events()).delivered, []);
+    });
+  });
+
+  teardown(() => {
+    const everything = JSON.stringify(ui.shown);
+    for (const secret of [...Object.values(LOCAL_KEYS), LOCAL_CONNECTORS.outboundToken]) assert.ok(!everything.includes(secret), 'a credential was shown');
+  });
+});
