@@ -15,6 +15,7 @@ import { registerWebhookCommands } from './ui/commands/webhookCommands';
 import { AlertsTree } from './ui/explorer/alerts/alertsTree';
 import { WebhookSecrets } from './ui/explorer/alerts/webhookSecrets';
 import { Log } from './ui/log';
+import { registerChatCommands } from './ui/panels/chat/chatCommands';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -55,6 +56,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     registerAlertCommands(connection, alertsTree),
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
     vscode.commands.registerCommand('agentWorkbench.showLog', () => log.show()),
+    registerChatCommands(context.extensionUri, connection, log),
   );
   // Teach the redactor every stored secret before anything else is logged; not awaited, so activation stays quick.
   void vault.primeRedactor(profiles.list().map((p) => p.id));
