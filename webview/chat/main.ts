@@ -97,6 +97,15 @@ function showLines(): void {
   if (follow && lines.length) void list.updateComplete.then(() => list.scrollTo({ top: list.scrollHeight }));
 }
 
+let inspectorFrame: number | undefined;
+/** The inspector is redrawn at most once a frame: during a streamed answer events arrive faster than that. */
+function showInspector(): void {
+  inspectorFrame ??= requestAnimationFrame(() => {
+    inspectorFrame = undefined;
+    events.items = inspector.slice();
+  });
+}
+
 function showStatus(s: ChatStatus): void {
   const parts = [s.text, s.conversationId ? `Conversation ${s.conversationId}` : '', s.handoff ? `With a person (${s.handoff})` : ''].filter(Boolean);
   status.textContent = parts.join(' · ');
@@ -134,13 +143,13 @@ async function apply(n: ChatNotification): Promise<void> {
         lines[at] = n.line;
       }
       showLines();
-      if (ackPaint) await painted(n.rev);
+      if (ackPaint) await painted(n.rev, n.line.id);
       break;
     }
     case 'inspector':
       inspector.push(n.entry);
       if (inspector.length > INSPECTOR_KEEP) inspector.splice(0, inspector.length - INSPECTOR_KEEP);
-      events.items = inspector.slice();
+      showInspector();
       break;
     case 'status':
       if (snapshot) snapshot = { ...snapshot, status: n.status };
@@ -154,8 +163,11 @@ async function apply(n: ChatNotification): Promise<void> {
 }
 
 /** Tells the host (benchmarks, tests) when a change is in the page and how many line elements the page holds. */
-async function painted(rev: number): Promise<void> {
+async function painted(rev: number, lineId?: string): Promise<void> {
   await list.updateComplete;
+  // A line already in view has its new text now; a new one, or a whole snapshot, once the list has laid it out.
+  const inPage = () => lineId !== undefined && [...list.querySelectorAll<HTMLElement>('.line')].some((e) => e.dataset.line === lineId);
+  if (rev === 0 || !inPage()) await Promise.race([list.layoutComplete, new Promise((r) => setTimeout(r, 2_000))]);
   command({ type: 'painted', rev, at: performance.timeOrigin + performance.now(), elements: list.querySelectorAll('.line').length });
 }
 
