@@ -31,6 +31,7 @@ export interface TestingApi {
   /** Lists, from now on, what the extension creates and does not release (see core/disposable). */
   trackDisposables(): { undisposed(): string[]; stop(): void };
 }
+import { registerChatCommands } from './ui/panels/chat/chatCommands';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -82,6 +83,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerAlertCommands(connection, alertsTree),
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
+    registerChatCommands(context.extensionUri, connection, log),
   ]) store.add(registration);
   // Teach the redactor every stored secret before anything else is logged; not awaited, so activation stays quick.
   void vault.primeRedactor(profiles.list().map((p) => p.id));
