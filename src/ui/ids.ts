@@ -43,6 +43,11 @@ export const Command = {
   forgetWebhookSecret: 'agentWorkbench.forgetWebhookSecret',
   verifyWebhookSignature: 'agentWorkbench.verifyWebhookSignature',
   addAgentById: 'agentWorkbench.addAgentById',
+  openChat: 'agentWorkbench.openChat',
+  openSavedConversation: 'agentWorkbench.openSavedConversation',
+  restartChat: 'agentWorkbench.restartChat',
+  saveConversation: 'agentWorkbench.saveConversation',
+  copyConversationId: 'agentWorkbench.copyConversationId',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
@@ -64,6 +69,11 @@ export const View = {
 } as const;
 
 export type ViewId = (typeof View)[keyof typeof View];
+
+/** The view types of webview panels (`activeWebviewPanelId` in `when` clauses reads them). */
+export const PanelType = {
+  chat: 'agentWorkbench.chat',
+} as const;
 
 const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const satisfies readonly Environment[];
 /** Restated from the contract (importing its values would pull zod into the extension's bundle); a unit test keeps them equal. */
@@ -128,4 +138,4 @@ export function producedContextValues(): Record<ViewId, string[]> {
 }
 
 /** Items that offer no menu on purpose: they are read, opened or expanded, not acted on. */
-export const WITHOUT_MENU: readonly string[] = ['error', 'info', 'behavior', 'numberEnvironment', 'environment.pre-release', 'environment.live'];
+export const WITHOUT_MENU: readonly string[] = ['error', 'info', 'behavior', 'numberEnvironment'];

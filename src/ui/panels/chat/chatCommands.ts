@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { type ChatSettings, type ChatTarget, isChatSnapshot } from '../../../protocol/chat';
 import { runCommand, UserFacingError } from '../../commands/commandSupport';
+import { prompts } from '../../common/prompts';
 import type { Connection } from '../../connection/connection';
 import { AgentNode, BranchNode } from '../../explorer/agents/agentNodes';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
+import { Command } from '../../ids';
 import type { Log } from '../../log';
 import { panelOptions } from '../panelHost';
 import { CHAT_VIEW_TYPE, ChatPanel, type ChatPanelOptions } from './chatPanel';
@@ -30,7 +32,7 @@ async function pickMode(): Promise<Pick<ChatSettings, 'mode' | 'streaming'> | un
     { label: vscode.l10n.t('Messaging'), detail: vscode.l10n.t('WebSocket session; whole answers'), mode: 'messaging' as const, streaming: false },
     { label: vscode.l10n.t('Chat API'), detail: vscode.l10n.t('Turn-based REST: create, respond, close'), mode: 'chatApi' as const, streaming: false },
   ];
-  const pick = await vscode.window.showQuickPick(picks, { title: vscode.l10n.t('Open Chat'), placeHolder: vscode.l10n.t('How to talk to the agent') });
+  const pick = await prompts.pick(picks, { title: vscode.l10n.t('Open Chat'), placeHolder: vscode.l10n.t('How to talk to the agent') });
   return pick && { mode: pick.mode, streaming: pick.streaming };
 }
 
@@ -93,13 +95,13 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('agentWorkbench.openChat', (arg?: unknown) => runCommand(() => openChat(arg))),
-    vscode.commands.registerCommand('agentWorkbench.openSavedConversation', (arg?: unknown, options?: ChatPanelOptions) =>
+    vscode.commands.registerCommand(Command.openChat, (arg?: unknown) => runCommand(() => openChat(arg))),
+    vscode.commands.registerCommand(Command.openSavedConversation, (arg?: unknown, options?: ChatPanelOptions) =>
       runCommand(() => openSaved(arg, options))),
-    vscode.commands.registerCommand('agentWorkbench.restartChat', () => runCommand(() => active().restart())),
-    vscode.commands.registerCommand('agentWorkbench.saveConversation', (arg?: unknown) =>
+    vscode.commands.registerCommand(Command.restartChat, () => runCommand(() => active().restart())),
+    vscode.commands.registerCommand(Command.saveConversation, (arg?: unknown) =>
       runCommand(() => active().save(arg instanceof vscode.Uri ? arg : undefined))),
-    vscode.commands.registerCommand('agentWorkbench.copyConversationId', () => runCommand(async () => {
+    vscode.commands.registerCommand(Command.copyConversationId, () => runCommand(async () => {
       const id = await active().copyConversationId();
       if (!id) throw new UserFacingError(vscode.l10n.t('This chat has no conversation id yet.'));
       return id;

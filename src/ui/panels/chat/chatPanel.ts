@@ -3,6 +3,7 @@ import { type ChatCommand, type ChatNotification, type ChatRequest, type ChatSet
 import { clientRuntime } from '../../clientRuntime';
 import { requireContext } from '../../commands/commandSupport';
 import type { Connection } from '../../connection/connection';
+import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
 import { PanelHost } from '../panelHost';
 import type { ChatBackend } from './chatBackend';
@@ -11,7 +12,7 @@ import { ChatTranscript } from './chatTranscript';
 import { saveConversation } from './conversationFile';
 import { MessagingBackend, type PanelActions } from './messagingBackend';
 
-export const CHAT_VIEW_TYPE = 'agentWorkbench.chat';
+export const CHAT_VIEW_TYPE = PanelType.chat;
 
 export interface ChatPanelOptions {
   /** The webview reports each line version it has painted (benchmarks and tests). */
@@ -103,7 +104,7 @@ export class ChatPanel implements vscode.Disposable {
     const line = this.transcript.line(lineId);
     if (!line?.fix) return;
     if (line.fix.kind === 'restart') await this.restart();
-    else if (line.fix.kind === 'settings') await vscode.commands.executeCommand('agentWorkbench.editProfile');
+    else if (line.fix.kind === 'settings') await vscode.commands.executeCommand(Command.editProfile);
     else if (this.backend) await this.backend.fix(line.fix.kind, line);
     else await this.newSession();
   }
