@@ -7,6 +7,7 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { LitVirtualizer } from '@lit-labs/virtualizer';
+import { nothing, render } from 'lit';
 import {
   type ChatCommand,
   type ChatLine,
@@ -69,6 +70,13 @@ list.setAttribute('role', 'log');
 list.setAttribute('aria-label', 'Conversation');
 list.keyFunction = (l) => l.id;
 list.renderItem = (l) => renderLine(l, (line) => command({ type: 'fix', lineId: line.id }));
+/**
+ * The answer being written, while it is the newest line: drawn on its own, outside the virtualized
+ * list, so that each streamed piece redraws one line and nothing else (the list is not re-rendered
+ * or re-measured per piece). It joins the list once it is complete or another line follows it.
+ */
+const liveLine = el('div', { class: 'live', 'aria-live': 'polite' });
+let live: string | undefined;
 const typing = el('div', { class: 'typing', 'aria-live': 'polite' });
 const composer = new Composer((text, custom) => command({ type: 'send', text, ...(custom ? { custom } : {}) }), (t) => command({ type: 'typing', typing: t }));
 const events = new LitVirtualizer<InspectorEntry>();
@@ -78,7 +86,7 @@ events.keyFunction = (e) => e.seq;
 events.renderItem = renderEntry;
 
 const chat = el('section', { class: 'chat', 'aria-label': 'Chat' });
-chat.append(list, typing, composer.element);
+chat.append(list, liveLine, typing, composer.element);
 const side = el('aside', { class: 'inspector', 'aria-label': 'Inspector' });
 side.append(el('h2', {}, 'Inspector'), events);
 const main = el('main', { class: 'split' });
@@ -92,7 +100,7 @@ function nearBottom(scroller: HTMLElement): boolean {
 
 function showLines(): void {
   const follow = nearBottom(list);
-  list.items = lines.slice();
+  list.items = live === undefined ? lines.slice() : lines.slice(0, -1);
   // Follows the conversation while the person is at its end; scrolling the list itself moves no other frame.
   if (follow && lines.length) void list.updateComplete.then(() => list.scrollTo({ top: list.scrollHeight }));
 }
@@ -115,7 +123,29 @@ function showStatus(s: ChatStatus): void {
   toolbar.conversation(s);
 }
 
+/** Draws the line being written, or clears the place when no line is being written. */
+function showLive(line: ChatLine | undefined): void {
+  live = line?.id;
+  render(line ? renderLine(line, (l) => command({ type: 'fix', lineId: l.id })) : nothing, liveLine);
+}
+
+/** A streamed answer that is the newest line grows in place; true when the line was drawn that way. */
+function growLive(line: ChatLine): boolean {
+  const newest = index.get(line.id) === lines.length - 1;
+  const growing = newest && line.streaming === true && line.role !== 'user';
+  if (!growing) {
+    if (live !== undefined) showLive(undefined);
+    return false;
+  }
+  const joined = live !== line.id;
+  showLive(line);
+  // The list drops the line it now shows elsewhere (once per answer, not per piece).
+  if (joined) showLines();
+  return true;
+}
+
 function showSnapshot(s: ChatSnapshot): void {
+  showLive(undefined);
   lines = s.lines.slice();
   index.clear();
   lines.forEach((l, i) => index.set(l.id, i));
@@ -142,8 +172,13 @@ async function apply(n: ChatNotification): Promise<void> {
       } else {
         lines[at] = n.line;
       }
-      showLines();
-      if (ackPaint) await painted(n.rev, n.line.id);
+      if (growLive(n.line)) {
+        // lit has written the piece into the page synchronously.
+        if (ackPaint) command({ type: 'painted', rev: n.rev, at: performance.timeOrigin + performance.now(), elements: list.querySelectorAll('.line').length + 1 });
+      } else {
+        showLines();
+        if (ackPaint) await painted(n.rev, n.line.id);
+      }
       break;
     }
     case 'inspector':
@@ -165,9 +200,11 @@ async function apply(n: ChatNotification): Promise<void> {
 /** Tells the host (benchmarks, tests) when a change is in the page and how many line elements the page holds. */
 async function painted(rev: number, lineId?: string): Promise<void> {
   await list.updateComplete;
-  // A line already in view has its new text now; a new one, or a whole snapshot, once the list has laid it out.
+  // A line already in view has its new text now; a new one, or a whole snapshot, once the list has laid it out
+  // (the virtualizer draws a new item a frame or two later). A line scrolled out of view is never drawn: the wait is bounded.
   const inPage = () => lineId !== undefined && [...list.querySelectorAll<HTMLElement>('.line')].some((e) => e.dataset.line === lineId);
-  if (rev === 0 || !inPage()) await Promise.race([list.layoutComplete, new Promise((r) => setTimeout(r, 2_000))]);
+  if (rev === 0) await Promise.race([list.layoutComplete, new Promise((r) => setTimeout(r, 2_000))]);
+  for (let waited = 0; rev !== 0 && !inPage() && waited < 1_000; waited += 8) await new Promise((r) => setTimeout(r, 8));
   command({ type: 'painted', rev, at: performance.timeOrigin + performance.now(), elements: list.querySelectorAll('.line').length });
 }
 

@@ -5,6 +5,7 @@ import { requireContext } from '../../commands/commandSupport';
 import type { Connection } from '../../connection/connection';
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
+import { messagingEventNames } from '../../messagingSettings';
 import { PanelHost } from '../panelHost';
 import type { ChatBackend } from './chatBackend';
 import { ChatApiBackend } from './chatApiBackend';
@@ -136,7 +137,7 @@ export class ChatPanel implements vscode.Disposable {
       const ctx = requireContext(this.connection);
       const runtime = clientRuntime();
       this.backend = this.settings.mode === 'messaging'
-        ? new MessagingBackend(new runtime.MessagingClient(ctx), this.transcript, actions)
+        ? new MessagingBackend(new runtime.MessagingClient(ctx), this.transcript, actions, messagingEventNames())
         : new ChatApiBackend(new runtime.ChatClient(ctx), this.transcript, actions);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

@@ -1,6 +1,8 @@
 import type { MessagingClient } from '../../../client/messaging';
 import type { AgentMessage, MessagingEvent, SystemMessage } from '../../../client/messagingEvents';
+import type { SessionRecovery } from '../../../client/messagingRecovery';
 import type { MessagingSession, SessionState } from '../../../client/messagingSession';
+import type { ClientEventNames } from '../../../contract/messaging';
 import type { ChatLine, FixKind } from '../../../protocol/chat';
 import { clientRuntime } from '../../clientRuntime';
 import { type ChatBackend, fixOf, type SentMessage } from './chatBackend';
@@ -49,7 +51,15 @@ export class MessagingBackend implements ChatBackend {
   private reconnectLine: string | undefined;
   private wasReconnecting = false;
 
-  constructor(private readonly client: MessagingClient, private readonly t: ChatTranscript, private readonly panel: PanelActions) {}
+  /** The system text the session is acting on itself (its onRecovery comes just before the message). */
+  private actedOn: string | undefined;
+
+  constructor(
+    private readonly client: MessagingClient,
+    private readonly t: ChatTranscript,
+    private readonly panel: PanelActions,
+    private readonly eventNames: Partial<ClientEventNames> = {},
+  ) {}
 
   get conversationId(): string | undefined {
     return this.session?.conversationId ?? this.t.status.conversationId;
@@ -65,7 +75,7 @@ export class MessagingBackend implements ChatBackend {
       this.t.inspect('out', 'POST /api/v1/sessions', { streaming_enabled: options.streamingEnabled, platform: options.platform });
       const created = await this.client.createSession(options, token);
       this.t.inspect('in', 'session', { session_id: created.sessionId });
-      const session = this.client.session(created);
+      const session = this.client.session(created, { eventNames: this.eventNames });
       this.session = session;
       this.listen(session);
       this.t.inspect('out', 'WebSocket', { session_id: created.sessionId, cursor: session.cursor ?? null });
@@ -167,6 +177,7 @@ export class MessagingBackend implements ChatBackend {
       s.onSystemMessage((m) => this.systemMessage(m)),
       s.onUnrecognizedEvent((u) => this.t.inspect('in', `unrecognized: ${u.problem}`, u.raw, { unrecognized: true })),
       s.onStateChange((state) => this.state(state)),
+      s.onRecovery((r) => this.recovery(r)),
       s.onExpired(({ message }) => this.t.notice(message, { error: true, fix: fixOf('newSession') })),
     );
   }
@@ -226,8 +237,18 @@ export class MessagingBackend implements ChatBackend {
     });
   }
 
+  /** The session carries out the spec's client action itself; the person is told what it did. */
+  private recovery(r: SessionRecovery): void {
+    this.actedOn = r.action === 'none' ? undefined : r.systemText;
+    this.t.inspect('note', `client action: ${r.action}`, { system_text: r.systemText, message: r.message });
+    this.t.notice(r.message);
+  }
+
   private systemMessage(m: SystemMessage): void {
-    const fix = m.isError ? systemErrorFix(m.text, clientRuntime().messagingContract.SYSTEM_ERRORS) : undefined;
+    // No one-click fix for what the session is already doing: a second re-send would send the message twice.
+    const byTheSession = this.actedOn === m.text;
+    this.actedOn = undefined;
+    const fix = m.isError && !byTheSession ? systemErrorFix(m.text, clientRuntime().messagingContract.SYSTEM_ERRORS) : undefined;
     this.t.upsert({ id: `sys:${m.event.id}`, role: 'system', text: m.text, time: m.event.timestamp, error: m.isError, ...(fix ? { fix: fixOf(fix) } : {}) });
   }
 
