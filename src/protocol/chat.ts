@@ -115,7 +115,9 @@ export type ChatNotification =
   | { type: 'inspector'; entry: InspectorEntry }
   | { type: 'status'; status: ChatStatus }
   /** Puts text back into the message box (the fix of a malformed message). */
-  | { type: 'draft'; text: string };
+  | { type: 'draft'; text: string }
+  /** What was made in one turn of the host's event loop, in order, in one message (a line only in its newest version). */
+  | { type: 'batch'; notifications: ChatNotification[] };
 
 // ---- webview -> host commands ----
 
@@ -127,10 +129,11 @@ export type ChatCommand =
   | { type: 'restart'; settings?: ChatSettings }
   | { type: 'fix'; lineId: string }
   /**
-   * The webview has line version `rev` (0 for a snapshot) in its page, at `at` (ms since the epoch,
-   * sub-millisecond), holding `elements` line elements; only when the snapshot asked with ackPaint.
+   * The webview had each line version `rev` (0 for a snapshot) in its page at `at` (ms since the epoch,
+   * sub-millisecond), and now holds `elements` line elements; only when the snapshot asked with ackPaint.
+   * Told in batches, so that telling does not slow what it measures.
    */
-  | { type: 'painted'; rev: number; at: number; elements: number }
+  | { type: 'painted'; paints: Array<{ rev: number; at: number }>; elements: number }
   /** Something failed in the webview: written to the extension's log. */
   | { type: 'problem'; message: string };
 
@@ -205,11 +208,14 @@ export const isChatNotification: Guard<ChatNotification> = isTagged<ChatNotifica
   inspector: (v): v is Extract<ChatNotification, { type: 'inspector' }> => isRecord(v) && isInspectorEntry(v.entry),
   status: (v): v is Extract<ChatNotification, { type: 'status' }> => isRecord(v) && isChatStatus(v.status),
   draft: (v): v is Extract<ChatNotification, { type: 'draft' }> => isRecord(v) && isString(v.text),
+  batch: (v): v is Extract<ChatNotification, { type: 'batch' }> => isRecord(v) && isArrayOf(isChatNotification)(v.notifications),
 });
 
 /** Longest text accepted from the webview; the clients check the platform's own limits after this. */
 const TEXT_MAX = 16_384;
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length <= TEXT_MAX;
+
+const isPaint = (v: unknown): v is { rev: number; at: number } => isRecord(v) && isNumber(v.rev) && isNumber(v.at);
 
 export const isChatCommand: Guard<ChatCommand> = isTagged<ChatCommand>({
   send: (v): v is Extract<ChatCommand, { type: 'send' }> => isRecord(v) && isText(v.text) && isOptional(isJsonObject)(v.custom),
@@ -219,7 +225,7 @@ export const isChatCommand: Guard<ChatCommand> = isTagged<ChatCommand>({
   restart: (v): v is Extract<ChatCommand, { type: 'restart' }> => isRecord(v) && isOptional(isChatSettings)(v.settings),
   fix: (v): v is Extract<ChatCommand, { type: 'fix' }> => isRecord(v) && isString(v.lineId),
   problem: (v): v is Extract<ChatCommand, { type: 'problem' }> => isRecord(v) && isText(v.message),
-  painted: (v): v is Extract<ChatCommand, { type: 'painted' }> => isRecord(v) && isNumber(v.rev) && isNumber(v.at) && isNumber(v.elements),
+  painted: (v): v is Extract<ChatCommand, { type: 'painted' }> => isRecord(v) && isArrayOf(isPaint)(v.paints) && isNumber(v.elements),
 });
 
 /** The answers to the webview's requests. */

@@ -158,6 +158,10 @@ function showSnapshot(s: ChatSnapshot): void {
 
 async function apply(n: ChatNotification): Promise<void> {
   switch (n.type) {
+    case 'batch':
+      // In order; a line waiting to be laid out does not hold up what follows it.
+      await Promise.all(n.notifications.map((each) => apply(each)));
+      break;
     case 'snapshot':
       snapshot = n.snapshot;
       ackPaint = n.ackPaint === true;
@@ -174,7 +178,7 @@ async function apply(n: ChatNotification): Promise<void> {
       }
       if (growLive(n.line)) {
         // lit has written the piece into the page synchronously.
-        if (ackPaint) command({ type: 'painted', rev: n.rev, at: performance.timeOrigin + performance.now(), elements: list.querySelectorAll('.line').length + 1 });
+        if (ackPaint) tellPainted(n.rev);
       } else {
         showLines();
         if (ackPaint) await painted(n.rev, n.line.id);
@@ -205,7 +209,19 @@ async function painted(rev: number, lineId?: string): Promise<void> {
   const inPage = () => lineId !== undefined && [...list.querySelectorAll<HTMLElement>('.line')].some((e) => e.dataset.line === lineId);
   if (rev === 0) await Promise.race([list.layoutComplete, new Promise((r) => setTimeout(r, 2_000))]);
   for (let waited = 0; rev !== 0 && !inPage() && waited < 1_000; waited += 8) await new Promise((r) => setTimeout(r, 8));
-  command({ type: 'painted', rev, at: performance.timeOrigin + performance.now(), elements: list.querySelectorAll('.line').length });
+  tellPainted(rev);
+}
+
+let paints: Array<{ rev: number; at: number }> = [];
+/** Notes when a version reached the page; told to the host a little later, with others, so the telling costs the stream nothing. */
+function tellPainted(rev: number): void {
+  paints.push({ rev, at: performance.timeOrigin + performance.now() });
+  if (paints.length > 1) return;
+  setTimeout(() => {
+    const told = paints;
+    paints = [];
+    command({ type: 'painted', paints: told, elements: list.querySelectorAll('.line').length + liveLine.querySelectorAll('.line').length });
+  }, 50);
 }
 
 /** Keeps what is shown for a restore (hidden panel, reloaded window): view models only, nothing secret. */

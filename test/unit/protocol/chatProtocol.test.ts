@@ -16,7 +16,8 @@ describe('protocol: chat panel messages are checked before use', () => {
     assert.ok(isChatCommand({ type: 'send', text: 'hi', custom: { a: 1 } }));
     assert.ok(isChatCommand({ type: 'fix', lineId: 'sys:1' }));
     assert.ok(isChatCommand({ type: 'restart', settings: snapshot.settings }));
-    assert.ok(isChatCommand({ type: 'painted', rev: 3, at: 1.5, elements: 20 }));
+    assert.ok(isChatCommand({ type: 'painted', paints: [{ rev: 3, at: 1.5 }], elements: 20 }));
+    assert.ok(!isChatCommand({ type: 'painted', paints: [{ rev: '3', at: 1.5 }], elements: 20 }));
     for (const bad of [
       { type: 'send' },
       { type: 'send', text: 42 },
@@ -45,6 +46,8 @@ describe('protocol: chat panel messages are checked before use', () => {
     assert.ok(isChatSnapshot(snapshot));
     assert.ok(isChatNotification({ type: 'snapshot', snapshot }));
     assert.ok(isChatNotification({ type: 'line', line: snapshot.lines[0], rev: 1 }));
+    assert.ok(isChatNotification({ type: 'batch', notifications: [{ type: 'line', line: snapshot.lines[0], rev: 1 }, { type: 'draft', text: 'x' }] }));
+    assert.equal(isChatNotification({ type: 'batch', notifications: [{ type: 'line', line: { id: 'x' }, rev: 1 }] }), false, 'each notification of a batch is checked');
     assert.equal(isChatSnapshot({ ...snapshot, lines: [{ ...snapshot.lines[0], role: 'html' }] }), false);
     assert.equal(isChatNotification({ type: 'line', line: { id: 'x' }, rev: 1 }), false);
     assert.equal(isChatSnapshot({ ...snapshot, status: { ...snapshot.status, state: 'open?' } }), false);

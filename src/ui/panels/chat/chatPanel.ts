@@ -39,6 +39,8 @@ export class ChatPanel implements vscode.Disposable {
   readonly onDidNotify = this._onDidNotify.event;
   private readonly subs: vscode.Disposable[] = [];
   private disposed = false;
+  /** Notifications made in this turn of the event loop, not yet posted. */
+  private readonly outbox: ChatNotification[] = [];
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -54,7 +56,7 @@ export class ChatPanel implements vscode.Disposable {
       app: 'chat',
       isCommand: isChatCommand,
       isRequest: isChatRequest,
-      onReady: () => this.host.notify({ type: 'snapshot', snapshot: this.transcript.snapshot(), ...(options.ackPaint ? { ackPaint: true } : {}) }),
+      onReady: () => this.queue({ type: 'snapshot', snapshot: this.transcript.snapshot(), ...(options.ackPaint ? { ackPaint: true } : {}) }),
       onCommand: (c) => void this.command(c).catch((err: unknown) => this.log.error(err instanceof Error ? err : String(err))),
       onRequest: (r) => this.request(r),
       onRejected: (reason) => this.log.warn(`Chat panel: ${reason}`),
@@ -96,7 +98,7 @@ export class ChatPanel implements vscode.Disposable {
     this.backend?.dispose();
     this.backend = undefined;
     this.transcript = this.newTranscript(settings);
-    this.host.notify({ type: 'snapshot', snapshot: this.transcript.snapshot(), ...(this.options.ackPaint ? { ackPaint: true } : {}) });
+    this.queue({ type: 'snapshot', snapshot: this.transcript.snapshot(), ...(this.options.ackPaint ? { ackPaint: true } : {}) });
     await this.start();
   }
 
@@ -123,15 +125,36 @@ export class ChatPanel implements vscode.Disposable {
   private newTranscript(settings: ChatSettings, restored?: ChatSnapshot): ChatTranscript {
     this.panel.title = `Chat: ${settings.target.label}`;
     return new ChatTranscript(settings, (n) => {
-      this.host?.notify(n);
+      this.queue(n);
       this._onDidNotify.fire(n);
     }, restored);
+  }
+
+  /**
+   * Notifications go to the webview once per turn of the event loop, in one message: a streamed piece
+   * makes an inspector entry and a line version together, and each message to a webview costs far more
+   * than its size. A line changed twice in a turn is sent in its newest version only.
+   */
+  private queue(n: ChatNotification): void {
+    // A snapshot holds everything made before it.
+    if (n.type === 'snapshot') this.outbox.splice(0);
+    if (n.type === 'line') {
+      const older = this.outbox.findIndex((o) => o.type === 'line' && o.line.id === n.line.id);
+      if (older >= 0) this.outbox.splice(older, 1);
+    }
+    this.outbox.push(n);
+    if (this.outbox.length > 1) return;
+    setImmediate(() => {
+      const notifications = this.outbox.splice(0);
+      if (this.disposed || notifications.length === 0) return;
+      this.host.notify(notifications.length === 1 ? notifications[0]! : { type: 'batch', notifications });
+    });
   }
 
   private async start(): Promise<void> {
     const actions: PanelActions = {
       newSession: () => void this.newSession(),
-      draft: (text) => this.host.notify({ type: 'draft', text }),
+      draft: (text) => this.queue({ type: 'draft', text }),
     };
     try {
       const ctx = requireContext(this.connection);
@@ -180,7 +203,7 @@ export class ChatPanel implements vscode.Disposable {
         this.log.warn(`Chat panel page: ${c.message}`);
         break;
       case 'painted':
-        this._onDidPaint.fire({ rev: c.rev, at: c.at, elements: c.elements });
+        for (const { rev, at } of c.paints) this._onDidPaint.fire({ rev, at, elements: c.elements });
         break;
     }
   }
