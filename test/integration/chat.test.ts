@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { scriptedPrompts } from './prompts';
 import { activateExtension, http, type LocalPlatformUrls } from './support';
 import { answers, byRole, type ChatPanelHandle, fault, openChat, platformOptions, sessionIdOf, until } from './chatSupport';
 
@@ -106,6 +107,34 @@ suite('Chat playground', () => {
     await until('the answer to the message sent again', () => answers(p).length === 2);
     assert.ok(byRole(p, 'notice').some((l) => /send|sent/i.test(l.text)), 'the panel says the message was sent again');
     assert.deepEqual(byRole(p, 'user').map((l) => l.text), ['Do you deliver on Sundays?', 'Do you deliver on Sundays?']);
+  });
+
+  test('Open Chat on a checked-out agent folder in the Explorer chats with the agent and branch of its agent.json', async () => {
+    const ui = scriptedPrompts(await activateExtension());
+    const root = vscode.workspace.workspaceFolders![0]!.uri;
+    const folder = vscode.Uri.joinPath(root, 'support-desk');
+    const plain = vscode.Uri.joinPath(root, 'not-an-agent');
+    try {
+      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'agent.json'), new TextEncoder().encode(JSON.stringify({
+        agentId: 'ag_support', name: 'Support Desk', profile: 'local', branch: { branchId: 'br_support_main', name: 'main' },
+      })));
+      ui.setAnswer((shown) => (shown.kind === 'pick' ? 'Messaging' : undefined));
+      const p = await vscode.commands.executeCommand<ChatPanelHandle | undefined>('agentWorkbench.openChat', folder);
+      assert.ok(p, 'a panel opened');
+      open.push(p);
+      assert.deepEqual(ui.shown.find((s) => s.kind === 'pick')?.items, ['Messaging, streamed', 'Messaging', 'Chat API'], 'the person is asked how to talk to the agent');
+      assert.deepEqual(p.snapshot().settings.target, { label: 'Support Desk (main)', agentId: 'ag_support', branchId: 'br_support_main' });
+      assert.equal(p.panel.title, 'Chat: Support Desk (main)');
+      await until('the greeting', () => answers(p).length === 1);
+
+      await vscode.workspace.fs.createDirectory(plain);
+      assert.equal(await vscode.commands.executeCommand('agentWorkbench.openChat', plain), undefined);
+      assert.match(ui.lastError(), /not a checked-out agent folder/);
+    } finally {
+      ui.dispose();
+      await vscode.workspace.fs.delete(folder, { recursive: true });
+      await vscode.workspace.fs.delete(plain, { recursive: true }).then(undefined, () => undefined);
+    }
   });
 
   test('Chat API: create with variant and integration attributes, respond with metadata and language codes, handoff and end shown', async () => {

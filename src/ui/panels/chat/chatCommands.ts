@@ -9,6 +9,7 @@ import { Command } from '../../ids';
 import type { Log } from '../../log';
 import { panelOptions } from '../panelHost';
 import { CHAT_VIEW_TYPE, ChatPanel, type ChatPanelOptions } from './chatPanel';
+import { AGENT_MANIFEST, parseAgentManifest } from '../../../workspace/agentManifest';
 import { readConversation } from './conversationFile';
 
 /** What Open Chat accepts besides a tree node: the settings to start with (palette, tests, benchmarks). */
@@ -23,6 +24,27 @@ function targetOf(arg: unknown): ChatTarget | undefined {
     return { label: `${agent.name} (${arg.environment})`, agentId: agent.agentId, environment: arg.environment };
   }
   return undefined;
+}
+
+/**
+ * The target of a checked-out agent folder (or its agent.json) chosen in the Explorer: the agent and
+ * branch its agent.json names, when the folder belongs to the profile in use.
+ */
+async function targetOfFolder(uri: vscode.Uri, connection: Connection): Promise<ChatTarget> {
+  const file = uri.path.endsWith(`/${AGENT_MANIFEST}`) ? uri : vscode.Uri.joinPath(uri, AGENT_MANIFEST);
+  let text: string;
+  try {
+    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+  } catch {
+    throw new UserFacingError(vscode.l10n.t('{0} is not a checked-out agent folder: it has no {1}.', vscode.workspace.asRelativePath(uri), AGENT_MANIFEST));
+  }
+  const manifest = parseAgentManifest(text);
+  if (!manifest) throw new UserFacingError(vscode.l10n.t('{0} does not say which agent and branch the folder holds.', vscode.workspace.asRelativePath(file)));
+  const active = connection.profiles.active;
+  if (active && manifest.profile !== active.id) {
+    throw new UserFacingError(vscode.l10n.t('This folder belongs to the connection profile "{0}", not "{1}": switch profile to chat with {2}.', manifest.profile, active.name, manifest.name));
+  }
+  return { label: `${manifest.name} (${manifest.branch.name})`, agentId: manifest.agentId, branchId: manifest.branch.branchId };
 }
 
 /** Asks how to talk to the agent when the command was not told. */
@@ -68,7 +90,8 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
 
   async function openChat(arg?: unknown): Promise<ChatPanel | undefined> {
     const args: OpenChatArgs = arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) && targetOf(arg) === undefined ? (arg as OpenChatArgs) : {};
-    const target = targetOf(arg) ?? args.target ?? { label: connection.profiles.active?.name ?? vscode.l10n.t('agent') };
+    const folder = arg instanceof vscode.Uri ? await targetOfFolder(arg, connection) : undefined;
+    const target = targetOf(arg) ?? folder ?? args.target ?? { label: connection.profiles.active?.name ?? vscode.l10n.t('agent') };
     const mode = args.mode ? { mode: args.mode, streaming: args.streaming ?? false } : await pickMode();
     if (!mode) return undefined;
     const settings: ChatSettings = {
