@@ -40,15 +40,18 @@ suite('Chat playground', () => {
     assert.ok(p.conversationId, 'the conversation id is known once the agent joined');
 
     const pieces: string[] = [];
+    let finalRev = 0;
     p.onDidNotify((n) => {
-      const line = (n as { line?: { role: string; streaming?: boolean; text: string } }).line;
+      const { line, rev } = n as { line?: { role: string; streaming?: boolean; text: string }; rev?: number };
       if (line?.role === 'agent' && line.streaming) pieces.push(line.text);
+      if (line?.role === 'agent' && !line.streaming && rev) finalRev = rev;
     });
     await p.send('What are your opening hours on Sunday?', { order: 'A-1001' });
     const answer = await until('the answer', () => answers(p)[1]);
     assert.ok(pieces.length > 1, `the answer arrived in ${pieces.length} pieces`);
     assert.ok(answer.text.startsWith(pieces[0]!), 'each piece grows the same line');
     assert.deepEqual(answer.custom, { order: 'A-1001' }, 'metadata.custom echoed on the answer');
+    await until('the finished answer in the webview page', () => finalRev > 0 && painted.includes(finalRev));
     assert.deepEqual(byRole(p, 'user').map((l) => [l.text, l.custom]), [['What are your opening hours on Sunday?', { order: 'A-1001' }]]);
     const inspector = p.snapshot(Number.MAX_SAFE_INTEGER).inspector;
     assert.ok(inspector.some((e) => e.label === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK' && e.latencyMs !== undefined), 'the turn latency is on its first answer event');
