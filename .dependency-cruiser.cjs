@@ -22,9 +22,9 @@ module.exports = {
     {
       name: 'protocol-types-only',
       severity: 'error',
-      comment: 'protocol holds types only: a value import would ship host code to the browser.',
+      comment: 'protocol holds message types and their guards: a value import from outside protocol would ship host code to the browser.',
       from: { path: layer('protocol') },
-      to: { dependencyTypesNot: ['type-only', 'type-import'] },
+      to: { pathNot: layer('protocol'), dependencyTypesNot: ['type-only', 'type-import'] },
     },
     {
       name: 'vscode-only-in-ui',

@@ -34,6 +34,7 @@ export interface TestingApi {
   /** What a view shows instead of items (its welcome state and problem), and its message. */
   viewState(view: 'agents' | 'alerts'): { state: string; problem?: string; message?: string };
 }
+import { registerChatCommands } from './ui/panels/chat/chatCommands';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -87,6 +88,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
     registerRuntimeTools({ connection, webhookSecrets, log, models }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
+    registerChatCommands(context.extensionUri, connection, log),
   ]) store.add(registration);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.
   store.add(agentsView.tree.onDidFail((reason) => log.warn(reason)));

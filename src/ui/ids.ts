@@ -53,6 +53,11 @@ export const Command = {
   refreshWebhookDeliveries: 'agentWorkbench.refreshWebhookDeliveries',
   openWebhookDelivery: 'agentWorkbench.openWebhookDelivery',
   checkAlerts: 'agentWorkbench.checkAlerts',
+  openChat: 'agentWorkbench.openChat',
+  openSavedConversation: 'agentWorkbench.openSavedConversation',
+  restartChat: 'agentWorkbench.restartChat',
+  saveConversation: 'agentWorkbench.saveConversation',
+  copyConversationId: 'agentWorkbench.copyConversationId',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
@@ -78,6 +83,11 @@ export const View = {
 } as const;
 
 export type ViewId = (typeof View)[keyof typeof View];
+
+/** The view types of webview panels (`activeWebviewPanelId` in `when` clauses reads them). */
+export const PanelType = {
+  chat: 'agentWorkbench.chat',
+} as const;
 
 const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const satisfies readonly Environment[];
 /** Restated from the contract (importing its values would pull zod into the extension's bundle); a unit test keeps them equal. */
@@ -144,4 +154,4 @@ export function producedContextValues(): Record<ViewId, string[]> {
 }
 
 /** Items that offer no menu on purpose: they are read, opened or expanded, not acted on. */
-export const WITHOUT_MENU: readonly string[] = ['error', 'info', 'behavior', 'numberEnvironment', 'environment.pre-release', 'environment.live'];
+export const WITHOUT_MENU: readonly string[] = ['error', 'info', 'behavior', 'numberEnvironment'];

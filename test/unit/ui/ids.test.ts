@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ALERT_RULE_STATES } from '../../../src/contract/alerts';
-import { Command, ContextKey, ItemContext, producedContextValues, RULE_STATES, View, type ViewId, WITHOUT_MENU } from '../../../src/ui/ids';
+import { Command, ContextKey, ItemContext, PanelType, producedContextValues, RULE_STATES, View, type ViewId, WITHOUT_MENU } from '../../../src/ui/ids';
 
 interface MenuEntry {
   command: string;
@@ -53,7 +53,7 @@ test('the context keys of when clauses are the named ones, and each named key is
   const { menus, commands, viewsWelcome } = manifest.contributes;
   const clauses = [...Object.values(menus).flat().map((m) => m.when), ...commands.map((c) => c.enablement), ...viewsWelcome.map((w) => w.when)]
     .filter((w): w is string => Boolean(w));
-  const views = new Set<string>(Object.values(View));
+  const views = new Set<string>([...Object.values(View), ...Object.values(PanelType)]);
   const read = new Set(clauses.flatMap((w) => [...w.matchAll(/agentWorkbench\.[\w.]+/g)].map((m) => m[0])).filter((k) => !views.has(k)));
   assert.deepEqual([...read].sort(), Object.values(ContextKey).sort());
 });

@@ -1,0 +1,80 @@
+/**
+ * The envelope of every message between a panel (extension host) and its webview app. Four kinds:
+ * a command (no answer), a request (answered by a response with the same id, or timed out), a
+ * notification (host to webview, no answer), and `ready`, which the webview sends once its script
+ * runs so the host knows it can post. Payloads are view models only: never platform shapes or secrets.
+ * Pure types and guards: imported by the extension host and by the browser code alike.
+ */
+
+/** Bumped when a message changes shape: a webview restored from an older build is reloaded, not trusted. */
+export const PROTOCOL_VERSION = 1;
+
+export interface ReadyMessage {
+  kind: 'ready';
+  protocol: number;
+}
+export interface CommandMessage<C> {
+  kind: 'command';
+  command: C;
+}
+export interface RequestMessage<R> {
+  kind: 'request';
+  id: number;
+  request: R;
+}
+export type ResponseMessage<T = unknown> = { kind: 'response'; id: number; ok: true; result: T } | { kind: 'response'; id: number; ok: false; error: string };
+export interface NotificationMessage<N> {
+  kind: 'notification';
+  notification: N;
+}
+
+/** A guard over unknown input: every message crossing the boundary is checked with one before use. */
+export type Guard<T> = (value: unknown) => value is T;
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+export const isString = (v: unknown): v is string => typeof v === 'string';
+export const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
+export const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+export const isOptional = <T>(guard: Guard<T>) => (v: unknown): v is T | undefined => v === undefined || guard(v);
+export const isArrayOf = <T>(guard: Guard<T>) => (v: unknown): v is T[] => Array.isArray(v) && v.every(guard);
+export const isOneOf = <T extends string>(values: readonly T[]) => (v: unknown): v is T => typeof v === 'string' && (values as readonly string[]).includes(v);
+
+/** A plain JSON object (custom metadata, attributes): a record whose values survive a JSON round trip. */
+export function isJsonObject(v: unknown): v is Record<string, unknown> {
+  if (!isRecord(v)) return false;
+  try {
+    return JSON.stringify(v).length < 64 * 1024;
+  } catch {
+    return false;
+  }
+}
+
+/** Checks an object's fields with one guard each; extra fields are allowed (and ignored by readers). */
+export function hasFields<T>(v: unknown, fields: { [K in keyof T]-?: Guard<T[K]> }): v is T {
+  if (!isRecord(v)) return false;
+  return Object.entries(fields).every(([key, guard]) => (guard as Guard<unknown>)(v[key]));
+}
+
+/** A union by `type`: the guard of the member named by the value's `type`. */
+export function isTagged<T extends { type: string }>(guards: { [K in T['type']]: Guard<Extract<T, { type: K }>> }): Guard<T> {
+  return (v: unknown): v is T => {
+    if (!isRecord(v) || typeof v.type !== 'string' || !Object.hasOwn(guards, v.type)) return false;
+    return (guards as Record<string, Guard<T>>)[v.type]!(v);
+  };
+}
+
+export const isReady: Guard<ReadyMessage> = (v): v is ReadyMessage => hasFields<ReadyMessage>(v, { kind: (k): k is 'ready' => k === 'ready', protocol: isNumber });
+
+export function isCommand<C>(inner: Guard<C>): Guard<CommandMessage<C>> {
+  return (v): v is CommandMessage<C> => isRecord(v) && v.kind === 'command' && inner(v.command);
+}
+export function isRequest<R>(inner: Guard<R>): Guard<RequestMessage<R>> {
+  return (v): v is RequestMessage<R> => isRecord(v) && v.kind === 'request' && Number.isSafeInteger(v.id) && inner(v.request);
+}
+export function isNotification<N>(inner: Guard<N>): Guard<NotificationMessage<N>> {
+  return (v): v is NotificationMessage<N> => isRecord(v) && v.kind === 'notification' && inner(v.notification);
+}
+export const isResponse: Guard<ResponseMessage> = (v): v is ResponseMessage =>
+  isRecord(v) && v.kind === 'response' && Number.isSafeInteger(v.id) && (v.ok === true || (v.ok === false && typeof v.error === 'string'));

@@ -1,0 +1,123 @@
+import type { ChatClient } from '../../../client/chat';
+import type { ChatRespondRequest } from '../../../contract/chat';
+import type { ChatLine, FixKind } from '../../../protocol/chat';
+import { type ChatBackend, fixOf, type SentMessage } from './chatBackend';
+import type { ChatTranscript } from './chatTranscript';
+import type { PanelActions } from './messagingBackend';
+
+/**
+ * Chat API mode: turn-based REST. Create (with the variant and integration attributes), one
+ * respond per message (with its metadata and the ASR/TTS language codes), close. Turns are
+ * never repeated automatically: Send again is the person's choice.
+ */
+export class ChatApiBackend implements ChatBackend {
+  private conversation: string | undefined;
+  private lastSent: SentMessage | undefined;
+  private busy = false;
+  private closed = false;
+
+  constructor(private readonly client: ChatClient, private readonly t: ChatTranscript, private readonly panel: PanelActions) {}
+
+  get conversationId(): string | undefined {
+    return this.conversation;
+  }
+
+  async start(): Promise<void> {
+    const { variantId, integrationAttributes } = this.t.settings;
+    const request = { ...(variantId ? { variant_id: variantId } : {}), ...(integrationAttributes ? { integration_attributes: integrationAttributes } : {}) };
+    this.t.setStatus({ state: 'connecting', text: 'Starting a conversation…', canSend: false });
+    this.t.inspect('out', 'POST chat/create', request);
+    this.t.startTurn();
+    try {
+      const reply = await this.client.create(request);
+      this.t.inspect('in', 'chat/create', reply, { latencyMs: this.t.takeLatency() });
+      this.conversation = reply.conversation_id;
+      this.t.setStatus({ state: 'open', text: 'Conversation started', conversationId: reply.conversation_id, canSend: true });
+      if (reply.response) this.t.upsert({ id: this.t.localId('turn'), role: 'agent', text: reply.response, time: new Date().toISOString() });
+    } catch (err) {
+      this.t.setStatus({ state: 'failed', text: message(err), canSend: false });
+      this.t.notice(message(err), { error: true, fix: fixOf('restart') });
+    }
+  }
+
+  async send(text: string, custom?: Record<string, unknown>): Promise<void> {
+    if (!this.conversation || this.busy || this.closed) return;
+    this.lastSent = { text, ...(custom ? { custom } : {}) };
+    const { asrLanguage, ttsLanguage } = this.t.settings;
+    const request: ChatRespondRequest = {
+      conversation_id: this.conversation,
+      message: text,
+      ...(custom ? { metadata: custom } : {}),
+      ...(asrLanguage ? { asr_lang_code: asrLanguage } : {}),
+      ...(ttsLanguage ? { tts_lang_code: ttsLanguage } : {}),
+    };
+    const line: ChatLine = { id: this.t.localId('turn'), role: 'user', text, time: new Date().toISOString(), ...(custom ? { custom } : {}) };
+    this.t.upsert(line);
+    this.t.inspect('out', 'POST chat/respond', request);
+    this.busy = true;
+    this.t.setStatus({ agentTyping: true, canSend: false });
+    this.t.startTurn();
+    try {
+      const reply = await this.client.respond(request);
+      this.t.inspect('in', 'chat/respond', reply, { latencyMs: this.t.takeLatency() });
+      this.t.upsert({ id: this.t.localId('turn'), role: 'agent', text: reply.response, time: new Date().toISOString() });
+      if (reply.handoff) {
+        this.t.setStatus({ handoff: reply.handoff.destination });
+        this.t.notice(`Handed off to ${reply.handoff.destination} (${reply.handoff.reason}).`);
+      }
+      if (reply.end_conversation) {
+        this.closed = true;
+        this.t.notice('The agent ended the conversation.', { fix: fixOf('restart') });
+        this.t.setStatus({ state: 'ended', text: 'The conversation has ended', canSend: false, agentTyping: false });
+        return;
+      }
+    } catch (err) {
+      this.t.upsert({ ...line, error: true, fix: fixOf('resend') });
+      this.t.notice(message(err), { error: true });
+    } finally {
+      this.busy = false;
+    }
+    if (!this.closed) this.t.setStatus({ agentTyping: false, canSend: true });
+  }
+
+  /** The Chat API has no typing indicator. */
+  typing(): void {}
+
+  /** The Chat API hands off only when the agent decides to: there is no request for it. */
+  async handoff(): Promise<void> {
+    this.t.notice('In Chat API mode the agent decides on a handoff; ask for a person in a message.');
+  }
+
+  async endSession(): Promise<void> {
+    if (!this.conversation || this.closed) return;
+    this.closed = true;
+    this.t.inspect('out', 'PUT chat/close', { conversation_id: this.conversation });
+    try {
+      const reply = await this.client.close(this.conversation);
+      this.t.inspect('in', 'chat/close', reply);
+      this.t.notice('The conversation was closed.', { fix: fixOf('restart') });
+      this.t.setStatus({ state: 'ended', text: 'The conversation was closed', canSend: false, agentTyping: false });
+    } catch (err) {
+      this.t.notice(message(err), { error: true });
+    }
+  }
+
+  async fix(kind: FixKind, line: ChatLine): Promise<void> {
+    this.t.upsert({ ...line, fix: undefined });
+    if (kind === 'resend' && this.lastSent) await this.send(this.lastSent.text, this.lastSent.custom);
+    else if (kind === 'edit') this.panel.draft(this.lastSent?.text ?? '');
+    else this.panel.newSession();
+  }
+
+  /** Closing the panel closes the conversation on the platform (once; failures only end up in the log). */
+  dispose(): void {
+    if (this.conversation && !this.closed) {
+      this.closed = true;
+      this.client.close(this.conversation).catch(() => undefined);
+    }
+  }
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

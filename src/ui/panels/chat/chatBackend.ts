@@ -1,0 +1,39 @@
+import type { ChatLine, Fix, FixKind } from '../../../protocol/chat';
+
+/**
+ * One conversation with the platform, in one of the panel's modes. The panel talks to this and
+ * never to a client directly, so each mode's use of its client stays in one file.
+ */
+export interface ChatBackend {
+  /** Starts the conversation (a session or a Chat API create); errors become lines, never throws. */
+  start(): Promise<void>;
+  send(text: string, custom?: Record<string, unknown>): Promise<void>;
+  typing(typing: boolean): void;
+  handoff(reason?: string): Promise<void>;
+  endSession(): Promise<void>;
+  /** Carries out a one-click fix shown on `line`; `newSession`, `restart` and `settings` are the panel's. */
+  fix(kind: FixKind, line: ChatLine): Promise<void>;
+  readonly conversationId: string | undefined;
+  dispose(): void;
+}
+
+/** The words of each fix button. */
+export const FIX_LABELS: Record<FixKind, string> = {
+  resend: 'Send again',
+  edit: 'Edit the message',
+  join: 'Ask the agent to join',
+  newSession: 'Start a new session',
+  restart: 'Restart',
+  handoff: 'Ask for a person again',
+  settings: 'Check the connection profile',
+};
+
+export function fixOf(kind: FixKind): Fix {
+  return { kind, label: FIX_LABELS[kind] };
+}
+
+/** The last thing the person sent, for Send again. */
+export interface SentMessage {
+  text: string;
+  custom?: Record<string, unknown>;
+}

@@ -1,0 +1,237 @@
+import * as vscode from 'vscode';
+import { type ChatCommand, type ChatNotification, type ChatRequest, type ChatSettings, type ChatSnapshot, isChatCommand, isChatRequest } from '../../../protocol/chat';
+import { clientRuntime } from '../../clientRuntime';
+import { requireContext } from '../../commands/commandSupport';
+import type { Connection } from '../../connection/connection';
+import { Command, PanelType } from '../../ids';
+import type { Log } from '../../log';
+import { messagingEventNames } from '../../messagingSettings';
+import { PanelHost } from '../panelHost';
+import type { ChatBackend } from './chatBackend';
+import { ChatApiBackend } from './chatApiBackend';
+import { ChatTranscript } from './chatTranscript';
+import { saveConversation } from './conversationFile';
+import { MessagingBackend, type PanelActions } from './messagingBackend';
+
+export const CHAT_VIEW_TYPE = PanelType.chat;
+
+export interface ChatPanelOptions {
+  /** The webview reports each line version it has painted (benchmarks and tests). */
+  ackPaint?: boolean;
+}
+
+/**
+ * One chat panel: a webview, the conversation shown in it, and the session behind it. Several
+ * can be open side by side; each has its own session. A panel restored after a reload shows the
+ * conversation it had and starts nothing until Restart.
+ */
+export class ChatPanel implements vscode.Disposable {
+  private transcript: ChatTranscript;
+  private backend: ChatBackend | undefined;
+  private readonly host: PanelHost<ChatCommand, ChatRequest, ChatNotification>;
+  private readonly _onDidPaint = new vscode.EventEmitter<{ rev: number; at: number; elements: number }>();
+  private readonly _onDidDispose = new vscode.EventEmitter<void>();
+  private readonly _onDidNotify = new vscode.EventEmitter<ChatNotification>();
+  /** The webview has line version `rev` in its page since `at` (epoch ms; only with ackPaint). */
+  readonly onDidPaint = this._onDidPaint.event;
+  readonly onDidDispose = this._onDidDispose.event;
+  /** Every notification made for the webview, posted or not (tests read the conversation through it). */
+  readonly onDidNotify = this._onDidNotify.event;
+  private readonly subs: vscode.Disposable[] = [];
+  private disposed = false;
+  /** Notifications made in this turn of the event loop, not yet posted. */
+  private readonly outbox: ChatNotification[] = [];
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    private readonly connection: Connection,
+    private readonly log: Log,
+    settings: ChatSettings,
+    private readonly options: ChatPanelOptions = {},
+    restored?: ChatSnapshot,
+  ) {
+    this.transcript = this.newTranscript(settings, restored);
+    this.host = new PanelHost(panel, extensionUri, {
+      app: 'chat',
+      isCommand: isChatCommand,
+      isRequest: isChatRequest,
+      onReady: () => this.queue({ type: 'snapshot', snapshot: this.transcript.snapshot(), ...(options.ackPaint ? { ackPaint: true } : {}) }),
+      onCommand: (c) => void this.command(c).catch((err: unknown) => this.log.error(err instanceof Error ? err : String(err))),
+      onRequest: (r) => this.request(r),
+      onRejected: (reason) => this.log.warn(`Chat panel: ${reason}`),
+    });
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'agent-workbench.svg');
+    this.subs.push(panel.onDidDispose(() => this.dispose()));
+    if (restored) {
+      this.transcript.setStatus({ state: 'closed', text: 'Reopened: the session is not connected. Restart to continue with the same settings.', canSend: false, agentTyping: false });
+    } else {
+      void this.start();
+    }
+  }
+
+  get settings(): ChatSettings {
+    return this.transcript.settings;
+  }
+
+  get conversationId(): string | undefined {
+    return this.backend?.conversationId ?? this.transcript.status.conversationId;
+  }
+
+  /** The whole conversation as the webview is given it. */
+  snapshot(inspectorLimit?: number): ChatSnapshot {
+    return this.transcript.snapshot(inspectorLimit);
+  }
+
+  /** Sends as the person would from the message box. */
+  send(text: string, custom?: Record<string, unknown>): Promise<void> {
+    return this.command({ type: 'send', text, ...(custom ? { custom } : {}) });
+  }
+
+  /** Ends the session on the platform, as End session does. */
+  endSession(): Promise<void> {
+    return this.command({ type: 'endSession' });
+  }
+
+  /** Starts a new session with the same settings (or the ones given), from an empty conversation. */
+  async restart(settings: ChatSettings = this.settings): Promise<void> {
+    this.backend?.dispose();
+    this.backend = undefined;
+    this.transcript = this.newTranscript(settings);
+    this.queue({ type: 'snapshot', snapshot: this.transcript.snapshot(), ...(this.options.ackPaint ? { ackPaint: true } : {}) });
+    await this.start();
+  }
+
+  /** Carries out the one-click fix shown on a line, as its button does. */
+  async fix(lineId: string): Promise<void> {
+    const line = this.transcript.line(lineId);
+    if (!line?.fix) return;
+    if (line.fix.kind === 'restart') await this.restart();
+    else if (line.fix.kind === 'settings') await vscode.commands.executeCommand(Command.editProfile);
+    else if (this.backend) await this.backend.fix(line.fix.kind, line);
+    else await this.newSession();
+  }
+
+  async save(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    return saveConversation(this.transcript.snapshot(Number.MAX_SAFE_INTEGER), this.conversationId, target);
+  }
+
+  async copyConversationId(): Promise<string | undefined> {
+    const id = this.conversationId;
+    if (id) await vscode.env.clipboard.writeText(id);
+    return id;
+  }
+
+  private newTranscript(settings: ChatSettings, restored?: ChatSnapshot): ChatTranscript {
+    this.panel.title = `Chat: ${settings.target.label}`;
+    return new ChatTranscript(settings, (n) => {
+      this.queue(n);
+      this._onDidNotify.fire(n);
+    }, restored);
+  }
+
+  /**
+   * Notifications go to the webview once per turn of the event loop, in one message: a streamed piece
+   * makes an inspector entry and a line version together, and each message to a webview costs far more
+   * than its size. A line changed twice in a turn is sent in its newest version only.
+   */
+  private queue(n: ChatNotification): void {
+    // A snapshot holds everything made before it.
+    if (n.type === 'snapshot') this.outbox.splice(0);
+    if (n.type === 'line') {
+      const older = this.outbox.findIndex((o) => o.type === 'line' && o.line.id === n.line.id);
+      if (older >= 0) this.outbox.splice(older, 1);
+    }
+    this.outbox.push(n);
+    if (this.outbox.length > 1) return;
+    setImmediate(() => {
+      const notifications = this.outbox.splice(0);
+      if (this.disposed || notifications.length === 0) return;
+      this.host.notify(notifications.length === 1 ? notifications[0]! : { type: 'batch', notifications });
+    });
+  }
+
+  private async start(): Promise<void> {
+    const actions: PanelActions = {
+      newSession: () => void this.newSession(),
+      draft: (text) => this.queue({ type: 'draft', text }),
+    };
+    try {
+      const ctx = requireContext(this.connection);
+      const runtime = clientRuntime();
+      this.backend = this.settings.mode === 'messaging'
+        ? new MessagingBackend(new runtime.MessagingClient(ctx), this.transcript, actions, messagingEventNames())
+        : new ChatApiBackend(new runtime.ChatClient(ctx), this.transcript, actions);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.transcript.setStatus({ state: 'failed', text: message, canSend: false });
+      this.transcript.notice(message, { error: true, fix: { kind: 'restart', label: 'Restart' } });
+      return;
+    }
+    await this.backend.start();
+  }
+
+  /** A new session in the same panel, keeping what was said so far above it. */
+  private async newSession(): Promise<void> {
+    this.backend?.dispose();
+    this.backend = undefined;
+    this.transcript.notice('A new session was started with the same settings.');
+    await this.start();
+  }
+
+  private async command(c: ChatCommand): Promise<void> {
+    switch (c.type) {
+      case 'send':
+        if (c.text.trim()) await this.backend?.send(c.text, c.custom);
+        break;
+      case 'typing':
+        this.backend?.typing(c.typing);
+        break;
+      case 'handoff':
+        await this.backend?.handoff(c.reason);
+        break;
+      case 'endSession':
+        await this.backend?.endSession();
+        break;
+      case 'restart':
+        await this.restart(c.settings ?? this.settings);
+        break;
+      case 'fix':
+        await this.fix(c.lineId);
+        break;
+      case 'problem':
+        this.log.warn(`Chat panel page: ${c.message}`);
+        break;
+      case 'painted':
+        for (const { rev, at } of c.paints) this._onDidPaint.fire({ rev, at, elements: c.elements });
+        break;
+    }
+  }
+
+  private async request(r: ChatRequest): Promise<unknown> {
+    switch (r.type) {
+      case 'save': {
+        const file = await this.save();
+        return file ? { file: vscode.workspace.asRelativePath(file) } : {};
+      }
+      case 'copyConversationId': {
+        const conversationId = await this.copyConversationId();
+        return conversationId ? { conversationId } : {};
+      }
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.backend?.dispose();
+    this.backend = undefined;
+    this.host.dispose();
+    this.subs.forEach((s) => s.dispose());
+    this._onDidDispose.fire();
+    this._onDidDispose.dispose();
+    this._onDidPaint.dispose();
+    this._onDidNotify.dispose();
+    this.panel.dispose();
+  }
+}

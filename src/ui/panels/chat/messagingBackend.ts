@@ -1,0 +1,304 @@
+import type { MessagingClient } from '../../../client/messaging';
+import type { AgentMessage, MessagingEvent, SystemMessage } from '../../../client/messagingEvents';
+import type { SessionRecovery } from '../../../client/messagingRecovery';
+import type { MessagingSession, SessionState } from '../../../client/messagingSession';
+import type { ClientEventNames } from '../../../contract/messaging';
+import type { ChatLine, FixKind } from '../../../protocol/chat';
+import { clientRuntime } from '../../clientRuntime';
+import { type ChatBackend, fixOf, type SentMessage } from './chatBackend';
+import type { ChatTranscript } from './chatTranscript';
+import { systemErrorFix } from './systemErrorFixes';
+
+/**
+ * After a reconnect, how long a message written before the drop may take to be echoed before it
+ * is written again: the platform acknowledges a message only by echoing it, and one written as
+ * the connection died is lost with it (docs/api-assumptions.md).
+ */
+const RESEND_AFTER_MS = 1_500;
+
+interface Unconfirmed {
+  line: ChatLine;
+  custom?: Record<string, unknown>;
+  /** The connection it was written on, once written. */
+  writtenOn?: number;
+}
+
+/** What the panel asks of itself when a fix is not the session's to carry out. */
+export interface PanelActions {
+  newSession(): void;
+  draft(text: string): void;
+}
+
+/**
+ * Messaging mode: one messaging session (access token, session, WebSocket) shown in a transcript.
+ * The one file that uses the messaging session's API. Every event the session delivers (once
+ * each, in order, replays removed) becomes an inspector entry and, where a person would see
+ * something, a line; streamed answers grow one line in place.
+ */
+export class MessagingBackend implements ChatBackend {
+  private session: MessagingSession | undefined;
+  private readonly subs: Array<{ dispose(): void }> = [];
+  /** Messages sent here and not yet echoed by the platform, oldest first. */
+  private readonly pending: Unconfirmed[] = [];
+  /** Counts connections: a message written on an earlier one and never echoed may have been lost with it. */
+  private connection = 0;
+  private resendTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Custom metadata echoed on each agent message, by message id. */
+  private readonly customOf = new Map<string, Record<string, unknown>>();
+  private lastSent: SentMessage | undefined;
+  private lastHandoffReason: string | undefined;
+  private reconnects = 0;
+  private reconnectLine: string | undefined;
+  private wasReconnecting = false;
+
+  /** The system text the session is acting on itself (its onRecovery comes just before the message). */
+  private actedOn: string | undefined;
+
+  constructor(
+    private readonly client: MessagingClient,
+    private readonly t: ChatTranscript,
+    private readonly panel: PanelActions,
+    private readonly eventNames: Partial<ClientEventNames> = {},
+  ) {}
+
+  get conversationId(): string | undefined {
+    return this.session?.conversationId ?? this.t.status.conversationId;
+  }
+
+  async start(): Promise<void> {
+    this.t.setStatus({ state: 'connecting', text: 'Starting a messaging session…', canSend: false });
+    try {
+      this.t.inspect('out', 'POST /api/v1/access-token', {});
+      const token = await this.client.accessToken();
+      this.t.inspect('in', 'access token', { access_token: '‹not shown›', token_type: 'Bearer', expires_in: token.expiresInSeconds });
+      const options = { streamingEnabled: this.t.settings.streaming, platform: 'web' as const };
+      this.t.inspect('out', 'POST /api/v1/sessions', { streaming_enabled: options.streamingEnabled, platform: options.platform });
+      const created = await this.client.createSession(options, token);
+      this.t.inspect('in', 'session', { session_id: created.sessionId });
+      const session = this.client.session(created, { eventNames: this.eventNames });
+      this.session = session;
+      this.listen(session);
+      this.t.inspect('out', 'WebSocket', { session_id: created.sessionId, cursor: session.cursor ?? null });
+      await session.connect();
+    } catch (err) {
+      // A session that closed while connecting has said why through its state already.
+      if (this.session?.state.kind !== 'closed') this.failed(err);
+    }
+  }
+
+  async send(text: string, custom?: Record<string, unknown>): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    this.lastSent = { text, ...(custom ? { custom } : {}) };
+    const line: ChatLine = { id: this.t.localId('sent'), role: 'user', text, time: new Date().toISOString(), streaming: true, ...(custom ? { custom } : {}) };
+    const entry: Unconfirmed = { line, ...(custom ? { custom } : {}) };
+    this.pending.push(entry);
+    this.t.upsert(line);
+    this.t.startTurn();
+    await this.write(entry);
+  }
+
+  private async write(entry: Unconfirmed): Promise<void> {
+    const { text } = entry.line;
+    this.t.inspect('out', 'EVENT_TYPE_USER_MESSAGE', { type: 'EVENT_TYPE_USER_MESSAGE', payload: { text }, ...(entry.custom ? { metadata: { custom: entry.custom } } : {}) });
+    try {
+      await this.session?.sendMessage(text, entry.custom);
+      entry.writtenOn = this.connection;
+    } catch (err) {
+      const i = this.pending.indexOf(entry);
+      if (i >= 0) this.pending.splice(i, 1);
+      this.t.upsert({ ...entry.line, streaming: false, error: true, fix: fixOf('resend') });
+      this.problem(err);
+    }
+  }
+
+  /** Writes again what was written on a lost connection and is still not echoed once the history is back. */
+  private resendLost(): void {
+    clearTimeout(this.resendTimer);
+    this.resendTimer = setTimeout(() => {
+      if (this.session?.state.kind !== 'open') return;
+      for (const entry of this.pending) {
+        if (entry.writtenOn === undefined || entry.writtenOn >= this.connection) continue;
+        entry.writtenOn = undefined;
+        this.t.inspect('note', 'sent again: not in the history after the reconnect', { text: entry.line.text });
+        void this.write(entry);
+      }
+    }, RESEND_AFTER_MS);
+  }
+
+  typing(typing: boolean): void {
+    this.session?.sendTyping(typing).catch(() => undefined);
+  }
+
+  async handoff(reason?: string): Promise<void> {
+    this.lastHandoffReason = reason;
+    this.t.inspect('out', 'EVENT_TYPE_REQUEST_HANDOFF', { type: 'EVENT_TYPE_REQUEST_HANDOFF', payload: reason ? { reason } : {} });
+    await this.session?.requestHandoff(reason).catch((err: unknown) => this.problem(err));
+  }
+
+  async endSession(): Promise<void> {
+    this.t.inspect('out', 'EVENT_TYPE_END_SESSION', { type: 'EVENT_TYPE_END_SESSION', payload: {} });
+    await this.session?.endSession().catch((err: unknown) => this.problem(err));
+  }
+
+  async fix(kind: FixKind, line: ChatLine): Promise<void> {
+    switch (kind) {
+      case 'resend':
+        if (this.lastSent) await this.send(this.lastSent.text, this.lastSent.custom);
+        break;
+      case 'edit':
+        this.panel.draft(this.lastSent?.text ?? '');
+        break;
+      case 'join':
+        this.t.inspect('out', 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', { type: 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', payload: {} });
+        await this.session?.join().catch((err: unknown) => this.problem(err));
+        break;
+      case 'handoff':
+        await this.handoff(this.lastHandoffReason);
+        break;
+      default:
+        this.panel.newSession();
+    }
+    this.t.upsert({ ...line, fix: undefined });
+  }
+
+  dispose(): void {
+    clearTimeout(this.resendTimer);
+    this.subs.forEach((s) => s.dispose());
+    this.session?.dispose();
+    this.session = undefined;
+  }
+
+  private listen(s: MessagingSession): void {
+    this.subs.push(
+      s.onEvent((e) => this.event(e)),
+      s.onMessage((m) => this.agentMessage(m)),
+      s.onTyping((typing) => this.t.setStatus({ agentTyping: typing })),
+      s.onSystemMessage((m) => this.systemMessage(m)),
+      s.onUnrecognizedEvent((u) => this.t.inspect('in', `unrecognized: ${u.problem}`, u.raw, { unrecognized: true })),
+      s.onStateChange((state) => this.state(state)),
+      s.onRecovery((r) => this.recovery(r)),
+      s.onExpired(({ message }) => this.t.notice(message, { error: true, fix: fixOf('newSession') })),
+    );
+  }
+
+  private event(e: MessagingEvent): void {
+    const answer = e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK' || e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE' || e.type === 'EVENT_TYPE_LIVE_AGENT_MESSAGE';
+    const latencyMs = answer ? this.t.takeLatency() : undefined;
+    this.t.inspect('in', e.type, e, { latencyMs });
+    const custom = e.metadata.custom;
+    const time = e.timestamp;
+    switch (e.type) {
+      case 'EVENT_TYPE_USER_MESSAGE': {
+        const i = this.pending.findIndex((p) => p.line.text === e.payload.text);
+        const mine = i >= 0 ? this.pending.splice(i, 1)[0] : undefined;
+        this.t.upsert({ id: mine?.line.id ?? e.id, role: 'user', text: e.payload.text, time, ...(custom ? { custom } : {}) });
+        break;
+      }
+      case 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK':
+      case 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE':
+        if (custom) this.customOf.set(e.payload.message_id, custom);
+        break;
+      case 'EVENT_TYPE_VIRTUAL_AGENT_JOINED':
+        this.t.setStatus({ conversationId: e.payload.conversation_id });
+        this.t.notice(`${e.payload.agent_name ?? 'The agent'} joined (conversation ${e.payload.conversation_id}).`);
+        break;
+      case 'EVENT_TYPE_LIVE_AGENT_MESSAGE':
+        this.t.upsert({ id: `live:${e.payload.message_id}`, role: 'liveAgent', speaker: e.payload.agent_name, text: e.payload.text, time, ...(custom ? { custom } : {}) });
+        break;
+      case 'EVENT_TYPE_HANDOFF_STARTED':
+        this.t.setStatus({ handoff: e.payload.destination });
+        this.t.notice(`Handed off to ${e.payload.destination} (${e.payload.reason}).`);
+        break;
+      case 'EVENT_TYPE_HANDOFF_ENDED':
+        this.t.setStatus({ handoff: undefined });
+        this.t.notice(`The handoff ended (${e.payload.reason}).`);
+        break;
+      case 'SESSION_END':
+        this.t.notice(`The session ended (${e.payload.reason}).`, { fix: fixOf('newSession') });
+        break;
+      default:
+        break;
+    }
+  }
+
+  private agentMessage(m: AgentMessage): void {
+    const custom = this.customOf.get(m.messageId);
+    if (m.state !== 'streaming') this.customOf.delete(m.messageId);
+    const existing = this.t.line(`msg:${m.messageId}`);
+    this.t.upsert({
+      id: `msg:${m.messageId}`,
+      role: 'agent',
+      text: m.text,
+      time: existing?.time ?? new Date().toISOString(),
+      ...(m.state === 'streaming' ? { streaming: true } : {}),
+      ...(m.state === 'interrupted' ? { interrupted: true } : {}),
+      ...(custom ? { custom } : {}),
+    });
+  }
+
+  /** The session carries out the spec's client action itself; the person is told what it did. */
+  private recovery(r: SessionRecovery): void {
+    this.actedOn = r.action === 'none' ? undefined : r.systemText;
+    this.t.inspect('note', `client action: ${r.action}`, { system_text: r.systemText, message: r.message });
+    this.t.notice(r.message);
+  }
+
+  private systemMessage(m: SystemMessage): void {
+    // No one-click fix for what the session is already doing: a second re-send would send the message twice.
+    const byTheSession = this.actedOn === m.text;
+    this.actedOn = undefined;
+    const fix = m.isError && !byTheSession ? systemErrorFix(m.text, clientRuntime().messagingContract.SYSTEM_ERRORS) : undefined;
+    this.t.upsert({ id: `sys:${m.event.id}`, role: 'system', text: m.text, time: m.event.timestamp, error: m.isError, ...(fix ? { fix: fixOf(fix) } : {}) });
+  }
+
+  private state(state: SessionState): void {
+    switch (state.kind) {
+      case 'connecting':
+        this.t.setStatus({ state: 'connecting', text: 'Connecting…', canSend: true });
+        break;
+      case 'reconnecting':
+        if (!this.wasReconnecting) this.connection += 1;
+        this.wasReconnecting = true;
+        this.t.setStatus({ state: 'reconnecting', text: `Connection lost: reconnecting (attempt ${state.attempt})…`, canSend: true });
+        break;
+      case 'open':
+        if (this.wasReconnecting) this.reconnected();
+        else this.t.setStatus({ state: 'open', text: 'Connected', canSend: true });
+        break;
+      case 'closed': {
+        const map = { ended: 'ended', expired: 'expired', closed: 'closed', unauthorized: 'failed', failed: 'failed' } as const;
+        this.t.setStatus({ state: map[state.reason], text: state.message, canSend: false, agentTyping: false });
+        if (state.reason === 'failed' || state.reason === 'unauthorized') {
+          this.t.notice(state.message, { error: true, fix: fixOf(state.reason === 'unauthorized' ? 'settings' : 'restart') });
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  /** Says that the connection came back by itself, from where: one line, counted, rather than one per drop. */
+  private reconnected(): void {
+    this.wasReconnecting = false;
+    if (this.pending.length) this.resendLost();
+    this.reconnects += 1;
+    const at = this.session?.cursor;
+    const text = `Reconnected by itself${this.reconnects > 1 ? ` (${this.reconnects} times)` : ''}; resumed from position ${at ?? 0}, nothing missed or repeated.`;
+    this.t.setStatus({ state: 'open', text, canSend: true });
+    const last = this.t.all.at(-1);
+    if (this.reconnectLine && last?.id === this.reconnectLine) this.t.upsert({ ...last, text, time: new Date().toISOString() });
+    else this.reconnectLine = this.t.notice(text).id;
+  }
+
+  private failed(err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    this.t.setStatus({ state: 'failed', text: message, canSend: false });
+    this.t.notice(message, { error: true, fix: fixOf('restart') });
+  }
+
+  private problem(err: unknown): void {
+    this.t.notice(err instanceof Error ? err.message : String(err), { error: true });
+  }
+}

@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import {
+  type Guard,
+  isCommand,
+  isReady,
+  isRequest,
+  type NotificationMessage,
+  PROTOCOL_VERSION,
+  type ResponseMessage,
+} from '../../protocol/envelope';
+
+/** The folder of the built webview apps: the only place a panel may load anything from. */
+export function webviewRoot(extensionUri: vscode.Uri): vscode.Uri {
+  return vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+}
+
+/** Options for `createWebviewPanel` and for restoring a panel: scripts on, resources only from the built webview folder. */
+export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [webviewRoot(extensionUri)], retainContextWhenHidden: false, enableFindWidget: true };
+}
+
+export interface PanelHostOptions<C, R extends { type: string }> {
+  /** The webview app: dist/webview/<app>.js. */
+  app: string;
+  isCommand: Guard<C>;
+  isRequest: Guard<R>;
+  /** The webview (re)loaded and asked for its content: post the whole state. */
+  onReady(): void;
+  onCommand(command: C): void;
+  onRequest(request: R): Promise<unknown>;
+  /** An incoming message failed its guard (logged by the caller; never acted on). */
+  onRejected?(reason: string): void;
+}
+
+/**
+ * One webview panel's side of the protocol. Writes the page (a content security policy with a
+ * nonce: the app's one module script and its styles only, no inline or eval script), waits for the
+ * webview's `ready` before posting, checks every incoming message with the panel's guards, and
+ * answers requests. A hidden panel's webview is discarded; when shown again it sends `ready`
+ * anew and gets the whole state, so nothing posted meanwhile needs to be kept.
+ */
+export class PanelHost<C, R extends { type: string }, N> implements vscode.Disposable {
+  private ready = false;
+  private readonly subs: vscode.Disposable[] = [];
+  private readonly commandGuard: Guard<{ kind: 'command'; command: C }>;
+  private readonly requestGuard: Guard<{ kind: 'request'; id: number; request: R }>;
+
+  constructor(readonly panel: vscode.WebviewPanel, private readonly extensionUri: vscode.Uri, private readonly options: PanelHostOptions<C, R>) {
+    this.commandGuard = isCommand(options.isCommand);
+    this.requestGuard = isRequest(options.isRequest);
+    panel.webview.options = panelOptions(extensionUri);
+    this.subs.push(
+      panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)),
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible) this.ready = false;
+      }),
+    );
+    panel.webview.html = this.html();
+  }
+
+  /** True once the webview has said it is ready, until it is hidden or reloaded. */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** Posts a notification when the webview can take it; otherwise it is covered by the state sent on the next `ready`. */
+  notify(notification: N): boolean {
+    if (!this.ready) return false;
+    const message: NotificationMessage<N> = { kind: 'notification', notification };
+    this.panel.webview.postMessage(message).then(
+      (delivered) => {
+        if (!delivered) this.options.onRejected?.('a notification could not be delivered to the webview');
+      },
+      (err: unknown) => this.options.onRejected?.(`a notification could not be posted: ${String(err)}`),
+    );
+    return true;
+  }
+
+  private receive(message: unknown): void {
+    if (isReady(message)) {
+      if (message.protocol !== PROTOCOL_VERSION) {
+        // A webview restored from another build: load this build's page instead of trusting it.
+        this.options.onRejected?.(`the webview speaks protocol ${message.protocol}, not ${PROTOCOL_VERSION}; reloading it`);
+        this.panel.webview.html = this.html();
+        return;
+      }
+      this.ready = true;
+      this.options.onReady();
+    } else if (this.commandGuard(message)) {
+      this.options.onCommand(message.command);
+    } else if (this.requestGuard(message)) {
+      void this.answer(message.id, message.request);
+    } else {
+      this.options.onRejected?.(`an unexpected message from the webview was ignored: ${describe(message)}`);
+    }
+  }
+
+  private async answer(id: number, request: R): Promise<void> {
+    let response: ResponseMessage;
+    try {
+      response = { kind: 'response', id, ok: true, result: await this.options.onRequest(request) };
+    } catch (err) {
+      response = { kind: 'response', id, ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+    void this.panel.webview.postMessage(response);
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const nonce = randomBytes(16).toString('base64');
+    const root = webviewRoot(this.extensionUri);
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, `${this.options.app}.js`));
+    const csp = [
+      "default-src 'none'",
+      `script-src 'nonce-${nonce}'`,
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource} data:`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="${vscode.env.language}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+</head>
+<body>
+<div id="app"></div>
+<script type="module" nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    this.ready = false;
+    this.subs.forEach((s) => s.dispose());
+  }
+}
+
+/** A short, safe description of a rejected message for the log (its kind and type, never its content). */
+function describe(message: unknown): string {
+  if (typeof message !== 'object' || message === null) return typeof message;
+  const m = message as Record<string, unknown>;
+  const inner = (m.command ?? m.request) as Record<string, unknown> | undefined;
+  return `kind ${String(m.kind)}${inner && typeof inner === 'object' ? `, type ${String(inner.type)}` : ''}`;
+}

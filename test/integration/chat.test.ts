@@ -1,0 +1,182 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { scriptedPrompts } from './prompts';
+import { activateExtension, http, type LocalPlatformUrls } from './support';
+import { answers, byRole, type ChatPanelHandle, fault, openChat, platformOptions, sessionIdOf, until } from './chatSupport';
+
+suite('Chat playground', () => {
+  let urls: LocalPlatformUrls;
+  const open: ChatPanelHandle[] = [];
+  const chat = async (args: Record<string, unknown>) => {
+    const p = await openChat(args);
+    open.push(p);
+    return p;
+  };
+
+  suiteSetup(async () => {
+    await activateExtension();
+    urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
+    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+  });
+
+  teardown(async () => {
+    open.splice(0).forEach((p) => p.dispose());
+    await http('DELETE', `${urls.admin}/faults`);
+    await platformOptions(urls, { streamDelayMs: 0 });
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('agentWorkbench.stopLocalPlatform');
+  });
+
+  test('messaging, streamed: the webview shows the greeting, a message with custom metadata gets its answer in pieces, and the metadata comes back', async () => {
+    await platformOptions(urls, { streamDelayMs: 20 });
+    const p = await chat({ mode: 'messaging', streaming: true, ackPaint: true, target: { label: 'Support Desk' } });
+    const painted: number[] = [];
+    p.onDidPaint(({ rev }) => painted.push(rev));
+    await until('the greeting', () => answers(p).length === 1);
+    await until('the webview to show the conversation', () => painted.length > 0);
+    assert.equal(p.snapshot().status.state, 'open');
+    assert.ok(p.conversationId, 'the conversation id is known once the agent joined');
+
+    const pieces: string[] = [];
+    let finalRev = 0;
+    p.onDidNotify((n) => {
+      const { line, rev } = n as { line?: { role: string; streaming?: boolean; text: string }; rev?: number };
+      if (line?.role === 'agent' && line.streaming) pieces.push(line.text);
+      if (line?.role === 'agent' && !line.streaming && rev) finalRev = rev;
+    });
+    await p.send('What are your opening hours on Sunday?', { order: 'A-1001' });
+    const answer = await until('the answer', () => answers(p)[1]);
+    assert.ok(pieces.length > 1, `the answer arrived in ${pieces.length} pieces`);
+    assert.ok(answer.text.startsWith(pieces[0]!), 'each piece grows the same line');
+    assert.deepEqual(answer.custom, { order: 'A-1001' }, 'metadata.custom echoed on the answer');
+    await until('the finished answer in the webview page', () => finalRev > 0 && painted.includes(finalRev));
+    assert.deepEqual(byRole(p, 'user').map((l) => [l.text, l.custom]), [['What are your opening hours on Sunday?', { order: 'A-1001' }]]);
+    const inspector = p.snapshot(Number.MAX_SAFE_INTEGER).inspector;
+    assert.ok(inspector.some((e) => e.label === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK' && e.latencyMs !== undefined), 'the turn latency is on its first answer event');
+    assert.ok(!JSON.stringify(p.snapshot(Number.MAX_SAFE_INTEGER)).match(/"access_token":\s*"(?!‹)/), 'no access token in the panel');
+  });
+
+  test('100 dropped WebSocket connections while answers stream: every message once and in order, and the panel says it reconnected', async function () {
+    this.timeout(240_000);
+    await platformOptions(urls, { streamDelayMs: 15 });
+    const p = await chat({ mode: 'messaging', streaming: true });
+    await until('the greeting', () => answers(p).length === 1);
+    const remaining = async () => (await http<{ faults: Array<{ times?: number }> }>('GET', `${urls.admin}/faults`)).body.faults.reduce((n, f) => n + (f.times ?? 0), 0);
+    await fault(urls, { dropWebSocket: true, path: sessionIdOf(p), times: 100 });
+    const sent: string[] = [];
+    for (let i = 1; (await remaining()) > 0; i++) {
+      const text = `Question ${i}: what are your opening hours on Sunday?`;
+      sent.push(text);
+      await p.send(text);
+      await until(`answer ${i}`, () => answers(p).length === i + 1, 60_000).catch((err: Error) => {
+        const s = p.snapshot();
+        throw new Error(`${err.message}; status ${JSON.stringify(s.status)}; last lines ${JSON.stringify(s.lines.slice(-4).map((l) => [l.role, l.text.slice(0, 60), l.streaming]))}`);
+      });
+    }
+    const lines = p.snapshot().lines.filter((l) => l.role === 'user' || l.role === 'agent');
+    assert.deepEqual(byRole(p, 'user').map((l) => l.text), sent, 'each message once, in order');
+    assert.deepEqual(lines.map((l) => l.role), ['agent', ...sent.flatMap(() => ['user', 'agent'])], 'each answer once, after its question');
+    assert.ok(lines.every((l) => !l.streaming && !l.interrupted && l.text.length > 0), 'every answer complete');
+    assert.equal(new Set(p.snapshot().lines.map((l) => l.id)).size, p.snapshot().lines.length);
+    const notices = p.snapshot().lines.filter((l) => l.role === 'notice' && l.text.startsWith('Reconnected by itself'));
+    assert.ok(notices.length > 0, 'the panel said it reconnected');
+    assert.match(notices.at(-1)!.text, /\((\d+) times\); resumed from position \d+, nothing missed or repeated\./);
+    assert.equal(p.snapshot().status.state, 'open');
+  });
+
+  test('handoff and session end are shown', async () => {
+    const p = await chat({ mode: 'messaging', streaming: false });
+    await until('the greeting', () => answers(p).length === 1);
+    await p.send('Can I talk to a person please?');
+    await until('the handoff', () => p.snapshot().status.handoff);
+    await until('the person', () => byRole(p, 'liveAgent').length > 0);
+    assert.ok(byRole(p, 'notice').some((l) => /^Handed off to /.test(l.text)));
+    await p.endSession();
+    await until('the end', () => p.snapshot().status.state === 'ended');
+    assert.ok(byRole(p, 'notice').some((l) => /^The session ended \(ended_by_user\)/.test(l.text) && l.fix?.kind === 'newSession'));
+    assert.equal(p.snapshot().status.canSend, false);
+  });
+
+  test('a system error is shown, and the session carries out the spec\'s client action itself and says so', async () => {
+    const p = await chat({ mode: 'messaging', streaming: false });
+    await until('the greeting', () => answers(p).length === 1);
+    await fault(urls, { messagingError: 'response-failed', times: 1 });
+    await p.send('Do you deliver on Sundays?');
+    const error = await until('the system error', () => byRole(p, 'system').find((l) => l.error));
+    assert.equal(error.text, "Sorry, I'm having trouble responding right now. Please try again.");
+    assert.equal(error.fix, undefined, 'no button for what the session already does: a second re-send would send it twice');
+    await until('the answer to the message sent again', () => answers(p).length === 2);
+    assert.ok(byRole(p, 'notice').some((l) => /send|sent/i.test(l.text)), 'the panel says the message was sent again');
+    assert.deepEqual(byRole(p, 'user').map((l) => l.text), ['Do you deliver on Sundays?', 'Do you deliver on Sundays?']);
+  });
+
+  test('Open Chat on a checked-out agent folder in the Explorer chats with the agent and branch of its agent.json', async () => {
+    const ui = scriptedPrompts(await activateExtension());
+    const root = vscode.workspace.workspaceFolders![0]!.uri;
+    const folder = vscode.Uri.joinPath(root, 'support-desk');
+    const plain = vscode.Uri.joinPath(root, 'not-an-agent');
+    try {
+      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'agent.json'), new TextEncoder().encode(JSON.stringify({
+        agentId: 'ag_support', name: 'Support Desk', profile: 'local', branch: { branchId: 'br_support_main', name: 'main' },
+      })));
+      ui.setAnswer((shown) => (shown.kind === 'pick' ? 'Messaging' : undefined));
+      const p = await vscode.commands.executeCommand<ChatPanelHandle | undefined>('agentWorkbench.openChat', folder);
+      assert.ok(p, 'a panel opened');
+      open.push(p);
+      assert.deepEqual(ui.shown.find((s) => s.kind === 'pick')?.items, ['Messaging, streamed', 'Messaging', 'Chat API'], 'the person is asked how to talk to the agent');
+      assert.deepEqual(p.snapshot().settings.target, { label: 'Support Desk (main)', agentId: 'ag_support', branchId: 'br_support_main' });
+      assert.equal(p.panel.title, 'Chat: Support Desk (main)');
+      await until('the greeting', () => answers(p).length === 1);
+
+      await vscode.workspace.fs.createDirectory(plain);
+      assert.equal(await vscode.commands.executeCommand('agentWorkbench.openChat', plain), undefined);
+      assert.match(ui.lastError(), /not a checked-out agent folder/);
+    } finally {
+      ui.dispose();
+      await vscode.workspace.fs.delete(folder, { recursive: true });
+      await vscode.workspace.fs.delete(plain, { recursive: true }).then(undefined, () => undefined);
+    }
+  });
+
+  test('Chat API: create with variant and integration attributes, respond with metadata and language codes, handoff and end shown', async () => {
+    const p = await chat({ mode: 'chatApi', integrationAttributes: { customer_tier: 'gold' }, asrLanguage: 'en-US', ttsLanguage: 'en-GB' });
+    await until('the greeting', () => answers(p).length === 1);
+    const inspector = () => p.snapshot(Number.MAX_SAFE_INTEGER).inspector;
+    assert.deepEqual(JSON.parse(inspector().find((e) => e.label === 'POST chat/create')!.json), { integration_attributes: { customer_tier: 'gold' } });
+    await p.send('What are your opening hours?', { channel: 'test' });
+    await until('the answer', () => answers(p).length === 2);
+    const respond = JSON.parse(inspector().find((e) => e.label === 'POST chat/respond')!.json) as Record<string, unknown>;
+    assert.deepEqual([respond.metadata, respond.asr_lang_code, respond.tts_lang_code], [{ channel: 'test' }, 'en-US', 'en-GB']);
+    assert.ok(inspector().find((e) => e.label === 'chat/respond')!.latencyMs! >= 0);
+    await p.send('Can I talk to a person?');
+    await until('the handoff', () => p.snapshot().status.handoff);
+    await p.send('Thanks, bye');
+    await until('the end', () => p.snapshot().status.state === 'ended');
+    assert.ok(byRole(p, 'notice').some((l) => l.text === 'The agent ended the conversation.'));
+  });
+
+  test('save the conversation to a file, open it again; restart keeps the settings; several panels side by side', async () => {
+    const a = await chat({ mode: 'chatApi', variantId: undefined, target: { label: 'First' } });
+    const b = await chat({ mode: 'messaging', streaming: false, target: { label: 'Second' } });
+    await until('both greetings', () => answers(a).length === 1 && answers(b).length === 1);
+    await until('both panels on screen, side by side', () => a.panel.visible && b.panel.visible);
+    await a.send('What are your opening hours?');
+    await until('the answer', () => answers(a).length === 2);
+    const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'saved.chat.json');
+    assert.equal((await a.save(file))?.toString(), file.toString());
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+    assert.ok(!/access_token"\s*:\s*"[^‹]/.test(text), 'no token in the file');
+    const reopened = await vscode.commands.executeCommand<ChatPanelHandle>('agentWorkbench.openSavedConversation', file);
+    open.push(reopened);
+    assert.deepEqual(reopened.snapshot().lines.map((l) => l.text), a.snapshot().lines.map((l) => l.text));
+    assert.equal(reopened.snapshot().status.state, 'closed');
+
+    const before = b.conversationId;
+    await b.restart();
+    await until('the new greeting', () => answers(b).length === 1 && b.conversationId && b.conversationId !== before);
+    assert.deepEqual(b.snapshot().settings, { mode: 'messaging', streaming: false, target: { label: 'Second' } });
+    await vscode.workspace.fs.delete(file);
+  });
+});

@@ -1,0 +1,75 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ChatLine, ChatSnapshot } from '../../src/protocol/chat';
+import { activateExtension, type LocalPlatformUrls, recordMetric } from './support';
+import { answers, type ChatPanelHandle, openChat, platformOptions, until } from './chatSupport';
+
+const CHUNKS = 1_000;
+const MESSAGES = 2_000;
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** The chat panel in a real editor: a streamed chunk from the extension host to the webview's page, and a long conversation. */
+suite('Chat panel figures', () => {
+  let urls: LocalPlatformUrls;
+  suiteSetup(async () => {
+    await activateExtension();
+    urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
+    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+  });
+
+  test('1,000 streamed chunks: from the extension host to the webview page', async function () {
+    this.timeout(300_000);
+    await platformOptions(urls, { streamDelayMs: 5 });
+    const p = await openChat({ mode: 'messaging', streaming: true, ackPaint: true });
+    try {
+      await until('the greeting', () => answers(p).length === 1);
+      // When each streamed version of an answer left the extension host (epoch ms, as the webview reports).
+      const madeAt = new Map<number, number>();
+      const latencies: number[] = [];
+      p.onDidNotify((n) => {
+        const line = n as { type: string; line?: ChatLine; rev?: number };
+        if (line.type === 'line' && line.line?.role === 'agent' && line.line.streaming) madeAt.set(line.rev!, performance.timeOrigin + performance.now());
+      });
+      p.onDidPaint(({ rev, at }) => {
+        const made = madeAt.get(rev);
+        if (made !== undefined) latencies.push(at - made);
+      });
+      for (let i = 0; latencies.length < CHUNKS; i++) {
+        await p.send(`Question ${i}: what are your opening hours on Sunday, and can I return an order?`);
+        await until(`answer ${i}`, () => answers(p).length === i + 2, 60_000);
+      }
+      recordMetric('chunkToPageP95Ms', percentile(latencies, 95));
+      recordMetric('chunkToPageP50Ms', percentile(latencies, 50));
+      recordMetric('chunksMeasured', latencies.length);
+    } finally {
+      p.dispose();
+      await platformOptions(urls, { streamDelayMs: 0 });
+    }
+  });
+
+  test('a conversation of 2,000 messages keeps a few hundred line elements in the page', async function () {
+    this.timeout(120_000);
+    const lines: ChatLine[] = Array.from({ length: MESSAGES }, (_, i) => ({
+      id: `m${i}`, role: i % 2 ? 'agent' : 'user', text: `Message ${i}: ${'a few words of a conversation '.repeat(1 + (i % 4))}`, time: new Date(Date.UTC(2026, 0, 1, 9, 0, i)).toISOString(),
+    }));
+    const conversation: ChatSnapshot = { settings: { mode: 'messaging', streaming: true, target: { label: 'Long' } }, lines, inspector: [], status: { state: 'closed', text: 'saved', agentTyping: false, canSend: false } };
+    const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'long.chat.json');
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(JSON.stringify({ format: 'agent-workbench.conversation', version: 1, savedAt: new Date().toISOString(), conversation })));
+    const painted: number[] = [];
+    const p = await vscode.commands.executeCommand<ChatPanelHandle>('agentWorkbench.openSavedConversation', file, { ackPaint: true });
+    try {
+      const sub = p.onDidPaint(({ elements }) => painted.push(elements));
+      await until('the conversation in the page', () => painted.length > 0, 60_000);
+      sub.dispose();
+      assert.equal(p.snapshot().lines.length, MESSAGES);
+      recordMetric('longConversationElements', Math.max(...painted));
+    } finally {
+      p.dispose();
+      await vscode.workspace.fs.delete(file);
+    }
+  });
+});

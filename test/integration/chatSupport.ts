@@ -1,0 +1,55 @@
+import * as vscode from 'vscode';
+import type { ChatLine, ChatSnapshot } from '../../src/protocol/chat';
+import { http, type LocalPlatformUrls } from './support';
+
+/** What Open Chat returns: the panel, as the integration suites drive it (the webview posts the same commands). */
+export interface ChatPanelHandle {
+  readonly panel: vscode.WebviewPanel;
+  readonly conversationId: string | undefined;
+  snapshot(inspectorLimit?: number): ChatSnapshot;
+  send(text: string, custom?: Record<string, unknown>): Promise<void>;
+  fix(lineId: string): Promise<void>;
+  restart(): Promise<void>;
+  endSession(): Promise<void>;
+  save(target?: vscode.Uri): Promise<vscode.Uri | undefined>;
+  onDidPaint: vscode.Event<{ rev: number; at: number; elements: number }>;
+  onDidNotify: vscode.Event<{ type: string }>;
+  dispose(): void;
+}
+
+export async function openChat(args: Record<string, unknown>): Promise<ChatPanelHandle> {
+  const panel = await vscode.commands.executeCommand<ChatPanelHandle | undefined>('agentWorkbench.openChat', args);
+  if (!panel) throw new Error('Open Chat did not open a panel');
+  return panel;
+}
+
+/** Waits until `check` returns something truthy, failing with `what` after `timeoutMs`. */
+export async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export const byRole = (p: ChatPanelHandle, role: ChatLine['role']) => p.snapshot().lines.filter((l) => l.role === role);
+/** Complete agent answers (not still streaming). */
+export const answers = (p: ChatPanelHandle) => byRole(p, 'agent').filter((l) => !l.streaming);
+
+export async function fault(urls: LocalPlatformUrls, body: Record<string, unknown>): Promise<void> {
+  const res = await http('POST', `${urls.admin}/faults`, { body: { family: 'messaging', ...body } });
+  if (res.status !== 201) throw new Error(`the fault was refused: ${JSON.stringify(res.body)}`);
+}
+
+export async function platformOptions(urls: LocalPlatformUrls, body: Record<string, unknown>): Promise<void> {
+  await http('PATCH', `${urls.admin}/options`, { body });
+}
+
+/** The session id of a messaging panel, from its inspector. */
+export function sessionIdOf(p: ChatPanelHandle): string {
+  const entry = p.snapshot(Number.MAX_SAFE_INTEGER).inspector.find((e) => e.label === 'session');
+  if (!entry) throw new Error('no session in the inspector');
+  return (JSON.parse(entry.json) as { session_id: string }).session_id;
+}

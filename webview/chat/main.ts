@@ -1,0 +1,240 @@
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
+import '@vscode-elements/elements/dist/vscode-label/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-textarea/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import { LitVirtualizer } from '@lit-labs/virtualizer';
+import { nothing, render } from 'lit';
+import {
+  type ChatCommand,
+  type ChatLine,
+  type ChatNotification,
+  type ChatRequest,
+  type ChatSnapshot,
+  type ChatStatus,
+  type InspectorEntry,
+  isChatNotification,
+  isChatSnapshot,
+  isCopyResult,
+  isSaveResult,
+} from '../../src/protocol/chat';
+import { Host } from '../shared/host';
+import { adoptStyles, el } from '../shared/styles';
+import themeCss from '../shared/theme.css';
+import chatCss from './chat.css';
+import { Composer } from './composer';
+import { renderEntry } from './inspectorView';
+import { renderLine } from './lineView';
+import { SettingsForm } from './settingsForm';
+import { Toolbar } from './toolbar';
+
+/** The inspector keeps the newest events in the page; the saved conversation has all of them. */
+const INSPECTOR_KEEP = 2_000;
+/** How often the panel's state is kept for a restore, at most. */
+const STATE_EVERY_MS = 500;
+
+adoptStyles(themeCss, chatCss);
+
+let lines: ChatLine[] = [];
+const index = new Map<string, number>();
+let inspector: InspectorEntry[] = [];
+let snapshot: ChatSnapshot | undefined;
+let ackPaint = false;
+let stateTimer: ReturnType<typeof setTimeout> | undefined;
+
+const host = new Host<ChatCommand, ChatRequest, ChatNotification>(isChatNotification, (n) => void apply(n).catch(report));
+const command = (c: ChatCommand) => host.command(c);
+const report = (what: unknown) => command({ type: 'problem', message: String(what instanceof Error ? `${what.message} ${what.stack ?? ''}` : what).slice(0, 4000) });
+window.addEventListener('error', (e) => report(e.error ?? e.message));
+window.addEventListener('unhandledrejection', (e) => report(e.reason));
+
+// ---- the page ----
+const app = document.getElementById('app')!;
+const status = el('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
+const toolbar = new Toolbar({
+  restart: () => command({ type: 'restart' }),
+  endSession: () => command({ type: 'endSession' }),
+  handoff: () => command({ type: 'handoff' }),
+  copyId: () => void host.request({ type: 'copyConversationId' }, isCopyResult).then((r) => toolbar.say(r.conversationId ? `Copied ${r.conversationId}` : 'No conversation id yet')),
+  save: () => void host.request({ type: 'save' }, isSaveResult, 10 * 60_000).then((r) => toolbar.say(r.file ? `Saved to ${r.file}` : 'Not saved')),
+  toggleInspector: () => document.body.classList.toggle('no-inspector'),
+});
+const settingsForm = new SettingsForm((settings) => command({ type: 'restart', settings }));
+const list = new LitVirtualizer<ChatLine>();
+list.scroller = true;
+list.className = 'lines';
+list.setAttribute('role', 'log');
+list.setAttribute('aria-label', 'Conversation');
+list.keyFunction = (l) => l.id;
+list.renderItem = (l) => renderLine(l, (line) => command({ type: 'fix', lineId: line.id }));
+/**
+ * The answer being written, while it is the newest line: drawn on its own, outside the virtualized
+ * list, so that each streamed piece redraws one line and nothing else (the list is not re-rendered
+ * or re-measured per piece). It joins the list once it is complete or another line follows it.
+ */
+const liveLine = el('div', { class: 'live', 'aria-live': 'polite' });
+let live: string | undefined;
+const typing = el('div', { class: 'typing', 'aria-live': 'polite' });
+const composer = new Composer((text, custom) => command({ type: 'send', text, ...(custom ? { custom } : {}) }), (t) => command({ type: 'typing', typing: t }));
+const events = new LitVirtualizer<InspectorEntry>();
+events.scroller = true;
+events.className = 'events';
+events.keyFunction = (e) => e.seq;
+events.renderItem = renderEntry;
+
+const chat = el('section', { class: 'chat', 'aria-label': 'Chat' });
+chat.append(list, liveLine, typing, composer.element);
+const side = el('aside', { class: 'inspector', 'aria-label': 'Inspector' });
+side.append(el('h2', {}, 'Inspector'), events);
+const main = el('main', { class: 'split' });
+main.append(chat, side);
+app.append(toolbar.element, status, settingsForm.element, main);
+
+// ---- applying what the host says ----
+function nearBottom(scroller: HTMLElement): boolean {
+  return scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 48;
+}
+
+function showLines(): void {
+  const follow = nearBottom(list);
+  list.items = live === undefined ? lines.slice() : lines.slice(0, -1);
+  // Follows the conversation while the person is at its end; scrolling the list itself moves no other frame.
+  if (follow && lines.length) void list.updateComplete.then(() => list.scrollTo({ top: list.scrollHeight }));
+}
+
+let inspectorFrame: number | undefined;
+/** The inspector is redrawn at most once a frame: during a streamed answer events arrive faster than that. */
+function showInspector(): void {
+  inspectorFrame ??= requestAnimationFrame(() => {
+    inspectorFrame = undefined;
+    events.items = inspector.slice();
+  });
+}
+
+function showStatus(s: ChatStatus): void {
+  const parts = [s.text, s.conversationId ? `Conversation ${s.conversationId}` : '', s.handoff ? `With a person (${s.handoff})` : ''].filter(Boolean);
+  status.textContent = parts.join(' · ');
+  status.dataset.state = s.state;
+  typing.textContent = s.agentTyping ? 'The agent is typing…' : '';
+  composer.enabled = s.canSend;
+  toolbar.conversation(s);
+}
+
+/** Draws the line being written, or clears the place when no line is being written. */
+function showLive(line: ChatLine | undefined): void {
+  live = line?.id;
+  render(line ? renderLine(line, (l) => command({ type: 'fix', lineId: l.id })) : nothing, liveLine);
+}
+
+/** A streamed answer that is the newest line grows in place; true when the line was drawn that way. */
+function growLive(line: ChatLine): boolean {
+  const newest = index.get(line.id) === lines.length - 1;
+  const growing = newest && line.streaming === true && line.role !== 'user';
+  if (!growing) {
+    if (live !== undefined) showLive(undefined);
+    return false;
+  }
+  const joined = live !== line.id;
+  showLive(line);
+  // The list drops the line it now shows elsewhere (once per answer, not per piece).
+  if (joined) showLines();
+  return true;
+}
+
+function showSnapshot(s: ChatSnapshot): void {
+  showLive(undefined);
+  lines = s.lines.slice();
+  index.clear();
+  lines.forEach((l, i) => index.set(l.id, i));
+  inspector = s.inspector.slice(-INSPECTOR_KEEP);
+  events.items = inspector.slice();
+  settingsForm.show(s.settings);
+  showStatus(s.status);
+  showLines();
+}
+
+async function apply(n: ChatNotification): Promise<void> {
+  switch (n.type) {
+    case 'batch':
+      // In order; a line waiting to be laid out does not hold up what follows it.
+      await Promise.all(n.notifications.map((each) => apply(each)));
+      break;
+    case 'snapshot':
+      snapshot = n.snapshot;
+      ackPaint = n.ackPaint === true;
+      showSnapshot(n.snapshot);
+      if (ackPaint) await painted(0);
+      break;
+    case 'line': {
+      const at = index.get(n.line.id);
+      if (at === undefined) {
+        index.set(n.line.id, lines.length);
+        lines.push(n.line);
+      } else {
+        lines[at] = n.line;
+      }
+      if (growLive(n.line)) {
+        // lit has written the piece into the page synchronously.
+        if (ackPaint) tellPainted(n.rev);
+      } else {
+        showLines();
+        if (ackPaint) await painted(n.rev, n.line.id);
+      }
+      break;
+    }
+    case 'inspector':
+      inspector.push(n.entry);
+      if (inspector.length > INSPECTOR_KEEP) inspector.splice(0, inspector.length - INSPECTOR_KEEP);
+      showInspector();
+      break;
+    case 'status':
+      if (snapshot) snapshot = { ...snapshot, status: n.status };
+      showStatus(n.status);
+      break;
+    case 'draft':
+      composer.draft(n.text);
+      break;
+  }
+  keepState();
+}
+
+/** Tells the host (benchmarks, tests) when a change is in the page and how many line elements the page holds. */
+async function painted(rev: number, lineId?: string): Promise<void> {
+  await list.updateComplete;
+  // A line already in view has its new text now; a new one, or a whole snapshot, once the list has laid it out
+  // (the virtualizer draws a new item a frame or two later). A line scrolled out of view is never drawn: the wait is bounded.
+  const inPage = () => lineId !== undefined && [...list.querySelectorAll<HTMLElement>('.line')].some((e) => e.dataset.line === lineId);
+  if (rev === 0) await Promise.race([list.layoutComplete, new Promise((r) => setTimeout(r, 2_000))]);
+  for (let waited = 0; rev !== 0 && !inPage() && waited < 1_000; waited += 8) await new Promise((r) => setTimeout(r, 8));
+  tellPainted(rev);
+}
+
+let paints: Array<{ rev: number; at: number }> = [];
+/** Notes when a version reached the page; told to the host a little later, with others, so the telling costs the stream nothing. */
+function tellPainted(rev: number): void {
+  paints.push({ rev, at: performance.timeOrigin + performance.now() });
+  if (paints.length > 1) return;
+  setTimeout(() => {
+    const told = paints;
+    paints = [];
+    command({ type: 'painted', paints: told, elements: list.querySelectorAll('.line').length + liveLine.querySelectorAll('.line').length });
+  }, 50);
+}
+
+/** Keeps what is shown for a restore (hidden panel, reloaded window): view models only, nothing secret. */
+function keepState(): void {
+  if (stateTimer !== undefined || !snapshot) return;
+  stateTimer = setTimeout(() => {
+    stateTimer = undefined;
+    if (snapshot) host.state = { ...snapshot, lines, inspector: inspector.slice(-300) } satisfies ChatSnapshot;
+  }, STATE_EVERY_MS);
+}
+
+// What was shown before the panel was hidden appears at once; the host's snapshot follows `ready`.
+const kept = host.state;
+if (isChatSnapshot(kept)) showSnapshot(kept);
+host.ready();
+composer.focus();

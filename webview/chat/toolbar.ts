@@ -1,0 +1,49 @@
+import type { ChatStatus } from '../../src/protocol/chat';
+import { el } from '../shared/styles';
+
+export interface ToolbarActions {
+  restart(): void;
+  endSession(): void;
+  handoff(): void;
+  copyId(): void;
+  save(): void;
+  toggleInspector(): void;
+}
+
+type Button = HTMLElement & { disabled: boolean };
+
+/** The panel's actions, each a button reachable with Tab. */
+export class Toolbar {
+  readonly element = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Chat actions' });
+  private readonly said = el('span', { class: 'said', 'aria-live': 'polite' });
+  private readonly buttons: Record<keyof ToolbarActions, Button>;
+
+  constructor(actions: ToolbarActions) {
+    const make = (name: keyof ToolbarActions, label: string, title: string): Button => {
+      const b = el('vscode-button', { secondary: '', title, id: `action-${name}` }, label) as Button;
+      b.addEventListener('click', () => actions[name]());
+      return b;
+    };
+    this.buttons = {
+      restart: make('restart', 'Restart', 'Start a new session with the same settings'),
+      endSession: make('endSession', 'End session', 'End the session on the platform'),
+      handoff: make('handoff', 'Ask for a person', 'Request a handoff to a live agent'),
+      copyId: make('copyId', 'Copy conversation id', 'Copy the conversation id to the clipboard'),
+      save: make('save', 'Save', 'Save the conversation to a file in the workspace'),
+      toggleInspector: make('toggleInspector', 'Inspector', 'Show or hide the inspector'),
+    };
+    this.element.append(...Object.values(this.buttons), this.said);
+  }
+
+  conversation(s: ChatStatus): void {
+    const live = s.state === 'open' || s.state === 'reconnecting' || s.state === 'connecting';
+    this.buttons.endSession.disabled = !live;
+    this.buttons.handoff.disabled = !live;
+    this.buttons.copyId.disabled = !s.conversationId;
+  }
+
+  /** A short answer to an action (saved, copied), read out by screen readers. */
+  say(text: string): void {
+    this.said.textContent = text;
+  }
+}
