@@ -4,3 +4,4 @@ export { AgentMirror, UnpushedEditsError } from './mirror';
 export type { PullReport, PushReport } from './mirror';
 export { NodeFileSystem } from './fileSystem';
 export { topicSlug } from './layout';
+export { behaviorText, realtimeText, topicText } from './serializer';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
 import { type ScriptedPrompts, scriptedPrompts } from './prompts';
-import { activateExtension, http, type LocalPlatformUrls, type WorkbenchExports } from './support';
+import { activateExtension, child, http, type LocalPlatformUrls, treeItems, type WorkbenchExports } from './support';
 
 /** Check Out writes an agent's branch into a folder as files, against the local platform. */
 suite('Check out into a workspace folder', () => {
@@ -48,6 +48,15 @@ suite('Check out into a workspace folder', () => {
     assert.ok((await readFile(join(folder, 'behavior.md'), 'utf8')).includes(remote.body.behavior.trim()));
     assert.match(await readFile(join(folder, 'knowledge', 'opening-hours.md'), 'utf8'), /Opening hours/);
     assert.match(ui.shown.at(-1)?.message ?? '', /checked out into/);
+    // The Agents view's read-only documents are the same text as the files: their diff shows nothing.
+    const [agent] = await treeItems(api.agentsView);
+    const main = await child(api.agentsView, agent!.node, 'main');
+    const [behavior, knowledge] = await treeItems(api.agentsView, main.node);
+    const topic = await child(api.agentsView, knowledge!.node, 'Opening hours');
+    for (const [item, file] of [[behavior!.item, 'behavior.md'], [topic.item, join('knowledge', 'opening-hours.md')]] as const) {
+      const doc = await vscode.workspace.openTextDocument(item.command!.arguments![0] as vscode.Uri);
+      assert.equal(doc.getText(), await readFile(join(folder, file), 'utf8'), file);
+    }
   });
 
   test('from the palette it asks for the branch and the folder, and a folder of another agent is refused', async () => {
