@@ -85,8 +85,8 @@ const panels = existsSync(webviewDir)
 const configs = [
   {
     ...common,
-    // The client (zod, undici, the contract) is its own bundle, loaded on first use.
-    entryPoints: { extension: 'src/extension.ts', client: 'src/client/runtime.ts' },
+    // The client (zod, undici, the contract) and the file mirror (yaml, node-diff3) are bundles of their own, loaded on first use.
+    entryPoints: { extension: 'src/extension.ts', client: 'src/client/runtime.ts', workspace: 'src/workspace/runtime.ts' },
     outdir: 'dist',
     format: 'cjs',
     platform: 'node',

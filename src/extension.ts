@@ -8,6 +8,7 @@ import { ConnectionStatusBar } from './ui/connection/statusBar';
 import { LocalPlatformHost } from './ui/localPlatform/localPlatformHost';
 import { registerLocalPlatformCommands } from './ui/localPlatform/localPlatformCommands';
 import { registerAgentCommands } from './ui/commands/agentCommands';
+import { registerCheckOutCommand } from './ui/workspace/checkOut';
 import { registerDeployCommands } from './ui/commands/deployCommands';
 import { registerNumberCommands } from './ui/commands/numberCommands';
 import { createAgentsView } from './ui/explorer/agents/registerAgentsView';
@@ -82,6 +83,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerConnectionCommands(connection),
     registerLocalPlatformCommands(localPlatform, connection),
     registerAgentCommands(connection, models, agentsView.tree, agentsView.remembered),
+    registerCheckOutCommand(connection, models),
     registerDeployCommands(connection, models),
     registerNumberCommands(connection, models),
     registerAlertCommands(connection, alertsTree),

@@ -19,6 +19,7 @@ export const Command = {
   showLog: 'agentWorkbench.showLog',
   createAgent: 'agentWorkbench.createAgent',
   createBranch: 'agentWorkbench.createBranch',
+  checkOut: 'agentWorkbench.checkOut',
   refreshAgents: 'agentWorkbench.refreshAgents',
   refreshNode: 'agentWorkbench.refreshNode',
   filterAgents: 'agentWorkbench.filterAgents',

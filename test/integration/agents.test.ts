@@ -64,7 +64,7 @@ suite('Agents view and commands', () => {
     const doc = await vscode.workspace.openTextDocument(uri);
     const branchId = (main!.node as { branch: { branchId: string } }).branch.branchId;
     const onPlatform = await agentsApi<{ behavior: string }>('GET', `/v1/agents/ag_support/branches/${branchId}/behavior`);
-    assert.equal(doc.getText(), onPlatform.body.behavior);
+    assert.equal(doc.getText(), `${onPlatform.body.behavior}\n`);
     // A teammate changes the behavior; refreshing the branch reads it again into the open document.
     await http('POST', `${urls.admin}/agents/ag_support/branches/${branchId}/edit`, { body: { behavior: 'You are Sam, now brief.' } });
     const changed = new Promise<void>((resolve) => {
@@ -77,7 +77,7 @@ suite('Agents view and commands', () => {
     });
     await vscode.commands.executeCommand('agentWorkbench.refreshNode', main!.node);
     await changed;
-    assert.equal(doc.getText(), 'You are Sam, now brief.');
+    assert.equal(doc.getText(), 'You are Sam, now brief.\n');
     const forged = uri.with({ query: 'kind=behavior&agentId=ag_support' });
     await assert.rejects(Promise.resolve(vscode.workspace.openTextDocument(forged)), 'an address the extension did not make is refused');
   });

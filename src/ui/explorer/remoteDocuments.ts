@@ -3,6 +3,7 @@ import { Disposable, MutableDisposable } from '../../core/disposable';
 import { Emitter } from '../../core/event';
 import type { AgentsChange, AgentsModel } from '../model/agentsModel';
 import { parseRemoteDocumentUri, remoteDocumentUri, type RemoteRef, Scheme } from '../uris';
+import { workspaceRuntime } from '../workspaceRuntime';
 
 /** A read-only document of what the platform holds now (behavior, a topic, a config's variables). */
 export function remoteUri(ref: RemoteRef): vscode.Uri {
@@ -27,18 +28,20 @@ export class RemoteDocuments extends Disposable implements vscode.TextDocumentCo
     if (!ref) throw new Error(vscode.l10n.t('This address does not name a document of Agent Workbench: {0}', uri.toString(true)));
     this.watch(model);
     const agent = model.agent(ref.agentId);
+    // The text of a checked-out file, from the mirror's one serializer, so a diff against the file shows only real changes.
+    const { behaviorText, topicText, realtimeText } = workspaceRuntime();
     switch (ref.kind) {
       case 'behavior':
-        return agent.behavior.get(ref.branchId).get();
+        return behaviorText(await agent.behavior.get(ref.branchId).get());
       case 'topic': {
         const topic = (await agent.topics.get(ref.branchId).get()).find((t) => t.topicId === ref.topicId);
         if (!topic) throw new Error(vscode.l10n.t('The topic "{0}" no longer exists on branch {1}.', ref.topicName, ref.branchName));
-        return `# ${topic.name}\n\n${topic.content}\n`;
+        return topicText(topic);
       }
       case 'realtimeConfig': {
         const config = (await agent.realtimeConfigs.get()).find((c) => c.name === ref.config);
         if (!config) throw new Error(vscode.l10n.t('The real-time config "{0}" no longer exists.', ref.config));
-        return `${JSON.stringify(config.variables, null, 2)}\n`;
+        return realtimeText(config.variables);
       }
     }
   }
