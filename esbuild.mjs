@@ -34,7 +34,10 @@ const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(build) {
     build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${'node_modules'}/zod/`) ? { path: 'zod-locales-en', namespace: 'zod-locales' } : undefined);
+      args.importer.includes(`${'node_modules'}/zod/`)
+        ? { path: 'zod-locales-en', namespace: 'zod-locales' }
+        : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({
       contents: "export { default as en } from 'zod/v4/locales/en.js';",
       resolveDir: process.cwd(),
@@ -50,12 +53,19 @@ const zodEnglishOnly = {
 const integrationSuites = {
   name: 'integration-suites',
   setup(build) {
-    build.onResolve({ filter: /^integration-suites$/ }, () => ({ path: 'integration-suites', namespace: 'integration-suites' }));
+    build.onResolve({ filter: /^integration-suites$/ }, () => ({
+      path: 'integration-suites',
+      namespace: 'integration-suites',
+    }));
     build.onLoad({ filter: /.*/, namespace: 'integration-suites' }, () => {
       const dir = join(process.cwd(), 'test', 'integration');
-      const list = (suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)).map((f) => f.slice(0, -suffix.length))
-        .sort((a, b) => (a === 'secrets') - (b === 'secrets') || a.localeCompare(b));
-      const entries = (names, suffix) => names.map((n) => `  ${JSON.stringify(n)}: () => import(${JSON.stringify(`./${n}${suffix}`)}),`).join('\n');
+      const list = (suffix) =>
+        readdirSync(dir)
+          .filter((f) => f.endsWith(suffix))
+          .map((f) => f.slice(0, -suffix.length))
+          .sort((a, b) => (a === 'secrets') - (b === 'secrets') || a.localeCompare(b));
+      const entries = (names, suffix) =>
+        names.map((n) => `  ${JSON.stringify(n)}: () => import(${JSON.stringify(`./${n}${suffix}`)}),`).join('\n');
       return {
         contents: `export const suites = {\n${entries(list('.test.ts'), '.test.ts')}\n};\nexport const benchSuites = {\n${entries(list('.bench.ts'), '.bench.ts')}\n};\n`,
         resolveDir: dir,
@@ -79,14 +89,21 @@ const common = {
 
 const webviewDir = 'webview';
 const panels = existsSync(webviewDir)
-  ? readdirSync(webviewDir).filter((d) => d !== 'shared' && statSync(join(webviewDir, d)).isDirectory() && existsSync(join(webviewDir, d, 'main.ts')))
+  ? readdirSync(webviewDir).filter(
+      (d) =>
+        d !== 'shared' && statSync(join(webviewDir, d)).isDirectory() && existsSync(join(webviewDir, d, 'main.ts')),
+    )
   : [];
 
 const configs = [
   {
     ...common,
     // The client (zod, undici, the contract) and the file mirror (yaml, node-diff3) are bundles of their own, loaded on first use.
-    entryPoints: { extension: 'src/extension.ts', client: 'src/client/runtime.ts', workspace: 'src/workspace/runtime.ts' },
+    entryPoints: {
+      extension: 'src/extension.ts',
+      client: 'src/client/runtime.ts',
+      workspace: 'src/workspace/runtime.ts',
+    },
     outdir: 'dist',
     format: 'cjs',
     platform: 'node',
@@ -104,29 +121,33 @@ const configs = [
     target: 'node20',
   },
   ...(panels.length
-    ? [{
-        ...common,
-        entryPoints: Object.fromEntries(panels.map((p) => [p, join(webviewDir, p, 'main.ts')])),
-        outdir: 'dist/webview',
-        format: 'esm',
-        platform: 'browser',
-        target: 'es2022',
-        loader: { '.css': 'text', '.ttf': 'file' },
-      }]
+    ? [
+        {
+          ...common,
+          entryPoints: Object.fromEntries(panels.map((p) => [p, join(webviewDir, p, 'main.ts')])),
+          outdir: 'dist/webview',
+          format: 'esm',
+          platform: 'browser',
+          target: 'es2022',
+          loader: { '.css': 'text', '.ttf': 'file' },
+        },
+      ]
     : []),
   ...(tests
-    ? [{
-        ...common,
-        minify: false,
-        sourcemap: 'inline',
-        entryPoints: { 'integration/index': 'test/integration/index.ts' },
-        outdir: 'out/test',
-        format: 'cjs',
-        platform: 'node',
-        target: 'node20',
-        external: ['vscode', 'mocha'],
-        plugins: [...common.plugins, integrationSuites],
-      }]
+    ? [
+        {
+          ...common,
+          minify: false,
+          sourcemap: 'inline',
+          entryPoints: { 'integration/index': 'test/integration/index.ts' },
+          outdir: 'out/test',
+          format: 'cjs',
+          platform: 'node',
+          target: 'node20',
+          external: ['vscode', 'mocha'],
+          plugins: [...common.plugins, integrationSuites],
+        },
+      ]
     : []),
 ];
 

@@ -5,9 +5,19 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const layerRule = {
-  '@typescript-eslint/no-restricted-imports': ['error', {
-    paths: [{ name: 'vscode', message: "Only src/ui/ and src/extension.ts may import 'vscode' at runtime (docs/architecture.md). Use `import type` here.", allowTypeImports: true }],
-  }],
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    {
+      paths: [
+        {
+          name: 'vscode',
+          message:
+            "Only src/ui/ and src/extension.ts may import 'vscode' at runtime (docs/architecture.md). Use `import type` here.",
+          allowTypeImports: true,
+        },
+      ],
+    },
+  ],
 };
 
 export default tseslint.config(
@@ -45,26 +55,57 @@ export default tseslint.config(
     // Webview code runs in the browser: it may only use src/protocol, never the host's layers.
     files: ['webview/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/src/core/**', '**/src/client/**', '**/src/ui/**', '**/src/localPlatform/**', '**/src/workspace/**', '**/src/contract/**'], message: 'webview/ may import only src/protocol/.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/src/core/**',
+                '**/src/client/**',
+                '**/src/ui/**',
+                '**/src/localPlatform/**',
+                '**/src/workspace/**',
+                '**/src/contract/**',
+              ],
+              message: 'webview/ may import only src/protocol/.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // The local platform stands beside the client: it may use core and contract only.
     files: ['src/localPlatform/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/client/**', '**/ui/**', '**/workspace/**', '../client*', '../ui*', '../workspace*'], message: 'src/localPlatform may import only src/core and src/contract.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/client/**', '**/ui/**', '**/workspace/**', '../client*', '../ui*', '../workspace*'],
+              message: 'src/localPlatform may import only src/core and src/contract.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/core/**/*.ts', 'src/contract/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/client/**', '**/ui/**', '**/workspace/**', '**/localPlatform/**'], message: 'core and contract import nothing above them.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/client/**', '**/ui/**', '**/workspace/**', '**/localPlatform/**'],
+              message: 'core and contract import nothing above them.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

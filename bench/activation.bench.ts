@@ -11,7 +11,13 @@ const RUN_LIMIT_MS = 180_000;
 
 function measureOnce(dir: string, run: number, build: boolean): number {
   const results = join(dir, `activation-${run}.json`);
-  const args = ['test/host/runIntegration.mjs', '--bench', '--results', results, ...(build ? ['--production'] : ['--no-build'])];
+  const args = [
+    'test/host/runIntegration.mjs',
+    '--bench',
+    '--results',
+    results,
+    ...(build ? ['--production'] : ['--no-build']),
+  ];
   const child = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], timeout: RUN_LIMIT_MS });
   if (child.status !== 0) throw new Error(`the activation run ${run} failed (exit ${child.status ?? child.signal})`);
   const { metrics } = JSON.parse(readFileSync(results, 'utf8')) as { metrics: Record<string, number> };
@@ -27,7 +33,9 @@ try {
   samples.sort((a, b) => a - b);
   const median = samples[Math.floor(samples.length / 2)];
   console.error(`activation samples (ms): ${samples.map((s) => s.toFixed(2)).join(', ')}`);
-  console.log(`BENCH ${JSON.stringify({ name: 'extension activation (time in activate(), median of 3 hosts)', value: Math.round(median * 100) / 100, unit: 'ms', target: '< 20' })}`);
+  console.log(
+    `BENCH ${JSON.stringify({ name: 'extension activation (time in activate(), median of 3 hosts)', value: Math.round(median * 100) / 100, unit: 'ms', target: '< 20' })}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -10,16 +10,26 @@ import { join } from 'node:path';
 const dir = mkdtempSync(join(tmpdir(), 'aw-bench-chat-'));
 try {
   const results = join(dir, 'chat.json');
-  const child = spawnSync(process.execPath, ['test/host/runIntegration.mjs', '--bench', '--production', '--grep', 'Chat panel figures', '--results', results], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 });
+  const child = spawnSync(
+    process.execPath,
+    ['test/host/runIntegration.mjs', '--bench', '--production', '--grep', 'Chat panel figures', '--results', results],
+    { stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 },
+  );
   if (child.status !== 0) throw new Error(`the chat panel run failed (exit ${child.status ?? child.signal})`);
   const { metrics } = JSON.parse(readFileSync(results, 'utf8')) as { metrics: Record<string, number> };
   for (const key of ['chunkToPageP95Ms', 'chunkToPageP50Ms', 'chunksMeasured', 'longConversationElements']) {
     if (typeof metrics[key] !== 'number') throw new Error(`the extension host reported no ${key}`);
   }
   const round = (n: number): number => Math.round(n * 100) / 100;
-  console.log(`BENCH ${JSON.stringify({ name: `chat: streamed chunk from extension host to webview page, p95 (${metrics.chunksMeasured} chunks)`, value: round(metrics.chunkToPageP95Ms!), unit: 'ms', target: '< 5' })}`);
-  console.log(`BENCH ${JSON.stringify({ name: `chat: streamed chunk from extension host to webview page, p50 (${metrics.chunksMeasured} chunks)`, value: round(metrics.chunkToPageP50Ms!), unit: 'ms' })}`);
-  console.log(`BENCH ${JSON.stringify({ name: 'chat: line elements in the page for a conversation of 2,000 messages', value: metrics.longConversationElements, unit: 'elements', target: '<= 300' })}`);
+  console.log(
+    `BENCH ${JSON.stringify({ name: `chat: streamed chunk from extension host to webview page, p95 (${metrics.chunksMeasured} chunks)`, value: round(metrics.chunkToPageP95Ms!), unit: 'ms', target: '< 5' })}`,
+  );
+  console.log(
+    `BENCH ${JSON.stringify({ name: `chat: streamed chunk from extension host to webview page, p50 (${metrics.chunksMeasured} chunks)`, value: round(metrics.chunkToPageP50Ms!), unit: 'ms' })}`,
+  );
+  console.log(
+    `BENCH ${JSON.stringify({ name: 'chat: line elements in the page for a conversation of 2,000 messages', value: metrics.longConversationElements, unit: 'elements', target: '<= 300' })}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

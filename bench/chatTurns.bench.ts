@@ -21,7 +21,11 @@ const QUESTIONS = [
   '',
   'Hello there',
 ];
-const HEADERS = { 'x-api-key': LOCAL_KEYS.chat, 'x-token': LOCAL_CONNECTORS.chatToken, 'content-type': 'application/json' };
+const HEADERS = {
+  'x-api-key': LOCAL_KEYS.chat,
+  'x-token': LOCAL_CONNECTORS.chatToken,
+  'content-type': 'application/json',
+};
 
 function bench(name: string, value: number, unit: string, target: string): void {
   console.log(`BENCH ${JSON.stringify({ name, value: Math.round(value * 10) / 10, unit, target })}`);
@@ -63,7 +67,10 @@ async function client(pool: Pool, base: string, turns: number, deadline: number)
   const created = await post(pool, `${base}/create`, {});
   let done = 0;
   for (let i = 0; i < turns && performance.now() < deadline; i++) {
-    const reply = await post(pool, `${base}/respond`, { conversation_id: created.conversation_id, message: QUESTIONS[i % QUESTIONS.length] });
+    const reply = await post(pool, `${base}/respond`, {
+      conversation_id: created.conversation_id,
+      message: QUESTIONS[i % QUESTIONS.length],
+    });
     if (typeof reply.response !== 'string') throw new Error('a reply without response');
     done += 1;
   }
@@ -71,7 +78,13 @@ async function client(pool: Pool, base: string, turns: number, deadline: number)
 }
 
 async function main(): Promise<void> {
-  const server = fork(__filename, ['--serve'], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])] });
+  const server = fork(__filename, ['--serve'], {
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
+  });
   const { runtime } = await new Promise<{ runtime: string }>((resolve, reject) => {
     server.once('message', (m) => resolve(m as { runtime: string }));
     server.once('error', reject);
@@ -84,7 +97,9 @@ async function main(): Promise<void> {
     await ask(server, 'mark');
     const t0 = performance.now();
     const deadline = t0 + TIME_LIMIT_MS;
-    const counts = await Promise.all(Array.from({ length: CLIENTS }, () => client(pool, base, TURNS_PER_CLIENT, deadline)));
+    const counts = await Promise.all(
+      Array.from({ length: CLIENTS }, () => client(pool, base, TURNS_PER_CLIENT, deadline)),
+    );
     const seconds = (performance.now() - t0) / 1000;
     const { cpuMs } = await ask<{ cpuMs: number }>(server, 'cpu');
     const turns = counts.reduce((a, b) => a + b, 0);

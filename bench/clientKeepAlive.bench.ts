@@ -14,58 +14,85 @@ const REQUESTS = 1000;
 const TRIALS = 7;
 
 async function main(): Promise<void> {
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/localPlatform/cli.ts', '--port', '0', '--seed', 'base', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
-try {
-  const [line] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
-  const urls = (JSON.parse(line) as { urls: { origin: string; build: string; runtime: string; messaging: string } }).urls;
+  const server = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/localPlatform/cli.ts', '--port', '0', '--seed', 'base', '--json'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  try {
+    const [line] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
+    const urls = (JSON.parse(line) as { urls: { origin: string; build: string; runtime: string; messaging: string } })
+      .urls;
 
-  const pool = new Pool(urls.origin, { connections: 1, keepAliveTimeout: 30_000 });
-  const path = '/build/v1/agents/ag_support';
-  async function bare(): Promise<number> {
-    const started = performance.now();
-    for (let i = 0; i < REQUESTS; i++) {
-      const res = await pool.request({ method: 'GET', path, headers: { 'x-api-key': LOCAL_KEYS.agents, accept: 'application/json' } });
-      const body = (await res.body.json()) as { agentId?: string };
-      if (res.statusCode !== 200 || body.agentId !== 'ag_support') throw new Error(`bare GET answered ${res.statusCode}`);
+    const pool = new Pool(urls.origin, { connections: 1, keepAliveTimeout: 30_000 });
+    const path = '/build/v1/agents/ag_support';
+    async function bare(): Promise<number> {
+      const started = performance.now();
+      for (let i = 0; i < REQUESTS; i++) {
+        const res = await pool.request({
+          method: 'GET',
+          path,
+          headers: { 'x-api-key': LOCAL_KEYS.agents, accept: 'application/json' },
+        });
+        const body = (await res.body.json()) as { agentId?: string };
+        if (res.statusCode !== 200 || body.agentId !== 'ag_support')
+          throw new Error(`bare GET answered ${res.statusCode}`);
+      }
+      return performance.now() - started;
     }
-    return performance.now() - started;
-  }
 
-  const transport = new Transport({ connections: 1, onRequest: () => undefined });
-  const profile = { id: 'bench', name: 'bench', accountId: 'acme', projectId: 'support-desk', region: 'local' as const, runtimeUrl: urls.runtime, buildUrl: urls.build, messagingUrl: urls.messaging };
-  const agents = new AgentsClient(new ClientContext(profile, async () => LOCAL_KEYS.agents, transport));
-  async function client(): Promise<number> {
-    const started = performance.now();
-    for (let i = 0; i < REQUESTS; i++) {
-      const agent = await agents.getAgent('ag_support');
-      if (agent.agentId !== 'ag_support') throw new Error('client GET returned another agent');
+    const transport = new Transport({ connections: 1, onRequest: () => undefined });
+    const profile = {
+      id: 'bench',
+      name: 'bench',
+      accountId: 'acme',
+      projectId: 'support-desk',
+      region: 'local' as const,
+      runtimeUrl: urls.runtime,
+      buildUrl: urls.build,
+      messagingUrl: urls.messaging,
+    };
+    const agents = new AgentsClient(new ClientContext(profile, async () => LOCAL_KEYS.agents, transport));
+    async function client(): Promise<number> {
+      const started = performance.now();
+      for (let i = 0; i < REQUESTS; i++) {
+        const agent = await agents.getAgent('ag_support');
+        if (agent.agentId !== 'ag_support') throw new Error('client GET returned another agent');
+      }
+      return performance.now() - started;
     }
-    return performance.now() - started;
-  }
 
-  // Warm both paths up (JIT, connection) before measuring.
-  for (let w = 0; w < 3; w++) {
-    await bare();
-    await client();
+    // Warm both paths up (JIT, connection) before measuring.
+    for (let w = 0; w < 3; w++) {
+      await bare();
+      await client();
+    }
+    const bareTimes: number[] = [];
+    const clientTimes: number[] = [];
+    for (let t = 0; t < TRIALS; t++) {
+      bareTimes.push(await bare());
+      clientTimes.push(await client());
+    }
+    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const b = median(bareTimes);
+    const c = median(clientTimes);
+    console.error(
+      `bare undici: ${bareTimes.map((x) => x.toFixed(0)).join(', ')} ms; client: ${clientTimes.map((x) => x.toFixed(0)).join(', ')} ms`,
+    );
+    console.log(
+      `BENCH ${JSON.stringify({ name: '1,000 sequential GETs, bare undici Pool (floor)', value: Math.round(b), unit: 'ms' })}`,
+    );
+    console.log(
+      `BENCH ${JSON.stringify({ name: '1,000 sequential GETs, the client (AgentsClient.getAgent)', value: Math.round(c), unit: 'ms' })}`,
+    );
+    console.log(
+      `BENCH ${JSON.stringify({ name: 'client time / bare undici time', value: Math.round((c / b) * 100) / 100, unit: 'x', target: '<= 1.3' })}`,
+    );
+    await pool.close();
+    transport.dispose();
+  } finally {
+    server.kill('SIGTERM');
   }
-  const bareTimes: number[] = [];
-  const clientTimes: number[] = [];
-  for (let t = 0; t < TRIALS; t++) {
-    bareTimes.push(await bare());
-    clientTimes.push(await client());
-  }
-  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const b = median(bareTimes);
-  const c = median(clientTimes);
-  console.error(`bare undici: ${bareTimes.map((x) => x.toFixed(0)).join(', ')} ms; client: ${clientTimes.map((x) => x.toFixed(0)).join(', ')} ms`);
-  console.log(`BENCH ${JSON.stringify({ name: '1,000 sequential GETs, bare undici Pool (floor)', value: Math.round(b), unit: 'ms' })}`);
-  console.log(`BENCH ${JSON.stringify({ name: '1,000 sequential GETs, the client (AgentsClient.getAgent)', value: Math.round(c), unit: 'ms' })}`);
-  console.log(`BENCH ${JSON.stringify({ name: 'client time / bare undici time', value: Math.round((c / b) * 100) / 100, unit: 'x', target: '<= 1.3' })}`);
-  await pool.close();
-  transport.dispose();
-} finally {
-  server.kill('SIGTERM');
-}
 }
 
 void main().catch((err: unknown) => {

@@ -25,7 +25,12 @@ function median(values: number[]): number {
 }
 
 /** Median wall and CPU milliseconds of a GET whose JSON body is read and parsed. */
-async function timed(pool: Pool, url: string, runs: number, check: (body: unknown) => void): Promise<{ wall: number; cpu: number; first: number }> {
+async function timed(
+  pool: Pool,
+  url: string,
+  runs: number,
+  check: (body: unknown) => void,
+): Promise<{ wall: number; cpu: number; first: number }> {
   const { pathname, search } = new URL(url);
   const walls: number[] = [];
   const cpus: number[] = [];
@@ -34,7 +39,11 @@ async function timed(pool: Pool, url: string, runs: number, check: (body: unknow
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     // As the product's client reads a reply: an undici keep-alive pool, the body as text, then JSON.
-    const res = await pool.request({ method: 'GET', path: pathname + search, headers: { 'x-api-key': LOCAL_KEYS.conversations } });
+    const res = await pool.request({
+      method: 'GET',
+      path: pathname + search,
+      headers: { 'x-api-key': LOCAL_KEYS.conversations },
+    });
     const body: unknown = JSON.parse(await res.body.text());
     const wall = performance.now() - t0;
     const c = process.cpuUsage(c0);
@@ -83,12 +92,27 @@ async function main(): Promise<void> {
     });
     bench('conversations v3 page of 5000 with turns (HTTP round trip)', page.wall, 'ms', '< 300');
     bench('conversations v3 page of 5000 with turns (CPU time per request)', page.cpu, 'ms', '< 300');
-    bench('conversations v3 page of 5000 with turns, first request (records not cached yet)', page.first, 'ms', '< 500');
+    bench(
+      'conversations v3 page of 5000 with turns, first request (records not cached yet)',
+      page.first,
+      'ms',
+      '< 500',
+    );
 
-    const semantic = await timed(pool, `${base}?query_type=semantic&query=${encodeURIComponent('refund for a late parcel')}&${range}&limit=100`, RUNS, () => undefined);
+    const semantic = await timed(
+      pool,
+      `${base}?query_type=semantic&query=${encodeURIComponent('refund for a late parcel')}&${range}&limit=100`,
+      RUNS,
+      () => undefined,
+    );
     bench('conversations semantic search over 6000 conversations', semantic.wall, 'ms', '< 300');
 
-    const week = await timed(pool, `${lp.urls.runtime}/v1/acme/support-desk/conversations/concurrency?${range}&slice_by=variant`, RUNS, () => undefined);
+    const week = await timed(
+      pool,
+      `${lp.urls.runtime}/v1/acme/support-desk/conversations/concurrency?${range}&slice_by=variant`,
+      RUNS,
+      () => undefined,
+    );
     bench('concurrency of a week by variant (6000 conversations)', week.wall, 'ms', '< 200');
   } finally {
     await pool.close();

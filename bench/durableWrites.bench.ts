@@ -20,7 +20,13 @@ function bench(name: string, value: number, unit: string, target = ''): void {
   console.log(`BENCH ${JSON.stringify({ name, value: Math.round(value * 100) / 100, unit, target })}`);
 }
 
-async function write(pool: Pool, method: 'POST' | 'PATCH', path: string, body: unknown, expected: number): Promise<Record<string, unknown>> {
+async function write(
+  pool: Pool,
+  method: 'POST' | 'PATCH',
+  path: string,
+  body: unknown,
+  expected: number,
+): Promise<Record<string, unknown>> {
   const res = await pool.request({ method, path, headers: HEADERS, body: JSON.stringify(body) });
   const json = (await res.body.json()) as Record<string, unknown>;
   if (res.statusCode !== expected) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
@@ -34,7 +40,13 @@ async function rounds(pool: Pool, tag: string, count: number, deadline: number):
     const agent = await write(pool, 'POST', '/build/v1/agents', { name: `Bench ${tag} ${i}` }, 201);
     const agentPath = `/build/v1/agents/${String(agent.agentId)}/branches`;
     const branch = await write(pool, 'POST', agentPath, { name: 'draft' }, 201);
-    await write(pool, 'PATCH', `${agentPath}/${String(branch.branchId)}/behavior`, { behavior: `Answer politely (${tag} ${i}).` }, 200);
+    await write(
+      pool,
+      'PATCH',
+      `${agentPath}/${String(branch.branchId)}/behavior`,
+      { behavior: `Answer politely (${tag} ${i}).` },
+      200,
+    );
     writes += 3;
   }
   return writes;
@@ -42,7 +54,17 @@ async function rounds(pool: Pool, tag: string, count: number, deadline: number):
 
 /** Starts the CLI (with --data-dir when given), runs the writes and returns writes per second. */
 async function measure(dataDir: string | undefined): Promise<number> {
-  const args = ['--import', 'tsx', 'src/localPlatform/cli.ts', '--port', '0', '--seed', 'base', '--json', ...(dataDir ? ['--data-dir', dataDir] : [])];
+  const args = [
+    '--import',
+    'tsx',
+    'src/localPlatform/cli.ts',
+    '--port',
+    '0',
+    '--seed',
+    'base',
+    '--json',
+    ...(dataDir ? ['--data-dir', dataDir] : []),
+  ];
   const server = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const [line] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
@@ -68,7 +90,11 @@ async function main(): Promise<void> {
   try {
     const memory = await measure(undefined);
     const durable = await measure(dir);
-    bench(`sequential writes in memory (create agent, create branch, update behavior; ${ROUNDS} rounds)`, memory, 'writes/s');
+    bench(
+      `sequential writes in memory (create agent, create branch, update behavior; ${ROUNDS} rounds)`,
+      memory,
+      'writes/s',
+    );
     bench(`sequential writes with --data-dir (journaled before each answer; ${ROUNDS} rounds)`, durable, 'writes/s');
     bench('write time with --data-dir / write time in memory', memory / durable, 'x', '<= 2');
   } finally {

@@ -9,13 +9,22 @@ import { join } from 'node:path';
 const dir = mkdtempSync(join(tmpdir(), 'aw-bench-explorer-'));
 try {
   const results = join(dir, 'explorer.json');
-  const child = spawnSync(process.execPath, ['test/host/runIntegration.mjs', '--bench', '--production', '--grep', 'Explorer figures', '--results', results], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
+  const child = spawnSync(
+    process.execPath,
+    ['test/host/runIntegration.mjs', '--bench', '--production', '--grep', 'Explorer figures', '--results', results],
+    { stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 },
+  );
   if (child.status !== 0) throw new Error(`the explorer run failed (exit ${child.status ?? child.signal})`);
   const { metrics } = JSON.parse(readFileSync(results, 'utf8')) as { metrics: Record<string, number> };
-  if (typeof metrics.agentsRootMs !== 'number' || typeof metrics.agentExpandMs !== 'number') throw new Error('the extension host reported no explorer figures');
+  if (typeof metrics.agentsRootMs !== 'number' || typeof metrics.agentExpandMs !== 'number')
+    throw new Error('the extension host reported no explorer figures');
   const round = (n: number): number => Math.round(n * 10) / 10;
-  console.log(`BENCH ${JSON.stringify({ name: 'Agents view root with 1,000 agents (median of 7)', value: round(metrics.agentsRootMs), unit: 'ms', target: '< 100' })}`);
-  console.log(`BENCH ${JSON.stringify({ name: 'expanding an agent with 1,000 agents listed (median of 15)', value: round(metrics.agentExpandMs), unit: 'ms', target: '< 50' })}`);
+  console.log(
+    `BENCH ${JSON.stringify({ name: 'Agents view root with 1,000 agents (median of 7)', value: round(metrics.agentsRootMs), unit: 'ms', target: '< 100' })}`,
+  );
+  console.log(
+    `BENCH ${JSON.stringify({ name: 'expanding an agent with 1,000 agents listed (median of 15)', value: round(metrics.agentExpandMs), unit: 'ms', target: '< 50' })}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

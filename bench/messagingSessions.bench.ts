@@ -13,7 +13,11 @@ import { LOCAL_CONNECTORS } from '../src/localPlatform/seed/credentials';
 import { startLocalPlatform } from '../src/localPlatform/server';
 
 const SESSIONS = 500;
-const QUESTIONS = ['What are your opening hours on Sunday?', 'Can I return an item I bought last week?', 'How long does express delivery take?'];
+const QUESTIONS = [
+  'What are your opening hours on Sunday?',
+  'Can I return an item I bought last week?',
+  'How long does express delivery take?',
+];
 const TIME_LIMIT_MS = 90_000;
 /** Session starts are spread over this long, as real visitors do not arrive in lockstep. */
 const RAMP_MS = 1000;
@@ -33,8 +37,18 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function json(pool: Pool, path: string, headers: Record<string, string>, body: unknown = {}): Promise<Record<string, unknown>> {
-  const res = await pool.request({ method: 'POST', path, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function json(
+  pool: Pool,
+  path: string,
+  headers: Record<string, string>,
+  body: unknown = {},
+): Promise<Record<string, unknown>> {
+  const res = await pool.request({
+    method: 'POST',
+    path,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const reply = JSON.parse(await res.body.text()) as Record<string, unknown>;
   if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${JSON.stringify(reply)}`);
   return reply;
@@ -50,7 +64,8 @@ class Visitor {
       const ws = new WebSocket(url);
       const onMessage = (data: WebSocket.RawData) => {
         const event = JSON.parse(String(data)) as ServerEvent;
-        if (event.type === 'EVENT_TYPE_EVENT_BATCH') ws.send(JSON.stringify({ type: 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', payload: {} }));
+        if (event.type === 'EVENT_TYPE_EVENT_BATCH')
+          ws.send(JSON.stringify({ type: 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', payload: {} }));
         if (event.type === 'EVENT_TYPE_SYSTEM_MESSAGE') reject(new Error(String(event.payload.text)));
         if (event.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE') {
           ws.off('message', onMessage);
@@ -66,7 +81,8 @@ class Visitor {
   converse(latencies: number[], deadline: number): Promise<number> {
     return new Promise((resolve, reject) => {
       let asked = 0;
-      const ask = () => this.ws.send(JSON.stringify({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: QUESTIONS[asked++]! } }));
+      const ask = () =>
+        this.ws.send(JSON.stringify({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: QUESTIONS[asked++]! } }));
       this.ws.on('message', (data) => {
         const received = Date.now();
         const event = JSON.parse(String(data)) as ServerEvent;
@@ -83,13 +99,25 @@ class Visitor {
 }
 
 function ramped<T>(count: number, start: (i: number) => Promise<T>): Promise<T[]> {
-  return Promise.all(Array.from({ length: count }, (_, i) => new Promise<T>((resolve, reject) => {
-    setTimeout(() => start(i).then(resolve, reject), (i * RAMP_MS) / count);
-  })));
+  return Promise.all(
+    Array.from(
+      { length: count },
+      (_, i) =>
+        new Promise<T>((resolve, reject) => {
+          setTimeout(() => start(i).then(resolve, reject), (i * RAMP_MS) / count);
+        }),
+    ),
+  );
 }
 
 async function main(): Promise<void> {
-  const server: ChildProcess = fork(__filename, ['--serve'], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])] });
+  const server: ChildProcess = fork(__filename, ['--serve'], {
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
+  });
   const { messaging } = await new Promise<{ messaging: string }>((resolve, reject) => {
     server.once('message', (m) => resolve(m as { messaging: string }));
     server.once('error', reject);
@@ -97,11 +125,18 @@ async function main(): Promise<void> {
   const base = new URL(messaging);
   const pool = new Pool(base.origin, { connections: 8 });
   try {
-    const { access_token: token } = await json(pool, `${base.pathname}/api/v1/access-token`, { 'x-token': LOCAL_CONNECTORS.webchatToken, 'x-host': LOCAL_CONNECTORS.webchatHost });
+    const { access_token: token } = await json(pool, `${base.pathname}/api/v1/access-token`, {
+      'x-token': LOCAL_CONNECTORS.webchatToken,
+      'x-host': LOCAL_CONNECTORS.webchatHost,
+    });
     const auth = { authorization: `Bearer ${String(token)}` };
     const streaming: string[] = [];
     for (let i = 0; i < SESSIONS; i += 50) {
-      const batch = await Promise.all(Array.from({ length: Math.min(50, SESSIONS - i) }, () => json(pool, `${base.pathname}/api/v1/sessions`, auth, { streaming_enabled: true })));
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(50, SESSIONS - i) }, () =>
+          json(pool, `${base.pathname}/api/v1/sessions`, auth, { streaming_enabled: true }),
+        ),
+      );
       streaming.push(...batch.map((b) => String(b.session_id)));
     }
     const wsBase = `${messaging.replace(/^http/, 'ws')}/ws?access_token=${String(token)}&session_id=`;
@@ -115,10 +150,26 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - t1) / 1000;
     latencies.sort((a, b) => a - b);
     const total = answered.reduce((a, b) => a + b, 0);
-    bench('messaging p99 server-to-client event latency (500 streaming sessions)', percentile(latencies, 99), 'ms', '< 50');
-    bench('messaging p50 server-to-client event latency (500 streaming sessions)', percentile(latencies, 50), 'ms', '< 10');
-    bench('messaging events delivered per second (500 streaming sessions)', latencies.length / seconds, 'events/s', '>= 1000');
-    if (total < SESSIONS * QUESTIONS.length) console.error(`only ${total} of ${SESSIONS * QUESTIONS.length} questions asked within the time limit`);
+    bench(
+      'messaging p99 server-to-client event latency (500 streaming sessions)',
+      percentile(latencies, 99),
+      'ms',
+      '< 50',
+    );
+    bench(
+      'messaging p50 server-to-client event latency (500 streaming sessions)',
+      percentile(latencies, 50),
+      'ms',
+      '< 10',
+    );
+    bench(
+      'messaging events delivered per second (500 streaming sessions)',
+      latencies.length / seconds,
+      'events/s',
+      '>= 1000',
+    );
+    if (total < SESSIONS * QUESTIONS.length)
+      console.error(`only ${total} of ${SESSIONS * QUESTIONS.length} questions asked within the time limit`);
   } finally {
     await pool.close();
     server.send('stop');

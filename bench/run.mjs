@@ -13,10 +13,14 @@ const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 
 /** Checks a value against a target such as "< 20" or ">= 2000". */
 export function meetsTarget(value, target) {
-  const m = String(target).trim().match(/^(<=|>=|<|>|==?)\s*(-?[\d.]+)/);
+  const m = String(target)
+    .trim()
+    .match(/^(<=|>=|<|>|==?)\s*(-?[\d.]+)/);
   if (!m) return undefined;
   const t = Number(m[2]);
-  return { '<': value < t, '<=': value <= t, '>': value > t, '>=': value >= t, '=': value === t, '==': value === t }[m[1]];
+  return { '<': value < t, '<=': value <= t, '>': value > t, '>=': value >= t, '=': value === t, '==': value === t }[
+    m[1]
+  ];
 }
 
 function runBench(file) {
@@ -73,17 +77,32 @@ const rows = [];
 for (const run of runs) {
   for (const f of run.figures) {
     const ok = typeof f.value === 'number' ? meetsTarget(f.value, f.target) : false;
-    rows.push({ name: f.name, value: typeof f.value === 'number' ? fmt(f.value) : String(f.value), unit: f.unit ?? '', target: f.target ?? '', result: ok === undefined ? '—' : ok ? 'pass' : '**fail**', file: run.file });
+    rows.push({
+      name: f.name,
+      value: typeof f.value === 'number' ? fmt(f.value) : String(f.value),
+      unit: f.unit ?? '',
+      target: f.target ?? '',
+      result: ok === undefined ? '—' : ok ? 'pass' : '**fail**',
+      file: run.file,
+    });
   }
   if (run.code !== 0 || run.figures.length === 0) {
-    rows.push({ name: `${run.file} did not finish`, value: '—', unit: '', target: '', result: '**fail**', file: run.file });
+    rows.push({
+      name: `${run.file} did not finish`,
+      value: '—',
+      unit: '',
+      target: '',
+      result: '**fail**',
+      file: run.file,
+    });
   }
 }
 
 // A run of some benchmarks keeps the rows of the others from the last full run.
 if (filters.length > 0 && existsSync(join(ROOT, 'docs', 'performance.md'))) {
   const ran = new Set(files);
-  const kept = readFileSync(join(ROOT, 'docs', 'performance.md'), 'utf8').split('\n')
+  const kept = readFileSync(join(ROOT, 'docs', 'performance.md'), 'utf8')
+    .split('\n')
     .map((line) => line.match(/^\| (.*) \| (.*) \| (.*) \| (.*) \| (.*) \| `(.*)` \|$/))
     .filter((m) => m && !ran.has(m[6]))
     .map((m) => ({ name: m[1], value: m[2], unit: m[3], target: m[4], result: m[5], file: m[6] }));
@@ -97,7 +116,9 @@ const machine = [
   `- CPU: ${cpu.length} cores (${cpu[0]?.model?.trim() ?? 'unknown'})`,
   `- Memory: ${(totalmem() / 1024 ** 3).toFixed(1)} GB`,
   `- Node: ${process.version} on ${process.platform} ${process.arch}`,
-  `- Load average when the run ended: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`,
+  `- Load average when the run ended: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`,
 ];
 const table = [
   '| Benchmark | Value | Unit | Target | Result | Source |',

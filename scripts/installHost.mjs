@@ -10,7 +10,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { codeServerCli, startCodeServer } from './lib/codeServer.mjs';
-import { CODE_SERVER_VERSION, codeServerDir, codeServerEntry, installedMarker, isHostInstalled } from './lib/hostPaths.mjs';
+import {
+  CODE_SERVER_VERSION,
+  codeServerDir,
+  codeServerEntry,
+  installedMarker,
+  isHostInstalled,
+} from './lib/hostPaths.mjs';
 
 /** Debian package → a file that shows it is installed. */
 const DEBIAN_PACKAGES = [
@@ -39,7 +45,8 @@ export function installDebianPackages() {
   say(`Installing Debian packages: ${missing.join(', ')}`);
   const asRoot = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (args) => (asRoot.length ? run(asRoot[0], [...asRoot.slice(1), 'apt-get', ...args], { env }) : run('apt-get', args, { env }));
+  const apt = (args) =>
+    asRoot.length ? run(asRoot[0], [...asRoot.slice(1), 'apt-get', ...args], { env }) : run('apt-get', args, { env });
   apt(['update']);
   apt(['install', '-y', '--no-install-recommends', ...missing]);
 }
@@ -77,13 +84,20 @@ export async function installCodeServer({ force = false } = {}) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   // The host is its own little project, so its install-script approvals stay out of the extension's package.json.
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({
-    name: 'agent-workbench-test-host',
-    private: true,
-    description: 'code-server used by Agent Workbench tests; safe to delete, it is reinstalled on demand.',
-    dependencies: { 'code-server': CODE_SERVER_VERSION },
-    allowScripts: { 'code-server': true, argon2: true },
-  }, null, 2));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'agent-workbench-test-host',
+        private: true,
+        description: 'code-server used by Agent Workbench tests; safe to delete, it is reinstalled on demand.',
+        dependencies: { 'code-server': CODE_SERVER_VERSION },
+        allowScripts: { 'code-server': true, argon2: true },
+      },
+      null,
+      2,
+    ),
+  );
 
   const tmp = join(dir, 'tmp');
   mkdirSync(tmp, { recursive: true });
@@ -151,10 +165,15 @@ export async function verifyHost() {
   }
 
   const scratch = mkdtempSync(join(tmpdir(), 'aw-verify-'));
-  const server = await startCodeServer({ workspace: scratch, userDataDir: join(scratch, 'data'), extensionsDir: join(scratch, 'ext') });
+  const server = await startCodeServer({
+    workspace: scratch,
+    userDataDir: join(scratch, 'data'),
+    extensionsDir: join(scratch, 'ext'),
+  });
   try {
     const html = await (await fetch(`${server.url}/`)).text();
-    if (!html.includes('workbench')) throw new Error(`code-server answered on ${server.url} but not with the workbench page`);
+    if (!html.includes('workbench'))
+      throw new Error(`code-server answered on ${server.url} but not with the workbench page`);
     say(`code-server serves the workbench on ${server.url}`);
   } finally {
     await server.stop();

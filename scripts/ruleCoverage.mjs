@@ -7,7 +7,9 @@ import { join, resolve } from 'node:path';
 const rulesFile = resolve(process.argv[2] ?? join('..', 'shared', 'spec', 'rules.md'));
 if (!existsSync(rulesFile)) {
   // Counting against nothing would report 0 of 0 and pass: a missing rules file is a failure.
-  console.error(`No rules file at ${rulesFile}: the spec's rules (shared/spec/rules.md beside the project) are needed to count coverage.`);
+  console.error(
+    `No rules file at ${rulesFile}: the spec's rules (shared/spec/rules.md beside the project) are needed to count coverage.`,
+  );
   process.exit(1);
 }
 const ids = [...readFileSync(rulesFile, 'utf8').matchAll(/^- ([A-Z]+-\d+) /gm)].map((m) => m[1]);

@@ -13,7 +13,9 @@ import { freePort, isPortFree, prefixLines, stopProcessGroup, waitForHttp } from
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // What npm start keeps between runs (sample workspace, user data); AGENT_WORKBENCH_START_DIR moves it (tests do).
-const STATE = process.env.AGENT_WORKBENCH_START_DIR ? resolve(process.env.AGENT_WORKBENCH_START_DIR) : join(ROOT, '.cache', 'start');
+const STATE = process.env.AGENT_WORKBENCH_START_DIR
+  ? resolve(process.env.AGENT_WORKBENCH_START_DIR)
+  : join(ROOT, '.cache', 'start');
 const WORKSPACE = join(STATE, 'sample-workspace');
 
 const { values: opts } = parseArgs({
@@ -75,11 +77,15 @@ if (!opts.desktop && !isHostInstalled()) {
 
 // 1. The local platform, with demo data; its banner lists the addresses and the demo credentials.
 const platformPort = await pickPort(opts['platform-port']);
-const platform = spawn(process.execPath, [join(ROOT, 'dist', 'localPlatform.js'), '--port', String(platformPort), '--seed', 'demo'], {
-  cwd: ROOT,
-  detached: true,
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
+const platform = spawn(
+  process.execPath,
+  [join(ROOT, 'dist', 'localPlatform.js'), '--port', String(platformPort), '--seed', 'demo'],
+  {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  },
+);
 children.push(() => stopProcessGroup(platform));
 prefixLines(platform.stdout, '[platform] ');
 prefixLines(platform.stderr, '[platform] ', (l) => process.stderr.write(l));
@@ -97,7 +103,9 @@ prepareWorkspace(platformUrl);
 if (opts.desktop) {
   const found = spawnSync('sh', ['-c', 'command -v code'], { encoding: 'utf8' }).stdout.trim();
   if (!found) {
-    console.error('--desktop needs VS Code\'s `code` command on PATH (VS Code: "Shell Command: Install \'code\' command in PATH").');
+    console.error(
+      "--desktop needs VS Code's `code` command on PATH (VS Code: \"Shell Command: Install 'code' command in PATH\").",
+    );
     await stopAll(1);
   }
   const code = spawn(found, ['--new-window', `--extensionDevelopmentPath=${ROOT}`, WORKSPACE], { stdio: 'inherit' });
@@ -122,14 +130,16 @@ if (opts.desktop) {
   });
   const payload = JSON.stringify([['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${server.port}${ROOT}`]]);
   const url = `${server.url}/?folder=${encodeURIComponent(WORKSPACE)}&payload=${encodeURIComponent(payload)}`;
-  console.log([
-    '',
-    'Agent Workbench is running. Open this address in a browser:',
-    '',
-    `  ${url}`,
-    '',
-    `VS Code 1.100.3 (code-server) serves the sample workspace ${WORKSPACE}`,
-    'with the extension loaded from this folder (rebuild with `npm run build` or `npm run watch`, then reload the window).',
-    `The local platform runs on ${platformUrl} (demo data). Press Ctrl-C to stop everything.`,
-  ].join('\n'));
+  console.log(
+    [
+      '',
+      'Agent Workbench is running. Open this address in a browser:',
+      '',
+      `  ${url}`,
+      '',
+      `VS Code 1.100.3 (code-server) serves the sample workspace ${WORKSPACE}`,
+      'with the extension loaded from this folder (rebuild with `npm run build` or `npm run watch`, then reload the window).',
+      `The local platform runs on ${platformUrl} (demo data). Press Ctrl-C to stop everything.`,
+    ].join('\n'),
+  );
 }

@@ -14,7 +14,9 @@ function hasTypeScript(dir) {
 }
 
 function tsc(project) {
-  const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project, '--noEmit'], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project, '--noEmit'], {
+    stdio: 'inherit',
+  });
   return r.status === 0;
 }
 

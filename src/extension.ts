@@ -91,7 +91,8 @@ function start(context: vscode.ExtensionContext): Running {
     registerRuntimeTools({ connection, webhookSecrets, log, models }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
     registerChatCommands(context.extensionUri, connection, log),
-  ]) store.add(registration);
+  ])
+    store.add(registration);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.
   store.add(agentsView.tree.onDidFail((reason) => log.warn(reason)));
   store.add(alertsTree.onDidFail((reason) => log.warn(reason)));
@@ -99,7 +100,8 @@ function start(context: vscode.ExtensionContext): Running {
   void vault.primeRedactor(profiles.list().map((p) => p.id));
   const activationTimeMs = performance.now() - started;
   log.info(`Activated in ${activationTimeMs.toFixed(2)} ms`);
-  const viewState: TestingApi['viewState'] = (view) => (view === 'agents' ? agentsView.tree.shownState : alertsTree.shownState);
+  const viewState: TestingApi['viewState'] = (view) =>
+    view === 'agents' ? agentsView.tree.shownState : alertsTree.shownState;
   return { store, localPlatform, agentsView: agentsView.tree.provider, viewState, activationTimeMs };
 }
 

@@ -35,11 +35,22 @@ const PARTS = [
   { name: 'lint', cmd: npm, args: ['run', '--silent', 'lint'], count: (_o, code) => single(code) },
   { name: 'unit', cmd: node, args: ['test/runUnit.mjs'], count: (o) => nodeTestSummary(o) },
   // The client and file mirror suites again, against a local platform that answers only what the spec shows.
-  { name: 'unit (spec-minimal)', cmd: node, args: ['test/runUnit.mjs', 'test/unit/client', 'test/unit/workspace'], env: { AGENT_WORKBENCH_RESPONSES: 'minimal' }, count: (o) => nodeTestSummary(o) },
+  {
+    name: 'unit (spec-minimal)',
+    cmd: node,
+    args: ['test/runUnit.mjs', 'test/unit/client', 'test/unit/workspace'],
+    env: { AGENT_WORKBENCH_RESPONSES: 'minimal' },
+    count: (o) => nodeTestSummary(o),
+  },
   // Every rule of the spec is checked by a test whose title names its id (one test; fails without the rules file).
   { name: 'rules', cmd: node, args: ['scripts/ruleCoverage.mjs'], count: (_o, code) => single(code) },
   { name: 'integration', cmd: node, args: ['test/host/runIntegration.mjs'], count: (o) => lastSummary(o) },
-  { name: 'integration (spec-minimal)', cmd: node, args: ['test/host/runIntegration.mjs', '--no-build', '--responses', 'minimal'], count: (o) => lastSummary(o) },
+  {
+    name: 'integration (spec-minimal)',
+    cmd: node,
+    args: ['test/host/runIntegration.mjs', '--no-build', '--responses', 'minimal'],
+    count: (o) => lastSummary(o),
+  },
   { name: 'e2e', cmd: node, args: ['test/host/runE2e.mjs'], count: (o) => lastSummary(o) },
 ];
 
@@ -47,7 +58,11 @@ function runPart(part) {
   return new Promise((resolvePart) => {
     const started = Date.now();
     console.log(`\n━━ ${part.name}: ${[part.cmd === node ? 'node' : part.cmd, ...part.args].join(' ')}`);
-    const child = spawn(part.cmd, part.args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, FORCE_COLOR: '0', ...part.env } });
+    const child = spawn(part.cmd, part.args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      env: { ...process.env, FORCE_COLOR: '0', ...part.env },
+    });
     let output = '';
     const forward = (stream, target) => {
       let pending = '';
@@ -58,7 +73,8 @@ function runPart(part) {
         const lines = pending.split('\n');
         pending = lines.pop() ?? '';
         // A part's own total is shown with its name, so the run's last line stays the only bare total.
-        for (const line of lines) target.write(`${summaryLine.test(line.trim()) ? `${part.name}: ${line.trim()}` : line}\n`);
+        for (const line of lines)
+          target.write(`${summaryLine.test(line.trim()) ? `${part.name}: ${line.trim()}` : line}\n`);
       });
       stream.on('end', () => pending && target.write(`${pending}\n`));
     };
@@ -100,7 +116,9 @@ const failed = results.reduce((n, r) => n + r.failed, 0);
 console.log('\n━━ Summary');
 for (const r of results) {
   const mark = r.failed ? '✖' : '✔';
-  console.log(`${mark} ${r.name.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed ${r.seconds.toFixed(1).padStart(7)} s${r.note ? `  (${r.note})` : ''}`);
+  console.log(
+    `${mark} ${r.name.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed ${r.seconds.toFixed(1).padStart(7)} s${r.note ? `  (${r.note})` : ''}`,
+  );
 }
 console.log(`Total time ${((Date.now() - startedAll) / 1000).toFixed(0)} s`);
 console.log(`${passed} passed, ${failed} failed`);

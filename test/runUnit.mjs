@@ -12,11 +12,17 @@ function find(dir) {
 }
 
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const files = find('test/unit').filter((f) => filters.length === 0 || filters.some((s) => f.includes(s))).sort();
+const files = find('test/unit')
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+  .sort();
 if (files.length === 0) {
   console.error(`No unit test files match ${filters.join(', ')}`);
   process.exit(1);
 }
 const reporter = process.env.UNIT_REPORTER ?? 'spec';
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, '--test-concurrency=2', ...files], { stdio: 'inherit' });
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, '--test-concurrency=2', ...files],
+  { stdio: 'inherit' },
+);
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -20,7 +20,11 @@ import { freePort, prefixLines, stopProcessGroup, waitForHttp } from './processe
  * variables give it folders of its own under `root`, so it never reads or writes the person's own.
  */
 function ownFolders(root) {
-  return { XDG_CONFIG_HOME: join(root, 'config'), XDG_DATA_HOME: join(root, 'data'), XDG_CACHE_HOME: join(root, 'cache') };
+  return {
+    XDG_CONFIG_HOME: join(root, 'config'),
+    XDG_DATA_HOME: join(root, 'data'),
+    XDG_CACHE_HOME: join(root, 'cache'),
+  };
 }
 
 export async function startCodeServer({ workspace, userDataDir, extensionsDir, port, log, env }) {
@@ -31,23 +35,33 @@ export async function startCodeServer({ workspace, userDataDir, extensionsDir, p
   const chosen = port || (await freePort());
   const args = [
     codeServerEntry(),
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${chosen}`,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${chosen}`,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
-    '--extensions-dir', extensionsDir,
-    '--user-data-dir', userDataDir,
+    '--extensions-dir',
+    extensionsDir,
+    '--user-data-dir',
+    userDataDir,
     // Its own config file, so nothing is written to ~/.config/code-server.
-    '--config', join(userDataDir, 'code-server.yaml'),
+    '--config',
+    join(userDataDir, 'code-server.yaml'),
     workspace,
   ];
   const child = spawn(process.execPath, args, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     // No extension gallery: these machines are offline and the workbench would keep asking for it.
-    env: { EXTENSIONS_GALLERY: '{}', ...process.env, ...ownFolders(resolve(userDataDir, '..', 'code-server-home')), ...env },
+    env: {
+      EXTENSIONS_GALLERY: '{}',
+      ...process.env,
+      ...ownFolders(resolve(userDataDir, '..', 'code-server-home')),
+      ...env,
+    },
   });
   const write = log ?? (() => {});
   prefixLines(child.stdout, '', (line) => write(line.trimEnd()));

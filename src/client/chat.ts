@@ -21,7 +21,10 @@ import { validateInput } from './validate';
  * they are never repeated automatically (a repeat would be a second turn).
  */
 export class ChatClient {
-  constructor(private readonly ctx: ClientContext, private readonly version = 'v1') {}
+  constructor(
+    private readonly ctx: ClientContext,
+    private readonly version = 'v1',
+  ) {}
 
   private async headers(operation: string): Promise<Record<string, string>> {
     const key = await this.ctx.credential('chatApiKey', 'chat', operation);
@@ -37,8 +40,16 @@ export class ChatClient {
     const operation = 'Start a chat conversation';
     const body = validateInput(chatCreateRequestSchema, request, 'chat', operation);
     const res = await this.ctx.transport.request({
-      family: 'chat', operation, baseUrl: this.ctx.base('runtime'), method: 'POST', path: this.path('create'),
-      headers: await this.headers(operation), body, schema: chatCreateReplySchema, retry: 'never', signal,
+      family: 'chat',
+      operation,
+      baseUrl: this.ctx.base('runtime'),
+      method: 'POST',
+      path: this.path('create'),
+      headers: await this.headers(operation),
+      body,
+      schema: chatCreateReplySchema,
+      retry: 'never',
+      signal,
     });
     return res.body;
   }
@@ -47,8 +58,16 @@ export class ChatClient {
     const operation = 'Send a chat message';
     const body = validateInput(chatRespondRequestSchema, request, 'chat', operation);
     const res = await this.ctx.transport.request({
-      family: 'chat', operation, baseUrl: this.ctx.base('runtime'), method: 'POST', path: this.path('respond'),
-      headers: await this.headers(operation), body, schema: chatRespondReplySchema, retry: 'never', signal,
+      family: 'chat',
+      operation,
+      baseUrl: this.ctx.base('runtime'),
+      method: 'POST',
+      path: this.path('respond'),
+      headers: await this.headers(operation),
+      body,
+      schema: chatRespondReplySchema,
+      retry: 'never',
+      signal,
     });
     return res.body;
   }
@@ -57,8 +76,16 @@ export class ChatClient {
     const operation = 'Close the chat conversation';
     const body = validateInput(chatCloseRequestSchema, { conversation_id: conversationId }, 'chat', operation);
     const res = await this.ctx.transport.request({
-      family: 'chat', operation, baseUrl: this.ctx.base('runtime'), method: 'PUT', path: this.path('close'),
-      headers: await this.headers(operation), body, schema: chatCloseReplySchema, retry: 'safe', signal,
+      family: 'chat',
+      operation,
+      baseUrl: this.ctx.base('runtime'),
+      method: 'PUT',
+      path: this.path('close'),
+      headers: await this.headers(operation),
+      body,
+      schema: chatCloseReplySchema,
+      retry: 'safe',
+      signal,
     });
     return res.body;
   }

@@ -1,4 +1,9 @@
-import { type ConcurrencyQueryInput, concurrencyQuerySchema, type ConcurrencyReply, concurrencyReplySchema } from '../contract/concurrency';
+import {
+  type ConcurrencyQueryInput,
+  concurrencyQuerySchema,
+  type ConcurrencyReply,
+  concurrencyReplySchema,
+} from '../contract/concurrency';
 import type { ClientContext } from './context';
 import { PlatformError } from './errors';
 import type { QueryValue } from './transport';
@@ -16,20 +21,39 @@ export class ConcurrencyClient {
   constructor(private readonly ctx: ClientContext) {}
 
   async query(query: ConcurrencyQueryInput, signal?: AbortSignal): Promise<ConcurrencyReply> {
-    const operation = query.slice_by ? `Read concurrent calls by ${query.slice_by.replace('_', ' ')}` : 'Read concurrent calls';
+    const operation = query.slice_by
+      ? `Read concurrent calls by ${query.slice_by.replace('_', ' ')}`
+      : 'Read concurrent calls';
     validateInput(concurrencyQuerySchema, query, 'concurrency', operation);
     const key = await this.ctx.credential('conversationsApiKey', 'concurrency', operation);
     try {
       const res = await this.ctx.transport.request({
-        family: 'concurrency', operation, baseUrl: this.ctx.base('runtime'), method: 'GET',
+        family: 'concurrency',
+        operation,
+        baseUrl: this.ctx.base('runtime'),
+        method: 'GET',
         path: `/v1${this.ctx.projectPath}/conversations/concurrency`,
-        query: toQuery(query), headers: { [CONCURRENCY_AUTH_HEADER]: key }, schema: concurrencyReplySchema, retry: 'safe', signal,
+        query: toQuery(query),
+        headers: { [CONCURRENCY_AUTH_HEADER]: key },
+        schema: concurrencyReplySchema,
+        retry: 'safe',
+        signal,
       });
       return res.body;
     } catch (err) {
-      if (err instanceof PlatformError && err.kind === 'notImplemented' && query.slice_by !== undefined && query.slice_by !== 'variant') {
+      if (
+        err instanceof PlatformError &&
+        err.kind === 'notImplemented' &&
+        query.slice_by !== undefined &&
+        query.slice_by !== 'variant'
+      ) {
         throw new PlatformError({
-          family: 'concurrency', kind: 'notImplemented', operation, status: err.status, body: err.body, cause: err,
+          family: 'concurrency',
+          kind: 'notImplemented',
+          operation,
+          status: err.status,
+          body: err.body,
+          cause: err,
           serverMessage: `The platform does not slice concurrent calls by ${query.slice_by.replace('_', ' ')} yet. Slice by variant, or leave slicing off and filter with ${query.slice_by} instead`,
         });
       }

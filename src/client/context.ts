@@ -14,9 +14,12 @@ export class ClientContext {
 
   base(kind: BaseKind): string {
     switch (kind) {
-      case 'runtime': return this.profile.runtimeUrl;
-      case 'build': return this.profile.buildUrl;
-      case 'messaging': return this.profile.messagingUrl;
+      case 'runtime':
+        return this.profile.runtimeUrl;
+      case 'build':
+        return this.profile.buildUrl;
+      case 'messaging':
+        return this.profile.messagingUrl;
     }
   }
 

@@ -1,4 +1,10 @@
-import { DNI_AUTH_HEADER, DNI_RESERVATION_PATH, type DniReservationReply, dniReservationReplySchema, dniReservationRequestSchema } from '../contract/dni';
+import {
+  DNI_AUTH_HEADER,
+  DNI_RESERVATION_PATH,
+  type DniReservationReply,
+  dniReservationReplySchema,
+  dniReservationRequestSchema,
+} from '../contract/dni';
 import type { ClientContext } from './context';
 import { validateInput } from './validate';
 
@@ -11,8 +17,16 @@ export class DniClient {
     const body = validateInput(dniReservationRequestSchema, { attributes }, 'dni', operation);
     const key = await this.ctx.credential('dniApiKey', 'dni', operation);
     const res = await this.ctx.transport.request({
-      family: 'dni', operation, baseUrl: this.ctx.base('runtime'), method: 'POST', path: DNI_RESERVATION_PATH,
-      headers: { [DNI_AUTH_HEADER]: key }, body, schema: dniReservationReplySchema, retry: 'never', signal,
+      family: 'dni',
+      operation,
+      baseUrl: this.ctx.base('runtime'),
+      method: 'POST',
+      path: DNI_RESERVATION_PATH,
+      headers: { [DNI_AUTH_HEADER]: key },
+      body,
+      schema: dniReservationReplySchema,
+      retry: 'never',
+      signal,
     });
     return res.body;
   }

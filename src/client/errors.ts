@@ -1,5 +1,6 @@
 /** The API families of the platform, as the client names them. */
-export type ApiFamily = 'agents' | 'alerts' | 'chat' | 'messaging' | 'conversations' | 'concurrency' | 'outbound' | 'externalEvents' | 'dni';
+export type ApiFamily =
+  'agents' | 'alerts' | 'chat' | 'messaging' | 'conversations' | 'concurrency' | 'outbound' | 'externalEvents' | 'dni';
 
 export const FAMILY_LABEL: Record<ApiFamily, string> = {
   agents: 'Agents API',
@@ -14,9 +15,23 @@ export const FAMILY_LABEL: Record<ApiFamily, string> = {
 };
 
 export type ErrorKind =
-  | 'validation' | 'unauthorized' | 'forbidden' | 'notFound' | 'conflict' | 'unprocessable'
-  | 'rateLimited' | 'server' | 'badGateway' | 'notImplemented' | 'unavailable'
-  | 'network' | 'timeout' | 'cancelled' | 'unexpectedResponse' | 'invalidInput' | 'notConfigured'
+  | 'validation'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'notFound'
+  | 'conflict'
+  | 'unprocessable'
+  | 'rateLimited'
+  | 'server'
+  | 'badGateway'
+  | 'notImplemented'
+  | 'unavailable'
+  | 'network'
+  | 'timeout'
+  | 'cancelled'
+  | 'unexpectedResponse'
+  | 'invalidInput'
+  | 'notConfigured'
   /** A write answered 2xx (so it was done) with an answer that could not be read: not a failure. */
   | 'acceptedUnreadable';
 
@@ -99,18 +114,31 @@ export class PlatformError extends Error {
 
 export function kindOfStatus(status: number): ErrorKind {
   switch (status) {
-    case 400: return 'validation';
-    case 401: return 'unauthorized';
-    case 403: return 'forbidden';
-    case 404: return 'notFound';
-    case 409: return 'conflict';
-    case 413: return 'validation';
-    case 422: return 'unprocessable';
-    case 429: return 'rateLimited';
-    case 501: return 'notImplemented';
-    case 502: return 'badGateway';
-    case 503: case 504: return 'unavailable';
-    default: return status >= 500 ? 'server' : 'validation';
+    case 400:
+      return 'validation';
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'notFound';
+    case 409:
+      return 'conflict';
+    case 413:
+      return 'validation';
+    case 422:
+      return 'unprocessable';
+    case 429:
+      return 'rateLimited';
+    case 501:
+      return 'notImplemented';
+    case 502:
+      return 'badGateway';
+    case 503:
+    case 504:
+      return 'unavailable';
+    default:
+      return status >= 500 ? 'server' : 'validation';
   }
 }
 
@@ -119,18 +147,30 @@ export function meaningOf(family: ApiFamily, status: number): string {
   const specific = SPECIFIC[family]?.[status];
   if (specific) return specific;
   switch (status) {
-    case 400: return 'the request was not valid';
-    case 401: return `the ${credentialName(family)} is missing or was not accepted`;
-    case 403: return `the ${credentialName(family)} lacks permission for this workspace or resource`;
-    case 404: return 'it was not found';
-    case 405: return 'this endpoint does not accept that method';
-    case 409: return 'it conflicts with the current state';
-    case 422: return 'an id is malformed or a value does not match its schema';
-    case 429: return 'too many requests: the platform asked to slow down';
-    case 500: return 'the platform had an internal error';
-    case 502: return 'a backend of the platform did not answer properly';
-    case 503: return 'the platform is unavailable for the moment';
-    default: return `the platform answered HTTP ${status}`;
+    case 400:
+      return 'the request was not valid';
+    case 401:
+      return `the ${credentialName(family)} is missing or was not accepted`;
+    case 403:
+      return `the ${credentialName(family)} lacks permission for this workspace or resource`;
+    case 404:
+      return 'it was not found';
+    case 405:
+      return 'this endpoint does not accept that method';
+    case 409:
+      return 'it conflicts with the current state';
+    case 422:
+      return 'an id is malformed or a value does not match its schema';
+    case 429:
+      return 'too many requests: the platform asked to slow down';
+    case 500:
+      return 'the platform had an internal error';
+    case 502:
+      return 'a backend of the platform did not answer properly';
+    case 503:
+      return 'the platform is unavailable for the moment';
+    default:
+      return `the platform answered HTTP ${status}`;
   }
 }
 
@@ -163,28 +203,50 @@ const SPECIFIC: Partial<Record<ApiFamily, Record<number, string>>> = {
 
 function credentialName(family: ApiFamily): string {
   switch (family) {
-    case 'chat': return 'Chat API key or connector token';
-    case 'messaging': return 'connector token or access token';
-    case 'outbound': return 'outbound auth token';
-    case 'externalEvents': return 'External Events key';
-    case 'dni': return 'DNI key';
-    case 'conversations': case 'concurrency': return 'Conversations API key';
-    case 'alerts': return 'Alerts API key';
-    case 'agents': return 'Agents API key';
+    case 'chat':
+      return 'Chat API key or connector token';
+    case 'messaging':
+      return 'connector token or access token';
+    case 'outbound':
+      return 'outbound auth token';
+    case 'externalEvents':
+      return 'External Events key';
+    case 'dni':
+      return 'DNI key';
+    case 'conversations':
+    case 'concurrency':
+      return 'Conversations API key';
+    case 'alerts':
+      return 'Alerts API key';
+    case 'agents':
+      return 'Agents API key';
   }
 }
 
 function advice(init: PlatformErrorInit): string | undefined {
   switch (init.kind) {
-    case 'unauthorized': return `Check the ${credentialName(init.family)} of the connection profile (Agent Workbench: Set Credential).`;
-    case 'notConfigured': return 'Add it with Agent Workbench: Set Credential.';
-    case 'forbidden': return 'Ask the platform operator for a key with access to this workspace.';
-    case 'rateLimited': return init.retryAfterMs !== undefined ? `Try again in ${Math.ceil(init.retryAfterMs / 1000)} s.` : 'Try again in a moment.';
-    case 'server': case 'badGateway': case 'unavailable': return 'Try again; if it keeps failing, check the platform status.';
-    case 'network': return 'Check the base URL of the connection profile and your network.';
-    case 'timeout': return 'The platform did not answer in time. Try again.';
-    case 'acceptedUnreadable': return 'Refresh to see the result; the answer as received is in the log (Agent Workbench: Show Log).';
-    default: return undefined;
+    case 'unauthorized':
+      return `Check the ${credentialName(init.family)} of the connection profile (Agent Workbench: Set Credential).`;
+    case 'notConfigured':
+      return 'Add it with Agent Workbench: Set Credential.';
+    case 'forbidden':
+      return 'Ask the platform operator for a key with access to this workspace.';
+    case 'rateLimited':
+      return init.retryAfterMs !== undefined
+        ? `Try again in ${Math.ceil(init.retryAfterMs / 1000)} s.`
+        : 'Try again in a moment.';
+    case 'server':
+    case 'badGateway':
+    case 'unavailable':
+      return 'Try again; if it keeps failing, check the platform status.';
+    case 'network':
+      return 'Check the base URL of the connection profile and your network.';
+    case 'timeout':
+      return 'The platform did not answer in time. Try again.';
+    case 'acceptedUnreadable':
+      return 'Refresh to see the result; the answer as received is in the log (Agent Workbench: Show Log).';
+    default:
+      return undefined;
   }
 }
 
@@ -192,22 +254,43 @@ function composeMessage(init: PlatformErrorInit): string {
   const parts: string[] = [];
   const label = FAMILY_LABEL[init.family];
   switch (init.kind) {
-    case 'network': parts.push(`${init.operation} failed: the ${label} could not be reached`); break;
-    case 'timeout': parts.push(`${init.operation} failed: the ${label} did not answer in time`); break;
-    case 'cancelled': parts.push(`${init.operation} was cancelled`); break;
-    case 'unexpectedResponse': parts.push(`${init.operation}: the ${label} answered in an unexpected shape`); break;
-    case 'acceptedUnreadable': parts.push(`${init.operation}: the platform accepted it; its answer could not be read (${label}, HTTP ${init.status ?? '?'})`); break;
-    case 'invalidInput': parts.push(`${init.operation}: nothing was sent`); break;
-    case 'notConfigured': parts.push(`${init.operation} needs the ${init.serverMessage ?? credentialName(init.family)}, which this connection profile does not have`); break;
+    case 'network':
+      parts.push(`${init.operation} failed: the ${label} could not be reached`);
+      break;
+    case 'timeout':
+      parts.push(`${init.operation} failed: the ${label} did not answer in time`);
+      break;
+    case 'cancelled':
+      parts.push(`${init.operation} was cancelled`);
+      break;
+    case 'unexpectedResponse':
+      parts.push(`${init.operation}: the ${label} answered in an unexpected shape`);
+      break;
+    case 'acceptedUnreadable':
+      parts.push(
+        `${init.operation}: the platform accepted it; its answer could not be read (${label}, HTTP ${init.status ?? '?'})`,
+      );
+      break;
+    case 'invalidInput':
+      parts.push(`${init.operation}: nothing was sent`);
+      break;
+    case 'notConfigured':
+      parts.push(
+        `${init.operation} needs the ${init.serverMessage ?? credentialName(init.family)}, which this connection profile does not have`,
+      );
+      break;
     default:
-      parts.push(init.assumption
-        ? `${init.operation} failed: this platform does not seem to offer the endpoint (${label}, HTTP ${init.status ?? '?'}). `
-          + `The spec does not show it and we assumed it ("${stripDot(init.assumption.row)}", see ${ASSUMPTIONS_DOC}, ${label})`
-        : `${init.operation} failed: ${meaningOf(init.family, init.status ?? 0)} (${label}, HTTP ${init.status ?? '?'})`);
+      parts.push(
+        init.assumption
+          ? `${init.operation} failed: this platform does not seem to offer the endpoint (${label}, HTTP ${init.status ?? '?'}). ` +
+              `The spec does not show it and we assumed it ("${stripDot(init.assumption.row)}", see ${ASSUMPTIONS_DOC}, ${label})`
+          : `${init.operation} failed: ${meaningOf(init.family, init.status ?? 0)} (${label}, HTTP ${init.status ?? '?'})`,
+      );
   }
   let text = parts.join('');
   if (init.serverMessage && init.kind !== 'notConfigured') text += `. ${stripDot(init.serverMessage)}`;
-  if (init.fieldErrors?.length) text += `. ${init.fieldErrors.map((e) => `${e.field}: ${stripDot(e.message)}`).join('; ')}`;
+  if (init.fieldErrors?.length)
+    text += `. ${init.fieldErrors.map((e) => `${e.field}: ${stripDot(e.message)}`).join('; ')}`;
   const tip = init.assumption ? init.assumption.manualPath : advice(init);
   return `${text}.${tip ? ` ${tip}` : ''}`;
 }

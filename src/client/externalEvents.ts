@@ -28,24 +28,42 @@ export class ExternalEventsClient {
 
   async send(input: ExternalEventInput, signal?: AbortSignal): Promise<ExternalEventAccepted> {
     const operation = 'Send an external event';
-    const query = validateInput(externalEventQuerySchema, {
-      event_id_location: input.eventIdLocation,
-      event_id_path: input.eventIdPath,
-      account_id: this.ctx.profile.accountId,
-      project_id: this.ctx.profile.projectId,
-    }, 'externalEvents', operation);
+    const query = validateInput(
+      externalEventQuerySchema,
+      {
+        event_id_location: input.eventIdLocation,
+        event_id_path: input.eventIdPath,
+        account_id: this.ctx.profile.accountId,
+        project_id: this.ctx.profile.projectId,
+      },
+      'externalEvents',
+      operation,
+    );
     if (input.contentType === 'application/json') {
       try {
         JSON.parse(input.body);
       } catch (err) {
-        throw new PlatformError({ family: 'externalEvents', kind: 'invalidInput', operation, fieldErrors: [{ field: 'body', message: `is not valid JSON: ${(err as Error).message}` }] });
+        throw new PlatformError({
+          family: 'externalEvents',
+          kind: 'invalidInput',
+          operation,
+          fieldErrors: [{ field: 'body', message: `is not valid JSON: ${(err as Error).message}` }],
+        });
       }
     }
     const key = await this.ctx.credential('externalEventsApiKey', 'externalEvents', operation);
     const res = await this.ctx.transport.request({
-      family: 'externalEvents', operation, baseUrl: this.ctx.base('runtime'), method: 'POST', path: EXTERNAL_EVENTS_WEBHOOK_PATH,
-      query: { ...input.query, ...query }, headers: { ...input.headers, [EXTERNAL_EVENTS_AUTH_HEADER]: key },
-      rawBody: { text: input.body, contentType: input.contentType }, schema: externalEventAcceptedSchema, retry: 'never', signal,
+      family: 'externalEvents',
+      operation,
+      baseUrl: this.ctx.base('runtime'),
+      method: 'POST',
+      path: EXTERNAL_EVENTS_WEBHOOK_PATH,
+      query: { ...input.query, ...query },
+      headers: { ...input.headers, [EXTERNAL_EVENTS_AUTH_HEADER]: key },
+      rawBody: { text: input.body, contentType: input.contentType },
+      schema: externalEventAcceptedSchema,
+      retry: 'never',
+      signal,
     });
     return res.body;
   }

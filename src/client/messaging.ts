@@ -21,7 +21,11 @@ export class AccessToken {
   /** When it stops being accepted, by this machine's clock (ms since the epoch). */
   readonly expiresAt: number;
 
-  constructor(value: string, readonly expiresInSeconds: number, receivedAt: number = Date.now()) {
+  constructor(
+    value: string,
+    readonly expiresInSeconds: number,
+    receivedAt: number = Date.now(),
+  ) {
     this.#value = value;
     this.expiresAt = receivedAt + expiresInSeconds * 1000;
   }
@@ -81,8 +85,16 @@ export class MessagingClient {
     const token = await this.ctx.credential('messagingConnectorToken', 'messaging', operation);
     const host = await this.ctx.credential('messagingHost', 'messaging', operation);
     const res = await this.ctx.transport.request({
-      family: 'messaging', operation, baseUrl: this.ctx.base('messaging'), method: 'POST', path: '/api/v1/access-token',
-      headers: { 'X-Token': token, 'X-Host': host }, body: {}, schema: accessTokenReplySchema, retry: 'safe', signal,
+      family: 'messaging',
+      operation,
+      baseUrl: this.ctx.base('messaging'),
+      method: 'POST',
+      path: '/api/v1/access-token',
+      headers: { 'X-Token': token, 'X-Host': host },
+      body: {},
+      schema: accessTokenReplySchema,
+      retry: 'safe',
+      signal,
     });
     return new AccessToken(res.body.access_token, res.body.expires_in);
   }
@@ -93,21 +105,46 @@ export class MessagingClient {
    * arrived. Repeated only when the platform answered that it made none: 429 (after
    * Retry-After) and 5xx ("Failed to create session", which the spec says to retry with backoff).
    */
-  async createSession(options: SessionOptions = {}, accessToken?: AccessToken, signal?: AbortSignal): Promise<CreatedSession> {
+  async createSession(
+    options: SessionOptions = {},
+    accessToken?: AccessToken,
+    signal?: AbortSignal,
+  ): Promise<CreatedSession> {
     const operation = 'Start a messaging session';
-    const body = validateInput(sessionRequestSchema, { streaming_enabled: options.streamingEnabled, platform: options.platform }, 'messaging', operation);
+    const body = validateInput(
+      sessionRequestSchema,
+      { streaming_enabled: options.streamingEnabled, platform: options.platform },
+      'messaging',
+      operation,
+    );
     const token = accessToken ?? (await this.accessToken(signal));
     const { backoff, maxRetryAfterMs } = this.ctx.transport.options;
     for (let retries = 0; ; retries++) {
       try {
         const res = await this.ctx.transport.request({
-          family: 'messaging', operation, baseUrl: this.ctx.base('messaging'), method: 'POST', path: '/api/v1/sessions',
-          headers: { Authorization: `Bearer ${token.reveal()}` }, body, schema: sessionReplySchema, retry: 'never', signal,
+          family: 'messaging',
+          operation,
+          baseUrl: this.ctx.base('messaging'),
+          method: 'POST',
+          path: '/api/v1/sessions',
+          headers: { Authorization: `Bearer ${token.reveal()}` },
+          body,
+          schema: sessionReplySchema,
+          retry: 'never',
+          signal,
         });
-        return { sessionId: res.body.session_id, accessToken: token, streamingEnabled: body.streaming_enabled, platform: body.platform };
+        return {
+          sessionId: res.body.session_id,
+          accessToken: token,
+          streamingEnabled: body.streaming_enabled,
+          platform: body.platform,
+        };
       } catch (err) {
         if (!(err instanceof PlatformError) || !SESSION_NOT_MADE.has(err.kind) || retries >= backoff.retries) throw err;
-        const wait = err.kind === 'rateLimited' && err.retryAfterMs !== undefined ? err.retryAfterMs : backoffDelay(backoff, retries + 1);
+        const wait =
+          err.kind === 'rateLimited' && err.retryAfterMs !== undefined
+            ? err.retryAfterMs
+            : backoffDelay(backoff, retries + 1);
         if (wait > maxRetryAfterMs) throw err;
         await sleep(wait, signal);
       }
@@ -115,7 +152,10 @@ export class MessagingClient {
   }
 
   /** A session object for a created session (or one created earlier), not yet connected. */
-  session(created: Pick<CreatedSession, 'sessionId' | 'accessToken'> & Partial<CreatedSession>, options: Partial<Omit<MessagingSessionOptions, 'sessionId' | 'accessToken' | 'messagingUrl'>> = {}): MessagingSession {
+  session(
+    created: Pick<CreatedSession, 'sessionId' | 'accessToken'> & Partial<CreatedSession>,
+    options: Partial<Omit<MessagingSessionOptions, 'sessionId' | 'accessToken' | 'messagingUrl'>> = {},
+  ): MessagingSession {
     return new MessagingSession({
       messagingUrl: this.ctx.base('messaging'),
       sessionId: created.sessionId,
@@ -128,7 +168,10 @@ export class MessagingClient {
   }
 
   /** Creates a session with a new access token and connects to it; resolves once the history has arrived. */
-  async startSession(options: SessionOptions = {}, sessionOptions: Partial<Omit<MessagingSessionOptions, 'sessionId' | 'accessToken' | 'messagingUrl'>> = {}): Promise<MessagingSession> {
+  async startSession(
+    options: SessionOptions = {},
+    sessionOptions: Partial<Omit<MessagingSessionOptions, 'sessionId' | 'accessToken' | 'messagingUrl'>> = {},
+  ): Promise<MessagingSession> {
     const created = await this.createSession(options);
     const session = this.session(created, sessionOptions);
     try {

@@ -41,13 +41,24 @@ export interface UnrecognizedEvent {
 export function parseServerEvent(raw: unknown): { event: MessagingEvent } | { unrecognized: UnrecognizedEvent } {
   const envelope = serverEventSchema.safeParse(raw);
   if (!envelope.success) {
-    return { unrecognized: { raw, problem: `the event lacks ${envelope.error.issues.map((i) => i.path.join('.') || 'its envelope').join(', ')}` } };
+    return {
+      unrecognized: {
+        raw,
+        problem: `the event lacks ${envelope.error.issues.map((i) => i.path.join('.') || 'its envelope').join(', ')}`,
+      },
+    };
   }
   const type = envelope.data.type;
-  if (!Object.hasOwn(serverPayloadSchemas, type)) return { unrecognized: { raw, problem: `unknown event type ${type}` } };
+  if (!Object.hasOwn(serverPayloadSchemas, type))
+    return { unrecognized: { raw, problem: `unknown event type ${type}` } };
   const payload = serverPayloadSchemas[type as MessagingEventType].safeParse(envelope.data.payload);
   if (!payload.success) {
-    return { unrecognized: { raw, problem: `${type} payload lacks ${payload.error.issues.map((i) => i.path.join('.') || 'fields').join(', ')}` } };
+    return {
+      unrecognized: {
+        raw,
+        problem: `${type} payload lacks ${payload.error.issues.map((i) => i.path.join('.') || 'fields').join(', ')}`,
+      },
+    };
   }
   return { event: { ...envelope.data, payload: payload.data } as MessagingEvent };
 }
@@ -62,8 +73,7 @@ export interface SystemMessage {
 }
 
 export type HandoffChange =
-  | { kind: 'started'; destination: string; reason: string }
-  | { kind: 'ended'; reason: string };
+  { kind: 'started'; destination: string; reason: string } | { kind: 'ended'; reason: string };
 
 /**
  * The agent's answer as it is known so far: `streaming` while chunks arrive (text is the
@@ -96,7 +106,11 @@ export class MessageAssembler {
   /** After a streaming error every unfinished message stays as it is, marked interrupted. */
   interrupt(text: string): AgentMessage[] {
     if (text !== SYSTEM_ERRORS.streamInterrupted) return [];
-    const out = [...this.partial].map(([messageId, chunks]) => ({ messageId, text: contiguous(chunks), state: 'interrupted' as const }));
+    const out = [...this.partial].map(([messageId, chunks]) => ({
+      messageId,
+      text: contiguous(chunks),
+      state: 'interrupted' as const,
+    }));
     this.partial.clear();
     return out;
   }
@@ -228,7 +242,8 @@ export class SessionEvents implements IDisposable {
         break;
       case 'EVENT_TYPE_SYSTEM_MESSAGE': {
         const { text } = event.payload;
-        const level = event.payload.level ?? (isSpecError(text) ? 'SYSTEM_MESSAGE_LEVEL_ERROR' : 'SYSTEM_MESSAGE_LEVEL_INFO');
+        const level =
+          event.payload.level ?? (isSpecError(text) ? 'SYSTEM_MESSAGE_LEVEL_ERROR' : 'SYSTEM_MESSAGE_LEVEL_INFO');
         this._onSystemMessage.fire({ level, text, isError: level === 'SYSTEM_MESSAGE_LEVEL_ERROR', event });
         for (const m of this.assembler.interrupt(text)) this._onMessage.fire(m);
         break;
@@ -243,7 +258,17 @@ export class SessionEvents implements IDisposable {
   }
 
   dispose(): void {
-    for (const e of [this._onEvent, this._onHistory, this._onMessage, this._onTyping, this._onHandoff, this._onSystemMessage, this._onSessionEnd, this._onUnrecognizedEvent]) e.dispose();
+    for (const e of [
+      this._onEvent,
+      this._onHistory,
+      this._onMessage,
+      this._onTyping,
+      this._onHandoff,
+      this._onSystemMessage,
+      this._onSessionEnd,
+      this._onUnrecognizedEvent,
+    ])
+      e.dispose();
   }
 }
 
@@ -261,12 +286,18 @@ export interface OutgoingEvent {
 
 /** Checks a client event against the contract before it is sent; names each field at fault. */
 export function checkClientEvent(event: OutgoingEvent, operation: string): OutgoingEvent {
-  const problems = [clientEventSchema.safeParse(event), clientPayloadSchemas[event.type].safeParse(event.payload)].flatMap((r) => (r.success ? [] : r.error.issues));
+  const problems = [
+    clientEventSchema.safeParse(event),
+    clientPayloadSchemas[event.type].safeParse(event.payload),
+  ].flatMap((r) => (r.success ? [] : r.error.issues));
   if (problems.length === 0) return event;
   throw new PlatformError({
     family: 'messaging',
     kind: 'invalidInput',
     operation,
-    fieldErrors: problems.map((i) => ({ field: i.path.length ? i.path.map(String).join('.') : '(event)', message: i.message })),
+    fieldErrors: problems.map((i) => ({
+      field: i.path.length ? i.path.map(String).join('.') : '(event)',
+      message: i.message,
+    })),
   });
 }

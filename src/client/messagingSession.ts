@@ -1,11 +1,27 @@
-import { ASSUMED_CLIENT_EVENT_NAMES, type ClientEventKind, type ClientEventNames, type ClientEventType, JOIN_REQUEST_TYPE, type SessionEndReason } from '../contract/messaging';
+import {
+  ASSUMED_CLIENT_EVENT_NAMES,
+  type ClientEventKind,
+  type ClientEventNames,
+  type ClientEventType,
+  JOIN_REQUEST_TYPE,
+  type SessionEndReason,
+} from '../contract/messaging';
 import type { IDisposable } from '../core/disposable';
 import { Emitter, type Event } from '../core/event';
 import { Redactor } from '../core/redact';
 import { type BackoffPolicy, backoffDelay, sleep } from '../core/retry';
 import { PlatformError } from './errors';
 import type { AccessToken } from './messaging';
-import { type AgentMessage, checkClientEvent, type HandoffChange, type HistoryBatch, type MessagingEvent, SessionEvents, type SystemMessage, type UnrecognizedEvent } from './messagingEvents';
+import {
+  type AgentMessage,
+  checkClientEvent,
+  type HandoffChange,
+  type HistoryBatch,
+  type MessagingEvent,
+  SessionEvents,
+  type SystemMessage,
+  type UnrecognizedEvent,
+} from './messagingEvents';
 import { RecoveryPlanner, type SessionRecovery } from './messagingRecovery';
 import { OPEN_OPERATION, SendQueue, SessionSocket, socketUrl } from './messagingSocket';
 
@@ -60,7 +76,10 @@ type Outcome = { kind: 'open' } | { kind: 'refused' | 'failed'; error: PlatformE
 const JOIN_REQUEST = JSON.stringify({ type: JOIN_REQUEST_TYPE, payload: {} });
 /** The contract's name of each client event kind, for checking payloads before sending. */
 const CANONICAL: Record<ClientEventKind, ClientEventType> = {
-  userMessage: 'EVENT_TYPE_USER_MESSAGE', userTyping: 'EVENT_TYPE_USER_TYPING', requestHandoff: 'EVENT_TYPE_REQUEST_HANDOFF', endSession: 'EVENT_TYPE_END_SESSION',
+  userMessage: 'EVENT_TYPE_USER_MESSAGE',
+  userTyping: 'EVENT_TYPE_USER_TYPING',
+  requestHandoff: 'EVENT_TYPE_REQUEST_HANDOFF',
+  endSession: 'EVENT_TYPE_END_SESSION',
 };
 const DEFAULT_RECONNECT: BackoffPolicy = { retries: 8, baseMs: 500, maxMs: 15_000 };
 /** A token this close to its expiry is renewed before a reconnect rather than refused after it. */
@@ -208,7 +227,15 @@ export class MessagingSession implements IDisposable {
     this.setState({ kind: 'connecting' });
     const outcome = await this.openWithToken();
     if (outcome.kind === 'open') return;
-    if (!this.closed) this.finish(this.finalState(outcome) ?? { kind: 'closed', reason: 'failed', message: outcome.error.message, error: outcome.error });
+    if (!this.closed)
+      this.finish(
+        this.finalState(outcome) ?? {
+          kind: 'closed',
+          reason: 'failed',
+          message: outcome.error.message,
+          error: outcome.error,
+        },
+      );
     throw outcome.error;
   }
 
@@ -246,7 +273,15 @@ export class MessagingSession implements IDisposable {
         renewed = true;
         return undefined;
       } catch (err) {
-        const error = err instanceof PlatformError ? err : new PlatformError({ family: 'messaging', kind: 'network', operation: OPEN_OPERATION, serverMessage: this.redactor.redact(String(err)) });
+        const error =
+          err instanceof PlatformError
+            ? err
+            : new PlatformError({
+                family: 'messaging',
+                kind: 'network',
+                operation: OPEN_OPERATION,
+                serverMessage: this.redactor.redact(String(err)),
+              });
         return { kind: error.isTransient ? 'failed' : 'refused', error };
       }
     };
@@ -273,19 +308,38 @@ export class MessagingSession implements IDisposable {
     if (outcome.kind === 'failed' && this.openedOnce) return undefined;
     if (outcome.kind === 'failed') return { kind: 'closed', reason: 'failed', message: error.message, error };
     if (error.status === 404) {
-      return { kind: 'closed', reason: 'expired', message: 'The messaging session has expired or no longer exists (session not found). Start a new session.', error };
+      return {
+        kind: 'closed',
+        reason: 'expired',
+        message: 'The messaging session has expired or no longer exists (session not found). Start a new session.',
+        error,
+      };
     }
     if (error.status === 401 && outcome.tokenExpired) {
-      return { kind: 'closed', reason: 'expired', message: 'The access token of this messaging session has expired, and only the token that created a session can reopen it. Start a new session.', error };
+      return {
+        kind: 'closed',
+        reason: 'expired',
+        message:
+          'The access token of this messaging session has expired, and only the token that created a session can reopen it. Start a new session.',
+        error,
+      };
     }
     if (error.isTransient && this.openedOnce) return undefined;
-    return { kind: 'closed', reason: error.kind === 'unauthorized' ? 'unauthorized' : 'failed', message: error.message, error };
+    return {
+      kind: 'closed',
+      reason: error.kind === 'unauthorized' ? 'unauthorized' : 'failed',
+      message: error.message,
+      error,
+    };
   }
 
   private attempt(): Promise<Outcome> {
     return new Promise((resolve) => {
       if (this.closed) {
-        resolve({ kind: 'failed', error: new PlatformError({ family: 'messaging', kind: 'cancelled', operation: OPEN_OPERATION }) });
+        resolve({
+          kind: 'failed',
+          error: new PlatformError({ family: 'messaging', kind: 'cancelled', operation: OPEN_OPERATION }),
+        });
         return;
       }
       this.ready = false;
@@ -295,23 +349,45 @@ export class MessagingSession implements IDisposable {
         this.settleAttempt = undefined;
         resolve(o);
       };
-      const url = socketUrl(this.options.messagingUrl, { access_token: this.token.reveal(), session_id: this.sessionId, cursor: this.events.cursor?.toString() });
-      const socket: SessionSocket = new SessionSocket(url, this.redactor, { handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 15_000, heartbeatMs: this.options.heartbeatMs ?? 25_000 }, {
-        opened: () => this.socketOpened(socket),
-        message: (text) => this.receive(text),
-        refused: (error) => {
-          if (this.socket === socket) this.socket = undefined;
-          this.settleAttempt?.({ kind: 'refused', error });
-        },
-        closed: (code, error) => {
-          if (this.socket !== socket) return;
-          this.socket = undefined;
-          this.outbox.pause();
-          this.clearWait();
-          if (this.opened) return this.dropped();
-          this.settleAttempt?.({ kind: 'failed', error: error ?? new PlatformError({ family: 'messaging', kind: 'network', operation: OPEN_OPERATION, serverMessage: `closed (${code}) before the history arrived` }) });
-        },
+      const url = socketUrl(this.options.messagingUrl, {
+        access_token: this.token.reveal(),
+        session_id: this.sessionId,
+        cursor: this.events.cursor?.toString(),
       });
+      const socket: SessionSocket = new SessionSocket(
+        url,
+        this.redactor,
+        {
+          handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 15_000,
+          heartbeatMs: this.options.heartbeatMs ?? 25_000,
+        },
+        {
+          opened: () => this.socketOpened(socket),
+          message: (text) => this.receive(text),
+          refused: (error) => {
+            if (this.socket === socket) this.socket = undefined;
+            this.settleAttempt?.({ kind: 'refused', error });
+          },
+          closed: (code, error) => {
+            if (this.socket !== socket) return;
+            this.socket = undefined;
+            this.outbox.pause();
+            this.clearWait();
+            if (this.opened) return this.dropped();
+            this.settleAttempt?.({
+              kind: 'failed',
+              error:
+                error ??
+                new PlatformError({
+                  family: 'messaging',
+                  kind: 'network',
+                  operation: OPEN_OPERATION,
+                  serverMessage: `closed (${code}) before the history arrived`,
+                }),
+            });
+          },
+        },
+      );
       this.socket = socket;
     });
   }
@@ -358,7 +434,11 @@ export class MessagingSession implements IDisposable {
     this.socket.send(JOIN_REQUEST).catch(() => undefined);
     this.waitTimer = setTimeout(() => {
       if (this.ready) return;
-      this._onRecovery.fire({ action: 'none', systemText: '', message: 'The agent has not said that it joined; waiting messages are sent anyway.' });
+      this._onRecovery.fire({
+        action: 'none',
+        systemText: '',
+        message: 'The agent has not said that it joined; waiting messages are sent anyway.',
+      });
       this.release();
     }, this.options.joinTimeoutMs ?? 10_000);
   }
@@ -389,11 +469,23 @@ export class MessagingSession implements IDisposable {
     const act = (): void => {
       if (this.closed) return;
       switch (plan.action) {
-        case 'rejoin': void this.join().catch(() => undefined); break;
-        case 'resend': if (this.lastMessage !== undefined) void this.send('userMessage', { text: this.lastMessage }, undefined, 'Send the message again').catch(() => undefined); break;
-        case 'reconnect': this.socket?.drop(); break;
-        case 'newSession': void this.startNewSession(text); break;
-        case 'none': break;
+        case 'rejoin':
+          void this.join().catch(() => undefined);
+          break;
+        case 'resend':
+          if (this.lastMessage !== undefined)
+            void this.send('userMessage', { text: this.lastMessage }, undefined, 'Send the message again').catch(
+              () => undefined,
+            );
+          break;
+        case 'reconnect':
+          this.socket?.drop();
+          break;
+        case 'newSession':
+          void this.startNewSession(text);
+          break;
+        case 'none':
+          break;
       }
     };
     if (plan.later) setTimeout(act, this.options.retryLaterMs ?? 3_000).unref?.();
@@ -403,7 +495,11 @@ export class MessagingSession implements IDisposable {
   /** "Start a new session": with `newSession` the session moves to a new one itself; without it, it ends as expired. */
   private async startNewSession(text: string): Promise<void> {
     if (!this.options.newSession) {
-      this.finish({ kind: 'closed', reason: 'expired', message: `The messaging session is gone (${text}). Start a new session.` });
+      this.finish({
+        kind: 'closed',
+        reason: 'expired',
+        message: `The messaging session is gone (${text}). Start a new session.`,
+      });
       return;
     }
     try {
@@ -416,20 +512,42 @@ export class MessagingSession implements IDisposable {
       this.socket?.drop();
     } catch (err) {
       const error = err instanceof PlatformError ? err : undefined;
-      this.finish({ kind: 'closed', reason: 'expired', message: `The messaging session is gone (${text}) and a new one could not be started${error ? `: ${error.message}` : '.'}`, ...(error ? { error } : {}) });
+      this.finish({
+        kind: 'closed',
+        reason: 'expired',
+        message: `The messaging session is gone (${text}) and a new one could not be started${error ? `: ${error.message}` : '.'}`,
+        ...(error ? { error } : {}),
+      });
     }
   }
 
   private ended(reason: string): void {
     if (reason === 'inactivity') {
-      this.finish({ kind: 'closed', reason: 'expired', message: 'The messaging session expired after a period of inactivity. Start a new session.' });
+      this.finish({
+        kind: 'closed',
+        reason: 'expired',
+        message: 'The messaging session expired after a period of inactivity. Start a new session.',
+      });
     } else {
-      this.finish({ kind: 'closed', reason: 'ended', message: `The messaging session has ended (${reason}). Start a new session to continue.` });
+      this.finish({
+        kind: 'closed',
+        reason: 'ended',
+        message: `The messaging session has ended (${reason}). Start a new session to continue.`,
+      });
     }
   }
 
-  private async send(kind: ClientEventKind, payload: Record<string, unknown>, custom: Record<string, unknown> | undefined, operation: string, keep = true): Promise<void> {
-    const envelope = checkClientEvent({ type: CANONICAL[kind], payload, ...(custom !== undefined ? { metadata: { custom } } : {}) }, operation);
+  private async send(
+    kind: ClientEventKind,
+    payload: Record<string, unknown>,
+    custom: Record<string, unknown> | undefined,
+    operation: string,
+    keep = true,
+  ): Promise<void> {
+    const envelope = checkClientEvent(
+      { type: CANONICAL[kind], payload, ...(custom !== undefined ? { metadata: { custom } } : {}) },
+      operation,
+    );
     if (this.closed) throw new SessionClosedError(this.closed);
     if (!keep && !this.ready) return;
     // Sent under the name the session was given (the spec does not show the four assumed names).
@@ -446,7 +564,10 @@ export class MessagingSession implements IDisposable {
     socket?.close(1000, 'closed by the client');
     this.setState(state);
     this.outbox.close(() => new SessionClosedError(state));
-    this.settleAttempt?.({ kind: 'failed', error: state.error ?? new PlatformError({ family: 'messaging', kind: 'cancelled', operation: OPEN_OPERATION }) });
+    this.settleAttempt?.({
+      kind: 'failed',
+      error: state.error ?? new PlatformError({ family: 'messaging', kind: 'cancelled', operation: OPEN_OPERATION }),
+    });
     if (state.reason === 'expired') this._onExpired.fire({ message: state.message });
   }
 

@@ -41,7 +41,12 @@ export class SessionSocket {
   private done = false;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
 
-  constructor(url: URL, private readonly redactor: Redactor, options: SocketOptions, private readonly handlers: SocketHandlers) {
+  constructor(
+    url: URL,
+    private readonly redactor: Redactor,
+    options: SocketOptions,
+    private readonly handlers: SocketHandlers,
+  ) {
     this.ws = new WebSocket(url, { handshakeTimeout: options.handshakeTimeoutMs, followRedirects: false });
     let lastError: string | undefined;
     this.ws.on('error', (err: Error) => {
@@ -59,7 +64,15 @@ export class SessionSocket {
       this.stopHeartbeat();
       if (this.done) return;
       this.done = true;
-      const error = code === 1006 && lastError ? new PlatformError({ family: 'messaging', kind: 'network', operation: OPEN_OPERATION, serverMessage: lastError }) : undefined;
+      const error =
+        code === 1006 && lastError
+          ? new PlatformError({
+              family: 'messaging',
+              kind: 'network',
+              operation: OPEN_OPERATION,
+              serverMessage: lastError,
+            })
+          : undefined;
       this.handlers.closed(code, error);
     });
   }
@@ -106,13 +119,15 @@ export class SessionSocket {
     } catch {
       serverMessage = body.length > 0 && body.length < 300 ? body : undefined;
     }
-    this.handlers.refused(new PlatformError({
-      family: 'messaging',
-      kind: kindOfStatus(status),
-      operation: OPEN_OPERATION,
-      status,
-      ...(serverMessage ? { serverMessage: this.redactor.redact(serverMessage) } : {}),
-    }));
+    this.handlers.refused(
+      new PlatformError({
+        family: 'messaging',
+        kind: kindOfStatus(status),
+        operation: OPEN_OPERATION,
+        status,
+        ...(serverMessage ? { serverMessage: this.redactor.redact(serverMessage) } : {}),
+      }),
+    );
   }
 
   private startHeartbeat(everyMs: number): void {
@@ -141,7 +156,12 @@ function text(data: RawData): string {
   return (Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
 }
 
-interface Pending { seq: number; text: string; resolve(): void; reject(err: unknown): void }
+interface Pending {
+  seq: number;
+  text: string;
+  resolve(): void;
+  reject(err: unknown): void;
+}
 
 /**
  * What the client sends, in the order it was given. Kept while there is no ready connection
@@ -183,7 +203,8 @@ export class SendQueue {
   private flush(): void {
     const socket = this.target;
     if (!socket) return;
-    for (const item of this.items.splice(0)) socket.send(item.text).then(item.resolve, () => this.putBack(item, socket));
+    for (const item of this.items.splice(0))
+      socket.send(item.text).then(item.resolve, () => this.putBack(item, socket));
   }
 
   /**

@@ -16,7 +16,10 @@ import { encodePath } from './transport';
 import { validateInput } from './validate';
 
 /** The call-status endpoint is not shown by the spec (docs/api-assumptions.md, Outbound Calling API). */
-const ASSUMED_CALL_STATUS: Assumption = { row: 'Get call status endpoint (to monitor a call): path, parameters and response not shown', manualPath: 'Follow the call in the studio instead.' };
+const ASSUMED_CALL_STATUS: Assumption = {
+  row: 'Get call status endpoint (to monitor a call): path, parameters and response not shown',
+  manualPath: 'Follow the call in the studio instead.',
+};
 
 /** Outbound Calling API: places real calls, so it is never retried automatically. */
 export class OutboundClient {
@@ -27,13 +30,27 @@ export class OutboundClient {
     const checked = validateInput(outboundCallRequestSchema, request, 'outbound', operation);
     // Sent in E.164, normalised here ("+1 (415) 555-0123" → "+14155550123"), so country_code ("leave unset with E.164") never goes out.
     const phone = normalizeToNumber(checked.to_number, checked.country_code);
-    if (!phone.ok) throw new PlatformError({ family: 'outbound', kind: 'invalidInput', operation, fieldErrors: [{ field: phone.field, message: phone.message }] });
+    if (!phone.ok)
+      throw new PlatformError({
+        family: 'outbound',
+        kind: 'invalidInput',
+        operation,
+        fieldErrors: [{ field: phone.field, message: phone.message }],
+      });
     const { country_code: _countryCode, ...rest } = checked;
     const body = { ...rest, to_number: phone.e164 };
     const token = await this.ctx.credential('outboundAuthToken', 'outbound', operation);
     const res = await this.ctx.transport.request({
-      family: 'outbound', operation, baseUrl: this.ctx.base('runtime'), method: 'POST', path: OUTBOUND_CALL_PATH,
-      headers: { [OUTBOUND_AUTH_HEADER]: token }, body, schema: outboundCallReplySchema, retry: 'never', signal,
+      family: 'outbound',
+      operation,
+      baseUrl: this.ctx.base('runtime'),
+      method: 'POST',
+      path: OUTBOUND_CALL_PATH,
+      headers: { [OUTBOUND_AUTH_HEADER]: token },
+      body,
+      schema: outboundCallReplySchema,
+      retry: 'never',
+      signal,
     });
     return res.body;
   }
@@ -42,8 +59,16 @@ export class OutboundClient {
     const operation = `Read the status of call ${callSid}`;
     const token = await this.ctx.credential('outboundAuthToken', 'outbound', operation);
     const res = await this.ctx.transport.request({
-      family: 'outbound', operation, baseUrl: this.ctx.base('runtime'), method: 'GET', path: OUTBOUND_CALL_PATH + encodePath`/${callSid}`,
-      headers: { [OUTBOUND_AUTH_HEADER]: token }, schema: outboundCallStatusSchema, retry: 'safe', assumption: { ...ASSUMED_CALL_STATUS, item: true }, signal,
+      family: 'outbound',
+      operation,
+      baseUrl: this.ctx.base('runtime'),
+      method: 'GET',
+      path: OUTBOUND_CALL_PATH + encodePath`/${callSid}`,
+      headers: { [OUTBOUND_AUTH_HEADER]: token },
+      schema: outboundCallStatusSchema,
+      retry: 'safe',
+      assumption: { ...ASSUMED_CALL_STATUS, item: true },
+      signal,
     });
     return res.body;
   }

@@ -16,7 +16,10 @@ export interface OffsetPage<T> {
  * Walks a cursor-paged list. `fetchPage` must send the same filters every time: only the
  * cursor changes between requests (CONV-9, rule 3 of the Conversations API).
  */
-export async function* pagesByCursor<T>(fetchPage: (cursor: string | undefined) => Promise<CursorPage<T>>, opts: { maxPages?: number; signal?: AbortSignal } = {}): AsyncGenerator<T[], void, void> {
+export async function* pagesByCursor<T>(
+  fetchPage: (cursor: string | undefined) => Promise<CursorPage<T>>,
+  opts: { maxPages?: number; signal?: AbortSignal } = {},
+): AsyncGenerator<T[], void, void> {
   let cursor: string | undefined;
   const seen = new Set<string>();
   for (let page = 0; page < (opts.maxPages ?? Number.POSITIVE_INFINITY); page++) {
@@ -32,7 +35,10 @@ export async function* pagesByCursor<T>(fetchPage: (cursor: string | undefined) 
 }
 
 /** Walks an offset-paged list until `nextOffset` is absent. */
-export async function* pagesByOffset<T>(fetchPage: (offset: number) => Promise<OffsetPage<T>>, opts: { start?: number; maxPages?: number; signal?: AbortSignal } = {}): AsyncGenerator<T[], void, void> {
+export async function* pagesByOffset<T>(
+  fetchPage: (offset: number) => Promise<OffsetPage<T>>,
+  opts: { start?: number; maxPages?: number; signal?: AbortSignal } = {},
+): AsyncGenerator<T[], void, void> {
   let offset = opts.start ?? 0;
   for (let page = 0; page < (opts.maxPages ?? Number.POSITIVE_INFINITY); page++) {
     opts.signal?.throwIfAborted();

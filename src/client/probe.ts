@@ -37,41 +37,108 @@ interface Probe {
 
 const PROBES: Probe[] = [
   {
-    family: 'agents', needs: ['agentsApiKey'], acceptedStatuses: [200],
-    request: (ctx, c) => ({ baseUrl: ctx.base('build'), method: 'GET', path: '/v1/agents', query: { limit: 1 }, headers: { 'x-api-key': c.agentsApiKey! } }),
-  },
-  {
-    family: 'conversations', needs: ['conversationsApiKey'], acceptedStatuses: [200],
-    request: (ctx, c) => ({ baseUrl: ctx.base('runtime'), method: 'GET', path: `/v3${ctx.projectPath}/conversations`, query: { limit: 1 }, headers: { 'x-api-key': c.conversationsApiKey! } }),
-  },
-  {
-    family: 'alerts', needs: ['alertsApiKey'], acceptedStatuses: [200],
-    request: (ctx, c) => ({ baseUrl: ctx.base('build'), method: 'GET', path: '/v1/alert-rules', headers: { 'x-api-key': c.alertsApiKey! } }),
-  },
-  {
-    // A close without conversation_id: 400 only once key and token were accepted (a 404 would also come from a wrong address).
-    family: 'chat', needs: ['chatApiKey', 'chatConnectorToken'], acceptedStatuses: [400], explainedBy: 'conversation_id',
-    request: (ctx, c) => ({ baseUrl: ctx.base('runtime'), method: 'PUT', path: `/v1${ctx.projectPath}/chat/close`, body: {}, headers: { [CHAT_API_KEY_HEADER]: c.chatApiKey!, [CHAT_TOKEN_HEADER]: c.chatConnectorToken! } }),
-  },
-  {
-    family: 'messaging', needs: ['messagingConnectorToken', 'messagingHost'], acceptedStatuses: [200],
-    request: (ctx, c) => ({ baseUrl: ctx.base('messaging'), method: 'POST', path: '/api/v1/access-token', body: {}, headers: { 'X-Token': c.messagingConnectorToken!, 'X-Host': c.messagingHost! } }),
-  },
-  {
-    family: 'outbound', needs: ['outboundAuthToken'], acceptedStatuses: [400],
-    request: (ctx, c) => ({ baseUrl: ctx.base('runtime'), method: 'POST', path: OUTBOUND_CALL_PATH, body: {}, headers: { [OUTBOUND_AUTH_HEADER]: c.outboundAuthToken! } }),
-  },
-  {
-    family: 'externalEvents', needs: ['externalEventsApiKey'], acceptedStatuses: [400],
+    family: 'agents',
+    needs: ['agentsApiKey'],
+    acceptedStatuses: [200],
     request: (ctx, c) => ({
-      baseUrl: ctx.base('runtime'), method: 'POST', path: EXTERNAL_EVENTS_WEBHOOK_PATH,
-      query: { event_id_location: 'payload', event_id_path: 'id', account_id: ctx.profile.accountId, project_id: ctx.profile.projectId },
-      body: { id: 'connection-check' }, headers: { [EXTERNAL_EVENTS_AUTH_HEADER]: c.externalEventsApiKey! },
+      baseUrl: ctx.base('build'),
+      method: 'GET',
+      path: '/v1/agents',
+      query: { limit: 1 },
+      headers: { 'x-api-key': c.agentsApiKey! },
     }),
   },
   {
-    family: 'dni', needs: ['dniApiKey'], acceptedStatuses: [400], explainedBy: 'attributes',
-    request: (ctx, c) => ({ baseUrl: ctx.base('runtime'), method: 'POST', path: DNI_RESERVATION_PATH, body: { attributes: 'connection-check' }, headers: { [DNI_AUTH_HEADER]: c.dniApiKey! } }),
+    family: 'conversations',
+    needs: ['conversationsApiKey'],
+    acceptedStatuses: [200],
+    request: (ctx, c) => ({
+      baseUrl: ctx.base('runtime'),
+      method: 'GET',
+      path: `/v3${ctx.projectPath}/conversations`,
+      query: { limit: 1 },
+      headers: { 'x-api-key': c.conversationsApiKey! },
+    }),
+  },
+  {
+    family: 'alerts',
+    needs: ['alertsApiKey'],
+    acceptedStatuses: [200],
+    request: (ctx, c) => ({
+      baseUrl: ctx.base('build'),
+      method: 'GET',
+      path: '/v1/alert-rules',
+      headers: { 'x-api-key': c.alertsApiKey! },
+    }),
+  },
+  {
+    // A close without conversation_id: 400 only once key and token were accepted (a 404 would also come from a wrong address).
+    family: 'chat',
+    needs: ['chatApiKey', 'chatConnectorToken'],
+    acceptedStatuses: [400],
+    explainedBy: 'conversation_id',
+    request: (ctx, c) => ({
+      baseUrl: ctx.base('runtime'),
+      method: 'PUT',
+      path: `/v1${ctx.projectPath}/chat/close`,
+      body: {},
+      headers: { [CHAT_API_KEY_HEADER]: c.chatApiKey!, [CHAT_TOKEN_HEADER]: c.chatConnectorToken! },
+    }),
+  },
+  {
+    family: 'messaging',
+    needs: ['messagingConnectorToken', 'messagingHost'],
+    acceptedStatuses: [200],
+    request: (ctx, c) => ({
+      baseUrl: ctx.base('messaging'),
+      method: 'POST',
+      path: '/api/v1/access-token',
+      body: {},
+      headers: { 'X-Token': c.messagingConnectorToken!, 'X-Host': c.messagingHost! },
+    }),
+  },
+  {
+    family: 'outbound',
+    needs: ['outboundAuthToken'],
+    acceptedStatuses: [400],
+    request: (ctx, c) => ({
+      baseUrl: ctx.base('runtime'),
+      method: 'POST',
+      path: OUTBOUND_CALL_PATH,
+      body: {},
+      headers: { [OUTBOUND_AUTH_HEADER]: c.outboundAuthToken! },
+    }),
+  },
+  {
+    family: 'externalEvents',
+    needs: ['externalEventsApiKey'],
+    acceptedStatuses: [400],
+    request: (ctx, c) => ({
+      baseUrl: ctx.base('runtime'),
+      method: 'POST',
+      path: EXTERNAL_EVENTS_WEBHOOK_PATH,
+      query: {
+        event_id_location: 'payload',
+        event_id_path: 'id',
+        account_id: ctx.profile.accountId,
+        project_id: ctx.profile.projectId,
+      },
+      body: { id: 'connection-check' },
+      headers: { [EXTERNAL_EVENTS_AUTH_HEADER]: c.externalEventsApiKey! },
+    }),
+  },
+  {
+    family: 'dni',
+    needs: ['dniApiKey'],
+    acceptedStatuses: [400],
+    explainedBy: 'attributes',
+    request: (ctx, c) => ({
+      baseUrl: ctx.base('runtime'),
+      method: 'POST',
+      path: DNI_RESERVATION_PATH,
+      body: { attributes: 'connection-check' },
+      headers: { [DNI_AUTH_HEADER]: c.dniApiKey! },
+    }),
   },
 ];
 
@@ -87,23 +154,39 @@ async function runProbe(ctx: ClientContext, probe: Probe, signal?: AbortSignal):
     try {
       creds[id] = await ctx.credential(id, probe.family, `Test ${label}`);
     } catch (err) {
-      return { family: probe.family, label, outcome: 'notConfigured', detail: err instanceof Error ? err.message : String(err) };
+      return {
+        family: probe.family,
+        label,
+        outcome: 'notConfigured',
+        detail: err instanceof Error ? err.message : String(err),
+      };
     }
   }
   const started = performance.now();
   try {
-    await ctx.transport.request({ ...probe.request(ctx, creds), family: probe.family, operation: `Test ${label}`, retry: 'safe', signal, timeoutMs: 10_000 });
+    await ctx.transport.request({
+      ...probe.request(ctx, creds),
+      family: probe.family,
+      operation: `Test ${label}`,
+      retry: 'safe',
+      signal,
+      timeoutMs: 10_000,
+    });
     return { family: probe.family, label, outcome: 'works', ms: Math.round(performance.now() - started) };
   } catch (err) {
     const ms = Math.round(performance.now() - started);
-    if (!(err instanceof PlatformError)) return { family: probe.family, label, outcome: 'unknown', detail: String(err), ms };
+    if (!(err instanceof PlatformError))
+      return { family: probe.family, label, outcome: 'unknown', detail: String(err), ms };
     if (err.status !== undefined && probe.acceptedStatuses.includes(err.status)) {
-      if (!probe.explainedBy || names(err, probe.explainedBy)) return { family: probe.family, label, outcome: 'works', ms };
+      if (!probe.explainedBy || names(err, probe.explainedBy))
+        return { family: probe.family, label, outcome: 'works', ms };
       const detail = `The platform answered HTTP ${err.status} without saying why (the spec does not explain this status for the ${label}), so whether the credential was accepted is not known. ${err.message}`;
       return { family: probe.family, label, outcome: 'unknown', detail, ms };
     }
-    if (err.kind === 'unauthorized' || err.kind === 'forbidden') return { family: probe.family, label, outcome: 'rejected', detail: err.message, ms };
-    if (err.kind === 'network' || err.kind === 'timeout') return { family: probe.family, label, outcome: 'unreachable', detail: err.message, ms };
+    if (err.kind === 'unauthorized' || err.kind === 'forbidden')
+      return { family: probe.family, label, outcome: 'rejected', detail: err.message, ms };
+    if (err.kind === 'network' || err.kind === 'timeout')
+      return { family: probe.family, label, outcome: 'unreachable', detail: err.message, ms };
     return { family: probe.family, label, outcome: 'unknown', detail: err.message, ms };
   }
 }

@@ -17,9 +17,24 @@ export interface RegionPreset {
  * address has no public pattern, so it is always entered by hand.
  */
 export const REGION_PRESETS: readonly RegionPreset[] = [
-  { id: 'us', label: 'United States (us-1 / us)', runtimeUrl: 'https://api.us-1.platform.polyai.app', buildUrl: 'https://api.us.poly.ai' },
-  { id: 'uk', label: 'United Kingdom (uk-1 / uk)', runtimeUrl: 'https://api.uk-1.platform.polyai.app', buildUrl: 'https://api.uk.poly.ai' },
-  { id: 'eu', label: 'Europe (euw-1 / eu)', runtimeUrl: 'https://api.euw-1.platform.polyai.app', buildUrl: 'https://api.eu.poly.ai' },
+  {
+    id: 'us',
+    label: 'United States (us-1 / us)',
+    runtimeUrl: 'https://api.us-1.platform.polyai.app',
+    buildUrl: 'https://api.us.poly.ai',
+  },
+  {
+    id: 'uk',
+    label: 'United Kingdom (uk-1 / uk)',
+    runtimeUrl: 'https://api.uk-1.platform.polyai.app',
+    buildUrl: 'https://api.uk.poly.ai',
+  },
+  {
+    id: 'eu',
+    label: 'Europe (euw-1 / eu)',
+    runtimeUrl: 'https://api.euw-1.platform.polyai.app',
+    buildUrl: 'https://api.eu.poly.ai',
+  },
 ];
 
 export const LOCAL_PROFILE_ID = 'local';
@@ -44,7 +59,12 @@ export const CREDENTIALS = [
   { id: 'chatApiKey', family: 'chat', label: 'Chat API key', header: 'X-API-KEY' },
   { id: 'chatConnectorToken', family: 'chat', label: 'Chat connector token', header: 'X-TOKEN' },
   { id: 'messagingConnectorToken', family: 'messaging', label: 'Messaging connector token', header: 'X-Token' },
-  { id: 'messagingHost', family: 'messaging', label: 'Messaging host (registered domain or app namespace)', header: 'X-Host' },
+  {
+    id: 'messagingHost',
+    family: 'messaging',
+    label: 'Messaging host (registered domain or app namespace)',
+    header: 'X-Host',
+  },
   { id: 'outboundAuthToken', family: 'outbound', label: 'Outbound auth token', header: 'X-Service-Auth-Token' },
   { id: 'externalEventsApiKey', family: 'externalEvents', label: 'External Events key', header: 'X-Api-Key' },
   { id: 'dniApiKey', family: 'dni', label: 'DNI key', header: 'x-api-key' },
@@ -85,11 +105,15 @@ export function parseStudioUrl(text: string): { accountId: string; projectId: st
     return undefined;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  const segs = url.pathname.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+  const segs = url.pathname
+    .split('/')
+    .filter(Boolean)
+    .map((s) => decodeURIComponent(s));
   // The ids are the first two segments; a prefixed pair anywhere is also accepted (some studio links carry a locale first).
   const prefixedAt = segs.findIndex((s, i) => ACCOUNT_PREFIXED.test(s) && PROJECT_PREFIXED.test(segs[i + 1] ?? ''));
   if (prefixedAt >= 0) return { accountId: segs[prefixedAt]!, projectId: segs[prefixedAt + 1]! };
-  if (segs.length >= 2 && SLUG.test(segs[0]!) && SLUG.test(segs[1]!)) return { accountId: segs[0]!, projectId: segs[1]! };
+  if (segs.length >= 2 && SLUG.test(segs[0]!) && SLUG.test(segs[1]!))
+    return { accountId: segs[0]!, projectId: segs[1]! };
   return undefined;
 }
 
@@ -110,7 +134,8 @@ export function checkBaseUrl(value: string, what: string): string | undefined {
 export function checkBuildUrlRegion(value: string): string | undefined {
   try {
     const host = new URL(value).hostname;
-    if (/^api\.poly\.ai$/i.test(host)) return 'The build address needs a region: api.us.poly.ai, api.uk.poly.ai or api.eu.poly.ai.';
+    if (/^api\.poly\.ai$/i.test(host))
+      return 'The build address needs a region: api.us.poly.ai, api.uk.poly.ai or api.eu.poly.ai.';
   } catch {
     return undefined;
   }

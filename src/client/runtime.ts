@@ -11,7 +11,15 @@ export { ConversationsClient } from './conversations';
 export { DniClient } from './dni';
 export { ExternalEventsClient } from './externalEvents';
 export { AccessToken, MessagingClient } from './messaging';
-export type { AgentMessage, HandoffChange, HistoryBatch, MessagingEvent, MessagingEventOf, SystemMessage, UnrecognizedEvent } from './messagingEvents';
+export type {
+  AgentMessage,
+  HandoffChange,
+  HistoryBatch,
+  MessagingEvent,
+  MessagingEventOf,
+  SystemMessage,
+  UnrecognizedEvent,
+} from './messagingEvents';
 export type { RecoveryAction, SessionRecovery } from './messagingRecovery';
 export { MessagingSession, SessionClosedError } from './messagingSession';
 export type { ClosedState, CloseReason, MessagingSessionOptions, SessionState } from './messagingSession';

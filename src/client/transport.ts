@@ -53,7 +53,10 @@ interface Target {
 }
 
 /** A call as a family module describes it; the module adds family, base address and credential. */
-export type FamilyCall<S extends z.ZodType | undefined> = Pick<RequestSpec<S>, 'method' | 'path' | 'retry' | 'query' | 'body' | 'assumption' | 'signal' | 'fill'> & {
+export type FamilyCall<S extends z.ZodType | undefined> = Pick<
+  RequestSpec<S>,
+  'method' | 'path' | 'retry' | 'query' | 'body' | 'assumption' | 'signal' | 'fill'
+> & {
   operation: string;
   schema: S;
 };
@@ -112,7 +115,14 @@ export class Transport implements IDisposable {
         if (res.status < 300) {
           // A read answered with text (a proxy's sign-in page, say) is not the API, even without a schema to check.
           if (!spec.schema && spec.method === 'GET' && typeof res.body === 'string') {
-            throw new PlatformError({ family: spec.family, kind: 'unexpectedResponse', operation, status: res.status, serverMessage: 'The answer is not JSON', body: res.body });
+            throw new PlatformError({
+              family: spec.family,
+              kind: 'unexpectedResponse',
+              operation,
+              status: res.status,
+              serverMessage: 'The answer is not JSON',
+              body: res.body,
+            });
           }
           const body = spec.schema ? parseBody(spec, operation, res.status, withFill(res.body, spec.fill)) : res.body;
           this.log(spec, url, status, started, retries);
@@ -170,11 +180,15 @@ export class Transport implements IDisposable {
       const ms = error.retryAfterMs ?? backoffDelay(this.options.backoff, retries + 1);
       return ms <= this.options.maxRetryAfterMs ? ms : undefined;
     }
-    if (['server', 'badGateway', 'unavailable', 'network'].includes(error.kind)) return backoffDelay(this.options.backoff, retries + 1);
+    if (['server', 'badGateway', 'unavailable', 'network'].includes(error.kind))
+      return backoffDelay(this.options.backoff, retries + 1);
     return undefined;
   }
 
-  private async once(url: Target, spec: RequestSpec): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }> {
+  private async once(
+    url: Target,
+    spec: RequestSpec,
+  ): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }> {
     // undici's own timers bound the wait for headers and for the body: cheaper than a timeout
     // signal per request, and the caller's signal still cancels.
     const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs;
@@ -219,7 +233,14 @@ export class Transport implements IDisposable {
     return pool;
   }
 
-  private log(spec: RequestSpec, url: Target, status: number | undefined, started: number, retries: number, error?: PlatformError): void {
+  private log(
+    spec: RequestSpec,
+    url: Target,
+    status: number | undefined,
+    started: number,
+    retries: number,
+    error?: PlatformError,
+  ): void {
     if (!this.options.onRequest) return;
     const unreadable = error?.kind === 'unexpectedResponse' || error?.kind === 'acceptedUnreadable';
     this.options.onRequest({
@@ -257,7 +278,9 @@ function appendQuery(params: URLSearchParams, query: Record<string, QueryValue> 
 function parseBody(spec: RequestSpec, operation: string, status: number, body: unknown): unknown {
   const result = spec.schema!.safeParse(body);
   if (result.success) return result.data;
-  const fieldErrors: FieldError[] = result.error.issues.slice(0, 5).map((i) => ({ field: i.path.length ? i.path.join('.') : '(body)', message: i.message }));
+  const fieldErrors: FieldError[] = result.error.issues
+    .slice(0, 5)
+    .map((i) => ({ field: i.path.length ? i.path.join('.') : '(body)', message: i.message }));
   // A 2xx to a write means the platform did it: only its answer is unknown, so it is never reported as a failure.
   const accepted = spec.method !== 'GET';
   throw new PlatformError({
@@ -265,7 +288,10 @@ function parseBody(spec: RequestSpec, operation: string, status: number, body: u
     kind: accepted ? 'acceptedUnreadable' : 'unexpectedResponse',
     operation,
     status,
-    serverMessage: typeof body === 'string' ? 'The answer is not JSON' : `${spec.method} ${spec.path} answered without the expected fields`,
+    serverMessage:
+      typeof body === 'string'
+        ? 'The answer is not JSON'
+        : `${spec.method} ${spec.path} answered without the expected fields`,
     fieldErrors,
     body,
   });
@@ -288,19 +314,43 @@ const SECRET_FIELD = /secret|token|key|password|authorization/i;
  * secret must not reach a log even when the answer around it could not be read), long text shortened.
  */
 export function rawAnswer(body: unknown, max = 2000): string {
-  const text = typeof body === 'string' ? body : JSON.stringify(body, (k, v: unknown) => (k && SECRET_FIELD.test(k) && typeof v === 'string' ? '[hidden]' : v));
+  const text =
+    typeof body === 'string'
+      ? body
+      : JSON.stringify(body, (k, v: unknown) => (k && SECRET_FIELD.test(k) && typeof v === 'string' ? '[hidden]' : v));
   return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 }
 
-function errorFromResponse(family: ApiFamily, operation: string, status: number, body: unknown, headers: Record<string, string | string[] | undefined>, assumed?: AssumedEndpoint): PlatformError {
+function errorFromResponse(
+  family: ApiFamily,
+  operation: string,
+  status: number,
+  body: unknown,
+  headers: Record<string, string | string[] | undefined>,
+  assumed?: AssumedEndpoint,
+): PlatformError {
   const obj = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const serverMessage = typeof obj.message === 'string' ? obj.message : typeof obj.error_message === 'string' ? obj.error_message : typeof body === 'string' && body.length < 300 ? body : undefined;
+  const serverMessage =
+    typeof obj.message === 'string'
+      ? obj.message
+      : typeof obj.error_message === 'string'
+        ? obj.error_message
+        : typeof body === 'string' && body.length < 300
+          ? body
+          : undefined;
   const fieldErrors = Array.isArray(obj.errors)
-    ? obj.errors.filter((e): e is FieldError => typeof e === 'object' && e !== null && typeof (e as FieldError).field === 'string' && typeof (e as FieldError).message === 'string')
+    ? obj.errors.filter(
+        (e): e is FieldError =>
+          typeof e === 'object' &&
+          e !== null &&
+          typeof (e as FieldError).field === 'string' &&
+          typeof (e as FieldError).message === 'string',
+      )
     : [];
   const retryAfter = headers['retry-after'];
   // A 404 that names a field is about a resource (an unknown agent id), not about the endpoint.
-  const assumptionFailed = assumed !== undefined && (status === 405 || (status === 404 && !assumed.item && fieldErrors.length === 0));
+  const assumptionFailed =
+    assumed !== undefined && (status === 405 || (status === 404 && !assumed.item && fieldErrors.length === 0));
   return new PlatformError({
     family,
     kind: kindOfStatus(status),
@@ -308,14 +358,23 @@ function errorFromResponse(family: ApiFamily, operation: string, status: number,
     status,
     ...(serverMessage ? { serverMessage } : {}),
     fieldErrors,
-    ...(status === 429 || status === 503 ? { retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) } : {}),
-    ...(assumptionFailed ? { assumption: { row: assumed.row, ...(assumed.manualPath ? { manualPath: assumed.manualPath } : {}) } } : {}),
+    ...(status === 429 || status === 503
+      ? { retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) }
+      : {}),
+    ...(assumptionFailed
+      ? { assumption: { row: assumed.row, ...(assumed.manualPath ? { manualPath: assumed.manualPath } : {}) } }
+      : {}),
     body,
   });
 }
 
 /** The platform's APIs do not redirect: a 3xx means the base address points somewhere else (a proxy, a sign-in page). */
-function redirectError(spec: RequestSpec, operation: string, status: number, headers: Record<string, string | string[] | undefined>): PlatformError {
+function redirectError(
+  spec: RequestSpec,
+  operation: string,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+): PlatformError {
   const location = headers.location;
   const where = Array.isArray(location) ? location[0] : location;
   return new PlatformError({
@@ -331,8 +390,19 @@ function fromThrown(spec: RequestSpec, operation: string, err: unknown): Platfor
   const name = (err as { name?: string } | undefined)?.name;
   if (spec.signal?.aborted) return new PlatformError({ family: spec.family, kind: 'cancelled', operation, cause: err });
   const code = (err as { code?: string } | undefined)?.code;
-  if (name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || (name === 'AbortError' && !spec.signal?.aborted)) {
+  if (
+    name === 'TimeoutError' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    (name === 'AbortError' && !spec.signal?.aborted)
+  ) {
     return new PlatformError({ family: spec.family, kind: 'timeout', operation, cause: err });
   }
-  return new PlatformError({ family: spec.family, kind: 'network', operation, serverMessage: code ?? (err instanceof Error ? err.message : String(err)), cause: err });
+  return new PlatformError({
+    family: spec.family,
+    kind: 'network',
+    operation,
+    serverMessage: code ?? (err instanceof Error ? err.message : String(err)),
+    cause: err,
+  });
 }

@@ -43,7 +43,9 @@ export function phoneNumberProblem(n: string): string | undefined {
   if (E164_PATTERN.test(n) && isValidPhoneNumber(n)) return undefined;
   const parsed = parsePhoneNumberFromString(n);
   if (parsed?.isValid()) return `write it as ${parsed.number}`;
-  return E164_PATTERN.test(n) ? 'no country has such a number' : 'not in E.164 form (a +, the country code and the number)';
+  return E164_PATTERN.test(n)
+    ? 'no country has such a number'
+    : 'not in E.164 form (a +, the country code and the number)';
 }
 
 const agentName = z
@@ -54,14 +56,21 @@ const topicName = z
   .string({ error: 'required, a string' })
   .min(1, { error: `must be 1 to ${TOPIC_NAME_MAX} characters` })
   .max(TOPIC_NAME_MAX, { error: `must be 1 to ${TOPIC_NAME_MAX} characters` });
-const topicContent = z.string({ error: 'required, a string' }).max(TOPIC_CONTENT_MAX, { error: `must be at most ${TOPIC_CONTENT_MAX} characters` });
-const deploymentMessage = z.string({ error: 'must be a string' }).max(DEPLOYMENT_MESSAGE_MAX, { error: `must be at most ${DEPLOYMENT_MESSAGE_MAX} characters` });
+const topicContent = z
+  .string({ error: 'required, a string' })
+  .max(TOPIC_CONTENT_MAX, { error: `must be at most ${TOPIC_CONTENT_MAX} characters` });
+const deploymentMessage = z
+  .string({ error: 'must be a string' })
+  .max(DEPLOYMENT_MESSAGE_MAX, { error: `must be at most ${DEPLOYMENT_MESSAGE_MAX} characters` });
 
 // ---- agents ----
 
 export const createAgentRequestSchema = z.object({
   name: agentName,
-  description: z.string({ error: 'must be a string' }).max(AGENT_DESCRIPTION_MAX, { error: `must be at most ${AGENT_DESCRIPTION_MAX} characters` }).default(''),
+  description: z
+    .string({ error: 'must be a string' })
+    .max(AGENT_DESCRIPTION_MAX, { error: `must be at most ${AGENT_DESCRIPTION_MAX} characters` })
+    .default(''),
   /** The project the agent is served under (slug or PROJECT-... form); the account's first project when absent. */
   projectId: z.string({ error: 'must be a string' }).min(1).optional(),
 });
@@ -70,8 +79,17 @@ export type CreateAgentRequest = z.input<typeof createAgentRequestSchema>;
 export const listAgentsQuerySchema = z.object({
   /** Case-insensitive part of the agent name. */
   name: z.string().optional(),
-  limit: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(1, { error: `must be 1 to ${AGENT_LIST_LIMIT_MAX}` }).max(AGENT_LIST_LIMIT_MAX, { error: `must be 1 to ${AGENT_LIST_LIMIT_MAX}` }).default(AGENT_LIST_LIMIT_DEFAULT),
-  offset: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(0, { error: 'must be 0 or more' }).default(0),
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be an integer' })
+    .min(1, { error: `must be 1 to ${AGENT_LIST_LIMIT_MAX}` })
+    .max(AGENT_LIST_LIMIT_MAX, { error: `must be 1 to ${AGENT_LIST_LIMIT_MAX}` })
+    .default(AGENT_LIST_LIMIT_DEFAULT),
+  offset: z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be an integer' })
+    .min(0, { error: 'must be 0 or more' })
+    .default(0),
 });
 export type ListAgentsQuery = z.input<typeof listAgentsQuerySchema>;
 
@@ -132,7 +150,9 @@ export const createBranchRequestSchema = z.object({
     .string({ error: 'required, a string' })
     .min(1, { error: `must be 1 to ${BRANCH_NAME_MAX} characters` })
     .max(BRANCH_NAME_MAX, { error: `must be 1 to ${BRANCH_NAME_MAX} characters` })
-    .regex(BRANCH_NAME_PATTERN, { error: 'letters, digits, ".", "_", "-" and "/" only, starting with a letter or digit' }),
+    .regex(BRANCH_NAME_PATTERN, {
+      error: 'letters, digits, ".", "_", "-" and "/" only, starting with a letter or digit',
+    }),
 });
 export type CreateBranchRequest = z.input<typeof createBranchRequestSchema>;
 
@@ -140,7 +160,9 @@ export const listBranchesResponseSchema = z.looseObject({ branches: z.array(bran
 export type ListBranchesResponse = z.infer<typeof listBranchesResponseSchema>;
 
 export const updateBehaviorRequestSchema = z.object({
-  behavior: z.string({ error: 'required, a string' }).max(BEHAVIOR_MAX, { error: `must be at most ${BEHAVIOR_MAX} characters` }),
+  behavior: z
+    .string({ error: 'required, a string' })
+    .max(BEHAVIOR_MAX, { error: `must be at most ${BEHAVIOR_MAX} characters` }),
 });
 export type UpdateBehaviorRequest = z.input<typeof updateBehaviorRequestSchema>;
 
@@ -157,7 +179,10 @@ export type CreateTopicRequest = z.input<typeof createTopicRequestSchema>;
 
 export const updateTopicRequestSchema = z
   .object({ name: topicName.optional(), content: topicContent.optional() })
-  .refine((b) => b.name !== undefined || b.content !== undefined, { error: 'send name, content or both', path: ['body'] });
+  .refine((b) => b.name !== undefined || b.content !== undefined, {
+    error: 'send name, content or both',
+    path: ['body'],
+  });
 export type UpdateTopicRequest = z.input<typeof updateTopicRequestSchema>;
 
 const topicFields = {
@@ -244,7 +269,10 @@ export type MergeResult = z.infer<typeof mergeResultSchema>;
 // ---- deployments ----
 
 /** The spec's body is `environment`; `deploymentMessage` is ours and sent only when a person gives one. */
-export const publishRequestSchema = z.object({ environment: environmentSchema, deploymentMessage: deploymentMessage.optional() });
+export const publishRequestSchema = z.object({
+  environment: environmentSchema,
+  deploymentMessage: deploymentMessage.optional(),
+});
 export type PublishRequest = z.input<typeof publishRequestSchema>;
 /** The spec's promote body is none; `deploymentMessage` is ours and sent only when a person gives one. */
 export const promoteRequestSchema = z.object({ deploymentMessage: deploymentMessage.optional() });
@@ -268,7 +296,10 @@ export const deploymentSchema = z.looseObject({
 export type Deployment = z.infer<typeof deploymentSchema>;
 
 /** testRunIds: rollback "may" return them; read as none when absent. */
-export const deploymentActionResultSchema = z.looseObject({ deployment: deploymentSchema, testRunIds: extraOr(z.array(z.string()), []) });
+export const deploymentActionResultSchema = z.looseObject({
+  deployment: deploymentSchema,
+  testRunIds: extraOr(z.array(z.string()), []),
+});
 export type DeploymentActionResult = z.infer<typeof deploymentActionResultSchema>;
 
 export const listDeploymentsResponseSchema = z.looseObject({ deployments: z.array(deploymentSchema) });

@@ -17,7 +17,14 @@ export const ALERT_RULE_ID_PATTERN = /^ar_[A-Za-z0-9]+$/;
 /** Our choice, in the style of rule ids. */
 export const WEBHOOK_ENDPOINT_ID_PATTERN = /^we_[A-Za-z0-9]+$/;
 
-export const ALERT_METRICS = ['turn_latency_p50', 'turn_latency_p95', 'api_errors', 'function_errors', 'call_crashes', 'call_volume'] as const;
+export const ALERT_METRICS = [
+  'turn_latency_p50',
+  'turn_latency_p95',
+  'api_errors',
+  'function_errors',
+  'call_crashes',
+  'call_volume',
+] as const;
 /** turn_latency_p50 and turn_latency_p95 are in milliseconds; the others are absolute counts within the window. */
 export type AlertMetric = (typeof ALERT_METRICS)[number];
 
@@ -26,7 +33,11 @@ export type AlertOperator = (typeof ALERT_OPERATORS)[number];
 
 export const ALERT_WINDOW_DURATIONS = ['5m', '10m', '60m'] as const;
 export type AlertWindowDuration = (typeof ALERT_WINDOW_DURATIONS)[number];
-export const ALERT_WINDOW_MS: Readonly<Record<AlertWindowDuration, number>> = { '5m': 5 * 60_000, '10m': 10 * 60_000, '60m': 60 * 60_000 };
+export const ALERT_WINDOW_MS: Readonly<Record<AlertWindowDuration, number>> = {
+  '5m': 5 * 60_000,
+  '10m': 10 * 60_000,
+  '60m': 60 * 60_000,
+};
 
 export const ALERT_RULE_STATES = ['ok', 'alert', 'no_data', 'unknown'] as const;
 export type AlertRuleState = (typeof ALERT_RULE_STATES)[number];
@@ -44,30 +55,49 @@ export const WEBHOOK_ENDPOINTS_MAX = 10;
 export const WEBHOOK_URL_MAX = 2048;
 
 /** An error message that says "is required" when the field is absent, `message` otherwise. */
-const need = (message: string) => ({ error: (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : message) });
+const need = (message: string) => ({
+  error: (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : message),
+});
 
 const list = (values: readonly string[]) => values.join(', ');
 
 export const alertMetricSchema = z.enum(ALERT_METRICS, need(`must be one of ${list(ALERT_METRICS)}`));
 export const alertOperatorSchema = z.enum(ALERT_OPERATORS, need(`must be one of ${list(ALERT_OPERATORS)}`));
-export const alertWindowDurationSchema = z.enum(ALERT_WINDOW_DURATIONS, need(`must be one of ${list(ALERT_WINDOW_DURATIONS)}`));
+export const alertWindowDurationSchema = z.enum(
+  ALERT_WINDOW_DURATIONS,
+  need(`must be one of ${list(ALERT_WINDOW_DURATIONS)}`),
+);
 export const alertRuleStateSchema = z.enum(ALERT_RULE_STATES);
 export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES, need(`must be one of ${list(WEBHOOK_EVENT_TYPES)}`));
 
 const nameSchema = (max: number) =>
-  z.string(need('must be a string'))
+  z
+    .string(need('must be a string'))
     .min(1, `must be 1 to ${max} characters`)
     .max(max, `must be 1 to ${max} characters`)
     .refine((s) => s.trim().length > 0, 'must not be blank');
 
 export const alertRuleNameSchema = nameSchema(ALERT_RULE_NAME_MAX);
-export const thresholdValueSchema = z.int(need('must be a non-negative integer')).min(0, 'must be a non-negative integer');
+export const thresholdValueSchema = z
+  .int(need('must be a non-negative integer'))
+  .min(0, 'must be a non-negative integer');
 /** A project id (slug or prefixed form) or null for an account-wide rule. */
-export const alertProjectIdSchema = z.string(need('must be a project id or null')).min(1, 'must be a project id or null').nullable();
+export const alertProjectIdSchema = z
+  .string(need('must be a project id or null'))
+  .min(1, 'must be a project id or null')
+  .nullable();
 const enabledSchema = z.boolean(need('must be true or false'));
 
 /** Fields a client may send; everything else of a rule is read-only. */
-export const ALERT_RULE_WRITABLE_FIELDS = ['name', 'project_id', 'metric', 'operator', 'threshold_value', 'window_duration', 'enabled'] as const;
+export const ALERT_RULE_WRITABLE_FIELDS = [
+  'name',
+  'project_id',
+  'metric',
+  'operator',
+  'threshold_value',
+  'window_duration',
+  'enabled',
+] as const;
 
 /** POST /v1/alert-rules. Every field but `enabled` (default true) is required; `project_id` may be null. */
 export const createAlertRuleRequestSchema = z.strictObject({
@@ -117,7 +147,10 @@ export type AlertRuleList = z.infer<typeof alertRuleListSchema>;
 /** One entry of GET /v1/alerts: a rule that is firing now (the shape is not shown; ours, read tolerantly). */
 export const currentAlertSchema = z.preprocess(
   // A platform that names the rule's id `id` (as rules do) is read the same way.
-  (v) => (typeof v === 'object' && v !== null && !('rule_id' in v) && 'id' in v ? { ...v, rule_id: (v as { id: unknown }).id } : v),
+  (v) =>
+    typeof v === 'object' && v !== null && !('rule_id' in v) && 'id' in v
+      ? { ...v, rule_id: (v as { id: unknown }).id }
+      : v,
   z.looseObject({
     rule_id: z.string(),
     name: extraOr(z.string(), ''),
@@ -134,12 +167,16 @@ export const currentAlertSchema = z.preprocess(
 );
 export type CurrentAlert = z.infer<typeof currentAlertSchema>;
 /** "the response shape of GET /v1/alerts: not shown": `{alerts: [...]}` (ours) or a bare list. */
-export const currentAlertListSchema = z.preprocess((v) => (Array.isArray(v) ? { alerts: v } : v), z.looseObject({ alerts: z.array(currentAlertSchema) }));
+export const currentAlertListSchema = z.preprocess(
+  (v) => (Array.isArray(v) ? { alerts: v } : v),
+  z.looseObject({ alerts: z.array(currentAlertSchema) }),
+);
 export type CurrentAlertList = z.infer<typeof currentAlertListSchema>;
 
 // ---- webhook endpoints ----
 
-export const webhookUrlSchema = z.string(need('must be an http or https URL'))
+export const webhookUrlSchema = z
+  .string(need('must be an http or https URL'))
   .max(WEBHOOK_URL_MAX, `must be at most ${WEBHOOK_URL_MAX} characters`)
   .refine((s) => {
     try {
@@ -150,7 +187,8 @@ export const webhookUrlSchema = z.string(need('must be an http or https URL'))
     }
   }, 'must be an http or https URL');
 
-export const webhookEventTypesSchema = z.array(webhookEventTypeSchema, need(`must be a list of event types (${list(WEBHOOK_EVENT_TYPES)})`))
+export const webhookEventTypesSchema = z
+  .array(webhookEventTypeSchema, need(`must be a list of event types (${list(WEBHOOK_EVENT_TYPES)})`))
   .min(1, `must name at least one of ${list(WEBHOOK_EVENT_TYPES)}`)
   .refine((a) => new Set(a).size === a.length, 'must not repeat an event type');
 
@@ -171,7 +209,8 @@ export type UpdateWebhookEndpointRequest = z.infer<typeof updateWebhookEndpointR
  * alerts.resolved", so any other name is sent as given and left for the platform to judge.
  */
 export const webhookEndpointDraftSchema = createWebhookEndpointRequestSchema.extend({
-  event_types: z.array(z.string().trim().min(1, 'must name an event type'), need('must be a list of event types'))
+  event_types: z
+    .array(z.string().trim().min(1, 'must name an event type'), need('must be a list of event types'))
     .min(1, `must name at least one event type, such as ${list(WEBHOOK_EVENT_TYPES)}`)
     .refine((a) => new Set(a).size === a.length, 'must not repeat an event type'),
 });
@@ -206,7 +245,8 @@ export const webhookEndpointListSchema = z.looseObject({ webhook_endpoints: z.ar
 export type WebhookEndpointList = z.infer<typeof webhookEndpointListSchema>;
 
 /** POST /v1/webhook-endpoints/{id}/rotate-secret (our path): the new secret, once. */
-export const rotateSecretPath = (endpointId: string): string => `${WEBHOOK_ENDPOINTS_PATH}/${encodeURIComponent(endpointId)}/rotate-secret`;
+export const rotateSecretPath = (endpointId: string): string =>
+  `${WEBHOOK_ENDPOINTS_PATH}/${encodeURIComponent(endpointId)}/rotate-secret`;
 
 // ---- notifications ----
 
@@ -277,10 +317,12 @@ export function verifyWebhookSignature(opts: {
   const id = headerOf(opts.headers, WEBHOOK_ID_HEADER);
   const ts = headerOf(opts.headers, WEBHOOK_TIMESTAMP_HEADER);
   const sigs = headerOf(opts.headers, WEBHOOK_SIGNATURE_HEADER);
-  if (!id || !ts || !sigs) return { ok: false, reason: 'missing webhook-id, webhook-timestamp or webhook-signature header' };
+  if (!id || !ts || !sigs)
+    return { ok: false, reason: 'missing webhook-id, webhook-timestamp or webhook-signature header' };
   if (!/^\d+$/.test(ts)) return { ok: false, reason: 'webhook-timestamp is not a number of seconds' };
   const now = opts.nowSeconds ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - Number(ts)) > (opts.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS)) return { ok: false, reason: 'webhook-timestamp is outside the tolerance' };
+  if (Math.abs(now - Number(ts)) > (opts.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS))
+    return { ok: false, reason: 'webhook-timestamp is outside the tolerance' };
   const expected = Buffer.from(signWebhook(opts.secret, id, Number(ts), opts.body));
   for (const candidate of sigs.split(' ')) {
     const got = Buffer.from(candidate);

@@ -25,7 +25,8 @@ export const CHAT_TOKEN_HEADER = 'X-TOKEN';
 export const LANGUAGE_CODE_PATTERN = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
 
 const attributesSchema = z.record(z.string(), z.unknown());
-const languageCode = (field: string) => z.string().regex(LANGUAGE_CODE_PATTERN, { error: `${field} must be a language code such as en or en-GB` });
+const languageCode = (field: string) =>
+  z.string().regex(LANGUAGE_CODE_PATTERN, { error: `${field} must be a language code such as en or en-GB` });
 
 export const VARIANT_ONLY_ON_CREATE = 'variant_id is accepted only on create and cannot be changed later';
 
@@ -46,7 +47,10 @@ export type ChatCreateReply = z.infer<typeof chatCreateReplySchema>;
 /** POST .../chat/respond. */
 export const chatRespondRequestSchema = z.looseObject({
   conversation_id: z.string({ error: 'conversation_id is required' }).min(1, { error: 'conversation_id is required' }),
-  message: z.string().max(CHAT_MESSAGE_MAX, { error: `message must be at most ${CHAT_MESSAGE_MAX} characters` }).optional(),
+  message: z
+    .string()
+    .max(CHAT_MESSAGE_MAX, { error: `message must be at most ${CHAT_MESSAGE_MAX} characters` })
+    .optional(),
   integration_attributes: attributesSchema.nullable().optional(),
   /** Per-message values readable by project functions during this turn. */
   metadata: attributesSchema.nullable().optional(),

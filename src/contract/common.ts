@@ -7,7 +7,8 @@ export const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
 export const environmentSchema = z.enum(ENVIRONMENTS);
 export type Environment = z.infer<typeof environmentSchema>;
 /** True for one of the three environments (answers may carry others, which are kept as text). */
-export const isEnvironment = (value: unknown): value is Environment => (ENVIRONMENTS as readonly unknown[]).includes(value);
+export const isEnvironment = (value: unknown): value is Environment =>
+  (ENVIRONMENTS as readonly unknown[]).includes(value);
 
 /** Error body of the runtime APIs (External Events, Concurrent Calls, ...). */
 export const runtimeErrorBodySchema = z.looseObject({ error_message: z.string() });
@@ -31,7 +32,10 @@ export function extra<T extends z.ZodType>(schema: T) {
 
 /** A field the spec does not show, with the value to use when the answer does not carry a readable one. */
 export function extraOr<T extends z.ZodType>(schema: T, fallback: z.output<T>) {
-  return schema.optional().catch(undefined).transform((v): z.output<T> => v ?? fallback);
+  return schema
+    .optional()
+    .catch(undefined)
+    .transform((v): z.output<T> => v ?? fallback);
 }
 
 /** An enum read from an answer: the known values are typed, an unknown value is kept as text, never rejected. */

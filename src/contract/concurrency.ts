@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { ENVIRONMENTS, environmentSchema, extra } from './common';
-import { describeIssues, isIsoInstant, isoToMs, OWN_MESSAGE, type ParamIssue, searchParamsToRecord } from './conversations';
+import {
+  describeIssues,
+  isIsoInstant,
+  isoToMs,
+  OWN_MESSAGE,
+  type ParamIssue,
+  searchParamsToRecord,
+} from './conversations';
 
 /** Concurrent Calls API: `GET /v1/{account_id}/{project_id}/conversations/concurrency`. */
 
@@ -44,18 +51,22 @@ export const concurrencyQuerySchema = z
     const issue = (path: ConcurrencyParam, message: string): void => {
       ctx.addIssue({ code: 'custom', path: [path], message, params: OWN_MESSAGE });
     };
-    if (q.variant_id !== undefined && q.variant_name !== undefined) issue('variant_name', 'variant_id and variant_name cannot be used together: send only one');
+    if (q.variant_id !== undefined && q.variant_name !== undefined)
+      issue('variant_name', 'variant_id and variant_name cannot be used together: send only one');
     const start = isoToMs(q.start_time);
     const end = isoToMs(q.end_time);
     if (end <= start) issue('end_time', 'end_time must be after start_time');
-    else if (end - start > CONCURRENCY_MAX_RANGE_MS) issue('end_time', 'start_time and end_time must be at most 1 week apart');
+    else if (end - start > CONCURRENCY_MAX_RANGE_MS)
+      issue('end_time', 'start_time and end_time must be at most 1 week apart');
   });
 
 export type ConcurrencyQuery = z.output<typeof concurrencyQuerySchema>;
 export type ConcurrencyQueryInput = z.input<typeof concurrencyQuerySchema>;
 
 /** Parses the query string of a concurrency request; issues name the parameter and what it accepts. */
-export function parseConcurrencyQuery(params: URLSearchParams): { ok: true; query: ConcurrencyQuery } | { ok: false; issues: ParamIssue[] } {
+export function parseConcurrencyQuery(
+  params: URLSearchParams,
+): { ok: true; query: ConcurrencyQuery } | { ok: false; issues: ParamIssue[] } {
   const raw = searchParamsToRecord(params, { known: Object.keys(CONCURRENCY_PARAM_RULES) });
   if (!raw.ok) return raw;
   const parsed = concurrencyQuerySchema.safeParse(raw.record);

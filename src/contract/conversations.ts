@@ -21,7 +21,8 @@ export function normalizeIso(value: string): string {
   const date = `${m[1]}-${m[2]}-${m[3]}`;
   if (!m[4]) return `${date}T00:00:00Z`;
   const z = m[5];
-  const zone = z === undefined || z.toUpperCase() === 'Z' ? 'Z' : `${z[0] === ' ' ? '+' : z[0]}${z.slice(1, 3)}:${z.slice(-2)}`;
+  const zone =
+    z === undefined || z.toUpperCase() === 'Z' ? 'Z' : `${z[0] === ' ' ? '+' : z[0]}${z.slice(1, 3)}:${z.slice(-2)}`;
   return `${date}T${m[4]}${zone}`;
 }
 
@@ -50,7 +51,10 @@ interface ParamShape {
  * Turns a query string into the input of a query schema: unknown and repeated parameters are
  * issues, `true`/`false` and integers are converted, anything else is left for the schema to reject.
  */
-export function searchParamsToRecord(params: URLSearchParams, shape: ParamShape): { ok: true; record: Record<string, unknown> } | { ok: false; issues: ParamIssue[] } {
+export function searchParamsToRecord(
+  params: URLSearchParams,
+  shape: ParamShape,
+): { ok: true; record: Record<string, unknown> } | { ok: false; issues: ParamIssue[] } {
   const record: Record<string, unknown> = {};
   const issues: ParamIssue[] = [];
   for (const key of new Set(params.keys())) {
@@ -75,12 +79,19 @@ export function searchParamsToRecord(params: URLSearchParams, shape: ParamShape)
 export const OWN_MESSAGE = { ownMessage: true } as const;
 
 /** One issue per parameter: custom rule messages as written, others as "must be <rule> (got ...)". */
-export function describeIssues(issues: readonly z.core.$ZodIssue[], rules: Readonly<Record<string, string>>, params: URLSearchParams): ParamIssue[] {
+export function describeIssues(
+  issues: readonly z.core.$ZodIssue[],
+  rules: Readonly<Record<string, string>>,
+  params: URLSearchParams,
+): ParamIssue[] {
   const out: ParamIssue[] = [];
   for (const issue of issues) {
     const param = String(issue.path[0] ?? '');
     if (out.some((o) => o.param === param)) continue;
-    const message = issue.code === 'custom' && issue.params?.ownMessage === true ? issue.message : `${param} must be ${rules[param] ?? 'valid'} (got ${JSON.stringify(params.getAll(param).join(','))})`;
+    const message =
+      issue.code === 'custom' && issue.params?.ownMessage === true
+        ? issue.message
+        : `${param} must be ${rules[param] ?? 'valid'} (got ${JSON.stringify(params.getAll(param).join(','))})`;
     out.push({ param, message });
   }
   return out;
@@ -104,7 +115,14 @@ export type QueryType = (typeof QUERY_TYPES)[number];
 export type TurnType = (typeof TURN_TYPES)[number];
 
 /** Built-in response metrics a project can enable. */
-export const RESPONSE_METRICS = ['CALL_DURATION', 'CALL_TURN', 'CALL_IN_PROGRESS', 'CALL_COMPLETED', 'HANDOFF_TO', 'HANDOFF_REASON'] as const;
+export const RESPONSE_METRICS = [
+  'CALL_DURATION',
+  'CALL_TURN',
+  'CALL_IN_PROGRESS',
+  'CALL_COMPLETED',
+  'HANDOFF_TO',
+  'HANDOFF_REASON',
+] as const;
 
 /** The only record fields v1 returns when the project whitelists fields. */
 export const V1_WHITELIST_FIELDS = ['id', 'started_at', 'account_id', 'project_id'] as const;
@@ -143,7 +161,12 @@ export const conversationsQuerySchema = z
     variant_id: z.string().min(1).optional(),
     variant_name: z.string().min(1).optional(),
     in_progress: z.boolean().optional(),
-    limit: z.number().int().min(CONVERSATIONS_LIMIT_MIN).max(CONVERSATIONS_LIMIT_MAX).default(CONVERSATIONS_LIMIT_DEFAULT),
+    limit: z
+      .number()
+      .int()
+      .min(CONVERSATIONS_LIMIT_MIN)
+      .max(CONVERSATIONS_LIMIT_MAX)
+      .default(CONVERSATIONS_LIMIT_DEFAULT),
     offset: z.number().int().min(CONVERSATIONS_OFFSET_MIN).default(0),
     cursor: z.string().min(1).optional(),
     query_type: z.enum(QUERY_TYPES).optional(),
@@ -156,11 +179,16 @@ export const conversationsQuerySchema = z
     const issue = (path: ConversationsParam, message: string): void => {
       ctx.addIssue({ code: 'custom', path: [path], message, params: OWN_MESSAGE });
     };
-    if (q.variant_id !== undefined && q.variant_name !== undefined) issue('variant_name', 'variant_id and variant_name cannot be used together: send only one');
-    if (q.query_type !== undefined && q.sample !== undefined) issue('sample', 'query_type and sample cannot be used together: one retrieval mode per request');
-    if (q.query_type !== undefined && q.query === undefined) issue('query', `query is required when query_type is ${q.query_type}`);
-    if (q.query !== undefined && q.query_type === undefined) issue('query_type', 'query needs query_type (transcript or semantic)');
-    if (q.turn_type !== undefined && q.query_type !== 'transcript') issue('turn_type', 'turn_type applies to query_type=transcript only');
+    if (q.variant_id !== undefined && q.variant_name !== undefined)
+      issue('variant_name', 'variant_id and variant_name cannot be used together: send only one');
+    if (q.query_type !== undefined && q.sample !== undefined)
+      issue('sample', 'query_type and sample cannot be used together: one retrieval mode per request');
+    if (q.query_type !== undefined && q.query === undefined)
+      issue('query', `query is required when query_type is ${q.query_type}`);
+    if (q.query !== undefined && q.query_type === undefined)
+      issue('query_type', 'query needs query_type (transcript or semantic)');
+    if (q.turn_type !== undefined && q.query_type !== 'transcript')
+      issue('turn_type', 'turn_type applies to query_type=transcript only');
     if (q.query_type !== undefined || q.sample !== undefined) {
       const mode = q.query_type !== undefined ? `query_type=${q.query_type}` : `sample=${q.sample ?? ''}`;
       if (q.start_time === undefined) issue('start_time', `start_time is required with ${mode}`);
@@ -178,7 +206,10 @@ export type ConversationsQueryInput = z.input<typeof conversationsQuerySchema>;
  * Parses the query string of a conversations request. Issues name the parameter and what it
  * accepts. `cursor` is v3 only.
  */
-export function parseConversationsQuery(params: URLSearchParams, version: ConversationsApiVersion): { ok: true; query: ConversationsQuery } | { ok: false; issues: ParamIssue[] } {
+export function parseConversationsQuery(
+  params: URLSearchParams,
+  version: ConversationsApiVersion,
+): { ok: true; query: ConversationsQuery } | { ok: false; issues: ParamIssue[] } {
   const raw = searchParamsToRecord(params, {
     known: PARAMS,
     repeatable: ['channel'],
@@ -187,7 +218,10 @@ export function parseConversationsQuery(params: URLSearchParams, version: Conver
   });
   if (!raw.ok) return raw;
   if (version !== 'v3' && raw.record.cursor !== undefined) {
-    return { ok: false, issues: [{ param: 'cursor', message: `cursor is available on v3 only; ${version} pages with offset` }] };
+    return {
+      ok: false,
+      issues: [{ param: 'cursor', message: `cursor is available on v3 only; ${version} pages with offset` }],
+    };
   }
   const parsed = conversationsQuerySchema.safeParse(raw.record);
   if (parsed.success) return { ok: true, query: parsed.data };
@@ -213,7 +247,12 @@ export function conversationsQueryToSearchParams(input: ConversationsQueryInput)
 // the v1 reference). Only a record's id is required.
 
 /** v3 and v2 give "" for empty text; a null or absent value is read as "" as well. */
-const text = z.string().nullable().optional().catch(null).transform((v) => v ?? '');
+const text = z
+  .string()
+  .nullable()
+  .optional()
+  .catch(null)
+  .transform((v) => v ?? '');
 /** v1 keeps null for empty text; absent reads as null. */
 const nullableText = extraOr(z.string().nullable(), null);
 const flag = extraOr(z.boolean(), false);

@@ -12,7 +12,13 @@ export const eventIdLocationSchema = z.enum(EVENT_ID_LOCATIONS);
 export type EventIdLocation = z.infer<typeof eventIdLocationSchema>;
 
 /** Body media types the webhook accepts (EXT-3); `text/xml` is read as XML too. */
-export const EXTERNAL_EVENT_CONTENT_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'application/xml', 'text/xml', 'text/plain'] as const;
+export const EXTERNAL_EVENT_CONTENT_TYPES = [
+  'application/json',
+  'application/x-www-form-urlencoded',
+  'application/xml',
+  'text/xml',
+  'text/plain',
+] as const;
 
 /** Longest `event_id_path` we accept, and deepest dotted path. */
 export const EVENT_ID_PATH_MAX = 256;
@@ -22,13 +28,18 @@ export const EVENT_ID_MAX = 256;
 
 /** The query of `POST /v1/external-events/webhook` (EXT-2). All four are required. */
 export const externalEventQuerySchema = z.object({
-  event_id_location: z.enum(EVENT_ID_LOCATIONS, { error: `is required and must be one of ${EVENT_ID_LOCATIONS.join(', ')}` }),
+  event_id_location: z.enum(EVENT_ID_LOCATIONS, {
+    error: `is required and must be one of ${EVENT_ID_LOCATIONS.join(', ')}`,
+  }),
   event_id_path: z
     .string({ error: 'is required' })
     .trim()
     .min(1, 'is required')
     .max(EVENT_ID_PATH_MAX, `must be at most ${EVENT_ID_PATH_MAX} characters`)
-    .refine((p) => p.split('.').length <= EVENT_ID_PATH_MAX_SEGMENTS && !p.split('.').some((s) => s === ''), 'must be a name or a dotted path without empty segments'),
+    .refine(
+      (p) => p.split('.').length <= EVENT_ID_PATH_MAX_SEGMENTS && !p.split('.').some((s) => s === ''),
+      'must be a name or a dotted path without empty segments',
+    ),
   account_id: z.string({ error: 'is required' }).trim().min(1, 'is required'),
   project_id: z.string({ error: 'is required' }).trim().min(1, 'is required'),
 });

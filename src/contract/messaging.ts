@@ -33,7 +33,9 @@ export type AccessTokenReply = z.infer<typeof accessTokenReplySchema>;
 
 export const sessionRequestSchema = z.looseObject({
   streaming_enabled: z.boolean({ error: 'streaming_enabled must be a boolean' }).default(false),
-  platform: z.enum(MESSAGING_PLATFORMS, { error: `platform must be one of ${MESSAGING_PLATFORMS.join(', ')}` }).default('web'),
+  platform: z
+    .enum(MESSAGING_PLATFORMS, { error: `platform must be one of ${MESSAGING_PLATFORMS.join(', ')}` })
+    .default('web'),
 });
 export type SessionRequest = z.input<typeof sessionRequestSchema>;
 
@@ -159,7 +161,13 @@ const eventTime = z
   .union([z.string(), z.number()])
   .optional()
   .catch(undefined)
-  .transform((v) => (typeof v === 'number' && Number.isFinite(v) ? new Date(v < 1e11 ? v * 1000 : v).toISOString() : typeof v === 'string' ? v : ''));
+  .transform((v) =>
+    typeof v === 'number' && Number.isFinite(v)
+      ? new Date(v < 1e11 ? v * 1000 : v).toISOString()
+      : typeof v === 'string'
+        ? v
+        : '',
+  );
 
 /**
  * Every received event: type and payload, and "id, timestamp and metadata" (MSG-23). Only the type is
@@ -167,7 +175,11 @@ const eventTime = z
  * a numeric timestamp is turned into ISO 8601, metadata and payload read as empty when absent.
  */
 export const serverEventSchema = z.looseObject({
-  id: z.union([z.string(), z.number()]).optional().catch(undefined).transform((v) => (v === undefined ? '' : String(v))),
+  id: z
+    .union([z.string(), z.number()])
+    .optional()
+    .catch(undefined)
+    .transform((v) => (v === undefined ? '' : String(v))),
   type: z.string(),
   timestamp: eventTime,
   payload: extraOr(z.record(z.string(), z.unknown()), {}),
@@ -186,17 +198,27 @@ export type ServerEvent = z.infer<typeof serverEventSchema>;
 /** Server payloads, one per server event type (and the echo of a user message). */
 export const serverPayloadSchemas = {
   /** The history; `cursor` is ours (the position after it), and without it the session counts the events. */
-  EVENT_TYPE_EVENT_BATCH: z.looseObject({ events: extraOr(z.array(z.unknown()), []), cursor: extra(z.number().int().nonnegative()) }),
+  EVENT_TYPE_EVENT_BATCH: z.looseObject({
+    events: extraOr(z.array(z.unknown()), []),
+    cursor: extra(z.number().int().nonnegative()),
+  }),
   EVENT_TYPE_VIRTUAL_AGENT_JOINED: z.looseObject({ conversation_id: extra(z.string()), agent_name: extra(z.string()) }),
   EVENT_TYPE_VIRTUAL_AGENT_TYPING: z.looseObject({ typing: z.boolean() }),
-  EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK: z.looseObject({ message_id: z.string(), index: z.number().int().nonnegative(), text: z.string() }),
+  EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK: z.looseObject({
+    message_id: z.string(),
+    index: z.number().int().nonnegative(),
+    text: z.string(),
+  }),
   EVENT_TYPE_VIRTUAL_AGENT_MESSAGE: z.looseObject({ message_id: z.string(), text: z.string() }),
   EVENT_TYPE_HANDOFF_STARTED: z.looseObject({ destination: z.string(), reason: z.string() }),
   EVENT_TYPE_LIVE_AGENT_MESSAGE: z.looseObject({ message_id: z.string(), text: z.string(), agent_name: z.string() }),
   EVENT_TYPE_HANDOFF_ENDED: z.looseObject({ reason: z.string() }),
   /** "system text with a level": both are read tolerantly (a missing level is decided from the text, see messagingEvents). */
   EVENT_TYPE_SYSTEM_MESSAGE: z.preprocess(
-    (v) => (typeof v === 'object' && v !== null && !('text' in v) && 'message' in v ? { ...v, text: (v as { message: unknown }).message } : v),
+    (v) =>
+      typeof v === 'object' && v !== null && !('text' in v) && 'message' in v
+        ? { ...v, text: (v as { message: unknown }).message }
+        : v,
     z.looseObject({ level: extra(openEnum(SYSTEM_MESSAGE_LEVELS)), text: extraOr(z.string(), '') }),
   ),
   /** The reason is ours; a session end without one is still an end. */
@@ -205,5 +227,11 @@ export const serverPayloadSchemas = {
 } as const satisfies Record<ServerEventType | 'EVENT_TYPE_USER_MESSAGE', z.ZodType>;
 
 /** Why a session ended, in SESSION_END payloads. */
-export const SESSION_END_REASONS = ['ended_by_user', 'conversation_ended', 'inactivity', 'session_not_found', 'connector_not_found'] as const;
+export const SESSION_END_REASONS = [
+  'ended_by_user',
+  'conversation_ended',
+  'inactivity',
+  'session_not_found',
+  'connector_not_found',
+] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];

@@ -34,7 +34,8 @@ export function metadataBase64Bytes(metadata: Readonly<Record<string, string>>):
   return 4 * Math.ceil(utf8 / 3);
 }
 
-export type PhoneNumberResult = { ok: true; e164: string } | { ok: false; field: 'to_number' | 'country_code'; message: string };
+export type PhoneNumberResult =
+  { ok: true; e164: string } | { ok: false; field: 'to_number' | 'country_code'; message: string };
 
 /**
  * Normalizes `to_number` to E.164. A number starting with `+` is read as E.164 and any
@@ -43,14 +44,24 @@ export type PhoneNumberResult = { ok: true; e164: string } | { ok: false; field:
 export function normalizeToNumber(toNumber: string, countryCode?: string): PhoneNumberResult {
   const region = countryCode?.toUpperCase();
   if (region !== undefined && !isSupportedCountry(region)) {
-    return { ok: false, field: 'country_code', message: `"${countryCode}" is not an ISO 3166-1 alpha-2 country code with a numbering plan` };
+    return {
+      ok: false,
+      field: 'country_code',
+      message: `"${countryCode}" is not an ISO 3166-1 alpha-2 country code with a numbering plan`,
+    };
   }
   const text = toNumber.trim();
   const international = text.startsWith('+');
   if (!international && region === undefined) {
-    return { ok: false, field: 'to_number', message: 'is not in E.164 format (such as +14155550123); send country_code with a national-format number' };
+    return {
+      ok: false,
+      field: 'to_number',
+      message: 'is not in E.164 format (such as +14155550123); send country_code with a national-format number',
+    };
   }
-  const parsed = international ? parsePhoneNumberFromString(text) : parsePhoneNumberFromString(text, region as CountryCode);
+  const parsed = international
+    ? parsePhoneNumberFromString(text)
+    : parsePhoneNumberFromString(text, region as CountryCode);
   if (!parsed || !parsed.isValid()) {
     const where = international ? '' : ` for country ${region}`;
     return { ok: false, field: 'to_number', message: `could not be parsed as a valid phone number${where}` };
@@ -62,9 +73,14 @@ export function normalizeToNumber(toNumber: string, countryCode?: string): Phone
 export const outboundCallRequestSchema = z
   .object({
     to_number: z.string({ error: 'is required and must be a string' }).trim().min(1, 'is required'),
-    country_code: z.string({ error: 'must be a string' }).regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US or GB').optional(),
+    country_code: z
+      .string({ error: 'must be a string' })
+      .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US or GB')
+      .optional(),
     metadata: z
-      .record(z.string(), z.string({ error: (iss) => `must be a string, not ${describe(iss.input)}` }), { error: 'must be an object of string values' })
+      .record(z.string(), z.string({ error: (iss) => `must be a string, not ${describe(iss.input)}` }), {
+        error: 'must be an object of string values',
+      })
       .optional(),
     encryption: z.enum(OUTBOUND_ENCRYPTIONS, { error: `must be one of ${OUTBOUND_ENCRYPTIONS.join(', ')}` }).optional(),
   })
@@ -74,7 +90,11 @@ export const outboundCallRequestSchema = z
     if (body.metadata) {
       const size = metadataBase64Bytes(body.metadata);
       if (size >= OUTBOUND_METADATA_MAX_BASE64_BYTES) {
-        ctx.addIssue({ code: 'custom', path: ['metadata'], message: `is ${size} bytes in base64; it must be under ${OUTBOUND_METADATA_MAX_BASE64_BYTES} bytes (26 KB)` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['metadata'],
+          message: `is ${size} bytes in base64; it must be under ${OUTBOUND_METADATA_MAX_BASE64_BYTES} bytes (26 KB)`,
+        });
       }
     }
   });

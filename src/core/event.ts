@@ -10,7 +10,12 @@ export class Emitter<T> implements IDisposable {
   private disposed = false;
   private eventFn: Event<T> | undefined;
 
-  constructor(private readonly onListenerError: (err: unknown) => void = (err) => queueMicrotask(() => { throw err; })) {}
+  constructor(
+    private readonly onListenerError: (err: unknown) => void = (err) =>
+      queueMicrotask(() => {
+        throw err;
+      }),
+  ) {}
 
   get event(): Event<T> {
     this.eventFn ??= (listener, thisArgs, disposables) => {
@@ -51,18 +56,22 @@ export class Emitter<T> implements IDisposable {
 }
 
 export const Event = {
-  None: ((() => NONE) as Event<never>),
+  None: (() => NONE) as Event<never>,
 
   /** Fires once, then unsubscribes. */
   once<T>(event: Event<T>): Event<T> {
     return (listener, thisArgs, disposables) => {
       let fired = false;
-      const sub = event((e) => {
-        if (fired) return;
-        fired = true;
-        sub.dispose();
-        listener.call(thisArgs, e);
-      }, undefined, disposables);
+      const sub = event(
+        (e) => {
+          if (fired) return;
+          fired = true;
+          sub.dispose();
+          listener.call(thisArgs, e);
+        },
+        undefined,
+        disposables,
+      );
       if (fired) sub.dispose();
       return sub;
     };
@@ -73,9 +82,14 @@ export const Event = {
   },
 
   filter<T>(event: Event<T>, predicate: (e: T) => boolean): Event<T> {
-    return (listener, thisArgs, disposables) => event((e) => {
-      if (predicate(e)) listener.call(thisArgs, e);
-    }, undefined, disposables);
+    return (listener, thisArgs, disposables) =>
+      event(
+        (e) => {
+          if (predicate(e)) listener.call(thisArgs, e);
+        },
+        undefined,
+        disposables,
+      );
   },
 
   /** Fires the last value once no event has come for `delayMs`. */

@@ -14,11 +14,22 @@ export function createAdminRouter(platform: Platform): Router {
   r.get('/health', () => ({ body: { ok: true, now: platform.now(), pid: process.pid } }));
   // What an editor needs to connect to this platform: its three bases (relative to the origin) and the
   // seeded account's credentials. Loopback only, like everything under /_local.
-  r.get('/connection', () => ({ body: { bases: { runtime: '/runtime', build: '/build', messaging: '/messaging' }, accountId: LOCAL_ACCOUNT.slug, projectId: LOCAL_PROJECT.slug, keys: LOCAL_KEYS, connectors: LOCAL_CONNECTORS } }));
+  r.get('/connection', () => ({
+    body: {
+      bases: { runtime: '/runtime', build: '/build', messaging: '/messaging' },
+      accountId: LOCAL_ACCOUNT.slug,
+      projectId: LOCAL_PROJECT.slug,
+      keys: LOCAL_KEYS,
+      connectors: LOCAL_CONNECTORS,
+    },
+  }));
   r.post('/reset', (ctx) => {
     const body = (ctx.json() ?? {}) as { seed?: unknown };
     const seed = (body.seed ?? 'base') as SeedName;
-    if (!SEED_NAMES.includes(seed)) throw buildError(400, `Unknown seed: ${String(seed)}`, [{ field: 'seed', message: `one of ${SEED_NAMES.join(', ')}` }]);
+    if (!SEED_NAMES.includes(seed))
+      throw buildError(400, `Unknown seed: ${String(seed)}`, [
+        { field: 'seed', message: `one of ${SEED_NAMES.join(', ')}` },
+      ]);
     platform.faults.clear();
     platform.clock.set(Date.now());
     applySeed(platform, seed, platform.demoAnchor);
@@ -41,26 +52,42 @@ export function createAdminRouter(platform: Platform): Router {
   r.post('/clock', (ctx) => {
     const body = (ctx.json() ?? {}) as { advanceMs?: unknown; set?: unknown };
     // The clock must stay a valid date (about ±270,000 years): keep well inside that.
-    const target = typeof body.advanceMs === 'number' ? platform.clock.now() + body.advanceMs : typeof body.set === 'string' ? Date.parse(body.set) : Number.NaN;
-    if (!Number.isFinite(target) || target < 0 || target > MAX_CLOCK_MS) throw buildError(400, 'Send advanceMs (a number of milliseconds) or set (an ISO 8601 instant) that keeps the clock between the years 1970 and 9999');
+    const target =
+      typeof body.advanceMs === 'number'
+        ? platform.clock.now() + body.advanceMs
+        : typeof body.set === 'string'
+          ? Date.parse(body.set)
+          : Number.NaN;
+    if (!Number.isFinite(target) || target < 0 || target > MAX_CLOCK_MS)
+      throw buildError(
+        400,
+        'Send advanceMs (a number of milliseconds) or set (an ISO 8601 instant) that keeps the clock between the years 1970 and 9999',
+      );
     platform.clock.set(target);
     return { body: { now: platform.now(), offsetMs: platform.clock.offset } };
   });
   r.patch('/options', (ctx) => {
     const body = (ctx.json() ?? {}) as Record<string, unknown>;
     for (const [k, v] of Object.entries(body)) {
-      if (!(k in platform.options) || typeof v !== 'number') throw buildError(400, `Unknown or non-numeric option: ${k}`);
+      if (!(k in platform.options) || typeof v !== 'number')
+        throw buildError(400, `Unknown or non-numeric option: ${k}`);
       (platform.options as unknown as Record<string, number>)[k] = v;
     }
     return { body: platform.options };
   });
   r.patch('/projects/:projectId/settings', (ctx) => {
-    const project = platform.projectById(ctx.params.projectId!) ?? platform.state.projects.find((p) => p.slug === ctx.params.projectId);
+    const project =
+      platform.projectById(ctx.params.projectId!) ??
+      platform.state.projects.find((p) => p.slug === ctx.params.projectId);
     if (!project) throw buildError(404, 'Project not found');
     const body = (ctx.json() ?? {}) as Record<string, unknown>;
     const errors = Object.entries(body).flatMap(([k, v]) => {
-      if (!(k in project.settings)) return [{ field: k, message: `is not a project setting (${Object.keys(project.settings).join(', ')})` }];
-      if (k === 'responseMetrics') return Array.isArray(v) && v.every((x) => typeof x === 'string') ? [] : [{ field: k, message: 'must be a list of metric names' }];
+      if (!(k in project.settings))
+        return [{ field: k, message: `is not a project setting (${Object.keys(project.settings).join(', ')})` }];
+      if (k === 'responseMetrics')
+        return Array.isArray(v) && v.every((x) => typeof x === 'string')
+          ? []
+          : [{ field: k, message: 'must be a list of metric names' }];
       return typeof v === 'boolean' ? [] : [{ field: k, message: 'must be true or false' }];
     });
     if (errors.length) throw buildError(400, 'Invalid project settings', errors);
@@ -74,7 +101,8 @@ const MAX_CLOCK_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** What is wrong with a fault, or undefined: a bad one would break every request it matches. */
 function checkFault(f: Partial<Fault>): { field: string; message: string } | undefined {
-  if (f.family !== undefined && !['runtime', 'build', 'messaging', 'any'].includes(f.family)) return { field: 'family', message: 'must be runtime, build, messaging or any' };
+  if (f.family !== undefined && !['runtime', 'build', 'messaging', 'any'].includes(f.family))
+    return { field: 'family', message: 'must be runtime, build, messaging or any' };
   if (f.path !== undefined) {
     if (typeof f.path !== 'string') return { field: 'path', message: 'must be a string' };
     if (f.path.length > 2 && f.path.startsWith('/') && f.path.endsWith('/')) {
@@ -85,10 +113,12 @@ function checkFault(f: Partial<Fault>): { field: string; message: string } | und
       }
     }
   }
-  if (f.status !== undefined && !(Number.isInteger(f.status) && f.status >= 100 && f.status <= 599)) return { field: 'status', message: 'must be an HTTP status from 100 to 599' };
+  if (f.status !== undefined && !(Number.isInteger(f.status) && f.status >= 100 && f.status <= 599))
+    return { field: 'status', message: 'must be an HTTP status from 100 to 599' };
   for (const key of ['delayMs', 'times', 'retryAfter'] as const) {
     const v = f[key];
-    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) return { field: key, message: 'must be a non-negative number' };
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0))
+      return { field: key, message: 'must be a non-negative number' };
   }
   return undefined;
 }

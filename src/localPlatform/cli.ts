@@ -36,16 +36,26 @@ async function main(): Promise<void> {
     return;
   }
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a number from 0 to 65535, got "${values.port}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`--port must be a number from 0 to 65535, got "${values.port}"`);
   const seed = values.seed as SeedName;
   if (!SEED_NAMES.includes(seed)) fail(`--seed must be one of ${SEED_NAMES.join(', ')}, got "${values.seed}"`);
   const streamDelayMs = values['stream-delay'] === undefined ? undefined : Number(values['stream-delay']);
-  if (streamDelayMs !== undefined && !(streamDelayMs >= 0)) fail('--stream-delay must be a non-negative number of milliseconds');
+  if (streamDelayMs !== undefined && !(streamDelayMs >= 0))
+    fail('--stream-delay must be a non-negative number of milliseconds');
 
   const responses = values.responses as ResponsesMode;
-  if (!RESPONSES_MODES.includes(responses)) fail(`--responses must be one of ${RESPONSES_MODES.join(', ')}, got "${values.responses}"`);
+  if (!RESPONSES_MODES.includes(responses))
+    fail(`--responses must be one of ${RESPONSES_MODES.join(', ')}, got "${values.responses}"`);
 
-  const lp = await startLocalPlatform({ port, seed, responses, demoAnchor: 'now', dataDir: values['data-dir'], ...(streamDelayMs !== undefined ? { streamDelayMs } : {}) });
+  const lp = await startLocalPlatform({
+    port,
+    seed,
+    responses,
+    demoAnchor: 'now',
+    dataDir: values['data-dir'],
+    ...(streamDelayMs !== undefined ? { streamDelayMs } : {}),
+  });
   const info = {
     urls: lp.urls,
     accountId: LOCAL_ACCOUNT.slug,
@@ -66,7 +76,9 @@ async function main(): Promise<void> {
       'Demo credentials (they open only this local platform):',
       ...Object.entries(LOCAL_KEYS).map(([k, v]) => `  ${k.padEnd(22)} ${v}`),
       ...Object.entries(LOCAL_CONNECTORS).map(([k, v]) => `  ${k.padEnd(22)} ${v}`),
-      values['data-dir'] ? `State is kept in ${values['data-dir']}` : 'State is in memory (use --data-dir DIR to keep it)',
+      values['data-dir']
+        ? `State is kept in ${values['data-dir']}`
+        : 'State is in memory (use --data-dir DIR to keep it)',
       'Press Ctrl-C to stop.',
     ];
     process.stdout.write(lines.join('\n') + '\n');

@@ -39,12 +39,19 @@ export class FaultBook {
   }
 
   /** Takes the first fault that matches a request, counting it down. */
-  take(family: Fault['family'], method: string, path: string, predicate: (f: Fault) => boolean = () => true): Fault | undefined {
-    const i = this.faults.findIndex((f) =>
-      (f.family === 'any' || f.family === family) &&
-      (!f.method || f.method.toUpperCase() === method) &&
-      (!f.path || matchPath(f.path, path)) &&
-      predicate(f));
+  take(
+    family: Fault['family'],
+    method: string,
+    path: string,
+    predicate: (f: Fault) => boolean = () => true,
+  ): Fault | undefined {
+    const i = this.faults.findIndex(
+      (f) =>
+        (f.family === 'any' || f.family === family) &&
+        (!f.method || f.method.toUpperCase() === method) &&
+        (!f.path || matchPath(f.path, path)) &&
+        predicate(f),
+    );
     if (i < 0) return undefined;
     const f = this.faults[i]!;
     if (f.times !== undefined) {

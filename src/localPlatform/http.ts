@@ -8,12 +8,20 @@ export class HttpError extends Error {
     readonly body: unknown,
     readonly headers: Record<string, string> = {},
   ) {
-    super(typeof body === 'object' && body !== null && 'message' in body ? String((body as { message: unknown }).message) : `HTTP ${status}`);
+    super(
+      typeof body === 'object' && body !== null && 'message' in body
+        ? String((body as { message: unknown }).message)
+        : `HTTP ${status}`,
+    );
   }
 }
 
 /** The build-API error body of the spec: `message` plus `errors[{field, message}]`. */
-export function buildError(status: number, message: string, errors: Array<{ field: string; message: string }> = []): HttpError {
+export function buildError(
+  status: number,
+  message: string,
+  errors: Array<{ field: string; message: string }> = [],
+): HttpError {
   return new HttpError(status, { message, errors });
 }
 
@@ -66,11 +74,21 @@ export class Router {
     return this;
   }
 
-  get(pattern: string, handler: Handler): this { return this.add('GET', pattern, handler); }
-  post(pattern: string, handler: Handler): this { return this.add('POST', pattern, handler); }
-  put(pattern: string, handler: Handler): this { return this.add('PUT', pattern, handler); }
-  patch(pattern: string, handler: Handler): this { return this.add('PATCH', pattern, handler); }
-  delete(pattern: string, handler: Handler): this { return this.add('DELETE', pattern, handler); }
+  get(pattern: string, handler: Handler): this {
+    return this.add('GET', pattern, handler);
+  }
+  post(pattern: string, handler: Handler): this {
+    return this.add('POST', pattern, handler);
+  }
+  put(pattern: string, handler: Handler): this {
+    return this.add('PUT', pattern, handler);
+  }
+  patch(pattern: string, handler: Handler): this {
+    return this.add('PATCH', pattern, handler);
+  }
+  delete(pattern: string, handler: Handler): this {
+    return this.add('DELETE', pattern, handler);
+  }
 
   /** Every route as method and pattern, for checks that must reach each one. */
   list(): Array<{ method: string; pattern: string }> {
@@ -78,7 +96,10 @@ export class Router {
   }
 
   /** Finds the route for a path. `methodMismatch` is true when the path exists under another method. */
-  match(method: string, path: string): { handler: Handler; params: Record<string, string> } | { methodMismatch: boolean } {
+  match(
+    method: string,
+    path: string,
+  ): { handler: Handler; params: Record<string, string> } | { methodMismatch: boolean } {
     const segs = path.split('/').filter(Boolean).map(safeDecode);
     let best: { handler: Handler; params: Record<string, string>; score: number } | undefined;
     let methodMismatch = false;
@@ -132,7 +153,13 @@ export async function readBody(req: IncomingMessage): Promise<RawBody> {
   return { text: Buffer.concat(chunks).toString('utf8'), contentType };
 }
 
-export function makeContext(req: IncomingMessage, path: string, query: URLSearchParams, params: Record<string, string>, raw: RawBody): RequestContext {
+export function makeContext(
+  req: IncomingMessage,
+  path: string,
+  query: URLSearchParams,
+  params: Record<string, string>,
+  raw: RawBody,
+): RequestContext {
   let parsed: { value: unknown } | undefined;
   return {
     req,
@@ -148,7 +175,10 @@ export function makeContext(req: IncomingMessage, path: string, query: URLSearch
         parsed = { value: undefined };
         return undefined;
       }
-      const invalid = (): HttpError => (onInvalid ? onInvalid() : buildError(400, 'Request body is not valid JSON', [{ field: 'body', message: 'must be valid JSON' }]));
+      const invalid = (): HttpError =>
+        onInvalid
+          ? onInvalid()
+          : buildError(400, 'Request body is not valid JSON', [{ field: 'body', message: 'must be valid JSON' }]);
       // Too deep to keep: refused with the family's 400, like any body it cannot use.
       if (jsonTooDeep(raw.text)) throw withMessage(invalid(), `Request body ${TOO_DEEP}`);
       try {
@@ -179,7 +209,12 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return;
   const text = body === undefined ? '' : body instanceof JsonText ? body.text : JSON.stringify(body);
   res.writeHead(status, {

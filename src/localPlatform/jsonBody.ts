@@ -8,7 +8,11 @@ export const JSON_CONTENT_TYPE_REQUIRED = 'Content-Type must be application/json
  * media type is refused rather than guessed at.
  */
 export function isJsonBody(raw: RawBody): boolean {
-  return raw.text.trim() === '' || raw.contentType === 'application/json' || /^application\/[\w.-]+\+json$/.test(raw.contentType);
+  return (
+    raw.text.trim() === '' ||
+    raw.contentType === 'application/json' ||
+    /^application\/[\w.-]+\+json$/.test(raw.contentType)
+  );
 }
 
 /** Throws the family's 415 when the body breaks the rule above. */

@@ -19,19 +19,71 @@ export const RESPONSES_MODES: readonly ResponsesMode[] = ['full', 'minimal'];
  */
 export type Shape = true | null | readonly [Shape] | { readonly [field: string]: Shape };
 
-const DEPLOYMENT: Shape = { id: true, accountId: true, agentId: true, environment: true, artifactVersion: true, version: true, createdBy: true, createdAt: true, metadata: true };
+const DEPLOYMENT: Shape = {
+  id: true,
+  accountId: true,
+  agentId: true,
+  environment: true,
+  artifactVersion: true,
+  version: true,
+  createdBy: true,
+  createdAt: true,
+  metadata: true,
+};
 const TURN: Shape = {
-  user_input: true, 'user_input_dtmf?': true, user_input_datetime: true, barge_in: true, agent_response: true, agent_response_datetime: true,
-  'latency?': true, 'translated_user_input?': true, 'english_agent_response?': true, intents: true, entities: true, is_ood: true, is_silence: true,
+  user_input: true,
+  'user_input_dtmf?': true,
+  user_input_datetime: true,
+  barge_in: true,
+  agent_response: true,
+  agent_response_datetime: true,
+  'latency?': true,
+  'translated_user_input?': true,
+  'english_agent_response?': true,
+  intents: true,
+  entities: true,
+  is_ood: true,
+  is_silence: true,
 };
 const RECORD: Shape = {
-  id: true, account_id: true, project_id: true, variant_id: true, variant_name: true, environment: true, started_at: true, channel: true,
-  from_number: true, to_number: true, in_progress: true, num_turns: true, 'total_duration?': true, 'polyai_duration?': true, handoff: true,
-  'handoff_reason?': true, 'handoff_destination?': true, num_silences: true, num_ood: true, metrics: true, state: true, turns: [TURN],
+  id: true,
+  account_id: true,
+  project_id: true,
+  variant_id: true,
+  variant_name: true,
+  environment: true,
+  started_at: true,
+  channel: true,
+  from_number: true,
+  to_number: true,
+  in_progress: true,
+  num_turns: true,
+  'total_duration?': true,
+  'polyai_duration?': true,
+  handoff: true,
+  'handoff_reason?': true,
+  'handoff_destination?': true,
+  num_silences: true,
+  num_ood: true,
+  metrics: true,
+  state: true,
+  turns: [TURN],
 };
 const ALERT_RULE: Shape = {
-  id: true, name: true, project_id: true, metric: true, operator: true, threshold_value: true, window_duration: true, enabled: true,
-  current_state: true, created_at: true, updated_at: true, 'since?': true, 'last_evaluated_at?': true, 'current_value?': true,
+  id: true,
+  name: true,
+  project_id: true,
+  metric: true,
+  operator: true,
+  threshold_value: true,
+  window_duration: true,
+  enabled: true,
+  current_state: true,
+  created_at: true,
+  updated_at: true,
+  'since?': true,
+  'last_evaluated_at?': true,
+  'current_value?': true,
 };
 const ACTION_RESULT: Shape = { deployment: DEPLOYMENT, testRunIds: true };
 const SEGMENT = '[^/]+';
@@ -47,18 +99,45 @@ export interface SpecAnswer {
 }
 
 const answer = (base: Base, method: string, name: string, shape: Shape): SpecAnswer => ({
-  base, method, name, shape,
+  base,
+  method,
+  name,
+  shape,
   path: new RegExp(`^${name.replace(/\{[^}]+\}/g, SEGMENT).replace(/\//g, '\\/')}$`),
 });
 
 /** Every answer the spec shows, endpoint by endpoint (platform-interface.md, Endpoints and Resources). */
 export const SPEC_ANSWERS: readonly SpecAnswer[] = [
-  answer('runtime', 'POST', '/{version}/{account_id}/{project_id}/chat/create', { conversation_id: true, response: true }),
-  answer('runtime', 'POST', '/{version}/{account_id}/{project_id}/chat/respond', { conversation_id: true, response: true, end_conversation: true, 'handoff?': { destination: true, reason: true } }),
+  answer('runtime', 'POST', '/{version}/{account_id}/{project_id}/chat/create', {
+    conversation_id: true,
+    response: true,
+  }),
+  answer('runtime', 'POST', '/{version}/{account_id}/{project_id}/chat/respond', {
+    conversation_id: true,
+    response: true,
+    end_conversation: true,
+    'handoff?': { destination: true, reason: true },
+  }),
   answer('runtime', 'PUT', '/{version}/{account_id}/{project_id}/chat/close', { success: true }),
-  answer('runtime', 'GET', '/{version}/{account_id}/{project_id}/conversations', { conversations: [RECORD], descriptions: true, 'next_offset?': true, 'cursor?': true }),
+  answer('runtime', 'GET', '/{version}/{account_id}/{project_id}/conversations', {
+    conversations: [RECORD],
+    descriptions: true,
+    'next_offset?': true,
+    'cursor?': true,
+  }),
   answer('runtime', 'GET', '/v1/{account_id}/{project_id}/conversations/concurrency', {
-    account_id: true, project_id: true, intervals: [{ time: true, max_concurrent_conversations: true, 'variant_id?': true, 'variant_name?': true, 'language?': true, 'phone_number?': true }],
+    account_id: true,
+    project_id: true,
+    intervals: [
+      {
+        time: true,
+        max_concurrent_conversations: true,
+        'variant_id?': true,
+        'variant_name?': true,
+        'language?': true,
+        'phone_number?': true,
+      },
+    ],
   }),
   answer('runtime', 'POST', '/v1/outbound-calling', { call_sid: true }),
   answer('runtime', 'POST', '/v1/external-events/webhook', null),
@@ -69,12 +148,20 @@ export const SPEC_ANSWERS: readonly SpecAnswer[] = [
   answer('build', 'POST', '/v1/agents/{agentId}/branches', { name: true }),
   answer('build', 'POST', '/v1/agents/{agentId}/branches/{branchId}/merge', {}),
   answer('build', 'PATCH', '/v1/agents/{agentId}/branches/{branchId}/behavior', { behavior: true }),
-  answer('build', 'POST', '/v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics', { name: true, content: true }),
+  answer('build', 'POST', '/v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics', {
+    name: true,
+    content: true,
+  }),
   answer('build', 'POST', '/v1/agents/{agentId}/deployments/publish', ACTION_RESULT),
   answer('build', 'POST', '/v1/agents/{agentId}/deployments/{deploymentId}/promote', ACTION_RESULT),
-  answer('build', 'POST', '/v1/agents/{agentId}/deployments/{deploymentId}/rollback', { deployment: DEPLOYMENT, 'testRunIds?': true }),
+  answer('build', 'POST', '/v1/agents/{agentId}/deployments/{deploymentId}/rollback', {
+    deployment: DEPLOYMENT,
+    'testRunIds?': true,
+  }),
   answer('build', 'PATCH', '/v1/agents/{agentId}/real-time-configs/{config}/variables', { variables: true }),
-  answer('build', 'GET', '/v1/agents/{agentId}/telephony/phone-numbers', { phoneNumbers: [{ number: true, projectId: true, accountId: true, clientEnv: true, connectorId: true }] }),
+  answer('build', 'GET', '/v1/agents/{agentId}/telephony/phone-numbers', {
+    phoneNumbers: [{ number: true, projectId: true, accountId: true, clientEnv: true, connectorId: true }],
+  }),
   answer('build', 'POST', '/v1/agents/{agentId}/telephony/phone-numbers', { imported: true }),
   answer('build', 'POST', '/v1/alert-rules', ALERT_RULE),
   answer('build', 'PATCH', '/v1/alert-rules/{rule_id}', ALERT_RULE),
@@ -112,7 +199,9 @@ export function minimalBody(base: Base, method: string, path: string, status: nu
  * A WebSocket event as the minimal mode sends it: the envelope the spec shows (type, payload, id, timestamp,
  * metadata.custom), without our history positions (`metadata.position`, the batch's `cursor`).
  */
-export function minimalEvent<E extends { payload: Record<string, unknown>; metadata?: Record<string, unknown> }>(event: E): E {
+export function minimalEvent<E extends { payload: Record<string, unknown>; metadata?: Record<string, unknown> }>(
+  event: E,
+): E {
   const { position: _position, ...metadata } = event.metadata ?? {};
   const { cursor: _cursor, events, ...payload } = event.payload;
   const inner = Array.isArray(events) ? { events: events.map((e: E) => minimalEvent(e)) } : {};
@@ -121,7 +210,11 @@ export function minimalEvent<E extends { payload: Record<string, unknown>; metad
 
 /** Header names the spec calls case-sensitive: the Chat API's X-API-KEY and X-TOKEN. */
 const CASE_SENSITIVE: ReadonlyArray<{ base: Base; path: RegExp; headers: readonly string[] }> = [
-  { base: 'runtime', path: /^\/[^/]+\/[^/]+\/[^/]+\/chat\/(?:create|respond|close)$/, headers: ['X-API-KEY', 'X-TOKEN'] },
+  {
+    base: 'runtime',
+    path: /^\/[^/]+\/[^/]+\/[^/]+\/chat\/(?:create|respond|close)$/,
+    headers: ['X-API-KEY', 'X-TOKEN'],
+  },
 ];
 
 /** In the minimal mode, a header sent in another case counts as missing (401), as on a platform that matches names exactly. */
@@ -129,9 +222,13 @@ export function checkHeaderCase(base: Base, path: string, rawHeaders: readonly s
   const rule = CASE_SENSITIVE.find((r) => r.base === base && r.path.test(path));
   if (!rule) return undefined;
   const names = rawHeaders.filter((_, i) => i % 2 === 0);
-  const wrong = rule.headers.filter((h) => !names.includes(h) && names.some((n) => n.toLowerCase() === h.toLowerCase()));
+  const wrong = rule.headers.filter(
+    (h) => !names.includes(h) && names.some((n) => n.toLowerCase() === h.toLowerCase()),
+  );
   if (wrong.length === 0) return undefined;
-  return new HttpError(401, { error_message: `Missing authentication headers: header names are case-sensitive, send ${wrong.join(' and ')}` });
+  return new HttpError(401, {
+    error_message: `Missing authentication headers: header names are case-sensitive, send ${wrong.join(' and ')}`,
+  });
 }
 
 /** `GET|PUT /_local/responses {mode}`: switches the mode of a running platform (kept across resets). */
@@ -139,7 +236,10 @@ export function registerResponsesRoute(admin: Router, setting: { mode: Responses
   admin.get('/responses', () => ({ body: { mode: setting.mode } }));
   admin.put('/responses', (ctx) => {
     const mode = (ctx.json() as { mode?: unknown } | undefined)?.mode;
-    if (!RESPONSES_MODES.includes(mode as ResponsesMode)) throw buildError(400, `mode must be one of ${RESPONSES_MODES.join(', ')}`, [{ field: 'mode', message: `one of ${RESPONSES_MODES.join(', ')}` }]);
+    if (!RESPONSES_MODES.includes(mode as ResponsesMode))
+      throw buildError(400, `mode must be one of ${RESPONSES_MODES.join(', ')}`, [
+        { field: 'mode', message: `one of ${RESPONSES_MODES.join(', ')}` },
+      ]);
     setting.mode = mode as ResponsesMode;
     return { body: { mode: setting.mode } };
   });

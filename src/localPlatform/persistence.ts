@@ -1,4 +1,15 @@
-import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IDisposable } from '../core/disposable';
@@ -52,7 +63,11 @@ export class Persistence implements IDisposable {
   private failure: Error | undefined;
   private readonly options: PersistenceOptions;
 
-  constructor(private readonly dir: string, private readonly platform: Platform, options: Partial<PersistenceOptions> = {}) {
+  constructor(
+    private readonly dir: string,
+    private readonly platform: Platform,
+    options: Partial<PersistenceOptions> = {},
+  ) {
     this.options = { syncMs: 1000, compactBytes: 16 * 1024 * 1024, ...options };
   }
 
@@ -77,7 +92,8 @@ export class Persistence implements IDisposable {
       for (const [prefix, n] of Object.entries(line.r ?? {})) reserved[prefix] = Math.max(reserved[prefix] ?? 0, n);
     }
     // Ids handed out before a crash may be in answers that were never saved: start past them.
-    for (const [prefix, n] of Object.entries(reserved)) state.counters[prefix] = Math.max(state.counters[prefix] ?? 0, n);
+    for (const [prefix, n] of Object.entries(reserved))
+      state.counters[prefix] = Math.max(state.counters[prefix] ?? 0, n);
     if (clockOffset) this.platform.clock.advance(clockOffset - this.platform.clock.offset);
     this.platform.replaceState(state);
     return true;
@@ -128,7 +144,9 @@ export class Persistence implements IDisposable {
   /** Retries a failed save; the reason when it still fails, for the family's 5xx answer. */
   check(): string | undefined {
     if (this.failure) this.commit();
-    return this.failure ? `The local platform could not save its state in ${this.dir}: ${this.failure.message}` : undefined;
+    return this.failure
+      ? `The local platform could not save its state in ${this.dir}: ${this.failure.message}`
+      : undefined;
   }
 
   /** Saves everything and syncs it to the disk (at shutdown). */
@@ -173,7 +191,7 @@ export class Persistence implements IDisposable {
     const buf = Buffer.from(this.torn ? `\n${text}` : text, 'utf8');
     this.torn = true;
     try {
-      for (let done = 0; done < buf.length; ) done += writeSync(this.fd, buf, done);
+      for (let done = 0; done < buf.length;) done += writeSync(this.fd, buf, done);
     } catch (err) {
       // Opened again on the next attempt, in case the file itself was the trouble.
       closeSync(this.fd);

@@ -160,7 +160,12 @@ export class Platform {
    * Resolves `{account_id}/{project_id}` of a runtime path and checks the key may read it.
    * 404 when unknown, 403 when the key belongs elsewhere.
    */
-  resolveProjectPath(accountParam: string, projectParam: string, key: StoredApiKey, errorBody: (status: number, msg: string) => HttpError = runtimeError): { account: StoredAccount; project: StoredProject } {
+  resolveProjectPath(
+    accountParam: string,
+    projectParam: string,
+    key: StoredApiKey,
+    errorBody: (status: number, msg: string) => HttpError = runtimeError,
+  ): { account: StoredAccount; project: StoredProject } {
     const account = this.findAccount(accountParam);
     if (!account) throw errorBody(404, `Account not found: ${accountParam}`);
     const project = this.findProject(account, projectParam);

@@ -81,7 +81,12 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   });
 
   /** An error body in the shape of the base the path is under. */
-  function errorFor(base: Base | 'admin', status: number, message: string, headers: Record<string, string> = {}): HttpError {
+  function errorFor(
+    base: Base | 'admin',
+    status: number,
+    message: string,
+    headers: Record<string, string> = {},
+  ): HttpError {
     if (base === 'build') return new HttpError(status, { message, errors: [] }, headers);
     if (base === 'runtime') return new HttpError(status, { error_message: message }, headers);
     return new HttpError(status, { message }, headers);
@@ -96,7 +101,9 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     const method = (req.method ?? 'GET').toUpperCase();
     const split = splitBase(url.pathname);
     if (!split) {
-      sendJson(res, 404, { message: `No such address on the local platform: ${url.pathname}. Use ${Object.values(BASE_PREFIX).join(', ')} or /_local.` });
+      sendJson(res, 404, {
+        message: `No such address on the local platform: ${url.pathname}. Use ${Object.values(BASE_PREFIX).join(', ')} or /_local.`,
+      });
       return;
     }
     const { base, path } = split;
@@ -118,10 +125,16 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
         throw err instanceof HttpError ? errorFor(base, err.status, err.message, { connection: 'close' }) : err;
       });
       if (base !== 'admin') {
-        const fault = platform.faults.take(base, method, path, (f) => f.status !== undefined || f.delayMs !== undefined);
+        const fault = platform.faults.take(
+          base,
+          method,
+          path,
+          (f) => f.status !== undefined || f.delayMs !== undefined,
+        );
         if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
         if (fault?.status) {
-          const headers: Record<string, string> = fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {};
+          const headers: Record<string, string> =
+            fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {};
           throw errorFor(base, fault.status, `Injected fault: HTTP ${fault.status}`, headers);
         }
       }
@@ -141,7 +154,12 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
           const failed = persistence?.check();
           if (failed) throw errorFor(base, 503, failed);
           const status = reply.status ?? 200;
-          sendJson(res, status, minimal ? minimalBody(base, method, path, status, reply.body) : reply.body, reply.headers);
+          sendJson(
+            res,
+            status,
+            minimal ? minimalBody(base, method, path, status, reply.body) : reply.body,
+            reply.headers,
+          );
           return;
         }
         methodMismatch ||= m.methodMismatch;
@@ -150,7 +168,10 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       throw errorFor(base, 404, `Not found: ${path}`);
     } catch (err) {
       // Anything unforeseen still answers in the family's shape, and the server keeps serving.
-      sendError(res, err instanceof HttpError ? err : errorFor(base, 500, `Internal error in the local platform: ${String(err)}`));
+      sendError(
+        res,
+        err instanceof HttpError ? err : errorFor(base, 500, `Internal error in the local platform: ${String(err)}`),
+      );
     }
   }
 
@@ -183,7 +204,12 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   return {
     platform,
     port,
-    credentials: { accountId: LOCAL_ACCOUNT.slug, projectId: LOCAL_PROJECT.slug, keys: LOCAL_KEYS, connectors: LOCAL_CONNECTORS },
+    credentials: {
+      accountId: LOCAL_ACCOUNT.slug,
+      projectId: LOCAL_PROJECT.slug,
+      keys: LOCAL_KEYS,
+      connectors: LOCAL_CONNECTORS,
+    },
     urls: {
       origin,
       runtime: origin + BASE_PREFIX.runtime,
@@ -213,9 +239,11 @@ function parseRequestUrl(raw: string | undefined): URL | undefined {
 }
 
 function splitBase(pathname: string): { base: Base | 'admin'; path: string } | undefined {
-  if (pathname === '/_local' || pathname.startsWith('/_local/')) return { base: 'admin', path: pathname.slice('/_local'.length) || '/' };
+  if (pathname === '/_local' || pathname.startsWith('/_local/'))
+    return { base: 'admin', path: pathname.slice('/_local'.length) || '/' };
   for (const [base, prefix] of Object.entries(BASE_PREFIX) as Array<[Base, string]>) {
-    if (pathname === prefix || pathname.startsWith(prefix + '/')) return { base, path: pathname.slice(prefix.length) || '/' };
+    if (pathname === prefix || pathname.startsWith(prefix + '/'))
+      return { base, path: pathname.slice(prefix.length) || '/' };
   }
   return undefined;
 }

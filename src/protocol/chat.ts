@@ -84,7 +84,16 @@ export interface InspectorEntry {
   unrecognized?: boolean;
 }
 
-export const CHAT_STATES = ['idle', 'connecting', 'open', 'reconnecting', 'ended', 'expired', 'closed', 'failed'] as const;
+export const CHAT_STATES = [
+  'idle',
+  'connecting',
+  'open',
+  'reconnecting',
+  'ended',
+  'expired',
+  'closed',
+  'failed',
+] as const;
 export type ChatState = (typeof CHAT_STATES)[number];
 
 export interface ChatStatus {
@@ -149,7 +158,12 @@ export type ChatRequest = { [K in ChatRequestName]: { type: K } & ChatRequests[K
 // ---- guards ----
 
 const isTarget: Guard<ChatTarget> = (v): v is ChatTarget =>
-  hasFields<ChatTarget>(v, { label: isString, agentId: isOptional(isString), branchId: isOptional(isString), environment: isOptional(isString) });
+  hasFields<ChatTarget>(v, {
+    label: isString,
+    agentId: isOptional(isString),
+    branchId: isOptional(isString),
+    environment: isOptional(isString),
+  });
 
 export const isChatSettings: Guard<ChatSettings> = (v): v is ChatSettings =>
   hasFields<ChatSettings>(v, {
@@ -200,15 +214,22 @@ export const isChatStatus: Guard<ChatStatus> = (v): v is ChatStatus =>
   });
 
 export const isChatSnapshot: Guard<ChatSnapshot> = (v): v is ChatSnapshot =>
-  hasFields<ChatSnapshot>(v, { settings: isChatSettings, lines: isArrayOf(isChatLine), inspector: isArrayOf(isInspectorEntry), status: isChatStatus });
+  hasFields<ChatSnapshot>(v, {
+    settings: isChatSettings,
+    lines: isArrayOf(isChatLine),
+    inspector: isArrayOf(isInspectorEntry),
+    status: isChatStatus,
+  });
 
 export const isChatNotification: Guard<ChatNotification> = isTagged<ChatNotification>({
-  snapshot: (v): v is Extract<ChatNotification, { type: 'snapshot' }> => isRecord(v) && isChatSnapshot(v.snapshot) && isOptional(isBoolean)(v.ackPaint),
+  snapshot: (v): v is Extract<ChatNotification, { type: 'snapshot' }> =>
+    isRecord(v) && isChatSnapshot(v.snapshot) && isOptional(isBoolean)(v.ackPaint),
   line: (v): v is Extract<ChatNotification, { type: 'line' }> => isRecord(v) && isChatLine(v.line) && isNumber(v.rev),
   inspector: (v): v is Extract<ChatNotification, { type: 'inspector' }> => isRecord(v) && isInspectorEntry(v.entry),
   status: (v): v is Extract<ChatNotification, { type: 'status' }> => isRecord(v) && isChatStatus(v.status),
   draft: (v): v is Extract<ChatNotification, { type: 'draft' }> => isRecord(v) && isString(v.text),
-  batch: (v): v is Extract<ChatNotification, { type: 'batch' }> => isRecord(v) && isArrayOf(isChatNotification)(v.notifications),
+  batch: (v): v is Extract<ChatNotification, { type: 'batch' }> =>
+    isRecord(v) && isArrayOf(isChatNotification)(v.notifications),
 });
 
 /** Longest text accepted from the webview; the clients check the platform's own limits after this. */
@@ -218,20 +239,24 @@ const isText = (v: unknown): v is string => typeof v === 'string' && v.length <=
 const isPaint = (v: unknown): v is { rev: number; at: number } => isRecord(v) && isNumber(v.rev) && isNumber(v.at);
 
 export const isChatCommand: Guard<ChatCommand> = isTagged<ChatCommand>({
-  send: (v): v is Extract<ChatCommand, { type: 'send' }> => isRecord(v) && isText(v.text) && isOptional(isJsonObject)(v.custom),
+  send: (v): v is Extract<ChatCommand, { type: 'send' }> =>
+    isRecord(v) && isText(v.text) && isOptional(isJsonObject)(v.custom),
   typing: (v): v is Extract<ChatCommand, { type: 'typing' }> => isRecord(v) && isBoolean(v.typing),
   handoff: (v): v is Extract<ChatCommand, { type: 'handoff' }> => isRecord(v) && isOptional(isText)(v.reason),
   endSession: (v): v is Extract<ChatCommand, { type: 'endSession' }> => isRecord(v),
   restart: (v): v is Extract<ChatCommand, { type: 'restart' }> => isRecord(v) && isOptional(isChatSettings)(v.settings),
   fix: (v): v is Extract<ChatCommand, { type: 'fix' }> => isRecord(v) && isString(v.lineId),
   problem: (v): v is Extract<ChatCommand, { type: 'problem' }> => isRecord(v) && isText(v.message),
-  painted: (v): v is Extract<ChatCommand, { type: 'painted' }> => isRecord(v) && isArrayOf(isPaint)(v.paints) && isNumber(v.elements),
+  painted: (v): v is Extract<ChatCommand, { type: 'painted' }> =>
+    isRecord(v) && isArrayOf(isPaint)(v.paints) && isNumber(v.elements),
 });
 
 /** The answers to the webview's requests. */
-export const isSaveResult: Guard<ChatRequests['save']['result']> = (v): v is ChatRequests['save']['result'] => isRecord(v) && isOptional(isString)(v.file);
-export const isCopyResult: Guard<ChatRequests['copyConversationId']['result']> = (v): v is ChatRequests['copyConversationId']['result'] =>
-  isRecord(v) && isOptional(isString)(v.conversationId);
+export const isSaveResult: Guard<ChatRequests['save']['result']> = (v): v is ChatRequests['save']['result'] =>
+  isRecord(v) && isOptional(isString)(v.file);
+export const isCopyResult: Guard<ChatRequests['copyConversationId']['result']> = (
+  v,
+): v is ChatRequests['copyConversationId']['result'] => isRecord(v) && isOptional(isString)(v.conversationId);
 
 export const isChatRequest: Guard<ChatRequest> = isTagged<ChatRequest>({
   save: (v): v is Extract<ChatRequest, { type: 'save' }> => isRecord(v),

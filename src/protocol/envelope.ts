@@ -22,7 +22,8 @@ export interface RequestMessage<R> {
   id: number;
   request: R;
 }
-export type ResponseMessage<T = unknown> = { kind: 'response'; id: number; ok: true; result: T } | { kind: 'response'; id: number; ok: false; error: string };
+export type ResponseMessage<T = unknown> =
+  { kind: 'response'; id: number; ok: true; result: T } | { kind: 'response'; id: number; ok: false; error: string };
 export interface NotificationMessage<N> {
   kind: 'notification';
   notification: N;
@@ -37,9 +38,18 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export const isString = (v: unknown): v is string => typeof v === 'string';
 export const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
 export const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-export const isOptional = <T>(guard: Guard<T>) => (v: unknown): v is T | undefined => v === undefined || guard(v);
-export const isArrayOf = <T>(guard: Guard<T>) => (v: unknown): v is T[] => Array.isArray(v) && v.every(guard);
-export const isOneOf = <T extends string>(values: readonly T[]) => (v: unknown): v is T => typeof v === 'string' && (values as readonly string[]).includes(v);
+export const isOptional =
+  <T>(guard: Guard<T>) =>
+  (v: unknown): v is T | undefined =>
+    v === undefined || guard(v);
+export const isArrayOf =
+  <T>(guard: Guard<T>) =>
+  (v: unknown): v is T[] =>
+    Array.isArray(v) && v.every(guard);
+export const isOneOf =
+  <T extends string>(values: readonly T[]) =>
+  (v: unknown): v is T =>
+    typeof v === 'string' && (values as readonly string[]).includes(v);
 
 /** A plain JSON object (custom metadata, attributes): a record whose values survive a JSON round trip. */
 export function isJsonObject(v: unknown): v is Record<string, unknown> {
@@ -58,23 +68,30 @@ export function hasFields<T>(v: unknown, fields: { [K in keyof T]-?: Guard<T[K]>
 }
 
 /** A union by `type`: the guard of the member named by the value's `type`. */
-export function isTagged<T extends { type: string }>(guards: { [K in T['type']]: Guard<Extract<T, { type: K }>> }): Guard<T> {
+export function isTagged<T extends { type: string }>(guards: {
+  [K in T['type']]: Guard<Extract<T, { type: K }>>;
+}): Guard<T> {
   return (v: unknown): v is T => {
     if (!isRecord(v) || typeof v.type !== 'string' || !Object.hasOwn(guards, v.type)) return false;
     return (guards as Record<string, Guard<T>>)[v.type]!(v);
   };
 }
 
-export const isReady: Guard<ReadyMessage> = (v): v is ReadyMessage => hasFields<ReadyMessage>(v, { kind: (k): k is 'ready' => k === 'ready', protocol: isNumber });
+export const isReady: Guard<ReadyMessage> = (v): v is ReadyMessage =>
+  hasFields<ReadyMessage>(v, { kind: (k): k is 'ready' => k === 'ready', protocol: isNumber });
 
 export function isCommand<C>(inner: Guard<C>): Guard<CommandMessage<C>> {
   return (v): v is CommandMessage<C> => isRecord(v) && v.kind === 'command' && inner(v.command);
 }
 export function isRequest<R>(inner: Guard<R>): Guard<RequestMessage<R>> {
-  return (v): v is RequestMessage<R> => isRecord(v) && v.kind === 'request' && Number.isSafeInteger(v.id) && inner(v.request);
+  return (v): v is RequestMessage<R> =>
+    isRecord(v) && v.kind === 'request' && Number.isSafeInteger(v.id) && inner(v.request);
 }
 export function isNotification<N>(inner: Guard<N>): Guard<NotificationMessage<N>> {
   return (v): v is NotificationMessage<N> => isRecord(v) && v.kind === 'notification' && inner(v.notification);
 }
 export const isResponse: Guard<ResponseMessage> = (v): v is ResponseMessage =>
-  isRecord(v) && v.kind === 'response' && Number.isSafeInteger(v.id) && (v.ok === true || (v.ok === false && typeof v.error === 'string'));
+  isRecord(v) &&
+  v.kind === 'response' &&
+  Number.isSafeInteger(v.id) &&
+  (v.ok === true || (v.ok === false && typeof v.error === 'string'));

@@ -2,7 +2,10 @@ import type { ResponseMessage } from './envelope';
 
 /** A request that was not answered in time: the other side is gone, busy or was reloaded. */
 export class RequestTimeoutError extends Error {
-  constructor(readonly what: string, readonly timeoutMs: number) {
+  constructor(
+    readonly what: string,
+    readonly timeoutMs: number,
+  ) {
     super(`${what} was not answered within ${timeoutMs} ms`);
     this.name = 'RequestTimeoutError';
   }

@@ -9,7 +9,9 @@ const KINDS: ReadonlyArray<keyof ClientEventNames> = ['userMessage', 'userTyping
  * here without a new release. Names left unset keep the defaults of the contract's table.
  */
 export function messagingEventNames(): Partial<ClientEventNames> {
-  const set = vscode.workspace.getConfiguration('agentWorkbench.messaging').get<Record<string, unknown>>('clientEventNames', {});
+  const set = vscode.workspace
+    .getConfiguration('agentWorkbench.messaging')
+    .get<Record<string, unknown>>('clientEventNames', {});
   const out: Partial<ClientEventNames> = {};
   for (const kind of KINDS) {
     const name = set[kind];

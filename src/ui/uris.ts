@@ -18,7 +18,15 @@ export interface UriParts {
 
 export type RemoteRef =
   | { kind: 'behavior'; agentId: string; agentName: string; branchId: string; branchName: string }
-  | { kind: 'topic'; agentId: string; agentName: string; branchId: string; branchName: string; topicId: string; topicName: string }
+  | {
+      kind: 'topic';
+      agentId: string;
+      agentName: string;
+      branchId: string;
+      branchName: string;
+      topicId: string;
+      topicName: string;
+    }
   | { kind: 'realtimeConfig'; agentId: string; agentName: string; config: string };
 
 /** A path segment that reads well in a tab title and cannot change the path's shape. */
@@ -28,11 +36,12 @@ function segment(s: string): string {
 
 /** The address of a read-only remote document; its path is what the editor shows, its query what is read back. */
 export function remoteDocumentUri(ref: RemoteRef): UriParts {
-  const path = ref.kind === 'behavior'
-    ? `/${segment(ref.agentName)}/${segment(ref.branchName)}/behavior.md`
-    : ref.kind === 'topic'
-      ? `/${segment(ref.agentName)}/${segment(ref.branchName)}/knowledge/${segment(ref.topicName)}.md`
-      : `/${segment(ref.agentName)}/realtime/${segment(ref.config)}.json`;
+  const path =
+    ref.kind === 'behavior'
+      ? `/${segment(ref.agentName)}/${segment(ref.branchName)}/behavior.md`
+      : ref.kind === 'topic'
+        ? `/${segment(ref.agentName)}/${segment(ref.branchName)}/knowledge/${segment(ref.topicName)}.md`
+        : `/${segment(ref.agentName)}/realtime/${segment(ref.config)}.json`;
   return { scheme: Scheme.remote, path, query: new URLSearchParams(Object.entries(ref)).toString() };
 }
 

@@ -28,9 +28,21 @@ export function parseAgentManifest(text: string): AgentManifest | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
   const branch = v.branch as Record<string, unknown> | undefined;
-  if (typeof v.agentId !== 'string' || !v.agentId || typeof v.profile !== 'string' || typeof branch !== 'object' || branch === null) return undefined;
+  if (
+    typeof v.agentId !== 'string' ||
+    !v.agentId ||
+    typeof v.profile !== 'string' ||
+    typeof branch !== 'object' ||
+    branch === null
+  )
+    return undefined;
   if (typeof branch.branchId !== 'string' || !branch.branchId || typeof branch.name !== 'string') return undefined;
-  return { agentId: v.agentId, name: typeof v.name === 'string' ? v.name : v.agentId, profile: v.profile, branch: { branchId: branch.branchId, name: branch.name } };
+  return {
+    agentId: v.agentId,
+    name: typeof v.name === 'string' ? v.name : v.agentId,
+    profile: v.profile,
+    branch: { branchId: branch.branchId, name: branch.name },
+  };
 }
 
 export function serializeAgentManifest(m: AgentManifest): string {

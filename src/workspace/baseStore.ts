@@ -39,13 +39,31 @@ export async function readBase(fs: MirrorFileSystem): Promise<BaseSnapshot | und
   try {
     value = JSON.parse(text);
   } catch {
-    throw new Error(`${BASE_FILE} is damaged. Check the agent out again into an empty folder; your files here are not changed.`);
+    throw new Error(
+      `${BASE_FILE} is damaged. Check the agent out again into an empty folder; your files here are not changed.`,
+    );
   }
   const v = value as Partial<BaseSnapshot> | null;
-  if (!v || v.version !== 1 || typeof v.agentId !== 'string' || typeof v.branchId !== 'string' || typeof v.docs !== 'object' || v.docs === null) {
-    throw new Error(`${BASE_FILE} was written by another version of Agent Workbench. Check the agent out again into an empty folder.`);
+  if (
+    !v ||
+    v.version !== 1 ||
+    typeof v.agentId !== 'string' ||
+    typeof v.branchId !== 'string' ||
+    typeof v.docs !== 'object' ||
+    v.docs === null
+  ) {
+    throw new Error(
+      `${BASE_FILE} was written by another version of Agent Workbench. Check the agent out again into an empty folder.`,
+    );
   }
-  return { version: 1, agentId: v.agentId, branchId: v.branchId, docs: v.docs, conflicts: v.conflicts ?? {}, ...(v.switching ? { switching: v.switching } : {}) };
+  return {
+    version: 1,
+    agentId: v.agentId,
+    branchId: v.branchId,
+    docs: v.docs,
+    conflicts: v.conflicts ?? {},
+    ...(v.switching ? { switching: v.switching } : {}),
+  };
 }
 
 /**
@@ -53,7 +71,11 @@ export async function readBase(fs: MirrorFileSystem): Promise<BaseSnapshot | und
  * `docsJson`, when given, is `JSON.stringify(base.docs)` already made: a branch switch writes the
  * same documents twice, and for 1,000 topics that is a megabyte.
  */
-export async function writeBase(fs: MirrorFileSystem, base: BaseSnapshot, docsJson = JSON.stringify(base.docs)): Promise<void> {
+export async function writeBase(
+  fs: MirrorFileSystem,
+  base: BaseSnapshot,
+  docsJson = JSON.stringify(base.docs),
+): Promise<void> {
   if ((await fs.read(WORKBENCH_GITIGNORE)) === undefined) await fs.write(WORKBENCH_GITIGNORE, WORKBENCH_GITIGNORE_TEXT);
   const { docs: _docs, ...rest } = base;
   const head = JSON.stringify(rest);

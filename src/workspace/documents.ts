@@ -1,10 +1,28 @@
 import type { BaseSnapshot } from './baseStore';
 import type { MirrorFileSystem } from './fileSystem';
 import {
-  BEHAVIOR_FILE, BEHAVIOR_KEY, configOfPath, type DocKey, KNOWLEDGE_DIR, kindOfKey, kindOfPath, newTopicKey, REALTIME_DIR, realtimeKey,
-  topicIdOfKey, topicKey,
+  BEHAVIOR_FILE,
+  BEHAVIOR_KEY,
+  configOfPath,
+  type DocKey,
+  KNOWLEDGE_DIR,
+  kindOfKey,
+  kindOfPath,
+  newTopicKey,
+  REALTIME_DIR,
+  realtimeKey,
+  topicIdOfKey,
+  topicKey,
 } from './layout';
-import { type Doc, docText, isUnreadable, parseBehavior, parseRealtime, parseTopic, type Unreadable } from './serializer';
+import {
+  type Doc,
+  docText,
+  isUnreadable,
+  parseBehavior,
+  parseRealtime,
+  parseTopic,
+  type Unreadable,
+} from './serializer';
 
 /** A mirrored file as found on disk, tied to the document it stands for. */
 export interface LocalDoc {
@@ -24,10 +42,14 @@ export type RemoteDocs = Map<DocKey, Doc>;
 /** Reads a file's text as a document of the given kind (undefined for paths the mirror does not own). */
 export function parseFile(path: string, text: string): Doc | Unreadable | undefined {
   switch (kindOfPath(path)) {
-    case 'behavior': return parseBehavior(text);
-    case 'topic': return parseTopic(text, path.slice(KNOWLEDGE_DIR.length + 1));
-    case 'realtime': return parseRealtime(text, configOfPath(path));
-    default: return undefined;
+    case 'behavior':
+      return parseBehavior(text);
+    case 'topic':
+      return parseTopic(text, path.slice(KNOWLEDGE_DIR.length + 1));
+    case 'realtime':
+      return parseRealtime(text, configOfPath(path));
+    default:
+      return undefined;
   }
 }
 
@@ -48,9 +70,12 @@ function withKeyId(key: DocKey, doc: Doc): Doc {
 /** The key a document names itself by; undefined for a topic without an id (its file decides). */
 function docKeyOf(doc: Doc): DocKey | undefined {
   switch (doc.kind) {
-    case 'behavior': return BEHAVIOR_KEY;
-    case 'topic': return doc.topicId ? topicKey(doc.topicId) : undefined;
-    case 'realtime': return realtimeKey(doc.config);
+    case 'behavior':
+      return BEHAVIOR_KEY;
+    case 'topic':
+      return doc.topicId ? topicKey(doc.topicId) : undefined;
+    case 'realtime':
+      return realtimeKey(doc.config);
   }
 }
 
@@ -73,7 +98,11 @@ export async function listMirroredFiles(fs: MirrorFileSystem): Promise<string[]>
  * the same name and content that nobody mirrors yet, so a push whose answer was lost does not
  * create the topic twice.
  */
-export async function readLocal(fs: MirrorFileSystem, base: BaseSnapshot, remote?: RemoteDocs): Promise<Map<DocKey, LocalDoc>> {
+export async function readLocal(
+  fs: MirrorFileSystem,
+  base: BaseSnapshot,
+  remote?: RemoteDocs,
+): Promise<Map<DocKey, LocalDoc>> {
   const paths = await listMirroredFiles(fs);
   const texts = await fs.readMany(paths);
   const keyOfBasePath = new Map<string, DocKey>();
@@ -94,13 +123,15 @@ export async function readLocal(fs: MirrorFileSystem, base: BaseSnapshot, remote
 
   const idless: { path: string; text: string; doc: Doc & { kind: 'topic' } }[] = [];
   // Files at their base path first, so they keep their id against a copy elsewhere.
-  const atHome = (p: { path: string; doc: Doc | Unreadable }): number => Number(!isUnreadable(p.doc) && keyOfBasePath.get(p.path) === docKeyOf(p.doc));
+  const atHome = (p: { path: string; doc: Doc | Unreadable }): number =>
+    Number(!isUnreadable(p.doc) && keyOfBasePath.get(p.path) === docKeyOf(p.doc));
   pending.sort((a, b) => atHome(b) - atHome(a) || a.path.localeCompare(b.path));
   for (const { path, text, doc } of pending) {
     if (isUnreadable(doc)) {
       const key = keyOfBasePath.get(path) ?? unreadableKey(path);
       if (!out.has(key)) out.set(key, { key, path, text, canonical: undefined, problem: doc.problem });
-      else out.set(newTopicKey(path), { key: newTopicKey(path), path, text, canonical: undefined, problem: doc.problem });
+      else
+        out.set(newTopicKey(path), { key: newTopicKey(path), path, text, canonical: undefined, problem: doc.problem });
       continue;
     }
     const key = docKeyOf(doc);
@@ -112,12 +143,16 @@ export async function readLocal(fs: MirrorFileSystem, base: BaseSnapshot, remote
   }
 
   const claimed = new Set(out.keys());
-  const adoptable = remote ? [...remote].filter(([key, doc]) => doc.kind === 'topic' && !claimed.has(key) && !base.docs[key]) : [];
+  const adoptable = remote
+    ? [...remote].filter(([key, doc]) => doc.kind === 'topic' && !claimed.has(key) && !base.docs[key])
+    : [];
   for (const { path, text, doc } of idless) {
     const { topicId: _copied, ...plain } = doc;
     let key = keyOfBasePath.get(path);
     if (key === undefined || kindOfKey(key) !== 'topic' || out.has(key)) {
-      const i = adoptable.findIndex(([k, r]) => r.kind === 'topic' && r.name === plain.name && r.content === plain.content && !out.has(k));
+      const i = adoptable.findIndex(
+        ([k, r]) => r.kind === 'topic' && r.name === plain.name && r.content === plain.content && !out.has(k),
+      );
       key = i >= 0 ? adoptable.splice(i, 1)[0]![0] : newTopicKey(path);
     }
     const topicId = topicIdOfKey(key);

@@ -26,16 +26,26 @@ export function mergeLines(base: string, local: string, remote: string): string 
 }
 
 /** One value changed on at most one side (or alike on both); undefined otherwise. */
-function mergeValue<T>(base: T | undefined, local: T | undefined, remote: T | undefined, same: (a: T | undefined, b: T | undefined) => boolean): { value: T | undefined } | undefined {
+function mergeValue<T>(
+  base: T | undefined,
+  local: T | undefined,
+  remote: T | undefined,
+  same: (a: T | undefined, b: T | undefined) => boolean,
+): { value: T | undefined } | undefined {
   if (same(local, remote) || same(remote, base)) return { value: local };
   if (same(local, base)) return { value: remote };
   return undefined;
 }
 
-const sameJsonValue = (a: unknown, b: unknown): boolean => (a === undefined || b === undefined ? a === b : sameJson(a, b));
+const sameJsonValue = (a: unknown, b: unknown): boolean =>
+  a === undefined || b === undefined ? a === b : sameJson(a, b);
 
 /** Field-wise merge of JSON objects (real-time variables): each top-level variable merges on its own. */
-export function mergeFields(base: Record<string, unknown>, local: Record<string, unknown>, remote: Record<string, unknown>): Record<string, unknown> | undefined {
+export function mergeFields(
+  base: Record<string, unknown>,
+  local: Record<string, unknown>,
+  remote: Record<string, unknown>,
+): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   for (const name of new Set([...Object.keys(base), ...Object.keys(local), ...Object.keys(remote)])) {
     const merged = mergeValue(base[name], local[name], remote[name], sameJsonValue);
@@ -47,7 +57,8 @@ export function mergeFields(base: Record<string, unknown>, local: Record<string,
 
 export type MergeOutcome = { clean: true; doc: Doc | undefined } | { clean: false };
 
-const same = (a: Doc | undefined, b: Doc | undefined): boolean => (a === undefined || b === undefined ? a === b : docText(a) === docText(b));
+const same = (a: Doc | undefined, b: Doc | undefined): boolean =>
+  a === undefined || b === undefined ? a === b : docText(a) === docText(b);
 
 /**
  * Merges one document; undefined stands for "absent" on a side (not yet made, or deleted). A
@@ -65,11 +76,16 @@ export function mergeDocs(base: Doc | undefined, local: Doc | undefined, remote:
     const name = mergeValue(base.name, local.name, remote.name, (a, b) => a === b);
     const content = mergeLines(base.content, local.content, remote.content);
     if (!name || name.value === undefined || content === undefined) return { clean: false };
-    return { clean: true, doc: { kind: 'topic', name: name.value, content, ...(local.topicId ? { topicId: local.topicId } : {}) } };
+    return {
+      clean: true,
+      doc: { kind: 'topic', name: name.value, content, ...(local.topicId ? { topicId: local.topicId } : {}) },
+    };
   }
   if (base.kind === 'realtime' && local.kind === 'realtime' && remote.kind === 'realtime') {
     const variables = mergeFields(base.variables, local.variables, remote.variables);
-    return variables === undefined ? { clean: false } : { clean: true, doc: { kind: 'realtime', config: local.config, variables } };
+    return variables === undefined
+      ? { clean: false }
+      : { clean: true, doc: { kind: 'realtime', config: local.config, variables } };
   }
   return { clean: false };
 }

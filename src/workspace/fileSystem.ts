@@ -22,7 +22,11 @@ export interface MirrorFileSystem {
 }
 
 /** Runs `fn` over the items, at most `limit` at a time (file writes of a large pull overlap). */
-export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+export async function forEachLimit<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) await fn(items[next++]!);
@@ -38,7 +42,8 @@ export class NodeFileSystem implements MirrorFileSystem {
 
   private abs(relPath: string): string {
     const abs = path.resolve(this.root, ...relPath.split('/'));
-    if (abs !== this.root && !abs.startsWith(this.root.endsWith(path.sep) ? this.root : this.root + path.sep)) throw new Error(`${relPath} is outside the agent folder`);
+    if (abs !== this.root && !abs.startsWith(this.root.endsWith(path.sep) ? this.root : this.root + path.sep))
+      throw new Error(`${relPath} is outside the agent folder`);
     return abs;
   }
 
@@ -97,7 +102,10 @@ export class NodeFileSystem implements MirrorFileSystem {
   async list(relDir: string): Promise<string[]> {
     try {
       const entries = await fsp.readdir(this.abs(relDir), { withFileTypes: true });
-      return entries.filter((e) => e.isFile()).map((e) => e.name).sort();
+      return entries
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+        .sort();
     } catch (err) {
       if (isMissing(err)) return [];
       throw err;

@@ -18,7 +18,8 @@ export const WORKBENCH_DIR = '.workbench';
 export const BASE_FILE = `${WORKBENCH_DIR}/base.json`;
 export const WORKBENCH_GITIGNORE = `${WORKBENCH_DIR}/.gitignore`;
 /** Everything in .workbench is the editor's own bookkeeping: nothing to commit. */
-export const WORKBENCH_GITIGNORE_TEXT = '# Agent Workbench keeps its base snapshot here; it is not part of the agent.\n*\n';
+export const WORKBENCH_GITIGNORE_TEXT =
+  '# Agent Workbench keeps its base snapshot here; it is not part of the agent.\n*\n';
 
 export type DocKey = string;
 export const BEHAVIOR_KEY: DocKey = 'behavior';
@@ -87,8 +88,11 @@ export function topicPath(name: string, topicId: string, taken: ReadonlySet<stri
 /** Where a document the folder does not have yet is written: a topic's file is named after it. */
 export function pathForDoc(key: DocKey, topicName: string | undefined, taken: ReadonlySet<string>): string {
   switch (kindOfKey(key)) {
-    case 'behavior': return BEHAVIOR_FILE;
-    case 'realtime': return realtimePath(configOfKey(key));
-    case 'topic': return topicPath(topicName ?? 'topic', topicIdOfKey(key) ?? 'new', taken);
+    case 'behavior':
+      return BEHAVIOR_FILE;
+    case 'realtime':
+      return realtimePath(configOfKey(key));
+    case 'topic':
+      return topicPath(topicName ?? 'topic', topicIdOfKey(key) ?? 'new', taken);
   }
 }

@@ -27,7 +27,12 @@ export interface PushReport {
 /** Thrown when a branch switch would overwrite edits not yet pushed. */
 export class UnpushedEditsError extends Error {
   constructor(readonly files: FileStatus[]) {
-    super(`${files.length} file(s) have edits not yet pushed (${files.slice(0, 3).map((f) => f.path).join(', ')}${files.length > 3 ? ', ...' : ''}): push or discard them before switching branch.`);
+    super(
+      `${files.length} file(s) have edits not yet pushed (${files
+        .slice(0, 3)
+        .map((f) => f.path)
+        .join(', ')}${files.length > 3 ? ', ...' : ''}): push or discard them before switching branch.`,
+    );
     this.name = 'UnpushedEditsError';
   }
 }
@@ -40,7 +45,10 @@ export class UnpushedEditsError extends Error {
  * base consistent, and the next pull or push finishes the job.
  */
 export class AgentMirror {
-  constructor(private readonly fs: MirrorFileSystem, private readonly client: MirrorClient) {}
+  constructor(
+    private readonly fs: MirrorFileSystem,
+    private readonly client: MirrorClient,
+  ) {}
 
   async manifest(): Promise<AgentManifest | undefined> {
     const text = await this.fs.read(AGENT_MANIFEST);
@@ -50,12 +58,17 @@ export class AgentMirror {
   /** Writes the agent's branch into the folder (an empty one, or one that already mirrors this agent). */
   async checkout(manifest: AgentManifest, signal?: AbortSignal): Promise<void> {
     const base = await readBase(this.fs);
-    if (base && base.agentId !== manifest.agentId) throw new Error(`This folder already mirrors agent ${base.agentId}. Check out into another folder.`);
+    if (base && base.agentId !== manifest.agentId)
+      throw new Error(`This folder already mirrors agent ${base.agentId}. Check out into another folder.`);
     if (base) {
       await this.switchBranch(manifest.branch, signal);
       return;
     }
-    const remote = await fetchRemote(this.client, { agentId: manifest.agentId, branchId: manifest.branch.branchId }, signal);
+    const remote = await fetchRemote(
+      this.client,
+      { agentId: manifest.agentId, branchId: manifest.branch.branchId },
+      signal,
+    );
     await this.moveTo(manifest, {}, remote);
   }
 
@@ -70,7 +83,9 @@ export class AgentMirror {
     const base = await this.recover();
     const remote = await fetchRemote(this.client, { ...base, known: base.docs }, signal);
     const plan = planPull(base, await readLocal(this.fs, base, remote), remote);
-    await forEachLimit(plan.actions, WRITES_AT_ONCE, (a) => (a.kind === 'write' ? this.fs.write(a.path, a.text) : this.fs.remove(a.path)));
+    await forEachLimit(plan.actions, WRITES_AT_ONCE, (a) =>
+      a.kind === 'write' ? this.fs.write(a.path, a.text) : this.fs.remove(a.path),
+    );
     await writeBase(this.fs, plan.nextBase);
     return { actions: plan.actions, conflicts: plan.conflicts };
   }
@@ -113,7 +128,12 @@ export class AgentMirror {
     return { sent, refused: [] };
   }
 
-  private async send(target: BaseSnapshot, a: PushAction, record: (key: DocKey, path: string, text: string | undefined) => void, signal?: AbortSignal): Promise<void> {
+  private async send(
+    target: BaseSnapshot,
+    a: PushAction,
+    record: (key: DocKey, path: string, text: string | undefined) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const { agentId, branchId } = target;
     switch (a.kind) {
       case 'behavior':
@@ -148,11 +168,19 @@ export class AgentMirror {
    * the base does not know yet. When it cannot be told apart, the push stops here; the next push recognises the
    * created topic by name and content (as after a lost answer) instead of creating it twice.
    */
-  private async findCreatedTopic(target: BaseSnapshot, a: { name: string; content: string }, signal?: AbortSignal): Promise<string> {
+  private async findCreatedTopic(
+    target: BaseSnapshot,
+    a: { name: string; content: string },
+    signal?: AbortSignal,
+  ): Promise<string> {
     const known = new Set(Object.keys(target.docs));
-    const candidates = (await this.client.listTopics(target.agentId, target.branchId, signal))
-      .filter((t) => t.name === a.name && t.content === a.content && !known.has(topicKey(t.topicId)));
-    if (candidates.length !== 1) throw new Error(`The platform created topic "${a.name}" but did not say its id, and it could not be told apart in the list. Push again: the topic is recognised by its name and content and not created twice.`);
+    const candidates = (await this.client.listTopics(target.agentId, target.branchId, signal)).filter(
+      (t) => t.name === a.name && t.content === a.content && !known.has(topicKey(t.topicId)),
+    );
+    if (candidates.length !== 1)
+      throw new Error(
+        `The platform created topic "${a.name}" but did not say its id, and it could not be told apart in the list. Push again: the topic is recognised by its name and content and not created twice.`,
+      );
     return candidates[0]!.topicId;
   }
 
@@ -163,8 +191,9 @@ export class AgentMirror {
    */
   async resolve(path: string, result: string | undefined): Promise<void> {
     const base = await this.requireBase();
-    const key = Object.keys(base.conflicts).find((k) => (base.docs[k]?.path ?? conflictPath(k)) === path)
-      ?? [...(await readLocal(this.fs, base)).values()].find((l) => l.path === path && base.conflicts[l.key])?.key;
+    const key =
+      Object.keys(base.conflicts).find((k) => (base.docs[k]?.path ?? conflictPath(k)) === path) ??
+      [...(await readLocal(this.fs, base)).values()].find((l) => l.path === path && base.conflicts[l.key])?.key;
     if (key === undefined) throw new Error(`${path} has no conflict to settle.`);
     if (result === undefined) await this.fs.remove(path);
     else await this.fs.write(path, result);
@@ -197,7 +226,11 @@ export class AgentMirror {
     const unpushed = computeStatus(base, await readLocal(this.fs, base)).filter((f) => f.state !== 'unchanged');
     if (unpushed.length > 0) throw new UnpushedEditsError(unpushed);
     const manifest = (await this.manifest()) ?? { agentId: base.agentId, name: base.agentId, profile: '', branch };
-    const remote = await fetchRemote(this.client, { agentId: base.agentId, branchId: branch.branchId, known: base.docs }, signal);
+    const remote = await fetchRemote(
+      this.client,
+      { agentId: base.agentId, branchId: branch.branchId, known: base.docs },
+      signal,
+    );
     await this.moveTo({ ...manifest, branch }, base.docs, remote);
   }
 

@@ -42,17 +42,23 @@ export function planPull(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remot
 
   for (const s of sidesOf(base, local, remote)) {
     const l = localText(s);
-    const path = s.local?.path ?? s.basePath ?? pathForDoc(s.key, s.remote?.kind === 'topic' ? s.remote.name : undefined, taken);
+    const path =
+      s.local?.path ?? s.basePath ?? pathForDoc(s.key, s.remote?.kind === 'topic' ? s.remote.name : undefined, taken);
     taken.add(path);
     if (l === s.remoteText) {
       // In step (perhaps a pull or push stopped before its base was stored).
       setBase(s.key, path, s.remoteText);
-      if (s.remoteText !== undefined && lacksTopicId(s)) actions.push({ kind: 'write', key: s.key, path, text: s.remoteText, why: 'remote' });
+      if (s.remoteText !== undefined && lacksTopicId(s))
+        actions.push({ kind: 'write', key: s.key, path, text: s.remoteText, why: 'remote' });
     } else if (s.remoteText === s.base) {
       // Only the local side changed (a conflict whose remote side went back to the base is one no more).
       if (s.base !== undefined) setBase(s.key, path, s.base);
     } else if (l === s.base) {
-      actions.push(s.remoteText === undefined ? { kind: 'remove', key: s.key, path } : { kind: 'write', key: s.key, path, text: s.remoteText, why: 'remote' });
+      actions.push(
+        s.remoteText === undefined
+          ? { kind: 'remove', key: s.key, path }
+          : { kind: 'write', key: s.key, path, text: s.remoteText, why: 'remote' },
+      );
       setBase(s.key, path, s.remoteText);
     } else {
       const merged = mergedDoc(s);
@@ -60,7 +66,11 @@ export function planPull(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remot
         conflicts.push({ key: s.key, path, base: s.base, local: s.local?.text, remote: s.remoteText });
         nextBase.conflicts[s.key] = { remote: s.remoteText ?? null };
       } else {
-        actions.push(merged === undefined ? { kind: 'remove', key: s.key, path } : { kind: 'write', key: s.key, path, text: docText(merged), why: 'merged' });
+        actions.push(
+          merged === undefined
+            ? { kind: 'remove', key: s.key, path }
+            : { kind: 'write', key: s.key, path, text: docText(merged), why: 'merged' },
+        );
         setBase(s.key, path, s.remoteText);
       }
     }

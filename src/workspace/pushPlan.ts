@@ -33,7 +33,12 @@ export interface PushRefusal {
 export interface PushPlan {
   actions: PushAction[];
   refused: PushRefusal[];
-  inStep: { key: DocKey; path: string; text: string | undefined; /** The file needs its topic id written. */ writeFile?: boolean }[];
+  inStep: {
+    key: DocKey;
+    path: string;
+    text: string | undefined;
+    /** The file needs its topic id written. */ writeFile?: boolean;
+  }[];
 }
 
 export function planPush(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remote: RemoteDocs): PushPlan {
@@ -42,7 +47,8 @@ export function planPush(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remot
     const l = localText(s);
     if (l === s.base && !base.conflicts[s.key]) continue;
     const path = s.local?.path ?? s.basePath ?? '';
-    const refuse = (reason: PushRefusal['reason'], message: string): void => void plan.refused.push({ key: s.key, path, reason, message });
+    const refuse = (reason: PushRefusal['reason'], message: string): void =>
+      void plan.refused.push({ key: s.key, path, reason, message });
     if (base.conflicts[s.key]) {
       if (l === s.remoteText) plan.inStep.push({ key: s.key, path, text: s.remoteText });
       else refuse('conflict', `${path} has a conflict with the platform: settle it first.`);
@@ -60,7 +66,13 @@ export function planPush(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remot
       refuse('remoteChanged', `${path} was changed on the platform since your last pull: pull first, then push.`);
       continue;
     }
-    const action = actionFor(s.key, path, s.base === undefined ? undefined : docOf(s.key, s.basePath ?? path, s.base), s.local ? docOf(s.key, s.local.path, s.local.canonical!) : undefined, l);
+    const action = actionFor(
+      s.key,
+      path,
+      s.base === undefined ? undefined : docOf(s.key, s.basePath ?? path, s.base),
+      s.local ? docOf(s.key, s.local.path, s.local.canonical!) : undefined,
+      l,
+    );
     if ('reason' in action) refuse(action.reason, action.message);
     else plan.actions.push(action);
   }
@@ -69,28 +81,49 @@ export function planPush(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remot
   return plan;
 }
 
-function actionFor(key: DocKey, path: string, base: Doc | undefined, local: Doc | undefined, text: string | undefined): PushAction | Omit<PushRefusal, 'key' | 'path'> {
+function actionFor(
+  key: DocKey,
+  path: string,
+  base: Doc | undefined,
+  local: Doc | undefined,
+  text: string | undefined,
+): PushAction | Omit<PushRefusal, 'key' | 'path'> {
   switch (kindOfKey(key)) {
     case 'behavior':
-      if (local?.kind !== 'behavior') return { reason: 'cannotDelete', message: `${path} is missing: a branch always has a behavior. Restore the file (discard the deletion) or pull.` };
+      if (local?.kind !== 'behavior')
+        return {
+          reason: 'cannotDelete',
+          message: `${path} is missing: a branch always has a behavior. Restore the file (discard the deletion) or pull.`,
+        };
       return { kind: 'behavior', key, path, text, behavior: local.behavior };
     case 'realtime': {
       const config = configOfKey(key);
-      if (base?.kind !== 'realtime') return { reason: 'unknownConfig', message: `${path}: the agent has no real-time config named "${config}" (configs are made in the studio).` };
-      if (local?.kind !== 'realtime') return { reason: 'cannotDelete', message: `${path} is missing: real-time configs cannot be deleted from here. Restore the file or pull.` };
+      if (base?.kind !== 'realtime')
+        return {
+          reason: 'unknownConfig',
+          message: `${path}: the agent has no real-time config named "${config}" (configs are made in the studio).`,
+        };
+      if (local?.kind !== 'realtime')
+        return {
+          reason: 'cannotDelete',
+          message: `${path} is missing: real-time configs cannot be deleted from here. Restore the file or pull.`,
+        };
       const variables: Record<string, unknown> = {};
       for (const name of new Set([...Object.keys(base.variables), ...Object.keys(local.variables)])) {
         if (!(name in local.variables)) variables[name] = null;
-        else if (!(name in base.variables) || !sameJson(base.variables[name], local.variables[name])) variables[name] = local.variables[name];
+        else if (!(name in base.variables) || !sameJson(base.variables[name], local.variables[name]))
+          variables[name] = local.variables[name];
       }
       return { kind: 'variables', key, path, text, config, variables };
     }
     case 'topic': {
       const topicId = topicIdOfKey(key);
-      if (local?.kind === 'topic' && !topicId) return { kind: 'createTopic', key, path, text, name: local.name, content: local.content };
+      if (local?.kind === 'topic' && !topicId)
+        return { kind: 'createTopic', key, path, text, name: local.name, content: local.content };
       if (!topicId) return { reason: 'unreadable', message: `${path}: nothing to push.` };
       if (local?.kind !== 'topic') return { kind: 'deleteTopic', key, path, text: undefined, topicId };
-      if (base?.kind !== 'topic') return { kind: 'createTopic', key, path, text, name: local.name, content: local.content };
+      if (base?.kind !== 'topic')
+        return { kind: 'createTopic', key, path, text, name: local.name, content: local.content };
       const change: UpdateTopicRequest = {
         ...(local.name !== base.name ? { name: local.name } : {}),
         ...(local.content !== base.content ? { content: local.content } : {}),

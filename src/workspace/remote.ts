@@ -9,11 +9,27 @@ export interface MirrorClient {
   getBehavior(agentId: string, branchId: string, signal?: AbortSignal): Promise<Behavior>;
   updateBehavior(agentId: string, branchId: string, behavior: string, signal?: AbortSignal): Promise<Behavior>;
   listTopics(agentId: string, branchId: string, signal?: AbortSignal): Promise<Topic[]>;
-  createTopic(agentId: string, branchId: string, topic: { name: string; content: string }, signal?: AbortSignal): Promise<CreatedTopic>;
-  updateTopic(agentId: string, branchId: string, topicId: string, change: UpdateTopicRequest, signal?: AbortSignal): Promise<Topic>;
+  createTopic(
+    agentId: string,
+    branchId: string,
+    topic: { name: string; content: string },
+    signal?: AbortSignal,
+  ): Promise<CreatedTopic>;
+  updateTopic(
+    agentId: string,
+    branchId: string,
+    topicId: string,
+    change: UpdateTopicRequest,
+    signal?: AbortSignal,
+  ): Promise<Topic>;
   deleteTopic(agentId: string, branchId: string, topicId: string, signal?: AbortSignal): Promise<void>;
   listRealtimeConfigs(agentId: string, signal?: AbortSignal): Promise<RealtimeConfig[]>;
-  updateVariables(agentId: string, config: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<unknown>;
+  updateVariables(
+    agentId: string,
+    config: string,
+    variables: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<unknown>;
 }
 
 /** Where a mirror points: an agent and one of its branches. */
@@ -30,7 +46,11 @@ export interface MirrorTarget {
  * the configs are taken as `known` has them (the base), so the mirror still pulls and pushes
  * behavior and topics, and pushes config files through the variables endpoint the spec shows.
  */
-export async function fetchRemote(client: MirrorClient, target: MirrorTarget & { known?: BaseSnapshot['docs'] }, signal?: AbortSignal): Promise<RemoteDocs> {
+export async function fetchRemote(
+  client: MirrorClient,
+  target: MirrorTarget & { known?: BaseSnapshot['docs'] },
+  signal?: AbortSignal,
+): Promise<RemoteDocs> {
   const [behavior, topics, configs] = await Promise.all([
     client.getBehavior(target.agentId, target.branchId, signal),
     client.listTopics(target.agentId, target.branchId, signal),
@@ -41,9 +61,11 @@ export async function fetchRemote(client: MirrorClient, target: MirrorTarget & {
   ]);
   const docs: RemoteDocs = new Map();
   docs.set(BEHAVIOR_KEY, { kind: 'behavior', behavior: behavior.behavior });
-  for (const t of topics) docs.set(topicKey(t.topicId), { kind: 'topic', name: t.name, content: t.content, topicId: t.topicId });
+  for (const t of topics)
+    docs.set(topicKey(t.topicId), { kind: 'topic', name: t.name, content: t.content, topicId: t.topicId });
   if (configs) {
-    for (const c of configs) docs.set(realtimeKey(c.name), { kind: 'realtime', config: c.name, variables: c.variables });
+    for (const c of configs)
+      docs.set(realtimeKey(c.name), { kind: 'realtime', config: c.name, variables: c.variables });
   } else {
     for (const [key, entry] of Object.entries(target.known ?? {})) {
       const doc = kindOfKey(key) === 'realtime' ? docOf(key, entry.path, entry.text) : undefined;

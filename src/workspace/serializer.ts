@@ -71,9 +71,12 @@ export function realtimeText(variables: Record<string, unknown>): string {
 
 export function docText(doc: Doc): string {
   switch (doc.kind) {
-    case 'behavior': return behaviorText(doc.behavior);
-    case 'topic': return topicText(doc);
-    case 'realtime': return realtimeText(doc.variables);
+    case 'behavior':
+      return behaviorText(doc.behavior);
+    case 'topic':
+      return topicText(doc);
+    case 'realtime':
+      return realtimeText(doc.variables);
   }
 }
 
@@ -97,13 +100,15 @@ export function parseTopic(text: string, fileName: string): Doc | Unreadable {
   if (!m) return { kind: 'topic', name: fileName.replace(/\.md$/, ''), content: withoutFinalNewline(text) };
   let front: unknown;
   try {
-    front = m[1]!.trim() === '' ? {} : canonicalFront(m[1]!) ?? parseYaml(m[1]!);
+    front = m[1]!.trim() === '' ? {} : (canonicalFront(m[1]!) ?? parseYaml(m[1]!));
   } catch (err) {
     return { problem: `The front matter is not valid YAML: ${(err as Error).message.split('\n')[0]}` };
   }
-  if (front === null || typeof front !== 'object' || Array.isArray(front)) return { problem: 'The front matter must be fields such as "name: Opening hours".' };
+  if (front === null || typeof front !== 'object' || Array.isArray(front))
+    return { problem: 'The front matter must be fields such as "name: Opening hours".' };
   const f = front as Record<string, unknown>;
-  const name = typeof f.name === 'string' || typeof f.name === 'number' ? String(f.name) : fileName.replace(/\.md$/, '');
+  const name =
+    typeof f.name === 'string' || typeof f.name === 'number' ? String(f.name) : fileName.replace(/\.md$/, '');
   if (name === '') return { problem: 'The front matter needs a name.' };
   let body = text.slice(m[0].length);
   // The blank line after the front matter is layout, not content.
@@ -120,7 +125,8 @@ export function parseRealtime(text: string, config: string): Doc | Unreadable {
   } catch (err) {
     return { problem: `Not valid JSON: ${(err as Error).message}` };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { problem: 'A real-time config file holds one JSON object of variables.' };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { problem: 'A real-time config file holds one JSON object of variables.' };
   return { kind: 'realtime', config, variables: value as Record<string, unknown> };
 }
 
@@ -133,7 +139,11 @@ export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(obj).sort().map((k) => [k, sortKeys(obj[k])]));
+    return Object.fromEntries(
+      Object.keys(obj)
+        .sort()
+        .map((k) => [k, sortKeys(obj[k])]),
+    );
   }
   return value;
 }

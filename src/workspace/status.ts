@@ -40,10 +40,22 @@ export interface Sides {
 
 /** Every document any side knows, paired up. */
 export function sidesOf(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remote?: RemoteDocs): Sides[] {
-  const keys = new Set<DocKey>([...Object.keys(base.docs), ...local.keys(), ...(remote ? remote.keys() : []), ...Object.keys(base.conflicts)]);
+  const keys = new Set<DocKey>([
+    ...Object.keys(base.docs),
+    ...local.keys(),
+    ...(remote ? remote.keys() : []),
+    ...Object.keys(base.conflicts),
+  ]);
   return [...keys].map((key) => {
     const r = remote?.get(key);
-    return { key, base: base.docs[key]?.text, basePath: base.docs[key]?.path, local: local.get(key), remote: r, remoteText: r ? docText(r) : undefined };
+    return {
+      key,
+      base: base.docs[key]?.text,
+      basePath: base.docs[key]?.path,
+      local: local.get(key),
+      remote: r,
+      remoteText: r ? docText(r) : undefined,
+    };
   });
 }
 
@@ -99,12 +111,24 @@ export function computeStatus(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, 
     const remoteChange = remote ? changeOf(s.base, s.remoteText) : 'none';
     let state: FileState;
     if (base.conflicts[s.key]) state = 'conflict';
-    else if (localChange !== 'none' && remoteChange !== 'none') state = lText === s.remoteText ? 'unchanged' : mergesCleanly(s) ? 'modifiedRemotely' : 'conflict';
+    else if (localChange !== 'none' && remoteChange !== 'none')
+      state = lText === s.remoteText ? 'unchanged' : mergesCleanly(s) ? 'modifiedRemotely' : 'conflict';
     else if (remoteChange !== 'none') state = 'modifiedRemotely';
-    else state = localChange === 'added' ? 'added' : localChange === 'deleted' ? 'deleted' : localChange === 'modified' ? 'modifiedLocally' : 'unchanged';
+    else
+      state =
+        localChange === 'added'
+          ? 'added'
+          : localChange === 'deleted'
+            ? 'deleted'
+            : localChange === 'modified'
+              ? 'modifiedLocally'
+              : 'unchanged';
     out.push({
       key: s.key,
-      path: s.local?.path ?? s.basePath ?? pathForDoc(s.key, s.remote?.kind === 'topic' ? s.remote.name : undefined, new Set()),
+      path:
+        s.local?.path ??
+        s.basePath ??
+        pathForDoc(s.key, s.remote?.kind === 'topic' ? s.remote.name : undefined, new Set()),
       state,
       local: localChange,
       ...(remote ? { remote: remoteChange } : {}),

@@ -1,11 +1,23 @@
 // The Agents view populated from the local platform's demo data, as a person sees it.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { chooseMenuItem, notification, openContextMenu, openWorkbench, resetWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
+import {
+  chooseMenuItem,
+  notification,
+  openContextMenu,
+  openWorkbench,
+  resetWorkbench,
+  runCommand,
+  screenshot,
+  showAgentWorkbench,
+  step,
+} from './support.mjs';
 
 /** A row of the Agents tree by its label. */
 function row(page, label) {
-  return page.locator('.sidebar .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+  return page
+    .locator('.sidebar .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+    .first();
 }
 
 /** Expands a row unless it is expanded already, so a test does not depend on what the one before left open. */
@@ -13,7 +25,12 @@ async function expand(page, label) {
   const target = row(page, label);
   await target.waitFor();
   if ((await target.getAttribute('aria-expanded')) === 'false') await target.click();
-  await page.locator('.sidebar .monaco-list-row[aria-expanded="true"]', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first().waitFor();
+  await page
+    .locator('.sidebar .monaco-list-row[aria-expanded="true"]', {
+      has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }),
+    })
+    .first()
+    .waitFor();
 }
 
 describe('The Agents view with demo data', { timeout: 240_000 }, () => {
@@ -63,7 +80,10 @@ describe('The Agents view with demo data', { timeout: 240_000 }, () => {
       const version = page.locator('.sidebar .monaco-list-row', { hasText: /Version \d+.*active/ }).first();
       await version.waitFor();
       const items = await openContextMenu(page, version);
-      assert.ok(items.includes('Promote Deployment') && items.includes('Roll Back Deployment') && items.includes('Copy Id'), `menu: ${items.join(', ')}`);
+      assert.ok(
+        items.includes('Promote Deployment') && items.includes('Roll Back Deployment') && items.includes('Copy Id'),
+        `menu: ${items.join(', ')}`,
+      );
       await chooseMenuItem(page, 'Promote Deployment');
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor();

@@ -1,7 +1,15 @@
 // The Agent Workbench sidebar and commands, in the workbench, with the extension loaded from this tree.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { notification, openWorkbench, resetWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
+import {
+  notification,
+  openWorkbench,
+  resetWorkbench,
+  runCommand,
+  screenshot,
+  showAgentWorkbench,
+  step,
+} from './support.mjs';
 
 describe('Agent Workbench in the workbench', { timeout: 240_000 }, () => {
   let wb;
@@ -50,7 +58,10 @@ describe('Agent Workbench in the workbench', { timeout: 240_000 }, () => {
       const deadline = Date.now() + 30_000;
       let stopped = false;
       while (!stopped && Date.now() < deadline) {
-        stopped = await fetch(`${origin}/_local/health`).then(() => false, () => true);
+        stopped = await fetch(`${origin}/_local/health`).then(
+          () => false,
+          () => true,
+        );
         if (!stopped) await new Promise((r) => setTimeout(r, 250));
       }
       assert.ok(stopped, `${origin} still answers after Stop Local Platform`);

@@ -1,16 +1,30 @@
 // The Alerts view, first with its welcome, then populated from the local platform's demo data, as a person sees it.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { notification, openContextMenu, openWorkbench, resetWorkbench, runCommand, screenshot, step } from './support.mjs';
+import {
+  notification,
+  openContextMenu,
+  openWorkbench,
+  resetWorkbench,
+  runCommand,
+  screenshot,
+  step,
+} from './support.mjs';
 
 /** A row of the sidebar's trees by its label. */
 function row(page, label) {
-  return page.locator('.sidebar .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[()]/g, '\\$&')}$`) }) }).first();
+  return page
+    .locator('.sidebar .monaco-list-row', {
+      has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[()]/g, '\\$&')}$`) }),
+    })
+    .first();
 }
 
 /** The pane of a view in the Agent Workbench container, by its title. */
 function pane(page, title) {
-  return page.locator('.sidebar .pane', { has: page.locator('.pane-header', { hasText: new RegExp(`^${title}`, 'i') }) }).first();
+  return page
+    .locator('.sidebar .pane', { has: page.locator('.pane-header', { hasText: new RegExp(`^${title}`, 'i') }) })
+    .first();
 }
 
 /** The labels of the context menu of a row (right click), then closes the menu. */
@@ -50,7 +64,9 @@ describe('The Alerts view', { timeout: 240_000 }, () => {
       await runCommand(page, 'Agent Workbench: Start Local Platform');
       await notification(page, 'The local platform is running on').waitFor();
       // Give the Alerts view the room: collapse the Agents view above it.
-      await pane(page, 'Agents').locator('.pane-header').click({ position: { x: 40, y: 10 } });
+      await pane(page, 'Agents')
+        .locator('.pane-header')
+        .click({ position: { x: 40, y: 10 } });
       await row(page, 'Current Alerts').waitFor();
       await row(page, 'Slow answers (p95)').waitFor();
       await row(page, 'Webhook Endpoints').click();
@@ -72,7 +88,7 @@ describe('The Alerts view', { timeout: 240_000 }, () => {
     });
   });
 
-  it('a rule\'s tooltip names its id and times; its menu fits its state', async () => {
+  it("a rule's tooltip names its id and times; its menu fits its state", async () => {
     const { page } = wb;
     await step(page, 'alerts-menus', async () => {
       await row(page, 'Typical answer time (p50)').hover();
@@ -83,12 +99,22 @@ describe('The Alerts view', { timeout: 240_000 }, () => {
       await page.keyboard.press('Escape');
 
       const enabled = await contextMenu(page, 'Typical answer time (p50)');
-      for (const title of ['Edit Alert Rule', 'Disable Alert Rule', 'Delete Alert Rule', 'Copy Id']) assert.ok(enabled.includes(title), `${title} in ${enabled.join(', ')}`);
+      for (const title of ['Edit Alert Rule', 'Disable Alert Rule', 'Delete Alert Rule', 'Copy Id'])
+        assert.ok(enabled.includes(title), `${title} in ${enabled.join(', ')}`);
       assert.ok(!enabled.includes('Enable Alert Rule'));
       const disabled = await contextMenu(page, 'Call crashes');
-      assert.ok(disabled.includes('Enable Alert Rule') && !disabled.includes('Disable Alert Rule'), disabled.join(', '));
+      assert.ok(
+        disabled.includes('Enable Alert Rule') && !disabled.includes('Disable Alert Rule'),
+        disabled.join(', '),
+      );
       const endpoint = await contextMenu(page, 'On-call pager (demo)');
-      for (const title of ['Edit Webhook Endpoint', 'Rotate Webhook Signing Secret', 'Delete Webhook Endpoint', 'Copy Id']) assert.ok(endpoint.includes(title), `${title} in ${endpoint.join(', ')}`);
+      for (const title of [
+        'Edit Webhook Endpoint',
+        'Rotate Webhook Signing Secret',
+        'Delete Webhook Endpoint',
+        'Copy Id',
+      ])
+        assert.ok(endpoint.includes(title), `${title} in ${endpoint.join(', ')}`);
       assert.ok(!endpoint.includes('Forget Kept Signing Secret'), 'no secret is kept for a demo endpoint');
     });
   });

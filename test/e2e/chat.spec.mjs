@@ -32,7 +32,11 @@ describe('Chat playground in the workbench', { timeout: 300_000 }, () => {
       origin = (await toast.innerText()).match(/http:\/\/127\.0\.0\.1:\d+/)?.[0];
       assert.ok(origin);
       // Slow the stream down so a person (and this test) can watch it grow.
-      await fetch(`${origin}/_local/options`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ streamDelayMs: 120 }) });
+      await fetch(`${origin}/_local/options`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ streamDelayMs: 120 }),
+      });
       await runCommand(page, 'Agent Workbench: Open Chat');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Messaging, streamed' }).first().click();
       await chat().locator('.line.agent').first().waitFor();
@@ -53,7 +57,10 @@ describe('Chat playground in the workbench', { timeout: 300_000 }, () => {
       const final = await answer.locator('.text').innerText();
       const pieces = [...seen].filter((t) => t && t !== final);
       assert.ok(pieces.length >= 2, `the answer grew in pieces on screen (saw ${pieces.length} partial texts)`);
-      assert.ok(pieces.every((t) => final.startsWith(t)), 'each piece is the start of the answer');
+      assert.ok(
+        pieces.every((t) => final.startsWith(t)),
+        'each piece is the start of the answer',
+      );
       await chat().locator('.entry .latency').first().waitFor();
       await screenshot(page, 'chat-streamed-answer');
     });
@@ -73,7 +80,11 @@ describe('Chat playground in the workbench', { timeout: 300_000 }, () => {
       }
       await chat().locator('.line.liveAgent', { hasText: 'click me' }).waitFor();
       const lines = chat().locator('.line');
-      assert.equal(await chat().locator('.line script, .line img, .line a, .line b').count(), 0, 'no element made from message text');
+      assert.equal(
+        await chat().locator('.line script, .line img, .line a, .line b').count(),
+        0,
+        'no element made from message text',
+      );
       const user = await chat().locator('.line.user .text').allInnerTexts();
       assert.ok(user.includes(HOSTILE[0]), 'the script tag is shown as typed');
       const quoted = (await chat().locator('.line.liveAgent .text').allInnerTexts()).join('\n');

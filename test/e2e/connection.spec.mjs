@@ -37,9 +37,14 @@ describe('Connection profiles in the workbench', { timeout: 240_000 }, () => {
       await widget.locator('input.input').fill('United States');
       await page.keyboard.press('Enter');
       // The preset fills the runtime and build addresses; they stay editable.
-      await page.waitForFunction(() => document.querySelector('.quick-input-widget input.input')?.value === 'https://api.us-1.platform.polyai.app');
+      await page.waitForFunction(
+        () =>
+          document.querySelector('.quick-input-widget input.input')?.value === 'https://api.us-1.platform.polyai.app',
+      );
       await page.keyboard.press('Enter');
-      await page.waitForFunction(() => document.querySelector('.quick-input-widget input.input')?.value === 'https://api.us.poly.ai');
+      await page.waitForFunction(
+        () => document.querySelector('.quick-input-widget input.input')?.value === 'https://api.us.poly.ai',
+      );
       await page.keyboard.press('Enter');
       await widget.locator('.quick-input-title', { hasText: '(5/6)' }).waitFor();
       // The messaging address has no public pattern: it must be typed, and a bad one is refused as typed.

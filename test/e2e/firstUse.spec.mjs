@@ -1,6 +1,14 @@
 // What a newcomer meets first in the sidebar: the welcome, then a filter that matches nothing, each with its buttons.
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { notification, openWorkbench, resetWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
+import {
+  notification,
+  openWorkbench,
+  resetWorkbench,
+  runCommand,
+  screenshot,
+  showAgentWorkbench,
+  step,
+} from './support.mjs';
 
 describe('First use of the sidebar', { timeout: 240_000 }, () => {
   let wb;

@@ -5,10 +5,29 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { codeServerCli } from '../../scripts/lib/codeServer.mjs';
-import { ROOT, notification, openWorkbench, resetWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
+import {
+  ROOT,
+  notification,
+  openWorkbench,
+  resetWorkbench,
+  runCommand,
+  screenshot,
+  showAgentWorkbench,
+  step,
+} from './support.mjs';
 
 const VSIX = join(ROOT, 'dist', 'agent-workbench.vsix');
-const ALLOWED = [/^dist\/[^/]+\.js$/, /^dist\/webview\//, /^media\//, /^docs\/images\/[^/]+\.png$/, /^package\.json$/, /^package\.nls(\.[\w-]+)?\.json$/, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/];
+const ALLOWED = [
+  /^dist\/[^/]+\.js$/,
+  /^dist\/webview\//,
+  /^media\//,
+  /^docs\/images\/[^/]+\.png$/,
+  /^package\.json$/,
+  /^package\.nls(\.[\w-]+)?\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^CHANGELOG\.md$/,
+];
 
 describe('Packaged extension', { timeout: 300_000 }, () => {
   before(() => {
@@ -16,11 +35,24 @@ describe('Packaged extension', { timeout: 300_000 }, () => {
   });
 
   it('the package holds only the bundles, media, manifest, strings and docs', () => {
-    const files = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-      .split('\n').map((l) => l.trim()).filter(Boolean);
+    const files = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     const unexpected = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
     assert.deepEqual(unexpected, [], `files that do not belong in the package: ${unexpected.join(', ')}`);
-    for (const needed of ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/localPlatformServer.js', 'media/icon.png', 'LICENSE']) {
+    for (const needed of [
+      'package.json',
+      'package.nls.json',
+      'dist/extension.js',
+      'dist/localPlatformServer.js',
+      'media/icon.png',
+      'LICENSE',
+    ]) {
       assert.ok(files.includes(needed), `${needed} is missing from the package`);
     }
   });
@@ -37,8 +69,22 @@ describe('Packaged extension', { timeout: 300_000 }, () => {
         name: 'e2e-vsix',
         devExtension: false,
         prepare: async (sandbox) => {
-          await codeServerCli(['--install-extension', VSIX, '--extensions-dir', sandbox.extensionsDir, '--user-data-dir', sandbox.userDataDir]);
-          const listed = await codeServerCli(['--list-extensions', '--show-versions', '--extensions-dir', sandbox.extensionsDir, '--user-data-dir', sandbox.userDataDir]);
+          await codeServerCli([
+            '--install-extension',
+            VSIX,
+            '--extensions-dir',
+            sandbox.extensionsDir,
+            '--user-data-dir',
+            sandbox.userDataDir,
+          ]);
+          const listed = await codeServerCli([
+            '--list-extensions',
+            '--show-versions',
+            '--extensions-dir',
+            sandbox.extensionsDir,
+            '--user-data-dir',
+            sandbox.userDataDir,
+          ]);
           assert.match(listed, /agent-workbench\.agent-workbench@0\.\d+\.\d+/);
         },
       });
@@ -54,7 +100,11 @@ describe('Packaged extension', { timeout: 300_000 }, () => {
       const { page } = wb;
       await step(page, 'vsix-agents-view', async () => {
         await showAgentWorkbench(page);
-        await page.locator('.sidebar .welcome-view-content').first().getByRole('button', { name: 'Start Local Platform' }).waitFor();
+        await page
+          .locator('.sidebar .welcome-view-content')
+          .first()
+          .getByRole('button', { name: 'Start Local Platform' })
+          .waitFor();
       });
     });
 

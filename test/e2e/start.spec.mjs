@@ -26,13 +26,20 @@ function waitForLine(child, pattern, output) {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', (chunk) => output.push(String(chunk)));
-    child.once('exit', (code) => reject(new Error(`npm start exited (code ${code}) before printing the address:\n${output.join('').slice(-3000)}`)));
+    child.once('exit', (code) =>
+      reject(
+        new Error(`npm start exited (code ${code}) before printing the address:\n${output.join('').slice(-3000)}`),
+      ),
+    );
   });
 }
 
 /** Whether something answers at `origin` (a refused connection is the answer "nothing runs there"). */
 async function answers(origin) {
-  return fetch(origin, { signal: AbortSignal.timeout(2_000) }).then(() => true, () => false);
+  return fetch(origin, { signal: AbortSignal.timeout(2_000) }).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Polls until `origin` no longer answers; false if it still does after `timeoutMs`. */
@@ -58,7 +65,15 @@ describe('npm start on a fresh machine', { timeout: 240_000 }, () => {
       stdio: ['ignore', 'pipe', 'pipe'],
       // An empty home folder: no ~/.config, ~/.cache or ~/.npm. The test host stays where it was installed, so
       // the run does not rebuild it (the install itself is checked with an empty home by .ci/run).
-      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', XDG_CACHE_HOME: '', AGENT_WORKBENCH_CACHE: cacheRoot(), AGENT_WORKBENCH_START_DIR: state },
+      env: {
+        ...process.env,
+        HOME: home,
+        XDG_CONFIG_HOME: '',
+        XDG_DATA_HOME: '',
+        XDG_CACHE_HOME: '',
+        AGENT_WORKBENCH_CACHE: cacheRoot(),
+        AGENT_WORKBENCH_START_DIR: state,
+      },
     });
   });
   after(async () => {
@@ -94,7 +109,13 @@ describe('npm start on a fresh machine', { timeout: 240_000 }, () => {
     const exited = new Promise((resolveExit) => start.once('exit', resolveExit));
     process.kill(-start.pid, 'SIGINT'); // what a terminal sends to the whole foreground group on Ctrl-C
     await Promise.race([exited, delay(30_000)]);
-    assert.ok(await goesAway(workbenchOrigin, 15_000), `the workbench at ${workbenchOrigin} still answers after Ctrl-C`);
-    assert.ok(await goesAway(platformOrigin, 15_000), `the local platform at ${platformOrigin} still answers after Ctrl-C`);
+    assert.ok(
+      await goesAway(workbenchOrigin, 15_000),
+      `the workbench at ${workbenchOrigin} still answers after Ctrl-C`,
+    );
+    assert.ok(
+      await goesAway(platformOrigin, 15_000),
+      `the local platform at ${platformOrigin} still answers after Ctrl-C`,
+    );
   });
 });

@@ -29,7 +29,9 @@ export async function openWorkbench({ name, devExtension = true, prepare }) {
     browser = await launchBrowser();
     const page = await browser.newPage({ viewport: VIEWPORT });
     page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(workbenchUrl(server, { folder: sandbox.workspace, ...(devExtension ? { extensionDevelopmentPath: ROOT } : {}) }));
+    await page.goto(
+      workbenchUrl(server, { folder: sandbox.workspace, ...(devExtension ? { extensionDevelopmentPath: ROOT } : {}) }),
+    );
     // The user settings ask for a dark theme: once it is applied, the workbench has read them.
     await page.locator('.monaco-workbench.vs-dark .activitybar').waitFor();
     return {
@@ -57,7 +59,11 @@ export async function showAgentWorkbench(page) {
   const item = page.locator('.activitybar a.action-label[aria-label^="Agent Workbench"]');
   await item.click();
   // With one view in the container VS Code titles the side bar "Agent Workbench: Agents"; with several (Agents, Alerts) each view has its own header.
-  await page.locator('.sidebar .composite.title .title-label', { hasText: 'Agents' }).or(page.locator('.sidebar .pane-header', { hasText: /^Agents/i })).first().waitFor();
+  await page
+    .locator('.sidebar .composite.title .title-label', { hasText: 'Agents' })
+    .or(page.locator('.sidebar .pane-header', { hasText: /^Agents/i }))
+    .first()
+    .waitFor();
 }
 
 /** Runs a command from the command palette by its title, as a person types it. */
@@ -97,7 +103,9 @@ export async function screenshot(page, name, docsName) {
  */
 export async function chooseMenuItem(page, title) {
   const menu = page.locator('.context-view .monaco-menu');
-  const item = menu.locator('.action-item', { has: page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) });
+  const item = menu.locator('.action-item', {
+    has: page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }),
+  });
   await item.hover();
   await menu.locator('.action-item.focused', { hasText: title }).waitFor();
   await page.keyboard.press('Enter');
@@ -120,18 +128,28 @@ const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * never drags down the next test.
  */
 export async function resetWorkbench(page) {
-  const open = page.locator('.context-view .monaco-menu, .monaco-dialog-box, .quick-input-widget:visible, .monaco-hover:visible');
+  const open = page.locator(
+    '.context-view .monaco-menu, .monaco-dialog-box, .quick-input-widget:visible, .monaco-hover:visible',
+  );
   for (let tries = 0; tries < 6 && (await open.count()) > 0; tries++) {
     await page.keyboard.press('Escape');
-    await open.first().waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => {});
+    await open
+      .first()
+      .waitFor({ state: 'hidden', timeout: 2_000 })
+      .catch(() => {});
   }
-  if ((await open.count()) > 0) throw new Error('the workbench could not be brought back to a clean state (a menu, dialog or quick input stays open)');
+  if ((await open.count()) > 0)
+    throw new Error(
+      'the workbench could not be brought back to a clean state (a menu, dialog or quick input stays open)',
+    );
   if ((await page.locator('.editor-group-container .tab').count()) > 0) {
     await runCommand(page, 'View: Close All Editors');
     // A document with unsaved changes asks first: tests never keep their edits.
     const tabs = page.locator('.editor-group-container .tab');
     const dialog = page.locator('.monaco-dialog-box');
-    await page.waitForFunction(() => !document.querySelector('.editor-group-container .tab') || document.querySelector('.monaco-dialog-box'));
+    await page.waitForFunction(
+      () => !document.querySelector('.editor-group-container .tab') || document.querySelector('.monaco-dialog-box'),
+    );
     if (await dialog.count()) await dialog.getByRole('button', { name: /Don't Save/ }).click();
     await tabs.first().waitFor({ state: 'detached' });
   }
@@ -139,7 +157,10 @@ export async function resetWorkbench(page) {
 
 /** Waits (best effort) until the status bar no longer reports extensions activating, so pictures show the settled workbench. */
 async function settle(page) {
-  await page.locator('.statusbar', { hasText: 'Activating Extensions' }).waitFor({ state: 'detached', timeout: 15_000 }).catch(() => {});
+  await page
+    .locator('.statusbar', { hasText: 'Activating Extensions' })
+    .waitFor({ state: 'detached', timeout: 15_000 })
+    .catch(() => {});
 }
 
 /** Runs a test step; on failure keeps a screenshot of the workbench for the reviewer. */

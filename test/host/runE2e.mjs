@@ -27,20 +27,33 @@ if (files.length === 0) {
 
 const tap = join(out, 'results.tap');
 const code = await new Promise((resolveExit) => {
-  const child = spawn(process.execPath, [
-    '--test',
-    '--test-concurrency=1',
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', `--test-reporter-destination=${tap}`,
-    ...files,
-  ], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...(args.includes('--docs-images') ? { AGENT_WORKBENCH_DOCS_IMAGES: '1' } : {}) } });
+  const child = spawn(
+    process.execPath,
+    [
+      '--test',
+      '--test-concurrency=1',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, ...(args.includes('--docs-images') ? { AGENT_WORKBENCH_DOCS_IMAGES: '1' } : {}) },
+    },
+  );
   child.on('exit', (c, signal) => resolveExit(c ?? (signal ? 1 : 0)));
 });
 
 const summary = readFileSync(tap, 'utf8');
 const count = (key) => Number(summary.match(new RegExp(`^# ${key} (\\d+)`, 'm'))?.[1] ?? 0);
 const passed = count('pass');
-const failed = count('fail') + count('cancelled') + (code !== 0 && count('fail') === 0 && count('cancelled') === 0 ? 1 : 0);
-console.log(`\nEnd-to-end suites ran in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots and logs in ${out}`);
+const failed =
+  count('fail') + count('cancelled') + (code !== 0 && count('fail') === 0 && count('cancelled') === 0 ? 1 : 0);
+console.log(
+  `\nEnd-to-end suites ran in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots and logs in ${out}`,
+);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -14,18 +14,26 @@ import { ROOT, createSandbox } from './workbench.mjs';
 const { values: opts } = parseArgs({ options: { version: { type: 'string', default: '1.100.3' } } });
 const DOWNLOAD_LIMIT_MS = 120_000;
 
-if (!process.env.AGENT_WORKBENCH_UNDER_XVFB) execFileSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: ROOT, stdio: 'inherit' });
+if (!process.env.AGENT_WORKBENCH_UNDER_XVFB)
+  execFileSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: ROOT, stdio: 'inherit' });
 
 let vscodeExecutablePath;
 try {
   console.log(`Downloading VS Code ${opts.version} (or reusing the cached copy)…`);
   vscodeExecutablePath = await Promise.race([
     downloadAndUnzipVSCode({ version: opts.version, cachePath: join(cacheRoot(), 'vscode-test') }),
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`no download within ${DOWNLOAD_LIMIT_MS / 1000} s`)), DOWNLOAD_LIMIT_MS).unref()),
+    new Promise((_, reject) =>
+      setTimeout(
+        () => reject(new Error(`no download within ${DOWNLOAD_LIMIT_MS / 1000} s`)),
+        DOWNLOAD_LIMIT_MS,
+      ).unref(),
+    ),
   ]);
 } catch (err) {
   console.error(`\nCould not download VS Code ${opts.version}: ${err instanceof Error ? err.message : String(err)}`);
-  console.error('This machine cannot reach update.code.visualstudio.com. Run the same suites offline in code-server with');
+  console.error(
+    'This machine cannot reach update.code.visualstudio.com. Run the same suites offline in code-server with',
+  );
   console.error('`npm run test:integration` (see docs/testing.md).');
   process.exit(2);
 }
@@ -52,7 +60,13 @@ try {
     extensionDevelopmentPath: ROOT,
     extensionTestsPath: join(ROOT, 'out', 'test', 'integration', 'index.js'),
     extensionTestsEnv: { AGENT_WORKBENCH_TEST_RESULTS: resultsFile },
-    launchArgs: [sandbox.workspace, '--disable-extensions', '--disable-workspace-trust', `--user-data-dir=${sandbox.userDataDir}`, `--extensions-dir=${sandbox.extensionsDir}`],
+    launchArgs: [
+      sandbox.workspace,
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      `--user-data-dir=${sandbox.userDataDir}`,
+      `--extensions-dir=${sandbox.extensionsDir}`,
+    ],
   });
 } catch (err) {
   console.error(`VS Code ended the run with an error: ${err instanceof Error ? err.message : String(err)}`);

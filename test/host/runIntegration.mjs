@@ -28,7 +28,10 @@ const out = outputDir(name);
 const started = Date.now();
 
 if (!opts['no-build']) {
-  execFileSync(process.execPath, ['esbuild.mjs', '--tests', ...(opts.production ? ['--production'] : [])], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, ['esbuild.mjs', '--tests', ...(opts.production ? ['--production'] : [])], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
 }
 await ensureHost();
 
@@ -68,11 +71,13 @@ try {
   page.on('console', (msg) => {
     if (msg.type() === 'error') workbenchLog.push(`[console.error] ${msg.text()}`);
   });
-  await page.goto(workbenchUrl(server, {
-    folder: sandbox.workspace,
-    extensionDevelopmentPath: ROOT,
-    extensionTestsPath: join(ROOT, 'out', 'test', 'integration', 'index.js'),
-  }));
+  await page.goto(
+    workbenchUrl(server, {
+      folder: sandbox.workspace,
+      extensionDevelopmentPath: ROOT,
+      extensionTestsPath: join(ROOT, 'out', 'test', 'integration', 'index.js'),
+    }),
+  );
 
   // A run ends when the results file is written; a failed run is reported by the workbench much later.
   const deadline = started + timeoutMs;
@@ -102,7 +107,9 @@ if (results) {
   for (const f of results.failures) {
     console.log(`\n✖ ${f.title}\n  ${f.message}\n${f.stack.split('\n').slice(1, 6).join('\n')}`);
   }
-  console.log(`\nIntegration suites ran in VS Code ${results.vscodeVersion} (code-server ${CODE_SERVER_VERSION}) in ${seconds} s; logs in ${out}`);
+  console.log(
+    `\nIntegration suites ran in VS Code ${results.vscodeVersion} (code-server ${CODE_SERVER_VERSION}) in ${seconds} s; logs in ${out}`,
+  );
   console.log(`${results.passed} passed, ${results.failed} failed`);
   process.exit(results.failed > 0 || results.passed === 0 ? 1 : 0);
 }

@@ -4,16 +4,41 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { verifyWebhookSignature } from '../../src/contract/alerts';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
-import { type AlertsNode, alertsRoots, group, groupChildren, rows, startReceiver, webhookHeaders } from './alertsSupport';
+import {
+  type AlertsNode,
+  alertsRoots,
+  group,
+  groupChildren,
+  rows,
+  startReceiver,
+  webhookHeaders,
+} from './alertsSupport';
 import { type ScriptedPrompts, scriptedPrompts } from './prompts';
 import { activateExtension, http, type LocalPlatformUrls, type WorkbenchExports } from './support';
 
-type Rule = { id: string; name: string; project_id: string | null; metric: string; operator: string; threshold_value: number; window_duration: string; enabled: boolean; current_state: string; updated_at: string };
+type Rule = {
+  id: string;
+  name: string;
+  project_id: string | null;
+  metric: string;
+  operator: string;
+  threshold_value: number;
+  window_duration: string;
+  enabled: boolean;
+  current_state: string;
+  updated_at: string;
+};
 type Endpoint = { id: string; name: string; url: string; event_types: string[] };
 type EndpointResult = { endpoint: Endpoint; secretStored: boolean } | undefined;
 
-const STATE_ICON: Record<string, string> = { ok: 'pass', alert: 'bell-dot', no_data: 'circle-slash', unknown: 'question' };
-const exec = <T = unknown>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`agentWorkbench.${command}`, ...args);
+const STATE_ICON: Record<string, string> = {
+  ok: 'pass',
+  alert: 'bell-dot',
+  no_data: 'circle-slash',
+  unknown: 'question',
+};
+const exec = <T = unknown>(command: string, ...args: unknown[]) =>
+  vscode.commands.executeCommand<T>(`agentWorkbench.${command}`, ...args);
 
 /** The Alerts view and the alert-rule and webhook-endpoint commands, against the local platform: the tree and the platform afterwards. */
 suite('Alerts view and commands', () => {
@@ -21,13 +46,28 @@ suite('Alerts view and commands', () => {
   let urls: LocalPlatformUrls;
   let ui: ScriptedPrompts;
   const secretsSeen: string[] = [];
-  const alertsApi = <T>(method: string, path: string, body?: unknown) => http<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.alerts }, body });
-  const platformRules = async () => (await alertsApi<{ alert_rules: Rule[] }>('GET', '/v1/alert-rules')).body.alert_rules;
-  const platformEndpoints = async () => (await alertsApi<{ webhook_endpoints: Endpoint[] }>('GET', '/v1/webhook-endpoints')).body.webhook_endpoints;
+  const alertsApi = <T>(method: string, path: string, body?: unknown) =>
+    http<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.alerts }, body });
+  const platformRules = async () =>
+    (await alertsApi<{ alert_rules: Rule[] }>('GET', '/v1/alert-rules')).body.alert_rules;
+  const platformEndpoints = async () =>
+    (await alertsApi<{ webhook_endpoints: Endpoint[] }>('GET', '/v1/webhook-endpoints')).body.webhook_endpoints;
   const reset = (seed: 'base' | 'demo') => http('POST', `${urls.admin}/reset`, { body: { seed } });
-  const rule = (over: Partial<Rule> = {}) => ({ name: 'Slow answers', project_id: LOCAL_PROJECT.id, metric: 'turn_latency_p95', operator: '>', threshold_value: 2000, window_duration: '5m', ...over });
+  const rule = (over: Partial<Rule> = {}) => ({
+    name: 'Slow answers',
+    project_id: LOCAL_PROJECT.id,
+    metric: 'turn_latency_p95',
+    operator: '>',
+    threshold_value: 2000,
+    window_duration: '5m',
+    ...over,
+  });
   /** A chat conversation that starts now, so call_volume in the window is at least 1. */
-  const converse = () => http('POST', `${urls.runtime}/v1/${LOCAL_ACCOUNT.slug}/${LOCAL_PROJECT.slug}/chat/create`, { headers: { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': LOCAL_CONNECTORS.chatToken }, body: {} });
+  const converse = () =>
+    http('POST', `${urls.runtime}/v1/${LOCAL_ACCOUNT.slug}/${LOCAL_PROJECT.slug}/chat/create`, {
+      headers: { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': LOCAL_CONNECTORS.chatToken },
+      body: {},
+    });
   const evaluate = () => http('POST', `${urls.admin}/alerts/evaluate`, { body: {} });
 
   suiteSetup(async () => {
@@ -48,7 +88,10 @@ suite('Alerts view and commands', () => {
   test('shows firing alerts, rules with their state, value against threshold and unit, and endpoints with their events (demo data)', async () => {
     await reset('demo');
     const top = await alertsRoots();
-    assert.deepEqual(top.map((r) => r.label), ['Current Alerts', 'Alert Rules', 'Webhook Endpoints']);
+    assert.deepEqual(
+      top.map((r) => r.label),
+      ['Current Alerts', 'Alert Rules', 'Webhook Endpoints'],
+    );
     const onPlatform = await platformRules();
     const firing = onPlatform.filter((r) => r.enabled && r.current_state === 'alert');
     assert.ok(firing.length > 0, 'the demo has firing rules');
@@ -57,27 +100,50 @@ suite('Alerts view and commands', () => {
     assert.equal(top[0]!.item.collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
 
     const ruleRows = await rows(top[1]!.node.getChildren());
-    assert.deepEqual(ruleRows.map((r) => r.label), onPlatform.map((r) => r.name));
+    assert.deepEqual(
+      ruleRows.map((r) => r.label),
+      onPlatform.map((r) => r.name),
+    );
     for (const [i, r] of onPlatform.entries()) {
       const shown = ruleRows[i]!;
       assert.equal(shown.icon, r.enabled ? STATE_ICON[r.current_state] : 'bell-slash', `icon of ${r.name}`);
       assert.equal(shown.description.startsWith('disabled'), !r.enabled, `disabled shown for ${r.name}`);
-      assert.equal(/\d ms\)/.test(shown.description), r.metric.startsWith('turn_latency'), `unit of ${r.name}: ${shown.description}`);
+      assert.equal(
+        /\d ms\)/.test(shown.description),
+        r.metric.startsWith('turn_latency'),
+        `unit of ${r.name}: ${shown.description}`,
+      );
       assert.ok(shown.description.includes(`${r.operator} `), shown.description);
       assert.ok(shown.description.includes(r.window_duration));
       assert.ok(shown.description.endsWith(r.project_id ?? 'account-wide'), shown.description);
-      assert.match(String(shown.item.contextValue), new RegExp(`^alertRule\\.${r.enabled ? 'enabled' : 'disabled'}\\.${r.current_state}$`));
-      assert.ok(shown.tooltip.includes(r.id) && /Created/.test(shown.tooltip) && /Updated/.test(shown.tooltip) && /Last evaluated/.test(shown.tooltip), shown.tooltip);
+      assert.match(
+        String(shown.item.contextValue),
+        new RegExp(`^alertRule\\.${r.enabled ? 'enabled' : 'disabled'}\\.${r.current_state}$`),
+      );
+      assert.ok(
+        shown.tooltip.includes(r.id) &&
+          /Created/.test(shown.tooltip) &&
+          /Updated/.test(shown.tooltip) &&
+          /Last evaluated/.test(shown.tooltip),
+        shown.tooltip,
+      );
     }
     const accountWide = ruleRows.find((r) => r.label === 'API errors across the account')!;
     assert.match(accountWide.description, /account-wide$/);
 
     const current = await rows(top[0]!.node.getChildren());
     assert.deepEqual(current.map((r) => r.label).sort(), firing.map((r) => r.name).sort());
-    assert.ok(current.every((c) => c.item.contextValue === 'currentAlert' && /since/.test(c.description) && /Firing since/.test(c.tooltip)));
+    assert.ok(
+      current.every(
+        (c) => c.item.contextValue === 'currentAlert' && /since/.test(c.description) && /Firing since/.test(c.tooltip),
+      ),
+    );
 
     const endpoints = await rows(top[2]!.node.getChildren());
-    assert.deepEqual(endpoints.map((e) => [e.label, e.description]), (await platformEndpoints()).map((e) => [e.name, e.event_types.join(', ')]));
+    assert.deepEqual(
+      endpoints.map((e) => [e.label, e.description]),
+      (await platformEndpoints()).map((e) => [e.name, e.event_types.join(', ')]),
+    );
     assert.ok(endpoints.every((e) => e.item.contextValue === 'webhookEndpoint' && /Endpoint id/.test(e.tooltip)));
   });
 
@@ -94,17 +160,34 @@ suite('Alerts view and commands', () => {
   });
 
   test('creates a rule from plain arguments; the platform has it and the view counts 1 of 10', async () => {
-    const created = await exec<Rule>('createAlertRule', { name: '  Busy line  ', metric: 'call_volume', operator: '>=', threshold_value: 40, window_duration: '60m' });
+    const created = await exec<Rule>('createAlertRule', {
+      name: '  Busy line  ',
+      metric: 'call_volume',
+      operator: '>=',
+      threshold_value: 40,
+      window_duration: '60m',
+    });
     assert.ok(created?.id);
     const [stored] = await platformRules();
-    assert.deepEqual({ ...stored, id: undefined, updated_at: undefined }, { ...created, id: undefined, updated_at: undefined });
+    assert.deepEqual(
+      { ...stored, id: undefined, updated_at: undefined },
+      { ...created, id: undefined, updated_at: undefined },
+    );
     assert.equal(stored!.name, 'Busy line', 'the name is trimmed');
-    assert.equal(stored!.project_id, LOCAL_PROJECT.id, 'the active profile\'s project by default');
+    assert.equal(stored!.project_id, LOCAL_PROJECT.id, "the active profile's project by default");
     assert.equal((await group('Alert Rules')).description, '1 of 10');
     const [shown] = await groupChildren('Alert Rules');
     assert.equal(shown!.icon, 'pass', 'a new rule reports ok');
     assert.match(shown!.description, /^— \(>= 40\) · 60m · PROJECT-5a7e1c0d$/);
-    const accountWide = await exec<Rule>('createAlertRule', { name: 'Crashes', project_id: null, metric: 'call_crashes', operator: '>', threshold_value: '0', window_duration: '5m', enabled: false });
+    const accountWide = await exec<Rule>('createAlertRule', {
+      name: 'Crashes',
+      project_id: null,
+      metric: 'call_crashes',
+      operator: '>',
+      threshold_value: '0',
+      window_duration: '5m',
+      enabled: false,
+    });
     assert.equal(accountWide?.project_id, null);
     assert.equal(accountWide?.enabled, false);
   });
@@ -113,7 +196,10 @@ suite('Alerts view and commands', () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [rule({ threshold_value: -1 }), /threshold is a whole number of 0 or more \(milliseconds\); "-1"/],
       [rule({ threshold_value: 1.5 }), /threshold is a whole number.*"1\.5"/],
-      [rule({ metric: 'api_errors', threshold_value: 'ten' as unknown as number }), /whole number of 0 or more \(a count within the window\); "ten"/],
+      [
+        rule({ metric: 'api_errors', threshold_value: 'ten' as unknown as number }),
+        /whole number of 0 or more \(a count within the window\); "ten"/,
+      ],
       [rule({ name: 'x'.repeat(129) }), /1 to 128 characters \(now 129\)/],
       [rule({ name: '   ' }), /1 to 128 characters \(now 0\)/],
       [rule({ metric: 'cpu' }), /metric must be one of turn_latency_p50, .*call_volume \(not "cpu"\)/],
@@ -132,17 +218,23 @@ suite('Alerts view and commands', () => {
   });
 
   test('the 10-rule limit: refused before sending when the view knows, explained from the 409 otherwise', async () => {
-    for (let i = 0; i < 9; i++) assert.equal((await alertsApi('POST', '/v1/alert-rules', rule({ name: `Rule ${i}` }))).status, 201);
+    for (let i = 0; i < 9; i++)
+      assert.equal((await alertsApi('POST', '/v1/alert-rules', rule({ name: `Rule ${i}` }))).status, 201);
     assert.equal((await group('Alert Rules')).description, '9 of 10');
     // Someone else adds the tenth: the view still counts nine, so the request goes out and the 409 is explained.
     await alertsApi('POST', '/v1/alert-rules', rule({ name: 'Rule 9' }));
     assert.equal(await exec('createAlertRule', rule({ name: 'Eleventh' })), undefined);
-    assert.match(ui.lastError(), /already has 10 alert rules.*Delete a rule.*The platform said: Alert rule limit reached/);
+    assert.match(
+      ui.lastError(),
+      /already has 10 alert rules.*Delete a rule.*The platform said: Alert rule limit reached/,
+    );
     // Now the view knows there are ten: nothing is sent.
     const full = await group('Alert Rules');
     assert.equal(full.description, '10 of 10');
     assert.equal(full.item.contextValue, 'alertRules.full');
-    await http('POST', `${urls.admin}/faults`, { body: { family: 'build', method: 'POST', path: '/v1/alert-rules', status: 500, times: 1 } });
+    await http('POST', `${urls.admin}/faults`, {
+      body: { family: 'build', method: 'POST', path: '/v1/alert-rules', status: 500, times: 1 },
+    });
     ui.shown.length = 0;
     assert.equal(await exec('createAlertRule', rule({ name: 'Eleventh' })), undefined);
     assert.match(ui.lastError(), /already has 10 alert rules.*Nothing was sent/);
@@ -157,15 +249,27 @@ suite('Alerts view and commands', () => {
     const [node] = await groupChildren('Alert Rules');
     const id = (node!.node as unknown as { rule: Rule }).rule.id;
     await alertsApi('PATCH', `/v1/alert-rules/${id}`, { window_duration: '60m' });
-    const saved = await exec<Rule>('editAlertRule', node!.node, { name: 'Slow answers', threshold_value: 3000, operator: '>' });
+    const saved = await exec<Rule>('editAlertRule', node!.node, {
+      name: 'Slow answers',
+      threshold_value: 3000,
+      operator: '>',
+    });
     assert.equal(saved?.threshold_value, 3000);
     const [after] = await platformRules();
-    assert.equal(after!.window_duration, '60m', 'the window changed elsewhere was not overwritten by the view\'s stale copy');
+    assert.equal(
+      after!.window_duration,
+      '60m',
+      "the window changed elsewhere was not overwritten by the view's stale copy",
+    );
     assert.equal(after!.threshold_value, 3000);
     assert.match(ui.shown.find((s) => s.kind === 'info')!.message, /saved: threshold_value changed/);
 
     ui.shown.length = 0;
-    const same = await exec<Rule>('editAlertRule', { ruleId: id }, { threshold_value: 3000, metric: 'turn_latency_p95' });
+    const same = await exec<Rule>(
+      'editAlertRule',
+      { ruleId: id },
+      { threshold_value: 3000, metric: 'turn_latency_p95' },
+    );
     assert.equal(same?.id, id);
     assert.match(ui.shown[0]!.message, /unchanged: nothing was sent/);
     assert.equal((await platformRules())[0]!.updated_at, after!.updated_at);
@@ -206,8 +310,18 @@ suite('Alerts view and commands', () => {
   test('creates a webhook endpoint: the secret once in a modal with Copy, kept in secret storage, and it checks a real signed delivery', async () => {
     const receiver = await startReceiver();
     try {
-      ui.setAnswer((s) => (s.modal && /^Signing secret/.test(s.message) ? 'Copy' : s.modal && /^Keep the signing secret/.test(s.message) ? 'Keep in Secret Storage' : undefined));
-      const result = await exec<EndpointResult>('createWebhookEndpoint', { name: 'Pager', url: receiver.url, event_types: ['alerts.triggered'] });
+      ui.setAnswer((s) =>
+        s.modal && /^Signing secret/.test(s.message)
+          ? 'Copy'
+          : s.modal && /^Keep the signing secret/.test(s.message)
+            ? 'Keep in Secret Storage'
+            : undefined,
+      );
+      const result = await exec<EndpointResult>('createWebhookEndpoint', {
+        name: 'Pager',
+        url: receiver.url,
+        event_types: ['alerts.triggered'],
+      });
       assert.ok(result?.secretStored);
       const modal = ui.shown.find((s) => s.modal && /^Signing secret of webhook endpoint "Pager"/.test(s.message))!;
       assert.deepEqual(modal.items, ['Copy']);
@@ -216,18 +330,31 @@ suite('Alerts view and commands', () => {
       secretsSeen.push(secret);
       assert.equal(await vscode.env.clipboard.readText(), secret, 'Copy puts the secret on the clipboard');
       assert.ok(!JSON.stringify(result).includes(secret), 'the command does not hand the secret out');
-      assert.deepEqual((await platformEndpoints()).map((e) => [e.name, e.url, e.event_types]), [['Pager', receiver.url, ['alerts.triggered']]]);
+      assert.deepEqual(
+        (await platformEndpoints()).map((e) => [e.name, e.url, e.event_types]),
+        [['Pager', receiver.url, ['alerts.triggered']]],
+      );
       const [shown] = await groupChildren('Webhook Endpoints');
       assert.equal(shown!.item.contextValue, 'webhookEndpoint.secretStored');
       assert.equal(shown!.description, 'alerts.triggered');
 
       await converse();
-      await alertsApi('POST', '/v1/alert-rules', rule({ name: 'Any call', metric: 'call_volume', operator: '>=', threshold_value: 1 }));
+      await alertsApi(
+        'POST',
+        '/v1/alert-rules',
+        rule({ name: 'Any call', metric: 'call_volume', operator: '>=', threshold_value: 1 }),
+      );
       await evaluate();
       const [delivery] = await receiver.waitFor(1);
-      const check = await exec<{ ok: boolean }>('verifyWebhookSignature', result.endpoint.id, { body: delivery!.body, headers: webhookHeaders(delivery!) });
+      const check = await exec<{ ok: boolean }>('verifyWebhookSignature', result.endpoint.id, {
+        body: delivery!.body,
+        headers: webhookHeaders(delivery!),
+      });
       assert.deepEqual(check, { ok: true });
-      const tampered = await exec<{ ok: boolean }>('verifyWebhookSignature', shown!.node, { body: delivery!.body.replace('Any call', 'Any calls'), headers: webhookHeaders(delivery!) });
+      const tampered = await exec<{ ok: boolean }>('verifyWebhookSignature', shown!.node, {
+        body: delivery!.body.replace('Any call', 'Any calls'),
+        headers: webhookHeaders(delivery!),
+      });
       assert.equal(tampered?.ok, false);
       const [current] = await groupChildren('Current Alerts');
       assert.equal(current!.label, 'Any call');
@@ -239,7 +366,10 @@ suite('Alerts view and commands', () => {
   test('refuses bad endpoint input with a clear message and sends nothing', async () => {
     const ok = { name: 'Hook', url: 'https://example.com/hooks', event_types: ['alerts.triggered'] };
     const cases: Array<[Record<string, unknown>, RegExp]> = [
-      [{ ...ok, url: 'ftp://example.com/hooks' }, /must be an http or https address.*"ftp:\/\/example.com\/hooks" is not/],
+      [
+        { ...ok, url: 'ftp://example.com/hooks' },
+        /must be an http or https address.*"ftp:\/\/example.com\/hooks" is not/,
+      ],
       [{ ...ok, url: 'example.com/hooks' }, /must be an http or https address/],
       [{ ...ok, name: 'y'.repeat(129) }, /1 to 128 characters \(now 129\)/],
       [{ ...ok, event_types: [] }, /Choose at least one event type/],
@@ -260,10 +390,18 @@ suite('Alerts view and commands', () => {
     const receiver = await startReceiver();
     try {
       ui.setAnswer((s) => (s.modal && /^Signing secret/.test(s.message) ? 'Copy' : undefined));
-      const created = await exec<EndpointResult>('createWebhookEndpoint', { name: 'Pager', url: receiver.url, event_types: ['alerts.triggered', 'alerts.resolved'], storeSecret: true });
+      const created = await exec<EndpointResult>('createWebhookEndpoint', {
+        name: 'Pager',
+        url: receiver.url,
+        event_types: ['alerts.triggered', 'alerts.resolved'],
+        storeSecret: true,
+      });
       const first = ui.shown.find((s) => /^Signing secret/.test(s.message))!.detail.split('\n')[0]!;
       secretsSeen.push(first);
-      assert.ok(!ui.shown.some((s) => /^Keep the signing secret/.test(s.message)), 'storeSecret: true keeps it without asking');
+      assert.ok(
+        !ui.shown.some((s) => /^Keep the signing secret/.test(s.message)),
+        'storeSecret: true keeps it without asking',
+      );
       const [node] = await groupChildren('Webhook Endpoints');
 
       ui.shown.length = 0;
@@ -282,12 +420,24 @@ suite('Alerts view and commands', () => {
       assert.ok(!ui.shown.some((s) => /^Keep the signing secret/.test(s.message)));
 
       await converse();
-      await alertsApi('POST', '/v1/alert-rules', rule({ name: 'Any call', metric: 'call_volume', operator: '>=', threshold_value: 1 }));
+      await alertsApi(
+        'POST',
+        '/v1/alert-rules',
+        rule({ name: 'Any call', metric: 'call_volume', operator: '>=', threshold_value: 1 }),
+      );
       await evaluate();
       const [delivery] = await receiver.waitFor(1);
-      const check = await exec<{ ok: boolean }>('verifyWebhookSignature', { endpointId: created!.endpoint.id }, { body: delivery!.body, headers: webhookHeaders(delivery!) });
+      const check = await exec<{ ok: boolean }>(
+        'verifyWebhookSignature',
+        { endpointId: created!.endpoint.id },
+        { body: delivery!.body, headers: webhookHeaders(delivery!) },
+      );
       assert.deepEqual(check, { ok: true });
-      assert.equal(verifyWebhookSignature({ secret: first, body: delivery!.body, headers: webhookHeaders(delivery!) }).ok, false, 'the old secret no longer checks');
+      assert.equal(
+        verifyWebhookSignature({ secret: first, body: delivery!.body, headers: webhookHeaders(delivery!) }).ok,
+        false,
+        'the old secret no longer checks',
+      );
     } finally {
       await receiver.close();
     }
@@ -295,13 +445,21 @@ suite('Alerts view and commands', () => {
 
   test('edit of an endpoint sends only the changes; delete asks first and forgets the kept secret', async () => {
     ui.setAnswer(() => undefined);
-    const created = await exec<EndpointResult>('createWebhookEndpoint', { name: 'Log', url: 'http://127.0.0.1:9/a', event_types: ['alerts.resolved'], storeSecret: true });
+    const created = await exec<EndpointResult>('createWebhookEndpoint', {
+      name: 'Log',
+      url: 'http://127.0.0.1:9/a',
+      event_types: ['alerts.resolved'],
+      storeSecret: true,
+    });
     secretsSeen.push(ui.shown.find((s) => /^Signing secret/.test(s.message))!.detail.split('\n')[0]!);
     const id = created!.endpoint.id;
     await alertsApi('PATCH', `/v1/webhook-endpoints/${id}`, { name: 'Renamed elsewhere' });
     const saved = await exec<Endpoint>('editWebhookEndpoint', { endpointId: id }, { url: 'https://example.com/b' });
     assert.equal(saved?.url, 'https://example.com/b');
-    assert.deepEqual((await platformEndpoints()).map((e) => [e.name, e.url]), [['Renamed elsewhere', 'https://example.com/b']]);
+    assert.deepEqual(
+      (await platformEndpoints()).map((e) => [e.name, e.url]),
+      [['Renamed elsewhere', 'https://example.com/b']],
+    );
     assert.equal(await exec('editWebhookEndpoint', id, { url: 'mailto:ops@example.com' }), undefined);
     assert.match(ui.lastError(), /http or https address.*Nothing was sent/);
 
@@ -311,37 +469,72 @@ suite('Alerts view and commands', () => {
     ui.setAnswer((s) => (s.modal && /^Delete webhook endpoint/.test(s.message) ? 'Delete' : undefined));
     assert.equal(await exec('deleteWebhookEndpoint', node!.node), true);
     assert.equal((await alertsApi('GET', `/v1/webhook-endpoints/${id}`)).status, 404);
-    assert.deepEqual((await groupChildren('Webhook Endpoints')).map((r) => r.label), ['No webhook endpoints yet']);
+    assert.deepEqual(
+      (await groupChildren('Webhook Endpoints')).map((r) => r.label),
+      ['No webhook endpoints yet'],
+    );
   });
 
   test('refresh per node reloads its group; a failed load shows an error node whose click reloads it in this view', async () => {
     const top = await alertsRoots();
     const endpointsGroup = top[2]!.node;
-    assert.deepEqual((await rows(endpointsGroup.getChildren())).map((r) => r.label), ['No webhook endpoints yet']);
-    await alertsApi('POST', '/v1/webhook-endpoints', { name: 'Made elsewhere', url: 'https://example.com/x', event_types: ['alerts.resolved'] });
-    assert.deepEqual((await rows(endpointsGroup.getChildren())).map((r) => r.label), ['No webhook endpoints yet'], 'children are cached until refreshed');
-    assert.deepEqual((await rows(exec<AlertsNode[]>('refreshAlertsNode', endpointsGroup))).map((r) => r.label), ['Made elsewhere']);
+    assert.deepEqual(
+      (await rows(endpointsGroup.getChildren())).map((r) => r.label),
+      ['No webhook endpoints yet'],
+    );
+    await alertsApi('POST', '/v1/webhook-endpoints', {
+      name: 'Made elsewhere',
+      url: 'https://example.com/x',
+      event_types: ['alerts.resolved'],
+    });
+    assert.deepEqual(
+      (await rows(endpointsGroup.getChildren())).map((r) => r.label),
+      ['No webhook endpoints yet'],
+      'children are cached until refreshed',
+    );
+    assert.deepEqual(
+      (await rows(exec<AlertsNode[]>('refreshAlertsNode', endpointsGroup))).map((r) => r.label),
+      ['Made elsewhere'],
+    );
 
-    await http('POST', `${urls.admin}/faults`, { body: { family: 'build', method: 'GET', path: '/v1/webhook-endpoints', status: 401, times: 1 } });
+    await http('POST', `${urls.admin}/faults`, {
+      body: { family: 'build', method: 'GET', path: '/v1/webhook-endpoints', status: 401, times: 1 },
+    });
     const [error] = await rows(exec<AlertsNode[]>('refreshAlertsNode', endpointsGroup));
     assert.match(error!.label, /^Could not load: List webhook endpoints failed/);
     assert.equal(error!.item.command?.command, 'agentWorkbench.refreshAlertsNode');
-    const retried = await rows(exec<AlertsNode[]>(error!.item.command!.command.replace('agentWorkbench.', ''), ...(error!.item.command!.arguments ?? [])));
-    assert.deepEqual(retried.map((r) => r.label), ['Made elsewhere']);
+    const retried = await rows(
+      exec<AlertsNode[]>(
+        error!.item.command!.command.replace('agentWorkbench.', ''),
+        ...(error!.item.command!.arguments ?? []),
+      ),
+    );
+    assert.deepEqual(
+      retried.map((r) => r.label),
+      ['Made elsewhere'],
+    );
 
     await alertsApi('POST', '/v1/alert-rules', rule({ name: 'Made elsewhere too' }));
     const rulesNow = await rows(exec<AlertsNode[]>('refreshAlertsNode', 'rules'));
-    assert.deepEqual(rulesNow.map((r) => r.label), ['Made elsewhere too']);
+    assert.deepEqual(
+      rulesNow.map((r) => r.label),
+      ['Made elsewhere too'],
+    );
   });
 
   test('a failed load of the rules empties the view for its error welcome; Refresh recovers', async () => {
-    await http('POST', `${urls.admin}/faults`, { body: { family: 'build', method: 'GET', path: '/v1/alert-rules', status: 502, times: 10 } });
+    await http('POST', `${urls.admin}/faults`, {
+      body: { family: 'build', method: 'GET', path: '/v1/alert-rules', status: 502, times: 10 },
+    });
     assert.deepEqual(await alertsRoots(), []);
     await http('DELETE', `${urls.admin}/faults`);
-    assert.deepEqual((await alertsRoots()).map((r) => r.label), ['Current Alerts', 'Alert Rules', 'Webhook Endpoints']);
+    assert.deepEqual(
+      (await alertsRoots()).map((r) => r.label),
+      ['Current Alerts', 'Alert Rules', 'Webhook Endpoints'],
+    );
   });
 
-  test('no signing secret reaches the extension\'s log', async () => {
+  test("no signing secret reaches the extension's log", async () => {
     assert.ok(secretsSeen.length >= 3, 'the endpoint tests saw their secrets');
     const dir = dirname(api.logUri.fsPath);
     const files = (function walk(d: string): string[] {
@@ -355,7 +548,8 @@ suite('Alerts view and commands', () => {
     }
     assert.match(text, /POST \/build\/v1\/webhook-endpoints|POST \/v1\/webhook-endpoints/);
     assert.match(text, /rotate-secret/);
-    for (const secret of secretsSeen) assert.ok(!text.includes(secret), `a signing secret (${secret.slice(0, 8)}…) is in the log`);
+    for (const secret of secretsSeen)
+      assert.ok(!text.includes(secret), `a signing secret (${secret.slice(0, 8)}…) is in the log`);
   });
 
   test('without a profile the view is empty for its welcome, and a command says what to do', async () => {

@@ -21,10 +21,17 @@ export interface Row {
 
 export function row(node: AlertsNode): Row {
   const item = node.getTreeItem();
-  const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+  const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
   const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip ?? '');
   const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : '';
-  return { node, item, label, description: typeof item.description === 'string' ? item.description : '', icon, tooltip };
+  return {
+    node,
+    item,
+    label,
+    description: typeof item.description === 'string' ? item.description : '',
+    icon,
+    tooltip,
+  };
 }
 
 export async function rows(nodes: AlertsNode[] | PromiseLike<AlertsNode[] | undefined> | undefined): Promise<Row[]> {
@@ -53,7 +60,12 @@ export interface Delivery {
 }
 
 /** A webhook receiver on 127.0.0.1 that keeps what it gets (the local platform delivers only to loopback). */
-export async function startReceiver(): Promise<{ url: string; received: Delivery[]; waitFor(count: number): Promise<Delivery[]>; close(): Promise<void> }> {
+export async function startReceiver(): Promise<{
+  url: string;
+  received: Delivery[];
+  waitFor(count: number): Promise<Delivery[]>;
+  close(): Promise<void>;
+}> {
   const received: Delivery[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -74,15 +86,20 @@ export async function startReceiver(): Promise<{ url: string; received: Delivery
       if (received.length < count) throw new Error(`expected ${count} deliveries, got ${received.length}`);
       return received.slice(0, count);
     },
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
 /** The three Standard Webhooks headers of a delivery, as a receiver would hand them to a check. */
 export function webhookHeaders(d: Delivery): Record<string, string> {
   const h = (name: string): string => String(d.headers[name] ?? '');
-  return { 'webhook-id': h('webhook-id'), 'webhook-timestamp': h('webhook-timestamp'), 'webhook-signature': h('webhook-signature') };
+  return {
+    'webhook-id': h('webhook-id'),
+    'webhook-timestamp': h('webhook-timestamp'),
+    'webhook-signature': h('webhook-signature'),
+  };
 }

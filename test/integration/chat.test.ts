@@ -2,7 +2,16 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { scriptedPrompts } from './prompts';
 import { activateExtension, http, type LocalPlatformUrls } from './support';
-import { answers, byRole, type ChatPanelHandle, fault, openChat, platformOptions, sessionIdOf, until } from './chatSupport';
+import {
+  answers,
+  byRole,
+  type ChatPanelHandle,
+  fault,
+  openChat,
+  platformOptions,
+  sessionIdOf,
+  until,
+} from './chatSupport';
 
 suite('Chat playground', () => {
   let urls: LocalPlatformUrls;
@@ -52,10 +61,19 @@ suite('Chat playground', () => {
     assert.ok(answer.text.startsWith(pieces[0]!), 'each piece grows the same line');
     assert.deepEqual(answer.custom, { order: 'A-1001' }, 'metadata.custom echoed on the answer');
     await until('the finished answer in the webview page', () => finalRev > 0 && painted.includes(finalRev));
-    assert.deepEqual(byRole(p, 'user').map((l) => [l.text, l.custom]), [['What are your opening hours on Sunday?', { order: 'A-1001' }]]);
+    assert.deepEqual(
+      byRole(p, 'user').map((l) => [l.text, l.custom]),
+      [['What are your opening hours on Sunday?', { order: 'A-1001' }]],
+    );
     const inspector = p.snapshot(Number.MAX_SAFE_INTEGER).inspector;
-    assert.ok(inspector.some((e) => e.label === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK' && e.latencyMs !== undefined), 'the turn latency is on its first answer event');
-    assert.ok(!JSON.stringify(p.snapshot(Number.MAX_SAFE_INTEGER)).match(/"access_token":\s*"(?!‹)/), 'no access token in the panel');
+    assert.ok(
+      inspector.some((e) => e.label === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK' && e.latencyMs !== undefined),
+      'the turn latency is on its first answer event',
+    );
+    assert.ok(
+      !JSON.stringify(p.snapshot(Number.MAX_SAFE_INTEGER)).match(/"access_token":\s*"(?!‹)/),
+      'no access token in the panel',
+    );
   });
 
   test('100 dropped WebSocket connections while answers stream: every message once and in order, and the panel says it reconnected', async function () {
@@ -63,7 +81,11 @@ suite('Chat playground', () => {
     await platformOptions(urls, { streamDelayMs: 15 });
     const p = await chat({ mode: 'messaging', streaming: true });
     await until('the greeting', () => answers(p).length === 1);
-    const remaining = async () => (await http<{ faults: Array<{ times?: number }> }>('GET', `${urls.admin}/faults`)).body.faults.reduce((n, f) => n + (f.times ?? 0), 0);
+    const remaining = async () =>
+      (await http<{ faults: Array<{ times?: number }> }>('GET', `${urls.admin}/faults`)).body.faults.reduce(
+        (n, f) => n + (f.times ?? 0),
+        0,
+      );
     await fault(urls, { dropWebSocket: true, path: sessionIdOf(p), times: 100 });
     const sent: string[] = [];
     for (let i = 1; (await remaining()) > 0; i++) {
@@ -72,13 +94,26 @@ suite('Chat playground', () => {
       await p.send(text);
       await until(`answer ${i}`, () => answers(p).length === i + 1, 60_000).catch((err: Error) => {
         const s = p.snapshot();
-        throw new Error(`${err.message}; status ${JSON.stringify(s.status)}; last lines ${JSON.stringify(s.lines.slice(-4).map((l) => [l.role, l.text.slice(0, 60), l.streaming]))}`);
+        throw new Error(
+          `${err.message}; status ${JSON.stringify(s.status)}; last lines ${JSON.stringify(s.lines.slice(-4).map((l) => [l.role, l.text.slice(0, 60), l.streaming]))}`,
+        );
       });
     }
     const lines = p.snapshot().lines.filter((l) => l.role === 'user' || l.role === 'agent');
-    assert.deepEqual(byRole(p, 'user').map((l) => l.text), sent, 'each message once, in order');
-    assert.deepEqual(lines.map((l) => l.role), ['agent', ...sent.flatMap(() => ['user', 'agent'])], 'each answer once, after its question');
-    assert.ok(lines.every((l) => !l.streaming && !l.interrupted && l.text.length > 0), 'every answer complete');
+    assert.deepEqual(
+      byRole(p, 'user').map((l) => l.text),
+      sent,
+      'each message once, in order',
+    );
+    assert.deepEqual(
+      lines.map((l) => l.role),
+      ['agent', ...sent.flatMap(() => ['user', 'agent'])],
+      'each answer once, after its question',
+    );
+    assert.ok(
+      lines.every((l) => !l.streaming && !l.interrupted && l.text.length > 0),
+      'every answer complete',
+    );
     assert.equal(new Set(p.snapshot().lines.map((l) => l.id)).size, p.snapshot().lines.length);
     const notices = p.snapshot().lines.filter((l) => l.role === 'notice' && l.text.startsWith('Reconnected by itself'));
     assert.ok(notices.length > 0, 'the panel said it reconnected');
@@ -95,21 +130,35 @@ suite('Chat playground', () => {
     assert.ok(byRole(p, 'notice').some((l) => /^Handed off to /.test(l.text)));
     await p.endSession();
     await until('the end', () => p.snapshot().status.state === 'ended');
-    assert.ok(byRole(p, 'notice').some((l) => /^The session ended \(ended_by_user\)/.test(l.text) && l.fix?.kind === 'newSession'));
+    assert.ok(
+      byRole(p, 'notice').some(
+        (l) => /^The session ended \(ended_by_user\)/.test(l.text) && l.fix?.kind === 'newSession',
+      ),
+    );
     assert.equal(p.snapshot().status.canSend, false);
   });
 
-  test('a system error is shown, and the session carries out the spec\'s client action itself and says so', async () => {
+  test("a system error is shown, and the session carries out the spec's client action itself and says so", async () => {
     const p = await chat({ mode: 'messaging', streaming: false });
     await until('the greeting', () => answers(p).length === 1);
     await fault(urls, { messagingError: 'response-failed', times: 1 });
     await p.send('Do you deliver on Sundays?');
     const error = await until('the system error', () => byRole(p, 'system').find((l) => l.error));
     assert.equal(error.text, "Sorry, I'm having trouble responding right now. Please try again.");
-    assert.equal(error.fix, undefined, 'no button for what the session already does: a second re-send would send it twice');
+    assert.equal(
+      error.fix,
+      undefined,
+      'no button for what the session already does: a second re-send would send it twice',
+    );
     await until('the answer to the message sent again', () => answers(p).length === 2);
-    assert.ok(byRole(p, 'notice').some((l) => /send|sent/i.test(l.text)), 'the panel says the message was sent again');
-    assert.deepEqual(byRole(p, 'user').map((l) => l.text), ['Do you deliver on Sundays?', 'Do you deliver on Sundays?']);
+    assert.ok(
+      byRole(p, 'notice').some((l) => /send|sent/i.test(l.text)),
+      'the panel says the message was sent again',
+    );
+    assert.deepEqual(
+      byRole(p, 'user').map((l) => l.text),
+      ['Do you deliver on Sundays?', 'Do you deliver on Sundays?'],
+    );
   });
 
   test('Open Chat on a checked-out agent folder in the Explorer chats with the agent and branch of its agent.json', async () => {
@@ -118,15 +167,31 @@ suite('Chat playground', () => {
     const folder = vscode.Uri.joinPath(root, 'support-desk');
     const plain = vscode.Uri.joinPath(root, 'not-an-agent');
     try {
-      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'agent.json'), new TextEncoder().encode(JSON.stringify({
-        agentId: 'ag_support', name: 'Support Desk', profile: 'local', branch: { branchId: 'br_support_main', name: 'main' },
-      })));
+      await vscode.workspace.fs.writeFile(
+        vscode.Uri.joinPath(folder, 'agent.json'),
+        new TextEncoder().encode(
+          JSON.stringify({
+            agentId: 'ag_support',
+            name: 'Support Desk',
+            profile: 'local',
+            branch: { branchId: 'br_support_main', name: 'main' },
+          }),
+        ),
+      );
       ui.setAnswer((shown) => (shown.kind === 'pick' ? 'Messaging' : undefined));
       const p = await vscode.commands.executeCommand<ChatPanelHandle | undefined>('agentWorkbench.openChat', folder);
       assert.ok(p, 'a panel opened');
       open.push(p);
-      assert.deepEqual(ui.shown.find((s) => s.kind === 'pick')?.items, ['Messaging, streamed', 'Messaging', 'Chat API'], 'the person is asked how to talk to the agent');
-      assert.deepEqual(p.snapshot().settings.target, { label: 'Support Desk (main)', agentId: 'ag_support', branchId: 'br_support_main' });
+      assert.deepEqual(
+        ui.shown.find((s) => s.kind === 'pick')?.items,
+        ['Messaging, streamed', 'Messaging', 'Chat API'],
+        'the person is asked how to talk to the agent',
+      );
+      assert.deepEqual(p.snapshot().settings.target, {
+        label: 'Support Desk (main)',
+        agentId: 'ag_support',
+        branchId: 'br_support_main',
+      });
       assert.equal(p.panel.title, 'Chat: Support Desk (main)');
       await until('the greeting', () => answers(p).length === 1);
 
@@ -141,14 +206,27 @@ suite('Chat playground', () => {
   });
 
   test('Chat API: create with variant and integration attributes, respond with metadata and language codes, handoff and end shown', async () => {
-    const p = await chat({ mode: 'chatApi', integrationAttributes: { customer_tier: 'gold' }, asrLanguage: 'en-US', ttsLanguage: 'en-GB' });
+    const p = await chat({
+      mode: 'chatApi',
+      integrationAttributes: { customer_tier: 'gold' },
+      asrLanguage: 'en-US',
+      ttsLanguage: 'en-GB',
+    });
     await until('the greeting', () => answers(p).length === 1);
     const inspector = () => p.snapshot(Number.MAX_SAFE_INTEGER).inspector;
-    assert.deepEqual(JSON.parse(inspector().find((e) => e.label === 'POST chat/create')!.json), { integration_attributes: { customer_tier: 'gold' } });
+    assert.deepEqual(JSON.parse(inspector().find((e) => e.label === 'POST chat/create')!.json), {
+      integration_attributes: { customer_tier: 'gold' },
+    });
     await p.send('What are your opening hours?', { channel: 'test' });
     await until('the answer', () => answers(p).length === 2);
-    const respond = JSON.parse(inspector().find((e) => e.label === 'POST chat/respond')!.json) as Record<string, unknown>;
-    assert.deepEqual([respond.metadata, respond.asr_lang_code, respond.tts_lang_code], [{ channel: 'test' }, 'en-US', 'en-GB']);
+    const respond = JSON.parse(inspector().find((e) => e.label === 'POST chat/respond')!.json) as Record<
+      string,
+      unknown
+    >;
+    assert.deepEqual(
+      [respond.metadata, respond.asr_lang_code, respond.tts_lang_code],
+      [{ channel: 'test' }, 'en-US', 'en-GB'],
+    );
     assert.ok(inspector().find((e) => e.label === 'chat/respond')!.latencyMs! >= 0);
     await p.send('Can I talk to a person?');
     await until('the handoff', () => p.snapshot().status.handoff);
@@ -168,9 +246,15 @@ suite('Chat playground', () => {
     assert.equal((await a.save(file))?.toString(), file.toString());
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
     assert.ok(!/access_token"\s*:\s*"[^‹]/.test(text), 'no token in the file');
-    const reopened = await vscode.commands.executeCommand<ChatPanelHandle>('agentWorkbench.openSavedConversation', file);
+    const reopened = await vscode.commands.executeCommand<ChatPanelHandle>(
+      'agentWorkbench.openSavedConversation',
+      file,
+    );
     open.push(reopened);
-    assert.deepEqual(reopened.snapshot().lines.map((l) => l.text), a.snapshot().lines.map((l) => l.text));
+    assert.deepEqual(
+      reopened.snapshot().lines.map((l) => l.text),
+      a.snapshot().lines.map((l) => l.text),
+    );
     assert.equal(reopened.snapshot().status.state, 'closed');
 
     const before = b.conversationId;

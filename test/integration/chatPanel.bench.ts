@@ -32,7 +32,8 @@ suite('Chat panel figures', () => {
       const latencies: number[] = [];
       p.onDidNotify((n) => {
         const line = n as { type: string; line?: ChatLine; rev?: number };
-        if (line.type === 'line' && line.line?.role === 'agent' && line.line.streaming) madeAt.set(line.rev!, performance.timeOrigin + performance.now());
+        if (line.type === 'line' && line.line?.role === 'agent' && line.line.streaming)
+          madeAt.set(line.rev!, performance.timeOrigin + performance.now());
       });
       p.onDidPaint(({ rev, at }) => {
         const made = madeAt.get(rev);
@@ -54,13 +55,33 @@ suite('Chat panel figures', () => {
   test('a conversation of 2,000 messages keeps a few hundred line elements in the page', async function () {
     this.timeout(120_000);
     const lines: ChatLine[] = Array.from({ length: MESSAGES }, (_, i) => ({
-      id: `m${i}`, role: i % 2 ? 'agent' : 'user', text: `Message ${i}: ${'a few words of a conversation '.repeat(1 + (i % 4))}`, time: new Date(Date.UTC(2026, 0, 1, 9, 0, i)).toISOString(),
+      id: `m${i}`,
+      role: i % 2 ? 'agent' : 'user',
+      text: `Message ${i}: ${'a few words of a conversation '.repeat(1 + (i % 4))}`,
+      time: new Date(Date.UTC(2026, 0, 1, 9, 0, i)).toISOString(),
     }));
-    const conversation: ChatSnapshot = { settings: { mode: 'messaging', streaming: true, target: { label: 'Long' } }, lines, inspector: [], status: { state: 'closed', text: 'saved', agentTyping: false, canSend: false } };
+    const conversation: ChatSnapshot = {
+      settings: { mode: 'messaging', streaming: true, target: { label: 'Long' } },
+      lines,
+      inspector: [],
+      status: { state: 'closed', text: 'saved', agentTyping: false, canSend: false },
+    };
     const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'long.chat.json');
-    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(JSON.stringify({ format: 'agent-workbench.conversation', version: 1, savedAt: new Date().toISOString(), conversation })));
+    await vscode.workspace.fs.writeFile(
+      file,
+      new TextEncoder().encode(
+        JSON.stringify({
+          format: 'agent-workbench.conversation',
+          version: 1,
+          savedAt: new Date().toISOString(),
+          conversation,
+        }),
+      ),
+    );
     const painted: number[] = [];
-    const p = await vscode.commands.executeCommand<ChatPanelHandle>('agentWorkbench.openSavedConversation', file, { ackPaint: true });
+    const p = await vscode.commands.executeCommand<ChatPanelHandle>('agentWorkbench.openSavedConversation', file, {
+      ackPaint: true,
+    });
     try {
       const sub = p.onDidPaint(({ elements }) => painted.push(elements));
       await until('the conversation in the page', () => painted.length > 0, 60_000);

@@ -38,13 +38,25 @@ suite('Check out into a workspace folder', () => {
     ui.setAnswer(() => undefined);
   });
 
-  test('writes agent.json, behavior.md and one file per topic, with the platform\'s behavior', async () => {
+  test("writes agent.json, behavior.md and one file per topic, with the platform's behavior", async () => {
     const folder = await newFolder();
-    const done = await vscode.commands.executeCommand<string>('agentWorkbench.checkOut', { agentId: 'ag_support', branchId: 'br_support_main', folder });
+    const done = await vscode.commands.executeCommand<string>('agentWorkbench.checkOut', {
+      agentId: 'ag_support',
+      branchId: 'br_support_main',
+      folder,
+    });
     assert.equal(done, folder, ui.lastError());
-    const manifest = JSON.parse(await readFile(join(folder, 'agent.json'), 'utf8')) as { agentId: string; profile: string; branch: { name: string } };
+    const manifest = JSON.parse(await readFile(join(folder, 'agent.json'), 'utf8')) as {
+      agentId: string;
+      profile: string;
+      branch: { name: string };
+    };
     assert.deepEqual([manifest.agentId, manifest.profile, manifest.branch.name], ['ag_support', 'local', 'main']);
-    const remote = await http<{ behavior: string }>('GET', `${urls.build}/v1/agents/ag_support/branches/br_support_main/behavior`, { headers: { 'x-api-key': LOCAL_KEYS.agents } });
+    const remote = await http<{ behavior: string }>(
+      'GET',
+      `${urls.build}/v1/agents/ag_support/branches/br_support_main/behavior`,
+      { headers: { 'x-api-key': LOCAL_KEYS.agents } },
+    );
     assert.ok((await readFile(join(folder, 'behavior.md'), 'utf8')).includes(remote.body.behavior.trim()));
     assert.match(await readFile(join(folder, 'knowledge', 'opening-hours.md'), 'utf8'), /Opening hours/);
     assert.match(ui.shown.at(-1)?.message ?? '', /checked out into/);
@@ -53,7 +65,10 @@ suite('Check out into a workspace folder', () => {
     const main = await child(api.agentsView, agent!.node, 'main');
     const [behavior, knowledge] = await treeItems(api.agentsView, main.node);
     const topic = await child(api.agentsView, knowledge!.node, 'Opening hours');
-    for (const [item, file] of [[behavior!.item, 'behavior.md'], [topic.item, join('knowledge', 'opening-hours.md')]] as const) {
+    for (const [item, file] of [
+      [behavior!.item, 'behavior.md'],
+      [topic.item, join('knowledge', 'opening-hours.md')],
+    ] as const) {
       const doc = await vscode.workspace.openTextDocument(item.command!.arguments![0] as vscode.Uri);
       assert.equal(doc.getText(), await readFile(join(folder, file), 'utf8'), file);
     }
@@ -61,11 +76,23 @@ suite('Check out into a workspace folder', () => {
 
   test('from the palette it asks for the branch and the folder, and a folder of another agent is refused', async () => {
     const folder = await newFolder();
-    ui.setAnswer((s) => (s.kind === 'pick' ? s.items.find((i) => i === 'main') : s.kind === 'input' ? folder : undefined));
-    assert.equal(await vscode.commands.executeCommand<string>('agentWorkbench.checkOut', { agentId: 'ag_support' }), folder, ui.lastError());
-    const other = await http<{ agentId: string }>('POST', `${urls.build}/v1/agents`, { headers: { 'x-api-key': LOCAL_KEYS.agents }, body: { name: 'Other Desk', description: '' } });
+    ui.setAnswer((s) =>
+      s.kind === 'pick' ? s.items.find((i) => i === 'main') : s.kind === 'input' ? folder : undefined,
+    );
+    assert.equal(
+      await vscode.commands.executeCommand<string>('agentWorkbench.checkOut', { agentId: 'ag_support' }),
+      folder,
+      ui.lastError(),
+    );
+    const other = await http<{ agentId: string }>('POST', `${urls.build}/v1/agents`, {
+      headers: { 'x-api-key': LOCAL_KEYS.agents },
+      body: { name: 'Other Desk', description: '' },
+    });
     ui.setAnswer((s) => (s.kind === 'input' ? folder : s.kind === 'pick' ? s.items[0] : undefined));
-    assert.equal(await vscode.commands.executeCommand('agentWorkbench.checkOut', { agentId: other.body.agentId }), undefined);
+    assert.equal(
+      await vscode.commands.executeCommand('agentWorkbench.checkOut', { agentId: other.body.agentId }),
+      undefined,
+    );
     assert.match(ui.lastError(), /already mirrors agent ag_support/);
   });
 });

@@ -28,7 +28,9 @@ suite('Local platform commands', () => {
   });
 
   test('Start Local Platform starts a platform that answers on loopback, in a process of its own', async () => {
-    const urls = await vscode.commands.executeCommand<LocalPlatformUrls | undefined>('agentWorkbench.startLocalPlatform');
+    const urls = await vscode.commands.executeCommand<LocalPlatformUrls | undefined>(
+      'agentWorkbench.startLocalPlatform',
+    );
     assert.ok(urls, 'the command returns the addresses of the platform');
     assert.match(urls.origin, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(urls.runtime, `${urls.origin}/runtime`);

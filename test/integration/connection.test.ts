@@ -11,7 +11,9 @@ suite('Connection profiles', () => {
 
   suiteSetup(async () => {
     ui = scriptedPrompts(await activateExtension());
-    const started = await vscode.commands.executeCommand<LocalPlatformUrls | undefined>('agentWorkbench.startLocalPlatform');
+    const started = await vscode.commands.executeCommand<LocalPlatformUrls | undefined>(
+      'agentWorkbench.startLocalPlatform',
+    );
     assert.ok(started, 'the local platform started');
     urls = started;
   });
@@ -19,15 +21,22 @@ suite('Connection profiles', () => {
   suiteTeardown(() => ui.dispose());
 
   test('the Local profile is active once the local platform runs, and every API works with it', async () => {
-    const results = await vscode.commands.executeCommand<ProbeResult[] | undefined>('agentWorkbench.testConnection', 'local');
+    const results = await vscode.commands.executeCommand<ProbeResult[] | undefined>(
+      'agentWorkbench.testConnection',
+      'local',
+    );
     assert.ok(results, 'test connection returned results');
-    const broken = results.filter((r) => r.outcome !== 'works').map((r) => `${r.label}: ${r.outcome} ${r.detail ?? ''}`);
+    const broken = results
+      .filter((r) => r.outcome !== 'works')
+      .map((r) => `${r.label}: ${r.outcome} ${r.detail ?? ''}`);
     assert.deepEqual(broken, []);
     assert.equal(results.length, 8);
   });
 
   test('adds a profile with keys in secret storage, switches to it, and tests it per family', async () => {
-    const profile = await vscode.commands.executeCommand<{ id: string; accountId: string; projectId: string } | undefined>('agentWorkbench.addProfile', {
+    const profile = await vscode.commands.executeCommand<
+      { id: string; accountId: string; projectId: string } | undefined
+    >('agentWorkbench.addProfile', {
       name: 'Staging copy',
       studioUrl: 'https://studio.example.com/ACCOUNT-a1b2c3d/PROJECT-5a7e1c0d/agents',
       region: 'custom',
@@ -45,14 +54,25 @@ suite('Connection profiles', () => {
     assert.equal(by.conversations!.outcome, 'rejected');
     assert.equal(by.dni!.outcome, 'notConfigured');
 
-    const set = await vscode.commands.executeCommand<boolean>('agentWorkbench.setCredential', { profileId: profile.id, credential: 'dniApiKey', value: 'lp_dni_key' });
+    const set = await vscode.commands.executeCommand<boolean>('agentWorkbench.setCredential', {
+      profileId: profile.id,
+      credential: 'dniApiKey',
+      value: 'lp_dni_key',
+    });
     assert.equal(set, true);
     const after = await vscode.commands.executeCommand<ProbeResult[]>('agentWorkbench.testConnection', profile.id);
     assert.equal(after.find((r) => r.family === 'dni')!.outcome, 'works');
 
     assert.equal(await vscode.commands.executeCommand('agentWorkbench.switchProfile', profile.id), profile.id);
-    assert.equal(await vscode.commands.executeCommand<boolean>('agentWorkbench.removeProfile', profile.id), false, 'dismissing the question keeps the profile');
-    assert.match(ui.shown.find((s) => s.modal)!.message, /^Remove the profile "Staging copy" and its stored keys and tokens\?/);
+    assert.equal(
+      await vscode.commands.executeCommand<boolean>('agentWorkbench.removeProfile', profile.id),
+      false,
+      'dismissing the question keeps the profile',
+    );
+    assert.match(
+      ui.shown.find((s) => s.modal)!.message,
+      /^Remove the profile "Staging copy" and its stored keys and tokens\?/,
+    );
     ui.setAnswer((s) => (s.modal && /^Remove the profile/.test(s.message) ? 'Remove' : undefined));
     const removed = await vscode.commands.executeCommand<boolean>('agentWorkbench.removeProfile', profile.id);
     assert.equal(removed, true);
@@ -61,15 +81,32 @@ suite('Connection profiles', () => {
 
   test('refuses a profile with a bad account id or a region-less build address, and saves nothing', async () => {
     const bad = await vscode.commands.executeCommand('agentWorkbench.addProfile', {
-      name: 'Broken', accountId: 'acme corp', projectId: 'desk', region: 'custom', runtimeUrl: urls.runtime, buildUrl: urls.build, messagingUrl: urls.messaging,
+      name: 'Broken',
+      accountId: 'acme corp',
+      projectId: 'desk',
+      region: 'custom',
+      runtimeUrl: urls.runtime,
+      buildUrl: urls.build,
+      messagingUrl: urls.messaging,
     });
     assert.equal(bad, undefined);
     const regionless = await vscode.commands.executeCommand('agentWorkbench.addProfile', {
-      name: 'No region', accountId: 'acme', projectId: 'desk', region: 'custom', runtimeUrl: 'https://api.us-1.platform.polyai.app', buildUrl: 'https://api.poly.ai', messagingUrl: 'https://chat.example.com',
+      name: 'No region',
+      accountId: 'acme',
+      projectId: 'desk',
+      region: 'custom',
+      runtimeUrl: 'https://api.us-1.platform.polyai.app',
+      buildUrl: 'https://api.poly.ai',
+      messagingUrl: 'https://chat.example.com',
     });
     assert.equal(regionless, undefined);
     const ok = await vscode.commands.executeCommand<{ id: string } | undefined>('agentWorkbench.addProfile', {
-      name: 'Broken', accountId: 'acme', projectId: 'desk', region: 'us', messagingUrl: 'https://chat.example.com', activate: false,
+      name: 'Broken',
+      accountId: 'acme',
+      projectId: 'desk',
+      region: 'us',
+      messagingUrl: 'https://chat.example.com',
+      activate: false,
     });
     assert.ok(ok, 'the same name is free: nothing was saved by the refused attempts');
     ui.setAnswer((s) => (s.modal && /^Remove the profile/.test(s.message) ? 'Remove' : undefined));
@@ -78,7 +115,10 @@ suite('Connection profiles', () => {
   });
 
   test('switches the environment shown in the status bar', async () => {
-    assert.equal(await vscode.commands.executeCommand('agentWorkbench.selectEnvironment', 'pre-release'), 'pre-release');
+    assert.equal(
+      await vscode.commands.executeCommand('agentWorkbench.selectEnvironment', 'pre-release'),
+      'pre-release',
+    );
     assert.equal(await vscode.commands.executeCommand('agentWorkbench.selectEnvironment', 'sandbox'), 'sandbox');
   });
 

@@ -18,7 +18,10 @@ suite('Explorer figures', () => {
     await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
     for (let i = 1; i < AGENTS; i++) {
-      const res = await http('POST', `${urls.build}/v1/agents`, { headers: { 'x-api-key': LOCAL_KEYS.agents }, body: { name: `Agent ${String(i).padStart(4, '0')}`, description: 'Benchmark agent' } });
+      const res = await http('POST', `${urls.build}/v1/agents`, {
+        headers: { 'x-api-key': LOCAL_KEYS.agents },
+        body: { name: `Agent ${String(i).padStart(4, '0')}`, description: 'Benchmark agent' },
+      });
       assert.equal(res.status, 201);
     }
     const provider = api.agentsView;

@@ -4,7 +4,14 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
 import { type ScriptedPrompts, scriptedPrompts } from './prompts';
-import { activateExtension, getExtension, http, type LocalPlatformUrls, treeItems, type WorkbenchExports } from './support';
+import {
+  activateExtension,
+  getExtension,
+  http,
+  type LocalPlatformUrls,
+  treeItems,
+  type WorkbenchExports,
+} from './support';
 
 interface Welcome {
   view: string;
@@ -15,23 +22,36 @@ interface Welcome {
 /** The welcome contents of package.json, in the words the person reads (package.nls.json). */
 function welcomes(): Welcome[] {
   const root = getExtension().extensionPath;
-  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { contributes: { viewsWelcome: Welcome[] } };
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    contributes: { viewsWelcome: Welcome[] };
+  };
   const nls = JSON.parse(fs.readFileSync(path.join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
-  return manifest.contributes.viewsWelcome.map((w) => ({ ...w, contents: w.contents.replace(/^%(.+)%$/, (_m, key: string) => nls[key] ?? _m) }));
+  return manifest.contributes.viewsWelcome.map((w) => ({
+    ...w,
+    contents: w.contents.replace(/^%(.+)%$/, (_m, key: string) => nls[key] ?? _m),
+  }));
 }
 
 /** The welcome VS Code shows for a view in a state (connected), or undefined: none shows while the view has a message. */
-function welcomeShown(view: 'agents' | 'alerts', shown: { state: string; problem?: string; message?: string }): Welcome | undefined {
+function welcomeShown(
+  view: 'agents' | 'alerts',
+  shown: { state: string; problem?: string; message?: string },
+): Welcome | undefined {
   if (shown.message) return undefined;
-  return welcomes().find((w) => w.view === `agentWorkbench.${view}` && w.when.includes(`.state == ${shown.state}`)
-    && (!w.when.includes('.problem ==') || w.when.includes(`.problem == ${shown.problem ?? ''}`)));
+  return welcomes().find(
+    (w) =>
+      w.view === `agentWorkbench.${view}` &&
+      w.when.includes(`.state == ${shown.state}`) &&
+      (!w.when.includes('.problem ==') || w.when.includes(`.problem == ${shown.problem ?? ''}`)),
+  );
 }
 
 /** The buttons of a welcome content, by their labels. */
-const buttons = (w: Welcome | undefined) => [...(w?.contents ?? '').matchAll(/\[([^\]]+)\]\(command:/g)].map((m) => m[1]);
+const buttons = (w: Welcome | undefined) =>
+  [...(w?.contents ?? '').matchAll(/\[([^\]]+)\]\(command:/g)].map((m) => m[1]);
 
 /** What a newcomer meets first: a profile without keys, setting the key, a filter that matches nothing. */
-suite('First use: the views\' states and their buttons', () => {
+suite("First use: the views' states and their buttons", () => {
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
   let ui: ScriptedPrompts;
@@ -45,8 +65,13 @@ suite('First use: the views\' states and their buttons', () => {
     urls = started;
     await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
     const profile = await vscode.commands.executeCommand<{ id: string }>('agentWorkbench.addProfile', {
-      name: 'No keys yet', accountId: 'ACCOUNT-a1b2c3d', projectId: 'PROJECT-5a7e1c0d', region: 'custom',
-      runtimeUrl: urls.runtime, buildUrl: urls.build, messagingUrl: urls.messaging,
+      name: 'No keys yet',
+      accountId: 'ACCOUNT-a1b2c3d',
+      projectId: 'PROJECT-5a7e1c0d',
+      region: 'custom',
+      runtimeUrl: urls.runtime,
+      buildUrl: urls.build,
+      messagingUrl: urls.messaging,
     });
     profileId = profile.id;
   });
@@ -72,7 +97,12 @@ suite('First use: the views\' states and their buttons', () => {
     assert.equal(shown.problem, 'missingKey');
     const welcome = welcomeShown('agents', shown);
     assert.match(welcome?.contents ?? '', /no Agents API key/);
-    assert.deepEqual(buttons(welcome), ['Set Agents API Key', 'Switch Connection Profile', 'Test Connection', 'Show Log']);
+    assert.deepEqual(buttons(welcome), [
+      'Set Agents API Key',
+      'Switch Connection Profile',
+      'Test Connection',
+      'Show Log',
+    ]);
   });
 
   test('setting the key confirms it and reloads the view at once, without Refresh', async () => {
@@ -81,14 +111,20 @@ suite('First use: the views\' states and their buttons', () => {
     let reloaded = false;
     const listening = api.agentsView.onDidChangeTreeData!(() => (reloaded = true));
     try {
-      const set = await vscode.commands.executeCommand('agentWorkbench.setCredential', { credential: 'agentsApiKey', value: LOCAL_KEYS.agents });
+      const set = await vscode.commands.executeCommand('agentWorkbench.setCredential', {
+        credential: 'agentsApiKey',
+        value: LOCAL_KEYS.agents,
+      });
       assert.equal(set, true);
     } finally {
       listening.dispose();
     }
     assert.ok(reloaded, 'the Agents view was told to read again');
     assert.match(ui.shown.find((s) => s.kind === 'info')?.message ?? '', /^Agents API key of "No keys yet" saved/);
-    assert.deepEqual((await treeItems(api.agentsView)).map((i) => i.label), ['Support Desk']);
+    assert.deepEqual(
+      (await treeItems(api.agentsView)).map((i) => i.label),
+      ['Support Desk'],
+    );
     assert.equal(state('agents').state, 'ready');
   });
 
@@ -107,22 +143,28 @@ suite('First use: the views\' states and their buttons', () => {
 
   test('Copy Id is not offered on the Deployments and Real-time Configs group rows', async () => {
     const [agent] = await treeItems(api.agentsView);
-    const groups = (await treeItems(api.agentsView, agent!.node)).filter((g) => g.label === 'Deployments' || g.label === 'Real-time Configs');
+    const groups = (await treeItems(api.agentsView, agent!.node)).filter(
+      (g) => g.label === 'Deployments' || g.label === 'Real-time Configs',
+    );
     assert.equal(groups.length, 2);
     const manifest = JSON.parse(fs.readFileSync(path.join(getExtension().extensionPath, 'package.json'), 'utf8')) as {
       contributes: { menus: Record<string, Array<{ command: string; when?: string }>> };
     };
-    const copy = manifest.contributes.menus['view/item/context']!.filter((m) => m.command === 'agentWorkbench.copyId' && m.when?.includes('agentWorkbench.agents'));
+    const copy = manifest.contributes.menus['view/item/context']!.filter(
+      (m) => m.command === 'agentWorkbench.copyId' && m.when?.includes('agentWorkbench.agents'),
+    );
     for (const g of groups) {
       const value = g.item.contextValue ?? '';
-      const offered = copy.some((m) => [...(m.when ?? '').matchAll(/viewItem =~ \/(.+?)\/(?=\s|\)|$)/g)].some((r) => new RegExp(r[1]!).test(value)));
+      const offered = copy.some((m) =>
+        [...(m.when ?? '').matchAll(/viewItem =~ \/(.+?)\/(?=\s|\)|$)/g)].some((r) => new RegExp(r[1]!).test(value)),
+      );
       assert.equal(offered, false, `Copy Id is offered on "${g.label}" (${value})`);
       assert.equal(await vscode.commands.executeCommand('agentWorkbench.copyId', g.node), undefined);
     }
   });
 });
 
-suite('First use: checking a webhook delivery\'s signature', () => {
+suite("First use: checking a webhook delivery's signature", () => {
   let ui: ScriptedPrompts;
 
   suiteSetup(async () => {
@@ -134,9 +176,16 @@ suite('First use: checking a webhook delivery\'s signature', () => {
   suiteTeardown(() => ui.dispose());
 
   test('asks where the body is, naming the open editor, instead of checking whatever editor is active', async () => {
-    const created = await vscode.commands.executeCommand<{ endpoint: { id: string } }>('agentWorkbench.createWebhookEndpoint', {
-      name: 'Body check', url: 'https://example.com/hooks', event_types: ['alerts.triggered'], storeSecret: true, showSecret: false,
-    });
+    const created = await vscode.commands.executeCommand<{ endpoint: { id: string } }>(
+      'agentWorkbench.createWebhookEndpoint',
+      {
+        name: 'Body check',
+        url: 'https://example.com/hooks',
+        event_types: ['alerts.triggered'],
+        storeSecret: true,
+        showSecret: false,
+      },
+    );
     assert.ok(created, 'the endpoint was created');
     const doc = await vscode.workspace.openTextDocument({ content: 'unrelated notes' });
     await vscode.window.showTextDocument(doc);
@@ -146,9 +195,16 @@ suite('First use: checking a webhook delivery\'s signature', () => {
     assert.equal(result, undefined, 'nothing is checked when the person does not say where the body is');
     const asked = ui.shown.find((s) => s.kind === 'pick');
     assert.match(asked?.message ?? '', /Where is the raw body of the delivery to Body check/);
-    assert.ok(asked!.items.some((i) => /The text of Untitled/.test(i)), asked!.items.join(', '));
+    assert.ok(
+      asked!.items.some((i) => /The text of Untitled/.test(i)),
+      asked!.items.join(', '),
+    );
     assert.ok(asked!.items.some((i) => /Paste the Body/.test(i)));
-    assert.equal(ui.shown.filter((s) => s.kind === 'warning').length, 0, 'no "does not check out" for a body never given');
+    assert.equal(
+      ui.shown.filter((s) => s.kind === 'warning').length,
+      0,
+      'no "does not check out" for a body never given',
+    );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     ui.setAnswer((s) => (s.modal && /^Delete/.test(s.message) ? s.items[0] : undefined));
     await vscode.commands.executeCommand('agentWorkbench.deleteWebhookEndpoint', created.endpoint.id);
@@ -168,10 +224,13 @@ suite('First use: importing phone numbers with a refused one', () => {
 
   suiteTeardown(() => ui.dispose());
 
-  test('the check as typed is the platform\'s, and names the refused number', async () => {
+  test("the check as typed is the platform's, and names the refused number", async () => {
     ui.shown.length = 0;
     ui.setAnswer((s) => (s.kind === 'input' ? typed : undefined));
-    assert.equal(await vscode.commands.executeCommand('agentWorkbench.importNumbers', { agentId: 'ag_support' }), undefined);
+    assert.equal(
+      await vscode.commands.executeCommand('agentWorkbench.importNumbers', { agentId: 'ag_support' }),
+      undefined,
+    );
     const box = ui.shown.find((s) => s.kind === 'input');
     assert.match(box?.refused ?? '', /refuses this number: \+999123 \(/);
   });
@@ -180,12 +239,24 @@ suite('First use: importing phone numbers with a refused one', () => {
     ui.shown.length = 0;
     ui.setAnswer(() => undefined);
     const numbers = typed.split(',').map((n) => n.replace(/\s/g, ''));
-    const report = await vscode.commands.executeCommand<{ imported: unknown[]; skipped?: unknown[]; unreported: string[]; rejected: Array<{ number: string }> }>('agentWorkbench.importNumbers', { agentId: 'ag_support' }, { numbers, clientEnv: 'sandbox' });
+    const report = await vscode.commands.executeCommand<{
+      imported: unknown[];
+      skipped?: unknown[];
+      unreported: string[];
+      rejected: Array<{ number: string }>;
+    }>('agentWorkbench.importNumbers', { agentId: 'ag_support' }, { numbers, clientEnv: 'sandbox' });
     assert.ok(report, ui.shown.map((s) => s.message).join(' | '));
     // Every valid number is accounted for: imported, skipped with a reason, or (where the platform's answer shows
     // only `imported`, as the spec does) named as not reported.
-    assert.equal(report.imported.length + (report.skipped?.length ?? 0) + report.unreported.length, 3, JSON.stringify(report));
-    assert.deepEqual(report.rejected.map((r) => r.number), ['+999123']);
+    assert.equal(
+      report.imported.length + (report.skipped?.length ?? 0) + report.unreported.length,
+      3,
+      JSON.stringify(report),
+    );
+    assert.deepEqual(
+      report.rejected.map((r) => r.number),
+      ['+999123'],
+    );
     const told = ui.shown.find((s) => s.kind === 'warning')?.message ?? '';
     assert.match(told, /Imported \d of 4 numbers/);
     assert.match(told, /\+999123/);

@@ -14,13 +14,18 @@ async function handlesLeft(before: Map<string, number>, ms = 5000): Promise<stri
   const deadline = Date.now() + ms;
   for (;;) {
     const now = handles();
-    const more = [...now].filter(([kind, n]) => n > (before.get(kind) ?? 0)).map(([kind, n]) => `${kind}: ${before.get(kind) ?? 0} → ${n}`);
+    const more = [...now]
+      .filter(([kind, n]) => n > (before.get(kind) ?? 0))
+      .map(([kind, n]) => `${kind}: ${before.get(kind) ?? 0} → ${n}`);
     if (more.length === 0 || Date.now() > deadline) return more;
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-const ownCommands = async (): Promise<string[]> => (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('agentWorkbench.') && !/^agentWorkbench\.(agents|alerts|webhookDeliveries)\./.test(c));
+const ownCommands = async (): Promise<string[]> =>
+  (await vscode.commands.getCommands(true)).filter(
+    (c) => c.startsWith('agentWorkbench.') && !/^agentWorkbench\.(agents|alerts|webhookDeliveries)\./.test(c),
+  );
 
 suite('Activation and deactivation', () => {
   let api: WorkbenchExports;

@@ -12,7 +12,12 @@ suite('Local platform started outside the editor', () => {
   suiteSetup(async () => {
     await activateExtension();
     await vscode.commands.executeCommand('agentWorkbench.stopLocalPlatform');
-    outside = await startLocalPlatform({ seed: 'demo', demoAnchor: 'now', streamDelayMs: 0, alertEvaluationIntervalMs: 0 });
+    outside = await startLocalPlatform({
+      seed: 'demo',
+      demoAnchor: 'now',
+      streamDelayMs: 0,
+      alertEvaluationIntervalMs: 0,
+    });
   });
 
   suiteTeardown(async () => {
@@ -28,11 +33,17 @@ suite('Local platform started outside the editor', () => {
     assert.equal(urls.build, outside.urls.build);
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
     const results = await vscode.commands.executeCommand<ProbeResult[]>('agentWorkbench.testConnection', 'local');
-    assert.deepEqual(results.filter((r) => r.outcome !== 'works').map((r) => r.label), []);
+    assert.deepEqual(
+      results.filter((r) => r.outcome !== 'works').map((r) => r.label),
+      [],
+    );
     const api = await activateExtension();
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
     const agents = (await treeItems(api.agentsView)).map((i) => i.label);
-    assert.ok(agents.includes('Bella Tavola Bookings') && agents.includes('Support Desk'), `demo agents listed: ${agents.join(', ')}`);
+    assert.ok(
+      agents.includes('Bella Tavola Bookings') && agents.includes('Support Desk'),
+      `demo agents listed: ${agents.join(', ')}`,
+    );
   });
 
   test('stopping lets go of it without stopping it', async () => {

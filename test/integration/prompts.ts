@@ -43,13 +43,24 @@ export function scriptedPrompts(api: WorkbenchExports): ScriptedPrompts {
     return answer(s);
   };
   const one = (a: ReturnType<Answer>): string | undefined => (typeof a === 'string' ? a : undefined);
-  const message = (kind: Shown['kind']) => <A extends string>(text: string, ...actions: A[]): Promise<A | undefined> => {
-    const a = one(record({ kind, message: text, modal: false, detail: '', items: actions }));
-    return Promise.resolve(actions.find((x) => x === a));
-  };
-  const pickFrom = async <T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions | undefined) => {
+  const message =
+    (kind: Shown['kind']) =>
+    <A extends string>(text: string, ...actions: A[]): Promise<A | undefined> => {
+      const a = one(record({ kind, message: text, modal: false, detail: '', items: actions }));
+      return Promise.resolve(actions.find((x) => x === a));
+    };
+  const pickFrom = async <T extends vscode.QuickPickItem>(
+    items: readonly T[] | Thenable<readonly T[]>,
+    options: vscode.QuickPickOptions | undefined,
+  ) => {
     const all = await items;
-    const a = record({ kind: 'pick', message: options?.placeHolder ?? options?.title ?? '', modal: false, detail: '', items: all.map((i) => i.label) });
+    const a = record({
+      kind: 'pick',
+      message: options?.placeHolder ?? options?.title ?? '',
+      modal: false,
+      detail: '',
+      items: all.map((i) => i.label),
+    });
     const labels = a === undefined ? undefined : typeof a === 'string' ? [a] : a;
     return labels && all.filter((i) => labels.includes(i.label));
   };
@@ -57,7 +68,13 @@ export function scriptedPrompts(api: WorkbenchExports): ScriptedPrompts {
     pick: async (items, options) => (await pickFrom(items, options))?.[0],
     pickMany: (items, options) => pickFrom(items, options),
     input: async (options) => {
-      const entry: Shown = { kind: 'input', message: options.prompt ?? options.title ?? '', modal: false, detail: options.title ?? '', items: [] };
+      const entry: Shown = {
+        kind: 'input',
+        message: options.prompt ?? options.title ?? '',
+        modal: false,
+        detail: options.title ?? '',
+        items: [],
+      };
       const typed = one(record(entry));
       if (typed === undefined) return undefined;
       const problem = await options.validateInput?.(typed);
@@ -71,7 +88,15 @@ export function scriptedPrompts(api: WorkbenchExports): ScriptedPrompts {
       return typed;
     },
     ask: <A extends string>(question: string, options: AskOptions, ...actions: A[]): Promise<A | undefined> => {
-      const a = one(record({ kind: options.severity ?? 'warning', message: question, modal: true, detail: options.detail ?? '', items: actions }));
+      const a = one(
+        record({
+          kind: options.severity ?? 'warning',
+          message: question,
+          modal: true,
+          detail: options.detail ?? '',
+          items: actions,
+        }),
+      );
       return Promise.resolve(actions.find((x) => x === a));
     },
     info: message('info'),

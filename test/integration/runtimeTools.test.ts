@@ -7,7 +7,8 @@ import { activateExtension, http, type LocalPlatformUrls } from './support';
 type Call = { call_sid: string; to_number: string; encryption: string; conversation_id: string | null };
 type Placed = { callSid: string; toNumber: string; encryption: string; metadata: Record<string, string> } | undefined;
 
-const exec = <T = unknown>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`agentWorkbench.${command}`, ...args);
+const exec = <T = unknown>(command: string, ...args: unknown[]) =>
+  vscode.commands.executeCommand<T>(`agentWorkbench.${command}`, ...args);
 
 /** The test call, number reservation and external event tools against the local platform: what was sent, and what the person saw. */
 suite('Runtime tools', () => {
@@ -15,8 +16,11 @@ suite('Runtime tools', () => {
   let ui: ScriptedPrompts;
   const admin = <T>(method: string, path: string, body?: unknown) => http<T>(method, `${urls.admin}${path}`, { body });
   const calls = async () => (await admin<{ calls: Call[] }>('GET', '/outbound/calls')).body.calls;
-  const reservations = async () => (await admin<{ reservations: Array<{ dni: string; attributes: unknown }> }>('GET', '/dni/reservations')).body.reservations;
-  const fault = (path: string, status: number) => admin('POST', '/faults', { family: 'runtime', path, status, times: 1 });
+  const reservations = async () =>
+    (await admin<{ reservations: Array<{ dni: string; attributes: unknown }> }>('GET', '/dni/reservations')).body
+      .reservations;
+  const fault = (path: string, status: number) =>
+    admin('POST', '/faults', { family: 'runtime', path, status, times: 1 });
 
   /**
    * The person types or picks these answers, in order, into the boxes and picks; messages get `onMessage`.
@@ -54,25 +58,45 @@ suite('Runtime tools', () => {
 
   suite('Place a Test Call', () => {
     test('a national number with its country is sent in E.164 with its metadata and encryption; the call id is shown and copied', async () => {
-      answer(['(415) 555-0123', 'us', 'campaign=spring', 'order=42', '', 'UDP/RTP'], (s) => (s.kind === 'info' ? 'Copy' : undefined));
+      answer(['(415) 555-0123', 'us', 'campaign=spring', 'order=42', '', 'UDP/RTP'], (s) =>
+        s.kind === 'info' ? 'Copy' : undefined,
+      );
       const placed = await exec<Placed>('placeTestCall');
       assert.ok(placed, ui.lastError());
       assert.equal(placed.toNumber, '+14155550123');
       assert.deepEqual(placed.metadata, { campaign: 'spring', order: '42' });
       const onPlatform = await calls();
-      assert.deepEqual(onPlatform.map((c) => [c.call_sid, c.to_number, c.encryption]), [[placed.callSid, '+14155550123', 'UDP/RTP']]);
+      assert.deepEqual(
+        onPlatform.map((c) => [c.call_sid, c.to_number, c.encryption]),
+        [[placed.callSid, '+14155550123', 'UDP/RTP']],
+      );
       assert.match(placed.callSid, /^OUT-/);
-      assert.ok(infos().some((m) => m.includes(placed.callSid) && m.includes('+14155550123')), infos().join('\n'));
-      await waitFor(() => Promise.resolve(vscode.env.clipboard.readText()), (t) => t === placed.callSid);
+      assert.ok(
+        infos().some((m) => m.includes(placed.callSid) && m.includes('+14155550123')),
+        infos().join('\n'),
+      );
+      await waitFor(
+        () => Promise.resolve(vscode.env.clipboard.readText()),
+        (t) => t === placed.callSid,
+      );
       assert.equal(await vscode.env.clipboard.readText(), placed.callSid);
       // The encoded size was shown as each pair was typed, against the 26 KB limit.
-      const notes = inputs().map((s) => s.note ?? '').filter(Boolean);
-      assert.ok(notes.some((n) => /once encoded \(base64\)/.test(n) && n.includes('26 KB')), notes.join('\n'));
+      const notes = inputs()
+        .map((s) => s.note ?? '')
+        .filter(Boolean);
+      assert.ok(
+        notes.some((n) => /once encoded \(base64\)/.test(n) && n.includes('26 KB')),
+        notes.join('\n'),
+      );
     });
 
     for (const [what, steps, refusal] of [
       ['a number that is not a phone number', ['+1 555'], /This number could not be parsed/],
-      ['a national number in a country without that number', ['020 7183 8750', 'US'], /This number could not be parsed as a valid phone number for country US/],
+      [
+        'a national number in a country without that number',
+        ['020 7183 8750', 'US'],
+        /This number could not be parsed as a valid phone number for country US/,
+      ],
       ['a country code that is not one', ['020 7183 8750', 'XX'], /"XX" is not a country code/],
       ['a metadata line without =', ['+442071838750', 'spring'], /key=value/],
       ['metadata over 26 KB once encoded', ['+442071838750', `notes=${'x'.repeat(20_000)}`], /Too large: .* of 26 KB/],
@@ -134,10 +158,19 @@ suite('Runtime tools', () => {
       const reserved = await exec<{ number: string; attributes: unknown }>('reserveNumber');
       assert.ok(reserved, ui.lastError());
       const onPlatform = await reservations();
-      assert.deepEqual(onPlatform.map((r) => [r.dni, r.attributes]), [[reserved.number, { campaign: 'spring', visitor: { id: 7 } }]]);
+      assert.deepEqual(
+        onPlatform.map((r) => [r.dni, r.attributes]),
+        [[reserved.number, { campaign: 'spring', visitor: { id: 7 } }]],
+      );
       assert.ok(infos().some((m) => m.includes(`Reserved ${reserved.number}`)));
       assert.ok(ui.shown.find((s) => s.kind === 'info')!.items.includes('Copy'));
-      assert.equal(await waitFor(() => Promise.resolve(vscode.env.clipboard.readText()), (t) => t === reserved.number), reserved.number);
+      assert.equal(
+        await waitFor(
+          () => Promise.resolve(vscode.env.clipboard.readText()),
+          (t) => t === reserved.number,
+        ),
+        reserved.number,
+      );
     });
 
     for (const [what, typed, refusal] of [
@@ -163,13 +196,22 @@ suite('Runtime tools', () => {
   });
 
   suite('Send an External Event', () => {
-    type Events = { pending: Array<{ event_id: string }>; delivered: Array<{ event_id: string; conversation_id: string; content_type: string }> };
+    type Events = {
+      pending: Array<{ event_id: string }>;
+      delivered: Array<{ event_id: string; conversation_id: string; content_type: string }>;
+    };
     const events = async () => (await admin<Events>('GET', '/external-events')).body;
     /** A placed call whose conversation waits on an event id, as when the agent starts a booking. */
     async function waitingConversation(eventId: string): Promise<string> {
-      const placed = await http<{ call_sid: string }>('POST', `${urls.runtime}/v1/outbound-calling`, { headers: { 'X-Service-Auth-Token': LOCAL_CONNECTORS.outboundToken }, body: { to_number: '+442071838750' } });
+      const placed = await http<{ call_sid: string }>('POST', `${urls.runtime}/v1/outbound-calling`, {
+        headers: { 'X-Service-Auth-Token': LOCAL_CONNECTORS.outboundToken },
+        body: { to_number: '+442071838750' },
+      });
       assert.equal(placed.status, 200, JSON.stringify(placed.body));
-      const waiting = await admin('POST', '/external-events/pending', { conversation_id: placed.body.call_sid, event_id: eventId });
+      const waiting = await admin('POST', '/external-events/pending', {
+        conversation_id: placed.body.call_sid,
+        event_id: eventId,
+      });
       assert.equal(waiting.status, 201, JSON.stringify(waiting.body));
       return placed.body.call_sid;
     }
@@ -179,8 +221,14 @@ suite('Runtime tools', () => {
       answer(['payload', 'booking.id', 'JSON', '{"booking": {"id": "evt_booking_1", "status": "confirmed"}}']);
       const sent = await exec<{ eventId?: string; status: string }>('sendExternalEvent');
       assert.ok(sent, ui.lastError());
-      assert.deepEqual((await events()).delivered.map((d) => [d.event_id, d.conversation_id]), [['evt_booking_1', conversation]]);
-      assert.ok(infos().some((m) => /accepted event evt_booking_1 \(201 Created/.test(m)), infos().join('\n'));
+      assert.deepEqual(
+        (await events()).delivered.map((d) => [d.event_id, d.conversation_id]),
+        [['evt_booking_1', conversation]],
+      );
+      assert.ok(
+        infos().some((m) => /accepted event evt_booking_1 \(201 Created/.test(m)),
+        infos().join('\n'),
+      );
     });
 
     test('sends the id in a header, with a form body', async () => {
@@ -188,13 +236,20 @@ suite('Runtime tools', () => {
       answer(['headers', 'X-Payment-Ref', 'evt_pay_9', 'Form', 'amount=12.50&currency=EUR']);
       assert.ok(await exec('sendExternalEvent'), ui.lastError());
       const delivered = (await events()).delivered;
-      assert.deepEqual(delivered.map((d) => [d.event_id, d.content_type]), [['evt_pay_9', 'application/x-www-form-urlencoded']]);
+      assert.deepEqual(
+        delivered.map((d) => [d.event_id, d.content_type]),
+        [['evt_pay_9', 'application/x-www-form-urlencoded']],
+      );
     });
 
     for (const [what, steps, refusal] of [
       ['a dotted path with an empty part', ['payload', 'booking..id'], /no empty parts/],
       ['a JSON body that does not parse', ['payload', 'booking.id', 'JSON', '{booking'], /not valid JSON/],
-      ['a JSON body without the id at the path', ['payload', 'booking.id', 'JSON', '{"booking": {}}'], /no event id at booking\.id/],
+      [
+        'a JSON body without the id at the path',
+        ['payload', 'booking.id', 'JSON', '{"booking": {}}'],
+        /no event id at booking\.id/,
+      ],
       ['a form body without the id field', ['payload', 'ref', 'Form', 'amount=3'], /no field ref/],
     ] as const) {
       test(`refuses ${what}, and nothing is sent`, async () => {
@@ -227,6 +282,7 @@ suite('Runtime tools', () => {
 
   teardown(() => {
     const everything = JSON.stringify(ui.shown);
-    for (const secret of [...Object.values(LOCAL_KEYS), LOCAL_CONNECTORS.outboundToken]) assert.ok(!everything.includes(secret), 'a credential was shown');
+    for (const secret of [...Object.values(LOCAL_KEYS), LOCAL_CONNECTORS.outboundToken])
+      assert.ok(!everything.includes(secret), 'a credential was shown');
   });
 });

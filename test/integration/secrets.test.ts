@@ -8,7 +8,9 @@ import { activateExtension } from './support';
 /** Every secret the integration suites hand to the extension. */
 const SECRETS = [
   ...Object.values(LOCAL_KEYS),
-  ...Object.entries(LOCAL_CONNECTORS).filter(([name]) => name !== 'webchatHost').map(([, v]) => v),
+  ...Object.entries(LOCAL_CONNECTORS)
+    .filter(([name]) => name !== 'webchatHost')
+    .map(([, v]) => v),
   'integration-wrong-key-1',
 ];
 
@@ -43,7 +45,10 @@ suite('No secret outside secret storage', () => {
     const api = await activateExtension();
     const logsRoot = dirname(dirname(api.logUri.fsPath));
     const files = filesUnder(logsRoot);
-    assert.ok(files.some((f) => f.includes('agent-workbench') || f.includes('Agent Workbench')), `the extension's log was found under ${logsRoot}`);
+    assert.ok(
+      files.some((f) => f.includes('agent-workbench') || f.includes('Agent Workbench')),
+      `the extension's log was found under ${logsRoot}`,
+    );
     assert.deepEqual(leaks(files), []);
   });
 

@@ -36,7 +36,11 @@ export function recordMetric(name: string, value: number): void {
 }
 
 /** Calls the local platform over HTTP from a test (admin API or a family's API). */
-export async function http<T = unknown>(method: string, url: string, opts: { headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+export async function http<T = unknown>(
+  method: string,
+  url: string,
+  opts: { headers?: Record<string, string>; body?: unknown } = {},
+): Promise<{ status: number; body: T }> {
   const res = await fetch(url, {
     method,
     headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
@@ -47,17 +51,26 @@ export async function http<T = unknown>(method: string, url: string, opts: { hea
 }
 
 /** Reads a tree the way VS Code does: children, then each child's TreeItem. */
-export async function treeItems(provider: vscode.TreeDataProvider<unknown>, parent?: unknown): Promise<Array<{ node: unknown; item: vscode.TreeItem; label: string; description: string }>> {
+export async function treeItems(
+  provider: vscode.TreeDataProvider<unknown>,
+  parent?: unknown,
+): Promise<Array<{ node: unknown; item: vscode.TreeItem; label: string; description: string }>> {
   const children = (await provider.getChildren(parent)) ?? [];
-  return Promise.all(children.map(async (node) => {
-    const item = await provider.getTreeItem(node);
-    const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
-    return { node, item, label, description: typeof item.description === 'string' ? item.description : '' };
-  }));
+  return Promise.all(
+    children.map(async (node) => {
+      const item = await provider.getTreeItem(node);
+      const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+      return { node, item, label, description: typeof item.description === 'string' ? item.description : '' };
+    }),
+  );
 }
 
 /** Finds a child by its label, failing with the labels that were there. */
-export async function child(provider: vscode.TreeDataProvider<unknown>, parent: unknown, label: string | RegExp): Promise<{ node: unknown; item: vscode.TreeItem; label: string; description: string }> {
+export async function child(
+  provider: vscode.TreeDataProvider<unknown>,
+  parent: unknown,
+  label: string | RegExp,
+): Promise<{ node: unknown; item: vscode.TreeItem; label: string; description: string }> {
   const items = await treeItems(provider, parent);
   const found = items.find((i) => (typeof label === 'string' ? i.label === label : label.test(i.label)));
   if (!found) throw new Error(`no tree item ${String(label)} among: ${items.map((i) => i.label).join(', ')}`);

@@ -30,11 +30,18 @@ suite('Answers the extension cannot fully read', () => {
   });
 
   test('a create the platform accepted (201) with an answer that cannot be read is told as done, with no error and no Retry', async () => {
-    await http('POST', `${urls.admin}/faults`, { body: { family: 'build', method: 'POST', path: '/v1/agents', status: 201, times: 1 } });
-    const result = await vscode.commands.executeCommand('agentWorkbench.createAgent', { name: 'Accepted Agent', description: '' });
+    await http('POST', `${urls.admin}/faults`, {
+      body: { family: 'build', method: 'POST', path: '/v1/agents', status: 201, times: 1 },
+    });
+    const result = await vscode.commands.executeCommand('agentWorkbench.createAgent', {
+      name: 'Accepted Agent',
+      description: '',
+    });
     assert.equal(result, undefined);
     assert.equal(ui.lastError(), '');
-    const info = ui.shown.find((s) => s.kind === 'info' && /the platform accepted it; its answer could not be read/.test(s.message));
+    const info = ui.shown.find(
+      (s) => s.kind === 'info' && /the platform accepted it; its answer could not be read/.test(s.message),
+    );
     assert.ok(info, JSON.stringify(ui.shown));
     assert.ok(!info.items.includes('Retry'));
   });

@@ -16,15 +16,34 @@ let cached: Array<[rule: string, from: string, to: string]> | undefined;
 
 function violations(): Array<[rule: string, from: string, to: string]> {
   if (cached) return cached;
-  const out = execFileSync(process.execPath, ['node_modules/dependency-cruiser/bin/dependency-cruise.mjs', FIXTURES, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  const out = execFileSync(
+    process.execPath,
+    [
+      'node_modules/dependency-cruiser/bin/dependency-cruise.mjs',
+      FIXTURES,
+      '--config',
+      '.dependency-cruiser.cjs',
+      '--output-type',
+      'json',
+    ],
+    { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  );
   const report = JSON.parse(out) as { summary: { violations: Violation[] } };
-  cached = report.summary.violations.map((v) => [v.rule.name, v.from.slice(FIXTURES.length + 1), v.to.startsWith(FIXTURES) ? v.to.slice(FIXTURES.length + 1) : v.to]);
+  cached = report.summary.violations.map((v) => [
+    v.rule.name,
+    v.from.slice(FIXTURES.length + 1),
+    v.to.startsWith(FIXTURES) ? v.to.slice(FIXTURES.length + 1) : v.to,
+  ]);
   return cached;
 }
 
 test('every layer rule reports the import that breaks it, vscode also when reached through other modules', () => {
   const found = violations();
-  const has = (rule: string, from: string, to: string): void => assert.ok(found.some(([r, f, t]) => r === rule && f === from && t === to), `${rule}: ${from} → ${to} not reported`);
+  const has = (rule: string, from: string, to: string): void =>
+    assert.ok(
+      found.some(([r, f, t]) => r === rule && f === from && t === to),
+      `${rule}: ${from} → ${to} not reported`,
+    );
   has('core-imports-nothing', 'src/core/usesUi.ts', 'src/ui/view.ts');
   has('contract-only-core', 'src/contract/usesClient.ts', 'src/client/usesWorkspace.ts');
   has('client-not-above', 'src/client/usesWorkspace.ts', 'src/workspace/usesUi.ts');
@@ -43,6 +62,12 @@ test('every layer rule reports the import that breaks it, vscode also when reach
 test('what the rules allow is not reported', () => {
   const found = violations();
   assert.ok(!found.some(([, from]) => from === 'src/ui/view.ts'), 'src/ui may import vscode');
-  assert.ok(!found.some(([, from, to]) => from === 'webview/app.ts' && to === 'src/protocol/message.ts'), 'webview may use src/protocol');
-  assert.ok(!found.some(([rule, from]) => rule !== 'vscode-only-in-ui' && from === 'src/client/reachesEditor.ts'), 'client may import core');
+  assert.ok(
+    !found.some(([, from, to]) => from === 'webview/app.ts' && to === 'src/protocol/message.ts'),
+    'webview may use src/protocol',
+  );
+  assert.ok(
+    !found.some(([rule, from]) => rule !== 'vscode-only-in-ui' && from === 'src/client/reachesEditor.ts'),
+    'client may import core',
+  );
 });

@@ -12,13 +12,25 @@ const TYPING_IDLE_MS = 2_000;
  */
 export class Composer {
   readonly element = el('form', { class: 'composer', 'aria-label': 'Send a message' });
-  private readonly text = el('vscode-textarea', { id: 'message', placeholder: 'Message the agent (Enter sends, Shift+Enter for a new line)', rows: '2', 'aria-label': 'Message' }) as Field;
-  private readonly custom = el('vscode-textfield', { id: 'custom', placeholder: 'Custom metadata, e.g. {"order": "A-1001"}', 'aria-label': 'Custom metadata (JSON object)' }) as Field;
+  private readonly text = el('vscode-textarea', {
+    id: 'message',
+    placeholder: 'Message the agent (Enter sends, Shift+Enter for a new line)',
+    rows: '2',
+    'aria-label': 'Message',
+  }) as Field;
+  private readonly custom = el('vscode-textfield', {
+    id: 'custom',
+    placeholder: 'Custom metadata, e.g. {"order": "A-1001"}',
+    'aria-label': 'Custom metadata (JSON object)',
+  }) as Field;
   private readonly sendButton = el('vscode-button', { id: 'send' }, 'Send') as Field;
   private readonly problem = el('div', { class: 'problem', role: 'alert' });
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly onSend: (text: string, custom?: Record<string, unknown>) => void, private readonly onTyping: (typing: boolean) => void) {
+  constructor(
+    private readonly onSend: (text: string, custom?: Record<string, unknown>) => void,
+    private readonly onTyping: (typing: boolean) => void,
+  ) {
     const row = el('div', { class: 'composer-row' });
     row.append(this.text, this.sendButton);
     this.element.append(row, this.custom, this.problem);

@@ -8,7 +8,13 @@ export function visibleControls(text: string): string {
   return text.replace(BIDI_CONTROLS, (c) => `⟦U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟧`);
 }
 
-const WHO: Record<ChatLine['role'], string> = { user: 'You', agent: 'Agent', liveAgent: 'Person', system: 'System', notice: '' };
+const WHO: Record<ChatLine['role'], string> = {
+  user: 'You',
+  agent: 'Agent',
+  liveAgent: 'Person',
+  system: 'System',
+  notice: '',
+};
 
 function timeOf(iso: string): string {
   const d = new Date(iso);
@@ -20,7 +26,15 @@ function timeOf(iso: string): string {
  * writes as a text node: agent text is never parsed as HTML, whatever it contains.
  */
 export function renderLine(line: ChatLine, onFix: (line: ChatLine) => void): TemplateResult {
-  const classes = ['line', line.role, line.error ? 'error' : '', line.streaming ? 'streaming' : '', line.interrupted ? 'interrupted' : ''].filter(Boolean).join(' ');
+  const classes = [
+    'line',
+    line.role,
+    line.error ? 'error' : '',
+    line.streaming ? 'streaming' : '',
+    line.interrupted ? 'interrupted' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   const who = line.speaker ? `${WHO[line.role]} · ${line.speaker}` : WHO[line.role];
   return html`<div class=${classes} data-line=${line.id}>
     ${who ? html`<div class="meta"><span class="who">${visibleControls(who)}</span> <time>${timeOf(line.time)}</time>${line.role === 'user' && line.streaming ? html` <span class="state">sending…</span>` : nothing}${line.role !== 'user' && line.streaming ? html` <span class="state">writing…</span>` : nothing}${line.interrupted ? html` <span class="state">interrupted</span>` : nothing}</div>` : nothing}

@@ -45,9 +45,16 @@ let snapshot: ChatSnapshot | undefined;
 let ackPaint = false;
 let stateTimer: ReturnType<typeof setTimeout> | undefined;
 
-const host = new Host<ChatCommand, ChatRequest, ChatNotification>(isChatNotification, (n) => void apply(n).catch(report));
+const host = new Host<ChatCommand, ChatRequest, ChatNotification>(
+  isChatNotification,
+  (n) => void apply(n).catch(report),
+);
 const command = (c: ChatCommand) => host.command(c);
-const report = (what: unknown) => command({ type: 'problem', message: String(what instanceof Error ? `${what.message} ${what.stack ?? ''}` : what).slice(0, 4000) });
+const report = (what: unknown) =>
+  command({
+    type: 'problem',
+    message: String(what instanceof Error ? `${what.message} ${what.stack ?? ''}` : what).slice(0, 4000),
+  });
 window.addEventListener('error', (e) => report(e.error ?? e.message));
 window.addEventListener('unhandledrejection', (e) => report(e.reason));
 
@@ -58,8 +65,14 @@ const toolbar = new Toolbar({
   restart: () => command({ type: 'restart' }),
   endSession: () => command({ type: 'endSession' }),
   handoff: () => command({ type: 'handoff' }),
-  copyId: () => void host.request({ type: 'copyConversationId' }, isCopyResult).then((r) => toolbar.say(r.conversationId ? `Copied ${r.conversationId}` : 'No conversation id yet')),
-  save: () => void host.request({ type: 'save' }, isSaveResult, 10 * 60_000).then((r) => toolbar.say(r.file ? `Saved to ${r.file}` : 'Not saved')),
+  copyId: () =>
+    void host
+      .request({ type: 'copyConversationId' }, isCopyResult)
+      .then((r) => toolbar.say(r.conversationId ? `Copied ${r.conversationId}` : 'No conversation id yet')),
+  save: () =>
+    void host
+      .request({ type: 'save' }, isSaveResult, 10 * 60_000)
+      .then((r) => toolbar.say(r.file ? `Saved to ${r.file}` : 'Not saved')),
   toggleInspector: () => document.body.classList.toggle('no-inspector'),
 });
 const settingsForm = new SettingsForm((settings) => command({ type: 'restart', settings }));
@@ -78,7 +91,10 @@ list.renderItem = (l) => renderLine(l, (line) => command({ type: 'fix', lineId: 
 const liveLine = el('div', { class: 'live', 'aria-live': 'polite' });
 let live: string | undefined;
 const typing = el('div', { class: 'typing', 'aria-live': 'polite' });
-const composer = new Composer((text, custom) => command({ type: 'send', text, ...(custom ? { custom } : {}) }), (t) => command({ type: 'typing', typing: t }));
+const composer = new Composer(
+  (text, custom) => command({ type: 'send', text, ...(custom ? { custom } : {}) }),
+  (t) => command({ type: 'typing', typing: t }),
+);
 const events = new LitVirtualizer<InspectorEntry>();
 events.scroller = true;
 events.className = 'events';
@@ -115,7 +131,11 @@ function showInspector(): void {
 }
 
 function showStatus(s: ChatStatus): void {
-  const parts = [s.text, s.conversationId ? `Conversation ${s.conversationId}` : '', s.handoff ? `With a person (${s.handoff})` : ''].filter(Boolean);
+  const parts = [
+    s.text,
+    s.conversationId ? `Conversation ${s.conversationId}` : '',
+    s.handoff ? `With a person (${s.handoff})` : '',
+  ].filter(Boolean);
   status.textContent = parts.join(' · ');
   status.dataset.state = s.state;
   typing.textContent = s.agentTyping ? 'The agent is typing…' : '';
@@ -206,9 +226,11 @@ async function painted(rev: number, lineId?: string): Promise<void> {
   await list.updateComplete;
   // A line already in view has its new text now; a new one, or a whole snapshot, once the list has laid it out
   // (the virtualizer draws a new item a frame or two later). A line scrolled out of view is never drawn: the wait is bounded.
-  const inPage = () => lineId !== undefined && [...list.querySelectorAll<HTMLElement>('.line')].some((e) => e.dataset.line === lineId);
+  const inPage = () =>
+    lineId !== undefined && [...list.querySelectorAll<HTMLElement>('.line')].some((e) => e.dataset.line === lineId);
   if (rev === 0) await Promise.race([list.layoutComplete, new Promise((r) => setTimeout(r, 2_000))]);
-  for (let waited = 0; rev !== 0 && !inPage() && waited < 1_000; waited += 8) await new Promise((r) => setTimeout(r, 8));
+  for (let waited = 0; rev !== 0 && !inPage() && waited < 1_000; waited += 8)
+    await new Promise((r) => setTimeout(r, 8));
   tellPainted(rev);
 }
 
@@ -220,7 +242,11 @@ function tellPainted(rev: number): void {
   setTimeout(() => {
     const told = paints;
     paints = [];
-    command({ type: 'painted', paints: told, elements: list.querySelectorAll('.line').length + liveLine.querySelectorAll('.line').length });
+    command({
+      type: 'painted',
+      paints: told,
+      elements: list.querySelectorAll('.line').length + liveLine.querySelectorAll('.line').length,
+    });
   }, 50);
 }
 

@@ -30,14 +30,20 @@ export class SettingsForm {
   private readonly mode = el('vscode-single-select', { id: 'mode', 'aria-label': 'Mode' }) as Field;
   private readonly streaming = el('vscode-checkbox', { id: 'streaming', label: 'Stream answers (messaging)' }) as Field;
   private readonly variant = el('vscode-textfield', { id: 'variant', placeholder: 'Variant id (Chat API)' }) as Field;
-  private readonly attributes = el('vscode-textfield', { id: 'attributes', placeholder: '{"customer_tier": "gold"}' }) as Field;
+  private readonly attributes = el('vscode-textfield', {
+    id: 'attributes',
+    placeholder: '{"customer_tier": "gold"}',
+  }) as Field;
   private readonly asr = el('vscode-textfield', { id: 'asr', placeholder: 'en-US' }) as Field;
   private readonly tts = el('vscode-textfield', { id: 'tts', placeholder: 'en-US' }) as Field;
   private readonly problem = el('div', { class: 'problem', role: 'alert' });
   private target: ChatSettings['target'] = { label: '' };
 
   constructor(onRestart: (settings: ChatSettings) => void) {
-    this.mode.append(el('vscode-option', { value: 'messaging' }, 'Messaging (WebSocket)'), el('vscode-option', { value: 'chatApi' }, 'Chat API (turn-based)'));
+    this.mode.append(
+      el('vscode-option', { value: 'messaging' }, 'Messaging (WebSocket)'),
+      el('vscode-option', { value: 'chatApi' }, 'Chat API (turn-based)'),
+    );
     const restart = el('vscode-button', {}, 'Restart with these settings');
     restart.addEventListener('click', () => {
       const settings = this.read();
@@ -72,7 +78,11 @@ export class SettingsForm {
     this.problem.textContent = attrs.error ?? '';
     if (attrs.error) return undefined;
     const text = (f: Field) => f.value.trim() || undefined;
-    const settings: ChatSettings = { mode: this.mode.value === 'chatApi' ? 'chatApi' : 'messaging', streaming: this.streaming.checked === true, target: this.target };
+    const settings: ChatSettings = {
+      mode: this.mode.value === 'chatApi' ? 'chatApi' : 'messaging',
+      streaming: this.streaming.checked === true,
+      target: this.target,
+    };
     const variantId = text(this.variant);
     const asrLanguage = text(this.asr);
     const ttsLanguage = text(this.tts);

@@ -19,7 +19,10 @@ export class Host<C, R extends { type: string }, N> {
   private readonly api = acquireVsCodeApi();
   private readonly pending = new PendingRequests();
 
-  constructor(isNotificationOf: Guard<N>, private readonly onNotification: (n: N) => void) {
+  constructor(
+    isNotificationOf: Guard<N>,
+    private readonly onNotification: (n: N) => void,
+  ) {
     const guard = isNotification(isNotificationOf);
     window.addEventListener('message', (event: MessageEvent<unknown>) => {
       const data = event.data;
@@ -39,7 +42,11 @@ export class Host<C, R extends { type: string }, N> {
 
   /** Asks the host; the answer is checked with `isResult`, and a missing answer fails after a timeout. */
   async request<T>(request: R, isResult: Guard<T>, timeoutMs = REQUEST_TIMEOUT_MS): Promise<T> {
-    const result = await this.pending.ask(request.type, (id) => this.api.postMessage({ kind: 'request', id, request }), timeoutMs);
+    const result = await this.pending.ask(
+      request.type,
+      (id) => this.api.postMessage({ kind: 'request', id, request }),
+      timeoutMs,
+    );
     if (!isResult(result)) throw new Error(`The answer to ${request.type} was not understood.`);
     return result;
   }

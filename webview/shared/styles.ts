@@ -9,7 +9,11 @@ export function adoptStyles(...texts: string[]): void {
 }
 
 /** Creates an element with text content only (never HTML) and optional attributes. */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Record<string, string>, text?: string): HTMLElementTagNameMap[K];
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Record<string, string>,
+  text?: string,
+): HTMLElementTagNameMap[K];
 export function el(tag: string, attrs?: Record<string, string>, text?: string): HTMLElement;
 export function el(tag: string, attrs: Record<string, string> = {}, text?: string): HTMLElement {
   const node = document.createElement(tag);

@@ -12,7 +12,18 @@ export const adminEditSchema = z.object({
   user: z.string().min(1).default('teammate@acme.test'),
   behavior: z.string().max(BEHAVIOR_MAX).optional(),
   /** Topics to add (no topicId, or an unknown one) or change (a topicId of the branch). */
-  upsertTopics: z.array(z.object({ topicId: z.string().regex(/^kt_[A-Za-z0-9_]+$/).optional(), name: z.string().min(1).max(TOPIC_NAME_MAX), content: z.string().max(TOPIC_CONTENT_MAX) })).default([]),
+  upsertTopics: z
+    .array(
+      z.object({
+        topicId: z
+          .string()
+          .regex(/^kt_[A-Za-z0-9_]+$/)
+          .optional(),
+        name: z.string().min(1).max(TOPIC_NAME_MAX),
+        content: z.string().max(TOPIC_CONTENT_MAX),
+      }),
+    )
+    .default([]),
   deleteTopics: z.array(z.string()).default([]),
 });
 
@@ -39,7 +50,15 @@ export function registerAgentsAdminRoutes(admin: Router, access: AgentsAccess): 
       const current = t.topicId ? branch.content.topics[t.topicId] : undefined;
       const topic: StoredTopic = current
         ? { ...current, name: t.name, content: t.content, updatedAt: at, updatedBy: edit.user }
-        : { topicId: t.topicId ?? platform.nextId('kt'), name: t.name, content: t.content, createdAt: at, updatedAt: at, createdBy: edit.user, updatedBy: edit.user };
+        : {
+            topicId: t.topicId ?? platform.nextId('kt'),
+            name: t.name,
+            content: t.content,
+            createdAt: at,
+            updatedAt: at,
+            createdBy: edit.user,
+            updatedBy: edit.user,
+          };
       branch.content.topics[topic.topicId] = topic;
     }
     for (const topicId of edit.deleteTopics) {

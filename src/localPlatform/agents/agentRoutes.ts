@@ -1,4 +1,9 @@
-import { createAgentRequestSchema, listAgentsQuerySchema, type CreateAgentResponse, type ListAgentsResponse } from '../../contract/agents';
+import {
+  createAgentRequestSchema,
+  listAgentsQuerySchema,
+  type CreateAgentResponse,
+  type ListAgentsResponse,
+} from '../../contract/agents';
 import { buildError, type Router } from '../http';
 import { actorOf, type AgentsAccess } from './access';
 import type { StoredAgent, StoredBranch } from './model';
@@ -16,7 +21,9 @@ export function registerAgentRoutes(router: Router, access: AgentsAccess): void 
     const key = access.key(ctx, false);
     const query = parseQuery(ctx, listAgentsQuerySchema);
     const needle = query.name?.toLowerCase();
-    const agents = Object.values(access.state.agents).filter((a) => a.accountId === key.accountId && (!needle || a.name.toLowerCase().includes(needle)));
+    const agents = Object.values(access.state.agents).filter(
+      (a) => a.accountId === key.accountId && (!needle || a.name.toLowerCase().includes(needle)),
+    );
     agents.sort((a, b) => byName.compare(a.name, b.name) || a.agentId.localeCompare(b.agentId));
     const page = agents.slice(query.offset, query.offset + query.limit);
     const mainIds = mainBranchIds(access.state);
@@ -39,9 +46,18 @@ export function registerAgentRoutes(router: Router, access: AgentsAccess): void 
     const key = access.key(ctx, true);
     const body = parseBody(ctx, createAgentRequestSchema);
     const account = platform.findAccount(key.accountId);
-    const project = account && (body.projectId ? platform.findProject(account, body.projectId) : platform.state.projects.find((p) => p.accountId === account.id));
+    const project =
+      account &&
+      (body.projectId
+        ? platform.findProject(account, body.projectId)
+        : platform.state.projects.find((p) => p.accountId === account.id));
     if (!project) {
-      throw buildError(400, 'The project to serve the agent under was not found', [{ field: 'projectId', message: body.projectId ? `no such project in this account: ${body.projectId}` : 'the account has no project' }]);
+      throw buildError(400, 'The project to serve the agent under was not found', [
+        {
+          field: 'projectId',
+          message: body.projectId ? `no such project in this account: ${body.projectId}` : 'the account has no project',
+        },
+      ]);
     }
     const at = platform.now();
     const actor = actorOf(key);

@@ -1,4 +1,10 @@
-import { createBranchRequestSchema, mergeRequestSchema, type ListBranchesResponse, type MergeConflictBody, type MergeResult } from '../../contract/agents';
+import {
+  createBranchRequestSchema,
+  mergeRequestSchema,
+  type ListBranchesResponse,
+  type MergeConflictBody,
+  type MergeResult,
+} from '../../contract/agents';
 import { buildError, HttpError, type Router } from '../http';
 import { actorOf, type AgentsAccess } from './access';
 import { mergeBranch } from './merge';
@@ -27,7 +33,10 @@ export function registerBranchRoutes(router: Router, access: AgentsAccess): void
     const agent = access.agent(ctx, key);
     const { name } = parseBody(ctx, createBranchRequestSchema);
     const taken = branchesOf(access.state, agent.agentId).some((b) => b.name.toLowerCase() === name.toLowerCase());
-    if (taken) throw buildError(409, `A branch named ${name} already exists on this agent`, [{ field: 'name', message: 'already used by another branch of this agent' }]);
+    if (taken)
+      throw buildError(409, `A branch named ${name} already exists on this agent`, [
+        { field: 'name', message: 'already used by another branch of this agent' },
+      ]);
     const main = requireMain(access, agent.agentId);
     const at = platform.now();
     const actor = actorOf(key);
@@ -56,15 +65,27 @@ export function registerBranchRoutes(router: Router, access: AgentsAccess): void
     const branch = access.branch(ctx, agent);
     const { resolutions = [] } = parseBody(ctx, mergeRequestSchema);
     const main = requireMain(access, agent.agentId);
-    if (branch.branchId === main.branchId) throw buildError(400, 'main cannot be merged into itself', [{ field: 'branchId', message: 'name a branch other than main' }]);
+    if (branch.branchId === main.branchId)
+      throw buildError(400, 'main cannot be merged into itself', [
+        { field: 'branchId', message: 'name a branch other than main' },
+      ]);
     const at = platform.now();
     const actor = actorOf(key);
-    const outcome = mergeBranch({ base: branch.base, ours: main.content, theirs: branch.content, resolutions, stamp: { at, by: actor } });
+    const outcome = mergeBranch({
+      base: branch.base,
+      ours: main.content,
+      theirs: branch.content,
+      resolutions,
+      stamp: { at, by: actor },
+    });
     if (outcome.kind === 'invalid') throw buildError(400, 'The merge resolutions are not valid', outcome.errors);
     if (outcome.kind === 'conflict') {
       const body: MergeConflictBody = {
         message: `The branch and main have diverged: ${outcome.conflicts.length} conflicting change(s). Resolve them and merge again with resolutions.`,
-        errors: outcome.conflicts.map((c) => ({ field: c.path, message: 'changed differently on main and on the branch' })),
+        errors: outcome.conflicts.map((c) => ({
+          field: c.path,
+          message: 'changed differently on main and on the branch',
+        })),
         conflicts: outcome.conflicts,
       };
       throw new HttpError(409, body);

@@ -1,4 +1,9 @@
-import { createTopicRequestSchema, updateBehaviorRequestSchema, updateTopicRequestSchema, type ListTopicsResponse } from '../../contract/agents';
+import {
+  createTopicRequestSchema,
+  updateBehaviorRequestSchema,
+  updateTopicRequestSchema,
+  type ListTopicsResponse,
+} from '../../contract/agents';
 import type { RequestContext, Router } from '../http';
 import { actorOf, type AgentsAccess } from './access';
 import type { StoredBranch, StoredTopic } from './model';
@@ -40,7 +45,9 @@ export function registerContentRoutes(router: Router, access: AgentsAccess): voi
 
   router.get(`${branchPath}/knowledge-base/topics`, (ctx) => {
     const { branch } = target(ctx, false);
-    const topics = Object.values(branch.content.topics).sort((a, b) => byName.compare(a.name, b.name) || a.topicId.localeCompare(b.topicId));
+    const topics = Object.values(branch.content.topics).sort(
+      (a, b) => byName.compare(a.name, b.name) || a.topicId.localeCompare(b.topicId),
+    );
     const body: ListTopicsResponse = { topics: topics.map((t) => toTopic(t, branch.branchId)) };
     return { body };
   });
@@ -54,7 +61,15 @@ export function registerContentRoutes(router: Router, access: AgentsAccess): voi
     const { branch, actor } = target(ctx, true);
     const { name, content } = parseBody(ctx, createTopicRequestSchema);
     const at = touch(branch, actor);
-    const topic: StoredTopic = { topicId: platform.nextId('kt'), name, content, createdAt: at, updatedAt: at, createdBy: actor, updatedBy: actor };
+    const topic: StoredTopic = {
+      topicId: platform.nextId('kt'),
+      name,
+      content,
+      createdAt: at,
+      updatedAt: at,
+      createdBy: actor,
+      updatedBy: actor,
+    };
     branch.content.topics[topic.topicId] = topic;
     return { status: 201, body: toTopic(topic, branch.branchId) };
   });
@@ -65,7 +80,13 @@ export function registerContentRoutes(router: Router, access: AgentsAccess): voi
     const change = parseBody(ctx, updateTopicRequestSchema);
     const at = touch(branch, actor);
     // A new record, never an edit in place: a merge result may share topic records with other content.
-    const next: StoredTopic = { ...topic, ...(change.name !== undefined ? { name: change.name } : {}), ...(change.content !== undefined ? { content: change.content } : {}), updatedAt: at, updatedBy: actor };
+    const next: StoredTopic = {
+      ...topic,
+      ...(change.name !== undefined ? { name: change.name } : {}),
+      ...(change.content !== undefined ? { content: change.content } : {}),
+      updatedAt: at,
+      updatedBy: actor,
+    };
     branch.content.topics[topic.topicId] = next;
     return { body: toTopic(next, branch.branchId) };
   });

@@ -1,5 +1,11 @@
 import { environmentSchema } from '../../contract/common';
-import { promoteRequestSchema, publishRequestSchema, rollbackRequestSchema, type DeploymentActionResult, type ListDeploymentsResponse } from '../../contract/agents';
+import {
+  promoteRequestSchema,
+  publishRequestSchema,
+  rollbackRequestSchema,
+  type DeploymentActionResult,
+  type ListDeploymentsResponse,
+} from '../../contract/agents';
 import { buildError, type Router } from '../http';
 import { actorOf, type AgentsAccess } from './access';
 import { Deployer, type DeploymentAction } from './deployments';
@@ -18,8 +24,13 @@ export function registerDeploymentRoutes(router: Router, access: AgentsAccess): 
     const agent = access.agent(ctx, access.key(ctx, false));
     const env = ctx.query.get('environment');
     const parsed = env === null ? undefined : environmentSchema.safeParse(env);
-    if (parsed && !parsed.success) throw buildError(400, 'The query is not valid', [{ field: 'environment', message: 'must be one of sandbox, pre-release, live' }]);
-    const body: ListDeploymentsResponse = { deployments: deploymentsOf(access.state, agent.agentId, parsed?.data).map(toDeployment) };
+    if (parsed && !parsed.success)
+      throw buildError(400, 'The query is not valid', [
+        { field: 'environment', message: 'must be one of sandbox, pre-release, live' },
+      ]);
+    const body: ListDeploymentsResponse = {
+      deployments: deploymentsOf(access.state, agent.agentId, parsed?.data).map(toDeployment),
+    };
     return { body };
   });
 
@@ -33,7 +44,9 @@ export function registerDeploymentRoutes(router: Router, access: AgentsAccess): 
     const agent = access.agent(ctx, key);
     const body = parseBody(ctx, publishRequestSchema);
     if (body.environment !== 'sandbox') {
-      throw buildError(400, `A draft is published to sandbox; promote a deployment to reach ${body.environment}`, [{ field: 'environment', message: 'publish takes sandbox; use promote for pre-release and live' }]);
+      throw buildError(400, `A draft is published to sandbox; promote a deployment to reach ${body.environment}`, [
+        { field: 'environment', message: 'publish takes sandbox; use promote for pre-release and live' },
+      ]);
     }
     const main = mainBranchOf(access.state, agent.agentId);
     if (!main) throw buildError(500, `Agent ${agent.agentId} has no main branch`);

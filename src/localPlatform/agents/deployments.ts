@@ -35,7 +35,13 @@ export class Deployer {
   constructor(private readonly platform: Platform) {}
 
   /** main's draft becomes a new release in sandbox. */
-  publish(agent: StoredAgent, draft: AgentContent, mainBranchId: string, message: string, actor: string): DeploymentAction {
+  publish(
+    agent: StoredAgent,
+    draft: AgentContent,
+    mainBranchId: string,
+    message: string,
+    actor: string,
+  ): DeploymentAction {
     const deployment = this.activate(agent, actor, {
       environment: 'sandbox',
       content: structuredClone(draft),
@@ -50,14 +56,22 @@ export class Deployer {
   promote(agent: StoredAgent, from: StoredDeployment, message: string, actor: string): DeploymentAction {
     const environment = NEXT_ENVIRONMENT[from.environment];
     if (!environment) {
-      throw buildError(409, `Deployment ${from.id} is already live: there is no environment to promote it to`, [{ field: 'deploymentId', message: 'a live deployment cannot be promoted' }]);
+      throw buildError(409, `Deployment ${from.id} is already live: there is no environment to promote it to`, [
+        { field: 'deploymentId', message: 'a live deployment cannot be promoted' },
+      ]);
     }
     const deployment = this.activate(agent, actor, {
       environment,
       content: structuredClone(from.content),
       artifactVersion: from.artifactVersion,
       version: from.version,
-      metadata: { ...carried(from), action: 'promote', message, promotedFrom: from.id, fromEnvironment: from.environment },
+      metadata: {
+        ...carried(from),
+        action: 'promote',
+        message,
+        promotedFrom: from.id,
+        fromEnvironment: from.environment,
+      },
     });
     return { deployment, testRunIds: [this.platform.nextId('tr')] };
   }
@@ -68,19 +82,32 @@ export class Deployer {
    */
   rollback(agent: StoredAgent, current: StoredDeployment, message: string, actor: string): DeploymentAction {
     if (!current.active) {
-      throw buildError(409, `Deployment ${current.id} is not what ${current.environment} serves now: only the active deployment can be rolled back`, [{ field: 'deploymentId', message: 'not the active deployment of its environment' }]);
+      throw buildError(
+        409,
+        `Deployment ${current.id} is not what ${current.environment} serves now: only the active deployment can be rolled back`,
+        [{ field: 'deploymentId', message: 'not the active deployment of its environment' }],
+      );
     }
     const history = deploymentsOf(this.platform.state.agents, agent.agentId, current.environment);
     const previous = history[history.indexOf(current) + 1];
     if (!previous) {
-      throw buildError(409, `There is no earlier deployment in ${current.environment} to roll back to`, [{ field: 'deploymentId', message: 'first deployment of its environment' }]);
+      throw buildError(409, `There is no earlier deployment in ${current.environment} to roll back to`, [
+        { field: 'deploymentId', message: 'first deployment of its environment' },
+      ]);
     }
     const deployment = this.activate(agent, actor, {
       environment: current.environment,
       content: structuredClone(previous.content),
       artifactVersion: previous.artifactVersion,
       version: String(this.nextVersion(agent.agentId)),
-      metadata: { ...carried(previous), action: 'rollback', message, rolledBack: current.id, restoredFrom: previous.id, restoredVersion: previous.version },
+      metadata: {
+        ...carried(previous),
+        action: 'rollback',
+        message,
+        rolledBack: current.id,
+        restoredFrom: previous.id,
+        restoredVersion: previous.version,
+      },
     });
     return { deployment, testRunIds: [] };
   }

@@ -30,7 +30,8 @@ export type MergeOutcome =
   | { kind: 'invalid'; errors: Array<{ field: string; message: string }> };
 
 const valueOf = (t: StoredTopic | undefined): TopicValue => (t ? { name: t.name, content: t.content } : null);
-const sameTopic = (a: TopicValue, b: TopicValue): boolean => (a === null || b === null ? a === b : a.name === b.name && a.content === b.content);
+const sameTopic = (a: TopicValue, b: TopicValue): boolean =>
+  a === null || b === null ? a === b : a.name === b.name && a.content === b.content;
 
 export function mergeBranch(input: MergeInput): MergeOutcome {
   const { base, ours, theirs, stamp } = input;
@@ -42,18 +43,35 @@ export function mergeBranch(input: MergeInput): MergeOutcome {
   const result: AgentContent = { behavior: ours.behavior, topics: { ...ours.topics } };
 
   /** A conflict at `path`: the resolved value, or undefined (recorded as a conflict) when unresolved. */
-  function resolve(path: string, b: MergeValue, o: MergeValue, t: MergeValue, expect: 'string' | 'topic'): MergeValue | undefined {
+  function resolve(
+    path: string,
+    b: MergeValue,
+    o: MergeValue,
+    t: MergeValue,
+    expect: 'string' | 'topic',
+  ): MergeValue | undefined {
     const resolution = byPath.get(path);
     if (!resolution) {
       conflicts.push({ path, base: b, ours: o, theirs: t });
       return undefined;
     }
     used.add(path);
-    const chosen = resolution.value !== undefined ? resolution.value : { ours: o, theirs: t, base: b }[resolution.strategy];
+    const chosen =
+      resolution.value !== undefined ? resolution.value : { ours: o, theirs: t, base: b }[resolution.strategy];
     const index = input.resolutions.indexOf(resolution);
-    const fits = expect === 'string' ? typeof chosen === 'string' : chosen === null || (typeof chosen === 'object' && typeof chosen.name === 'string' && typeof chosen.content === 'string');
+    const fits =
+      expect === 'string'
+        ? typeof chosen === 'string'
+        : chosen === null ||
+          (typeof chosen === 'object' && typeof chosen.name === 'string' && typeof chosen.content === 'string');
     if (!fits) {
-      errors.push({ field: `resolutions[${index}].value`, message: expect === 'string' ? 'must be a string for this path' : 'must be a topic {name, content} or null for this path' });
+      errors.push({
+        field: `resolutions[${index}].value`,
+        message:
+          expect === 'string'
+            ? 'must be a string for this path'
+            : 'must be a topic {name, content} or null for this path',
+      });
       return undefined;
     }
     return chosen;
@@ -106,7 +124,12 @@ export function mergeBranch(input: MergeInput): MergeOutcome {
     return typeof chosen === 'string' ? chosen : undefined;
   }
 
-  function setTopic(id: string, value: TopicValue, record: StoredTopic | undefined, source: 'branch' | 'resolution'): void {
+  function setTopic(
+    id: string,
+    value: TopicValue,
+    record: StoredTopic | undefined,
+    source: 'branch' | 'resolution',
+  ): void {
     const current = ours.topics[id];
     if (sameTopic(value, valueOf(current))) return;
     if (value === null) {
@@ -117,7 +140,15 @@ export function mergeBranch(input: MergeInput): MergeOutcome {
     const template = current ?? theirs.topics[id] ?? base.topics[id];
     result.topics[id] = record
       ? { ...record }
-      : { topicId: id, createdAt: template?.createdAt ?? stamp.at, ...(template?.createdBy ? { createdBy: template.createdBy } : {}), name: value.name, content: value.content, updatedAt: stamp.at, updatedBy: stamp.by };
+      : {
+          topicId: id,
+          createdAt: template?.createdAt ?? stamp.at,
+          ...(template?.createdBy ? { createdBy: template.createdBy } : {}),
+          name: value.name,
+          content: value.content,
+          updatedAt: stamp.at,
+          updatedBy: stamp.by,
+        };
     changes.push({ path: topicPath(id), change: current ? 'changed' : 'added', source });
   }
 

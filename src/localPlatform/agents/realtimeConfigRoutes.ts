@@ -1,4 +1,9 @@
-import { REALTIME_CONFIG_NAME_PATTERN, updateVariablesRequestSchema, type ListRealtimeConfigsResponse, type UpdatedVariables } from '../../contract/agents';
+import {
+  REALTIME_CONFIG_NAME_PATTERN,
+  updateVariablesRequestSchema,
+  type ListRealtimeConfigsResponse,
+  type UpdatedVariables,
+} from '../../contract/agents';
 import { buildError, type RequestContext, type Router } from '../http';
 import { actorOf, type AgentsAccess } from './access';
 import { checkJsonSchema } from './jsonSchema';
@@ -15,13 +20,18 @@ export function registerRealtimeConfigRoutes(router: Router, access: AgentsAcces
   const configOf = (ctx: RequestContext, agent: StoredAgent): StoredRealtimeConfig => {
     const name = requireId(ctx.params.config, REALTIME_CONFIG_NAME_PATTERN, 'config');
     const config = access.state.realtimeConfigs.find((c) => c.agentId === agent.agentId && c.name === name);
-    if (!config) throw buildError(404, `Real-time config not found: ${name}`, [{ field: 'config', message: 'no such real-time config on this agent' }]);
+    if (!config)
+      throw buildError(404, `Real-time config not found: ${name}`, [
+        { field: 'config', message: 'no such real-time config on this agent' },
+      ]);
     return config;
   };
 
   router.get('/v1/agents/:agentId/real-time-configs', (ctx) => {
     const agent = access.agent(ctx, access.key(ctx, false));
-    const configs = access.state.realtimeConfigs.filter((c) => c.agentId === agent.agentId).sort((a, b) => a.name.localeCompare(b.name));
+    const configs = access.state.realtimeConfigs
+      .filter((c) => c.agentId === agent.agentId)
+      .sort((a, b) => a.name.localeCompare(b.name));
     const body: ListRealtimeConfigsResponse = { configs: configs.map(toRealtimeConfig) };
     return { body };
   });
@@ -43,12 +53,21 @@ export function registerRealtimeConfigRoutes(router: Router, access: AgentsAcces
     }
     const violations = checkJsonSchema(config.schema, next);
     if (violations.length > 0) {
-      throw buildError(422, `The variables do not match the JSON Schema of ${config.name}`, violations.map((v) => ({ field: v.path ? `variables.${v.path}` : 'variables', message: v.message })));
+      throw buildError(
+        422,
+        `The variables do not match the JSON Schema of ${config.name}`,
+        violations.map((v) => ({ field: v.path ? `variables.${v.path}` : 'variables', message: v.message })),
+      );
     }
     config.variables = next;
     config.updatedAt = access.platform.now();
     config.updatedBy = actorOf(key);
-    const body: UpdatedVariables = { name: config.name, variables: config.variables, updatedAt: config.updatedAt, updatedBy: config.updatedBy };
+    const body: UpdatedVariables = {
+      name: config.name,
+      variables: config.variables,
+      updatedAt: config.updatedAt,
+      updatedBy: config.updatedBy,
+    };
     return { body };
   });
 }

@@ -1,5 +1,12 @@
 import type { Agent, Behavior, Branch, Deployment, PhoneNumber, RealtimeConfig, Topic } from '../../contract/agents';
-import type { StoredAgent, StoredBranch, StoredDeployment, StoredPhoneNumber, StoredRealtimeConfig, StoredTopic } from './model';
+import type {
+  StoredAgent,
+  StoredBranch,
+  StoredDeployment,
+  StoredPhoneNumber,
+  StoredRealtimeConfig,
+  StoredTopic,
+} from './model';
 import { MAIN_BRANCH_NAME } from './store';
 
 /** Stored records as the Agents API shows them (content and internal fields left out). */
@@ -50,7 +57,7 @@ export function toTopic(topic: StoredTopic, branchId: string): Topic {
     createdAt: topic.createdAt,
     ...(topic.createdBy ? { createdBy: topic.createdBy } : {}),
     updatedAt: topic.updatedAt,
-    ...(topic.updatedBy ?? topic.createdBy ? { updatedBy: topic.updatedBy ?? topic.createdBy } : {}),
+    ...((topic.updatedBy ?? topic.createdBy) ? { updatedBy: topic.updatedBy ?? topic.createdBy } : {}),
   };
 }
 
@@ -70,9 +77,21 @@ export function toDeployment(d: StoredDeployment): Deployment {
 }
 
 export function toPhoneNumber(n: StoredPhoneNumber): PhoneNumber {
-  return { number: n.number, projectId: n.projectId, accountId: n.accountId, clientEnv: n.clientEnv, connectorId: n.connectorId };
+  return {
+    number: n.number,
+    projectId: n.projectId,
+    accountId: n.accountId,
+    clientEnv: n.clientEnv,
+    connectorId: n.connectorId,
+  };
 }
 
 export function toRealtimeConfig(c: StoredRealtimeConfig): RealtimeConfig {
-  return { name: c.name, schema: c.schema, variables: c.variables, updatedAt: c.updatedAt, ...(c.updatedBy ? { updatedBy: c.updatedBy } : {}) };
+  return {
+    name: c.name,
+    schema: c.schema,
+    variables: c.variables,
+    updatedAt: c.updatedAt,
+    ...(c.updatedBy ? { updatedBy: c.updatedBy } : {}),
+  };
 }

@@ -18,8 +18,12 @@ export function servedContent(platform: Platform, agentId: string, environment: 
 }
 
 /** The runtime values of an agent's real-time configs, by config name; they apply at once, unpublished. */
-export function servedVariables(platform: Platform, agentId: string): Record<string, Readonly<Record<string, unknown>>> {
+export function servedVariables(
+  platform: Platform,
+  agentId: string,
+): Record<string, Readonly<Record<string, unknown>>> {
   const out: Record<string, Readonly<Record<string, unknown>>> = {};
-  for (const config of platform.state.agents.realtimeConfigs) if (config.agentId === agentId) out[config.name] = config.variables;
+  for (const config of platform.state.agents.realtimeConfigs)
+    if (config.agentId === agentId) out[config.name] = config.variables;
   return out;
 }

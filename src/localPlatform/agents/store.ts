@@ -44,7 +44,11 @@ export function mainBranchIds(state: AgentsState): Map<string, string> {
 }
 
 /** The deployment an environment of an agent currently serves, if any. */
-export function activeDeploymentOf(state: AgentsState, agentId: string, environment: Environment): StoredDeployment | undefined {
+export function activeDeploymentOf(
+  state: AgentsState,
+  agentId: string,
+  environment: Environment,
+): StoredDeployment | undefined {
   const cache = cacheOf(activeDeploymentCache, state);
   const key = `${agentId}\u0000${environment}`;
   const cachedId = cache.get(key);
@@ -52,7 +56,8 @@ export function activeDeploymentOf(state: AgentsState, agentId: string, environm
   if (cached && cached.active && cached.agentId === agentId && cached.environment === environment) return cached;
   let found: StoredDeployment | undefined;
   for (const deployment of Object.values(state.deployments)) {
-    if (deployment.agentId === agentId && deployment.environment === environment && deployment.active) found = deployment;
+    if (deployment.agentId === agentId && deployment.environment === environment && deployment.active)
+      found = deployment;
   }
   if (found) cache.set(key, found.id);
   return found;
@@ -61,7 +66,10 @@ export function activeDeploymentOf(state: AgentsState, agentId: string, environm
 /** Every branch of an agent: main first, then the others oldest first. */
 export function branchesOf(state: AgentsState, agentId: string): StoredBranch[] {
   const branches = Object.values(state.branches).filter((b) => b.agentId === agentId);
-  return branches.sort((a, b) => rankBranch(a) - rankBranch(b) || a.createdAt.localeCompare(b.createdAt) || a.branchId.localeCompare(b.branchId));
+  return branches.sort(
+    (a, b) =>
+      rankBranch(a) - rankBranch(b) || a.createdAt.localeCompare(b.createdAt) || a.branchId.localeCompare(b.branchId),
+  );
 }
 
 function rankBranch(branch: StoredBranch): number {
@@ -76,6 +84,8 @@ export function versionNumber(deployment: StoredDeployment): number {
 
 /** Every deployment of an agent, newest first (the order they were made in, reversed). */
 export function deploymentsOf(state: AgentsState, agentId: string, environment?: Environment): StoredDeployment[] {
-  const list = Object.values(state.deployments).filter((d) => d.agentId === agentId && (!environment || d.environment === environment));
+  const list = Object.values(state.deployments).filter(
+    (d) => d.agentId === agentId && (!environment || d.environment === environment),
+  );
   return list.reverse();
 }

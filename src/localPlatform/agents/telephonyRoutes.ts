@@ -1,5 +1,10 @@
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
-import { E164_PATTERN, importPhoneNumbersRequestSchema, type ImportPhoneNumbersResponse, type ListPhoneNumbersResponse } from '../../contract/agents';
+import {
+  E164_PATTERN,
+  importPhoneNumbersRequestSchema,
+  type ImportPhoneNumbersResponse,
+  type ListPhoneNumbersResponse,
+} from '../../contract/agents';
 import type { Environment } from '../../contract/common';
 import { buildError, type Router } from '../http';
 import type { Platform } from '../platform';
@@ -19,7 +24,9 @@ export function registerTelephonyRoutes(router: Router, access: AgentsAccess): v
   router.get(path, (ctx) => {
     const agent = access.agent(ctx, access.key(ctx, false));
     const connectorId = ctx.query.get('connectorId');
-    const numbers = access.state.phoneNumbers.filter((n) => n.agentId === agent.agentId && (connectorId === null || n.connectorId === connectorId));
+    const numbers = access.state.phoneNumbers.filter(
+      (n) => n.agentId === agent.agentId && (connectorId === null || n.connectorId === connectorId),
+    );
     const body: ListPhoneNumbersResponse = { phoneNumbers: numbers.map(toPhoneNumber) };
     return { body };
   });
@@ -27,19 +34,34 @@ export function registerTelephonyRoutes(router: Router, access: AgentsAccess): v
   router.post(path, (ctx) => {
     const agent = access.agent(ctx, access.key(ctx, true));
     const body = parseBody(ctx, importPhoneNumbersRequestSchema);
-    const errors = body.phoneNumbers.flatMap((n, i) => (isE164(n) ? [] : [{ field: `phoneNumbers[${i}]`, message: notE164(n) }]));
-    if (errors.length > 0) throw buildError(400, 'Some phone numbers are not valid E.164 numbers; nothing was imported', errors);
+    const errors = body.phoneNumbers.flatMap((n, i) =>
+      isE164(n) ? [] : [{ field: `phoneNumbers[${i}]`, message: notE164(n) }],
+    );
+    if (errors.length > 0)
+      throw buildError(400, 'Some phone numbers are not valid E.164 numbers; nothing was imported', errors);
     const connector = connectorFor(access.platform, agent, body.clientEnv, body.connectorId);
     const owners = new Map(access.state.phoneNumbers.map((n) => [n.number, n.agentId]));
     const reply: ImportPhoneNumbersResponse = { imported: [], skipped: [] };
     for (const number of body.phoneNumbers) {
       const owner = owners.get(number);
       if (owner === undefined) {
-        access.state.phoneNumbers.push({ number, projectId: agent.projectId, accountId: agent.accountId, clientEnv: body.clientEnv, connectorId: connector.id, agentId: agent.agentId });
+        access.state.phoneNumbers.push({
+          number,
+          projectId: agent.projectId,
+          accountId: agent.accountId,
+          clientEnv: body.clientEnv,
+          connectorId: connector.id,
+          agentId: agent.agentId,
+        });
         owners.set(number, agent.agentId);
         reply.imported.push(number);
       } else {
-        const reason = reply.imported.includes(number) || reply.skipped!.some((s) => s.number === number) ? 'duplicate' : owner === agent.agentId ? 'already-imported' : 'taken';
+        const reason =
+          reply.imported.includes(number) || reply.skipped!.some((s) => s.number === number)
+            ? 'duplicate'
+            : owner === agent.agentId
+              ? 'already-imported'
+              : 'taken';
         reply.skipped!.push({ number, reason });
       }
     }
@@ -58,17 +80,34 @@ function notE164(n: string): string {
 }
 
 /** The named connector of the agent, else its voice connector of that environment, made on first use. */
-function connectorFor(platform: Platform, agent: StoredAgent, env: Environment, connectorId: string | undefined): StoredConnector {
+function connectorFor(
+  platform: Platform,
+  agent: StoredAgent,
+  env: Environment,
+  connectorId: string | undefined,
+): StoredConnector {
   const own = platform.state.connectors.filter((c) => c.agentId === agent.agentId);
   if (connectorId !== undefined) {
     const named = own.find((c) => c.id === connectorId);
-    if (!named) throw buildError(400, `Connector not found on this agent: ${connectorId}`, [{ field: 'connectorId', message: 'no such connector of this agent' }]);
+    if (!named)
+      throw buildError(400, `Connector not found on this agent: ${connectorId}`, [
+        { field: 'connectorId', message: 'no such connector of this agent' },
+      ]);
     return named;
   }
   const voice = own.find((c) => c.kind === 'voice' && c.environment === env);
   if (voice) return voice;
   const id = platform.nextId('conn');
-  const made: StoredConnector = { id, token: `lp_voice_token_${id}`, kind: 'voice', accountId: agent.accountId, projectId: agent.projectId, agentId: agent.agentId, environment: env, outboundEnabled: false };
+  const made: StoredConnector = {
+    id,
+    token: `lp_voice_token_${id}`,
+    kind: 'voice',
+    accountId: agent.accountId,
+    projectId: agent.projectId,
+    agentId: agent.agentId,
+    environment: env,
+    outboundEnabled: false,
+  };
   platform.state.connectors.push(made);
   return made;
 }

@@ -19,10 +19,14 @@ export function fieldErrors(error: z.ZodError, prefix = ''): Array<{ field: stri
 
 /** The JSON body checked by a schema: 400 naming each bad field. An empty body counts as `{}`. */
 export function parseBody<S extends z.ZodType>(ctx: RequestContext, schema: S): z.output<S> {
-  requireJsonContentType(ctx.raw, (message) => buildError(415, message, [{ field: 'Content-Type', message: 'must be application/json' }]));
+  requireJsonContentType(ctx.raw, (message) =>
+    buildError(415, message, [{ field: 'Content-Type', message: 'must be application/json' }]),
+  );
   const raw = ctx.json() ?? {};
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw buildError(400, 'The request body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }]);
+    throw buildError(400, 'The request body must be a JSON object', [
+      { field: 'body', message: 'must be a JSON object' },
+    ]);
   }
   const result = schema.safeParse(raw);
   if (!result.success) throw buildError(400, 'The request is not valid', fieldErrors(result.error));
@@ -37,7 +41,12 @@ export function parseQuery<S extends z.ZodType>(ctx: RequestContext, schema: S):
   for (const [k, v] of ctx.query) raw[k] = v;
   // Paging values are decimal integers only: `0x10`, `1e1` or `5.0` are refused rather than converted.
   const loose = PAGING_PARAMS.filter((name) => raw[name] !== undefined && !/^-?\d+$/.test(raw[name]));
-  if (loose.length > 0) throw buildError(400, 'The query is not valid', loose.map((field) => ({ field, message: 'must be a decimal integer' })));
+  if (loose.length > 0)
+    throw buildError(
+      400,
+      'The query is not valid',
+      loose.map((field) => ({ field, message: 'must be a decimal integer' })),
+    );
   const result = schema.safeParse(raw);
   if (!result.success) throw buildError(400, 'The query is not valid', fieldErrors(result.error));
   return result.data;

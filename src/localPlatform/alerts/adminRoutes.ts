@@ -13,7 +13,11 @@ export interface EvaluationReply {
  * `/_local/alerts/...` and `/_local/webhook-deliveries`: run an evaluation now, read the
  * delivery log, and switch the family's failure paths (502 sync failure, failed evaluation).
  */
-export function addAlertsAdminRoutes(admin: Router, platform: Platform, evaluate: () => { result: EvaluationResult; deliveriesByRule: Map<string, string[]> }): void {
+export function addAlertsAdminRoutes(
+  admin: Router,
+  platform: Platform,
+  evaluate: () => { result: EvaluationResult; deliveriesByRule: Map<string, string[]> },
+): void {
   admin.post('/alerts/evaluate', () => {
     const { result, deliveriesByRule } = evaluate();
     const body: EvaluationReply = {
@@ -27,8 +31,9 @@ export function addAlertsAdminRoutes(admin: Router, platform: Platform, evaluate
   admin.get('/webhook-deliveries', (ctx) => {
     const endpointId = ctx.query.get('endpoint_id');
     const status = ctx.query.get('status');
-    const deliveries = alertsOf(platform).deliveries.filter((d) =>
-      (endpointId === null || d.endpoint_id === endpointId) && (status === null || d.status === status));
+    const deliveries = alertsOf(platform).deliveries.filter(
+      (d) => (endpointId === null || d.endpoint_id === endpointId) && (status === null || d.status === status),
+    );
     return { body: { deliveries } };
   });
 
@@ -38,7 +43,9 @@ export function addAlertsAdminRoutes(admin: Router, platform: Platform, evaluate
     const switches = alertsOf(platform).switches;
     for (const [k, v] of Object.entries(body)) {
       if (!(k in switches) || typeof v !== 'boolean') {
-        throw buildError(400, `Unknown or non-boolean switch: ${k}`, [{ field: k, message: `must be one of ${Object.keys(switches).join(', ')} with a boolean value` }]);
+        throw buildError(400, `Unknown or non-boolean switch: ${k}`, [
+          { field: k, message: `must be one of ${Object.keys(switches).join(', ')} with a boolean value` },
+        ]);
       }
       switches[k as keyof AlertsSwitches] = v;
     }

@@ -22,7 +22,10 @@ export function createAlertsFamily(ctx: FamilyContext): Family {
     const deliveriesByRule = new Map<string, string[]>();
     for (const n of result.notifications) {
       const deliveries = queueNotification(platform, n.accountId, n.ruleId, n.notification);
-      deliveriesByRule.set(n.ruleId, deliveries.map((d) => d.id));
+      deliveriesByRule.set(
+        n.ruleId,
+        deliveries.map((d) => d.id),
+      );
       sender.send(deliveries);
     }
     if (result.notifications.length > 0) platform.mutated();

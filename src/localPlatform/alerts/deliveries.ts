@@ -6,7 +6,12 @@ import { alertsOf, DELIVERY_LOG_MAX, type StoredDelivery } from './model';
  * Records one pending delivery of a notification for every endpoint of the account whose
  * event_types include its event. Sending is the webhook sender's job.
  */
-export function queueNotification(platform: Platform, accountId: string, ruleId: string, notification: AlertNotification): StoredDelivery[] {
+export function queueNotification(
+  platform: Platform,
+  accountId: string,
+  ruleId: string,
+  notification: AlertNotification,
+): StoredDelivery[] {
   const section = alertsOf(platform);
   const now = platform.now();
   const created: StoredDelivery[] = [];

@@ -7,23 +7,80 @@ import { evaluateRules } from './evaluator';
 import { measureMetric } from './metrics';
 import { alertsOf, newSigningSecret, type StoredAlertRule } from './model';
 
-type DemoRule = Pick<StoredAlertRule, 'name' | 'project_id' | 'metric' | 'operator' | 'threshold_value' | 'window_duration' | 'enabled'> & {
+type DemoRule = Pick<
+  StoredAlertRule,
+  'name' | 'project_id' | 'metric' | 'operator' | 'threshold_value' | 'window_duration' | 'enabled'
+> & {
   /** Set the threshold just under what the demo conversations show, so the rule fires. */
   firesOnDemoData?: boolean;
 };
 
 const DEMO_RULES: readonly DemoRule[] = [
-  { name: 'Slow answers (p95)', project_id: LOCAL_PROJECT.id, metric: 'turn_latency_p95', operator: '>', threshold_value: 2500, window_duration: '10m', enabled: true, firesOnDemoData: true },
-  { name: 'Typical answer time (p50)', project_id: LOCAL_PROJECT.id, metric: 'turn_latency_p50', operator: '>', threshold_value: 4000, window_duration: '60m', enabled: true },
-  { name: 'API errors across the account', project_id: null, metric: 'api_errors', operator: '>', threshold_value: 5, window_duration: '60m', enabled: true, firesOnDemoData: true },
-  { name: 'Function errors', project_id: LOCAL_PROJECT.id, metric: 'function_errors', operator: '>=', threshold_value: 20, window_duration: '10m', enabled: true },
-  { name: 'Call volume drop', project_id: LOCAL_PROJECT.id, metric: 'call_volume', operator: '<', threshold_value: 3, window_duration: '60m', enabled: true },
-  { name: 'Call crashes', project_id: null, metric: 'call_crashes', operator: '>', threshold_value: 0, window_duration: '5m', enabled: false },
+  {
+    name: 'Slow answers (p95)',
+    project_id: LOCAL_PROJECT.id,
+    metric: 'turn_latency_p95',
+    operator: '>',
+    threshold_value: 2500,
+    window_duration: '10m',
+    enabled: true,
+    firesOnDemoData: true,
+  },
+  {
+    name: 'Typical answer time (p50)',
+    project_id: LOCAL_PROJECT.id,
+    metric: 'turn_latency_p50',
+    operator: '>',
+    threshold_value: 4000,
+    window_duration: '60m',
+    enabled: true,
+  },
+  {
+    name: 'API errors across the account',
+    project_id: null,
+    metric: 'api_errors',
+    operator: '>',
+    threshold_value: 5,
+    window_duration: '60m',
+    enabled: true,
+    firesOnDemoData: true,
+  },
+  {
+    name: 'Function errors',
+    project_id: LOCAL_PROJECT.id,
+    metric: 'function_errors',
+    operator: '>=',
+    threshold_value: 20,
+    window_duration: '10m',
+    enabled: true,
+  },
+  {
+    name: 'Call volume drop',
+    project_id: LOCAL_PROJECT.id,
+    metric: 'call_volume',
+    operator: '<',
+    threshold_value: 3,
+    window_duration: '60m',
+    enabled: true,
+  },
+  {
+    name: 'Call crashes',
+    project_id: null,
+    metric: 'call_crashes',
+    operator: '>',
+    threshold_value: 0,
+    window_duration: '5m',
+    enabled: false,
+  },
 ];
 
 const DEMO_ENDPOINTS: ReadonlyArray<{ name: string; url: string; event_types: WebhookEventType[] }> = [
   // Port 9 (discard) has no listener on a usual machine: deliveries fail fast, which the demo shows.
-  { name: 'On-call pager (demo)', url: 'http://127.0.0.1:9/hooks/alerts', event_types: ['alerts.triggered', 'alerts.resolved'] },
+  {
+    name: 'On-call pager (demo)',
+    url: 'http://127.0.0.1:9/hooks/alerts',
+    event_types: ['alerts.triggered', 'alerts.resolved'],
+  },
   { name: 'Resolution log (demo)', url: 'http://localhost:9/hooks/resolved', event_types: ['alerts.resolved'] },
 ];
 
@@ -42,8 +99,15 @@ export function seedDemoAlerts(platform: Platform): void {
   for (const demo of DEMO_RULES) {
     let threshold = demo.threshold_value;
     if (demo.firesOnDemoData && span) {
-      const value = measureMetric(conversations, { accountId: LOCAL_ACCOUNT.id, projectId: demo.project_id }, demo.metric, demo.window_duration, span.lastMs);
-      if (value !== null && value > 0) threshold = demo.metric === 'api_errors' ? value - 1 : Math.floor((value * 0.8) / 100) * 100;
+      const value = measureMetric(
+        conversations,
+        { accountId: LOCAL_ACCOUNT.id, projectId: demo.project_id },
+        demo.metric,
+        demo.window_duration,
+        span.lastMs,
+      );
+      if (value !== null && value > 0)
+        threshold = demo.metric === 'api_errors' ? value - 1 : Math.floor((value * 0.8) / 100) * 100;
     }
     const rule: StoredAlertRule = {
       id: platform.nextId('ar'),
@@ -90,7 +154,10 @@ export function seedDemoAlerts(platform: Platform): void {
 }
 
 /** The first start and the newest activity (start, answer or end, not after now) of the conversations. */
-function activitySpan(conversations: readonly StoredConversation[], nowMs: number): { firstMs: number; lastMs: number } | undefined {
+function activitySpan(
+  conversations: readonly StoredConversation[],
+  nowMs: number,
+): { firstMs: number; lastMs: number } | undefined {
   let firstMs = Infinity;
   let lastMs = -Infinity;
   const see = (iso: string | null) => {
@@ -103,5 +170,7 @@ function activitySpan(conversations: readonly StoredConversation[], nowMs: numbe
     see(c.ended_at);
     for (const t of c.turns) see(t.agent_response_datetime);
   }
-  return Number.isFinite(firstMs) && Number.isFinite(lastMs) ? { firstMs: Math.min(firstMs, lastMs), lastMs } : undefined;
+  return Number.isFinite(firstMs) && Number.isFinite(lastMs)
+    ? { firstMs: Math.min(firstMs, lastMs), lastMs }
+    : undefined;
 }

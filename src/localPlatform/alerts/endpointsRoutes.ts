@@ -22,7 +22,10 @@ export function addEndpointRoutes(router: Router, platform: Platform): void {
     const section = alertsOf(platform);
     const max = platform.options.maxWebhookEndpoints;
     if (section.endpoints.filter((e) => e.accountId === account.id).length >= max) {
-      throw buildError(409, `Webhook endpoint limit reached: an account can have at most ${max} webhook endpoints. Delete an endpoint before creating another.`);
+      throw buildError(
+        409,
+        `Webhook endpoint limit reached: an account can have at most ${max} webhook endpoints. Delete an endpoint before creating another.`,
+      );
     }
     const now = platform.now();
     const endpoint: StoredWebhookEndpoint = {
@@ -42,7 +45,9 @@ export function addEndpointRoutes(router: Router, platform: Platform): void {
   router.get('/v1/webhook-endpoints', (ctx) => {
     const account = accountOf(platform, ctx);
     const body: WebhookEndpointList = {
-      webhook_endpoints: alertsOf(platform).endpoints.filter((e) => e.accountId === account.id).map((e) => endpointToWire(e)),
+      webhook_endpoints: alertsOf(platform)
+        .endpoints.filter((e) => e.accountId === account.id)
+        .map((e) => endpointToWire(e)),
     };
     return { body };
   });

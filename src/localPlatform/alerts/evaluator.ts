@@ -47,8 +47,22 @@ export function evaluateRules(platform: Platform, nowMs: number = platform.clock
     if (!rule.enabled) continue;
     result.evaluated += 1;
     const failed = section.switches.evaluationFails;
-    const value = failed ? null : measureMetric(platform.state.conversations, { accountId: rule.accountId, projectId: rule.project_id }, rule.metric, rule.window_duration, nowMs);
-    const next: AlertRuleState = failed ? 'unknown' : value === null ? 'no_data' : breaches(value, rule.operator, rule.threshold_value) ? 'alert' : 'ok';
+    const value = failed
+      ? null
+      : measureMetric(
+          platform.state.conversations,
+          { accountId: rule.accountId, projectId: rule.project_id },
+          rule.metric,
+          rule.window_duration,
+          nowMs,
+        );
+    const next: AlertRuleState = failed
+      ? 'unknown'
+      : value === null
+        ? 'no_data'
+        : breaches(value, rule.operator, rule.threshold_value)
+          ? 'alert'
+          : 'ok';
     const from = rule.current_state;
 
     if (!failed) rule.last_evaluated_at = at;
@@ -58,10 +72,22 @@ export function evaluateRules(platform: Platform, nowMs: number = platform.clock
 
     rule.current_state = next;
     rule.since = at;
-    const eventType: WebhookEventType | null = next === 'alert' ? 'alerts.triggered' : from === 'alert' ? 'alerts.resolved' : null;
-    result.changes.push({ rule_id: rule.id, name: rule.name, from, to: next, current_value: value, event_type: eventType });
+    const eventType: WebhookEventType | null =
+      next === 'alert' ? 'alerts.triggered' : from === 'alert' ? 'alerts.resolved' : null;
+    result.changes.push({
+      rule_id: rule.id,
+      name: rule.name,
+      from,
+      to: next,
+      current_value: value,
+      event_type: eventType,
+    });
     if (eventType && value !== null) {
-      result.notifications.push({ accountId: rule.accountId, ruleId: rule.id, notification: notificationOf(rule, eventType, from, value, at) });
+      result.notifications.push({
+        accountId: rule.accountId,
+        ruleId: rule.id,
+        notification: notificationOf(rule, eventType, from, value, at),
+      });
     }
   }
   platform.mutated();
@@ -69,7 +95,13 @@ export function evaluateRules(platform: Platform, nowMs: number = platform.clock
 }
 
 /** The spec's payload, exactly its fields. */
-export function notificationOf(rule: StoredAlertRule, eventType: WebhookEventType, previous: AlertRuleState, value: number, at: string): AlertNotification {
+export function notificationOf(
+  rule: StoredAlertRule,
+  eventType: WebhookEventType,
+  previous: AlertRuleState,
+  value: number,
+  at: string,
+): AlertNotification {
   return {
     event_type: eventType,
     alert: {

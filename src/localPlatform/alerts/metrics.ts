@@ -20,7 +20,9 @@ export function measureMetric(
   nowMs: number,
 ): number | null {
   const fromMs = nowMs - ALERT_WINDOW_MS[window];
-  const inScope = conversations.filter((c) => c.account_id === scope.accountId && (scope.projectId === null || c.project_id === scope.projectId));
+  const inScope = conversations.filter(
+    (c) => c.account_id === scope.accountId && (scope.projectId === null || c.project_id === scope.projectId),
+  );
   if (metric === 'turn_latency_p50' || metric === 'turn_latency_p95') {
     const latencies = turnLatencies(inScope, fromMs, nowMs);
     if (latencies.length === 0) return null;

@@ -12,7 +12,14 @@ import { buildError, type RequestContext, type Router } from '../http';
 import type { Platform } from '../platform';
 import type { StoredAccount } from '../state';
 import { alertsOf, ruleToWire, type StoredAlertRule } from './model';
-import { booleanFilter, type FieldError, fieldErrors, objectBody, requireIdFormat, validationError } from './validation';
+import {
+  booleanFilter,
+  type FieldError,
+  fieldErrors,
+  objectBody,
+  requireIdFormat,
+  validationError,
+} from './validation';
 
 const READ_ONLY = ['id', 'current_state', 'created_at', 'updated_at', 'since', 'last_evaluated_at', 'current_value'];
 const WHAT = 'alert rule';
@@ -37,7 +44,10 @@ export function addRuleRoutes(router: Router, platform: Platform): void {
     const section = alertsOf(platform);
     const max = platform.options.maxAlertRules;
     if (section.rules.filter((r) => r.accountId === account.id).length >= max) {
-      throw buildError(409, `Alert rule limit reached: an account can have at most ${max} alert rules. Delete a rule before creating another.`);
+      throw buildError(
+        409,
+        `Alert rule limit reached: an account can have at most ${max} alert rules. Delete a rule before creating another.`,
+      );
     }
     requireBackendSync(platform);
     const now = platform.now();
@@ -67,7 +77,9 @@ export function addRuleRoutes(router: Router, platform: Platform): void {
   router.get('/v1/alert-rules', (ctx) => {
     const account = accountOf(platform, ctx);
     const enabled = booleanFilter(ctx.query, 'enabled');
-    const rules = filterRules(platform, account, ctx.query).filter((r) => enabled === undefined || r.enabled === enabled);
+    const rules = filterRules(platform, account, ctx.query).filter(
+      (r) => enabled === undefined || r.enabled === enabled,
+    );
     const body: AlertRuleList = { alert_rules: rules.map(ruleToWire) };
     return { body };
   });
@@ -145,12 +157,18 @@ function findRule(platform: Platform, ctx: RequestContext): StoredAlertRule {
  * The prefixed id of a project named by slug or prefixed id (ADDR-1); null for account-wide;
  * undefined when the body has no string or null project_id (the schema reports that).
  */
-function resolveProject(platform: Platform, account: StoredAccount, value: unknown, errors: FieldError[]): string | null | undefined {
+function resolveProject(
+  platform: Platform,
+  account: StoredAccount,
+  value: unknown,
+  errors: FieldError[],
+): string | null | undefined {
   if (value === null) return null;
   if (typeof value !== 'string' || value === '') return undefined;
   const project = platform.findProject(account, value);
   if (!project) {
-    if (!errors.some((e) => e.field === 'project_id')) errors.push({ field: 'project_id', message: `"${value}" is not a project of this account` });
+    if (!errors.some((e) => e.field === 'project_id'))
+      errors.push({ field: 'project_id', message: `"${value}" is not a project of this account` });
     return undefined;
   }
   return project.id;
@@ -160,14 +178,19 @@ function resolveProject(platform: Platform, account: StoredAccount, value: unkno
 function filterRules(platform: Platform, account: StoredAccount, query: URLSearchParams): StoredAlertRule[] {
   const metric = query.get('metric');
   if (metric !== null && !(ALERT_METRICS as readonly string[]).includes(metric)) {
-    throw buildError(400, `Invalid filter metric: must be one of ${ALERT_METRICS.join(', ')}`, [{ field: 'metric', message: `must be one of ${ALERT_METRICS.join(', ')}` }]);
+    throw buildError(400, `Invalid filter metric: must be one of ${ALERT_METRICS.join(', ')}`, [
+      { field: 'metric', message: `must be one of ${ALERT_METRICS.join(', ')}` },
+    ]);
   }
   const projectParam = query.get('project_id');
-  const projectId = projectParam === null ? undefined : (platform.findProject(account, projectParam)?.id ?? projectParam);
-  return alertsOf(platform).rules.filter((r) =>
-    r.accountId === account.id &&
-    (projectId === undefined || r.project_id === projectId) &&
-    (metric === null || r.metric === (metric as AlertMetric)));
+  const projectId =
+    projectParam === null ? undefined : (platform.findProject(account, projectParam)?.id ?? projectParam);
+  return alertsOf(platform).rules.filter(
+    (r) =>
+      r.accountId === account.id &&
+      (projectId === undefined || r.project_id === projectId) &&
+      (metric === null || r.metric === (metric as AlertMetric)),
+  );
 }
 
 /** 502 while the monitoring backend is switched to failing (admin); nothing is changed. */

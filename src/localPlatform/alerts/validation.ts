@@ -8,7 +8,11 @@ export interface FieldError {
 }
 
 /** The build error body's `errors` for a failed parse: one entry per field, in order. */
-export function fieldErrors(issues: readonly z.core.$ZodIssue[], readOnly: readonly string[], what: string): FieldError[] {
+export function fieldErrors(
+  issues: readonly z.core.$ZodIssue[],
+  readOnly: readonly string[],
+  what: string,
+): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
   const add = (field: string, message: string) => {
@@ -38,10 +42,14 @@ export function validationError(what: string, errors: readonly FieldError[]): Ht
 
 /** The JSON body as an object, or 400 naming `body`. */
 export function objectBody(ctx: RequestContext): Record<string, unknown> {
-  requireJsonContentType(ctx.raw, (message) => buildError(415, message, [{ field: 'Content-Type', message: 'must be application/json' }]));
+  requireJsonContentType(ctx.raw, (message) =>
+    buildError(415, message, [{ field: 'Content-Type', message: 'must be application/json' }]),
+  );
   const body = ctx.json();
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw buildError(400, 'The request body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }]);
+    throw buildError(400, 'The request body must be a JSON object', [
+      { field: 'body', message: 'must be a JSON object' },
+    ]);
   }
   return body as Record<string, unknown>;
 }
@@ -49,7 +57,9 @@ export function objectBody(ctx: RequestContext): Record<string, unknown> {
 /** 422 for a path id that does not match its pattern. */
 export function requireIdFormat(id: string, pattern: RegExp, field: string, what: string): void {
   if (!pattern.test(id)) {
-    throw buildError(422, `Malformed ${what} id "${id}": it must match ${pattern.source}`, [{ field, message: `must match ${pattern.source}` }]);
+    throw buildError(422, `Malformed ${what} id "${id}": it must match ${pattern.source}`, [
+      { field, message: `must match ${pattern.source}` },
+    ]);
   }
 }
 
@@ -58,5 +68,7 @@ export function booleanFilter(query: URLSearchParams, name: string): boolean | u
   const v = query.get(name);
   if (v === null) return undefined;
   if (v === 'true' || v === 'false') return v === 'true';
-  throw buildError(400, `Invalid filter ${name}: must be true or false`, [{ field: name, message: 'must be true or false' }]);
+  throw buildError(400, `Invalid filter ${name}: must be true or false`, [
+    { field: name, message: 'must be true or false' },
+  ]);
 }

@@ -1,4 +1,9 @@
-import { signWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../contract/alerts';
+import {
+  signWebhook,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../../contract/alerts';
 import type { IDisposable } from '../../core/disposable';
 import type { Platform } from '../platform';
 import { alertsOf, type StoredDelivery } from './model';
@@ -71,7 +76,11 @@ export class WebhookSender implements IDisposable {
     const endpoint = alertsOf(this.platform).endpoints.find((e) => e.id === d.endpoint_id);
     if (!endpoint) return this.finish(d, 'failed', 'The webhook endpoint was deleted');
     if (!isLoopbackUrl(endpoint.url)) {
-      return this.finish(d, 'failed', 'Not sent: the local platform delivers only to loopback addresses (127.0.0.1, ::1, localhost)');
+      return this.finish(
+        d,
+        'failed',
+        'Not sent: the local platform delivers only to loopback addresses (127.0.0.1, ::1, localhost)',
+      );
     }
     const body = JSON.stringify(d.payload);
     const timestamp = Math.floor(Date.now() / 1000);
@@ -105,7 +114,8 @@ export class WebhookSender implements IDisposable {
 
     d.attempts.push({ attempt: d.attempts.length + 1, at: this.platform.now(), status_code: statusCode, error });
     if (error === null) return this.finish(d, 'delivered', null);
-    if (d.attempts.length >= WEBHOOK_MAX_ATTEMPTS) return this.finish(d, 'failed', `${error} (gave up after ${WEBHOOK_MAX_ATTEMPTS} attempts)`);
+    if (d.attempts.length >= WEBHOOK_MAX_ATTEMPTS)
+      return this.finish(d, 'failed', `${error} (gave up after ${WEBHOOK_MAX_ATTEMPTS} attempts)`);
     const delay = this.retryDelay(d.attempts.length);
     d.last_error = error;
     d.next_attempt_at = new Date(this.platform.clock.now() + delay).toISOString();
@@ -135,7 +145,8 @@ export class WebhookSender implements IDisposable {
 
 function describeNetworkError(err: unknown): string {
   const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
-  if (cause instanceof Error && cause.name === 'TimeoutError') return `No answer within ${WEBHOOK_ATTEMPT_TIMEOUT_MS / 1000} s`;
+  if (cause instanceof Error && cause.name === 'TimeoutError')
+    return `No answer within ${WEBHOOK_ATTEMPT_TIMEOUT_MS / 1000} s`;
   const code = (cause as { code?: unknown }).code;
   return `Could not reach the endpoint${typeof code === 'string' ? ` (${code})` : ''}`;
 }

@@ -31,7 +31,8 @@ export function createChatFamily({ platform }: FamilyContext): Family {
     if (variantId && !platform.state.variants.some((v) => v.id === variantId && v.projectId === project.id)) {
       throw chatError(400, `variant_id: no variant ${variantId} in this project`, 'variant_id');
     }
-    if (!platform.state.agents.agents[connector.agentId]) throw chatError(404, 'The agent of this connector no longer exists');
+    if (!platform.state.agents.agents[connector.agentId])
+      throw chatError(404, 'The agent of this connector no longer exists');
     const { conversation, greeting } = engine.start({
       agentId: connector.agentId,
       environment: connector.environment,

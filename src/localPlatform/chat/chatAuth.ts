@@ -32,8 +32,14 @@ export function authenticateChat(platform: Platform, ctx: RequestContext): ChatC
   if (!key) throw chatError(401, 'Invalid API key');
   const connector = platform.state.connectors.find((c) => c.token === token && c.kind === 'chat');
   if (!connector) throw chatError(401, 'Invalid connector token');
-  const { account, project } = platform.resolveProjectPath(ctx.params.account!, ctx.params.project!, key, (status, msg) => chatError(status, msg));
-  if (connector.projectId !== project.id) throw chatError(403, 'This connector token is not authorized for this project');
+  const { account, project } = platform.resolveProjectPath(
+    ctx.params.account!,
+    ctx.params.project!,
+    key,
+    (status, msg) => chatError(status, msg),
+  );
+  if (connector.projectId !== project.id)
+    throw chatError(403, 'This connector token is not authorized for this project');
   return { key, connector, account, project };
 }
 

@@ -16,7 +16,12 @@ export function activeSpan(conv: StoredConversation, nowMs: number): { start: nu
  * The true maximum of overlapping conversations within each 5-minute window from `fromMs`
  * (aligned) to `toMs` (aligned, exclusive), by a sweep over start and end events.
  */
-export function maxConcurrentPerWindow(convs: readonly StoredConversation[], fromMs: number, toMs: number, nowMs: number): number[] {
+export function maxConcurrentPerWindow(
+  convs: readonly StoredConversation[],
+  fromMs: number,
+  toMs: number,
+  nowMs: number,
+): number[] {
   const events: Array<[number, 1 | -1]> = [];
   for (const conv of convs) {
     const { start, end } = activeSpan(conv, nowMs);

@@ -1,5 +1,10 @@
 import { conversationsApiVersionSchema, parseConversationsQuery } from '../../contract/conversations';
-import type { ConversationsApiVersion, ConversationsPageV1, ConversationsPageV2, ConversationsPageV3 } from '../../contract/conversations';
+import type {
+  ConversationsApiVersion,
+  ConversationsPageV1,
+  ConversationsPageV2,
+  ConversationsPageV3,
+} from '../../contract/conversations';
 import type { Family, FamilyContext } from '../family';
 import { JsonText, type RequestContext, Router, runtimeError } from '../http';
 import type { Platform } from '../platform';
@@ -16,7 +21,9 @@ import { descriptionsFor, type RenderOptions, renderRecord, renderRecordV1 } fro
 export function createConversationsFamily(ctx: FamilyContext): Family {
   const router = new Router();
   const cache = new RecordJsonCache(ctx.platform);
-  router.get('/:version/:accountId/:projectId/conversations', (req) => ({ body: listHandler(ctx.platform, cache, req) }));
+  router.get('/:version/:accountId/:projectId/conversations', (req) => ({
+    body: listHandler(ctx.platform, cache, req),
+  }));
   return { name: 'conversations', base: 'runtime', router, dispose: () => cache.dispose() };
 }
 
@@ -24,18 +31,26 @@ type Page = ConversationsPageV1 | ConversationsPageV2 | ConversationsPageV3;
 
 function listHandler(platform: Platform, cache: RecordJsonCache, req: RequestContext): JsonText {
   const version = conversationsApiVersionSchema.safeParse(req.params.version);
-  if (!version.success) throw runtimeError(404, `Unknown Conversations API version: ${req.params.version ?? ''}. Use v3 (recommended), v2 or v1`);
+  if (!version.success)
+    throw runtimeError(
+      404,
+      `Unknown Conversations API version: ${req.params.version ?? ''}. Use v3 (recommended), v2 or v1`,
+    );
   const { key, project } = authorizeConversations(platform, req);
   const parsed = parseConversationsQuery(req.query, version.data);
   if (!parsed.ok) invalidParameters(parsed.issues);
   const q = parsed.query;
   if (q.query_type !== undefined && !project.settings.transcriptVisibility) {
-    throw runtimeError(403, `query_type=${q.query_type} searches transcripts, and transcript visibility is off for this project`);
+    throw runtimeError(
+      403,
+      `query_type=${q.query_type} searches transcripts, and transcript visibility is off for this project`,
+    );
   }
   // A key without Conversations data permission sees no records.
-  const page: ListedPage = key.dataPermission === true
-    ? listConversations(platform.state.conversations, project.id, q)
-    : { conversations: [], cursor: null };
+  const page: ListedPage =
+    key.dataPermission === true
+      ? listConversations(platform.state.conversations, project.id, q)
+      : { conversations: [], cursor: null };
   const opts: RenderOptions = {
     settings: project.settings,
     includeLatency: version.data === 'v3' && q.include_latency,
@@ -51,11 +66,26 @@ function listHandler(platform: Platform, cache: RecordJsonCache, req: RequestCon
 }
 
 /** The records' JSON texts, each rendered for the version (or taken from the cache). */
-function recordsJson(cache: RecordJsonCache, convs: readonly StoredConversation[], version: ConversationsApiVersion, opts: RenderOptions): string[] {
+function recordsJson(
+  cache: RecordJsonCache,
+  convs: readonly StoredConversation[],
+  version: ConversationsApiVersion,
+  opts: RenderOptions,
+): string[] {
   const s = opts.settings;
-  const rendering = [version, opts.includeLatency, s.transcriptVisibility, s.translation, s.v1FieldWhitelist, s.responseMetrics.join(',')].join('|');
+  const rendering = [
+    version,
+    opts.includeLatency,
+    s.transcriptVisibility,
+    s.translation,
+    s.v1FieldWhitelist,
+    s.responseMetrics.join(','),
+  ].join('|');
   return convs.map((conv) =>
-    cache.json(conv, rendering, () => (version === 'v1' ? renderRecordV1(conv, opts) : renderRecord(conv, opts, version === 'v3'))));
+    cache.json(conv, rendering, () =>
+      version === 'v1' ? renderRecordV1(conv, opts) : renderRecord(conv, opts, version === 'v3'),
+    ),
+  );
 }
 
 const OPENING = '{"conversations":[';

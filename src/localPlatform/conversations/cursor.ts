@@ -39,7 +39,8 @@ export function encodeCursor(hash: string, at: CursorPosition): string {
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
 }
 
-const MALFORMED = 'Malformed cursor: send the cursor of the previous page unchanged, or leave it out to start from the beginning';
+const MALFORMED =
+  'Malformed cursor: send the cursor of the previous page unchanged, or leave it out to start from the beginning';
 
 /** 400 for a cursor that is not one of ours, or that was made for other filters. */
 export function decodeCursor(cursor: string, hash: string): CursorPosition {
@@ -54,11 +55,15 @@ export function decodeCursor(cursor: string, hash: string): CursorPosition {
   const { h, k, p } = body as Partial<CursorBody>;
   if (typeof h !== 'string') throw runtimeError(400, MALFORMED);
   let at: CursorPosition;
-  if (Array.isArray(k) && k.length === 2 && Number.isFinite(k[0]) && typeof k[1] === 'string') at = { kind: 'key', startedAt: k[0], id: k[1] };
+  if (Array.isArray(k) && k.length === 2 && Number.isFinite(k[0]) && typeof k[1] === 'string')
+    at = { kind: 'key', startedAt: k[0], id: k[1] };
   else if (Number.isInteger(p) && (p as number) >= 0) at = { kind: 'position', position: p as number };
   else throw runtimeError(400, MALFORMED);
   if (h !== hash) {
-    throw runtimeError(400, 'The cursor was made for other filters: keep every other parameter identical between pages, or start again without a cursor');
+    throw runtimeError(
+      400,
+      'The cursor was made for other filters: keep every other parameter identical between pages, or start again without a cursor',
+    );
   }
   return at;
 }

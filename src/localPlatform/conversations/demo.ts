@@ -8,7 +8,10 @@ export const DEMO_WEEK_MS = 7 * 24 * 60 * 60_000;
 const DEMO_SEED = 0x5eed_c0de;
 
 /** Share of the busiest hour per UTC hour: the callers are mostly in North America. */
-const HOUR_SHAPE = [0.2, 0.14, 0.1, 0.07, 0.06, 0.06, 0.08, 0.12, 0.2, 0.3, 0.42, 0.55, 0.7, 0.85, 0.95, 1, 1, 0.95, 0.92, 0.88, 0.8, 0.65, 0.45, 0.3];
+const HOUR_SHAPE = [
+  0.2, 0.14, 0.1, 0.07, 0.06, 0.06, 0.08, 0.12, 0.2, 0.3, 0.42, 0.55, 0.7, 0.85, 0.95, 1, 1, 0.95, 0.92, 0.88, 0.8,
+  0.65, 0.45, 0.3,
+];
 /** Share of a usual weekday per UTC day of the week (Sunday first). */
 const DAY_SHAPE = [0.45, 1, 1.05, 1, 0.95, 0.9, 0.6];
 /** Conversations in the busiest hour of a usual weekday. */
@@ -22,10 +25,24 @@ const IN_PROGRESS_AGO_MS = [35_000, 80_000, 140_000];
 
 function callOf(rng: DemoRandom, startMs: number, inProgress: boolean): Omit<DemoCall, 'id'> {
   const channel = (['VOICE-SIP', 'WEBCHAT', 'CHAT'] as const)[rng.weighted([0.6, 0.25, 0.15])]!;
-  const environment = inProgress ? 'live' : (['live', 'sandbox', 'pre-release'] as const)[rng.weighted([0.9, 0.06, 0.04])]!;
-  const variant = rng.chance(0.3) ? { id: 'var_friendly', name: 'Friendly Tone' } : { id: 'var_default', name: 'Default' };
-  const language = inProgress ? 'en-US' : (['en-US', 'en-GB', 'es-ES', 'fr-FR'] as const)[rng.weighted([0.72, 0.17, 0.07, 0.04])]!;
-  return { startMs, channel, environment, variant, language, incident: startMs >= INCIDENT.from && startMs < INCIDENT.to, inProgress };
+  const environment = inProgress
+    ? 'live'
+    : (['live', 'sandbox', 'pre-release'] as const)[rng.weighted([0.9, 0.06, 0.04])]!;
+  const variant = rng.chance(0.3)
+    ? { id: 'var_friendly', name: 'Friendly Tone' }
+    : { id: 'var_default', name: 'Default' };
+  const language = inProgress
+    ? 'en-US'
+    : (['en-US', 'en-GB', 'es-ES', 'fr-FR'] as const)[rng.weighted([0.72, 0.17, 0.07, 0.04])]!;
+  return {
+    startMs,
+    channel,
+    environment,
+    variant,
+    language,
+    incident: startMs >= INCIDENT.from && startMs < INCIDENT.to,
+    inProgress,
+  };
 }
 
 /**
@@ -52,7 +69,9 @@ export function seedDemoConversations(platform: Platform): void {
   }
   for (const ago of IN_PROGRESS_AGO_MS) calls.push(callOf(rng, SEED_EPOCH - ago, true));
   calls.sort((a, b) => a.startMs - b.startMs);
-  const conversations = calls.map((call) => demoConversation(rng, script, { ...call, id: platform.nextId('conv') }, SEED_EPOCH));
+  const conversations = calls.map((call) =>
+    demoConversation(rng, script, { ...call, id: platform.nextId('conv') }, SEED_EPOCH),
+  );
   platform.state.conversations.push(...conversations);
   platform.mutated();
 }

@@ -94,25 +94,55 @@ function plan(rng: DemoRandom, script: DemoScript, call: DemoCall): { lines: Lin
   const friendly = call.variant.id === 'var_friendly';
   if (call.language === 'es-ES' || call.language === 'fr-FR') {
     const f = script.foreign[call.language];
-    const lines: Line[] = [{ kind: 'greeting', user: null, agent: f.greeting.text, englishAgent: f.greeting.english, intents: ['greeting'] }];
+    const lines: Line[] = [
+      { kind: 'greeting', user: null, agent: f.greeting.text, englishAgent: f.greeting.english, intents: ['greeting'] },
+    ];
     for (let i = 0, n = rng.int(1, 2); i < n; i++) {
       const ti = rng.weighted(TOPIC_WEIGHTS);
       const t = f.topics[ti]!;
-      lines.push({ kind: 'faq', user: t.ask.text, translatedUser: t.ask.english, agent: t.answer.text, englishAgent: t.answer.english, intents: [script.topics[ti]!.intent] });
+      lines.push({
+        kind: 'faq',
+        user: t.ask.text,
+        translatedUser: t.ask.english,
+        agent: t.answer.text,
+        englishAgent: t.answer.english,
+        intents: [script.topics[ti]!.intent],
+      });
     }
-    lines.push({ kind: 'goodbye', user: f.goodbye.ask.text, translatedUser: f.goodbye.ask.english, agent: f.goodbye.answer.text, englishAgent: f.goodbye.answer.english, intents: ['goodbye'] });
+    lines.push({
+      kind: 'goodbye',
+      user: f.goodbye.ask.text,
+      translatedUser: f.goodbye.ask.english,
+      agent: f.goodbye.answer.text,
+      englishAgent: f.goodbye.answer.english,
+      intents: ['goodbye'],
+    });
     return { lines };
   }
-  const lines: Line[] = [{ kind: 'greeting', user: null, agent: friendly ? script.friendlyGreeting : script.greeting, intents: ['greeting'] }];
+  const lines: Line[] = [
+    {
+      kind: 'greeting',
+      user: null,
+      agent: friendly ? script.friendlyGreeting : script.greeting,
+      intents: ['greeting'],
+    },
+  ];
   let ood = 0;
   const exchanges = call.inProgress ? 5 : 1 + (rng.chance(0.45) ? 1 : 0) + (rng.chance(0.15) ? 1 : 0);
   for (let i = 0; i < exchanges; i++) {
-    if (voice && rng.chance(0.07)) lines.push({ kind: 'silence', user: '', agent: SILENCE_LINE, intents: ['silence'], silence: true });
+    if (voice && rng.chance(0.07))
+      lines.push({ kind: 'silence', user: '', agent: SILENCE_LINE, intents: ['silence'], silence: true });
     if (rng.chance(0.1)) {
       ood += 1;
       lines.push({ kind: 'ood', user: rng.pick(OOD_ASKS), agent: script.fallback, intents: ['ood'], ood: true });
       if (ood >= 2 && rng.chance(0.6)) {
-        lines.push({ kind: 'handoff', user: rng.pick(OOD_ASKS), agent: HANDOFF_LINE, intents: ['ood', 'handoff'], ood: true });
+        lines.push({
+          kind: 'handoff',
+          user: rng.pick(OOD_ASKS),
+          agent: HANDOFF_LINE,
+          intents: ['ood', 'handoff'],
+          ood: true,
+        });
         return { lines, handoff: HANDOFF_REASON_REPEATED_OOD };
       }
       continue;
@@ -134,7 +164,8 @@ function plan(rng: DemoRandom, script: DemoScript, call: DemoCall): { lines: Lin
     lines.push({ kind: 'handoff', user: rng.pick(HANDOFF_ASKS), agent: HANDOFF_LINE, intents: ['handoff'] });
     return { lines, handoff: HANDOFF_REASON_USER };
   }
-  if (rng.chance(0.75)) lines.push({ kind: 'goodbye', user: rng.pick(GOODBYE_ASKS), agent: GOODBYE_LINE, intents: ['goodbye'] });
+  if (rng.chance(0.75))
+    lines.push({ kind: 'goodbye', user: rng.pick(GOODBYE_ASKS), agent: GOODBYE_LINE, intents: ['goodbye'] });
   return { lines };
 }
 
@@ -142,7 +173,12 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 const tenths = (ms: number): number => Math.round(ms / 100) / 10;
 
 /** One demo conversation; turns after `cutoffMs` (the end of the week) are not recorded yet. */
-export function demoConversation(rng: DemoRandom, script: DemoScript, call: DemoCall, cutoffMs: number): StoredConversation {
+export function demoConversation(
+  rng: DemoRandom,
+  script: DemoScript,
+  call: DemoCall,
+  cutoffMs: number,
+): StoredConversation {
   const voice = call.channel === 'VOICE-SIP';
   const { lines, handoff } = plan(rng, script, call);
   const crashed = !call.inProgress && rng.chance(0.006);
@@ -190,7 +226,8 @@ export function demoConversation(rng: DemoRandom, script: DemoScript, call: Demo
     CALL_TURN: turns.map((t) => t.user_input_datetime!),
   };
   if (!inProgress) metrics.CALL_DURATION = String(tenths(endMs - call.startMs));
-  if (handoff && destination && !inProgress) Object.assign(metrics, { HANDOFF_TO: destination, HANDOFF_REASON: handoff });
+  if (handoff && destination && !inProgress)
+    Object.assign(metrics, { HANDOFF_TO: destination, HANDOFF_REASON: handoff });
   if (!inProgress && call.channel === 'WEBCHAT' && rng.chance(0.3)) metrics.CSAT = String(rng.int(handoff ? 2 : 3, 5));
 
   return {
@@ -215,7 +252,9 @@ export function demoConversation(rng: DemoRandom, script: DemoScript, call: Demo
     language: call.language,
     metrics,
     state: {
-      ...(voice ? { from_: fromNumber, to: toNumber, call_sid: `CA${call.id.replace(/\D/g, '').padStart(32, '0')}` } : { platform: rng.pick(['web', 'web', 'ios', 'android']) }),
+      ...(voice
+        ? { from_: fromNumber, to: toNumber, call_sid: `CA${call.id.replace(/\D/g, '').padStart(32, '0')}` }
+        : { platform: rng.pick(['web', 'web', 'ios', 'android']) }),
       ...(order ? { order_number: order } : {}),
     },
     turns,

@@ -58,7 +58,12 @@ export const HANDOFF_ASKS: readonly string[] = [
   'Agent, please.',
 ];
 
-export const GOODBYE_ASKS: readonly string[] = ['Thanks, that helps. Bye!', "That's all, thank you.", 'Great, thanks. Goodbye.', 'OK, bye.'];
+export const GOODBYE_ASKS: readonly string[] = [
+  'Thanks, that helps. Bye!',
+  "That's all, thank you.",
+  'Great, thanks. Goodbye.',
+  'OK, bye.',
+];
 
 export { GOODBYE_LINE, HANDOFF_LINE, SILENCE_LINE };
 
@@ -77,43 +82,70 @@ export interface ForeignScript {
   goodbye: { ask: ForeignLine; answer: ForeignLine };
 }
 
-function foreignScripts(topics: Readonly<Record<string, { content: string }>>, greeting: string): Readonly<Record<ForeignLanguage, ForeignScript>> {
+function foreignScripts(
+  topics: Readonly<Record<string, { content: string }>>,
+  greeting: string,
+): Readonly<Record<ForeignLanguage, ForeignScript>> {
   return {
     'es-ES': {
       greeting: { text: '¡Hola! Soy Sam, de Acme. ¿En qué puedo ayudarle hoy?', english: greeting },
       topics: [
         {
           ask: { text: '¿A qué hora abren hoy?', english: 'What time do you open today?' },
-          answer: { text: 'Nuestras tiendas abren de lunes a sábado de 9 a 18 h, y el domingo de 10 a 16 h.', english: topics.kt_opening_hours!.content },
+          answer: {
+            text: 'Nuestras tiendas abren de lunes a sábado de 9 a 18 h, y el domingo de 10 a 16 h.',
+            english: topics.kt_opening_hours!.content,
+          },
         },
         {
           ask: { text: 'Quiero devolver unos zapatos.', english: 'I want to return some shoes.' },
-          answer: { text: 'Puede devolver cualquier artículo en un plazo de 30 días desde la entrega para un reembolso completo.', english: topics.kt_returns!.content },
+          answer: {
+            text: 'Puede devolver cualquier artículo en un plazo de 30 días desde la entrega para un reembolso completo.',
+            english: topics.kt_returns!.content,
+          },
         },
         {
           ask: { text: '¿Cuánto tarda el envío?', english: 'How long does delivery take?' },
-          answer: { text: 'El envío estándar tarda de 3 a 5 días laborables y es gratuito a partir de 50 dólares.', english: topics.kt_delivery!.content },
+          answer: {
+            text: 'El envío estándar tarda de 3 a 5 días laborables y es gratuito a partir de 50 dólares.',
+            english: topics.kt_delivery!.content,
+          },
         },
       ],
-      goodbye: { ask: { text: 'Gracias, adiós.', english: 'Thank you, goodbye.' }, answer: { text: 'Gracias por contactarnos. ¡Adiós!', english: GOODBYE_LINE } },
+      goodbye: {
+        ask: { text: 'Gracias, adiós.', english: 'Thank you, goodbye.' },
+        answer: { text: 'Gracias por contactarnos. ¡Adiós!', english: GOODBYE_LINE },
+      },
     },
     'fr-FR': {
       greeting: { text: "Bonjour ! Je suis Sam, d'Acme. Comment puis-je vous aider aujourd'hui ?", english: greeting },
       topics: [
         {
           ask: { text: 'Vous êtes ouverts le dimanche ?', english: 'Are you open on Sunday?' },
-          answer: { text: 'Nos magasins sont ouverts du lundi au samedi de 9 h à 18 h, et le dimanche de 10 h à 16 h.', english: topics.kt_opening_hours!.content },
+          answer: {
+            text: 'Nos magasins sont ouverts du lundi au samedi de 9 h à 18 h, et le dimanche de 10 h à 16 h.',
+            english: topics.kt_opening_hours!.content,
+          },
         },
         {
           ask: { text: 'Comment me faire rembourser ?', english: 'How do I get a refund?' },
-          answer: { text: 'Vous pouvez retourner tout article dans les 30 jours suivant la livraison pour un remboursement complet.', english: topics.kt_returns!.content },
+          answer: {
+            text: 'Vous pouvez retourner tout article dans les 30 jours suivant la livraison pour un remboursement complet.',
+            english: topics.kt_returns!.content,
+          },
         },
         {
           ask: { text: 'Où est mon colis ?', english: 'Where is my parcel?' },
-          answer: { text: 'La livraison standard prend 3 à 5 jours ouvrés et est gratuite au-delà de 50 dollars.', english: topics.kt_delivery!.content },
+          answer: {
+            text: 'La livraison standard prend 3 à 5 jours ouvrés et est gratuite au-delà de 50 dollars.',
+            english: topics.kt_delivery!.content,
+          },
         },
       ],
-      goodbye: { ask: { text: 'Merci, au revoir.', english: 'Thank you, goodbye.' }, answer: { text: "Merci de nous avoir contactés. Au revoir !", english: GOODBYE_LINE } },
+      goodbye: {
+        ask: { text: 'Merci, au revoir.', english: 'Thank you, goodbye.' },
+        answer: { text: 'Merci de nous avoir contactés. Au revoir !', english: GOODBYE_LINE },
+      },
     },
   };
 }

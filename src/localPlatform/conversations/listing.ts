@@ -96,15 +96,23 @@ function wrongCursorKind(): never {
  * order and page by key; semantic search and random samples have their own order (relevance,
  * a shuffle) and page by position, each page shown in time order. A cursor wins over offset.
  */
-export function listConversations(all: readonly StoredConversation[], projectId: string, q: ConversationsQuery): ListedPage {
+export function listConversations(
+  all: readonly StoredConversation[],
+  projectId: string,
+  q: ConversationsQuery,
+): ListedPage {
   const hash = filterHash(q);
   const from: CursorPosition | undefined = q.cursor === undefined ? undefined : decodeCursor(q.cursor, hash);
   const matches = filtered(all, projectId, q);
 
   if (q.query_type === 'semantic' || q.sample !== undefined) {
-    const ordered = q.query_type === 'semantic'
-      ? rankSemantic(matches.map((m) => m.conv), q.query!).map((r) => ({ conv: r.conv, t: Date.parse(r.conv.started_at) }))
-      : shuffled(matches.sort(byTime), hash);
+    const ordered =
+      q.query_type === 'semantic'
+        ? rankSemantic(
+            matches.map((m) => m.conv),
+            q.query!,
+          ).map((r) => ({ conv: r.conv, t: Date.parse(r.conv.started_at) }))
+        : shuffled(matches.sort(byTime), hash);
     if (from && from.kind !== 'position') wrongCursorKind();
     const start = from ? from.position : q.offset;
     const end = start + q.limit;

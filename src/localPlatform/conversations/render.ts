@@ -159,7 +159,11 @@ export function descriptionsFor(version: ConversationsApiVersion, opts: RenderOp
   const out: Record<string, string> = {};
   for (const [key, text] of Object.entries(CONVERSATION_FIELD_DESCRIPTIONS)) {
     if (key === 'turns.latency' && (version !== 'v3' || !opts.includeLatency)) continue;
-    if ((key === 'turns.translated_user_input' || key === 'turns.english_agent_response') && (version !== 'v3' || !opts.settings.translation)) continue;
+    if (
+      (key === 'turns.translated_user_input' || key === 'turns.english_agent_response') &&
+      (version !== 'v3' || !opts.settings.translation)
+    )
+      continue;
     out[key] = text;
   }
   return out;

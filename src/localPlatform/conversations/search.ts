@@ -30,19 +30,46 @@ export function transcriptTerms(query: string): string[] {
   return query.toLowerCase().split(/\s+/).filter(Boolean);
 }
 
-export function matchesTranscript(conv: StoredConversation, terms: readonly string[], side: TurnType | undefined): boolean {
-  const haystack = conv.turns.flatMap((t) => sideTexts(t, side)).join('\n').toLowerCase();
+export function matchesTranscript(
+  conv: StoredConversation,
+  terms: readonly string[],
+  side: TurnType | undefined,
+): boolean {
+  const haystack = conv.turns
+    .flatMap((t) => sideTexts(t, side))
+    .join('\n')
+    .toLowerCase();
   return terms.every((term) => haystack.includes(term));
 }
 
-const STOP_WORDS = new Set('a an and are as at be but by can could do does for from have how i if in is it its me my of on or our please so that the their then there this to was we what when where which will with would you your'.split(' '));
+const STOP_WORDS = new Set(
+  'a an and are as at be but by can could do does for from have how i if in is it its me my of on or our please so that the their then there this to was we what when where which will with would you your'.split(
+    ' ',
+  ),
+);
 
 /** Words that mean the same for a support desk, mapped to one. */
 const SYNONYMS: Readonly<Record<string, string>> = {
-  refund: 'return', money: 'return', exchange: 'return',
-  shipping: 'delivery', ship: 'delivery', parcel: 'delivery', package: 'delivery', arrive: 'delivery', courier: 'delivery', deliver: 'delivery',
-  open: 'hour', close: 'hour', closing: 'hour', opening: 'hour', time: 'hour',
-  person: 'human', agent: 'human', someone: 'human', representative: 'human', operator: 'human',
+  refund: 'return',
+  money: 'return',
+  exchange: 'return',
+  shipping: 'delivery',
+  ship: 'delivery',
+  parcel: 'delivery',
+  package: 'delivery',
+  arrive: 'delivery',
+  courier: 'delivery',
+  deliver: 'delivery',
+  open: 'hour',
+  close: 'hour',
+  closing: 'hour',
+  opening: 'hour',
+  time: 'hour',
+  person: 'human',
+  agent: 'human',
+  someone: 'human',
+  representative: 'human',
+  operator: 'human',
 };
 
 function stem(word: string): string {
@@ -85,7 +112,10 @@ function termCounts(conv: StoredConversation): Map<string, number> {
 }
 
 /** Conversations similar to the query, best first, with their scores. */
-export function rankSemantic(candidates: readonly StoredConversation[], query: string): Array<{ conv: StoredConversation; score: number }> {
+export function rankSemantic(
+  candidates: readonly StoredConversation[],
+  query: string,
+): Array<{ conv: StoredConversation; score: number }> {
   const docs = candidates.map((conv) => ({ conv, counts: termCounts(conv) }));
   const df = new Map<string, number>();
   for (const d of docs) for (const term of d.counts.keys()) df.set(term, (df.get(term) ?? 0) + 1);
@@ -122,5 +152,7 @@ export function rankSemantic(candidates: readonly StoredConversation[], query: s
     if (score >= SEMANTIC_MIN_SCORE) ranked.push({ conv: d.conv, score });
   }
   const key = (c: StoredConversation): string => `${c.started_at}\u0000${c.id}`;
-  return ranked.sort((a, b) => b.score - a.score || (key(a.conv) < key(b.conv) ? -1 : key(a.conv) > key(b.conv) ? 1 : 0));
+  return ranked.sort(
+    (a, b) => b.score - a.score || (key(a.conv) < key(b.conv) ? -1 : key(a.conv) > key(b.conv) ? 1 : 0),
+  );
 }

@@ -26,17 +26,27 @@ export function createDniFamily(ctx: FamilyContext): Family {
     if (!agent) throw runtimeError(404, `The agent of this key no longer exists: ${key.agentId}`);
     requireJsonContentType(req.raw, (message) => runtimeError(415, message));
     const body = req.json(() => runtimeError(400, 'The request body is not valid JSON', 'body'));
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw runtimeError(400, 'The request body must be a JSON object', 'body');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw runtimeError(400, 'The request body must be a JSON object', 'body');
     const parsed = dniReservationRequestSchema.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = issue.path.map(String).join('.') || 'attributes';
       throw runtimeError(400, `${field}: ${issue.message}`, field);
     }
-    const result = pool.reserve({ agent_id: agent.agentId, account_id: key.accountId, project_id: key.projectId ?? null, attributes: parsed.data.attributes });
+    const result = pool.reserve({
+      agent_id: agent.agentId,
+      account_id: key.accountId,
+      project_id: key.projectId ?? null,
+      attributes: parsed.data.attributes,
+    });
     if ('retryAfterMs' in result) {
       const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
-      throw new HttpError(503, { error_message: `No DNI number is free; the next frees up in ${seconds} s` } satisfies DniErrorBody, { 'retry-after': String(seconds) });
+      throw new HttpError(
+        503,
+        { error_message: `No DNI number is free; the next frees up in ${seconds} s` } satisfies DniErrorBody,
+        { 'retry-after': String(seconds) },
+      );
     }
     const reply: DniReservationReply = { dni: result.reservation.dni, expires_at: result.reservation.expires_at };
     return { status: 200, body: reply };
@@ -60,9 +70,22 @@ export function createDniFamily(ctx: FamilyContext): Family {
         source: 'dni',
         fromNumber: from,
         toNumber: reservation.dni,
-        state: { from_: from, to: reservation.dni, dni: reservation.dni, [DNI_ATTRIBUTES_STATE_KEY]: structuredClone(reservation.attributes) },
+        state: {
+          from_: from,
+          to: reservation.dni,
+          dni: reservation.dni,
+          [DNI_ATTRIBUTES_STATE_KEY]: structuredClone(reservation.attributes),
+        },
       });
-      return { status: 201, body: { conversation_id: conversation.id, agent_id: reservation.agent_id, greeting, attributes: reservation.attributes } };
+      return {
+        status: 201,
+        body: {
+          conversation_id: conversation.id,
+          agent_id: reservation.agent_id,
+          greeting,
+          attributes: reservation.attributes,
+        },
+      };
     } catch (err) {
       pool.restore(reservation);
       throw err;
@@ -71,4 +94,3 @@ export function createDniFamily(ctx: FamilyContext): Family {
 
   return { name: 'dni', base: 'runtime', router };
 }
-

@@ -2,7 +2,10 @@ import { DNI_RESERVATION_TTL_MS } from '../../contract/dni';
 import type { Platform } from '../platform';
 
 /** The local platform's DNI pool: +1 415 555 0200 to +1 415 555 0299 (fictional 555-02xx numbers). */
-export const DNI_POOL: readonly string[] = Array.from({ length: 100 }, (_, n) => `+141555502${String(n).padStart(2, '0')}`);
+export const DNI_POOL: readonly string[] = Array.from(
+  { length: 100 },
+  (_, n) => `+141555502${String(n).padStart(2, '0')}`,
+);
 
 export interface DniReservation {
   dni: string;
@@ -35,7 +38,9 @@ export class DniPool {
   }
 
   /** Reserves the lowest free number, or says when the next one frees up. */
-  reserve(req: Omit<DniReservation, 'dni' | 'reserved_at' | 'expires_at'>): { reservation: DniReservation } | { retryAfterMs: number } {
+  reserve(
+    req: Omit<DniReservation, 'dni' | 'reserved_at' | 'expires_at'>,
+  ): { reservation: DniReservation } | { retryAfterMs: number } {
     const active = this.active();
     const taken = new Set(active.map((r) => r.dni));
     const dni = DNI_POOL.find((n) => !taken.has(n));

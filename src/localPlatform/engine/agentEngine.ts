@@ -128,7 +128,13 @@ export class AgentEngine {
     if (opts.handoffDestination) this.section().handoffDestinations[conversation.id] = opts.handoffDestination;
     const knowledge = servedKnowledge(p, opts.agentId, opts.environment);
     const greeting = this.greetingOverride(opts.agentId) ?? greetingLine(knowledge.persona, userNameOf(attributes));
-    this.record(conversation, { at: now, userInput: null, response: greeting, intents: ['greeting'], latency: latencyOf('greeting', greeting) });
+    this.record(conversation, {
+      at: now,
+      userInput: null,
+      response: greeting,
+      intents: ['greeting'],
+      latency: latencyOf('greeting', greeting),
+    });
     p.addConversation(conversation);
     return { conversation, greeting };
   }
@@ -172,7 +178,11 @@ export class AgentEngine {
   }
 
   /** Records a handoff asked for outside a turn (for example a messaging handoff request). */
-  handOff(conversation: StoredConversation, reason: string, destination?: string | null): { destination: string; reason: string } {
+  handOff(
+    conversation: StoredConversation,
+    reason: string,
+    destination?: string | null,
+  ): { destination: string; reason: string } {
     const handoff = { destination: destination || this.destinationOf(conversation), reason };
     this.markHandoff(conversation, handoff);
     this.platform.conversationChanged(conversation);
@@ -188,7 +198,13 @@ export class AgentEngine {
     conversation.metrics.CALL_DURATION = String(conversation.total_duration);
   }
 
-  private decide(conversation: StoredConversation, act: UserAct, message: string, knowledge: Knowledge, input: TurnInput): Decision {
+  private decide(
+    conversation: StoredConversation,
+    act: UserAct,
+    message: string,
+    knowledge: Knowledge,
+    input: TurnInput,
+  ): Decision {
     switch (act) {
       case 'silence':
         return { kind: 'silence', response: SILENCE_LINE, intents: ['silence'], isOod: false, end: false };
@@ -197,23 +213,52 @@ export class AgentEngine {
       case 'greeting':
         return { kind: 'greeting', response: GREETING_REPLY_LINE, intents: ['greeting'], isOod: false, end: false };
       case 'handoff': {
-        if (input.handoffAvailable === false) return { kind: 'handoff', response: HANDOFF_UNAVAILABLE_LINE, intents: ['handoff'], isOod: false, end: false };
+        if (input.handoffAvailable === false)
+          return {
+            kind: 'handoff',
+            response: HANDOFF_UNAVAILABLE_LINE,
+            intents: ['handoff'],
+            isOod: false,
+            end: false,
+          };
         const destination = input.handoffDestination || this.destinationOf(conversation);
-        return { kind: 'handoff', response: HANDOFF_LINE, intents: ['handoff'], isOod: false, end: false, handoff: { destination, reason: HANDOFF_REASON_USER } };
+        return {
+          kind: 'handoff',
+          response: HANDOFF_LINE,
+          intents: ['handoff'],
+          isOod: false,
+          end: false,
+          handoff: { destination, reason: HANDOFF_REASON_USER },
+        };
       }
       case 'question': {
         const best = knowledge.index.rank(message)[0];
         if (!best || best.score < OOD_THRESHOLD) {
-          return { kind: 'ood', response: fallbackLine(knowledge.topicNames), intents: ['ood'], isOod: true, end: false };
+          return {
+            kind: 'ood',
+            response: fallbackLine(knowledge.topicNames),
+            intents: ['ood'],
+            isOod: true,
+            end: false,
+          };
         }
-        return { kind: 'faq', response: best.topic.content, intents: [`faq.${knowledge.slugs.get(best.topic.topicId) ?? 'topic'}`], isOod: false, end: false };
+        return {
+          kind: 'faq',
+          response: best.topic.content,
+          intents: [`faq.${knowledge.slugs.get(best.topic.topicId) ?? 'topic'}`],
+          isOod: false,
+          end: false,
+        };
       }
     }
   }
 
   private applyTurnContext(conversation: StoredConversation, input: TurnInput): void {
     if (input.integrationAttributes) {
-      conversation.integration_attributes = { ...(conversation.integration_attributes ?? {}), ...input.integrationAttributes };
+      conversation.integration_attributes = {
+        ...(conversation.integration_attributes ?? {}),
+        ...input.integrationAttributes,
+      };
       conversation.state.integration_attributes = conversation.integration_attributes;
     }
     // Metadata belongs to one turn: the state shows the metadata of the latest turn only.
@@ -300,7 +345,14 @@ interface TurnRecord {
 }
 
 /** Base think time per kind of reply, ms. */
-const BASE_LATENCY: Record<ReplyKind, number> = { greeting: 180, faq: 240, ood: 320, handoff: 280, goodbye: 150, silence: 120 };
+const BASE_LATENCY: Record<ReplyKind, number> = {
+  greeting: 180,
+  faq: 240,
+  ood: 320,
+  handoff: 280,
+  goodbye: 150,
+  silence: 120,
+};
 
 /**
  * A deterministic latency: think time by kind plus speaking time by length, so Conversations

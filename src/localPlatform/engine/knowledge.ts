@@ -27,7 +27,8 @@ const cache = new WeakMap<AgentContent, Cached>();
 
 function signatureOf(content: AgentContent): string {
   let sig = `${content.behavior.length}:${content.behavior}`;
-  for (const t of Object.values(content.topics)) sig += `\u0000${t.topicId}\u0001${t.updatedAt}\u0001${t.name}\u0001${t.content.length}`;
+  for (const t of Object.values(content.topics))
+    sig += `\u0000${t.topicId}\u0001${t.updatedAt}\u0001${t.name}\u0001${t.content.length}`;
   return sig;
 }
 

@@ -50,7 +50,9 @@ function undouble(w: string): string {
 
 /** The terms a text is indexed and searched by: words without stopwords, stemmed. */
 export function terms(text: string): string[] {
-  return words(text).filter((w) => !isStopword(w)).map(stem);
+  return words(text)
+    .filter((w) => !isStopword(w))
+    .map(stem);
 }
 
 /** A URL-style slug of a name: `Opening hours` -> `opening-hours`. */

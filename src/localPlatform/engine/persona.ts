@@ -35,7 +35,8 @@ export function userNameOf(attributes: Record<string, unknown> | null | undefine
 
 export function greetingLine(persona: Persona, userName?: string): string {
   const hello = userName ? `Hello ${userName}!` : 'Hello!';
-  if (persona.name) return `${hello} I'm ${persona.name}${persona.role ? `, ${persona.role}` : ''}. How can I help you today?`;
+  if (persona.name)
+    return `${hello} I'm ${persona.name}${persona.role ? `, ${persona.role}` : ''}. How can I help you today?`;
   if (persona.title) return `${hello} Welcome to ${persona.title}. How can I help you today?`;
   return `${hello} How can I help you today?`;
 }

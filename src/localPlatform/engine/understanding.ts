@@ -1,9 +1,12 @@
 /** What a user's message asks for, before any knowledge is searched. */
 export type UserAct = 'silence' | 'handoff' | 'goodbye' | 'greeting' | 'question';
 
-const HANDOFF = /\b(?:person|people|human|humans|agent|agents|representative|rep|operator|someone real|real someone|staff member|member of (?:staff|your team)|live chat)\b/i;
-const GOODBYE = /\b(?:good ?bye|bye|bye-bye|see you|that(?:'|\u2019)?s all|that is all|nothing else|end (?:the )?(?:chat|conversation))\b/i;
-const GREETING = /^\s*(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening)|greetings)\b[\s!,.]*(?:there|sam|team)?[\s!,.]*$/i;
+const HANDOFF =
+  /\b(?:person|people|human|humans|agent|agents|representative|rep|operator|someone real|real someone|staff member|member of (?:staff|your team)|live chat)\b/i;
+const GOODBYE =
+  /\b(?:good ?bye|bye|bye-bye|see you|that(?:'|\u2019)?s all|that is all|nothing else|end (?:the )?(?:chat|conversation))\b/i;
+const GREETING =
+  /^\s*(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening)|greetings)\b[\s!,.]*(?:there|sam|team)?[\s!,.]*$/i;
 
 /** Classifies a message by rule: empty is silence, asking for a person is a handoff, and so on. */
 export function classify(message: string): UserAct {
@@ -15,7 +18,8 @@ export function classify(message: string): UserAct {
 }
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
-const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+const MONTHS =
+  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const DATE = new RegExp(
   [
     String.raw`\b\d{4}-\d{2}-\d{2}\b`,

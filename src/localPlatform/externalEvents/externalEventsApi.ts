@@ -9,7 +9,13 @@ import { buildError, type RequestContext, Router, runtimeError } from '../http';
 import type { Platform } from '../platform';
 import type { StoredApiKey } from '../state';
 import { findEventId, parsePayload, PayloadError } from './payload';
-import { awaitExternalEvent, conversationWaitingOn, deliverExternalEvent, ExternalEventError, listExternalEvents } from './pending';
+import {
+  awaitExternalEvent,
+  conversationWaitingOn,
+  deliverExternalEvent,
+  ExternalEventError,
+  listExternalEvents,
+} from './pending';
 
 /** External Events API (EXT-1..EXT-5) plus `/_local/external-events/...` to make conversations wait on ids. */
 export function createExternalEventsFamily(ctx: FamilyContext): Family {
@@ -31,15 +37,19 @@ export function createExternalEventsFamily(ctx: FamilyContext): Family {
   ctx.admin.get('/external-events', () => ({ body: listExternalEvents(platform) }));
   ctx.admin.post('/external-events/pending', (req) => {
     const body = req.json() as { conversation_id?: unknown; event_id?: unknown } | undefined;
-    if (typeof body?.conversation_id !== 'string') throw buildError(400, 'conversation_id is required', [{ field: 'conversation_id', message: 'must be a string' }]);
+    if (typeof body?.conversation_id !== 'string')
+      throw buildError(400, 'conversation_id is required', [{ field: 'conversation_id', message: 'must be a string' }]);
     const eventId = body.event_id;
     if (eventId !== undefined && (typeof eventId !== 'string' || !eventId.trim() || eventId.length > EVENT_ID_MAX)) {
-      throw buildError(400, 'event_id must be a non-empty string', [{ field: 'event_id', message: `1 to ${EVENT_ID_MAX} characters` }]);
+      throw buildError(400, 'event_id must be a non-empty string', [
+        { field: 'event_id', message: `1 to ${EVENT_ID_MAX} characters` },
+      ]);
     }
     try {
       return { status: 201, body: awaitExternalEvent(platform, body.conversation_id, eventId?.trim()) };
     } catch (err) {
-      if (err instanceof ExternalEventError) throw buildError(platform.findConversation(body.conversation_id) ? 409 : 404, err.message);
+      if (err instanceof ExternalEventError)
+        throw buildError(platform.findConversation(body.conversation_id) ? 409 : 404, err.message);
       throw err;
     }
   });

@@ -42,14 +42,23 @@ export function parsePayload(raw: RawBody): ParsedPayload {
     case 'text/plain':
       return parseText(raw.text);
     case '':
-      throw new PayloadError('A body needs a Content-Type: application/json, application/x-www-form-urlencoded, application/xml or text/plain');
+      throw new PayloadError(
+        'A body needs a Content-Type: application/json, application/x-www-form-urlencoded, application/xml or text/plain',
+      );
     default:
-      throw new PayloadError(`Unsupported Content-Type ${raw.contentType}: send application/json, application/x-www-form-urlencoded, application/xml or text/plain`);
+      throw new PayloadError(
+        `Unsupported Content-Type ${raw.contentType}: send application/json, application/x-www-form-urlencoded, application/xml or text/plain`,
+      );
   }
 }
 
 /** Finds the event id at its location and path (EXT-2); throws PayloadError naming what is missing. */
-export function findEventId(req: RequestContext, payload: ParsedPayload, location: EventIdLocation, path: string): string {
+export function findEventId(
+  req: RequestContext,
+  payload: ParsedPayload,
+  location: EventIdLocation,
+  path: string,
+): string {
   let found: unknown;
   if (location === 'headers') found = req.header(path);
   else if (location === 'querystring') found = req.query.get(path) ?? undefined;
@@ -76,7 +85,8 @@ function walk(value: unknown, segments: readonly string[]): unknown {
   let cur = value;
   for (const seg of segments) {
     if (Array.isArray(cur) && /^\d+$/.test(seg)) cur = cur[Number(seg)];
-    else if (typeof cur === 'object' && cur !== null && !Array.isArray(cur) && Object.hasOwn(cur, seg)) cur = (cur as Record<string, unknown>)[seg];
+    else if (typeof cur === 'object' && cur !== null && !Array.isArray(cur) && Object.hasOwn(cur, seg))
+      cur = (cur as Record<string, unknown>)[seg];
     else return undefined;
   }
   return cur;
@@ -111,7 +121,8 @@ function assign(target: Record<string, unknown>, keys: string[], value: string):
       else cur[key] = [existing, value];
       return;
     }
-    if (typeof existing !== 'object' || existing === null || Array.isArray(existing)) cur[key] = Object.create(null) as Record<string, unknown>;
+    if (typeof existing !== 'object' || existing === null || Array.isArray(existing))
+      cur[key] = Object.create(null) as Record<string, unknown>;
     cur = cur[key] as Record<string, unknown>;
   }
 }

@@ -50,7 +50,10 @@ export function awaitExternalEvent(platform: Platform, conversationId: string, e
   return record;
 }
 
-export function listExternalEvents(platform: Platform): { pending: PendingExternalEvent[]; delivered: DeliveredExternalEvent[] } {
+export function listExternalEvents(platform: Platform): {
+  pending: PendingExternalEvent[];
+  delivered: DeliveredExternalEvent[];
+} {
   const s = section(platform);
   return { pending: Object.values(s.pending), delivered: [...s.delivered] };
 }
@@ -59,14 +62,19 @@ export function listExternalEvents(platform: Platform): { pending: PendingExtern
  * The in-progress conversation of the key's project waiting on this id, or an error saying why
  * the id is not usable (EXT-5: unknown or invalid event id).
  */
-export function conversationWaitingOn(platform: Platform, eventId: string, projectId: string | undefined): StoredConversation {
+export function conversationWaitingOn(
+  platform: Platform,
+  eventId: string,
+  projectId: string | undefined,
+): StoredConversation {
   const pending = section(platform).pending;
   const record = Object.hasOwn(pending, eventId) ? pending[eventId] : undefined;
   const conv = record ? platform.findConversation(record.conversation_id) : undefined;
   if (!record || !conv || (projectId !== undefined && conv.project_id !== projectId)) {
     throw new ExternalEventError(`Unknown event id: ${eventId} (no conversation is waiting on it)`);
   }
-  if (!conv.in_progress) throw new ExternalEventError(`Invalid event id: ${eventId} belongs to a conversation that has ended`);
+  if (!conv.in_progress)
+    throw new ExternalEventError(`Invalid event id: ${eventId} belongs to a conversation that has ended`);
   return conv;
 }
 
@@ -75,15 +83,29 @@ export function conversationWaitingOn(platform: Platform, eventId: string, proje
  * `state.last_external_event_id` names the newest, the id stops waiting, and listeners hear
  * of the change so the agent can continue.
  */
-export function deliverExternalEvent(platform: Platform, conv: StoredConversation, eventId: string, payload: unknown, contentType: string): DeliveredExternalEvent {
+export function deliverExternalEvent(
+  platform: Platform,
+  conv: StoredConversation,
+  eventId: string,
+  payload: unknown,
+  contentType: string,
+): DeliveredExternalEvent {
   const s = section(platform);
   const previous = conv.state[EXTERNAL_EVENTS_STATE_KEY];
-  const events: Record<string, unknown> = typeof previous === 'object' && previous !== null && !Array.isArray(previous) ? (previous as Record<string, unknown>) : {};
+  const events: Record<string, unknown> =
+    typeof previous === 'object' && previous !== null && !Array.isArray(previous)
+      ? (previous as Record<string, unknown>)
+      : {};
   Object.defineProperty(events, eventId, { value: payload, enumerable: true, writable: true, configurable: true });
   conv.state[EXTERNAL_EVENTS_STATE_KEY] = events;
   conv.state.last_external_event_id = eventId;
   Reflect.deleteProperty(s.pending, eventId);
-  const delivered: DeliveredExternalEvent = { event_id: eventId, conversation_id: conv.id, received_at: platform.now(), content_type: contentType };
+  const delivered: DeliveredExternalEvent = {
+    event_id: eventId,
+    conversation_id: conv.id,
+    received_at: platform.now(),
+    content_type: contentType,
+  };
   s.delivered.push(delivered);
   if (s.delivered.length > DELIVERED_KEPT) s.delivered.splice(0, s.delivered.length - DELIVERED_KEPT);
   platform.conversationChanged(conv);

@@ -66,7 +66,12 @@ export function parseXml(text: string): XmlElement {
     } else if (text[i] === '<') {
       i++;
       if (root) fail('more than one root element');
-      const el: XmlElement = { name: readName(), attributes: Object.create(null) as Record<string, string>, children: [], text: '' };
+      const el: XmlElement = {
+        name: readName(),
+        attributes: Object.create(null) as Record<string, string>,
+        children: [],
+        text: '',
+      };
       for (;;) {
         skipSpace();
         if (text.startsWith('/>', i) || text[i] === '>') break;

@@ -15,7 +15,13 @@ import { classify } from '../engine/understanding';
 import type { Platform } from '../platform';
 import type { StoredConnector, StoredConversation } from '../state';
 import { takeSocketFault } from './injectedErrors';
-import { DEFAULT_HANDOFF_REQUEST_REASON, LIVE_AGENT_GOODBYE, LIVE_AGENT_NAME, liveAgentGreeting, liveAgentReply } from './liveAgent';
+import {
+  DEFAULT_HANDOFF_REQUEST_REASON,
+  LIVE_AGENT_GOODBYE,
+  LIVE_AGENT_NAME,
+  liveAgentGreeting,
+  liveAgentReply,
+} from './liveAgent';
 import type { Outbox } from './outbox';
 import { findSession, isIdle, nextEventId, type StoredSession } from './store';
 import { jsonTooDeep } from '../limits';
@@ -67,7 +73,8 @@ export class ClientEvents {
     const session = findSession(this.platform, sessionId);
     if ('error' in event) return this.out.error(ws, session, event.error, event.custom);
     const { custom } = event;
-    if (takeSocketFault(this.platform, 'session-lookup', sessionId)) return this.out.error(ws, session, S.sessionLookupFailed, custom);
+    if (takeSocketFault(this.platform, 'session-lookup', sessionId))
+      return this.out.error(ws, session, S.sessionLookupFailed, custom);
     if (!session || session.status !== 'active' || takeSocketFault(this.platform, 'session-not-found', sessionId)) {
       this.out.error(ws, session, S.sessionNotFound, custom);
       if (session?.status === 'active') this.finish(session, 'session_not_found', custom);
@@ -81,7 +88,8 @@ export class ClientEvents {
       this.out.error(ws, session, S.connectorNotFound, custom);
       return this.finish(session, 'connector_not_found', custom);
     }
-    if (event.type !== 'EVENT_TYPE_USER_TYPING' && takeSocketFault(this.platform, 'overload', sessionId)) return this.out.error(ws, session, S.overload, custom);
+    if (event.type !== 'EVENT_TYPE_USER_TYPING' && takeSocketFault(this.platform, 'overload', sessionId))
+      return this.out.error(ws, session, S.overload, custom);
     switch (event.type) {
       case 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN':
         return this.join(session, ws, connector, custom);
@@ -90,7 +98,13 @@ export class ClientEvents {
       case 'EVENT_TYPE_USER_TYPING':
         return;
       case 'EVENT_TYPE_REQUEST_HANDOFF':
-        return this.requestHandoff(session, ws, connector, typeof event.payload.reason === 'string' ? event.payload.reason : undefined, custom);
+        return this.requestHandoff(
+          session,
+          ws,
+          connector,
+          typeof event.payload.reason === 'string' ? event.payload.reason : undefined,
+          custom,
+        );
       case 'EVENT_TYPE_END_SESSION':
         return this.finish(session, 'ended_by_user', custom);
     }
@@ -115,7 +129,10 @@ export class ClientEvents {
       if (joined) this.out.sendTo(ws, session, 'EVENT_TYPE_VIRTUAL_AGENT_JOINED', joined.payload, custom);
       return;
     }
-    if (!this.platform.state.agents.agents[session.agentId] || takeSocketFault(this.platform, 'start-failed', session.id)) {
+    if (
+      !this.platform.state.agents.agents[session.agentId] ||
+      takeSocketFault(this.platform, 'start-failed', session.id)
+    ) {
       return this.out.error(ws, session, S.startFailed, custom);
     }
     const { conversation, greeting } = this.engine.start({
@@ -131,14 +148,25 @@ export class ClientEvents {
     });
     session.conversationId = conversation.id;
     session.joined = true;
-    const agentName = servedKnowledge(this.platform, session.agentId, session.environment).persona.name ?? this.platform.state.agents.agents[session.agentId]!.name;
-    this.out.emit(session, 'EVENT_TYPE_VIRTUAL_AGENT_JOINED', { conversation_id: conversation.id, agent_name: agentName }, custom);
+    const agentName =
+      servedKnowledge(this.platform, session.agentId, session.environment).persona.name ??
+      this.platform.state.agents.agents[session.agentId]!.name;
+    this.out.emit(
+      session,
+      'EVENT_TYPE_VIRTUAL_AGENT_JOINED',
+      { conversation_id: conversation.id, agent_name: agentName },
+      custom,
+    );
     await this.out.agentSays(session, greeting, custom);
   }
 
   /** The session's conversation, or the system error that says why there is none. */
   private conversationOf(session: StoredSession, ws: WebSocket, custom: Custom): StoredConversation | undefined {
-    if (!session.joined || !session.conversationId || takeSocketFault(this.platform, 'conversation-not-found', session.id)) {
+    if (
+      !session.joined ||
+      !session.conversationId ||
+      takeSocketFault(this.platform, 'conversation-not-found', session.id)
+    ) {
       this.out.error(ws, session, S.conversationNotFound, custom);
       return undefined;
     }
@@ -154,12 +182,19 @@ export class ClientEvents {
     return conversation;
   }
 
-  private async userMessage(session: StoredSession, ws: WebSocket, connector: StoredConnector, text: string, custom: Custom): Promise<void> {
+  private async userMessage(
+    session: StoredSession,
+    ws: WebSocket,
+    connector: StoredConnector,
+    text: string,
+    custom: Custom,
+  ): Promise<void> {
     const conversation = this.conversationOf(session, ws, custom);
     if (!conversation) return;
     this.out.emit(session, 'EVENT_TYPE_USER_MESSAGE', { text }, custom);
     if (session.handoff) return this.toLiveAgent(session, ws, connector, text, custom);
-    if (takeSocketFault(this.platform, 'response-failed', session.id)) return this.out.error(ws, session, S.responseFailed, custom);
+    if (takeSocketFault(this.platform, 'response-failed', session.id))
+      return this.out.error(ws, session, S.responseFailed, custom);
     const mode = classify(text) === 'handoff' ? this.handoffMode(session, connector) : 'ok';
     const turn = this.engine.respond(conversation, {
       message: text,
@@ -168,43 +203,88 @@ export class ClientEvents {
       handoffAvailable: mode === 'ok' || mode === 'forward-fails',
     });
     if (turn.handoffRequested && !turn.handoff) {
-      return this.out.error(ws, session, mode === 'connect-fails' ? S.handoffConnectFailed : S.handoffNotInitiated, custom);
+      return this.out.error(
+        ws,
+        session,
+        mode === 'connect-fails' ? S.handoffConnectFailed : S.handoffNotInitiated,
+        custom,
+      );
     }
     const interrupted = takeSocketFault(this.platform, 'stream-interrupted', session.id);
-    await this.out.agentSays(session, turn.response, custom, interrupted ? () => this.out.error(ws, session, S.streamInterrupted, custom) : undefined);
+    await this.out.agentSays(
+      session,
+      turn.response,
+      custom,
+      interrupted ? () => this.out.error(ws, session, S.streamInterrupted, custom) : undefined,
+    );
     if (interrupted || session.status !== 'active') return;
     if (turn.handoff) this.startHandoff(session, turn.handoff, custom);
     if (turn.endConversation) this.finish(session, 'conversation_ended', custom);
   }
 
-  private requestHandoff(session: StoredSession, ws: WebSocket, connector: StoredConnector, reason: string | undefined, custom: Custom): void {
+  private requestHandoff(
+    session: StoredSession,
+    ws: WebSocket,
+    connector: StoredConnector,
+    reason: string | undefined,
+    custom: Custom,
+  ): void {
     const conversation = this.conversationOf(session, ws, custom);
     if (!conversation || session.handoff) return;
     const mode = this.handoffMode(session, connector);
     if (mode === 'invalid-config') return this.out.error(ws, session, S.handoffNotInitiated, custom);
     if (mode === 'connect-fails') return this.out.error(ws, session, S.handoffConnectFailed, custom);
-    const handoff = this.engine.handOff(conversation, reason || DEFAULT_HANDOFF_REQUEST_REASON, connector.handoffDestination);
+    const handoff = this.engine.handOff(
+      conversation,
+      reason || DEFAULT_HANDOFF_REQUEST_REASON,
+      connector.handoffDestination,
+    );
     this.startHandoff(session, handoff, custom);
   }
 
   private startHandoff(session: StoredSession, handoff: { destination: string; reason: string }, custom: Custom): void {
     session.handoff = { ...handoff, liveAgentName: LIVE_AGENT_NAME };
     this.out.emit(session, 'EVENT_TYPE_HANDOFF_STARTED', handoff, custom);
-    this.out.emit(session, 'EVENT_TYPE_LIVE_AGENT_MESSAGE', { message_id: `msg-${nextEventId(session)}`, text: liveAgentGreeting(LIVE_AGENT_NAME), agent_name: LIVE_AGENT_NAME }, custom);
+    this.out.emit(
+      session,
+      'EVENT_TYPE_LIVE_AGENT_MESSAGE',
+      {
+        message_id: `msg-${nextEventId(session)}`,
+        text: liveAgentGreeting(LIVE_AGENT_NAME),
+        agent_name: LIVE_AGENT_NAME,
+      },
+      custom,
+    );
   }
 
-  private toLiveAgent(session: StoredSession, ws: WebSocket, connector: StoredConnector, text: string, custom: Custom): void {
+  private toLiveAgent(
+    session: StoredSession,
+    ws: WebSocket,
+    connector: StoredConnector,
+    text: string,
+    custom: Custom,
+  ): void {
     const name = session.handoff!.liveAgentName;
     if (connector.handoffMode === 'forward-fails' || takeSocketFault(this.platform, 'handoff-forward', session.id)) {
       return this.out.error(ws, session, S.handoffForwardFailed, custom);
     }
     if (classify(text) === 'goodbye') {
-      this.out.emit(session, 'EVENT_TYPE_LIVE_AGENT_MESSAGE', { message_id: `msg-${nextEventId(session)}`, text: LIVE_AGENT_GOODBYE, agent_name: name }, custom);
+      this.out.emit(
+        session,
+        'EVENT_TYPE_LIVE_AGENT_MESSAGE',
+        { message_id: `msg-${nextEventId(session)}`, text: LIVE_AGENT_GOODBYE, agent_name: name },
+        custom,
+      );
       this.out.emit(session, 'EVENT_TYPE_HANDOFF_ENDED', { reason: 'live_agent_ended' }, custom);
       session.handoff = null;
       return this.finish(session, 'conversation_ended', custom);
     }
-    this.out.emit(session, 'EVENT_TYPE_LIVE_AGENT_MESSAGE', { message_id: `msg-${nextEventId(session)}`, text: liveAgentReply(text), agent_name: name }, custom);
+    this.out.emit(
+      session,
+      'EVENT_TYPE_LIVE_AGENT_MESSAGE',
+      { message_id: `msg-${nextEventId(session)}`, text: liveAgentReply(text), agent_name: name },
+      custom,
+    );
   }
 
   /** The connector's handoff mode, unless a fault says otherwise for this one request. */

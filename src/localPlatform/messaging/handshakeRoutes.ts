@@ -14,7 +14,12 @@ import { messagingOf, newSessionId, type StoredSession } from './store';
 import { type AccessClaims, issueAccessToken, verifyAccessToken } from './tokens';
 import { requireJsonContentType } from '../jsonBody';
 
-export function messagingError(status: number, message: string, errors?: Array<{ field: string; message: string }>, headers: Record<string, string> = {}): HttpError {
+export function messagingError(
+  status: number,
+  message: string,
+  errors?: Array<{ field: string; message: string }>,
+  headers: Record<string, string> = {},
+): HttpError {
   const body: MessagingErrorBody = { message, ...(errors ? { errors } : {}) };
   return new HttpError(status, body, headers);
 }
@@ -61,10 +66,18 @@ export function addHandshakeRoutes(router: Router, platform: Platform, limiter: 
     if (!connector) throw messagingError(401, E.unknownConnectorToken);
     if (!connector.hostDomain && !connector.appNamespace) throw messagingError(401, E.connectorWithoutHost);
     if (!hostMatches(host, connector)) throw messagingError(401, E.hostMismatch);
-    requireJsonContentType(ctx.raw, (message) => messagingError(415, message, [{ field: 'Content-Type', message: 'must be application/json' }]));
+    requireJsonContentType(ctx.raw, (message) =>
+      messagingError(415, message, [{ field: 'Content-Type', message: 'must be application/json' }]),
+    );
     if (takeHttpFault(platform, 'access-token', ctx.method, ctx.path)) throw messagingError(500, E.accessTokenFailed);
     const ttl = platform.options.accessTokenTtlSeconds;
-    const issued = issueAccessToken(messagingOf(platform).secret, connector.id, hostOf(host), Math.floor(platform.clock.now() / 1000), ttl);
+    const issued = issueAccessToken(
+      messagingOf(platform).secret,
+      connector.id,
+      hostOf(host),
+      Math.floor(platform.clock.now() / 1000),
+      ttl,
+    );
     const reply: AccessTokenReply = { access_token: issued.token, expires_in: ttl, token_type: 'Bearer' };
     return { body: reply };
   });
@@ -107,11 +120,16 @@ export function addHandshakeRoutes(router: Router, platform: Platform, limiter: 
 }
 
 function sessionBody(ctx: RequestContext): { streaming_enabled: boolean; platform: StoredSession['platform'] } {
-  requireJsonContentType(ctx.raw, (message) => messagingError(415, message, [{ field: 'Content-Type', message: 'must be application/json' }]));
+  requireJsonContentType(ctx.raw, (message) =>
+    messagingError(415, message, [{ field: 'Content-Type', message: 'must be application/json' }]),
+  );
   const raw = ctx.json(() => messagingError(400, E.parseError, [{ field: 'body', message: 'must be valid JSON' }]));
   const parsed = sessionRequestSchema.safeParse(raw ?? {});
   if (!parsed.success) {
-    const errors = parsed.error.issues.map((i) => ({ field: i.path.length > 0 ? i.path.map(String).join('.') : 'body', message: i.message }));
+    const errors = parsed.error.issues.map((i) => ({
+      field: i.path.length > 0 ? i.path.map(String).join('.') : 'body',
+      message: i.message,
+    }));
     throw messagingError(400, E.parseError, errors);
   }
   return parsed.data;

@@ -24,8 +24,16 @@ const IDLE_SWEEP_EVERY = 10;
  */
 export function createMessagingFamily({ platform, admin }: FamilyContext): Family {
   const router = new Router();
-  const httpLimiter = new RateLimiter(() => platform.options.messagingHttpPerMinute, 60_000, () => platform.clock.now());
-  const socketLimiter = new RateLimiter(() => platform.options.wsMessagesPerSecond, 1000, () => platform.clock.now());
+  const httpLimiter = new RateLimiter(
+    () => platform.options.messagingHttpPerMinute,
+    60_000,
+    () => platform.clock.now(),
+  );
+  const socketLimiter = new RateLimiter(
+    () => platform.options.wsMessagesPerSecond,
+    1000,
+    () => platform.clock.now(),
+  );
   addHandshakeRoutes(router, platform, httpLimiter);
 
   /** One queue per session, so an answer streams out whole before the next event is handled. */
@@ -45,7 +53,9 @@ export function createMessagingFamily({ platform, admin }: FamilyContext): Famil
     },
   });
   const outbox = new Outbox(platform, hub);
-  const events = new ClientEvents(platform, engineOf(platform), outbox, (id) => hub.close(id, 1000, 'session not found'));
+  const events = new ClientEvents(platform, engineOf(platform), outbox, (id) =>
+    hub.close(id, 1000, 'session not found'),
+  );
 
   function enqueue(sessionId: string, ws: WebSocket, data: string): void {
     const next = (queues.get(sessionId) ?? Promise.resolve())
@@ -72,7 +82,13 @@ export function createMessagingFamily({ platform, admin }: FamilyContext): Famil
       if (session?.status === 'active' && isIdle(platform, session)) events.finish(session, 'inactivity');
       // A session over for an hour is forgotten, history and all: it can never be resumed, and
       // long runs would otherwise keep every session ever made (and rewrite them to --data-dir).
-      else if (all && session && session.status !== 'active' && !hub.sessionIds().includes(id) && platform.clock.now() - session.lastActivityMs > ENDED_SESSION_RETENTION_MS) {
+      else if (
+        all &&
+        session &&
+        session.status !== 'active' &&
+        !hub.sessionIds().includes(id) &&
+        platform.clock.now() - session.lastActivityMs > ENDED_SESSION_RETENTION_MS
+      ) {
         Reflect.deleteProperty(sessions, id);
         platform.mutated();
       }
@@ -108,7 +124,12 @@ export function createMessagingFamily({ platform, admin }: FamilyContext): Famil
   };
 }
 
-const HANDOFF_MODES: ReadonlyArray<NonNullable<StoredConnector['handoffMode']>> = ['ok', 'connect-fails', 'forward-fails', 'invalid-config'];
+const HANDOFF_MODES: ReadonlyArray<NonNullable<StoredConnector['handoffMode']>> = [
+  'ok',
+  'connect-fails',
+  'forward-fails',
+  'invalid-config',
+];
 
 /** `/_local/messaging/...`: see sessions, and switch a webchat connector's handoff behaviour or host. */
 function addMessagingAdminRoutes(admin: Router, platform: Platform, hub: SocketHub): void {
@@ -132,17 +153,29 @@ function addMessagingAdminRoutes(admin: Router, platform: Platform, hub: SocketH
     if (!connector) throw buildError(404, `No webchat connector ${ctx.params.connectorId}`);
     const body = (ctx.json() ?? {}) as Record<string, unknown>;
     if ('handoffMode' in body) {
-      if (!HANDOFF_MODES.includes(body.handoffMode as never)) throw buildError(400, 'Invalid handoffMode', [{ field: 'handoffMode', message: `one of ${HANDOFF_MODES.join(', ')}` }]);
+      if (!HANDOFF_MODES.includes(body.handoffMode as never))
+        throw buildError(400, 'Invalid handoffMode', [
+          { field: 'handoffMode', message: `one of ${HANDOFF_MODES.join(', ')}` },
+        ]);
       connector.handoffMode = body.handoffMode as StoredConnector['handoffMode'];
     }
     for (const field of ['hostDomain', 'appNamespace', 'handoffDestination'] as const) {
       if (!(field in body)) continue;
       const v = body[field];
-      if (v !== null && typeof v !== 'string') throw buildError(400, `Invalid ${field}`, [{ field, message: 'a string or null' }]);
+      if (v !== null && typeof v !== 'string')
+        throw buildError(400, `Invalid ${field}`, [{ field, message: 'a string or null' }]);
       if (field === 'handoffDestination') connector.handoffDestination = v ?? undefined;
       else connector[field] = v;
     }
     platform.mutated();
-    return { body: { id: connector.id, handoffMode: connector.handoffMode ?? 'ok', hostDomain: connector.hostDomain ?? null, appNamespace: connector.appNamespace ?? null, handoffDestination: connector.handoffDestination ?? null } };
+    return {
+      body: {
+        id: connector.id,
+        handoffMode: connector.handoffMode ?? 'ok',
+        hostDomain: connector.hostDomain ?? null,
+        appNamespace: connector.appNamespace ?? null,
+        handoffDestination: connector.handoffDestination ?? null,
+      },
+    };
   });
 }

@@ -49,7 +49,13 @@ export class Outbox {
   }
 
   /** Sends a momentary event to one socket. */
-  sendTo(ws: WebSocket, session: StoredSession | undefined, type: OutType, payload: Record<string, unknown>, custom?: Custom): void {
+  sendTo(
+    ws: WebSocket,
+    session: StoredSession | undefined,
+    type: OutType,
+    payload: Record<string, unknown>,
+    custom?: Custom,
+  ): void {
     this.hub.send(ws, this.make(session, type, payload, custom));
   }
 
@@ -65,7 +71,10 @@ export class Outbox {
   batch(ws: WebSocket, session: StoredSession, cursor: string | null): void {
     const n = cursor !== null && /^\d+$/.test(cursor) ? Number(cursor) : NaN;
     const from = Number.isSafeInteger(n) && n <= session.events.length ? n : 0;
-    this.sendTo(ws, session, 'EVENT_TYPE_EVENT_BATCH', { events: session.events.slice(from), cursor: session.events.length });
+    this.sendTo(ws, session, 'EVENT_TYPE_EVENT_BATCH', {
+      events: session.events.slice(from),
+      cursor: session.events.length,
+    });
   }
 
   /**
@@ -83,7 +92,12 @@ export class Outbox {
         if (this.platform.options.streamDelayMs > 0) await sleep(this.platform.options.streamDelayMs);
         // Stop when the session ended, or was dropped by a reset (the state no longer holds this object).
         if (session.status !== 'active' || findSession(this.platform, session.id) !== session) return;
-        this.emit(session, 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK', { message_id: messageId, index, text: chunks[index]! }, custom);
+        this.emit(
+          session,
+          'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK',
+          { message_id: messageId, index, text: chunks[index]! },
+          custom,
+        );
       }
       if (interrupt) {
         interrupt();
@@ -101,7 +115,12 @@ export class Outbox {
     this.platform.mutated();
   }
 
-  private make(session: StoredSession | undefined, type: OutType, payload: Record<string, unknown>, custom: Custom): ServerEvent {
+  private make(
+    session: StoredSession | undefined,
+    type: OutType,
+    payload: Record<string, unknown>,
+    custom: Custom,
+  ): ServerEvent {
     return {
       id: session ? nextEventId(session) : `evt-${(orphanEvents += 1)}`,
       type,

@@ -47,7 +47,8 @@ export class SocketHub {
     if (session?.status === 'active' && isIdle(this.platform, session)) this.handlers.idle(session);
     if (!session || session.status !== 'active') return refuse(socket, HANDSHAKE_ERRORS.sessionNotFound);
     if (claims.jti !== session.tokenId) return refuse(socket, HANDSHAKE_ERRORS.authenticationFailed);
-    if (this.count(session.id) >= this.platform.options.maxConnectionsPerSession) return refuse(socket, HANDSHAKE_ERRORS.connectionLimit);
+    if (this.count(session.id) >= this.platform.options.maxConnectionsPerSession)
+      return refuse(socket, HANDSHAKE_ERRORS.connectionLimit);
     // Count the socket now: the upgrade completes asynchronously and a burst must not overshoot the limit.
     this.pending.set(session.id, (this.pending.get(session.id) ?? 0) + 1);
     let settled = false;

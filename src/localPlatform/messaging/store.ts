@@ -36,7 +36,10 @@ export interface MessagingSection {
 }
 
 export function messagingOf(platform: Platform): MessagingSection {
-  return platform.section<MessagingSection>('messaging', () => ({ secret: randomBytes(32).toString('base64url'), sessions: {} }));
+  return platform.section<MessagingSection>('messaging', () => ({
+    secret: randomBytes(32).toString('base64url'),
+    sessions: {},
+  }));
 }
 
 export function findSession(platform: Platform, id: string): StoredSession | undefined {

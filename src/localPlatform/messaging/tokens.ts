@@ -26,7 +26,13 @@ function sign(secret: string, data: string): Buffer {
 }
 
 /** Issues an HS256 JWT for a connector, valid for `ttlSeconds` from `nowSeconds`. */
-export function issueAccessToken(secret: string, connectorId: string, host: string, nowSeconds: number, ttlSeconds: number): { token: string; claims: AccessClaims } {
+export function issueAccessToken(
+  secret: string,
+  connectorId: string,
+  host: string,
+  nowSeconds: number,
+  ttlSeconds: number,
+): { token: string; claims: AccessClaims } {
   const claims: AccessClaims = {
     iss: ISSUER,
     aud: AUDIENCE,
@@ -52,7 +58,13 @@ export function verifyAccessToken(secret: string, token: string, nowSeconds: num
     const h = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown };
     if (h.alg !== 'HS256') return undefined;
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<AccessClaims>;
-    if (claims.iss !== ISSUER || claims.aud !== AUDIENCE || typeof claims.sub !== 'string' || typeof claims.jti !== 'string') return undefined;
+    if (
+      claims.iss !== ISSUER ||
+      claims.aud !== AUDIENCE ||
+      typeof claims.sub !== 'string' ||
+      typeof claims.jti !== 'string'
+    )
+      return undefined;
     if (typeof claims.exp !== 'number' || claims.exp <= nowSeconds) return undefined;
     return claims as AccessClaims;
   } catch {

@@ -72,7 +72,8 @@ export class OutboundCalls {
       connector_id: req.connector.id,
       agent_id: req.connector.agentId,
       to_number: req.toNumber,
-      from_number: this.platform.state.agents.phoneNumbers.find((p) => p.connectorId === req.connector.id)?.number ?? null,
+      from_number:
+        this.platform.state.agents.phoneNumbers.find((p) => p.connectorId === req.connector.id)?.number ?? null,
       encryption: req.encryption,
       sip_headers: req.sipHeaders,
       status: 'ringing',
@@ -114,7 +115,12 @@ export class OutboundCalls {
       fromNumber: call.from_number,
       toNumber: call.to_number,
       // Built-in state keys of a call (from_, to, call_sid) beside the SIP headers the agent reads.
-      state: { from_: call.from_number, to: call.to_number, call_sid: call.call_sid, sip_headers: { ...call.sip_headers } },
+      state: {
+        from_: call.from_number,
+        to: call.to_number,
+        call_sid: call.call_sid,
+        sip_headers: { ...call.sip_headers },
+      },
     });
     call.status = 'in-progress';
     call.answered_at = this.platform.now();
@@ -179,7 +185,8 @@ export class OutboundCalls {
     const now = this.platform.clock.now();
     for (const [sid, call] of Object.entries(this.calls)) {
       this.refresh(call);
-      if (call.ended_at && now - Date.parse(call.ended_at) > CALL_STATUS_RETENTION_MS) Reflect.deleteProperty(this.calls, sid);
+      if (call.ended_at && now - Date.parse(call.ended_at) > CALL_STATUS_RETENTION_MS)
+        Reflect.deleteProperty(this.calls, sid);
     }
   }
 

@@ -22,7 +22,8 @@ export function createOutboundFamily(ctx: FamilyContext): Family {
     const connector = requireOutboundConnector(platform, req);
     requireJsonContentType(req.raw, (message) => runtimeError(415, message));
     const body = req.json(() => runtimeError(400, 'The request body is not valid JSON', 'body'));
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw runtimeError(400, 'The request body must be a JSON object', 'body');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw runtimeError(400, 'The request body must be a JSON object', 'body');
     const parsed = outboundCallRequestSchema.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
@@ -32,7 +33,10 @@ export function createOutboundFamily(ctx: FamilyContext): Family {
     const phone = normalizeToNumber(parsed.data.to_number, parsed.data.country_code);
     if (!phone.ok) throw runtimeError(400, `${phone.field}: ${phone.message}`, phone.field);
     if (phone.e164 === OUTBOUND_TEST_NUMBERS.placementFails) {
-      throw runtimeError(500, `Call placement failed: ${phone.e164} could not be reached. Retry with exponential backoff.`);
+      throw runtimeError(
+        500,
+        `Call placement failed: ${phone.e164} could not be reached. Retry with exponential backoff.`,
+      );
     }
     let call: StoredCall;
     try {
@@ -53,7 +57,11 @@ export function createOutboundFamily(ctx: FamilyContext): Family {
   router.get(`${OUTBOUND_CALL_PATH}/:callSid`, (req) => {
     const connector = requireOutboundConnector(platform, req);
     const call = calls.get(req.params.callSid!);
-    if (!call || call.connector_id !== connector.id) throw runtimeError(404, `Call not found: ${req.params.callSid!} (statuses are kept about 2 hours after a call ends)`);
+    if (!call || call.connector_id !== connector.id)
+      throw runtimeError(
+        404,
+        `Call not found: ${req.params.callSid!} (statuses are kept about 2 hours after a call ends)`,
+      );
     return { body: calls.view(call) };
   });
 
@@ -87,4 +95,3 @@ function requireOutboundConnector(platform: Platform, req: RequestContext): Stor
   if (!connector.outboundEnabled) throw runtimeError(401, 'This connector is not configured for outbound calling');
   return connector;
 }
-

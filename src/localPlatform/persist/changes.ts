@@ -53,7 +53,8 @@ export class ChangeTracker {
     const units = collectUnits(state);
     const changes: string[] = [];
     for (const [key, unit] of this.units) if (!units.has(key)) changes.push(`{"d":${JSON.stringify(unit.path)}}`);
-    for (const [key, unit] of units) if (this.units.get(key)?.text !== unit.text) changes.push(`{"s":${JSON.stringify(unit.path)},"v":${unit.text}}`);
+    for (const [key, unit] of units)
+      if (this.units.get(key)?.text !== unit.text) changes.push(`{"s":${JSON.stringify(unit.path)},"v":${unit.text}}`);
     const texts = new Map<string, string>();
     const consider = (c: StoredConversation): void => {
       if (texts.has(c.id)) return;
@@ -120,7 +121,12 @@ export function applyChanges(state: PlatformState, changes: readonly Change[]): 
     } else if ('s' in change) {
       const parent = parentOf(state, change.s, true)!;
       // defineProperty, so a key such as `__proto__` stays a plain key.
-      Object.defineProperty(parent, change.s[change.s.length - 1]!, { value: change.v, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(parent, change.s[change.s.length - 1]!, {
+        value: change.v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     } else {
       const parent = parentOf(state, change.d, false);
       if (parent) Reflect.deleteProperty(parent, change.d[change.d.length - 1]!);

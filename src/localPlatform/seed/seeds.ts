@@ -42,7 +42,8 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
 export function shiftTimestamps(value: unknown, deltaMs: number): void {
   if (Array.isArray(value)) {
     value.forEach((item, i) => {
-      if (typeof item === 'string' && ISO_INSTANT.test(item)) value[i] = new Date(Date.parse(item) + deltaMs).toISOString();
+      if (typeof item === 'string' && ISO_INSTANT.test(item))
+        value[i] = new Date(Date.parse(item) + deltaMs).toISOString();
       else shiftTimestamps(item, deltaMs);
     });
   } else if (value !== null && typeof value === 'object') {
@@ -75,9 +76,21 @@ export const SUPPORT_AGENT_CONTENT: AgentContent = {
     'If the caller asks for a person, hand off to the human support queue.',
   ].join('\n'),
   topics: {
-    kt_opening_hours: topic('kt_opening_hours', 'Opening hours', 'Our stores are open Monday to Saturday from 9am to 6pm, and Sunday from 10am to 4pm.'),
-    kt_returns: topic('kt_returns', 'Returns', 'You can return any item within 30 days of delivery for a full refund. Start a return from your order page or bring the item to any store with the receipt.'),
-    kt_delivery: topic('kt_delivery', 'Delivery', 'Standard delivery takes 3 to 5 working days and is free over 50 dollars. Express delivery arrives the next working day for 9 dollars.'),
+    kt_opening_hours: topic(
+      'kt_opening_hours',
+      'Opening hours',
+      'Our stores are open Monday to Saturday from 9am to 6pm, and Sunday from 10am to 4pm.',
+    ),
+    kt_returns: topic(
+      'kt_returns',
+      'Returns',
+      'You can return any item within 30 days of delivery for a full refund. Start a return from your order page or bring the item to any store with the receipt.',
+    ),
+    kt_delivery: topic(
+      'kt_delivery',
+      'Delivery',
+      'Standard delivery takes 3 to 5 working days and is free over 50 dollars. Express delivery arrives the next working day for 9 dollars.',
+    ),
   },
 };
 
@@ -88,23 +101,95 @@ export function seedBase(state: PlatformState): void {
   const proj = LOCAL_PROJECT.id;
   state.accounts.push({ ...LOCAL_ACCOUNT });
   state.projects.push({ ...LOCAL_PROJECT, accountId: acc, settings: defaultProjectSettings() });
-  state.variants.push({ id: 'var_default', name: 'Default', projectId: proj }, { id: 'var_friendly', name: 'Friendly Tone', projectId: proj });
+  state.variants.push(
+    { id: 'var_default', name: 'Default', projectId: proj },
+    { id: 'var_friendly', name: 'Friendly Tone', projectId: proj },
+  );
   state.keys.push(
     { key: LOCAL_KEYS.agents, family: 'agents', accountId: acc, label: 'Agents API key' },
-    { key: LOCAL_KEYS.agentsReadOnly, family: 'agents', accountId: acc, readOnly: true, label: 'Agents API key (read only)' },
+    {
+      key: LOCAL_KEYS.agentsReadOnly,
+      family: 'agents',
+      accountId: acc,
+      readOnly: true,
+      label: 'Agents API key (read only)',
+    },
     { key: LOCAL_KEYS.alerts, family: 'alerts', accountId: acc, label: 'Alerts API key' },
-    { key: LOCAL_KEYS.conversations, family: 'conversations', accountId: acc, projectId: proj, dataPermission: true, label: 'Conversations v3 key' },
-    { key: LOCAL_KEYS.chat, family: 'chat', accountId: acc, projectId: proj, environment: 'sandbox', label: 'Chat API key' },
-    { key: LOCAL_KEYS.externalEvents, family: 'externalEvents', accountId: acc, projectId: proj, label: 'External Events key' },
+    {
+      key: LOCAL_KEYS.conversations,
+      family: 'conversations',
+      accountId: acc,
+      projectId: proj,
+      dataPermission: true,
+      label: 'Conversations v3 key',
+    },
+    {
+      key: LOCAL_KEYS.chat,
+      family: 'chat',
+      accountId: acc,
+      projectId: proj,
+      environment: 'sandbox',
+      label: 'Chat API key',
+    },
+    {
+      key: LOCAL_KEYS.externalEvents,
+      family: 'externalEvents',
+      accountId: acc,
+      projectId: proj,
+      label: 'External Events key',
+    },
     { key: LOCAL_KEYS.dni, family: 'dni', accountId: acc, projectId: proj, agentId: LOCAL_AGENT_ID, label: 'DNI key' },
   );
   const common = { accountId: acc, projectId: proj, agentId: LOCAL_AGENT_ID };
   state.connectors.push(
-    { ...common, id: 'conn_chat', token: LOCAL_CONNECTORS.chatToken, kind: 'chat', environment: 'sandbox', outboundEnabled: false, handoffDestination: 'human-support-queue' },
-    { ...common, id: 'conn_webchat', token: LOCAL_CONNECTORS.webchatToken, kind: 'webchat', environment: 'sandbox', hostDomain: LOCAL_CONNECTORS.webchatHost, appNamespace: 'com.example.app', outboundEnabled: false, handoffDestination: 'human-support-queue', handoffMode: 'ok' },
-    { ...common, id: 'conn_webchat_nohost', token: LOCAL_CONNECTORS.webchatNoHostToken, kind: 'webchat', environment: 'sandbox', hostDomain: null, appNamespace: null, outboundEnabled: false },
-    { ...common, id: 'conn_voice_out', token: LOCAL_CONNECTORS.outboundToken, kind: 'voice', environment: 'live', outboundEnabled: true, handoffDestination: '+14155550100' },
-    { ...common, id: 'conn_voice_in', token: LOCAL_CONNECTORS.voiceNoOutboundToken, kind: 'voice', environment: 'live', outboundEnabled: false },
+    {
+      ...common,
+      id: 'conn_chat',
+      token: LOCAL_CONNECTORS.chatToken,
+      kind: 'chat',
+      environment: 'sandbox',
+      outboundEnabled: false,
+      handoffDestination: 'human-support-queue',
+    },
+    {
+      ...common,
+      id: 'conn_webchat',
+      token: LOCAL_CONNECTORS.webchatToken,
+      kind: 'webchat',
+      environment: 'sandbox',
+      hostDomain: LOCAL_CONNECTORS.webchatHost,
+      appNamespace: 'com.example.app',
+      outboundEnabled: false,
+      handoffDestination: 'human-support-queue',
+      handoffMode: 'ok',
+    },
+    {
+      ...common,
+      id: 'conn_webchat_nohost',
+      token: LOCAL_CONNECTORS.webchatNoHostToken,
+      kind: 'webchat',
+      environment: 'sandbox',
+      hostDomain: null,
+      appNamespace: null,
+      outboundEnabled: false,
+    },
+    {
+      ...common,
+      id: 'conn_voice_out',
+      token: LOCAL_CONNECTORS.outboundToken,
+      kind: 'voice',
+      environment: 'live',
+      outboundEnabled: true,
+      handoffDestination: '+14155550100',
+    },
+    {
+      ...common,
+      id: 'conn_voice_in',
+      token: LOCAL_CONNECTORS.voiceNoOutboundToken,
+      kind: 'voice',
+      environment: 'live',
+      outboundEnabled: false,
+    },
   );
   state.agents.agents[LOCAL_AGENT_ID] = {
     agentId: LOCAL_AGENT_ID,
@@ -147,8 +232,22 @@ export function seedBase(state: PlatformState): void {
     };
   }
   state.agents.phoneNumbers.push(
-    { number: '+14155550123', projectId: proj, accountId: acc, clientEnv: 'live', connectorId: 'conn_voice_out', agentId: LOCAL_AGENT_ID },
-    { number: '+14155550124', projectId: proj, accountId: acc, clientEnv: 'sandbox', connectorId: 'conn_voice_in', agentId: LOCAL_AGENT_ID },
+    {
+      number: '+14155550123',
+      projectId: proj,
+      accountId: acc,
+      clientEnv: 'live',
+      connectorId: 'conn_voice_out',
+      agentId: LOCAL_AGENT_ID,
+    },
+    {
+      number: '+14155550124',
+      projectId: proj,
+      accountId: acc,
+      clientEnv: 'sandbox',
+      connectorId: 'conn_voice_in',
+      agentId: LOCAL_AGENT_ID,
+    },
   );
   state.agents.realtimeConfigs.push({
     agentId: LOCAL_AGENT_ID,

@@ -9,7 +9,15 @@ import type { RememberedAgents } from '../explorer/agents/rememberedAgents';
 import { DeploymentNode } from '../explorer/agents/deploymentNodes';
 import { ConnectorNode, NumberNode, RealtimeConfigNode } from '../explorer/agents/telephonyNodes';
 import type { TreeNode } from '../explorer/treeNode';
-import { isPlatformError, requireContext, requireModel, runCommand, untilAborted, UserFacingError, withProgress } from './commandSupport';
+import {
+  isPlatformError,
+  requireContext,
+  requireModel,
+  runCommand,
+  untilAborted,
+  UserFacingError,
+  withProgress,
+} from './commandSupport';
 import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
@@ -38,34 +46,54 @@ export async function resolveAgent(models: ProfileModels<object>, arg: AgentArg)
   }
   let agents: Agent[];
   try {
-    agents = model.agents.peek() ?? (await withProgress(vscode.l10n.t('Loading agents…'), (signal) => untilAborted(model.agents.get(), signal)));
+    agents =
+      model.agents.peek() ??
+      (await withProgress(vscode.l10n.t('Loading agents…'), (signal) => untilAborted(model.agents.get(), signal)));
   } catch (err) {
     if (!(isPlatformError(err) && err.assumption)) throw err;
     // Listing agents is an assumed endpoint: the manual path is the agent id, typed by hand.
     const id = await prompts.input({
       title: vscode.l10n.t('Agent id'),
-      prompt: vscode.l10n.t('This platform does not list agents ({0}). Enter the agent id from the studio.', err.assumption.row),
+      prompt: vscode.l10n.t(
+        'This platform does not list agents ({0}). Enter the agent id from the studio.',
+        err.assumption.row,
+      ),
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter an agent id.')),
     });
     return id?.trim() ? { agentId: id.trim(), name: id.trim(), description: '' } : undefined;
   }
-  if (agents.length === 0) throw new UserFacingError(vscode.l10n.t('This workspace has no agents yet. Create one with Agent Workbench: Create Agent.'));
-  const pick = await prompts.pick(agents.map((a) => ({ label: a.name, description: a.agentId, detail: a.description, agent: a })), { placeHolder: vscode.l10n.t('Agent'), matchOnDescription: true });
+  if (agents.length === 0)
+    throw new UserFacingError(
+      vscode.l10n.t('This workspace has no agents yet. Create one with Agent Workbench: Create Agent.'),
+    );
+  const pick = await prompts.pick(
+    agents.map((a) => ({ label: a.name, description: a.agentId, detail: a.description, agent: a })),
+    { placeHolder: vscode.l10n.t('Agent'), matchOnDescription: true },
+  );
   return pick?.agent;
 }
 
 /** Create agent, create branch, copy id, refresh and filter. */
-export function registerAgentCommands(connection: Connection, models: ProfileModels<object>, tree: AgentsTree, remembered: RememberedAgents): vscode.Disposable {
+export function registerAgentCommands(
+  connection: Connection,
+  models: ProfileModels<object>,
+  tree: AgentsTree,
+  remembered: RememberedAgents,
+): vscode.Disposable {
   /** Adds an agent by its id, for platforms that do not list agents; the Agents view then shows it. */
   async function addAgentById(given?: string): Promise<string | undefined> {
     const ctx = requireContext(connection);
-    const id = (given ?? (await prompts.input({
-      title: vscode.l10n.t('Add Agent by Id'),
-      prompt: vscode.l10n.t('The agent id, as the studio shows it'),
-      ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() && !/\s/.test(v.trim()) ? undefined : vscode.l10n.t('Enter an agent id (no spaces).')),
-    })))?.trim();
+    const id = (
+      given ??
+      (await prompts.input({
+        title: vscode.l10n.t('Add Agent by Id'),
+        prompt: vscode.l10n.t('The agent id, as the studio shows it'),
+        ignoreFocusOut: true,
+        validateInput: (v) =>
+          v.trim() && !/\s/.test(v.trim()) ? undefined : vscode.l10n.t('Enter an agent id (no spaces).'),
+      }))
+    )?.trim();
     if (!id) return undefined;
     if (/\s/.test(id)) throw new UserFacingError(vscode.l10n.t('An agent id has no spaces.'));
     await remembered.add(ctx.profile.id, id);
@@ -77,21 +105,37 @@ export function registerAgentCommands(connection: Connection, models: ProfileMod
     const { AGENT_NAME_MIN, AGENT_NAME_MAX, AGENT_DESCRIPTION_MAX } = clientRuntime().agentsContract;
     const checkName = (v: string): string | undefined => {
       const n = v.trim().length;
-      return n < AGENT_NAME_MIN || n > AGENT_NAME_MAX ? vscode.l10n.t('An agent name has {0} to {1} characters (now {2}).', AGENT_NAME_MIN, AGENT_NAME_MAX, n) : undefined;
+      return n < AGENT_NAME_MIN || n > AGENT_NAME_MAX
+        ? vscode.l10n.t('An agent name has {0} to {1} characters (now {2}).', AGENT_NAME_MIN, AGENT_NAME_MAX, n)
+        : undefined;
     };
-    const name = args?.name ?? (await prompts.input({ title: vscode.l10n.t('Create Agent (1/2)'), prompt: vscode.l10n.t('Name of the new agent'), validateInput: checkName, ignoreFocusOut: true }));
+    const name =
+      args?.name ??
+      (await prompts.input({
+        title: vscode.l10n.t('Create Agent (1/2)'),
+        prompt: vscode.l10n.t('Name of the new agent'),
+        validateInput: checkName,
+        ignoreFocusOut: true,
+      }));
     if (name === undefined) return undefined;
     const problem = checkName(name);
     if (problem) throw new UserFacingError(problem);
-    const description = args?.description ?? (await prompts.input({
-      title: vscode.l10n.t('Create Agent (2/2)'),
-      prompt: vscode.l10n.t('What does {0} do? (optional)', name.trim()),
-      validateInput: (v) => (v.length > AGENT_DESCRIPTION_MAX ? vscode.l10n.t('At most {0} characters.', AGENT_DESCRIPTION_MAX) : undefined),
-      ignoreFocusOut: true,
-    }));
+    const description =
+      args?.description ??
+      (await prompts.input({
+        title: vscode.l10n.t('Create Agent (2/2)'),
+        prompt: vscode.l10n.t('What does {0} do? (optional)', name.trim()),
+        validateInput: (v) =>
+          v.length > AGENT_DESCRIPTION_MAX
+            ? vscode.l10n.t('At most {0} characters.', AGENT_DESCRIPTION_MAX)
+            : undefined,
+        ignoreFocusOut: true,
+      }));
     if (description === undefined) return undefined;
     const client = agentsClient(connection);
-    const created = await withProgress(vscode.l10n.t('Creating agent {0}…', name.trim()), (signal) => client.createAgent({ name: name.trim(), description }, signal));
+    const created = await withProgress(vscode.l10n.t('Creating agent {0}…', name.trim()), (signal) =>
+      client.createAgent({ name: name.trim(), description }, signal),
+    );
     requireModel(models).agents.agents.invalidate();
     void prompts.info(vscode.l10n.t('Agent "{0}" created ({1}) with its main branch.', created.name, created.agentId));
     return created;
@@ -103,16 +147,27 @@ export function registerAgentCommands(connection: Connection, models: ProfileMod
     const { BRANCH_NAME_MAX, BRANCH_NAME_PATTERN } = clientRuntime().agentsContract;
     const check = (v: string): string | undefined => {
       const t = v.trim();
-      if (!t || t.length > BRANCH_NAME_MAX) return vscode.l10n.t('A branch name has 1 to {0} characters.', BRANCH_NAME_MAX);
-      if (!BRANCH_NAME_PATTERN.test(t)) return vscode.l10n.t('Use letters, digits, ".", "_", "-" and "/", starting with a letter or digit.');
+      if (!t || t.length > BRANCH_NAME_MAX)
+        return vscode.l10n.t('A branch name has 1 to {0} characters.', BRANCH_NAME_MAX);
+      if (!BRANCH_NAME_PATTERN.test(t))
+        return vscode.l10n.t('Use letters, digits, ".", "_", "-" and "/", starting with a letter or digit.');
       return undefined;
     };
-    const name = givenName ?? (await prompts.input({ title: vscode.l10n.t('Create Branch of {0}', agent.name), prompt: vscode.l10n.t('The branch starts from main as it is now'), validateInput: check, ignoreFocusOut: true }));
+    const name =
+      givenName ??
+      (await prompts.input({
+        title: vscode.l10n.t('Create Branch of {0}', agent.name),
+        prompt: vscode.l10n.t('The branch starts from main as it is now'),
+        validateInput: check,
+        ignoreFocusOut: true,
+      }));
     if (name === undefined) return undefined;
     const problem = check(name);
     if (problem) throw new UserFacingError(problem);
     const client = agentsClient(connection);
-    const branch = await withProgress(vscode.l10n.t('Creating branch {0}…', name.trim()), (signal) => client.createBranch(agent.agentId, name.trim(), signal));
+    const branch = await withProgress(vscode.l10n.t('Creating branch {0}…', name.trim()), (signal) =>
+      client.createBranch(agent.agentId, name.trim(), signal),
+    );
     requireModel(models).agents.agent(agent.agentId).branches.invalidate();
     void prompts.info(vscode.l10n.t('Branch "{0}" of {1} created from main.', branch.name, agent.name));
     return branch;
@@ -120,12 +175,24 @@ export function registerAgentCommands(connection: Connection, models: ProfileMod
 
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Command.addAgentById, (id?: string) => runCommand(() => addAgentById(id))),
-    vscode.commands.registerCommand(Command.createAgent, (args?: { name?: string; description?: string }) => runCommand(() => createAgent(args))),
-    vscode.commands.registerCommand(Command.createBranch, (arg?: AgentArg, name?: string) => runCommand(() => createBranch(arg, name))),
+    vscode.commands.registerCommand(Command.createAgent, (args?: { name?: string; description?: string }) =>
+      runCommand(() => createAgent(args)),
+    ),
+    vscode.commands.registerCommand(Command.createBranch, (arg?: AgentArg, name?: string) =>
+      runCommand(() => createBranch(arg, name)),
+    ),
     vscode.commands.registerCommand(Command.refreshAgents, () => tree.refresh()),
-    vscode.commands.registerCommand(Command.refreshNode, (node?: TreeNode) => (node ? tree.refreshNode(node) : tree.refresh())),
+    vscode.commands.registerCommand(Command.refreshNode, (node?: TreeNode) =>
+      node ? tree.refreshNode(node) : tree.refresh(),
+    ),
     vscode.commands.registerCommand(Command.filterAgents, async (text?: string) => {
-      const value = text ?? (await prompts.input({ title: vscode.l10n.t('Filter Agents'), prompt: vscode.l10n.t('Part of an agent name or id; empty shows all'), value: tree.filter }));
+      const value =
+        text ??
+        (await prompts.input({
+          title: vscode.l10n.t('Filter Agents'),
+          prompt: vscode.l10n.t('Part of an agent name or id; empty shows all'),
+          value: tree.filter,
+        }));
       if (value !== undefined) tree.setFilter(value);
     }),
     vscode.commands.registerCommand(Command.clearAgentFilter, () => tree.setFilter('')),

@@ -7,7 +7,14 @@ import { CurrentAlertNode, RuleNode } from '../explorer/alerts/alertNodes';
 import type { AlertsTree } from '../explorer/alerts/alertsTree';
 import { TreeNode } from '../explorer/treeNode';
 import { type AlertRuleFields, changedFields, checkRuleFields, known, promptRule } from './alertRuleInput';
-import { isPlatformError, requireContext, runCommand, untilAborted, UserFacingError, withProgress } from './commandSupport';
+import {
+  isPlatformError,
+  requireContext,
+  runCommand,
+  untilAborted,
+  UserFacingError,
+  withProgress,
+} from './commandSupport';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 
@@ -18,11 +25,15 @@ export function alertsClient(connection: Connection): AlertsClient {
   return new (clientRuntime().AlertsClient)(requireContext(connection));
 }
 
-
 /** Why a rule cannot be created: the account's limit, and what to do about it. */
 function limitMessage(max: number, serverWords?: string): string {
-  const base = vscode.l10n.t('This account already has {0} alert rules, the most an account can have. Delete a rule, or edit one to watch something else, then try again.', max);
-  return serverWords ? `${base} (${vscode.l10n.t('The platform said: {0}', serverWords)})` : `${base} ${vscode.l10n.t('Nothing was sent.')}`;
+  const base = vscode.l10n.t(
+    'This account already has {0} alert rules, the most an account can have. Delete a rule, or edit one to watch something else, then try again.',
+    max,
+  );
+  return serverWords
+    ? `${base} (${vscode.l10n.t('The platform said: {0}', serverWords)})`
+    : `${base} ${vscode.l10n.t('Nothing was sent.')}`;
 }
 
 /** Create, edit, enable, disable and delete alert rules; refresh the Alerts view. */
@@ -37,13 +48,26 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     if (arg instanceof RuleNode) return arg.rule;
     const client = alertsClient(connection);
     const id = arg instanceof CurrentAlertNode ? arg.alert.rule_id : typeof arg === 'string' ? arg : arg?.ruleId;
-    if (id !== undefined) return withProgress(vscode.l10n.t('Reading alert rule {0}…', id), (signal) => client.getRule(id, signal));
+    if (id !== undefined)
+      return withProgress(vscode.l10n.t('Reading alert rule {0}…', id), (signal) => client.getRule(id, signal));
     const model = tree.model();
     // The list the view holds, when it holds one; read once for the view and the pick otherwise.
-    const rules = model?.rules.peek() ?? (await withProgress(vscode.l10n.t('Loading alert rules…'), (signal) => (model ? untilAborted(model.rules.get(), signal) : client.listRules({}, signal))));
-    if (rules.length === 0) throw new UserFacingError(vscode.l10n.t('This account has no alert rules yet. Create one with Agent Workbench: Create Alert Rule.'));
+    const rules =
+      model?.rules.peek() ??
+      (await withProgress(vscode.l10n.t('Loading alert rules…'), (signal) =>
+        model ? untilAborted(model.rules.get(), signal) : client.listRules({}, signal),
+      ));
+    if (rules.length === 0)
+      throw new UserFacingError(
+        vscode.l10n.t('This account has no alert rules yet. Create one with Agent Workbench: Create Alert Rule.'),
+      );
     const pick = await prompts.pick(
-      rules.map((r) => ({ label: r.name, description: `${r.metric} ${r.operator} ${r.threshold_value} · ${r.window_duration}${r.enabled ? '' : ` · ${vscode.l10n.t('disabled')}`}`, detail: r.id, rule: r })),
+      rules.map((r) => ({
+        label: r.name,
+        description: `${r.metric} ${r.operator} ${r.threshold_value} · ${r.window_duration}${r.enabled ? '' : ` · ${vscode.l10n.t('disabled')}`}`,
+        detail: r.id,
+        rule: r,
+      })),
       { placeHolder, matchOnDescription: true, matchOnDetail: true },
     );
     return pick?.rule;
@@ -54,9 +78,15 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     const ctx = requireContext(connection);
     refuseAtLimit();
     if (!args) return promptRule(vscode.l10n.t('Create Alert Rule'), ctx.profile.projectId);
-    const checked = checkRuleFields({ ...args, project_id: args.project_id === undefined ? ctx.profile.projectId : args.project_id });
-    const missing = (['name', 'metric', 'operator', 'threshold_value', 'window_duration'] as const).filter((f) => checked[f] === undefined);
-    if (missing.length) throw new UserFacingError(vscode.l10n.t('An alert rule needs {0}. Nothing was sent.', missing.join(', ')));
+    const checked = checkRuleFields({
+      ...args,
+      project_id: args.project_id === undefined ? ctx.profile.projectId : args.project_id,
+    });
+    const missing = (['name', 'metric', 'operator', 'threshold_value', 'window_duration'] as const).filter(
+      (f) => checked[f] === undefined,
+    );
+    if (missing.length)
+      throw new UserFacingError(vscode.l10n.t('An alert rule needs {0}. Nothing was sent.', missing.join(', ')));
     return checked as CreateAlertRuleRequest;
   }
 
@@ -64,9 +94,17 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     refuseAtLimit();
     const client = alertsClient(connection);
     try {
-      const created = await withProgress(vscode.l10n.t('Creating alert rule {0}…', draft.name), (signal) => client.createRule(draft, signal));
+      const created = await withProgress(vscode.l10n.t('Creating alert rule {0}…', draft.name), (signal) =>
+        client.createRule(draft, signal),
+      );
       void tree.refreshRules();
-      void prompts.info(vscode.l10n.t('Alert rule "{0}" created ({1}). It reports OK until its first evaluation.', created.name, created.id));
+      void prompts.info(
+        vscode.l10n.t(
+          'Alert rule "{0}" created ({1}). It reports OK until its first evaluation.',
+          created.name,
+          created.id,
+        ),
+      );
       return created;
     } catch (err) {
       if (isPlatformError(err) && err.status === 409) {
@@ -87,7 +125,9 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
 
   async function save(rule: AlertRule, change: ReturnType<typeof changedFields>, verb: string): Promise<AlertRule> {
     const client = alertsClient(connection);
-    const saved = await withProgress(vscode.l10n.t('{0} alert rule {1}…', verb, rule.name), (signal) => client.updateRule(rule.id, change, signal));
+    const saved = await withProgress(vscode.l10n.t('{0} alert rule {1}…', verb, rule.name), (signal) =>
+      client.updateRule(rule.id, change, signal),
+    );
     void tree.refreshRules();
     return saved;
   }
@@ -109,21 +149,32 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
       return rule;
     }
     const saved = await save(rule, change, vscode.l10n.t('Saving'));
-    void prompts.info(vscode.l10n.t('Alert rule "{0}" saved: {1} changed.', saved.name, Object.keys(change).join(', ')));
+    void prompts.info(
+      vscode.l10n.t('Alert rule "{0}" saved: {1} changed.', saved.name, Object.keys(change).join(', ')),
+    );
     return saved;
   }
 
   async function setEnabled(arg: RuleArg, enabled: boolean): Promise<AlertRule | undefined> {
-    const rule = await resolveRule(arg, enabled ? vscode.l10n.t('Alert rule to enable') : vscode.l10n.t('Alert rule to disable'));
+    const rule = await resolveRule(
+      arg,
+      enabled ? vscode.l10n.t('Alert rule to enable') : vscode.l10n.t('Alert rule to disable'),
+    );
     if (!rule) return undefined;
     if (rule.enabled === enabled) {
-      void prompts.info(enabled ? vscode.l10n.t('Alert rule "{0}" is already enabled.', rule.name) : vscode.l10n.t('Alert rule "{0}" is already disabled.', rule.name));
+      void prompts.info(
+        enabled
+          ? vscode.l10n.t('Alert rule "{0}" is already enabled.', rule.name)
+          : vscode.l10n.t('Alert rule "{0}" is already disabled.', rule.name),
+      );
       return rule;
     }
     const saved = await save(rule, { enabled }, enabled ? vscode.l10n.t('Enabling') : vscode.l10n.t('Disabling'));
-    void prompts.info(enabled
-      ? vscode.l10n.t('Alert rule "{0}" enabled: it is evaluated again and reports OK until then.', saved.name)
-      : vscode.l10n.t('Alert rule "{0}" disabled: it is not evaluated and sends no notifications.', saved.name));
+    void prompts.info(
+      enabled
+        ? vscode.l10n.t('Alert rule "{0}" enabled: it is evaluated again and reports OK until then.', saved.name)
+        : vscode.l10n.t('Alert rule "{0}" disabled: it is not evaluated and sends no notifications.', saved.name),
+    );
     return saved;
   }
 
@@ -133,12 +184,23 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     const go = vscode.l10n.t('Delete');
     const answer = await prompts.ask(
       vscode.l10n.t('Delete alert rule "{0}"?', rule.name),
-      { detail: vscode.l10n.t('{0} {1} {2} over {3}, {4}. The rule stops watching at once and cannot be restored; no notification is sent.', rule.metric, rule.operator, rule.threshold_value ?? '—', rule.window_duration, rule.project_id ?? vscode.l10n.t('account-wide')) },
+      {
+        detail: vscode.l10n.t(
+          '{0} {1} {2} over {3}, {4}. The rule stops watching at once and cannot be restored; no notification is sent.',
+          rule.metric,
+          rule.operator,
+          rule.threshold_value ?? '—',
+          rule.window_duration,
+          rule.project_id ?? vscode.l10n.t('account-wide'),
+        ),
+      },
       go,
     );
     if (answer !== go) return false;
     const client = alertsClient(connection);
-    await withProgress(vscode.l10n.t('Deleting alert rule {0}…', rule.name), (signal) => client.deleteRule(rule.id, signal));
+    await withProgress(vscode.l10n.t('Deleting alert rule {0}…', rule.name), (signal) =>
+      client.deleteRule(rule.id, signal),
+    );
     void tree.refreshRules();
     void prompts.info(vscode.l10n.t('Alert rule "{0}" deleted.', rule.name));
     return true;
@@ -147,12 +209,20 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Command.refreshAlerts, () => tree.refresh()),
     vscode.commands.registerCommand(Command.refreshAlertsNode, (node?: TreeNode | 'rules' | 'current' | 'endpoints') =>
-      (typeof node === 'string' ? tree.refreshGroup(node) : tree.refreshNode(node))),
+      typeof node === 'string' ? tree.refreshGroup(node) : tree.refreshNode(node),
+    ),
     vscode.commands.registerCommand(Command.createAlertRule, (args?: AlertRuleFields | TreeNode) =>
-      runCommand(() => createRule(args instanceof TreeNode ? undefined : args))),
-    vscode.commands.registerCommand(Command.editAlertRule, (arg?: RuleArg, fields?: AlertRuleFields) => runCommand(() => editRule(arg, fields))),
-    vscode.commands.registerCommand(Command.enableAlertRule, (arg?: RuleArg) => runCommand(() => setEnabled(arg, true))),
-    vscode.commands.registerCommand(Command.disableAlertRule, (arg?: RuleArg) => runCommand(() => setEnabled(arg, false))),
+      runCommand(() => createRule(args instanceof TreeNode ? undefined : args)),
+    ),
+    vscode.commands.registerCommand(Command.editAlertRule, (arg?: RuleArg, fields?: AlertRuleFields) =>
+      runCommand(() => editRule(arg, fields)),
+    ),
+    vscode.commands.registerCommand(Command.enableAlertRule, (arg?: RuleArg) =>
+      runCommand(() => setEnabled(arg, true)),
+    ),
+    vscode.commands.registerCommand(Command.disableAlertRule, (arg?: RuleArg) =>
+      runCommand(() => setEnabled(arg, false)),
+    ),
     vscode.commands.registerCommand(Command.deleteAlertRule, (arg?: RuleArg) => runCommand(() => deleteRule(arg))),
   );
 }

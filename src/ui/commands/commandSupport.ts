@@ -10,7 +10,11 @@ import { prompts } from '../common/prompts';
 export { isPlatformError } from './failure';
 
 function noProfile(): UserFacingError {
-  return new UserFacingError(vscode.l10n.t('Choose a connection profile first (Agent Workbench: Switch Connection Profile), or start the local platform.'));
+  return new UserFacingError(
+    vscode.l10n.t(
+      'Choose a connection profile first (Agent Workbench: Switch Connection Profile), or start the local platform.',
+    ),
+  );
 }
 
 /** The active profile's client context, or an error that says what to do. */
@@ -45,7 +49,10 @@ export class UserFacingError extends Error {}
  * failures of actions that are not repeated automatically offer a Retry button. Returns undefined
  * on failure, so callers (and tests) can tell.
  */
-export async function runCommand<T>(fn: () => Promise<T>, opts: { retry?: () => Promise<T | undefined> } = {}): Promise<T | undefined> {
+export async function runCommand<T>(
+  fn: () => Promise<T>,
+  opts: { retry?: () => Promise<T | undefined> } = {},
+): Promise<T | undefined> {
   try {
     return await fn();
   } catch (err) {
@@ -75,14 +82,20 @@ function acceptedUnreadable(err: PlatformError): void {
   void prompts.info(err.message, showLog).then((choice) => {
     if (choice === showLog) void vscode.commands.executeCommand(Command.showLog);
   });
-  for (const view of [Command.refreshAgents, Command.refreshAlerts]) void vscode.commands.executeCommand(view).then(undefined, () => undefined);
+  for (const view of [Command.refreshAgents, Command.refreshAlerts])
+    void vscode.commands.executeCommand(view).then(undefined, () => undefined);
 }
 
 /** Runs a long platform call with progress in a notification, cancellable, wired to an AbortSignal. */
 export function withProgress<T>(title: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => {
-    const controller = new AbortController();
-    const sub = token.onCancellationRequested(() => controller.abort());
-    return fn(controller.signal).finally(() => sub.dispose());
-  }));
+  return Promise.resolve(
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      (_p, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        return fn(controller.signal).finally(() => sub.dispose());
+      },
+    ),
+  );
 }

@@ -5,7 +5,11 @@ import type { Environment } from '../../contract/common';
 import type { L10n } from '../common/l10n';
 
 /** Where a promotion goes from each environment; nothing is beyond live. */
-const NEXT_ENVIRONMENT: Record<Environment, Environment | undefined> = { sandbox: 'pre-release', 'pre-release': 'live', live: undefined };
+const NEXT_ENVIRONMENT: Record<Environment, Environment | undefined> = {
+  sandbox: 'pre-release',
+  'pre-release': 'live',
+  live: undefined,
+};
 
 /** The environment a promotion from `environment` goes to; undefined beyond live, or for an environment this extension does not know. */
 export function nextEnvironment(environment: string): Environment | undefined {
@@ -30,33 +34,59 @@ export function publishConfirmation(l10n: L10n, agentName: string): Confirmation
 }
 
 /** The question before promoting `d` to the next environment; undefined when `d` is already in live. */
-export function promoteConfirmation(l10n: L10n, agentName: string, d: Pick<Deployment, 'version' | 'environment' | 'artifactVersion'>): Confirmation | undefined {
+export function promoteConfirmation(
+  l10n: L10n,
+  agentName: string,
+  d: Pick<Deployment, 'version' | 'environment' | 'artifactVersion'>,
+): Confirmation | undefined {
   const to = nextEnvironment(d.environment);
   if (!to) return undefined;
   return {
     question: l10n.t('Promote version {0} of {1} from {2} to {3}?', d.version, agentName, d.environment, to),
-    detail: to === 'live'
-      ? l10n.t('Callers in live will reach version {0} as soon as the promotion finishes. You will be asked to type the agent name.', d.version)
-      : l10n.t('{0} will serve version {1} (artifact {2}).', to, d.version, d.artifactVersion),
+    detail:
+      to === 'live'
+        ? l10n.t(
+            'Callers in live will reach version {0} as soon as the promotion finishes. You will be asked to type the agent name.',
+            d.version,
+          )
+        : l10n.t('{0} will serve version {1} (artifact {2}).', to, d.version, d.artifactVersion),
     go: l10n.t('Promote to {0}', to),
     ...(to === 'live' ? { typeName: agentName } : {}),
   };
 }
 
 /** The deployment a rollback goes back to: the latest one of the environment made before the one it serves. */
-export function rollbackTarget<D extends Pick<Deployment, 'id' | 'createdAt'>>(active: D, all: readonly D[]): D | undefined {
-  return all.filter((x) => x.id !== active.id && x.createdAt < active.createdAt).sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+export function rollbackTarget<D extends Pick<Deployment, 'id' | 'createdAt'>>(
+  active: D,
+  all: readonly D[],
+): D | undefined {
+  return all
+    .filter((x) => x.id !== active.id && x.createdAt < active.createdAt)
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
 }
 
 export function rollbackConfirmation(
-  l10n: L10n, agentName: string, d: Pick<Deployment, 'version' | 'environment'> & { artifactVersion?: string },
+  l10n: L10n,
+  agentName: string,
+  d: Pick<Deployment, 'version' | 'environment'> & { artifactVersion?: string },
   previous?: Pick<Deployment, 'version' | 'artifactVersion'>,
 ): Confirmation {
   return {
     question: l10n.t('Roll back {0} in {1}?', agentName, d.environment),
     detail: previous
-      ? l10n.t('{0} stops serving version {1} (artifact {2}) and goes back to version {3} (artifact {4}), as a new deployment.', d.environment, d.version, d.artifactVersion ?? '?', previous.version, previous.artifactVersion)
-      : l10n.t('{0} stops serving version {1} and serves the version it replaced, as a new deployment.', d.environment, d.version),
+      ? l10n.t(
+          '{0} stops serving version {1} (artifact {2}) and goes back to version {3} (artifact {4}), as a new deployment.',
+          d.environment,
+          d.version,
+          d.artifactVersion ?? '?',
+          previous.version,
+          previous.artifactVersion,
+        )
+      : l10n.t(
+          '{0} stops serving version {1} and serves the version it replaced, as a new deployment.',
+          d.environment,
+          d.version,
+        ),
     go: l10n.t('Roll Back'),
     ...(d.environment === 'live' ? { typeName: agentName } : {}),
   };

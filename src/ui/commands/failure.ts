@@ -22,7 +22,8 @@ export interface FailureReport {
  * `retryable` is whether the command is one that is not repeated automatically but may be by hand.
  */
 export function failureReport(l10n: L10n, err: unknown, retryable: boolean): FailureReport | undefined {
-  if ((isPlatformError(err) && err.kind === 'cancelled') || (err instanceof Error && err.name === 'AbortError')) return undefined;
+  if ((isPlatformError(err) && err.kind === 'cancelled') || (err instanceof Error && err.name === 'AbortError'))
+    return undefined;
   let message = err instanceof Error ? err.message : String(err);
   if (isPlatformError(err) && ANSWER_LOST.has(err.kind) && retryable) {
     message += ` ${l10n.t('It may have been done before the answer was lost: refresh and check before trying again.')}`;

@@ -10,10 +10,12 @@ import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 
-
 /** Splits pasted text into numbers: commas, semicolons, spaces between groups of digits are not separators. */
 export function splitNumbers(text: string): string[] {
-  return text.split(/[\n,;]+/).map((s) => s.replace(/[\s().-]/g, '')).filter(Boolean);
+  return text
+    .split(/[\n,;]+/)
+    .map((s) => s.replace(/[\s().-]/g, ''))
+    .filter(Boolean);
 }
 
 export interface ImportReport extends ImportPhoneNumbersResponse {
@@ -39,7 +41,10 @@ function countNumbers(n: number): string {
 export function registerNumberCommands(connection: Connection, models: ProfileModels<object>): vscode.Disposable {
   /** What was typed per agent until an import of it succeeds. */
   const typedBefore = new Map<string, string>();
-  async function importNumbers(arg?: AgentArg | NumbersNode, given?: { numbers?: string[]; clientEnv?: Environment; connectorId?: string }): Promise<ImportReport | undefined> {
+  async function importNumbers(
+    arg?: AgentArg | NumbersNode,
+    given?: { numbers?: string[]; clientEnv?: Environment; connectorId?: string },
+  ): Promise<ImportReport | undefined> {
     const agent = await resolveAgent(models, arg instanceof NumbersNode ? arg.agentNode : arg);
     if (!agent) return undefined;
     // The platform's own check (the contract's E.164 pattern and libphonenumber-js), so what passes here is accepted there.
@@ -49,7 +54,9 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
     if (!numbers) {
       const text = await prompts.input({
         title: vscode.l10n.t('Import Phone Numbers to {0} (1/2)', agent.name),
-        prompt: vscode.l10n.t('Numbers in E.164 form, separated by commas or new lines, e.g. +14155550123, +442071838750'),
+        prompt: vscode.l10n.t(
+          'Numbers in E.164 form, separated by commas or new lines, e.g. +14155550123, +442071838750',
+        ),
         // What was typed before comes back after a failure, so a retry is one correction away.
         value: typedBefore.get(agent.agentId),
         ignoreFocusOut: true,
@@ -58,7 +65,9 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
           if (list.length === 0) return vscode.l10n.t('Enter at least one number.');
           const bad = list.filter((n) => problemOf(n) !== undefined);
           if (bad.length === 0) return undefined;
-          return bad.length === 1 ? vscode.l10n.t('The platform refuses this number: {0}', named(bad)) : vscode.l10n.t('The platform refuses these {0} numbers: {1}', bad.length, named(bad));
+          return bad.length === 1
+            ? vscode.l10n.t('The platform refuses this number: {0}', named(bad))
+            : vscode.l10n.t('The platform refuses these {0} numbers: {1}', bad.length, named(bad));
         },
       });
       if (text === undefined) return undefined;
@@ -68,19 +77,44 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
     // Each number is judged alone: a refused one is reported by name and the others are still imported.
     const unique = [...new Set(numbers)];
     const valid = unique.filter((n) => problemOf(n) === undefined);
-    const rejected = unique.filter((n) => problemOf(n) !== undefined).map((n) => ({ number: n, reason: problemOf(n)! }));
-    if (valid.length === 0) throw new UserFacingError(vscode.l10n.t('Nothing was imported: the platform refuses {0}.', named(unique) || vscode.l10n.t('an empty list')));
-    const clientEnv = given?.clientEnv ?? ((await prompts.pick(
-      [{ label: 'live' as Environment, description: vscode.l10n.t('default') }, { label: 'pre-release' as Environment }, { label: 'sandbox' as Environment }],
-      { title: vscode.l10n.t('Import Phone Numbers to {0} (2/2)', agent.name), placeHolder: vscode.l10n.t('Environment whose agent answers calls to these numbers') },
-    ))?.label);
+    const rejected = unique
+      .filter((n) => problemOf(n) !== undefined)
+      .map((n) => ({ number: n, reason: problemOf(n)! }));
+    if (valid.length === 0)
+      throw new UserFacingError(
+        vscode.l10n.t(
+          'Nothing was imported: the platform refuses {0}.',
+          named(unique) || vscode.l10n.t('an empty list'),
+        ),
+      );
+    const clientEnv =
+      given?.clientEnv ??
+      (
+        await prompts.pick(
+          [
+            { label: 'live' as Environment, description: vscode.l10n.t('default') },
+            { label: 'pre-release' as Environment },
+            { label: 'sandbox' as Environment },
+          ],
+          {
+            title: vscode.l10n.t('Import Phone Numbers to {0} (2/2)', agent.name),
+            placeHolder: vscode.l10n.t('Environment whose agent answers calls to these numbers'),
+          },
+        )
+      )?.label;
     if (!clientEnv) return undefined;
     const client = agentsClient(connection);
-    const result = await withProgress(valid.length === 1 ? vscode.l10n.t('Importing 1 number…') : vscode.l10n.t('Importing {0} numbers…', valid.length), (signal) =>
-      client.importPhoneNumbers(agent.agentId, { phoneNumbers: valid, clientEnv, ...(given?.connectorId ? { connectorId: given.connectorId } : {}) }, signal))
-      .catch((err: unknown) => {
-        throw err instanceof Error ? Object.assign(err, { message: namingNumbers(err.message, valid) }) : err;
-      });
+    const result = await withProgress(
+      valid.length === 1 ? vscode.l10n.t('Importing 1 number…') : vscode.l10n.t('Importing {0} numbers…', valid.length),
+      (signal) =>
+        client.importPhoneNumbers(
+          agent.agentId,
+          { phoneNumbers: valid, clientEnv, ...(given?.connectorId ? { connectorId: given.connectorId } : {}) },
+          signal,
+        ),
+    ).catch((err: unknown) => {
+      throw err instanceof Error ? Object.assign(err, { message: namingNumbers(err.message, valid) }) : err;
+    });
     typedBefore.delete(agent.agentId);
     const skipped = result.skipped ?? [];
     const accounted = new Set([...result.imported, ...skipped.map((s) => s.number)]);
@@ -89,10 +123,32 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
     const lines = [
       unique.length === 1
         ? vscode.l10n.t('Imported {0} of 1 number to {1} ({2}).', result.imported.length, agent.name, clientEnv)
-        : vscode.l10n.t('Imported {0} of {1} numbers to {2} ({3}).', result.imported.length, unique.length, agent.name, clientEnv),
-      ...(skipped.length ? [vscode.l10n.t('Skipped: {0}.', skipped.map((s) => `${s.number} (${s.reason})`).join(', '))] : []),
-      ...(unreported.length ? [vscode.l10n.t('Not reported as imported by the platform (it may have them already): {0}.', unreported.join(', '))] : []),
-      ...(rejected.length ? [vscode.l10n.t('Not sent, the platform refuses them: {0}.', rejected.map((r) => `${r.number} (${r.reason})`).join(', '))] : []),
+        : vscode.l10n.t(
+            'Imported {0} of {1} numbers to {2} ({3}).',
+            result.imported.length,
+            unique.length,
+            agent.name,
+            clientEnv,
+          ),
+      ...(skipped.length
+        ? [vscode.l10n.t('Skipped: {0}.', skipped.map((s) => `${s.number} (${s.reason})`).join(', '))]
+        : []),
+      ...(unreported.length
+        ? [
+            vscode.l10n.t(
+              'Not reported as imported by the platform (it may have them already): {0}.',
+              unreported.join(', '),
+            ),
+          ]
+        : []),
+      ...(rejected.length
+        ? [
+            vscode.l10n.t(
+              'Not sent, the platform refuses them: {0}.',
+              rejected.map((r) => `${r.number} (${r.reason})`).join(', '),
+            ),
+          ]
+        : []),
     ];
     if (skipped.length || rejected.length || unreported.length) void prompts.warn(lines.join(' '));
     else void prompts.info(lines.join(' '));
@@ -100,7 +156,10 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
     return report;
   }
 
-  async function listByConnector(arg?: AgentArg | ConnectorNode, connectorId?: string): Promise<PhoneNumber[] | undefined> {
+  async function listByConnector(
+    arg?: AgentArg | ConnectorNode,
+    connectorId?: string,
+  ): Promise<PhoneNumber[] | undefined> {
     const agent = await resolveAgent(models, arg instanceof ConnectorNode ? arg.envNode.group.agentNode : arg);
     if (!agent) return undefined;
     const client = agentsClient(connection);
@@ -109,18 +168,37 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
       const all = await client.listPhoneNumbers(agent.agentId);
       const ids = [...new Set(all.map((n) => n.connectorId))].sort();
       if (ids.length === 0) throw new UserFacingError(vscode.l10n.t('{0} has no phone numbers yet.', agent.name));
-      connector = (await prompts.pick(ids.map((id) => ({ label: id, description: countNumbers(all.filter((n) => n.connectorId === id).length) })), { placeHolder: vscode.l10n.t('Connector') }))?.label;
+      connector = (
+        await prompts.pick(
+          ids.map((id) => ({ label: id, description: countNumbers(all.filter((n) => n.connectorId === id).length) })),
+          { placeHolder: vscode.l10n.t('Connector') },
+        )
+      )?.label;
       if (!connector) return undefined;
     }
     const numbers = await client.listPhoneNumbers(agent.agentId, connector);
     if (!connectorId) {
-      void prompts.pick(numbers.map((n) => ({ label: n.number, description: n.clientEnv, detail: vscode.l10n.t('connector {0} · project {1}', n.connectorId, n.projectId) })), { title: vscode.l10n.t('Numbers of connector {0}', connector) });
+      void prompts.pick(
+        numbers.map((n) => ({
+          label: n.number,
+          description: n.clientEnv,
+          detail: vscode.l10n.t('connector {0} · project {1}', n.connectorId, n.projectId),
+        })),
+        { title: vscode.l10n.t('Numbers of connector {0}', connector) },
+      );
     }
     return numbers;
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(Command.importNumbers, (arg?: AgentArg | NumbersNode, given?: { numbers?: string[]; clientEnv?: Environment; connectorId?: string }) => runCommand(() => importNumbers(arg, given))),
-    vscode.commands.registerCommand(Command.listNumbersByConnector, (arg?: AgentArg | ConnectorNode, connectorId?: string) => runCommand(() => listByConnector(arg, connectorId))),
+    vscode.commands.registerCommand(
+      Command.importNumbers,
+      (arg?: AgentArg | NumbersNode, given?: { numbers?: string[]; clientEnv?: Environment; connectorId?: string }) =>
+        runCommand(() => importNumbers(arg, given)),
+    ),
+    vscode.commands.registerCommand(
+      Command.listNumbersByConnector,
+      (arg?: AgentArg | ConnectorNode, connectorId?: string) => runCommand(() => listByConnector(arg, connectorId)),
+    ),
   );
 }

@@ -1,6 +1,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CreateWebhookEndpointRequest, WebhookEndpointWithSecret, WebhookVerification } from '../../contract/alerts';
+import type {
+  CreateWebhookEndpointRequest,
+  WebhookEndpointWithSecret,
+  WebhookVerification,
+} from '../../contract/alerts';
 import { clientRuntime } from '../clientRuntime';
 import type { Connection } from '../connection/connection';
 import { EndpointNode } from '../explorer/alerts/alertNodes';
@@ -10,7 +14,14 @@ import type { WebhookSecrets } from '../explorer/alerts/webhookSecrets';
 import { TreeNode } from '../explorer/treeNode';
 import { MultiStepInput } from '../common/multiStep';
 import { alertsClient } from './alertCommands';
-import { isPlatformError, requireContext, runCommand, untilAborted, UserFacingError, withProgress } from './commandSupport';
+import {
+  isPlatformError,
+  requireContext,
+  runCommand,
+  untilAborted,
+  UserFacingError,
+  withProgress,
+} from './commandSupport';
 import { changedEndpointFields, checkEndpointFields, promptEndpoint, type WebhookEndpointFields } from './webhookInput';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
@@ -32,9 +43,12 @@ export interface EndpointResult {
   secretStored: boolean;
 }
 
-
 /** Create, edit, rotate the secret of, and delete webhook endpoints; keep or forget their signing secrets. */
-export function registerWebhookCommands(connection: Connection, tree: AlertsTree, secrets: WebhookSecrets): vscode.Disposable {
+export function registerWebhookCommands(
+  connection: Connection,
+  tree: AlertsTree,
+  secrets: WebhookSecrets,
+): vscode.Disposable {
   const profileId = (): string => requireContext(connection).profile.id;
 
   async function resolveEndpoint(arg: EndpointArg, placeHolder: string): Promise<EndpointRecord | undefined> {
@@ -42,20 +56,45 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     const client = alertsClient(connection);
     const id = typeof arg === 'string' ? arg : arg?.endpointId;
     if (id !== undefined) {
-      const found = await withProgress(vscode.l10n.t('Reading webhook endpoint {0}…', id), (signal) => client.getEndpoint(id, signal));
+      const found = await withProgress(vscode.l10n.t('Reading webhook endpoint {0}…', id), (signal) =>
+        client.getEndpoint(id, signal),
+      );
       return asEndpointRecords([found])[0];
     }
     const model = tree.model();
     // The list the view holds, when it holds one; read once for the view and the pick otherwise.
-    const all = model?.endpoints.peek() ?? asEndpointRecords(await withProgress(vscode.l10n.t('Loading webhook endpoints…'), (signal) => (model ? untilAborted(model.endpoints.get(), signal) : client.listEndpoints(signal))));
-    if (all.length === 0) throw new UserFacingError(vscode.l10n.t('This account has no webhook endpoints yet. Create one with Agent Workbench: Create Webhook Endpoint.'));
-    const pick = await prompts.pick(all.map((e) => ({ label: e.name, description: e.url, detail: `${e.id} · ${e.event_types.join(', ')}`, endpoint: e })), { placeHolder, matchOnDescription: true, matchOnDetail: true });
+    const all =
+      model?.endpoints.peek() ??
+      asEndpointRecords(
+        await withProgress(vscode.l10n.t('Loading webhook endpoints…'), (signal) =>
+          model ? untilAborted(model.endpoints.get(), signal) : client.listEndpoints(signal),
+        ),
+      );
+    if (all.length === 0)
+      throw new UserFacingError(
+        vscode.l10n.t(
+          'This account has no webhook endpoints yet. Create one with Agent Workbench: Create Webhook Endpoint.',
+        ),
+      );
+    const pick = await prompts.pick(
+      all.map((e) => ({
+        label: e.name,
+        description: e.url,
+        detail: `${e.id} · ${e.event_types.join(', ')}`,
+        endpoint: e,
+      })),
+      { placeHolder, matchOnDescription: true, matchOnDetail: true },
+    );
     return pick?.endpoint;
   }
 
   function refuseLosingSecret(opts: SecretOptions): void {
     if (opts.showSecret === false && opts.storeSecret !== true) {
-      throw new UserFacingError(vscode.l10n.t('The signing secret is shown only once: it must be shown or kept in secret storage (showSecret: false needs storeSecret: true). Nothing was sent.'));
+      throw new UserFacingError(
+        vscode.l10n.t(
+          'The signing secret is shown only once: it must be shown or kept in secret storage (showSecret: false needs storeSecret: true). Nothing was sent.',
+        ),
+      );
     }
   }
 
@@ -63,7 +102,12 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
    * Hands a new signing secret to the user: once, in a modal with a Copy button, then an offer to keep
    * it in SecretStorage (replaced without asking when one was kept already). It goes nowhere else.
    */
-  async function handOver(created: WebhookEndpointWithSecret, owner: string, opts: SecretOptions, keptBefore: boolean): Promise<boolean> {
+  async function handOver(
+    created: WebhookEndpointWithSecret,
+    owner: string,
+    opts: SecretOptions,
+    keptBefore: boolean,
+  ): Promise<boolean> {
     const secret = created.signing_secret;
     secrets.protect(secret);
     let copied = false;
@@ -71,7 +115,14 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
       const copy = vscode.l10n.t('Copy');
       const answer = await prompts.ask(
         vscode.l10n.t('Signing secret of webhook endpoint "{0}"', created.name),
-        { severity: 'info', detail: vscode.l10n.t('{0}\n\nThe platform shows this secret only this once. Copy it into the receiver at {1}, which checks the signature of every delivery with it.', secret, created.url) },
+        {
+          severity: 'info',
+          detail: vscode.l10n.t(
+            '{0}\n\nThe platform shows this secret only this once. Copy it into the receiver at {1}, which checks the signature of every delivery with it.',
+            secret,
+            created.url,
+          ),
+        },
         copy,
       );
       if (answer === copy) {
@@ -82,7 +133,12 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     const endpointId = created.id;
     if (endpointId === undefined) {
       // Shown above all the same: the secret is never lost because the rest of the answer was thin.
-      void prompts.warn(vscode.l10n.t('The platform did not say the id of "{0}", so its signing secret cannot be kept here for signature checks. Copy it now; it cannot be read again.', created.name));
+      void prompts.warn(
+        vscode.l10n.t(
+          'The platform did not say the id of "{0}", so its signing secret cannot be kept here for signature checks. Copy it now; it cannot be read again.',
+          created.name,
+        ),
+      );
       return false;
     }
     let keep = opts.storeSecret ?? keptBefore;
@@ -91,19 +147,38 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
       const no = vscode.l10n.t('Do Not Keep');
       const answer = await prompts.ask(
         vscode.l10n.t('Keep the signing secret of "{0}" for signature checks?', created.name),
-        { severity: 'info', detail: vscode.l10n.t('Agent Workbench can then check the signatures of deliveries to this endpoint. The secret is kept only in VS Code\'s secret storage, for this connection profile; never in settings, files or logs.') },
-        yes, no,
+        {
+          severity: 'info',
+          detail: vscode.l10n.t(
+            "Agent Workbench can then check the signatures of deliveries to this endpoint. The secret is kept only in VS Code's secret storage, for this connection profile; never in settings, files or logs.",
+          ),
+        },
+        yes,
+        no,
       );
       keep = answer === yes;
     }
     if (keep) await secrets.store(owner, endpointId, secret);
     else if (keptBefore) await secrets.delete(owner, endpointId);
     if (!copied && !keep) {
-      void prompts.warn(vscode.l10n.t('The signing secret of "{0}" was neither copied nor kept, and cannot be read again. Rotate it to get a new one.', created.name));
+      void prompts.warn(
+        vscode.l10n.t(
+          'The signing secret of "{0}" was neither copied nor kept, and cannot be read again. Rotate it to get a new one.',
+          created.name,
+        ),
+      );
     } else if (keep) {
-      void prompts.info(keptBefore
-        ? vscode.l10n.t('The signing secret of "{0}" kept in secret storage was replaced by the new one.', created.name)
-        : vscode.l10n.t('The signing secret of "{0}" is kept in secret storage for this connection profile.', created.name));
+      void prompts.info(
+        keptBefore
+          ? vscode.l10n.t(
+              'The signing secret of "{0}" kept in secret storage was replaced by the new one.',
+              created.name,
+            )
+          : vscode.l10n.t(
+              'The signing secret of "{0}" is kept in secret storage for this connection profile.',
+              created.name,
+            ),
+      );
     }
     return keep;
   }
@@ -113,10 +188,17 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     const client = alertsClient(connection);
     let created: WebhookEndpointWithSecret;
     try {
-      created = await withProgress(vscode.l10n.t('Creating webhook endpoint {0}…', body.name), (signal) => client.createEndpoint(body, signal));
+      created = await withProgress(vscode.l10n.t('Creating webhook endpoint {0}…', body.name), (signal) =>
+        client.createEndpoint(body, signal),
+      );
     } catch (err) {
       if (isPlatformError(err) && err.status === 409) {
-        throw new UserFacingError(vscode.l10n.t('This account has as many webhook endpoints as it can have. Delete one, or edit one to point elsewhere, then try again. (The platform said: {0})', err.serverMessage ?? err.message));
+        throw new UserFacingError(
+          vscode.l10n.t(
+            'This account has as many webhook endpoints as it can have. Delete one, or edit one to point elsewhere, then try again. (The platform said: {0})',
+            err.serverMessage ?? err.message,
+          ),
+        );
       }
       throw err;
     }
@@ -134,21 +216,25 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     if (args && (args.name !== undefined || args.url !== undefined || args.event_types !== undefined)) {
       const checked = checkEndpointFields({ name: args.name, url: args.url, event_types: args.event_types });
       const missing = (['name', 'url', 'event_types'] as const).filter((f) => checked[f] === undefined);
-      if (missing.length) throw new UserFacingError(vscode.l10n.t('A webhook endpoint needs {0}. Nothing was sent.', missing.join(', ')));
+      if (missing.length)
+        throw new UserFacingError(vscode.l10n.t('A webhook endpoint needs {0}. Nothing was sent.', missing.join(', ')));
       body = checked as CreateWebhookEndpointRequest;
     } else {
       body = await promptEndpoint(vscode.l10n.t('Create Webhook Endpoint'));
     }
     if (!body) return undefined;
     const draft = body;
-    const attempt = (): Promise<EndpointResult | undefined> => runCommand(() => sendNewEndpoint(draft, opts), { retry: attempt });
+    const attempt = (): Promise<EndpointResult | undefined> =>
+      runCommand(() => sendNewEndpoint(draft, opts), { retry: attempt });
     return attempt();
   }
 
   async function editEndpoint(arg?: EndpointArg, fields?: WebhookEndpointFields): Promise<EndpointRecord | undefined> {
     const endpoint = await resolveEndpoint(arg, vscode.l10n.t('Webhook endpoint to edit'));
     if (!endpoint) return undefined;
-    const next = fields ? checkEndpointFields(fields) : await promptEndpoint(vscode.l10n.t('Edit Webhook Endpoint {0}', endpoint.name), endpoint);
+    const next = fields
+      ? checkEndpointFields(fields)
+      : await promptEndpoint(vscode.l10n.t('Edit Webhook Endpoint {0}', endpoint.name), endpoint);
     if (!next) return undefined;
     const change = changedEndpointFields(endpoint, next);
     if (Object.keys(change).length === 0) {
@@ -156,9 +242,15 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
       return endpoint;
     }
     const client = alertsClient(connection);
-    const saved = asEndpointRecords([await withProgress(vscode.l10n.t('Saving webhook endpoint {0}…', endpoint.name), (signal) => client.updateEndpoint(endpoint.id, change, signal))])[0]!;
+    const saved = asEndpointRecords([
+      await withProgress(vscode.l10n.t('Saving webhook endpoint {0}…', endpoint.name), (signal) =>
+        client.updateEndpoint(endpoint.id, change, signal),
+      ),
+    ])[0]!;
     void tree.refreshEndpoints();
-    void prompts.info(vscode.l10n.t('Webhook endpoint "{0}" saved: {1} changed.', saved.name, Object.keys(change).join(', ')));
+    void prompts.info(
+      vscode.l10n.t('Webhook endpoint "{0}" saved: {1} changed.', saved.name, Object.keys(change).join(', ')),
+    );
     return saved;
   }
 
@@ -169,7 +261,11 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     const go = vscode.l10n.t('Rotate');
     const answer = await prompts.ask(
       vscode.l10n.t('Rotate the signing secret of "{0}"?', endpoint.name),
-      { detail: vscode.l10n.t('The current secret stops working at once: every delivery from now on, retries included, is signed with the new one. Receivers that still check with the old secret will reject them until you update them.') },
+      {
+        detail: vscode.l10n.t(
+          'The current secret stops working at once: every delivery from now on, retries included, is signed with the new one. Receivers that still check with the old secret will reject them until you update them.',
+        ),
+      },
       go,
     );
     if (answer !== go) return undefined;
@@ -177,7 +273,10 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     const keptBefore = await secrets.has(owner, endpoint.id);
     const send = async (): Promise<EndpointResult> => {
       const client = alertsClient(connection);
-      const rotated = await withProgress(vscode.l10n.t('Rotating the signing secret of {0}…', endpoint.name), (signal) => client.rotateSecret(endpoint.id, signal));
+      const rotated = await withProgress(
+        vscode.l10n.t('Rotating the signing secret of {0}…', endpoint.name),
+        (signal) => client.rotateSecret(endpoint.id, signal),
+      );
       const secretStored = await handOver(rotated, owner, opts, keptBefore);
       void tree.refreshEndpoints();
       return { endpoint: withoutSecret(rotated), secretStored };
@@ -192,12 +291,19 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
     const go = vscode.l10n.t('Delete');
     const answer = await prompts.ask(
       vscode.l10n.t('Delete webhook endpoint "{0}"?', endpoint.name),
-      { detail: vscode.l10n.t('{0} stops receiving notifications at once; deliveries still waiting for it fail. Its signing secret, if kept here, is forgotten too.', endpoint.url) },
+      {
+        detail: vscode.l10n.t(
+          '{0} stops receiving notifications at once; deliveries still waiting for it fail. Its signing secret, if kept here, is forgotten too.',
+          endpoint.url,
+        ),
+      },
       go,
     );
     if (answer !== go) return false;
     const client = alertsClient(connection);
-    await withProgress(vscode.l10n.t('Deleting webhook endpoint {0}…', endpoint.name), (signal) => client.deleteEndpoint(endpoint.id, signal));
+    await withProgress(vscode.l10n.t('Deleting webhook endpoint {0}…', endpoint.name), (signal) =>
+      client.deleteEndpoint(endpoint.id, signal),
+    );
     await secrets.delete(profileId(), endpoint.id);
     void tree.refreshEndpoints();
     void prompts.info(vscode.l10n.t('Webhook endpoint "{0}" deleted.', endpoint.name));
@@ -214,29 +320,66 @@ export function registerWebhookCommands(connection: Connection, tree: AlertsTree
   }
 
   /** Checks a delivery received by the user's receiver against the kept secret: the raw body and the three webhook headers. */
-  async function verifySignature(arg?: EndpointArg, delivery?: { body: string; headers: Record<string, string> }): Promise<WebhookVerification | undefined> {
+  async function verifySignature(
+    arg?: EndpointArg,
+    delivery?: { body: string; headers: Record<string, string> },
+  ): Promise<WebhookVerification | undefined> {
     const endpoint = await resolveEndpoint(arg, vscode.l10n.t('Webhook endpoint that received the delivery'));
     if (!endpoint) return undefined;
     const secret = await secrets.get(profileId(), endpoint.id);
-    if (!secret) throw new UserFacingError(vscode.l10n.t('The signing secret of "{0}" is not kept here. Rotate it and choose to keep the new one, then check again.', endpoint.name));
+    if (!secret)
+      throw new UserFacingError(
+        vscode.l10n.t(
+          'The signing secret of "{0}" is not kept here. Rotate it and choose to keep the new one, then check again.',
+          endpoint.name,
+        ),
+      );
     const given = delivery ?? (await askDelivery(endpoint.name));
     if (!given) return undefined;
     // The receiver judges freshness when the delivery arrives; a check made later only asks whether the signature is right.
-    const result = clientRuntime().alertsContract.verifyWebhookSignature({ secret, body: given.body, headers: given.headers, toleranceSeconds: Number.MAX_SAFE_INTEGER });
-    if (result.ok) void prompts.info(vscode.l10n.t('The signature is valid: this delivery was sent by the platform for "{0}" and its body is unchanged.', endpoint.name));
-    else void prompts.warn(vscode.l10n.t('The signature does not check out for "{0}": {1}.', endpoint.name, result.reason));
+    const result = clientRuntime().alertsContract.verifyWebhookSignature({
+      secret,
+      body: given.body,
+      headers: given.headers,
+      toleranceSeconds: Number.MAX_SAFE_INTEGER,
+    });
+    if (result.ok)
+      void prompts.info(
+        vscode.l10n.t(
+          'The signature is valid: this delivery was sent by the platform for "{0}" and its body is unchanged.',
+          endpoint.name,
+        ),
+      );
+    else
+      void prompts.warn(
+        vscode.l10n.t('The signature does not check out for "{0}": {1}.', endpoint.name, result.reason),
+      );
     return result;
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(Command.createWebhookEndpoint, (args?: (WebhookEndpointFields & SecretOptions) | TreeNode) =>
-      runCommand(() => createEndpoint(args instanceof TreeNode ? undefined : args))),
-    vscode.commands.registerCommand(Command.editWebhookEndpoint, (arg?: EndpointArg, fields?: WebhookEndpointFields) => runCommand(() => editEndpoint(arg, fields))),
-    vscode.commands.registerCommand(Command.rotateWebhookSecret, (arg?: EndpointArg, opts?: SecretOptions) => runCommand(() => rotateSecret(arg, opts))),
-    vscode.commands.registerCommand(Command.deleteWebhookEndpoint, (arg?: EndpointArg) => runCommand(() => deleteEndpoint(arg))),
-    vscode.commands.registerCommand(Command.forgetWebhookSecret, (arg?: EndpointArg) => runCommand(() => forgetSecret(arg))),
-    vscode.commands.registerCommand(Command.verifyWebhookSignature, (arg?: EndpointArg, delivery?: { body: string; headers: Record<string, string> }) =>
-      runCommand(() => verifySignature(arg, delivery))),
+    vscode.commands.registerCommand(
+      Command.createWebhookEndpoint,
+      (args?: (WebhookEndpointFields & SecretOptions) | TreeNode) =>
+        runCommand(() => createEndpoint(args instanceof TreeNode ? undefined : args)),
+    ),
+    vscode.commands.registerCommand(Command.editWebhookEndpoint, (arg?: EndpointArg, fields?: WebhookEndpointFields) =>
+      runCommand(() => editEndpoint(arg, fields)),
+    ),
+    vscode.commands.registerCommand(Command.rotateWebhookSecret, (arg?: EndpointArg, opts?: SecretOptions) =>
+      runCommand(() => rotateSecret(arg, opts)),
+    ),
+    vscode.commands.registerCommand(Command.deleteWebhookEndpoint, (arg?: EndpointArg) =>
+      runCommand(() => deleteEndpoint(arg)),
+    ),
+    vscode.commands.registerCommand(Command.forgetWebhookSecret, (arg?: EndpointArg) =>
+      runCommand(() => forgetSecret(arg)),
+    ),
+    vscode.commands.registerCommand(
+      Command.verifyWebhookSignature,
+      (arg?: EndpointArg, delivery?: { body: string; headers: Record<string, string> }) =>
+        runCommand(() => verifySignature(arg, delivery)),
+    ),
   );
 }
 
@@ -251,22 +394,27 @@ async function askBody(name: string): Promise<string | undefined> {
   const items: Array<vscode.QuickPickItem & { body: () => Thenable<string | undefined> }> = [
     ...ordered.map((e) => ({
       label: `$(file) ${vscode.l10n.t('The text of {0}', path.basename(e.document.uri.path) || e.document.uri.toString())}`,
-      description: e.document.lineCount === 1 ? vscode.l10n.t('1 line') : vscode.l10n.t('{0} lines', e.document.lineCount),
+      description:
+        e.document.lineCount === 1 ? vscode.l10n.t('1 line') : vscode.l10n.t('{0} lines', e.document.lineCount),
       detail: e.document.getText().slice(0, 120),
       body: () => Promise.resolve(e.document.getText()),
     })),
     {
       label: `$(clippy) ${vscode.l10n.t('Paste the Body…')}`,
       detail: vscode.l10n.t('A body with line breaks must be opened in an editor instead: every byte counts.'),
-      body: () => prompts.input({
-        title: vscode.l10n.t('Body of the delivery to {0}', name),
-        prompt: vscode.l10n.t('The raw body, exactly as received'),
-        ignoreFocusOut: true,
-        validateInput: (v) => (v ? undefined : vscode.l10n.t('Paste the body, or press Escape to cancel.')),
-      }),
+      body: () =>
+        prompts.input({
+          title: vscode.l10n.t('Body of the delivery to {0}', name),
+          prompt: vscode.l10n.t('The raw body, exactly as received'),
+          ignoreFocusOut: true,
+          validateInput: (v) => (v ? undefined : vscode.l10n.t('Paste the body, or press Escape to cancel.')),
+        }),
     },
   ];
-  const pick = await prompts.pick(items, { placeHolder: vscode.l10n.t('Where is the raw body of the delivery to {0}, exactly as received?', name), ignoreFocusOut: true });
+  const pick = await prompts.pick(items, {
+    placeHolder: vscode.l10n.t('Where is the raw body of the delivery to {0}, exactly as received?', name),
+    ignoreFocusOut: true,
+  });
   return pick?.body();
 }
 
@@ -278,15 +426,27 @@ async function askDelivery(name: string): Promise<{ body: string; headers: Recor
   const required = (v: string): string | undefined => (v.trim() ? undefined : vscode.l10n.t('Paste the header value.'));
   const headers = await MultiStepInput.run<Record<string, string>>(3, {}, [
     async (input, h) => {
-      h['webhook-id'] = await input.text({ title, prompt: vscode.l10n.t('Value of the webhook-id header'), validate: required });
+      h['webhook-id'] = await input.text({
+        title,
+        prompt: vscode.l10n.t('Value of the webhook-id header'),
+        validate: required,
+      });
       return 1;
     },
     async (input, h) => {
-      h['webhook-timestamp'] = await input.text({ title, prompt: vscode.l10n.t('Value of the webhook-timestamp header'), validate: (v) => (/^\d+$/.test(v.trim()) ? undefined : vscode.l10n.t('Seconds since 1970, digits only.')) });
+      h['webhook-timestamp'] = await input.text({
+        title,
+        prompt: vscode.l10n.t('Value of the webhook-timestamp header'),
+        validate: (v) => (/^\d+$/.test(v.trim()) ? undefined : vscode.l10n.t('Seconds since 1970, digits only.')),
+      });
       return 2;
     },
     async (input, h) => {
-      h['webhook-signature'] = await input.text({ title, prompt: vscode.l10n.t('Value of the webhook-signature header (v1,…)'), validate: required });
+      h['webhook-signature'] = await input.text({
+        title,
+        prompt: vscode.l10n.t('Value of the webhook-signature header (v1,…)'),
+        validate: required,
+      });
       return 'done';
     },
   ]);
@@ -295,5 +455,12 @@ async function askDelivery(name: string): Promise<{ body: string; headers: Recor
 
 function withoutSecret(endpoint: WebhookEndpointWithSecret): EndpointRecord {
   // An id the platform did not say stays empty; the view lists the endpoint by its own id after a refresh.
-  return { id: endpoint.id ?? '', name: endpoint.name, url: endpoint.url, event_types: endpoint.event_types, created_at: endpoint.created_at, updated_at: endpoint.updated_at };
+  return {
+    id: endpoint.id ?? '',
+    name: endpoint.name,
+    url: endpoint.url,
+    event_types: endpoint.event_types,
+    created_at: endpoint.created_at,
+    updated_at: endpoint.updated_at,
+  };
 }

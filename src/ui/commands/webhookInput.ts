@@ -20,7 +20,9 @@ function contract() {
 export function checkEndpointName(value: string): string | undefined {
   const max = contract().WEBHOOK_ENDPOINT_NAME_MAX;
   const n = value.trim().length;
-  return n < 1 || n > max ? vscode.l10n.t('A webhook endpoint name has 1 to {0} characters (now {1}).', max, n) : undefined;
+  return n < 1 || n > max
+    ? vscode.l10n.t('A webhook endpoint name has 1 to {0} characters (now {1}).', max, n)
+    : undefined;
 }
 
 /** Notifications go to an absolute http or https address. */
@@ -35,7 +37,10 @@ export function checkEndpointUrl(value: string): string | undefined {
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    return vscode.l10n.t('The URL must be an http or https address, such as https://example.com/hooks/alerts ("{0}" is not).', text);
+    return vscode.l10n.t(
+      'The URL must be an http or https address, such as https://example.com/hooks/alerts ("{0}" is not).',
+      text,
+    );
   }
   return undefined;
 }
@@ -44,7 +49,8 @@ export function checkEventTypes(values: readonly string[]): string | undefined {
   const allowed: readonly string[] = contract().WEBHOOK_EVENT_TYPES;
   if (values.length === 0) return vscode.l10n.t('Choose at least one event type ({0}).', allowed.join(', '));
   // The spec names these "for example": another name is sent as given, for the platform to judge.
-  if (values.some((v) => typeof v !== 'string' || v.trim() === '')) return vscode.l10n.t('Name each event type, such as {0}.', allowed.join(', '));
+  if (values.some((v) => typeof v !== 'string' || v.trim() === ''))
+    return vscode.l10n.t('Name each event type, such as {0}.', allowed.join(', '));
   if (new Set(values).size !== values.length) return vscode.l10n.t('Name each event type once.');
   return undefined;
 }
@@ -54,7 +60,8 @@ export function checkEndpointFields(fields: WebhookEndpointFields): UpdateWebhoo
   const problems: string[] = [];
   const out: UpdateWebhookEndpointRequest = {};
   if (fields.name !== undefined) {
-    const p = typeof fields.name === 'string' ? checkEndpointName(fields.name) : vscode.l10n.t('The name must be text.');
+    const p =
+      typeof fields.name === 'string' ? checkEndpointName(fields.name) : vscode.l10n.t('The name must be text.');
     if (p) problems.push(p);
     else out.name = fields.name.trim();
   }
@@ -64,7 +71,9 @@ export function checkEndpointFields(fields: WebhookEndpointFields): UpdateWebhoo
     else out.url = fields.url.trim();
   }
   if (fields.event_types !== undefined) {
-    const p = Array.isArray(fields.event_types) ? checkEventTypes(fields.event_types.map(String)) : vscode.l10n.t('event_types must be a list.');
+    const p = Array.isArray(fields.event_types)
+      ? checkEventTypes(fields.event_types.map(String))
+      : vscode.l10n.t('event_types must be a list.');
     if (p) problems.push(p);
     else out.event_types = fields.event_types as WebhookEventType[];
   }
@@ -73,11 +82,15 @@ export function checkEndpointFields(fields: WebhookEndpointFields): UpdateWebhoo
 }
 
 /** The fields of `next` that differ from `endpoint`: what an edit sends. */
-export function changedEndpointFields(endpoint: EndpointRecord, next: UpdateWebhookEndpointRequest): UpdateWebhookEndpointRequest {
+export function changedEndpointFields(
+  endpoint: EndpointRecord,
+  next: UpdateWebhookEndpointRequest,
+): UpdateWebhookEndpointRequest {
   const change: UpdateWebhookEndpointRequest = {};
   if (next.name !== undefined && next.name !== endpoint.name) change.name = next.name;
   if (next.url !== undefined && next.url !== endpoint.url) change.url = next.url;
-  if (next.event_types !== undefined && [...next.event_types].sort().join() !== [...endpoint.event_types].sort().join()) change.event_types = next.event_types;
+  if (next.event_types !== undefined && [...next.event_types].sort().join() !== [...endpoint.event_types].sort().join())
+    change.event_types = next.event_types;
   return change;
 }
 
@@ -92,11 +105,21 @@ export async function promptEndpoint(title: string, initial?: EndpointRecord): P
   const draft: Draft = { name: initial?.name ?? '', url: initial?.url ?? 'https://', event_types: [] };
   const first = await MultiStepInput.run<Draft>(3, draft, [
     async (input, d) => {
-      d.name = await input.text({ title, prompt: vscode.l10n.t('Name of the webhook endpoint'), value: d.name, validate: checkEndpointName });
+      d.name = await input.text({
+        title,
+        prompt: vscode.l10n.t('Name of the webhook endpoint'),
+        value: d.name,
+        validate: checkEndpointName,
+      });
       return 1;
     },
     async (input, d) => {
-      d.url = await input.text({ title, prompt: vscode.l10n.t('Address that receives the signed notifications (http or https)'), value: d.url, validate: checkEndpointUrl });
+      d.url = await input.text({
+        title,
+        prompt: vscode.l10n.t('Address that receives the signed notifications (http or https)'),
+        value: d.url,
+        validate: checkEndpointUrl,
+      });
       return 'done';
     },
   ]);
@@ -111,7 +134,12 @@ export async function promptEndpoint(title: string, initial?: EndpointRecord): P
   let placeHolder = vscode.l10n.t('Events to send to {0}', first.url);
   for (;;) {
     picked = await prompts.pickMany(
-      contract().WEBHOOK_EVENT_TYPES.map((t) => ({ label: t, description: explain[t], picked: current.has(t), value: t })),
+      contract().WEBHOOK_EVENT_TYPES.map((t) => ({
+        label: t,
+        description: explain[t],
+        picked: current.has(t),
+        value: t,
+      })),
       { title: `${title} (3/3)`, placeHolder, ignoreFocusOut: true },
     );
     if (!picked) return undefined;

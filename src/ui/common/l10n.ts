@@ -9,5 +9,6 @@ export interface L10n {
 
 /** Fills `{0}`, `{1}`… with the arguments, untranslated: what vscode.l10n.t does without a bundle. */
 export const plainL10n: L10n = {
-  t: (message, ...args) => message.replace(/\{(\d+)\}/g, (whole, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : whole)),
+  t: (message, ...args) =>
+    message.replace(/\{(\d+)\}/g, (whole, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : whole)),
 };

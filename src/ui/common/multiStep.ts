@@ -31,7 +31,11 @@ export class MultiStepInput {
   constructor(private readonly totalSteps: number) {}
 
   /** Runs the steps; each step returns the index of the next step or 'done'. */
-  static async run<S>(totalSteps: number, state: S, steps: Array<(input: MultiStepInput, state: S) => Promise<number | 'done'>>): Promise<S | undefined> {
+  static async run<S>(
+    totalSteps: number,
+    state: S,
+    steps: Array<(input: MultiStepInput, state: S) => Promise<number | 'done'>>,
+  ): Promise<S | undefined> {
     const input = new MultiStepInput(totalSteps);
     const history: number[] = [];
     let index = 0;

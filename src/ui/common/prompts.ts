@@ -15,8 +15,14 @@ export interface AskOptions {
  * always answered by whoever sits at the editor.
  */
 export interface Prompts {
-  pick<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options?: vscode.QuickPickOptions): Thenable<T | undefined>;
-  pickMany<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options?: vscode.QuickPickOptions): Thenable<readonly T[] | undefined>;
+  pick<T extends vscode.QuickPickItem>(
+    items: readonly T[] | Thenable<readonly T[]>,
+    options?: vscode.QuickPickOptions,
+  ): Thenable<T | undefined>;
+  pickMany<T extends vscode.QuickPickItem>(
+    items: readonly T[] | Thenable<readonly T[]>,
+    options?: vscode.QuickPickOptions,
+  ): Thenable<readonly T[] | undefined>;
   input(options: vscode.InputBoxOptions): Thenable<string | undefined>;
   /** A modal question; resolves with the action chosen, undefined when dismissed. */
   ask<A extends string>(question: string, options: AskOptions, ...actions: A[]): Thenable<A | undefined>;
@@ -32,8 +38,13 @@ export const windowPrompts: Prompts = {
   pickMany: (items, options) => vscode.window.showQuickPick(items, { ...options, canPickMany: true }),
   input: (options) => vscode.window.showInputBox(options),
   ask: (question, options, ...actions) => {
-    const modal: vscode.MessageOptions = { modal: true, ...(options.detail !== undefined ? { detail: options.detail } : {}) };
-    return options.severity === 'info' ? vscode.window.showInformationMessage(question, modal, ...actions) : vscode.window.showWarningMessage(question, modal, ...actions);
+    const modal: vscode.MessageOptions = {
+      modal: true,
+      ...(options.detail !== undefined ? { detail: options.detail } : {}),
+    };
+    return options.severity === 'info'
+      ? vscode.window.showInformationMessage(question, modal, ...actions)
+      : vscode.window.showWarningMessage(question, modal, ...actions);
   },
   info: (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
   warn: (message, ...actions) => vscode.window.showWarningMessage(message, ...actions),

@@ -17,24 +17,33 @@ export type ProfileInput = Partial<Omit<ConnectionProfile, 'id'>> & { studioUrl?
 type Draft = Omit<ConnectionProfile, 'id'>;
 
 /** Checks every field of a profile; returns the first problem as a sentence that says what to fix. */
-export function checkProfile(p: Omit<ConnectionProfile, 'id'>, store: ProfileStore, exceptId?: string): string | undefined {
+export function checkProfile(
+  p: Omit<ConnectionProfile, 'id'>,
+  store: ProfileStore,
+  exceptId?: string,
+): string | undefined {
   const name = p.name.trim();
   if (!name) return vscode.l10n.t('Enter a profile name.');
   if (name.length > 64) return vscode.l10n.t('A profile name has at most 64 characters.');
   if (store.isNameTaken(name, exceptId)) return vscode.l10n.t('A profile named "{0}" exists already.', name);
-  return checkPathId('account', p.accountId)
-    ?? checkPathId('project', p.projectId)
-    ?? checkBaseUrl(p.runtimeUrl, vscode.l10n.t('runtime address ({base_url})'))
-    ?? checkBaseUrl(p.buildUrl, vscode.l10n.t('build address ({build_base_url})'))
-    ?? checkBuildUrlRegion(p.buildUrl)
-    ?? checkBaseUrl(p.messagingUrl, vscode.l10n.t('messaging address ({messaging_url})'));
+  return (
+    checkPathId('account', p.accountId) ??
+    checkPathId('project', p.projectId) ??
+    checkBaseUrl(p.runtimeUrl, vscode.l10n.t('runtime address ({base_url})')) ??
+    checkBaseUrl(p.buildUrl, vscode.l10n.t('build address ({build_base_url})')) ??
+    checkBuildUrlRegion(p.buildUrl) ??
+    checkBaseUrl(p.messagingUrl, vscode.l10n.t('messaging address ({messaging_url})'))
+  );
 }
 
 /**
  * Creates or edits a profile with a multi-step input. A pasted studio address fills account
  * and project; region presets fill the runtime and build addresses, which stay editable.
  */
-export async function promptProfile(store: ProfileStore, existing?: ConnectionProfile): Promise<ConnectionProfile | undefined> {
+export async function promptProfile(
+  store: ProfileStore,
+  existing?: ConnectionProfile,
+): Promise<ConnectionProfile | undefined> {
   const title = existing ? vscode.l10n.t('Edit Connection Profile') : vscode.l10n.t('Add Connection Profile');
   const draft: Draft = {
     name: existing?.name ?? '',
@@ -47,16 +56,35 @@ export async function promptProfile(store: ProfileStore, existing?: ConnectionPr
   };
   const result = await MultiStepInput.run<Draft>(6, draft, [
     async (input, d) => {
-      d.name = await input.text({ title, prompt: vscode.l10n.t('A name for this connection, e.g. "Acme production"'), value: d.name, validate: (v) => (!v.trim() ? vscode.l10n.t('Enter a profile name.') : store.isNameTaken(v, existing?.id) ? vscode.l10n.t('A profile named "{0}" exists already.', v.trim()) : v.trim().length > 64 ? vscode.l10n.t('A profile name has at most 64 characters.') : undefined) });
+      d.name = await input.text({
+        title,
+        prompt: vscode.l10n.t('A name for this connection, e.g. "Acme production"'),
+        value: d.name,
+        validate: (v) =>
+          !v.trim()
+            ? vscode.l10n.t('Enter a profile name.')
+            : store.isNameTaken(v, existing?.id)
+              ? vscode.l10n.t('A profile named "{0}" exists already.', v.trim())
+              : v.trim().length > 64
+                ? vscode.l10n.t('A profile name has at most 64 characters.')
+                : undefined,
+      });
       return 1;
     },
     async (input, d) => {
       const value = await input.text({
         title,
-        prompt: vscode.l10n.t('Paste a studio address ({studio_url}/{account_id}/{project_id}/...) or enter the account id'),
+        prompt: vscode.l10n.t(
+          'Paste a studio address ({studio_url}/{account_id}/{project_id}/...) or enter the account id',
+        ),
         value: d.accountId,
         placeholder: 'https://studio.example.com/acme/support-desk/…  or  acme  or  ACCOUNT-xxxxxxx',
-        validate: (v) => (/^https?:\/\//i.test(v.trim()) ? (parseStudioUrl(v) ? undefined : vscode.l10n.t('This address has no /{account_id}/{project_id}/ after the host.')) : checkPathId('account', v)),
+        validate: (v) =>
+          /^https?:\/\//i.test(v.trim())
+            ? parseStudioUrl(v)
+              ? undefined
+              : vscode.l10n.t('This address has no /{account_id}/{project_id}/ after the host.')
+            : checkPathId('account', v),
       });
       const parsed = parseStudioUrl(value);
       if (parsed) {
@@ -68,15 +96,33 @@ export async function promptProfile(store: ProfileStore, existing?: ConnectionPr
       return 2;
     },
     async (input, d) => {
-      d.projectId = await input.text({ title, prompt: vscode.l10n.t('The project id (slug or PROJECT-xxxxxxxx)'), value: d.projectId, validate: (v) => checkPathId('project', v) });
+      d.projectId = await input.text({
+        title,
+        prompt: vscode.l10n.t('The project id (slug or PROJECT-xxxxxxxx)'),
+        value: d.projectId,
+        validate: (v) => checkPathId('project', v),
+      });
       return 3;
     },
     async (input, d) => {
       const items = [
-        ...REGION_PRESETS.map((r) => ({ label: r.label, description: `${new URL(r.runtimeUrl).host} · ${new URL(r.buildUrl).host}`, id: r.id as RegionId })),
-        { label: vscode.l10n.t('Custom addresses'), description: vscode.l10n.t('enter the runtime and build addresses yourself'), id: 'custom' as RegionId },
+        ...REGION_PRESETS.map((r) => ({
+          label: r.label,
+          description: `${new URL(r.runtimeUrl).host} · ${new URL(r.buildUrl).host}`,
+          id: r.id as RegionId,
+        })),
+        {
+          label: vscode.l10n.t('Custom addresses'),
+          description: vscode.l10n.t('enter the runtime and build addresses yourself'),
+          id: 'custom' as RegionId,
+        },
       ];
-      const pick = await input.pick({ title, placeholder: vscode.l10n.t('Region of the project'), items, active: items.find((i) => i.id === d.region) });
+      const pick = await input.pick({
+        title,
+        placeholder: vscode.l10n.t('Region of the project'),
+        items,
+        active: items.find((i) => i.id === d.region),
+      });
       const preset = REGION_PRESETS.find((r) => r.id === pick.id);
       d.region = pick.id;
       if (preset && (!existing || existing.region !== pick.id)) {
@@ -86,12 +132,29 @@ export async function promptProfile(store: ProfileStore, existing?: ConnectionPr
       return 4;
     },
     async (input, d) => {
-      d.runtimeUrl = await input.text({ title, prompt: vscode.l10n.t('Runtime address {base_url} (Chat, Conversations, Outbound, External Events, DNI)'), value: d.runtimeUrl, validate: (v) => checkBaseUrl(v, vscode.l10n.t('runtime address')) });
-      d.buildUrl = await input.text({ title, prompt: vscode.l10n.t('Build address {build_base_url} (Agents, Alerts); it must name a region'), value: d.buildUrl, validate: (v) => checkBaseUrl(v, vscode.l10n.t('build address')) ?? checkBuildUrlRegion(v) });
+      d.runtimeUrl = await input.text({
+        title,
+        prompt: vscode.l10n.t('Runtime address {base_url} (Chat, Conversations, Outbound, External Events, DNI)'),
+        value: d.runtimeUrl,
+        validate: (v) => checkBaseUrl(v, vscode.l10n.t('runtime address')),
+      });
+      d.buildUrl = await input.text({
+        title,
+        prompt: vscode.l10n.t('Build address {build_base_url} (Agents, Alerts); it must name a region'),
+        value: d.buildUrl,
+        validate: (v) => checkBaseUrl(v, vscode.l10n.t('build address')) ?? checkBuildUrlRegion(v),
+      });
       return 5;
     },
     async (input, d) => {
-      d.messagingUrl = await input.text({ title, prompt: vscode.l10n.t('Messaging cluster address {messaging_url} (there is no region-agnostic alias; ask your operator)'), value: d.messagingUrl, validate: (v) => checkBaseUrl(v, vscode.l10n.t('messaging address')) });
+      d.messagingUrl = await input.text({
+        title,
+        prompt: vscode.l10n.t(
+          'Messaging cluster address {messaging_url} (there is no region-agnostic alias; ask your operator)',
+        ),
+        value: d.messagingUrl,
+        validate: (v) => checkBaseUrl(v, vscode.l10n.t('messaging address')),
+      });
       return 'done';
     },
   ]);
@@ -100,9 +163,14 @@ export async function promptProfile(store: ProfileStore, existing?: ConnectionPr
 }
 
 /** Builds a profile from given fields without prompts (used by tests and automation). */
-export function profileFromInput(input: ProfileInput, store: ProfileStore, existing?: ConnectionProfile): ConnectionProfile {
+export function profileFromInput(
+  input: ProfileInput,
+  store: ProfileStore,
+  existing?: ConnectionProfile,
+): ConnectionProfile {
   const parsed = input.studioUrl ? parseStudioUrl(input.studioUrl) : undefined;
-  if (input.studioUrl && !parsed) throw new Error(vscode.l10n.t('The studio address has no /{account_id}/{project_id}/ after the host.'));
+  if (input.studioUrl && !parsed)
+    throw new Error(vscode.l10n.t('The studio address has no /{account_id}/{project_id}/ after the host.'));
   const preset = REGION_PRESETS.find((r) => r.id === (input.region ?? existing?.region));
   const merged: Draft = {
     name: input.name ?? existing?.name ?? '',

@@ -26,18 +26,26 @@ export class Connection extends Disposable {
    */
   readonly onDidChange = this._onDidChange.event;
 
-  constructor(readonly profiles: ProfileStore, readonly vault: SecretVault, private readonly log: Log) {
+  constructor(
+    readonly profiles: ProfileStore,
+    readonly vault: SecretVault,
+    private readonly log: Log,
+  ) {
     super();
-    this.register(profiles.onDidChange(() => {
-      this.cached = undefined;
-      void vscode.commands.executeCommand('setContext', ContextKey.connected, Boolean(profiles.active));
-      this._onDidChange.fire();
-    }));
-    this.register(vault.onDidChange(({ profileId }) => {
-      if (profileId !== profiles.active?.id) return;
-      this.cached = undefined;
-      this._onDidChange.fire();
-    }));
+    this.register(
+      profiles.onDidChange(() => {
+        this.cached = undefined;
+        void vscode.commands.executeCommand('setContext', ContextKey.connected, Boolean(profiles.active));
+        this._onDidChange.fire();
+      }),
+    );
+    this.register(
+      vault.onDidChange(({ profileId }) => {
+        if (profileId !== profiles.active?.id) return;
+        this.cached = undefined;
+        this._onDidChange.fire();
+      }),
+    );
     void vscode.commands.executeCommand('setContext', ContextKey.connected, Boolean(profiles.active));
   }
 

@@ -22,15 +22,25 @@ const OUTCOME_ICON: Record<ProbeResult['outcome'], string> = {
 export function registerConnectionCommands(connection: Connection): vscode.Disposable {
   const { profiles, vault } = connection;
 
-  async function pickProfile(placeHolder: string, opts: { includeLocal?: boolean } = {}): Promise<ConnectionProfile | undefined> {
+  async function pickProfile(
+    placeHolder: string,
+    opts: { includeLocal?: boolean } = {},
+  ): Promise<ConnectionProfile | undefined> {
     const list = profiles.list().filter((p) => opts.includeLocal || p.id !== LOCAL_PROFILE_ID);
     if (list.length === 0) {
-      void prompts.info(vscode.l10n.t('There is no connection profile yet. Add one with Agent Workbench: Add Connection Profile.'));
+      void prompts.info(
+        vscode.l10n.t('There is no connection profile yet. Add one with Agent Workbench: Add Connection Profile.'),
+      );
       return undefined;
     }
     const active = profiles.active?.id;
     const pick = await prompts.pick(
-      list.map((p) => ({ label: p.name, description: `${p.accountId}/${p.projectId}${p.id === active ? ` · ${vscode.l10n.t('active')}` : ''}`, detail: p.buildUrl, profile: p })),
+      list.map((p) => ({
+        label: p.name,
+        description: `${p.accountId}/${p.projectId}${p.id === active ? ` · ${vscode.l10n.t('active')}` : ''}`,
+        detail: p.buildUrl,
+        profile: p,
+      })),
       { placeHolder },
     );
     return pick?.profile;
@@ -45,11 +55,15 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
     }
     if (!profile) return undefined;
     await profiles.save(profile);
-    for (const [id, value] of Object.entries(args?.credentials ?? {}) as Array<[CredentialId, string]>) await vault.set(profile.id, id, value);
+    for (const [id, value] of Object.entries(args?.credentials ?? {}) as Array<[CredentialId, string]>)
+      await vault.set(profile.id, id, value);
     if (args?.activate !== false) await profiles.setActive(profile.id);
     if (!args) {
       const next = await prompts.info(
-        vscode.l10n.t('Profile "{0}" added. Add its keys and tokens now? They are kept in VS Code\'s secret storage.', profile.name),
+        vscode.l10n.t(
+          'Profile "{0}" added. Add its keys and tokens now? They are kept in VS Code\'s secret storage.',
+          profile.name,
+        ),
         vscode.l10n.t('Set Credential'),
       );
       if (next) await setCredential({ profileId: profile.id });
@@ -57,35 +71,59 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
     return profile;
   }
 
-  async function setCredential(args: { profileId?: string; credential?: CredentialId; value?: string } = {}): Promise<boolean> {
-    const profile = args.profileId ? profiles.get(args.profileId) : profiles.active ?? (await pickProfile(vscode.l10n.t('Profile to set a credential for')));
+  async function setCredential(
+    args: { profileId?: string; credential?: CredentialId; value?: string } = {},
+  ): Promise<boolean> {
+    const profile = args.profileId
+      ? profiles.get(args.profileId)
+      : (profiles.active ?? (await pickProfile(vscode.l10n.t('Profile to set a credential for'))));
     if (!profile) return false;
     let id = args.credential;
     if (!id) {
       const present = await vault.configured(profile.id);
       const pick = await prompts.pick(
-        CREDENTIALS.map((c) => ({ label: c.label, description: present.has(c.id) ? vscode.l10n.t('set') : vscode.l10n.t('not set'), detail: vscode.l10n.t('Sent as the {0} header', c.header), id: c.id })),
+        CREDENTIALS.map((c) => ({
+          label: c.label,
+          description: present.has(c.id) ? vscode.l10n.t('set') : vscode.l10n.t('not set'),
+          detail: vscode.l10n.t('Sent as the {0} header', c.header),
+          id: c.id,
+        })),
         { placeHolder: vscode.l10n.t('Credential of "{0}" to set', profile.name) },
       );
       id = pick?.id;
     }
     if (!id) return false;
     const meta = CREDENTIALS.find((c) => c.id === id)!;
-    const value = args.value ?? (await prompts.input({
-      title: vscode.l10n.t('{0} for "{1}"', meta.label, profile.name),
-      prompt: id === 'messagingHost' ? vscode.l10n.t('The registered host domain or app namespace of the webchat connector') : vscode.l10n.t('Paste the value. It is stored in VS Code\'s secret storage only, never in settings or files.'),
-      password: id !== 'messagingHost',
-      ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? (/\s/.test(v.trim()) ? vscode.l10n.t('A key or token has no spaces.') : undefined) : vscode.l10n.t('Enter a value, or press Escape to cancel.')),
-    }));
+    const value =
+      args.value ??
+      (await prompts.input({
+        title: vscode.l10n.t('{0} for "{1}"', meta.label, profile.name),
+        prompt:
+          id === 'messagingHost'
+            ? vscode.l10n.t('The registered host domain or app namespace of the webchat connector')
+            : vscode.l10n.t(
+                "Paste the value. It is stored in VS Code's secret storage only, never in settings or files.",
+              ),
+        password: id !== 'messagingHost',
+        ignoreFocusOut: true,
+        validateInput: (v) =>
+          v.trim()
+            ? /\s/.test(v.trim())
+              ? vscode.l10n.t('A key or token has no spaces.')
+              : undefined
+            : vscode.l10n.t('Enter a value, or press Escape to cancel.'),
+      }));
     if (value === undefined) return false;
     const trimmed = value.trim();
-    if (!trimmed || /\s/.test(trimmed)) throw new Error(vscode.l10n.t('{0}: enter a value without spaces.', meta.label));
+    if (!trimmed || /\s/.test(trimmed))
+      throw new Error(vscode.l10n.t('{0}: enter a value without spaces.', meta.label));
     await vault.set(profile.id, id, trimmed);
     // The views of the active profile read again on their own (Connection.onDidChange); say so, and offer the check.
     const test = vscode.l10n.t('Test Connection');
-    const reread = profile.id === profiles.active?.id ? ` ${vscode.l10n.t('The views read the platform again with it.')}` : '';
-    void prompts.info(vscode.l10n.t('{0} of "{1}" saved in the secret storage.', meta.label, profile.name) + reread, test)
+    const reread =
+      profile.id === profiles.active?.id ? ` ${vscode.l10n.t('The views read the platform again with it.')}` : '';
+    void prompts
+      .info(vscode.l10n.t('{0} of "{1}" saved in the secret storage.', meta.label, profile.name) + reread, test)
       .then((a) => a === test && vscode.commands.executeCommand(Command.testConnection, profile.id));
     return true;
   }
@@ -93,11 +131,17 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
   async function testConnection(profileId?: string): Promise<ProbeResult[] | undefined> {
     const profile = profileId ? profiles.get(profileId) : profiles.active;
     if (!profile) {
-      void prompts.warn(vscode.l10n.t('Choose a connection profile first.'), vscode.l10n.t('Switch Profile')).then((a) => a && vscode.commands.executeCommand(Command.switchProfile));
+      void prompts
+        .warn(vscode.l10n.t('Choose a connection profile first.'), vscode.l10n.t('Switch Profile'))
+        .then((a) => a && vscode.commands.executeCommand(Command.switchProfile));
       return undefined;
     }
     const results = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Testing "{0}"…', profile.name), cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Testing "{0}"…', profile.name),
+        cancellable: true,
+      },
       (_p, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
@@ -105,17 +149,34 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
       },
     );
     const works = results.filter((r) => r.outcome === 'works').length;
-    const failed = results.filter((r) => r.outcome === 'rejected' || r.outcome === 'unreachable' || r.outcome === 'unknown').length;
-    const summary = vscode.l10n.t('"{0}": {1} of {2} APIs work, {3} failed, {4} not configured.', profile.name, works, results.length, failed, results.length - works - failed);
+    const failed = results.filter(
+      (r) => r.outcome === 'rejected' || r.outcome === 'unreachable' || r.outcome === 'unknown',
+    ).length;
+    const summary = vscode.l10n.t(
+      '"{0}": {1} of {2} APIs work, {3} failed, {4} not configured.',
+      profile.name,
+      works,
+      results.length,
+      failed,
+      results.length - works - failed,
+    );
     const show = vscode.l10n.t('Show Details');
     // Not awaited: the command returns its results at once; the details open when asked for.
     void (failed ? prompts.warn(summary, show) : prompts.info(summary, show)).then((answer) => {
       if (answer !== show) return;
-      void prompts.pick(results.map((r) => ({
-        label: `${OUTCOME_ICON[r.outcome]} ${r.label}`,
-        description: r.outcome === 'works' ? vscode.l10n.t('works ({0} ms)', r.ms ?? 0) : r.outcome === 'notConfigured' ? vscode.l10n.t('not configured') : r.outcome,
-        detail: r.detail,
-      })), { title: vscode.l10n.t('Connection test of "{0}"', profile.name) });
+      void prompts.pick(
+        results.map((r) => ({
+          label: `${OUTCOME_ICON[r.outcome]} ${r.label}`,
+          description:
+            r.outcome === 'works'
+              ? vscode.l10n.t('works ({0} ms)', r.ms ?? 0)
+              : r.outcome === 'notConfigured'
+                ? vscode.l10n.t('not configured')
+                : r.outcome,
+          detail: r.detail,
+        })),
+        { title: vscode.l10n.t('Connection test of "{0}"', profile.name) },
+      );
     });
     return results;
   }
@@ -126,60 +187,104 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
       return vscode.commands.executeCommand(Command.switchProfile);
     }),
     vscode.commands.registerCommand(Command.addProfile, (args?: ProfileArgs) => reportErrors(() => addProfile(args))),
-    vscode.commands.registerCommand(Command.editProfile, (arg?: string | ProfileArgs & { id: string }) => reportErrors(async () => {
-      const id = typeof arg === 'string' ? arg : arg?.id;
-      const existing = id ? profiles.get(id) : await pickProfile(vscode.l10n.t('Profile to edit'));
-      if (!existing) return undefined;
-      if (existing.id === LOCAL_PROFILE_ID) throw new Error(vscode.l10n.t('The Local profile follows the local platform and cannot be edited.'));
-      const updated = typeof arg === 'object' ? profileFromInput(arg, profiles, existing) : await promptProfile(profiles, existing);
-      if (updated) await profiles.save(updated);
-      return updated;
-    })),
-    vscode.commands.registerCommand(Command.removeProfile, (id?: string) => reportErrors(async () => {
-      const profile = id ? profiles.get(id) : await pickProfile(vscode.l10n.t('Profile to remove'));
-      if (!profile || profile.id === LOCAL_PROFILE_ID) return false;
-      const remove = vscode.l10n.t('Remove');
-      const ok = await prompts.ask(vscode.l10n.t('Remove the profile "{0}" and its stored keys and tokens?', profile.name), {}, remove);
-      if (ok !== remove) return false;
-      await vault.deleteAll(profile.id);
-      await profiles.remove(profile.id);
-      return true;
-    })),
-    vscode.commands.registerCommand(Command.switchProfile, (id?: string) => reportErrors(async () => {
-      if (id) {
-        if (!profiles.get(id)) throw new Error(vscode.l10n.t('There is no profile with id "{0}".', id));
-        await profiles.setActive(id);
-        return id;
-      }
-      const active = profiles.active?.id;
-      const items: Array<vscode.QuickPickItem & { id?: string; action?: 'add' }> = [
-        ...profiles.list().map((p) => ({ label: `${p.id === active ? '$(check) ' : ''}${p.name}`, description: `${p.accountId}/${p.projectId}`, detail: p.region === 'local' ? vscode.l10n.t('The local platform on this machine') : p.buildUrl, id: p.id })),
-        { label: '', kind: vscode.QuickPickItemKind.Separator },
-        { label: `$(add) ${vscode.l10n.t('Add Connection Profile…')}`, action: 'add' },
-      ];
-      const pick = await prompts.pick(items, { placeHolder: vscode.l10n.t('Connection profile to use') });
-      if (pick?.action === 'add') return (await addProfile())?.id;
-      if (pick?.id) await profiles.setActive(pick.id);
-      return pick?.id;
-    })),
-    vscode.commands.registerCommand(Command.setCredential, (args?: { profileId?: string; credential?: CredentialId; value?: string }) => reportErrors(() => setCredential(args))),
-    vscode.commands.registerCommand(Command.removeCredential, (args?: { profileId?: string; credential?: CredentialId }) => reportErrors(async () => {
-      const profile = args?.profileId ? profiles.get(args.profileId) : profiles.active;
-      if (!profile) return false;
-      const present = await vault.configured(profile.id);
-      const id = args?.credential ?? (await prompts.pick(CREDENTIALS.filter((c) => present.has(c.id)).map((c) => ({ label: c.label, id: c.id })), { placeHolder: vscode.l10n.t('Credential of "{0}" to remove', profile.name) }))?.id;
-      if (!id) return false;
-      await vault.delete(profile.id, id);
-      return true;
-    })),
-    vscode.commands.registerCommand(Command.selectEnvironment, (env?: Environment) => reportErrors(async () => {
-      const { ENVIRONMENTS } = clientRuntime().commonContract;
-      const chosen = env ?? (await prompts.pick(ENVIRONMENTS.map((e) => ({ label: e, picked: e === profiles.environment })), { placeHolder: vscode.l10n.t('Environment to work against') }))?.label;
-      if (!chosen) return undefined;
-      if (!ENVIRONMENTS.includes(chosen as Environment)) throw new Error(vscode.l10n.t('"{0}" is not an environment: use sandbox, pre-release or live.', chosen));
-      await profiles.setEnvironment(chosen as Environment);
-      return chosen;
-    })),
+    vscode.commands.registerCommand(Command.editProfile, (arg?: string | (ProfileArgs & { id: string })) =>
+      reportErrors(async () => {
+        const id = typeof arg === 'string' ? arg : arg?.id;
+        const existing = id ? profiles.get(id) : await pickProfile(vscode.l10n.t('Profile to edit'));
+        if (!existing) return undefined;
+        if (existing.id === LOCAL_PROFILE_ID)
+          throw new Error(vscode.l10n.t('The Local profile follows the local platform and cannot be edited.'));
+        const updated =
+          typeof arg === 'object' ? profileFromInput(arg, profiles, existing) : await promptProfile(profiles, existing);
+        if (updated) await profiles.save(updated);
+        return updated;
+      }),
+    ),
+    vscode.commands.registerCommand(Command.removeProfile, (id?: string) =>
+      reportErrors(async () => {
+        const profile = id ? profiles.get(id) : await pickProfile(vscode.l10n.t('Profile to remove'));
+        if (!profile || profile.id === LOCAL_PROFILE_ID) return false;
+        const remove = vscode.l10n.t('Remove');
+        const ok = await prompts.ask(
+          vscode.l10n.t('Remove the profile "{0}" and its stored keys and tokens?', profile.name),
+          {},
+          remove,
+        );
+        if (ok !== remove) return false;
+        await vault.deleteAll(profile.id);
+        await profiles.remove(profile.id);
+        return true;
+      }),
+    ),
+    vscode.commands.registerCommand(Command.switchProfile, (id?: string) =>
+      reportErrors(async () => {
+        if (id) {
+          if (!profiles.get(id)) throw new Error(vscode.l10n.t('There is no profile with id "{0}".', id));
+          await profiles.setActive(id);
+          return id;
+        }
+        const active = profiles.active?.id;
+        const items: Array<vscode.QuickPickItem & { id?: string; action?: 'add' }> = [
+          ...profiles
+            .list()
+            .map((p) => ({
+              label: `${p.id === active ? '$(check) ' : ''}${p.name}`,
+              description: `${p.accountId}/${p.projectId}`,
+              detail: p.region === 'local' ? vscode.l10n.t('The local platform on this machine') : p.buildUrl,
+              id: p.id,
+            })),
+          { label: '', kind: vscode.QuickPickItemKind.Separator },
+          { label: `$(add) ${vscode.l10n.t('Add Connection Profile…')}`, action: 'add' },
+        ];
+        const pick = await prompts.pick(items, { placeHolder: vscode.l10n.t('Connection profile to use') });
+        if (pick?.action === 'add') return (await addProfile())?.id;
+        if (pick?.id) await profiles.setActive(pick.id);
+        return pick?.id;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Command.setCredential,
+      (args?: { profileId?: string; credential?: CredentialId; value?: string }) =>
+        reportErrors(() => setCredential(args)),
+    ),
+    vscode.commands.registerCommand(
+      Command.removeCredential,
+      (args?: { profileId?: string; credential?: CredentialId }) =>
+        reportErrors(async () => {
+          const profile = args?.profileId ? profiles.get(args.profileId) : profiles.active;
+          if (!profile) return false;
+          const present = await vault.configured(profile.id);
+          const id =
+            args?.credential ??
+            (
+              await prompts.pick(
+                CREDENTIALS.filter((c) => present.has(c.id)).map((c) => ({ label: c.label, id: c.id })),
+                { placeHolder: vscode.l10n.t('Credential of "{0}" to remove', profile.name) },
+              )
+            )?.id;
+          if (!id) return false;
+          await vault.delete(profile.id, id);
+          return true;
+        }),
+    ),
+    vscode.commands.registerCommand(Command.selectEnvironment, (env?: Environment) =>
+      reportErrors(async () => {
+        const { ENVIRONMENTS } = clientRuntime().commonContract;
+        const chosen =
+          env ??
+          (
+            await prompts.pick(
+              ENVIRONMENTS.map((e) => ({ label: e, picked: e === profiles.environment })),
+              { placeHolder: vscode.l10n.t('Environment to work against') },
+            )
+          )?.label;
+        if (!chosen) return undefined;
+        if (!ENVIRONMENTS.includes(chosen as Environment))
+          throw new Error(vscode.l10n.t('"{0}" is not an environment: use sandbox, pre-release or live.', chosen));
+        await profiles.setEnvironment(chosen as Environment);
+        return chosen;
+      }),
+    ),
     vscode.commands.registerCommand(Command.testConnection, (profileId?: string) => testConnection(profileId)),
   );
 }

@@ -36,7 +36,7 @@ export class ProfileStore extends Disposable {
 
   get active(): ConnectionProfile | undefined {
     const id = this.state.get<string>(ACTIVE_KEY);
-    return (id ? this.get(id) : undefined);
+    return id ? this.get(id) : undefined;
   }
 
   get environment(): Environment {
@@ -57,13 +57,19 @@ export class ProfileStore extends Disposable {
   async save(profile: ConnectionProfile): Promise<void> {
     if (profile.id === LOCAL_PROFILE_ID) throw new Error('The Local profile is managed by the local platform.');
     const saved = this.state.get<ConnectionProfile[]>(PROFILES_KEY, []).filter((p) => p.id !== profile.id);
-    await this.state.update(PROFILES_KEY, [...saved, profile].sort((a, b) => a.name.localeCompare(b.name)));
+    await this.state.update(
+      PROFILES_KEY,
+      [...saved, profile].sort((a, b) => a.name.localeCompare(b.name)),
+    );
     this._onDidChange.fire();
   }
 
   async remove(id: string): Promise<void> {
     const saved = this.state.get<ConnectionProfile[]>(PROFILES_KEY, []);
-    await this.state.update(PROFILES_KEY, saved.filter((p) => p.id !== id));
+    await this.state.update(
+      PROFILES_KEY,
+      saved.filter((p) => p.id !== id),
+    );
     if (this.state.get<string>(ACTIVE_KEY) === id) await this.state.update(ACTIVE_KEY, undefined);
     this._onDidChange.fire();
   }
@@ -82,6 +88,11 @@ export class ProfileStore extends Disposable {
 
 /** A short, stable id for a new profile. */
 export function newProfileId(name: string): string {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 24) || 'profile';
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 24) || 'profile';
   return `${slug}-${Date.now().toString(36)}`;
 }

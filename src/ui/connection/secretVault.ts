@@ -15,7 +15,10 @@ export class SecretVault extends Disposable {
   /** Fires after a credential of a profile was stored or removed here (never with its value). */
   readonly onDidChange = this._onDidChange.event;
 
-  constructor(private readonly secrets: vscode.SecretStorage, private readonly redactor: Redactor) {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly redactor: Redactor,
+  ) {
     super();
     // Another window may change a secret: forget it, so the next call reads the new value.
     this.register(secrets.onDidChange((e) => this.cache.delete(e.key)));
@@ -60,9 +63,11 @@ export class SecretVault extends Disposable {
   /** Which credentials a profile has (values are not returned). */
   async configured(profileId: string): Promise<Set<CredentialId>> {
     const present = new Set<CredentialId>();
-    await Promise.all(CREDENTIALS.map(async (c) => {
-      if (await this.secrets.get(secretKey(profileId, c.id))) present.add(c.id);
-    }));
+    await Promise.all(
+      CREDENTIALS.map(async (c) => {
+        if (await this.secrets.get(secretKey(profileId, c.id))) present.add(c.id);
+      }),
+    );
     return present;
   }
 
@@ -72,6 +77,8 @@ export class SecretVault extends Disposable {
 
   /** Teaches the redactor every stored secret (at start, before anything is logged). */
   async primeRedactor(profileIds: readonly string[]): Promise<void> {
-    await Promise.all(profileIds.flatMap((p) => CREDENTIALS.filter((c) => c.id !== 'messagingHost').map((c) => this.get(p, c.id))));
+    await Promise.all(
+      profileIds.flatMap((p) => CREDENTIALS.filter((c) => c.id !== 'messagingHost').map((c) => this.get(p, c.id))),
+    );
   }
 }

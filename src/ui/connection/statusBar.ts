@@ -5,7 +5,9 @@ import { Command } from '../ids';
 
 /** Shows the active profile, its region and the environment; a click switches profile. */
 export class ConnectionStatusBar extends Disposable {
-  private readonly item = this.register(vscode.window.createStatusBarItem('agentWorkbench.connection', vscode.StatusBarAlignment.Left, 50));
+  private readonly item = this.register(
+    vscode.window.createStatusBarItem('agentWorkbench.connection', vscode.StatusBarAlignment.Left, 50),
+  );
 
   constructor(private readonly profiles: ProfileStore) {
     super();
@@ -25,13 +27,18 @@ export class ConnectionStatusBar extends Disposable {
       this.item.show();
       return;
     }
-    const region = p.region === 'local' ? vscode.l10n.t('local') : p.region === 'custom' ? vscode.l10n.t('custom') : p.region;
+    const region =
+      p.region === 'local' ? vscode.l10n.t('local') : p.region === 'custom' ? vscode.l10n.t('custom') : p.region;
     const env = this.profiles.environment;
     this.item.text = `$(${p.region === 'local' ? 'server-environment' : 'cloud'}) ${p.name} · ${region} · ${env}`;
     const tip = new vscode.MarkdownString(undefined, true);
     tip.appendMarkdown(`**${escapeMd(p.name)}**\n\n`);
-    tip.appendMarkdown(`${vscode.l10n.t('Account')}: \`${p.accountId}\` · ${vscode.l10n.t('Project')}: \`${p.projectId}\`\n\n`);
-    tip.appendMarkdown(`${vscode.l10n.t('Runtime')}: ${p.runtimeUrl}\n\n${vscode.l10n.t('Build')}: ${p.buildUrl}\n\n${vscode.l10n.t('Messaging')}: ${p.messagingUrl}\n\n`);
+    tip.appendMarkdown(
+      `${vscode.l10n.t('Account')}: \`${p.accountId}\` · ${vscode.l10n.t('Project')}: \`${p.projectId}\`\n\n`,
+    );
+    tip.appendMarkdown(
+      `${vscode.l10n.t('Runtime')}: ${p.runtimeUrl}\n\n${vscode.l10n.t('Build')}: ${p.buildUrl}\n\n${vscode.l10n.t('Messaging')}: ${p.messagingUrl}\n\n`,
+    );
     tip.appendMarkdown(`${vscode.l10n.t('Environment')}: **${env}**`);
     this.item.tooltip = tip;
     this.item.backgroundColor = env === 'live' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

@@ -25,7 +25,10 @@ export class RemoteDocuments extends Disposable implements vscode.TextDocumentCo
     const model = this.model();
     if (!model) throw new Error(vscode.l10n.t('Connect to a platform to read this document.'));
     const ref = parseRemoteDocumentUri(uri);
-    if (!ref) throw new Error(vscode.l10n.t('This address does not name a document of Agent Workbench: {0}', uri.toString(true)));
+    if (!ref)
+      throw new Error(
+        vscode.l10n.t('This address does not name a document of Agent Workbench: {0}', uri.toString(true)),
+      );
     this.watch(model);
     const agent = model.agent(ref.agentId);
     // The text of a checked-out file, from the mirror's one serializer, so a diff against the file shows only real changes.
@@ -35,7 +38,10 @@ export class RemoteDocuments extends Disposable implements vscode.TextDocumentCo
         return behaviorText(await agent.behavior.get(ref.branchId).get());
       case 'topic': {
         const topic = (await agent.topics.get(ref.branchId).get()).find((t) => t.topicId === ref.topicId);
-        if (!topic) throw new Error(vscode.l10n.t('The topic "{0}" no longer exists on branch {1}.', ref.topicName, ref.branchName));
+        if (!topic)
+          throw new Error(
+            vscode.l10n.t('The topic "{0}" no longer exists on branch {1}.', ref.topicName, ref.branchName),
+          );
         return topicText(topic);
       }
       case 'realtimeConfig': {
@@ -61,7 +67,8 @@ export class RemoteDocuments extends Disposable implements vscode.TextDocumentCo
 
   /** Re-reads every open remote document (after a refresh). */
   refreshOpen(): void {
-    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === Scheme.remote) this._onDidChange.fire(doc.uri);
+    for (const doc of vscode.workspace.textDocuments)
+      if (doc.uri.scheme === Scheme.remote) this._onDidChange.fire(doc.uri);
   }
 }
 

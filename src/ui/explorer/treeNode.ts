@@ -72,7 +72,10 @@ export abstract class LoadingNode extends TreeNode {
 export class ErrorNode extends TreeNode {
   readonly message: string;
 
-  constructor(parent: TreeNode, readonly error: unknown) {
+  constructor(
+    parent: TreeNode,
+    readonly error: unknown,
+  ) {
     super(parent);
     this.message = error instanceof Error ? error.message : String(error);
   }
@@ -82,7 +85,10 @@ export class ErrorNode extends TreeNode {
   }
 
   getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(vscode.l10n.t('Could not load: {0}', firstSentence(this.message)), vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      vscode.l10n.t('Could not load: {0}', firstSentence(this.message)),
+      vscode.TreeItemCollapsibleState.None,
+    );
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
     item.tooltip = new vscode.MarkdownString(`${escape(this.message)}\n\n${vscode.l10n.t('Click to try again.')}`);
@@ -94,7 +100,12 @@ export class ErrorNode extends TreeNode {
 
 /** A plain informational leaf (for example "No deployments yet"). */
 export class InfoNode extends TreeNode {
-  constructor(parent: TreeNode, private readonly key: string, private readonly label: string, private readonly icon = 'info') {
+  constructor(
+    parent: TreeNode,
+    private readonly key: string,
+    private readonly label: string,
+    private readonly icon = 'info',
+  ) {
     super(parent);
   }
 
@@ -127,7 +138,13 @@ export function when(iso: string | null | undefined): { relative: string; exact:
   if (Number.isNaN(t)) return { relative: iso, exact: iso };
   const diff = Date.now() - t;
   const abs = Math.abs(diff);
-  const units: Array<[number, Intl.RelativeTimeFormatUnit]> = [[31_536_000_000, 'year'], [2_592_000_000, 'month'], [86_400_000, 'day'], [3_600_000, 'hour'], [60_000, 'minute']];
+  const units: Array<[number, Intl.RelativeTimeFormatUnit]> = [
+    [31_536_000_000, 'year'],
+    [2_592_000_000, 'month'],
+    [86_400_000, 'day'],
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+  ];
   const fmt = new Intl.RelativeTimeFormat(vscode.env.language, { numeric: 'auto' });
   let relative = fmt.format(0, 'minute');
   for (const [ms, unit] of units) {

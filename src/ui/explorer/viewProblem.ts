@@ -11,10 +11,16 @@ export type ViewProblem = 'missingKey' | 'keyRefused' | 'noAccess' | 'unreachabl
 export function viewProblemOf(err: unknown): ViewProblem {
   const kind = err instanceof Error && err.name === 'PlatformError' ? (err as { kind?: unknown }).kind : undefined;
   switch (kind) {
-    case 'notConfigured': return 'missingKey';
-    case 'unauthorized': return 'keyRefused';
-    case 'forbidden': return 'noAccess';
-    case 'network': case 'timeout': return 'unreachable';
-    default: return 'other';
+    case 'notConfigured':
+      return 'missingKey';
+    case 'unauthorized':
+      return 'keyRefused';
+    case 'forbidden':
+      return 'noAccess';
+    case 'network':
+    case 'timeout':
+      return 'unreachable';
+    default:
+      return 'other';
   }
 }

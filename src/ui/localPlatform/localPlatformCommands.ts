@@ -11,30 +11,47 @@ export function registerLocalPlatformCommands(host: LocalPlatformHost, connectio
     host.onDidChange((lp) => {
       if (!lp) connection.detachLocal();
     }),
-    vscode.commands.registerCommand(Command.startLocalPlatform, async (opts?: { inEditor?: boolean }): Promise<LocalPlatformUrls | undefined> => {
-      const configured = host.configuredUrl;
-      try {
-        const lp = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: configured && !opts?.inEditor ? vscode.l10n.t('Connecting to the local platform at {0}…', configured) : vscode.l10n.t('Starting the local platform…') },
-          () => host.start(opts),
-        );
-        await connection.attachLocal(lp);
-        void prompts.info(vscode.l10n.t('The local platform is running on {0}.', lp.urls.origin));
-        return lp.urls;
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        if (configured && !opts?.inEditor) {
-          const inEditor = vscode.l10n.t('Start One in the Editor');
-          void prompts.error(
-            vscode.l10n.t('No local platform answers at {0} (setting agentWorkbench.localPlatform.url): {1}. Start it with `node dist/localPlatform.js`, or run one inside the editor.', configured, message),
-            inEditor,
-          ).then((choice) => choice && vscode.commands.executeCommand(Command.startLocalPlatform, { inEditor: true }));
-        } else {
-          void prompts.error(vscode.l10n.t('The local platform could not start: {0}', message));
+    vscode.commands.registerCommand(
+      Command.startLocalPlatform,
+      async (opts?: { inEditor?: boolean }): Promise<LocalPlatformUrls | undefined> => {
+        const configured = host.configuredUrl;
+        try {
+          const lp = await vscode.window.withProgress(
+            {
+              location: vscode.ProgressLocation.Notification,
+              title:
+                configured && !opts?.inEditor
+                  ? vscode.l10n.t('Connecting to the local platform at {0}…', configured)
+                  : vscode.l10n.t('Starting the local platform…'),
+            },
+            () => host.start(opts),
+          );
+          await connection.attachLocal(lp);
+          void prompts.info(vscode.l10n.t('The local platform is running on {0}.', lp.urls.origin));
+          return lp.urls;
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          if (configured && !opts?.inEditor) {
+            const inEditor = vscode.l10n.t('Start One in the Editor');
+            void prompts
+              .error(
+                vscode.l10n.t(
+                  'No local platform answers at {0} (setting agentWorkbench.localPlatform.url): {1}. Start it with `node dist/localPlatform.js`, or run one inside the editor.',
+                  configured,
+                  message,
+                ),
+                inEditor,
+              )
+              .then(
+                (choice) => choice && vscode.commands.executeCommand(Command.startLocalPlatform, { inEditor: true }),
+              );
+          } else {
+            void prompts.error(vscode.l10n.t('The local platform could not start: {0}', message));
+          }
+          return undefined;
         }
-        return undefined;
-      }
-    }),
+      },
+    ),
     // With a configured address (as `npm start` writes), use that platform as soon as the editor opens.
     autoAttach(host, connection),
     vscode.commands.registerCommand(Command.stopLocalPlatform, () => host.stop()),
@@ -44,7 +61,14 @@ export function registerLocalPlatformCommands(host: LocalPlatformHost, connectio
 function autoAttach(host: LocalPlatformHost, connection: Connection): vscode.Disposable {
   if (!host.configuredUrl) return new vscode.Disposable(() => undefined);
   void host.start().then(
-    (lp) => connection.attachLocal(lp).catch((err: unknown) => host.log.warn(`The local platform at ${lp.urls.origin} could not be used: ${err instanceof Error ? err.message : String(err)}`)),
+    (lp) =>
+      connection
+        .attachLocal(lp)
+        .catch((err: unknown) =>
+          host.log.warn(
+            `The local platform at ${lp.urls.origin} could not be used: ${err instanceof Error ? err.message : String(err)}`,
+          ),
+        ),
     () => undefined, // Not running yet: the Start Local Platform command says what to do.
   );
   return new vscode.Disposable(() => undefined);

@@ -19,16 +19,33 @@ export interface LocalPlatformInfo {
 export async function probeExternal(origin: string, signal?: AbortSignal): Promise<LocalPlatformInfo> {
   const base = origin.replace(/\/+$/, '');
   const url = new URL(base);
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) throw new Error(vscode.l10n.t('{0} is not on this machine: a local platform listens on a loopback address.', base));
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))
+    throw new Error(vscode.l10n.t('{0} is not on this machine: a local platform listens on a loopback address.', base));
   const res = await fetch(`${base}/_local/connection`, { signal: signal ?? AbortSignal.timeout(3000) });
-  if (!res.ok) throw new Error(vscode.l10n.t('{0} answered HTTP {1}: it does not look like a local platform.', base, res.status));
-  const body = (await res.json().catch(() => undefined)) as ({ bases?: Record<'runtime' | 'build' | 'messaging', string> } & Partial<LocalPlatformCredentials>) | undefined;
-  if (!body?.bases?.runtime || !body.bases.build || !body.bases.messaging || !body.keys || !body.connectors || !body.accountId || !body.projectId) {
+  if (!res.ok)
+    throw new Error(vscode.l10n.t('{0} answered HTTP {1}: it does not look like a local platform.', base, res.status));
+  const body = (await res.json().catch(() => undefined)) as
+    ({ bases?: Record<'runtime' | 'build' | 'messaging', string> } & Partial<LocalPlatformCredentials>) | undefined;
+  if (
+    !body?.bases?.runtime ||
+    !body.bases.build ||
+    !body.bases.messaging ||
+    !body.keys ||
+    !body.connectors ||
+    !body.accountId ||
+    !body.projectId
+  ) {
     throw new Error(vscode.l10n.t('{0} answered, but not as a local platform does.', base));
   }
   return {
     external: true,
-    urls: { origin: base, runtime: base + body.bases.runtime, build: base + body.bases.build, messaging: base + body.bases.messaging, admin: `${base}/_local` },
+    urls: {
+      origin: base,
+      runtime: base + body.bases.runtime,
+      build: base + body.bases.build,
+      messaging: base + body.bases.messaging,
+      admin: `${base}/_local`,
+    },
     credentials: { accountId: body.accountId, projectId: body.projectId, keys: body.keys, connectors: body.connectors },
   };
 }
@@ -44,7 +61,10 @@ export class LocalPlatformHost extends Disposable {
   private readonly _onDidChange = this.register(new Emitter<LocalPlatformInfo | undefined>());
   readonly onDidChange = this._onDidChange.event;
 
-  constructor(private readonly extensionPath: string, readonly log: Log) {
+  constructor(
+    private readonly extensionPath: string,
+    readonly log: Log,
+  ) {
     super();
   }
 
@@ -64,9 +84,11 @@ export class LocalPlatformHost extends Disposable {
   async start(opts: { inEditor?: boolean } = {}): Promise<LocalPlatformInfo> {
     const current = this.current;
     if (current && (!opts.inEditor || !current.external)) return current;
-    this.starting ??= (this.configuredUrl && !opts.inEditor ? this.attach(this.configuredUrl) : this.doStart()).finally(() => {
-      this.starting = undefined;
-    });
+    this.starting ??= (this.configuredUrl && !opts.inEditor ? this.attach(this.configuredUrl) : this.doStart()).finally(
+      () => {
+        this.starting = undefined;
+      },
+    );
     return this.starting;
   }
 
@@ -82,9 +104,12 @@ export class LocalPlatformHost extends Disposable {
   private async doStart(): Promise<LocalPlatformInfo> {
     const config = vscode.workspace.getConfiguration('agentWorkbench.localPlatform');
     const args = [
-      '--port', String(config.get<number>('port', 0)),
-      '--seed', config.get<'demo' | 'base' | 'empty'>('seed', 'demo'),
-      '--responses', config.get<'full' | 'minimal'>('responses', 'full'),
+      '--port',
+      String(config.get<number>('port', 0)),
+      '--seed',
+      config.get<'demo' | 'base' | 'empty'>('seed', 'demo'),
+      '--responses',
+      config.get<'full' | 'minimal'>('responses', 'full'),
       '--json',
     ];
     // The editor's own runtime runs the CLI bundle as plain Node; the IPC channel ends the child when the editor goes.
@@ -146,7 +171,10 @@ function announcedOrigin(child: ChildProcess, timeoutMs = 30_000): Promise<strin
   return new Promise<string>((resolve, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => finish(new Error(vscode.l10n.t('The local platform did not start within {0} seconds.', timeoutMs / 1000))), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(vscode.l10n.t('The local platform did not start within {0} seconds.', timeoutMs / 1000))),
+      timeoutMs,
+    );
     const finish = (result: Error | string): void => {
       clearTimeout(timer);
       child.stdout?.removeAllListeners('data');
@@ -154,7 +182,8 @@ function announcedOrigin(child: ChildProcess, timeoutMs = 30_000): Promise<strin
       if (typeof result === 'string') resolve(result);
       else reject(result);
     };
-    const onExit = (): void => finish(new Error(err.trim() || vscode.l10n.t('The local platform ended before it listened.')));
+    const onExit = (): void =>
+      finish(new Error(err.trim() || vscode.l10n.t('The local platform ended before it listened.')));
     child.stderr?.on('data', (text: string) => (err += text));
     child.stdout?.setEncoding('utf8').on('data', (text: string) => {
       out += text;
@@ -162,7 +191,11 @@ function announcedOrigin(child: ChildProcess, timeoutMs = 30_000): Promise<strin
       if (line.length === out.length) return;
       try {
         const origin = (JSON.parse(line) as { urls?: { origin?: unknown } }).urls?.origin;
-        finish(typeof origin === 'string' ? origin : new Error(vscode.l10n.t('The local platform did not say where it listens.')));
+        finish(
+          typeof origin === 'string'
+            ? origin
+            : new Error(vscode.l10n.t('The local platform did not say where it listens.')),
+        );
       } catch {
         finish(new Error(vscode.l10n.t('The local platform did not say where it listens.')));
       }

@@ -5,7 +5,10 @@ import type { AgentsSource } from '../explorer/agents/agentsSource';
 import { Loadable, LoadableMap } from './loadable';
 
 /** What changed: the list of agents, or one part of one agent. */
-export type AgentsChange = { part: 'agents' } | { part: 'branches' | 'deployments' | 'numbers' | 'realtimeConfigs'; agentId: string } | { part: 'topics' | 'behavior'; agentId: string; branchId: string };
+export type AgentsChange =
+  | { part: 'agents' }
+  | { part: 'branches' | 'deployments' | 'numbers' | 'realtimeConfigs'; agentId: string }
+  | { part: 'topics' | 'behavior'; agentId: string; branchId: string };
 
 /** What the editor knows of one agent; each part is read when first needed. */
 export class AgentModel extends Disposable {
@@ -18,9 +21,16 @@ export class AgentModel extends Disposable {
   /** The behavior prompt of each branch, by branch id. */
   readonly behavior: LoadableMap<string>;
 
-  constructor(readonly agentId: string, source: AgentsSource, changed: (change: AgentsChange) => void) {
+  constructor(
+    readonly agentId: string,
+    source: AgentsSource,
+    changed: (change: AgentsChange) => void,
+  ) {
     super();
-    const part = <T>(name: 'branches' | 'deployments' | 'numbers' | 'realtimeConfigs', load: () => Promise<T>): Loadable<T> => {
+    const part = <T>(
+      name: 'branches' | 'deployments' | 'numbers' | 'realtimeConfigs',
+      load: () => Promise<T>,
+    ): Loadable<T> => {
       const loadable = this.register(new Loadable(load));
       this.register(loadable.onDidChange(() => changed({ part: name, agentId })));
       return loadable;
@@ -37,7 +47,15 @@ export class AgentModel extends Disposable {
 
   /** Forgets everything known of this agent. */
   invalidate(): void {
-    for (const part of [this.branches, this.deployments, this.numbers, this.realtimeConfigs, this.topics, this.behavior]) part.invalidate();
+    for (const part of [
+      this.branches,
+      this.deployments,
+      this.numbers,
+      this.realtimeConfigs,
+      this.topics,
+      this.behavior,
+    ])
+      part.invalidate();
   }
 }
 

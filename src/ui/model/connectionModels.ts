@@ -24,7 +24,8 @@ export function profileModelsOf(connection: Connection): ProfileModels<ClientCon
       const real = onFirstUse(() => agentsSourceFor(ctx));
       return {
         listAgents: (signal) => real().listAgents(signal),
-        getAgent: (agentId) => real().getAgent?.(agentId) ?? Promise.reject(new Error('reading one agent is not offered')),
+        getAgent: (agentId) =>
+          real().getAgent?.(agentId) ?? Promise.reject(new Error('reading one agent is not offered')),
         listBranches: (agentId) => real().listBranches(agentId),
         getBehavior: (agentId, branchId) => real().getBehavior(agentId, branchId),
         listTopics: (agentId, branchId) => real().listTopics(agentId, branchId),
@@ -34,7 +35,9 @@ export function profileModelsOf(connection: Connection): ProfileModels<ClientCon
       };
     },
     alerts: (ctx): AlertsSource => {
-      const real = onFirstUse(() => alertsSourceOf(new (clientRuntime().AlertsClient)(ctx), ctx.profile.id, ctx.profile.projectId));
+      const real = onFirstUse(() =>
+        alertsSourceOf(new (clientRuntime().AlertsClient)(ctx), ctx.profile.id, ctx.profile.projectId),
+      );
       return {
         profileId: ctx.profile.id,
         projectId: ctx.profile.projectId,

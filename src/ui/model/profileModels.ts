@@ -10,7 +10,10 @@ export class ProfileModel extends Disposable {
   readonly agents: AgentsModel;
   readonly alerts: AlertsModel;
 
-  constructor(readonly profileId: string, sources: { agents: AgentsSource; alerts: AlertsSource }) {
+  constructor(
+    readonly profileId: string,
+    sources: { agents: AgentsSource; alerts: AlertsSource },
+  ) {
     super();
     this.agents = this.register(new AgentsModel(sources.agents));
     this.alerts = this.register(new AlertsModel(sources.alerts));
@@ -39,10 +42,12 @@ export class ProfileModels<Ctx extends object> extends Disposable {
 
   constructor(private readonly sources: ModelSources<Ctx>) {
     super();
-    this.register(sources.onDidChangeActive(() => {
-      const before = this.current.value;
-      if (this.active() !== before) this._onDidChange.fire(this.current.value);
-    }));
+    this.register(
+      sources.onDidChangeActive(() => {
+        const before = this.current.value;
+        if (this.active() !== before) this._onDidChange.fire(this.current.value);
+      }),
+    );
   }
 
   /** The model of the active profile, or undefined when none is chosen. */
@@ -54,7 +59,10 @@ export class ProfileModels<Ctx extends object> extends Disposable {
       return undefined;
     }
     if (this.current.value?.profileId !== now.profileId || this.currentCtx !== now.ctx) {
-      this.current.value = new ProfileModel(now.profileId, { agents: this.sources.agents(now.ctx), alerts: this.sources.alerts(now.ctx) });
+      this.current.value = new ProfileModel(now.profileId, {
+        agents: this.sources.agents(now.ctx),
+        alerts: this.sources.alerts(now.ctx),
+      });
       this.currentCtx = now.ctx;
     }
     return this.current.value;

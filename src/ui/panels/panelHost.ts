@@ -17,7 +17,12 @@ export function webviewRoot(extensionUri: vscode.Uri): vscode.Uri {
 
 /** Options for `createWebviewPanel` and for restoring a panel: scripts on, resources only from the built webview folder. */
 export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-  return { enableScripts: true, localResourceRoots: [webviewRoot(extensionUri)], retainContextWhenHidden: false, enableFindWidget: true };
+  return {
+    enableScripts: true,
+    localResourceRoots: [webviewRoot(extensionUri)],
+    retainContextWhenHidden: false,
+    enableFindWidget: true,
+  };
 }
 
 export interface PanelHostOptions<C, R extends { type: string }> {
@@ -46,7 +51,11 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
   private readonly commandGuard: Guard<{ kind: 'command'; command: C }>;
   private readonly requestGuard: Guard<{ kind: 'request'; id: number; request: R }>;
 
-  constructor(readonly panel: vscode.WebviewPanel, private readonly extensionUri: vscode.Uri, private readonly options: PanelHostOptions<C, R>) {
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly extensionUri: vscode.Uri,
+    private readonly options: PanelHostOptions<C, R>,
+  ) {
     this.commandGuard = isCommand(options.isCommand);
     this.requestGuard = isRequest(options.isRequest);
     panel.webview.options = panelOptions(extensionUri);
@@ -81,7 +90,9 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
     if (isReady(message)) {
       if (message.protocol !== PROTOCOL_VERSION) {
         // A webview restored from another build: load this build's page instead of trusting it.
-        this.options.onRejected?.(`the webview speaks protocol ${message.protocol}, not ${PROTOCOL_VERSION}; reloading it`);
+        this.options.onRejected?.(
+          `the webview speaks protocol ${message.protocol}, not ${PROTOCOL_VERSION}; reloading it`,
+        );
         this.panel.webview.html = this.html();
         return;
       }

@@ -22,7 +22,8 @@ export interface AlertsCheck {
 }
 
 function describe(a: CurrentAlert): string {
-  const value = a.current_value === null ? '' : ` (${a.metric} ${a.current_value} ${a.operator} ${a.threshold_value ?? '?'})`;
+  const value =
+    a.current_value === null ? '' : ` (${a.metric} ${a.current_value} ${a.operator} ${a.threshold_value ?? '?'})`;
   return `${a.name || a.rule_id}${value}`;
 }
 
@@ -31,25 +32,34 @@ function describe(a: CurrentAlert): string {
  * view follows. A status bar badge shows while any rule fires; a rule that starts or stops firing is told once.
  */
 export class AlertWatcher extends Disposable {
-  private readonly badge = this.register(vscode.window.createStatusBarItem('agentWorkbench.alerts', vscode.StatusBarAlignment.Left, 90));
+  private readonly badge = this.register(
+    vscode.window.createStatusBarItem('agentWorkbench.alerts', vscode.StatusBarAlignment.Left, 90),
+  );
   private timer: ReturnType<typeof setInterval> | undefined;
   /** Firing rules of the profile last read; undefined until the first reading, which tells nothing (it is where we start from). */
   private known: { profile: string; firing: Map<string, CurrentAlert> } | undefined;
   private checking: Promise<AlertsCheck | undefined> | undefined;
   private disposed = false;
 
-  constructor(private readonly models: ProfileModels<object>, private readonly log: Log) {
+  constructor(
+    private readonly models: ProfileModels<object>,
+    private readonly log: Log,
+  ) {
     super();
     this.badge.name = vscode.l10n.t('Agent Workbench Alerts');
     this.badge.command = `${View.alerts}.focus`;
-    this.register(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(POLL_SETTING)) this.schedule();
-    }));
-    this.register(models.onDidChange(() => {
-      this.known = undefined;
-      this.badge.hide();
-      if (this.interval() > 0) void this.check();
-    }));
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(POLL_SETTING)) this.schedule();
+      }),
+    );
+    this.register(
+      models.onDidChange(() => {
+        this.known = undefined;
+        this.badge.hide();
+        if (this.interval() > 0) void this.check();
+      }),
+    );
     this.register(vscode.commands.registerCommand(Command.checkAlerts, () => this.check()));
     this.schedule();
   }
@@ -109,10 +119,17 @@ export class AlertWatcher extends Disposable {
     const badge = this.showBadge(current);
     const show = vscode.l10n.t('Show Alerts');
     for (const a of triggered) {
-      void prompts.warn(vscode.l10n.t('Alert triggered: {0}.', describe(a)), show).then((c) => c === show && vscode.commands.executeCommand(`${View.alerts}.focus`));
+      void prompts
+        .warn(vscode.l10n.t('Alert triggered: {0}.', describe(a)), show)
+        .then((c) => c === show && vscode.commands.executeCommand(`${View.alerts}.focus`));
     }
     for (const a of resolved) void prompts.info(vscode.l10n.t('Alert resolved: {0}.', a.name || a.rule_id));
-    return { firing: current.map((a) => ({ ruleId: a.rule_id, name: a.name })), triggered: triggered.map((a) => a.name || a.rule_id), resolved: resolved.map((a) => a.name || a.rule_id), badge };
+    return {
+      firing: current.map((a) => ({ ruleId: a.rule_id, name: a.name })),
+      triggered: triggered.map((a) => a.name || a.rule_id),
+      resolved: resolved.map((a) => a.name || a.rule_id),
+      badge,
+    };
   }
 
   private showBadge(current: readonly CurrentAlert[]): string | undefined {
@@ -121,10 +138,13 @@ export class AlertWatcher extends Disposable {
       return undefined;
     }
     this.badge.text = `$(bell-dot) ${current.length}`;
-    this.badge.tooltip = vscode.l10n.t('{0} alert rules firing: {1}. Click to show the Alerts view.', current.length, current.map((a) => a.name || a.rule_id).join(', '));
+    this.badge.tooltip = vscode.l10n.t(
+      '{0} alert rules firing: {1}. Click to show the Alerts view.',
+      current.length,
+      current.map((a) => a.name || a.rule_id).join(', '),
+    );
     this.badge.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.badge.show();
     return this.badge.text;
   }
-
 }

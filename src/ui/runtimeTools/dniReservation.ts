@@ -27,7 +27,9 @@ export function registerDniReservationCommand(connection: Connection): vscode.Di
         const parsed = parseJsonObject(v);
         if (!parsed.ok) return parsed.message;
         const size = new TextEncoder().encode(JSON.stringify(parsed.value)).length;
-        return size > max ? vscode.l10n.t('The attributes are {0}; they must be at most {1}.', formatSize(size), formatSize(max)) : undefined;
+        return size > max
+          ? vscode.l10n.t('The attributes are {0}; they must be at most {1}.', formatSize(size), formatSize(max))
+          : undefined;
       },
     });
     if (typed === undefined) return undefined;
@@ -36,9 +38,17 @@ export function registerDniReservationCommand(connection: Connection): vscode.Di
     const attributes = parsed.value;
     const send = async (): Promise<ReservedNumber> => {
       const client = new (clientRuntime().DniClient)(requireContext(connection));
-      const reply = await withProgress(vscode.l10n.t('Reserving a number…'), (signal) => client.reserve(attributes, signal));
-      const reserved: ReservedNumber = { number: reply.dni, attributes, ...(reply.expires_at ? { expiresAt: reply.expires_at } : {}) };
-      const until = reserved.expiresAt ? ` ${vscode.l10n.t('It routes to the agent until {0}.', new Date(reserved.expiresAt).toLocaleTimeString())}` : '';
+      const reply = await withProgress(vscode.l10n.t('Reserving a number…'), (signal) =>
+        client.reserve(attributes, signal),
+      );
+      const reserved: ReservedNumber = {
+        number: reply.dni,
+        attributes,
+        ...(reply.expires_at ? { expiresAt: reply.expires_at } : {}),
+      };
+      const until = reserved.expiresAt
+        ? ` ${vscode.l10n.t('It routes to the agent until {0}.', new Date(reserved.expiresAt).toLocaleTimeString())}`
+        : '';
       void prompts.info(vscode.l10n.t('Reserved {0}.', reserved.number) + until, copyAction()).then(async (choice) => {
         if (choice === copyAction()) await vscode.env.clipboard.writeText(reserved.number);
       });

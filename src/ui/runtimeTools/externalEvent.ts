@@ -17,7 +17,11 @@ export interface SentEvent {
 }
 
 const LOCATIONS: ReadonlyArray<{ label: string; location: EventIdLocation; detail: string }> = [
-  { label: 'payload', location: 'payload', detail: 'The event id is a field of the body, found by its dotted path (such as booking.id).' },
+  {
+    label: 'payload',
+    location: 'payload',
+    detail: 'The event id is a field of the body, found by its dotted path (such as booking.id).',
+  },
   { label: 'headers', location: 'headers', detail: 'The event id is sent in a request header of that name.' },
   { label: 'querystring', location: 'querystring', detail: 'The event id is sent as a query parameter of that name.' },
 ];
@@ -43,7 +47,12 @@ function atPath(value: unknown, path: string): string | undefined {
  * Why a body cannot be sent as typed: JSON that does not parse, or (when the id lives in the payload) a
  * JSON or form body without a value at the path. XML and text are sent as written; the platform reads them.
  */
-function bodyProblem(body: string, contentType: ContentType, location: EventIdLocation, path: string): string | undefined {
+function bodyProblem(
+  body: string,
+  contentType: ContentType,
+  location: EventIdLocation,
+  path: string,
+): string | undefined {
   if (contentType === 'application/json') {
     let parsed: unknown;
     try {
@@ -51,9 +60,14 @@ function bodyProblem(body: string, contentType: ContentType, location: EventIdLo
     } catch (err) {
       return vscode.l10n.t('This is not valid JSON: {0}', (err as Error).message);
     }
-    if (location === 'payload' && atPath(parsed, path) === undefined) return vscode.l10n.t('The body has no event id at {0}.', path);
+    if (location === 'payload' && atPath(parsed, path) === undefined)
+      return vscode.l10n.t('The body has no event id at {0}.', path);
   }
-  if (contentType === 'application/x-www-form-urlencoded' && location === 'payload' && !new URLSearchParams(body).get(path)) {
+  if (
+    contentType === 'application/x-www-form-urlencoded' &&
+    location === 'payload' &&
+    !new URLSearchParams(body).get(path)
+  ) {
     return vscode.l10n.t('The form has no field {0} with the event id.', path);
   }
   return undefined;
@@ -61,18 +75,26 @@ function bodyProblem(body: string, contentType: ContentType, location: EventIdLo
 
 async function askEvent(): Promise<ExternalEventInput | undefined> {
   const title = vscode.l10n.t('Send an External Event');
-  const where = await prompts.pick(LOCATIONS.map((l) => ({ ...l, detail: vscode.l10n.t(l.detail) })), { title, placeHolder: vscode.l10n.t('Where the event id lives') });
+  const where = await prompts.pick(
+    LOCATIONS.map((l) => ({ ...l, detail: vscode.l10n.t(l.detail) })),
+    { title, placeHolder: vscode.l10n.t('Where the event id lives') },
+  );
   if (!where) return undefined;
   const { EVENT_ID_PATH_MAX, EVENT_ID_MAX } = clientRuntime().externalEventsContract;
   const path = await prompts.input({
     title,
-    prompt: where.location === 'payload' ? vscode.l10n.t('Dotted path of the event id in the body, such as booking.id') : vscode.l10n.t('Name of the {0} entry that holds the event id', where.label),
+    prompt:
+      where.location === 'payload'
+        ? vscode.l10n.t('Dotted path of the event id in the body, such as booking.id')
+        : vscode.l10n.t('Name of the {0} entry that holds the event id', where.label),
     ignoreFocusOut: true,
     validateInput: (v) => {
       const text = v.trim();
       if (!text) return vscode.l10n.t('Enter where the event id is.');
       if (text.length > EVENT_ID_PATH_MAX) return vscode.l10n.t('At most {0} characters.', EVENT_ID_PATH_MAX);
-      return text.split('.').some((s) => s === '') ? vscode.l10n.t('A dotted path has no empty parts (such as booking.id).') : undefined;
+      return text.split('.').some((s) => s === '')
+        ? vscode.l10n.t('A dotted path has no empty parts (such as booking.id).')
+        : undefined;
     },
   });
   if (path === undefined) return undefined;
@@ -83,11 +105,19 @@ async function askEvent(): Promise<ExternalEventInput | undefined> {
       title,
       prompt: vscode.l10n.t('The event id the conversation waits on'),
       ignoreFocusOut: true,
-      validateInput: (v) => (!v.trim() ? vscode.l10n.t('Enter the event id.') : v.length > EVENT_ID_MAX ? vscode.l10n.t('At most {0} characters.', EVENT_ID_MAX) : undefined),
+      validateInput: (v) =>
+        !v.trim()
+          ? vscode.l10n.t('Enter the event id.')
+          : v.length > EVENT_ID_MAX
+            ? vscode.l10n.t('At most {0} characters.', EVENT_ID_MAX)
+            : undefined,
     });
     if (eventId === undefined) return undefined;
   }
-  const type = await prompts.pick(CONTENT_TYPES.map((c) => ({ ...c, description: c.contentType })), { title, placeHolder: vscode.l10n.t('Content type of the body') });
+  const type = await prompts.pick(
+    CONTENT_TYPES.map((c) => ({ ...c, description: c.contentType })),
+    { title, placeHolder: vscode.l10n.t('Content type of the body') },
+  );
   if (!type) return undefined;
   const body = await prompts.input({
     title,
@@ -119,11 +149,23 @@ export function registerExternalEventCommand(connection: Connection): vscode.Dis
     if (!input) return undefined;
     const send = async (): Promise<SentEvent> => {
       const client = new (clientRuntime().ExternalEventsClient)(requireContext(connection));
-      const reply = await withProgress(vscode.l10n.t('Sending the external event…'), (signal) => client.send(input, signal));
-      const sent: SentEvent = { status: reply.status, ...(reply.event_id ? { eventId: reply.event_id } : {}), ...(reply.received_at ? { receivedAt: reply.received_at } : {}) };
-      void prompts.info(sent.eventId
-        ? vscode.l10n.t('The platform accepted event {0} (201 Created, {1}): the conversation waiting on it gets the result.', sent.eventId, sent.status)
-        : vscode.l10n.t('The platform accepted the event (201 Created, {0}).', sent.status));
+      const reply = await withProgress(vscode.l10n.t('Sending the external event…'), (signal) =>
+        client.send(input, signal),
+      );
+      const sent: SentEvent = {
+        status: reply.status,
+        ...(reply.event_id ? { eventId: reply.event_id } : {}),
+        ...(reply.received_at ? { receivedAt: reply.received_at } : {}),
+      };
+      void prompts.info(
+        sent.eventId
+          ? vscode.l10n.t(
+              'The platform accepted event {0} (201 Created, {1}): the conversation waiting on it gets the result.',
+              sent.eventId,
+              sent.status,
+            )
+          : vscode.l10n.t('The platform accepted the event (201 Created, {0}).', sent.status),
+      );
       return sent;
     };
     // An event is delivered once: a repeat is the person's choice.

@@ -28,7 +28,10 @@ const outbound = () => clientRuntime().outboundContract;
 function sizeLine(metadata: Record<string, string>): { text: string; over: boolean } {
   const { metadataBase64Bytes, OUTBOUND_METADATA_MAX_BASE64_BYTES: max } = outbound();
   const size = metadataBase64Bytes(metadata);
-  return { text: vscode.l10n.t('Metadata is {0} of {1} once encoded (base64).', formatSize(size), formatSize(max)), over: size >= max };
+  return {
+    text: vscode.l10n.t('Metadata is {0} of {1} once encoded (base64).', formatSize(size), formatSize(max)),
+    over: size >= max,
+  };
 }
 
 /** Reads `key=value`; the value is a string as typed (the platform takes string values only). */
@@ -44,12 +47,17 @@ async function askCall(): Promise<Omit<PlacedCall, 'callSid'> | undefined> {
   const { normalizeToNumber } = outbound();
   const number = await prompts.input({
     title,
-    prompt: vscode.l10n.t('Number to call: E.164 such as +14155550123, or a national number (its country is asked next)'),
+    prompt: vscode.l10n.t(
+      'Number to call: E.164 such as +14155550123, or a national number (its country is asked next)',
+    ),
     ignoreFocusOut: true,
     validateInput: (v) => {
       const text = v.trim();
       if (!text) return vscode.l10n.t('Enter the number to call.');
-      if (!text.startsWith('+')) return /^[\d\s().-]+$/.test(text) ? undefined : vscode.l10n.t('A phone number has digits, spaces, dashes or brackets, and may start with +.');
+      if (!text.startsWith('+'))
+        return /^[\d\s().-]+$/.test(text)
+          ? undefined
+          : vscode.l10n.t('A phone number has digits, spaces, dashes or brackets, and may start with +.');
       const checked = normalizeToNumber(text);
       return checked.ok ? undefined : vscode.l10n.t('This number {0}.', checked.message);
     },
@@ -63,7 +71,11 @@ async function askCall(): Promise<Omit<PlacedCall, 'callSid'> | undefined> {
       ignoreFocusOut: true,
       validateInput: (v) => {
         const checked = normalizeToNumber(toNumber, v.trim());
-        return checked.ok ? undefined : checked.field === 'country_code' ? vscode.l10n.t('"{0}" is not a country code with a numbering plan.', v.trim()) : vscode.l10n.t('This number {0}.', checked.message);
+        return checked.ok
+          ? undefined
+          : checked.field === 'country_code'
+            ? vscode.l10n.t('"{0}" is not a country code with a numbering plan.', v.trim())
+            : vscode.l10n.t('This number {0}.', checked.message);
       },
     });
     if (country === undefined) return undefined;
@@ -79,7 +91,10 @@ async function askCall(): Promise<Omit<PlacedCall, 'callSid'> | undefined> {
   if (!metadata) return undefined;
   const { OUTBOUND_ENCRYPTIONS, DEFAULT_OUTBOUND_ENCRYPTION } = outbound();
   const encryption = await prompts.pick(
-    OUTBOUND_ENCRYPTIONS.map((e) => ({ label: e, description: e === DEFAULT_OUTBOUND_ENCRYPTION ? vscode.l10n.t('default') : undefined })),
+    OUTBOUND_ENCRYPTIONS.map((e) => ({
+      label: e,
+      description: e === DEFAULT_OUTBOUND_ENCRYPTION ? vscode.l10n.t('default') : undefined,
+    })),
     { title, placeHolder: vscode.l10n.t('Encryption of the call (signalling/media)') },
   );
   if (!encryption) return undefined;
@@ -93,9 +108,12 @@ async function askMetadata(title: string): Promise<Record<string, string> | unde
     const count = Object.keys(metadata).length;
     const typed = await prompts.input({
       title,
-      prompt: count === 0
-        ? vscode.l10n.t('Metadata for the agent, one key=value pair at a time (values are sent as strings). Leave empty to go on.')
-        : vscode.l10n.t('{0} metadata pairs so far. Another key=value, or leave empty to go on.', count),
+      prompt:
+        count === 0
+          ? vscode.l10n.t(
+              'Metadata for the agent, one key=value pair at a time (values are sent as strings). Leave empty to go on.',
+            )
+          : vscode.l10n.t('{0} metadata pairs so far. Another key=value, or leave empty to go on.', count),
       ignoreFocusOut: true,
       validateInput: (v) => {
         if (!v.trim()) return { message: sizeLine(metadata).text, severity: vscode.InputBoxValidationSeverity.Info };
@@ -114,18 +132,27 @@ async function askMetadata(title: string): Promise<Record<string, string> | unde
 }
 
 /** Place a test call from the editor: one attempt, a Retry offered by the error only when the platform says nothing was done. */
-export function registerOutboundCallCommand(connection: Connection, openConversation?: OpenCallConversation): vscode.Disposable {
+export function registerOutboundCallCommand(
+  connection: Connection,
+  openConversation?: OpenCallConversation,
+): vscode.Disposable {
   async function send(call: Omit<PlacedCall, 'callSid'>): Promise<PlacedCall> {
     const client = new (clientRuntime().OutboundClient)(requireContext(connection));
     const reply = await withProgress(vscode.l10n.t('Calling {0}…', call.toNumber), (signal) =>
-      client.placeCall({ to_number: call.toNumber, metadata: call.metadata, encryption: call.encryption }, signal));
+      client.placeCall({ to_number: call.toNumber, metadata: call.metadata, encryption: call.encryption }, signal),
+    );
     const placed: PlacedCall = { ...call, callSid: reply.call_sid };
     const open = vscode.l10n.t('Open Conversation');
     const actions = openConversation ? [copyAction(), open] : [copyAction()];
-    void prompts.info(vscode.l10n.t('Call {0} placed to {1} ({2}).', placed.callSid, placed.toNumber, placed.encryption), ...actions).then(async (choice) => {
-      if (choice === copyAction()) await vscode.env.clipboard.writeText(placed.callSid);
-      if (choice === open) await openConversation?.(placed.callSid);
-    });
+    void prompts
+      .info(
+        vscode.l10n.t('Call {0} placed to {1} ({2}).', placed.callSid, placed.toNumber, placed.encryption),
+        ...actions,
+      )
+      .then(async (choice) => {
+        if (choice === copyAction()) await vscode.env.clipboard.writeText(placed.callSid);
+        if (choice === open) await openConversation?.(placed.callSid);
+      });
     return placed;
   }
 

@@ -31,12 +31,20 @@ function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
   const v = d.values ?? {};
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${label}**\n\n`);
-  if (v.metric) md.appendMarkdown(`${vscode.l10n.t('{0} was {1} ({2} {3})', v.metric, String(v.current ?? '?'), v.operator ?? '', String(v.threshold ?? '?'))}\n\n`);
+  if (v.metric)
+    md.appendMarkdown(
+      `${vscode.l10n.t('{0} was {1} ({2} {3})', v.metric, String(v.current ?? '?'), v.operator ?? '', String(v.threshold ?? '?'))}\n\n`,
+    );
   if (v.previousState) md.appendMarkdown(`${vscode.l10n.t('Previous state: {0}', v.previousState)}\n\n`);
   if (v.at) md.appendMarkdown(`${vscode.l10n.t('At {0}', new Date(v.at).toLocaleString())}\n\n`);
-  md.appendMarkdown(d.verdict.verified
-    ? vscode.l10n.t('Signature verified with the signing secret of "{0}" (assumed scheme: Standard Webhooks).', d.verdict.endpointName)
-    : vscode.l10n.t('Signature not verified (assumed scheme: Standard Webhooks): {0}.', d.verdict.reason));
+  md.appendMarkdown(
+    d.verdict.verified
+      ? vscode.l10n.t(
+          'Signature verified with the signing secret of "{0}" (assumed scheme: Standard Webhooks).',
+          d.verdict.endpointName,
+        )
+      : vscode.l10n.t('Signature not verified (assumed scheme: Standard Webhooks): {0}.', d.verdict.reason),
+  );
   item.tooltip = md;
   item.command = { command: Command.openWebhookDelivery, title: vscode.l10n.t('Open Delivery'), arguments: [d] };
   return item;
@@ -49,7 +57,11 @@ function verifierOf(connection: Connection, secrets: WebhookSecrets): WebhookVer
     if (!ctx) return { verified: false, reason: vscode.l10n.t('no connection profile is active') };
     const runtime = clientRuntime();
     const endpoints = (await new runtime.AlertsClient(ctx).listEndpoints()).filter((e) => e.url === receiverUrl);
-    if (endpoints.length === 0) return { verified: false, reason: vscode.l10n.t('no webhook endpoint of this profile points at {0}', receiverUrl) };
+    if (endpoints.length === 0)
+      return {
+        verified: false,
+        reason: vscode.l10n.t('no webhook endpoint of this profile points at {0}', receiverUrl),
+      };
     let reason: string | undefined;
     for (const endpoint of endpoints) {
       const secret = await secrets.get(ctx.profile.id, endpoint.id);
@@ -58,7 +70,12 @@ function verifierOf(connection: Connection, secrets: WebhookSecrets): WebhookVer
       if (result.ok) return { verified: true, endpointName: endpoint.name };
       reason = result.reason;
     }
-    return { verified: false, reason: reason ?? vscode.l10n.t('the signing secret of {0} is not kept here', endpoints.map((e) => `"${e.name}"`).join(', ')) };
+    return {
+      verified: false,
+      reason:
+        reason ??
+        vscode.l10n.t('the signing secret of {0} is not kept here', endpoints.map((e) => `"${e.name}"`).join(', ')),
+    };
   };
 }
 
@@ -83,26 +100,41 @@ export function registerWebhookReceiver(connection: Connection, secrets: Webhook
     try {
       url = await receiver.start();
     } catch (err) {
-      throw new UserFacingError(vscode.l10n.t('The webhook receiver could not listen on {0}: {1}', '127.0.0.1', (err as Error).message));
+      throw new UserFacingError(
+        vscode.l10n.t('The webhook receiver could not listen on {0}: {1}', '127.0.0.1', (err as Error).message),
+      );
     }
     log.info(`Webhook receiver listening at ${url}`);
     const register = vscode.l10n.t('Register as Endpoint');
     const answer = connection.context
-      ? await prompts.info(vscode.l10n.t('The webhook receiver listens at {0}. Register it as a webhook endpoint, so the platform delivers alert notifications here?', url), register, copyAction())
+      ? await prompts.info(
+          vscode.l10n.t(
+            'The webhook receiver listens at {0}. Register it as a webhook endpoint, so the platform delivers alert notifications here?',
+            url,
+          ),
+          register,
+          copyAction(),
+        )
       : await prompts.info(vscode.l10n.t('The webhook receiver listens at {0}.', url), copyAction());
     if (answer === copyAction()) await vscode.env.clipboard.writeText(url);
     if (answer !== register) return { url };
     const event_types = [...clientRuntime().alertsContract.WEBHOOK_EVENT_TYPES];
     // Kept in secret storage and not shown: the receiver checks signatures with it, nobody needs to copy it.
     const result = await vscode.commands.executeCommand<EndpointResult | undefined>(Command.createWebhookEndpoint, {
-      name: vscode.l10n.t('Agent Workbench receiver'), url, event_types, storeSecret: true, showSecret: false,
+      name: vscode.l10n.t('Agent Workbench receiver'),
+      url,
+      event_types,
+      storeSecret: true,
+      showSecret: false,
     });
     return result?.endpoint.id ? { url, endpoint: { id: result.endpoint.id, name: result.endpoint.name } } : { url };
   }
 
   async function openDelivery(d?: ReceivedDelivery): Promise<void> {
     if (!d) return;
-    const headers = Object.entries(d.headers).filter(([k]) => k.startsWith('webhook-')).map(([k, v]) => `${k}: ${v}`);
+    const headers = Object.entries(d.headers)
+      .filter(([k]) => k.startsWith('webhook-'))
+      .map(([k, v]) => `${k}: ${v}`);
     let body = d.body;
     try {
       body = JSON.stringify(JSON.parse(d.body), undefined, 2);
@@ -110,15 +142,22 @@ export function registerWebhookReceiver(connection: Connection, secrets: Webhook
       // Shown as received.
     }
     const content = `// ${verdictText(d.verdict)}${d.verdict.verified ? '' : `: ${d.verdict.reason}`}\n${headers.map((h) => `// ${h}`).join('\n')}\n${body}\n`;
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content, language: 'jsonc' }), { preview: true });
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content, language: 'jsonc' }), {
+      preview: true,
+    });
   }
 
   return vscode.Disposable.from(
-    receiver, changed, view, { dispose: () => sub.dispose() },
+    receiver,
+    changed,
+    view,
+    { dispose: () => sub.dispose() },
     vscode.commands.registerCommand(Command.startWebhookReceiver, () => runCommand(start)),
     vscode.commands.registerCommand(Command.stopWebhookReceiver, () => runCommand(() => receiver.stop())),
     vscode.commands.registerCommand(Command.clearWebhookDeliveries, () => receiver.clear()),
-    vscode.commands.registerCommand(Command.openWebhookDelivery, (d?: ReceivedDelivery) => runCommand(() => openDelivery(d))),
+    vscode.commands.registerCommand(Command.openWebhookDelivery, (d?: ReceivedDelivery) =>
+      runCommand(() => openDelivery(d)),
+    ),
     // Answers what the view lists, newest first, as the view shows it (for automation and tests).
     vscode.commands.registerCommand(Command.refreshWebhookDeliveries, () => {
       changed.fire();

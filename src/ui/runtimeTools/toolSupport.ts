@@ -9,7 +9,9 @@ export function formatSize(bytes: number): string {
 }
 
 /** A JSON object typed by a person, or why it is not one. */
-export function parseJsonObject(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
+export function parseJsonObject(
+  text: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -17,7 +19,13 @@ export function parseJsonObject(text: string): { ok: true; value: Record<string,
     return { ok: false, message: vscode.l10n.t('This is not valid JSON: {0}', (err as Error).message) };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, message: vscode.l10n.t('Write a JSON object, such as {"campaign": "spring"}: {0} is not one.', Array.isArray(value) ? vscode.l10n.t('a list') : JSON.stringify(value)) };
+    return {
+      ok: false,
+      message: vscode.l10n.t(
+        'Write a JSON object, such as {"campaign": "spring"}: {0} is not one.',
+        Array.isArray(value) ? vscode.l10n.t('a list') : JSON.stringify(value),
+      ),
+    };
   }
   return { ok: true, value: value as Record<string, unknown> };
 }

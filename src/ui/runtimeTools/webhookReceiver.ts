@@ -23,7 +23,14 @@ export interface ReceivedDelivery {
   eventType?: string;
   ruleName?: string;
   ruleId?: string;
-  values?: { metric?: string; operator?: string; threshold?: number; current?: number; previousState?: string; at?: string };
+  values?: {
+    metric?: string;
+    operator?: string;
+    threshold?: number;
+    current?: number;
+    previousState?: string;
+    at?: string;
+  };
   verdict: Verdict;
 }
 
@@ -32,7 +39,11 @@ export interface ReceivedDelivery {
  * local platform's (Standard Webhooks, `verifyWebhookSignature` of contract/alerts.ts, which its sender signs
  * with); the receiver only asks for a verdict, so the scheme stays in that one place.
  */
-export type WebhookVerifier = (body: string, headers: Readonly<Record<string, string>>, receiverUrl: string) => Promise<Verdict>;
+export type WebhookVerifier = (
+  body: string,
+  headers: Readonly<Record<string, string>>,
+  receiverUrl: string,
+) => Promise<Verdict>;
 
 /**
  * A local HTTP listener for alert notifications. It answers 200 to every POST it can read (it is a
@@ -48,7 +59,10 @@ export class WebhookReceiver extends Disposable {
   /** A delivery arrived, the list was cleared, or the receiver started or stopped. */
   readonly onDidChange: Event<void> = this._onDidChange.event;
 
-  constructor(private readonly verify: WebhookVerifier, private readonly onError: (message: string) => void) {
+  constructor(
+    private readonly verify: WebhookVerifier,
+    private readonly onError: (message: string) => void,
+  ) {
     super();
   }
 
@@ -127,7 +141,14 @@ export class WebhookReceiver extends Disposable {
       this.onError(`Webhook receiver: the signature could not be checked: ${verdict.reason}`);
     }
     if (this.disposed) return;
-    this.received.unshift({ id: headers['webhook-id'] ?? `local-${++this.counter}`, receivedAt: new Date(), body, headers, ...readNotification(body), verdict });
+    this.received.unshift({
+      id: headers['webhook-id'] ?? `local-${++this.counter}`,
+      receivedAt: new Date(),
+      body,
+      headers,
+      ...readNotification(body),
+      verdict,
+    });
     this._onDidChange.fire();
   }
 }
@@ -156,8 +177,12 @@ function readNotification(body: string): Pick<ReceivedDelivery, 'eventType' | 'r
     ruleName: str(a.name),
     ruleId: str(a.id),
     values: {
-      metric: str(a.metric), operator: str(a.operator), threshold: num(a.threshold_value), current: num(a.current_value),
-      previousState: str(a.previous_state), at: str(a.triggered_at) ?? str(a.resolved_at),
+      metric: str(a.metric),
+      operator: str(a.operator),
+      threshold: num(a.threshold_value),
+      current: num(a.current_value),
+      previousState: str(a.previous_state),
+      at: str(a.triggered_at) ?? str(a.resolved_at),
     },
   };
 }

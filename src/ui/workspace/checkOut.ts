@@ -3,7 +3,14 @@ import * as vscode from 'vscode';
 import type { Branch } from '../../contract/agents';
 import type { AgentManifest } from '../../workspace/agentManifest';
 import { agentsClient, resolveAgent } from '../commands/agentCommands';
-import { requireContext, requireModel, runCommand, untilAborted, UserFacingError, withProgress } from '../commands/commandSupport';
+import {
+  requireContext,
+  requireModel,
+  runCommand,
+  untilAborted,
+  UserFacingError,
+  withProgress,
+} from '../commands/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
 import { AgentNode, BranchNode } from '../explorer/agents/agentNodes';
@@ -12,12 +19,15 @@ import type { ProfileModels } from '../model/profileModels';
 import { workspaceRuntime } from '../workspaceRuntime';
 
 /** What Check Out acts on: a tree node, or (palette and tests) an agent id with an optional branch id and folder. */
-export type CheckOutArg = AgentNode | BranchNode | { agentId: string; name?: string; branchId?: string; folder?: string } | undefined;
+export type CheckOutArg =
+  AgentNode | BranchNode | { agentId: string; name?: string; branchId?: string; folder?: string } | undefined;
 
 /** Check Out: writes an agent's branch into a workspace folder as files (agent.json, behavior.md, knowledge/, realtime/). */
 export function registerCheckOutCommand(connection: Connection, models: ProfileModels<object>): vscode.Disposable {
   async function pickBranch(agentId: string, given?: string): Promise<Branch | undefined> {
-    const branches = await withProgress(vscode.l10n.t('Loading branches…'), (signal) => untilAborted(requireModel(models).agents.agent(agentId).branches.get(), signal));
+    const branches = await withProgress(vscode.l10n.t('Loading branches…'), (signal) =>
+      untilAborted(requireModel(models).agents.agent(agentId).branches.get(), signal),
+    );
     if (given) {
       const found = branches.find((b) => b.branchId === given);
       if (!found) throw new UserFacingError(vscode.l10n.t('The agent has no branch {0}.', given));
@@ -26,7 +36,10 @@ export function registerCheckOutCommand(connection: Connection, models: ProfileM
     const isMain = (b: Branch): boolean => b.isDefault ?? b.name === 'main';
     const ordered = [...branches.filter(isMain), ...branches.filter((b) => !isMain(b))];
     if (ordered.length <= 1) return ordered[0];
-    const pick = await prompts.pick(ordered.map((b) => ({ label: b.name, description: b.branchId, branch: b })), { placeHolder: vscode.l10n.t('Branch to check out') });
+    const pick = await prompts.pick(
+      ordered.map((b) => ({ label: b.name, description: b.branchId, branch: b })),
+      { placeHolder: vscode.l10n.t('Branch to check out') },
+    );
     return pick?.branch;
   }
 
@@ -34,11 +47,12 @@ export function registerCheckOutCommand(connection: Connection, models: ProfileM
   async function askFolder(agentName: string, given?: string): Promise<string | undefined> {
     if (given) return given;
     const root = vscode.workspace.workspaceFolders?.[0]?.uri;
-    if (root?.scheme !== 'file') throw new UserFacingError(vscode.l10n.t('Open a folder first: the agent\'s files go into the workspace.'));
+    if (root?.scheme !== 'file')
+      throw new UserFacingError(vscode.l10n.t("Open a folder first: the agent's files go into the workspace."));
     const suggested = path.join(root.fsPath, workspaceRuntime().topicSlug(agentName));
     const chosen = await prompts.input({
       title: vscode.l10n.t('Check Out {0}', agentName),
-      prompt: vscode.l10n.t('The folder for the agent\'s files (an empty one, or one that already holds this agent)'),
+      prompt: vscode.l10n.t("The folder for the agent's files (an empty one, or one that already holds this agent)"),
       value: suggested,
       ignoreFocusOut: true,
       validateInput: (v) => (path.isAbsolute(v.trim()) ? undefined : vscode.l10n.t('Enter a full path.')),
@@ -49,19 +63,31 @@ export function registerCheckOutCommand(connection: Connection, models: ProfileM
   async function checkOut(arg: CheckOutArg): Promise<string | undefined> {
     const ctx = requireContext(connection);
     const byId = arg instanceof AgentNode || arg instanceof BranchNode ? undefined : arg;
-    const agent = arg instanceof BranchNode ? arg.agentNode.agent : await resolveAgent(models, arg instanceof AgentNode ? arg : byId);
+    const agent =
+      arg instanceof BranchNode
+        ? arg.agentNode.agent
+        : await resolveAgent(models, arg instanceof AgentNode ? arg : byId);
     if (!agent) return undefined;
     const branch = arg instanceof BranchNode ? arg.branch : await pickBranch(agent.agentId, byId?.branchId);
     if (!branch) return undefined;
     const folder = await askFolder(agent.name, byId?.folder);
     if (!folder) return undefined;
     const { AgentMirror, NodeFileSystem } = workspaceRuntime();
-    const manifest: AgentManifest = { agentId: agent.agentId, name: agent.name, profile: ctx.profile.id, branch: { branchId: branch.branchId, name: branch.name } };
+    const manifest: AgentManifest = {
+      agentId: agent.agentId,
+      name: agent.name,
+      profile: ctx.profile.id,
+      branch: { branchId: branch.branchId, name: branch.name },
+    };
     const mirror = new AgentMirror(new NodeFileSystem(folder), agentsClient(connection));
-    await withProgress(vscode.l10n.t('Checking out {0} ({1})…', agent.name, branch.name), (signal) => mirror.checkout(manifest, signal));
+    await withProgress(vscode.l10n.t('Checking out {0} ({1})…', agent.name, branch.name), (signal) =>
+      mirror.checkout(manifest, signal),
+    );
     const behavior = vscode.Uri.file(path.join(folder, 'behavior.md'));
     void vscode.window.showTextDocument(behavior, { preview: false }).then(undefined, () => undefined);
-    void prompts.info(vscode.l10n.t('{0} ({1}) is checked out into {2}. Edit the files, then push.', agent.name, branch.name, folder));
+    void prompts.info(
+      vscode.l10n.t('{0} ({1}) is checked out into {2}. Edit the files, then push.', agent.name, branch.name, folder),
+    );
     return folder;
   }
 

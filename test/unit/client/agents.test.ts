@@ -19,8 +19,10 @@ async function newBranch(agents: AgentsClient, name: string): Promise<string> {
 
 describe('client: Agents API', () => {
   const t = useLocalPlatform();
-  const fault = (body: Record<string, unknown>): Promise<unknown> => call('POST', `${t.lp.urls.admin}/faults`, { body: { family: 'build', ...body } });
-  const client = (opts: Parameters<typeof localContext>[1] = {}): AgentsClient => new AgentsClient(localContext(t.lp, opts));
+  const fault = (body: Record<string, unknown>): Promise<unknown> =>
+    call('POST', `${t.lp.urls.admin}/faults`, { body: { family: 'build', ...body } });
+  const client = (opts: Parameters<typeof localContext>[1] = {}): AgentsClient =>
+    new AgentsClient(localContext(t.lp, opts));
 
   describe('agents', () => {
     it('[AGENT-1] creates an agent with its main branch, opens it and finds it in the list', async () => {
@@ -28,10 +30,16 @@ describe('client: Agents API', () => {
       const created = await agents.createAgent({ name: 'Booking Line', description: 'Takes table bookings.' });
       assert.equal(created.name, 'Booking Line', 'the name sent, when the answer has only the agentId');
       if (FULL) assert.equal(created.defaultBranch!.name, 'main');
-      assert.deepEqual((await agents.listBranches(created.agentId)).map((b) => b.name), ['main']);
+      assert.deepEqual(
+        (await agents.listBranches(created.agentId)).map((b) => b.name),
+        ['main'],
+      );
       assert.equal((await agents.getAgent(created.agentId)).name, 'Booking Line');
       const page = await agents.listAgents();
-      assert.deepEqual(page.agents.map((a) => a.name), ['Booking Line', 'Support Desk']);
+      assert.deepEqual(
+        page.agents.map((a) => a.name),
+        ['Booking Line', 'Support Desk'],
+      );
       assert.equal(page.nextOffset, null);
     });
 
@@ -39,7 +47,10 @@ describe('client: Agents API', () => {
       const logs: RequestLog[] = [];
       const agents = client({ logs });
       for (const name of ['', 'x'.repeat(129)]) {
-        await assert.rejects(agents.createAgent({ name }), isError('invalidInput', /nothing was sent\. name: must be 1 to 128 characters/));
+        await assert.rejects(
+          agents.createAgent({ name }),
+          isError('invalidInput', /nothing was sent\. name: must be 1 to 128 characters/),
+        );
       }
       assert.deepEqual(logs, []);
       assert.equal((await agents.createAgent({ name: 'x'.repeat(128) })).name.length, 128);
@@ -48,7 +59,8 @@ describe('client: Agents API', () => {
     it('walks every agent page by page, none lost or repeated, with the name filter on every page', async () => {
       const logs: RequestLog[] = [];
       const agents = client({ logs });
-      for (let i = 0; i < 22; i++) await agents.createAgent({ name: `${i % 2 === 0 ? 'Line' : 'Desk'} ${String(i).padStart(2, '0')}` });
+      for (let i = 0; i < 22; i++)
+        await agents.createAgent({ name: `${i % 2 === 0 ? 'Line' : 'Desk'} ${String(i).padStart(2, '0')}` });
       logs.length = 0;
       const all: string[] = [];
       for await (const a of agents.allAgents({ limit: 5 })) all.push(a.agentId);
@@ -58,7 +70,10 @@ describe('client: Agents API', () => {
       assert.equal(logs.length, 5, 'five pages of at most five');
       const lines: string[] = [];
       for await (const a of agents.allAgents({ name: 'line', limit: 4 })) lines.push(a.name);
-      assert.deepEqual(lines, Array.from({ length: 11 }, (_, i) => `Line ${String(i * 2).padStart(2, '0')}`));
+      assert.deepEqual(
+        lines,
+        Array.from({ length: 11 }, (_, i) => `Line ${String(i * 2).padStart(2, '0')}`),
+      );
     });
 
     it('refuses a page size outside 1 to 1000 before sending', async () => {
@@ -70,18 +85,27 @@ describe('client: Agents API', () => {
 
   describe('errors', () => {
     it('[AUTH-1][AGENT-13] a rejected key says which credential to check', async () => {
-      await assert.rejects(client({ overrides: { agentsApiKey: 'not-a-key' } }).listAgents(), isError('unauthorized', /HTTP 401.*Agents API key of the connection profile/));
+      await assert.rejects(
+        client({ overrides: { agentsApiKey: 'not-a-key' } }).listAgents(),
+        isError('unauthorized', /HTTP 401.*Agents API key of the connection profile/),
+      );
     });
 
     it('[AUTH-1] a missing key is named and nothing is sent', async () => {
       const logs: RequestLog[] = [];
-      await assert.rejects(client({ logs, overrides: { agentsApiKey: undefined } }).listAgents(), isError('notConfigured', /Agents API key/));
+      await assert.rejects(
+        client({ logs, overrides: { agentsApiKey: undefined } }).listAgents(),
+        isError('notConfigured', /Agents API key/),
+      );
       assert.deepEqual(logs, []);
     });
 
     it('[AGENT-13] a read-only key gets a 403 that says so, and nothing changes', async () => {
       const agents = client({ overrides: { agentsApiKey: LOCAL_KEYS.agentsReadOnly } });
-      await assert.rejects(agents.createAgent({ name: 'Nope' }), isError('forbidden', /Create agent "Nope" failed: the Agents API key lacks permission.*read-only/));
+      await assert.rejects(
+        agents.createAgent({ name: 'Nope' }),
+        isError('forbidden', /Create agent "Nope" failed: the Agents API key lacks permission.*read-only/),
+      );
       await assert.rejects(agents.publish(AGENT), isError('forbidden', /Publish to sandbox failed/));
       assert.equal((await agents.listAgents()).agents.length, 1);
     });
@@ -90,7 +114,10 @@ describe('client: Agents API', () => {
       const err = await failure(client().getAgent('ag_nobody'));
       assert.equal(err.kind, 'notFound');
       assert.equal(err.assumption, undefined);
-      assert.deepEqual(err.fieldErrors.map((e) => e.field), ['agentId']);
+      assert.deepEqual(
+        err.fieldErrors.map((e) => e.field),
+        ['agentId'],
+      );
       assert.match(err.message, /Open agent ag_nobody failed: it was not found/);
     });
 
@@ -98,12 +125,18 @@ describe('client: Agents API', () => {
       const err = await failure(client().listBranches('Support Desk'));
       assert.equal(err.kind, 'unprocessable');
       assert.equal(err.status, 422);
-      assert.deepEqual(err.fieldErrors.map((e) => e.field), ['agentId']);
+      assert.deepEqual(
+        err.fieldErrors.map((e) => e.field),
+        ['agentId'],
+      );
     });
 
     it('an empty id is refused before sending, so no collection is addressed by mistake', async () => {
       const logs: RequestLog[] = [];
-      await assert.rejects(client({ logs }).deleteTopic(AGENT, MAIN, ''), isError('invalidInput', /topicId: is required/));
+      await assert.rejects(
+        client({ logs }).deleteTopic(AGENT, MAIN, ''),
+        isError('invalidInput', /topicId: is required/),
+      );
       assert.deepEqual(logs, []);
     });
 
@@ -111,8 +144,14 @@ describe('client: Agents API', () => {
       await fault({ method: 'GET', path: '/^\\/v1\\/agents$/', status: 404, times: 1 });
       const err = await failure(client().listAgents());
       assert.equal(err.kind, 'notFound');
-      assert.deepEqual(err.assumption, { row: 'List agents: not shown', manualPath: 'Enter the agent id by hand instead.' });
-      assert.match(err.message, /List agents failed: this platform does not seem to offer the endpoint \(Agents API, HTTP 404\)/);
+      assert.deepEqual(err.assumption, {
+        row: 'List agents: not shown',
+        manualPath: 'Enter the agent id by hand instead.',
+      });
+      assert.match(
+        err.message,
+        /List agents failed: this platform does not seem to offer the endpoint \(Agents API, HTTP 404\)/,
+      );
       assert.match(err.message, /"List agents: not shown", see docs\/api-assumptions\.md/);
       assert.match(err.message, /Enter the agent id by hand instead\.$/);
     });
@@ -137,7 +176,10 @@ describe('client: Agents API', () => {
       const logs: RequestLog[] = [];
       await fault({ method: 'GET', path: '/branches', status: 503, times: 2 });
       const branches = await client({ logs }).listBranches(AGENT);
-      assert.deepEqual(branches.map((b) => b.name), ['main']);
+      assert.deepEqual(
+        branches.map((b) => b.name),
+        ['main'],
+      );
       assert.equal(logs.at(-1)?.retries, 2);
     });
   });
@@ -146,7 +188,10 @@ describe('client: Agents API', () => {
     it('[AGENT-2][AGENT-14] creates a branch, lists it after main and opens it', async () => {
       const agents = client();
       const branch = await newBranch(agents, 'holiday-hours');
-      assert.deepEqual((await agents.listBranches(AGENT)).map((b) => b.name), ['main', 'holiday-hours']);
+      assert.deepEqual(
+        (await agents.listBranches(AGENT)).map((b) => b.name),
+        ['main', 'holiday-hours'],
+      );
       assert.equal((await agents.getBranch(AGENT, branch)).name, 'holiday-hours');
     });
 
@@ -169,8 +214,14 @@ describe('client: Agents API', () => {
 
     it('[AGENT-5] creates, lists, opens, updates and deletes a topic', async () => {
       const agents = client();
-      const created = await agents.createTopic(AGENT, MAIN, { name: 'Gift cards', content: 'Gift cards never expire.' });
-      const topic = { topicId: created.topicId ?? (await agents.listTopics(AGENT, MAIN)).find((x) => x.name === 'Gift cards')!.topicId };
+      const created = await agents.createTopic(AGENT, MAIN, {
+        name: 'Gift cards',
+        content: 'Gift cards never expire.',
+      });
+      const topic = {
+        topicId:
+          created.topicId ?? (await agents.listTopics(AGENT, MAIN)).find((x) => x.name === 'Gift cards')!.topicId,
+      };
       assert.ok((await agents.listTopics(AGENT, MAIN)).some((x) => x.topicId === topic.topicId));
       assert.equal((await agents.getTopic(AGENT, MAIN, topic.topicId!)).content, 'Gift cards never expire.');
       const updated = await agents.updateTopic(AGENT, MAIN, topic.topicId!, { content: 'Valid for 5 years.' });
@@ -182,8 +233,14 @@ describe('client: Agents API', () => {
     it('[AGENT-5] a topic without a name, or an update with nothing to change, is refused before sending', async () => {
       const logs: RequestLog[] = [];
       const agents = client({ logs });
-      await assert.rejects(agents.createTopic(AGENT, MAIN, { name: '', content: 'x' }), isError('invalidInput', /name: must be 1 to 128 characters/));
-      await assert.rejects(agents.updateTopic(AGENT, MAIN, 'kt_returns', {}), isError('invalidInput', /send name, content or both/));
+      await assert.rejects(
+        agents.createTopic(AGENT, MAIN, { name: '', content: 'x' }),
+        isError('invalidInput', /name: must be 1 to 128 characters/),
+      );
+      await assert.rejects(
+        agents.updateTopic(AGENT, MAIN, 'kt_returns', {}),
+        isError('invalidInput', /send name, content or both/),
+      );
       assert.deepEqual(logs, []);
     });
   });
@@ -195,7 +252,11 @@ describe('client: Agents API', () => {
       await agents.updateBehavior(AGENT, branch, 'Branch behavior');
       const outcome = await agents.merge(AGENT, branch, { branchName: 'feature' });
       assert.ok(outcome.merged);
-      if (FULL) assert.deepEqual(outcome.result.changes?.map((c) => [c.path, c.change]), [['behavior', 'changed']]);
+      if (FULL)
+        assert.deepEqual(
+          outcome.result.changes?.map((c) => [c.path, c.change]),
+          [['behavior', 'changed']],
+        );
       assert.equal((await agents.getBehavior(AGENT, MAIN)).behavior, 'Branch behavior');
     });
 
@@ -207,14 +268,19 @@ describe('client: Agents API', () => {
       await agents.updateBehavior(AGENT, MAIN, 'Main says hi');
       const outcome = await agents.merge(AGENT, branch);
       assert.ok(!outcome.merged);
-      assert.deepEqual(outcome.conflicts, [{ path: 'behavior', base, ours: 'Main says hi', theirs: 'Branch says hello' }]);
+      assert.deepEqual(outcome.conflicts, [
+        { path: 'behavior', base, ours: 'Main says hi', theirs: 'Branch says hello' },
+      ]);
       assert.match(outcome.message, /diverged/);
       assert.equal(outcome.error.status, 409);
       assert.equal((await agents.getBehavior(AGENT, MAIN)).behavior, 'Main says hi', 'nothing was applied');
 
-      const resolved = await agents.merge(AGENT, branch, { resolutions: outcome.conflicts.map((c) => ({ path: c.path, strategy: 'theirs' as const })) });
+      const resolved = await agents.merge(AGENT, branch, {
+        resolutions: outcome.conflicts.map((c) => ({ path: c.path, strategy: 'theirs' as const })),
+      });
       assert.ok(resolved.merged);
-      if (FULL) assert.deepEqual(resolved.result.changes, [{ path: 'behavior', change: 'changed', source: 'resolution' }]);
+      if (FULL)
+        assert.deepEqual(resolved.result.changes, [{ path: 'behavior', change: 'changed', source: 'resolution' }]);
       assert.equal((await agents.getBehavior(AGENT, MAIN)).behavior, 'Branch says hello');
     });
 
@@ -226,7 +292,10 @@ describe('client: Agents API', () => {
       assert.equal(err.kind, 'validation');
       assert.ok(err.fieldErrors.length > 0);
       logs.length = 0;
-      await assert.rejects(agents.merge(AGENT, branch, { resolutions: [{ path: 'behavior', strategy: 'mine' as 'ours' }] }), isError('invalidInput', /resolutions\.0\.strategy/));
+      await assert.rejects(
+        agents.merge(AGENT, branch, { resolutions: [{ path: 'behavior', strategy: 'mine' as 'ours' }] }),
+        isError('invalidInput', /resolutions\.0\.strategy/),
+      );
       assert.deepEqual(logs, []);
     });
 
@@ -235,7 +304,10 @@ describe('client: Agents API', () => {
       const agents = client({ logs });
       const branch = await newBranch(agents, 'feature');
       await fault({ method: 'POST', path: '/merge', status: 500, times: 1 });
-      await assert.rejects(agents.merge(AGENT, branch, { branchName: 'feature' }), isError('server', /Merge branch feature into main failed/));
+      await assert.rejects(
+        agents.merge(AGENT, branch, { branchName: 'feature' }),
+        isError('server', /Merge branch feature into main failed/),
+      );
       assert.equal(logs.at(-1)?.retries, 0);
     });
   });
@@ -245,14 +317,21 @@ describe('client: Agents API', () => {
       const agents = client();
       const published = await agents.publish(AGENT, 'sandbox', 'Holiday hours');
       const d = published.deployment;
-      assert.deepEqual([d.environment, d.agentId, typeof d.artifactVersion, typeof d.createdBy, typeof d.createdAt, typeof d.metadata], ['sandbox', AGENT, 'string', 'string', 'string', 'object']);
+      assert.deepEqual(
+        [d.environment, d.agentId, typeof d.artifactVersion, typeof d.createdBy, typeof d.createdAt, typeof d.metadata],
+        ['sandbox', AGENT, 'string', 'string', 'string', 'object'],
+      );
       assert.equal(published.testRunIds.length, 1);
       const pre = await agents.promote(AGENT, d.id, { version: d.version, environment: 'sandbox' });
       assert.equal(pre.deployment.environment, 'pre-release');
       const live = await agents.promote(AGENT, pre.deployment.id, { version: d.version, environment: 'pre-release' });
       assert.equal(live.deployment.environment, 'live');
       assert.equal(live.deployment.version, d.version);
-      const back = await agents.rollback(AGENT, live.deployment.id, { version: d.version, environment: 'live', deploymentMessage: 'Wrong hours' });
+      const back = await agents.rollback(AGENT, live.deployment.id, {
+        version: d.version,
+        environment: 'live',
+        deploymentMessage: 'Wrong hours',
+      });
       assert.equal(back.deployment.environment, 'live');
       assert.deepEqual(back.testRunIds, []);
       const lives = await agents.listDeployments(AGENT, 'live');
@@ -263,10 +342,16 @@ describe('client: Agents API', () => {
     it('[AGENT-7] errors of deployment actions name the release and the environments the caller gave', async () => {
       const agents = client();
       const [live] = await agents.listDeployments(AGENT, 'live');
-      await assert.rejects(agents.promote(AGENT, live!.id, { version: live!.version, environment: 'live' }), isError('conflict', /^Promote release 1 failed: .*HTTP 409/));
+      await assert.rejects(
+        agents.promote(AGENT, live!.id, { version: live!.version, environment: 'live' }),
+        isError('conflict', /^Promote release 1 failed: .*HTTP 409/),
+      );
       await fault({ method: 'POST', path: '/promote', status: 500, times: 1 });
       const [sandbox] = await agents.listDeployments(AGENT, 'sandbox');
-      await assert.rejects(agents.promote(AGENT, sandbox!.id, { version: '1', environment: 'sandbox' }), isError('server', /^Promote release 1 from sandbox to pre-release failed/));
+      await assert.rejects(
+        agents.promote(AGENT, sandbox!.id, { version: '1', environment: 'sandbox' }),
+        isError('server', /^Promote release 1 from sandbox to pre-release failed/),
+      );
     });
 
     it('[AGENT-6][AGENT-13] publishing to live is a 400 naming environment; an unknown environment is refused before sending', async () => {
@@ -274,7 +359,10 @@ describe('client: Agents API', () => {
       const agents = client({ logs });
       const err = await failure(agents.publish(AGENT, 'live'));
       assert.equal(err.kind, 'validation');
-      assert.deepEqual(err.fieldErrors.map((e) => e.field), ['environment']);
+      assert.deepEqual(
+        err.fieldErrors.map((e) => e.field),
+        ['environment'],
+      );
       logs.length = 0;
       await assert.rejects(agents.publish(AGENT, 'production' as 'live'), isError('invalidInput', /environment/));
       await assert.rejects(agents.listDeployments(AGENT, 'staging' as 'live'), isError('invalidInput'));
@@ -296,23 +384,40 @@ describe('client: Agents API', () => {
     it('[AGENT-10] lists and opens configs, and saves variables that take effect without publishing', async () => {
       const agents = client();
       const configs = await agents.listRealtimeConfigs(AGENT);
-      assert.deepEqual(configs.map((c) => c.name), ['store-settings']);
+      assert.deepEqual(
+        configs.map((c) => c.name),
+        ['store-settings'],
+      );
       assert.equal((await agents.getRealtimeConfig(AGENT, 'store-settings')).schema.type, 'object');
-      const saved = await agents.updateVariables(AGENT, 'store-settings', { holidayMode: true, greetingOverride: null });
+      const saved = await agents.updateVariables(AGENT, 'store-settings', {
+        holidayMode: true,
+        greetingOverride: null,
+      });
       assert.deepEqual(saved.variables, { holidayMode: true, maxWaitMinutes: 15 });
     });
 
     it('[AGENT-10][AGENT-13] variables the JSON Schema refuses are a 422 whose field errors name each variable', async () => {
-      const err = await failure(client().updateVariables(AGENT, 'store-settings', { holidayMode: 'yes', maxWaitMinutes: 500 }));
+      const err = await failure(
+        client().updateVariables(AGENT, 'store-settings', { holidayMode: 'yes', maxWaitMinutes: 500 }),
+      );
       assert.equal(err.kind, 'unprocessable');
-      assert.deepEqual(err.fieldErrors.map((e) => e.field).sort(), ['variables.holidayMode', 'variables.maxWaitMinutes']);
+      assert.deepEqual(err.fieldErrors.map((e) => e.field).sort(), [
+        'variables.holidayMode',
+        'variables.maxWaitMinutes',
+      ]);
       assert.match(err.message, /variables\.maxWaitMinutes: must be at most 120/);
     });
 
     it('[AGENT-11] lists phone numbers, filtered by connectorId', async () => {
       const agents = client();
-      assert.deepEqual((await agents.listPhoneNumbers(AGENT)).map((n) => n.number), ['+14155550123', '+14155550124']);
-      assert.deepEqual((await agents.listPhoneNumbers(AGENT, 'conn_voice_in')).map((n) => [n.number, n.clientEnv, n.connectorId]), [['+14155550124', 'sandbox', 'conn_voice_in']]);
+      assert.deepEqual(
+        (await agents.listPhoneNumbers(AGENT)).map((n) => n.number),
+        ['+14155550123', '+14155550124'],
+      );
+      assert.deepEqual(
+        (await agents.listPhoneNumbers(AGENT, 'conn_voice_in')).map((n) => [n.number, n.clientEnv, n.connectorId]),
+        [['+14155550124', 'sandbox', 'conn_voice_in']],
+      );
     });
 
     it('[AGENT-12] imports numbers (clientEnv live by default) and reports the ones skipped', async () => {
@@ -326,18 +431,29 @@ describe('client: Agents API', () => {
     it('[AGENT-12] numbers not in E.164, or none at all, are refused before sending, each one named', async () => {
       const logs: RequestLog[] = [];
       const agents = client({ logs });
-      const err = await failure(agents.importPhoneNumbers(AGENT, { phoneNumbers: ['+442071838750', '+44 20 7183 8750', '4155550123'] }));
+      const err = await failure(
+        agents.importPhoneNumbers(AGENT, { phoneNumbers: ['+442071838750', '+44 20 7183 8750', '4155550123'] }),
+      );
       assert.equal(err.kind, 'invalidInput');
-      assert.deepEqual(err.fieldErrors.map((e) => e.field), ['phoneNumbers[1]', 'phoneNumbers[2]']);
+      assert.deepEqual(
+        err.fieldErrors.map((e) => e.field),
+        ['phoneNumbers[1]', 'phoneNumbers[2]'],
+      );
       assert.match(err.fieldErrors[0]!.message, /for example \+442071838750/);
-      await assert.rejects(agents.importPhoneNumbers(AGENT, { phoneNumbers: [] }), isError('invalidInput', /phoneNumbers: must hold at least 1 number/));
+      await assert.rejects(
+        agents.importPhoneNumbers(AGENT, { phoneNumbers: [] }),
+        isError('invalidInput', /phoneNumbers: must hold at least 1 number/),
+      );
       assert.deepEqual(logs, []);
     });
 
     it('[AGENT-12] an import that fails with a 5xx is not repeated by itself', async () => {
       const logs: RequestLog[] = [];
       await fault({ method: 'POST', path: '/telephony/phone-numbers', status: 500, times: 1 });
-      await assert.rejects(client({ logs }).importPhoneNumbers(AGENT, { phoneNumbers: ['+442071838750'] }), isError('server', /Import 1 phone number failed/));
+      await assert.rejects(
+        client({ logs }).importPhoneNumbers(AGENT, { phoneNumbers: ['+442071838750'] }),
+        isError('server', /Import 1 phone number failed/),
+      );
       assert.equal(logs.at(-1)?.retries, 0);
     });
   });

@@ -9,16 +9,29 @@ import { buildConversation, insertConversations } from '../support/conversations
 import { call, useLocalPlatform } from '../support/localPlatform';
 
 const rule = (over: Partial<CreateAlertRuleRequest> = {}): CreateAlertRuleRequest => ({
-  name: 'Slow answers', project_id: LOCAL_PROJECT.slug, metric: 'turn_latency_p95', operator: '>', threshold_value: 2000, window_duration: '5m', ...over,
+  name: 'Slow answers',
+  project_id: LOCAL_PROJECT.slug,
+  metric: 'turn_latency_p95',
+  operator: '>',
+  threshold_value: 2000,
+  window_duration: '5m',
+  ...over,
 });
 
-const endpoint = { name: 'Pager', url: 'http://127.0.0.1:9/hooks', event_types: ['alerts.triggered' as const, 'alerts.resolved' as const] };
+const endpoint = {
+  name: 'Pager',
+  url: 'http://127.0.0.1:9/hooks',
+  event_types: ['alerts.triggered' as const, 'alerts.resolved' as const],
+};
 
 describe('client: Alerts API and webhook endpoints', () => {
   const t = useLocalPlatform();
-  const admin = (method: string, path: string, body?: unknown): Promise<unknown> => call(method, `${t.lp.urls.admin}${path}`, body === undefined ? {} : { body });
-  const fault = (body: Record<string, unknown>): Promise<unknown> => admin('POST', '/faults', { family: 'build', ...body });
-  const client = (opts: Parameters<typeof localContext>[1] = {}): AlertsClient => new AlertsClient(localContext(t.lp, opts));
+  const admin = (method: string, path: string, body?: unknown): Promise<unknown> =>
+    call(method, `${t.lp.urls.admin}${path}`, body === undefined ? {} : { body });
+  const fault = (body: Record<string, unknown>): Promise<unknown> =>
+    admin('POST', '/faults', { family: 'build', ...body });
+  const client = (opts: Parameters<typeof localContext>[1] = {}): AlertsClient =>
+    new AlertsClient(localContext(t.lp, opts));
 
   describe('rules', () => {
     it('[ALERT-8][ALERT-2][ALERT-3] creates a rule that reports ok, opens, updates a subset of fields and deletes it', async () => {
@@ -28,7 +41,10 @@ describe('client: Alerts API and webhook endpoints', () => {
       assert.deepEqual([created.current_state, created.enabled, created.project_id], ['ok', true, LOCAL_PROJECT.id]);
       assert.equal((await alerts.getRule(created.id)).name, 'Slow answers');
       const updated = await alerts.updateRule(created.id, { threshold_value: 3000 });
-      assert.deepEqual([updated.threshold_value, updated.name, updated.metric], [3000, 'Slow answers', 'turn_latency_p95']);
+      assert.deepEqual(
+        [updated.threshold_value, updated.name, updated.metric],
+        [3000, 'Slow answers', 'turn_latency_p95'],
+      );
       await alerts.deleteRule(created.id);
       assert.deepEqual(await alerts.listRules(), []);
     });
@@ -36,8 +52,12 @@ describe('client: Alerts API and webhook endpoints', () => {
     it('[ALERT-10][ALERT-2] lists rules narrowed by project_id, metric and enabled; null project_id is account-wide', async () => {
       const alerts = client();
       const p95 = await alerts.createRule(rule());
-      const errors = await alerts.createRule(rule({ name: 'API errors', project_id: null, metric: 'api_errors', threshold_value: 5 }));
-      const off = await alerts.createRule(rule({ name: 'Crashes', metric: 'call_crashes', threshold_value: 0, enabled: false }));
+      const errors = await alerts.createRule(
+        rule({ name: 'API errors', project_id: null, metric: 'api_errors', threshold_value: 5 }),
+      );
+      const off = await alerts.createRule(
+        rule({ name: 'Crashes', metric: 'call_crashes', threshold_value: 0, enabled: false }),
+      );
       const ids = (rules: Array<{ id: string }>): string[] => rules.map((r) => r.id);
       assert.deepEqual(ids(await alerts.listRules()), [p95.id, errors.id, off.id]);
       assert.deepEqual(ids(await alerts.listRules({ project_id: LOCAL_PROJECT.slug })), [p95.id, off.id]);
@@ -49,7 +69,9 @@ describe('client: Alerts API and webhook endpoints', () => {
     it('[ALERT-2][ALERT-11] an invalid rule is refused before sending, naming each field', async () => {
       const logs: RequestLog[] = [];
       const alerts = client({ logs });
-      const err = await failure(alerts.createRule(rule({ metric: 'cpu' as 'api_errors', threshold_value: -1, window_duration: '15m' as '5m' })));
+      const err = await failure(
+        alerts.createRule(rule({ metric: 'cpu' as 'api_errors', threshold_value: -1, window_duration: '15m' as '5m' })),
+      );
       assert.equal(err.kind, 'invalidInput');
       assert.deepEqual(err.fieldErrors.map((e) => e.field).sort(), ['metric', 'threshold_value', 'window_duration']);
       await assert.rejects(alerts.updateRule('ar_1', { operator: '=' as '>' }), isError('invalidInput', /operator/));
@@ -61,15 +83,24 @@ describe('client: Alerts API and webhook endpoints', () => {
     it('[ALERT-11] a 400 from the platform keeps its field errors', async () => {
       const err = await failure(client().createRule(rule({ project_id: 'no-such-project' })));
       assert.equal(err.kind, 'validation');
-      assert.deepEqual(err.fieldErrors.map((e) => e.field), ['project_id']);
-      assert.match(err.message, /Create alert rule "Slow answers" failed: the request was not valid \(Alerts API, HTTP 400\)/);
+      assert.deepEqual(
+        err.fieldErrors.map((e) => e.field),
+        ['project_id'],
+      );
+      assert.match(
+        err.message,
+        /Create alert rule "Slow answers" failed: the request was not valid \(Alerts API, HTTP 400\)/,
+      );
     });
 
     it('[ALERT-1] a malformed rule id is 422 naming rule_id; an unknown one is 404, not a failed assumption', async () => {
       const alerts = client();
       const malformed = await failure(alerts.getRule('rule-1'));
       assert.equal(malformed.kind, 'unprocessable');
-      assert.deepEqual(malformed.fieldErrors.map((e) => e.field), ['rule_id']);
+      assert.deepEqual(
+        malformed.fieldErrors.map((e) => e.field),
+        ['rule_id'],
+      );
       const unknown = await failure(alerts.getRule('ar_999999'));
       assert.equal(unknown.kind, 'notFound');
       assert.equal(unknown.assumption, undefined);
@@ -81,12 +112,18 @@ describe('client: Alerts API and webhook endpoints', () => {
       for (let i = 0; i < 10; i++) await alerts.createRule(rule({ name: `Rule ${i}` }));
       const err = await failure(alerts.createRule(rule({ name: 'One more' })));
       assert.equal(err.kind, 'conflict');
-      assert.match(err.message, /maximum number of alert rules or webhook endpoints \(Alerts API, HTTP 409\)\. Alert rule limit reached/);
+      assert.match(
+        err.message,
+        /maximum number of alert rules or webhook endpoints \(Alerts API, HTTP 409\)\. Alert rule limit reached/,
+      );
       assert.equal((await alerts.listRules()).length, 10);
     });
 
     it('[ALERT-11][AUTH-1] a rejected key says which credential to check', async () => {
-      await assert.rejects(client({ overrides: { alertsApiKey: LOCAL_KEYS.agents } }).listRules(), isError('unauthorized', /Alerts API key/));
+      await assert.rejects(
+        client({ overrides: { alertsApiKey: LOCAL_KEYS.agents } }).listRules(),
+        isError('unauthorized', /Alerts API key/),
+      );
     });
 
     it('[ALERT-11] a monitoring backend sync failure is a 502: a creation is sent once, an update is retried', async () => {
@@ -94,7 +131,10 @@ describe('client: Alerts API and webhook endpoints', () => {
       const alerts = client({ logs });
       const created = await alerts.createRule(rule());
       await admin('PATCH', '/alerts/switches', { backendSyncFails: true });
-      await assert.rejects(alerts.createRule(rule({ name: 'Second' })), isError('badGateway', /monitoring backend failed to sync/));
+      await assert.rejects(
+        alerts.createRule(rule({ name: 'Second' })),
+        isError('badGateway', /monitoring backend failed to sync/),
+      );
       assert.equal(logs.at(-1)?.retries, 0);
       await assert.rejects(alerts.updateRule(created.id, { enabled: false }), isError('badGateway'));
       assert.equal(logs.at(-1)?.retries, 2);
@@ -114,14 +154,19 @@ describe('client: Alerts API and webhook endpoints', () => {
 
     it('[ALERT-4][ALERT-8] current alerts list the rules firing now', async () => {
       const alerts = client();
-      const busy = await alerts.createRule(rule({ name: 'Busy', metric: 'call_volume', operator: '>', threshold_value: 0 }));
+      const busy = await alerts.createRule(
+        rule({ name: 'Busy', metric: 'call_volume', operator: '>', threshold_value: 0 }),
+      );
       await alerts.createRule(rule({ name: 'Quiet', metric: 'call_volume', operator: '>', threshold_value: 100 }));
       assert.deepEqual(await alerts.currentAlerts(), []);
       const now = Date.parse(t.lp.platform.now());
       insertConversations(t.lp, buildConversation(new Date(now - 60_000).toISOString()));
       await admin('POST', '/alerts/evaluate');
       const firing = await alerts.currentAlerts();
-      assert.deepEqual(firing.map((a) => [a.rule_id, a.current_value]), [[busy.id, 1]]);
+      assert.deepEqual(
+        firing.map((a) => [a.rule_id, a.current_value]),
+        [[busy.id, 1]],
+      );
       assert.deepEqual(await alerts.currentAlerts({ metric: 'api_errors' }), []);
       assert.equal((await alerts.getRule(busy.id)).current_state, 'alert');
     });
@@ -133,10 +178,20 @@ describe('client: Alerts API and webhook endpoints', () => {
       const created = await alerts.createEndpoint(endpoint);
       assert.match(created.signing_secret, /^whsec_/);
       const body = '{"event_type":"alerts.triggered"}';
-      const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': '1700000000', 'webhook-signature': signWebhook(created.signing_secret, 'msg_1', 1700000000, body) };
-      assert.deepEqual(verifyWebhookSignature({ secret: created.signing_secret, body, headers, nowSeconds: 1700000000 }), { ok: true });
+      const headers = {
+        'webhook-id': 'msg_1',
+        'webhook-timestamp': '1700000000',
+        'webhook-signature': signWebhook(created.signing_secret, 'msg_1', 1700000000, body),
+      };
+      assert.deepEqual(
+        verifyWebhookSignature({ secret: created.signing_secret, body, headers, nowSeconds: 1700000000 }),
+        { ok: true },
+      );
       const listed = await alerts.listEndpoints();
-      assert.deepEqual(listed.map((e) => [e.id, e.name, 'signing_secret' in e]), [[created.id, 'Pager', false]]);
+      assert.deepEqual(
+        listed.map((e) => [e.id, e.name, 'signing_secret' in e]),
+        [[created.id, 'Pager', false]],
+      );
       assert.equal('signing_secret' in (await alerts.getEndpoint(created.id!)), false);
     });
 
@@ -157,15 +212,26 @@ describe('client: Alerts API and webhook endpoints', () => {
       const alerts = client({ logs });
       const err = await failure(alerts.createEndpoint({ name: 'Pager', url: 'ftp://example.com', event_types: [] }));
       assert.deepEqual(err.fieldErrors.map((e) => e.field).sort(), ['event_types', 'url']);
-      await assert.rejects(alerts.updateEndpoint('we_1', { event_types: [' ' as 'alerts.triggered'] }), isError('invalidInput', /event_types\.0/));
+      await assert.rejects(
+        alerts.updateEndpoint('we_1', { event_types: [' ' as 'alerts.triggered'] }),
+        isError('invalidInput', /event_types\.0/),
+      );
       assert.deepEqual(logs, []);
     });
 
-    it('[HOOK-1] event types beyond the spec\'s examples are sent as given, for the platform to judge', async () => {
+    it("[HOOK-1] event types beyond the spec's examples are sent as given, for the platform to judge", async () => {
       const logs: RequestLog[] = [];
       const alerts = client({ logs });
-      await failure(alerts.createEndpoint({ ...endpoint, event_types: ['alerts.triggered', 'alerts.acknowledged' as 'alerts.triggered'] }));
-      assert.deepEqual(logs.map((l) => [l.method, l.status]), [['POST', 400]]);
+      await failure(
+        alerts.createEndpoint({
+          ...endpoint,
+          event_types: ['alerts.triggered', 'alerts.acknowledged' as 'alerts.triggered'],
+        }),
+      );
+      assert.deepEqual(
+        logs.map((l) => [l.method, l.status]),
+        [['POST', 400]],
+      );
     });
 
     it('[HOOK-3] too many endpoints is a 409', async () => {
@@ -179,7 +245,10 @@ describe('client: Alerts API and webhook endpoints', () => {
       const alerts = client({ logs });
       const created = await alerts.createEndpoint(endpoint);
       await fault({ method: 'POST', path: '/rotate-secret', status: 503, times: 1 });
-      await assert.rejects(alerts.rotateSecret(created.id!), isError('unavailable', /Rotate the signing secret of webhook endpoint/));
+      await assert.rejects(
+        alerts.rotateSecret(created.id!),
+        isError('unavailable', /Rotate the signing secret of webhook endpoint/),
+      );
       assert.equal(logs.at(-1)?.retries, 0);
     });
 

@@ -8,8 +8,15 @@ import { isError, localContext } from '../support/client';
 import { call, useLocalPlatform } from '../support/localPlatform';
 import { messaging } from './messagingKit';
 
-async function sessions(lpAdmin: string): Promise<Array<{ session_id: string; streaming_enabled: boolean; platform: string }>> {
-  return (await call<{ sessions: Array<{ session_id: string; streaming_enabled: boolean; platform: string }> }>('GET', `${lpAdmin}/messaging/sessions`)).body.sessions;
+async function sessions(
+  lpAdmin: string,
+): Promise<Array<{ session_id: string; streaming_enabled: boolean; platform: string }>> {
+  return (
+    await call<{ sessions: Array<{ session_id: string; streaming_enabled: boolean; platform: string }> }>(
+      'GET',
+      `${lpAdmin}/messaging/sessions`,
+    )
+  ).body.sessions;
 }
 
 describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Messaging HTTP errors)', () => {
@@ -25,13 +32,19 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
     assert.match(created.sessionId, /^ses_/);
     assert.equal(created.accessToken, token);
     const [stored] = await sessions(t.lp.urls.admin);
-    assert.deepEqual({ id: stored?.session_id, streaming: stored?.streaming_enabled, platform: stored?.platform }, { id: created.sessionId, streaming: true, platform: 'ios' });
+    assert.deepEqual(
+      { id: stored?.session_id, streaming: stored?.streaming_enabled, platform: stored?.platform },
+      { id: created.sessionId, streaming: true, platform: 'ios' },
+    );
   });
 
   it('[MSG-10] without options a session gets a new token and the defaults (streaming off, web)', async () => {
     const logs: RequestLog[] = [];
     const created = await messaging(t.lp, logs).createSession();
-    assert.deepEqual(logs.map((l) => l.path), ['/messaging/api/v1/access-token', '/messaging/api/v1/sessions']);
+    assert.deepEqual(
+      logs.map((l) => l.path),
+      ['/messaging/api/v1/access-token', '/messaging/api/v1/sessions'],
+    );
     assert.equal(created.streamingEnabled, false);
     assert.equal(created.platform, 'web');
     assert.equal((await sessions(t.lp.urls.admin))[0]?.platform, 'web');
@@ -40,7 +53,12 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
   it('[MSG-5] the access token is a secret: it shows in no JSON, string or inspection of the token', async () => {
     const token = await messaging(t.lp).accessToken();
     const secret = token.reveal();
-    for (const shown of [JSON.stringify(token), String(token), inspect(token), JSON.stringify({ created: { accessToken: token } })]) {
+    for (const shown of [
+      JSON.stringify(token),
+      String(token),
+      inspect(token),
+      JSON.stringify({ created: { accessToken: token } }),
+    ]) {
       assert.equal(shown.includes(secret), false, shown);
     }
   });
@@ -54,18 +72,27 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
   });
 
   it('[MSG-3] a subdomain of the registered domain is accepted', async () => {
-    const client = new MessagingClient(localContext(t.lp, { overrides: { messagingHost: 'https://shop.example.com' } }));
+    const client = new MessagingClient(
+      localContext(t.lp, { overrides: { messagingHost: 'https://shop.example.com' } }),
+    );
     assert.ok((await client.accessToken()).reveal());
   });
 
   it('[MSG-2] an unknown connector token is refused with "Connector token does not exist"', async () => {
-    const client = new MessagingClient(localContext(t.lp, { overrides: { messagingConnectorToken: 'no-such-connector-token' } }));
-    await assert.rejects(client.accessToken(), isError('unauthorized', /Connector token does not exist.*Set Credential/));
+    const client = new MessagingClient(
+      localContext(t.lp, { overrides: { messagingConnectorToken: 'no-such-connector-token' } }),
+    );
+    await assert.rejects(
+      client.accessToken(),
+      isError('unauthorized', /Connector token does not exist.*Set Credential/),
+    );
   });
 
   it('[MSG-4] a connector with neither host domain nor app namespace: "Connector missing host domain"', async () => {
     const connector = t.lp.platform.state.connectors.find((c) => c.kind === 'webchat')!;
-    await call('PATCH', `${t.lp.urls.admin}/messaging/connectors/${connector.id}`, { body: { hostDomain: null, appNamespace: null } });
+    await call('PATCH', `${t.lp.urls.admin}/messaging/connectors/${connector.id}`, {
+      body: { hostDomain: null, appNamespace: null },
+    });
     await assert.rejects(messaging(t.lp).accessToken(), isError('unauthorized', /Connector missing host domain/));
   });
 
@@ -77,7 +104,9 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
   });
 
   it('[MSG-30] "Failed to create access token" (500) is retried with backoff: a token request is safe to repeat', async () => {
-    await call('POST', `${t.lp.urls.admin}/faults`, { body: { family: 'messaging', messagingError: 'access-token', times: 1 } });
+    await call('POST', `${t.lp.urls.admin}/faults`, {
+      body: { family: 'messaging', messagingError: 'access-token', times: 1 },
+    });
     const logs: RequestLog[] = [];
     const token = await messaging(t.lp, logs).accessToken();
     assert.ok(token.reveal());
@@ -87,25 +116,37 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
   it('[MSG-30] "Failed to create session" (500) is retried, and exactly one session results', async () => {
     const client = messaging(t.lp);
     const token = await client.accessToken();
-    await call('POST', `${t.lp.urls.admin}/faults`, { body: { family: 'messaging', messagingError: 'session', times: 1 } });
+    await call('POST', `${t.lp.urls.admin}/faults`, {
+      body: { family: 'messaging', messagingError: 'session', times: 1 },
+    });
     const created = await client.createSession({}, token);
-    assert.deepEqual((await sessions(t.lp.urls.admin)).map((s) => s.session_id), [created.sessionId]);
+    assert.deepEqual(
+      (await sessions(t.lp.urls.admin)).map((s) => s.session_id),
+      [created.sessionId],
+    );
   });
 
   it('[MSG-28] a 429 on session creation is retried after its Retry-After', async () => {
     const client = messaging(t.lp);
     const token = await client.accessToken();
-    await call('POST', `${t.lp.urls.admin}/faults`, { body: { family: 'messaging', path: '/api/v1/sessions', status: 429, retryAfter: 1, times: 1 } });
+    await call('POST', `${t.lp.urls.admin}/faults`, {
+      body: { family: 'messaging', path: '/api/v1/sessions', status: 429, retryAfter: 1, times: 1 },
+    });
     const started = Date.now();
     const created = await client.createSession({}, token);
     assert.ok(Date.now() - started >= 900, 'waited for Retry-After');
-    assert.deepEqual((await sessions(t.lp.urls.admin)).map((s) => s.session_id), [created.sessionId]);
+    assert.deepEqual(
+      (await sessions(t.lp.urls.admin)).map((s) => s.session_id),
+      [created.sessionId],
+    );
   });
 
   it('[MSG-28] a Retry-After longer than the client waits by itself is returned, with when to try again', async () => {
     const client = messaging(t.lp);
     const token = await client.accessToken();
-    await call('POST', `${t.lp.urls.admin}/faults`, { body: { family: 'messaging', path: '/api/v1/sessions', status: 429, retryAfter: 120, times: 1 } });
+    await call('POST', `${t.lp.urls.admin}/faults`, {
+      body: { family: 'messaging', path: '/api/v1/sessions', status: 429, retryAfter: 120, times: 1 },
+    });
     await assert.rejects(client.createSession({}, token), (err: unknown) => {
       assert.ok(err instanceof PlatformError);
       assert.equal(err.kind, 'rateLimited');
@@ -144,7 +185,10 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
 
   it('[MSG-10] a platform outside web, ios, android, custom is refused before anything is sent', async () => {
     const logs: RequestLog[] = [];
-    await assert.rejects(messaging(t.lp, logs).createSession({ platform: 'desktop' as never }), isError('invalidInput', /platform must be one of web, ios, android, custom/));
+    await assert.rejects(
+      messaging(t.lp, logs).createSession({ platform: 'desktop' as never }),
+      isError('invalidInput', /platform must be one of web, ios, android, custom/),
+    );
     assert.equal(logs.length, 0);
   });
 });

@@ -1,12 +1,30 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PlatformError } from '../../../src/client/errors';
-import { checkClientEvent, type MessagingEvent, MessageAssembler, parseServerEvent, SessionEvents, type SystemMessage } from '../../../src/client/messagingEvents';
+import {
+  checkClientEvent,
+  type MessagingEvent,
+  MessageAssembler,
+  parseServerEvent,
+  SessionEvents,
+  type SystemMessage,
+} from '../../../src/client/messagingEvents';
 import { SYSTEM_ERRORS } from '../../../src/contract/messaging';
 
 let n = 0;
-function event(type: string, payload: Record<string, unknown>, position?: number, id = `ses_x-${(n += 1)}`): Record<string, unknown> {
-  return { id, type, timestamp: '2025-01-01T00:00:00.000Z', payload, metadata: position === undefined ? {} : { position } };
+function event(
+  type: string,
+  payload: Record<string, unknown>,
+  position?: number,
+  id = `ses_x-${(n += 1)}`,
+): Record<string, unknown> {
+  return {
+    id,
+    type,
+    timestamp: '2025-01-01T00:00:00.000Z',
+    payload,
+    metadata: position === undefined ? {} : { position },
+  };
 }
 
 describe('client: messaging events as delivered (spec: Events > Messaging events)', () => {
@@ -22,7 +40,10 @@ describe('client: messaging events as delivered (spec: Events > Messaging events
     assert.equal(events.cursor, 3);
     // A platform that replays from 0 (an unusable cursor) repeats what was seen.
     assert.deepEqual(events.history([joined, hello, echo], 3), { events: 3, fresh: 0, cursor: 3 });
-    assert.deepEqual(got.map((e) => e.id), [joined.id, hello.id, echo.id]);
+    assert.deepEqual(
+      got.map((e) => e.id),
+      [joined.id, hello.id, echo.id],
+    );
     assert.equal(events.conversationId, 'conv-1');
   });
 
@@ -38,19 +59,31 @@ describe('client: messaging events as delivered (spec: Events > Messaging events
     assert.equal(a.chunk({ message_id: 'm', index: 1, text: 'b ' }).text, '');
     assert.equal(a.chunk({ message_id: 'm', index: 0, text: 'a ' }).text, 'a b ');
     assert.equal(a.chunk({ message_id: 'm', index: 3, text: 'd' }).text, 'a b ');
-    assert.deepEqual(a.interrupt(SYSTEM_ERRORS.streamInterrupted), [{ messageId: 'm', text: 'a b ', state: 'interrupted' }]);
-    assert.deepEqual(a.complete({ message_id: 'n', text: 'whole' }), { messageId: 'n', text: 'whole', state: 'complete' });
+    assert.deepEqual(a.interrupt(SYSTEM_ERRORS.streamInterrupted), [
+      { messageId: 'm', text: 'a b ', state: 'interrupted' },
+    ]);
+    assert.deepEqual(a.complete({ message_id: 'n', text: 'whole' }), {
+      messageId: 'n',
+      text: 'whole',
+      state: 'complete',
+    });
   });
 
   it('[MSG-23] an unknown event type or a payload without its fields is reported, not delivered', () => {
     const unknown = parseServerEvent(event('EVENT_TYPE_DELIVERY_RECEIPT', {}));
-    assert.ok('unrecognized' in unknown && /unknown event type EVENT_TYPE_DELIVERY_RECEIPT/.test(unknown.unrecognized.problem));
+    assert.ok(
+      'unrecognized' in unknown && /unknown event type EVENT_TYPE_DELIVERY_RECEIPT/.test(unknown.unrecognized.problem),
+    );
     const partial = parseServerEvent(event('EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', { text: 'no id' }));
     assert.ok('unrecognized' in partial && /message_id/.test(partial.unrecognized.problem));
     const noType = parseServerEvent({ payload: { reason: 'x' }, timestamp: 't', metadata: {} });
     assert.ok('unrecognized' in noType && /type/.test(noType.unrecognized.problem));
     const extra = parseServerEvent(event('SESSION_END', { reason: 'ended_by_user', note: 'kept' }));
-    assert.ok('event' in extra && extra.event.type === 'SESSION_END' && (extra.event.payload as Record<string, unknown>).note === 'kept');
+    assert.ok(
+      'event' in extra &&
+        extra.event.type === 'SESSION_END' &&
+        (extra.event.payload as Record<string, unknown>).note === 'kept',
+    );
   });
 
   it('[MSG-23] only the type is required: a numeric timestamp, no id, no metadata and a session end without a reason are all read', () => {
@@ -73,13 +106,28 @@ describe('client: messaging events as delivered (spec: Events > Messaging events
     events.onSystemMessage((m) => seen.push(m));
     events.deliver(bare);
     events.deliver(parseEvent({ type: 'EVENT_TYPE_SYSTEM_MESSAGE', payload: {} }));
-    assert.deepEqual(seen.map((m) => [m.level, m.isError]), [['SYSTEM_MESSAGE_LEVEL_ERROR', true], ['SYSTEM_MESSAGE_LEVEL_INFO', false]]);
+    assert.deepEqual(
+      seen.map((m) => [m.level, m.isError]),
+      [
+        ['SYSTEM_MESSAGE_LEVEL_ERROR', true],
+        ['SYSTEM_MESSAGE_LEVEL_INFO', false],
+      ],
+    );
   });
 
   it('[MSG-19] a client event is checked against the contract, naming the field at fault', () => {
-    assert.throws(() => checkClientEvent({ type: 'EVENT_TYPE_USER_TYPING', payload: { typing: 'yes' } }, 'Send the typing indicator'),
-      (err: unknown) => err instanceof PlatformError && err.kind === 'invalidInput' && /typing/.test(err.message));
-    assert.deepEqual(checkClientEvent({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'hi' }, metadata: { custom: { a: 1 } } }, 'Send'), { type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'hi' }, metadata: { custom: { a: 1 } } });
+    assert.throws(
+      () =>
+        checkClientEvent({ type: 'EVENT_TYPE_USER_TYPING', payload: { typing: 'yes' } }, 'Send the typing indicator'),
+      (err: unknown) => err instanceof PlatformError && err.kind === 'invalidInput' && /typing/.test(err.message),
+    );
+    assert.deepEqual(
+      checkClientEvent(
+        { type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'hi' }, metadata: { custom: { a: 1 } } },
+        'Send',
+      ),
+      { type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'hi' }, metadata: { custom: { a: 1 } } },
+    );
   });
 });
 

@@ -4,7 +4,17 @@ import type { RequestLog } from '../../../src/client/transport';
 import type { MessagingSession, SessionState } from '../../../src/client/messagingSession';
 import { startLocalPlatform } from '../../../src/localPlatform/server';
 import { call, RESPONSES, useLocalPlatform } from '../support/localPlatform';
-import { agentTexts, count, messaging, QUICK_RECONNECT, type Recording, record, serverHistory, settle, until } from './messagingKit';
+import {
+  agentTexts,
+  count,
+  messaging,
+  QUICK_RECONNECT,
+  type Recording,
+  record,
+  serverHistory,
+  settle,
+  until,
+} from './messagingKit';
 
 async function fault(adminUrl: string, body: Record<string, unknown>): Promise<void> {
   const res = await call('POST', `${adminUrl}/faults`, { body: { family: 'messaging', ...body } });
@@ -51,14 +61,21 @@ describe('client: messaging reconnects (spec: Messaging events > duplicate and o
     await fault(t.lp.urls.admin, { dropWebSocket: true, path: sessionId, times: 1 });
     await Promise.all(await until('the queued message', () => sentDuringOutage.length === 1 && sentDuringOutage));
     await until('the answer', () => agentTexts(r).length === 2);
-    assert.deepEqual(r.states.map((s) => s.kind), ['connecting', 'open', 'reconnecting', 'open']);
+    assert.deepEqual(
+      r.states.map((s) => s.kind),
+      ['connecting', 'open', 'reconnecting', 'open'],
+    );
     // The second batch replays from the cursor: nothing in it was delivered before.
     assert.equal(r.histories.length, 2);
     // Without history positions (spec-minimal) the client resumes from the last batch and drops the repeats by id.
     if (FULL) assert.equal(r.histories[1]!.events, r.histories[1]!.fresh);
     if (FULL) assert.equal(r.histories[1]!.cursor, 2);
     assert.equal(count(r, 'EVENT_TYPE_VIRTUAL_AGENT_JOINED'), 1);
-    assert.equal(r.events.filter((e) => e.type === 'EVENT_TYPE_USER_MESSAGE' && e.payload.text === 'Can I return my order?').length, 1);
+    assert.equal(
+      r.events.filter((e) => e.type === 'EVENT_TYPE_USER_MESSAGE' && e.payload.text === 'Can I return my order?')
+        .length,
+      1,
+    );
     assert.match(agentTexts(r)[1]!, /30 days/);
     assertWholeHistory(r, serverHistory(t.lp, sessionId));
     session.close();
@@ -136,7 +153,10 @@ describe('client: messaging reconnects (spec: Messaging events > duplicate and o
       await session.connect();
       await lp.close();
       await until('giving up', () => session!.state.kind === 'closed');
-      assert.deepEqual(r.states.filter((s) => s.kind === 'reconnecting').map((s) => s.kind === 'reconnecting' && s.attempt), [1, 2, 3]);
+      assert.deepEqual(
+        r.states.filter((s) => s.kind === 'reconnecting').map((s) => s.kind === 'reconnecting' && s.attempt),
+        [1, 2, 3],
+      );
       const closed = session.state;
       assert.ok(closed.kind === 'closed' && closed.reason === 'failed');
       assert.match(closed.message, /3 attempts to reconnect failed.*could not be reached/);

@@ -5,7 +5,17 @@ import { PlatformError } from '../../../src/client/errors';
 import { MessagingSession, SessionClosedError } from '../../../src/client/messagingSession';
 import { call, RESPONSES, useLocalPlatform } from '../support/localPlatform';
 import { EventClient, socketUrl } from '../localPlatform/messagingSupport';
-import { agentTexts, connections, count, messaging, QUICK_RECONNECT, record, settle, serverHistory, until } from './messagingKit';
+import {
+  agentTexts,
+  connections,
+  count,
+  messaging,
+  QUICK_RECONNECT,
+  record,
+  settle,
+  serverHistory,
+  until,
+} from './messagingKit';
 
 async function fault(adminUrl: string, body: Record<string, unknown>): Promise<void> {
   const res = await call('POST', `${adminUrl}/faults`, { body: { family: 'messaging', ...body } });
@@ -27,7 +37,10 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
 
   it('[MSG-15][MSG-16] on a new session the history arrives first, then the client asks the agent to join and it greets', async () => {
     const { session, r, created } = await started();
-    assert.deepEqual(r.states.map((s) => s.kind), ['connecting', 'open']);
+    assert.deepEqual(
+      r.states.map((s) => s.kind),
+      ['connecting', 'open'],
+    );
     assert.deepEqual(r.histories, [{ events: 0, fresh: 0, cursor: 0 }]);
     assert.deepEqual(r.events.map((e) => e.type).slice(0, 1), ['EVENT_TYPE_VIRTUAL_AGENT_JOINED']);
     assert.match(agentTexts(r)[0]!, /^Hello! I'm Sam/);
@@ -41,9 +54,17 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
   it('[MSG-10][MSG-16] startSession creates a session with a new token, connects, and the agent joins', async () => {
     const session = await messaging(t.lp).startSession({ platform: 'android' });
     assert.equal(session.state.kind, 'open');
-    await until('the join', () => serverHistory(t.lp, session.sessionId).some((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED'));
-    const listed = await call<{ sessions: Array<{ session_id: string; platform: string; connections: number }> }>('GET', `${t.lp.urls.admin}/messaging/sessions`);
-    assert.deepEqual(listed.body.sessions.map((s) => [s.session_id, s.platform, s.connections]), [[session.sessionId, 'android', 1]]);
+    await until('the join', () =>
+      serverHistory(t.lp, session.sessionId).some((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED'),
+    );
+    const listed = await call<{ sessions: Array<{ session_id: string; platform: string; connections: number }> }>(
+      'GET',
+      `${t.lp.urls.admin}/messaging/sessions`,
+    );
+    assert.deepEqual(
+      listed.body.sessions.map((s) => [s.session_id, s.platform, s.connections]),
+      [[session.sessionId, 'android', 1]],
+    );
     session.dispose();
   });
 
@@ -54,7 +75,10 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     const r = record(again);
     await again.connect();
     assert.deepEqual(r.histories, [{ events: 2, fresh: 2, cursor: 2 }]);
-    assert.deepEqual(r.events.map((e) => e.type), ['EVENT_TYPE_VIRTUAL_AGENT_JOINED', 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE']);
+    assert.deepEqual(
+      r.events.map((e) => e.type),
+      ['EVENT_TYPE_VIRTUAL_AGENT_JOINED', 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE'],
+    );
     // The platform answers events of a session in order: a join sent before this message would show first.
     await again.sendMessage('What are your opening hours?');
     await until('the answer', () => agentTexts(r).length === 2);
@@ -71,7 +95,8 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     const steps = r.messages.slice(from).filter((m) => m.messageId === done.messageId);
     const partial = steps.filter((m) => m.state === 'streaming');
     assert.ok(partial.length > 1, 'several chunks');
-    for (let i = 1; i < steps.length; i++) assert.ok(steps[i]!.text.startsWith(steps[i - 1]!.text), 'each step extends the last');
+    for (let i = 1; i < steps.length; i++)
+      assert.ok(steps[i]!.text.startsWith(steps[i - 1]!.text), 'each step extends the last');
     assert.ok(partial.at(-1)!.text.length > 0);
     assert.equal(done.text, agentTexts(r).at(-1));
     assert.match(done.text, /^Our stores are open/);
@@ -93,11 +118,17 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     await fault(t.lp.urls.admin, { messagingError: 'response-failed', path: created.sessionId, times: 1 });
     await session.sendMessage('Can I return an item?');
     const error = await until('the system error', () => r.system[0]);
-    assert.deepEqual({ level: error.level, text: error.text, isError: error.isError }, { level: 'SYSTEM_MESSAGE_LEVEL_ERROR', text: SYSTEM_ERRORS.responseFailed, isError: true });
+    assert.deepEqual(
+      { level: error.level, text: error.text, isError: error.isError },
+      { level: 'SYSTEM_MESSAGE_LEVEL_ERROR', text: SYSTEM_ERRORS.responseFailed, isError: true },
+    );
     assert.equal(session.state.kind, 'open');
     await session.sendMessage('Can I return an item?');
     await until('the answer', () => agentTexts(r).some((x) => /30 days/.test(x)));
-    assert.deepEqual(r.states.map((s) => s.kind), ['connecting', 'open']);
+    assert.deepEqual(
+      r.states.map((s) => s.kind),
+      ['connecting', 'open'],
+    );
     session.close();
   });
 
@@ -122,8 +153,14 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     assert.deepEqual(r.ends, ['session_not_found']);
     assert.deepEqual(session.state.kind === 'closed' && session.state.reason, 'ended');
     await settle(t.lp);
-    assert.equal(r.states.some((s) => s.kind === 'reconnecting'), false);
-    await assert.rejects(session.sendMessage('anyone?'), (err: unknown) => err instanceof SessionClosedError && /has ended \(session_not_found\)/.test(err.message));
+    assert.equal(
+      r.states.some((s) => s.kind === 'reconnecting'),
+      false,
+    );
+    await assert.rejects(
+      session.sendMessage('anyone?'),
+      (err: unknown) => err instanceof SessionClosedError && /has ended \(session_not_found\)/.test(err.message),
+    );
   });
 
   it('[MSG-16] ending the session: SESSION_END ended_by_user, closed, no reconnect', async () => {
@@ -133,7 +170,10 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     assert.deepEqual(r.ends, ['ended_by_user']);
     assert.equal(session.state.kind === 'closed' && session.state.reason, 'ended');
     await settle(t.lp);
-    assert.equal(r.states.some((s) => s.kind === 'reconnecting'), false);
+    assert.equal(
+      r.states.some((s) => s.kind === 'reconnecting'),
+      false,
+    );
     assert.equal(await connections(t.lp, created.sessionId), 0);
   });
 
@@ -145,15 +185,27 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     assert.equal(session.state.kind === 'closed' && session.state.reason, 'expired');
     assert.match(r.expired[0]!, /expired.*Start a new session/);
     await settle(t.lp);
-    assert.equal(r.states.some((s) => s.kind === 'reconnecting'), false);
+    assert.equal(
+      r.states.some((s) => s.kind === 'reconnecting'),
+      false,
+    );
   });
 
   it('[MSG-19] a message is checked against the contract before it is sent', async () => {
     const { session, created } = await started();
     const before = serverHistory(t.lp, created.sessionId).length;
-    await assert.rejects(session.sendMessage(''), (err: unknown) => err instanceof PlatformError && err.kind === 'invalidInput' && /text/.test(err.message));
-    await assert.rejects(session.sendMessage('x'.repeat(4097)), (err: unknown) => err instanceof PlatformError && err.kind === 'invalidInput');
-    await assert.rejects(session.requestHandoff('r'.repeat(501)), (err: unknown) => err instanceof PlatformError && err.kind === 'invalidInput' && /reason/.test(err.message));
+    await assert.rejects(
+      session.sendMessage(''),
+      (err: unknown) => err instanceof PlatformError && err.kind === 'invalidInput' && /text/.test(err.message),
+    );
+    await assert.rejects(
+      session.sendMessage('x'.repeat(4097)),
+      (err: unknown) => err instanceof PlatformError && err.kind === 'invalidInput',
+    );
+    await assert.rejects(
+      session.requestHandoff('r'.repeat(501)),
+      (err: unknown) => err instanceof PlatformError && err.kind === 'invalidInput' && /reason/.test(err.message),
+    );
     await settle(t.lp);
     assert.equal(serverHistory(t.lp, created.sessionId).length, before);
     session.close();
@@ -174,7 +226,14 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
   it('[MSG-12] an unknown session: the handshake 404 "session not found" is surfaced and the session is over', async () => {
     const client = messaging(t.lp);
     const session = client.session({ sessionId: 'ses_unknown', accessToken: await client.accessToken() });
-    await assert.rejects(session.connect(), (err: unknown) => err instanceof PlatformError && err.status === 404 && err.kind === 'notFound' && /session not found/.test(err.message));
+    await assert.rejects(
+      session.connect(),
+      (err: unknown) =>
+        err instanceof PlatformError &&
+        err.status === 404 &&
+        err.kind === 'notFound' &&
+        /session not found/.test(err.message),
+    );
     assert.equal(session.state.kind === 'closed' && session.state.reason, 'expired');
   });
 
@@ -182,7 +241,11 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     const client = messaging(t.lp);
     const created = await client.createSession();
     const other = await client.accessToken();
-    const session = new MessagingSession({ messagingUrl: t.lp.urls.messaging, sessionId: created.sessionId, accessToken: other });
+    const session = new MessagingSession({
+      messagingUrl: t.lp.urls.messaging,
+      sessionId: created.sessionId,
+      accessToken: other,
+    });
     await assert.rejects(session.connect(), (err: unknown) => {
       assert.ok(err instanceof PlatformError && err.status === 401 && err.kind === 'unauthorized');
       assert.match(err.message, /authentication failed/);
@@ -200,7 +263,14 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     const others = await Promise.all(Array.from({ length: 10 }, () => EventClient.open(url)));
     try {
       const session = client.session(created);
-      await assert.rejects(session.connect(), (err: unknown) => err instanceof PlatformError && err.status === 429 && err.kind === 'rateLimited' && /connection limit exceeded/.test(err.message));
+      await assert.rejects(
+        session.connect(),
+        (err: unknown) =>
+          err instanceof PlatformError &&
+          err.status === 429 &&
+          err.kind === 'rateLimited' &&
+          /connection limit exceeded/.test(err.message),
+      );
     } finally {
       for (const o of others) o.close();
     }
@@ -210,7 +280,10 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     const { session, r, created } = await started();
     session.close();
     await settle(t.lp);
-    assert.deepEqual(r.states.map((s) => s.kind), ['connecting', 'open', 'closed']);
+    assert.deepEqual(
+      r.states.map((s) => s.kind),
+      ['connecting', 'open', 'closed'],
+    );
     assert.equal(await connections(t.lp, created.sessionId), 0);
     await assert.rejects(session.sendMessage('hi'), SessionClosedError);
     const again = messaging(t.lp).session(created);

@@ -44,7 +44,14 @@ describe('client: a messaging session against a server that sends only what the 
   });
 
   const open = (opts: Partial<ConstructorParameters<typeof MessagingSession>[0]> = {}): MessagingSession => {
-    const s = new MessagingSession({ messagingUrl: url, sessionId: 'ses_1', accessToken: new AccessToken('tok', 600), historyTimeoutMs: 200, reconnect: { retries: 0, baseMs: 1, maxMs: 1 }, ...opts });
+    const s = new MessagingSession({
+      messagingUrl: url,
+      sessionId: 'ses_1',
+      accessToken: new AccessToken('tok', 600),
+      historyTimeoutMs: 200,
+      reconnect: { retries: 0, baseMs: 1, maxMs: 1 },
+      ...opts,
+    });
     sessions.push(s);
     return s;
   };
@@ -77,7 +84,15 @@ describe('client: a messaging session against a server that sends only what the 
   it('[MSG-17] a history that holds the joined event (no metadata, numeric timestamps) skips the join', async () => {
     const s = open();
     await s.connect();
-    send({ type: 'EVENT_TYPE_EVENT_BATCH', payload: { events: [{ type: 'EVENT_TYPE_VIRTUAL_AGENT_JOINED', payload: {}, timestamp: 1 }, { type: 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', payload: { message_id: 'm1', text: 'Hi' }, timestamp: 2 }] } });
+    send({
+      type: 'EVENT_TYPE_EVENT_BATCH',
+      payload: {
+        events: [
+          { type: 'EVENT_TYPE_VIRTUAL_AGENT_JOINED', payload: {}, timestamp: 1 },
+          { type: 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', payload: { message_id: 'm1', text: 'Hi' }, timestamp: 2 },
+        ],
+      },
+    });
     await s.sendMessage('hello');
     await until('the message', () => types().length > 0);
     assert.deepEqual(types(), ['EVENT_TYPE_USER_MESSAGE']);
@@ -102,20 +117,32 @@ describe('client: a messaging session against a server that sends only what the 
     send({ type: 'EVENT_TYPE_SYSTEM_MESSAGE', payload: { text: SYSTEM_ERRORS.conversationNotFound } });
     await until('the second join', () => types().length === 2);
     assert.deepEqual(types(), ['EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN']);
-    assert.deepEqual(recoveries.map((r) => r.action), ['rejoin']);
+    assert.deepEqual(
+      recoveries.map((r) => r.action),
+      ['rejoin'],
+    );
   });
 
   it('[MSG-29] "Error: Session not found": a new session is started and the connection moves to it', async () => {
-    const s = open({ newSession: async () => ({ sessionId: 'ses_2', accessToken: new AccessToken('tok2', 600) }), reconnect: { retries: 3, baseMs: 1, maxMs: 5 } });
+    const s = open({
+      newSession: async () => ({ sessionId: 'ses_2', accessToken: new AccessToken('tok2', 600) }),
+      reconnect: { retries: 3, baseMs: 1, maxMs: 5 },
+    });
     await s.connect();
-    send({ type: 'EVENT_TYPE_SYSTEM_MESSAGE', payload: { text: SYSTEM_ERRORS.sessionNotFound, level: 'SYSTEM_MESSAGE_LEVEL_ERROR' } });
+    send({
+      type: 'EVENT_TYPE_SYSTEM_MESSAGE',
+      payload: { text: SYSTEM_ERRORS.sessionNotFound, level: 'SYSTEM_MESSAGE_LEVEL_ERROR' },
+    });
     await until('the new session', () => s.sessionId === 'ses_2' && sockets.length === 2);
   });
 
-  it('[MSG-19] the four assumed client event names can be changed; the join request keeps the spec\'s name', async () => {
+  it("[MSG-19] the four assumed client event names can be changed; the join request keeps the spec's name", async () => {
     const s = open({ eventNames: { userMessage: 'USER_TEXT' } });
     await s.connect();
-    send({ type: 'EVENT_TYPE_EVENT_BATCH', payload: { events: [{ type: 'EVENT_TYPE_VIRTUAL_AGENT_JOINED', payload: {} }] } });
+    send({
+      type: 'EVENT_TYPE_EVENT_BATCH',
+      payload: { events: [{ type: 'EVENT_TYPE_VIRTUAL_AGENT_JOINED', payload: {} }] },
+    });
     await s.sendMessage('hello');
     await until('the message', () => types().length > 0);
     assert.deepEqual(types(), ['USER_TEXT']);

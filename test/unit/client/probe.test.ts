@@ -14,7 +14,16 @@ describe('client: test connection', () => {
   });
 
   it('[AUTH-1] tells rejected, not configured and working apart, per family, with why', async () => {
-    const results = await probeConnection(localContext(t.lp, { overrides: { agentsApiKey: 'not-a-real-key', dniApiKey: undefined, outboundAuthToken: 'lp_voice_inbound_only_token', messagingHost: 'evil.example.org' } }));
+    const results = await probeConnection(
+      localContext(t.lp, {
+        overrides: {
+          agentsApiKey: 'not-a-real-key',
+          dniApiKey: undefined,
+          outboundAuthToken: 'lp_voice_inbound_only_token',
+          messagingHost: 'evil.example.org',
+        },
+      }),
+    );
     const by = Object.fromEntries(results.map((r) => [r.family, r]));
     assert.equal(by.agents!.outcome, 'rejected');
     assert.match(by.agents!.detail!, /Agents API key/);

@@ -5,8 +5,14 @@ import { checkBaseUrl, checkBuildUrlRegion, checkPathId, parseStudioUrl, secretK
 describe('connection profile input', () => {
   const studio: Array<[string, { accountId: string; projectId: string } | undefined]> = [
     ['https://studio.example.com/acme/support-desk/agents/ag_1', { accountId: 'acme', projectId: 'support-desk' }],
-    ['https://studio.example.com/ACCOUNT-a1b2c3d/PROJECT-5a7e1c0d', { accountId: 'ACCOUNT-a1b2c3d', projectId: 'PROJECT-5a7e1c0d' }],
-    ['https://studio.example.com/en/ACCOUNT-a1b2c3d/PROJECT-5a7e1c0d/flows', { accountId: 'ACCOUNT-a1b2c3d', projectId: 'PROJECT-5a7e1c0d' }],
+    [
+      'https://studio.example.com/ACCOUNT-a1b2c3d/PROJECT-5a7e1c0d',
+      { accountId: 'ACCOUNT-a1b2c3d', projectId: 'PROJECT-5a7e1c0d' },
+    ],
+    [
+      'https://studio.example.com/en/ACCOUNT-a1b2c3d/PROJECT-5a7e1c0d/flows',
+      { accountId: 'ACCOUNT-a1b2c3d', projectId: 'PROJECT-5a7e1c0d' },
+    ],
     ['  https://studio.example.com/acme/support-desk  ', { accountId: 'acme', projectId: 'support-desk' }],
     ['https://studio.example.com/acme', undefined],
     ['not a url', undefined],

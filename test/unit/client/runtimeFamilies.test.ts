@@ -16,7 +16,10 @@ describe('client: Chat API', () => {
     const created = await chat.create();
     assert.ok(created.conversation_id);
     assert.ok(created.response.length > 0);
-    const reply = await chat.respond({ conversation_id: created.conversation_id, message: 'What are your opening hours?' });
+    const reply = await chat.respond({
+      conversation_id: created.conversation_id,
+      message: 'What are your opening hours?',
+    });
     assert.match(reply.response, /Monday/);
     assert.equal(reply.end_conversation, false);
     assert.deepEqual(await chat.close(created.conversation_id), { success: true });
@@ -25,7 +28,10 @@ describe('client: Chat API', () => {
   it('[CHAT-2] refuses to send variant_id on respond, before sending anything', async () => {
     const logs: RequestLog[] = [];
     const chat = new ChatClient(localContext(t.lp, { logs }));
-    await assert.rejects(chat.respond({ conversation_id: 'c1', message: 'hi', variant_id: 'var_friendly' } as never), isError('invalidInput', /variant_id/));
+    await assert.rejects(
+      chat.respond({ conversation_id: 'c1', message: 'hi', variant_id: 'var_friendly' } as never),
+      isError('invalidInput', /variant_id/),
+    );
     assert.equal(logs.length, 0);
   });
 
@@ -57,21 +63,37 @@ describe('client: Outbound Calling, DNI, External Events', () => {
     const logs: RequestLog[] = [];
     const outbound = new OutboundClient(localContext(t.lp, { logs }));
     await assert.rejects(outbound.placeCall({ to_number: '4155550199' }), isError('invalidInput', /to_number/));
-    await assert.rejects(outbound.placeCall({ to_number: '+14155550199', metadata: { n: 5 as unknown as string } }), isError('invalidInput', /metadata\.n/));
-    await assert.rejects(outbound.placeCall({ to_number: '+14155550199', metadata: { big: 'x'.repeat(27_000) } }), isError('invalidInput', /26 KB/));
+    await assert.rejects(
+      outbound.placeCall({ to_number: '+14155550199', metadata: { n: 5 as unknown as string } }),
+      isError('invalidInput', /metadata\.n/),
+    );
+    await assert.rejects(
+      outbound.placeCall({ to_number: '+14155550199', metadata: { big: 'x'.repeat(27_000) } }),
+      isError('invalidInput', /26 KB/),
+    );
     assert.equal(logs.length, 0);
   });
 
   it('[OUT-7] explains a rejected outbound token', async () => {
-    const outbound = new OutboundClient(localContext(t.lp, { overrides: { outboundAuthToken: 'lp_voice_inbound_only_token' } }));
-    await assert.rejects(outbound.placeCall({ to_number: '+14155550199' }), isError('unauthorized', /not configured for outbound calling/));
+    const outbound = new OutboundClient(
+      localContext(t.lp, { overrides: { outboundAuthToken: 'lp_voice_inbound_only_token' } }),
+    );
+    await assert.rejects(
+      outbound.placeCall({ to_number: '+14155550199' }),
+      isError('unauthorized', /not configured for outbound calling/),
+    );
   });
 
   it('[OUT-8] does not repeat a failed call placement by itself', async () => {
     const logs: RequestLog[] = [];
     const outbound = new OutboundClient(localContext(t.lp, { logs }));
-    await call('POST', `${t.lp.urls.admin}/faults`, { body: { family: 'runtime', path: '/v1/outbound-calling', method: 'POST', status: 500, times: 1 } });
-    await assert.rejects(outbound.placeCall({ to_number: '+14155550199' }), isError('server', /call could not be placed/));
+    await call('POST', `${t.lp.urls.admin}/faults`, {
+      body: { family: 'runtime', path: '/v1/outbound-calling', method: 'POST', status: 500, times: 1 },
+    });
+    await assert.rejects(
+      outbound.placeCall({ to_number: '+14155550199' }),
+      isError('server', /call could not be placed/),
+    );
     assert.equal(logs.at(-1)?.retries, 0);
   });
 
@@ -84,7 +106,12 @@ describe('client: Outbound Calling, DNI, External Events', () => {
   it('[EXT-5] maps an unknown event id to the spec meaning', async () => {
     const events = new ExternalEventsClient(localContext(t.lp));
     await assert.rejects(
-      events.send({ eventIdLocation: 'payload', eventIdPath: 'booking.id', body: JSON.stringify({ booking: { id: 'nope' } }), contentType: 'application/json' }),
+      events.send({
+        eventIdLocation: 'payload',
+        eventIdPath: 'booking.id',
+        body: JSON.stringify({ booking: { id: 'nope' } }),
+        contentType: 'application/json',
+      }),
       isError('validation', /event id could not be found/),
     );
   });
@@ -92,7 +119,10 @@ describe('client: Outbound Calling, DNI, External Events', () => {
   it('refuses an external event body that is not valid JSON before sending', async () => {
     const logs: RequestLog[] = [];
     const events = new ExternalEventsClient(localContext(t.lp, { logs }));
-    await assert.rejects(events.send({ eventIdLocation: 'payload', eventIdPath: 'id', body: '{oops', contentType: 'application/json' }), isError('invalidInput', /body: is not valid JSON/));
+    await assert.rejects(
+      events.send({ eventIdLocation: 'payload', eventIdPath: 'id', body: '{oops', contentType: 'application/json' }),
+      isError('invalidInput', /body: is not valid JSON/),
+    );
     assert.equal(logs.length, 0);
   });
 });

@@ -11,16 +11,32 @@ describe('Transport against the local platform', () => {
   const transport = new Transport({ backoff: { retries: 3, baseMs: 5, maxMs: 20 }, onRequest: (l) => logs.push(l) });
   after(() => transport.dispose());
 
-  const fault = (body: Record<string, unknown>): Promise<unknown> => call('POST', `${t.lp.urls.admin}/faults`, { body });
+  const fault = (body: Record<string, unknown>): Promise<unknown> =>
+    call('POST', `${t.lp.urls.admin}/faults`, { body });
 
   it('parses a success body with the schema', async () => {
-    const res = await transport.request({ family: 'agents', baseUrl: t.lp.urls.admin, method: 'GET', path: '/health', retry: 'safe', schema: z.object({ ok: z.boolean() }) });
+    const res = await transport.request({
+      family: 'agents',
+      baseUrl: t.lp.urls.admin,
+      method: 'GET',
+      path: '/health',
+      retry: 'safe',
+      schema: z.object({ ok: z.boolean() }),
+    });
     assert.equal(res.body.ok, true);
   });
 
   it('names the missing field and the endpoint when a success body has an unexpected shape', async () => {
     await assert.rejects(
-      transport.request({ family: 'agents', operation: 'Check health', baseUrl: t.lp.urls.admin, method: 'GET', path: '/health', retry: 'safe', schema: z.object({ ok: z.boolean(), version: z.string() }) }),
+      transport.request({
+        family: 'agents',
+        operation: 'Check health',
+        baseUrl: t.lp.urls.admin,
+        method: 'GET',
+        path: '/health',
+        retry: 'safe',
+        schema: z.object({ ok: z.boolean(), version: z.string() }),
+      }),
       (err: unknown) => {
         assert.ok(err instanceof PlatformError);
         assert.equal(err.kind, 'unexpectedResponse');
@@ -35,8 +51,19 @@ describe('Transport against the local platform', () => {
   it('maps a 404 to a typed error with the server message and no retry', async () => {
     logs.length = 0;
     await assert.rejects(
-      transport.request({ family: 'agents', operation: 'Open agent', baseUrl: t.lp.urls.build, method: 'GET', path: '/v1/nothing-here', retry: 'safe' }),
-      (err: unknown) => err instanceof PlatformError && err.kind === 'notFound' && err.status === 404 && /Open agent failed: it was not found/.test(err.message),
+      transport.request({
+        family: 'agents',
+        operation: 'Open agent',
+        baseUrl: t.lp.urls.build,
+        method: 'GET',
+        path: '/v1/nothing-here',
+        retry: 'safe',
+      }),
+      (err: unknown) =>
+        err instanceof PlatformError &&
+        err.kind === 'notFound' &&
+        err.status === 404 &&
+        /Open agent failed: it was not found/.test(err.message),
     );
     assert.equal(logs.at(-1)?.retries, 0);
   });
@@ -45,7 +72,13 @@ describe('Transport against the local platform', () => {
     logs.length = 0;
     await fault({ family: 'build', path: '/v1/retry-me', status: 500, times: 2 });
     await assert.rejects(
-      transport.request({ family: 'agents', baseUrl: t.lp.urls.build, method: 'GET', path: '/v1/retry-me', retry: 'safe' }),
+      transport.request({
+        family: 'agents',
+        baseUrl: t.lp.urls.build,
+        method: 'GET',
+        path: '/v1/retry-me',
+        retry: 'safe',
+      }),
       (err: unknown) => err instanceof PlatformError && err.status === 404,
     );
     assert.equal(logs.at(-1)?.retries, 2);
@@ -55,8 +88,20 @@ describe('Transport against the local platform', () => {
     logs.length = 0;
     await fault({ family: 'build', path: '/v1/publish-like', status: 500, times: 1 });
     await assert.rejects(
-      transport.request({ family: 'agents', operation: 'Publish to sandbox', baseUrl: t.lp.urls.build, method: 'POST', path: '/v1/publish-like', body: {}, retry: 'never' }),
-      (err: unknown) => err instanceof PlatformError && err.kind === 'server' && err.isTransient && /Publish to sandbox failed: the platform had an internal error/.test(err.message),
+      transport.request({
+        family: 'agents',
+        operation: 'Publish to sandbox',
+        baseUrl: t.lp.urls.build,
+        method: 'POST',
+        path: '/v1/publish-like',
+        body: {},
+        retry: 'never',
+      }),
+      (err: unknown) =>
+        err instanceof PlatformError &&
+        err.kind === 'server' &&
+        err.isTransient &&
+        /Publish to sandbox failed: the platform had an internal error/.test(err.message),
     );
     assert.equal(logs.at(-1)?.retries, 0);
   });
@@ -65,7 +110,16 @@ describe('Transport against the local platform', () => {
     logs.length = 0;
     await fault({ family: 'runtime', path: '/v1/limited', status: 429, retryAfter: 0.05, times: 1 });
     const started = Date.now();
-    await assert.rejects(transport.request({ family: 'conversations', baseUrl: t.lp.urls.runtime, method: 'GET', path: '/v1/limited', retry: 'safe' }), (err: unknown) => err instanceof PlatformError && err.status === 404);
+    await assert.rejects(
+      transport.request({
+        family: 'conversations',
+        baseUrl: t.lp.urls.runtime,
+        method: 'GET',
+        path: '/v1/limited',
+        retry: 'safe',
+      }),
+      (err: unknown) => err instanceof PlatformError && err.status === 404,
+    );
     assert.ok(Date.now() - started >= 45, 'waited for Retry-After');
     assert.equal(logs.at(-1)?.retries, 1);
   });
@@ -73,15 +127,35 @@ describe('Transport against the local platform', () => {
   it('returns a 429 with its Retry-After to the caller when the request is not safe to repeat', async () => {
     await fault({ family: 'runtime', path: '/v1/outbound-calling', status: 429, retryAfter: 7, times: 1 });
     await assert.rejects(
-      transport.request({ family: 'outbound', operation: 'Place a test call', baseUrl: t.lp.urls.runtime, method: 'POST', path: '/v1/outbound-calling', body: {}, retry: 'never' }),
-      (err: unknown) => err instanceof PlatformError && err.kind === 'rateLimited' && err.retryAfterMs === 7000 && /Try again in 7 s/.test(err.message),
+      transport.request({
+        family: 'outbound',
+        operation: 'Place a test call',
+        baseUrl: t.lp.urls.runtime,
+        method: 'POST',
+        path: '/v1/outbound-calling',
+        body: {},
+        retry: 'never',
+      }),
+      (err: unknown) =>
+        err instanceof PlatformError &&
+        err.kind === 'rateLimited' &&
+        err.retryAfterMs === 7000 &&
+        /Try again in 7 s/.test(err.message),
     );
   });
 
   it('carries field errors of a build error body into the message', async () => {
     await fault({ family: 'build', path: '/v1/validate', status: 400, times: 1 });
     await assert.rejects(
-      transport.request({ family: 'agents', operation: 'Create agent', baseUrl: t.lp.urls.build, method: 'POST', path: '/v1/validate', body: {}, retry: 'never' }),
+      transport.request({
+        family: 'agents',
+        operation: 'Create agent',
+        baseUrl: t.lp.urls.build,
+        method: 'POST',
+        path: '/v1/validate',
+        body: {},
+        retry: 'never',
+      }),
       (err: unknown) => err instanceof PlatformError && err.kind === 'validation' && /Injected fault/.test(err.message),
     );
   });
@@ -90,13 +164,27 @@ describe('Transport against the local platform', () => {
     // undici's timeouts tick coarsely (about every half second), so the answer is held well past that.
     await fault({ family: 'build', path: '/v1/slow', delayMs: 2500, times: 2 });
     await assert.rejects(
-      transport.request({ family: 'agents', baseUrl: t.lp.urls.build, method: 'GET', path: '/v1/slow', retry: 'never', timeoutMs: 100 }),
+      transport.request({
+        family: 'agents',
+        baseUrl: t.lp.urls.build,
+        method: 'GET',
+        path: '/v1/slow',
+        retry: 'never',
+        timeoutMs: 100,
+      }),
       (err: unknown) => err instanceof PlatformError && err.kind === 'timeout',
     );
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
     await assert.rejects(
-      transport.request({ family: 'agents', baseUrl: t.lp.urls.build, method: 'GET', path: '/v1/slow', retry: 'safe', signal: controller.signal }),
+      transport.request({
+        family: 'agents',
+        baseUrl: t.lp.urls.build,
+        method: 'GET',
+        path: '/v1/slow',
+        retry: 'safe',
+        signal: controller.signal,
+      }),
       (err: unknown) => err instanceof PlatformError && err.kind === 'cancelled',
     );
   });
@@ -104,8 +192,19 @@ describe('Transport against the local platform', () => {
   it('treats a redirect as an error that says to check the base address, never as success', async () => {
     await fault({ family: 'build', path: '/v1/alert-rules/ar_1', method: 'DELETE', status: 302, times: 1 });
     await assert.rejects(
-      transport.request({ family: 'alerts', operation: 'Delete alert rule', baseUrl: t.lp.urls.build, method: 'DELETE', path: '/v1/alert-rules/ar_1', retry: 'safe' }),
-      (err: unknown) => err instanceof PlatformError && err.kind === 'unexpectedResponse' && err.status === 302 && /redirect .*base address/.test(err.message),
+      transport.request({
+        family: 'alerts',
+        operation: 'Delete alert rule',
+        baseUrl: t.lp.urls.build,
+        method: 'DELETE',
+        path: '/v1/alert-rules/ar_1',
+        retry: 'safe',
+      }),
+      (err: unknown) =>
+        err instanceof PlatformError &&
+        err.kind === 'unexpectedResponse' &&
+        err.status === 302 &&
+        /redirect .*base address/.test(err.message),
     );
   });
 
@@ -113,8 +212,19 @@ describe('Transport against the local platform', () => {
     const quick = new Transport({ backoff: { retries: 1, baseMs: 1, maxMs: 2 } });
     try {
       await assert.rejects(
-        quick.request({ family: 'agents', operation: 'List agents', baseUrl: 'http://127.0.0.1:9', method: 'GET', path: '/v1/agents', retry: 'safe' }),
-        (err: unknown) => err instanceof PlatformError && err.kind === 'network' && /could not be reached/.test(err.message) && /base URL/.test(err.message),
+        quick.request({
+          family: 'agents',
+          operation: 'List agents',
+          baseUrl: 'http://127.0.0.1:9',
+          method: 'GET',
+          path: '/v1/agents',
+          retry: 'safe',
+        }),
+        (err: unknown) =>
+          err instanceof PlatformError &&
+          err.kind === 'network' &&
+          /could not be reached/.test(err.message) &&
+          /base URL/.test(err.message),
       );
     } finally {
       quick.dispose();

@@ -10,8 +10,15 @@ import {
 } from '../../../src/contract/agents';
 
 const deployment = {
-  id: 'dep_1', accountId: 'ACCOUNT-a1b2c3d', agentId: 'ag_x', environment: 'sandbox', artifactVersion: 'art_1', version: '1',
-  createdBy: 'x', createdAt: '2026-01-05T09:00:00.000Z', metadata: {},
+  id: 'dep_1',
+  accountId: 'ACCOUNT-a1b2c3d',
+  agentId: 'ag_x',
+  environment: 'sandbox',
+  artifactVersion: 'art_1',
+  version: '1',
+  createdBy: 'x',
+  createdAt: '2026-01-05T09:00:00.000Z',
+  metadata: {},
 };
 
 describe('Agents contract', () => {
@@ -21,12 +28,18 @@ describe('Agents contract', () => {
     const { artifactVersion: _omit, ...missing } = deployment;
     const bad = deploymentActionResultSchema.safeParse({ deployment: missing, testRunIds: [] });
     assert.equal(bad.success, false);
-    assert.deepEqual(bad.error?.issues.map((i) => i.path.join('.')), ['deployment.artifactVersion']);
+    assert.deepEqual(
+      bad.error?.issues.map((i) => i.path.join('.')),
+      ['deployment.artifactVersion'],
+    );
   });
 
   it('[AGENT-11] a phone number needs all five spec fields', () => {
     const bad = phoneNumberSchema.safeParse({ number: '+1', projectId: 'p', accountId: 'a', clientEnv: 'live' });
-    assert.deepEqual(bad.error?.issues.map((i) => i.path.join('.')), ['connectorId']);
+    assert.deepEqual(
+      bad.error?.issues.map((i) => i.path.join('.')),
+      ['connectorId'],
+    );
   });
 
   it('[AGENT-1] the create request bounds the name and defaults the description', () => {
@@ -36,7 +49,18 @@ describe('Agents contract', () => {
   });
 
   it('[AGENT-3] a 409 merge body carries conflicts with base, ours and theirs', () => {
-    const body = mergeConflictBodySchema.parse({ message: 'm', errors: [], conflicts: [{ path: 'knowledge-base/topics/kt_a', base: { name: 'a', content: 'b' }, ours: null, theirs: { name: 'a', content: 'c' } }] });
+    const body = mergeConflictBodySchema.parse({
+      message: 'm',
+      errors: [],
+      conflicts: [
+        {
+          path: 'knowledge-base/topics/kt_a',
+          base: { name: 'a', content: 'b' },
+          ours: null,
+          theirs: { name: 'a', content: 'c' },
+        },
+      ],
+    });
     assert.equal(body.conflicts[0]!.ours, null);
   });
 });

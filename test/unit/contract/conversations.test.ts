@@ -1,12 +1,24 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { concurrencyReplySchema, parseConcurrencyQuery } from '../../../src/contract/concurrency';
-import { conversationRecordSchema, conversationsQueryToSearchParams, parseConversationsQuery } from '../../../src/contract/conversations';
+import {
+  conversationRecordSchema,
+  conversationsQueryToSearchParams,
+  parseConversationsQuery,
+} from '../../../src/contract/conversations';
 
 describe('Conversations and concurrency contract', () => {
   it('[CONV-4][CONV-7] a typed query survives the trip through the query string, channels repeated', () => {
-    const params = conversationsQueryToSearchParams({ channel: ['VOICE-SIP', 'CHAT'], limit: 50, in_progress: false, start_time: '2026-01-05T00:00:00Z' });
-    assert.equal(params.toString(), 'channel=VOICE-SIP&channel=CHAT&limit=50&in_progress=false&start_time=2026-01-05T00%3A00%3A00Z');
+    const params = conversationsQueryToSearchParams({
+      channel: ['VOICE-SIP', 'CHAT'],
+      limit: 50,
+      in_progress: false,
+      start_time: '2026-01-05T00:00:00Z',
+    });
+    assert.equal(
+      params.toString(),
+      'channel=VOICE-SIP&channel=CHAT&limit=50&in_progress=false&start_time=2026-01-05T00%3A00%3A00Z',
+    );
     const parsed = parseConversationsQuery(params, 'v3');
     assert.ok(parsed.ok);
     assert.deepEqual(parsed.query.channel, ['VOICE-SIP', 'CHAT']);
@@ -21,7 +33,12 @@ describe('Conversations and concurrency contract', () => {
     const result = conversationRecordSchema.safeParse({ account_id: 'a' });
     assert.equal(result.success, false);
     assert.ok(result.error!.issues.some((i) => i.path[0] === 'id'));
-    const reply = concurrencyReplySchema.parse({ account_id: 'a', project_id: 'p', intervals: [{ time: 't', max_concurrent_conversations: 1, region: 'us-1' }], extra: true });
+    const reply = concurrencyReplySchema.parse({
+      account_id: 'a',
+      project_id: 'p',
+      intervals: [{ time: 't', max_concurrent_conversations: 1, region: 'us-1' }],
+      extra: true,
+    });
     assert.equal(reply.intervals[0]!.region, 'us-1');
   });
 

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Disposable, DisposableStore, LeakTracker, MutableDisposable, setDisposableTracker, toDisposable } from '../../../src/core/disposable';
+import {
+  Disposable,
+  DisposableStore,
+  LeakTracker,
+  MutableDisposable,
+  setDisposableTracker,
+  toDisposable,
+} from '../../../src/core/disposable';
 import { Emitter } from '../../../src/core/event';
 
 describe('DisposableStore', () => {
@@ -29,8 +36,16 @@ describe('DisposableStore', () => {
   it('keeps disposing when one item throws, then rethrows the first error', () => {
     const store = new DisposableStore();
     let after = 0;
-    store.add(toDisposable(() => { throw new Error('first'); }));
-    store.add(toDisposable(() => { throw new Error('second'); }));
+    store.add(
+      toDisposable(() => {
+        throw new Error('first');
+      }),
+    );
+    store.add(
+      toDisposable(() => {
+        throw new Error('second');
+      }),
+    );
     store.add(toDisposable(() => after++));
     assert.throws(() => store.dispose(), /first/);
     assert.equal(after, 1);
@@ -72,7 +87,7 @@ describe('LeakTracker', () => {
       const longLived = new Emitter<number>();
       const owner = new Owner();
       const sub = longLived.event(() => undefined);
-      assert.equal(leaks.undisposed().length, 2, 'the owner\'s store and the subscription');
+      assert.equal(leaks.undisposed().length, 2, "the owner's store and the subscription");
       owner.dispose();
       assert.equal(leaks.undisposed().length, 1, 'the subscription to an emitter that outlives its subscriber');
       sub.dispose();
@@ -93,7 +108,11 @@ describe('LeakTracker', () => {
       emitter.fire();
       assert.equal(calls, 0);
       assert.deepEqual(leaks.undisposed(), []);
-      assert.equal(emitter.event(() => calls++), emitter.event(() => calls++), 'a disposed emitter hands out one shared no-op');
+      assert.equal(
+        emitter.event(() => calls++),
+        emitter.event(() => calls++),
+        'a disposed emitter hands out one shared no-op',
+      );
     } finally {
       setDisposableTracker(previous);
     }

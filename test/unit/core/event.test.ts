@@ -18,7 +18,9 @@ describe('Emitter', () => {
     const errors: unknown[] = [];
     const e = new Emitter<string>((err) => errors.push(err));
     const seen: string[] = [];
-    e.event(() => { throw new Error('boom'); });
+    e.event(() => {
+      throw new Error('boom');
+    });
     e.event((s) => seen.push(s));
     e.fire('x');
     assert.deepEqual(seen, ['x']);
@@ -61,7 +63,10 @@ describe('Event helpers', () => {
   it('map and filter transform the stream', () => {
     const e = new Emitter<number>();
     const seen: string[] = [];
-    Event.map(Event.filter(e.event, (n) => n % 2 === 0), (n) => `#${n}`)((s) => seen.push(s));
+    Event.map(
+      Event.filter(e.event, (n) => n % 2 === 0),
+      (n) => `#${n}`,
+    )((s) => seen.push(s));
     [1, 2, 3, 4].forEach((n) => e.fire(n));
     assert.deepEqual(seen, ['#2', '#4']);
   });

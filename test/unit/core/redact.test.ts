@@ -14,7 +14,10 @@ describe('Redactor', () => {
     const r = new Redactor();
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzZXNzaW9uIn0.c2lnbmF0dXJlX2hlcmU';
     assert.doesNotMatch(r.redact(`token ${jwt}`), /eyJ/);
-    assert.equal(r.redact('GET /ws?access_token=abc.def&session_id=s1'), 'GET /ws?access_token=‹redacted›&session_id=s1');
+    assert.equal(
+      r.redact('GET /ws?access_token=abc.def&session_id=s1'),
+      'GET /ws?access_token=‹redacted›&session_id=s1',
+    );
     assert.equal(r.redact('x-api-key: topsecret'), 'x-api-key: ‹redacted›');
     assert.equal(r.redact('{"Authorization":"Bearer zzz"}'), '{"Authorization":"‹redacted›"}');
   });
@@ -29,10 +32,22 @@ describe('Redactor', () => {
 describe('retry timing', () => {
   it('bounds exponential backoff by the maximum', () => {
     const policy = { retries: 5, baseMs: 100, maxMs: 1000 };
-    assert.equal(backoffDelay(policy, 1, () => 1), 100);
-    assert.equal(backoffDelay(policy, 3, () => 1), 400);
-    assert.equal(backoffDelay(policy, 10, () => 1), 1000);
-    assert.equal(backoffDelay(policy, 3, () => 0), 0);
+    assert.equal(
+      backoffDelay(policy, 1, () => 1),
+      100,
+    );
+    assert.equal(
+      backoffDelay(policy, 3, () => 1),
+      400,
+    );
+    assert.equal(
+      backoffDelay(policy, 10, () => 1),
+      1000,
+    );
+    assert.equal(
+      backoffDelay(policy, 3, () => 0),
+      0,
+    );
   });
 
   it('reads Retry-After as seconds or an HTTP date', () => {

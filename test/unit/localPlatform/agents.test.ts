@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AGENT_NAME_MAX, createAgentResponseSchema, listAgentsResponseSchema, agentSchema, type Agent, type CreateAgentResponse, type ListAgentsResponse, type ListBranchesResponse } from '../../../src/contract/agents';
+import {
+  AGENT_NAME_MAX,
+  createAgentResponseSchema,
+  listAgentsResponseSchema,
+  agentSchema,
+  type Agent,
+  type CreateAgentResponse,
+  type ListAgentsResponse,
+  type ListBranchesResponse,
+} from '../../../src/contract/agents';
 import { buildErrorBodySchema } from '../../../src/contract/common';
 import { LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
 import { call, useLocalPlatform } from '../support/localPlatform';
@@ -27,9 +36,14 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
     }
 
     it('[AUTH-1][AGENT-14] the Agents key is read from x-api-key whatever its letter case', async () => {
-      const res = await call<ListAgentsResponse>('GET', `${t.lp.urls.build}/v1/agents`, { headers: { 'X-API-KEY': LOCAL_KEYS.agents } });
+      const res = await call<ListAgentsResponse>('GET', `${t.lp.urls.build}/v1/agents`, {
+        headers: { 'X-API-KEY': LOCAL_KEYS.agents },
+      });
       assert.equal(res.status, 200);
-      assert.deepEqual(res.body.agents.map((a) => a.agentId), [SUPPORT.agentId]);
+      assert.deepEqual(
+        res.body.agents.map((a) => a.agentId),
+        [SUPPORT.agentId],
+      );
     });
 
     it('[AGENT-13] a read-only key reads but gets 403 on every write', async () => {
@@ -39,7 +53,11 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
         api.post('/v1/agents', { name: 'x' }, ro),
         api.post(`/v1/agents/${SUPPORT.agentId}/branches`, { name: 'x' }, ro),
         api.patch(`/v1/agents/${SUPPORT.agentId}/branches/${SUPPORT.mainId}/behavior`, { behavior: 'x' }, ro),
-        api.post(`/v1/agents/${SUPPORT.agentId}/branches/${SUPPORT.mainId}/knowledge-base/topics`, { name: 'x', content: 'y' }, ro),
+        api.post(
+          `/v1/agents/${SUPPORT.agentId}/branches/${SUPPORT.mainId}/knowledge-base/topics`,
+          { name: 'x', content: 'y' },
+          ro,
+        ),
         api.post(`/v1/agents/${SUPPORT.agentId}/deployments/publish`, { environment: 'sandbox' }, ro),
         api.patch(`/v1/agents/${SUPPORT.agentId}/real-time-configs/store-settings/variables`, { variables: {} }, ro),
         api.post(`/v1/agents/${SUPPORT.agentId}/telephony/phone-numbers`, { phoneNumbers: ['+442071838750'] }, ro),
@@ -52,11 +70,16 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
       assert.equal(agents.body.agents.length, 1, 'nothing was created');
     });
 
-    it('[AGENT-13][AGENT-14] keys are workspace-scoped: another workspace\'s agent is 403 and not listed', async () => {
+    it("[AGENT-13][AGENT-14] keys are workspace-scoped: another workspace's agent is 403 and not listed", async () => {
       addForeignAgent(t.lp);
       const list = await api.get<ListAgentsResponse>('/v1/agents');
       assert.ok(!list.body.agents.some((a) => a.agentId === 'ag_foreign'));
-      for (const path of ['/v1/agents/ag_foreign', '/v1/agents/ag_foreign/branches', '/v1/agents/ag_foreign/branches/br_foreign_main/behavior', '/v1/agents/ag_foreign/deployments']) {
+      for (const path of [
+        '/v1/agents/ag_foreign',
+        '/v1/agents/ag_foreign/branches',
+        '/v1/agents/ag_foreign/branches/br_foreign_main/behavior',
+        '/v1/agents/ag_foreign/deployments',
+      ]) {
         const res = await api.get<ErrorBody>(path);
         assert.equal(res.status, 403, path);
         assert.equal(res.body.errors[0]?.field, 'agentId');
@@ -66,7 +89,10 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
 
   describe('create agent', () => {
     it('[AGENT-1] returns agentId and the default branch main', async () => {
-      const res = await api.post<CreateAgentResponse>('/v1/agents', { name: 'Booking Line', description: 'Takes table bookings.' });
+      const res = await api.post<CreateAgentResponse>('/v1/agents', {
+        name: 'Booking Line',
+        description: 'Takes table bookings.',
+      });
       assert.equal(res.status, 201);
       const created = createAgentResponseSchema.parse(res.body);
       assert.match(created.agentId, /^ag_[A-Za-z0-9_]+$/);
@@ -75,7 +101,10 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
       assert.equal(created.defaultBranch!.name, 'main');
       assert.equal(created.defaultBranch!.isDefault, true);
       const branches = await api.get<ListBranchesResponse>(`/v1/agents/${created.agentId}/branches`);
-      assert.deepEqual(branches.body.branches.map((b) => [b.branchId, b.name]), [[created.defaultBranch!.branchId, 'main']]);
+      assert.deepEqual(
+        branches.body.branches.map((b) => [b.branchId, b.name]),
+        [[created.defaultBranch!.branchId, 'main']],
+      );
       const fetched = await api.get<Agent>(`/v1/agents/${created.agentId}`);
       assert.equal(fetched.body.defaultBranchId, created.defaultBranch!.branchId);
     });
@@ -90,7 +119,8 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
       it(`[AGENT-1][AGENT-13] a name of ${n.length} characters: ${n.status}${n.status === 400 ? ' naming the field name' : ''}`, async () => {
         const res = await api.post<ErrorBody>('/v1/agents', { name: 'n'.repeat(n.length), description: '' });
         assert.equal(res.status, n.status);
-        if (n.status === 400) assert.deepEqual(res.body.errors, [{ field: 'name', message: 'must be 1 to 128 characters' }]);
+        if (n.status === 400)
+          assert.deepEqual(res.body.errors, [{ field: 'name', message: 'must be 1 to 128 characters' }]);
       });
     }
 
@@ -102,8 +132,14 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
       assert.equal(array.status, 400);
       assert.equal(array.body.errors[0]?.field, 'body');
       const badDescription = await api.post<ErrorBody>('/v1/agents', { name: 'x', description: 5 });
-      assert.deepEqual(badDescription.body.errors.map((e) => e.field), ['description']);
-      const notJson = await call<ErrorBody>('POST', `${t.lp.urls.build}/v1/agents`, { headers: { 'x-api-key': LOCAL_KEYS.agents, 'content-type': 'application/json' }, rawBody: '{"name":' });
+      assert.deepEqual(
+        badDescription.body.errors.map((e) => e.field),
+        ['description'],
+      );
+      const notJson = await call<ErrorBody>('POST', `${t.lp.urls.build}/v1/agents`, {
+        headers: { 'x-api-key': LOCAL_KEYS.agents, 'content-type': 'application/json' },
+        rawBody: '{"name":',
+      });
       assert.equal(notJson.status, 400);
     });
 
@@ -120,11 +156,15 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
   });
 
   describe('list and get agents', () => {
-    it('[AGENT-14] lists the workspace\'s agents by name, with paging and a name filter over 1,000 agents', async () => {
+    it("[AGENT-14] lists the workspace's agents by name, with paging and a name filter over 1,000 agents", async () => {
       const state = t.lp.platform.state.agents;
       for (let i = 0; i < 1000; i++) {
         const agentId = `ag_bulk_${String(i).padStart(4, '0')}`;
-        state.agents[agentId] = { ...state.agents[SUPPORT.agentId]!, agentId, name: `Bulk ${String(i).padStart(4, '0')}` };
+        state.agents[agentId] = {
+          ...state.agents[SUPPORT.agentId]!,
+          agentId,
+          name: `Bulk ${String(i).padStart(4, '0')}`,
+        };
       }
       const first = await api.get<ListAgentsResponse>('/v1/agents?limit=400');
       listAgentsResponseSchema.parse(first.body);
@@ -142,7 +182,12 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
     });
 
     it('[AGENT-13] paging parameters out of range are 400 naming the parameter', async () => {
-      for (const [query, field] of [['limit=0', 'limit'], ['limit=1001', 'limit'], ['offset=-1', 'offset'], ['limit=abc', 'limit']] as const) {
+      for (const [query, field] of [
+        ['limit=0', 'limit'],
+        ['limit=1001', 'limit'],
+        ['offset=-1', 'offset'],
+        ['limit=abc', 'limit'],
+      ] as const) {
         const res = await api.get<ErrorBody>(`/v1/agents?${query}`);
         assert.equal(res.status, 400, query);
         assert.equal(res.body.errors[0]?.field, field);
@@ -163,7 +208,10 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
       { path: '/v1/agents/support', field: 'agentId' },
       { path: '/v1/agents/ag-support/branches', field: 'agentId' },
       { path: `/v1/agents/${SUPPORT.agentId}/branches/main`, field: 'branchId' },
-      { path: `/v1/agents/${SUPPORT.agentId}/branches/${SUPPORT.mainId}/knowledge-base/topics/returns`, field: 'topicId' },
+      {
+        path: `/v1/agents/${SUPPORT.agentId}/branches/${SUPPORT.mainId}/knowledge-base/topics/returns`,
+        field: 'topicId',
+      },
       { path: `/v1/agents/${SUPPORT.agentId}/deployments/1`, field: 'deploymentId' },
       { path: `/v1/agents/${SUPPORT.agentId}/real-time-configs/store%20settings`, field: 'config' },
     ];
@@ -179,7 +227,10 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
     const missing: Array<{ path: string; field: string }> = [
       { path: '/v1/agents/ag_nobody', field: 'agentId' },
       { path: `/v1/agents/${SUPPORT.agentId}/branches/br_nobody`, field: 'branchId' },
-      { path: `/v1/agents/${SUPPORT.agentId}/branches/${SUPPORT.mainId}/knowledge-base/topics/kt_nobody`, field: 'topicId' },
+      {
+        path: `/v1/agents/${SUPPORT.agentId}/branches/${SUPPORT.mainId}/knowledge-base/topics/kt_nobody`,
+        field: 'topicId',
+      },
       { path: `/v1/agents/${SUPPORT.agentId}/deployments/dep_nobody`, field: 'deploymentId' },
       { path: `/v1/agents/${SUPPORT.agentId}/real-time-configs/nobody`, field: 'config' },
     ];
@@ -192,7 +243,9 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
     }
 
     it('[AGENT-13] an internal failure is 500 with the build error body', async () => {
-      await call('POST', `${t.lp.urls.admin}/faults`, { body: { family: 'build', path: '/v1/agents', status: 500, times: 1 } });
+      await call('POST', `${t.lp.urls.admin}/faults`, {
+        body: { family: 'build', path: '/v1/agents', status: 500, times: 1 },
+      });
       const res = await api.get<ErrorBody>('/v1/agents');
       assert.equal(res.status, 500);
       assert.ok(buildErrorBodySchema.safeParse(res.body).success);
@@ -200,7 +253,9 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
     });
 
     it('[ADDR-2] the Agents API is served on the build address, not the runtime one', async () => {
-      const runtime = await call('GET', `${t.lp.urls.runtime}/v1/agents`, { headers: { 'x-api-key': LOCAL_KEYS.agents } });
+      const runtime = await call('GET', `${t.lp.urls.runtime}/v1/agents`, {
+        headers: { 'x-api-key': LOCAL_KEYS.agents },
+      });
       assert.equal(runtime.status, 404);
       assert.equal((await api.get('/v1/agents')).status, 200);
     });

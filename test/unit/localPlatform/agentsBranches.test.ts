@@ -26,19 +26,30 @@ describe('Agents API: branches, behavior and knowledge topics (spec: Agents API)
     assert.equal(res.status, 201);
     return branchSchema.parse(res.body);
   };
-  const topicsOf = async (branchPath: string): Promise<Topic[]> => listTopicsResponseSchema.parse((await api.get<ListTopicsResponse>(`${branchPath}/knowledge-base/topics`)).body).topics;
+  const topicsOf = async (branchPath: string): Promise<Topic[]> =>
+    listTopicsResponseSchema.parse((await api.get<ListTopicsResponse>(`${branchPath}/knowledge-base/topics`)).body)
+      .topics;
 
   describe('branches', () => {
-    it('[AGENT-2] a new branch is a copy of main\'s current content and lists after main', async () => {
+    it("[AGENT-2] a new branch is a copy of main's current content and lists after main", async () => {
       await api.patch(`${mainPath}/behavior`, { behavior: 'Main as it is now' });
       const branch = await newBranch();
       assert.equal(branch.name, 'holiday-hours');
       assert.equal(branch.isDefault, false);
       const behavior = await api.get<Behavior>(`${agentPath}/branches/${branch.branchId}/behavior`);
       assert.equal(behavior.body.behavior, 'Main as it is now');
-      assert.deepEqual((await topicsOf(`${agentPath}/branches/${branch.branchId}`)).map((x) => x.topicId).sort(), Object.keys(SUPPORT_AGENT_CONTENT.topics).sort());
+      assert.deepEqual(
+        (await topicsOf(`${agentPath}/branches/${branch.branchId}`)).map((x) => x.topicId).sort(),
+        Object.keys(SUPPORT_AGENT_CONTENT.topics).sort(),
+      );
       const list = await api.get<ListBranchesResponse>(`${agentPath}/branches`);
-      assert.deepEqual(list.body.branches.map((b) => [b.name, b.isDefault]), [['main', true], ['holiday-hours', false]]);
+      assert.deepEqual(
+        list.body.branches.map((b) => [b.name, b.isDefault]),
+        [
+          ['main', true],
+          ['holiday-hours', false],
+        ],
+      );
       const fetched = await api.get<Branch>(`${agentPath}/branches/${branch.branchId}`);
       assert.equal(fetched.body.branchId, branch.branchId);
     });
@@ -81,7 +92,10 @@ describe('Agents API: branches, behavior and knowledge topics (spec: Agents API)
 
   describe('knowledge-base topics', () => {
     it('[AGENT-5] POST a topic returns it; it can be read, listed, changed and deleted', async () => {
-      const created = await api.post<Topic>(`${mainPath}/knowledge-base/topics`, { name: 'Parking', content: 'Free parking behind the store.' });
+      const created = await api.post<Topic>(`${mainPath}/knowledge-base/topics`, {
+        name: 'Parking',
+        content: 'Free parking behind the store.',
+      });
       assert.equal(created.status, 201);
       const topic = topicSchema.parse(created.body);
       assert.match(topic.topicId, /^kt_/);
@@ -108,10 +122,13 @@ describe('Agents API: branches, behavior and knowledge topics (spec: Agents API)
       assert.equal(empty.body.errors[0]?.field, 'body');
     });
 
-    it('[AGENT-14] topics are scoped to their branch: a branch\'s new topic is not on main, nor reachable through main', async () => {
+    it("[AGENT-14] topics are scoped to their branch: a branch's new topic is not on main, nor reachable through main", async () => {
       const branch = await newBranch();
       const branchPath = `${agentPath}/branches/${branch.branchId}`;
-      const created = await api.post<Topic>(`${branchPath}/knowledge-base/topics`, { name: 'Holiday hours', content: 'Closed on 25 December.' });
+      const created = await api.post<Topic>(`${branchPath}/knowledge-base/topics`, {
+        name: 'Holiday hours',
+        content: 'Closed on 25 December.',
+      });
       assert.equal(created.body.branchId, branch.branchId);
       assert.ok(!(await topicsOf(mainPath)).some((x) => x.name === 'Holiday hours'));
       assert.equal((await api.get(`${mainPath}/knowledge-base/topics/${created.body.topicId}`)).status, 404);
@@ -133,14 +150,20 @@ describe('Agents API: branches, behavior and knowledge topics (spec: Agents API)
       const res = await api.admin(`/agents/${SUPPORT.agentId}/branches/${SUPPORT.mainId}/edit`, {
         user: 'dana@acme.test',
         behavior: 'Edited in the studio',
-        upsertTopics: [{ topicId: 'kt_returns', name: 'Returns', content: '60 days now.' }, { name: 'Gift cards', content: 'Gift cards never expire.' }],
+        upsertTopics: [
+          { topicId: 'kt_returns', name: 'Returns', content: '60 days now.' },
+          { name: 'Gift cards', content: 'Gift cards never expire.' },
+        ],
         deleteTopics: ['kt_delivery'],
       });
       assert.equal(res.status, 200);
       const behavior = await api.get<Behavior>(`${mainPath}/behavior`);
       assert.deepEqual([behavior.body.behavior, behavior.body.updatedBy], ['Edited in the studio', 'dana@acme.test']);
       const topics = await topicsOf(mainPath);
-      assert.deepEqual(topics.map((x) => x.name), ['Gift cards', 'Opening hours', 'Returns']);
+      assert.deepEqual(
+        topics.map((x) => x.name),
+        ['Gift cards', 'Opening hours', 'Returns'],
+      );
       const returns = topics.find((x) => x.topicId === 'kt_returns')!;
       assert.deepEqual([returns.content, returns.updatedBy], ['60 days now.', 'dana@acme.test']);
       const branch = await api.get<Branch>(mainPath);

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mergeConflictBodySchema, mergeResultSchema, type Behavior, type Branch, type MergeConflictBody, type MergeResult, type Topic } from '../../../src/contract/agents';
+import {
+  mergeConflictBodySchema,
+  mergeResultSchema,
+  type Behavior,
+  type Branch,
+  type MergeConflictBody,
+  type MergeResult,
+  type Topic,
+} from '../../../src/contract/agents';
 import { SUPPORT_AGENT_CONTENT } from '../../../src/localPlatform/seed/seeds';
 import { useLocalPlatform } from '../support/localPlatform';
 import { agentsCaller, type ErrorBody, SUPPORT } from './agentsSupport';
@@ -20,20 +28,25 @@ describe('Agents API: merging a branch into main (spec: Agents API merge, 409 di
     const branchPath = `${agentPath}/branches/${branch.branchId}`;
     return { branchPath, mergePath: `${branchPath}/merge` };
   };
-  const editMain = (edit: Record<string, unknown>): Promise<unknown> => api.admin(`/agents/${SUPPORT.agentId}/branches/${SUPPORT.mainId}/edit`, { user: 'dana@acme.test', ...edit });
+  const editMain = (edit: Record<string, unknown>): Promise<unknown> =>
+    api.admin(`/agents/${SUPPORT.agentId}/branches/${SUPPORT.mainId}/edit`, { user: 'dana@acme.test', ...edit });
   const mainBehavior = async (): Promise<string> => (await api.get<Behavior>(`${mainPath}/behavior`)).body.behavior;
   const mainTopic = async (id: string): Promise<Topic | undefined> => {
     const res = await api.get<Topic>(`${mainPath}/knowledge-base/topics/${id}`);
     return res.status === 200 ? res.body : undefined;
   };
 
-  it('[AGENT-3] applies the branch\'s added, changed and deleted items and keeps main\'s own changes', async () => {
+  it("[AGENT-3] applies the branch's added, changed and deleted items and keeps main's own changes", async () => {
     const { branchPath, mergePath } = await setup();
     await api.patch(`${branchPath}/behavior`, { behavior: 'Branch behavior' });
-    const added = (await api.post<Topic>(`${branchPath}/knowledge-base/topics`, { name: 'Gift cards', content: 'Never expire.' })).body;
+    const added = (
+      await api.post<Topic>(`${branchPath}/knowledge-base/topics`, { name: 'Gift cards', content: 'Never expire.' })
+    ).body;
     await api.patch(`${branchPath}/knowledge-base/topics/kt_returns`, { content: 'Returns within 60 days.' });
     await api.del(`${branchPath}/knowledge-base/topics/kt_delivery`);
-    await editMain({ upsertTopics: [{ topicId: 'kt_opening_hours', name: 'Opening hours', content: 'Open every day.' }] });
+    await editMain({
+      upsertTopics: [{ topicId: 'kt_opening_hours', name: 'Opening hours', content: 'Open every day.' }],
+    });
 
     const res = await api.post<MergeResult>(mergePath);
     assert.equal(res.status, 200);
@@ -49,7 +62,7 @@ describe('Agents API: merging a branch into main (spec: Agents API merge, 409 di
     assert.equal((await mainTopic(added.topicId))?.content, 'Never expire.');
     assert.equal((await mainTopic('kt_returns'))?.content, 'Returns within 60 days.');
     assert.equal(await mainTopic('kt_delivery'), undefined);
-    assert.equal((await mainTopic('kt_opening_hours'))?.content, 'Open every day.', 'main\'s own change survives');
+    assert.equal((await mainTopic('kt_opening_hours'))?.content, 'Open every day.', "main's own change survives");
     const branch = await api.get<Branch>(branchPath);
     assert.equal(branch.body.mergedAt, result.mergedAt);
   });
@@ -61,8 +74,13 @@ describe('Agents API: merging a branch into main (spec: Agents API merge, 409 di
     const res = await api.post<MergeConflictBody>(mergePath);
     assert.equal(res.status, 409);
     const body = mergeConflictBodySchema.parse(res.body);
-    assert.deepEqual(body.conflicts, [{ path: 'behavior', base: BASE_BEHAVIOR, ours: 'Main says hi', theirs: 'Branch says hello' }]);
-    assert.deepEqual(body.errors.map((e) => e.field), ['behavior']);
+    assert.deepEqual(body.conflicts, [
+      { path: 'behavior', base: BASE_BEHAVIOR, ours: 'Main says hi', theirs: 'Branch says hello' },
+    ]);
+    assert.deepEqual(
+      body.errors.map((e) => e.field),
+      ['behavior'],
+    );
     assert.equal(await mainBehavior(), 'Main says hi', 'nothing applied');
   });
 
@@ -70,7 +88,10 @@ describe('Agents API: merging a branch into main (spec: Agents API merge, 409 di
     const { branchPath, mergePath } = await setup();
     await api.patch(`${branchPath}/behavior`, { behavior: 'Same words' });
     await api.patch(`${branchPath}/knowledge-base/topics/kt_returns`, { name: 'Returns and refunds' });
-    await editMain({ behavior: 'Same words', upsertTopics: [{ topicId: 'kt_returns', name: 'Returns', content: 'Returns within 45 days.' }] });
+    await editMain({
+      behavior: 'Same words',
+      upsertTopics: [{ topicId: 'kt_returns', name: 'Returns', content: 'Returns within 45 days.' }],
+    });
     const res = await api.post<MergeResult>(mergePath);
     assert.equal(res.status, 200);
     const topic = await mainTopic('kt_returns');
@@ -84,7 +105,14 @@ describe('Agents API: merging a branch into main (spec: Agents API merge, 409 di
     const res = await api.post<MergeConflictBody>(mergePath);
     assert.equal(res.status, 409);
     const base = SUPPORT_AGENT_CONTENT.topics.kt_returns!;
-    assert.deepEqual(res.body.conflicts, [{ path: returnsPath, base: { name: base.name, content: base.content }, ours: { name: 'Returns', content: 'Changed on main.' }, theirs: null }]);
+    assert.deepEqual(res.body.conflicts, [
+      {
+        path: returnsPath,
+        base: { name: base.name, content: base.content },
+        ours: { name: 'Returns', content: 'Changed on main.' },
+        theirs: null,
+      },
+    ]);
   });
 
   it('[AGENT-3] resolutions (path, strategy ours/theirs/base, optional value) settle the conflicts and the merge applies', async () => {
@@ -102,9 +130,14 @@ describe('Agents API: merging a branch into main (spec: Agents API merge, 409 di
       ],
     });
     const first = await api.post<MergeConflictBody>(mergePath);
-    assert.deepEqual(first.body.conflicts.map((c) => c.path).sort(), ['behavior', ...['kt_delivery', 'kt_opening_hours', 'kt_returns'].map((id) => `knowledge-base/topics/${id}/content`)]);
+    assert.deepEqual(first.body.conflicts.map((c) => c.path).sort(), [
+      'behavior',
+      ...['kt_delivery', 'kt_opening_hours', 'kt_returns'].map((id) => `knowledge-base/topics/${id}/content`),
+    ]);
 
-    const partial = await api.post<MergeConflictBody>(mergePath, { resolutions: [{ path: 'behavior', strategy: 'theirs' }] });
+    const partial = await api.post<MergeConflictBody>(mergePath, {
+      resolutions: [{ path: 'behavior', strategy: 'theirs' }],
+    });
     assert.equal(partial.status, 409, 'unresolved conflicts remain');
     assert.equal(partial.body.conflicts.length, 3);
     assert.equal(await mainBehavior(), 'Main behavior');
@@ -129,19 +162,35 @@ describe('Agents API: merging a branch into main (spec: Agents API merge, 409 di
     const { branchPath, mergePath } = await setup();
     await api.patch(`${branchPath}/behavior`, { behavior: 'Branch' });
     await editMain({ behavior: 'Main' });
-    const unknownPath = await api.post<ErrorBody>(mergePath, { resolutions: [{ path: 'behavior', strategy: 'ours' }, { path: returnsPath, strategy: 'ours' }] });
+    const unknownPath = await api.post<ErrorBody>(mergePath, {
+      resolutions: [
+        { path: 'behavior', strategy: 'ours' },
+        { path: returnsPath, strategy: 'ours' },
+      ],
+    });
     assert.equal(unknownPath.status, 400);
-    assert.deepEqual(unknownPath.body.errors.map((e) => e.field), ['resolutions[1].path']);
-    const wrongKind = await api.post<ErrorBody>(mergePath, { resolutions: [{ path: 'behavior', strategy: 'ours', value: { name: 'x', content: 'y' } }] });
+    assert.deepEqual(
+      unknownPath.body.errors.map((e) => e.field),
+      ['resolutions[1].path'],
+    );
+    const wrongKind = await api.post<ErrorBody>(mergePath, {
+      resolutions: [{ path: 'behavior', strategy: 'ours', value: { name: 'x', content: 'y' } }],
+    });
     assert.equal(wrongKind.status, 400);
-    assert.deepEqual(wrongKind.body.errors.map((e) => e.field), ['resolutions[0].value']);
+    assert.deepEqual(
+      wrongKind.body.errors.map((e) => e.field),
+      ['resolutions[0].value'],
+    );
     const badStrategy = await api.post<ErrorBody>(mergePath, { resolutions: [{ path: 'behavior', strategy: 'mine' }] });
     assert.equal(badStrategy.status, 400);
-    assert.deepEqual(badStrategy.body.errors.map((e) => e.field), ['resolutions[0].strategy']);
+    assert.deepEqual(
+      badStrategy.body.errors.map((e) => e.field),
+      ['resolutions[0].strategy'],
+    );
     assert.equal(await mainBehavior(), 'Main');
   });
 
-  it('[AGENT-3] after a merge the branch\'s merged state is the new base: merging again changes nothing, later edits merge cleanly', async () => {
+  it("[AGENT-3] after a merge the branch's merged state is the new base: merging again changes nothing, later edits merge cleanly", async () => {
     const { branchPath, mergePath } = await setup();
     await api.patch(`${branchPath}/behavior`, { behavior: 'Branch' });
     await editMain({ behavior: 'Main' });

@@ -20,8 +20,16 @@ export interface AgentsCaller {
 
 /** Calls `{build_base_url}` paths with the Agents key (or `key`; null sends none). */
 export function agentsCaller(t: { readonly lp: LocalPlatform }): AgentsCaller {
-  const send = <T>(method: string, path: string, body: unknown, key: string | null | undefined): Promise<JsonResponse<T>> =>
-    call<T>(method, t.lp.urls.build + path, { body, headers: key === null ? {} : { 'x-api-key': key ?? LOCAL_KEYS.agents } });
+  const send = <T>(
+    method: string,
+    path: string,
+    body: unknown,
+    key: string | null | undefined,
+  ): Promise<JsonResponse<T>> =>
+    call<T>(method, t.lp.urls.build + path, {
+      body,
+      headers: key === null ? {} : { 'x-api-key': key ?? LOCAL_KEYS.agents },
+    });
   return {
     get: (path, key) => send('GET', path, undefined, key),
     post: (path, body, key) => send('POST', path, body, key),
@@ -37,11 +45,27 @@ export const SUPPORT = { agentId: 'ag_support', mainId: 'br_support_main' } as c
 export function addForeignAgent(lp: LocalPlatform): StoredAgent {
   const at = '2026-01-05T09:00:00.000Z';
   lp.platform.state.accounts.push({ id: 'ACCOUNT-0ther00', slug: 'other', name: 'Other Inc' });
-  const agent: StoredAgent = { agentId: 'ag_foreign', name: 'Foreign', description: '', accountId: 'ACCOUNT-0ther00', projectId: 'PROJECT-0ther000', createdAt: at, updatedAt: at, createdBy: 'someone@other.test' };
+  const agent: StoredAgent = {
+    agentId: 'ag_foreign',
+    name: 'Foreign',
+    description: '',
+    accountId: 'ACCOUNT-0ther00',
+    projectId: 'PROJECT-0ther000',
+    createdAt: at,
+    updatedAt: at,
+    createdBy: 'someone@other.test',
+  };
   lp.platform.state.agents.agents[agent.agentId] = agent;
   lp.platform.state.agents.branches.br_foreign_main = {
-    branchId: 'br_foreign_main', agentId: agent.agentId, name: 'main', base: { behavior: '', topics: {} }, content: { behavior: 'secret', topics: {} },
-    createdAt: at, updatedAt: at, createdBy: 'someone@other.test', mergedAt: null,
+    branchId: 'br_foreign_main',
+    agentId: agent.agentId,
+    name: 'main',
+    base: { behavior: '', topics: {} },
+    content: { behavior: 'secret', topics: {} },
+    createdAt: at,
+    updatedAt: at,
+    createdBy: 'someone@other.test',
+    mergedAt: null,
   };
   return agent;
 }

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ALERT_RULE_ID_PATTERN, type AlertRuleList, type CurrentAlertList, type WebhookEndpointList } from '../../../src/contract/alerts';
+import {
+  ALERT_RULE_ID_PATTERN,
+  type AlertRuleList,
+  type CurrentAlertList,
+  type WebhookEndpointList,
+} from '../../../src/contract/alerts';
 import { seedDemoAlerts } from '../../../src/localPlatform/alerts/demo';
 import { alertsOf } from '../../../src/localPlatform/alerts/model';
 import { Platform } from '../../../src/localPlatform/platform';
@@ -28,7 +33,12 @@ describe('Alerts demo data', () => {
     assert.ok(current.length >= 1);
     const rules = (await alerts<AlertRuleList>(t.lp, 'GET', '/v1/alert-rules')).body.alert_rules;
     assert.ok(rules.some((r) => r.enabled && r.current_state !== 'alert'));
-    const log = (await call<{ deliveries: Array<{ status: string; attempts: unknown[] }> }>('GET', `${t.lp.urls.admin}/webhook-deliveries`)).body.deliveries;
+    const log = (
+      await call<{ deliveries: Array<{ status: string; attempts: unknown[] }> }>(
+        'GET',
+        `${t.lp.urls.admin}/webhook-deliveries`,
+      )
+    ).body.deliveries;
     assert.ok(log.length >= 1);
     assert.ok(log.every((d) => d.status === 'failed' && d.attempts.length === 0));
   });
@@ -57,7 +67,9 @@ describe('Alerts demo data', () => {
     applySeed(platform, 'base');
     seedDemoAlerts(platform);
     const section = alertsOf(platform);
-    assert.ok(section.rules.filter((r) => r.enabled).every((r) => r.current_state === 'ok' && r.last_evaluated_at === null));
+    assert.ok(
+      section.rules.filter((r) => r.enabled).every((r) => r.current_state === 'ok' && r.last_evaluated_at === null),
+    );
     assert.deepEqual(section.deliveries, []);
   });
 });

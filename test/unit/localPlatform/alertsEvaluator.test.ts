@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { type AlertNotification, type AlertRule, alertNotificationSchema, type CurrentAlertList, verifyWebhookSignature, type WebhookEndpointWithSecret } from '../../../src/contract/alerts';
+import {
+  type AlertNotification,
+  type AlertRule,
+  alertNotificationSchema,
+  type CurrentAlertList,
+  verifyWebhookSignature,
+  type WebhookEndpointWithSecret,
+} from '../../../src/contract/alerts';
 import { LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
 import { startLocalPlatform } from '../../../src/localPlatform/server';
 import { call, useLocalPlatform } from '../support/localPlatform';
@@ -15,7 +22,13 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
 
   beforeEach(async () => {
     receiver = await startReceiver();
-    endpoint = (await alerts<WebhookEndpointWithSecret>(t.lp, 'POST', '/v1/webhook-endpoints', { name: 'Receiver', url: receiver.url, event_types: ['alerts.triggered', 'alerts.resolved'] })).body;
+    endpoint = (
+      await alerts<WebhookEndpointWithSecret>(t.lp, 'POST', '/v1/webhook-endpoints', {
+        name: 'Receiver',
+        url: receiver.url,
+        event_types: ['alerts.triggered', 'alerts.resolved'],
+      })
+    ).body;
   });
   afterEach(async () => {
     await receiver.close();
@@ -49,10 +62,23 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
     const c = conversation(now() - 3 * MIN);
     for (let i = 1; i <= 20; i++) c.turns.push(turn(now() - 2 * MIN + i * 1000, i * 100));
     add(c);
-    const p95 = await createRule({ name: 'Slow p95', metric: 'turn_latency_p95', operator: '>', threshold_value: 1500 });
-    const p50 = await createRule({ name: 'Slow p50', metric: 'turn_latency_p50', operator: '>', threshold_value: 1500 });
+    const p95 = await createRule({
+      name: 'Slow p95',
+      metric: 'turn_latency_p95',
+      operator: '>',
+      threshold_value: 1500,
+    });
+    const p50 = await createRule({
+      name: 'Slow p50',
+      metric: 'turn_latency_p50',
+      operator: '>',
+      threshold_value: 1500,
+    });
     const result = await evaluate(t.lp);
-    assert.deepEqual(result.changes.map((ch) => [ch.rule_id, ch.from, ch.to, ch.current_value, ch.event_type]), [[p95.id, 'ok', 'alert', 1900, 'alerts.triggered']]);
+    assert.deepEqual(
+      result.changes.map((ch) => [ch.rule_id, ch.from, ch.to, ch.current_value, ch.event_type]),
+      [[p95.id, 'ok', 'alert', 1900, 'alerts.triggered']],
+    );
     const fired = await getRule(p95.id);
     assert.equal(fired.current_state, 'alert');
     assert.equal(fired.current_value, 1900, 'nearest-rank p95 of 100..2000 ms');
@@ -88,7 +114,10 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
     await advance(10 * MIN);
     add(conversation(now() - MIN, { api_errors: 1 }));
     const result = await evaluate(t.lp);
-    assert.deepEqual(result.changes.map((ch) => [ch.from, ch.to, ch.event_type]), [['alert', 'ok', 'alerts.resolved']]);
+    assert.deepEqual(
+      result.changes.map((ch) => [ch.from, ch.to, ch.event_type]),
+      [['alert', 'ok', 'alerts.resolved']],
+    );
     await receiver.waitFor(2);
     const [triggered, resolved] = notifications();
     assert.equal(triggered!.event_type, 'alerts.triggered');
@@ -125,8 +154,19 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
         conversation(now() - 2 * MIN, { api_errors: 2, function_errors: 0 }),
         conversation(now() - 4 * MIN, { api_errors: 4, function_errors: 3, crashed: true }),
         conversation(now() - 6 * MIN, { api_errors: 50, function_errors: 50, crashed: true }), // before the 5m window
-        conversation(now() - MIN, { project_id: 'PROJECT-other00', api_errors: 50, function_errors: 50, crashed: true }),
-        conversation(now() - MIN, { account_id: 'ACCOUNT-other00', project_id: 'PROJECT-other01', api_errors: 50, function_errors: 50, crashed: true }),
+        conversation(now() - MIN, {
+          project_id: 'PROJECT-other00',
+          api_errors: 50,
+          function_errors: 50,
+          crashed: true,
+        }),
+        conversation(now() - MIN, {
+          account_id: 'ACCOUNT-other00',
+          project_id: 'PROJECT-other01',
+          api_errors: 50,
+          function_errors: 50,
+          crashed: true,
+        }),
       );
       const rule = await createRule({ metric, operator: '>', threshold_value: 1000, window_duration: '5m' });
       await evaluate(t.lp);
@@ -142,9 +182,26 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
       conversation(now() - 61 * MIN),
       conversation(now() - MIN, { account_id: 'ACCOUNT-other00' }),
     );
-    const wide5 = await createRule({ project_id: null, metric: 'call_volume', operator: '<', threshold_value: 0, window_duration: '5m' });
-    const wide60 = await createRule({ project_id: null, metric: 'call_volume', operator: '<', threshold_value: 0, window_duration: '60m' });
-    const project60 = await createRule({ metric: 'call_volume', operator: '<', threshold_value: 0, window_duration: '60m' });
+    const wide5 = await createRule({
+      project_id: null,
+      metric: 'call_volume',
+      operator: '<',
+      threshold_value: 0,
+      window_duration: '5m',
+    });
+    const wide60 = await createRule({
+      project_id: null,
+      metric: 'call_volume',
+      operator: '<',
+      threshold_value: 0,
+      window_duration: '60m',
+    });
+    const project60 = await createRule({
+      metric: 'call_volume',
+      operator: '<',
+      threshold_value: 0,
+      window_duration: '60m',
+    });
     await evaluate(t.lp);
     assert.equal((await getRule(wide5.id)).current_value, 2);
     assert.equal((await getRule(wide60.id)).current_value, 3);
@@ -155,7 +212,10 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
     add(conversation(now() - 20 * MIN, { api_errors: 9 }));
     const rule = await createRule({ metric: 'api_errors', operator: '>', threshold_value: 1, window_duration: '10m' });
     const result = await evaluate(t.lp);
-    assert.deepEqual(result.changes.map((ch) => [ch.from, ch.to, ch.event_type]), [['ok', 'no_data', null]]);
+    assert.deepEqual(
+      result.changes.map((ch) => [ch.from, ch.to, ch.event_type]),
+      [['ok', 'no_data', null]],
+    );
     const after = await getRule(rule.id);
     assert.equal(after.current_state, 'no_data');
     assert.equal(after.current_value, null);
@@ -188,7 +248,10 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
     await call('PATCH', `${t.lp.urls.admin}/alerts/switches`, { body: { evaluationFails: true } });
     await advance(MIN);
     const failed = await evaluate(t.lp);
-    assert.deepEqual(failed.changes.map((ch) => [ch.rule_id, ch.to, ch.event_type]), [[calm.id, 'unknown', null]]);
+    assert.deepEqual(
+      failed.changes.map((ch) => [ch.rule_id, ch.to, ch.event_type]),
+      [[calm.id, 'unknown', null]],
+    );
     const unknown = await getRule(calm.id);
     assert.equal(unknown.current_state, 'unknown');
     assert.equal(unknown.current_value, null);
@@ -199,9 +262,19 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
 
     await call('PATCH', `${t.lp.urls.admin}/alerts/switches`, { body: { evaluationFails: false } });
     const back = await evaluate(t.lp);
-    assert.deepEqual(back.changes.map((ch) => [ch.rule_id, ch.from, ch.to, ch.event_type]), [[calm.id, 'unknown', 'ok', null]]);
-    const log = await call<{ deliveries: Array<{ event_type: string }> }>('GET', `${t.lp.urls.admin}/webhook-deliveries`);
-    assert.deepEqual(log.body.deliveries.map((d) => d.event_type), ['alerts.triggered'], 'only the first alerts.triggered was sent');
+    assert.deepEqual(
+      back.changes.map((ch) => [ch.rule_id, ch.from, ch.to, ch.event_type]),
+      [[calm.id, 'unknown', 'ok', null]],
+    );
+    const log = await call<{ deliveries: Array<{ event_type: string }> }>(
+      'GET',
+      `${t.lp.urls.admin}/webhook-deliveries`,
+    );
+    assert.deepEqual(
+      log.body.deliveries.map((d) => d.event_type),
+      ['alerts.triggered'],
+      'only the first alerts.triggered was sent',
+    );
   });
 
   it('[ALERT-6][ALERT-8] an alert whose window runs out of data stays in GET /v1/alerts with its last value', async () => {
@@ -217,12 +290,29 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
     assert.equal(res.body.alerts.length, 1);
     const [a] = res.body.alerts;
     assert.deepEqual(
-      { rule_id: a!.rule_id, name: a!.name, metric: a!.metric, current_value: a!.current_value, triggered_at: a!.triggered_at, window_duration: a!.window_duration },
-      { rule_id: rule.id, name: 'errors', metric: 'api_errors', current_value: 4, triggered_at: firedAt, window_duration: '5m' },
+      {
+        rule_id: a!.rule_id,
+        name: a!.name,
+        metric: a!.metric,
+        current_value: a!.current_value,
+        triggered_at: a!.triggered_at,
+        window_duration: a!.window_duration,
+      },
+      {
+        rule_id: rule.id,
+        name: 'errors',
+        metric: 'api_errors',
+        current_value: 4,
+        triggered_at: firedAt,
+        window_duration: '5m',
+      },
     );
     assert.ok(Date.parse(a!.last_evaluated_at!) > Date.parse(firedAt!));
     assert.equal((await alerts<CurrentAlertList>(t.lp, 'GET', '/v1/alerts?metric=call_volume')).body.alerts.length, 0);
-    assert.equal((await alerts<CurrentAlertList>(t.lp, 'GET', `/v1/alerts?project_id=${LOCAL_PROJECT.slug}`)).body.alerts.length, 1);
+    assert.equal(
+      (await alerts<CurrentAlertList>(t.lp, 'GET', `/v1/alerts?project_id=${LOCAL_PROJECT.slug}`)).body.alerts.length,
+      1,
+    );
   });
 
   it('[ALERT-6] disabled rules are not evaluated and never fire', async () => {
@@ -242,7 +332,12 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
     c.turns.push({ ...turn(now() - 2 * MIN, 0), user_input: null, user_input_datetime: null }); // the greeting
     c.turns.push(turn(now() - MIN, 700));
     add(c);
-    const rule = await createRule({ metric: 'turn_latency_p50', operator: '>', threshold_value: 5000, window_duration: '10m' });
+    const rule = await createRule({
+      metric: 'turn_latency_p50',
+      operator: '>',
+      threshold_value: 5000,
+      window_duration: '10m',
+    });
     await evaluate(t.lp);
     assert.equal((await getRule(rule.id)).current_value, 700);
   });
@@ -253,7 +348,14 @@ describe('Alerts evaluator timer', () => {
     const lp = await startLocalPlatform({ seed: 'base', alertEvaluationIntervalMs: 20 });
     try {
       lp.platform.state.conversations.push(conversation(lp.platform.clock.now() - MIN, { api_errors: 3 }));
-      const rule = (await alerts<AlertRule>(lp, 'POST', '/v1/alert-rules', validRule({ metric: 'api_errors', operator: '>', threshold_value: 1 }))).body;
+      const rule = (
+        await alerts<AlertRule>(
+          lp,
+          'POST',
+          '/v1/alert-rules',
+          validRule({ metric: 'api_errors', operator: '>', threshold_value: 1 }),
+        )
+      ).body;
       const deadline = Date.now() + 5000;
       let seen: AlertRule;
       do {

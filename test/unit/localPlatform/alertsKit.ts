@@ -6,8 +6,17 @@ import type { StoredConversation, StoredTurn } from '../../../src/localPlatform/
 import { call, type JsonResponse } from '../support/localPlatform';
 
 /** A call to the Alerts API with the seeded Alerts key. */
-export function alerts<T = unknown>(lp: LocalPlatform, method: string, path: string, body?: unknown, key: string = LOCAL_KEYS.alerts): Promise<JsonResponse<T>> {
-  return call<T>(method, `${lp.urls.build}${path}`, { headers: { 'x-api-key': key }, ...(body !== undefined ? { body } : {}) });
+export function alerts<T = unknown>(
+  lp: LocalPlatform,
+  method: string,
+  path: string,
+  body?: unknown,
+  key: string = LOCAL_KEYS.alerts,
+): Promise<JsonResponse<T>> {
+  return call<T>(method, `${lp.urls.build}${path}`, {
+    headers: { 'x-api-key': key },
+    ...(body !== undefined ? { body } : {}),
+  });
 }
 
 export const validRule = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -68,10 +77,11 @@ export async function startReceiver(statuses: number[] = []): Promise<{
       }
       return received.slice(0, count);
     },
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -132,8 +142,28 @@ export function conversation(startedAt: number, over: Partial<StoredConversation
 }
 
 /** Runs an evaluation now through the admin API. */
-export async function evaluate(lp: LocalPlatform): Promise<{ changes: Array<{ rule_id: string; from: string; to: string; current_value: number | null; event_type: string | null; deliveries: string[] }> }> {
-  const res = await call<{ changes: Array<{ rule_id: string; from: string; to: string; current_value: number | null; event_type: string | null; deliveries: string[] }> }>('POST', `${lp.urls.admin}/alerts/evaluate`);
+export async function evaluate(
+  lp: LocalPlatform,
+): Promise<{
+  changes: Array<{
+    rule_id: string;
+    from: string;
+    to: string;
+    current_value: number | null;
+    event_type: string | null;
+    deliveries: string[];
+  }>;
+}> {
+  const res = await call<{
+    changes: Array<{
+      rule_id: string;
+      from: string;
+      to: string;
+      current_value: number | null;
+      event_type: string | null;
+      deliveries: string[];
+    }>;
+  }>('POST', `${lp.urls.admin}/alerts/evaluate`);
   if (res.status !== 200) throw new Error(`evaluate failed: ${res.status}`);
   return res.body;
 }

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ALERT_RULE_ID_PATTERN, type AlertRule, type AlertRuleList, alertRuleListSchema, alertRuleSchema } from '../../../src/contract/alerts';
+import {
+  ALERT_RULE_ID_PATTERN,
+  type AlertRule,
+  type AlertRuleList,
+  alertRuleListSchema,
+  alertRuleSchema,
+} from '../../../src/contract/alerts';
 import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
 import { call, useLocalPlatform } from '../support/localPlatform';
 import { alerts, validRule } from './alertsKit';
@@ -19,8 +25,22 @@ describe('Alerts API: alert rules (spec: Alert rule, Alerts endpoints, Errors, L
     const rule = alertRuleSchema.parse(res.body);
     assert.match(rule.id, ALERT_RULE_ID_PATTERN);
     assert.deepEqual(
-      { name: rule.name, project_id: rule.project_id, metric: rule.metric, operator: rule.operator, threshold_value: rule.threshold_value, window_duration: rule.window_duration },
-      { name: 'Slow answers', project_id: LOCAL_PROJECT.id, metric: 'turn_latency_p95', operator: '>', threshold_value: 2000, window_duration: '5m' },
+      {
+        name: rule.name,
+        project_id: rule.project_id,
+        metric: rule.metric,
+        operator: rule.operator,
+        threshold_value: rule.threshold_value,
+        window_duration: rule.window_duration,
+      },
+      {
+        name: 'Slow answers',
+        project_id: LOCAL_PROJECT.id,
+        metric: 'turn_latency_p95',
+        operator: '>',
+        threshold_value: 2000,
+        window_duration: '5m',
+      },
     );
     assert.equal(rule.enabled, true);
     assert.equal(rule.current_state, 'ok');
@@ -33,16 +53,31 @@ describe('Alerts API: alert rules (spec: Alert rule, Alerts endpoints, Errors, L
   });
 
   it('[ALERT-2][ADDR-1] project_id null makes an account-wide rule; a project slug is stored as the prefixed id', async () => {
-    const wide = await alerts<AlertRule>(t.lp, 'POST', '/v1/alert-rules', validRule({ project_id: null, enabled: false }));
+    const wide = await alerts<AlertRule>(
+      t.lp,
+      'POST',
+      '/v1/alert-rules',
+      validRule({ project_id: null, enabled: false }),
+    );
     assert.equal(wide.status, 201);
     assert.equal(wide.body.project_id, null);
     assert.equal(wide.body.enabled, false);
-    const bySlug = await alerts<AlertRule>(t.lp, 'POST', '/v1/alert-rules', validRule({ project_id: LOCAL_PROJECT.slug }));
+    const bySlug = await alerts<AlertRule>(
+      t.lp,
+      'POST',
+      '/v1/alert-rules',
+      validRule({ project_id: LOCAL_PROJECT.slug }),
+    );
     assert.equal(bySlug.body.project_id, LOCAL_PROJECT.id);
   });
 
   it('[ALERT-2] a name of exactly 128 characters and a threshold of 0 are accepted', async () => {
-    const res = await alerts<AlertRule>(t.lp, 'POST', '/v1/alert-rules', validRule({ name: 'n'.repeat(128), threshold_value: 0 }));
+    const res = await alerts<AlertRule>(
+      t.lp,
+      'POST',
+      '/v1/alert-rules',
+      validRule({ name: 'n'.repeat(128), threshold_value: 0 }),
+    );
     assert.equal(res.status, 201);
     assert.equal(res.body.threshold_value, 0);
   });
@@ -80,17 +115,35 @@ describe('Alerts API: alert rules (spec: Alert rule, Alerts endpoints, Errors, L
   it('[ALERT-11] every missing required field is named in one 400, and each bad field of a body is listed', async () => {
     const empty = await alerts<ErrorBody>(t.lp, 'POST', '/v1/alert-rules', {});
     assert.equal(empty.status, 400);
-    assert.deepEqual(empty.body.errors.map((e) => e.field).sort(), ['metric', 'name', 'operator', 'project_id', 'threshold_value', 'window_duration']);
+    assert.deepEqual(empty.body.errors.map((e) => e.field).sort(), [
+      'metric',
+      'name',
+      'operator',
+      'project_id',
+      'threshold_value',
+      'window_duration',
+    ]);
     assert.ok(empty.body.errors.every((e) => e.message === 'is required'));
-    const many = await alerts<ErrorBody>(t.lp, 'POST', '/v1/alert-rules', validRule({ metric: 'x', threshold_value: -5, window_duration: '1h' }));
-    assert.deepEqual(many.body.errors.map((e) => e.field), ['metric', 'threshold_value', 'window_duration']);
+    const many = await alerts<ErrorBody>(
+      t.lp,
+      'POST',
+      '/v1/alert-rules',
+      validRule({ metric: 'x', threshold_value: -5, window_duration: '1h' }),
+    );
+    assert.deepEqual(
+      many.body.errors.map((e) => e.field),
+      ['metric', 'threshold_value', 'window_duration'],
+    );
   });
 
   it('[ALERT-11] a body that is not a JSON object, or not JSON at all: 400 naming body', async () => {
     const arr = await alerts<ErrorBody>(t.lp, 'POST', '/v1/alert-rules', [validRule()]);
     assert.equal(arr.status, 400);
     assert.equal(arr.body.errors[0]!.field, 'body');
-    const bad = await call<ErrorBody>('POST', `${t.lp.urls.build}/v1/alert-rules`, { headers: { 'x-api-key': LOCAL_KEYS.alerts, 'content-type': 'application/json' }, rawBody: '{"name": ' });
+    const bad = await call<ErrorBody>('POST', `${t.lp.urls.build}/v1/alert-rules`, {
+      headers: { 'x-api-key': LOCAL_KEYS.alerts, 'content-type': 'application/json' },
+      rawBody: '{"name": ',
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.errors[0]!.field, 'body');
   });
@@ -98,7 +151,10 @@ describe('Alerts API: alert rules (spec: Alert rule, Alerts endpoints, Errors, L
   it('[ALERT-8] PATCH changes only the fields sent (flat) and moves updated_at', async () => {
     const created = (await alerts<AlertRule>(t.lp, 'POST', '/v1/alert-rules', validRule())).body;
     await call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: 60_000 } });
-    const res = await alerts<AlertRule>(t.lp, 'PATCH', `/v1/alert-rules/${created.id}`, { threshold_value: 3000, window_duration: '60m' });
+    const res = await alerts<AlertRule>(t.lp, 'PATCH', `/v1/alert-rules/${created.id}`, {
+      threshold_value: 3000,
+      window_duration: '60m',
+    });
     assert.equal(res.status, 200);
     assert.equal(res.body.threshold_value, 3000);
     assert.equal(res.body.window_duration, '60m');
@@ -108,16 +164,25 @@ describe('Alerts API: alert rules (spec: Alert rule, Alerts endpoints, Errors, L
     assert.ok(Date.parse(res.body.updated_at!) > Date.parse(created.updated_at!));
     const same = await alerts<AlertRule>(t.lp, 'PATCH', `/v1/alert-rules/${created.id}`, {});
     assert.deepEqual(same.body, res.body, 'an empty patch changes nothing');
-    const wide = await alerts<AlertRule>(t.lp, 'PATCH', `/v1/alert-rules/${created.id}`, { project_id: null, name: 'Account latency' });
+    const wide = await alerts<AlertRule>(t.lp, 'PATCH', `/v1/alert-rules/${created.id}`, {
+      project_id: null,
+      name: 'Account latency',
+    });
     assert.equal(wide.body.project_id, null);
     assert.equal(wide.body.name, 'Account latency');
   });
 
   it('[ALERT-8][ALERT-11] an invalid PATCH answers 400 naming the field and changes nothing', async () => {
     const created = (await alerts<AlertRule>(t.lp, 'POST', '/v1/alert-rules', validRule())).body;
-    const res = await alerts<ErrorBody>(t.lp, 'PATCH', `/v1/alert-rules/${created.id}`, { name: 'Renamed', threshold_value: -3 });
+    const res = await alerts<ErrorBody>(t.lp, 'PATCH', `/v1/alert-rules/${created.id}`, {
+      name: 'Renamed',
+      threshold_value: -3,
+    });
     assert.equal(res.status, 400);
-    assert.deepEqual(res.body.errors.map((e) => e.field), ['threshold_value']);
+    assert.deepEqual(
+      res.body.errors.map((e) => e.field),
+      ['threshold_value'],
+    );
     const after = await alerts<AlertRule>(t.lp, 'GET', `/v1/alert-rules/${created.id}`);
     assert.equal(after.body.name, 'Slow answers');
     assert.equal(after.body.threshold_value, 2000);
@@ -204,8 +269,17 @@ describe('Alerts API: alert rules (spec: Alert rule, Alerts endpoints, Errors, L
   ];
   for (const [what, headers] of keys) {
     it(`[AUTH-1][ALERT-11] ${what}: 401 with the build error body on rules, alerts and endpoints`, async () => {
-      for (const [method, path] of [['GET', '/v1/alert-rules'], ['POST', '/v1/alert-rules'], ['GET', '/v1/alerts'], ['GET', '/v1/webhook-endpoints'], ['PATCH', '/v1/alert-rules/ar_1']]) {
-        const res = await call<ErrorBody>(method!, `${t.lp.urls.build}${path}`, { headers, ...(method === 'GET' ? {} : { body: validRule() }) });
+      for (const [method, path] of [
+        ['GET', '/v1/alert-rules'],
+        ['POST', '/v1/alert-rules'],
+        ['GET', '/v1/alerts'],
+        ['GET', '/v1/webhook-endpoints'],
+        ['PATCH', '/v1/alert-rules/ar_1'],
+      ]) {
+        const res = await call<ErrorBody>(method!, `${t.lp.urls.build}${path}`, {
+          headers,
+          ...(method === 'GET' ? {} : { body: validRule() }),
+        });
         assert.equal(res.status, 401, `${method} ${path}`);
         assert.equal(typeof res.body.message, 'string');
         assert.ok(Array.isArray(res.body.errors));
@@ -225,19 +299,30 @@ describe('Alerts API: alert rules (spec: Alert rule, Alerts endpoints, Errors, L
     assert.equal((await alerts(t.lp, 'DELETE', `/v1/alert-rules/${kept.id}`)).status, 502);
     const reads = await alerts<AlertRuleList>(t.lp, 'GET', '/v1/alert-rules');
     assert.equal(reads.status, 200, 'reads still work');
-    assert.deepEqual(reads.body.alert_rules.map((r) => r.name), ['Slow answers']);
+    assert.deepEqual(
+      reads.body.alert_rules.map((r) => r.name),
+      ['Slow answers'],
+    );
     await call('PATCH', `${t.lp.urls.admin}/alerts/switches`, { body: { backendSyncFails: false } });
     assert.equal((await alerts(t.lp, 'POST', '/v1/alert-rules', validRule({ name: 'Saved' }))).status, 201);
   });
 
-  it('[ALERT-8] rules belong to the key\'s account: another account sees none of them and gets 404', async () => {
+  it("[ALERT-8] rules belong to the key's account: another account sees none of them and gets 404", async () => {
     const created = (await alerts<AlertRule>(t.lp, 'POST', '/v1/alert-rules', validRule())).body;
     const state = t.lp.platform.state;
     state.accounts.push({ id: 'ACCOUNT-0000001', slug: 'other', name: 'Other' });
-    state.keys.push({ key: 'other_alerts_key', family: 'alerts', accountId: 'ACCOUNT-0000001', label: 'Other alerts key' });
+    state.keys.push({
+      key: 'other_alerts_key',
+      family: 'alerts',
+      accountId: 'ACCOUNT-0000001',
+      label: 'Other alerts key',
+    });
     const list = await alerts<AlertRuleList>(t.lp, 'GET', '/v1/alert-rules', undefined, 'other_alerts_key');
     assert.deepEqual(list.body.alert_rules, []);
-    assert.equal((await alerts(t.lp, 'GET', `/v1/alert-rules/${created.id}`, undefined, 'other_alerts_key')).status, 404);
+    assert.equal(
+      (await alerts(t.lp, 'GET', `/v1/alert-rules/${created.id}`, undefined, 'other_alerts_key')).status,
+      404,
+    );
     const foreignProject = await alerts<ErrorBody>(t.lp, 'POST', '/v1/alert-rules', validRule(), 'other_alerts_key');
     assert.equal(foreignProject.status, 400, `${LOCAL_ACCOUNT.slug}'s project is not the other account's`);
     assert.equal(foreignProject.body.errors[0]!.field, 'project_id');

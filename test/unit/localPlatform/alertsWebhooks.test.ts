@@ -33,7 +33,11 @@ describe('Webhook endpoints and signed deliveries (spec: Webhook endpoint, Event
     return r;
   };
   const createEndpoint = async (url: string, eventTypes: string[] = BOTH, name = 'Pager') => {
-    const res = await alerts<WebhookEndpointWithSecret>(t.lp, 'POST', '/v1/webhook-endpoints', { name, url, event_types: eventTypes });
+    const res = await alerts<WebhookEndpointWithSecret>(t.lp, 'POST', '/v1/webhook-endpoints', {
+      name,
+      url,
+      event_types: eventTypes,
+    });
     assert.equal(res.status, 201);
     return res.body;
   };
@@ -41,14 +45,24 @@ describe('Webhook endpoints and signed deliveries (spec: Webhook endpoint, Event
   /** Creates a rule and data that breach it, evaluates, then brings the value back and evaluates again. */
   const fireAndResolve = async () => {
     t.lp.platform.state.conversations.push(conversation(now() - MIN, { api_errors: 5 }));
-    await alerts(t.lp, 'POST', '/v1/alert-rules', validRule({ metric: 'api_errors', operator: '>', threshold_value: 2 }));
+    await alerts(
+      t.lp,
+      'POST',
+      '/v1/alert-rules',
+      validRule({ metric: 'api_errors', operator: '>', threshold_value: 2 }),
+    );
     await evaluate(t.lp);
     await call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: 10 * MIN } });
     t.lp.platform.state.conversations.push(conversation(now() - MIN, { api_errors: 0 }));
     await evaluate(t.lp);
   };
   const deliveries = async (endpointId?: string) =>
-    (await call<{ deliveries: StoredDelivery[] }>('GET', `${t.lp.urls.admin}/webhook-deliveries${endpointId ? `?endpoint_id=${endpointId}` : ''}`)).body.deliveries;
+    (
+      await call<{ deliveries: StoredDelivery[] }>(
+        'GET',
+        `${t.lp.urls.admin}/webhook-deliveries${endpointId ? `?endpoint_id=${endpointId}` : ''}`,
+      )
+    ).body.deliveries;
   /** Waits until no delivery is pending any more. */
   const settled = async () => {
     const deadline = Date.now() + 5000;
@@ -70,7 +84,10 @@ describe('Webhook endpoints and signed deliveries (spec: Webhook endpoint, Event
     assert.equal(one.status, 200);
     assert.equal('signing_secret' in one.body, false);
     const list = await alerts<WebhookEndpointList>(t.lp, 'GET', '/v1/webhook-endpoints');
-    assert.deepEqual(webhookEndpointListSchema.parse(list.body).webhook_endpoints.map((e) => [e.id, 'signing_secret' in e]), [[created.id, false]]);
+    assert.deepEqual(
+      webhookEndpointListSchema.parse(list.body).webhook_endpoints.map((e) => [e.id, 'signing_secret' in e]),
+      [[created.id, false]],
+    );
     assert.equal(JSON.stringify(list.body).includes(created.signing_secret), false);
   });
 
@@ -87,17 +104,31 @@ describe('Webhook endpoints and signed deliveries (spec: Webhook endpoint, Event
   ];
   for (const [what, change, field] of invalid) {
     it(`[HOOK-1][ALERT-11] an endpoint with ${what}: 400 naming ${field}`, async () => {
-      const res = await alerts<ErrorBody>(t.lp, 'POST', '/v1/webhook-endpoints', { name: 'Pager', url: 'http://127.0.0.1:1/', event_types: BOTH, ...change });
+      const res = await alerts<ErrorBody>(t.lp, 'POST', '/v1/webhook-endpoints', {
+        name: 'Pager',
+        url: 'http://127.0.0.1:1/',
+        event_types: BOTH,
+        ...change,
+      });
       assert.equal(res.status, 400);
-      assert.ok(res.body.errors.some((e) => e.field === field), JSON.stringify(res.body.errors));
+      assert.ok(
+        res.body.errors.some((e) => e.field === field),
+        JSON.stringify(res.body.errors),
+      );
     });
   }
 
   it('[HOOK-1] PATCH changes name, url or event_types; a malformed id is 422, an unknown one 404; DELETE answers 204', async () => {
     const created = await createEndpoint('http://127.0.0.1:1/hooks');
-    const res = await alerts<WebhookEndpoint>(t.lp, 'PATCH', `/v1/webhook-endpoints/${created.id}`, { event_types: ['alerts.resolved'], url: 'http://localhost:2/x' });
+    const res = await alerts<WebhookEndpoint>(t.lp, 'PATCH', `/v1/webhook-endpoints/${created.id}`, {
+      event_types: ['alerts.resolved'],
+      url: 'http://localhost:2/x',
+    });
     assert.equal(res.status, 200);
-    assert.deepEqual([res.body.name, res.body.url, res.body.event_types], ['Pager', 'http://localhost:2/x', ['alerts.resolved']]);
+    assert.deepEqual(
+      [res.body.name, res.body.url, res.body.event_types],
+      ['Pager', 'http://localhost:2/x', ['alerts.resolved']],
+    );
     assert.equal('signing_secret' in res.body, false);
     assert.equal((await alerts(t.lp, 'PATCH', `/v1/webhook-endpoints/${created.id}`, { url: 'nope' })).status, 400);
     assert.equal((await alerts(t.lp, 'GET', '/v1/webhook-endpoints/hook-1')).status, 422);
@@ -109,7 +140,11 @@ describe('Webhook endpoints and signed deliveries (spec: Webhook endpoint, Event
   it('[HOOK-3] creating more endpoints than the account may have answers 409', async () => {
     const max = t.lp.platform.options.maxWebhookEndpoints;
     for (let i = 0; i < max; i++) await createEndpoint(`http://127.0.0.1:1/${i}`);
-    const over = await alerts<ErrorBody>(t.lp, 'POST', '/v1/webhook-endpoints', { name: 'extra', url: 'http://127.0.0.1:1/x', event_types: BOTH });
+    const over = await alerts<ErrorBody>(t.lp, 'POST', '/v1/webhook-endpoints', {
+      name: 'extra',
+      url: 'http://127.0.0.1:1/x',
+      event_types: BOTH,
+    });
     assert.equal(over.status, 409);
     assert.match(over.body.message, new RegExp(`at most ${max} webhook endpoints`));
   });
@@ -130,11 +165,25 @@ describe('Webhook endpoints and signed deliveries (spec: Webhook endpoint, Event
     assert.deepEqual(types(all).sort(), ['alerts.resolved', 'alerts.triggered']);
     assert.deepEqual(types(triggeredOnly), ['alerts.triggered']);
     assert.deepEqual(types(resolvedOnly), ['alerts.resolved']);
-    for (const [r, e] of [[all, eAll], [triggeredOnly, eTrig], [resolvedOnly, eRes]] as const) {
+    for (const [r, e] of [
+      [all, eAll],
+      [triggeredOnly, eTrig],
+      [resolvedOnly, eRes],
+    ] as const) {
       for (const got of r.received) {
         assert.equal(got.headers['content-type'], 'application/json');
-        assert.deepEqual(verifyWebhookSignature({ secret: e.signing_secret, body: got.body, headers: got.headers }), { ok: true });
-        assert.equal(verifyWebhookSignature({ secret: eAll === e ? eTrig.signing_secret : eAll.signing_secret, body: got.body, headers: got.headers }).ok, false, 'another endpoint\'s secret does not verify');
+        assert.deepEqual(verifyWebhookSignature({ secret: e.signing_secret, body: got.body, headers: got.headers }), {
+          ok: true,
+        });
+        assert.equal(
+          verifyWebhookSignature({
+            secret: eAll === e ? eTrig.signing_secret : eAll.signing_secret,
+            body: got.body,
+            headers: got.headers,
+          }).ok,
+          false,
+          "another endpoint's secret does not verify",
+        );
       }
     }
   });
@@ -143,16 +192,28 @@ describe('Webhook endpoints and signed deliveries (spec: Webhook endpoint, Event
     const r = await receiver([500, 503]);
     const endpoint = await createEndpoint(r.url, ['alerts.triggered']);
     t.lp.platform.state.conversations.push(conversation(now() - MIN, { crashed: true }));
-    await alerts(t.lp, 'POST', '/v1/alert-rules', validRule({ metric: 'call_crashes', operator: '>', threshold_value: 0 }));
+    await alerts(
+      t.lp,
+      'POST',
+      '/v1/alert-rules',
+      validRule({ metric: 'call_crashes', operator: '>', threshold_value: 0 }),
+    );
     await evaluate(t.lp);
     await r.waitFor(3);
     const [log] = await settled();
     assert.equal(log!.status, 'delivered');
-    assert.deepEqual(log!.attempts.map((a) => a.status_code), [500, 503, 200]);
+    assert.deepEqual(
+      log!.attempts.map((a) => a.status_code),
+      [500, 503, 200],
+    );
     assert.equal(log!.endpoint_id, endpoint.id);
     const ids = new Set(r.received.map((x) => x.headers['webhook-id']));
     assert.deepEqual([...ids], [log!.id]);
-    for (const got of r.received) assert.equal(verifyWebhookSignature({ secret: endpoint.signing_secret, body: got.body, headers: got.headers }).ok, true);
+    for (const got of r.received)
+      assert.equal(
+        verifyWebhookSignature({ secret: endpoint.signing_secret, body: got.body, headers: got.headers }).ok,
+        true,
+      );
   });
 
   it('[HOOK-2] delivery gives up after 5 attempts, and an unreachable endpoint is recorded with no status code', async () => {
@@ -164,7 +225,12 @@ describe('Webhook endpoints and signed deliveries (spec: Webhook endpoint, Event
     const e1 = await createEndpoint(failing.url, ['alerts.triggered'], 'failing');
     const e2 = await createEndpoint(goneUrl, ['alerts.triggered'], 'gone');
     t.lp.platform.state.conversations.push(conversation(now() - MIN));
-    await alerts(t.lp, 'POST', '/v1/alert-rules', validRule({ metric: 'call_volume', operator: '>=', threshold_value: 1 }));
+    await alerts(
+      t.lp,
+      'POST',
+      '/v1/alert-rules',
+      validRule({ metric: 'call_volume', operator: '>=', threshold_value: 1 }),
+    );
     await evaluate(t.lp);
     await settled();
     const [d1] = await deliveries(e1.id);
@@ -181,26 +247,49 @@ describe('Webhook endpoints and signed deliveries (spec: Webhook endpoint, Event
   it('[HOOK-3] rotate-secret returns a new secret once; later deliveries are signed with it and not with the old one', async () => {
     const r = await receiver();
     const created = await createEndpoint(r.url, ['alerts.triggered']);
-    const rotated = await alerts<WebhookEndpointWithSecret>(t.lp, 'POST', `/v1/webhook-endpoints/${created.id}/rotate-secret`);
+    const rotated = await alerts<WebhookEndpointWithSecret>(
+      t.lp,
+      'POST',
+      `/v1/webhook-endpoints/${created.id}/rotate-secret`,
+    );
     assert.equal(rotated.status, 200);
     assert.equal(rotated.body.id, created.id);
     assert.match(rotated.body.signing_secret, /^whsec_/);
     assert.notEqual(rotated.body.signing_secret, created.signing_secret);
-    assert.equal('signing_secret' in (await alerts<WebhookEndpoint>(t.lp, 'GET', `/v1/webhook-endpoints/${created.id}`)).body, false);
+    assert.equal(
+      'signing_secret' in (await alerts<WebhookEndpoint>(t.lp, 'GET', `/v1/webhook-endpoints/${created.id}`)).body,
+      false,
+    );
     assert.equal((await alerts(t.lp, 'POST', '/v1/webhook-endpoints/we_424242/rotate-secret')).status, 404);
     assert.equal((await alerts(t.lp, 'POST', '/v1/webhook-endpoints/bad/rotate-secret')).status, 422);
     t.lp.platform.state.conversations.push(conversation(now() - MIN));
-    await alerts(t.lp, 'POST', '/v1/alert-rules', validRule({ metric: 'call_volume', operator: '>=', threshold_value: 1 }));
+    await alerts(
+      t.lp,
+      'POST',
+      '/v1/alert-rules',
+      validRule({ metric: 'call_volume', operator: '>=', threshold_value: 1 }),
+    );
     await evaluate(t.lp);
     const [got] = await r.waitFor(1);
-    assert.equal(verifyWebhookSignature({ secret: rotated.body.signing_secret, body: got!.body, headers: got!.headers }).ok, true);
-    assert.equal(verifyWebhookSignature({ secret: created.signing_secret, body: got!.body, headers: got!.headers }).ok, false);
+    assert.equal(
+      verifyWebhookSignature({ secret: rotated.body.signing_secret, body: got!.body, headers: got!.headers }).ok,
+      true,
+    );
+    assert.equal(
+      verifyWebhookSignature({ secret: created.signing_secret, body: got!.body, headers: got!.headers }).ok,
+      false,
+    );
   });
 
   it('[HOOK-2] the local platform sends only to loopback: another host is recorded as failed without retries', async () => {
     const endpoint = await createEndpoint('https://hooks.example.com/alerts', ['alerts.triggered']);
     t.lp.platform.state.conversations.push(conversation(now() - MIN));
-    await alerts(t.lp, 'POST', '/v1/alert-rules', validRule({ metric: 'call_volume', operator: '>=', threshold_value: 1 }));
+    await alerts(
+      t.lp,
+      'POST',
+      '/v1/alert-rules',
+      validRule({ metric: 'call_volume', operator: '>=', threshold_value: 1 }),
+    );
     await evaluate(t.lp);
     const [d] = await settled();
     assert.equal(d!.endpoint_id, endpoint.id);

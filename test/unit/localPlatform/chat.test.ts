@@ -1,17 +1,27 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ChatCreateReply, ChatErrorBody, ChatRespondReply } from '../../../src/contract/chat';
-import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
+import {
+  LOCAL_ACCOUNT,
+  LOCAL_CONNECTORS,
+  LOCAL_KEYS,
+  LOCAL_PROJECT,
+} from '../../../src/localPlatform/seed/credentials';
 import { call, useLocalPlatform } from '../support/localPlatform';
 
 const AUTH = { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': LOCAL_CONNECTORS.chatToken };
 
 describe('Chat API (spec: Endpoints > Chat API, Chat conversation states)', () => {
   const t = useLocalPlatform();
-  const chatUrl = (op: string, account: string = LOCAL_ACCOUNT.slug, project: string = LOCAL_PROJECT.slug, version = 'v1') =>
-    `${t.lp.urls.runtime}/${version}/${account}/${project}/chat/${op}`;
+  const chatUrl = (
+    op: string,
+    account: string = LOCAL_ACCOUNT.slug,
+    project: string = LOCAL_PROJECT.slug,
+    version = 'v1',
+  ) => `${t.lp.urls.runtime}/${version}/${account}/${project}/chat/${op}`;
   const create = (body?: unknown) => call<ChatCreateReply>('POST', chatUrl('create'), { headers: AUTH, body });
-  const respond = (body: unknown) => call<ChatRespondReply & ChatErrorBody>('POST', chatUrl('respond'), { headers: AUTH, body });
+  const respond = (body: unknown) =>
+    call<ChatRespondReply & ChatErrorBody>('POST', chatUrl('respond'), { headers: AUTH, body });
   const stored = (id: string) => {
     const conv = t.lp.platform.findConversation(id);
     assert.ok(conv, `conversation ${id} is recorded`);
@@ -48,7 +58,10 @@ describe('Chat API (spec: Endpoints > Chat API, Chat conversation states)', () =
     ['neither header', {}],
     ['an unknown API key', { 'X-API-KEY': 'nope', 'X-TOKEN': LOCAL_CONNECTORS.chatToken }],
     ['an unknown connector token', { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': 'nope' }],
-    ['a webchat token instead of a chat connector token', { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': LOCAL_CONNECTORS.webchatToken }],
+    [
+      'a webchat token instead of a chat connector token',
+      { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': LOCAL_CONNECTORS.webchatToken },
+    ],
   ];
   for (const [label, headers] of missing) {
     for (const op of ['create', 'respond']) {
@@ -66,33 +79,56 @@ describe('Chat API (spec: Endpoints > Chat API, Chat conversation states)', () =
   });
 
   it('[CHAT-7] the header names are matched whatever their case', async () => {
-    const res = await call<ChatCreateReply>('POST', chatUrl('create'), { headers: { 'x-api-key': LOCAL_KEYS.chat, 'x-token': LOCAL_CONNECTORS.chatToken }, body: {} });
+    const res = await call<ChatCreateReply>('POST', chatUrl('create'), {
+      headers: { 'x-api-key': LOCAL_KEYS.chat, 'x-token': LOCAL_CONNECTORS.chatToken },
+      body: {},
+    });
     assert.equal(res.status, 200);
   });
 
   it('[CHAT-7] a version other than v1 answers 404 naming the supported version', async () => {
-    const res = await call<ChatErrorBody>('POST', chatUrl('create', LOCAL_ACCOUNT.slug, LOCAL_PROJECT.slug, 'v2'), { headers: AUTH, body: {} });
+    const res = await call<ChatErrorBody>('POST', chatUrl('create', LOCAL_ACCOUNT.slug, LOCAL_PROJECT.slug, 'v2'), {
+      headers: AUTH,
+      body: {},
+    });
     assert.equal(res.status, 404);
     assert.match(res.body.error_message, /v1/);
   });
 
   it('[CHAT-7] a body that is not application/json answers 415', async () => {
-    const res = await call<ChatErrorBody>('POST', chatUrl('create'), { headers: { ...AUTH, 'content-type': 'text/plain' }, rawBody: '{}' });
+    const res = await call<ChatErrorBody>('POST', chatUrl('create'), {
+      headers: { ...AUTH, 'content-type': 'text/plain' },
+      rawBody: '{}',
+    });
     assert.equal(res.status, 415);
   });
 
   it('[CHAT-7] invalid JSON answers 400 naming the body', async () => {
-    const res = await call<ChatErrorBody>('POST', chatUrl('respond'), { headers: { ...AUTH, 'content-type': 'application/json' }, rawBody: '{nope' });
+    const res = await call<ChatErrorBody>('POST', chatUrl('respond'), {
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      rawBody: '{nope',
+    });
     assert.equal(res.status, 400);
     assert.equal(res.body.field, 'body');
   });
 
   it('[CHAT-7][ADDR-1] an unknown account or project answers 404; a key of another project answers 403', async () => {
     assert.equal((await call('POST', chatUrl('create', 'nobody'), { headers: AUTH, body: {} })).status, 404);
-    assert.equal((await call('POST', chatUrl('create', LOCAL_ACCOUNT.slug, 'nothing'), { headers: AUTH, body: {} })).status, 404);
+    assert.equal(
+      (await call('POST', chatUrl('create', LOCAL_ACCOUNT.slug, 'nothing'), { headers: AUTH, body: {} })).status,
+      404,
+    );
     const state = t.lp.platform.state;
-    state.projects.push({ ...state.projects[0]!, id: 'PROJECT-0ther000', slug: 'other', settings: { ...state.projects[0]!.settings } });
-    const res = await call<ChatErrorBody>('POST', chatUrl('create', LOCAL_ACCOUNT.slug, 'other'), { headers: AUTH, body: {} });
+    state.projects.push({
+      ...state.projects[0]!,
+      id: 'PROJECT-0ther000',
+      slug: 'other',
+      settings: { ...state.projects[0]!.settings },
+    });
+    const res = await call<ChatErrorBody>('POST', chatUrl('create', LOCAL_ACCOUNT.slug, 'other'), {
+      headers: AUTH,
+      body: {},
+    });
     assert.equal(res.status, 403);
   });
 
@@ -105,7 +141,10 @@ describe('Chat API (spec: Endpoints > Chat API, Chat conversation states)', () =
   });
 
   it('[CHAT-2] an unknown variant_id on create answers 400 naming the field', async () => {
-    const res = await call<ChatErrorBody>('POST', chatUrl('create'), { headers: AUTH, body: { variant_id: 'var_nope' } });
+    const res = await call<ChatErrorBody>('POST', chatUrl('create'), {
+      headers: AUTH,
+      body: { variant_id: 'var_nope' },
+    });
     assert.equal(res.status, 400);
     assert.equal(res.body.field, 'variant_id');
   });
@@ -136,7 +175,10 @@ describe('Chat API (spec: Endpoints > Chat API, Chat conversation states)', () =
   });
 
   it('[CHAT-3] integration_attributes that are not an object answer 400 naming the field', async () => {
-    const res = await call<ChatErrorBody>('POST', chatUrl('create'), { headers: AUTH, body: { integration_attributes: 'x' } });
+    const res = await call<ChatErrorBody>('POST', chatUrl('create'), {
+      headers: AUTH,
+      body: { integration_attributes: 'x' },
+    });
     assert.equal(res.status, 400);
     assert.equal(res.body.field, 'integration_attributes');
   });
@@ -170,7 +212,11 @@ describe('Chat API (spec: Endpoints > Chat API, Chat conversation states)', () =
 
   it('[CHAT-4] a malformed language code answers 400 naming the field', async () => {
     const { body } = await create();
-    const res = await respond({ conversation_id: body.conversation_id, message: 'hi', asr_lang_code: 'english please' });
+    const res = await respond({
+      conversation_id: body.conversation_id,
+      message: 'hi',
+      asr_lang_code: 'english please',
+    });
     assert.equal(res.status, 400);
     assert.equal(res.body.field, 'asr_lang_code');
   });
@@ -203,8 +249,14 @@ describe('Chat API (spec: Endpoints > Chat API, Chat conversation states)', () =
 
   it('[CHAT-5] asking for a person hands off to the connector destination', async () => {
     const { body } = await create();
-    const res = await respond({ conversation_id: body.conversation_id, message: 'Can I talk to a real person please?' });
-    assert.deepEqual(res.body.handoff, { destination: 'human-support-queue', reason: 'The user asked to speak to a person' });
+    const res = await respond({
+      conversation_id: body.conversation_id,
+      message: 'Can I talk to a real person please?',
+    });
+    assert.deepEqual(res.body.handoff, {
+      destination: 'human-support-queue',
+      reason: 'The user asked to speak to a person',
+    });
     assert.equal(res.body.end_conversation, false);
     const conv = stored(body.conversation_id);
     assert.equal(conv.handoff, true);
@@ -222,14 +274,20 @@ describe('Chat API (spec: Endpoints > Chat API, Chat conversation states)', () =
 
   it('[CHAT-6] close returns success true and a later respond answers 409 naming the conversation', async () => {
     const { body } = await create();
-    const closed = await call<{ success: boolean }>('PUT', chatUrl('close'), { headers: AUTH, body: { conversation_id: body.conversation_id } });
+    const closed = await call<{ success: boolean }>('PUT', chatUrl('close'), {
+      headers: AUTH,
+      body: { conversation_id: body.conversation_id },
+    });
     assert.equal(closed.status, 200);
     assert.deepEqual(closed.body, { success: true });
     assert.equal(stored(body.conversation_id).in_progress, false);
     const res = await respond({ conversation_id: body.conversation_id, message: 'still there?' });
     assert.equal(res.status, 409);
     assert.match(res.body.error_message, new RegExp(body.conversation_id));
-    const again = await call<{ success: boolean }>('PUT', chatUrl('close'), { headers: AUTH, body: { conversation_id: body.conversation_id } });
+    const again = await call<{ success: boolean }>('PUT', chatUrl('close'), {
+      headers: AUTH,
+      body: { conversation_id: body.conversation_id },
+    });
     assert.deepEqual(again.body, { success: true });
   });
 
@@ -237,7 +295,10 @@ describe('Chat API (spec: Endpoints > Chat API, Chat conversation states)', () =
     const a = await call<ChatErrorBody>('PUT', chatUrl('close'), { headers: AUTH, body: {} });
     assert.equal(a.status, 400);
     assert.equal(a.body.field, 'conversation_id');
-    const b = await call<ChatErrorBody>('PUT', chatUrl('close'), { headers: AUTH, body: { conversation_id: 'conv_nope' } });
+    const b = await call<ChatErrorBody>('PUT', chatUrl('close'), {
+      headers: AUTH,
+      body: { conversation_id: 'conv_nope' },
+    });
     assert.equal(b.status, 404);
   });
 

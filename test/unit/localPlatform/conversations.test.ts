@@ -38,7 +38,13 @@ describe('Conversations API: addresses, keys and parameters (spec: Conversations
     assert.match(res.body.error_message!, /v3.*v2.*v1/);
   });
 
-  const authCases: Array<{ name: string; status: number; headers: Record<string, string>; account?: string; project?: string }> = [
+  const authCases: Array<{
+    name: string;
+    status: number;
+    headers: Record<string, string>;
+    account?: string;
+    project?: string;
+  }> = [
     { name: 'no key', status: 401, headers: {} },
     { name: 'an unknown key', status: 401, headers: { 'x-api-key': 'nope' } },
     { name: 'a key of another family (chat)', status: 401, headers: { 'x-api-key': LOCAL_KEYS.chat } },
@@ -48,8 +54,21 @@ describe('Conversations API: addresses, keys and parameters (spec: Conversations
   ];
   for (const c of authCases) {
     it(`[CONV-1][AUTH-1] ${c.name}: ${c.status} with error_message`, async () => {
-      t.lp.platform.state.projects.push({ id: 'PROJECT-0b11ab1e', slug: 'billing', accountId: LOCAL_ACCOUNT.id, name: 'Billing', settings: { ...t.lp.platform.state.projects[0]!.settings } });
-      t.lp.platform.state.keys.push({ key: 'other_project_key', family: 'conversations', accountId: LOCAL_ACCOUNT.id, projectId: 'PROJECT-0b11ab1e', dataPermission: true, label: 'billing' });
+      t.lp.platform.state.projects.push({
+        id: 'PROJECT-0b11ab1e',
+        slug: 'billing',
+        accountId: LOCAL_ACCOUNT.id,
+        name: 'Billing',
+        settings: { ...t.lp.platform.state.projects[0]!.settings },
+      });
+      t.lp.platform.state.keys.push({
+        key: 'other_project_key',
+        family: 'conversations',
+        accountId: LOCAL_ACCOUNT.id,
+        projectId: 'PROJECT-0b11ab1e',
+        dataPermission: true,
+        label: 'billing',
+      });
       const res = await call<Page>('GET', url('v3', '', c.account, c.project), { headers: c.headers });
       assert.equal(res.status, c.status);
       assert.equal(typeof res.body.error_message, 'string');
@@ -70,12 +89,28 @@ describe('Conversations API: addresses, keys and parameters (spec: Conversations
   const invalid: Array<{ rule: string; qs: string; version?: string; names: RegExp }> = [
     { rule: 'CONV-2', qs: 'start_time=yesterday', names: /start_time.*ISO 8601/ },
     { rule: 'CONV-2', qs: 'end_time=2026-02-31T00:00:00Z', names: /end_time.*ISO 8601/ },
-    { rule: 'CONV-2', qs: 'start_time=2026-01-06T00:00:00Z&end_time=2026-01-05T00:00:00Z', names: /end_time must not be before start_time/ },
-    { rule: 'CONV-2', qs: 'query_type=transcript&query=hours', names: /start_time is required with query_type=transcript/ },
-    { rule: 'CONV-2', qs: 'query_type=semantic&query=hours&start_time=2026-01-05T00:00:00Z', names: /end_time is required/ },
+    {
+      rule: 'CONV-2',
+      qs: 'start_time=2026-01-06T00:00:00Z&end_time=2026-01-05T00:00:00Z',
+      names: /end_time must not be before start_time/,
+    },
+    {
+      rule: 'CONV-2',
+      qs: 'query_type=transcript&query=hours',
+      names: /start_time is required with query_type=transcript/,
+    },
+    {
+      rule: 'CONV-2',
+      qs: 'query_type=semantic&query=hours&start_time=2026-01-05T00:00:00Z',
+      names: /end_time is required/,
+    },
     { rule: 'CONV-2', qs: 'sample=random', names: /start_time is required with sample=random/ },
     { rule: 'CONV-3', qs: 'client_env=production', names: /client_env must be one of sandbox, pre-release, live/ },
-    { rule: 'CONV-5', qs: 'variant_id=var_default&variant_name=Default', names: /variant_id and variant_name cannot be used together/ },
+    {
+      rule: 'CONV-5',
+      qs: 'variant_id=var_default&variant_name=Default',
+      names: /variant_id and variant_name cannot be used together/,
+    },
     { rule: 'CONV-6', qs: 'in_progress=yes', names: /in_progress must be true or false/ },
     { rule: 'CONV-7', qs: 'limit=0', names: /limit must be an integer from 1 to 5000/ },
     { rule: 'CONV-7', qs: 'limit=5001', names: /limit must be an integer from 1 to 5000/ },
@@ -85,13 +120,29 @@ describe('Conversations API: addresses, keys and parameters (spec: Conversations
     { rule: 'CONV-9', qs: 'cursor=abc', version: 'v1', names: /cursor is available on v3 only/ },
     { rule: 'CONV-9', qs: 'cursor=abc', version: 'v2', names: /cursor is available on v3 only/ },
     { rule: 'CONV-10', qs: `query_type=semantic&${range}`, names: /query is required when query_type is semantic/ },
-    { rule: 'CONV-10', qs: `query_type=keyword&query=x&${range}`, names: /query_type must be one of transcript, semantic/ },
-    { rule: 'CONV-10', qs: `query_type=transcript&query=hours&sample=random&${range}`, names: /query_type and sample cannot be used together/ },
+    {
+      rule: 'CONV-10',
+      qs: `query_type=keyword&query=x&${range}`,
+      names: /query_type must be one of transcript, semantic/,
+    },
+    {
+      rule: 'CONV-10',
+      qs: `query_type=transcript&query=hours&sample=random&${range}`,
+      names: /query_type and sample cannot be used together/,
+    },
     { rule: 'CONV-10', qs: 'query=hours', names: /query needs query_type/ },
     { rule: 'CONV-11', qs: `sample=all&${range}`, names: /sample must be one of random/ },
     { rule: 'CONV-12', qs: 'turn_type=user', names: /turn_type applies to query_type=transcript only/ },
-    { rule: 'CONV-12', qs: `query_type=semantic&query=x&turn_type=agent&${range}`, names: /turn_type applies to query_type=transcript only/ },
-    { rule: 'CONV-12', qs: `query_type=transcript&query=x&turn_type=bot&${range}`, names: /turn_type must be one of user, agent/ },
+    {
+      rule: 'CONV-12',
+      qs: `query_type=semantic&query=x&turn_type=agent&${range}`,
+      names: /turn_type applies to query_type=transcript only/,
+    },
+    {
+      rule: 'CONV-12',
+      qs: `query_type=transcript&query=x&turn_type=bot&${range}`,
+      names: /turn_type must be one of user, agent/,
+    },
     { rule: 'CONV-13', qs: 'include_latency=1', names: /include_latency must be true or false/ },
     { rule: 'CONV-7', qs: 'limit=5&limit=6', names: /limit may be given only once/ },
     { rule: 'CONV-16', qs: 'chanel=CHAT', names: /unknown parameter chanel/ },
@@ -105,48 +156,66 @@ describe('Conversations API: addresses, keys and parameters (spec: Conversations
   }
 
   it('[CONV-2] without start_time and end_time there is no lower or upper bound; with them only that range', async () => {
-    const [old, mid, late] = insertConversations(t.lp,
-      buildConversation('2019-03-01T10:00:00Z'), buildConversation('2026-01-05T10:00:00Z'), buildConversation('2026-01-06T10:00:00Z'));
+    const [old, mid, late] = insertConversations(
+      t.lp,
+      buildConversation('2019-03-01T10:00:00Z'),
+      buildConversation('2026-01-05T10:00:00Z'),
+      buildConversation('2026-01-06T10:00:00Z'),
+    );
     assert.deepEqual(ids((await list()).body), [old!.id, mid!.id, late!.id]);
     assert.deepEqual(ids((await list('start_time=2026-01-05T00:00:00Z')).body), [mid!.id, late!.id]);
     assert.deepEqual(ids((await list('end_time=2026-01-06T00:00:00Z')).body), [old!.id, mid!.id]);
-    assert.deepEqual(ids((await list('start_time=2026-01-05T11:00:00%2B01:00&end_time=2026-01-05T12:00:00%2B01:00')).body), [mid!.id]);
+    assert.deepEqual(
+      ids((await list('start_time=2026-01-05T11:00:00%2B01:00&end_time=2026-01-05T12:00:00%2B01:00')).body),
+      [mid!.id],
+    );
     // An unencoded + arrives as a space; a date alone is midnight UTC.
-    assert.deepEqual(ids((await list('start_time=2026-01-05T11:00:00+01:00&end_time=2026-01-05T12:00:00+01:00')).body), [mid!.id]);
+    assert.deepEqual(
+      ids((await list('start_time=2026-01-05T11:00:00+01:00&end_time=2026-01-05T12:00:00+01:00')).body),
+      [mid!.id],
+    );
     assert.deepEqual(ids((await list('start_time=2026-01-05&end_time=2026-01-06')).body), [mid!.id]);
   });
 
   it('[CONV-3] client_env defaults to live; sandbox and pre-release are asked for by name', async () => {
-    const [live, sandbox, pre] = insertConversations(t.lp,
+    const [live, sandbox, pre] = insertConversations(
+      t.lp,
       buildConversation('2026-01-05T09:00:00Z'),
       buildConversation('2026-01-05T09:01:00Z', { environment: 'sandbox' }),
-      buildConversation('2026-01-05T09:02:00Z', { environment: 'pre-release' }));
+      buildConversation('2026-01-05T09:02:00Z', { environment: 'pre-release' }),
+    );
     assert.deepEqual(ids((await list()).body), [live!.id]);
     assert.deepEqual(ids((await list('client_env=sandbox')).body), [sandbox!.id]);
     assert.deepEqual(ids((await list('client_env=pre-release')).body), [pre!.id]);
   });
 
   it('[CONV-4] channel is repeatable and matches any of the given channels', async () => {
-    const [voice, web, chat] = insertConversations(t.lp,
+    const [voice, web, chat] = insertConversations(
+      t.lp,
       buildConversation('2026-01-05T09:00:00Z', { channel: 'VOICE-SIP' }),
       buildConversation('2026-01-05T09:01:00Z', { channel: 'WEBCHAT' }),
-      buildConversation('2026-01-05T09:02:00Z', { channel: 'CHAT' }));
+      buildConversation('2026-01-05T09:02:00Z', { channel: 'CHAT' }),
+    );
     assert.deepEqual(ids((await list('channel=WEBCHAT')).body), [web!.id]);
     assert.deepEqual(ids((await list('channel=VOICE-SIP&channel=CHAT')).body), [voice!.id, chat!.id]);
   });
 
   it('[CONV-5] variant_id or variant_name (spaces as %20) narrows to one variant', async () => {
-    const [def, friendly] = insertConversations(t.lp,
+    const [def, friendly] = insertConversations(
+      t.lp,
       buildConversation('2026-01-05T09:00:00Z'),
-      buildConversation('2026-01-05T09:01:00Z', { variant_id: 'var_friendly', variant_name: 'Friendly Tone' }));
+      buildConversation('2026-01-05T09:01:00Z', { variant_id: 'var_friendly', variant_name: 'Friendly Tone' }),
+    );
     assert.deepEqual(ids((await list('variant_id=var_default')).body), [def!.id]);
     assert.deepEqual(ids((await list('variant_name=Friendly%20Tone')).body), [friendly!.id]);
   });
 
   it('[CONV-6] in_progress true gives only active conversations, false only finished, omitted both', async () => {
-    const [done, active] = insertConversations(t.lp,
+    const [done, active] = insertConversations(
+      t.lp,
       buildConversation('2026-01-05T09:00:00Z'),
-      buildConversation('2026-01-05T09:01:00Z', { in_progress: true }));
+      buildConversation('2026-01-05T09:01:00Z', { in_progress: true }),
+    );
     assert.deepEqual(ids((await list('in_progress=true')).body), [active!.id]);
     assert.deepEqual(ids((await list('in_progress=false')).body), [done!.id]);
     assert.deepEqual(ids((await list()).body), [done!.id, active!.id]);
@@ -155,9 +224,18 @@ describe('Conversations API: addresses, keys and parameters (spec: Conversations
   it('[CONV-7][CONV-8] limit defaults to 5 and offset to 0; offset skips, limit 5000 is accepted', async () => {
     const all = insertConversations(t.lp, ...conversationSeries('2026-01-05T09:00:00Z', 8, 1));
     const first = await list();
-    assert.deepEqual(ids(first.body), all.slice(0, 5).map((c) => c.id));
-    assert.deepEqual(ids((await list('offset=6')).body), all.slice(6).map((c) => c.id));
-    assert.deepEqual(ids((await list('limit=2&offset=3')).body), all.slice(3, 5).map((c) => c.id));
+    assert.deepEqual(
+      ids(first.body),
+      all.slice(0, 5).map((c) => c.id),
+    );
+    assert.deepEqual(
+      ids((await list('offset=6')).body),
+      all.slice(6).map((c) => c.id),
+    );
+    assert.deepEqual(
+      ids((await list('limit=2&offset=3')).body),
+      all.slice(3, 5).map((c) => c.id),
+    );
     assert.equal((await list('limit=5000')).body.conversations.length, 8);
   });
 });

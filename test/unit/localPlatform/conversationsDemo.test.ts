@@ -26,7 +26,14 @@ describe('Demo week of conversations (spec: Conversation record)', () => {
     assert.ok(Math.min(...starts) >= SEED_EPOCH - 7 * 24 * 3600_000 && Math.max(...starts) < SEED_EPOCH);
     const active = a.filter((c) => c.in_progress);
     assert.ok(active.length >= 1 && active.length <= 5);
-    assert.ok(active.every((c) => c.ended_at === null && c.turns.length > 0 && c.turns.every((t) => Date.parse(t.user_input_datetime!) <= SEED_EPOCH)));
+    assert.ok(
+      active.every(
+        (c) =>
+          c.ended_at === null &&
+          c.turns.length > 0 &&
+          c.turns.every((t) => Date.parse(t.user_input_datetime!) <= SEED_EPOCH),
+      ),
+    );
   });
 
   it('[CONV-21] covers channels, environments, variants, languages, handoffs, out-of-domain and silent turns, errors and crashes', () => {
@@ -41,11 +48,16 @@ describe('Demo week of conversations (spec: Conversation record)', () => {
     assert.ok(convs.some((c) => c.handoff && c.handoff_destination && c.handoff_reason));
     assert.ok(convs.some((c) => c.turns.some((t) => t.is_ood)));
     assert.ok(convs.some((c) => c.turns.some((t) => t.is_silence)));
-    assert.ok(convs.some((c) => c.api_errors > 0) && convs.some((c) => c.function_errors > 0) && convs.some((c) => c.crashed));
-    assert.ok(convs.some((c) => c.turns.some((t) => t.translated_user_input !== null)), 'non-English conversations carry translations');
+    assert.ok(
+      convs.some((c) => c.api_errors > 0) && convs.some((c) => c.function_errors > 0) && convs.some((c) => c.crashed),
+    );
+    assert.ok(
+      convs.some((c) => c.turns.some((t) => t.translated_user_input !== null)),
+      'non-English conversations carry translations',
+    );
   });
 
-  it('[CONV-21] has a daily and hourly shape: weekday afternoons (UTC) are busier than nights and New Year\'s Day', () => {
+  it("[CONV-21] has a daily and hourly shape: weekday afternoons (UTC) are busier than nights and New Year's Day", () => {
     const convs = demoPlatform().state.conversations;
     const at = (prefix: string) => convs.filter((c) => c.started_at.startsWith(prefix)).length;
     assert.ok(at('2025-12-30T16') > 3 * at('2025-12-30T04'));
@@ -59,10 +71,16 @@ describe('Demo week through the APIs (spec: Conversations API, Concurrent Calls 
   const week = `start_time=${new Date(SEED_EPOCH - 7 * 24 * 3600_000).toISOString()}&end_time=${new Date(SEED_EPOCH).toISOString()}`;
 
   it('[CONV-14][CONV-21] every live demo conversation reads as a valid v3 record, in time order', async () => {
-    const res = await call('GET', `${t.lp.urls.runtime}/v3/acme/support-desk/conversations?limit=5000&include_latency=true`, { headers });
+    const res = await call(
+      'GET',
+      `${t.lp.urls.runtime}/v3/acme/support-desk/conversations?limit=5000&include_latency=true`,
+      { headers },
+    );
     assert.equal(res.status, 200);
     const page = conversationsPageV3Schema.parse(res.body);
-    const live = t.lp.platform.state.conversations.filter((c) => c.environment === 'live' && c.project_id === LOCAL_PROJECT.id);
+    const live = t.lp.platform.state.conversations.filter(
+      (c) => c.environment === 'live' && c.project_id === LOCAL_PROJECT.id,
+    );
     assert.equal(page.conversations.length, live.length);
     const starts = page.conversations.map((c) => c.started_at);
     assert.deepEqual(starts, [...starts].sort());
@@ -70,12 +88,18 @@ describe('Demo week through the APIs (spec: Conversations API, Concurrent Calls 
   });
 
   it('[CONC-6] the demo week has a busy afternoon peak and quiet nights in the concurrency series', async () => {
-    const res = await call('GET', `${t.lp.urls.runtime}/v1/acme/support-desk/conversations/concurrency?${week}`, { headers });
+    const res = await call('GET', `${t.lp.urls.runtime}/v1/acme/support-desk/conversations/concurrency?${week}`, {
+      headers,
+    });
     assert.equal(res.status, 200);
     const body = concurrencyReplySchema.parse(res.body);
     assert.equal(body.intervals.length, 7 * 24 * 12);
     const peakAt = (hours: (h: number) => boolean) =>
-      Math.max(...body.intervals.filter((i) => hours(new Date(i.time).getUTCHours())).map((i) => i.max_concurrent_conversations));
+      Math.max(
+        ...body.intervals
+          .filter((i) => hours(new Date(i.time).getUTCHours()))
+          .map((i) => i.max_concurrent_conversations),
+      );
     const afternoon = peakAt((h) => h >= 14 && h <= 21);
     const night = peakAt((h) => h >= 1 && h <= 6);
     assert.ok(afternoon > night && afternoon >= 2, `afternoon ${afternoon}, night ${night}`);

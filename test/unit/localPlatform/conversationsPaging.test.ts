@@ -10,7 +10,9 @@ type Page = ConversationsPageV3 & { error_message?: string };
 describe('Conversations API: ordering, paging and retrieval modes (spec: Conversations API rules 1-5)', () => {
   const t = useLocalPlatform();
   const list = (qs = '', version = 'v3') =>
-    call<Page>('GET', `${t.lp.urls.runtime}/${version}/acme/support-desk/conversations${qs ? `?${qs}` : ''}`, { headers: { 'x-api-key': LOCAL_KEYS.conversations } });
+    call<Page>('GET', `${t.lp.urls.runtime}/${version}/acme/support-desk/conversations${qs ? `?${qs}` : ''}`, {
+      headers: { 'x-api-key': LOCAL_KEYS.conversations },
+    });
   const ids = (page: Page): string[] => page.conversations.map((c) => c.id);
   const range = 'start_time=2026-01-05T00:00:00Z&end_time=2026-01-06T00:00:00Z';
 
@@ -28,8 +30,12 @@ describe('Conversations API: ordering, paging and retrieval modes (spec: Convers
   }
 
   it('[CONV-14] conversations come in ascending order of started_at whatever the order they were stored in', async () => {
-    const [late, early, mid] = insertConversations(t.lp,
-      buildConversation('2026-01-05T12:00:00Z'), buildConversation('2026-01-05T08:00:00Z'), buildConversation('2026-01-05T10:00:00Z'));
+    const [late, early, mid] = insertConversations(
+      t.lp,
+      buildConversation('2026-01-05T12:00:00Z'),
+      buildConversation('2026-01-05T08:00:00Z'),
+      buildConversation('2026-01-05T10:00:00Z'),
+    );
     const res = await list();
     assert.deepEqual(ids(res.body), [early!.id, mid!.id, late!.id]);
   });
@@ -54,7 +60,10 @@ describe('Conversations API: ordering, paging and retrieval modes (spec: Convers
     insertConversations(t.lp, buildConversation('2026-01-05T08:00:00Z'));
     const rest = await allPagesFrom(first.body.cursor!, 'limit=10');
     const seen = [...ids(first.body), ...rest.flatMap(ids)];
-    assert.deepEqual(seen, all.map((c) => c.id));
+    assert.deepEqual(
+      seen,
+      all.map((c) => c.id),
+    );
   });
 
   async function allPagesFrom(cursor: string, qs: string): Promise<Page[]> {
@@ -98,20 +107,45 @@ describe('Conversations API: ordering, paging and retrieval modes (spec: Convers
     const all = insertConversations(t.lp, ...conversationSeries('2026-01-05T09:00:00Z', 6, 1));
     const first = await list('limit=2');
     const res = await list(`limit=2&offset=0&cursor=${first.body.cursor!}`);
-    assert.deepEqual(ids(res.body), all.slice(2, 4).map((c) => c.id));
+    assert.deepEqual(
+      ids(res.body),
+      all.slice(2, 4).map((c) => c.id),
+    );
   });
 
   it('[CONV-16] with no retrieval mode every conversation matching the filters is returned', async () => {
-    const all = insertConversations(t.lp, ...conversationSeries('2026-01-05T09:00:00Z', 12, 7, (i) => ({ channel: i % 3 === 0 ? 'CHAT' : 'VOICE-SIP' })));
+    const all = insertConversations(
+      t.lp,
+      ...conversationSeries('2026-01-05T09:00:00Z', 12, 7, (i) => ({ channel: i % 3 === 0 ? 'CHAT' : 'VOICE-SIP' })),
+    );
     const res = await list('limit=5000&channel=VOICE-SIP');
-    assert.deepEqual(ids(res.body), all.filter((c) => c.channel === 'VOICE-SIP').map((c) => c.id));
+    assert.deepEqual(
+      ids(res.body),
+      all.filter((c) => c.channel === 'VOICE-SIP').map((c) => c.id),
+    );
   });
 
   it('[CONV-10][CONV-12] transcript search matches the words in user or agent turns; turn_type narrows the side', async () => {
-    const [agentSide, userSide, neither] = insertConversations(t.lp,
-      buildConversation('2026-01-05T09:00:00Z', { turns: [buildTurn('2026-01-05T09:00:05Z', { user_input: 'Where is my parcel?', agent_response: 'Express delivery arrives the next working day.' })] }),
-      buildConversation('2026-01-05T09:10:00Z', { turns: [buildTurn('2026-01-05T09:10:05Z', { user_input: 'Is express delivery worth it?', agent_response: 'It costs 9 dollars.' })] }),
-      buildConversation('2026-01-05T09:20:00Z'));
+    const [agentSide, userSide, neither] = insertConversations(
+      t.lp,
+      buildConversation('2026-01-05T09:00:00Z', {
+        turns: [
+          buildTurn('2026-01-05T09:00:05Z', {
+            user_input: 'Where is my parcel?',
+            agent_response: 'Express delivery arrives the next working day.',
+          }),
+        ],
+      }),
+      buildConversation('2026-01-05T09:10:00Z', {
+        turns: [
+          buildTurn('2026-01-05T09:10:05Z', {
+            user_input: 'Is express delivery worth it?',
+            agent_response: 'It costs 9 dollars.',
+          }),
+        ],
+      }),
+      buildConversation('2026-01-05T09:20:00Z'),
+    );
     const search = (extra = '') => list(`query_type=transcript&query=express%20DELIVERY&${range}${extra}`);
     assert.deepEqual(ids((await search()).body), [agentSide!.id, userSide!.id]);
     assert.deepEqual(ids((await search('&turn_type=user')).body), [userSide!.id]);
@@ -120,23 +154,45 @@ describe('Conversations API: ordering, paging and retrieval modes (spec: Convers
   });
 
   it('[CONV-10] semantic search finds conversations about the meaning of the query, best matches first across pages', async () => {
-    const refund = (at: string, text: string) => buildConversation(at, { turns: [buildTurn(at, { user_input: text, agent_response: 'You can return any item within 30 days for a full refund.', intents: ['returns'] })] });
-    const [r1, r2] = insertConversations(t.lp,
+    const refund = (at: string, text: string) =>
+      buildConversation(at, {
+        turns: [
+          buildTurn(at, {
+            user_input: text,
+            agent_response: 'You can return any item within 30 days for a full refund.',
+            intents: ['returns'],
+          }),
+        ],
+      });
+    const [r1, r2] = insertConversations(
+      t.lp,
       refund('2026-01-05T09:00:00Z', 'I want my money back for these shoes'),
       refund('2026-01-05T11:00:00Z', 'How do I return an item and get a refund?'),
       buildConversation('2026-01-05T10:00:00Z'),
-      buildConversation('2026-01-05T12:00:00Z', { turns: [buildTurn('2026-01-05T12:00:00Z', { user_input: 'Can you sing a song?', agent_response: 'Sorry, I can only help with orders.' })] }));
+      buildConversation('2026-01-05T12:00:00Z', {
+        turns: [
+          buildTurn('2026-01-05T12:00:00Z', {
+            user_input: 'Can you sing a song?',
+            agent_response: 'Sorry, I can only help with orders.',
+          }),
+        ],
+      }),
+    );
     const res = await list(`query_type=semantic&query=${encodeURIComponent('refunds for returned items')}&${range}`);
     assert.equal(res.status, 200);
     assert.deepEqual(ids(res.body), [r1!.id, r2!.id], 'only the two refund conversations, shown in time order');
     // Page size 1: the best match (the one that mentions return and refund twice) comes first.
-    const best = await list(`query_type=semantic&query=${encodeURIComponent('refunds for returned items')}&${range}&limit=1`);
+    const best = await list(
+      `query_type=semantic&query=${encodeURIComponent('refunds for returned items')}&${range}&limit=1`,
+    );
     assert.deepEqual(ids(best.body), [r2!.id]);
     assert.equal(best.body.next_offset, 1);
   });
 
   it('[CONV-10] searching transcripts while transcript visibility is off answers 403', async () => {
-    await call('PATCH', `${t.lp.urls.admin}/projects/PROJECT-5a7e1c0d/settings`, { body: { transcriptVisibility: false } });
+    await call('PATCH', `${t.lp.urls.admin}/projects/PROJECT-5a7e1c0d/settings`, {
+      body: { transcriptVisibility: false },
+    });
     const res = await list(`query_type=transcript&query=hours&${range}`);
     assert.equal(res.status, 403);
     assert.match(res.body.error_message!, /transcript visibility/);
@@ -148,7 +204,11 @@ describe('Conversations API: ordering, paging and retrieval modes (spec: Convers
     const first = await list(`sample=random&${range}&limit=5`);
     assert.equal(first.status, 200);
     assert.equal(first.body.conversations.length, 5);
-    assert.notDeepEqual(ids(first.body), inRange.slice(0, 5).map((c) => c.id), 'a sample, not the first five');
+    assert.notDeepEqual(
+      ids(first.body),
+      inRange.slice(0, 5).map((c) => c.id),
+      'a sample, not the first five',
+    );
     const starts = first.body.conversations.map((c) => c.started_at);
     assert.deepEqual(starts, [...starts].sort(), 'each page in time order');
     assert.deepEqual(ids((await list(`sample=random&${range}&limit=5`)).body), ids(first.body));

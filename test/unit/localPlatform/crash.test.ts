@@ -11,14 +11,25 @@ const CLI = resolve(__dirname, '../../../src/localPlatform/cli.ts');
 const MIN_KILLS = 20;
 const MIN_WRITES = 1000;
 const AGENTS = { 'x-api-key': LOCAL_KEYS.agents, 'content-type': 'application/json' };
-const CHAT = { 'x-api-key': LOCAL_KEYS.chat, 'x-token': LOCAL_CONNECTORS.chatToken, 'content-type': 'application/json' };
+const CHAT = {
+  'x-api-key': LOCAL_KEYS.chat,
+  'x-token': LOCAL_CONNECTORS.chatToken,
+  'content-type': 'application/json',
+};
 
 /** What an answer acknowledged: the agent, conversation or turn it created. */
-type Acknowledged = { kind: 'agent'; id: string; name: string } | { kind: 'conversation'; id: string } | { kind: 'turn'; conversationId: string; message: string };
+type Acknowledged =
+  | { kind: 'agent'; id: string; name: string }
+  | { kind: 'conversation'; id: string }
+  | { kind: 'turn'; conversationId: string; message: string };
 
 /** Starts the CLI as its own process (as people run it) and resolves with its addresses. */
 function startProcess(dir: string): Promise<{ child: ChildProcess; build: string; runtime: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--seed', 'base', '--data-dir', dir, '--json', '--stream-delay', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CLI, '--port', '0', '--seed', 'base', '--data-dir', dir, '--json', '--stream-delay', '0'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return new Promise((resolveStart, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -33,13 +44,27 @@ function startProcess(dir: string): Promise<{ child: ChildProcess; build: string
   });
 }
 
-async function post(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+async function post(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
 /** Writes one after another until the process is gone; records what each 2xx acknowledged. */
-async function writer(urls: { build: string; runtime: string }, tag: string, acknowledged: Acknowledged[], onAcknowledged: () => void): Promise<void> {
+async function writer(
+  urls: { build: string; runtime: string },
+  tag: string,
+  acknowledged: Acknowledged[],
+  onAcknowledged: () => void,
+): Promise<void> {
   const chat = `${urls.runtime}/v1/acme/support-desk/chat`;
   let conversationId: string | undefined;
   for (let i = 0; ; i++) {
@@ -92,9 +117,15 @@ describe('local platform crash safety with --data-dir', () => {
       try {
         const state = lp.platform.state;
         for (const w of acknowledged) {
-          if (w.kind === 'agent') assert.equal(state.agents.agents[w.id]?.name, w.name, `agent ${w.id} (${w.name}) after restart`);
-          else if (w.kind === 'conversation') assert.ok(lp.platform.findConversation(w.id), `conversation ${w.id} after restart`);
-          else assert.ok(lp.platform.findConversation(w.conversationId)?.turns.some((turn) => turn.user_input === w.message), `turn "${w.message}" after restart`);
+          if (w.kind === 'agent')
+            assert.equal(state.agents.agents[w.id]?.name, w.name, `agent ${w.id} (${w.name}) after restart`);
+          else if (w.kind === 'conversation')
+            assert.ok(lp.platform.findConversation(w.id), `conversation ${w.id} after restart`);
+          else
+            assert.ok(
+              lp.platform.findConversation(w.conversationId)?.turns.some((turn) => turn.user_input === w.message),
+              `turn "${w.message}" after restart`,
+            );
         }
         for (const kind of ['agent', 'conversation'] as const) {
           const ids = acknowledged.filter((w) => w.kind === kind).map((w) => (w as { id: string }).id);

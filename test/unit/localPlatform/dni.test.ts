@@ -22,13 +22,15 @@ interface CallReply {
 describe('DNI API (spec: Endpoints > DNI API)', () => {
   const t = useLocalPlatform();
   const url = () => `${t.lp.urls.runtime}/v1/conversations/dni-reservation`;
-  const reserve = (body: unknown, headers: Record<string, string> = KEY) => call<DniReservationReply & DniErrorBody>('POST', url(), { headers, body });
+  const reserve = (body: unknown, headers: Record<string, string> = KEY) =>
+    call<DniReservationReply & DniErrorBody>('POST', url(), { headers, body });
   const reserved = async (attributes: Record<string, unknown> = {}): Promise<string> => {
     const res = await reserve({ attributes });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body.dni;
   };
-  const ring = (dni: string, body: unknown = { from_number: '+14155550177' }) => call<CallReply>('POST', `${t.lp.urls.admin}/dni/${encodeURIComponent(dni)}/call`, { body });
+  const ring = (dni: string, body: unknown = { from_number: '+14155550177' }) =>
+    call<CallReply>('POST', `${t.lp.urls.admin}/dni/${encodeURIComponent(dni)}/call`, { body });
   const advance = (ms: number) => call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: ms } });
 
   const unauthorized: Array<[string, Record<string, string>]> = [
@@ -67,7 +69,11 @@ describe('DNI API (spec: Endpoints > DNI API)', () => {
   for (const [label, type, expected] of contentTypes) {
     it(`[DNI-1] a JSON body sent as ${label} answers ${expected}`, async () => {
       const body = new TextEncoder().encode(JSON.stringify({ attributes: {} }));
-      const res = await fetch(url(), { method: 'POST', headers: { ...KEY, ...(type ? { 'content-type': type } : {}) }, body });
+      const res = await fetch(url(), {
+        method: 'POST',
+        headers: { ...KEY, ...(type ? { 'content-type': type } : {}) },
+        body,
+      });
       assert.equal(res.status, expected);
     });
   }
@@ -75,7 +81,16 @@ describe('DNI API (spec: Endpoints > DNI API)', () => {
   const goodAttributes: Array<[string, Record<string, unknown>]> = [
     ['an empty object', {}],
     ['flat strings', { customer_id: 'C-1042', campaign: 'spring' }],
-    ['nested objects and lists of any JSON', { customer: { id: 7, tier: 'gold', tags: ['vip', 'returning'] }, basket: [{ sku: 'A1', qty: 2 }], consent: true, score: 0.9, note: null }],
+    [
+      'nested objects and lists of any JSON',
+      {
+        customer: { id: 7, tier: 'gold', tags: ['vip', 'returning'] },
+        basket: [{ sku: 'A1', qty: 2 }],
+        consent: true,
+        score: 0.9,
+        note: null,
+      },
+    ],
   ];
   for (const [label, attributes] of goodAttributes) {
     it(`[DNI-2][DNI-3] attributes of ${label} reach the agent when the number is called`, async () => {
@@ -107,12 +122,15 @@ describe('DNI API (spec: Endpoints > DNI API)', () => {
   }
 
   it('[DNI-1] invalid JSON answers 400 naming the body', async () => {
-    const res = await call<DniErrorBody>('POST', url(), { headers: { ...KEY, 'content-type': 'application/json' }, rawBody: '{"attributes":' });
+    const res = await call<DniErrorBody>('POST', url(), {
+      headers: { ...KEY, 'content-type': 'application/json' },
+      rawBody: '{"attributes":',
+    });
     assert.equal(res.status, 400);
     assert.equal(res.body.field, 'body');
   });
 
-  it('[DNI-3] a call on the reserved number starts a VOICE-SIP conversation of the key\'s agent, greeted, carrying the attributes', async () => {
+  it("[DNI-3] a call on the reserved number starts a VOICE-SIP conversation of the key's agent, greeted, carrying the attributes", async () => {
     const attributes = { customer_id: 'C-1042', order: { id: 'O-9', items: 3 } };
     const dni = await reserved(attributes);
     const res = await ring(dni);
@@ -181,7 +199,9 @@ describe('DNI API (spec: Endpoints > DNI API)', () => {
   });
 
   it('[DNI-1] an injected fault answers its status with error_message', async () => {
-    await call('POST', `${t.lp.urls.admin}/faults`, { body: { family: 'runtime', path: '/v1/conversations/dni-reservation', status: 500, times: 1 } });
+    await call('POST', `${t.lp.urls.admin}/faults`, {
+      body: { family: 'runtime', path: '/v1/conversations/dni-reservation', status: 500, times: 1 },
+    });
     const res = await reserve({ attributes: {} });
     assert.equal(res.status, 500);
     assert.match(res.body.error_message, /\S/);

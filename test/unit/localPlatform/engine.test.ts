@@ -10,7 +10,13 @@ import { Platform } from '../../../src/localPlatform/platform';
 import { LOCAL_AGENT_ID } from '../../../src/localPlatform/seed/credentials';
 import { applySeed } from '../../../src/localPlatform/seed/seeds';
 
-const topic = (id: string, name: string, content: string) => ({ topicId: id, name, content, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' });
+const topic = (id: string, name: string, content: string) => ({
+  topicId: id,
+  name,
+  content,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
 
 describe('agent engine (spec: Conversation record > Turn object; Chat reply)', () => {
   let platform: Platform;
@@ -19,17 +25,36 @@ describe('agent engine (spec: Conversation record > Turn object; Chat reply)', (
     applySeed(platform, 'base');
   });
   const start = (extra: Record<string, unknown> = {}) =>
-    engineOf(platform).start({ agentId: LOCAL_AGENT_ID, environment: 'sandbox', channel: 'CHAT', source: 'chat', ...extra });
+    engineOf(platform).start({
+      agentId: LOCAL_AGENT_ID,
+      environment: 'sandbox',
+      channel: 'CHAT',
+      source: 'chat',
+      ...extra,
+    });
 
   it('[CONV-21] every turn carries all turn fields, a latency in ms and datetimes from the platform clock', () => {
     platform.clock.set(Date.parse('2026-03-01T10:00:00.000Z'));
     const { conversation } = start();
     platform.clock.advance(5000);
-    engineOf(platform).respond(conversation, { message: 'Can I return shoes bought on 2026-02-20? Email me at kim@example.org' });
+    engineOf(platform).respond(conversation, {
+      message: 'Can I return shoes bought on 2026-02-20? Email me at kim@example.org',
+    });
     const turn = conversation.turns[1]!;
     assert.deepEqual(Object.keys(turn).sort(), [
-      'agent_response', 'agent_response_datetime', 'barge_in', 'english_agent_response', 'entities', 'intents', 'is_ood', 'is_silence',
-      'latency', 'translated_user_input', 'user_input', 'user_input_datetime', 'user_input_dtmf',
+      'agent_response',
+      'agent_response_datetime',
+      'barge_in',
+      'english_agent_response',
+      'entities',
+      'intents',
+      'is_ood',
+      'is_silence',
+      'latency',
+      'translated_user_input',
+      'user_input',
+      'user_input_datetime',
+      'user_input_dtmf',
     ]);
     const at = Date.parse(turn.user_input_datetime!) - Date.parse('2026-03-01T10:00:05.000Z');
     assert.ok(at >= 0 && at < 60_000, `user_input_datetime ${turn.user_input_datetime} follows the platform clock`);
@@ -58,14 +83,27 @@ describe('agent engine (spec: Conversation record > Turn object; Chat reply)', (
     assert.equal(ood.isOod, true);
     assert.deepEqual(ood.intents, ['ood']);
     assert.equal(ood.response, "Sorry, I can't help with that. I can help with opening hours, returns and delivery.");
-    assert.deepEqual(conversation.turns.map((t) => [t.is_silence, t.is_ood]), [[false, false], [true, false], [false, true]]);
+    assert.deepEqual(
+      conversation.turns.map((t) => [t.is_silence, t.is_ood]),
+      [
+        [false, false],
+        [true, false],
+        [false, true],
+      ],
+    );
   });
 
   it('[CHAT-5] a handoff goes to the destination given at start, else to human-support-queue', () => {
     const own = start({ handoffDestination: '+14155550100' }).conversation;
-    assert.deepEqual(engineOf(platform).respond(own, { message: 'get me a human' }).handoff, { destination: '+14155550100', reason: 'The user asked to speak to a person' });
+    assert.deepEqual(engineOf(platform).respond(own, { message: 'get me a human' }).handoff, {
+      destination: '+14155550100',
+      reason: 'The user asked to speak to a person',
+    });
     const plain = start().conversation;
-    assert.equal(engineOf(platform).respond(plain, { message: 'representative please' }).handoff?.destination, 'human-support-queue');
+    assert.equal(
+      engineOf(platform).respond(plain, { message: 'representative please' }).handoff?.destination,
+      'human-support-queue',
+    );
     assert.equal(plain.handoff, true);
     assert.equal(plain.metrics.HANDOFF_TO, 'human-support-queue');
   });
@@ -79,12 +117,18 @@ describe('agent engine (spec: Conversation record > Turn object; Chat reply)', (
   });
 
   it('[CHAT-3] start state and integration attributes land in conv.state; the greeting uses the caller name', () => {
-    const { conversation, greeting } = start({ integrationAttributes: { first_name: 'Ana' }, state: { sip_headers: { 'X-Order': '42' } } });
+    const { conversation, greeting } = start({
+      integrationAttributes: { first_name: 'Ana' },
+      state: { sip_headers: { 'X-Order': '42' } },
+    });
     assert.match(greeting, /^Hello Ana!/);
-    assert.deepEqual(conversation.state, { sip_headers: { 'X-Order': '42' }, integration_attributes: { first_name: 'Ana' } });
+    assert.deepEqual(conversation.state, {
+      sip_headers: { 'X-Order': '42' },
+      integration_attributes: { first_name: 'Ana' },
+    });
   });
 
-  it('[AGENT-6] the engine answers from the deployment of the environment, and from main\'s draft where there is none', () => {
+  it("[AGENT-6] the engine answers from the deployment of the environment, and from main's draft where there is none", () => {
     const main = platform.state.agents.branches.br_support_main!;
     main.content.topics.kt_parking = topic('kt_parking', 'Parking', 'Free parking is available behind every store.');
     const sandbox = start().conversation;
@@ -117,15 +161,24 @@ describe('agent engine language (spec: Chat reply; Messaging events)', () => {
 
   it('[CHAT-5] intents by rule: silence, handoff, goodbye, greeting, question', () => {
     const cases: Array<[string, string]> = [
-      ['', 'silence'], ['Can I speak to an agent?', 'handoff'], ['I need a real person', 'handoff'], ['Bye!', 'goodbye'],
-      ["That's all, thanks", 'goodbye'], ['Hello there!', 'greeting'], ['Hi, where is my parcel?', 'question'],
+      ['', 'silence'],
+      ['Can I speak to an agent?', 'handoff'],
+      ['I need a real person', 'handoff'],
+      ['Bye!', 'goodbye'],
+      ["That's all, thanks", 'goodbye'],
+      ['Hello there!', 'greeting'],
+      ['Hi, where is my parcel?', 'question'],
     ];
     for (const [text, act] of cases) assert.equal(classify(text), act, text);
   });
 
   it('[CONV-21] entities: emails, dates and numbers, numbered when repeated', () => {
     assert.deepEqual(extractEntities('Order 1234 and 56, email a.b@c.io, on 12/03/2026 or March 5'), {
-      email: 'a.b@c.io', date: '12/03/2026', date_2: 'March 5', number: '1234', number_2: '56',
+      email: 'a.b@c.io',
+      date: '12/03/2026',
+      date_2: 'March 5',
+      number: '1234',
+      number_2: '56',
     });
     assert.deepEqual(extractEntities('nothing here'), {});
   });
@@ -137,8 +190,14 @@ describe('agent engine language (spec: Chat reply; Messaging events)', () => {
   });
 
   it('[CHAT-1] greetings come from the persona in the behavior, else its title', () => {
-    assert.equal(greetingLine(personaOf('You are Robin, the booking assistant of Hotel Nord.')), "Hello! I'm Robin, the booking assistant of Hotel Nord. How can I help you today?");
-    assert.equal(greetingLine(personaOf('# Pizza Place\nTake orders.')), 'Hello! Welcome to Pizza Place. How can I help you today?');
+    assert.equal(
+      greetingLine(personaOf('You are Robin, the booking assistant of Hotel Nord.')),
+      "Hello! I'm Robin, the booking assistant of Hotel Nord. How can I help you today?",
+    );
+    assert.equal(
+      greetingLine(personaOf('# Pizza Place\nTake orders.')),
+      'Hello! Welcome to Pizza Place. How can I help you today?',
+    );
     assert.equal(greetingLine(personaOf('be nice')), 'Hello! How can I help you today?');
     assert.equal(fallbackLine([]), "Sorry, I can't help with that.");
   });

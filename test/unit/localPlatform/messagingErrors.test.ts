@@ -64,7 +64,10 @@ describe('Messaging system messages and session end (spec: Errors > Messaging sy
       client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'Can I return my order?' } });
       const answer = await client.type('EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', error);
       assert.match(String(answer.payload.text), /30 days/);
-      assert.equal(client.events.some((e) => e.type === 'SESSION_END'), false);
+      assert.equal(
+        client.events.some((e) => e.type === 'SESSION_END'),
+        false,
+      );
       client.close();
     });
   }
@@ -86,7 +89,10 @@ describe('Messaging system messages and session end (spec: Errors > Messaging sy
     const error = await client.systemError(SYSTEM_ERRORS.streamInterrupted, greeting);
     const after = client.events.slice(client.events.indexOf(greeting) + 1, client.events.indexOf(error));
     assert.ok(after.some((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK'));
-    assert.equal(after.some((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE'), false);
+    assert.equal(
+      after.some((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE'),
+      false,
+    );
     client.close();
   });
 
@@ -119,7 +125,8 @@ describe('Messaging system messages and session end (spec: Errors > Messaging sy
     assert.deepEqual(end.payload, { reason: 'connector_not_found' });
   });
 
-  const setHandoffMode = (mode: string) => call('PATCH', `${t.lp.urls.admin}/messaging/connectors/conn_webchat`, { body: { handoffMode: mode } });
+  const setHandoffMode = (mode: string) =>
+    call('PATCH', `${t.lp.urls.admin}/messaging/connectors/conn_webchat`, { body: { handoffMode: mode } });
 
   for (const [mode, text] of [
     ['connect-fails', SYSTEM_ERRORS.handoffConnectFailed],
@@ -132,8 +139,13 @@ describe('Messaging system messages and session end (spec: Errors > Messaging sy
       const first = await client.systemError(text, greeting);
       client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'Let me talk to a human' } });
       await client.systemError(text, first);
-      assert.equal(client.events.some((e) => e.type === 'EVENT_TYPE_HANDOFF_STARTED'), false);
-      const conv = t.lp.platform.findConversation(String(client.events.find((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED')!.payload.conversation_id))!;
+      assert.equal(
+        client.events.some((e) => e.type === 'EVENT_TYPE_HANDOFF_STARTED'),
+        false,
+      );
+      const conv = t.lp.platform.findConversation(
+        String(client.events.find((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED')!.payload.conversation_id),
+      )!;
       assert.equal(conv.handoff, false);
       assert.deepEqual(conv.turns.at(-1)!.intents, ['handoff']);
       client.close();
@@ -158,7 +170,10 @@ describe('Messaging system messages and session end (spec: Errors > Messaging sy
     client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'My order is late' } });
     const error = await client.systemError(SYSTEM_ERRORS.handoffForwardFailed, started);
     client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'My order is late' } });
-    const reply = await client.waitFor((e) => e.type === 'EVENT_TYPE_LIVE_AGENT_MESSAGE' && String(e.payload.text).includes('My order is late'), error);
+    const reply = await client.waitFor(
+      (e) => e.type === 'EVENT_TYPE_LIVE_AGENT_MESSAGE' && String(e.payload.text).includes('My order is late'),
+      error,
+    );
     assert.equal(reply.payload.agent_name, 'Alex');
     client.close();
   });
@@ -173,7 +188,9 @@ describe('Messaging system messages and session end (spec: Errors > Messaging sy
     const ended = await client.type('EVENT_TYPE_HANDOFF_ENDED', started);
     const end = await client.type('SESSION_END', ended);
     assert.deepEqual(end.payload, { reason: 'conversation_ended' });
-    const convId = String(client.events.find((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED')!.payload.conversation_id);
+    const convId = String(
+      client.events.find((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED')!.payload.conversation_id,
+    );
     const conv = t.lp.platform.findConversation(convId)!;
     assert.equal(conv.handoff, true);
     assert.equal(conv.in_progress, false);
@@ -189,7 +206,9 @@ describe('Messaging system messages and session end (spec: Errors > Messaging sy
       await advanceClock(t.lp, 2000);
       client.send({ type: 'EVENT_TYPE_DANCE', payload: {}, metadata: { custom: { marker: true } } });
       await client.waitFor((e) => e.metadata.custom?.marker === true, batch);
-      const answered = client.events.filter((e) => e.type === 'EVENT_TYPE_SYSTEM_MESSAGE' && e.metadata.custom === undefined).length;
+      const answered = client.events.filter(
+        (e) => e.type === 'EVENT_TYPE_SYSTEM_MESSAGE' && e.metadata.custom === undefined,
+      ).length;
       assert.ok(answered >= 3 && answered < 12, `${answered} of 12 answered`);
       client.close();
     } finally {

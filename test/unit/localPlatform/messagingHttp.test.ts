@@ -11,20 +11,55 @@ describe('Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Mes
   const t = useLocalPlatform();
   const tokenUrl = () => `${t.lp.urls.messaging}/api/v1/access-token`;
   const sessionsUrl = () => `${t.lp.urls.messaging}/api/v1/sessions`;
-  const askToken = (headers: Record<string, string>) => call<AccessTokenReply & MessagingErrorBody>('POST', tokenUrl(), { headers, body: {} });
+  const askToken = (headers: Record<string, string>) =>
+    call<AccessTokenReply & MessagingErrorBody>('POST', tokenUrl(), { headers, body: {} });
   const askSession = (headers: Record<string, string>, body?: unknown, rawBody?: string) =>
-    call<SessionReply & MessagingErrorBody>('POST', sessionsUrl(), { headers, ...(body !== undefined ? { body } : {}), ...(rawBody !== undefined ? { rawBody } : {}) });
+    call<SessionReply & MessagingErrorBody>('POST', sessionsUrl(), {
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      ...(rawBody !== undefined ? { rawBody } : {}),
+    });
 
   const tokenRefusals: Array<[string, string, Record<string, string>, string]> = [
     ['MSG-1', 'without X-Token', { 'X-Host': 'example.com' }, 'Missing authentication headers'],
     ['MSG-1', 'without X-Host', { 'X-Token': LOCAL_CONNECTORS.webchatToken }, 'Missing authentication headers'],
     ['MSG-1', 'without either header', {}, 'Missing authentication headers'],
-    ['MSG-2', 'with an unknown connector token', { 'X-Token': 'lp_nope', 'X-Host': 'example.com' }, 'Connector token does not exist'],
-    ['MSG-2', 'with a chat (not webchat) connector token', { 'X-Token': LOCAL_CONNECTORS.chatToken, 'X-Host': 'example.com' }, 'Connector token does not exist'],
-    ['MSG-3', 'with another domain', { 'X-Token': LOCAL_CONNECTORS.webchatToken, 'X-Host': 'evil.test' }, 'Failed to validate connector'],
-    ['MSG-3', 'with a domain that only ends like the registered one', { 'X-Token': LOCAL_CONNECTORS.webchatToken, 'X-Host': 'notexample.com' }, 'Failed to validate connector'],
-    ['MSG-3', 'with a near miss of the app namespace', { 'X-Token': LOCAL_CONNECTORS.webchatToken, 'X-Host': 'com.example.app.other' }, 'Failed to validate connector'],
-    ['MSG-4', 'for a connector without a host domain', { 'X-Token': LOCAL_CONNECTORS.webchatNoHostToken, 'X-Host': 'example.com' }, 'Connector missing host domain'],
+    [
+      'MSG-2',
+      'with an unknown connector token',
+      { 'X-Token': 'lp_nope', 'X-Host': 'example.com' },
+      'Connector token does not exist',
+    ],
+    [
+      'MSG-2',
+      'with a chat (not webchat) connector token',
+      { 'X-Token': LOCAL_CONNECTORS.chatToken, 'X-Host': 'example.com' },
+      'Connector token does not exist',
+    ],
+    [
+      'MSG-3',
+      'with another domain',
+      { 'X-Token': LOCAL_CONNECTORS.webchatToken, 'X-Host': 'evil.test' },
+      'Failed to validate connector',
+    ],
+    [
+      'MSG-3',
+      'with a domain that only ends like the registered one',
+      { 'X-Token': LOCAL_CONNECTORS.webchatToken, 'X-Host': 'notexample.com' },
+      'Failed to validate connector',
+    ],
+    [
+      'MSG-3',
+      'with a near miss of the app namespace',
+      { 'X-Token': LOCAL_CONNECTORS.webchatToken, 'X-Host': 'com.example.app.other' },
+      'Failed to validate connector',
+    ],
+    [
+      'MSG-4',
+      'for a connector without a host domain',
+      { 'X-Token': LOCAL_CONNECTORS.webchatNoHostToken, 'X-Host': 'example.com' },
+      'Connector missing host domain',
+    ],
   ];
   for (const [rule, label, headers, message] of tokenRefusals) {
     it(`[${rule}] access-token ${label}: 401 "${message}"`, async () => {
@@ -34,7 +69,14 @@ describe('Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Mes
     });
   }
 
-  for (const host of ['example.com', 'chat.example.com', 'a.b.example.com', 'https://www.example.com/help', 'EXAMPLE.COM', 'com.example.app']) {
+  for (const host of [
+    'example.com',
+    'chat.example.com',
+    'a.b.example.com',
+    'https://www.example.com/help',
+    'EXAMPLE.COM',
+    'com.example.app',
+  ]) {
     it(`[MSG-3][MSG-5] access-token for X-Host ${host}: a Bearer JWT with expires_in`, async () => {
       const res = await askToken({ 'X-Token': LOCAL_CONNECTORS.webchatToken, 'X-Host': host });
       assert.equal(res.status, 200);
@@ -97,7 +139,11 @@ describe('Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Mes
 
   it('[MSG-9] sessions with a body that is not JSON: 400 "Error parsing request"', async () => {
     const token = await accessToken(t.lp);
-    const res = await askSession({ Authorization: `Bearer ${token}`, 'content-type': 'application/json' }, undefined, '{"streaming_enabled": tru');
+    const res = await askSession(
+      { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      undefined,
+      '{"streaming_enabled": tru',
+    );
     assert.equal(res.status, 400);
     assert.equal(res.body.message, 'Error parsing request');
   });
@@ -130,7 +176,10 @@ describe('Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Mes
   for (const platform of ['web', 'ios', 'android', 'custom']) {
     it(`[MSG-10] a session for platform ${platform} with streaming enabled`, async () => {
       const token = await accessToken(t.lp);
-      const res = await askSession({ Authorization: `Bearer ${token}`, 'User-Agent': 'WidgetTest/1.0' }, { streaming_enabled: true, platform });
+      const res = await askSession(
+        { Authorization: `Bearer ${token}`, 'User-Agent': 'WidgetTest/1.0' },
+        { streaming_enabled: true, platform },
+      );
       assert.equal(res.status, 200);
       const stored = messagingOf(t.lp.platform).sessions[res.body.session_id]!;
       assert.equal(stored.streaming, true);
@@ -159,7 +208,11 @@ describe('Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Mes
       const retryAfter = Number(limited.headers.get('retry-after'));
       assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
       const other = await accessToken(t.lp);
-      assert.equal((await askSession({ Authorization: `Bearer ${other}` }, {})).status, 200, 'another client is not limited');
+      assert.equal(
+        (await askSession({ Authorization: `Bearer ${other}` }, {})).status,
+        200,
+        'another client is not limited',
+      );
       await advanceClock(t.lp, 60_000);
       assert.equal((await askSession(auth, {})).status, 200);
     } finally {

@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { serverEventSchema } from '../../../src/contract/messaging';
 import { call, useLocalPlatform } from '../support/localPlatform';
-import { accessToken, advanceClock, connect, EventClient, injectFault, joined, newSession, refusalOf, socketUrl } from './messagingSupport';
+import {
+  accessToken,
+  advanceClock,
+  connect,
+  EventClient,
+  injectFault,
+  joined,
+  newSession,
+  refusalOf,
+  socketUrl,
+} from './messagingSupport';
 
 describe('Messaging WebSocket (spec: Endpoints > Messaging API, Events > Messaging events, Messaging session states)', () => {
   const t = useLocalPlatform();
@@ -40,7 +50,8 @@ describe('Messaging WebSocket (spec: Endpoints > Messaging API, Events > Messagi
   it('[MSG-14] the 11th simultaneous connection of a session is refused with 429; a freed place can be taken again', async () => {
     const first = await connect(t.lp);
     const clients = [first.client];
-    for (let i = 1; i < 10; i++) clients.push((await connect(t.lp, { token: first.token, sessionId: first.sessionId })).client);
+    for (let i = 1; i < 10; i++)
+      clients.push((await connect(t.lp, { token: first.token, sessionId: first.sessionId })).client);
     const url = socketUrl(t.lp, { access_token: first.token, session_id: first.sessionId });
     const refusal = await refusalOf(url);
     assert.equal(refusal.status, 429);
@@ -48,7 +59,10 @@ describe('Messaging WebSocket (spec: Endpoints > Messaging API, Events > Messagi
     const freed = clients.pop()!;
     freed.close();
     await freed.closed;
-    while ((await call<{ sessions: Array<{ connections: number }> }>('GET', `${t.lp.urls.admin}/messaging/sessions`)).body.sessions[0]!.connections > 9) {
+    while (
+      (await call<{ sessions: Array<{ connections: number }> }>('GET', `${t.lp.urls.admin}/messaging/sessions`)).body
+        .sessions[0]!.connections > 9
+    ) {
       await new Promise((r) => setTimeout(r, 10));
     }
     const again = await EventClient.open(url);
@@ -62,7 +76,10 @@ describe('Messaging WebSocket (spec: Endpoints > Messaging API, Events > Messagi
     assert.deepEqual(batch.payload, { events: [], cursor: 0 });
     client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'hello?' } });
     await client.systemError('Error: Conversation not found');
-    assert.equal(client.events.some((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED'), false);
+    assert.equal(
+      client.events.some((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED'),
+      false,
+    );
     client.send({ type: 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', payload: {} });
     const joinedEvent = await client.type('EVENT_TYPE_VIRTUAL_AGENT_JOINED');
     const greeting = await client.type('EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', joinedEvent);
@@ -76,26 +93,47 @@ describe('Messaging WebSocket (spec: Endpoints > Messaging API, Events > Messagi
   it('[MSG-17] reconnecting with a cursor replays history from it, and a repeated join adds no greeting', async () => {
     const { client, token, sessionId } = await joined(t.lp);
     client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'What are your opening hours?' } });
-    const answer = await client.waitFor((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE' && String(e.payload.text).includes('Monday'));
+    const answer = await client.waitFor(
+      (e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE' && String(e.payload.text).includes('Monday'),
+    );
     client.close();
     await client.closed;
 
     const full = await connect(t.lp, { token, sessionId, cursor: '0' });
     const all = full.batch.payload.events as Array<{ type: string; metadata: { position: number } }>;
-    assert.deepEqual(all.map((e) => e.type), ['EVENT_TYPE_VIRTUAL_AGENT_JOINED', 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', 'EVENT_TYPE_USER_MESSAGE', 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE']);
-    assert.deepEqual(all.map((e) => e.metadata.position), [0, 1, 2, 3]);
+    assert.deepEqual(
+      all.map((e) => e.type),
+      [
+        'EVENT_TYPE_VIRTUAL_AGENT_JOINED',
+        'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE',
+        'EVENT_TYPE_USER_MESSAGE',
+        'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE',
+      ],
+    );
+    assert.deepEqual(
+      all.map((e) => e.metadata.position),
+      [0, 1, 2, 3],
+    );
     assert.equal(full.batch.payload.cursor, 4);
     assert.equal((all[3] as unknown as { id: string }).id, answer.id);
     full.client.close();
 
     const tail = await connect(t.lp, { token, sessionId, cursor: '2' });
-    assert.deepEqual((tail.batch.payload.events as Array<{ type: string }>).map((e) => e.type), ['EVENT_TYPE_USER_MESSAGE', 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE']);
+    assert.deepEqual(
+      (tail.batch.payload.events as Array<{ type: string }>).map((e) => e.type),
+      ['EVENT_TYPE_USER_MESSAGE', 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE'],
+    );
     tail.client.send({ type: 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', payload: {} });
     const again = await tail.client.type('EVENT_TYPE_VIRTUAL_AGENT_JOINED');
     tail.client.send({ type: 'EVENT_TYPE_USER_TYPING', payload: { typing: true } });
     tail.client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'and delivery?' } });
     await tail.client.type('EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', again);
-    assert.equal(tail.client.events.filter((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE' && String(e.payload.text).startsWith('Hello')).length, 0);
+    assert.equal(
+      tail.client.events.filter(
+        (e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE' && String(e.payload.text).startsWith('Hello'),
+      ).length,
+      0,
+    );
     tail.client.close();
   });
 
@@ -127,14 +165,21 @@ describe('Messaging WebSocket (spec: Endpoints > Messaging API, Events > Messagi
     client.send({ type: 'EVENT_TYPE_END_SESSION', payload: {} });
     const end = await client.type('SESSION_END', handoff);
     assert.deepEqual(end.payload, { reason: 'ended_by_user' });
-    assert.equal(client.events.some((e) => e.type === 'EVENT_TYPE_SYSTEM_MESSAGE'), false);
+    assert.equal(
+      client.events.some((e) => e.type === 'EVENT_TYPE_SYSTEM_MESSAGE'),
+      false,
+    );
     assert.equal((await client.closed).code, 1000);
   });
 
   it('[MSG-23] every received event has id, timestamp and metadata, and metadata.custom echoes what the client sent', async () => {
     const { client, greeting } = await joined(t.lp, { streaming: true });
     const custom = { trace: 'abc-123', page: '/help' };
-    client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'How long does delivery take?' }, metadata: { custom } });
+    client.send({
+      type: 'EVENT_TYPE_USER_MESSAGE',
+      payload: { text: 'How long does delivery take?' },
+      metadata: { custom },
+    });
     const answer = await client.type('EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', greeting);
     const reply = client.events.slice(client.events.indexOf(greeting) + 1);
     assert.ok(reply.some((e) => e.type === 'EVENT_TYPE_USER_MESSAGE'));
@@ -152,9 +197,14 @@ describe('Messaging WebSocket (spec: Endpoints > Messaging API, Events > Messagi
     const { client, greeting } = await joined(t.lp, { streaming: true });
     client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'What are your opening hours on Sunday?' } });
     const final = await client.type('EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', greeting);
-    const chunks = client.events.filter((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK' && e.payload.message_id === final.payload.message_id);
+    const chunks = client.events.filter(
+      (e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK' && e.payload.message_id === final.payload.message_id,
+    );
     assert.ok(chunks.length > 3);
-    assert.deepEqual(chunks.map((c) => c.payload.index), chunks.map((_, i) => i));
+    assert.deepEqual(
+      chunks.map((c) => c.payload.index),
+      chunks.map((_, i) => i),
+    );
     assert.equal(chunks.map((c) => c.payload.text).join(''), final.payload.text);
     assert.ok(client.events.indexOf(chunks.at(-1)!) < client.events.indexOf(final));
     client.close();
@@ -163,9 +213,14 @@ describe('Messaging WebSocket (spec: Endpoints > Messaging API, Events > Messagi
   it('[MSG-24] with streaming off the answer arrives as one complete message, no chunks', async () => {
     const { client } = await joined(t.lp);
     client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'What are your opening hours on Sunday?' } });
-    const final = await client.waitFor((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE' && String(e.payload.text).includes('Sunday'));
+    const final = await client.waitFor(
+      (e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE' && String(e.payload.text).includes('Sunday'),
+    );
     assert.match(String(final.payload.text), /^Our stores are open/);
-    assert.equal(client.events.some((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK'), false);
+    assert.equal(
+      client.events.some((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK'),
+      false,
+    );
     assert.ok(client.events.some((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_TYPING'));
     client.close();
   });
@@ -178,7 +233,11 @@ describe('Messaging WebSocket (spec: Endpoints > Messaging API, Events > Messagi
     client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'still here' } });
     await client.type('EVENT_TYPE_USER_MESSAGE');
     await advanceClock(t.lp, 9 * 60_000);
-    assert.equal(client.events.some((e) => e.type === 'SESSION_END'), false, 'activity keeps the session alive');
+    assert.equal(
+      client.events.some((e) => e.type === 'SESSION_END'),
+      false,
+      'activity keeps the session alive',
+    );
     await advanceClock(t.lp, 2 * 60_000);
     const end = await client.type('SESSION_END');
     assert.deepEqual(end.payload, { reason: 'inactivity' });
@@ -212,7 +271,9 @@ describe('Messaging WebSocket (spec: Endpoints > Messaging API, Events > Messagi
 
   it('[MSG-26] closing the socket leaves the session and its conversation open', async () => {
     const { client, token, sessionId } = await joined(t.lp);
-    const convId = String(client.events.find((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED')!.payload.conversation_id);
+    const convId = String(
+      client.events.find((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED')!.payload.conversation_id,
+    );
     client.close();
     await client.closed;
     assert.equal(t.lp.platform.findConversation(convId)!.in_progress, true);

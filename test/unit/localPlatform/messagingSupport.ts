@@ -19,10 +19,12 @@ export class EventClient {
       this.events.push(JSON.parse(String(data)) as ServerEvent);
       for (const w of this.waiters) w();
     });
-    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => {
-      resolve({ code, reason: String(reason) });
-      for (const w of this.waiters) w();
-    }));
+    this.closed = new Promise((resolve) =>
+      ws.on('close', (code, reason) => {
+        resolve({ code, reason: String(reason) });
+        for (const w of this.waiters) w();
+      }),
+    );
   }
 
   /** Opens a socket; rejects with the refusal's status and body when the handshake is refused. */
@@ -34,7 +36,9 @@ export class EventClient {
       ws.once('unexpected-response', (_req, res: IncomingMessage) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += String(c)));
-        res.on('end', () => reject(new Refusal(res.statusCode ?? 0, text ? (JSON.parse(text) as { message: string }) : { message: '' })));
+        res.on('end', () =>
+          reject(new Refusal(res.statusCode ?? 0, text ? (JSON.parse(text) as { message: string }) : { message: '' })),
+        );
       });
       ws.once('error', (err) => reject(err));
     });
@@ -83,7 +87,10 @@ export class EventClient {
 }
 
 export class Refusal extends Error {
-  constructor(readonly status: number, readonly body: { message: string }) {
+  constructor(
+    readonly status: number,
+    readonly body: { message: string },
+  ) {
     super(`refused with ${status}: ${body.message}`);
   }
 }
@@ -109,8 +116,15 @@ export async function accessToken(lp: LocalPlatform, host: string = LOCAL_CONNEC
   return res.body.access_token;
 }
 
-export async function newSession(lp: LocalPlatform, token: string, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await call<SessionReply>('POST', `${lp.urls.messaging}/api/v1/sessions`, { headers: { Authorization: `Bearer ${token}` }, body });
+export async function newSession(
+  lp: LocalPlatform,
+  token: string,
+  body: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await call<SessionReply>('POST', `${lp.urls.messaging}/api/v1/sessions`, {
+    headers: { Authorization: `Bearer ${token}` },
+    body,
+  });
   if (res.status !== 200) throw new Error(`session: ${res.status}`);
   return res.body.session_id;
 }
@@ -120,10 +134,19 @@ export function socketUrl(lp: LocalPlatform, params: Record<string, string>): st
 }
 
 /** A token, a session and an open socket that has received its history batch. */
-export async function connect(lp: LocalPlatform, opts: { streaming?: boolean; token?: string; sessionId?: string; cursor?: string } = {}) {
+export async function connect(
+  lp: LocalPlatform,
+  opts: { streaming?: boolean; token?: string; sessionId?: string; cursor?: string } = {},
+) {
   const token = opts.token ?? (await accessToken(lp));
   const sessionId = opts.sessionId ?? (await newSession(lp, token, opts.streaming ? { streaming_enabled: true } : {}));
-  const client = await EventClient.open(socketUrl(lp, { access_token: token, session_id: sessionId, ...(opts.cursor !== undefined ? { cursor: opts.cursor } : {}) }));
+  const client = await EventClient.open(
+    socketUrl(lp, {
+      access_token: token,
+      session_id: sessionId,
+      ...(opts.cursor !== undefined ? { cursor: opts.cursor } : {}),
+    }),
+  );
   const batch = await client.type('EVENT_TYPE_EVENT_BATCH');
   return { token, sessionId, client, batch };
 }

@@ -21,9 +21,12 @@ const CONNECTOR_NUMBER = '+14155550123';
 describe('Outbound Calling API (spec: Endpoints > Outbound Calling API, Errors > Other APIs)', () => {
   const t = useLocalPlatform();
   const url = () => `${t.lp.urls.runtime}/v1/outbound-calling`;
-  const place = (body: unknown, headers: Record<string, string> = AUTH) => call<{ call_sid: string } & OutboundErrorBody>('POST', url(), { headers, body });
-  const status = (sid: string, headers: Record<string, string> = AUTH) => call<OutboundCallStatus & OutboundErrorBody>('GET', `${url()}/${sid}`, { headers });
-  const admin = (path: string, body?: unknown) => call<OutboundCallStatus>('POST', `${t.lp.urls.admin}${path}`, { body: body ?? {} });
+  const place = (body: unknown, headers: Record<string, string> = AUTH) =>
+    call<{ call_sid: string } & OutboundErrorBody>('POST', url(), { headers, body });
+  const status = (sid: string, headers: Record<string, string> = AUTH) =>
+    call<OutboundCallStatus & OutboundErrorBody>('GET', `${url()}/${sid}`, { headers });
+  const admin = (path: string, body?: unknown) =>
+    call<OutboundCallStatus>('POST', `${t.lp.urls.admin}${path}`, { body: body ?? {} });
   const advance = (ms: number) => call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: ms } });
   const conversationOf = (sid: string) => t.lp.platform.state.conversations.find((c) => c.state.call_sid === sid);
   const placed = async (body: unknown): Promise<string> => {
@@ -45,7 +48,10 @@ describe('Outbound Calling API (spec: Endpoints > Outbound Calling API, Errors >
   const unauthorized: Array<[string, Record<string, string>]> = [
     ['no token', {}],
     ['an unknown token', { 'X-Service-Auth-Token': 'nope' }],
-    ['a voice connector not configured for outbound calling', { 'X-Service-Auth-Token': LOCAL_CONNECTORS.voiceNoOutboundToken }],
+    [
+      'a voice connector not configured for outbound calling',
+      { 'X-Service-Auth-Token': LOCAL_CONNECTORS.voiceNoOutboundToken },
+    ],
     ['a chat connector token', { 'X-Service-Auth-Token': LOCAL_CONNECTORS.chatToken }],
     ['the outbound token in x-api-key instead', { 'x-api-key': LOCAL_CONNECTORS.outboundToken }],
     ['an API key of another family', { 'X-Service-Auth-Token': LOCAL_KEYS.externalEvents }],
@@ -75,17 +81,28 @@ describe('Outbound Calling API (spec: Endpoints > Outbound Calling API, Errors >
     it(`[OUT-1] a JSON body sent as ${label} answers ${expected}`, async () => {
       const headers: Record<string, string> = { ...AUTH, ...(type ? { 'content-type': type } : {}) };
       // Bytes, so that fetch adds no Content-Type of its own.
-      const res = await fetch(url(), { method: 'POST', headers, body: new TextEncoder().encode(JSON.stringify({ to_number: '+14155550134' })) });
+      const res = await fetch(url(), {
+        method: 'POST',
+        headers,
+        body: new TextEncoder().encode(JSON.stringify({ to_number: '+14155550134' })),
+      });
       assert.equal(res.status, expected);
       const body = (await res.json()) as Record<string, unknown>;
       assert.ok(expected === 200 ? typeof body.call_sid === 'string' : typeof body.error_message === 'string');
     });
   }
 
-  const badBodies: Array<[string, string]> = [['invalid JSON', '{"to_number": '], ['a JSON list', '[]'], ['a JSON string', '"+14155550134"']];
+  const badBodies: Array<[string, string]> = [
+    ['invalid JSON', '{"to_number": '],
+    ['a JSON list', '[]'],
+    ['a JSON string', '"+14155550134"'],
+  ];
   for (const [label, raw] of badBodies) {
     it(`[OUT-1] ${label} as the body answers 400 naming the body`, async () => {
-      const res = await call<OutboundErrorBody>('POST', url(), { headers: { ...AUTH, 'content-type': 'application/json' }, rawBody: raw });
+      const res = await call<OutboundErrorBody>('POST', url(), {
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        rawBody: raw,
+      });
       assert.equal(res.status, 400);
       assert.equal(res.body.field, 'body');
     });
@@ -97,7 +114,11 @@ describe('Outbound Calling API (spec: Endpoints > Outbound Calling API, Errors >
     ['US national format with country_code US', { to_number: '(415) 555-0134', country_code: 'US' }, '+14155550134'],
     ['UK national format with country_code GB', { to_number: '020 7946 0958', country_code: 'GB' }, '+442079460958'],
     ['a lower-case country_code', { to_number: '020 7946 0958', country_code: 'gb' }, '+442079460958'],
-    ['E.164 with a country_code of another country (E.164 wins)', { to_number: '+442079460958', country_code: 'US' }, '+442079460958'],
+    [
+      'E.164 with a country_code of another country (E.164 wins)',
+      { to_number: '+442079460958', country_code: 'US' },
+      '+442079460958',
+    ],
   ];
   for (const [label, body, e164] of goodNumbers) {
     it(`[OUT-2] ${label} is accepted and dialled as ${e164}`, async () => {
@@ -239,7 +260,9 @@ describe('Outbound Calling API (spec: Endpoints > Outbound Calling API, Errors >
   });
 
   it('[OUT-8] an injected placement fault answers 500 once; the retry succeeds', async () => {
-    await call('POST', `${t.lp.urls.admin}/faults`, { body: { family: 'runtime', method: 'POST', path: '/v1/outbound-calling', status: 500, times: 1 } });
+    await call('POST', `${t.lp.urls.admin}/faults`, {
+      body: { family: 'runtime', method: 'POST', path: '/v1/outbound-calling', status: 500, times: 1 },
+    });
     const failed = await place({ to_number: '+14155550134' });
     assert.equal(failed.status, 500);
     assert.match(failed.body.error_message, /\S/);

@@ -27,7 +27,9 @@ describe('local platform server', () => {
 
   it('injects a fault with Retry-After and clears it after the given count', async () => {
     const admin = t.lp.urls.admin;
-    await call('POST', `${admin}/faults`, { body: { family: 'build', path: '/v1/nothing', status: 429, retryAfter: 2, times: 1 } });
+    await call('POST', `${admin}/faults`, {
+      body: { family: 'build', path: '/v1/nothing', status: 429, retryAfter: 2, times: 1 },
+    });
     const first = await call<{ message: string }>('GET', `${t.lp.urls.build}/v1/nothing`);
     assert.equal(first.status, 429);
     assert.equal(first.headers.get('retry-after'), '2');
@@ -48,7 +50,9 @@ describe('local platform robustness', () => {
   it('answers a WebSocket upgrade with an unreadable address with 400 and keeps serving', async () => {
     const { connect } = await import('node:net');
     const answer = await new Promise<string>((resolve, reject) => {
-      const sock = connect(t.lp.port, '127.0.0.1', () => sock.write('GET //[ HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'));
+      const sock = connect(t.lp.port, '127.0.0.1', () =>
+        sock.write('GET //[ HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'),
+      );
       let data = '';
       sock.on('data', (d) => (data += d.toString()));
       sock.on('close', () => resolve(data));
@@ -59,25 +63,39 @@ describe('local platform robustness', () => {
   });
 
   it('refuses faults, clock moves and project settings that would break it, saying which field', async () => {
-    const badFault = await call<{ errors: Array<{ field: string }> }>('POST', `${t.lp.urls.admin}/faults`, { body: { path: '/(/', status: 500 } });
+    const badFault = await call<{ errors: Array<{ field: string }> }>('POST', `${t.lp.urls.admin}/faults`, {
+      body: { path: '/(/', status: 500 },
+    });
     assert.equal(badFault.status, 400);
     assert.equal(badFault.body.errors[0]!.field, 'path');
     assert.equal((await call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: 1e16 } })).status, 400);
-    const badSettings = await call<{ errors: Array<{ field: string }> }>('PATCH', `${t.lp.urls.admin}/projects/support-desk/settings`, { body: { responseMetrics: 'CALL_TURN' } });
+    const badSettings = await call<{ errors: Array<{ field: string }> }>(
+      'PATCH',
+      `${t.lp.urls.admin}/projects/support-desk/settings`,
+      { body: { responseMetrics: 'CALL_TURN' } },
+    );
     assert.equal(badSettings.status, 400);
     assert.equal(badSettings.body.errors[0]!.field, 'responseMetrics');
-    const conversations = await call('GET', `${t.lp.urls.runtime}/v3/acme/support-desk/conversations`, { headers: { 'x-api-key': 'lp_conversations_key' } });
+    const conversations = await call('GET', `${t.lp.urls.runtime}/v3/acme/support-desk/conversations`, {
+      headers: { 'x-api-key': 'lp_conversations_key' },
+    });
     assert.equal(conversations.status, 200);
   });
 
   it('answers a body over 5 MB with 413 in the error shape of its base', async () => {
-    const res = await call<{ error_message?: string }>('POST', `${t.lp.urls.runtime}/v1/outbound-calling`, { rawBody: 'x'.repeat(6 * 1024 * 1024), headers: { 'content-type': 'text/plain' } });
+    const res = await call<{ error_message?: string }>('POST', `${t.lp.urls.runtime}/v1/outbound-calling`, {
+      rawBody: 'x'.repeat(6 * 1024 * 1024),
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(res.status, 413);
     assert.match(res.body.error_message ?? '', /too large/);
   });
 
   it('answers a wrong method on a messaging path with the messaging error shape', async () => {
-    const res = await call<{ message?: string; error_message?: string }>('GET', `${t.lp.urls.messaging}/api/v1/sessions`);
+    const res = await call<{ message?: string; error_message?: string }>(
+      'GET',
+      `${t.lp.urls.messaging}/api/v1/sessions`,
+    );
     assert.equal(res.status, 405);
     assert.match(res.body.message ?? '', /not allowed/);
     assert.equal(res.body.error_message, undefined);
@@ -92,7 +110,9 @@ describe('local platform persistence', () => {
       first.platform.state.accounts[0]!.name = 'Renamed Account';
       first.platform.mutated();
       await first.close();
-      const saved = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { accounts: Array<{ name: string }> };
+      const saved = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as {
+        accounts: Array<{ name: string }>;
+      };
       assert.equal(saved.accounts[0]!.name, 'Renamed Account');
       const second = await startLocalPlatform({ dataDir: dir, seed: 'empty', streamDelayMs: 0 });
       assert.equal(second.platform.state.accounts[0]!.name, 'Renamed Account');

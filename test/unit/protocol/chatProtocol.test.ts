@@ -1,13 +1,28 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type ChatSnapshot, isChatCommand, isChatNotification, isChatRequest, isChatSnapshot } from '../../../src/protocol/chat';
+import {
+  type ChatSnapshot,
+  isChatCommand,
+  isChatNotification,
+  isChatRequest,
+  isChatSnapshot,
+} from '../../../src/protocol/chat';
 import { isCommand, isReady, isResponse } from '../../../src/protocol/envelope';
 import { PendingRequests, RequestTimeoutError } from '../../../src/protocol/requests';
 
 const snapshot: ChatSnapshot = {
   settings: { mode: 'messaging', streaming: true, target: { label: 'Support Desk', agentId: 'a1' } },
   lines: [{ id: 'msg:1', role: 'agent', text: 'Hello', time: '2026-01-01T00:00:00Z', custom: { order: 'A-1' } }],
-  inspector: [{ seq: 1, time: '2026-01-01T00:00:00Z', direction: 'in', label: 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', json: '{}', latencyMs: 12 }],
+  inspector: [
+    {
+      seq: 1,
+      time: '2026-01-01T00:00:00Z',
+      direction: 'in',
+      label: 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE',
+      json: '{}',
+      latencyMs: 12,
+    },
+  ],
   status: { state: 'open', text: 'Connected', agentTyping: false, canSend: true },
 };
 
@@ -28,7 +43,8 @@ describe('protocol: chat panel messages are checked before use', () => {
       { type: '__proto__' },
       null,
       'send',
-    ]) assert.equal(isChatCommand(bad), false, JSON.stringify(bad));
+    ])
+      assert.equal(isChatCommand(bad), false, JSON.stringify(bad));
   });
 
   it('wraps commands, requests and responses in the envelope, and the ready handshake names its protocol', () => {
@@ -46,8 +62,20 @@ describe('protocol: chat panel messages are checked before use', () => {
     assert.ok(isChatSnapshot(snapshot));
     assert.ok(isChatNotification({ type: 'snapshot', snapshot }));
     assert.ok(isChatNotification({ type: 'line', line: snapshot.lines[0], rev: 1 }));
-    assert.ok(isChatNotification({ type: 'batch', notifications: [{ type: 'line', line: snapshot.lines[0], rev: 1 }, { type: 'draft', text: 'x' }] }));
-    assert.equal(isChatNotification({ type: 'batch', notifications: [{ type: 'line', line: { id: 'x' }, rev: 1 }] }), false, 'each notification of a batch is checked');
+    assert.ok(
+      isChatNotification({
+        type: 'batch',
+        notifications: [
+          { type: 'line', line: snapshot.lines[0], rev: 1 },
+          { type: 'draft', text: 'x' },
+        ],
+      }),
+    );
+    assert.equal(
+      isChatNotification({ type: 'batch', notifications: [{ type: 'line', line: { id: 'x' }, rev: 1 }] }),
+      false,
+      'each notification of a batch is checked',
+    );
     assert.equal(isChatSnapshot({ ...snapshot, lines: [{ ...snapshot.lines[0], role: 'html' }] }), false);
     assert.equal(isChatNotification({ type: 'line', line: { id: 'x' }, rev: 1 }), false);
     assert.equal(isChatSnapshot({ ...snapshot, status: { ...snapshot.status, state: 'open?' } }), false);
@@ -71,7 +99,11 @@ describe('protocol: requests are answered or time out', () => {
     const failed = pending.ask('save', (i) => (id = i), 1_000);
     pending.settle({ kind: 'response', id, ok: false, error: 'No folder is open' });
     await assert.rejects(failed, /No folder is open/);
-    await assert.rejects(pending.ask('copyConversationId', () => undefined, 20), (err: unknown) => err instanceof RequestTimeoutError && /copyConversationId was not answered within 20 ms/.test(err.message));
+    await assert.rejects(
+      pending.ask('copyConversationId', () => undefined, 20),
+      (err: unknown) =>
+        err instanceof RequestTimeoutError && /copyConversationId was not answered within 20 ms/.test(err.message),
+    );
     const cancelled = pending.ask('save', () => undefined, 1_000);
     pending.cancelAll('the panel was closed');
     await assert.rejects(cancelled, /the panel was closed/);

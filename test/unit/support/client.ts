@@ -3,7 +3,12 @@ import { ClientContext } from '../../../src/client/context';
 import { PlatformError } from '../../../src/client/errors';
 import type { ConnectionProfile, CredentialId } from '../../../src/client/profile';
 import { type RequestLog, Transport } from '../../../src/client/transport';
-import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
+import {
+  LOCAL_ACCOUNT,
+  LOCAL_CONNECTORS,
+  LOCAL_KEYS,
+  LOCAL_PROJECT,
+} from '../../../src/localPlatform/seed/credentials';
 import type { LocalPlatform } from '../../../src/localPlatform/server';
 
 /** The credentials of the seeded local account, by the client's credential names. */
@@ -20,7 +25,10 @@ export const localCredentials: Record<CredentialId, string> = {
   dniApiKey: LOCAL_KEYS.dni,
 };
 
-export function localProfile(lp: LocalPlatform, ids: { accountId?: string; projectId?: string } = {}): ConnectionProfile {
+export function localProfile(
+  lp: LocalPlatform,
+  ids: { accountId?: string; projectId?: string } = {},
+): ConnectionProfile {
   return {
     id: 'local',
     name: 'Local',
@@ -34,19 +42,34 @@ export function localProfile(lp: LocalPlatform, ids: { accountId?: string; proje
 }
 
 /** A client context for the local platform; `overrides` replaces or (with undefined) removes credentials. */
-export function localContext(lp: LocalPlatform, opts: { overrides?: Partial<Record<CredentialId, string | undefined>>; logs?: RequestLog[]; transport?: Transport; ids?: { accountId?: string; projectId?: string } } = {}): ClientContext {
+export function localContext(
+  lp: LocalPlatform,
+  opts: {
+    overrides?: Partial<Record<CredentialId, string | undefined>>;
+    logs?: RequestLog[];
+    transport?: Transport;
+    ids?: { accountId?: string; projectId?: string };
+  } = {},
+): ClientContext {
   const creds: Partial<Record<CredentialId, string | undefined>> = { ...localCredentials, ...opts.overrides };
-  const transport = opts.transport ?? new Transport({ backoff: { retries: 2, baseMs: 5, maxMs: 20 }, ...(opts.logs ? { onRequest: (l: RequestLog) => opts.logs!.push(l) } : {}) });
+  const transport =
+    opts.transport ??
+    new Transport({
+      backoff: { retries: 2, baseMs: 5, maxMs: 20 },
+      ...(opts.logs ? { onRequest: (l: RequestLog) => opts.logs!.push(l) } : {}),
+    });
   return new ClientContext(localProfile(lp, opts.ids), async (id) => creds[id], transport);
 }
 
 /** For assert.rejects: the error is a PlatformError of this kind, its message matching `pattern`. */
-export const isError = (kind: PlatformError['kind'], pattern?: RegExp) => (err: unknown): boolean => {
-  assert.ok(err instanceof PlatformError, `expected a PlatformError, got ${String(err)}`);
-  assert.equal(err.kind, kind, err.message);
-  if (pattern) assert.match(err.message, pattern);
-  return true;
-};
+export const isError =
+  (kind: PlatformError['kind'], pattern?: RegExp) =>
+  (err: unknown): boolean => {
+    assert.ok(err instanceof PlatformError, `expected a PlatformError, got ${String(err)}`);
+    assert.equal(err.kind, kind, err.message);
+    if (pattern) assert.match(err.message, pattern);
+    return true;
+  };
 
 /** The PlatformError a promise rejects with (fails when it resolves). */
 export async function failure(promise: Promise<unknown>): Promise<PlatformError> {

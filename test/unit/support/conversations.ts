@@ -73,7 +73,14 @@ export function insertConversations(lp: LocalPlatform, ...convs: StoredConversat
 }
 
 /** `count` conversations `stepMinutes` apart from `from`, each built with `over(i)`. */
-export function conversationSeries(from: string, count: number, stepMinutes: number, over: (i: number) => Partial<StoredConversation> = () => ({})): StoredConversation[] {
+export function conversationSeries(
+  from: string,
+  count: number,
+  stepMinutes: number,
+  over: (i: number) => Partial<StoredConversation> = () => ({}),
+): StoredConversation[] {
   const start = Date.parse(from);
-  return Array.from({ length: count }, (_, i) => buildConversation(new Date(start + i * stepMinutes * 60_000).toISOString(), over(i)));
+  return Array.from({ length: count }, (_, i) =>
+    buildConversation(new Date(start + i * stepMinutes * 60_000).toISOString(), over(i)),
+  );
 }

@@ -18,7 +18,10 @@ export function useLocalPlatform(options: LocalPlatformOptions = {}): { readonly
     holder.lp = await startLocalPlatform({ streamDelayMs: 0, seed: 'base', responses: RESPONSES, ...options });
   });
   beforeEach(async () => {
-    const res = await fetch(`${holder.lp!.urls.admin}/reset`, { method: 'POST', body: JSON.stringify({ seed: options.seed ?? 'base' }) });
+    const res = await fetch(`${holder.lp!.urls.admin}/reset`, {
+      method: 'POST',
+      body: JSON.stringify({ seed: options.seed ?? 'base' }),
+    });
     if (!res.ok) throw new Error(`reset failed: ${res.status}`);
   });
   after(async () => {
@@ -39,8 +42,15 @@ export interface JsonResponse<T = unknown> {
 }
 
 /** A plain HTTP call that returns status, headers and the parsed body (or text when not JSON). */
-export async function call<T = unknown>(method: string, url: string, opts: { headers?: Record<string, string>; body?: unknown; rawBody?: string } = {}): Promise<JsonResponse<T>> {
-  const headers: Record<string, string> = { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers };
+export async function call<T = unknown>(
+  method: string,
+  url: string,
+  opts: { headers?: Record<string, string>; body?: unknown; rawBody?: string } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = {
+    ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...opts.headers,
+  };
   const res = await fetch(url, {
     method,
     headers,

@@ -44,12 +44,29 @@ export function useSpecServer(): {
       req.on('data', (c: string) => (text += c));
       req.on('end', () => {
         const url = new URL(req.url ?? '/', 'http://spec');
-        const r: Received = { method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers, rawHeaderNames: req.rawHeaders.filter((_, i) => i % 2 === 0), text };
+        const r: Received = {
+          method: req.method ?? 'GET',
+          path: url.pathname + url.search,
+          headers: req.headers,
+          rawHeaderNames: req.rawHeaders.filter((_, i) => i % 2 === 0),
+          text,
+        };
         received.push(r);
-        const found = answers.find((a) => a.method === r.method && (typeof a.path === 'string' ? url.pathname.endsWith(a.path) : a.path.test(url.pathname)));
-        const a = found ? (typeof found.answer === 'function' ? found.answer(r) : found.answer) : { status: 404, body: { message: 'no answer set' } };
+        const found = answers.find(
+          (a) =>
+            a.method === r.method &&
+            (typeof a.path === 'string' ? url.pathname.endsWith(a.path) : a.path.test(url.pathname)),
+        );
+        const a = found
+          ? typeof found.answer === 'function'
+            ? found.answer(r)
+            : found.answer
+          : { status: 404, body: { message: 'no answer set' } };
         const body = a.body === undefined ? '' : typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
-        res.writeHead(a.status ?? 200, body && typeof a.body !== 'string' ? { 'content-type': 'application/json' } : {});
+        res.writeHead(
+          a.status ?? 200,
+          body && typeof a.body !== 'string' ? { 'content-type': 'application/json' } : {},
+        );
         res.end(body);
       });
     });
@@ -67,8 +84,21 @@ export function useSpecServer(): {
     received,
     answer: (method, path, answer) => void answers.unshift({ method, path, answer }),
     context: () => {
-      const profile: ConnectionProfile = { id: 'spec', name: 'Spec', accountId: 'acme', projectId: 'support-desk', region: 'local', runtimeUrl: `${origin}/runtime`, buildUrl: `${origin}/build`, messagingUrl: `${origin}/messaging` };
-      return new ClientContext(profile, async (id) => localCredentials[id], new Transport({ backoff: { retries: 1, baseMs: 1, maxMs: 2 } }));
+      const profile: ConnectionProfile = {
+        id: 'spec',
+        name: 'Spec',
+        accountId: 'acme',
+        projectId: 'support-desk',
+        region: 'local',
+        runtimeUrl: `${origin}/runtime`,
+        buildUrl: `${origin}/build`,
+        messagingUrl: `${origin}/messaging`,
+      };
+      return new ClientContext(
+        profile,
+        async (id) => localCredentials[id],
+        new Transport({ backoff: { retries: 1, baseMs: 1, maxMs: 2 } }),
+      );
     },
     get origin() {
       return origin;

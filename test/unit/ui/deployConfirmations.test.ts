@@ -1,9 +1,19 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { plainL10n } from '../../../src/ui/common/l10n';
-import { promoteConfirmation, publishConfirmation, rollbackConfirmation, rollbackTarget, typedNameProblem } from '../../../src/ui/commands/deployConfirmations';
+import {
+  promoteConfirmation,
+  publishConfirmation,
+  rollbackConfirmation,
+  rollbackTarget,
+  typedNameProblem,
+} from '../../../src/ui/commands/deployConfirmations';
 
-const d = (environment: 'sandbox' | 'pre-release' | 'live') => ({ version: '3', environment, artifactVersion: 'art-7' });
+const d = (environment: 'sandbox' | 'pre-release' | 'live') => ({
+  version: '3',
+  environment,
+  artifactVersion: 'art-7',
+});
 
 test('publishing asks with its own button and never asks for the name', () => {
   const c = publishConfirmation(plainL10n, 'Support Desk');
@@ -38,10 +48,23 @@ test('the name must be typed exactly', () => {
 });
 
 test('a rollback names the version and artifact it goes back to, when the history shows it', () => {
-  const active = { id: 'dep_3', createdAt: '2026-01-03', version: '3', artifactVersion: 'art-7', environment: 'live' as const };
-  const history = [active, { id: 'dep_1', createdAt: '2026-01-01', version: '1', artifactVersion: 'art-1' }, { id: 'dep_2', createdAt: '2026-01-02', version: '2', artifactVersion: 'art-5' }];
+  const active = {
+    id: 'dep_3',
+    createdAt: '2026-01-03',
+    version: '3',
+    artifactVersion: 'art-7',
+    environment: 'live' as const,
+  };
+  const history = [
+    active,
+    { id: 'dep_1', createdAt: '2026-01-01', version: '1', artifactVersion: 'art-1' },
+    { id: 'dep_2', createdAt: '2026-01-02', version: '2', artifactVersion: 'art-5' },
+  ];
   const previous = rollbackTarget(active, history);
   assert.equal(previous?.id, 'dep_2');
-  assert.equal(rollbackConfirmation(plainL10n, 'Support Desk', active, previous).detail, 'live stops serving version 3 (artifact art-7) and goes back to version 2 (artifact art-5), as a new deployment.');
+  assert.equal(
+    rollbackConfirmation(plainL10n, 'Support Desk', active, previous).detail,
+    'live stops serving version 3 (artifact art-7) and goes back to version 2 (artifact art-5), as a new deployment.',
+  );
   assert.equal(rollbackTarget(active, [active]), undefined);
 });

@@ -5,7 +5,17 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ALERT_RULE_STATES } from '../../../src/contract/alerts';
-import { Command, ContextKey, ItemContext, PanelType, producedContextValues, RULE_STATES, View, type ViewId, WITHOUT_MENU } from '../../../src/ui/ids';
+import {
+  Command,
+  ContextKey,
+  ItemContext,
+  PanelType,
+  producedContextValues,
+  RULE_STATES,
+  View,
+  type ViewId,
+  WITHOUT_MENU,
+} from '../../../src/ui/ids';
 
 interface MenuEntry {
   command: string;
@@ -33,8 +43,14 @@ function sourceFiles(dir: string): string[] {
 test('every command in package.json is a named id, and every named id is contributed', () => {
   const contributed = manifest.contributes.commands.map((c) => c.command);
   assert.deepEqual([...contributed].sort(), [...commandIds].sort());
-  const inMenus = Object.values(manifest.contributes.menus).flat().map((m) => m.command);
-  assert.deepEqual(inMenus.filter((c) => !commandIds.has(c)), [], 'menus name commands that are not contributed');
+  const inMenus = Object.values(manifest.contributes.menus)
+    .flat()
+    .map((m) => m.command);
+  assert.deepEqual(
+    inMenus.filter((c) => !commandIds.has(c)),
+    [],
+    'menus name commands that are not contributed',
+  );
 });
 
 test('every named command is registered exactly once, always through its name', () => {
@@ -51,15 +67,28 @@ test('every named command is registered exactly once, always through its name', 
 
 test('the context keys of when clauses are the named ones, and each named key is read somewhere', () => {
   const { menus, commands, viewsWelcome } = manifest.contributes;
-  const clauses = [...Object.values(menus).flat().map((m) => m.when), ...commands.map((c) => c.enablement), ...viewsWelcome.map((w) => w.when)]
-    .filter((w): w is string => Boolean(w));
+  const clauses = [
+    ...Object.values(menus)
+      .flat()
+      .map((m) => m.when),
+    ...commands.map((c) => c.enablement),
+    ...viewsWelcome.map((w) => w.when),
+  ].filter((w): w is string => Boolean(w));
   const views = new Set<string>([...Object.values(View), ...Object.values(PanelType)]);
-  const read = new Set(clauses.flatMap((w) => [...w.matchAll(/agentWorkbench\.[\w.]+/g)].map((m) => m[0])).filter((k) => !views.has(k)));
+  const read = new Set(
+    clauses.flatMap((w) => [...w.matchAll(/agentWorkbench\.[\w.]+/g)].map((m) => m[0])).filter((k) => !views.has(k)),
+  );
   assert.deepEqual([...read].sort(), Object.values(ContextKey).sort());
 });
 
 test('the views of package.json are the named views', () => {
-  assert.deepEqual(Object.values(manifest.contributes.views).flat().map((v) => v.id).sort(), Object.values(View).sort());
+  assert.deepEqual(
+    Object.values(manifest.contributes.views)
+      .flat()
+      .map((v) => v.id)
+      .sort(),
+    Object.values(View).sort(),
+  );
 });
 
 /** The viewItem tests of a when clause, each as a predicate over a contextValue. */
@@ -84,7 +113,10 @@ test('every viewItem test of a menu matches an item its view can show', () => {
   for (const menu of itemMenus) {
     assert.ok(menu.tests.length > 0, `${menu.command} in ${menu.view} tests no viewItem`);
     for (const t of menu.tests) {
-      assert.ok(produced[menu.view].some((v) => t.matches(v)), `${menu.command}: "${t.text}" matches no item of ${menu.view}`);
+      assert.ok(
+        produced[menu.view].some((v) => t.matches(v)),
+        `${menu.command}: "${t.text}" matches no item of ${menu.view}`,
+      );
     }
   }
 });
@@ -92,7 +124,9 @@ test('every viewItem test of a menu matches an item its view can show', () => {
 test('every item a view can show is reached by a menu, except those meant to have none', () => {
   for (const [view, values] of Object.entries(produced) as Array<[ViewId, string[]]>) {
     for (const value of values) {
-      const menus = itemMenus.filter((m) => m.view === view && m.tests.some((t) => t.matches(value))).map((m) => m.command);
+      const menus = itemMenus
+        .filter((m) => m.view === view && m.tests.some((t) => t.matches(value)))
+        .map((m) => m.command);
       if (WITHOUT_MENU.includes(value)) assert.deepEqual(menus, [], `${value} is listed as having no menu`);
       else assert.ok(menus.length > 0, `no menu reaches ${value} in ${view}`);
     }
@@ -100,23 +134,38 @@ test('every item a view can show is reached by a menu, except those meant to hav
 });
 
 test('Copy Id reaches the items that stand for one thing, not their groups', () => {
-  const copyTargets = (view: ViewId) => produced[view].filter((v) => itemMenus.some((m) => m.command === Command.copyId && m.view === view && m.tests.some((t) => t.matches(v))));
+  const copyTargets = (view: ViewId) =>
+    produced[view].filter((v) =>
+      itemMenus.some((m) => m.command === Command.copyId && m.view === view && m.tests.some((t) => t.matches(v))),
+    );
   const agents = copyTargets(View.agents);
-  for (const group of ['deployments', 'realtimeConfigs', 'numbers', 'knowledge', 'numberEnvironment']) assert.ok(!agents.includes(group), `Copy Id on ${group}`);
-  for (const one of ['agent', 'branch.main', 'topic', 'deployment.live', 'phoneNumber', 'connector', 'realtimeConfig']) assert.ok(agents.includes(one), `no Copy Id on ${one}`);
+  for (const group of ['deployments', 'realtimeConfigs', 'numbers', 'knowledge', 'numberEnvironment'])
+    assert.ok(!agents.includes(group), `Copy Id on ${group}`);
+  for (const one of ['agent', 'branch.main', 'topic', 'deployment.live', 'phoneNumber', 'connector', 'realtimeConfig'])
+    assert.ok(agents.includes(one), `no Copy Id on ${one}`);
   const alerts = copyTargets(View.alerts);
-  assert.ok(!alerts.includes('alertRules') && !alerts.includes('webhookEndpoints') && !alerts.includes('currentAlerts'));
-  assert.ok(alerts.includes('alertRule.enabled.ok') && alerts.includes('currentAlert') && alerts.includes('webhookEndpoint.secretStored'));
+  assert.ok(
+    !alerts.includes('alertRules') && !alerts.includes('webhookEndpoints') && !alerts.includes('currentAlerts'),
+  );
+  assert.ok(
+    alerts.includes('alertRule.enabled.ok') &&
+      alerts.includes('currentAlert') &&
+      alerts.includes('webhookEndpoint.secretStored'),
+  );
 });
 
-test('the rule states named for menus are the contract\'s', () => {
+test("the rule states named for menus are the contract's", () => {
   assert.deepEqual([...RULE_STATES], [...ALERT_RULE_STATES]);
 });
 
 test('contextValues say what a person can do with the item', () => {
   assert.equal(ItemContext.deployment('sandbox', true), 'deployment.sandbox.active.promotable');
   assert.equal(ItemContext.deployment('live', true), 'deployment.live.active', 'nothing is beyond live');
-  assert.equal(ItemContext.deployment('pre-release', false), 'deployment.pre-release', 'only the active deployment is promoted');
+  assert.equal(
+    ItemContext.deployment('pre-release', false),
+    'deployment.pre-release',
+    'only the active deployment is promoted',
+  );
   assert.equal(ItemContext.environment('sandbox'), 'environment.sandbox.publishable');
   assert.equal(ItemContext.branch({ isMain: true, checkedOut: true }), 'branch.main.checkedOut');
   assert.equal(ItemContext.alertRule(false, 'alert'), 'alertRule.disabled.alert');

@@ -12,14 +12,26 @@ function files(dir: string): string[] {
   });
 }
 
-test('only the prompts module opens the editor\'s dialogs', () => {
+test("only the prompts module opens the editor's dialogs", () => {
   const direct = [...files('src/ui'), 'src/extension.ts']
     .filter((f) => f !== join('src', 'ui', 'common', 'prompts.ts'))
-    .flatMap((f) => readFileSync(f, 'utf8').split('\n').flatMap((line, i) => (/window\.show(InputBox|QuickPick|InformationMessage|WarningMessage|ErrorMessage)\b/.test(line) ? [`${f}:${i + 1}`] : [])));
+    .flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) =>
+          /window\.show(InputBox|QuickPick|InformationMessage|WarningMessage|ErrorMessage)\b/.test(line)
+            ? [`${f}:${i + 1}`]
+            : [],
+        ),
+    );
   assert.deepEqual(direct, []);
 });
 
 test('no command takes an argument that answers a confirmation for the person', () => {
-  const skips = [...files('src/ui'), 'src/extension.ts'].flatMap((f) => readFileSync(f, 'utf8').split('\n').flatMap((line, i) => (/\b(confirmed|typedName)\b|confirm\?: boolean/.test(line) ? [`${f}:${i + 1}`] : [])));
+  const skips = [...files('src/ui'), 'src/extension.ts'].flatMap((f) =>
+    readFileSync(f, 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (/\b(confirmed|typedName)\b|confirm\?: boolean/.test(line) ? [`${f}:${i + 1}`] : [])),
+  );
   assert.deepEqual(skips, []);
 });

@@ -4,7 +4,15 @@ import { parseRemoteDocumentUri, remoteDocumentUri, type RemoteRef, Scheme } fro
 
 const refs: RemoteRef[] = [
   { kind: 'behavior', agentId: 'ag_1', agentName: 'Support Desk', branchId: 'br_1', branchName: 'feature/tone' },
-  { kind: 'topic', agentId: 'ag_1', agentName: 'Support Desk', branchId: 'br_1', branchName: 'main', topicId: 'tp_9', topicName: 'Returns & refunds?' },
+  {
+    kind: 'topic',
+    agentId: 'ag_1',
+    agentName: 'Support Desk',
+    branchId: 'br_1',
+    branchName: 'main',
+    topicId: 'tp_9',
+    topicName: 'Returns & refunds?',
+  },
   { kind: 'realtimeConfig', agentId: 'ag_1', agentName: 'Support Desk', config: 'hours#weekend' },
 ];
 
@@ -32,6 +40,17 @@ test('an address this extension did not make is refused, not half-read', () => {
 });
 
 test('fields of another kind are not carried over', () => {
-  const query = new URLSearchParams({ kind: 'realtimeConfig', agentId: 'a', agentName: 'A', config: 'c', branchId: 'extra' }).toString();
-  assert.deepEqual(parseRemoteDocumentUri({ scheme: Scheme.remote, query }), { kind: 'realtimeConfig', agentId: 'a', agentName: 'A', config: 'c' });
+  const query = new URLSearchParams({
+    kind: 'realtimeConfig',
+    agentId: 'a',
+    agentName: 'A',
+    config: 'c',
+    branchId: 'extra',
+  }).toString();
+  assert.deepEqual(parseRemoteDocumentUri({ scheme: Scheme.remote, query }), {
+    kind: 'realtimeConfig',
+    agentId: 'a',
+    agentName: 'A',
+    config: 'c',
+  });
 });

@@ -3,7 +3,12 @@ import { describe, it } from 'node:test';
 import { checkedOutBranches, parseAgentManifest, serializeAgentManifest } from '../../../src/workspace/agentManifest';
 
 describe('agent.json', () => {
-  const manifest = { agentId: 'ag_support', name: 'Support Desk', profile: 'local', branch: { branchId: 'br_support_main', name: 'main' } };
+  const manifest = {
+    agentId: 'ag_support',
+    name: 'Support Desk',
+    profile: 'local',
+    branch: { branchId: 'br_support_main', name: 'main' },
+  };
 
   it('round-trips and holds only the agent, profile and branch', () => {
     const text = serializeAgentManifest(manifest);
@@ -12,7 +17,14 @@ describe('agent.json', () => {
   });
 
   it('reads anything that is not a manifest as undefined', () => {
-    for (const text of ['', '{', '[]', 'null', '{"agentId":"a"}', '{"agentId":"a","profile":"p","branch":{"name":"main"}}']) {
+    for (const text of [
+      '',
+      '{',
+      '[]',
+      'null',
+      '{"agentId":"a"}',
+      '{"agentId":"a","profile":"p","branch":{"name":"main"}}',
+    ]) {
       assert.equal(parseAgentManifest(text), undefined, text);
     }
   });

@@ -20,11 +20,14 @@ describe('file mirror: failures and files that cannot be pushed', () => {
     // The server answers the create only after the client gave up on it: made, but the answer never read.
     await fault(t.lp, { method: 'POST', path: 'knowledge-base/topics', delayMs: 500, times: 1 });
     const impatient: MirrorClient = Object.assign(Object.create(client) as AgentsClient, {
-      createTopic: (agentId: string, branchId: string, topic: { name: string; content: string }) => client.createTopic(agentId, branchId, topic, AbortSignal.timeout(200)),
+      createTopic: (agentId: string, branchId: string, topic: { name: string; content: string }) =>
+        client.createTopic(agentId, branchId, topic, AbortSignal.timeout(200)),
     });
     await assert.rejects(new AgentMirror(fs, impatient).push(), /Create topic "parking" was cancelled/);
-    const parking = async (): Promise<number> => (await client.listTopics(AGENT, MAIN.branchId)).filter((x) => x.name === 'parking').length;
-    for (let waited = 0; (await parking()) === 0 && waited < 3000; waited += 25) await new Promise((r) => setTimeout(r, 25));
+    const parking = async (): Promise<number> =>
+      (await client.listTopics(AGENT, MAIN.branchId)).filter((x) => x.name === 'parking').length;
+    for (let waited = 0; (await parking()) === 0 && waited < 3000; waited += 25)
+      await new Promise((r) => setTimeout(r, 25));
     assert.equal(await parking(), 1, 'the server made it');
     const report = await mirror.push();
     assert.deepEqual(report.sent, []);
@@ -39,11 +42,16 @@ describe('file mirror: failures and files that cannot be pushed', () => {
     fs.files.delete('behavior.md');
     fs.files.set('realtime/unknown.json', '{"a": 1}\n');
     const status = await mirror.status();
-    assert.equal(status.find((f) => f.path === 'knowledge/returns.md')?.problem?.startsWith('The front matter is not valid YAML'), true);
+    assert.equal(
+      status.find((f) => f.path === 'knowledge/returns.md')?.problem?.startsWith('The front matter is not valid YAML'),
+      true,
+    );
     const report = await mirror.push();
     assert.deepEqual(report.sent, []);
     assert.deepEqual(report.refused.map((r) => [r.path, r.reason]).sort(), [
-      ['behavior.md', 'cannotDelete'], ['knowledge/returns.md', 'unreadable'], ['realtime/unknown.json', 'unknownConfig'],
+      ['behavior.md', 'cannotDelete'],
+      ['knowledge/returns.md', 'unreadable'],
+      ['realtime/unknown.json', 'unknownConfig'],
     ]);
   });
 
@@ -53,20 +61,33 @@ describe('file mirror: failures and files that cannot be pushed', () => {
     fs.files.set('behavior.md', 'Pushed first.\n');
     await assert.rejects(mirror.push(), /store-settings/);
     assert.equal((await client.getBehavior(AGENT, MAIN.branchId)).behavior, 'Pushed first.');
-    assert.deepEqual((await mirror.status()).filter((f) => f.state !== 'unchanged').map((f) => f.path), ['realtime/store-settings.json']);
+    assert.deepEqual(
+      (await mirror.status()).filter((f) => f.state !== 'unchanged').map((f) => f.path),
+      ['realtime/store-settings.json'],
+    );
     assert.match(fs.files.get('realtime/store-settings.json')!, /500/);
   });
 
   it('where the platform cannot list real-time configs, behavior and topics still pull and push, and config files still push', async () => {
     const { fs, mirror, client } = await checkedOut(t.lp);
     await fault(t.lp, { method: 'GET', path: '/real-time-configs$/', status: 404 });
-    fs.files.set('realtime/store-settings.json', fs.files.get('realtime/store-settings.json')!.replace('false', 'true'));
+    fs.files.set(
+      'realtime/store-settings.json',
+      fs.files.get('realtime/store-settings.json')!.replace('false', 'true'),
+    );
     fs.files.set('behavior.md', 'Still pushed.\n');
     assert.deepEqual((await mirror.pull()).actions, [], 'the config file is not taken as deleted on the platform');
-    assert.deepEqual((await mirror.push()).sent.map((a) => a.kind), ['behavior', 'variables']);
+    assert.deepEqual(
+      (await mirror.push()).sent.map((a) => a.kind),
+      ['behavior', 'variables'],
+    );
     assert.equal((await client.getBehavior(AGENT, MAIN.branchId)).behavior, 'Still pushed.');
     const other = await checkedOut(t.lp);
-    assert.deepEqual([...other.fs.files.keys()].filter((p) => p.startsWith('realtime/')), [], 'a new check out simply has no config files');
+    assert.deepEqual(
+      [...other.fs.files.keys()].filter((p) => p.startsWith('realtime/')),
+      [],
+      'a new check out simply has no config files',
+    );
     await call('DELETE', `${t.lp.urls.admin}/faults`);
     assert.equal((await client.getRealtimeConfig(AGENT, 'store-settings')).variables.holidayMode, true);
   });
@@ -78,10 +99,23 @@ describe('file mirror: failures and files that cannot be pushed', () => {
       await mirror.checkout(MANIFEST);
       const file = join(root, 'knowledge', 'delivery.md');
       await writeFile(file, (await readFile(file, 'utf8')).replace('3 to 5', '2 to 4'));
-      assert.deepEqual((await mirror.push()).sent.map((a) => a.path), ['knowledge/delivery.md']);
+      assert.deepEqual(
+        (await mirror.push()).sent.map((a) => a.path),
+        ['knowledge/delivery.md'],
+      );
       assert.ok((await mirror.status({ remote: true })).every((f) => f.state === 'unchanged'));
-      assert.deepEqual((await readdir(root)).sort(), ['.workbench', 'agent.json', 'behavior.md', 'knowledge', 'realtime']);
-      assert.deepEqual((await readdir(join(root, 'knowledge'))).sort(), ['delivery.md', 'opening-hours.md', 'returns.md']);
+      assert.deepEqual((await readdir(root)).sort(), [
+        '.workbench',
+        'agent.json',
+        'behavior.md',
+        'knowledge',
+        'realtime',
+      ]);
+      assert.deepEqual((await readdir(join(root, 'knowledge'))).sort(), [
+        'delivery.md',
+        'opening-hours.md',
+        'returns.md',
+      ]);
       assert.deepEqual((await readdir(join(root, '.workbench'))).sort(), ['.gitignore', 'base.json']);
     } finally {
       await rm(root, { recursive: true, force: true });

@@ -9,17 +9,27 @@ import { AGENT, checkedOut, MAIN, MANIFEST, newBranch, remoteEdit } from './mirr
 
 describe('file mirror: knowledge files and branches', () => {
   const t = useLocalPlatform();
-  const topicNames = async (client: AgentsClient, branchId = MAIN.branchId): Promise<string[]> => (await client.listTopics(AGENT, branchId)).map((x) => x.name).sort();
+  const topicNames = async (client: AgentsClient, branchId = MAIN.branchId): Promise<string[]> =>
+    (await client.listTopics(AGENT, branchId)).map((x) => x.name).sort();
 
   it('a new file under knowledge/ creates a topic and takes its id', async () => {
     const { fs, mirror, client } = await checkedOut(t.lp);
     fs.files.set('knowledge/gift-cards.md', 'Gift cards never expire.\n');
-    assert.deepEqual((await mirror.status()).filter((f) => f.state !== 'unchanged').map((f) => [f.path, f.state]), [['knowledge/gift-cards.md', 'added']]);
+    assert.deepEqual(
+      (await mirror.status()).filter((f) => f.state !== 'unchanged').map((f) => [f.path, f.state]),
+      [['knowledge/gift-cards.md', 'added']],
+    );
     const report = await mirror.push();
-    assert.deepEqual(report.sent.map((a) => a.kind), ['createTopic']);
+    assert.deepEqual(
+      report.sent.map((a) => a.kind),
+      ['createTopic'],
+    );
     const created = (await client.listTopics(AGENT, MAIN.branchId)).find((x) => x.name === 'gift-cards');
     assert.equal(created?.content, 'Gift cards never expire.');
-    assert.equal(fs.files.get('knowledge/gift-cards.md'), `---\nname: gift-cards\nid: ${created!.topicId}\n---\n\nGift cards never expire.\n`);
+    assert.equal(
+      fs.files.get('knowledge/gift-cards.md'),
+      `---\nname: gift-cards\nid: ${created!.topicId}\n---\n\nGift cards never expire.\n`,
+    );
     assert.ok((await mirror.status({ remote: true })).every((f) => f.state === 'unchanged'));
   });
 
@@ -28,26 +38,44 @@ describe('file mirror: knowledge files and branches', () => {
     fs.files.delete('knowledge/delivery.md');
     fs.files.set('knowledge/hours.md', fs.files.get('knowledge/opening-hours.md')!);
     fs.files.delete('knowledge/opening-hours.md');
-    assert.deepEqual((await mirror.status()).filter((f) => f.state !== 'unchanged').map((f) => [f.path, f.state]), [['knowledge/delivery.md', 'deleted']]);
+    assert.deepEqual(
+      (await mirror.status()).filter((f) => f.state !== 'unchanged').map((f) => [f.path, f.state]),
+      [['knowledge/delivery.md', 'deleted']],
+    );
     const report = await mirror.push();
-    assert.deepEqual(report.sent.map((a) => a.kind), ['deleteTopic']);
+    assert.deepEqual(
+      report.sent.map((a) => a.kind),
+      ['deleteTopic'],
+    );
     assert.deepEqual(await topicNames(client), ['Opening hours', 'Returns']);
-    await remoteEdit(t.lp, MAIN.branchId, { upsertTopics: [{ topicId: 'kt_opening_hours', name: 'Opening hours', content: 'Open every day.' }] });
+    await remoteEdit(t.lp, MAIN.branchId, {
+      upsertTopics: [{ topicId: 'kt_opening_hours', name: 'Opening hours', content: 'Open every day.' }],
+    });
     await mirror.pull();
-    assert.match(fs.files.get('knowledge/hours.md')!, /id: kt_opening_hours[\s\S]*Open every day\./, 'the renamed file gets the remote edit');
+    assert.match(
+      fs.files.get('knowledge/hours.md')!,
+      /id: kt_opening_hours[\s\S]*Open every day\./,
+      'the renamed file gets the remote edit',
+    );
     assert.equal(fs.files.has('knowledge/opening-hours.md'), false);
   });
 
   it('a topic added or deleted on the platform is added or deleted by a pull; a copied file becomes a new topic', async () => {
     const { fs, mirror, client } = await checkedOut(t.lp);
-    await remoteEdit(t.lp, MAIN.branchId, { upsertTopics: [{ name: 'Returns', content: 'Second returns topic.' }], deleteTopics: ['kt_delivery'] });
+    await remoteEdit(t.lp, MAIN.branchId, {
+      upsertTopics: [{ name: 'Returns', content: 'Second returns topic.' }],
+      deleteTopics: ['kt_delivery'],
+    });
     await mirror.pull();
     const second = [...fs.files.keys()].filter((p) => p.startsWith('knowledge/returns'));
     assert.equal(second.length, 2, 'equal names get distinct files');
     assert.equal(fs.files.has('knowledge/delivery.md'), false);
     fs.files.set('knowledge/returns-copy.md', fs.files.get('knowledge/returns.md')!.replace('30 days', '10 days'));
     const report = await mirror.push();
-    assert.deepEqual(report.sent.map((a) => a.kind), ['createTopic']);
+    assert.deepEqual(
+      report.sent.map((a) => a.kind),
+      ['createTopic'],
+    );
     assert.equal((await client.listTopics(AGENT, MAIN.branchId)).filter((x) => x.name === 'Returns').length, 3);
     assert.match(fs.files.get('knowledge/returns.md')!, /id: kt_returns/);
     assert.doesNotMatch(fs.files.get('knowledge/returns-copy.md')!, /id: kt_returns\n/);
@@ -56,9 +84,14 @@ describe('file mirror: knowledge files and branches', () => {
   it('a local deletion against a remote edit is a conflict, nothing lost', async () => {
     const { fs, mirror } = await checkedOut(t.lp);
     fs.files.delete('knowledge/returns.md');
-    await remoteEdit(t.lp, MAIN.branchId, { upsertTopics: [{ topicId: 'kt_returns', name: 'Returns', content: 'Changed remotely.' }] });
+    await remoteEdit(t.lp, MAIN.branchId, {
+      upsertTopics: [{ topicId: 'kt_returns', name: 'Returns', content: 'Changed remotely.' }],
+    });
     const report = await mirror.pull();
-    assert.deepEqual(report.conflicts.map((c) => [c.path, c.local, Boolean(c.remote?.includes('Changed remotely.'))]), [['knowledge/returns.md', undefined, true]]);
+    assert.deepEqual(
+      report.conflicts.map((c) => [c.path, c.local, Boolean(c.remote?.includes('Changed remotely.'))]),
+      [['knowledge/returns.md', undefined, true]],
+    );
     await mirror.resolve('knowledge/returns.md', report.conflicts[0]!.remote);
     assert.deepEqual((await mirror.push()).sent, []);
     assert.ok((await mirror.status({ remote: true })).every((f) => f.state === 'unchanged'));
@@ -69,7 +102,10 @@ describe('file mirror: knowledge files and branches', () => {
     const branch = await newBranch(client, 'holiday-hours');
     await remoteEdit(t.lp, branch.branchId, { behavior: 'Holiday behavior.', deleteTopics: ['kt_returns'] });
     fs.files.set('behavior.md', 'Unpushed.\n');
-    await assert.rejects(mirror.switchBranch(branch), (err: unknown) => err instanceof UnpushedEditsError && /behavior\.md.*push or discard/.test(err.message));
+    await assert.rejects(
+      mirror.switchBranch(branch),
+      (err: unknown) => err instanceof UnpushedEditsError && /behavior\.md.*push or discard/.test(err.message),
+    );
     assert.equal(fs.files.get('behavior.md'), 'Unpushed.\n');
     await mirror.discard();
     await mirror.switchBranch(branch);
@@ -84,7 +120,13 @@ describe('file mirror: knowledge files and branches', () => {
   it('a branch switch stopped half way (the disk went away) is finished by the next pull', async () => {
     const { fs, mirror, client } = await checkedOut(t.lp);
     const branch = await newBranch(client, 'half-way');
-    await remoteEdit(t.lp, branch.branchId, { behavior: 'Branch behavior.', upsertTopics: [{ topicId: 'kt_delivery', name: 'Delivery', content: 'Branch delivery.' }, { name: 'Branch only', content: 'Only here.' }] });
+    await remoteEdit(t.lp, branch.branchId, {
+      behavior: 'Branch behavior.',
+      upsertTopics: [
+        { topicId: 'kt_delivery', name: 'Delivery', content: 'Branch delivery.' },
+        { name: 'Branch only', content: 'Only here.' },
+      ],
+    });
     fs.failAfter(3);
     await assert.rejects(mirror.switchBranch(branch), /disk went away/);
     fs.failAfter(undefined);

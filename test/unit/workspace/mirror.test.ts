@@ -11,13 +11,30 @@ describe('file mirror: check out, edit, push, pull', () => {
   it('checks an agent out as files a person can read, with the base kept out of git', async () => {
     const { fs } = await checkedOut(t.lp);
     assert.deepEqual([...fs.files.keys()].sort(), [
-      '.workbench/.gitignore', '.workbench/base.json', 'agent.json', 'behavior.md',
-      'knowledge/delivery.md', 'knowledge/opening-hours.md', 'knowledge/returns.md', 'realtime/store-settings.json',
+      '.workbench/.gitignore',
+      '.workbench/base.json',
+      'agent.json',
+      'behavior.md',
+      'knowledge/delivery.md',
+      'knowledge/opening-hours.md',
+      'knowledge/returns.md',
+      'realtime/store-settings.json',
     ]);
-    assert.equal(fs.files.get('knowledge/opening-hours.md'), '---\nname: Opening hours\nid: kt_opening_hours\n---\n\nOur stores are open Monday to Saturday from 9am to 6pm, and Sunday from 10am to 4pm.\n');
+    assert.equal(
+      fs.files.get('knowledge/opening-hours.md'),
+      '---\nname: Opening hours\nid: kt_opening_hours\n---\n\nOur stores are open Monday to Saturday from 9am to 6pm, and Sunday from 10am to 4pm.\n',
+    );
     assert.match(fs.files.get('behavior.md')!, /^# Support Desk\n\nYou are Sam/);
-    assert.equal(fs.files.get('realtime/store-settings.json'), '{\n  "greetingOverride": "",\n  "holidayMode": false,\n  "maxWaitMinutes": 15\n}\n');
-    assert.deepEqual(JSON.parse(fs.files.get('agent.json')!), { agentId: AGENT, name: 'Support Desk', profile: 'local', branch: MAIN });
+    assert.equal(
+      fs.files.get('realtime/store-settings.json'),
+      '{\n  "greetingOverride": "",\n  "holidayMode": false,\n  "maxWaitMinutes": 15\n}\n',
+    );
+    assert.deepEqual(JSON.parse(fs.files.get('agent.json')!), {
+      agentId: AGENT,
+      name: 'Support Desk',
+      profile: 'local',
+      branch: MAIN,
+    });
     assert.match(fs.files.get('.workbench/.gitignore')!, /^\*$/m);
     assert.doesNotMatch(fs.files.get('agent.json')! + fs.files.get('.workbench/base.json')!, /sk_|key/i);
   });
@@ -28,7 +45,10 @@ describe('file mirror: check out, edit, push, pull', () => {
     for (const topic of await client.listTopics(AGENT, MAIN.branchId)) {
       assert.ok([...fs.files.values()].includes(topicText(topic)), topic.name);
     }
-    assert.equal(realtimeText((await client.getRealtimeConfig(AGENT, 'store-settings')).variables), fs.files.get('realtime/store-settings.json'));
+    assert.equal(
+      realtimeText((await client.getRealtimeConfig(AGENT, 'store-settings')).variables),
+      fs.files.get('realtime/store-settings.json'),
+    );
   });
 
   it('a pull right after check out changes nothing, and status shows every file unchanged', async () => {
@@ -36,51 +56,93 @@ describe('file mirror: check out, edit, push, pull', () => {
     const before = new Map(fs.files);
     const report = await mirror.pull();
     assert.deepEqual(report, { actions: [], conflicts: [] });
-    assert.deepEqual(new Map([...fs.files].filter(([p]) => p !== '.workbench/base.json')), new Map([...before].filter(([p]) => p !== '.workbench/base.json')));
+    assert.deepEqual(
+      new Map([...fs.files].filter(([p]) => p !== '.workbench/base.json')),
+      new Map([...before].filter(([p]) => p !== '.workbench/base.json')),
+    );
     assert.ok((await mirror.status({ remote: true })).every((f) => f.state === 'unchanged'));
   });
 
   it('pushes an edited behavior, topic and variable, sending only what changed', async () => {
     const { fs, mirror, client } = await checkedOut(t.lp);
-    fs.files.set('behavior.md', fs.files.get('behavior.md')!.replace('Be brief and friendly.', 'Be brief, friendly and precise.'));
+    fs.files.set(
+      'behavior.md',
+      fs.files.get('behavior.md')!.replace('Be brief and friendly.', 'Be brief, friendly and precise.'),
+    );
     fs.files.set('knowledge/returns.md', fs.files.get('knowledge/returns.md')!.replace('30 days', '60 days'));
     fs.files.set('realtime/store-settings.json', fs.files.get('realtime/store-settings.json')!.replace('15', '20'));
     const status = await mirror.status();
-    assert.deepEqual(status.filter((f) => f.state !== 'unchanged').map((f) => [f.path, f.state]), [
-      ['behavior.md', 'modifiedLocally'], ['knowledge/returns.md', 'modifiedLocally'], ['realtime/store-settings.json', 'modifiedLocally'],
-    ]);
+    assert.deepEqual(
+      status.filter((f) => f.state !== 'unchanged').map((f) => [f.path, f.state]),
+      [
+        ['behavior.md', 'modifiedLocally'],
+        ['knowledge/returns.md', 'modifiedLocally'],
+        ['realtime/store-settings.json', 'modifiedLocally'],
+      ],
+    );
     const report = await mirror.push();
     assert.deepEqual(report.refused, []);
-    assert.deepEqual(report.sent.map((a) => a.kind === 'updateTopic' ? [a.kind, a.change] : a.kind === 'variables' ? [a.kind, a.variables] : [a.kind]), [
-      ['behavior'], ['updateTopic', { content: (await client.getTopic(AGENT, MAIN.branchId, 'kt_returns')).content }], ['variables', { maxWaitMinutes: 20 }],
-    ]);
+    assert.deepEqual(
+      report.sent.map((a) =>
+        a.kind === 'updateTopic' ? [a.kind, a.change] : a.kind === 'variables' ? [a.kind, a.variables] : [a.kind],
+      ),
+      [
+        ['behavior'],
+        ['updateTopic', { content: (await client.getTopic(AGENT, MAIN.branchId, 'kt_returns')).content }],
+        ['variables', { maxWaitMinutes: 20 }],
+      ],
+    );
     assert.match((await client.getBehavior(AGENT, MAIN.branchId)).behavior, /friendly and precise/);
     assert.match((await client.getTopic(AGENT, MAIN.branchId, 'kt_returns')).content, /60 days/);
     assert.ok((await mirror.status({ remote: true })).every((f) => f.state === 'unchanged'));
   });
 
-  it('pulls a teammate\'s edit into an unchanged file, and merges it line by line with a local edit', async () => {
+  it("pulls a teammate's edit into an unchanged file, and merges it line by line with a local edit", async () => {
     const { fs, mirror } = await checkedOut(t.lp);
     fs.files.set('behavior.md', fs.files.get('behavior.md')!.replace('# Support Desk', '# Support Desk (local)'));
-    const behavior = (await fs.read('behavior.md'))!.replace('# Support Desk (local)', '# Support Desk').replace('Be brief and friendly.', 'Be brief and warm.').slice(0, -1);
-    await remoteEdit(t.lp, MAIN.branchId, { behavior, upsertTopics: [{ topicId: 'kt_delivery', name: 'Delivery times', content: 'Two days.' }] });
+    const behavior = (await fs.read('behavior.md'))!
+      .replace('# Support Desk (local)', '# Support Desk')
+      .replace('Be brief and friendly.', 'Be brief and warm.')
+      .slice(0, -1);
+    await remoteEdit(t.lp, MAIN.branchId, {
+      behavior,
+      upsertTopics: [{ topicId: 'kt_delivery', name: 'Delivery times', content: 'Two days.' }],
+    });
     const status = await mirror.status({ remote: true });
-    assert.deepEqual(status.filter((f) => f.state !== 'unchanged').map((f) => [f.path, f.state]), [['behavior.md', 'modifiedRemotely'], ['knowledge/delivery.md', 'modifiedRemotely']]);
+    assert.deepEqual(
+      status.filter((f) => f.state !== 'unchanged').map((f) => [f.path, f.state]),
+      [
+        ['behavior.md', 'modifiedRemotely'],
+        ['knowledge/delivery.md', 'modifiedRemotely'],
+      ],
+    );
     const report = await mirror.pull();
     assert.deepEqual(report.conflicts, []);
     assert.match(fs.files.get('behavior.md')!, /# Support Desk \(local\)[\s\S]*Be brief and warm\./);
-    assert.equal(fs.files.get('knowledge/delivery.md'), '---\nname: Delivery times\nid: kt_delivery\n---\n\nTwo days.\n', 'the file keeps its path when the topic is renamed');
-    assert.deepEqual((await mirror.status()).filter((f) => f.state !== 'unchanged').map((f) => f.path), ['behavior.md']);
+    assert.equal(
+      fs.files.get('knowledge/delivery.md'),
+      '---\nname: Delivery times\nid: kt_delivery\n---\n\nTwo days.\n',
+      'the file keeps its path when the topic is renamed',
+    );
+    assert.deepEqual(
+      (await mirror.status()).filter((f) => f.state !== 'unchanged').map((f) => f.path),
+      ['behavior.md'],
+    );
   });
 
   it('refuses to push over a change made on the platform since the last pull, and sends nothing', async () => {
     const { fs, mirror, client } = await checkedOut(t.lp);
     fs.files.set('knowledge/returns.md', fs.files.get('knowledge/returns.md')!.replace('30 days', '14 days'));
     fs.files.set('behavior.md', 'Local behavior.\n');
-    await remoteEdit(t.lp, MAIN.branchId, { upsertTopics: [{ topicId: 'kt_returns', name: 'Returns', content: 'Returns within 90 days.' }] });
+    await remoteEdit(t.lp, MAIN.branchId, {
+      upsertTopics: [{ topicId: 'kt_returns', name: 'Returns', content: 'Returns within 90 days.' }],
+    });
     const report = await mirror.push();
     assert.deepEqual(report.sent, []);
-    assert.deepEqual(report.refused.map((r) => [r.path, r.reason]), [['knowledge/returns.md', 'remoteChanged']]);
+    assert.deepEqual(
+      report.refused.map((r) => [r.path, r.reason]),
+      [['knowledge/returns.md', 'remoteChanged']],
+    );
     assert.match(report.refused[0]!.message, /pull first/);
     assert.equal((await client.getTopic(AGENT, MAIN.branchId, 'kt_returns')).content, 'Returns within 90 days.');
     assert.notEqual((await client.getBehavior(AGENT, MAIN.branchId)).behavior, 'Local behavior.');
@@ -90,7 +152,9 @@ describe('file mirror: check out, edit, push, pull', () => {
     const { fs, mirror, client } = await checkedOut(t.lp);
     fs.files.set('knowledge/returns.md', fs.files.get('knowledge/returns.md')!.replace('30 days', '14 days'));
     const mine = fs.files.get('knowledge/returns.md')!;
-    await remoteEdit(t.lp, MAIN.branchId, { upsertTopics: [{ topicId: 'kt_returns', name: 'Returns', content: 'Returns within 90 days.' }] });
+    await remoteEdit(t.lp, MAIN.branchId, {
+      upsertTopics: [{ topicId: 'kt_returns', name: 'Returns', content: 'Returns within 90 days.' }],
+    });
     const report = await mirror.pull();
     assert.equal(report.conflicts.length, 1);
     const c = report.conflicts[0]!;
@@ -99,13 +163,25 @@ describe('file mirror: check out, edit, push, pull', () => {
     assert.match(c.remote!, /90 days/);
     assert.match(c.base!, /30 days/);
     assert.equal(fs.files.get('knowledge/returns.md'), mine, 'no markers, no overwrite');
-    assert.deepEqual((await mirror.status()).filter((f) => f.state !== 'unchanged').map((f) => [f.path, f.state]), [['knowledge/returns.md', 'conflict']]);
-    assert.deepEqual((await mirror.push()).refused.map((r) => r.reason), ['conflict']);
+    assert.deepEqual(
+      (await mirror.status()).filter((f) => f.state !== 'unchanged').map((f) => [f.path, f.state]),
+      [['knowledge/returns.md', 'conflict']],
+    );
+    assert.deepEqual(
+      (await mirror.push()).refused.map((r) => r.reason),
+      ['conflict'],
+    );
     await assert.rejects(mirror.switchBranch({ branchId: 'br_other', name: 'other' }), UnpushedEditsError);
 
-    await mirror.resolve('knowledge/returns.md', '---\nname: Returns\nid: kt_returns\n---\n\nReturns within 45 days.\n');
+    await mirror.resolve(
+      'knowledge/returns.md',
+      '---\nname: Returns\nid: kt_returns\n---\n\nReturns within 45 days.\n',
+    );
     const pushed = await mirror.push();
-    assert.deepEqual(pushed.sent.map((a) => a.kind), ['updateTopic']);
+    assert.deepEqual(
+      pushed.sent.map((a) => a.kind),
+      ['updateTopic'],
+    );
     assert.equal((await client.getTopic(AGENT, MAIN.branchId, 'kt_returns')).content, 'Returns within 45 days.');
     assert.ok((await mirror.status({ remote: true })).every((f) => f.state === 'unchanged'));
   });
@@ -117,9 +193,15 @@ describe('file mirror: check out, edit, push, pull', () => {
     await fault(t.lp, { method: 'PATCH', path: 'knowledge-base', status: 503, times: 5 });
     await assert.rejects(mirror.push(), /503|unavailable|try again/i);
     assert.equal((await client.getBehavior(AGENT, MAIN.branchId)).behavior, 'New behavior.');
-    assert.deepEqual((await mirror.status()).filter((f) => f.state !== 'unchanged').map((f) => f.path), ['knowledge/returns.md']);
+    assert.deepEqual(
+      (await mirror.status()).filter((f) => f.state !== 'unchanged').map((f) => f.path),
+      ['knowledge/returns.md'],
+    );
     const report = await mirror.push();
-    assert.deepEqual(report.sent.map((a) => a.path), ['knowledge/returns.md']);
+    assert.deepEqual(
+      report.sent.map((a) => a.path),
+      ['knowledge/returns.md'],
+    );
     assert.ok((await mirror.status({ remote: true })).every((f) => f.state === 'unchanged'));
   });
 });

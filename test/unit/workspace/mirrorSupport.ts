@@ -10,7 +10,9 @@ export const MAIN = { branchId: 'br_support_main', name: 'main' };
 export const MANIFEST = { agentId: AGENT, name: 'Support Desk', profile: 'local', branch: MAIN };
 
 /** A checked-out folder in memory and the client behind it. */
-export async function checkedOut(lp: LocalPlatform): Promise<{ fs: MemoryFileSystem; mirror: AgentMirror; client: AgentsClient }> {
+export async function checkedOut(
+  lp: LocalPlatform,
+): Promise<{ fs: MemoryFileSystem; mirror: AgentMirror; client: AgentsClient }> {
   const fs = new MemoryFileSystem();
   const client = new AgentsClient(localContext(lp));
   const mirror = new AgentMirror(fs, client);
@@ -27,7 +29,15 @@ export async function newBranch(client: AgentsClient, name: string): Promise<{ b
 }
 
 /** A teammate's edit of a branch, through the local platform's admin API. */
-export async function remoteEdit(lp: LocalPlatform, branchId: string, edit: { behavior?: string; upsertTopics?: { topicId?: string; name: string; content: string }[]; deleteTopics?: string[] }): Promise<void> {
+export async function remoteEdit(
+  lp: LocalPlatform,
+  branchId: string,
+  edit: {
+    behavior?: string;
+    upsertTopics?: { topicId?: string; name: string; content: string }[];
+    deleteTopics?: string[];
+  },
+): Promise<void> {
   const res = await call('POST', `${lp.urls.admin}/agents/${AGENT}/branches/${branchId}/edit`, { body: edit });
   if (res.status !== 200) throw new Error(`remote edit failed: ${res.status} ${JSON.stringify(res.body)}`);
 }

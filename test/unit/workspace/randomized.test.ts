@@ -39,7 +39,8 @@ describe('file mirror: randomized sequences never lose an edit', () => {
 
   it(`${SEQUENCES} sequences of ${STEPS} steps`, { timeout: 600_000 }, async (ctx) => {
     const seen = { conflictsSettled: 0, failuresSeen: 0, switchesRefused: 0, pushesRefused: 0 };
-    const admin = (method: string, path: string, body?: unknown): Promise<unknown> => call(method, `${t.lp.urls.admin}${path}`, body === undefined ? {} : { body });
+    const admin = (method: string, path: string, body?: unknown): Promise<unknown> =>
+      call(method, `${t.lp.urls.admin}${path}`, body === undefined ? {} : { body });
     const teammate = new AgentsClient(localContext(t.lp));
     for (let seq = 0; seq < SEQUENCES; seq++) {
       const random = prng(seq + 1);
@@ -73,7 +74,9 @@ describe('file mirror: randomized sequences never lose an edit', () => {
 
       const check = async (): Promise<void> => {
         await admin('DELETE', '/faults');
-        const seen: string[] = [...fs.files.entries()].filter(([p]) => p !== '.workbench/base.json').map(([, text]) => text);
+        const seen: string[] = [...fs.files.entries()]
+          .filter(([p]) => p !== '.workbench/base.json')
+          .map(([, text]) => text);
         for (const c of Object.values((await readBase(fs))!.conflicts)) if (c.remote) seen.push(c.remote);
         for (const b of branches) {
           seen.push((await teammate.getBehavior(AGENT, b)).behavior);
@@ -97,7 +100,13 @@ describe('file mirror: randomized sequences never lose an edit', () => {
             const a = JSON.parse(mine) as Record<string, unknown>;
             const b = JSON.parse(theirs) as Record<string, unknown>;
             result = `${JSON.stringify({ ...b, ...a, greetingOverride: [...new Set([...tokensIn(String(a.greetingOverride)), ...tokensIn(String(b.greetingOverride))])].join(' ') }, null, 2)}\n`;
-          } else result = mine + tokensIn(theirs).filter((x) => !mine.includes(x)).map((x) => `${x}\n`).join('');
+          } else
+            result =
+              mine +
+              tokensIn(theirs)
+                .filter((x) => !mine.includes(x))
+                .map((x) => `${x}\n`)
+                .join('');
           await mirror.resolve(f.path, result);
           seen.conflictsSettled++;
         }
@@ -107,7 +116,9 @@ describe('file mirror: randomized sequences never lose an edit', () => {
         try {
           await what();
         } catch (err) {
-          const expected = err instanceof UnpushedEditsError || (armed && (err instanceof PlatformError || /disk went away|aborted/i.test(String(err))));
+          const expected =
+            err instanceof UnpushedEditsError ||
+            (armed && (err instanceof PlatformError || /disk went away|aborted/i.test(String(err))));
           if (!expected) throw err;
           if (err instanceof UnpushedEditsError) seen.switchesRefused++;
           else seen.failuresSeen++;
@@ -155,11 +166,15 @@ describe('file mirror: randomized sequences never lose an edit', () => {
             await remoteEdit(t.lp, branch, { behavior: insertLine(behavior, token()) });
           } else {
             const topic = pick(topics);
-            await remoteEdit(t.lp, branch, { upsertTopics: [{ topicId: topic.topicId, name: topic.name, content: insertLine(topic.content, token()) }] });
+            await remoteEdit(t.lp, branch, {
+              upsertTopics: [{ topicId: topic.topicId, name: topic.name, content: insertLine(topic.content, token()) }],
+            });
           }
         },
         remoteAdd: async () => {
-          await remoteEdit(t.lp, await currentBranch(), { upsertTopics: [{ name: pick(['Returns', 'Gift cards', 'Parking']), content: token() }] });
+          await remoteEdit(t.lp, await currentBranch(), {
+            upsertTopics: [{ name: pick(['Returns', 'Gift cards', 'Parking']), content: token() }],
+          });
         },
         remoteDelete: async () => {
           const branch = await currentBranch();
@@ -174,25 +189,40 @@ describe('file mirror: randomized sequences never lose an edit', () => {
           await teammate.updateVariables(AGENT, CONFIG, { greetingOverride: token() });
         },
         pull: () => attempt(() => mirror.pull()),
-        push: () => attempt(async () => {
-          if ((await mirror.push()).refused.length > 0) seen.pushesRefused++;
-        }),
+        push: () =>
+          attempt(async () => {
+            if ((await mirror.push()).refused.length > 0) seen.pushesRefused++;
+          }),
         resolve: () => attempt(resolveAll),
-        switchBranch: () => attempt(async () => {
-          const to = (await currentBranch()) === MAIN.branchId ? { branchId: other.branchId, name: 'feature' } : MAIN;
-          await mirror.switchBranch(to);
-        }),
+        switchBranch: () =>
+          attempt(async () => {
+            const to = (await currentBranch()) === MAIN.branchId ? { branchId: other.branchId, name: 'feature' } : MAIN;
+            await mirror.switchBranch(to);
+          }),
         serverFault: async () => {
           armed = true;
-          await admin('POST', '/faults', { family: 'build', method: pick(['GET', 'PATCH', 'POST', 'DELETE']), status: pick([500, 502, 503]), times: 3 });
+          await admin('POST', '/faults', {
+            family: 'build',
+            method: pick(['GET', 'PATCH', 'POST', 'DELETE']),
+            status: pick([500, 502, 503]),
+            times: 3,
+          });
         },
         lostAnswer: async () => {
           // The server acts after the client gave up: the change is made, the answer never read.
           armed = true;
-          await admin('POST', '/faults', { family: 'build', method: pick(['PATCH', 'POST', 'DELETE']), delayMs: 40, times: 1 });
-          await attempt(() => { armed = true; return mirror.push(AbortSignal.timeout(15)); });
+          await admin('POST', '/faults', {
+            family: 'build',
+            method: pick(['PATCH', 'POST', 'DELETE']),
+            delayMs: 40,
+            times: 1,
+          });
+          await attempt(() => {
+            armed = true;
+            return mirror.push(AbortSignal.timeout(15));
+          });
           // When the delayed request reached the server (its fault is used up), let it finish before going on.
-          const { faults } = (await admin('GET', '/faults') as { body: { faults: unknown[] } }).body;
+          const { faults } = ((await admin('GET', '/faults')) as { body: { faults: unknown[] } }).body;
           if (faults.length === 0) await new Promise((r) => setTimeout(r, 100));
         },
         diskFault: async () => {
@@ -202,8 +232,22 @@ describe('file mirror: randomized sequences never lose an edit', () => {
         },
       };
       const weights: [string, number][] = [
-        ['localEdit', 4], ['localAdd', 1], ['localDelete', 1], ['localRename', 1], ['localVariable', 1], ['remoteEdit', 3], ['remoteAdd', 1],
-        ['remoteDelete', 1], ['remoteVariable', 1], ['pull', 3], ['push', 3], ['resolve', 2], ['switchBranch', 1], ['serverFault', 1], ['lostAnswer', 1], ['diskFault', 1],
+        ['localEdit', 4],
+        ['localAdd', 1],
+        ['localDelete', 1],
+        ['localRename', 1],
+        ['localVariable', 1],
+        ['remoteEdit', 3],
+        ['remoteAdd', 1],
+        ['remoteDelete', 1],
+        ['remoteVariable', 1],
+        ['pull', 3],
+        ['push', 3],
+        ['resolve', 2],
+        ['switchBranch', 1],
+        ['serverFault', 1],
+        ['lostAnswer', 1],
+        ['diskFault', 1],
       ];
       const total = weights.reduce((s, [, w]) => s + w, 0);
       for (let step = 0; step < STEPS; step++) {
@@ -223,14 +267,27 @@ describe('file mirror: randomized sequences never lose an edit', () => {
         await mirror.pull();
         await resolveAll();
         const report = await mirror.push();
-        if (report.refused.length === 0 && (await mirror.status({ remote: true })).every((f) => f.state === 'unchanged')) break;
+        if (
+          report.refused.length === 0 &&
+          (await mirror.status({ remote: true })).every((f) => f.state === 'unchanged')
+        )
+          break;
       }
       log.push('settle');
       await check();
       const left = (await mirror.status({ remote: true })).filter((f) => f.state !== 'unchanged');
-      assert.deepEqual(left.map((f) => `${f.path}: ${f.state}`), [], `sequence ${seq}: not in step after settling (${log.join(' → ')})`);
+      assert.deepEqual(
+        left.map((f) => `${f.path}: ${f.state}`),
+        [],
+        `sequence ${seq}: not in step after settling (${log.join(' → ')})`,
+      );
     }
-    ctx.diagnostic(`conflicts settled ${seen.conflictsSettled}, failed steps ${seen.failuresSeen}, pushes refused ${seen.pushesRefused}, switches refused ${seen.switchesRefused}`);
-    assert.ok(seen.conflictsSettled > 0 && seen.failuresSeen > 0 && seen.pushesRefused > 0 && seen.switchesRefused > 0, 'every kind of trouble happened');
+    ctx.diagnostic(
+      `conflicts settled ${seen.conflictsSettled}, failed steps ${seen.failuresSeen}, pushes refused ${seen.pushesRefused}, switches refused ${seen.switchesRefused}`,
+    );
+    assert.ok(
+      seen.conflictsSettled > 0 && seen.failuresSeen > 0 && seen.pushesRefused > 0 && seen.switchesRefused > 0,
+      'every kind of trouble happened',
+    );
   });
 });

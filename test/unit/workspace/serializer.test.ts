@@ -3,7 +3,15 @@ import { describe, it } from 'node:test';
 import { mergeDocs, mergeFields, mergeLines } from '../../../src/workspace/fileMerge';
 import { MemoryFileSystem, NodeFileSystem } from '../../../src/workspace/fileSystem';
 import { topicPath, topicSlug } from '../../../src/workspace/layout';
-import { behaviorText, docText, parseBehavior, parseRealtime, parseTopic, realtimeText, topicText } from '../../../src/workspace/serializer';
+import {
+  behaviorText,
+  docText,
+  parseBehavior,
+  parseRealtime,
+  parseTopic,
+  realtimeText,
+  topicText,
+} from '../../../src/workspace/serializer';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,13 +34,45 @@ describe('file mirror: serializer, file merge, file systems', () => {
       assert.equal(text.split('\n').filter((l) => l.startsWith('name:')).length, 1, 'the name stays on one line');
     }
     const vars = { b: { z: 1, a: [3, { y: 1, x: 2 }] }, a: 'text' };
-    assert.equal(realtimeText(vars), '{\n  "a": "text",\n  "b": {\n    "a": [\n      3,\n      {\n        "x": 2,\n        "y": 1\n      }\n    ],\n    "z": 1\n  }\n}\n');
+    assert.equal(
+      realtimeText(vars),
+      '{\n  "a": "text",\n  "b": {\n    "a": [\n      3,\n      {\n        "x": 2,\n        "y": 1\n      }\n    ],\n    "z": 1\n  }\n}\n',
+    );
     assert.equal(docText(parseRealtime(realtimeText(vars), 'c') as never), realtimeText(vars));
   });
 
   it('writes front matter that any YAML reader reads back as the same name and id', () => {
-    const names = ['Opening hours', 'yes', 'No', 'null', 'true', '123', '1e3', '-dash', 'a: b', 'a #b', "'quoted'", '"double"', 'trailing ', ' leading', 'tab\there',
-      'new\nline', 'Café', '*star', '&amp', '!tag', '[list]', '{map}', 'x:', 'x', 'O\'Brien', 'A/B (C) & D, e.f+g-h', '\u2028', '~', 'a\\b'];
+    const names = [
+      'Opening hours',
+      'yes',
+      'No',
+      'null',
+      'true',
+      '123',
+      '1e3',
+      '-dash',
+      'a: b',
+      'a #b',
+      "'quoted'",
+      '"double"',
+      'trailing ',
+      ' leading',
+      'tab\there',
+      'new\nline',
+      'Café',
+      '*star',
+      '&amp',
+      '!tag',
+      '[list]',
+      '{map}',
+      'x:',
+      'x',
+      "O'Brien",
+      'A/B (C) & D, e.f+g-h',
+      '\u2028',
+      '~',
+      'a\\b',
+    ];
     for (const name of names) {
       const text = topicText({ name, content: 'c', topicId: 'kt_1' });
       const front = text.slice(4, text.indexOf('\n---\n'));
@@ -42,7 +82,11 @@ describe('file mirror: serializer, file merge, file systems', () => {
   });
 
   it('reads what a person writes: no front matter, no blank line, a number as name; reports broken ones', () => {
-    assert.deepEqual(parseTopic('Just text\n', 'gift-cards.md'), { kind: 'topic', name: 'gift-cards', content: 'Just text' });
+    assert.deepEqual(parseTopic('Just text\n', 'gift-cards.md'), {
+      kind: 'topic',
+      name: 'gift-cards',
+      content: 'Just text',
+    });
     assert.deepEqual(parseTopic('---\nname: 42\n---\nBody', 'x.md'), { kind: 'topic', name: '42', content: 'Body' });
     assert.match((parseTopic('---\nname: [unclosed\n---\n', 'x.md') as { problem: string }).problem, /not valid YAML/);
     assert.match((parseTopic('---\nname: ""\n---\n', 'x.md') as { problem: string }).problem, /needs a name/);
@@ -67,9 +111,14 @@ describe('file mirror: serializer, file merge, file systems', () => {
   it('merges real-time variables field by field, and a topic name apart from its content', () => {
     assert.deepEqual(mergeFields({ a: 1, b: 2, c: 3 }, { a: 10, b: 2, c: 3 }, { a: 1, b: 2 }), { a: 10, b: 2 });
     assert.equal(mergeFields({ a: 1 }, { a: 2 }, { a: 3 }), undefined);
-    assert.deepEqual(mergeFields({ o: { x: 1, y: 2 } }, { o: { y: 2, x: 1 } }, { o: { x: 5, y: 2 } }), { o: { x: 5, y: 2 } });
+    assert.deepEqual(mergeFields({ o: { x: 1, y: 2 } }, { o: { y: 2, x: 1 } }, { o: { x: 5, y: 2 } }), {
+      o: { x: 5, y: 2 },
+    });
     const t = (name: string, content: string) => ({ kind: 'topic' as const, name, content, topicId: 'kt_1' });
-    assert.deepEqual(mergeDocs(t('A', 'one\ntwo'), t('B', 'one\ntwo'), t('A', 'one\nTWO')), { clean: true, doc: t('B', 'one\nTWO') });
+    assert.deepEqual(mergeDocs(t('A', 'one\ntwo'), t('B', 'one\ntwo'), t('A', 'one\nTWO')), {
+      clean: true,
+      doc: t('B', 'one\nTWO'),
+    });
     assert.deepEqual(mergeDocs(t('A', 'x'), t('B', 'x'), t('C', 'x')), { clean: false });
     assert.deepEqual(mergeDocs(t('A', 'x'), undefined, t('A', 'y')), { clean: false }, 'deleted here, changed there');
     assert.deepEqual(mergeDocs(t('A', 'x'), undefined, t('A', 'x')), { clean: true, doc: undefined });

@@ -12,7 +12,11 @@ import { ItemContext } from '../../ids';
 export type CheckedOutBranch = (agentId: string) => string | undefined;
 
 export class AgentNode extends LoadingNode {
-  constructor(readonly agent: Agent, readonly model: AgentModel, private readonly checkedOut: CheckedOutBranch) {
+  constructor(
+    readonly agent: Agent,
+    readonly model: AgentModel,
+    private readonly checkedOut: CheckedOutBranch,
+  ) {
     super(undefined);
   }
 
@@ -35,7 +39,10 @@ export class AgentNode extends LoadingNode {
     if (this.agent.description) md.appendText(`${this.agent.description}\n\n`);
     md.appendMarkdown(`${vscode.l10n.t('Agent id')}: \`${this.agent.agentId}\``);
     if (this.agent.projectId) md.appendMarkdown(`\n\n${vscode.l10n.t('Project')}: \`${this.agent.projectId}\``);
-    if (this.agent.createdAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Created {0} by {1}', when(this.agent.createdAt).exact, this.agent.createdBy ?? '?')}`);
+    if (this.agent.createdAt)
+      md.appendMarkdown(
+        `\n\n${vscode.l10n.t('Created {0} by {1}', when(this.agent.createdAt).exact, this.agent.createdBy ?? '?')}`,
+      );
     return md;
   }
 
@@ -52,7 +59,11 @@ export class AgentNode extends LoadingNode {
 }
 
 export class BranchNode extends LoadingNode {
-  constructor(readonly agentNode: AgentNode, readonly branch: Branch, private readonly checkedOut: boolean) {
+  constructor(
+    readonly agentNode: AgentNode,
+    readonly branch: Branch,
+    private readonly checkedOut: boolean,
+  ) {
     super(agentNode);
   }
 
@@ -67,14 +78,24 @@ export class BranchNode extends LoadingNode {
   getTreeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.branch.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
-    const parts = [this.isMain ? vscode.l10n.t('default') : '', this.checkedOut ? vscode.l10n.t('checked out') : '', this.branch.mergedAt ? vscode.l10n.t('merged') : ''].filter(Boolean);
+    const parts = [
+      this.isMain ? vscode.l10n.t('default') : '',
+      this.checkedOut ? vscode.l10n.t('checked out') : '',
+      this.branch.mergedAt ? vscode.l10n.t('merged') : '',
+    ].filter(Boolean);
     item.description = parts.join(' · ');
     item.iconPath = new vscode.ThemeIcon(this.checkedOut ? 'check' : 'git-branch');
     item.contextValue = ItemContext.branch({ isMain: this.isMain, checkedOut: this.checkedOut });
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${this.branch.name}**${this.checkedOut ? ` (${vscode.l10n.t('checked out')})` : ''}\n\n${vscode.l10n.t('Branch id')}: \`${this.branch.branchId}\``);
-    if (this.branch.createdAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Created {0} by {1}', when(this.branch.createdAt).exact, this.branch.createdBy ?? '?')}`);
-    if (this.branch.updatedAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Updated {0}', when(this.branch.updatedAt).exact)}`);
+    md.appendMarkdown(
+      `**${this.branch.name}**${this.checkedOut ? ` (${vscode.l10n.t('checked out')})` : ''}\n\n${vscode.l10n.t('Branch id')}: \`${this.branch.branchId}\``,
+    );
+    if (this.branch.createdAt)
+      md.appendMarkdown(
+        `\n\n${vscode.l10n.t('Created {0} by {1}', when(this.branch.createdAt).exact, this.branch.createdBy ?? '?')}`,
+      );
+    if (this.branch.updatedAt)
+      md.appendMarkdown(`\n\n${vscode.l10n.t('Updated {0}', when(this.branch.updatedAt).exact)}`);
     if (this.branch.mergedAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Merged {0}', when(this.branch.mergedAt).exact)}`);
     item.tooltip = md;
     return item;
@@ -101,7 +122,19 @@ export class BehaviorNode extends TreeNode {
     item.contextValue = ItemContext.behavior();
     item.tooltip = vscode.l10n.t('The behavior prompt of branch {0}', this.branchNode.branch.name);
     const { agent } = this.branchNode.agentNode;
-    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [remoteUri({ kind: 'behavior', agentId: agent.agentId, agentName: agent.name, branchId: this.branchNode.branch.branchId, branchName: this.branchNode.branch.name })] };
+    item.command = {
+      command: 'vscode.open',
+      title: vscode.l10n.t('Open'),
+      arguments: [
+        remoteUri({
+          kind: 'behavior',
+          agentId: agent.agentId,
+          agentName: agent.name,
+          branchId: this.branchNode.branch.branchId,
+          branchName: this.branchNode.branch.name,
+        }),
+      ],
+    };
     return item;
   }
 }
@@ -133,7 +166,10 @@ export class KnowledgeNode extends LoadingNode {
 }
 
 export class TopicNode extends TreeNode {
-  constructor(readonly knowledge: KnowledgeNode, readonly topic: Topic) {
+  constructor(
+    readonly knowledge: KnowledgeNode,
+    readonly topic: Topic,
+  ) {
     super(knowledge);
   }
 
@@ -148,13 +184,30 @@ export class TopicNode extends TreeNode {
     item.contextValue = ItemContext.topic();
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${this.topic.name}**\n\n${vscode.l10n.t('Topic id')}: \`${this.topic.topicId}\``);
-    if (this.topic.updatedAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Updated {0} by {1}', when(this.topic.updatedAt).exact, this.topic.updatedBy ?? '?')}`);
+    if (this.topic.updatedAt)
+      md.appendMarkdown(
+        `\n\n${vscode.l10n.t('Updated {0} by {1}', when(this.topic.updatedAt).exact, this.topic.updatedBy ?? '?')}`,
+      );
     md.appendMarkdown('\n\n---\n\n');
     md.appendText(this.topic.content.length > 400 ? `${this.topic.content.slice(0, 400)}…` : this.topic.content);
     item.tooltip = md;
     const branchNode = this.knowledge.branchNode;
     const { agent } = branchNode.agentNode;
-    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [remoteUri({ kind: 'topic', agentId: agent.agentId, agentName: agent.name, branchId: branchNode.branch.branchId, branchName: branchNode.branch.name, topicId: this.topic.topicId, topicName: this.topic.name })] };
+    item.command = {
+      command: 'vscode.open',
+      title: vscode.l10n.t('Open'),
+      arguments: [
+        remoteUri({
+          kind: 'topic',
+          agentId: agent.agentId,
+          agentName: agent.name,
+          branchId: branchNode.branch.branchId,
+          branchName: branchNode.branch.name,
+          topicId: this.topic.topicId,
+          topicName: this.topic.name,
+        }),
+      ],
+    };
     return item;
   }
 }

@@ -16,5 +16,9 @@ export interface AgentsSource {
 
 /** main first, then by name. */
 export function orderBranches(branches: readonly Branch[]): Branch[] {
-  return [...branches].sort((a, b) => Number(b.isDefault ?? b.name === 'main') - Number(a.isDefault ?? a.name === 'main') || a.name.localeCompare(b.name));
+  return [...branches].sort(
+    (a, b) =>
+      Number(b.isDefault ?? b.name === 'main') - Number(a.isDefault ?? a.name === 'main') ||
+      a.name.localeCompare(b.name),
+  );
 }

@@ -58,7 +58,9 @@ export class AgentsTree extends Disposable {
   ) {
     super();
     this.provider = this.register(new NodeTreeProvider(() => this.roots()));
-    this.view = this.register(vscode.window.createTreeView(AGENTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true }));
+    this.view = this.register(
+      vscode.window.createTreeView(AGENTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true }),
+    );
   }
 
   get filter(): string {
@@ -139,7 +141,9 @@ export class AgentsTree extends Disposable {
         }
         return this.show(model, agents);
       }
-      this._onDidFail.fire(vscode.l10n.t('The agents could not be loaded: {0}', err instanceof Error ? err.message : String(err)));
+      this._onDidFail.fire(
+        vscode.l10n.t('The agents could not be loaded: {0}', err instanceof Error ? err.message : String(err)),
+      );
       this.setState('error', viewProblemOf(err));
       return [];
     }
@@ -152,26 +156,45 @@ export class AgentsTree extends Disposable {
       return [];
     }
     const needle = this.filterText.toLowerCase();
-    const shown = needle ? agents.filter((a) => a.name.toLowerCase().includes(needle) || a.agentId.toLowerCase().includes(needle)) : agents;
+    const shown = needle
+      ? agents.filter((a) => a.name.toLowerCase().includes(needle) || a.agentId.toLowerCase().includes(needle))
+      : agents;
     this.view.description = needle ? vscode.l10n.t('filtered') : undefined;
     if (shown.length === 0) {
       // The welcome content says no agent matches and offers Clear Filter; a message would hide it.
       this.setState('noMatch');
       return [];
     }
-    this.setState('ready', undefined, needle
-      ? agents.length === 1
-        ? vscode.l10n.t('Showing {0} of 1 agent: those whose name or id contains "{1}"', shown.length, this.filterText)
-        : vscode.l10n.t('Showing {0} of {1} agents: those whose name or id contains "{2}"', shown.length, agents.length, this.filterText)
-      : this.listed ? undefined : vscode.l10n.t('This platform does not list agents: showing the agents added by id.'));
-    return [...shown].sort((a, b) => byName.compare(a.name, b.name)).map((a) => {
-      let node = this.nodes.get(a.agentId);
-      if (!node || node.agent !== a) {
-        node = new AgentNode(a, model.agent(a.agentId), this.checkedOut);
-        this.nodes.set(a.agentId, node);
-      }
-      return node;
-    });
+    this.setState(
+      'ready',
+      undefined,
+      needle
+        ? agents.length === 1
+          ? vscode.l10n.t(
+              'Showing {0} of 1 agent: those whose name or id contains "{1}"',
+              shown.length,
+              this.filterText,
+            )
+          : vscode.l10n.t(
+              'Showing {0} of {1} agents: those whose name or id contains "{2}"',
+              shown.length,
+              agents.length,
+              this.filterText,
+            )
+        : this.listed
+          ? undefined
+          : vscode.l10n.t('This platform does not list agents: showing the agents added by id.'),
+    );
+    return [...shown]
+      .sort((a, b) => byName.compare(a.name, b.name))
+      .map((a) => {
+        let node = this.nodes.get(a.agentId);
+        if (!node || node.agent !== a) {
+          node = new AgentNode(a, model.agent(a.agentId), this.checkedOut);
+          this.nodes.set(a.agentId, node);
+        }
+        return node;
+      });
   }
 
   /** What the view shows instead of agents, and why. */
@@ -190,7 +213,10 @@ export class AgentsTree extends Disposable {
 }
 
 /** The group node under an agent that shows a changed part, when it is loaded. */
-function nodeShowing(agentNode: AgentNode, change: Exclude<AgentsChange, { part: 'agents' | 'branches' }>): TreeNode | undefined {
+function nodeShowing(
+  agentNode: AgentNode,
+  change: Exclude<AgentsChange, { part: 'agents' | 'branches' }>,
+): TreeNode | undefined {
   const children = agentNode.children ?? [];
   switch (change.part) {
     case 'deployments':
@@ -200,7 +226,9 @@ function nodeShowing(agentNode: AgentNode, change: Exclude<AgentsChange, { part:
     case 'realtimeConfigs':
       return children.find((c) => c instanceof RealtimeConfigsNode);
     case 'topics': {
-      const branch = children.find((c): c is BranchNode => c instanceof BranchNode && c.branch.branchId === change.branchId);
+      const branch = children.find(
+        (c): c is BranchNode => c instanceof BranchNode && c.branch.branchId === change.branchId,
+      );
       return branch?.children?.find((c) => c instanceof KnowledgeNode);
     }
     default:

@@ -1,7 +1,12 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../../core/disposable';
 import { Emitter } from '../../../core/event';
-import { AGENT_MANIFEST, type AgentManifest, checkedOutBranches, parseAgentManifest } from '../../../workspace/agentManifest';
+import {
+  AGENT_MANIFEST,
+  type AgentManifest,
+  checkedOutBranches,
+  parseAgentManifest,
+} from '../../../workspace/agentManifest';
 
 /**
  * Which branch of each agent is checked out into the workspace, read from the `agent.json`
@@ -35,13 +40,15 @@ export class Checkouts extends Disposable {
     }
     this.scanning = (async () => {
       const uris = await vscode.workspace.findFiles(`**/${AGENT_MANIFEST}`, '**/node_modules/**', 500);
-      const found = await Promise.all(uris.map(async (uri) => {
-        try {
-          return parseAgentManifest(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
-        } catch {
-          return undefined;
-        }
-      }));
+      const found = await Promise.all(
+        uris.map(async (uri) => {
+          try {
+            return parseAgentManifest(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+          } catch {
+            return undefined;
+          }
+        }),
+      );
       const manifests = found.filter((m): m is AgentManifest => m !== undefined);
       const changed = JSON.stringify(manifests) !== JSON.stringify(this.manifests);
       this.manifests = manifests;

@@ -29,13 +29,22 @@ export class DeploymentsNode extends LoadingNode {
 
   protected async loadChildren(): Promise<TreeNode[]> {
     const all = await this.agentNode.model.deployments.get();
-    return ENVIRONMENT_ORDER.map((env) => new EnvironmentDeploymentsNode(this, env, all.filter((d) => d.environment === env)));
+    return ENVIRONMENT_ORDER.map(
+      (env) =>
+        new EnvironmentDeploymentsNode(
+          this,
+          env,
+          all.filter((d) => d.environment === env),
+        ),
+    );
   }
 }
 
 /** Newest first: by creation time, then by version. */
 export function newestFirst(deployments: readonly Deployment[]): Deployment[] {
-  return [...deployments].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || Number(b.version) - Number(a.version));
+  return [...deployments].sort(
+    (a, b) => b.createdAt.localeCompare(a.createdAt) || Number(b.version) - Number(a.version),
+  );
 }
 
 /**
@@ -43,14 +52,21 @@ export function newestFirst(deployments: readonly Deployment[]): Deployment[] {
  * (the field is ours), the newest.
  */
 export function activeDeployment(deployments: readonly Deployment[]): Deployment | undefined {
-  return deployments.find((d) => d.active === true) ?? (deployments.some((d) => d.active !== undefined) ? undefined : newestFirst(deployments)[0]);
+  return (
+    deployments.find((d) => d.active === true) ??
+    (deployments.some((d) => d.active !== undefined) ? undefined : newestFirst(deployments)[0])
+  );
 }
 
 export class EnvironmentDeploymentsNode extends TreeNode {
   /** Newest first; the active one is what the environment serves. */
   readonly deployments: Deployment[];
 
-  constructor(readonly group: DeploymentsNode, readonly environment: Environment, deployments: Deployment[]) {
+  constructor(
+    readonly group: DeploymentsNode,
+    readonly environment: Environment,
+    deployments: Deployment[],
+  ) {
     super(group);
     this.deployments = newestFirst(deployments);
   }
@@ -65,27 +81,44 @@ export class EnvironmentDeploymentsNode extends TreeNode {
   }
 
   getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.environment, this.deployments.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      this.environment,
+      this.deployments.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(ENV_ICON[this.environment]);
     const active = this.active;
-    item.description = active ? vscode.l10n.t('v{0} · {1} · {2}', active.version, active.createdBy, when(active.createdAt).relative) : vscode.l10n.t('nothing deployed');
+    item.description = active
+      ? vscode.l10n.t('v{0} · {1} · {2}', active.version, active.createdBy, when(active.createdAt).relative)
+      : vscode.l10n.t('nothing deployed');
     item.contextValue = ItemContext.environment(this.environment);
     item.tooltip = active
-      ? vscode.l10n.t('{0} serves version {1} (artifact {2}), deployed by {3} on {4}', this.environment, active.version, active.artifactVersion, active.createdBy, when(active.createdAt).exact)
+      ? vscode.l10n.t(
+          '{0} serves version {1} (artifact {2}), deployed by {3} on {4}',
+          this.environment,
+          active.version,
+          active.artifactVersion,
+          active.createdBy,
+          when(active.createdAt).exact,
+        )
       : vscode.l10n.t('Nothing is deployed to {0}', this.environment);
     return item;
   }
 
   override getChildren(): Promise<TreeNode[]> {
-    if (this.deployments.length === 0) return Promise.resolve([new InfoNode(this, 'none', vscode.l10n.t('Nothing deployed'))]);
+    if (this.deployments.length === 0)
+      return Promise.resolve([new InfoNode(this, 'none', vscode.l10n.t('Nothing deployed'))]);
     const active = this.active;
     return Promise.resolve(this.deployments.map((d) => new DeploymentNode(this, d, d === active)));
   }
 }
 
 export class DeploymentNode extends TreeNode {
-  constructor(readonly envNode: EnvironmentDeploymentsNode, readonly deployment: Deployment, readonly isActive: boolean) {
+  constructor(
+    readonly envNode: EnvironmentDeploymentsNode,
+    readonly deployment: Deployment,
+    readonly isActive: boolean,
+  ) {
     super(envNode);
   }
 
@@ -102,12 +135,18 @@ export class DeploymentNode extends TreeNode {
     const item = new vscode.TreeItem(vscode.l10n.t('Version {0}', d.version), vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     const message = typeof d.metadata.message === 'string' ? d.metadata.message : '';
-    item.description = [this.isActive ? vscode.l10n.t('active') : '', d.createdBy, when(d.createdAt).relative, message].filter(Boolean).join(' · ');
+    item.description = [this.isActive ? vscode.l10n.t('active') : '', d.createdBy, when(d.createdAt).relative, message]
+      .filter(Boolean)
+      .join(' · ');
     item.iconPath = new vscode.ThemeIcon(this.isActive ? 'pass-filled' : 'circle-outline');
     item.contextValue = ItemContext.deployment(d.environment, this.isActive);
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${vscode.l10n.t('Version {0}', d.version)}** · ${d.environment}${this.isActive ? ` · ${vscode.l10n.t('active')}` : ''}\n\n`);
-    md.appendMarkdown(`${vscode.l10n.t('Deployment id')}: \`${d.id}\`\n\n${vscode.l10n.t('Artifact')}: \`${d.artifactVersion}\`\n\n`);
+    md.appendMarkdown(
+      `**${vscode.l10n.t('Version {0}', d.version)}** · ${d.environment}${this.isActive ? ` · ${vscode.l10n.t('active')}` : ''}\n\n`,
+    );
+    md.appendMarkdown(
+      `${vscode.l10n.t('Deployment id')}: \`${d.id}\`\n\n${vscode.l10n.t('Artifact')}: \`${d.artifactVersion}\`\n\n`,
+    );
     md.appendMarkdown(`${vscode.l10n.t('Deployed {0} by {1}', when(d.createdAt).exact, d.createdBy)}`);
     if (message) {
       md.appendMarkdown('\n\n');

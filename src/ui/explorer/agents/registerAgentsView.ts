@@ -8,21 +8,36 @@ import { RememberedAgents } from './rememberedAgents';
 import type { ProfileModels } from '../../model/profileModels';
 
 /** Builds the Agents view and the read-only remote documents; reloads both when the profile changes. */
-export function createAgentsView(connection: Connection, models: ProfileModels<object>, workspaceState: vscode.Memento): { tree: AgentsTree; remembered: RememberedAgents; disposable: vscode.Disposable } {
+export function createAgentsView(
+  connection: Connection,
+  models: ProfileModels<object>,
+  workspaceState: vscode.Memento,
+): { tree: AgentsTree; remembered: RememberedAgents; disposable: vscode.Disposable } {
   const remembered = new RememberedAgents(workspaceState);
   // Which branch is checked out comes from the agent folders (agent.json) of the workspace.
   const checkouts = new Checkouts();
   const documents = new RemoteDocuments(() => models.active()?.agents);
-  const tree = new AgentsTree(() => models.active()?.agents, (agentId) => checkouts.branchOf(connection.profiles.active?.id, agentId), () => {
-    void checkouts.scan();
-    documents.refreshOpen();
-  }, async () => {
-    const profileId = connection.profiles.active?.id;
-    const ids = profileId ? remembered.list(profileId) : [];
-    const model = models.active()?.agents;
-    // Each id is read where the platform can; otherwise the id stands for the agent.
-    return Promise.all(ids.map((agentId) => (model ? model.find(agentId).catch(() => undefined) : Promise.resolve(undefined)).then((a) => a ?? { agentId, name: agentId, description: '' })));
-  });
+  const tree = new AgentsTree(
+    () => models.active()?.agents,
+    (agentId) => checkouts.branchOf(connection.profiles.active?.id, agentId),
+    () => {
+      void checkouts.scan();
+      documents.refreshOpen();
+    },
+    async () => {
+      const profileId = connection.profiles.active?.id;
+      const ids = profileId ? remembered.list(profileId) : [];
+      const model = models.active()?.agents;
+      // Each id is read where the platform can; otherwise the id stands for the agent.
+      return Promise.all(
+        ids.map((agentId) =>
+          (model ? model.find(agentId).catch(() => undefined) : Promise.resolve(undefined)).then(
+            (a) => a ?? { agentId, name: agentId, description: '' },
+          ),
+        ),
+      );
+    },
+  );
   const disposable = vscode.Disposable.from(
     checkouts,
     checkouts.onDidChange(() => tree.refreshBranches()),

@@ -28,7 +28,14 @@ export class NumbersNode extends LoadingNode {
     const numbers = await this.agentNode.model.numbers.get();
     if (numbers.length === 0) return [new InfoNode(this, 'none', vscode.l10n.t('No numbers yet: import some'))];
     const envs = [...new Set(numbers.map((n) => n.clientEnv))].sort((a, b) => rank(a) - rank(b));
-    return envs.map((env) => new NumberEnvironmentNode(this, env, numbers.filter((n) => n.clientEnv === env)));
+    return envs.map(
+      (env) =>
+        new NumberEnvironmentNode(
+          this,
+          env,
+          numbers.filter((n) => n.clientEnv === env),
+        ),
+    );
   }
 }
 
@@ -38,7 +45,11 @@ function rank(env: string): number {
 }
 
 export class NumberEnvironmentNode extends TreeNode {
-  constructor(readonly group: NumbersNode, readonly environment: string, readonly numbers: PhoneNumber[]) {
+  constructor(
+    readonly group: NumbersNode,
+    readonly environment: string,
+    readonly numbers: PhoneNumber[],
+  ) {
     super(group);
   }
 
@@ -49,7 +60,8 @@ export class NumberEnvironmentNode extends TreeNode {
   getTreeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.environment, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
-    item.description = this.numbers.length === 1 ? vscode.l10n.t('1 number') : vscode.l10n.t('{0} numbers', this.numbers.length);
+    item.description =
+      this.numbers.length === 1 ? vscode.l10n.t('1 number') : vscode.l10n.t('{0} numbers', this.numbers.length);
     item.iconPath = new vscode.ThemeIcon('server-environment');
     item.contextValue = ItemContext.numberEnvironment();
     return item;
@@ -57,12 +69,25 @@ export class NumberEnvironmentNode extends TreeNode {
 
   override getChildren(): Promise<TreeNode[]> {
     const connectors = [...new Set(this.numbers.map((n) => n.connectorId))].sort();
-    return Promise.resolve(connectors.map((c) => new ConnectorNode(this, c, this.numbers.filter((n) => n.connectorId === c))));
+    return Promise.resolve(
+      connectors.map(
+        (c) =>
+          new ConnectorNode(
+            this,
+            c,
+            this.numbers.filter((n) => n.connectorId === c),
+          ),
+      ),
+    );
   }
 }
 
 export class ConnectorNode extends TreeNode {
-  constructor(readonly envNode: NumberEnvironmentNode, readonly connectorId: string, readonly numbers: PhoneNumber[]) {
+  constructor(
+    readonly envNode: NumberEnvironmentNode,
+    readonly connectorId: string,
+    readonly numbers: PhoneNumber[],
+  ) {
     super(envNode);
   }
 
@@ -81,12 +106,17 @@ export class ConnectorNode extends TreeNode {
   }
 
   override getChildren(): Promise<TreeNode[]> {
-    return Promise.resolve([...this.numbers].sort((a, b) => a.number.localeCompare(b.number)).map((n) => new NumberNode(this, n)));
+    return Promise.resolve(
+      [...this.numbers].sort((a, b) => a.number.localeCompare(b.number)).map((n) => new NumberNode(this, n)),
+    );
   }
 }
 
 export class NumberNode extends TreeNode {
-  constructor(readonly connector: ConnectorNode, readonly phoneNumber: PhoneNumber) {
+  constructor(
+    readonly connector: ConnectorNode,
+    readonly phoneNumber: PhoneNumber,
+  ) {
     super(connector);
   }
 
@@ -100,7 +130,13 @@ export class NumberNode extends TreeNode {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('device-mobile');
     item.contextValue = ItemContext.phoneNumber();
-    item.tooltip = vscode.l10n.t('{0} · {1} · connector {2} · project {3}', n.number, n.clientEnv, n.connectorId, n.projectId);
+    item.tooltip = vscode.l10n.t(
+      '{0} · {1} · connector {2} · project {3}',
+      n.number,
+      n.clientEnv,
+      n.connectorId,
+      n.projectId,
+    );
     return item;
   }
 }
@@ -131,7 +167,10 @@ export class RealtimeConfigsNode extends LoadingNode {
 }
 
 export class RealtimeConfigNode extends TreeNode {
-  constructor(readonly group: RealtimeConfigsNode, readonly config: RealtimeConfig) {
+  constructor(
+    readonly group: RealtimeConfigsNode,
+    readonly config: RealtimeConfig,
+  ) {
     super(group);
   }
 
@@ -143,15 +182,24 @@ export class RealtimeConfigNode extends TreeNode {
     const c = this.config;
     const item = new vscode.TreeItem(c.name, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
-    item.description = Object.keys(c.variables).length === 1 ? vscode.l10n.t('1 variable') : vscode.l10n.t('{0} variables', Object.keys(c.variables).length);
+    item.description =
+      Object.keys(c.variables).length === 1
+        ? vscode.l10n.t('1 variable')
+        : vscode.l10n.t('{0} variables', Object.keys(c.variables).length);
     item.iconPath = new vscode.ThemeIcon('symbol-variable');
     item.contextValue = ItemContext.realtimeConfig();
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${c.name}**${c.updatedAt ? ` · ${vscode.l10n.t('updated {0}', when(c.updatedAt).exact)}` : ''}\n\n`);
+    md.appendMarkdown(
+      `**${c.name}**${c.updatedAt ? ` · ${vscode.l10n.t('updated {0}', when(c.updatedAt).exact)}` : ''}\n\n`,
+    );
     md.appendCodeblock(JSON.stringify(c.variables, null, 2), 'json');
     item.tooltip = md;
     const { agent } = this.group.agentNode;
-    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [remoteUri({ kind: 'realtimeConfig', agentId: agent.agentId, agentName: agent.name, config: c.name })] };
+    item.command = {
+      command: 'vscode.open',
+      title: vscode.l10n.t('Open'),
+      arguments: [remoteUri({ kind: 'realtimeConfig', agentId: agent.agentId, agentName: agent.name, config: c.name })],
+    };
     return item;
   }
 }

@@ -14,26 +14,40 @@ export function isLatency(metric: Known<AlertMetric>): boolean {
 
 export function metricLabel(metric: Known<AlertMetric>): string {
   switch (metric) {
-    case 'turn_latency_p50': return vscode.l10n.t('Turn latency p50');
-    case 'turn_latency_p95': return vscode.l10n.t('Turn latency p95');
-    case 'api_errors': return vscode.l10n.t('API errors');
-    case 'function_errors': return vscode.l10n.t('Function errors');
-    case 'call_crashes': return vscode.l10n.t('Call crashes');
-    case 'call_volume': return vscode.l10n.t('Call volume');
-    default: return metric;
+    case 'turn_latency_p50':
+      return vscode.l10n.t('Turn latency p50');
+    case 'turn_latency_p95':
+      return vscode.l10n.t('Turn latency p95');
+    case 'api_errors':
+      return vscode.l10n.t('API errors');
+    case 'function_errors':
+      return vscode.l10n.t('Function errors');
+    case 'call_crashes':
+      return vscode.l10n.t('Call crashes');
+    case 'call_volume':
+      return vscode.l10n.t('Call volume');
+    default:
+      return metric;
   }
 }
 
 /** What the metric measures and in which unit, in a person's words. */
 export function metricExplained(metric: Known<AlertMetric>): string {
   switch (metric) {
-    case 'turn_latency_p50': return vscode.l10n.t('Median time the agent takes to answer a turn, in milliseconds');
-    case 'turn_latency_p95': return vscode.l10n.t('95th percentile of the time the agent takes to answer a turn, in milliseconds');
-    case 'api_errors': return vscode.l10n.t('Number of API errors within the window (a count, not a rate)');
-    case 'function_errors': return vscode.l10n.t('Number of function errors within the window (a count, not a rate)');
-    case 'call_crashes': return vscode.l10n.t('Number of calls that crashed within the window (a count, not a rate)');
-    case 'call_volume': return vscode.l10n.t('Number of calls within the window (a count, not a rate)');
-    default: return vscode.l10n.t('A metric this extension does not know ({0}), as the platform named it', metric);
+    case 'turn_latency_p50':
+      return vscode.l10n.t('Median time the agent takes to answer a turn, in milliseconds');
+    case 'turn_latency_p95':
+      return vscode.l10n.t('95th percentile of the time the agent takes to answer a turn, in milliseconds');
+    case 'api_errors':
+      return vscode.l10n.t('Number of API errors within the window (a count, not a rate)');
+    case 'function_errors':
+      return vscode.l10n.t('Number of function errors within the window (a count, not a rate)');
+    case 'call_crashes':
+      return vscode.l10n.t('Number of calls that crashed within the window (a count, not a rate)');
+    case 'call_volume':
+      return vscode.l10n.t('Number of calls within the window (a count, not a rate)');
+    default:
+      return vscode.l10n.t('A metric this extension does not know ({0}), as the platform named it', metric);
   }
 }
 
@@ -51,21 +65,31 @@ export function formatAmount(metric: Known<AlertMetric>, value: number | null | 
 
 export function operatorWords(operator: string): string {
   switch (operator) {
-    case '>': return vscode.l10n.t('above');
-    case '<': return vscode.l10n.t('below');
-    case '>=': return vscode.l10n.t('at or above');
-    case '<=': return vscode.l10n.t('at or below');
-    default: return operator;
+    case '>':
+      return vscode.l10n.t('above');
+    case '<':
+      return vscode.l10n.t('below');
+    case '>=':
+      return vscode.l10n.t('at or above');
+    case '<=':
+      return vscode.l10n.t('at or below');
+    default:
+      return operator;
   }
 }
 
 export function stateLabel(state: Known<AlertRuleState>): string {
   switch (state) {
-    case 'ok': return vscode.l10n.t('OK');
-    case 'alert': return vscode.l10n.t('Firing');
-    case 'no_data': return vscode.l10n.t('No data');
-    case 'unknown': return vscode.l10n.t('Unknown');
-    default: return state;
+    case 'ok':
+      return vscode.l10n.t('OK');
+    case 'alert':
+      return vscode.l10n.t('Firing');
+    case 'no_data':
+      return vscode.l10n.t('No data');
+    case 'unknown':
+      return vscode.l10n.t('Unknown');
+    default:
+      return state;
   }
 }
 
@@ -73,10 +97,14 @@ export function stateLabel(state: Known<AlertRuleState>): string {
 export function stateIcon(state: Known<AlertRuleState>, enabled: boolean): vscode.ThemeIcon {
   if (!enabled) return new vscode.ThemeIcon('bell-slash', new vscode.ThemeColor('disabledForeground'));
   switch (state) {
-    case 'ok': return new vscode.ThemeIcon('pass', new vscode.ThemeColor('charts.green'));
-    case 'alert': return new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('charts.red'));
-    case 'no_data': return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('descriptionForeground'));
-    default: return new vscode.ThemeIcon('question', new vscode.ThemeColor('charts.yellow'));
+    case 'ok':
+      return new vscode.ThemeIcon('pass', new vscode.ThemeColor('charts.green'));
+    case 'alert':
+      return new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('charts.red'));
+    case 'no_data':
+      return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('descriptionForeground'));
+    default:
+      return new vscode.ThemeIcon('question', new vscode.ThemeColor('charts.yellow'));
   }
 }
 

@@ -7,7 +7,15 @@ import type { AlertsModel } from '../../model/alertsModel';
 import type { ProfileModels } from '../../model/profileModels';
 import { NodeTreeProvider } from '../treeProvider';
 import type { TreeNode } from '../treeNode';
-import { AlertsErrorNode, CurrentAlertNode, CurrentAlertsGroupNode, EndpointNode, EndpointsGroupNode, RuleNode, RulesGroupNode } from './alertNodes';
+import {
+  AlertsErrorNode,
+  CurrentAlertNode,
+  CurrentAlertsGroupNode,
+  EndpointNode,
+  EndpointsGroupNode,
+  RuleNode,
+  RulesGroupNode,
+} from './alertNodes';
 import type { WebhookSecrets } from './webhookSecrets';
 import { ContextKey, View } from '../../ids';
 import { type ViewProblem, viewProblemOf } from '../viewProblem';
@@ -38,10 +46,15 @@ export class AlertsTree extends Disposable {
   readonly onDidFail = this._onDidFail.event;
   private current: { state: AlertsViewState; problem?: ViewProblem; message?: string } = { state: 'noProfile' };
 
-  constructor(private readonly models: ProfileModels<object>, readonly secrets: WebhookSecrets) {
+  constructor(
+    private readonly models: ProfileModels<object>,
+    readonly secrets: WebhookSecrets,
+  ) {
     super();
     this.provider = this.register(new NodeTreeProvider(() => this.roots()));
-    this.view = this.register(vscode.window.createTreeView(ALERTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true }));
+    this.view = this.register(
+      vscode.window.createTreeView(ALERTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true }),
+    );
     // Another profile: forget what was shown; VS Code asks again only if the view is showing.
     this.register(models.onDidChange(() => this.forget()));
   }
@@ -133,18 +146,27 @@ export class AlertsTree extends Disposable {
       rules = await model.rules.get();
     } catch (err) {
       this.rulesGroup = undefined;
-      this._onDidFail.fire(vscode.l10n.t('The alert rules could not be loaded: {0}', err instanceof Error ? err.message : String(err)));
+      this._onDidFail.fire(
+        vscode.l10n.t('The alert rules could not be loaded: {0}', err instanceof Error ? err.message : String(err)),
+      );
       this.setState('error', viewProblemOf(err));
       this.view.badge = undefined;
       return [];
     }
     if (this.currentGroup?.model !== model) this.currentGroup = new CurrentAlertsGroupNode(model);
     if (this.endpointsGroup?.model !== model) this.endpointsGroup = new EndpointsGroupNode(model, this.secrets);
-    if (this.rulesGroup?.rules !== rules) this.rulesGroup = new RulesGroupNode(rules, clientRuntime().alertsContract.ALERT_RULES_MAX);
+    if (this.rulesGroup?.rules !== rules)
+      this.rulesGroup = new RulesGroupNode(rules, clientRuntime().alertsContract.ALERT_RULES_MAX);
     const firing = rules.filter((r) => r.enabled && r.current_state === 'alert').length;
     this.currentGroup.firing = firing;
     this.setState('ready');
-    this.view.badge = firing > 0 ? { value: firing, tooltip: firing === 1 ? vscode.l10n.t('1 alert firing') : vscode.l10n.t('{0} alerts firing', firing) } : undefined;
+    this.view.badge =
+      firing > 0
+        ? {
+            value: firing,
+            tooltip: firing === 1 ? vscode.l10n.t('1 alert firing') : vscode.l10n.t('{0} alerts firing', firing),
+          }
+        : undefined;
     return [this.currentGroup, this.rulesGroup, this.endpointsGroup];
   }
 

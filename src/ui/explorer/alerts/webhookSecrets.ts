@@ -17,7 +17,11 @@ interface ProfileList {
  * so it can never reach the log. Secrets of a removed profile are deleted with it.
  */
 export class WebhookSecrets extends Disposable {
-  constructor(private readonly secrets: vscode.SecretStorage, private readonly redactor: Redactor, private readonly profiles: ProfileList) {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly redactor: Redactor,
+    private readonly profiles: ProfileList,
+  ) {
     super();
     this.register(profiles.onDidChange(() => void this.forgetRemovedProfiles()));
   }
@@ -45,12 +49,17 @@ export class WebhookSecrets extends Disposable {
   async store(profileId: string, endpointId: string, secret: string): Promise<void> {
     this.redactor.add(secret);
     await this.secrets.store(WebhookSecrets.keyOf(profileId, endpointId), secret);
-    await this.updateIndex((index) => ({ ...index, [profileId]: [...new Set([...(index[profileId] ?? []), endpointId])] }));
+    await this.updateIndex((index) => ({
+      ...index,
+      [profileId]: [...new Set([...(index[profileId] ?? []), endpointId])],
+    }));
   }
 
   async delete(profileId: string, endpointId: string): Promise<void> {
     await this.secrets.delete(WebhookSecrets.keyOf(profileId, endpointId));
-    await this.updateIndex((index) => withoutEmpty({ ...index, [profileId]: (index[profileId] ?? []).filter((id) => id !== endpointId) }));
+    await this.updateIndex((index) =>
+      withoutEmpty({ ...index, [profileId]: (index[profileId] ?? []).filter((id) => id !== endpointId) }),
+    );
   }
 
   /** Deletes the kept secrets of saved profiles that were removed (the Local profile only comes and goes with the local platform). */
@@ -59,9 +68,12 @@ export class WebhookSecrets extends Disposable {
     const index = await this.readIndex();
     const gone = Object.keys(index).filter((id) => id !== LOCAL_PROFILE_ID && !present.has(id));
     for (const profileId of gone) {
-      await Promise.all((index[profileId] ?? []).map((endpointId) => this.secrets.delete(WebhookSecrets.keyOf(profileId, endpointId))));
+      await Promise.all(
+        (index[profileId] ?? []).map((endpointId) => this.secrets.delete(WebhookSecrets.keyOf(profileId, endpointId))),
+      );
     }
-    if (gone.length) await this.updateIndex((i) => Object.fromEntries(Object.entries(i).filter(([id]) => !gone.includes(id))));
+    if (gone.length)
+      await this.updateIndex((i) => Object.fromEntries(Object.entries(i).filter(([id]) => !gone.includes(id))));
   }
 
   private async readIndex(): Promise<Record<string, string[]>> {

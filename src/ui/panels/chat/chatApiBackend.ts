@@ -16,7 +16,11 @@ export class ChatApiBackend implements ChatBackend {
   private busy = false;
   private closed = false;
 
-  constructor(private readonly client: ChatClient, private readonly t: ChatTranscript, private readonly panel: PanelActions) {}
+  constructor(
+    private readonly client: ChatClient,
+    private readonly t: ChatTranscript,
+    private readonly panel: PanelActions,
+  ) {}
 
   get conversationId(): string | undefined {
     return this.conversation;
@@ -24,7 +28,10 @@ export class ChatApiBackend implements ChatBackend {
 
   async start(): Promise<void> {
     const { variantId, integrationAttributes } = this.t.settings;
-    const request = { ...(variantId ? { variant_id: variantId } : {}), ...(integrationAttributes ? { integration_attributes: integrationAttributes } : {}) };
+    const request = {
+      ...(variantId ? { variant_id: variantId } : {}),
+      ...(integrationAttributes ? { integration_attributes: integrationAttributes } : {}),
+    };
     this.t.setStatus({ state: 'connecting', text: 'Starting a conversation…', canSend: false });
     this.t.inspect('out', 'POST chat/create', request);
     this.t.startTurn();
@@ -32,8 +39,19 @@ export class ChatApiBackend implements ChatBackend {
       const reply = await this.client.create(request);
       this.t.inspect('in', 'chat/create', reply, { latencyMs: this.t.takeLatency() });
       this.conversation = reply.conversation_id;
-      this.t.setStatus({ state: 'open', text: 'Conversation started', conversationId: reply.conversation_id, canSend: true });
-      if (reply.response) this.t.upsert({ id: this.t.localId('turn'), role: 'agent', text: reply.response, time: new Date().toISOString() });
+      this.t.setStatus({
+        state: 'open',
+        text: 'Conversation started',
+        conversationId: reply.conversation_id,
+        canSend: true,
+      });
+      if (reply.response)
+        this.t.upsert({
+          id: this.t.localId('turn'),
+          role: 'agent',
+          text: reply.response,
+          time: new Date().toISOString(),
+        });
     } catch (err) {
       this.t.setStatus({ state: 'failed', text: message(err), canSend: false });
       this.t.notice(message(err), { error: true, fix: fixOf('restart') });
@@ -51,7 +69,13 @@ export class ChatApiBackend implements ChatBackend {
       ...(asrLanguage ? { asr_lang_code: asrLanguage } : {}),
       ...(ttsLanguage ? { tts_lang_code: ttsLanguage } : {}),
     };
-    const line: ChatLine = { id: this.t.localId('turn'), role: 'user', text, time: new Date().toISOString(), ...(custom ? { custom } : {}) };
+    const line: ChatLine = {
+      id: this.t.localId('turn'),
+      role: 'user',
+      text,
+      time: new Date().toISOString(),
+      ...(custom ? { custom } : {}),
+    };
     this.t.upsert(line);
     this.t.inspect('out', 'POST chat/respond', request);
     this.busy = true;
@@ -60,7 +84,12 @@ export class ChatApiBackend implements ChatBackend {
     try {
       const reply = await this.client.respond(request);
       this.t.inspect('in', 'chat/respond', reply, { latencyMs: this.t.takeLatency() });
-      this.t.upsert({ id: this.t.localId('turn'), role: 'agent', text: reply.response, time: new Date().toISOString() });
+      this.t.upsert({
+        id: this.t.localId('turn'),
+        role: 'agent',
+        text: reply.response,
+        time: new Date().toISOString(),
+      });
       if (reply.handoff) {
         this.t.setStatus({ handoff: reply.handoff.destination });
         this.t.notice(`Handed off to ${reply.handoff.destination} (${reply.handoff.reason}).`);

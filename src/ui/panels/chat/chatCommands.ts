@@ -18,7 +18,12 @@ export type OpenChatArgs = Partial<Omit<ChatSettings, 'target'>> & { target?: Ch
 /** The target of a tree node the command was run on. */
 function targetOf(arg: unknown): ChatTarget | undefined {
   if (arg instanceof AgentNode) return { label: arg.agent.name, agentId: arg.agent.agentId };
-  if (arg instanceof BranchNode) return { label: `${arg.agentNode.agent.name} (${arg.branch.name})`, agentId: arg.agentNode.agent.agentId, branchId: arg.branch.branchId };
+  if (arg instanceof BranchNode)
+    return {
+      label: `${arg.agentNode.agent.name} (${arg.branch.name})`,
+      agentId: arg.agentNode.agent.agentId,
+      branchId: arg.branch.branchId,
+    };
   if (arg instanceof EnvironmentDeploymentsNode) {
     const agent = arg.group.agentNode.agent;
     return { label: `${agent.name} (${arg.environment})`, agentId: agent.agentId, environment: arg.environment };
@@ -36,25 +41,63 @@ async function targetOfFolder(uri: vscode.Uri, connection: Connection): Promise<
   try {
     text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
   } catch {
-    throw new UserFacingError(vscode.l10n.t('{0} is not a checked-out agent folder: it has no {1}.', vscode.workspace.asRelativePath(uri), AGENT_MANIFEST));
+    throw new UserFacingError(
+      vscode.l10n.t(
+        '{0} is not a checked-out agent folder: it has no {1}.',
+        vscode.workspace.asRelativePath(uri),
+        AGENT_MANIFEST,
+      ),
+    );
   }
   const manifest = parseAgentManifest(text);
-  if (!manifest) throw new UserFacingError(vscode.l10n.t('{0} does not say which agent and branch the folder holds.', vscode.workspace.asRelativePath(file)));
+  if (!manifest)
+    throw new UserFacingError(
+      vscode.l10n.t('{0} does not say which agent and branch the folder holds.', vscode.workspace.asRelativePath(file)),
+    );
   const active = connection.profiles.active;
   if (active && manifest.profile !== active.id) {
-    throw new UserFacingError(vscode.l10n.t('This folder belongs to the connection profile "{0}", not "{1}": switch profile to chat with {2}.', manifest.profile, active.name, manifest.name));
+    throw new UserFacingError(
+      vscode.l10n.t(
+        'This folder belongs to the connection profile "{0}", not "{1}": switch profile to chat with {2}.',
+        manifest.profile,
+        active.name,
+        manifest.name,
+      ),
+    );
   }
-  return { label: `${manifest.name} (${manifest.branch.name})`, agentId: manifest.agentId, branchId: manifest.branch.branchId };
+  return {
+    label: `${manifest.name} (${manifest.branch.name})`,
+    agentId: manifest.agentId,
+    branchId: manifest.branch.branchId,
+  };
 }
 
 /** Asks how to talk to the agent when the command was not told. */
 async function pickMode(): Promise<Pick<ChatSettings, 'mode' | 'streaming'> | undefined> {
   const picks = [
-    { label: vscode.l10n.t('Messaging, streamed'), detail: vscode.l10n.t('WebSocket session; answers arrive as they are written'), mode: 'messaging' as const, streaming: true },
-    { label: vscode.l10n.t('Messaging'), detail: vscode.l10n.t('WebSocket session; whole answers'), mode: 'messaging' as const, streaming: false },
-    { label: vscode.l10n.t('Chat API'), detail: vscode.l10n.t('Turn-based REST: create, respond, close'), mode: 'chatApi' as const, streaming: false },
+    {
+      label: vscode.l10n.t('Messaging, streamed'),
+      detail: vscode.l10n.t('WebSocket session; answers arrive as they are written'),
+      mode: 'messaging' as const,
+      streaming: true,
+    },
+    {
+      label: vscode.l10n.t('Messaging'),
+      detail: vscode.l10n.t('WebSocket session; whole answers'),
+      mode: 'messaging' as const,
+      streaming: false,
+    },
+    {
+      label: vscode.l10n.t('Chat API'),
+      detail: vscode.l10n.t('Turn-based REST: create, respond, close'),
+      mode: 'chatApi' as const,
+      streaming: false,
+    },
   ];
-  const pick = await prompts.pick(picks, { title: vscode.l10n.t('Open Chat'), placeHolder: vscode.l10n.t('How to talk to the agent') });
+  const pick = await prompts.pick(picks, {
+    title: vscode.l10n.t('Open Chat'),
+    placeHolder: vscode.l10n.t('How to talk to the agent'),
+  });
   return pick && { mode: pick.mode, streaming: pick.streaming };
 }
 
@@ -89,9 +132,14 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
   }
 
   async function openChat(arg?: unknown): Promise<ChatPanel | undefined> {
-    const args: OpenChatArgs = arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) && targetOf(arg) === undefined ? (arg as OpenChatArgs) : {};
+    const args: OpenChatArgs =
+      arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) && targetOf(arg) === undefined
+        ? (arg as OpenChatArgs)
+        : {};
     const folder = arg instanceof vscode.Uri ? await targetOfFolder(arg, connection) : undefined;
-    const target = targetOf(arg) ?? folder ?? args.target ?? { label: connection.profiles.active?.name ?? vscode.l10n.t('agent') };
+    const target = targetOf(arg) ??
+      folder ??
+      args.target ?? { label: connection.profiles.active?.name ?? vscode.l10n.t('agent') };
     const mode = args.mode ? { mode: args.mode, streaming: args.streaming ?? false } : await pickMode();
     if (!mode) return undefined;
     const settings: ChatSettings = {
@@ -107,28 +155,47 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
   }
 
   async function openSaved(arg?: unknown, options: ChatPanelOptions = {}): Promise<ChatPanel | undefined> {
-    const uri = arg instanceof vscode.Uri ? arg : (await vscode.window.showOpenDialog({
-      title: vscode.l10n.t('Open Saved Conversation'),
-      canSelectMany: false,
-      filters: { [vscode.l10n.t('Conversation')]: ['chat.json', 'json'] },
-    }))?.[0];
+    const uri =
+      arg instanceof vscode.Uri
+        ? arg
+        : (
+            await vscode.window.showOpenDialog({
+              title: vscode.l10n.t('Open Saved Conversation'),
+              canSelectMany: false,
+              filters: { [vscode.l10n.t('Conversation')]: ['chat.json', 'json'] },
+            })
+          )?.[0];
     if (!uri) return undefined;
     const snapshot = await readConversation(uri);
-    return adopt(new ChatPanel(createPanel(`Chat: ${snapshot.settings.target.label}`), extensionUri, connection, log, snapshot.settings, options, snapshot));
+    return adopt(
+      new ChatPanel(
+        createPanel(`Chat: ${snapshot.settings.target.label}`),
+        extensionUri,
+        connection,
+        log,
+        snapshot.settings,
+        options,
+        snapshot,
+      ),
+    );
   }
 
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Command.openChat, (arg?: unknown) => runCommand(() => openChat(arg))),
     vscode.commands.registerCommand(Command.openSavedConversation, (arg?: unknown, options?: ChatPanelOptions) =>
-      runCommand(() => openSaved(arg, options))),
+      runCommand(() => openSaved(arg, options)),
+    ),
     vscode.commands.registerCommand(Command.restartChat, () => runCommand(() => active().restart())),
     vscode.commands.registerCommand(Command.saveConversation, (arg?: unknown) =>
-      runCommand(() => active().save(arg instanceof vscode.Uri ? arg : undefined))),
-    vscode.commands.registerCommand(Command.copyConversationId, () => runCommand(async () => {
-      const id = await active().copyConversationId();
-      if (!id) throw new UserFacingError(vscode.l10n.t('This chat has no conversation id yet.'));
-      return id;
-    })),
+      runCommand(() => active().save(arg instanceof vscode.Uri ? arg : undefined)),
+    ),
+    vscode.commands.registerCommand(Command.copyConversationId, () =>
+      runCommand(async () => {
+        const id = await active().copyConversationId();
+        if (!id) throw new UserFacingError(vscode.l10n.t('This chat has no conversation id yet.'));
+        return id;
+      }),
+    ),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       // A panel that was open when the window closed comes back with its conversation, not connected.
       async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {

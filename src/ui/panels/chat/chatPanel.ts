@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import { type ChatCommand, type ChatNotification, type ChatRequest, type ChatSettings, type ChatSnapshot, isChatCommand, isChatRequest } from '../../../protocol/chat';
+import {
+  type ChatCommand,
+  type ChatNotification,
+  type ChatRequest,
+  type ChatSettings,
+  type ChatSnapshot,
+  isChatCommand,
+  isChatRequest,
+} from '../../../protocol/chat';
 import { clientRuntime } from '../../clientRuntime';
 import { requireContext } from '../../commands/commandSupport';
 import type { Connection } from '../../connection/connection';
@@ -56,15 +64,26 @@ export class ChatPanel implements vscode.Disposable {
       app: 'chat',
       isCommand: isChatCommand,
       isRequest: isChatRequest,
-      onReady: () => this.queue({ type: 'snapshot', snapshot: this.transcript.snapshot(), ...(options.ackPaint ? { ackPaint: true } : {}) }),
-      onCommand: (c) => void this.command(c).catch((err: unknown) => this.log.error(err instanceof Error ? err : String(err))),
+      onReady: () =>
+        this.queue({
+          type: 'snapshot',
+          snapshot: this.transcript.snapshot(),
+          ...(options.ackPaint ? { ackPaint: true } : {}),
+        }),
+      onCommand: (c) =>
+        void this.command(c).catch((err: unknown) => this.log.error(err instanceof Error ? err : String(err))),
       onRequest: (r) => this.request(r),
       onRejected: (reason) => this.log.warn(`Chat panel: ${reason}`),
     });
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'agent-workbench.svg');
     this.subs.push(panel.onDidDispose(() => this.dispose()));
     if (restored) {
-      this.transcript.setStatus({ state: 'closed', text: 'Reopened: the session is not connected. Restart to continue with the same settings.', canSend: false, agentTyping: false });
+      this.transcript.setStatus({
+        state: 'closed',
+        text: 'Reopened: the session is not connected. Restart to continue with the same settings.',
+        canSend: false,
+        agentTyping: false,
+      });
     } else {
       void this.start();
     }
@@ -98,7 +117,11 @@ export class ChatPanel implements vscode.Disposable {
     this.backend?.dispose();
     this.backend = undefined;
     this.transcript = this.newTranscript(settings);
-    this.queue({ type: 'snapshot', snapshot: this.transcript.snapshot(), ...(this.options.ackPaint ? { ackPaint: true } : {}) });
+    this.queue({
+      type: 'snapshot',
+      snapshot: this.transcript.snapshot(),
+      ...(this.options.ackPaint ? { ackPaint: true } : {}),
+    });
     await this.start();
   }
 
@@ -124,10 +147,14 @@ export class ChatPanel implements vscode.Disposable {
 
   private newTranscript(settings: ChatSettings, restored?: ChatSnapshot): ChatTranscript {
     this.panel.title = `Chat: ${settings.target.label}`;
-    return new ChatTranscript(settings, (n) => {
-      this.queue(n);
-      this._onDidNotify.fire(n);
-    }, restored);
+    return new ChatTranscript(
+      settings,
+      (n) => {
+        this.queue(n);
+        this._onDidNotify.fire(n);
+      },
+      restored,
+    );
   }
 
   /**
@@ -159,9 +186,10 @@ export class ChatPanel implements vscode.Disposable {
     try {
       const ctx = requireContext(this.connection);
       const runtime = clientRuntime();
-      this.backend = this.settings.mode === 'messaging'
-        ? new MessagingBackend(new runtime.MessagingClient(ctx), this.transcript, actions, messagingEventNames())
-        : new ChatApiBackend(new runtime.ChatClient(ctx), this.transcript, actions);
+      this.backend =
+        this.settings.mode === 'messaging'
+          ? new MessagingBackend(new runtime.MessagingClient(ctx), this.transcript, actions, messagingEventNames())
+          : new ChatApiBackend(new runtime.ChatClient(ctx), this.transcript, actions);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.transcript.setStatus({ state: 'failed', text: message, canSend: false });

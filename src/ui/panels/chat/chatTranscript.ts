@@ -1,4 +1,11 @@
-import type { ChatLine, ChatNotification, ChatSettings, ChatSnapshot, ChatStatus, InspectorEntry } from '../../../protocol/chat';
+import type {
+  ChatLine,
+  ChatNotification,
+  ChatSettings,
+  ChatSnapshot,
+  ChatStatus,
+  InspectorEntry,
+} from '../../../protocol/chat';
 
 /** The inspector keeps this many events in memory; a saved conversation holds the same. */
 const INSPECTOR_KEEP = 5_000;
@@ -24,7 +31,11 @@ export class ChatTranscript {
   /** When the person's last message was sent (performance.now), until the first answer to it. */
   private turnStarted: number | undefined;
 
-  constructor(public settings: ChatSettings, private readonly sink: (n: ChatNotification) => void, restored?: ChatSnapshot) {
+  constructor(
+    public settings: ChatSettings,
+    private readonly sink: (n: ChatNotification) => void,
+    restored?: ChatSnapshot,
+  ) {
     if (restored) {
       restored.lines.forEach((l) => this.put(l));
       this.inspector = restored.inspector.slice(-INSPECTOR_KEEP);
@@ -71,7 +82,13 @@ export class ChatTranscript {
 
   /** A note from the client itself (reconnected, joined, ended), as a line. */
   notice(text: string, extra: Partial<ChatLine> = {}): ChatLine {
-    const line: ChatLine = { id: this.localId('notice'), role: 'notice', text, time: new Date().toISOString(), ...extra };
+    const line: ChatLine = {
+      id: this.localId('notice'),
+      role: 'notice',
+      text,
+      time: new Date().toISOString(),
+      ...extra,
+    };
     this.upsert(line);
     return line;
   }
@@ -90,8 +107,20 @@ export class ChatTranscript {
   }
 
   /** Adds an event to the inspector: what crossed the wire, as JSON, with the time it did. */
-  inspect(direction: InspectorEntry['direction'], label: string, body: unknown, extra: { latencyMs?: number; unrecognized?: boolean } = {}): void {
-    const entry: InspectorEntry = { seq: ++this.seq, time: new Date().toISOString(), direction, label, json: toJson(body), ...definedOnly(extra) };
+  inspect(
+    direction: InspectorEntry['direction'],
+    label: string,
+    body: unknown,
+    extra: { latencyMs?: number; unrecognized?: boolean } = {},
+  ): void {
+    const entry: InspectorEntry = {
+      seq: ++this.seq,
+      time: new Date().toISOString(),
+      direction,
+      label,
+      json: toJson(body),
+      ...definedOnly(extra),
+    };
     this.inspector.push(entry);
     if (this.inspector.length > INSPECTOR_KEEP) this.inspector.splice(0, this.inspector.length - INSPECTOR_KEEP);
     this.sink({ type: 'inspector', entry });
@@ -103,7 +132,12 @@ export class ChatTranscript {
   }
 
   snapshot(inspectorLimit = INSPECTOR_IN_SNAPSHOT): ChatSnapshot {
-    return { settings: this.settings, lines: [...this.lines], inspector: this.inspector.slice(-inspectorLimit), status: this.current };
+    return {
+      settings: this.settings,
+      lines: [...this.lines],
+      inspector: this.inspector.slice(-inspectorLimit),
+      status: this.current,
+    };
   }
 }
 

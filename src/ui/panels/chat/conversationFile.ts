@@ -13,16 +13,27 @@ interface ConversationFile {
 }
 
 /** Writes the conversation to `target`, or where the person picks (in the workspace by default). */
-export async function saveConversation(snapshot: ChatSnapshot, conversationId: string | undefined, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+export async function saveConversation(
+  snapshot: ChatSnapshot,
+  conversationId: string | undefined,
+  target?: vscode.Uri,
+): Promise<vscode.Uri | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const name = `conversation-${(conversationId ?? new Date().toISOString()).replace(/[^A-Za-z0-9_-]+/g, '-')}${CONVERSATION_EXTENSION}`;
-  const uri = target ?? (await vscode.window.showSaveDialog({
-    title: vscode.l10n.t('Save Conversation'),
-    ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
-    filters: { [vscode.l10n.t('Conversation')]: ['chat.json', 'json'] },
-  }));
+  const uri =
+    target ??
+    (await vscode.window.showSaveDialog({
+      title: vscode.l10n.t('Save Conversation'),
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+      filters: { [vscode.l10n.t('Conversation')]: ['chat.json', 'json'] },
+    }));
   if (!uri) return undefined;
-  const file: ConversationFile = { format: CONVERSATION_FORMAT, version: 1, savedAt: new Date().toISOString(), conversation: snapshot };
+  const file: ConversationFile = {
+    format: CONVERSATION_FORMAT,
+    version: 1,
+    savedAt: new Date().toISOString(),
+    conversation: snapshot,
+  };
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${JSON.stringify(file, null, 2)}\n`));
   return uri;
 }
@@ -33,11 +44,19 @@ export async function readConversation(uri: vscode.Uri): Promise<ChatSnapshot> {
   try {
     parsed = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
   } catch (err) {
-    throw new Error(vscode.l10n.t('{0} could not be read as a conversation: {1}', vscode.workspace.asRelativePath(uri), err instanceof Error ? err.message : String(err)));
+    throw new Error(
+      vscode.l10n.t(
+        '{0} could not be read as a conversation: {1}',
+        vscode.workspace.asRelativePath(uri),
+        err instanceof Error ? err.message : String(err),
+      ),
+    );
   }
   const file = parsed as Partial<ConversationFile> | null;
   if (file?.format !== CONVERSATION_FORMAT || !isChatSnapshot(file.conversation)) {
-    throw new Error(vscode.l10n.t('{0} is not a conversation saved by Agent Workbench.', vscode.workspace.asRelativePath(uri)));
+    throw new Error(
+      vscode.l10n.t('{0} is not a conversation saved by Agent Workbench.', vscode.workspace.asRelativePath(uri)),
+    );
   }
   return file.conversation;
 }

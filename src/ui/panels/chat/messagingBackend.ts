@@ -70,9 +70,16 @@ export class MessagingBackend implements ChatBackend {
     try {
       this.t.inspect('out', 'POST /api/v1/access-token', {});
       const token = await this.client.accessToken();
-      this.t.inspect('in', 'access token', { access_token: '‹not shown›', token_type: 'Bearer', expires_in: token.expiresInSeconds });
+      this.t.inspect('in', 'access token', {
+        access_token: '‹not shown›',
+        token_type: 'Bearer',
+        expires_in: token.expiresInSeconds,
+      });
       const options = { streamingEnabled: this.t.settings.streaming, platform: 'web' as const };
-      this.t.inspect('out', 'POST /api/v1/sessions', { streaming_enabled: options.streamingEnabled, platform: options.platform });
+      this.t.inspect('out', 'POST /api/v1/sessions', {
+        streaming_enabled: options.streamingEnabled,
+        platform: options.platform,
+      });
       const created = await this.client.createSession(options, token);
       this.t.inspect('in', 'session', { session_id: created.sessionId });
       const session = this.client.session(created, { eventNames: this.eventNames });
@@ -90,7 +97,14 @@ export class MessagingBackend implements ChatBackend {
     const session = this.session;
     if (!session) return;
     this.lastSent = { text, ...(custom ? { custom } : {}) };
-    const line: ChatLine = { id: this.t.localId('sent'), role: 'user', text, time: new Date().toISOString(), streaming: true, ...(custom ? { custom } : {}) };
+    const line: ChatLine = {
+      id: this.t.localId('sent'),
+      role: 'user',
+      text,
+      time: new Date().toISOString(),
+      streaming: true,
+      ...(custom ? { custom } : {}),
+    };
     const entry: Unconfirmed = { line, ...(custom ? { custom } : {}) };
     this.pending.push(entry);
     this.t.upsert(line);
@@ -100,7 +114,11 @@ export class MessagingBackend implements ChatBackend {
 
   private async write(entry: Unconfirmed): Promise<void> {
     const { text } = entry.line;
-    this.t.inspect('out', 'EVENT_TYPE_USER_MESSAGE', { type: 'EVENT_TYPE_USER_MESSAGE', payload: { text }, ...(entry.custom ? { metadata: { custom: entry.custom } } : {}) });
+    this.t.inspect('out', 'EVENT_TYPE_USER_MESSAGE', {
+      type: 'EVENT_TYPE_USER_MESSAGE',
+      payload: { text },
+      ...(entry.custom ? { metadata: { custom: entry.custom } } : {}),
+    });
     try {
       await this.session?.sendMessage(text, entry.custom);
       entry.writtenOn = this.connection;
@@ -132,7 +150,10 @@ export class MessagingBackend implements ChatBackend {
 
   async handoff(reason?: string): Promise<void> {
     this.lastHandoffReason = reason;
-    this.t.inspect('out', 'EVENT_TYPE_REQUEST_HANDOFF', { type: 'EVENT_TYPE_REQUEST_HANDOFF', payload: reason ? { reason } : {} });
+    this.t.inspect('out', 'EVENT_TYPE_REQUEST_HANDOFF', {
+      type: 'EVENT_TYPE_REQUEST_HANDOFF',
+      payload: reason ? { reason } : {},
+    });
     await this.session?.requestHandoff(reason).catch((err: unknown) => this.problem(err));
   }
 
@@ -150,7 +171,10 @@ export class MessagingBackend implements ChatBackend {
         this.panel.draft(this.lastSent?.text ?? '');
         break;
       case 'join':
-        this.t.inspect('out', 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', { type: 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', payload: {} });
+        this.t.inspect('out', 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN', {
+          type: 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN',
+          payload: {},
+        });
         await this.session?.join().catch((err: unknown) => this.problem(err));
         break;
       case 'handoff':
@@ -183,7 +207,10 @@ export class MessagingBackend implements ChatBackend {
   }
 
   private event(e: MessagingEvent): void {
-    const answer = e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK' || e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE' || e.type === 'EVENT_TYPE_LIVE_AGENT_MESSAGE';
+    const answer =
+      e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK' ||
+      e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE' ||
+      e.type === 'EVENT_TYPE_LIVE_AGENT_MESSAGE';
     const latencyMs = answer ? this.t.takeLatency() : undefined;
     this.t.inspect('in', e.type, e, { latencyMs });
     const custom = e.metadata.custom;
@@ -192,7 +219,13 @@ export class MessagingBackend implements ChatBackend {
       case 'EVENT_TYPE_USER_MESSAGE': {
         const i = this.pending.findIndex((p) => p.line.text === e.payload.text);
         const mine = i >= 0 ? this.pending.splice(i, 1)[0] : undefined;
-        this.t.upsert({ id: mine?.line.id ?? e.id, role: 'user', text: e.payload.text, time, ...(custom ? { custom } : {}) });
+        this.t.upsert({
+          id: mine?.line.id ?? e.id,
+          role: 'user',
+          text: e.payload.text,
+          time,
+          ...(custom ? { custom } : {}),
+        });
         break;
       }
       case 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK':
@@ -204,7 +237,14 @@ export class MessagingBackend implements ChatBackend {
         this.t.notice(`${e.payload.agent_name ?? 'The agent'} joined (conversation ${e.payload.conversation_id}).`);
         break;
       case 'EVENT_TYPE_LIVE_AGENT_MESSAGE':
-        this.t.upsert({ id: `live:${e.payload.message_id}`, role: 'liveAgent', speaker: e.payload.agent_name, text: e.payload.text, time, ...(custom ? { custom } : {}) });
+        this.t.upsert({
+          id: `live:${e.payload.message_id}`,
+          role: 'liveAgent',
+          speaker: e.payload.agent_name,
+          text: e.payload.text,
+          time,
+          ...(custom ? { custom } : {}),
+        });
         break;
       case 'EVENT_TYPE_HANDOFF_STARTED':
         this.t.setStatus({ handoff: e.payload.destination });
@@ -248,8 +288,16 @@ export class MessagingBackend implements ChatBackend {
     // No one-click fix for what the session is already doing: a second re-send would send the message twice.
     const byTheSession = this.actedOn === m.text;
     this.actedOn = undefined;
-    const fix = m.isError && !byTheSession ? systemErrorFix(m.text, clientRuntime().messagingContract.SYSTEM_ERRORS) : undefined;
-    this.t.upsert({ id: `sys:${m.event.id}`, role: 'system', text: m.text, time: m.event.timestamp, error: m.isError, ...(fix ? { fix: fixOf(fix) } : {}) });
+    const fix =
+      m.isError && !byTheSession ? systemErrorFix(m.text, clientRuntime().messagingContract.SYSTEM_ERRORS) : undefined;
+    this.t.upsert({
+      id: `sys:${m.event.id}`,
+      role: 'system',
+      text: m.text,
+      time: m.event.timestamp,
+      error: m.isError,
+      ...(fix ? { fix: fixOf(fix) } : {}),
+    });
   }
 
   private state(state: SessionState): void {
@@ -260,17 +308,30 @@ export class MessagingBackend implements ChatBackend {
       case 'reconnecting':
         if (!this.wasReconnecting) this.connection += 1;
         this.wasReconnecting = true;
-        this.t.setStatus({ state: 'reconnecting', text: `Connection lost: reconnecting (attempt ${state.attempt})…`, canSend: true });
+        this.t.setStatus({
+          state: 'reconnecting',
+          text: `Connection lost: reconnecting (attempt ${state.attempt})…`,
+          canSend: true,
+        });
         break;
       case 'open':
         if (this.wasReconnecting) this.reconnected();
         else this.t.setStatus({ state: 'open', text: 'Connected', canSend: true });
         break;
       case 'closed': {
-        const map = { ended: 'ended', expired: 'expired', closed: 'closed', unauthorized: 'failed', failed: 'failed' } as const;
+        const map = {
+          ended: 'ended',
+          expired: 'expired',
+          closed: 'closed',
+          unauthorized: 'failed',
+          failed: 'failed',
+        } as const;
         this.t.setStatus({ state: map[state.reason], text: state.message, canSend: false, agentTyping: false });
         if (state.reason === 'failed' || state.reason === 'unauthorized') {
-          this.t.notice(state.message, { error: true, fix: fixOf(state.reason === 'unauthorized' ? 'settings' : 'restart') });
+          this.t.notice(state.message, {
+            error: true,
+            fix: fixOf(state.reason === 'unauthorized' ? 'settings' : 'restart'),
+          });
         }
         break;
       }
@@ -288,7 +349,8 @@ export class MessagingBackend implements ChatBackend {
     const text = `Reconnected by itself${this.reconnects > 1 ? ` (${this.reconnects} times)` : ''}; resumed from position ${at ?? 0}, nothing missed or repeated.`;
     this.t.setStatus({ state: 'open', text, canSend: true });
     const last = this.t.all.at(-1);
-    if (this.reconnectLine && last?.id === this.reconnectLine) this.t.upsert({ ...last, text, time: new Date().toISOString() });
+    if (this.reconnectLine && last?.id === this.reconnectLine)
+      this.t.upsert({ ...last, text, time: new Date().toISOString() });
     else this.reconnectLine = this.t.notice(text).id;
   }
 

@@ -43,11 +43,19 @@ test('a change to one part of one agent is announced as that part, and read agai
   const changes: AgentsChange[] = [];
   model.onDidChange((c) => changes.push(c));
   const a1 = model.agent('a1');
-  await Promise.all([a1.deployments.get(), a1.branches.get(), model.agent('a2').deployments.get(), a1.topics.get('main').get()]);
+  await Promise.all([
+    a1.deployments.get(),
+    a1.branches.get(),
+    model.agent('a2').deployments.get(),
+    a1.topics.get('main').get(),
+  ]);
   s.calls.length = 0;
   a1.deployments.invalidate();
   a1.topics.invalidate('main');
-  assert.deepEqual(changes, [{ part: 'deployments', agentId: 'a1' }, { part: 'topics', agentId: 'a1', branchId: 'main' }]);
+  assert.deepEqual(changes, [
+    { part: 'deployments', agentId: 'a1' },
+    { part: 'topics', agentId: 'a1', branchId: 'main' },
+  ]);
   await Promise.all([a1.deployments.get(), a1.branches.get(), model.agent('a2').deployments.get()]);
   assert.deepEqual(s.calls, ['listDeployments a1'], 'the other parts are still known');
   assert.equal(model.agent('a1'), a1, 'one model per agent');

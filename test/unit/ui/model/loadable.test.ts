@@ -3,14 +3,20 @@ import { test } from 'node:test';
 import { Loadable } from '../../../../src/ui/model/loadable';
 
 /** A load the test finishes by hand, in any order. */
-function loads<T>(): { load: () => Promise<T>; started: number; finish(i: number, v: T): void; fail(i: number, e: Error): void } {
+function loads<T>(): {
+  load: () => Promise<T>;
+  started: number;
+  finish(i: number, v: T): void;
+  fail(i: number, e: Error): void;
+} {
   const pending: Array<{ resolve: (v: T) => void; reject: (e: Error) => void }> = [];
   const self = {
     started: 0,
-    load: () => new Promise<T>((resolve, reject) => {
-      self.started++;
-      pending.push({ resolve, reject });
-    }),
+    load: () =>
+      new Promise<T>((resolve, reject) => {
+        self.started++;
+        pending.push({ resolve, reject });
+      }),
     finish: (i: number, v: T) => pending[i]!.resolve(v),
     fail: (i: number, e: Error) => pending[i]!.reject(e),
   };
