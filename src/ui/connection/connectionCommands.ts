@@ -225,14 +225,12 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
         }
         const active = profiles.active?.id;
         const items: Array<vscode.QuickPickItem & { id?: string; action?: 'add' }> = [
-          ...profiles
-            .list()
-            .map((p) => ({
-              label: `${p.id === active ? '$(check) ' : ''}${p.name}`,
-              description: `${p.accountId}/${p.projectId}`,
-              detail: p.region === 'local' ? vscode.l10n.t('The local platform on this machine') : p.buildUrl,
-              id: p.id,
-            })),
+          ...profiles.list().map((p) => ({
+            label: `${p.id === active ? '$(check) ' : ''}${p.name}`,
+            description: `${p.accountId}/${p.projectId}`,
+            detail: p.region === 'local' ? vscode.l10n.t('The local platform on this machine') : p.buildUrl,
+            id: p.id,
+          })),
           { label: '', kind: vscode.QuickPickItemKind.Separator },
           { label: `$(add) ${vscode.l10n.t('Add Connection Profile…')}`, action: 'add' },
         ];

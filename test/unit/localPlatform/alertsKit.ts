@@ -142,9 +142,7 @@ export function conversation(startedAt: number, over: Partial<StoredConversation
 }
 
 /** Runs an evaluation now through the admin API. */
-export async function evaluate(
-  lp: LocalPlatform,
-): Promise<{
+export async function evaluate(lp: LocalPlatform): Promise<{
   changes: Array<{
     rule_id: string;
     from: string;
