@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { applyEdits, modify } from 'jsonc-parser';
 import { startCodeServer } from './lib/codeServer.mjs';
 import { isHostInstalled } from './lib/hostPaths.mjs';
 import { freePort, isPortFree, prefixLines, stopProcessGroup, waitForHttp } from './lib/processes.mjs';
@@ -36,9 +37,12 @@ function prepareWorkspace(platformUrl) {
   if (!existsSync(WORKSPACE)) cpSync(join(ROOT, 'test', 'fixtures', 'workspace'), WORKSPACE, { recursive: true });
   const file = join(WORKSPACE, '.vscode', 'settings.json');
   mkdirSync(dirname(file), { recursive: true });
-  const settings = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  settings['agentWorkbench.localPlatform.url'] = platformUrl;
-  writeFileSync(file, JSON.stringify(settings, null, 2) + '\n');
+  // Settings files are JSON with comments (a person may have added some): edit the one value in place.
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '{}\n';
+  const edits = modify(text, ['agentWorkbench.localPlatform.url'], platformUrl, {
+    formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' },
+  });
+  writeFileSync(file, applyEdits(text, edits));
 }
 
 /** First run only: user settings that skip prompts a person does not need here; later edits are kept. */

@@ -27,6 +27,8 @@ export const USER_SETTINGS = {
   'chat.commandCenter.enabled': false,
   'chat.disableAIFeatures': true,
   'git.openRepositoryInParentFolders': 'never',
+  // Suites that watch alerts switch the reading on themselves; the others are not interrupted by its notifications.
+  'agentWorkbench.alerts.pollIntervalSeconds': 0,
 };
 
 export async function ensureHost() {

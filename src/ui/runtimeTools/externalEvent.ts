@@ -33,6 +33,24 @@ const CONTENT_TYPES: ReadonlyArray<{ label: string; contentType: ContentType }> 
   { label: 'Text', contentType: 'text/plain' },
 ];
 
+/**
+ * The event id a request carries, read where the person said it lives; undefined for XML and text
+ * bodies, whose id the platform reads itself.
+ */
+function sentEventId(input: ExternalEventInput): string | undefined {
+  const path = input.eventIdPath;
+  if (input.eventIdLocation === 'headers') return input.headers?.[path];
+  if (input.eventIdLocation === 'querystring') return input.query?.[path];
+  if (input.contentType === 'application/x-www-form-urlencoded')
+    return new URLSearchParams(input.body).get(path) ?? undefined;
+  if (input.contentType !== 'application/json') return undefined;
+  try {
+    return atPath(JSON.parse(input.body), path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The value at a dotted path of a JSON value, when it is a string or number (what an event id can be). */
 function atPath(value: unknown, path: string): string | undefined {
   let at = value;
@@ -152,9 +170,11 @@ export function registerExternalEventCommand(connection: Connection): vscode.Dis
       const reply = await withProgress(vscode.l10n.t('Sending the external event…'), (signal) =>
         client.send(input, signal),
       );
+      // The spec shows the 201 alone: the id named is the platform's where it echoes one, else the one sent.
+      const eventId = reply.event_id ?? sentEventId(input);
       const sent: SentEvent = {
         status: reply.status,
-        ...(reply.event_id ? { eventId: reply.event_id } : {}),
+        ...(eventId ? { eventId } : {}),
         ...(reply.received_at ? { receivedAt: reply.received_at } : {}),
       };
       void prompts.info(
