@@ -36,6 +36,8 @@ export interface TestingApi {
   viewState(view: 'agents' | 'alerts'): { state: string; problem?: string; message?: string };
 }
 import { registerChatCommands } from './ui/panels/chat/chatCommands';
+import { registerConcurrencyCommands } from './ui/panels/concurrency/concurrencyCommands';
+import { registerReplayCommands } from './ui/panels/replay/replayCommands';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -91,6 +93,8 @@ function start(context: vscode.ExtensionContext): Running {
     registerRuntimeTools({ connection, webhookSecrets, log, models }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
     registerChatCommands(context.extensionUri, connection, log),
+    registerConcurrencyCommands(context.extensionUri, connection, log),
+    registerReplayCommands(context.extensionUri, connection, log),
   ])
     store.add(registration);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.

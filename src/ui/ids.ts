@@ -59,6 +59,9 @@ export const Command = {
   restartChat: 'agentWorkbench.restartChat',
   saveConversation: 'agentWorkbench.saveConversation',
   copyConversationId: 'agentWorkbench.copyConversationId',
+  // Concurrency chart and replay
+  openConcurrencyChart: 'agentWorkbench.openConcurrencyChart',
+  replayConversation: 'agentWorkbench.replayConversation',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
@@ -88,6 +91,8 @@ export type ViewId = (typeof View)[keyof typeof View];
 /** The view types of webview panels (`activeWebviewPanelId` in `when` clauses reads them). */
 export const PanelType = {
   chat: 'agentWorkbench.chat',
+  concurrency: 'agentWorkbench.concurrency',
+  replay: 'agentWorkbench.replay',
 } as const;
 
 const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const satisfies readonly Environment[];

@@ -1,0 +1,151 @@
+import {
+  type Guard,
+  hasFields,
+  isArrayOf,
+  isBoolean,
+  isNumber,
+  isOneOf,
+  isOptional,
+  isRecord,
+  isString,
+  isTagged,
+} from './envelope';
+
+/**
+ * The concurrency chart panel's messages and view models: the maximum number of concurrent
+ * conversations per 5-minute window, optionally one series per variant, with the agent's deployments
+ * on the time axis. Pure types, guards and checks, shared by the host and the webview.
+ */
+
+/** Restated from the contract (the webview bundle carries no zod); a unit test keeps them equal. */
+export const CHART_ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
+export type ChartEnvironment = (typeof CHART_ENVIRONMENTS)[number];
+export const CHART_INTERVAL_MS = 5 * 60_000;
+export const CHART_MAX_RANGE_MS = 7 * 24 * 60 * 60_000;
+
+/** Ranges that end now; `custom` is any start and end at most a week apart. */
+export const CHART_PRESETS = {
+  '1h': 60 * 60_000,
+  '6h': 6 * 60 * 60_000,
+  '24h': 24 * 60 * 60_000,
+  '3d': 3 * 24 * 60 * 60_000,
+  '7d': CHART_MAX_RANGE_MS,
+} as const;
+export type ChartPreset = keyof typeof CHART_PRESETS;
+export const CHART_PRESET_IDS = Object.keys(CHART_PRESETS) as ChartPreset[];
+
+/** What the person asks the chart for. Times are ISO 8601 instants. */
+export interface ChartQuery {
+  start: string;
+  end: string;
+  environment: ChartEnvironment;
+  /** One series per variant. */
+  sliceByVariant: boolean;
+  /** Only this variant, by id (var_…) or by name. */
+  variant?: string;
+}
+
+export interface ChartSeries {
+  label: string;
+  variantId?: string;
+  /** One value per time of the view. */
+  values: number[];
+}
+
+export interface ChartDeployment {
+  /** Epoch ms. */
+  time: number;
+  environment: string;
+  version: string;
+  label: string;
+}
+
+export const CHART_STATES = ['idle', 'loading', 'ready', 'failed'] as const;
+export type ChartState = (typeof CHART_STATES)[number];
+
+export interface ChartView {
+  state: ChartState;
+  title: string;
+  query: ChartQuery;
+  /** Window starts, epoch ms, ascending. */
+  times: number[];
+  series: ChartSeries[];
+  deployments: ChartDeployment[];
+  /** Why nothing is shown, or what to fix. */
+  message?: string;
+  /** Said beside the chart (deployments that could not be read). */
+  note?: string;
+}
+
+export type ChartNotification = { type: 'view'; view: ChartView };
+
+export type ChartCommand =
+  | { type: 'query'; query: ChartQuery }
+  | { type: 'problem'; message: string }
+  /** The webview drew the view of this query (tests and screenshots wait for it). */
+  | { type: 'drawn'; points: number };
+
+/** What is wrong with a range, in words that say what to fix; undefined when it can be sent. */
+export function checkRange(start: string, end: string): string | undefined {
+  const from = Date.parse(start);
+  const to = Date.parse(end);
+  if (!Number.isFinite(from)) return 'The start is not a date and time: give one such as 2026-01-05T09:00Z.';
+  if (!Number.isFinite(to)) return 'The end is not a date and time: give one such as 2026-01-05T17:00Z.';
+  if (to <= from) return 'The end must be after the start.';
+  if (to - from > CHART_MAX_RANGE_MS)
+    return 'The range is longer than a week: the platform answers at most 7 days at a time. Move the start or the end closer.';
+  return undefined;
+}
+
+/** The range of a preset ending at `now` (rounded up to the next 5-minute window). */
+export function presetRange(preset: ChartPreset, now: number): { start: string; end: string } {
+  const end = Math.ceil(now / CHART_INTERVAL_MS) * CHART_INTERVAL_MS;
+  return { start: new Date(end - CHART_PRESETS[preset]).toISOString(), end: new Date(end).toISOString() };
+}
+
+// ---- guards ----
+
+const TEXT_MAX = 256;
+const isShort = (v: unknown): v is string => typeof v === 'string' && v.length <= TEXT_MAX;
+
+export const isChartQuery: Guard<ChartQuery> = (v): v is ChartQuery =>
+  hasFields<ChartQuery>(v, {
+    start: isShort,
+    end: isShort,
+    environment: isOneOf(CHART_ENVIRONMENTS),
+    sliceByVariant: isBoolean,
+    variant: isOptional(isShort),
+  });
+
+const isSeries: Guard<ChartSeries> = (v): v is ChartSeries =>
+  hasFields<ChartSeries>(v, { label: isString, variantId: isOptional(isString), values: isArrayOf(isNumber) });
+
+const isDeployment: Guard<ChartDeployment> = (v): v is ChartDeployment =>
+  hasFields<ChartDeployment>(v, { time: isNumber, environment: isString, version: isString, label: isString });
+
+export const isChartView: Guard<ChartView> = (v): v is ChartView =>
+  hasFields<ChartView>(v, {
+    state: isOneOf(CHART_STATES),
+    title: isString,
+    query: isChartQuery,
+    times: isArrayOf(isNumber),
+    series: isArrayOf(isSeries),
+    deployments: isArrayOf(isDeployment),
+    message: isOptional(isString),
+    note: isOptional(isString),
+  });
+
+export const isChartNotification: Guard<ChartNotification> = isTagged<ChartNotification>({
+  view: (v): v is ChartNotification => isRecord(v) && isChartView(v.view),
+});
+
+export const isChartCommand: Guard<ChartCommand> = isTagged<ChartCommand>({
+  query: (v): v is Extract<ChartCommand, { type: 'query' }> => isRecord(v) && isChartQuery(v.query),
+  problem: (v): v is Extract<ChartCommand, { type: 'problem' }> =>
+    isRecord(v) && isString(v.message) && v.message.length <= 4_096,
+  drawn: (v): v is Extract<ChartCommand, { type: 'drawn' }> => isRecord(v) && isNumber(v.points),
+});
+
+/** The chart asks nothing of the host. */
+export type ChartRequest = { type: never };
+export const isChartRequest: Guard<ChartRequest> = (_v): _v is ChartRequest => false;

@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+import {
+  CHART_ENVIRONMENTS,
+  type ChartEnvironment,
+  type ChartPreset,
+  CHART_PRESET_IDS,
+  type ChartQuery,
+  presetRange,
+} from '../../../protocol/concurrency';
+import { runCommand } from '../../commands/commandSupport';
+import type { Connection } from '../../connection/connection';
+import { AgentNode } from '../../explorer/agents/agentNodes';
+import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
+import { Command, PanelType } from '../../ids';
+import type { Log } from '../../log';
+import { panelOptions } from '../panelHost';
+import { type ChartTarget, ConcurrencyPanel } from './concurrencyPanel';
+
+/** What Open Concurrency Chart accepts besides a tree node (links from other panels, tests). */
+export interface OpenChartArgs {
+  agentId?: string;
+  label?: string;
+  preset?: ChartPreset;
+  start?: string;
+  end?: string;
+  environment?: ChartEnvironment;
+  sliceByVariant?: boolean;
+  variant?: string;
+}
+
+function fromNode(arg: unknown): { target: ChartTarget; environment?: ChartEnvironment } | undefined {
+  if (arg instanceof AgentNode) return { target: { agentId: arg.agent.agentId, label: arg.agent.name } };
+  if (arg instanceof EnvironmentDeploymentsNode) {
+    const agent = arg.group.agentNode.agent;
+    const environment = (CHART_ENVIRONMENTS as readonly string[]).includes(arg.environment)
+      ? (arg.environment as ChartEnvironment)
+      : undefined;
+    return {
+      target: { agentId: agent.agentId, label: `${agent.name} (${arg.environment})` },
+      ...(environment ? { environment } : {}),
+    };
+  }
+  return undefined;
+}
+
+/** Open Concurrency Chart: from the palette, an agent, or an environment of the Agents tree. */
+export function registerConcurrencyCommands(
+  extensionUri: vscode.Uri,
+  connection: Connection,
+  log: Log,
+): vscode.Disposable {
+  const panels = new Set<ConcurrencyPanel>();
+
+  function open(arg?: unknown): ConcurrencyPanel {
+    const node = fromNode(arg);
+    const args: OpenChartArgs = !node && arg && typeof arg === 'object' ? (arg as OpenChartArgs) : {};
+    const target: ChartTarget = node?.target ?? {
+      ...(args.agentId ? { agentId: args.agentId } : {}),
+      label: args.label ?? connection.profiles.active?.name ?? vscode.l10n.t('project'),
+    };
+    const preset = args.preset && CHART_PRESET_IDS.includes(args.preset) ? args.preset : '24h';
+    const range = args.start && args.end ? { start: args.start, end: args.end } : presetRange(preset, Date.now());
+    const query: ChartQuery = {
+      ...range,
+      environment: node?.environment ?? args.environment ?? 'live',
+      sliceByVariant: args.sliceByVariant ?? false,
+      ...(args.variant ? { variant: args.variant } : {}),
+    };
+    const webviewPanel = vscode.window.createWebviewPanel(
+      PanelType.concurrency,
+      vscode.l10n.t('Concurrency: {0}', target.label),
+      vscode.ViewColumn.Active,
+      panelOptions(extensionUri),
+    );
+    const panel = new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, query);
+    panels.add(panel);
+    panel.onDidDispose(() => panels.delete(panel));
+    void panel.show(query);
+    return panel;
+  }
+
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(Command.openConcurrencyChart, (arg?: unknown) =>
+      runCommand(() => Promise.resolve(open(arg))),
+    ),
+    { dispose: () => [...panels].forEach((p) => p.dispose()) },
+  );
+}

@@ -1,0 +1,189 @@
+import * as vscode from 'vscode';
+import type { ConcurrencyQueryInput, ConcurrencyReply } from '../../../contract/concurrency';
+import type { Deployment } from '../../../contract/agents';
+import {
+  type ChartCommand,
+  type ChartDeployment,
+  type ChartQuery,
+  type ChartSeries,
+  type ChartView,
+  checkRange,
+  isChartCommand,
+} from '../../../protocol/concurrency';
+import { clientRuntime } from '../../clientRuntime';
+import { requireContext } from '../../commands/commandSupport';
+import { failureReport } from '../../commands/failure';
+import type { Connection } from '../../connection/connection';
+import type { Log } from '../../log';
+import { ViewPanel } from '../viewPanel';
+
+export interface ChartTarget {
+  /** Whose deployments are marked (none without an agent). */
+  agentId?: string;
+  label: string;
+}
+
+const VARIANT_ID = /^var_[A-Za-z0-9_-]+$/;
+
+/**
+ * The concurrency chart: asks the Concurrent Calls API for the range the person chose (checked
+ * first: at most a week, end after start), and the agent's deployments for the time axis.
+ */
+export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
+  private readonly _onDidDraw = new vscode.EventEmitter<number>();
+  /** The webview drew the current view with this many points. */
+  readonly onDidDraw = this._onDidDraw.event;
+  private abort: AbortController | undefined;
+  /** What was last sent to the platform (none when the range was refused before sending). */
+  lastSent: ConcurrencyQueryInput | undefined;
+
+  constructor(
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    private readonly connection: Connection,
+    log: Log,
+    private readonly target: ChartTarget,
+    query: ChartQuery,
+  ) {
+    super(
+      panel,
+      extensionUri,
+      log,
+      { state: 'idle', title: target.label, query, times: [], series: [], deployments: [] },
+      { app: 'concurrency', name: 'Concurrency chart', isCommand: isChartCommand },
+    );
+    panel.title = vscode.l10n.t('Concurrency: {0}', target.label);
+  }
+
+  protected async onCommand(c: ChartCommand): Promise<void> {
+    if (c.type === 'query') await this.show(c.query);
+    else if (c.type === 'drawn') this._onDidDraw.fire(c.points);
+  }
+
+  /** Shows the chart of a query; a range the platform would refuse is refused here, saying what to fix. */
+  async show(query: ChartQuery): Promise<ChartView> {
+    const problem = checkRange(query.start, query.end) ?? checkVariant(query.variant);
+    if (problem) {
+      this.update({
+        state: 'failed',
+        query,
+        message: problem,
+        times: [],
+        series: [],
+        deployments: [],
+        note: undefined,
+      });
+      return this.view;
+    }
+    this.abort?.abort();
+    const abort = (this.abort = new AbortController());
+    this.update({ state: 'loading', query, message: undefined, note: undefined });
+    const input = toInput(query);
+    try {
+      const ctx = requireContext(this.connection);
+      const runtime = clientRuntime();
+      this.lastSent = input;
+      const [reply, deployments] = await Promise.all([
+        new runtime.ConcurrencyClient(ctx).query(input, abort.signal),
+        this.target.agentId
+          ? new runtime.AgentsClient(ctx).listDeployments(this.target.agentId, undefined, abort.signal).then(
+              (d) => ({ ok: true as const, d }),
+              (err: unknown) => ({ ok: false as const, err }),
+            )
+          : Promise.resolve({ ok: true as const, d: [] as Deployment[] }),
+      ]);
+      if (abort.signal.aborted) return this.view;
+      const { times, series } = seriesOf(reply, query.sliceByVariant);
+      const from = Date.parse(query.start);
+      const to = Date.parse(query.end);
+      this.update({
+        state: 'ready',
+        times,
+        series,
+        deployments: deployments.ok ? markersOf(deployments.d, from, to) : [],
+        message: times.length === 0 ? vscode.l10n.t('No intervals in this range.') : undefined,
+        note: deployments.ok
+          ? undefined
+          : vscode.l10n.t(
+              'Deployments are not marked: {0}',
+              failureReport(vscode.l10n, deployments.err, false)?.message ?? '',
+            ),
+      });
+    } catch (err) {
+      if (abort.signal.aborted) return this.view;
+      this.update({
+        state: 'failed',
+        times: [],
+        series: [],
+        deployments: [],
+        message: failureReport(vscode.l10n, err, false)?.message ?? vscode.l10n.t('Cancelled.'),
+      });
+    }
+    return this.view;
+  }
+
+  override dispose(): void {
+    this.abort?.abort();
+    this._onDidDraw.dispose();
+    super.dispose();
+  }
+}
+
+function checkVariant(variant: string | undefined): string | undefined {
+  if (variant !== undefined && variant.trim() === '')
+    return vscode.l10n.t('The variant is empty: give its id or name, or leave it out.');
+  return undefined;
+}
+
+/** The API's query: a var_… value is an id, anything else a name. */
+function toInput(q: ChartQuery): ConcurrencyQueryInput {
+  const variant = q.variant?.trim();
+  return {
+    start_time: new Date(Date.parse(q.start)).toISOString(),
+    end_time: new Date(Date.parse(q.end)).toISOString(),
+    client_env: q.environment,
+    ...(variant ? (VARIANT_ID.test(variant) ? { variant_id: variant } : { variant_name: variant }) : {}),
+    ...(q.sliceByVariant ? { slice_by: 'variant' as const } : {}),
+  };
+}
+
+/** One value per window; sliced, one series per variant in the order they first appear. */
+export function seriesOf(reply: ConcurrencyReply, sliced: boolean): { times: number[]; series: ChartSeries[] } {
+  const times: number[] = [];
+  const at = new Map<number, number>();
+  for (const i of reply.intervals) {
+    const t = Date.parse(i.time);
+    if (!Number.isFinite(t) || at.has(t)) continue;
+    at.set(t, times.length);
+    times.push(t);
+  }
+  const order = times.map((t, i) => [t, i] as const).sort((a, b) => a[0] - b[0]);
+  const sortedTimes = order.map(([t]) => t);
+  const position = new Map(order.map(([t], i) => [t, i]));
+  const series = new Map<string, ChartSeries>();
+  for (const i of reply.intervals) {
+    const key = sliced ? (i.variant_id ?? i.variant_name ?? '') : '';
+    let s = series.get(key);
+    if (!s) {
+      const label = sliced ? i.variant_name || i.variant_id || vscode.l10n.t('No variant') : vscode.l10n.t('All');
+      s = { label, ...(sliced && i.variant_id ? { variantId: i.variant_id } : {}), values: sortedTimes.map(() => 0) };
+      series.set(key, s);
+    }
+    const p = position.get(Date.parse(i.time));
+    if (p !== undefined) s.values[p] = Math.max(s.values[p]!, i.max_concurrent_conversations);
+  }
+  return { times: sortedTimes, series: [...series.values()] };
+}
+
+function markersOf(deployments: readonly Deployment[], from: number, to: number): ChartDeployment[] {
+  return deployments
+    .map((d) => ({ d, time: Date.parse(d.createdAt) }))
+    .filter(({ time }) => Number.isFinite(time) && time >= from && time <= to)
+    .sort((a, b) => a.time - b.time)
+    .map(({ d, time }) => ({
+      time,
+      environment: d.environment,
+      version: d.version,
+      label: vscode.l10n.t('Version {0} to {1}', d.version, d.environment),
+    }));
+}

@@ -1,0 +1,33 @@
+import { diffWords } from 'diff';
+import type { ConversationRecord } from '../../../contract/conversations';
+import type { DiffPart, ReplayTurn } from '../../../protocol/replay';
+
+/**
+ * The turns of a replay from a recorded conversation: the greeting (turn 0, what starting a
+ * conversation answers), then each turn where the user said something, pressed keys or stayed
+ * silent, with the agent's recorded answer.
+ */
+export function turnsOf(record: ConversationRecord): ReplayTurn[] {
+  const turns = record.turns;
+  const first = turns[0];
+  const greets = first !== undefined && !first.user_input && !first.user_input_dtmf && !first.is_silence;
+  const out: ReplayTurn[] = [{ index: 0, user: '', recorded: greets ? first.agent_response : '', state: 'waiting' }];
+  for (const t of greets ? turns.slice(1) : turns) {
+    out.push({
+      index: out.length,
+      user: t.user_input || t.user_input_dtmf,
+      recorded: t.agent_response,
+      state: 'waiting',
+    });
+  }
+  return out;
+}
+
+/** The recorded answer against the new one, word by word; whitespace alone is no difference. */
+export function compare(recorded: string, replayed: string): { diff: DiffPart[]; same: boolean } {
+  const diff: DiffPart[] = diffWords(recorded, replayed).map((c) => ({
+    kind: c.added ? 'added' : c.removed ? 'removed' : 'same',
+    text: c.value,
+  }));
+  return { diff, same: diff.every((p) => p.kind === 'same' || !p.text.trim()) };
+}
