@@ -19,11 +19,18 @@ import { maxConcurrentPerWindow } from './intervals';
 /** Concurrent Calls API: `GET /v1/{account_id}/{project_id}/conversations/concurrency`. */
 export function createConcurrencyFamily(ctx: FamilyContext): Family {
   const router = new Router();
-  router.get('/v1/:accountId/:projectId/conversations/concurrency', (req) => ({
-    body: concurrency(ctx.platform, req),
-  }));
+  /** The newest query strings received, oldest first: tests check what a client asked. */
+  const asked: Array<Record<string, string>> = [];
+  router.get('/v1/:accountId/:projectId/conversations/concurrency', (req) => {
+    asked.push(Object.fromEntries(req.query));
+    if (asked.length > ASKED_KEEP) asked.splice(0, asked.length - ASKED_KEEP);
+    return { body: concurrency(ctx.platform, req) };
+  });
+  ctx.admin.get('/concurrency/queries', () => ({ body: { queries: asked } }));
   return { name: 'concurrency', base: 'runtime', router };
 }
+
+const ASKED_KEEP = 50;
 
 const digits = (s: string): string => s.replace(/\D/g, '');
 

@@ -1,0 +1,144 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ChartQuery, ChartView } from '../../src/protocol/concurrency';
+import { until } from './chatSupport';
+import { activateExtension, http, type LocalPlatformUrls } from './support';
+
+/** What Open Concurrency Chart returns: the panel as the suite drives it (the webview posts the same queries). */
+interface ChartPanelHandle {
+  readonly view: ChartView;
+  lastSent: Record<string, unknown> | undefined;
+  show(query: ChartQuery): Promise<ChartView>;
+  onDidDraw: vscode.Event<number>;
+  dispose(): void;
+}
+
+const AGENT = 'ag_support';
+const ACCOUNT = 'acme';
+const PROJECT = 'support-desk';
+const KEY = 'lp_conversations_key';
+
+suite('Concurrency chart', () => {
+  let urls: LocalPlatformUrls;
+  const open: ChartPanelHandle[] = [];
+  const asked = async () =>
+    (await http<{ queries: Array<Record<string, string>> }>('GET', `${urls.admin}/concurrency/queries`)).body.queries;
+  const platformNow = async () => Date.parse((await http<{ now: string }>('GET', `${urls.admin}/clock`)).body.now);
+  const chart = async (args: Record<string, unknown>) => {
+    const p = await vscode.commands.executeCommand<ChartPanelHandle | undefined>(
+      'agentWorkbench.openConcurrencyChart',
+      args,
+    );
+    if (!p) throw new Error('Open Concurrency Chart did not open a panel');
+    open.push(p);
+    return p;
+  };
+
+  suiteSetup(async () => {
+    await activateExtension();
+    urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
+    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+    await http('POST', `${urls.admin}/reset`, { body: { seed: 'demo' } });
+  });
+
+  teardown(() => open.splice(0).forEach((p) => p.dispose()));
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('agentWorkbench.stopLocalPlatform');
+  });
+
+  test('a day of the demo week sliced by variant: the platform is asked for that range and slice, and the panel draws what it answered, with the deployments on the axis', async () => {
+    // The editor's local platform ends the demo week at the current hour.
+    const hour = Math.floor((await platformNow()) / 3_600_000) * 3_600_000;
+    const start = new Date(hour - 24 * 3_600_000).toISOString();
+    const end = new Date(hour).toISOString();
+    const p = await chart({
+      agentId: AGENT,
+      label: 'Support Desk',
+      start,
+      end,
+      environment: 'live',
+      sliceByVariant: true,
+    });
+    let drawn = 0;
+    p.onDidDraw((n) => (drawn = n));
+    await until('the chart', () => p.view.state === 'ready' || p.view.state === 'failed', 30_000);
+    assert.equal(p.view.state, 'ready', p.view.message);
+
+    const query = (await asked()).at(-1)!;
+    assert.equal(query.start_time, start);
+    assert.equal(query.end_time, end);
+    assert.equal(query.slice_by, 'variant');
+    assert.equal(query.client_env, 'live');
+
+    // What the platform answers for the same query is what the panel shows.
+    const direct = await http<{
+      intervals: Array<{ time: string; variant_name: string; max_concurrent_conversations: number }>;
+    }>(
+      'GET',
+      `${urls.runtime}/v1/${ACCOUNT}/${PROJECT}/conversations/concurrency?${new URLSearchParams(query).toString()}`,
+      { headers: { 'x-api-key': KEY } },
+    );
+    assert.equal(direct.status, 200);
+    const view = p.view;
+    assert.equal(view.times.length, 24 * 12, 'one value per 5-minute window of the day');
+    assert.deepEqual(view.series.map((s) => s.label).sort(), ['Default', 'Friendly Tone']);
+    for (const s of view.series) {
+      const expected = direct.body.intervals
+        .filter((i) => i.variant_name === s.label)
+        .map((i) => i.max_concurrent_conversations);
+      assert.deepEqual(s.values, expected, `the ${s.label} line`);
+    }
+    assert.ok(Math.max(...view.series.flatMap((s) => s.values)) > 0, 'the demo day has conversations');
+    assert.ok(view.deployments.length > 0, 'the demo deployments are marked at the end of the week');
+    assert.ok(view.deployments.every((d) => d.label.includes(d.version)));
+    await until('the webview to draw the chart', () => drawn > 0, 30_000);
+    assert.equal(drawn, view.times.length * view.series.length);
+  });
+
+  test('a range longer than a week is refused before anything is sent, saying what to fix; a variant filter by name is sent as a name', async () => {
+    const p = await chart({ preset: '6h', environment: 'sandbox' });
+    await until('the first chart', () => p.view.state === 'ready', 30_000);
+    const first = (await asked()).at(-1)!;
+    assert.equal(Date.parse(first.end_time!) - Date.parse(first.start_time!), 6 * 3_600_000, 'the preset is six hours');
+    assert.ok(Date.parse(first.end_time!) >= Date.now() - 60_000, 'ending now');
+    assert.equal(first.client_env, 'sandbox');
+    assert.equal(first.slice_by, undefined);
+    const before = (await asked()).length;
+    const refused = await p.show({
+      start: '2025-12-20T00:00:00Z',
+      end: '2025-12-28T00:00:01Z',
+      environment: 'live',
+      sliceByVariant: false,
+    });
+    assert.equal(refused.state, 'failed');
+    assert.match(refused.message ?? '', /longer than a week/);
+    assert.equal((await asked()).length, before, 'nothing was sent');
+
+    const backwards = await p.show({
+      start: '2026-01-02T00:00:00Z',
+      end: '2026-01-01T00:00:00Z',
+      environment: 'live',
+      sliceByVariant: false,
+    });
+    assert.match(backwards.message ?? '', /end must be after the start/);
+    assert.equal((await asked()).length, before, 'nothing was sent');
+
+    const byName = await p.show({
+      start: '2026-01-02T12:00:00Z',
+      end: '2026-01-02T18:00:00Z',
+      environment: 'live',
+      sliceByVariant: false,
+      variant: 'Friendly Tone',
+    });
+    assert.equal(byName.state, 'ready', byName.message);
+    const last = (await asked()).at(-1)!;
+    assert.equal(last.variant_name, 'Friendly Tone');
+    assert.equal(last.variant_id, undefined);
+    assert.deepEqual(
+      byName.series.map((s) => s.label),
+      ['All'],
+    );
+    assert.equal(byName.times.length, 6 * 12);
+  });
+});

@@ -1,0 +1,170 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ReplayView } from '../../src/protocol/replay';
+import { until } from './chatSupport';
+import { activateExtension, http, type LocalPlatformUrls } from './support';
+
+/** What Replay Conversation returns: the panel as the suite reads it. */
+interface ReplayPanelHandle {
+  readonly view: ReplayView;
+  readonly finished: Promise<void>;
+  cancel(): void;
+  dispose(): void;
+}
+
+interface Turn {
+  user_input: string;
+  agent_response: string;
+}
+interface Recorded {
+  id: string;
+  in_progress: boolean;
+  handoff: boolean;
+  channel: string;
+  turns: Turn[];
+}
+
+const AGENT = 'ag_support';
+const MAIN = 'br_support_main';
+
+suite('Replay', () => {
+  let urls: LocalPlatformUrls;
+  const open: ReplayPanelHandle[] = [];
+  const replay = async (args: Record<string, unknown>) => {
+    const p = await vscode.commands.executeCommand<ReplayPanelHandle | undefined>(
+      'agentWorkbench.replayConversation',
+      args,
+    );
+    if (!p) throw new Error('Replay Conversation did not open a panel');
+    open.push(p);
+    return p;
+  };
+  /** A finished demo conversation with a few turns, as the Conversations API lists it. */
+  const demoConversation = async (): Promise<Recorded> => {
+    const res = await http<{ conversations: Recorded[] }>(
+      'GET',
+      `${urls.runtime}/v3/acme/support-desk/conversations?client_env=live&limit=200`,
+      { headers: { 'x-api-key': 'lp_conversations_key' } },
+    );
+    const found = res.body.conversations.find(
+      (c) => !c.in_progress && !c.handoff && c.turns.length >= 3 && c.turns.length <= 6,
+    );
+    if (!found) throw new Error('no demo conversation to replay');
+    return found;
+  };
+
+  suiteSetup(async () => {
+    await activateExtension();
+    urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
+    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+  });
+
+  setup(async () => {
+    await http('POST', `${urls.admin}/reset`, { body: { seed: 'demo' } });
+  });
+
+  teardown(() => open.splice(0).forEach((p) => p.dispose()));
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('agentWorkbench.stopLocalPlatform');
+  });
+
+  test('a demo conversation replayed after the behavior changed: every user turn is sent again, and the answers that changed are marked word by word', async function () {
+    this.timeout(120_000);
+    const recorded = await demoConversation();
+    // A teammate renames the agent in its behavior, and the change is published to sandbox (what the chat connector serves).
+    const edit = await http('POST', `${urls.admin}/agents/${AGENT}/branches/${MAIN}/edit`, {
+      body: {
+        behavior:
+          '# Support Desk\n\nYou are Robin, the replay desk of Acme. Help with orders, returns, delivery and opening hours.',
+      },
+    });
+    assert.equal(edit.status, 200, JSON.stringify(edit.body));
+    const published = await http('POST', `${urls.build}/v1/agents/${AGENT}/deployments/publish`, {
+      headers: { 'x-api-key': 'lp_agents_key' },
+      body: { environment: 'sandbox' },
+    });
+    assert.ok(published.status < 300, JSON.stringify(published.body));
+
+    const p = await replay({ conversationId: recorded.id, agentId: AGENT, variantId: '' });
+    await p.finished;
+    const view = p.view;
+    assert.equal(view.state, 'done', view.message);
+    const userTurns = recorded.turns.filter((t, i) => i > 0 || t.user_input);
+    assert.equal(view.turns.length, userTurns.length + 1, 'the greeting and each user turn');
+    assert.deepEqual(
+      view.turns.slice(1).map((t) => t.user),
+      userTurns.map((t) => t.user_input),
+      'the recorded user turns, in order',
+    );
+    assert.ok(
+      view.turns.every((t) => t.state === 'done'),
+      JSON.stringify(view.turns.map((t) => [t.state, t.error])),
+    );
+    const greeting = view.turns[0]!;
+    assert.match(greeting.replayed ?? '', /Robin/);
+    assert.equal(greeting.same, false, 'the new greeting differs');
+    assert.ok(
+      greeting.diff?.some((d) => d.kind === 'added' && d.text.includes('Robin')),
+      'the new name is marked as added',
+    );
+    assert.ok(
+      greeting.diff?.some((d) => d.kind === 'removed'),
+      'the recorded words that are gone are marked as removed',
+    );
+    assert.match(view.message ?? '', /answers differ from the recording/);
+    assert.ok(view.newConversationId, 'the replay conversation is named');
+  });
+
+  test('an unknown conversation id says so, and nothing is sent to the agent', async function () {
+    this.timeout(60_000);
+    const p = await replay({ conversationId: 'conv_does_not_exist', variantId: '' });
+    await p.finished;
+    assert.equal(p.view.state, 'failed');
+    assert.match(p.view.message ?? '', /No conversation conv_does_not_exist/);
+    assert.equal(p.view.newConversationId, undefined);
+  });
+
+  test('a turn the platform refuses fails on its own with the reason, and the replay goes on', async function () {
+    this.timeout(60_000);
+    const recorded = await demoConversation();
+    await http('POST', `${urls.admin}/faults`, {
+      body: { family: 'runtime', method: 'POST', path: '/chat/respond', status: 503, times: 1 },
+    });
+    try {
+      const p = await replay({ conversationId: recorded.id, variantId: '' });
+      await p.finished;
+      const states = p.view.turns.map((t) => t.state);
+      assert.equal(states[1], 'failed', JSON.stringify(states));
+      assert.ok(p.view.turns[1]!.error, 'the failed turn says why');
+      assert.ok(
+        states.slice(2).every((s) => s === 'done'),
+        JSON.stringify(states),
+      );
+      assert.match(p.view.message ?? '', /1 turns failed/);
+    } finally {
+      await http('DELETE', `${urls.admin}/faults`);
+    }
+  });
+
+  test('cancel stops the replay: the turns not sent say so', async function () {
+    this.timeout(60_000);
+    const recorded = await demoConversation();
+    await http('POST', `${urls.admin}/faults`, {
+      body: { family: 'runtime', method: 'POST', path: '/chat/respond', delayMs: 1_500 },
+    });
+    try {
+      const p = await replay({ conversationId: recorded.id, variantId: '' });
+      await until('the first user turn to be sent', () => p.view.turns[1]?.state === 'sending', 30_000);
+      p.cancel();
+      await p.finished;
+      assert.equal(p.view.state, 'cancelled');
+      assert.ok(
+        p.view.turns.slice(1).every((t) => t.state === 'cancelled'),
+        JSON.stringify(p.view.turns.map((t) => t.state)),
+      );
+    } finally {
+      await http('DELETE', `${urls.admin}/faults`);
+    }
+  });
+});

@@ -1,0 +1,57 @@
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ConversationRecord } from '../../../src/contract/conversations';
+import { compare, turnsOf } from '../../../src/ui/panels/replay/replayTurns';
+
+const turn = (user: string, agent: string, extra: Record<string, unknown> = {}) =>
+  ({ user_input: user, user_input_dtmf: '', agent_response: agent, is_silence: false, ...extra }) as never;
+
+test('a recording becomes the greeting and then each user turn, silence and keypad input included', () => {
+  const record = {
+    turns: [
+      turn('', 'Hello, I am Sam.'),
+      turn('Where is my order?', 'It ships tomorrow.'),
+      turn('', 'Are you still there?', { is_silence: true }),
+      turn('', 'Thanks.', { user_input_dtmf: '42' }),
+    ],
+  } as unknown as ConversationRecord;
+  const turns = turnsOf(record);
+  assert.deepEqual(
+    turns.map((t) => [t.index, t.user, t.recorded]),
+    [
+      [0, '', 'Hello, I am Sam.'],
+      [1, 'Where is my order?', 'It ships tomorrow.'],
+      [2, '', 'Are you still there?'],
+      [3, '42', 'Thanks.'],
+    ],
+  );
+});
+
+test('a recording that starts with the user has no recorded greeting to compare', () => {
+  const turns = turnsOf({ turns: [turn('Hi', 'Hello')] } as unknown as ConversationRecord);
+  assert.deepEqual(
+    turns.map((t) => [t.user, t.recorded]),
+    [
+      ['', ''],
+      ['Hi', 'Hello'],
+    ],
+  );
+});
+
+test('answers are compared word by word; only whitespace is no difference', () => {
+  const changed = compare("Hello! I'm Sam, the support agent.", "Hello! I'm Robin, the support agent.");
+  assert.equal(changed.same, false);
+  assert.deepEqual(
+    changed.diff.filter((p) => p.kind !== 'same').map((p) => [p.kind, p.text]),
+    [
+      ['removed', 'Sam'],
+      ['added', 'Robin'],
+    ],
+  );
+  assert.equal(
+    changed.diff.map((p) => (p.kind === 'added' ? '' : p.text)).join(''),
+    "Hello! I'm Sam, the support agent.",
+  );
+  assert.equal(compare('Same words here', 'Same words here').same, true);
+  assert.equal(compare('<b>x</b>', '<b>x</b>').diff[0]!.text, '<b>x</b>', 'markup stays text');
+});
