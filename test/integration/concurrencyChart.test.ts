@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChartQuery, ChartView } from '../../src/protocol/concurrency';
 import { until } from './chatSupport';
-import { activateExtension, http, type LocalPlatformUrls } from './support';
+import { http, type LocalPlatformUrls, openPanel, useLocalPlatform } from './support';
 
 /** What Open Concurrency Chart returns: the panel as the suite drives it (the webview posts the same queries). */
 interface ChartPanelHandle {
@@ -25,19 +25,13 @@ suite('Concurrency chart', () => {
     (await http<{ queries: Array<Record<string, string>> }>('GET', `${urls.admin}/concurrency/queries`)).body.queries;
   const platformNow = async () => Date.parse((await http<{ now: string }>('GET', `${urls.admin}/clock`)).body.now);
   const chart = async (args: Record<string, unknown>) => {
-    const p = await vscode.commands.executeCommand<ChartPanelHandle | undefined>(
-      'agentWorkbench.openConcurrencyChart',
-      args,
-    );
-    if (!p) throw new Error('Open Concurrency Chart did not open a panel');
+    const p = await openPanel<ChartPanelHandle>('agentWorkbench.openConcurrencyChart', args);
     open.push(p);
     return p;
   };
 
   suiteSetup(async () => {
-    await activateExtension();
-    urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
-    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+    urls = await useLocalPlatform();
     await http('POST', `${urls.admin}/reset`, { body: { seed: 'demo' } });
   });
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ReplayView } from '../../src/protocol/replay';
 import { until } from './chatSupport';
-import { activateExtension, http, type LocalPlatformUrls } from './support';
+import { http, type LocalPlatformUrls, openPanel, useLocalPlatform } from './support';
 
 /** What Replay Conversation returns: the panel as the suite reads it. */
 interface ReplayPanelHandle {
@@ -31,11 +31,7 @@ suite('Replay', () => {
   let urls: LocalPlatformUrls;
   const open: ReplayPanelHandle[] = [];
   const replay = async (args: Record<string, unknown>) => {
-    const p = await vscode.commands.executeCommand<ReplayPanelHandle | undefined>(
-      'agentWorkbench.replayConversation',
-      args,
-    );
-    if (!p) throw new Error('Replay Conversation did not open a panel');
+    const p = await openPanel<ReplayPanelHandle>('agentWorkbench.replayConversation', args);
     open.push(p);
     return p;
   };
@@ -54,9 +50,7 @@ suite('Replay', () => {
   };
 
   suiteSetup(async () => {
-    await activateExtension();
-    urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
-    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+    urls = await useLocalPlatform();
   });
 
   setup(async () => {

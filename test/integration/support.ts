@@ -76,3 +76,18 @@ export async function child(
   if (!found) throw new Error(`no tree item ${String(label)} among: ${items.map((i) => i.label).join(', ')}`);
   return found;
 }
+
+/** Activates the extension, starts the editor's local platform and switches to its profile (a suite's setup). */
+export async function useLocalPlatform(): Promise<LocalPlatformUrls> {
+  await activateExtension();
+  const urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
+  await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+  return urls;
+}
+
+/** Runs a command that opens a panel and returns what it returned (the panel), failing when it opened none. */
+export async function openPanel<T>(command: string, args?: unknown): Promise<T> {
+  const panel = await vscode.commands.executeCommand<T | undefined>(command, args);
+  if (!panel) throw new Error(`${command} did not open a panel`);
+  return panel;
+}

@@ -1,6 +1,7 @@
 import uPlot from 'uplot';
 import type { ChartView as View } from '../../src/protocol/concurrency';
 import { el } from '../shared/styles';
+import { visibleControls as shown } from '../shared/text';
 import { formatTime } from './time';
 
 /** Series colours from the editor's chart palette, so the chart follows the theme. */
@@ -60,7 +61,7 @@ export class ChartView {
     if (!view) return;
     this.plotBox.setAttribute(
       'aria-label',
-      `Maximum concurrent conversations per 5-minute window, ${view.title}. Use the arrow keys to read each window.`,
+      `Maximum concurrent conversations per 5-minute window, ${shown(view.title)}. Use the arrow keys to read each window.`,
     );
     const fg = cssVar('--vscode-foreground', '#888');
     const grid = cssVar('--vscode-editorWidget-border', 'rgba(128,128,128,0.25)');
@@ -81,7 +82,7 @@ export class ChartView {
       series: [
         { label: 'Window (UTC)', value: (_u, v) => (v == null ? '' : formatTime(v * 1e3)) },
         ...view.series.map((s, i) => ({
-          label: s.label,
+          label: shown(s.label),
           stroke: cssVar(PALETTE[i % PALETTE.length]!, fg),
           width: 1.5,
           points: { show: false },
@@ -108,7 +109,7 @@ export class ChartView {
               ctx.moveTo(x, u.bbox.top);
               ctx.lineTo(x, u.bbox.top + u.bbox.height);
               ctx.stroke();
-              const text = `v${d.version} ${d.environment}`;
+              const text = shown(`v${d.version} ${d.environment}`);
               const w = ctx.measureText(text).width;
               const tx = x + 3 * dpr + w > u.bbox.left + u.bbox.width ? x - 3 * dpr - w : x + 3 * dpr;
               ctx.fillText(text, tx, u.bbox.top + 12 * dpr);
@@ -129,8 +130,8 @@ export class ChartView {
     if (!view || i < 0 || i >= view.times.length) return;
     this.index = i;
     const t = view.times[i]!;
-    const values = view.series.map((s) => `${s.label} ${s.values[i] ?? 0}`).join(', ');
-    const deployed = view.deployments.filter((d) => d.time >= t && d.time < t + 5 * 60_000).map((d) => d.label);
+    const values = view.series.map((s) => `${shown(s.label)} ${s.values[i] ?? 0}`).join(', ');
+    const deployed = view.deployments.filter((d) => d.time >= t && d.time < t + 5 * 60_000).map((d) => shown(d.label));
     this.readout.textContent = `${formatTime(t)}: ${values}${deployed.length ? `. Deployed: ${deployed.join(', ')}` : ''}`;
   }
 

@@ -18,6 +18,7 @@ import {
 } from '../../src/protocol/concurrency';
 import { adoptStyles, el } from '../shared/styles';
 import themeCss from '../shared/theme.css';
+import { visibleControls as shown } from '../shared/text';
 import { startViewApp } from '../shared/viewApp';
 import chartCss from './concurrency.css';
 import { ChartView as Chart } from './chartView';
@@ -113,7 +114,7 @@ form.addEventListener('keydown', (e) => {
 
 let shownQuery = '';
 function show(view: ChartView): void {
-  title.textContent = `Maximum concurrent conversations: ${view.title}`;
+  title.textContent = `Maximum concurrent conversations: ${shown(view.title)}`;
   // The form follows the view only when the query changed, so typing is never overwritten by a redraw.
   const q = JSON.stringify(view.query);
   if (q !== shownQuery) {
@@ -124,13 +125,13 @@ function show(view: ChartView): void {
     slice.checked = view.query.sliceByVariant;
     variant.value = view.query.variant ?? '';
   }
-  problem.textContent = view.state === 'failed' ? (view.message ?? '') : '';
+  problem.textContent = view.state === 'failed' ? shown(view.message ?? '') : '';
   status.dataset.state = view.state;
   status.textContent =
     view.state === 'loading'
       ? 'Loading…'
       : view.state === 'ready'
-        ? [summary(view), view.message, view.note].filter(Boolean).join(' ')
+        ? shown([summary(view), view.message, view.note].filter(Boolean).join(' '))
         : '';
   const points = chart.show(view.state === 'ready' ? view : undefined);
   showDeployments(view);
@@ -145,14 +146,14 @@ function summary(view: ChartView): string {
     s.values.forEach((v, i) => {
       if (v > s.values[best]!) best = i;
     });
-    return `${s.label}: peak ${s.values[best] ?? 0} at ${formatTime(view.times[best]!)}`;
+    return `${shown(s.label)}: peak ${s.values[best] ?? 0} at ${formatTime(view.times[best]!)}`;
   });
   return `${view.times.length} five-minute windows from ${formatTime(view.times[0]!)} to ${formatTime(view.times.at(-1)!)}. ${peaks.join('; ')}.`;
 }
 
 function showDeployments(view: ChartView): void {
   deploymentList.replaceChildren(
-    ...view.deployments.map((d) => el('li', {}, `${formatTime(d.time)}: deployment, ${d.label}`)),
+    ...view.deployments.map((d) => el('li', {}, `${formatTime(d.time)}: deployment, ${shown(d.label)}`)),
   );
   deploymentList.hidden = view.deployments.length === 0;
 }
@@ -162,7 +163,7 @@ function showTable(view: ChartView): void {
   const head = el('tr');
   head.append(
     el('th', { scope: 'col' }, 'Window start (UTC)'),
-    ...view.series.map((s) => el('th', { scope: 'col' }, s.label)),
+    ...view.series.map((s) => el('th', { scope: 'col' }, shown(s.label))),
   );
   const thead = el('thead');
   thead.append(head);

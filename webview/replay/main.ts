@@ -9,6 +9,7 @@ import {
 } from '../../src/protocol/replay';
 import { adoptStyles, el } from '../shared/styles';
 import themeCss from '../shared/theme.css';
+import { visibleControls as shown } from '../shared/text';
 import { startViewApp } from '../shared/viewApp';
 import replayCss from './replay.css';
 
@@ -64,7 +65,7 @@ function diffNodes(parts: readonly DiffPart[], side: 'recorded' | 'replayed'): N
 function answer(label: string, nodes: Node[] | string, cls: string): HTMLElement {
   const box = el('div', { class: `answer ${cls}` });
   const body = el('div', { class: 'text' });
-  if (typeof nodes === 'string') body.textContent = nodes;
+  if (typeof nodes === 'string') body.textContent = shown(nodes);
   else body.append(...nodes);
   box.append(el('div', { class: 'label' }, label), body);
   return box;
@@ -78,7 +79,7 @@ function turnItem(t: ReplayTurn): HTMLElement {
     el(
       'span',
       { class: 'user' },
-      t.index === 0 ? '(conversation started)' : t.user ? `User: ${t.user}` : 'User: (silence)',
+      t.index === 0 ? '(conversation started)' : t.user ? `User: ${shown(t.user)}` : 'User: (silence)',
     ),
     el(
       'span',
@@ -92,13 +93,13 @@ function turnItem(t: ReplayTurn): HTMLElement {
     answer('Now', t.diff ? diffNodes(t.diff, 'replayed') : (t.replayed ?? ''), 'replayed'),
   );
   item.append(head, row);
-  if (t.error) item.append(el('div', { class: 'error', role: 'alert' }, t.error));
+  if (t.error) item.append(el('div', { class: 'error', role: 'alert' }, shown(t.error)));
   return item;
 }
 
 function show(view: ReplayView): void {
   title.textContent = `Replay of ${view.conversationId}`;
-  source.textContent = view.source;
+  source.textContent = shown(view.source);
   target.textContent = `Sent to ${view.target}${view.newConversationId ? ` as conversation ${view.newConversationId}` : ''}`;
   const finished = view.turns.filter((t) => t.state !== 'waiting' && t.state !== 'sending').length;
   const busy = view.state === 'running' || view.state === 'loading';
@@ -107,6 +108,6 @@ function show(view: ReplayView): void {
   progress.hidden = !busy;
   progressText.textContent = view.turns.length ? `${finished} of ${view.turns.length} turns` : '';
   status.dataset.state = view.state;
-  status.textContent = view.state === 'loading' ? 'Loading the recording…' : (view.message ?? '');
+  status.textContent = view.state === 'loading' ? 'Loading the recording…' : shown(view.message ?? '');
   list.replaceChildren(...view.turns.map(turnItem));
 }
