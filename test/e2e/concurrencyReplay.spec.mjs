@@ -2,7 +2,16 @@
 // sits two frames deep.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openWorkbench, runCommand, screenshot, showAgentWorkbench, startLocalPlatform, step } from './support.mjs';
+import {
+  chooseMenuItem,
+  openContextMenu,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  showAgentWorkbench,
+  startLocalPlatform,
+  step,
+} from './support.mjs';
 
 const HOSTILE = '<img src=x onerror="pwned=1"> \u202Eevil\u202C';
 
@@ -19,17 +28,25 @@ describe('Concurrency chart and replay in the workbench', { timeout: 300_000 }, 
   /** The page of the active webview panel. */
   const panel = () => wb.page.frameLocator('iframe.webview').last().frameLocator('iframe#active-frame');
 
-  it('charts the last day of the demo week by variant, and reads a window with the keyboard', async () => {
+  it('charts the last day of the demo week by variant with the deployments marked, and reads a window with the keyboard', async () => {
     const { page } = wb;
     await step(page, 'concurrency-chart', async () => {
       await showAgentWorkbench(page);
       origin = await startLocalPlatform(page);
-      await runCommand(page, 'Agent Workbench: Open Concurrency Chart');
+      // From the agent in the tree, so its deployments are marked on the time axis.
+      const agent = page.locator('.sidebar .monaco-list-row', {
+        has: page.locator('.label-name', { hasText: /^Support Desk$/ }),
+      });
+      await agent.waitFor();
+      const items = await openContextMenu(page, agent);
+      assert.ok(items.includes('Open Concurrency Chart'), items.join(', '));
+      await chooseMenuItem(page, 'Open Concurrency Chart');
       await panel().locator('.plot canvas').waitFor();
       await panel().locator('vscode-checkbox#slice').click();
       await panel().locator('vscode-button#show').click();
       await panel().locator('.u-legend', { hasText: 'Friendly Tone' }).waitFor();
       await panel().locator('.status', { hasText: 'five-minute windows' }).waitFor();
+      await panel().locator('.deployments li', { hasText: 'deployment, Version' }).first().waitFor();
       await panel().locator('.plot').focus();
       await page.keyboard.press('End');
       await panel()

@@ -102,9 +102,14 @@ export class ChartView {
             ctx.lineWidth = dpr;
             ctx.setLineDash([4 * dpr, 3 * dpr]);
             ctx.font = `${11 * dpr}px ${font}`;
+            // Labels of deployments close together are stacked, not drawn over each other.
+            const stacked = new Map<number, number>();
             for (const d of deployments) {
               const x = Math.round(u.valToPos(d.time / 1e3, 'x', true));
               if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) continue;
+              const bucket = Math.round(x / (40 * dpr));
+              const row = stacked.get(bucket) ?? 0;
+              stacked.set(bucket, row + 1);
               ctx.beginPath();
               ctx.moveTo(x, u.bbox.top);
               ctx.lineTo(x, u.bbox.top + u.bbox.height);
@@ -112,7 +117,7 @@ export class ChartView {
               const text = shown(`v${d.version} ${d.environment}`);
               const w = ctx.measureText(text).width;
               const tx = x + 3 * dpr + w > u.bbox.left + u.bbox.width ? x - 3 * dpr - w : x + 3 * dpr;
-              ctx.fillText(text, tx, u.bbox.top + 12 * dpr);
+              ctx.fillText(text, tx, u.bbox.top + (12 + row * 13) * dpr);
             }
             ctx.restore();
           },

@@ -124,6 +124,7 @@ function show(view: ChartView): void {
     environment.value = view.query.environment;
     slice.checked = view.query.sliceByVariant;
     variant.value = view.query.variant ?? '';
+    preset.value = presetOf(view.query);
   }
   problem.textContent = view.state === 'failed' ? shown(view.message ?? '') : '';
   status.dataset.state = view.state;
@@ -137,6 +138,18 @@ function show(view: ChartView): void {
   showDeployments(view);
   showTable(view);
   if (view.state === 'ready') command({ type: 'drawn', points });
+}
+
+/** The preset a range is (it ends at the current 5-minute boundary and is as long), or custom. */
+function presetOf(q: ChartQuery): string {
+  return (
+    CHART_PRESET_IDS.find((id) => {
+      const r = presetRange(id, Date.now());
+      return (
+        r.end === new Date(Date.parse(q.end)).toISOString() && r.start === new Date(Date.parse(q.start)).toISOString()
+      );
+    }) ?? 'custom'
+  );
 }
 
 function summary(view: ChartView): string {

@@ -53,12 +53,14 @@ const { command } = startViewApp<ReplayView, ReplayCommand>(isReplayView, show);
 cancel.addEventListener('click', () => command({ type: 'cancel' }));
 again.addEventListener('click', () => command({ type: 'again' }));
 
-/** A diff as text nodes inside <del>, <ins> and <span>: never HTML. */
+/** A diff as text nodes, plain or inside <del> and <ins>: never HTML. */
 function diffNodes(parts: readonly DiffPart[], side: 'recorded' | 'replayed'): Node[] {
   return parts
     .filter((p) => p.kind === 'same' || (side === 'recorded' ? p.kind === 'removed' : p.kind === 'added'))
     .map((p) =>
-      p.kind === 'same' ? document.createTextNode(p.text) : el(p.kind === 'added' ? 'ins' : 'del', {}, p.text),
+      p.kind === 'same'
+        ? document.createTextNode(shown(p.text))
+        : el(p.kind === 'added' ? 'ins' : 'del', {}, shown(p.text)),
     );
 }
 
@@ -98,9 +100,11 @@ function turnItem(t: ReplayTurn): HTMLElement {
 }
 
 function show(view: ReplayView): void {
-  title.textContent = `Replay of ${view.conversationId}`;
+  title.textContent = shown(`Replay of ${view.conversationId}`);
   source.textContent = shown(view.source);
-  target.textContent = `Sent to ${view.target}${view.newConversationId ? ` as conversation ${view.newConversationId}` : ''}`;
+  target.textContent = shown(
+    `Sent to ${view.target}${view.newConversationId ? ` as conversation ${view.newConversationId}` : ''}`,
+  );
   const finished = view.turns.filter((t) => t.state !== 'waiting' && t.state !== 'sending').length;
   const busy = view.state === 'running' || view.state === 'loading';
   (cancel as HTMLElement & { disabled: boolean }).disabled = !busy;
