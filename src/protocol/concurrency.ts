@@ -66,6 +66,8 @@ export type ChartState = (typeof CHART_STATES)[number];
 export interface ChartView {
   state: ChartState;
   title: string;
+  /** Whose deployments are marked. */
+  agentId?: string;
   query: ChartQuery;
   /** Window starts, epoch ms, ascending. */
   times: number[];
@@ -127,6 +129,7 @@ export const isChartView: Guard<ChartView> = (v): v is ChartView =>
   hasFields<ChartView>(v, {
     state: isOneOf(CHART_STATES),
     title: isString,
+    agentId: isOptional(isString),
     query: isChartQuery,
     times: isArrayOf(isNumber),
     series: isArrayOf(isSeries),

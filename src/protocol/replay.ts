@@ -52,6 +52,8 @@ export interface ReplayView {
   source: string;
   /** Where the turns are sent: the Chat API's agent and the variant. */
   target: string;
+  /** The variant the turns are sent to (none: the connector's default). */
+  variantId?: string;
   turns: ReplayTurn[];
   /** What happened overall (failed to load, cancelled, how many turns differ). */
   message?: string;
@@ -86,6 +88,7 @@ export const isReplayView: Guard<ReplayView> = (v): v is ReplayView =>
     conversationId: isString,
     source: isString,
     target: isString,
+    variantId: isOptional(isString),
     turns: isArrayOf(isTurn),
     message: isOptional(isString),
     newConversationId: isOptional(isString),

@@ -5,6 +5,7 @@ import {
   type ChartPreset,
   CHART_PRESET_IDS,
   type ChartQuery,
+  isChartView,
   presetRange,
 } from '../../../protocol/concurrency';
 import { runCommand } from '../../commands/commandSupport';
@@ -51,6 +52,12 @@ export function registerConcurrencyCommands(
 ): vscode.Disposable {
   const panels = new Set<ConcurrencyPanel>();
 
+  function adopt(panel: ConcurrencyPanel): ConcurrencyPanel {
+    panels.add(panel);
+    panel.onDidDispose(() => panels.delete(panel));
+    return panel;
+  }
+
   function open(arg?: unknown): ConcurrencyPanel {
     const node = fromNode(arg);
     const args: OpenChartArgs = !node && arg && typeof arg === 'object' ? (arg as OpenChartArgs) : {};
@@ -72,9 +79,7 @@ export function registerConcurrencyCommands(
       vscode.ViewColumn.Active,
       panelOptions(extensionUri),
     );
-    const panel = new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, query);
-    panels.add(panel);
-    panel.onDidDispose(() => panels.delete(panel));
+    const panel = adopt(new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, query));
     void panel.show(query);
     return panel;
   }
@@ -83,6 +88,18 @@ export function registerConcurrencyCommands(
     vscode.commands.registerCommand(Command.openConcurrencyChart, (arg?: unknown) =>
       runCommand(() => Promise.resolve(open(arg))),
     ),
+    vscode.window.registerWebviewPanelSerializer(PanelType.concurrency, {
+      // A chart that was open when the window closed asks again for the same range.
+      async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
+        if (!isChartView(state)) {
+          webviewPanel.dispose();
+          return;
+        }
+        const target = { label: state.title, ...(state.agentId ? { agentId: state.agentId } : {}) };
+        const panel = adopt(new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, state.query));
+        void panel.show(state.query);
+      },
+    }),
     { dispose: () => [...panels].forEach((p) => p.dispose()) },
   );
 }

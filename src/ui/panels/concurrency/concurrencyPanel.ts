@@ -49,7 +49,15 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
       panel,
       extensionUri,
       log,
-      { state: 'idle', title: target.label, query, times: [], series: [], deployments: [] },
+      {
+        state: 'idle',
+        title: target.label,
+        ...(target.agentId ? { agentId: target.agentId } : {}),
+        query,
+        times: [],
+        series: [],
+        deployments: [],
+      },
       { app: 'concurrency', name: 'Concurrency chart', isCommand: isChartCommand },
     );
     panel.title = vscode.l10n.t('Concurrency: {0}', target.label);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isReplayView, type ReplayView } from '../../../protocol/replay';
 import { runCommand } from '../../commands/commandSupport';
 import { prompts } from '../../common/prompts';
 import type { Connection } from '../../connection/connection';
@@ -74,15 +75,41 @@ export function registerReplayCommands(extensionUri: vscode.Uri, connection: Con
       vscode.ViewColumn.Active,
       panelOptions(extensionUri),
     );
-    const panel = new ReplayPanel(webviewPanel, extensionUri, connection, log, conversationId, target);
+    const panel = adopt(new ReplayPanel(webviewPanel, extensionUri, connection, log, conversationId, target));
+    void panel.start();
+    return panel;
+  }
+
+  function adopt(panel: ReplayPanel): ReplayPanel {
     panels.add(panel);
     panel.onDidDispose(() => panels.delete(panel));
-    void panel.start();
     return panel;
   }
 
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Command.replayConversation, (arg?: unknown) => runCommand(() => replay(arg))),
+    vscode.window.registerWebviewPanelSerializer(PanelType.replay, {
+      // A replay that was open when the window closed shows what it had; one cut short says so, and Replay again runs it anew.
+      async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
+        if (!isReplayView(state)) {
+          webviewPanel.dispose();
+          return;
+        }
+        const cut = state.state === 'running' || state.state === 'loading';
+        const view: ReplayView = cut
+          ? {
+              ...state,
+              state: 'cancelled',
+              turns: state.turns.map((t) =>
+                t.state === 'waiting' || t.state === 'sending' ? { ...t, state: 'cancelled' } : t,
+              ),
+              message: vscode.l10n.t('The window was reloaded during the replay: Replay again to run it anew.'),
+            }
+          : state;
+        const target = { label: state.target, ...(state.variantId ? { variantId: state.variantId } : {}) };
+        adopt(new ReplayPanel(webviewPanel, extensionUri, connection, log, state.conversationId, target, view));
+      },
+    }),
     { dispose: () => [...panels].forEach((p) => p.dispose()) },
   );
 }

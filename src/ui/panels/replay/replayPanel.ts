@@ -55,16 +55,18 @@ export class ReplayPanel extends ViewPanel<ReplayView, ReplayCommand> {
     log: Log,
     conversationId: string,
     private readonly target: ReplayTarget,
+    restored?: ReplayView,
   ) {
     super(
       panel,
       extensionUri,
       log,
-      {
+      restored ?? {
         state: 'loading',
         conversationId,
         source: vscode.l10n.t('Looking for conversation {0}…', conversationId),
         target: target.label,
+        ...(target.variantId ? { variantId: target.variantId } : {}),
         turns: [],
       },
       { app: 'replay', name: 'Replay', isCommand: isReplayCommand },
