@@ -70,6 +70,8 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
 
   /** Shows the chart of a query; a range the platform would refuse is refused here, saying what to fix. */
   async show(query: ChartQuery): Promise<ChartView> {
+    // A new query replaces the one being read, whether it is sent or refused.
+    this.abort?.abort();
     const problem = checkRange(query.start, query.end) ?? checkVariant(query.variant);
     if (problem) {
       this.update({
@@ -83,7 +85,6 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
       });
       return this.view;
     }
-    this.abort?.abort();
     const abort = (this.abort = new AbortController());
     this.update({ state: 'loading', query, message: undefined, note: undefined });
     const input = toInput(query);
