@@ -87,7 +87,9 @@ describe('Alerts that reach the editor', { timeout: 300_000 }, () => {
       // The watcher's own reading (nobody asked) shows the badge and tells that the rule triggered.
       const toast = notification(page, 'Alert triggered: Busy line');
       await toast.waitFor();
-      const badge = page.locator('.statusbar-item', { has: page.locator('.codicon-bell-dot') });
+      const badge = page.locator('.statusbar-item[id$=".agentWorkbench.alerts"]', {
+        has: page.locator('.codicon-bell-dot'),
+      });
       await badge.waitFor();
       assert.equal((await badge.innerText()).trim(), '1', 'the badge counts one firing rule');
       assert.match(await badge.getAttribute('aria-label'), /Busy line/);
