@@ -34,10 +34,13 @@ export interface TestingApi {
   trackDisposables(): { undisposed(): string[]; stop(): void };
   /** What a view shows instead of items (its welcome state and problem), and its message. */
   viewState(view: 'agents' | 'alerts'): { state: string; problem?: string; message?: string };
+  /** Restores a panel of the type with the state its webview kept, as VS Code does after a reload; resolves with the panel made. */
+  restorePanel(viewType: string, state: unknown): Promise<unknown>;
 }
 import { registerChatCommands } from './ui/panels/chat/chatCommands';
 import { registerConcurrencyCommands } from './ui/panels/concurrency/concurrencyCommands';
 import { registerReplayCommands } from './ui/panels/replay/replayCommands';
+import { restorePanel } from './ui/panels/panelHost';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -133,6 +136,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
       running ??= start(context);
     },
     viewState: (view) => current().viewState(view),
+    restorePanel: (viewType, state) => restorePanel(context.extensionUri, viewType, state),
     trackDisposables: () => {
       const leaks = new LeakTracker();
       const previous = setDisposableTracker(leaks);

@@ -126,7 +126,9 @@ export type ChatNotification =
   /** Puts text back into the message box (the fix of a malformed message). */
   | { type: 'draft'; text: string }
   /** What was made in one turn of the host's event loop, in order, in one message (a line only in its newest version). */
-  | { type: 'batch'; notifications: ChatNotification[] };
+  | { type: 'batch'; notifications: ChatNotification[] }
+  /** Scrolls the conversation to its first or last line; with ackPaint, told back as a paint of version 0 once laid out. */
+  | { type: 'scroll'; to: 'top' | 'bottom' };
 
 // ---- webview -> host commands ----
 
@@ -137,6 +139,8 @@ export type ChatCommand =
   | { type: 'endSession' }
   | { type: 'restart'; settings?: ChatSettings }
   | { type: 'fix'; lineId: string }
+  /** Send an External Event into this conversation (a simulated payment or booking result). */
+  | { type: 'sendExternalEvent' }
   /**
    * The webview had each line version `rev` (0 for a snapshot) in its page at `at` (ms since the epoch,
    * sub-millisecond), and now holds `elements` line elements; only when the snapshot asked with ackPaint.
@@ -230,6 +234,8 @@ export const isChatNotification: Guard<ChatNotification> = isTagged<ChatNotifica
   draft: (v): v is Extract<ChatNotification, { type: 'draft' }> => isRecord(v) && isString(v.text),
   batch: (v): v is Extract<ChatNotification, { type: 'batch' }> =>
     isRecord(v) && isArrayOf(isChatNotification)(v.notifications),
+  scroll: (v): v is Extract<ChatNotification, { type: 'scroll' }> =>
+    isRecord(v) && isOneOf(['top', 'bottom'] as const)(v.to),
 });
 
 /** Longest text accepted from the webview; the clients check the platform's own limits after this. */
@@ -246,6 +252,7 @@ export const isChatCommand: Guard<ChatCommand> = isTagged<ChatCommand>({
   endSession: (v): v is Extract<ChatCommand, { type: 'endSession' }> => isRecord(v),
   restart: (v): v is Extract<ChatCommand, { type: 'restart' }> => isRecord(v) && isOptional(isChatSettings)(v.settings),
   fix: (v): v is Extract<ChatCommand, { type: 'fix' }> => isRecord(v) && isString(v.lineId),
+  sendExternalEvent: (v): v is Extract<ChatCommand, { type: 'sendExternalEvent' }> => isRecord(v),
   problem: (v): v is Extract<ChatCommand, { type: 'problem' }> => isRecord(v) && isText(v.message),
   painted: (v): v is Extract<ChatCommand, { type: 'painted' }> =>
     isRecord(v) && isArrayOf(isPaint)(v.paints) && isNumber(v.elements),

@@ -66,6 +66,21 @@ describe('Chat playground in the workbench', { timeout: 300_000 }, () => {
     });
   });
 
+  it("the toolbar's Send external event asks for the result to post into this conversation", async () => {
+    const { page } = wb;
+    await step(page, 'chat-external-event', async () => {
+      const conversation = (await chat().locator('.status').innerText()).match(/Conversation (\S+)/)?.[1];
+      assert.ok(conversation, 'the status names the conversation');
+      await chat().locator('#action-externalEvent').click();
+      const widget = page.locator('.quick-input-widget');
+      await widget.getByText(`Send an External Event into conversation ${conversation}`).waitFor();
+      await widget.locator('.monaco-list-row', { hasText: 'payload' }).waitFor();
+      await screenshot(page, 'chat-external-event');
+      await page.keyboard.press('Escape');
+      await widget.waitFor({ state: 'hidden' });
+    });
+  });
+
   it('a hostile message renders as plain text and runs nothing', async () => {
     const { page } = wb;
     await step(page, 'chat-hostile', async () => {

@@ -17,9 +17,10 @@ export const UI_TIMEOUT = 60_000;
  * @param {string} o.name               sandbox and log name
  * @param {boolean} [o.devExtension]    load the extension from this tree (extensionDevelopmentPath)
  * @param {(sandbox) => Promise<void>} [o.prepare]  runs before code-server starts (e.g. install a .vsix)
+ * @param {Record<string, unknown>} [o.settings]  user settings over the quiet ones of the test hosts
  */
-export async function openWorkbench({ name, devExtension = true, prepare }) {
-  const sandbox = createSandbox(name);
+export async function openWorkbench({ name, devExtension = true, prepare, settings = {} }) {
+  const sandbox = createSandbox(name, settings);
   const hostLog = [];
   let server;
   let browser;

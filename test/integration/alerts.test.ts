@@ -351,11 +351,20 @@ suite('Alerts view and commands', () => {
         headers: webhookHeaders(delivery!),
       });
       assert.deepEqual(check, { ok: true });
+      assert.match(
+        ui.shown.filter((m) => m.kind === 'info').at(-1)?.message ?? '',
+        /^The signature is valid \(assumed scheme: Standard Webhooks\)/,
+        'the verdict says the scheme it rests on',
+      );
       const tampered = await exec<{ ok: boolean }>('verifyWebhookSignature', shown!.node, {
         body: delivery!.body.replace('Any call', 'Any calls'),
         headers: webhookHeaders(delivery!),
       });
       assert.equal(tampered?.ok, false);
+      assert.match(
+        ui.shown.filter((m) => m.kind === 'warning').at(-1)?.message ?? '',
+        /^The signature does not check out for "Pager" \(assumed scheme: Standard Webhooks\)/,
+      );
       const [current] = await groupChildren('Current Alerts');
       assert.equal(current!.label, 'Any call');
     } finally {

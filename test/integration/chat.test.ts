@@ -243,13 +243,26 @@ suite('Chat playground', () => {
     await a.send('What are your opening hours?');
     await until('the answer', () => answers(a).length === 2);
     const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'saved.chat.json');
-    assert.equal((await a.save(file))?.toString(), file.toString());
+    const ui = scriptedPrompts(await activateExtension());
+    let reopened: ChatPanelHandle | undefined;
+    try {
+      ui.setAnswer((s) => (s.kind === 'saveFile' || s.kind === 'openFile' ? 'saved.chat.json' : undefined));
+      assert.equal((await a.save())?.toString(), file.toString());
+      const asked = ui.shown.find((s) => s.kind === 'saveFile');
+      assert.equal(asked?.message, 'Save Conversation');
+      assert.match(
+        asked.detail,
+        /^conversation-.+\.chat\.json$/,
+        'the dialog proposes a file named after the conversation',
+      );
+      reopened = await vscode.commands.executeCommand<ChatPanelHandle>('agentWorkbench.openSavedConversation');
+      assert.equal(ui.shown.find((s) => s.kind === 'openFile')?.message, 'Open Saved Conversation');
+    } finally {
+      ui.dispose();
+    }
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
     assert.ok(!/access_token"\s*:\s*"[^‹]/.test(text), 'no token in the file');
-    const reopened = await vscode.commands.executeCommand<ChatPanelHandle>(
-      'agentWorkbench.openSavedConversation',
-      file,
-    );
+    assert.ok(reopened, 'the saved conversation opened');
     open.push(reopened);
     assert.deepEqual(
       reopened.snapshot().lines.map((l) => l.text),
@@ -262,5 +275,134 @@ suite('Chat playground', () => {
     await until('the new greeting', () => answers(b).length === 1 && b.conversationId && b.conversationId !== before);
     assert.deepEqual(b.snapshot().settings, { mode: 'messaging', streaming: false, target: { label: 'Second' } });
     await vscode.workspace.fs.delete(file);
+  });
+
+  test('a hidden panel shows its whole conversation again, with what was said while hidden; a panel restored after a reload shows its saved conversation and Restart goes on', async () => {
+    const p = await chat({ mode: 'messaging', streaming: false, ackPaint: true, target: { label: 'Hide and show' } });
+    const paints: Array<{ rev: number; elements: number }> = [];
+    p.onDidPaint(({ rev, elements }) => paints.push({ rev, elements }));
+    await until('the greeting', () => answers(p).length === 1);
+    await until('the greeting in the page', () => paints.some((e) => e.elements > 0));
+
+    // Another editor in the panel's group hides it: its webview is discarded.
+    const doc = await vscode.workspace.openTextDocument({ language: 'plaintext' });
+    await vscode.window.showTextDocument(doc, { viewColumn: p.panel.viewColumn, preview: false });
+    await until('the panel hidden', () => !p.panel.visible);
+    await p.send('What are your opening hours?');
+    await until('the answer, while hidden', () => answers(p).length === 2);
+
+    const seen = paints.length;
+    p.panel.reveal();
+    await until('the panel shown again', () => p.panel.visible);
+    await until(
+      'every line of the conversation in the page again',
+      () => paints.slice(seen).some((e) => e.rev === 0 && e.elements === p.snapshot().lines.length),
+      30_000,
+    ).catch((err: Error) => {
+      throw new Error(
+        `${err.message}; painted ${JSON.stringify(paints.slice(seen))}, ${p.snapshot().lines.length} lines`,
+      );
+    });
+    await vscode.window
+      .showTextDocument(doc)
+      .then(() => vscode.commands.executeCommand('workbench.action.closeActiveEditor'));
+
+    // What the webview kept of the panel is what VS Code hands back after a reload.
+    const api = await activateExtension();
+    const saved = p.snapshot();
+    const restored = (await api.testing!.restorePanel('agentWorkbench.chat', saved)) as ChatPanelHandle;
+    open.push(restored);
+    assert.equal(restored.panel.title, 'Chat: Hide and show');
+    assert.deepEqual(
+      restored.snapshot().lines.map((l) => [l.role, l.text]),
+      saved.lines.map((l) => [l.role, l.text]),
+    );
+    assert.equal(restored.snapshot().status.state, 'closed');
+    assert.match(restored.snapshot().status.text, /Restart to continue with the same settings/);
+    assert.equal(
+      await api.testing!.restorePanel('agentWorkbench.chat', { lines: 'not a conversation' }),
+      undefined,
+      'a state that is not a conversation is not shown',
+    );
+    await restored.restart();
+    await until('the greeting of a new session', () => answers(restored).length === 1 && restored.conversationId);
+    assert.deepEqual(restored.snapshot().settings, saved.settings);
+  });
+
+  test('an event the client does not know is shown in the inspector, and the conversation goes on', async () => {
+    const p = await chat({ mode: 'messaging', streaming: false });
+    await until('the greeting', () => answers(p).length === 1);
+    const injected = await http('POST', `${urls.admin}/messaging/sessions/${sessionIdOf(p)}/events`, {
+      body: { type: 'EVENT_TYPE_SURVEY_OFFERED', payload: { survey: 'csat', scale: 5 } },
+    });
+    assert.equal(injected.status, 201, JSON.stringify(injected.body));
+    const entry = await until('the event in the inspector', () =>
+      p.snapshot(Number.MAX_SAFE_INTEGER).inspector.find((e) => e.unrecognized),
+    );
+    assert.match(entry.label, /EVENT_TYPE_SURVEY_OFFERED/);
+    assert.match(entry.json, /"survey":\s*"csat"/, 'the whole event, as it came');
+    assert.equal(entry.direction, 'in');
+    await p.send('Are you open on Sunday?');
+    await until('the answer', () => answers(p).length === 2);
+    assert.equal(p.snapshot().status.state, 'open');
+  });
+
+  test('Copy Conversation Id puts the id of the active chat on the clipboard, and says what to do without a chat', async () => {
+    const ui = scriptedPrompts(await activateExtension());
+    try {
+      assert.equal(await vscode.commands.executeCommand('agentWorkbench.copyConversationId'), undefined);
+      assert.match(ui.lastError(), /Open a chat first/);
+      const p = await chat({ mode: 'chatApi', target: { label: 'Copy' } });
+      await until('the greeting', () => answers(p).length === 1 && p.conversationId);
+      await vscode.env.clipboard.writeText('something else');
+      const copied = await vscode.commands.executeCommand<string>('agentWorkbench.copyConversationId');
+      assert.equal(copied, p.conversationId);
+      assert.equal(await vscode.env.clipboard.readText(), p.conversationId);
+    } finally {
+      ui.dispose();
+    }
+  });
+
+  test('Send External Event from the chat: the sender is told the conversation, the result reaches it, and the panel says so', async () => {
+    const p = await chat({ mode: 'chatApi', target: { label: 'Booking' } });
+    await until('the greeting', () => answers(p).length === 1 && p.conversationId);
+    const conversationId = p.conversationId!;
+    const waiting = await http('POST', `${urls.admin}/external-events/pending`, {
+      body: { conversation_id: conversationId, event_id: 'evt_booking_chat' },
+    });
+    assert.equal(waiting.status, 201, JSON.stringify(waiting.body));
+    const ui = scriptedPrompts(await activateExtension());
+    let prefilled: Record<string, unknown> = {};
+    try {
+      const steps = ['payload', 'booking.id', 'JSON'];
+      ui.setAnswer((s) => {
+        if (s.kind !== 'input' && s.kind !== 'pick') return undefined;
+        if (steps.length) return steps.shift();
+        // The person fills in the event id of the booking the result starts from.
+        prefilled = JSON.parse(s.value ?? '{}') as Record<string, unknown>;
+        return JSON.stringify({ ...prefilled, booking: { id: 'evt_booking_chat' } });
+      });
+      const sent = await p.sendExternalEvent();
+      assert.equal(sent?.eventId, 'evt_booking_chat', ui.lastError());
+      assert.equal(
+        ui.shown.find((s) => s.kind === 'input')?.detail,
+        `Send an External Event into conversation ${conversationId}`,
+      );
+    } finally {
+      ui.dispose();
+    }
+    assert.deepEqual(prefilled, { conversation_id: conversationId, status: 'succeeded', booking: { id: '' } });
+    const events = await http<{ delivered: Array<{ event_id: string; conversation_id: string }> }>(
+      'GET',
+      `${urls.admin}/external-events`,
+    );
+    assert.deepEqual(
+      events.body.delivered.map((d) => [d.event_id, d.conversation_id]),
+      [['evt_booking_chat', conversationId]],
+    );
+    assert.ok(
+      byRole(p, 'notice').some((l) => /^External event evt_booking_chat accepted by the platform/.test(l.text)),
+    );
+    assert.ok(p.snapshot(Number.MAX_SAFE_INTEGER).inspector.some((e) => e.label === 'external event'));
   });
 });

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { ChatLine, ChatSnapshot } from '../../src/protocol/chat';
 import { activateExtension, type LocalPlatformUrls, recordMetric } from './support';
 import { answers, type ChatPanelHandle, openChat, platformOptions, until } from './chatSupport';
+import { scriptedPrompts } from './prompts';
 
 const CHUNKS = 1_000;
 const MESSAGES = 2_000;
@@ -79,17 +80,33 @@ suite('Chat panel figures', () => {
       ),
     );
     const painted: number[] = [];
-    const p = await vscode.commands.executeCommand<ChatPanelHandle>('agentWorkbench.openSavedConversation', file, {
-      ackPaint: true,
-    });
+    const ui = scriptedPrompts(await activateExtension());
+    ui.setAnswer((shown) => (shown.kind === 'openFile' ? 'long.chat.json' : undefined));
+    let p: ChatPanelHandle | undefined;
     try {
-      const sub = p.onDidPaint(({ elements }) => painted.push(elements));
-      await until('the conversation in the page', () => painted.length > 0, 60_000);
-      sub.dispose();
-      assert.equal(p.snapshot().lines.length, MESSAGES);
-      recordMetric('longConversationElements', Math.max(...painted));
+      p = await vscode.commands.executeCommand<ChatPanelHandle>('agentWorkbench.openSavedConversation', {
+        ackPaint: true,
+      });
     } finally {
-      p.dispose();
+      ui.dispose();
+    }
+    assert.ok(p, 'the saved conversation opened');
+    const panel = p;
+    try {
+      const sub = panel.onDidPaint(({ elements }) => painted.push(elements));
+      await until('the conversation in the page', () => painted.length > 0, 60_000);
+      // The person scrolls from one end of the conversation to the other and back, twice.
+      for (const to of ['top', 'bottom', 'top', 'bottom'] as const) {
+        const seen = painted.length;
+        panel.scroll(to);
+        await until(`the conversation scrolled to its ${to}`, () => painted.length > seen, 30_000);
+      }
+      sub.dispose();
+      assert.equal(panel.snapshot().lines.length, MESSAGES);
+      recordMetric('longConversationElements', Math.max(...painted));
+      recordMetric('longConversationPaintsMeasured', painted.length);
+    } finally {
+      panel.dispose();
       await vscode.workspace.fs.delete(file);
     }
   });

@@ -11,7 +11,10 @@ export interface ChatPanelHandle {
   fix(lineId: string): Promise<void>;
   restart(): Promise<void>;
   endSession(): Promise<void>;
-  save(target?: vscode.Uri): Promise<vscode.Uri | undefined>;
+  save(): Promise<vscode.Uri | undefined>;
+  copyConversationId(): Promise<string | undefined>;
+  sendExternalEvent(): Promise<{ eventId?: string; status: string } | undefined>;
+  scroll(to: 'top' | 'bottom'): void;
   onDidPaint: vscode.Event<{ rev: number; at: number; elements: number }>;
   onDidNotify: vscode.Event<{ type: string }>;
   dispose(): void;

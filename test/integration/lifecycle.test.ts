@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { answers, openChat, until } from './chatSupport';
+import { scriptedPrompts } from './prompts';
 import { activateExtension, http, type LocalPlatformUrls, treeItems, type WorkbenchExports } from './support';
 
 /** Node's handles of the extension host by kind (timers, sockets, servers, watchers, child processes). */
@@ -22,6 +24,8 @@ async function handlesLeft(before: Map<string, number>, ms = 5000): Promise<stri
   }
 }
 
+const POLL_SETTING = 'agentWorkbench.alerts.pollIntervalSeconds';
+
 const ownCommands = async (): Promise<string[]> =>
   (await vscode.commands.getCommands(true)).filter(
     (c) => c.startsWith('agentWorkbench.') && !/^agentWorkbench\.(agents|alerts|webhookDeliveries)\./.test(c),
@@ -37,11 +41,16 @@ suite('Activation and deactivation', () => {
   // Whatever happens, leave the extension active for the suites after this one.
   suiteTeardown(() => api.testing!.activate());
 
-  test('deactivating after real use leaves no listener, timer, watcher, socket, server or child process behind', async function () {
+  test('deactivating after real use (views, chat, webhook receiver, alerts watcher) leaves no listener, timer, watcher, socket, server or child process behind', async function () {
     this.timeout(60_000);
     const testing = api.testing!;
     await testing.deactivate();
     assert.deepEqual(await ownCommands(), [], 'deactivation unregisters every command');
+    // The alerts watcher reads on a timer (the test hosts switch it off); the person dismisses every question.
+    const settings = vscode.workspace.getConfiguration();
+    const interval = settings.inspect<number>(POLL_SETTING)?.globalValue;
+    await settings.update(POLL_SETTING, 5, vscode.ConfigurationTarget.Global);
+    const ui = scriptedPrompts(api);
     const before = handles();
     const tracking = testing.trackDisposables();
     try {
@@ -56,14 +65,27 @@ suite('Activation and deactivation', () => {
       await treeItems(api.agentsView, agent.node);
       await vscode.commands.executeCommand('agentWorkbench.refreshAlerts');
       await vscode.commands.executeCommand('agentWorkbench.testConnection', 'local');
+      // A chat panel with its WebSocket, the webhook receiver's listener, and a reading of the alerts watcher.
+      const chat = await openChat({ mode: 'messaging', streaming: true });
+      await until('the greeting', () => answers(chat).length === 1);
+      let chatClosed = false;
+      chat.panel.onDidDispose(() => (chatClosed = true));
+      const receiver = await vscode.commands.executeCommand<{ url: string }>('agentWorkbench.startWebhookReceiver');
+      assert.ok(receiver?.url, ui.lastError());
+      assert.equal((await fetch(receiver.url, { method: 'POST', body: '{}' })).status, 200, 'the receiver listens');
+      await vscode.commands.executeCommand('agentWorkbench.checkAlerts');
 
       await testing.deactivate();
       assert.deepEqual(await ownCommands(), []);
       await assert.rejects(fetch(`${urls.origin}/_local/health`), 'the local platform stopped with the extension');
       assert.deepEqual(tracking.undisposed(), [], 'subscriptions and stores the extension made and never released');
       assert.deepEqual(await handlesLeft(before), [], 'handles of the extension host left open');
+      assert.ok(chatClosed, 'the chat panel closed with the extension');
+      await assert.rejects(fetch(receiver.url, { method: 'POST', body: '{}' }), 'the receiver stopped listening');
     } finally {
       tracking.stop();
+      ui.dispose();
+      await settings.update(POLL_SETTING, interval, vscode.ConfigurationTarget.Global);
     }
   });
 });

@@ -1,10 +1,10 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { AskOptions, Prompts } from '../../src/ui/common/prompts';
 import type { WorkbenchExports } from './support';
 
 /** A question or message the extension put to the person, as the tests' prompts saw it. */
 export interface Shown {
-  kind: 'error' | 'warning' | 'info' | 'pick' | 'input';
+  kind: 'error' | 'warning' | 'info' | 'pick' | 'input' | 'openFile' | 'saveFile';
   message: string;
   modal: boolean;
   detail: string;
@@ -14,9 +14,14 @@ export interface Shown {
   refused?: string;
   /** For an input box: what its validation showed under the answer without refusing it (information or a warning). */
   note?: string;
+  /** For an input box: the text it opened with. */
+  value?: string;
 }
 
-/** A label of a button or quick pick item, the text typed in an input box, or labels for a multiple pick. */
+/**
+ * A label of a button or quick pick item, the text typed in an input box, labels for a multiple pick, or for a
+ * file dialog the file chosen (a path relative to the first workspace folder, or absolute).
+ */
 type Answer = (shown: Shown) => string | readonly string[] | undefined;
 
 export interface ScriptedPrompts {
@@ -64,6 +69,20 @@ export function scriptedPrompts(api: WorkbenchExports): ScriptedPrompts {
     const labels = a === undefined ? undefined : typeof a === 'string' ? [a] : a;
     return labels && all.filter((i) => labels.includes(i.label));
   };
+  const chosenFile = (kind: 'openFile' | 'saveFile', title = '', defaultUri?: vscode.Uri): vscode.Uri | undefined => {
+    const a = one(
+      record({
+        kind,
+        message: title,
+        modal: true,
+        detail: defaultUri ? vscode.workspace.asRelativePath(defaultUri) : '',
+        items: [],
+      }),
+    );
+    if (a === undefined) return undefined;
+    if (a.startsWith('/')) return vscode.Uri.file(a);
+    return vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, a);
+  };
   const prompts: Prompts = {
     pick: async (items, options) => (await pickFrom(items, options))?.[0],
     pickMany: (items, options) => pickFrom(items, options),
@@ -74,6 +93,7 @@ export function scriptedPrompts(api: WorkbenchExports): ScriptedPrompts {
         modal: false,
         detail: options.title ?? '',
         items: [],
+        ...(options.value !== undefined ? { value: options.value } : {}),
       };
       const typed = one(record(entry));
       if (typed === undefined) return undefined;
@@ -102,6 +122,8 @@ export function scriptedPrompts(api: WorkbenchExports): ScriptedPrompts {
     info: message('info'),
     warn: message('warning'),
     error: message('error'),
+    openFile: (options) => Promise.resolve(chosenFile('openFile', options.title, options.defaultUri)),
+    saveFile: (options) => Promise.resolve(chosenFile('saveFile', options.title, options.defaultUri)),
   };
   const registration = api.testing.replacePrompts(prompts);
   return {

@@ -268,6 +268,41 @@ suite('Runtime tools', () => {
       assert.deepEqual((await events()).delivered, []);
     });
 
+    test('delivers an XML result, its id read below the root element', async () => {
+      const conversation = await waitingConversation('evt_xml_7');
+      answer(['payload', 'event_id', 'XML', '<result><event_id>evt_xml_7</event_id><status>paid</status></result>']);
+      assert.ok(await exec('sendExternalEvent'), ui.lastError());
+      assert.deepEqual(
+        (await events()).delivered.map((d) => [d.event_id, d.conversation_id, d.content_type]),
+        [['evt_xml_7', conversation, 'application/xml']],
+      );
+      assert.ok(
+        infos().some((m) => /accepted (event evt_xml_7 )?\(?.*201 Created/.test(m)),
+        infos().join('\n'),
+      );
+    });
+
+    test('delivers a text result, its id in the query string', async () => {
+      const conversation = await waitingConversation('evt_text_3');
+      answer(['querystring', 'ref', 'evt_text_3', 'Text', 'paid in full']);
+      assert.ok(await exec('sendExternalEvent'), ui.lastError());
+      assert.deepEqual(
+        (await events()).delivered.map((d) => [d.event_id, d.conversation_id, d.content_type]),
+        [['evt_text_3', conversation, 'text/plain']],
+      );
+    });
+
+    test('explains a 401 (the key), offers no Retry, and delivers nothing', async () => {
+      await waitingConversation('evt_key');
+      await fault('/v1/external-events/webhook', 401);
+      answer(['payload', 'id', 'JSON', '{"id": "evt_key"}']);
+      assert.equal(await exec('sendExternalEvent'), undefined);
+      const error = ui.shown.find((s) => s.kind === 'error')!;
+      assert.match(error.message, /External Events key is missing or was not accepted.*Set Credential/);
+      assert.ok(!error.items.includes('Retry'), error.items.join(', '));
+      assert.deepEqual((await events()).delivered, []);
+    });
+
     test('a 500 offers Retry and sends nothing by itself', async () => {
       await waitingConversation('evt_retry');
       await fault('/v1/external-events/webhook', 500);

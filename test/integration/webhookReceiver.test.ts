@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
-import { type ScriptedPrompts, scriptedPrompts } from './prompts';
+import { type ScriptedPrompts, scriptedPrompts, type Shown } from './prompts';
 import { activateExtension, http, type LocalPlatformUrls } from './support';
 
 type Listed = Array<{
@@ -16,6 +16,7 @@ type Listed = Array<{
 }>;
 type Check =
   { firing: Array<{ name: string }>; triggered: string[]; resolved: string[]; badge: string | undefined } | undefined;
+const POLL_SETTING = 'agentWorkbench.alerts.pollIntervalSeconds';
 const exec = <T = unknown>(command: string, ...args: unknown[]) =>
   vscode.commands.executeCommand<T>(`agentWorkbench.${command}`, ...args);
 
@@ -102,4 +103,73 @@ suite('Webhook receiver and alerts watcher', () => {
     await exec('stopWebhookReceiver');
     await assert.rejects(fetch(started.url, { method: 'POST', body: '{}' }));
   });
+
+  test('with a reading interval set, the watcher reads the alerts by itself: a notification when a rule starts firing and one when it stops', async function () {
+    this.timeout(120_000);
+    await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
+    // Where the watcher starts from: nothing firing (a reading tells only what changed since the one before).
+    assert.deepEqual((await exec<Check>('checkAlerts'))?.firing, []);
+    ui.setAnswer(() => undefined);
+    ui.shown.length = 0;
+    const settings = vscode.workspace.getConfiguration();
+    const kept = settings.inspect<number>(POLL_SETTING)?.globalValue;
+    await settings.update(POLL_SETTING, 5, vscode.ConfigurationTarget.Global);
+    try {
+      const rule = await fireRule('Busy line');
+      const triggered = await shownWithin(
+        'the "triggered" notification',
+        (s) => s.kind === 'warning' && s.message.startsWith('Alert triggered: Busy line'),
+      );
+      assert.deepEqual(triggered.items, ['Show Alerts']);
+
+      await http('PATCH', `${urls.build}/v1/alert-rules/${rule}`, {
+        headers: { 'x-api-key': LOCAL_KEYS.alerts },
+        body: { threshold_value: 1000 },
+      });
+      await http('POST', `${urls.admin}/alerts/evaluate`, { body: {} });
+      await shownWithin(
+        'the "resolved" notification',
+        (s) => s.kind === 'info' && s.message === 'Alert resolved: Busy line.',
+      );
+      assert.equal(
+        ui.shown.filter((s) => /^Alert (triggered|resolved)/.test(s.message)).length,
+        2,
+        'each change told once, however many readings saw it',
+      );
+    } finally {
+      await settings.update(POLL_SETTING, kept, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  /** A conversation, then a rule on the call volume that it breaches, evaluated now; resolves with the rule's id. */
+  async function fireRule(name: string): Promise<string> {
+    await http('POST', `${urls.runtime}/v1/${LOCAL_ACCOUNT.slug}/${LOCAL_PROJECT.slug}/chat/create`, {
+      headers: { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': LOCAL_CONNECTORS.chatToken },
+      body: {},
+    });
+    const created = await http<{ id: string }>('POST', `${urls.build}/v1/alert-rules`, {
+      headers: { 'x-api-key': LOCAL_KEYS.alerts },
+      body: {
+        name,
+        project_id: LOCAL_PROJECT.id,
+        metric: 'call_volume',
+        operator: '>=',
+        threshold_value: 1,
+        window_duration: '5m',
+      },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    await http('POST', `${urls.admin}/alerts/evaluate`, { body: {} });
+    return created.body.id;
+  }
+
+  /** What the person is shown, waited for without asking: only the watcher's own readings can show it. */
+  async function shownWithin(what: string, match: (s: Shown) => boolean, timeoutMs = 30_000): Promise<Shown> {
+    for (const deadline = Date.now() + timeoutMs; ;) {
+      const found = ui.shown.find(match);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`${what} was not shown; shown: ${JSON.stringify(ui.shown)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 });

@@ -74,6 +74,7 @@ const toolbar = new Toolbar({
       .request({ type: 'save' }, isSaveResult, 10 * 60_000)
       .then((r) => toolbar.say(r.file ? `Saved to ${r.file}` : 'Not saved')),
   toggleInspector: () => document.body.classList.toggle('no-inspector'),
+  externalEvent: () => command({ type: 'sendExternalEvent' }),
 });
 const settingsForm = new SettingsForm((settings) => command({ type: 'restart', settings }));
 const list = new LitVirtualizer<ChatLine>();
@@ -216,6 +217,12 @@ async function apply(n: ChatNotification): Promise<void> {
       break;
     case 'draft':
       composer.draft(n.text);
+      break;
+    case 'scroll':
+      list.scrollTo({ top: n.to === 'top' ? 0 : list.scrollHeight });
+      // The list draws the lines now in view after the scroll event, a frame or two later.
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      if (ackPaint) await painted(0);
       break;
   }
   keepState();

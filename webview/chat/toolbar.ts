@@ -8,6 +8,7 @@ export interface ToolbarActions {
   copyId(): void;
   save(): void;
   toggleInspector(): void;
+  externalEvent(): void;
 }
 
 type Button = HTMLElement & { disabled: boolean };
@@ -30,6 +31,11 @@ export class Toolbar {
       handoff: make('handoff', 'Ask for a person', 'Request a handoff to a live agent'),
       copyId: make('copyId', 'Copy conversation id', 'Copy the conversation id to the clipboard'),
       save: make('save', 'Save', 'Save the conversation to a file in the workspace'),
+      externalEvent: make(
+        'externalEvent',
+        'Send external event',
+        'Post a result (a payment, a booking) into this conversation as a third-party system would',
+      ),
       toggleInspector: make('toggleInspector', 'Inspector', 'Show or hide the inspector'),
     };
     this.element.append(...Object.values(this.buttons), this.said);
@@ -40,6 +46,7 @@ export class Toolbar {
     this.buttons.endSession.disabled = !live;
     this.buttons.handoff.disabled = !live;
     this.buttons.copyId.disabled = !s.conversationId;
+    this.buttons.externalEvent.disabled = !live || !s.conversationId;
   }
 
   /** A short answer to an action (saved, copied), read out by screen readers. */

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import type { ServerEvent } from '../../contract/messaging';
 import type { IDisposable } from '../../core/disposable';
 import { engineOf } from '../engine/agentEngine';
 import type { Family, FamilyContext } from '../family';
@@ -10,7 +11,7 @@ import { addHandshakeRoutes } from './handshakeRoutes';
 import { Outbox } from './outbox';
 import { RateLimiter } from './rateLimit';
 import { SocketHub } from './socketHub';
-import { isIdle, messagingOf } from './store';
+import { findSession, isIdle, messagingOf, nextEventId } from './store';
 
 /** How often open sockets are checked for injected drops and sessions for inactivity, ms. */
 const SWEEP_MS = 100;
@@ -148,6 +149,27 @@ function addMessagingAdminRoutes(admin: Router, platform: Platform, hub: SocketH
       })),
     },
   }));
+  // One event of any type, to the session's open sockets only (never its history): how a client under test
+  // meets an event it does not know.
+  admin.post('/messaging/sessions/:sessionId/events', (ctx) => {
+    const session = findSession(platform, ctx.params.sessionId!);
+    if (!session) throw buildError(404, `No messaging session ${ctx.params.sessionId}`);
+    const body = (ctx.json() ?? {}) as Record<string, unknown>;
+    if (typeof body.type !== 'string' || body.type === '')
+      throw buildError(400, 'Invalid type', [{ field: 'type', message: 'the event type, a non-empty string' }]);
+    const payload = body.payload ?? {};
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+      throw buildError(400, 'Invalid payload', [{ field: 'payload', message: 'an object' }]);
+    const event: ServerEvent = {
+      id: nextEventId(session),
+      type: body.type,
+      timestamp: platform.now(),
+      payload: payload as Record<string, unknown>,
+      metadata: {},
+    };
+    hub.broadcast(session.id, event);
+    return { status: 201, body: { event, connections: hub.count(session.id) } };
+  });
   admin.patch('/messaging/connectors/:connectorId', (ctx) => {
     const connector = platform.state.connectors.find((c) => c.id === ctx.params.connectorId && c.kind === 'webchat');
     if (!connector) throw buildError(404, `No webchat connector ${ctx.params.connectorId}`);

@@ -10,6 +10,7 @@ import type { Connection } from '../connection/connection';
 import { EndpointNode } from '../explorer/alerts/alertNodes';
 import type { AlertsTree } from '../explorer/alerts/alertsTree';
 import { asEndpointRecords, type EndpointRecord } from '../explorer/alerts/alertsSource';
+import { assumedScheme } from '../explorer/alerts/signatureScheme';
 import type { WebhookSecrets } from '../explorer/alerts/webhookSecrets';
 import { TreeNode } from '../explorer/treeNode';
 import { MultiStepInput } from '../common/multiStep';
@@ -346,13 +347,19 @@ export function registerWebhookCommands(
     if (result.ok)
       void prompts.info(
         vscode.l10n.t(
-          'The signature is valid: this delivery was sent by the platform for "{0}" and its body is unchanged.',
+          'The signature is valid ({0}): this delivery was sent by the platform for "{1}" and its body is unchanged.',
+          assumedScheme(),
           endpoint.name,
         ),
       );
     else
       void prompts.warn(
-        vscode.l10n.t('The signature does not check out for "{0}": {1}.', endpoint.name, result.reason),
+        vscode.l10n.t(
+          'The signature does not check out for "{0}" ({1}): {2}.',
+          endpoint.name,
+          assumedScheme(),
+          result.reason,
+        ),
       );
     return result;
   }

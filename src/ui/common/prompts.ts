@@ -9,7 +9,7 @@ export interface AskOptions {
 
 /**
  * Everything the extension asks or tells a person goes through here: quick picks, input boxes,
- * modal questions and notifications (the multi-step Add Profile flow, with Back and validation as
+ * modal questions, notifications and the open and save file dialogs (the multi-step Add Profile flow, with Back and validation as
  * typed, is its own quick input). The integration tests answer through a replacement (see
  * `replacePrompts`), so no command needs an argument that skips a question: a confirmation is
  * always answered by whoever sits at the editor.
@@ -30,7 +30,14 @@ export interface Prompts {
   info<A extends string>(message: string, ...actions: A[]): Thenable<A | undefined>;
   warn<A extends string>(message: string, ...actions: A[]): Thenable<A | undefined>;
   error<A extends string>(message: string, ...actions: A[]): Thenable<A | undefined>;
+  /** The file the person chose to open, undefined when the dialog was dismissed. */
+  openFile(options: OpenFileOptions): Thenable<vscode.Uri | undefined>;
+  /** Where the person chose to save, undefined when the dialog was dismissed. */
+  saveFile(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
 }
+
+/** One file to open: the editor's open dialog without choosing several or folders. */
+export type OpenFileOptions = Omit<vscode.OpenDialogOptions, 'canSelectMany' | 'canSelectFolders' | 'canSelectFiles'>;
 
 /** The editor's own dialogs. */
 export const windowPrompts: Prompts = {
@@ -49,6 +56,9 @@ export const windowPrompts: Prompts = {
   info: (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
   warn: (message, ...actions) => vscode.window.showWarningMessage(message, ...actions),
   error: (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
+  openFile: async (options) =>
+    (await vscode.window.showOpenDialog({ ...options, canSelectMany: false, canSelectFiles: true }))?.[0],
+  saveFile: (options) => vscode.window.showSaveDialog(options),
 };
 
 let current: Prompts = windowPrompts;
@@ -62,6 +72,8 @@ export const prompts: Prompts = {
   info: (message, ...actions) => current.info(message, ...actions),
   warn: (message, ...actions) => current.warn(message, ...actions),
   error: (message, ...actions) => current.error(message, ...actions),
+  openFile: (options) => current.openFile(options),
+  saveFile: (options) => current.saveFile(options),
 };
 
 /**

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { DisposableStore, type IDisposable, toDisposable } from '../../core/disposable';
 import {
   type Guard,
   isCommand,
@@ -25,6 +26,41 @@ export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptio
   };
 }
 
+/** Brings a panel back with the state its webview kept; resolves with what it made (undefined when the state is refused). */
+export interface PanelSerializer {
+  deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<unknown>;
+}
+
+const serializers = new Map<string, PanelSerializer>();
+
+/** Registers how panels of a type come back after a reload, with the state their webview kept. */
+export function registerPanelSerializer(viewType: string, serializer: PanelSerializer): IDisposable {
+  const registration = vscode.window.registerWebviewPanelSerializer(viewType, {
+    deserializeWebviewPanel: async (panel, state) => void (await serializer.deserializeWebviewPanel(panel, state)),
+  });
+  serializers.set(viewType, serializer);
+  return toDisposable(() => {
+    if (serializers.get(viewType) === serializer) serializers.delete(viewType);
+    registration.dispose();
+  });
+}
+
+/**
+ * Restores a panel of the type as VS Code does after a reload: a new panel given to the type's serializer with
+ * the state. For the extension's own tests (a reload would end them); resolves with what the serializer made.
+ */
+export async function restorePanel(extensionUri: vscode.Uri, viewType: string, state: unknown): Promise<unknown> {
+  const serializer = serializers.get(viewType);
+  if (!serializer) throw new Error(`No serializer for ${viewType}`);
+  const panel = vscode.window.createWebviewPanel(
+    viewType,
+    viewType,
+    vscode.ViewColumn.Active,
+    panelOptions(extensionUri),
+  );
+  return serializer.deserializeWebviewPanel(panel, state);
+}
+
 export interface PanelHostOptions<C, R extends { type: string }> {
   /** The webview app: dist/webview/<app>.js. */
   app: string;
@@ -47,7 +83,7 @@ export interface PanelHostOptions<C, R extends { type: string }> {
  */
 export class PanelHost<C, R extends { type: string }, N> implements vscode.Disposable {
   private ready = false;
-  private readonly subs: vscode.Disposable[] = [];
+  private readonly subs = new DisposableStore();
   private readonly commandGuard: Guard<{ kind: 'command'; command: C }>;
   private readonly requestGuard: Guard<{ kind: 'request'; id: number; request: R }>;
 
@@ -59,8 +95,8 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
     this.commandGuard = isCommand(options.isCommand);
     this.requestGuard = isRequest(options.isRequest);
     panel.webview.options = panelOptions(extensionUri);
-    this.subs.push(
-      panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)),
+    this.subs.add(panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)));
+    this.subs.add(
       panel.onDidChangeViewState(() => {
         if (!panel.visible) this.ready = false;
       }),
@@ -145,7 +181,7 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
 
   dispose(): void {
     this.ready = false;
-    this.subs.forEach((s) => s.dispose());
+    this.subs.dispose();
   }
 }
 

@@ -51,14 +51,52 @@ function sentEventId(input: ExternalEventInput): string | undefined {
   }
 }
 
-/** The value at a dotted path of a JSON value, when it is a string or number (what an event id can be). */
+/** The value at a dotted path of a JSON value, when it is a non-empty string or a number (what an event id can be). */
 function atPath(value: unknown, path: string): string | undefined {
   let at = value;
   for (const segment of path.split('.')) {
     if (typeof at !== 'object' || at === null) return undefined;
     at = (at as Record<string, unknown>)[segment];
   }
-  return typeof at === 'string' || typeof at === 'number' ? String(at) : undefined;
+  return (typeof at === 'string' && at !== '') || typeof at === 'number' ? String(at) : undefined;
+}
+
+/** Where the event is sent from: the palette, or a chat of the playground whose conversation waits on it. */
+export interface ExternalEventArgs {
+  conversationId?: string;
+}
+
+function argsOf(arg: unknown): ExternalEventArgs {
+  const id = (arg as ExternalEventArgs | undefined)?.conversationId;
+  return typeof arg === 'object' && arg !== null && typeof id === 'string' && id ? { conversationId: id } : {};
+}
+
+/**
+ * A result to start from when the event goes to a conversation of the playground: a successful booking or
+ * payment naming the conversation, with an empty event id at its path for the person to fill in.
+ */
+function resultTemplate(
+  contentType: ContentType,
+  location: EventIdLocation,
+  path: string,
+  conversationId: string,
+): string {
+  if (contentType === 'application/json') {
+    const result: Record<string, unknown> = { conversation_id: conversationId, status: 'succeeded' };
+    if (location === 'payload') {
+      const parts = path.split('.');
+      let at = result;
+      for (const part of parts.slice(0, -1)) at = (at[part] = {}) as Record<string, unknown>;
+      at[parts.at(-1)!] = '';
+    }
+    return JSON.stringify(result, null, 1).replace(/\n\s*/g, ' ');
+  }
+  if (contentType === 'application/x-www-form-urlencoded') {
+    const form = new URLSearchParams({ conversation_id: conversationId, status: 'succeeded' });
+    if (location === 'payload') form.set(path, '');
+    return form.toString();
+  }
+  return '';
 }
 
 /**
@@ -91,8 +129,10 @@ function bodyProblem(
   return undefined;
 }
 
-async function askEvent(): Promise<ExternalEventInput | undefined> {
-  const title = vscode.l10n.t('Send an External Event');
+async function askEvent(conversationId: string | undefined): Promise<ExternalEventInput | undefined> {
+  const title = conversationId
+    ? vscode.l10n.t('Send an External Event into conversation {0}', conversationId)
+    : vscode.l10n.t('Send an External Event');
   const where = await prompts.pick(
     LOCATIONS.map((l) => ({ ...l, detail: vscode.l10n.t(l.detail) })),
     { title, placeHolder: vscode.l10n.t('Where the event id lives') },
@@ -140,7 +180,11 @@ async function askEvent(): Promise<ExternalEventInput | undefined> {
   const body = await prompts.input({
     title,
     prompt: vscode.l10n.t('The result to deliver, as {0}', type.label),
-    value: type.contentType === 'application/json' ? '{}' : '',
+    value: conversationId
+      ? resultTemplate(type.contentType, where.location, eventIdPath, conversationId)
+      : type.contentType === 'application/json'
+        ? '{}'
+        : '',
     ignoreFocusOut: true,
     validateInput: (v) => bodyProblem(v, type.contentType, where.location, eventIdPath),
   });
@@ -158,12 +202,12 @@ async function askEvent(): Promise<ExternalEventInput | undefined> {
 
 /**
  * Post a third-party result (a payment, a booking) into a conversation that waits on it. The chat
- * playground can offer the same command for its conversation.
+ * playground offers the same command for its conversation, which the result then names.
  */
 export function registerExternalEventCommand(connection: Connection): vscode.Disposable {
-  async function sendExternalEvent(): Promise<SentEvent | undefined> {
+  async function sendExternalEvent(args: ExternalEventArgs): Promise<SentEvent | undefined> {
     requireContext(connection);
-    const input = await askEvent();
+    const input = await askEvent(args.conversationId);
     if (!input) return undefined;
     const send = async (): Promise<SentEvent> => {
       const client = new (clientRuntime().ExternalEventsClient)(requireContext(connection));
@@ -193,5 +237,7 @@ export function registerExternalEventCommand(connection: Connection): vscode.Dis
     return attempt();
   }
 
-  return vscode.commands.registerCommand(Command.sendExternalEvent, () => runCommand(sendExternalEvent));
+  return vscode.commands.registerCommand(Command.sendExternalEvent, (arg?: unknown) =>
+    runCommand(() => sendExternalEvent(argsOf(arg))),
+  );
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { clientRuntime } from '../clientRuntime';
 import type { Connection } from '../connection/connection';
+import { assumedScheme } from '../explorer/alerts/signatureScheme';
 import type { WebhookSecrets } from '../explorer/alerts/webhookSecrets';
 import { runCommand, UserFacingError } from '../commands/commandSupport';
 import type { EndpointResult } from '../commands/webhookCommands';
@@ -40,10 +41,11 @@ function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
   md.appendMarkdown(
     d.verdict.verified
       ? vscode.l10n.t(
-          'Signature verified with the signing secret of "{0}" (assumed scheme: Standard Webhooks).',
+          'Signature verified with the signing secret of "{0}" ({1}).',
           d.verdict.endpointName,
+          assumedScheme(),
         )
-      : vscode.l10n.t('Signature not verified (assumed scheme: Standard Webhooks): {0}.', d.verdict.reason),
+      : vscode.l10n.t('Signature not verified ({0}): {1}.', assumedScheme(), d.verdict.reason),
   );
   item.tooltip = md;
   item.command = { command: Command.openWebhookDelivery, title: vscode.l10n.t('Open Delivery'), arguments: [d] };

@@ -19,12 +19,30 @@ test("only the prompts module opens the editor's dialogs", () => {
       readFileSync(f, 'utf8')
         .split('\n')
         .flatMap((line, i) =>
-          /window\.show(InputBox|QuickPick|InformationMessage|WarningMessage|ErrorMessage)\b/.test(line)
+          /window\.show(InputBox|QuickPick|InformationMessage|WarningMessage|ErrorMessage|OpenDialog|SaveDialog)\b/.test(
+            line,
+          )
             ? [`${f}:${i + 1}`]
             : [],
         ),
     );
   assert.deepEqual(direct, []);
+});
+
+test('a file dialog is always shown: no argument stands in for the file the person chooses', () => {
+  // A file address given in place of the dialog would let a caller choose what the person never saw.
+  const bypass = [...files('src/ui'), 'src/extension.ts'].flatMap((f) => {
+    const lines = readFileSync(f, 'utf8').split('\n');
+    return lines.flatMap((line, i) =>
+      /prompts\.(openFile|saveFile)\(/.test(line) &&
+      /(\?\?|\?|:)\s*\(?\s*await\s+prompts\.(openFile|saveFile)|instanceof vscode\.Uri/.test(
+        lines.slice(Math.max(0, i - 3), i + 1).join('\n'),
+      )
+        ? [`${f}:${i + 1}`]
+        : [],
+    );
+  });
+  assert.deepEqual(bypass, []);
 });
 
 test('no command takes an argument that answers a confirmation for the person', () => {

@@ -7,13 +7,18 @@ import { AgentNode, BranchNode } from '../../explorer/agents/agentNodes';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
 import { Command } from '../../ids';
 import type { Log } from '../../log';
-import { panelOptions } from '../panelHost';
+import { panelOptions, registerPanelSerializer } from '../panelHost';
 import { CHAT_VIEW_TYPE, ChatPanel, type ChatPanelOptions } from './chatPanel';
 import { AGENT_MANIFEST, parseAgentManifest } from '../../../workspace/agentManifest';
-import { readConversation } from './conversationFile';
+import { conversationFilters, readConversation } from './conversationFile';
 
 /** What Open Chat accepts besides a tree node: the settings to start with (palette, tests, benchmarks). */
 export type OpenChatArgs = Partial<Omit<ChatSettings, 'target'>> & { target?: ChatTarget } & ChatPanelOptions;
+
+/** The panel options of a command's argument; anything else tunes nothing. */
+function panelOptionsOf(arg: unknown): ChatPanelOptions {
+  return arg && typeof arg === 'object' && (arg as ChatPanelOptions).ackPaint === true ? { ackPaint: true } : {};
+}
 
 /** The target of a tree node the command was run on. */
 function targetOf(arg: unknown): ChatTarget | undefined {
@@ -154,17 +159,12 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
     return adopt(new ChatPanel(panel, extensionUri, connection, log, settings, { ackPaint: args.ackPaint === true }));
   }
 
-  async function openSaved(arg?: unknown, options: ChatPanelOptions = {}): Promise<ChatPanel | undefined> {
-    const uri =
-      arg instanceof vscode.Uri
-        ? arg
-        : (
-            await vscode.window.showOpenDialog({
-              title: vscode.l10n.t('Open Saved Conversation'),
-              canSelectMany: false,
-              filters: { [vscode.l10n.t('Conversation')]: ['chat.json', 'json'] },
-            })
-          )?.[0];
+  /** Open Saved Conversation: the file is always the person's choice. `options` only tunes the panel (benchmarks). */
+  async function openSaved(options: ChatPanelOptions = {}): Promise<ChatPanel | undefined> {
+    const uri = await prompts.openFile({
+      title: vscode.l10n.t('Open Saved Conversation'),
+      filters: conversationFilters(),
+    });
     if (!uri) return undefined;
     const snapshot = await readConversation(uri);
     return adopt(
@@ -182,13 +182,11 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
 
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Command.openChat, (arg?: unknown) => runCommand(() => openChat(arg))),
-    vscode.commands.registerCommand(Command.openSavedConversation, (arg?: unknown, options?: ChatPanelOptions) =>
-      runCommand(() => openSaved(arg, options)),
+    vscode.commands.registerCommand(Command.openSavedConversation, (options?: unknown) =>
+      runCommand(() => openSaved(panelOptionsOf(options))),
     ),
     vscode.commands.registerCommand(Command.restartChat, () => runCommand(() => active().restart())),
-    vscode.commands.registerCommand(Command.saveConversation, (arg?: unknown) =>
-      runCommand(() => active().save(arg instanceof vscode.Uri ? arg : undefined)),
-    ),
+    vscode.commands.registerCommand(Command.saveConversation, () => runCommand(() => active().save())),
     vscode.commands.registerCommand(Command.copyConversationId, () =>
       runCommand(async () => {
         const id = await active().copyConversationId();
@@ -196,14 +194,14 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
         return id;
       }),
     ),
-    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
+    registerPanelSerializer(CHAT_VIEW_TYPE, {
       // A panel that was open when the window closed comes back with its conversation, not connected.
-      async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
+      async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<ChatPanel | undefined> {
         if (!isChatSnapshot(state)) {
           panel.dispose();
-          return;
+          return undefined;
         }
-        adopt(new ChatPanel(panel, extensionUri, connection, log, state.settings, {}, state));
+        return adopt(new ChatPanel(panel, extensionUri, connection, log, state.settings, {}, state));
       },
     }),
     { dispose: () => [...panels].forEach((p) => p.dispose()) },

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DisposableStore } from '../../../core/disposable';
 import {
   type ChatCommand,
   type ChatNotification,
@@ -14,6 +15,7 @@ import type { Connection } from '../../connection/connection';
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
 import { messagingEventNames } from '../../messagingSettings';
+import type { ExternalEventArgs, SentEvent } from '../../runtimeTools/externalEvent';
 import { PanelHost } from '../panelHost';
 import type { ChatBackend } from './chatBackend';
 import { ChatApiBackend } from './chatApiBackend';
@@ -37,15 +39,18 @@ export class ChatPanel implements vscode.Disposable {
   private transcript: ChatTranscript;
   private backend: ChatBackend | undefined;
   private readonly host: PanelHost<ChatCommand, ChatRequest, ChatNotification>;
-  private readonly _onDidPaint = new vscode.EventEmitter<{ rev: number; at: number; elements: number }>();
-  private readonly _onDidDispose = new vscode.EventEmitter<void>();
-  private readonly _onDidNotify = new vscode.EventEmitter<ChatNotification>();
+  /** Everything the panel holds until it is closed: the panel host, its subscriptions and its emitters. */
+  private readonly subs = new DisposableStore();
+  private readonly _onDidPaint = this.subs.add(
+    new vscode.EventEmitter<{ rev: number; at: number; elements: number }>(),
+  );
+  private readonly _onDidDispose = this.subs.add(new vscode.EventEmitter<void>());
+  private readonly _onDidNotify = this.subs.add(new vscode.EventEmitter<ChatNotification>());
   /** The webview has line version `rev` in its page since `at` (epoch ms; only with ackPaint). */
   readonly onDidPaint = this._onDidPaint.event;
   readonly onDidDispose = this._onDidDispose.event;
   /** Every notification made for the webview, posted or not (tests read the conversation through it). */
   readonly onDidNotify = this._onDidNotify.event;
-  private readonly subs: vscode.Disposable[] = [];
   private disposed = false;
   /** Notifications made in this turn of the event loop, not yet posted. */
   private readonly outbox: ChatNotification[] = [];
@@ -75,8 +80,9 @@ export class ChatPanel implements vscode.Disposable {
       onRequest: (r) => this.request(r),
       onRejected: (reason) => this.log.warn(`Chat panel: ${reason}`),
     });
+    this.subs.add(this.host);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'agent-workbench.svg');
-    this.subs.push(panel.onDidDispose(() => this.dispose()));
+    this.subs.add(panel.onDidDispose(() => this.dispose()));
     if (restored) {
       this.transcript.setStatus({
         state: 'closed',
@@ -135,8 +141,33 @@ export class ChatPanel implements vscode.Disposable {
     else await this.newSession();
   }
 
-  async save(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-    return saveConversation(this.transcript.snapshot(Number.MAX_SAFE_INTEGER), this.conversationId, target);
+  /** Asks where to save, as Save does. */
+  async save(): Promise<vscode.Uri | undefined> {
+    return saveConversation(this.transcript.snapshot(Number.MAX_SAFE_INTEGER), this.conversationId);
+  }
+
+  /**
+   * Send an External Event into this conversation, as the toolbar's button does: the sender is told the
+   * conversation, and what the platform accepted is said in the conversation and the inspector.
+   */
+  async sendExternalEvent(): Promise<SentEvent | undefined> {
+    const conversationId = this.conversationId;
+    if (!conversationId) return undefined;
+    const args: ExternalEventArgs = { conversationId };
+    const sent = await vscode.commands.executeCommand<SentEvent | undefined>(Command.sendExternalEvent, args);
+    if (!sent || this.disposed) return sent;
+    this.transcript.inspect('out', 'external event', sent);
+    this.transcript.notice(
+      sent.eventId
+        ? vscode.l10n.t('External event {0} accepted by the platform ({1}).', sent.eventId, sent.status)
+        : vscode.l10n.t('External event accepted by the platform ({0}).', sent.status),
+    );
+    return sent;
+  }
+
+  /** Scrolls the conversation in the page to its first or last line. */
+  scroll(to: 'top' | 'bottom'): void {
+    this.queue({ type: 'scroll', to });
   }
 
   async copyConversationId(): Promise<string | undefined> {
@@ -227,6 +258,9 @@ export class ChatPanel implements vscode.Disposable {
       case 'fix':
         await this.fix(c.lineId);
         break;
+      case 'sendExternalEvent':
+        await this.sendExternalEvent();
+        break;
       case 'problem':
         this.log.warn(`Chat panel page: ${c.message}`);
         break;
@@ -254,12 +288,8 @@ export class ChatPanel implements vscode.Disposable {
     this.disposed = true;
     this.backend?.dispose();
     this.backend = undefined;
-    this.host.dispose();
-    this.subs.forEach((s) => s.dispose());
     this._onDidDispose.fire();
-    this._onDidDispose.dispose();
-    this._onDidPaint.dispose();
-    this._onDidNotify.dispose();
+    this.subs.dispose();
     this.panel.dispose();
   }
 }

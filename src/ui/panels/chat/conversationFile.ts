@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { prompts } from '../../common/prompts';
 import { type ChatSnapshot, isChatSnapshot } from '../../../protocol/chat';
 
 /** What a saved conversation file holds: the panel's view of it (never a key or a token). */
@@ -12,21 +13,23 @@ interface ConversationFile {
   conversation: ChatSnapshot;
 }
 
-/** Writes the conversation to `target`, or where the person picks (in the workspace by default). */
+/** The file dialogs' filter: saved conversations. */
+export const conversationFilters = (): Record<string, string[]> => ({
+  [vscode.l10n.t('Conversation')]: ['chat.json', 'json'],
+});
+
+/** Writes the conversation where the person picks (in the workspace by default). */
 export async function saveConversation(
   snapshot: ChatSnapshot,
   conversationId: string | undefined,
-  target?: vscode.Uri,
 ): Promise<vscode.Uri | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const name = `conversation-${(conversationId ?? new Date().toISOString()).replace(/[^A-Za-z0-9_-]+/g, '-')}${CONVERSATION_EXTENSION}`;
-  const uri =
-    target ??
-    (await vscode.window.showSaveDialog({
-      title: vscode.l10n.t('Save Conversation'),
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
-      filters: { [vscode.l10n.t('Conversation')]: ['chat.json', 'json'] },
-    }));
+  const uri = await prompts.saveFile({
+    title: vscode.l10n.t('Save Conversation'),
+    ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+    filters: conversationFilters(),
+  });
   if (!uri) return undefined;
   const file: ConversationFile = {
     format: CONVERSATION_FORMAT,
