@@ -36,6 +36,7 @@ export interface TestingApi {
   viewState(view: 'agents' | 'alerts'): { state: string; problem?: string; message?: string };
 }
 import { registerChatCommands } from './ui/panels/chat/chatCommands';
+import { registerTranscriptCommands } from './ui/panels/transcripts/transcriptCommands';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -91,6 +92,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerRuntimeTools({ connection, webhookSecrets, log, models }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
     registerChatCommands(context.extensionUri, connection, log),
+    registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree),
   ])
     store.add(registration);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.

@@ -59,6 +59,12 @@ export const Command = {
   restartChat: 'agentWorkbench.restartChat',
   saveConversation: 'agentWorkbench.saveConversation',
   copyConversationId: 'agentWorkbench.copyConversationId',
+  // Transcripts
+  openConversations: 'agentWorkbench.openConversations',
+  openConversation: 'agentWorkbench.openConversation',
+  exportConversation: 'agentWorkbench.exportConversation',
+  revealAgent: 'agentWorkbench.revealAgent',
+  openChatTranscript: 'agentWorkbench.openChatTranscript',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
@@ -88,6 +94,8 @@ export type ViewId = (typeof View)[keyof typeof View];
 /** The view types of webview panels (`activeWebviewPanelId` in `when` clauses reads them). */
 export const PanelType = {
   chat: 'agentWorkbench.chat',
+  conversations: 'agentWorkbench.conversations',
+  conversation: 'agentWorkbench.conversation',
 } as const;
 
 const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const satisfies readonly Environment[];

@@ -1,10 +1,10 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { AskOptions, Prompts } from '../../src/ui/common/prompts';
 import type { WorkbenchExports } from './support';
 
 /** A question or message the extension put to the person, as the tests' prompts saw it. */
 export interface Shown {
-  kind: 'error' | 'warning' | 'info' | 'pick' | 'input';
+  kind: 'error' | 'warning' | 'info' | 'pick' | 'input' | 'save';
   message: string;
   modal: boolean;
   detail: string;
@@ -102,6 +102,21 @@ export function scriptedPrompts(api: WorkbenchExports): ScriptedPrompts {
     info: message('info'),
     warn: message('warning'),
     error: message('error'),
+    // A save dialog: the answer is the path typed (absolute, or relative to the first workspace folder).
+    saveFile: async (options) => {
+      const typed = one(
+        record({
+          kind: 'save',
+          message: options.title ?? '',
+          modal: true,
+          detail: options.defaultUri?.toString() ?? '',
+          items: Object.keys(options.filters ?? {}),
+        }),
+      );
+      if (typed === undefined) return undefined;
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      return typed.startsWith('/') || !folder ? vscode.Uri.file(typed) : vscode.Uri.joinPath(folder, typed);
+    },
   };
   const registration = api.testing.replacePrompts(prompts);
   return {

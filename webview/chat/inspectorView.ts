@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { InspectorEntry } from '../../src/protocol/chat';
-import { visibleControls } from './lineView';
+import { visibleControls } from '../shared/text';
 
 const ARROW = { in: '←', out: '→', note: '·' } as const;
 

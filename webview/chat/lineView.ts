@@ -1,12 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ChatLine } from '../../src/protocol/chat';
-
-/** Bidirectional controls (LRM, RLM, embeddings, overrides, isolates, ALM): shown as their code, so text cannot be made to read backwards. */
-const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
-
-export function visibleControls(text: string): string {
-  return text.replace(BIDI_CONTROLS, (c) => `⟦U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟧`);
-}
+import { visibleControls } from '../shared/text';
 
 const WHO: Record<ChatLine['role'], string> = {
   user: 'You',

@@ -21,6 +21,7 @@ import {
   isCopyResult,
   isSaveResult,
 } from '../../src/protocol/chat';
+import { PaintReporter } from '../shared/controls';
 import { Host } from '../shared/host';
 import { adoptStyles, el } from '../shared/styles';
 import themeCss from '../shared/theme.css';
@@ -73,6 +74,7 @@ const toolbar = new Toolbar({
     void host
       .request({ type: 'save' }, isSaveResult, 10 * 60_000)
       .then((r) => toolbar.say(r.file ? `Saved to ${r.file}` : 'Not saved')),
+  openTranscript: () => command({ type: 'openTranscript' }),
   toggleInspector: () => document.body.classList.toggle('no-inspector'),
 });
 const settingsForm = new SettingsForm((settings) => command({ type: 'restart', settings }));
@@ -234,20 +236,16 @@ async function painted(rev: number, lineId?: string): Promise<void> {
   tellPainted(rev);
 }
 
-let paints: Array<{ rev: number; at: number }> = [];
+const paints = new PaintReporter((told) =>
+  command({
+    type: 'painted',
+    paints: told.map(({ seq, at }) => ({ rev: seq, at })),
+    elements: list.querySelectorAll('.line').length + liveLine.querySelectorAll('.line').length,
+  }),
+);
 /** Notes when a version reached the page; told to the host a little later, with others, so the telling costs the stream nothing. */
 function tellPainted(rev: number): void {
-  paints.push({ rev, at: performance.timeOrigin + performance.now() });
-  if (paints.length > 1) return;
-  setTimeout(() => {
-    const told = paints;
-    paints = [];
-    command({
-      type: 'painted',
-      paints: told,
-      elements: list.querySelectorAll('.line').length + liveLine.querySelectorAll('.line').length,
-    });
-  }, 50);
+  paints.painted(rev);
 }
 
 /** Keeps what is shown for a restore (hidden panel, reloaded window): view models only, nothing secret. */

@@ -1,4 +1,5 @@
 import type { ChatStatus } from '../../src/protocol/chat';
+import { actionButton, type Button } from '../shared/controls';
 import { el } from '../shared/styles';
 
 export interface ToolbarActions {
@@ -7,10 +8,9 @@ export interface ToolbarActions {
   handoff(): void;
   copyId(): void;
   save(): void;
+  openTranscript(): void;
   toggleInspector(): void;
 }
-
-type Button = HTMLElement & { disabled: boolean };
 
 /** The panel's actions, each a button reachable with Tab. */
 export class Toolbar {
@@ -19,17 +19,19 @@ export class Toolbar {
   private readonly buttons: Record<keyof ToolbarActions, Button>;
 
   constructor(actions: ToolbarActions) {
-    const make = (name: keyof ToolbarActions, label: string, title: string): Button => {
-      const b = el('vscode-button', { secondary: '', title, id: `action-${name}` }, label) as Button;
-      b.addEventListener('click', () => actions[name]());
-      return b;
-    };
+    const make = (name: keyof ToolbarActions, label: string, title: string): Button =>
+      actionButton(name, label, title, () => actions[name]());
     this.buttons = {
       restart: make('restart', 'Restart', 'Start a new session with the same settings'),
       endSession: make('endSession', 'End session', 'End the session on the platform'),
       handoff: make('handoff', 'Ask for a person', 'Request a handoff to a live agent'),
       copyId: make('copyId', 'Copy conversation id', 'Copy the conversation id to the clipboard'),
       save: make('save', 'Save', 'Save the conversation to a file in the workspace'),
+      openTranscript: make(
+        'openTranscript',
+        'Open transcript',
+        'Open the recorded conversation in the transcript viewer: turns, latency, metrics',
+      ),
       toggleInspector: make('toggleInspector', 'Inspector', 'Show or hide the inspector'),
     };
     this.element.append(...Object.values(this.buttons), this.said);
@@ -40,6 +42,7 @@ export class Toolbar {
     this.buttons.endSession.disabled = !live;
     this.buttons.handoff.disabled = !live;
     this.buttons.copyId.disabled = !s.conversationId;
+    this.buttons.openTranscript.disabled = !s.conversationId;
   }
 
   /** A short answer to an action (saved, copied), read out by screen readers. */

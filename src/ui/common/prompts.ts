@@ -30,6 +30,8 @@ export interface Prompts {
   info<A extends string>(message: string, ...actions: A[]): Thenable<A | undefined>;
   warn<A extends string>(message: string, ...actions: A[]): Thenable<A | undefined>;
   error<A extends string>(message: string, ...actions: A[]): Thenable<A | undefined>;
+  /** Where to save a file; undefined when dismissed. */
+  saveFile(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
 }
 
 /** The editor's own dialogs. */
@@ -49,6 +51,7 @@ export const windowPrompts: Prompts = {
   info: (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
   warn: (message, ...actions) => vscode.window.showWarningMessage(message, ...actions),
   error: (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
+  saveFile: (options) => vscode.window.showSaveDialog(options),
 };
 
 let current: Prompts = windowPrompts;
@@ -62,6 +65,7 @@ export const prompts: Prompts = {
   info: (message, ...actions) => current.info(message, ...actions),
   warn: (message, ...actions) => current.warn(message, ...actions),
   error: (message, ...actions) => current.error(message, ...actions),
+  saveFile: (options) => current.saveFile(options),
 };
 
 /**

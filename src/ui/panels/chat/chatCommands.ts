@@ -196,6 +196,7 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
         return id;
       }),
     ),
+    vscode.commands.registerCommand(Command.openChatTranscript, () => runCommand(() => active().openTranscript())),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       // A panel that was open when the window closed comes back with its conversation, not connected.
       async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { type ChatSnapshot, isChatSnapshot } from '../../../protocol/chat';
+import { prompts } from '../../common/prompts';
 
 /** What a saved conversation file holds: the panel's view of it (never a key or a token). */
 export const CONVERSATION_FORMAT = 'agent-workbench.conversation';
@@ -22,7 +23,7 @@ export async function saveConversation(
   const name = `conversation-${(conversationId ?? new Date().toISOString()).replace(/[^A-Za-z0-9_-]+/g, '-')}${CONVERSATION_EXTENSION}`;
   const uri =
     target ??
-    (await vscode.window.showSaveDialog({
+    (await prompts.saveFile({
       title: vscode.l10n.t('Save Conversation'),
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
       filters: { [vscode.l10n.t('Conversation')]: ['chat.json', 'json'] },
