@@ -1,6 +1,6 @@
 import { LitVirtualizer } from '@lit-labs/virtualizer';
 import { html, nothing, render, type TemplateResult } from 'lit';
-import { styleMap } from 'lit/directives/style-map.js';
+import { ref } from 'lit/directives/ref.js';
 import type {
   ConversationDetail,
   DetailStatus,
@@ -48,6 +48,8 @@ function pairs(items: readonly NameValue[], cls: string): TemplateResult {
     )}
   </dl>`;
 }
+
+// A bar's width is set through the element's style object: the page's security policy refuses style attributes.
 
 /** One conversation: the timeline of turns (virtualized) and a side section with its facts, handoff, metrics and state. */
 export class DetailView {
@@ -252,7 +254,11 @@ export class DetailView {
       ${
         t.latencyMs !== undefined
           ? html`<div class="latency" title="Latency: from the end of the user's input to the agent's response">
-              <span class="bar" style=${styleMap({ width: `${pct}%` })}></span><span class="ms">${t.latencyMs} ms</span>
+              <span
+                class="bar"
+                ${ref((bar) => (bar as HTMLElement | undefined)?.style.setProperty('width', `${pct}%`))}
+              ></span
+              ><span class="ms">${t.latencyMs} ms</span>
             </div>`
           : nothing
       }

@@ -54,7 +54,7 @@ export function durationText(seconds: number | undefined, inProgress: boolean): 
 
 export function timeText(iso: string): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
 }
 
 export interface ListActions {
