@@ -153,7 +153,15 @@ export interface FindResult {
 
 export type TranscriptsSnapshot =
   | { kind: 'list'; list: ListSnapshot }
-  | { kind: 'detail'; conversationId: string; detail?: ConversationDetail; status: DetailStatus; find?: FindResult };
+  | {
+      kind: 'detail';
+      conversationId: string;
+      detail?: ConversationDetail;
+      status: DetailStatus;
+      find?: FindResult;
+      /** The turn (from 1) to show first, when the conversation was opened at one. */
+      turn?: number;
+    };
 
 // ---- host -> webview ----
 
@@ -299,7 +307,8 @@ export const isTranscriptsSnapshot: Guard<TranscriptsSnapshot> = (v): v is Trans
     isString(v.conversationId) &&
     isOptional(isConversationDetail)(v.detail) &&
     isDetailStatus(v.status) &&
-    isOptional(isFindResult)(v.find)
+    isOptional(isFindResult)(v.find) &&
+    isOptional(isNumber)(v.turn)
   );
 };
 

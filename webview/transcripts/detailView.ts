@@ -73,6 +73,7 @@ export class DetailView {
   private readonly side = el('aside', { class: 'side', 'aria-label': 'Conversation facts' });
   private readonly openAgentButton: Button;
   private findTimer: ReturnType<typeof setTimeout> | undefined;
+  private wentToTurn = false;
 
   constructor(actions: DetailActions) {
     const toolbar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Conversation actions' });
@@ -125,6 +126,12 @@ export class DetailView {
     this.found = s.find;
     if (s.detail) this.showDetail(s.detail);
     else this.layout();
+    // Opened at a turn: shown there once, then the person scrolls.
+    const at = s.turn && !this.wentToTurn ? this.turns.items.findIndex((t) => t.turn.n >= s.turn!) : -1;
+    if (at >= 0) {
+      this.wentToTurn = true;
+      this.turns.scrollToIndex(at, 'start');
+    }
   }
 
   showDetail(d: ConversationDetail): void {

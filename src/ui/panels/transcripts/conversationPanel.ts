@@ -32,6 +32,8 @@ export interface OpenConversationArgs {
   agentId?: string;
   /** Where to look first and when it started (the chat playground knows both). */
   hints?: LookupHints;
+  /** The turn (from 1) to show first. */
+  turn?: number;
 }
 
 /**
@@ -110,6 +112,7 @@ export class ConversationPanel implements vscode.Disposable {
       ...(this.detail ? { detail: this.detail } : {}),
       status: this.state,
       ...(this.found ? { find: this.found } : {}),
+      ...(this.args.turn ? { turn: this.args.turn } : {}),
     };
   }
 

@@ -63,6 +63,7 @@ function openArgsOf(arg: unknown): (OpenConversationArgs & TranscriptsWebviewOpt
     conversationId: a.conversationId.trim(),
     ...(typeof a.agentId === 'string' ? { agentId: a.agentId } : {}),
     hints,
+    ...(typeof a.turn === 'number' && Number.isSafeInteger(a.turn) && a.turn > 0 ? { turn: a.turn } : {}),
     ...(a.ackPaint === true ? { ackPaint: true } : {}),
   };
 }
