@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import {
-  notification,
   openWorkbench,
   resetWorkbench,
   runCommand,
   screenshot,
   showAgentWorkbench,
+  startLocalPlatform,
   step,
 } from './support.mjs';
 
@@ -51,11 +51,7 @@ describe('Transcript viewer in the workbench', { timeout: 300_000 }, () => {
     const { page } = wb;
     await step(page, 'transcripts-list', async () => {
       await showAgentWorkbench(page);
-      await runCommand(page, 'Agent Workbench: Start Local Platform');
-      const toast = notification(page, 'The local platform is running on');
-      await toast.waitFor();
-      origin = (await toast.innerText()).match(/http:\/\/127\.0\.0\.1:\d+/)?.[0];
-      assert.ok(origin);
+      origin = await startLocalPlatform(page);
       await runCommand(page, 'Agent Workbench: Open Conversations');
       const list = await webviewWith(page, '.rows .row[data-id]');
       await list.locator('.status', { hasText: /conversation\(s\) shown/ }).waitFor();

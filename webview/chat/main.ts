@@ -22,7 +22,7 @@ import {
   isSaveResult,
 } from '../../src/protocol/chat';
 import { PaintReporter } from '../shared/controls';
-import { Host } from '../shared/host';
+import { Host, reportProblems } from '../shared/host';
 import { adoptStyles, el } from '../shared/styles';
 import themeCss from '../shared/theme.css';
 import chatCss from './chat.css';
@@ -51,13 +51,7 @@ const host = new Host<ChatCommand, ChatRequest, ChatNotification>(
   (n) => void apply(n).catch(report),
 );
 const command = (c: ChatCommand) => host.command(c);
-const report = (what: unknown) =>
-  command({
-    type: 'problem',
-    message: String(what instanceof Error ? `${what.message} ${what.stack ?? ''}` : what).slice(0, 4000),
-  });
-window.addEventListener('error', (e) => report(e.error ?? e.message));
-window.addEventListener('unhandledrejection', (e) => report(e.reason));
+const report = reportProblems((message) => command({ type: 'problem', message }));
 
 // ---- the page ----
 const app = document.getElementById('app')!;

@@ -15,7 +15,7 @@ import {
   type TranscriptsSnapshot,
 } from '../../src/protocol/transcripts';
 import { PaintReporter } from '../shared/controls';
-import { Host } from '../shared/host';
+import { Host, reportProblems } from '../shared/host';
 import { adoptStyles } from '../shared/styles';
 import themeCss from '../shared/theme.css';
 import { DetailView } from './detailView';
@@ -30,13 +30,7 @@ const host = new Host<TranscriptsCommand, TranscriptsRequest, TranscriptsNotific
 );
 
 const command = (c: TranscriptsCommand) => host.command(c);
-const report = (what: unknown) =>
-  command({
-    type: 'problem',
-    message: String(what instanceof Error ? `${what.message} ${what.stack ?? ''}` : what).slice(0, 4000),
-  });
-window.addEventListener('error', (e) => report(e.error ?? e.message));
-window.addEventListener('unhandledrejection', (e) => report(e.reason));
+const report = reportProblems((message) => command({ type: 'problem', message }));
 
 const app = document.getElementById('app')!;
 let list: ListView | undefined;
