@@ -80,14 +80,24 @@ function detailView(): DetailView {
   return detail;
 }
 
-/** Tells the host when change `seq` is laid out in the page (only when the host asked). */
+/**
+ * Tells the host when change `seq` is in the page (only when the host asked): once lit has rendered and the
+ * virtualizer has put the items it shows into the page, after a frame (at most two seconds).
+ */
 async function confirm(
   seq: number,
-  virtualizer: { updateComplete: Promise<unknown>; layoutComplete: Promise<unknown> | undefined },
+  virtualizer: HTMLElement & { updateComplete: Promise<unknown>; items: readonly unknown[] },
+  item: string,
 ): Promise<void> {
   if (!ackPaint) return;
   await virtualizer.updateComplete;
-  await Promise.race([virtualizer.layoutComplete, new Promise((r) => setTimeout(r, 2_000))]);
+  const started = performance.now();
+  do await new Promise((r) => requestAnimationFrame(r));
+  while (
+    virtualizer.items.length > 0 &&
+    virtualizer.querySelector(item) === null &&
+    performance.now() - started < 2_000
+  );
   paints.painted(seq);
 }
 
@@ -102,18 +112,19 @@ async function apply(n: TranscriptsNotification): Promise<void> {
       ackPaint = n.ackPaint === true;
       show(n.snapshot);
       keepState(n.snapshot);
-      await confirm(n.seq, n.snapshot.kind === 'list' ? listView().rows : detailView().turns);
+      if (n.snapshot.kind === 'list') await confirm(n.seq, listView().rows, '.row');
+      else await confirm(n.seq, detailView().turns, '.turn');
       break;
     case 'rows':
       listView().append(n.rows);
-      await confirm(n.seq, listView().rows);
+      await confirm(n.seq, listView().rows, '.row');
       break;
     case 'listStatus':
       listView().setStatus(n.status);
       break;
     case 'detail':
       detailView().showDetail(n.detail);
-      await confirm(n.seq, detailView().turns);
+      await confirm(n.seq, detailView().turns, '.turn');
       break;
     case 'detailStatus':
       detailView().setStatus(n.status);
