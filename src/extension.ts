@@ -41,6 +41,7 @@ import { registerChatCommands } from './ui/panels/chat/chatCommands';
 import { registerConcurrencyCommands } from './ui/panels/concurrency/concurrencyCommands';
 import { registerReplayCommands } from './ui/panels/replay/replayCommands';
 import { restorePanel } from './ui/panels/panelHost';
+import { registerTranscriptCommands } from './ui/panels/transcripts/transcriptCommands';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -98,6 +99,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerChatCommands(context.extensionUri, connection, log),
     registerConcurrencyCommands(context.extensionUri, connection, log),
     registerReplayCommands(context.extensionUri, connection, log),
+    registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree),
   ])
     store.add(registration);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.

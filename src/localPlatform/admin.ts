@@ -48,6 +48,25 @@ export function createAdminRouter(platform: Platform): Router {
     platform.faults.clear();
     return { body: { ok: true } };
   });
+  // What the families were asked since `since` (a seq), filtered by base and a part of the path; no headers.
+  r.get('/requests', (ctx) => {
+    const since = ctx.query.get('since');
+    const path = ctx.query.get('path');
+    const base = ctx.query.get('base');
+    return {
+      body: {
+        requests: platform.requests.list({
+          ...(since !== null && /^\d+$/.test(since) ? { since: Number(since) } : {}),
+          ...(path !== null ? { path } : {}),
+          ...(base !== null ? { base } : {}),
+        }),
+      },
+    };
+  });
+  r.delete('/requests', () => {
+    platform.requests.clear();
+    return { body: { ok: true } };
+  });
   r.get('/clock', () => ({ body: { now: platform.now(), offsetMs: platform.clock.offset } }));
   r.post('/clock', (ctx) => {
     const body = (ctx.json() ?? {}) as { advanceMs?: unknown; set?: unknown };

@@ -1,6 +1,7 @@
 import { Emitter } from '../core/event';
 import { Clock } from './clock';
 import { FaultBook } from './faults';
+import { RequestLog } from './requestLog';
 import { buildError, type HttpError, runtimeError } from './http';
 import {
   emptyState,
@@ -59,6 +60,8 @@ export class Platform {
   state: PlatformState = emptyState();
   readonly clock = new Clock();
   readonly faults = new FaultBook();
+  /** What the families were asked (the admin API lists it for tests). */
+  readonly requests = new RequestLog();
   options: PlatformOptions;
   /** Where a demo seed's week ends (see seed/seeds.ts); resets keep it. */
   demoAnchor: 'fixed' | 'now' = 'fixed';

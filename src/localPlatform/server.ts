@@ -118,6 +118,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       sendError(res, errorFor(base, 503, unsaved));
       return;
     }
+    if (base !== 'admin') platform.requests.record(platform.now(), method, base, path, url.searchParams);
     const routers: Router[] = base === 'admin' ? [admin] : (byBase.get(base) ?? []).map((f) => f.router);
     try {
       const raw = await readBody(req).catch((err: unknown) => {

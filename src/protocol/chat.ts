@@ -141,6 +141,8 @@ export type ChatCommand =
   | { type: 'fix'; lineId: string }
   /** Send an External Event into this conversation (a simulated payment or booking result). */
   | { type: 'sendExternalEvent' }
+  /** Opens the conversation in the transcript viewer. */
+  | { type: 'openTranscript' }
   /**
    * The webview had each line version `rev` (0 for a snapshot) in its page at `at` (ms since the epoch,
    * sub-millisecond), and now holds `elements` line elements; only when the snapshot asked with ackPaint.
@@ -253,6 +255,7 @@ export const isChatCommand: Guard<ChatCommand> = isTagged<ChatCommand>({
   restart: (v): v is Extract<ChatCommand, { type: 'restart' }> => isRecord(v) && isOptional(isChatSettings)(v.settings),
   fix: (v): v is Extract<ChatCommand, { type: 'fix' }> => isRecord(v) && isString(v.lineId),
   sendExternalEvent: (v): v is Extract<ChatCommand, { type: 'sendExternalEvent' }> => isRecord(v),
+  openTranscript: (v): v is Extract<ChatCommand, { type: 'openTranscript' }> => isRecord(v),
   problem: (v): v is Extract<ChatCommand, { type: 'problem' }> => isRecord(v) && isText(v.message),
   painted: (v): v is Extract<ChatCommand, { type: 'painted' }> =>
     isRecord(v) && isArrayOf(isPaint)(v.paints) && isNumber(v.elements),

@@ -62,6 +62,12 @@ export const Command = {
   // Concurrency chart and replay
   openConcurrencyChart: 'agentWorkbench.openConcurrencyChart',
   replayConversation: 'agentWorkbench.replayConversation',
+  // Transcripts
+  openConversations: 'agentWorkbench.openConversations',
+  openConversation: 'agentWorkbench.openConversation',
+  exportConversation: 'agentWorkbench.exportConversation',
+  revealAgent: 'agentWorkbench.revealAgent',
+  openChatTranscript: 'agentWorkbench.openChatTranscript',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
@@ -93,6 +99,8 @@ export const PanelType = {
   chat: 'agentWorkbench.chat',
   concurrency: 'agentWorkbench.concurrency',
   replay: 'agentWorkbench.replay',
+  conversations: 'agentWorkbench.conversations',
+  conversation: 'agentWorkbench.conversation',
 } as const;
 
 const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const satisfies readonly Environment[];

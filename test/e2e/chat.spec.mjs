@@ -2,7 +2,7 @@
 // and hostile text shown as text. The webview's page sits two frames deep.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { notification, openWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
+import { openWorkbench, runCommand, screenshot, showAgentWorkbench, startLocalPlatform, step } from './support.mjs';
 
 const HOSTILE = [
   '<script>top.pwned=1</script><img src=x onerror="top.pwned=2">',
@@ -26,11 +26,7 @@ describe('Chat playground in the workbench', { timeout: 300_000 }, () => {
     const { page } = wb;
     await step(page, 'chat-streaming', async () => {
       await showAgentWorkbench(page);
-      await runCommand(page, 'Agent Workbench: Start Local Platform');
-      const toast = notification(page, 'The local platform is running on');
-      await toast.waitFor();
-      origin = (await toast.innerText()).match(/http:\/\/127\.0\.0\.1:\d+/)?.[0];
-      assert.ok(origin);
+      origin = await startLocalPlatform(page);
       // Slow the stream down so a person (and this test) can watch it grow.
       await fetch(`${origin}/_local/options`, {
         method: 'PATCH',

@@ -67,6 +67,16 @@ export async function showAgentWorkbench(page) {
     .waitFor();
 }
 
+/** Starts the local platform from the palette, as a person does, and returns its origin (from the notification). */
+export async function startLocalPlatform(page) {
+  await runCommand(page, 'Agent Workbench: Start Local Platform');
+  const toast = notification(page, 'The local platform is running on');
+  await toast.waitFor();
+  const origin = (await toast.innerText()).match(/http:\/\/127\.0\.0\.1:\d+/)?.[0];
+  if (!origin) throw new Error('the notification names no local platform address');
+  return origin;
+}
+
 /** Runs a command from the command palette by its title, as a person types it. */
 export async function runCommand(page, title) {
   await page.locator('.monaco-workbench').click({ position: { x: 640, y: 400 } });

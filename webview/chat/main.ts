@@ -21,7 +21,8 @@ import {
   isCopyResult,
   isSaveResult,
 } from '../../src/protocol/chat';
-import { Host } from '../shared/host';
+import { PaintReporter } from '../shared/controls';
+import { Host, reportProblems } from '../shared/host';
 import { adoptStyles, el } from '../shared/styles';
 import themeCss from '../shared/theme.css';
 import chatCss from './chat.css';
@@ -50,13 +51,7 @@ const host = new Host<ChatCommand, ChatRequest, ChatNotification>(
   (n) => void apply(n).catch(report),
 );
 const command = (c: ChatCommand) => host.command(c);
-const report = (what: unknown) =>
-  command({
-    type: 'problem',
-    message: String(what instanceof Error ? `${what.message} ${what.stack ?? ''}` : what).slice(0, 4000),
-  });
-window.addEventListener('error', (e) => report(e.error ?? e.message));
-window.addEventListener('unhandledrejection', (e) => report(e.reason));
+const report = reportProblems((message) => command({ type: 'problem', message }));
 
 // ---- the page ----
 const app = document.getElementById('app')!;
@@ -73,6 +68,7 @@ const toolbar = new Toolbar({
     void host
       .request({ type: 'save' }, isSaveResult, 10 * 60_000)
       .then((r) => toolbar.say(r.file ? `Saved to ${r.file}` : 'Not saved')),
+  openTranscript: () => command({ type: 'openTranscript' }),
   toggleInspector: () => document.body.classList.toggle('no-inspector'),
   externalEvent: () => command({ type: 'sendExternalEvent' }),
 });
@@ -241,20 +237,16 @@ async function painted(rev: number, lineId?: string): Promise<void> {
   tellPainted(rev);
 }
 
-let paints: Array<{ rev: number; at: number }> = [];
+const paints = new PaintReporter((told) =>
+  command({
+    type: 'painted',
+    paints: told.map(({ seq, at }) => ({ rev: seq, at })),
+    elements: list.querySelectorAll('.line').length + liveLine.querySelectorAll('.line').length,
+  }),
+);
 /** Notes when a version reached the page; told to the host a little later, with others, so the telling costs the stream nothing. */
 function tellPainted(rev: number): void {
-  paints.push({ rev, at: performance.timeOrigin + performance.now() });
-  if (paints.length > 1) return;
-  setTimeout(() => {
-    const told = paints;
-    paints = [];
-    command({
-      type: 'painted',
-      paints: told,
-      elements: list.querySelectorAll('.line').length + liveLine.querySelectorAll('.line').length,
-    });
-  }, 50);
+  paints.painted(rev);
 }
 
 /** Keeps what is shown for a restore (hidden panel, reloaded window): view models only, nothing secret. */

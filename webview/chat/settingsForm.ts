@@ -1,4 +1,5 @@
 import type { ChatSettings } from '../../src/protocol/chat';
+import { labelled } from '../shared/controls';
 import { el } from '../shared/styles';
 
 /** Parses a JSON object typed by the person; undefined when empty, an error message when not an object. */
@@ -14,12 +15,6 @@ export function parseJsonObject(text: string, what: string): { value?: Record<st
 }
 
 type Field = HTMLElement & { value: string; checked?: boolean };
-
-function labelled(id: string, label: string, field: HTMLElement): HTMLElement {
-  const group = el('div', { class: 'field' });
-  group.append(el('vscode-label', { for: id }, label), field);
-  return group;
-}
 
 /**
  * The settings a session starts with, editable; "Restart with these settings" starts a new one.

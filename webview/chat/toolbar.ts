@@ -1,4 +1,5 @@
 import type { ChatStatus } from '../../src/protocol/chat';
+import { actionButton, type Button } from '../shared/controls';
 import { el } from '../shared/styles';
 
 export interface ToolbarActions {
@@ -7,11 +8,10 @@ export interface ToolbarActions {
   handoff(): void;
   copyId(): void;
   save(): void;
+  openTranscript(): void;
   toggleInspector(): void;
   externalEvent(): void;
 }
-
-type Button = HTMLElement & { disabled: boolean };
 
 /** The panel's actions, each a button reachable with Tab. */
 export class Toolbar {
@@ -20,11 +20,8 @@ export class Toolbar {
   private readonly buttons: Record<keyof ToolbarActions, Button>;
 
   constructor(actions: ToolbarActions) {
-    const make = (name: keyof ToolbarActions, label: string, title: string): Button => {
-      const b = el('vscode-button', { secondary: '', title, id: `action-${name}` }, label) as Button;
-      b.addEventListener('click', () => actions[name]());
-      return b;
-    };
+    const make = (name: keyof ToolbarActions, label: string, title: string): Button =>
+      actionButton(name, label, title, () => actions[name]());
     this.buttons = {
       restart: make('restart', 'Restart', 'Start a new session with the same settings'),
       endSession: make('endSession', 'End session', 'End the session on the platform'),
@@ -35,6 +32,11 @@ export class Toolbar {
         'externalEvent',
         'Send external event',
         'Post a result (a payment, a booking) into this conversation as a third-party system would',
+      ),
+      openTranscript: make(
+        'openTranscript',
+        'Open transcript',
+        'Open the recorded conversation in the transcript viewer: turns, latency, metrics',
       ),
       toggleInspector: make('toggleInspector', 'Inspector', 'Show or hide the inspector'),
     };
@@ -47,6 +49,7 @@ export class Toolbar {
     this.buttons.handoff.disabled = !live;
     this.buttons.copyId.disabled = !s.conversationId;
     this.buttons.externalEvent.disabled = !live || !s.conversationId;
+    this.buttons.openTranscript.disabled = !s.conversationId;
   }
 
   /** A short answer to an action (saved, copied), read out by screen readers. */

@@ -60,3 +60,15 @@ export class Host<C, R extends { type: string }, N> {
     this.api.setState(value);
   }
 }
+
+/**
+ * Sends every failure of the page to the host as text (the host writes it to the extension's log):
+ * uncaught errors and rejections from now on, and whatever the returned function is given.
+ */
+export function reportProblems(send: (message: string) => void): (what: unknown) => void {
+  const report = (what: unknown) =>
+    send(String(what instanceof Error ? `${what.message} ${what.stack ?? ''}` : what).slice(0, 4000));
+  window.addEventListener('error', (e) => report(e.error ?? e.message));
+  window.addEventListener('unhandledrejection', (e) => report(e.reason));
+  return report;
+}

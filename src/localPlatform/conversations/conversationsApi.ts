@@ -10,6 +10,7 @@ import { JsonText, type RequestContext, Router, runtimeError } from '../http';
 import type { Platform } from '../platform';
 import type { StoredConversation } from '../state';
 import { authorizeConversations, invalidParameters } from './access';
+import { registerConversationAdminRoutes } from './adminRoutes';
 import { listConversations, type ListedPage } from './listing';
 import { RecordJsonCache } from './recordCache';
 import { descriptionsFor, type RenderOptions, renderRecord, renderRecordV1 } from './render';
@@ -24,6 +25,7 @@ export function createConversationsFamily(ctx: FamilyContext): Family {
   router.get('/:version/:accountId/:projectId/conversations', (req) => ({
     body: listHandler(ctx.platform, cache, req),
   }));
+  registerConversationAdminRoutes(ctx.admin, ctx.platform);
   return { name: 'conversations', base: 'runtime', router, dispose: () => cache.dispose() };
 }
 

@@ -194,6 +194,7 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
         return id;
       }),
     ),
+    vscode.commands.registerCommand(Command.openChatTranscript, () => runCommand(() => active().openTranscript())),
     registerPanelSerializer(CHAT_VIEW_TYPE, {
       // A panel that was open when the window closed comes back with its conversation, not connected.
       async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<ChatPanel | undefined> {

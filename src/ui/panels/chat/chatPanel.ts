@@ -10,7 +10,7 @@ import {
   isChatRequest,
 } from '../../../protocol/chat';
 import { clientRuntime } from '../../clientRuntime';
-import { requireContext } from '../../commands/commandSupport';
+import { requireContext, runCommand, UserFacingError } from '../../commands/commandSupport';
 import type { Connection } from '../../connection/connection';
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
@@ -54,6 +54,8 @@ export class ChatPanel implements vscode.Disposable {
   private disposed = false;
   /** Notifications made in this turn of the event loop, not yet posted. */
   private readonly outbox: ChatNotification[] = [];
+  /** When the current session was started (epoch ms): the transcript viewer looks for its conversation from then. */
+  private startedAt = Date.now();
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -209,7 +211,22 @@ export class ChatPanel implements vscode.Disposable {
     });
   }
 
+  /** Opens this chat's conversation in the transcript viewer, where the platform has recorded it. */
+  async openTranscript(): Promise<unknown> {
+    const conversationId = this.conversationId;
+    if (!conversationId) throw new UserFacingError(vscode.l10n.t('This chat has no conversation id yet.'));
+    const target = this.settings.target;
+    return vscode.commands.executeCommand(Command.openConversation, {
+      conversationId,
+      ...(target.agentId ? { agentId: target.agentId } : {}),
+      ...(target.environment ? { environment: target.environment } : {}),
+      // The platform's clock may differ from the editor's a little: look from a while before.
+      from: new Date(this.startedAt - 10 * 60_000).toISOString(),
+    });
+  }
+
   private async start(): Promise<void> {
+    this.startedAt = Date.now();
     const actions: PanelActions = {
       newSession: () => void this.newSession(),
       draft: (text) => this.queue({ type: 'draft', text }),
@@ -260,6 +277,9 @@ export class ChatPanel implements vscode.Disposable {
         break;
       case 'sendExternalEvent':
         await this.sendExternalEvent();
+        break;
+      case 'openTranscript':
+        await runCommand(() => this.openTranscript());
         break;
       case 'problem':
         this.log.warn(`Chat panel page: ${c.message}`);

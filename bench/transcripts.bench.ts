@@ -1,0 +1,82 @@
+// The transcript viewer in a real VS Code extension host (code-server) with the production bundle and the
+// webview in Chromium: the first 500 rows of a page from their data leaving the extension host to the
+// webview's page (median and worst of 7 runs), and a conversation of 2,000 turns from its record leaving
+// the extension host to its timeline in the page, how long from the command (the platform's answer
+// included), and how many row or turn elements the page holds while scrolled.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const dir = mkdtempSync(join(tmpdir(), 'aw-bench-transcripts-'));
+try {
+  const results = join(dir, 'transcripts.json');
+  const child = spawnSync(
+    process.execPath,
+    [
+      'test/host/runIntegration.mjs',
+      '--bench',
+      '--production',
+      '--grep',
+      'Transcript viewer figures',
+      '--results',
+      results,
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'], timeout: 900_000 },
+  );
+  if (child.status !== 0) throw new Error(`the transcript viewer run failed (exit ${child.status ?? child.signal})`);
+  const { metrics } = JSON.parse(readFileSync(results, 'utf8')) as { metrics: Record<string, number> };
+  const keys = [
+    'listRowsToPageMedianMs',
+    'listRowsToPageMaxMs',
+    'listRowElements',
+    'longConversationOpenMedianMs',
+    'longConversationShowMedianMs',
+    'longConversationCommandToPageMedianMs',
+    'longConversationElements',
+  ];
+  for (const key of keys) {
+    if (typeof metrics[key] !== 'number') throw new Error(`the extension host reported no ${key}`);
+  }
+  const round = (n: number): number => Math.round(n * 10) / 10;
+  const line = (name: string, value: number, unit: string, target?: string) =>
+    console.log(`BENCH ${JSON.stringify({ name, value: round(value), unit, ...(target ? { target } : {}) })}`);
+  line(
+    'transcripts: first 500 rows from their data to the webview page, median',
+    metrics.listRowsToPageMedianMs!,
+    'ms',
+    '< 200',
+  );
+  line(
+    'transcripts: first 500 rows from their data to the webview page, worst of 7',
+    metrics.listRowsToPageMaxMs!,
+    'ms',
+    '< 200',
+  );
+  line('transcripts: row elements in the page with 500 rows listed', metrics.listRowElements!, 'elements', '<= 300');
+  line(
+    'transcripts: a 2,000-turn conversation from its record to its timeline in the page, median',
+    metrics.longConversationShowMedianMs!,
+    'ms',
+    '< 300',
+  );
+  line(
+    'transcripts: a 2,000-turn conversation in a new panel, from its record to its timeline (the page loads meanwhile), median',
+    metrics.longConversationOpenMedianMs!,
+    'ms',
+    '< 300',
+  );
+  line(
+    'transcripts: a 2,000-turn conversation from the command to the page (platform answer included), median',
+    metrics.longConversationCommandToPageMedianMs!,
+    'ms',
+  );
+  line(
+    'transcripts: turn elements in the page while a 2,000-turn conversation is scrolled',
+    metrics.longConversationElements!,
+    'elements',
+    '<= 300',
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

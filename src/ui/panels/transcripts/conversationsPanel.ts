@@ -1,0 +1,227 @@
+import * as vscode from 'vscode';
+import type { ConversationsClient } from '../../../client/conversations';
+import type { ConversationRecord } from '../../../contract/conversations';
+import type {
+  ConversationFilters,
+  ConversationRow,
+  ListStatus,
+  TranscriptsCommand,
+  TranscriptsRequest,
+  TranscriptTarget,
+} from '../../../protocol/transcripts';
+import { clientRuntime } from '../../clientRuntime';
+import { requireContext } from '../../commands/commandSupport';
+import { failureReport } from '../../commands/failure';
+import type { Connection } from '../../connection/connection';
+import type { Log } from '../../log';
+import { TranscriptsWebview, type TranscriptsWebviewOptions } from './transcriptsWebview';
+import { queryOf, rowOf } from './transcriptView';
+
+/** Opens a conversation of the list in its own panel. */
+export type OpenRecord = (record: ConversationRecord, agentId: string | undefined) => Promise<unknown>;
+
+/**
+ * The list of conversations (Conversations API v3): the filters, and the rows of the pages read so far.
+ * The next page is read when the person scrolls near the end. Numbers are masked until revealed; the
+ * records are kept, so a row opens without asking the platform again.
+ */
+export class ConversationsPanel implements vscode.Disposable {
+  private readonly webview: TranscriptsWebview;
+  private rows: ConversationRow[] = [];
+  private readonly records = new Map<string, ConversationRecord>();
+  private pages: AsyncGenerator<ConversationRecord[], void, void> | undefined;
+  private loading: Promise<void> | undefined;
+  private more = false;
+  private revealed = false;
+  private error: string | undefined;
+  /** Bumped by each new query, so a page of an older one is dropped. */
+  private generation = 0;
+  private readonly _onDidDispose = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this._onDidDispose.event;
+  private disposed = false;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    private readonly connection: Connection,
+    log: Log,
+    readonly target: TranscriptTarget,
+    private filters: ConversationFilters,
+    private readonly openRecord: OpenRecord,
+    options: TranscriptsWebviewOptions = {},
+  ) {
+    panel.title = vscode.l10n.t('Conversations: {0}', target.label);
+    this.webview = new TranscriptsWebview(
+      panel,
+      extensionUri,
+      log,
+      {
+        snapshot: () => ({
+          kind: 'list',
+          list: { target, filters: this.filters, rows: this.rows, status: this.status() },
+        }),
+        command: (c) => this.command(c),
+        request: (r) => this.request(r),
+      },
+      options,
+    );
+    panel.onDidDispose(() => this.dispose());
+    void this.apply(filters);
+  }
+
+  get onDidPaint() {
+    return this.webview.onDidPaint;
+  }
+  get onDidNotify() {
+    return this.webview.onDidNotify;
+  }
+
+  /** The rows shown so far, in the order of the pages. */
+  shownRows(): readonly ConversationRow[] {
+    return this.rows;
+  }
+
+  get currentFilters(): ConversationFilters {
+    return this.filters;
+  }
+
+  status(): ListStatus {
+    const n = this.rows.length;
+    const count =
+      n === 0 && !this.loading
+        ? vscode.l10n.t('No conversations match these filters.')
+        : vscode.l10n.t('{0} conversation(s) shown{1}', n, this.more ? vscode.l10n.t('; scroll for more') : '');
+    return {
+      loading: this.loading !== undefined,
+      more: this.more,
+      text: this.loading ? vscode.l10n.t('Loading conversations…') : count,
+      ...(this.error ? { error: this.error } : {}),
+      revealed: this.revealed,
+    };
+  }
+
+  /** Applies new filters: the list starts again from the first page. Resolves once that page is shown. */
+  async apply(filters: ConversationFilters): Promise<void> {
+    this.filters = filters;
+    const generation = ++this.generation;
+    void this.pages?.return();
+    this.pages = undefined;
+    this.rows = [];
+    this.records.clear();
+    this.more = false;
+    this.error = undefined;
+    this.loading = undefined;
+    const built = queryOf(filters, Date.now(), clientRuntime().conversationsContract);
+    if (!built.ok) {
+      this.error = built.problem;
+      this.webview.resend(this.snapshot());
+      return;
+    }
+    try {
+      const client: ConversationsClient = new (clientRuntime().ConversationsClient)(requireContext(this.connection));
+      this.pages = client.pages(built.query);
+    } catch (err) {
+      this.error = failureReport(vscode.l10n, err, false)?.message ?? String(err);
+      this.webview.resend(this.snapshot());
+      return;
+    }
+    this.more = true;
+    this.webview.resend(this.snapshot());
+    if (generation === this.generation) await this.loadMore();
+  }
+
+  /** Reads and shows the next page, unless one is being read or none follows. */
+  loadMore(): Promise<void> {
+    if (this.loading) return this.loading;
+    if (!this.more || !this.pages) return Promise.resolve();
+    const generation = this.generation;
+    const pages = this.pages;
+    this.loading = (async () => {
+      this.webview.notify({ type: 'listStatus', status: this.status() });
+      try {
+        const next = await pages.next();
+        if (generation !== this.generation || this.disposed) return;
+        const records = next.done ? [] : next.value;
+        this.more = !next.done;
+        const added = records.filter((r) => !this.records.has(r.id));
+        for (const r of added) this.records.set(r.id, r);
+        const rows = added.map((r) => rowOf(r, this.revealed));
+        this.rows.push(...rows);
+        if (rows.length) this.webview.notify({ type: 'rows', rows, seq: this.webview.nextSeq() });
+        // The platform ends a result with an empty page or no cursor; the next read tells which.
+        if (next.done) this.more = false;
+      } catch (err) {
+        if (generation !== this.generation) return;
+        this.more = false;
+        this.error = failureReport(vscode.l10n, err, false)?.message ?? String(err);
+      } finally {
+        if (generation === this.generation) {
+          this.loading = undefined;
+          if (!this.disposed) this.webview.notify({ type: 'listStatus', status: this.status() });
+        }
+      }
+    })();
+    return this.loading;
+  }
+
+  /** Shows or masks the callers' and agents' numbers. */
+  reveal(revealed: boolean): void {
+    this.revealed = revealed;
+    this.rows = this.rows.map((row) => {
+      const r = this.records.get(row.id);
+      return r ? rowOf(r, revealed) : row;
+    });
+    this.webview.resend(this.snapshot());
+  }
+
+  /** Opens a listed conversation in its own panel. */
+  async open(conversationId: string): Promise<unknown> {
+    const record = this.records.get(conversationId);
+    if (!record) return undefined;
+    return this.openRecord(record, this.target.agentId);
+  }
+
+  private snapshot() {
+    return {
+      kind: 'list' as const,
+      list: { target: this.target, filters: this.filters, rows: this.rows, status: this.status() },
+    };
+  }
+
+  private async command(c: TranscriptsCommand): Promise<void> {
+    switch (c.type) {
+      case 'filters':
+        await this.apply(c.filters);
+        break;
+      case 'more':
+        await this.loadMore();
+        break;
+      case 'reveal':
+        this.reveal(c.revealed);
+        break;
+      case 'open':
+        await this.open(c.conversationId);
+        break;
+      case 'refresh':
+        await this.apply(this.filters);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private request(_r: TranscriptsRequest): Promise<unknown> {
+    return Promise.resolve({});
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.generation++;
+    void this.pages?.return();
+    this.webview.dispose();
+    this._onDidDispose.fire();
+    this._onDidDispose.dispose();
+    this.panel.dispose();
+  }
+}

@@ -1,0 +1,287 @@
+import * as vscode from 'vscode';
+import type { ConversationRecord } from '../../../contract/conversations';
+import {
+  type ConversationFilters,
+  DEFAULT_FILTERS,
+  EXPORT_FORMATS,
+  type ExportFormat,
+  FILTER_ENVIRONMENTS,
+  isConversationFilters,
+  isTranscriptsSnapshot,
+  type TranscriptTarget,
+} from '../../../protocol/transcripts';
+import { runCommand, UserFacingError } from '../../commands/commandSupport';
+import { prompts } from '../../common/prompts';
+import type { Connection } from '../../connection/connection';
+import { AgentNode, BranchNode } from '../../explorer/agents/agentNodes';
+import type { AgentsTree } from '../../explorer/agents/agentsTree';
+import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
+import { Command, PanelType, View } from '../../ids';
+import type { Log } from '../../log';
+import { panelOptions } from '../panelHost';
+import type { LookupHints } from './conversationLookup';
+import { ConversationPanel, type OpenConversationArgs } from './conversationPanel';
+import { ConversationsPanel } from './conversationsPanel';
+import type { TranscriptsWebviewOptions } from './transcriptsWebview';
+
+/** What Open Conversations accepts besides a tree node (palette, other commands, tests). */
+export interface OpenConversationsArgs extends TranscriptsWebviewOptions {
+  agentId?: string;
+  /** The agent's name, for the panel's title. */
+  label?: string;
+  environment?: string;
+  filters?: Partial<ConversationFilters>;
+}
+
+const isEnvironment = (v: unknown): v is ConversationFilters['environment'] =>
+  (FILTER_ENVIRONMENTS as readonly unknown[]).includes(v);
+
+/** Whose conversations a tree node stands for, and the environment it names. */
+function targetOf(arg: unknown): { target: TranscriptTarget; environment?: string } | undefined {
+  if (arg instanceof AgentNode) return { target: { label: arg.agent.name, agentId: arg.agent.agentId } };
+  if (arg instanceof BranchNode)
+    return { target: { label: arg.agentNode.agent.name, agentId: arg.agentNode.agent.agentId } };
+  if (arg instanceof EnvironmentDeploymentsNode) {
+    const agent = arg.group.agentNode.agent;
+    return {
+      target: { label: `${agent.name} (${arg.environment})`, agentId: agent.agentId },
+      environment: arg.environment,
+    };
+  }
+  return undefined;
+}
+
+function openArgsOf(arg: unknown): (OpenConversationArgs & TranscriptsWebviewOptions) | undefined {
+  if (!arg || typeof arg !== 'object') return undefined;
+  const a = arg as Record<string, unknown>;
+  if (typeof a.conversationId !== 'string' || !a.conversationId.trim()) return undefined;
+  const hints: LookupHints = {};
+  if (typeof a.environment === 'string') hints.environment = a.environment;
+  if (typeof a.from === 'string') hints.from = a.from;
+  if (typeof a.to === 'string') hints.to = a.to;
+  return {
+    conversationId: a.conversationId.trim(),
+    ...(typeof a.agentId === 'string' ? { agentId: a.agentId } : {}),
+    hints,
+    ...(typeof a.turn === 'number' && Number.isSafeInteger(a.turn) && a.turn > 0 ? { turn: a.turn } : {}),
+    ...(a.ackPaint === true ? { ackPaint: true } : {}),
+  };
+}
+
+/**
+ * Open Conversations (the list, from the palette, an agent or an environment of the tree), Open
+ * Conversation (one, by id), Export Conversation, and showing an agent in the Agents view.
+ */
+export function registerTranscriptCommands(
+  extensionUri: vscode.Uri,
+  connection: Connection,
+  log: Log,
+  agents: AgentsTree,
+): vscode.Disposable {
+  const lists = new Set<ConversationsPanel>();
+  const details = new Set<ConversationPanel>();
+  let lastDetail: ConversationPanel | undefined;
+
+  function createPanel(type: string, title: string, beside: boolean): vscode.WebviewPanel {
+    return vscode.window.createWebviewPanel(
+      type,
+      title,
+      beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active,
+      panelOptions(extensionUri),
+    );
+  }
+
+  function adoptList(p: ConversationsPanel): ConversationsPanel {
+    lists.add(p);
+    p.onDidDispose(() => lists.delete(p));
+    return p;
+  }
+
+  function adoptDetail(p: ConversationPanel): ConversationPanel {
+    details.add(p);
+    lastDetail = p;
+    p.panel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.active) lastDetail = p;
+    });
+    p.onDidDispose(() => {
+      details.delete(p);
+      if (lastDetail === p) lastDetail = [...details].at(-1);
+    });
+    return p;
+  }
+
+  function openRecord(
+    record: ConversationRecord,
+    agentId: string | undefined,
+    options: TranscriptsWebviewOptions = {},
+  ): ConversationPanel {
+    const existing = [...details].find((d) => d.conversationId === record.id);
+    if (existing) {
+      existing.panel.reveal();
+      return existing;
+    }
+    const args: OpenConversationArgs = { conversationId: record.id, ...(agentId ? { agentId } : {}) };
+    return adoptDetail(
+      new ConversationPanel(
+        createPanel(PanelType.conversation, record.id, true),
+        extensionUri,
+        connection,
+        log,
+        args,
+        record,
+        options,
+      ),
+    );
+  }
+
+  function newList(
+    target: TranscriptTarget,
+    filters: ConversationFilters,
+    options: TranscriptsWebviewOptions,
+    panel?: vscode.WebviewPanel,
+  ): ConversationsPanel {
+    return adoptList(
+      new ConversationsPanel(
+        panel ?? createPanel(PanelType.conversations, target.label, false),
+        extensionUri,
+        connection,
+        log,
+        target,
+        filters,
+        (record, agentId) => Promise.resolve(openRecord(record, agentId, options)),
+        options,
+      ),
+    );
+  }
+
+  async function openConversations(arg?: unknown): Promise<ConversationsPanel> {
+    const fromTree = targetOf(arg);
+    const args: OpenConversationsArgs =
+      !fromTree && arg && typeof arg === 'object' ? (arg as OpenConversationsArgs) : {};
+    const target: TranscriptTarget = fromTree?.target ?? {
+      label: args.label ?? connection.profiles.active?.name ?? vscode.l10n.t('project'),
+      ...(args.agentId ? { agentId: args.agentId } : {}),
+    };
+    const environment = fromTree?.environment ?? args.environment;
+    const filters: ConversationFilters = {
+      ...DEFAULT_FILTERS,
+      ...(isEnvironment(environment) ? { environment } : {}),
+      ...args.filters,
+    };
+    if (!isConversationFilters(filters))
+      throw new UserFacingError(vscode.l10n.t('The filters given to Open Conversations are not valid.'));
+    return newList(target, filters, { ...(args.ackPaint ? { ackPaint: true } : {}) });
+  }
+
+  async function openConversation(arg?: unknown): Promise<ConversationPanel | undefined> {
+    let args = openArgsOf(arg);
+    if (!args) {
+      const typed = await prompts.input({
+        title: vscode.l10n.t('Open Conversation'),
+        prompt: vscode.l10n.t('The id of a conversation of this project'),
+        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Type a conversation id.')),
+      });
+      if (!typed) return undefined;
+      args = { conversationId: typed.trim() };
+    }
+    const existing = [...details].find((d) => d.conversationId === args.conversationId);
+    if (existing) {
+      existing.panel.reveal();
+      return existing;
+    }
+    const { ackPaint, ...open } = args;
+    return adoptDetail(
+      new ConversationPanel(
+        createPanel(PanelType.conversation, args.conversationId, lists.size > 0),
+        extensionUri,
+        connection,
+        log,
+        open,
+        undefined,
+        ackPaint ? { ackPaint } : {},
+      ),
+    );
+  }
+
+  async function exportConversation(arg?: unknown): Promise<vscode.Uri | undefined> {
+    const panel = [...details].find((d) => d.panel.active) ?? lastDetail;
+    if (!panel)
+      throw new UserFacingError(vscode.l10n.t('Open a conversation first (Agent Workbench: Open Conversation).'));
+    const a = (arg && typeof arg === 'object' ? arg : {}) as { format?: unknown; target?: unknown };
+    let format = EXPORT_FORMATS.find((f) => f === a.format);
+    if (!format) {
+      const pick = await prompts.pick(
+        [
+          {
+            label: vscode.l10n.t('Markdown'),
+            detail: vscode.l10n.t('A transcript to read or share'),
+            format: 'markdown' as ExportFormat,
+          },
+          {
+            label: vscode.l10n.t('JSON'),
+            detail: vscode.l10n.t('The record as the platform gave it'),
+            format: 'json' as ExportFormat,
+          },
+        ],
+        { title: vscode.l10n.t('Export Conversation'), placeHolder: vscode.l10n.t('Format') },
+      );
+      if (!pick) return undefined;
+      format = pick.format;
+    }
+    return panel.export(format, a.target instanceof vscode.Uri ? a.target : undefined);
+  }
+
+  /** Shows an agent in the Agents view: the view is focused and the agent selected and expanded. */
+  async function revealAgent(arg?: unknown): Promise<boolean> {
+    const agentId = typeof arg === 'string' ? arg : (arg as { agentId?: unknown } | undefined)?.agentId;
+    if (typeof agentId !== 'string') throw new UserFacingError(vscode.l10n.t('Name the agent to show.'));
+    await vscode.commands.executeCommand(`${View.agents}.focus`);
+    await agents.provider.getChildren(undefined);
+    const node = agents.agentNode(agentId);
+    if (!node)
+      throw new UserFacingError(
+        vscode.l10n.t(
+          'Agent {0} is not in the Agents view (it may be hidden by the filter or belong to another profile).',
+          agentId,
+        ),
+      );
+    await agents.view.reveal(node, { select: true, focus: true, expand: true });
+    return true;
+  }
+
+  const restore = (type: string) =>
+    vscode.window.registerWebviewPanelSerializer(type, {
+      // A panel open when the window closed comes back: the list with its filters, a conversation read again.
+      async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
+        if (!isTranscriptsSnapshot(state)) {
+          panel.dispose();
+          return;
+        }
+        if (state.kind === 'list') newList(state.list.target, state.list.filters, {}, panel);
+        else
+          adoptDetail(
+            new ConversationPanel(panel, extensionUri, connection, log, {
+              conversationId: state.conversationId,
+              ...(state.detail?.agentId ? { agentId: state.detail.agentId } : {}),
+              hints: state.detail ? { environment: state.detail.environment } : {},
+            }),
+          );
+      },
+    });
+
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(Command.openConversations, (arg?: unknown) =>
+      runCommand(() => openConversations(arg)),
+    ),
+    vscode.commands.registerCommand(Command.openConversation, (arg?: unknown) =>
+      runCommand(() => openConversation(arg)),
+    ),
+    vscode.commands.registerCommand(Command.exportConversation, (arg?: unknown) =>
+      runCommand(() => exportConversation(arg)),
+    ),
+    vscode.commands.registerCommand(Command.revealAgent, (arg?: unknown) => runCommand(() => revealAgent(arg))),
+    restore(PanelType.conversations),
+    restore(PanelType.conversation),
+    { dispose: () => [...lists, ...details].forEach((p) => p.dispose()) },
+  );
+}

@@ -1,0 +1,270 @@
+import type {
+  ConversationRecord,
+  ConversationsQueryInput,
+  ConversationTurn,
+  isIsoInstant,
+  isoToMs,
+  normalizeIso,
+} from '../../../contract/conversations';
+import type {
+  ConversationDetail,
+  ConversationFilters,
+  ConversationRow,
+  FindResult,
+  NameValue,
+  TurnView,
+} from '../../../protocol/transcripts';
+
+// What the transcript viewer shows of a conversation record, and the query its filters make. No
+// 'vscode' here, so every rule is unit-tested.
+
+/** Conversations per page: the first page fills a screen many times over. */
+export const PAGE_SIZE = 500;
+const HOUR_MS = 3_600_000;
+const PRESET_MS = {
+  lastHour: HOUR_MS,
+  last24Hours: 24 * HOUR_MS,
+  last7Days: 7 * 24 * HOUR_MS,
+  last30Days: 30 * 24 * HOUR_MS,
+};
+/** Where "Any time" starts when the platform needs a start (a search or a sample). */
+const ANY_TIME_START = '2000-01-01T00:00:00Z';
+
+const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** The contract's date rules (loaded with the client bundle, so the extension's own bundle stays small). */
+export interface IsoDates {
+  isIsoInstant: typeof isIsoInstant;
+  isoToMs: typeof isoToMs;
+  normalizeIso: typeof normalizeIso;
+}
+
+/** The query of the filters at `nowMs`, or what to fix. */
+export function queryOf(
+  f: ConversationFilters,
+  nowMs: number,
+  { isIsoInstant, isoToMs, normalizeIso }: IsoDates,
+): { ok: true; query: ConversationsQueryInput } | { ok: false; problem: string } {
+  const search = f.search?.trim() ?? '';
+  if (search && f.sample) return { ok: false, problem: 'Search or take a random sample, not both: clear one of them.' };
+  let start: string | undefined;
+  let end: string | undefined;
+  if (f.range === 'custom') {
+    const from = f.start?.trim() ?? '';
+    const to = f.end?.trim() ?? '';
+    if (from && !isIsoInstant(from))
+      return { ok: false, problem: `The start "${from}" is not a date: write it as 2026-01-05 or 2026-01-05T09:00Z.` };
+    if (to && !isIsoInstant(to))
+      return { ok: false, problem: `The end "${to}" is not a date: write it as 2026-01-05 or 2026-01-05T17:00Z.` };
+    if (from && to && isoToMs(to) < isoToMs(from)) return { ok: false, problem: 'The end is before the start.' };
+    start = from ? normalizeIso(from) : undefined;
+    end = to ? normalizeIso(to) : undefined;
+  } else if (f.range !== 'anyTime') {
+    start = iso(nowMs - PRESET_MS[f.range]);
+    end = iso(nowMs);
+  }
+  if (search || f.sample) {
+    // A search or a sample needs both ends of the range.
+    start ??= ANY_TIME_START;
+    end ??= iso(nowMs);
+  }
+  const variant = f.variant?.trim();
+  const query: ConversationsQueryInput = {
+    client_env: f.environment,
+    limit: PAGE_SIZE,
+    include_latency: true,
+    ...(start ? { start_time: start } : {}),
+    ...(end ? { end_time: end } : {}),
+    ...(f.channels.length ? { channel: f.channels } : {}),
+    ...(variant ? (f.variantBy === 'id' ? { variant_id: variant } : { variant_name: variant }) : {}),
+    ...(f.progress !== 'any' ? { in_progress: f.progress === 'inProgress' } : {}),
+    ...(search ? { query_type: f.searchType, query: search } : {}),
+    ...(search && f.searchType === 'transcript' && f.turnType !== 'both' ? { turn_type: f.turnType } : {}),
+    ...(f.sample ? { sample: 'random' as const } : {}),
+  };
+  return { ok: true, query };
+}
+
+/** A phone number with all but its last two digits hidden; "" stays "". */
+export function maskNumber(value: string): string {
+  const digits = value.replace(/\D/g, '').length;
+  let seen = 0;
+  return value.replace(/\d/g, (d) => (++seen > digits - 2 ? d : '•'));
+}
+
+export function rowOf(r: ConversationRecord, revealed: boolean): ConversationRow {
+  const show = (n: string) => (revealed ? n : maskNumber(n));
+  return {
+    id: r.id,
+    startedAt: r.started_at,
+    ...(r.total_duration !== null && !r.in_progress ? { durationS: r.total_duration } : {}),
+    turns: r.num_turns,
+    channel: r.channel,
+    handoff: r.handoff,
+    handoffTo: r.handoff_destination,
+    from: show(r.from_number),
+    to: show(r.to_number),
+    variant: r.variant_name || r.variant_id,
+    inProgress: r.in_progress,
+  };
+}
+
+function valueText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.join(', ');
+  return JSON.stringify(v) ?? String(v);
+}
+
+function entitiesOf(e: ConversationTurn['entities']): NameValue[] {
+  if (Array.isArray(e))
+    return e.map((item, i) => {
+      const o = item as Record<string, unknown>;
+      const name = typeof o.name === 'string' ? o.name : typeof o.entity === 'string' ? o.entity : `entity ${i + 1}`;
+      return { name, value: valueText(o.value ?? o) };
+    });
+  return Object.entries(e).map(([name, value]) => ({ name, value: valueText(value) }));
+}
+
+function turnOf(t: ConversationTurn, i: number): TurnView {
+  return {
+    n: i + 1,
+    user: t.user_input,
+    dtmf: t.user_input_dtmf,
+    userTime: t.user_input_datetime,
+    agent: t.agent_response,
+    agentTime: t.agent_response_datetime,
+    ...(t.latency !== undefined ? { latencyMs: t.latency } : {}),
+    bargeIn: t.barge_in,
+    silence: t.is_silence,
+    ood: t.is_ood,
+    intents: t.intents,
+    entities: entitiesOf(t.entities),
+    translatedUser: t.translated_user_input ?? '',
+    englishAgent: t.english_agent_response ?? '',
+  };
+}
+
+/** The detail of a record: turns, metrics, state and handoff, with the empty ones said in words. */
+export function detailOf(
+  r: ConversationRecord,
+  opts: { revealed: boolean; agentId?: string; readAt: string },
+): ConversationDetail {
+  const turns = r.turns.map(turnOf);
+  const numbers = new Set([r.from_number, r.to_number].filter(Boolean));
+  const state = Object.entries(r.state).map(([name, v]) => {
+    const value = valueText(v);
+    return { name, value: !opts.revealed && numbers.has(value) ? maskNumber(value) : value };
+  });
+  const turnsNote =
+    turns.length > 0
+      ? ''
+      : r.num_turns > 0
+        ? `This conversation has ${r.num_turns} turn${r.num_turns === 1 ? '' : 's'}, but their transcript is not shown: transcript visibility is off for this project.`
+        : r.in_progress
+          ? 'No turns yet: the conversation has just started.'
+          : 'This conversation has no turns.';
+  const metrics = Object.entries(r.metrics).map(([name, v]) => ({ name, value: valueText(v) }));
+  return {
+    row: rowOf(r, opts.revealed),
+    environment: r.environment,
+    turns,
+    turnsNote,
+    metrics,
+    metricsNote: metrics.length ? '' : 'No metrics: no response metrics are enabled for this project.',
+    state,
+    ...(r.handoff ? { handoff: { destination: r.handoff_destination, reason: r.handoff_reason } } : {}),
+    maxLatencyMs: turns.reduce((m, t) => Math.max(m, t.latencyMs ?? 0), 0),
+    ...(opts.agentId ? { agentId: opts.agentId } : {}),
+    readAt: opts.readAt,
+  };
+}
+
+/**
+ * The turns that contain every word of `text` (case-insensitive, in any text field of the turn), and the
+ * turns shown for them: each match with `context` turns before and after, so it reads in its place.
+ */
+export function findTurns(turns: readonly TurnView[], text: string, context = 1): FindResult | undefined {
+  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return undefined;
+  const matches: number[] = [];
+  turns.forEach((t, i) => {
+    const hay = [t.user, t.dtmf, t.agent, t.translatedUser, t.englishAgent, ...t.intents]
+      .concat(t.entities.map((e) => `${e.name} ${e.value}`))
+      .join('\n')
+      .toLowerCase();
+    if (words.every((w) => hay.includes(w))) matches.push(i);
+  });
+  const shown = new Set<number>();
+  for (const m of matches)
+    for (let i = Math.max(0, m - context); i <= Math.min(turns.length - 1, m + context); i++) shown.add(i);
+  return { query: text, matches, shown: [...shown].sort((a, b) => a - b) };
+}
+
+// ---- export ----
+
+export const TRANSCRIPT_FORMAT = 'agent-workbench.transcript';
+
+/** The record as the platform gave it, in a file that says what it is. */
+export function transcriptJson(r: ConversationRecord, exportedAt: string): string {
+  return `${JSON.stringify({ format: TRANSCRIPT_FORMAT, version: 1, exportedAt, conversation: r }, null, 2)}\n`;
+}
+
+/** Bidirectional controls are written as their code, so the text cannot be made to read backwards. */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/** Text for a Markdown file: HTML is written as text (entities), bidi controls as their code, lines kept. */
+export function markdownText(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(BIDI_CONTROLS, (c) => `⟦U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟧`)
+    .replace(/([\\`*_[\]|#])/g, '\\$1');
+}
+
+/** A Markdown transcript: the conversation's facts, then each turn with its times, latency and flags. */
+export function transcriptMarkdown(r: ConversationRecord): string {
+  const m = markdownText;
+  const out = [`# Conversation ${m(r.id)}`, ''];
+  const facts: Array<[string, string]> = [
+    ['Started', r.started_at],
+    ['Duration', r.in_progress ? 'in progress' : r.total_duration === null ? '' : `${r.total_duration} s`],
+    ['Turns', String(r.num_turns)],
+    ['Channel', r.channel],
+    ['Environment', r.environment],
+    ['Variant', r.variant_name || r.variant_id],
+    ['Handoff', r.handoff ? `${r.handoff_destination} (${r.handoff_reason})` : 'no'],
+  ];
+  out.push('| | |', '|---|---|', ...facts.map(([k, v]) => `| ${k} | ${m(v)} |`), '');
+  if (r.turns.length === 0)
+    out.push(r.num_turns > 0 ? '_Transcript visibility is off for this project._' : '_No turns._', '');
+  r.turns.forEach((t, i) => {
+    const flags = [
+      t.barge_in ? 'barge-in' : '',
+      t.is_silence ? 'silence' : '',
+      t.is_ood ? 'out of domain' : '',
+      t.latency !== undefined ? `latency ${t.latency} ms` : '',
+    ].filter(Boolean);
+    out.push(`## Turn ${i + 1}${flags.length ? ` (${flags.join(', ')})` : ''}`, '');
+    if (t.user_input || t.user_input_dtmf)
+      out.push(`**User** ${m(t.user_input_datetime)}: ${m(t.user_input || `keypad ${t.user_input_dtmf}`)}`, '');
+    if (t.translated_user_input) out.push(`_User, translated:_ ${m(t.translated_user_input)}`, '');
+    if (t.agent_response) out.push(`**Agent** ${m(t.agent_response_datetime)}: ${m(t.agent_response)}`, '');
+    if (t.english_agent_response) out.push(`_Agent, in English:_ ${m(t.english_agent_response)}`, '');
+    if (t.intents.length) out.push(`Intents: ${m(t.intents.join(', '))}`, '');
+    const entities = entitiesOf(t.entities);
+    if (entities.length) out.push(`Entities: ${m(entities.map((e) => `${e.name}=${e.value}`).join(', '))}`, '');
+  });
+  const metrics = Object.entries(r.metrics);
+  out.push(
+    '## Metrics',
+    '',
+    ...(metrics.length
+      ? metrics.map(([k, v]) => `- ${m(k)}: ${m(valueText(v))}`)
+      : ['_No response metrics are enabled._']),
+    '',
+  );
+  const state = Object.entries(r.state);
+  if (state.length) out.push('## State', '', ...state.map(([k, v]) => `- ${m(k)}: ${m(valueText(v))}`), '');
+  return out.join('\n');
+}

@@ -1,0 +1,124 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { DEFAULT_FILTERS, type TranscriptsNotification } from '../../src/protocol/transcripts';
+import { until } from './chatSupport';
+import { activateExtension, type LocalPlatformUrls, recordMetric } from './support';
+import { demoWeek, type DetailHandle, openDetail, openList, seedConversation, settled } from './transcriptsSupport';
+
+const RUNS = 7;
+const TURNS = 2_000;
+
+const now = () => performance.timeOrigin + performance.now();
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** The transcript viewer in a real editor: rows and a long conversation from the extension host to the webview's page. */
+suite('Transcript viewer figures', () => {
+  let urls: LocalPlatformUrls;
+  suiteSetup(async () => {
+    await activateExtension();
+    urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
+    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+  });
+
+  test('the first 500 rows of a page: from their data to the page', async function () {
+    this.timeout(300_000);
+    const filters = { ...DEFAULT_FILTERS, range: 'custom' as const, ...(await demoWeek(urls)) };
+    const p = await openList({ filters, ackPaint: true });
+    try {
+      const madeAt = new Map<number, number>();
+      const painted = new Map<number, { at: number; elements: number }>();
+      p.onDidNotify((n) => {
+        const rows = n as Extract<TranscriptsNotification, { type: 'rows' }>;
+        if (rows.type === 'rows' && rows.rows.length === 500) madeAt.set(rows.seq, now());
+      });
+      p.onDidPaint(({ seq, at, elements }) => painted.set(seq, { at, elements }));
+      // The webview's page loads first (what it was sent before it was ready comes in one snapshot).
+      await until('the webview page', () => painted.size > 0, 60_000);
+      const latencies: number[] = [];
+      const elements: number[] = [];
+      for (let run = 0; run <= RUNS; run++) {
+        await p.apply({ ...filters, channels: run % 2 ? [] : ['VOICE-SIP', 'WEBCHAT', 'CHAT'] });
+        await settled(p);
+        assert.equal(p.shownRows().length, 500);
+        const seq = Math.max(...madeAt.keys());
+        await until('the rows in the page', () => painted.has(seq), 30_000);
+        // The first run warms up.
+        if (run === 0) continue;
+        latencies.push(painted.get(seq)!.at - madeAt.get(seq)!);
+        elements.push(painted.get(seq)!.elements);
+      }
+      recordMetric('listRowsToPageMedianMs', median(latencies));
+      recordMetric('listRowsToPageMaxMs', Math.max(...latencies));
+      recordMetric('listRowElements', Math.max(...elements));
+    } finally {
+      p.dispose();
+    }
+  });
+
+  test('a conversation of 2,000 turns: opened, and the elements in the page while scrolled', async function () {
+    this.timeout(300_000);
+    const started = new Date(Date.now() - 3_600_000).toISOString();
+    const id = await seedConversation(urls, {
+      started_at: started,
+      turns: Array.from({ length: TURNS }, (_, i) => ({
+        user_input: `Question ${i + 1}: ${'where is my parcel and when will it arrive '.repeat(1 + (i % 3))}`,
+        agent_response: `Answer ${i + 1}: ${'it is on its way and arrives tomorrow morning '.repeat(1 + (i % 4))}`,
+        latency: 150 + ((i * 37) % 600),
+        intents: ['delivery_status'],
+      })),
+    });
+    const opens: number[] = [];
+    const shows: number[] = [];
+    const totals: number[] = [];
+    const elements: number[] = [];
+    for (let run = 0; run <= 3; run++) {
+      const t0 = now();
+      let recordAt: number | undefined;
+      let recordSeq = Number.POSITIVE_INFINITY;
+      let paint: { at: number; elements: number } | undefined;
+      const d: DetailHandle = await openDetail({
+        conversationId: id,
+        environment: 'live',
+        from: started,
+        ackPaint: true,
+        // Opened in the middle: the page is measured while scrolled there.
+        turn: 1_000 + run * 200,
+      });
+      try {
+        d.onDidNotify((n) => {
+          const s = n as Extract<TranscriptsNotification, { type: 'snapshot' }>;
+          if (s.type === 'snapshot' && s.snapshot.kind === 'detail' && s.snapshot.detail && recordAt === undefined) {
+            recordAt = now();
+            recordSeq = s.seq;
+          }
+        });
+        d.onDidPaint(({ seq, at, elements: n }) => {
+          if (seq >= recordSeq && !paint) paint = { at, elements: n };
+        });
+        await until('the conversation in the page', () => paint, 60_000);
+        assert.equal(d.shown!.turns.length, TURNS);
+        opens.push(paint!.at - recordAt!);
+        totals.push(paint!.at - t0);
+        elements.push(paint!.elements);
+        // Read again into the open panel: from the record's arrival to its timeline in a page already loaded.
+        paint = undefined;
+        recordAt = undefined;
+        recordSeq = Number.POSITIVE_INFINITY;
+        await d.refresh();
+        await until('the conversation read again in the page', () => paint, 60_000);
+        shows.push(paint!.at - recordAt!);
+        elements.push(paint!.elements);
+      } finally {
+        d.dispose();
+      }
+    }
+    // The first opening also loads the webview's code for the first time in this window: all runs are kept.
+    recordMetric('longConversationOpenMedianMs', median(opens));
+    recordMetric('longConversationShowMedianMs', median(shows));
+    recordMetric('longConversationCommandToPageMedianMs', median(totals));
+    recordMetric('longConversationElements', Math.max(...elements));
+  });
+});

@@ -1,0 +1,355 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { DEFAULT_FILTERS, type ConversationFilters } from '../../src/protocol/transcripts';
+import { openChat, until } from './chatSupport';
+import { scriptedPrompts } from './prompts';
+import { activateExtension, http, type LocalPlatformUrls } from './support';
+import {
+  conversationRequests,
+  demoWeek,
+  type DetailHandle,
+  lastRequestSeq,
+  type ListHandle,
+  openDetail,
+  openList,
+  seedConversation,
+  settled,
+} from './transcriptsSupport';
+
+suite('Transcript viewer', () => {
+  let urls: LocalPlatformUrls;
+  let WEEK: ConversationFilters;
+  const open: Array<{ dispose(): void }> = [];
+  const list = async (args: Record<string, unknown>): Promise<ListHandle> => {
+    const p = await openList(args);
+    open.push(p);
+    return p;
+  };
+  const detail = async (args: Record<string, unknown>): Promise<DetailHandle> => {
+    const p = await openDetail(args);
+    open.push(p);
+    return p;
+  };
+
+  suiteSetup(async () => {
+    await activateExtension();
+    urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
+    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+    WEEK = { ...DEFAULT_FILTERS, range: 'custom', ...(await demoWeek(urls)) };
+  });
+
+  teardown(() => {
+    open.splice(0).forEach((p) => p.dispose());
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('agentWorkbench.stopLocalPlatform');
+  });
+
+  test('the list reads the demo week a page at a time (v3 cursor), with its columns, and numbers masked until shown', async function () {
+    this.timeout(120_000);
+    const since = await lastRequestSeq(urls);
+    const p = await list({ filters: WEEK });
+    await until('the first page', () => p.shownRows().length > 0, 60_000).catch((err: Error) => {
+      throw new Error(`${err.message}: ${JSON.stringify(p.status())}`);
+    });
+    await settled(p);
+    assert.equal(p.shownRows().length, 500, 'the first page holds 500 conversations');
+    assert.ok(p.status().more, 'more pages follow');
+    const [first] = await conversationRequests(urls, since);
+    assert.ok(first, 'the platform was asked for conversations');
+    assert.match(first.path, /^\/v3\/[^/]+\/[^/]+\/conversations$/);
+    assert.deepEqual(first.query.client_env, ['live']);
+    assert.deepEqual(first.query.limit, ['500']);
+    assert.deepEqual(first.query.include_latency, ['true']);
+    assert.deepEqual(first.query.start_time, [WEEK.start]);
+    assert.deepEqual(first.query.end_time, [WEEK.end]);
+    assert.equal(first.query.cursor, undefined);
+
+    const beforeMore = await lastRequestSeq(urls);
+    await p.loadMore();
+    await settled(p);
+    const [next] = await conversationRequests(urls, beforeMore);
+    assert.ok(next?.query.cursor?.[0], 'the next page is asked for with the cursor of the first');
+    assert.deepEqual(next.query.start_time, first.query.start_time, 'the other filters stay the same');
+    const rows = p.shownRows();
+    assert.ok(rows.length > 500, `the next page was added (${rows.length} rows)`);
+    assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, 'no conversation twice');
+    const sorted = rows.map((r) => r.startedAt);
+    assert.deepEqual(sorted, [...sorted].sort(), 'in the order they started');
+
+    const voice = rows.find((r) => r.channel === 'VOICE-SIP' && r.from);
+    assert.ok(voice, 'a voice call with a caller number');
+    assert.match(voice.from, /^[^0-9]*(•[^0-9]*)+\d{2}$/, `the caller number is masked: ${voice.from}`);
+    assert.ok(voice.durationS !== undefined && voice.turns > 0 && voice.variant, 'duration, turns and variant shown');
+    p.reveal(true);
+    const revealed = p.shownRows().find((r) => r.id === voice.id)!;
+    assert.doesNotMatch(revealed.from, /•/, 'revealed on request');
+    assert.ok(
+      rows.some((r) => r.handoff && r.handoffTo),
+      'handed-off conversations say where to',
+    );
+  });
+
+  test('each filter is sent as the platform expects, and the rows fit it', async function () {
+    this.timeout(240_000);
+    const p = await list({ filters: WEEK });
+    await settled(p);
+    const cases: Array<{
+      name: string;
+      filters: Partial<ConversationFilters>;
+      query: Record<string, string[] | undefined>;
+      fits?: (r: ReturnType<ListHandle['shownRows']>[number]) => boolean;
+    }> = [
+      {
+        name: 'environment',
+        filters: { environment: 'sandbox' },
+        query: { client_env: ['sandbox'] },
+      },
+      {
+        name: 'channels',
+        filters: { channels: ['VOICE-SIP', 'CHAT'] },
+        query: { channel: ['VOICE-SIP', 'CHAT'] },
+        fits: (r) => r.channel === 'VOICE-SIP' || r.channel === 'CHAT',
+      },
+      {
+        name: 'variant by name',
+        filters: { variant: 'Friendly Tone', variantBy: 'name' },
+        query: { variant_name: ['Friendly Tone'], variant_id: undefined },
+        fits: (r) => r.variant === 'Friendly Tone',
+      },
+      {
+        name: 'variant by id',
+        filters: { variant: 'var_default', variantBy: 'id' },
+        query: { variant_id: ['var_default'], variant_name: undefined },
+        fits: (r) => r.variant === 'Default',
+      },
+      {
+        name: 'in progress',
+        filters: { progress: 'inProgress', range: 'anyTime', start: undefined, end: undefined },
+        query: { in_progress: ['true'], start_time: undefined },
+        fits: (r) => r.inProgress,
+      },
+      {
+        name: 'finished',
+        filters: { progress: 'finished' },
+        query: { in_progress: ['false'] },
+        fits: (r) => !r.inProgress,
+      },
+      {
+        name: 'transcript search in user turns',
+        filters: { search: 'refund', searchType: 'transcript', turnType: 'user' },
+        query: { query_type: ['transcript'], query: ['refund'], turn_type: ['user'] },
+      },
+      {
+        name: 'semantic search',
+        filters: { search: 'money back for a late parcel', searchType: 'semantic', turnType: 'user' },
+        query: { query_type: ['semantic'], query: ['money back for a late parcel'], turn_type: undefined },
+      },
+      {
+        name: 'random sample',
+        filters: { sample: true },
+        query: { sample: ['random'], query_type: undefined },
+      },
+      {
+        name: 'last hour (a search needs both ends, any time too)',
+        filters: { range: 'anyTime', start: undefined, end: undefined, search: 'hours' },
+        query: { start_time: ['2000-01-01T00:00:00Z'], query: ['hours'] },
+      },
+    ];
+    for (const c of cases) {
+      const since = await lastRequestSeq(urls);
+      // A filter the case sets to undefined is cleared.
+      const filters = Object.fromEntries(
+        Object.entries({ ...WEEK, ...c.filters }).filter(([, v]) => v !== undefined),
+      ) as unknown as ConversationFilters;
+      await p.apply(filters);
+      await settled(p);
+      assert.equal(p.status().error, undefined, `${c.name}: ${p.status().error}`);
+      const [asked] = await conversationRequests(urls, since);
+      assert.ok(asked, `${c.name}: the platform was asked`);
+      for (const [k, v] of Object.entries(c.query)) assert.deepEqual(asked.query[k], v, `${c.name}: ${k}`);
+      if (c.fits) {
+        assert.ok(p.shownRows().length > 0, `${c.name}: some conversations match`);
+        assert.ok(p.shownRows().every(c.fits), `${c.name}: every row fits the filter`);
+      }
+    }
+    const lastHour = await lastRequestSeq(urls);
+    await p.apply({ ...DEFAULT_FILTERS, range: 'lastHour' });
+    await settled(p);
+    const [hour] = await conversationRequests(urls, lastHour);
+    const span = Date.parse(hour!.query.end_time![0]!) - Date.parse(hour!.query.start_time![0]!);
+    assert.equal(span, 3_600_000, 'the last hour is an hour long');
+
+    const before = await lastRequestSeq(urls);
+    await p.apply({ ...WEEK, start: 'next tuesday' });
+    assert.match(p.status().error ?? '', /"next tuesday" is not a date: write it as 2026-01-05/);
+    await p.apply({ ...WEEK, search: 'refund', sample: true });
+    assert.match(p.status().error ?? '', /not both/);
+    assert.deepEqual(await conversationRequests(urls, before), [], 'nothing is asked while a filter is wrong');
+  });
+
+  test('a conversation opens from the list with its timeline, latency, metrics and state', async function () {
+    this.timeout(120_000);
+    const p = await list({ filters: { ...WEEK, channels: ['VOICE-SIP'], progress: 'finished' } });
+    await settled(p);
+    const row = p.shownRows().find((r) => r.turns >= 3)!;
+    const since = await lastRequestSeq(urls);
+    const d = (await p.open(row.id)) as DetailHandle;
+    open.push(d);
+    await d.loaded;
+    assert.deepEqual(await conversationRequests(urls, since), [], 'the record of the list is shown as it is');
+    const shown = d.shown!;
+    assert.equal(shown.row.id, row.id);
+    assert.equal(shown.turns.length, row.turns);
+    assert.ok(
+      shown.turns.every((t) => t.latencyMs !== undefined && t.latencyMs > 0),
+      'each turn has its latency',
+    );
+    assert.equal(shown.maxLatencyMs, Math.max(...shown.turns.map((t) => t.latencyMs!)));
+    assert.ok(shown.turns.some((t) => t.agent && t.agentTime));
+    assert.ok(
+      shown.metrics.some((m) => m.name === 'CALL_DURATION'),
+      'metrics shown',
+    );
+    assert.ok(
+      shown.state.some((s) => s.name === 'call_sid'),
+      'state shown',
+    );
+    assert.equal(shown.turnsNote, '');
+    assert.match(shown.row.from, /•/, 'numbers masked in the detail too');
+    assert.ok(
+      shown.state.filter((s) => s.name === 'from_').every((s) => s.value.includes('•')),
+      'and in its state',
+    );
+  });
+
+  test('by id: found without the list; Find keeps the turns around a match; exported as Markdown and JSON where the person picks', async function () {
+    this.timeout(120_000);
+    const turns = Array.from({ length: 10 }, (_, i) => ({
+      user_input: i === 4 ? 'I want a refund for my order' : `Question number ${i + 1}`,
+      agent_response: i === 4 ? 'I can help with your refund.' : `Answer number ${i + 1}`,
+      latency: 200 + i * 10,
+      intents: i === 4 ? ['refund_request'] : [],
+      entities: i === 4 ? { order_number: 'A-1001' } : {},
+      is_ood: i === 7,
+      barge_in: i === 2,
+    }));
+    const id = await seedConversation(urls, { started_at: '2026-01-03T10:00:00Z', turns, environment: 'sandbox' });
+    const d = await detail({ conversationId: id });
+    await d.loaded;
+    await until('the conversation', () => d.shown);
+    assert.equal(d.shown!.turns.length, 10);
+    assert.equal(d.shown!.environment, 'sandbox', 'found in another environment than live');
+    const found = d.find('REFUND order')!;
+    assert.deepEqual(found.matches, [4]);
+    assert.deepEqual(found.shown, [3, 4, 5], 'the turn before and after are kept');
+    assert.equal(d.find('nothing like this')!.matches.length, 0);
+    assert.equal(d.find(''), undefined, 'an empty search shows every turn');
+
+    const prompts = scriptedPrompts(await activateExtension());
+    try {
+      const folder = vscode.workspace.workspaceFolders![0]!.uri;
+      prompts.setAnswer((s) => (s.kind === 'saveFile' ? `exports/${id}.md` : undefined));
+      d.panel.reveal();
+      await until('the conversation panel to be active', () => d.panel.active);
+      const md = await vscode.commands.executeCommand<vscode.Uri>('agentWorkbench.exportConversation', {
+        format: 'markdown',
+      });
+      assert.ok(md, prompts.lastError());
+      assert.equal(prompts.shown.filter((s) => s.kind === 'saveFile').length, 1, 'the person picked where to save');
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(md));
+      assert.match(text, new RegExp(`^# Conversation ${id.replace('_', '\\\\_')}\n`));
+      assert.match(text, /## Turn 5 \(latency 240 ms\)/);
+      assert.match(text, /I want a refund for my order/);
+      assert.match(text, /## Turn 3 \(barge-in, latency 220 ms\)/);
+      assert.match(text, /Entities: order\\_number=A-1001/);
+
+      prompts.setAnswer((s) => (s.kind === 'saveFile' ? `exports/${id}.json` : undefined));
+      const json = await vscode.commands.executeCommand<vscode.Uri>('agentWorkbench.exportConversation', {
+        format: 'json',
+      });
+      const file = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(json))) as {
+        format: string;
+        conversation: { id: string; turns: unknown[] };
+      };
+      assert.equal(file.format, 'agent-workbench.transcript');
+      assert.equal(file.conversation.id, id);
+      assert.equal(file.conversation.turns.length, 10);
+
+      prompts.setAnswer(() => undefined);
+      const none = await vscode.commands.executeCommand('agentWorkbench.exportConversation', { format: 'json' });
+      assert.equal(none, undefined, 'a dismissed save dialog saves nothing');
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, 'exports'), { recursive: true });
+    } finally {
+      prompts.dispose();
+    }
+  });
+
+  test('empty turns and metrics say why: transcript visibility off, no metrics enabled', async function () {
+    this.timeout(60_000);
+    const settingsUrl = `${urls.admin}/projects/support-desk/settings`;
+    const before = (
+      await http<{ transcriptVisibility: boolean; responseMetrics: string[] }>('PATCH', settingsUrl, { body: {} })
+    ).body;
+    const id = await seedConversation(urls, {
+      started_at: '2026-01-03T11:00:00Z',
+      turns: [{ user_input: 'Hello', agent_response: 'Hi there' }],
+    });
+    try {
+      await http('PATCH', settingsUrl, { body: { transcriptVisibility: false, responseMetrics: [] } });
+      const d = await detail({ conversationId: id, environment: 'live' });
+      await until('the conversation', () => d.shown);
+      assert.equal(d.shown!.turns.length, 0);
+      assert.match(d.shown!.turnsNote, /1 turn, but their transcript is not shown: transcript visibility is off/);
+      assert.match(d.shown!.metricsNote, /no response metrics are enabled/);
+    } finally {
+      await http('PATCH', settingsUrl, {
+        body: { transcriptVisibility: before.transcriptVisibility, responseMetrics: before.responseMetrics },
+      });
+    }
+  });
+
+  test('a conversation in progress is read again until it ends; an unknown id is said so', async function () {
+    this.timeout(90_000);
+    const id = await seedConversation(urls, {
+      in_progress: true,
+      turns: [{ user_input: 'Hello', agent_response: 'Hi, how can I help?' }],
+    });
+    const d = await detail({ conversationId: id });
+    await until('the conversation', () => d.shown);
+    assert.equal(d.shown!.turns.length, 1);
+    assert.match(d.status.text, /In progress/);
+    await http('POST', `${urls.admin}/conversations/${id}/turns`, {
+      body: { turns: [{ user_input: 'Where is my parcel?', agent_response: 'It is on its way.' }] },
+    });
+    await until('the new turn', () => d.shown!.turns.length === 2, 30_000);
+    assert.equal(d.shown!.turns[1]!.user, 'Where is my parcel?');
+    await http('POST', `${urls.admin}/conversations/${id}/turns`, { body: { turns: [], in_progress: false } });
+    await until('the end', () => d.shown!.row.inProgress === false, 30_000);
+    assert.match(d.status.text, /Finished/);
+
+    const missing = await detail({ conversationId: 'conv_does_not_exist' });
+    await missing.loaded;
+    assert.match(missing.status.error ?? '', /conv_does_not_exist was not found in this project/);
+  });
+
+  test('a chat playground opens its conversation in the viewer', async function () {
+    this.timeout(90_000);
+    const chat = await openChat({ mode: 'chatApi', target: { label: 'Support Desk' } });
+    open.push(chat);
+    await until('the conversation id', () => chat.conversationId);
+    await chat.send('What are your opening hours on Sunday?');
+    await until('the answer', () => chat.snapshot().lines.filter((l) => l.role === 'agent').length >= 2);
+    const d = await vscode.commands.executeCommand<DetailHandle>('agentWorkbench.openChatTranscript');
+    assert.ok(d, 'the viewer opened');
+    open.push(d);
+    await d.loaded;
+    await until('the conversation', () => d.shown);
+    assert.equal(d.conversationId, chat.conversationId);
+    assert.ok(
+      d.shown!.turns.some((t) => t.user === 'What are your opening hours on Sunday?'),
+      'the message sent in the chat is in the transcript',
+    );
+  });
+});

@@ -1,0 +1,263 @@
+import { LitVirtualizer } from '@lit-labs/virtualizer';
+import { html, type TemplateResult } from 'lit';
+import {
+  type ConversationFilters,
+  type ConversationRow,
+  FILTER_ENVIRONMENTS,
+  type ListSnapshot,
+  type ListStatus,
+  PROGRESS,
+  RANGE_PRESETS,
+  SEARCH_TYPES,
+  TURN_SIDES,
+} from '../../src/protocol/transcripts';
+import { actionButton, labelled } from '../shared/controls';
+import { el } from '../shared/styles';
+import { visibleControls } from '../shared/text';
+
+type Field = HTMLElement & { value: string; checked?: boolean };
+
+const RANGE_LABELS: Record<(typeof RANGE_PRESETS)[number], string> = {
+  lastHour: 'Last hour',
+  last24Hours: 'Last 24 hours',
+  last7Days: 'Last 7 days',
+  last30Days: 'Last 30 days',
+  anyTime: 'Any time',
+  custom: 'Custom range',
+};
+const PROGRESS_LABELS: Record<(typeof PROGRESS)[number], string> = {
+  any: 'In progress or finished',
+  inProgress: 'In progress',
+  finished: 'Finished',
+};
+const SIDE_LABELS: Record<(typeof TURN_SIDES)[number], string> = {
+  both: 'User and agent turns',
+  user: 'User turns',
+  agent: 'Agent turns',
+};
+
+/** Rows from the end at which the next page is asked for. */
+const LOAD_AHEAD = 150;
+
+function select(id: string, label: string, options: ReadonlyArray<[string, string]>): Field {
+  const s = el('vscode-single-select', { id, 'aria-label': label }) as Field;
+  s.append(...options.map(([value, text]) => el('vscode-option', { value }, text)));
+  return s;
+}
+
+export function durationText(seconds: number | undefined, inProgress: boolean): string {
+  if (inProgress) return 'in progress';
+  if (seconds === undefined) return '';
+  const s = Math.round(seconds);
+  return s >= 60 ? `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s` : `${s} s`;
+}
+
+export function timeText(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+}
+
+export interface ListActions {
+  filters(filters: ConversationFilters): void;
+  more(): void;
+  reveal(revealed: boolean): void;
+  open(conversationId: string): void;
+}
+
+/** The filters, the status, and the virtualized rows of the conversation list. */
+export class ListView {
+  readonly element = el('div', { class: 'list-view' });
+  readonly rows = new LitVirtualizer<ConversationRow>();
+  private items: ConversationRow[] = [];
+  private status: ListStatus | undefined;
+  private readonly statusLine = el('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
+  private readonly problem = el('div', { class: 'problem', role: 'alert' });
+  private readonly range = select(
+    'range',
+    'Time range',
+    RANGE_PRESETS.map((r) => [r, RANGE_LABELS[r]]),
+  );
+  private readonly start = el('vscode-textfield', { id: 'start', placeholder: '2026-01-05T09:00Z' }) as Field;
+  private readonly end = el('vscode-textfield', { id: 'end', placeholder: '2026-01-05T17:00Z' }) as Field;
+  private readonly environment = select(
+    'environment',
+    'Environment',
+    FILTER_ENVIRONMENTS.map((e) => [e, e]),
+  );
+  private readonly channels = el('vscode-textfield', {
+    id: 'channels',
+    placeholder: 'VOICE-SIP, WEBCHAT, CHAT',
+  }) as Field;
+  private readonly variant = el('vscode-textfield', { id: 'variant', placeholder: 'Default' }) as Field;
+  private readonly variantBy = select('variantBy', 'Variant by', [
+    ['name', 'Variant name'],
+    ['id', 'Variant id'],
+  ]);
+  private readonly progress = select(
+    'progress',
+    'In progress or finished',
+    PROGRESS.map((p) => [p, PROGRESS_LABELS[p]]),
+  );
+  private readonly search = el('vscode-textfield', { id: 'search', placeholder: 'refund late parcel' }) as Field;
+  private readonly searchType = select(
+    'searchType',
+    'Search type',
+    SEARCH_TYPES.map((t) => [t, t === 'transcript' ? 'Transcript (every word)' : 'Semantic (by meaning)']),
+  );
+  private readonly turnType = select(
+    'turnType',
+    'Turns searched',
+    TURN_SIDES.map((t) => [t, SIDE_LABELS[t]]),
+  );
+  private readonly sample = el('vscode-checkbox', { id: 'sample', label: 'Random sample' }) as Field;
+  private readonly revealBox = el('vscode-checkbox', { id: 'reveal', label: 'Show numbers' }) as Field;
+  private readonly customFields: HTMLElement;
+
+  constructor(private readonly actions: ListActions) {
+    const form = el('form', { class: 'filters', 'aria-label': 'Filters' });
+    this.customFields = el('div', { class: 'custom-range' });
+    this.customFields.append(labelled('start', 'From', this.start), labelled('end', 'To (not included)', this.end));
+    const apply = actionButton('apply', 'Apply filters', 'List the conversations that match these filters', () =>
+      this.submit(),
+    );
+    apply.removeAttribute('secondary');
+    form.append(
+      labelled('range', 'Time', this.range),
+      this.customFields,
+      labelled('environment', 'Environment', this.environment),
+      labelled('channels', 'Channels (comma-separated)', this.channels),
+      labelled('variant', 'Variant', this.variant),
+      labelled('variantBy', 'Variant by', this.variantBy),
+      labelled('progress', 'Status', this.progress),
+      labelled('search', 'Search', this.search),
+      labelled('searchType', 'Search by', this.searchType),
+      labelled('turnType', 'Search in', this.turnType),
+      this.sample,
+      apply,
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.submit();
+    });
+    form.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && !(e.target instanceof HTMLTextAreaElement)) {
+        e.preventDefault();
+        this.submit();
+      }
+    });
+    this.range.addEventListener('change', () => this.showCustom());
+    this.revealBox.addEventListener('change', () => this.actions.reveal(this.revealBox.checked === true));
+
+    const header = el('div', { class: 'row header', role: 'row' });
+    for (const name of ['Started', 'Duration', 'Turns', 'Channel', 'Handoff', 'From', 'To', 'Variant', 'Id'])
+      header.append(el('span', { role: 'columnheader' }, name));
+    this.rows.scroller = true;
+    this.rows.className = 'rows';
+    this.rows.setAttribute('role', 'rowgroup');
+    this.rows.setAttribute('aria-label', 'Conversations');
+    this.rows.keyFunction = (r) => r.id;
+    this.rows.renderItem = (r) => this.renderRow(r);
+    this.rows.addEventListener('visibilityChanged', (e) => {
+      const last = (e as Event & { last: number }).last;
+      if (last >= this.items.length - LOAD_AHEAD) this.askMore();
+    });
+    const table = el('div', { class: 'table', role: 'table', 'aria-label': 'Conversations' });
+    table.append(header, this.rows);
+    const bar = el('div', { class: 'statusbar' });
+    bar.append(this.statusLine, this.revealBox);
+    this.element.append(form, this.problem, bar, table);
+  }
+
+  show(s: ListSnapshot): void {
+    const f = s.filters;
+    this.range.value = f.range;
+    this.start.value = f.start ?? '';
+    this.end.value = f.end ?? '';
+    this.environment.value = f.environment;
+    this.channels.value = f.channels.join(', ');
+    this.variant.value = f.variant ?? '';
+    this.variantBy.value = f.variantBy;
+    this.progress.value = f.progress;
+    this.search.value = f.search ?? '';
+    this.searchType.value = f.searchType;
+    this.turnType.value = f.turnType;
+    this.sample.checked = f.sample;
+    this.showCustom();
+    this.items = s.rows.slice();
+    this.rows.items = this.items;
+    this.setStatus(s.status);
+  }
+
+  append(rows: ConversationRow[]): void {
+    this.items = this.items.concat(rows);
+    this.rows.items = this.items;
+  }
+
+  setStatus(s: ListStatus): void {
+    this.status = s;
+    this.statusLine.textContent = s.text;
+    this.problem.textContent = s.error ?? '';
+    this.revealBox.checked = s.revealed;
+    // A first page shorter than the screen: the next one is asked for at once.
+    if (s.more && !s.loading && this.items.length > 0 && this.items.length < LOAD_AHEAD) this.askMore();
+  }
+
+  private askMore(): void {
+    if (!this.status?.more || this.status.loading) return;
+    this.status = { ...this.status, loading: true };
+    this.actions.more();
+  }
+
+  private showCustom(): void {
+    this.customFields.hidden = this.range.value !== 'custom';
+  }
+
+  private submit(): void {
+    const text = (f: Field) => f.value.trim();
+    const filters: ConversationFilters = {
+      range: this.range.value as ConversationFilters['range'],
+      environment: this.environment.value as ConversationFilters['environment'],
+      channels: text(this.channels)
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean),
+      variantBy: this.variantBy.value === 'id' ? 'id' : 'name',
+      progress: this.progress.value as ConversationFilters['progress'],
+      searchType: this.searchType.value as ConversationFilters['searchType'],
+      turnType: this.turnType.value as ConversationFilters['turnType'],
+      sample: this.sample.checked === true,
+      ...(this.range.value === 'custom' && text(this.start) ? { start: text(this.start) } : {}),
+      ...(this.range.value === 'custom' && text(this.end) ? { end: text(this.end) } : {}),
+      ...(text(this.variant) ? { variant: text(this.variant) } : {}),
+      ...(text(this.search) ? { search: text(this.search) } : {}),
+    };
+    this.actions.filters(filters);
+  }
+
+  /** One conversation; every value is a text binding. Enter or a click opens it. */
+  private renderRow(r: ConversationRow): TemplateResult {
+    const open = () => this.actions.open(r.id);
+    return html`<div
+      class="row ${r.inProgress ? 'in-progress' : ''}"
+      role="row"
+      tabindex="0"
+      data-id=${r.id}
+      @click=${open}
+      @keydown=${(e: KeyboardEvent) => {
+        if (e.key === 'Enter') open();
+      }}
+    >
+      <span role="cell">${timeText(r.startedAt)}</span>
+      <span role="cell">${durationText(r.durationS, r.inProgress)}</span>
+      <span role="cell" class="num">${r.turns}</span>
+      <span role="cell">${visibleControls(r.channel)}</span>
+      <span role="cell" title=${visibleControls(r.handoffTo)}
+        >${r.handoff ? visibleControls(r.handoffTo || 'yes') : ''}</span
+      >
+      <span role="cell" class="number">${visibleControls(r.from)}</span>
+      <span role="cell" class="number">${visibleControls(r.to)}</span>
+      <span role="cell">${visibleControls(r.variant)}</span>
+      <span role="cell" class="id">${visibleControls(r.id)}</span>
+    </div>`;
+  }
+}
