@@ -192,19 +192,17 @@ export class ConversationPanel implements vscode.Disposable {
     if (this.record) this.show(this.record);
   }
 
-  /** Writes the conversation as JSON or Markdown to `target`, or where the person picks. */
-  async export(format: ExportFormat, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+  /** Writes the conversation as JSON or Markdown where the person picks. */
+  async export(format: ExportFormat): Promise<vscode.Uri | undefined> {
     const record = this.record;
     if (!record) throw new UserFacingError(vscode.l10n.t('The conversation is not loaded yet.'));
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const name = `conversation-${record.id.replace(/[^A-Za-z0-9_-]+/g, '-')}${format === 'json' ? '.json' : '.md'}`;
-    const uri =
-      target ??
-      (await prompts.saveFile({
-        title: vscode.l10n.t('Export Conversation'),
-        ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
-        filters: format === 'json' ? { [vscode.l10n.t('JSON')]: ['json'] } : { [vscode.l10n.t('Markdown')]: ['md'] },
-      }));
+    const uri = await prompts.saveFile({
+      title: vscode.l10n.t('Export Conversation'),
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+      filters: format === 'json' ? { [vscode.l10n.t('JSON')]: ['json'] } : { [vscode.l10n.t('Markdown')]: ['md'] },
+    });
     if (!uri) return undefined;
     const text = format === 'json' ? transcriptJson(record, new Date().toISOString()) : transcriptMarkdown(record);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));

@@ -207,7 +207,7 @@ export function registerTranscriptCommands(
     const panel = [...details].find((d) => d.panel.active) ?? lastDetail;
     if (!panel)
       throw new UserFacingError(vscode.l10n.t('Open a conversation first (Agent Workbench: Open Conversation).'));
-    const a = (arg && typeof arg === 'object' ? arg : {}) as { format?: unknown; target?: unknown };
+    const a = (arg && typeof arg === 'object' ? arg : {}) as { format?: unknown };
     let format = EXPORT_FORMATS.find((f) => f === a.format);
     if (!format) {
       const pick = await prompts.pick(
@@ -228,7 +228,7 @@ export function registerTranscriptCommands(
       if (!pick) return undefined;
       format = pick.format;
     }
-    return panel.export(format, a.target instanceof vscode.Uri ? a.target : undefined);
+    return panel.export(format);
   }
 
   /** Shows an agent in the Agents view: the view is focused and the agent selected and expanded. */
