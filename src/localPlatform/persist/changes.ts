@@ -14,25 +14,41 @@ export type Change = { s: StatePath; v: unknown } | { d: StatePath } | { c: Stor
 const SPLIT_ALWAYS_BELOW = 3;
 const SPLIT_MAPS_BELOW = 4;
 
+/** A unit as last saved: its JSON text, that text parsed (to compare with), and the pass that last met it. */
 interface Unit {
-  readonly path: StatePath;
-  readonly text: string;
+  text: string;
+  saved: unknown;
+  seen: number;
 }
+
+/** Separates the keys of a unit's path in its map key (a key of the state never holds it). */
+const SEP = '\u0000';
 
 /**
  * Finds what changed in the state since the last save, as journal changes. Every part of the state
  * is compared by its JSON text, except the conversations: there are many, they only grow, and every
  * change of one is announced (Platform.conversationChanged), so only new and announced ones are read.
+ *
+ * The comparison runs before every acknowledged write, so it is kept to one pass over the state that
+ * builds nothing for a unit that did not change: each is compared, value by value, with its saved text
+ * parsed, and only one that differs there is written out as text (and compared as text, which decides).
+ * No path arrays or new maps per save; the saved units are updated in place once the changes are written.
  */
 export class ChangeTracker {
   private units = new Map<string, Unit>();
+  private pass = 0;
   private conversations = new Map<string, string>();
   private conversationCount = 0;
   private readonly announced = new Set<StoredConversation>();
 
   /** Takes the state as saved in full (loaded or just written as a snapshot). */
   rebase(state: PlatformState): void {
-    this.units = collectUnits(state);
+    this.units = new Map();
+    this.pass = 0;
+    walkUnits(state, (key, value) => {
+      const text = JSON.stringify(value);
+      this.units.set(key, { text, saved: JSON.parse(text), seen: 0 });
+    });
     this.conversations = new Map(state.conversations.map((c) => [c.id, JSON.stringify(c)]));
     this.conversationCount = state.conversations.length;
     this.announced.clear();
@@ -50,11 +66,30 @@ export class ChangeTracker {
   changes(state: PlatformState): { changes: string[]; saved(): void } | undefined {
     const list = state.conversations;
     if (list.length < this.conversationCount) return undefined;
-    const units = collectUnits(state);
+    // A new mark each pass, saved or not, so a unit met by a pass whose save failed is still missed by the next.
+    const pass = ++this.pass;
+    const sets: Array<[string, string]> = [];
     const changes: string[] = [];
-    for (const [key, unit] of this.units) if (!units.has(key)) changes.push(`{"d":${JSON.stringify(unit.path)}}`);
-    for (const [key, unit] of units)
-      if (this.units.get(key)?.text !== unit.text) changes.push(`{"s":${JSON.stringify(unit.path)},"v":${unit.text}}`);
+    let found = 0;
+    walkUnits(state, (key, value) => {
+      const unit = this.units.get(key);
+      if (unit) {
+        unit.seen = pass;
+        found++;
+        if (sameAsJson(value, unit.saved)) return;
+      }
+      const text = JSON.stringify(value);
+      if (unit?.text === text) return;
+      sets.push([key, text]);
+      changes.push(`{"s":${pathText(key)},"v":${text}}`);
+    });
+    // Units of the last save that this pass did not meet are gone (only looked for when some are).
+    const deletes: string[] = [];
+    if (found < this.units.size) {
+      for (const [key, unit] of this.units) if (unit.seen !== pass) deletes.push(key);
+      // Removed before set: a map that became a unit of its own is deleted, then written whole.
+      changes.unshift(...deletes.map((key) => `{"d":${pathText(key)}}`));
+    }
     const texts = new Map<string, string>();
     const consider = (c: StoredConversation): void => {
       if (texts.has(c.id)) return;
@@ -68,7 +103,16 @@ export class ChangeTracker {
     return {
       changes,
       saved: () => {
-        this.units = units;
+        for (const key of deletes) this.units.delete(key);
+        for (const [key, text] of sets) {
+          const unit = this.units.get(key);
+          if (unit) {
+            unit.text = text;
+            unit.saved = JSON.parse(text);
+          } else {
+            this.units.set(key, { text, saved: JSON.parse(text), seen: pass });
+          }
+        }
         for (const [id, text] of texts) this.conversations.set(id, text);
         this.conversationCount = list.length;
         this.announced.clear();
@@ -77,28 +121,63 @@ export class ChangeTracker {
   }
 }
 
-function collectUnits(state: PlatformState): Map<string, Unit> {
-  const out = new Map<string, Unit>();
-  const visit = (value: unknown, path: string[], key: string): void => {
-    if (shouldSplit(value, path.length)) {
-      for (const [k, v] of Object.entries(value)) {
-        if (path.length === 0 && k === 'conversations') continue;
-        visit(v, [...path, k], `${key}\u0000${k}`);
+function pathText(key: string): string {
+  return JSON.stringify(key.split(SEP).slice(1));
+}
+
+/** Calls `visit` with each unit's key (its path joined, after a leading separator) and value. */
+function walkUnits(state: PlatformState, visit: (key: string, value: unknown) => void): void {
+  const walk = (value: unknown, depth: number, key: string): void => {
+    if (shouldSplit(value, depth)) {
+      for (const k in value) {
+        if (!Object.hasOwn(value, k) || (depth === 0 && k === 'conversations')) continue;
+        walk(value[k], depth + 1, key + SEP + k);
       }
       return;
     }
     if (value === undefined) return;
-    out.set(key, { path, text: JSON.stringify(value) });
+    visit(key, value);
   };
-  visit(state, [], '');
-  return out;
+  walk(state, 0, '');
 }
 
 function shouldSplit(value: unknown, depth: number): value is Record<string, unknown> {
   if (!isPlainObject(value) || depth >= SPLIT_MAPS_BELOW) return false;
-  const values = Object.values(value);
-  if (values.length === 0) return false;
-  return depth < SPLIT_ALWAYS_BELOW || values.every(isPlainObject);
+  let empty = true;
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    empty = false;
+    if (depth < SPLIT_ALWAYS_BELOW) return true;
+    if (!isPlainObject(value[k])) return false;
+  }
+  return !empty;
+}
+
+/**
+ * True when `value` is, key for key, what `saved` (parsed JSON, which never holds undefined) holds.
+ * Anything JSON would write otherwise (undefined, a Date, NaN, a function) counts as different, for the
+ * caller to compare as text; so true means the value's JSON text is the saved one, or differs only in the
+ * order of keys. The state is plain JSON data (state.ts): no classes with toJSON of their own.
+ */
+function sameAsJson(value: unknown, saved: unknown): boolean {
+  if (value === saved) return true;
+  if (typeof value !== 'object' || value === null || typeof saved !== 'object' || saved === null) return false;
+  if (Array.isArray(value)) {
+    if (!Array.isArray(saved) || value.length !== saved.length) return false;
+    for (let i = 0; i < value.length; i++) if (!sameAsJson(value[i], saved[i])) return false;
+    return true;
+  }
+  if (Array.isArray(saved)) return false;
+  const record = value as Record<string, unknown>;
+  const savedRecord = saved as Record<string, unknown>;
+  let keys = 0;
+  for (const k in record) {
+    keys++;
+    const was = savedRecord[k];
+    if (was === undefined || !sameAsJson(record[k], was)) return false;
+  }
+  for (const _key in savedRecord) keys--;
+  return keys === 0;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
