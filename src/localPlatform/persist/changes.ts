@@ -14,28 +14,34 @@ export type Change = { s: StatePath; v: unknown } | { d: StatePath } | { c: Stor
 const SPLIT_ALWAYS_BELOW = 3;
 const SPLIT_MAPS_BELOW = 4;
 
-/** A unit as last saved: its JSON text, that text parsed (to compare with), and the pass that last met it. */
-interface Unit {
-  text: string;
-  saved: unknown;
+/**
+ * The state as last saved, in its shape: a split object has a child per key, a unit its JSON text and
+ * that text parsed (to compare with). `seen` is the last pass that met the node.
+ */
+interface Node {
+  unit?: { text: string; saved: unknown };
+  children?: Map<string, Node>;
   seen: number;
 }
 
-/** Separates the keys of a unit's path in its map key (a key of the state never holds it). */
-const SEP = '\u0000';
+/** What one pass over the state found: journal changes, and what to record once they are written. */
+interface Found {
+  readonly changes: string[];
+  readonly deletes: string[];
+  readonly record: Array<() => void>;
+}
 
 /**
  * Finds what changed in the state since the last save, as journal changes. Every part of the state
- * is compared by its JSON text, except the conversations: there are many, they only grow, and every
+ * is compared with what was saved, except the conversations: there are many, they only grow, and every
  * change of one is announced (Platform.conversationChanged), so only new and announced ones are read.
  *
- * The comparison runs before every acknowledged write, so it is kept to one pass over the state that
- * builds nothing for a unit that did not change: each is compared, value by value, with its saved text
- * parsed, and only one that differs there is written out as text (and compared as text, which decides).
- * No path arrays or new maps per save; the saved units are updated in place once the changes are written.
+ * The comparison runs before every acknowledged write, so a pass builds nothing for what did not
+ * change: it walks the state and the saved tree side by side, compares each unit value by value with
+ * its saved copy, and writes out as text only a unit that differs there (the text decides).
  */
 export class ChangeTracker {
-  private units = new Map<string, Unit>();
+  private root: Node = { seen: 0 };
   private pass = 0;
   private conversations = new Map<string, string>();
   private conversationCount = 0;
@@ -43,12 +49,8 @@ export class ChangeTracker {
 
   /** Takes the state as saved in full (loaded or just written as a snapshot). */
   rebase(state: PlatformState): void {
-    this.units = new Map();
-    this.pass = 0;
-    walkUnits(state, (key, value) => {
-      const text = JSON.stringify(value);
-      this.units.set(key, { text, saved: JSON.parse(text), seen: 0 });
-    });
+    this.root = { seen: 0 };
+    for (const record of this.diff(state).record) record();
     this.conversations = new Map(state.conversations.map((c) => [c.id, JSON.stringify(c)]));
     this.conversationCount = state.conversations.length;
     this.announced.clear();
@@ -66,30 +68,9 @@ export class ChangeTracker {
   changes(state: PlatformState): { changes: string[]; saved(): void } | undefined {
     const list = state.conversations;
     if (list.length < this.conversationCount) return undefined;
-    // A new mark each pass, saved or not, so a unit met by a pass whose save failed is still missed by the next.
-    const pass = ++this.pass;
-    const sets: Array<[string, string]> = [];
-    const changes: string[] = [];
-    let found = 0;
-    walkUnits(state, (key, value) => {
-      const unit = this.units.get(key);
-      if (unit) {
-        unit.seen = pass;
-        found++;
-        if (sameAsJson(value, unit.saved)) return;
-      }
-      const text = JSON.stringify(value);
-      if (unit?.text === text) return;
-      sets.push([key, text]);
-      changes.push(`{"s":${pathText(key)},"v":${text}}`);
-    });
-    // Units of the last save that this pass did not meet are gone (only looked for when some are).
-    const deletes: string[] = [];
-    if (found < this.units.size) {
-      for (const [key, unit] of this.units) if (unit.seen !== pass) deletes.push(key);
-      // Removed before set: a map that became a unit of its own is deleted, then written whole.
-      changes.unshift(...deletes.map((key) => `{"d":${pathText(key)}}`));
-    }
+    const found = this.diff(state);
+    // Removed before set: a map that became a single value is deleted, then written whole.
+    const changes = [...found.deletes.map((path) => `{"d":${path}}`), ...found.changes];
     const texts = new Map<string, string>();
     const consider = (c: StoredConversation): void => {
       if (texts.has(c.id)) return;
@@ -103,42 +84,89 @@ export class ChangeTracker {
     return {
       changes,
       saved: () => {
-        for (const key of deletes) this.units.delete(key);
-        for (const [key, text] of sets) {
-          const unit = this.units.get(key);
-          if (unit) {
-            unit.text = text;
-            unit.saved = JSON.parse(text);
-          } else {
-            this.units.set(key, { text, saved: JSON.parse(text), seen: pass });
-          }
-        }
+        for (const record of found.record) record();
         for (const [id, text] of texts) this.conversations.set(id, text);
         this.conversationCount = list.length;
         this.announced.clear();
       },
     };
   }
-}
 
-function pathText(key: string): string {
-  return JSON.stringify(key.split(SEP).slice(1));
-}
-
-/** Calls `visit` with each unit's key (its path joined, after a leading separator) and value. */
-function walkUnits(state: PlatformState, visit: (key: string, value: unknown) => void): void {
-  const walk = (value: unknown, depth: number, key: string): void => {
-    if (shouldSplit(value, depth)) {
-      for (const k in value) {
-        if (!Object.hasOwn(value, k) || (depth === 0 && k === 'conversations')) continue;
-        walk(value[k], depth + 1, key + SEP + k);
+  /** One pass over the state beside the saved tree; the tree changes only when `record` is called. */
+  private diff(state: PlatformState): Found {
+    // A new mark each pass, saved or not, so a node met by a pass whose save failed is still missed by the next.
+    const pass = ++this.pass;
+    const found: Found = { changes: [], deletes: [], record: [] };
+    const path: string[] = [];
+    const visit = (value: unknown, depth: number, node: Node | undefined): void => {
+      if (value === undefined) return;
+      if (node) node.seen = pass;
+      if (shouldSplit(value, depth)) {
+        if (node?.unit) {
+          found.deletes.push(JSON.stringify(path));
+          found.record.push(() => (node.unit = undefined));
+        }
+        const children = node?.children;
+        let met = 0;
+        for (const k in value) {
+          if (!Object.hasOwn(value, k) || (depth === 0 && k === 'conversations')) continue;
+          const child = children?.get(k);
+          path.push(k);
+          visit(value[k], depth + 1, child);
+          path.pop();
+          if (child?.seen === pass) met++;
+        }
+        if (children && met < children.size) this.gone(children, pass, path, found);
+        return;
       }
-      return;
+      if (node?.children) {
+        this.gone(node.children, pass, path, found);
+        found.record.push(() => (node.children = undefined));
+      }
+      if (node?.unit && sameAsJson(value, node.unit.saved)) return;
+      const text = JSON.stringify(value);
+      if (node?.unit?.text === text) return;
+      found.changes.push(`{"s":${JSON.stringify(path)},"v":${text}}`);
+      const at = [...path];
+      found.record.push(() => (this.nodeAt(at, pass).unit = { text, saved: JSON.parse(text) as unknown }));
+    };
+    visit(state, 0, this.root);
+    return found;
+  }
+
+  /** The children not met by this pass are gone: each unit below them is deleted. */
+  private gone(children: Map<string, Node>, pass: number, path: string[], found: Found): void {
+    const units = (node: Node): void => {
+      if (node.unit) found.deletes.push(JSON.stringify(path));
+      for (const [k, child] of node.children ?? []) {
+        path.push(k);
+        units(child);
+        path.pop();
+      }
+    };
+    for (const [k, child] of children) {
+      if (child.seen === pass) continue;
+      path.push(k);
+      units(child);
+      path.pop();
+      found.record.push(() => children.delete(k));
     }
-    if (value === undefined) return;
-    visit(key, value);
-  };
-  walk(state, 0, '');
+  }
+
+  /** The saved tree's node at `path`, made (as met by `pass`) where missing. */
+  private nodeAt(path: readonly string[], pass: number): Node {
+    let node = this.root;
+    for (const k of path) {
+      node.children ??= new Map();
+      let child = node.children.get(k);
+      if (!child) {
+        child = { seen: pass };
+        node.children.set(k, child);
+      }
+      node = child;
+    }
+    return node;
+  }
 }
 
 function shouldSplit(value: unknown, depth: number): value is Record<string, unknown> {

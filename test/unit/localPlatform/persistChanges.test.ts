@@ -48,6 +48,10 @@ describe('local platform journal: what changed since the last save', () => {
     saveAndReplay(tracker, state, saved);
     state.families.alerts = { rules: 'none' };
     saveAndReplay(tracker, state, saved);
+    (state.agents.agents as Record<string, unknown>).ag_3 = undefined;
+    assert.deepEqual(saveAndReplay(tracker, state, saved), [{ d: ['agents', 'agents', 'ag_3'] }]);
+    state.families.alerts = { rules: { r2: { id: 'r2' } } };
+    saveAndReplay(tracker, state, saved);
   });
 
   it('still finds a removal after a save that failed part way', () => {
