@@ -145,7 +145,7 @@ export type ChatCommand =
   | { type: 'openTranscript' }
   /**
    * The webview had each line version `rev` (0 for a snapshot) in its page at `at` (ms since the epoch,
-   * sub-millisecond), and now holds `elements` line elements; only when the snapshot asked with ackPaint.
+   * sub-millisecond, read with epochClock so the extension host can compare it with its own), and now holds `elements` line elements; only when the snapshot asked with ackPaint.
    * Told in batches, so that telling does not slow what it measures.
    */
   | { type: 'painted'; paints: Array<{ rev: number; at: number }>; elements: number }

@@ -1,11 +1,14 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatLine, ChatSnapshot } from '../../src/protocol/chat';
+import { epochClock } from '../../src/protocol/epochClock';
 import { activateExtension, type LocalPlatformUrls, recordMetric } from './support';
 import { answers, type ChatPanelHandle, openChat, platformOptions, until } from './chatSupport';
 import { scriptedPrompts } from './prompts';
 
 const CHUNKS = 1_000;
+/** Answers streamed before the measured ones: the page's first layouts and the code's first runs are not the figure. */
+const WARM_UP_ANSWERS = 3;
 const MESSAGES = 2_000;
 
 function percentile(values: number[], p: number): number {
@@ -28,19 +31,33 @@ suite('Chat panel figures', () => {
     const p = await openChat({ mode: 'messaging', streaming: true, ackPaint: true });
     try {
       await until('the greeting', () => answers(p).length === 1);
-      // When each streamed version of an answer left the extension host (epoch ms, as the webview reports).
-      const madeAt = new Map<number, number>();
+      // When each streamed version of an answer reached the extension host: the notification is made in the same
+      // turn of the event loop as the socket's message arrives. Both ends read epochClock, so they compare.
+      const now = epochClock();
+      // Versions not painted yet, by line: a version replaced by a newer one before it was posted is on screen
+      // when the newer one is, and is timed from its own arrival.
+      const waiting = new Map<string, Array<{ rev: number; at: number }>>();
+      const lineOf = new Map<number, string>();
       const latencies: number[] = [];
+      let measuring = false;
       p.onDidNotify((n) => {
         const line = n as { type: string; line?: ChatLine; rev?: number };
-        if (line.type === 'line' && line.line?.role === 'agent' && line.line.streaming)
-          madeAt.set(line.rev!, performance.timeOrigin + performance.now());
+        if (!measuring || line.type !== 'line' || line.line?.role !== 'agent' || !line.line.streaming) return;
+        waiting.set(line.line.id, [...(waiting.get(line.line.id) ?? []), { rev: line.rev!, at: now() }]);
+        lineOf.set(line.rev!, line.line.id);
       });
       p.onDidPaint(({ rev, at }) => {
-        const made = madeAt.get(rev);
-        if (made !== undefined) latencies.push(at - made);
+        const id = lineOf.get(rev);
+        const versions = id === undefined ? undefined : waiting.get(id);
+        if (!id || !versions) return;
+        for (const v of versions) if (v.rev <= rev) latencies.push(at - v.at);
+        waiting.set(
+          id,
+          versions.filter((v) => v.rev > rev),
+        );
       });
       for (let i = 0; latencies.length < CHUNKS; i++) {
+        measuring = i >= WARM_UP_ANSWERS;
         await p.send(`Question ${i}: what are your opening hours on Sunday, and can I return an order?`);
         await until(`answer ${i}`, () => answers(p).length === i + 2, 60_000);
       }

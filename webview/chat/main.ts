@@ -21,6 +21,7 @@ import {
   isCopyResult,
   isSaveResult,
 } from '../../src/protocol/chat';
+import { epochClock } from '../../src/protocol/epochClock';
 import { PaintReporter } from '../shared/controls';
 import { Host, reportProblems } from '../shared/host';
 import { adoptStyles, el } from '../shared/styles';
@@ -34,6 +35,8 @@ import { Toolbar } from './toolbar';
 
 /** The inspector keeps the newest events in the page; the saved conversation has all of them. */
 const INSPECTOR_KEEP = 2_000;
+/** How often the inspector's list is redrawn while events arrive, at most. */
+const INSPECTOR_EVERY_MS = 250;
 /** How often the panel's state is kept for a restore, at most. */
 const STATE_EVERY_MS = 500;
 
@@ -118,13 +121,24 @@ function showLines(): void {
   if (follow && lines.length) void list.updateComplete.then(() => list.scrollTo({ top: list.scrollHeight }));
 }
 
-let inspectorFrame: number | undefined;
-/** The inspector is redrawn at most once a frame: during a streamed answer events arrive faster than that. */
+let inspectorTimer: ReturnType<typeof setTimeout> | undefined;
+let inspectorDrawnAt = Number.NEGATIVE_INFINITY;
+/**
+ * The inspector is redrawn at most every INSPECTOR_EVERY_MS: during a streamed answer an event arrives every few
+ * milliseconds, and laying out its list that often would hold up the answer being written beside it.
+ */
 function showInspector(): void {
-  inspectorFrame ??= requestAnimationFrame(() => {
-    inspectorFrame = undefined;
-    events.items = inspector.slice();
-  });
+  if (inspectorTimer !== undefined) return;
+  const wait = Math.max(0, inspectorDrawnAt + INSPECTOR_EVERY_MS - performance.now());
+  inspectorTimer = setTimeout(
+    () =>
+      requestAnimationFrame(() => {
+        inspectorTimer = undefined;
+        inspectorDrawnAt = performance.now();
+        events.items = inspector.slice();
+      }),
+    wait,
+  );
 }
 
 function showStatus(s: ChatStatus): void {
@@ -229,20 +243,47 @@ async function painted(rev: number, lineId?: string): Promise<void> {
   await list.updateComplete;
   // A line already in view has its new text now; a new one, or a whole snapshot, once the list has laid it out
   // (the virtualizer draws a new item a frame or two later). A line scrolled out of view is never drawn: the wait is bounded.
-  const inPage = () =>
-    lineId !== undefined && [...list.querySelectorAll<HTMLElement>('.line')].some((e) => e.dataset.line === lineId);
   if (rev === 0) await Promise.race([list.layoutComplete, new Promise((r) => setTimeout(r, 2_000))]);
-  for (let waited = 0; rev !== 0 && !inPage() && waited < 1_000; waited += 8)
-    await new Promise((r) => setTimeout(r, 8));
+  else if (lineId !== undefined) await inList(lineId, 1_000);
   tellPainted(rev);
 }
 
-const paints = new PaintReporter((told) =>
-  command({
-    type: 'painted',
-    paints: told.map(({ seq, at }) => ({ rev: seq, at })),
-    elements: list.querySelectorAll('.line').length + liveLine.querySelectorAll('.line').length,
-  }),
+/** Lines waited for in the list, with what to call once each is drawn. */
+const awaited = new Map<string, Set<() => void>>();
+const listWatch = new MutationObserver(() => {
+  for (const [id, waiting] of awaited) if (drawn(id)) waiting.forEach((done) => done());
+});
+const drawn = (lineId: string): boolean => list.querySelector(`.line[data-line="${CSS.escape(lineId)}"]`) !== null;
+
+/** Resolves once the list has drawn the line, or after `limitMs` (a line out of view is not drawn). */
+function inList(lineId: string, limitMs: number): Promise<void> {
+  if (drawn(lineId)) return Promise.resolve();
+  return new Promise((resolve) => {
+    if (awaited.size === 0) listWatch.observe(list, { childList: true, subtree: true });
+    const waiting = awaited.get(lineId) ?? new Set();
+    awaited.set(lineId, waiting);
+    const done = (): void => {
+      clearTimeout(timer);
+      waiting.delete(done);
+      if (waiting.size === 0) awaited.delete(lineId);
+      if (awaited.size === 0) listWatch.disconnect();
+      resolve();
+    };
+    const timer = setTimeout(done, limitMs);
+    waiting.add(done);
+  });
+}
+
+/** The clock paint times are told in, comparable with the extension host's (made at the first paint told). */
+let epochNow: (() => number) | undefined;
+const paints = new PaintReporter(
+  (told) =>
+    command({
+      type: 'painted',
+      paints: told.map(({ seq, at }) => ({ rev: seq, at })),
+      elements: list.querySelectorAll('.line').length + liveLine.querySelectorAll('.line').length,
+    }),
+  () => (epochNow ??= epochClock())(),
 );
 /** Notes when a version reached the page; told to the host a little later, with others, so the telling costs the stream nothing. */
 function tellPainted(rev: number): void {

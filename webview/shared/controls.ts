@@ -23,10 +23,14 @@ export function actionButton(name: string, label: string, title: string, onClick
 export class PaintReporter {
   private paints: Array<{ seq: number; at: number }> = [];
 
-  constructor(private readonly tell: (paints: Array<{ seq: number; at: number }>) => void) {}
+  constructor(
+    private readonly tell: (paints: Array<{ seq: number; at: number }>) => void,
+    /** Epoch milliseconds, sub-millisecond. */
+    private readonly now: () => number = () => performance.timeOrigin + performance.now(),
+  ) {}
 
   painted(seq: number): void {
-    this.paints.push({ seq, at: performance.timeOrigin + performance.now() });
+    this.paints.push({ seq, at: this.now() });
     if (this.paints.length > 1) return;
     setTimeout(() => {
       const told = this.paints;

@@ -14,25 +14,43 @@ export type Change = { s: StatePath; v: unknown } | { d: StatePath } | { c: Stor
 const SPLIT_ALWAYS_BELOW = 3;
 const SPLIT_MAPS_BELOW = 4;
 
-interface Unit {
-  readonly path: StatePath;
-  readonly text: string;
+/**
+ * The state as last saved, in its shape: a split object has a child per key, a unit its JSON text and
+ * that text parsed (to compare with). `seen` is the last pass that met the node.
+ */
+interface Node {
+  unit?: { text: string; saved: unknown };
+  children?: Map<string, Node>;
+  seen: number;
+}
+
+/** What one pass over the state found: journal changes, and what to record once they are written. */
+interface Found {
+  readonly changes: string[];
+  readonly deletes: string[];
+  readonly record: Array<() => void>;
 }
 
 /**
  * Finds what changed in the state since the last save, as journal changes. Every part of the state
- * is compared by its JSON text, except the conversations: there are many, they only grow, and every
+ * is compared with what was saved, except the conversations: there are many, they only grow, and every
  * change of one is announced (Platform.conversationChanged), so only new and announced ones are read.
+ *
+ * The comparison runs before every acknowledged write, so a pass builds nothing for what did not
+ * change: it walks the state and the saved tree side by side, compares each unit value by value with
+ * its saved copy, and writes out as text only a unit that differs there (the text decides).
  */
 export class ChangeTracker {
-  private units = new Map<string, Unit>();
+  private root: Node = { seen: 0 };
+  private pass = 0;
   private conversations = new Map<string, string>();
   private conversationCount = 0;
   private readonly announced = new Set<StoredConversation>();
 
   /** Takes the state as saved in full (loaded or just written as a snapshot). */
   rebase(state: PlatformState): void {
-    this.units = collectUnits(state);
+    this.root = { seen: 0 };
+    for (const record of this.diff(state).record) record();
     this.conversations = new Map(state.conversations.map((c) => [c.id, JSON.stringify(c)]));
     this.conversationCount = state.conversations.length;
     this.announced.clear();
@@ -50,11 +68,9 @@ export class ChangeTracker {
   changes(state: PlatformState): { changes: string[]; saved(): void } | undefined {
     const list = state.conversations;
     if (list.length < this.conversationCount) return undefined;
-    const units = collectUnits(state);
-    const changes: string[] = [];
-    for (const [key, unit] of this.units) if (!units.has(key)) changes.push(`{"d":${JSON.stringify(unit.path)}}`);
-    for (const [key, unit] of units)
-      if (this.units.get(key)?.text !== unit.text) changes.push(`{"s":${JSON.stringify(unit.path)},"v":${unit.text}}`);
+    const found = this.diff(state);
+    // Removed before set: a map that became a single value is deleted, then written whole.
+    const changes = [...found.deletes.map((path) => `{"d":${path}}`), ...found.changes];
     const texts = new Map<string, string>();
     const consider = (c: StoredConversation): void => {
       if (texts.has(c.id)) return;
@@ -68,37 +84,128 @@ export class ChangeTracker {
     return {
       changes,
       saved: () => {
-        this.units = units;
+        for (const record of found.record) record();
         for (const [id, text] of texts) this.conversations.set(id, text);
         this.conversationCount = list.length;
         this.announced.clear();
       },
     };
   }
-}
 
-function collectUnits(state: PlatformState): Map<string, Unit> {
-  const out = new Map<string, Unit>();
-  const visit = (value: unknown, path: string[], key: string): void => {
-    if (shouldSplit(value, path.length)) {
-      for (const [k, v] of Object.entries(value)) {
-        if (path.length === 0 && k === 'conversations') continue;
-        visit(v, [...path, k], `${key}\u0000${k}`);
+  /** One pass over the state beside the saved tree; the tree changes only when `record` is called. */
+  private diff(state: PlatformState): Found {
+    // A new mark each pass, saved or not, so a node met by a pass whose save failed is still missed by the next.
+    const pass = ++this.pass;
+    const found: Found = { changes: [], deletes: [], record: [] };
+    const path: string[] = [];
+    const visit = (value: unknown, depth: number, node: Node | undefined): void => {
+      if (value === undefined) return;
+      if (node) node.seen = pass;
+      if (shouldSplit(value, depth)) {
+        if (node?.unit) {
+          found.deletes.push(JSON.stringify(path));
+          found.record.push(() => (node.unit = undefined));
+        }
+        const children = node?.children;
+        let met = 0;
+        for (const k in value) {
+          if (!Object.hasOwn(value, k) || (depth === 0 && k === 'conversations')) continue;
+          const child = children?.get(k);
+          path.push(k);
+          visit(value[k], depth + 1, child);
+          path.pop();
+          if (child?.seen === pass) met++;
+        }
+        if (children && met < children.size) this.gone(children, pass, path, found);
+        return;
       }
-      return;
+      if (node?.children) {
+        this.gone(node.children, pass, path, found);
+        found.record.push(() => (node.children = undefined));
+      }
+      if (node?.unit && sameAsJson(value, node.unit.saved)) return;
+      const text = JSON.stringify(value);
+      if (node?.unit?.text === text) return;
+      found.changes.push(`{"s":${JSON.stringify(path)},"v":${text}}`);
+      const at = [...path];
+      found.record.push(() => (this.nodeAt(at, pass).unit = { text, saved: JSON.parse(text) as unknown }));
+    };
+    visit(state, 0, this.root);
+    return found;
+  }
+
+  /** The children not met by this pass are gone: each unit below them is deleted. */
+  private gone(children: Map<string, Node>, pass: number, path: string[], found: Found): void {
+    const units = (node: Node): void => {
+      if (node.unit) found.deletes.push(JSON.stringify(path));
+      for (const [k, child] of node.children ?? []) {
+        path.push(k);
+        units(child);
+        path.pop();
+      }
+    };
+    for (const [k, child] of children) {
+      if (child.seen === pass) continue;
+      path.push(k);
+      units(child);
+      path.pop();
+      found.record.push(() => children.delete(k));
     }
-    if (value === undefined) return;
-    out.set(key, { path, text: JSON.stringify(value) });
-  };
-  visit(state, [], '');
-  return out;
+  }
+
+  /** The saved tree's node at `path`, made (as met by `pass`) where missing. */
+  private nodeAt(path: readonly string[], pass: number): Node {
+    let node = this.root;
+    for (const k of path) {
+      node.children ??= new Map();
+      let child = node.children.get(k);
+      if (!child) {
+        child = { seen: pass };
+        node.children.set(k, child);
+      }
+      node = child;
+    }
+    return node;
+  }
 }
 
 function shouldSplit(value: unknown, depth: number): value is Record<string, unknown> {
   if (!isPlainObject(value) || depth >= SPLIT_MAPS_BELOW) return false;
-  const values = Object.values(value);
-  if (values.length === 0) return false;
-  return depth < SPLIT_ALWAYS_BELOW || values.every(isPlainObject);
+  let empty = true;
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    empty = false;
+    if (depth < SPLIT_ALWAYS_BELOW) return true;
+    if (!isPlainObject(value[k])) return false;
+  }
+  return !empty;
+}
+
+/**
+ * True when `value` is, key for key, what `saved` (parsed JSON, which never holds undefined) holds.
+ * Anything JSON would write otherwise (undefined, a Date, NaN, a function) counts as different, for the
+ * caller to compare as text; so true means the value's JSON text is the saved one, or differs only in the
+ * order of keys. The state is plain JSON data (state.ts): no classes with toJSON of their own.
+ */
+function sameAsJson(value: unknown, saved: unknown): boolean {
+  if (value === saved) return true;
+  if (typeof value !== 'object' || value === null || typeof saved !== 'object' || saved === null) return false;
+  if (Array.isArray(value)) {
+    if (!Array.isArray(saved) || value.length !== saved.length) return false;
+    for (let i = 0; i < value.length; i++) if (!sameAsJson(value[i], saved[i])) return false;
+    return true;
+  }
+  if (Array.isArray(saved)) return false;
+  const record = value as Record<string, unknown>;
+  const savedRecord = saved as Record<string, unknown>;
+  let keys = 0;
+  for (const k in record) {
+    keys++;
+    const was = savedRecord[k];
+    if (was === undefined || !sameAsJson(record[k], was)) return false;
+  }
+  for (const _key in savedRecord) keys--;
+  return keys === 0;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -46,7 +46,7 @@ export class ChatPanel implements vscode.Disposable {
   );
   private readonly _onDidDispose = this.subs.add(new vscode.EventEmitter<void>());
   private readonly _onDidNotify = this.subs.add(new vscode.EventEmitter<ChatNotification>());
-  /** The webview has line version `rev` in its page since `at` (epoch ms; only with ackPaint). */
+  /** The webview has line version `rev` in its page since `at` (epoch ms read with epochClock; only with ackPaint). */
   readonly onDidPaint = this._onDidPaint.event;
   readonly onDidDispose = this._onDidDispose.event;
   /** Every notification made for the webview, posted or not (tests read the conversation through it). */
