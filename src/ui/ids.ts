@@ -59,6 +59,12 @@ export const Command = {
   restartChat: 'agentWorkbench.restartChat',
   saveConversation: 'agentWorkbench.saveConversation',
   copyConversationId: 'agentWorkbench.copyConversationId',
+  // File mirror: source control
+  pull: 'agentWorkbench.pull',
+  push: 'agentWorkbench.push',
+  refreshStatus: 'agentWorkbench.refreshStatus',
+  openFileMerge: 'agentWorkbench.openFileMerge',
+  completeFileMerge: 'agentWorkbench.completeFileMerge',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
