@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { notification, openWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
+import {
+  notification,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  showAgentWorkbench,
+  startLocalPlatform,
+  step,
+} from './support.mjs';
 
 describe('Source control of a checked-out agent', { timeout: 300_000 }, () => {
   let wb;
@@ -28,11 +36,7 @@ describe('Source control of a checked-out agent', { timeout: 300_000 }, () => {
     const { page } = wb;
     await step(page, 'source-control-changes', async () => {
       await showAgentWorkbench(page);
-      await runCommand(page, 'Agent Workbench: Start Local Platform');
-      const toast = notification(page, 'The local platform is running on');
-      await toast.waitFor();
-      origin = (await toast.innerText()).match(/http:\/\/127\.0\.0\.1:\d+/)?.[0];
-      assert.ok(origin);
+      origin = await startLocalPlatform(page);
       await page.locator('.sidebar .monaco-list-row', { hasText: 'Support Desk' }).first().waitFor();
 
       // Check Out from the palette: the agent, then the folder the editor suggests.

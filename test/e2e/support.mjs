@@ -172,3 +172,13 @@ export async function step(page, name, fn) {
     throw err;
   }
 }
+
+/** Starts the local platform from the palette; returns its origin, read from the notification that says where it runs. */
+export async function startLocalPlatform(page) {
+  await runCommand(page, 'Agent Workbench: Start Local Platform');
+  const toast = notification(page, 'The local platform is running on');
+  await toast.waitFor();
+  const origin = (await toast.innerText()).match(/http:\/\/127\.0\.0\.1:\d+/)?.[0];
+  if (!origin) throw new Error('the notification of the local platform names no address');
+  return origin;
+}
