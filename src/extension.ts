@@ -92,7 +92,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerConnectionCommands(connection),
     registerLocalPlatformCommands(localPlatform, connection),
     registerAgentCommands(connection, models, agentsView.tree, agentsView.remembered),
-    registerCheckOutCommand(connection, models),
+    registerCheckOutCommand(connection, models, () => void agentFolders.scan()),
     registerDeployCommands(connection, models),
     registerNumberCommands(connection, models),
     registerAlertCommands(connection, alertsTree),

@@ -19,7 +19,9 @@ interface Topic {
  * and pushed, a teammate's edits (the admin API) read on Refresh and pulled, conflicts settled in the
  * merge editor, and topic files added, renamed and deleted.
  */
-suite('Source control of agent folders', () => {
+suite('Source control of agent folders', function () {
+  // Check out, file watcher and platform round trips on a busy machine: the conditions wait up to a minute each.
+  this.timeout(180_000);
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
   let ui: ScriptedPrompts;
@@ -42,7 +44,8 @@ suite('Source control of agent folders', () => {
     for (;;) {
       const value = await read();
       if (value) return value;
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+      if (Date.now() > until)
+        throw new Error(`timed out waiting for ${what}; shown: ${JSON.stringify(api.testing!.sourceControl())}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -248,6 +251,48 @@ suite('Source control of agent folders', () => {
       await readFile(join(folder, 'knowledge', 'gift-cards.md'), 'utf8'),
       new RegExp(`id: ${created!.topicId}`),
     );
+    await waitFor('an empty Local Changes group', () => shown(folder)?.groups.local.length === 0);
+  });
+
+  test('a push the platform fails half way leaves the files as they were, says why, and the next push finishes it', async () => {
+    const folder = await checkOut();
+    await editAndSave(join(folder, 'knowledge', 'returns.md'), (t) => t.replace('30 days', '45 days'));
+    await editAndSave(join(folder, 'knowledge', 'delivery.md'), (t) => t.replace('3 to 5', '2 to 4'));
+    await waitFor('both files under Local Changes', () => shown(folder)?.groups.local.length === 2);
+    await http('POST', `${urls.admin}/faults`, {
+      body: { family: 'build', path: '/kt_delivery$/', method: 'PATCH', status: 503, times: 20 },
+    });
+    try {
+      assert.equal(await vscode.commands.executeCommand('agentWorkbench.push', vscode.Uri.file(folder)), undefined);
+      assert.notEqual(ui.lastError(), '', 'the failure is told');
+    } finally {
+      await http('DELETE', `${urls.admin}/faults`);
+    }
+    assert.match(
+      await readFile(join(folder, 'knowledge', 'delivery.md'), 'utf8'),
+      /2 to 4/,
+      'the edit stays in the file',
+    );
+    await waitFor('delivery.md still to push', () => shown(folder)?.groups.local.includes('knowledge/delivery.md'));
+    const returnsWentThrough = /45 days/.test(
+      (await platformTopics()).find((t) => t.topicId === 'kt_returns')?.content ?? '',
+    );
+    assert.equal(
+      shown(folder)!.groups.local.includes('knowledge/returns.md'),
+      !returnsWentThrough,
+      'a file is listed to push exactly when its edit did not reach the platform',
+    );
+
+    const report = await vscode.commands.executeCommand<PushReport>('agentWorkbench.push', vscode.Uri.file(folder));
+    assert.ok(report, ui.lastError());
+    assert.deepEqual(
+      report.sent.map((a) => a.path).sort(),
+      returnsWentThrough ? ['knowledge/delivery.md'] : ['knowledge/delivery.md', 'knowledge/returns.md'],
+      'what went through the first time is not sent again',
+    );
+    const topics = await platformTopics();
+    assert.match(topics.find((t) => t.topicId === 'kt_returns')!.content, /45 days/);
+    assert.match(topics.find((t) => t.topicId === 'kt_delivery')!.content, /2 to 4/);
     await waitFor('an empty Local Changes group', () => shown(folder)?.groups.local.length === 0);
   });
 });
