@@ -144,7 +144,7 @@ export function registerSyncCommands(
     return report;
   }
 
-  /** Deleting topics and changing real-time configs are confirmed before anything is sent. */
+  /** Deleting topics and changing real-time configs are asked about before anything is sent. */
   async function confirmPush(outgoing: ShownStatus[]): Promise<boolean> {
     const deleted = outgoing.filter((f) => f.local === 'deleted' && f.key.startsWith('topic:'));
     if (deleted.length > 0) {
