@@ -295,4 +295,43 @@ suite('Source control of agent folders', function () {
     assert.match(topics.find((t) => t.topicId === 'kt_delivery')!.content, /2 to 4/);
     await waitFor('an empty Local Changes group', () => shown(folder)?.groups.local.length === 0);
   });
+
+  test('Complete File Merge asks before keeping conflict markers, and a file deleted on the platform is kept or deleted by choice', async () => {
+    const folder = await checkOut();
+    const file = join(folder, 'behavior.md');
+    await editAndSave(file, (t) => t.replace('Be brief and friendly.', 'Be brief.'));
+    await editAndSave(join(folder, 'knowledge', 'returns.md'), (t) => t.replace('30 days', '45 days'));
+    const behavior = await platformBehavior();
+    await teammate({ behavior: behavior.replace('Be brief and friendly.', 'Be friendly.') });
+    await http('POST', `${urls.admin}/agents/ag_support/branches/br_support_main/edit`, {
+      body: { deleteTopics: ['kt_returns'] },
+    });
+    const pulled = await vscode.commands.executeCommand<PullReport>('agentWorkbench.pull', vscode.Uri.file(folder));
+    assert.deepEqual(
+      pulled?.conflicts.map((c) => c.path).sort(),
+      ['behavior.md', 'knowledge/returns.md'],
+      ui.lastError(),
+    );
+
+    // A result saved with markers is taken only when the person says so.
+    await editAndSave(file, (t) => `<<<<<<< yours\n${t}=======\nBe friendly.\n>>>>>>> platform\n`);
+    assert.equal(
+      await vscode.commands.executeCommand('agentWorkbench.completeFileMerge', vscode.Uri.file(file)),
+      false,
+    );
+    assert.match(ui.shown.findLast((s) => s.modal)?.message ?? '', /still has conflict markers/);
+    assert.ok(shown(folder)?.groups.conflicts.includes('behavior.md'), 'still in conflict');
+
+    // Changed here, deleted there: a question, not a merge editor; keeping it makes the next push create it again.
+    ui.setAnswer((s) => (s.modal ? 'Keep My Version' : undefined));
+    await vscode.commands.executeCommand(
+      'agentWorkbench.openFileMerge',
+      vscode.Uri.file(join(folder, 'knowledge', 'returns.md')),
+    );
+    assert.match(ui.shown.findLast((s) => s.modal)?.message ?? '', /deleted on the platform/);
+    await waitFor('returns.md out of Conflicts and to push', () => {
+      const g = shown(folder)?.groups;
+      return g && !g.conflicts.includes('knowledge/returns.md') && g.local.includes('knowledge/returns.md');
+    });
+  });
 });
