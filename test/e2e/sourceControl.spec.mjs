@@ -46,7 +46,8 @@ describe('Source control of a checked-out agent', { timeout: 300_000 }, () => {
       await page.locator('.quick-input-widget', { hasText: 'The folder for the agent' }).waitFor();
       folder = await input.inputValue();
       await page.keyboard.press('Enter');
-      await notification(page, 'is checked out into').waitFor();
+      // The status bar names the checked-out agent (the notification saying so may already have faded).
+      await page.locator('.statusbar-item', { hasText: 'Support Desk (main)' }).waitFor();
 
       await writeFile(
         join(folder, 'behavior.md'),
