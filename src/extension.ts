@@ -36,12 +36,18 @@ export interface TestingApi {
   viewState(view: 'agents' | 'alerts'): { state: string; problem?: string; message?: string };
   /** Restores a panel of the type with the state its webview kept, as VS Code does after a reload; resolves with the panel made. */
   restorePanel(viewType: string, state: unknown): Promise<unknown>;
+  /** What the Source Control view and the status bar show of the checked-out agent folders. */
+  sourceControl(): { folders: SourceControlSnapshot[]; statusBar: string | undefined };
 }
 import { registerChatCommands } from './ui/panels/chat/chatCommands';
 import { registerConcurrencyCommands } from './ui/panels/concurrency/concurrencyCommands';
 import { registerReplayCommands } from './ui/panels/replay/replayCommands';
 import { restorePanel } from './ui/panels/panelHost';
 import { registerTranscriptCommands } from './ui/panels/transcripts/transcriptCommands';
+import { AgentFolders } from './ui/workspace/agentFolders';
+import { MirrorDocuments, registerMirrorDocuments } from './ui/workspace/mirrorDocuments';
+import { type SourceControlSnapshot, SourceControls } from './ui/workspace/sourceControls';
+import { registerSyncCommands } from './ui/workspace/syncCommands';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -63,6 +69,7 @@ interface Running {
   readonly localPlatform: LocalPlatformHost;
   readonly agentsView: vscode.TreeDataProvider<unknown>;
   readonly viewState: TestingApi['viewState'];
+  readonly sourceControl: TestingApi['sourceControl'];
   readonly activationTimeMs: number;
 }
 
@@ -80,7 +87,9 @@ function start(context: vscode.ExtensionContext): Running {
   const connection = store.add(new Connection(profiles, vault, log));
   const localPlatform = store.add(new LocalPlatformHost(context.extensionPath, log));
   const models = store.add(profileModelsOf(connection));
-  const agentsView = createAgentsView(connection, models, context.workspaceState);
+  // The one index of checked-out agent folders, shared by the Agents view and the Source Control provider.
+  const agentFolders = store.add(new AgentFolders());
+  const agentsView = createAgentsView(connection, models, context.workspaceState, agentFolders);
   store.add(agentsView.disposable);
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
   const alertsTree = store.add(new AlertsTree(models, webhookSecrets));
@@ -89,7 +98,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerConnectionCommands(connection),
     registerLocalPlatformCommands(localPlatform, connection),
     registerAgentCommands(connection, models, agentsView.tree, agentsView.remembered),
-    registerCheckOutCommand(connection, models),
+    registerCheckOutCommand(connection, models, () => void agentFolders.scan()),
     registerDeployCommands(connection, models),
     registerNumberCommands(connection, models),
     registerAlertCommands(connection, alertsTree),
@@ -102,6 +111,14 @@ function start(context: vscode.ExtensionContext): Running {
     registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree),
   ])
     store.add(registration);
+  // File mirror: source control, quick diff against the base, file decorations and sync status.
+  const mirrorDocuments = store.add(new MirrorDocuments(agentFolders));
+  const sourceControls = store.add(new SourceControls(agentFolders, mirrorDocuments));
+  for (const registration of [
+    registerMirrorDocuments(mirrorDocuments),
+    registerSyncCommands(connection, sourceControls, mirrorDocuments),
+  ])
+    store.add(registration);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.
   store.add(agentsView.tree.onDidFail((reason) => log.warn(reason)));
   store.add(alertsTree.onDidFail((reason) => log.warn(reason)));
@@ -111,7 +128,11 @@ function start(context: vscode.ExtensionContext): Running {
   log.info(`Activated in ${activationTimeMs.toFixed(2)} ms`);
   const viewState: TestingApi['viewState'] = (view) =>
     view === 'agents' ? agentsView.tree.shownState : alertsTree.shownState;
-  return { store, localPlatform, agentsView: agentsView.tree.provider, viewState, activationTimeMs };
+  const sourceControl: TestingApi['sourceControl'] = () => ({
+    folders: sourceControls.list().map((c) => c.snapshot()),
+    statusBar: sourceControls.statusBarText(),
+  });
+  return { store, localPlatform, agentsView: agentsView.tree.provider, viewState, sourceControl, activationTimeMs };
 }
 
 /** Composition root. The API reads the running instance, so it stays valid across a test's deactivate and activate. */
@@ -139,6 +160,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     },
     viewState: (view) => current().viewState(view),
     restorePanel: (viewType, state) => restorePanel(context.extensionUri, viewType, state),
+    sourceControl: () => current().sourceControl(),
     trackDisposables: () => {
       const leaks = new LeakTracker();
       const previous = setDisposableTracker(leaks);

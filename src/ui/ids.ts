@@ -68,6 +68,12 @@ export const Command = {
   exportConversation: 'agentWorkbench.exportConversation',
   revealAgent: 'agentWorkbench.revealAgent',
   openChatTranscript: 'agentWorkbench.openChatTranscript',
+  // File mirror: source control
+  pull: 'agentWorkbench.pull',
+  push: 'agentWorkbench.push',
+  refreshStatus: 'agentWorkbench.refreshStatus',
+  openFileMerge: 'agentWorkbench.openFileMerge',
+  completeFileMerge: 'agentWorkbench.completeFileMerge',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];

@@ -7,6 +7,8 @@
 export const Scheme = {
   /** Read-only documents of what the platform holds now: a branch's behavior, a topic, a real-time config. */
   remote: 'agent-workbench-remote',
+  /** Read-only sides of a checked-out file: its base snapshot, the platform's side of a conflict, the local side. */
+  mirror: 'agent-workbench-mirror',
 } as const;
 
 /** The parts vscode.Uri.from takes, and the parts of a vscode.Uri the parsers read. */
@@ -75,4 +77,46 @@ export function parseRemoteDocumentUri(uri: Pick<UriParts, 'scheme' | 'query'>):
     default:
       return undefined;
   }
+}
+
+/** Which side of a checked-out file a mirror document shows. */
+export type MirrorSide = 'base' | 'remote' | 'local';
+const MIRROR_SIDES: readonly string[] = ['base', 'remote', 'local'] satisfies MirrorSide[];
+
+/** One side of a file of a checked-out agent folder: the folder (absolute), the file (relative to it) and the side. */
+export interface MirrorRef {
+  side: MirrorSide;
+  folder: string;
+  path: string;
+}
+
+/** A file path inside an agent folder that the mirror owns: behavior.md, knowledge/<name>.md, realtime/<name>.json. */
+function isMirroredPath(path: string): boolean {
+  return (
+    (path === 'behavior.md' || /^knowledge\/[^/\\]+\.md$/.test(path) || /^realtime\/[^/\\]+\.json$/.test(path)) &&
+    !path.split('/').some((part) => part === '..' || part === '.')
+  );
+}
+
+/** The address of one side of a checked-out file; the tab shows the folder's name, the file and the side. */
+export function mirrorDocumentUri(ref: MirrorRef): UriParts {
+  const folderName = ref.folder.split(/[/\\]/).filter(Boolean).at(-1) ?? 'agent';
+  return {
+    scheme: Scheme.mirror,
+    path: `/${segment(folderName)}/${ref.path.split('/').map(segment).join('/')}`,
+    query: new URLSearchParams({ side: ref.side, folder: ref.folder, path: ref.path }).toString(),
+  };
+}
+
+/** What a mirror document's address stands for, or undefined when it is not one this extension made. */
+export function parseMirrorDocumentUri(uri: Pick<UriParts, 'scheme' | 'query'>): MirrorRef | undefined {
+  if (uri.scheme !== Scheme.mirror) return undefined;
+  const params = new URLSearchParams(uri.query);
+  const side = params.get('side');
+  const folder = params.get('folder');
+  const path = params.get('path');
+  if (!side || !MIRROR_SIDES.includes(side) || !folder || !path) return undefined;
+  // An absolute folder, and a path the mirror owns: nothing else of the disk is ever read through this scheme.
+  if (!(folder.startsWith('/') || /^[A-Za-z]:[\\/]/.test(folder)) || !isMirroredPath(path)) return undefined;
+  return { side: side as MirrorSide, folder, path };
 }

@@ -5,3 +5,5 @@ export type { PullReport, PushReport } from './mirror';
 export { NodeFileSystem } from './fileSystem';
 export { topicSlug } from './layout';
 export { behaviorText, realtimeText, topicText } from './serializer';
+export { readBase } from './baseStore';
+export type { FileStatus } from './status';

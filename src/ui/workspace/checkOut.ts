@@ -23,7 +23,12 @@ export type CheckOutArg =
   AgentNode | BranchNode | { agentId: string; name?: string; branchId?: string; folder?: string } | undefined;
 
 /** Check Out: writes an agent's branch into a workspace folder as files (agent.json, behavior.md, knowledge/, realtime/). */
-export function registerCheckOutCommand(connection: Connection, models: ProfileModels<object>): vscode.Disposable {
+export function registerCheckOutCommand(
+  connection: Connection,
+  models: ProfileModels<object>,
+  /** Told of each folder checked out (the index of agent folders reads it at once, not only when the watcher says). */
+  checkedOut: (folder: string) => void = () => undefined,
+): vscode.Disposable {
   async function pickBranch(agentId: string, given?: string): Promise<Branch | undefined> {
     const branches = await withProgress(vscode.l10n.t('Loading branches…'), (signal) =>
       untilAborted(requireModel(models).agents.agent(agentId).branches.get(), signal),
@@ -83,6 +88,7 @@ export function registerCheckOutCommand(connection: Connection, models: ProfileM
     await withProgress(vscode.l10n.t('Checking out {0} ({1})…', agent.name, branch.name), (signal) =>
       mirror.checkout(manifest, signal),
     );
+    checkedOut(folder);
     const behavior = vscode.Uri.file(path.join(folder, 'behavior.md'));
     void vscode.window.showTextDocument(behavior, { preview: false }).then(undefined, () => undefined);
     void prompts.info(

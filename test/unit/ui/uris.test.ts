@@ -1,6 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseRemoteDocumentUri, remoteDocumentUri, type RemoteRef, Scheme } from '../../../src/ui/uris';
+import {
+  mirrorDocumentUri,
+  type MirrorRef,
+  parseMirrorDocumentUri,
+  parseRemoteDocumentUri,
+  remoteDocumentUri,
+  type RemoteRef,
+  Scheme,
+} from '../../../src/ui/uris';
 
 const refs: RemoteRef[] = [
   { kind: 'behavior', agentId: 'ag_1', agentName: 'Support Desk', branchId: 'br_1', branchName: 'feature/tone' },
@@ -53,4 +61,32 @@ test('fields of another kind are not carried over', () => {
     agentName: 'A',
     config: 'c',
   });
+});
+
+test('a side of a checked-out file reads back as what it was built from, and its tab shows the folder and file', () => {
+  const refs: MirrorRef[] = [
+    { side: 'base', folder: '/work/agents/support-desk', path: 'behavior.md' },
+    { side: 'remote', folder: '/work/agents/support-desk', path: 'knowledge/opening-hours.md' },
+    { side: 'local', folder: 'C:\\agents\\desk', path: 'realtime/store-settings.json' },
+  ];
+  for (const ref of refs) assert.deepEqual(parseMirrorDocumentUri(mirrorDocumentUri(ref)), ref);
+  assert.equal(mirrorDocumentUri(refs[1]!).path, '/support-desk/knowledge/opening-hours.md');
+  assert.equal(mirrorDocumentUri(refs[0]!).scheme, Scheme.mirror);
+});
+
+test('a mirror address names only files the mirror owns, in an absolute folder, and only the three sides', () => {
+  const make = (q: Record<string, string>) => ({ scheme: Scheme.mirror, query: new URLSearchParams(q).toString() });
+  const ok = { side: 'base', folder: '/work/desk', path: 'behavior.md' };
+  assert.ok(parseMirrorDocumentUri(make(ok)));
+  for (const bad of [
+    { ...ok, side: 'theirs' },
+    { ...ok, folder: 'relative/desk' },
+    { ...ok, path: '../secrets.md' },
+    { ...ok, path: 'knowledge/../../etc.md' },
+    { ...ok, path: '.workbench/base.json' },
+    { ...ok, path: 'agent.json' },
+    { side: 'base', folder: '/work/desk' },
+  ])
+    assert.equal(parseMirrorDocumentUri(make(bad)), undefined, JSON.stringify(bad));
+  assert.equal(parseMirrorDocumentUri({ scheme: Scheme.remote, query: new URLSearchParams(ok).toString() }), undefined);
 });

@@ -3,7 +3,7 @@ import type { Connection } from '../../connection/connection';
 import { RemoteDocuments } from '../remoteDocuments';
 import { Scheme } from '../../uris';
 import { AgentsTree } from './agentsTree';
-import { Checkouts } from './checkouts';
+import type { AgentFolders } from '../../workspace/agentFolders';
 import { RememberedAgents } from './rememberedAgents';
 import type { ProfileModels } from '../../model/profileModels';
 
@@ -12,10 +12,10 @@ export function createAgentsView(
   connection: Connection,
   models: ProfileModels<object>,
   workspaceState: vscode.Memento,
+  checkouts: AgentFolders,
 ): { tree: AgentsTree; remembered: RememberedAgents; disposable: vscode.Disposable } {
   const remembered = new RememberedAgents(workspaceState);
-  // Which branch is checked out comes from the agent folders (agent.json) of the workspace.
-  const checkouts = new Checkouts();
+  // Which branch is checked out comes from the index of agent folders (agent.json) the Source Control provider shares.
   const documents = new RemoteDocuments(() => models.active()?.agents);
   const tree = new AgentsTree(
     () => models.active()?.agents,
@@ -39,8 +39,7 @@ export function createAgentsView(
     },
   );
   const disposable = vscode.Disposable.from(
-    checkouts,
-    checkouts.onDidChange(() => tree.refreshBranches()),
+    checkouts.onDidChangeFolders(() => tree.refreshBranches()),
     tree,
     documents,
     vscode.workspace.registerTextDocumentContentProvider(Scheme.remote, documents),

@@ -1,0 +1,282 @@
+import { readFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import type { PullReport, PushReport } from '../../workspace/mirror';
+import { agentsClient } from '../commands/agentCommands';
+import { requireContext, runCommand, UserFacingError, withProgress } from '../commands/commandSupport';
+import { prompts } from '../common/prompts';
+import type { Connection } from '../connection/connection';
+import { Command } from '../ids';
+import { activeMergeResult, closeFileMerge, type FileMergeView, openFileMerge } from './mergeEditor';
+import { type MirrorDocuments, mirrorUri } from './mirrorDocuments';
+import type { AgentSourceControl, ShownStatus, SourceControls } from './sourceControls';
+
+/** What the Pull, Push and Refresh commands act on: a folder or file, a source control, a resource, or the current folder. */
+export type SyncArg =
+  | vscode.Uri
+  | { rootUri?: vscode.Uri; resourceUri?: vscode.Uri; folder?: string }
+  | readonly vscode.SourceControlResourceState[]
+  | undefined;
+
+/** Lines that git-style conflict markers start. */
+const MARKERS = /^(<{7} |={7}$|>{7} )/m;
+
+/** Pull, Push, Refresh Status, and opening and completing a file merge. */
+export function registerSyncCommands(
+  connection: Connection,
+  controls: SourceControls,
+  documents: MirrorDocuments,
+): vscode.Disposable {
+  function uriOf(arg: SyncArg): vscode.Uri | undefined {
+    if (!arg) return undefined;
+    if (arg instanceof vscode.Uri) return arg;
+    if (Array.isArray(arg)) return (arg as readonly vscode.SourceControlResourceState[])[0]?.resourceUri;
+    const a = arg as { rootUri?: vscode.Uri; resourceUri?: vscode.Uri; folder?: string };
+    return a.rootUri ?? a.resourceUri ?? (a.folder ? vscode.Uri.file(a.folder) : undefined);
+  }
+
+  /** The agent folder a command acts on: the one given, the active editor's, the only one, or one the person picks. */
+  async function target(arg: SyncArg): Promise<AgentSourceControl | undefined> {
+    const uri = uriOf(arg);
+    if (uri) {
+      const c = await controls.forUri(uri);
+      if (!c) throw new UserFacingError(vscode.l10n.t('{0} is not in a checked-out agent folder.', uri.fsPath));
+      return c;
+    }
+    await controls.folders.scan();
+    const current = controls.current();
+    if (current) return current;
+    const all = controls.list();
+    if (all.length === 0)
+      throw new UserFacingError(
+        vscode.l10n.t('No agent is checked out in this workspace: check one out first (Agent Workbench: Check Out).'),
+      );
+    const pick = await prompts.pick(
+      all.map((c) => ({ label: c.scm.label, description: c.folder.root, control: c })),
+      { placeHolder: vscode.l10n.t('Agent folder') },
+    );
+    return pick?.control;
+  }
+
+  /** The platform client for a folder, when the profile in use is the one the folder was checked out with. */
+  function clientFor(c: AgentSourceControl): ReturnType<typeof agentsClient> {
+    const ctx = requireContext(connection);
+    if (c.folder.manifest.profile !== ctx.profile.id)
+      throw new UserFacingError(
+        vscode.l10n.t(
+          '{0} was checked out with connection profile "{1}": switch to it first (Agent Workbench: Switch Connection Profile).',
+          c.folder.root,
+          c.folder.manifest.profile,
+        ),
+      );
+    return agentsClient(connection);
+  }
+
+  async function pull(arg: SyncArg): Promise<PullReport | undefined> {
+    const c = await target(arg);
+    if (!c) return undefined;
+    const client = clientFor(c);
+    const { name, branch } = c.folder.manifest;
+    const report = await c.serial(() =>
+      withProgress(vscode.l10n.t('Pulling {0} ({1})…', name, branch.name), (signal) => c.mirror(client).pull(signal)),
+    );
+    c.pulled();
+    await c.refresh().catch(() => undefined);
+    if (report.conflicts.length > 0) {
+      const open = vscode.l10n.t('Open File Merge');
+      const first = report.conflicts[0]!;
+      void prompts
+        .warn(
+          vscode.l10n.t(
+            '{0} changed here and on the platform in ways that cannot be combined ({1}). Your file is kept as it is: merge it, save, then Complete File Merge.',
+            report.conflicts.length === 1 ? first.path : vscode.l10n.t('{0} files', report.conflicts.length),
+            report.conflicts.map((x) => x.path).join(', '),
+          ),
+          open,
+        )
+        .then((choice) => {
+          if (choice === open) void vscode.commands.executeCommand(Command.openFileMerge, c.fileUri(first.path));
+        });
+    } else {
+      void prompts.info(
+        report.actions.length === 0
+          ? vscode.l10n.t('{0} ({1}) is up to date with the platform.', name, branch.name)
+          : vscode.l10n.t('Pulled {0} change(s) into {1} ({2}).', report.actions.length, name, branch.name),
+      );
+    }
+    return report;
+  }
+
+  async function push(arg: SyncArg): Promise<PushReport | undefined> {
+    const c = await target(arg);
+    if (!c) return undefined;
+    const client = clientFor(c);
+    const { name, branch } = c.folder.manifest;
+    const files = await c.refresh();
+    // Recorded conflicts go to the push too: it refuses them with what to do, or takes them when settled.
+    const outgoing = files.filter((f) => f.local !== 'none' || f.state === 'conflict');
+    if (outgoing.length === 0) {
+      void prompts.info(
+        vscode.l10n.t('Nothing to push: the files of {0} ({1}) are as last pulled.', name, branch.name),
+      );
+      return { sent: [], refused: [] };
+    }
+    if (!(await confirmPush(outgoing))) return undefined;
+    const report = await c
+      .serial(() =>
+        withProgress(vscode.l10n.t('Pushing {0} ({1})…', name, branch.name), (signal) => c.mirror(client).push(signal)),
+      )
+      .finally(() => void c.refresh().catch(() => undefined));
+    c.pushed(report);
+    if (report.refused.length > 0) {
+      const pullNow = vscode.l10n.t('Pull');
+      const remoteChanged = report.refused.some((r) => r.reason === 'remoteChanged');
+      void prompts
+        .warn(
+          vscode.l10n.t('Nothing was pushed. {0}', report.refused.map((r) => r.message).join(' ')),
+          ...(remoteChanged ? [pullNow] : []),
+        )
+        .then((choice) => {
+          if (choice === pullNow) void vscode.commands.executeCommand(Command.pull, c.folder.uri);
+        });
+    } else {
+      void prompts.info(vscode.l10n.t('Pushed {0} change(s) to {1} ({2}).', report.sent.length, name, branch.name));
+    }
+    return report;
+  }
+
+  /** Deleting topics and changing real-time configs are asked about before anything is sent. */
+  async function confirmPush(outgoing: ShownStatus[]): Promise<boolean> {
+    const deleted = outgoing.filter((f) => f.local === 'deleted' && f.key.startsWith('topic:'));
+    if (deleted.length > 0) {
+      const ok = vscode.l10n.t('Delete and Push');
+      const answer = await prompts.ask(
+        vscode.l10n.t('Delete {0} topic(s) from the platform?', deleted.length),
+        {
+          detail: vscode.l10n.t(
+            'These files were deleted: {0}. Pushing deletes their topics from the branch.',
+            deleted.map((f) => f.path).join(', '),
+          ),
+        },
+        ok,
+      );
+      if (answer !== ok) return false;
+    }
+    const realtime = outgoing.filter((f) => f.key.startsWith('realtime:'));
+    if (realtime.length > 0) {
+      const ok = vscode.l10n.t('Push');
+      const answer = await prompts.ask(
+        vscode.l10n.t('Real-time config changes take effect at once.'),
+        {
+          detail: vscode.l10n.t(
+            '{0}: live calls use the new variables as soon as they are pushed, without a deployment.',
+            realtime.map((f) => f.path).join(', '),
+          ),
+        },
+        ok,
+      );
+      if (answer !== ok) return false;
+    }
+    return true;
+  }
+
+  /** Re-reads the status of every checked-out folder: the files, and the platform where its profile is in use. */
+  async function refreshStatus(): Promise<Array<{ folder: string; files: ShownStatus[] }>> {
+    await controls.folders.scan();
+    const profile = connection.context?.profile.id;
+    let failure: unknown;
+    const out = await Promise.all(
+      controls.list().map(async (c) => {
+        let files: ShownStatus[];
+        try {
+          files = await c.refresh(c.folder.manifest.profile === profile ? agentsClient(connection) : undefined);
+        } catch (err) {
+          failure ??= err;
+          files = await c.refresh().catch(() => []);
+        }
+        return { folder: c.folder.root, files };
+      }),
+    );
+    if (failure) throw failure;
+    return out;
+  }
+
+  /** Opens the file merge of a file in conflict: the merge editor with base, yours and the platform's. */
+  async function openMerge(arg: SyncArg): Promise<FileMergeView | undefined> {
+    const uri = uriOf(arg) ?? vscode.window.activeTextEditor?.document.uri;
+    const c = uri && (await controls.forUri(uri));
+    const rel = c && uri && c.relative(uri);
+    if (!c || !rel) throw new UserFacingError(vscode.l10n.t('Choose a file of a checked-out agent folder.'));
+    const files = await c.refresh();
+    const f = files.find((s) => s.path === rel);
+    if (f?.state !== 'conflict')
+      throw new UserFacingError(vscode.l10n.t('{0} has no conflict to merge: pull first to find out.', rel));
+    const base = mirrorUri('base', c.folder.root, rel);
+    const remote = mirrorUri('remote', c.folder.root, rel);
+    const remoteText = await documents.provideTextDocumentContent(remote);
+    const localMissing = f.local === 'deleted';
+    const remoteMissing = f.remote === 'deleted' || (remoteText === '' && f.local !== 'added');
+    if (localMissing || remoteMissing) return settleDeletion(c, rel, localMissing, remoteText);
+    const local = mirrorUri('local', c.folder.root, rel);
+    documents.refresh(local);
+    return openFileMerge({ base, local, remote, output: uri!, name: rel });
+  }
+
+  /** A file deleted on one side and changed on the other: the person keeps the change or the deletion. */
+  async function settleDeletion(
+    c: AgentSourceControl,
+    rel: string,
+    localMissing: boolean,
+    remoteText: string,
+  ): Promise<undefined> {
+    const keep = localMissing ? vscode.l10n.t("Take the Platform's Version") : vscode.l10n.t('Keep My Version');
+    const remove = vscode.l10n.t('Delete It');
+    const answer = await prompts.ask(
+      localMissing
+        ? vscode.l10n.t('You deleted {0}, and it was changed on the platform.', rel)
+        : vscode.l10n.t('You changed {0}, and it was deleted on the platform.', rel),
+      { detail: vscode.l10n.t('Keep the file, or delete it; the next push sends your choice.') },
+      keep,
+      remove,
+    );
+    if (!answer) return undefined;
+    const text =
+      answer === remove ? undefined : localMissing ? remoteText : await readFile(c.fileUri(rel).fsPath, 'utf8');
+    await c.serial(() => c.mirror().resolve(rel, text));
+    await c.refresh();
+    return undefined;
+  }
+
+  /** Takes the saved result of a file merge as the file's new text: the conflict is settled, and the next push sends it. */
+  async function completeMerge(arg: SyncArg): Promise<boolean> {
+    const uri = uriOf(arg) ?? activeMergeResult() ?? vscode.window.activeTextEditor?.document.uri;
+    const c = uri && (await controls.forUri(uri));
+    const rel = c && uri && c.relative(uri);
+    if (!c || !rel || !uri)
+      throw new UserFacingError(vscode.l10n.t('Open the file merge of a file in conflict first.'));
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open?.isDirty) await open.save();
+    const text = await readFile(uri.fsPath, 'utf8');
+    if (MARKERS.test(text)) {
+      const keep = vscode.l10n.t('Keep the Markers');
+      const answer = await prompts.ask(
+        vscode.l10n.t('{0} still has conflict markers. Keep them in the file?', rel),
+        { detail: vscode.l10n.t('The next push sends the file with them. Choose Cancel to go on merging.') },
+        keep,
+      );
+      if (answer !== keep) return false;
+    }
+    await c.serial(() => c.mirror().resolve(rel, text));
+    await closeFileMerge(uri);
+    await c.refresh();
+    void prompts.info(vscode.l10n.t('{0} is merged: push to send the result.', rel));
+    return true;
+  }
+
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(Command.pull, (arg?: SyncArg) => runCommand(() => pull(arg))),
+    vscode.commands.registerCommand(Command.push, (arg?: SyncArg) => runCommand(() => push(arg))),
+    vscode.commands.registerCommand(Command.refreshStatus, () => runCommand(refreshStatus)),
+    vscode.commands.registerCommand(Command.openFileMerge, (arg?: SyncArg) => runCommand(() => openMerge(arg))),
+    vscode.commands.registerCommand(Command.completeFileMerge, (arg?: SyncArg) => runCommand(() => completeMerge(arg))),
+  );
+}
