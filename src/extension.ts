@@ -9,6 +9,7 @@ import { LocalPlatformHost } from './ui/localPlatform/localPlatformHost';
 import { registerLocalPlatformCommands } from './ui/localPlatform/localPlatformCommands';
 import { registerAgentCommands } from './ui/commands/agentCommands';
 import { registerCheckOutCommand } from './ui/workspace/checkOut';
+import { registerBranchCommands } from './ui/workspace/branchCommands';
 import { registerDeployCommands } from './ui/commands/deployCommands';
 import { registerNumberCommands } from './ui/commands/numberCommands';
 import { createAgentsView } from './ui/explorer/agents/registerAgentsView';
@@ -91,6 +92,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerRuntimeTools({ connection, webhookSecrets, log, models }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
     registerChatCommands(context.extensionUri, connection, log),
+    registerBranchCommands(connection, models),
   ])
     store.add(registration);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.

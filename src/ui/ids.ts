@@ -59,6 +59,10 @@ export const Command = {
   restartChat: 'agentWorkbench.restartChat',
   saveConversation: 'agentWorkbench.saveConversation',
   copyConversationId: 'agentWorkbench.copyConversationId',
+  // Branches of checked-out agent folders
+  createBranchFrom: 'agentWorkbench.createBranchFrom',
+  switchBranch: 'agentWorkbench.switchBranch',
+  mergeBranch: 'agentWorkbench.mergeBranch',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];
