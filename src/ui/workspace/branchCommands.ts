@@ -145,9 +145,10 @@ export function registerBranchCommands(connection: Connection, models: ProfileMo
     return pickFolder(candidates, placeHolder);
   }
 
-  async function branchesOf(agentId: string, fresh = false): Promise<Branch[]> {
+  /** Read afresh: a branch made elsewhere (the studio, a teammate) is there to pick. */
+  async function branchesOf(agentId: string): Promise<Branch[]> {
     const model = requireModel(models).agents.agent(agentId).branches;
-    if (fresh) model.invalidate();
+    model.invalidate();
     return withProgress(vscode.l10n.t('Loading branches…'), (signal) => untilAborted(model.get(), signal));
   }
 
