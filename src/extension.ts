@@ -10,6 +10,7 @@ import { registerLocalPlatformCommands } from './ui/localPlatform/localPlatformC
 import { registerAgentCommands } from './ui/commands/agentCommands';
 import { registerCheckOutCommand } from './ui/workspace/checkOut';
 import { registerBranchCommands } from './ui/workspace/branchCommands';
+import { registerOpenBehaviorCommand } from './ui/workspace/openBehavior';
 import { registerDeployCommands } from './ui/commands/deployCommands';
 import { registerNumberCommands } from './ui/commands/numberCommands';
 import { createAgentsView } from './ui/explorer/agents/registerAgentsView';
@@ -93,6 +94,7 @@ function start(context: vscode.ExtensionContext): Running {
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
     registerChatCommands(context.extensionUri, connection, log),
     registerBranchCommands(connection, models),
+    registerOpenBehaviorCommand(connection),
   ])
     store.add(registration);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.

@@ -63,6 +63,7 @@ export const Command = {
   createBranchFrom: 'agentWorkbench.createBranchFrom',
   switchBranch: 'agentWorkbench.switchBranch',
   mergeBranch: 'agentWorkbench.mergeBranch',
+  openBehavior: 'agentWorkbench.openBehavior',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];

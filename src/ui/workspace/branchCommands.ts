@@ -1,24 +1,16 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentsClient } from '../../client/agents';
 import type { Branch, MergeConflict, MergeResolution, MergeResult } from '../../contract/agents';
-import { AGENT_MANIFEST, type AgentManifest, parseAgentManifest } from '../../workspace/agentManifest';
 import { agentsClient } from '../commands/agentCommands';
 import { clientRuntime } from '../clientRuntime';
-import {
-  requireContext,
-  requireModel,
-  runCommand,
-  untilAborted,
-  UserFacingError,
-  withProgress,
-} from '../commands/commandSupport';
+import { requireModel, runCommand, untilAborted, UserFacingError, withProgress } from '../commands/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
 import { BranchNode } from '../explorer/agents/agentNodes';
 import { Command } from '../ids';
 import type { ProfileModels } from '../model/profileModels';
 import { workspaceRuntime } from '../workspaceRuntime';
+import { type AgentFolder, AgentFolders, type FolderArg } from './agentFolders';
 import {
   conflictChoices,
   conflictLabel,
@@ -38,114 +30,12 @@ const REFRESH_STATUS = 'agentWorkbench.refreshStatus';
 /** The two sides of a diverged item, shown side by side (read-only, kept in memory while the editor runs). */
 const SIDE_SCHEME = 'agent-workbench-branch-merge';
 
-/**
- * What the branch commands act on: a checked-out agent folder (its path, a Uri of it or of its
- * agent.json, or the Source Control provider whose root it is), a branch of the Agents view, or
- * nothing (the palette: the folder is found, or asked).
- */
-export type FolderArg = string | vscode.Uri | { folder: string } | { rootUri?: vscode.Uri } | BranchNode | undefined;
-
-interface AgentFolder {
-  folder: string;
-  manifest: AgentManifest;
-}
-
-async function readManifest(folder: string): Promise<AgentManifest | undefined> {
-  try {
-    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(path.join(folder, AGENT_MANIFEST)));
-    return parseAgentManifest(new TextDecoder().decode(bytes));
-  } catch {
-    return undefined;
-  }
-}
-
-function folderPathOf(arg: FolderArg): string | undefined {
-  if (arg === undefined || arg instanceof BranchNode) return undefined;
-  if (typeof arg === 'string') return arg;
-  const uri = arg instanceof vscode.Uri ? arg : 'folder' in arg ? vscode.Uri.file(arg.folder) : arg.rootUri;
-  if (!uri) return undefined;
-  return path.basename(uri.fsPath) === AGENT_MANIFEST ? path.dirname(uri.fsPath) : uri.fsPath;
-}
-
 /** Registers Create Branch from a branch, Switch Branch and Merge into Main. */
 export function registerBranchCommands(connection: Connection, models: ProfileModels<object>): vscode.Disposable {
+  const folders = new AgentFolders(connection);
   const sides = new Map<string, string>();
   let nextSide = 0;
 
-  function activeProfile(): string {
-    return requireContext(connection).profile.id;
-  }
-
-  /** Every checked-out agent folder of the workspace for the profile in use, the active editor's first. */
-  async function workspaceFolders(agentId?: string): Promise<AgentFolder[]> {
-    const profile = activeProfile();
-    const uris = await vscode.workspace.findFiles(`**/${AGENT_MANIFEST}`, '**/node_modules/**', 500);
-    const found = await Promise.all(
-      uris.map(async (uri) => {
-        const folder = path.dirname(uri.fsPath);
-        const manifest = await readManifest(folder);
-        return manifest ? { folder, manifest } : undefined;
-      }),
-    );
-    const active = vscode.window.activeTextEditor?.document.uri.fsPath;
-    const inActive = (f: AgentFolder): boolean => active?.startsWith(f.folder + path.sep) ?? false;
-    return found
-      .filter((f): f is AgentFolder => f !== undefined && f.manifest.profile === profile)
-      .filter((f) => agentId === undefined || f.manifest.agentId === agentId)
-      .sort((a, b) => Number(inActive(b)) - Number(inActive(a)) || a.folder.localeCompare(b.folder));
-  }
-
-  async function pickFolder(candidates: AgentFolder[], placeHolder: string): Promise<AgentFolder | undefined> {
-    if (candidates.length <= 1) return candidates[0];
-    const pick = await prompts.pick(
-      candidates.map((f) => ({
-        label: vscode.workspace.asRelativePath(f.folder),
-        description: `${f.manifest.name} · ${f.manifest.branch.name}`,
-        f,
-      })),
-      { placeHolder },
-    );
-    return pick?.f;
-  }
-
-  /** The folder a command acts on: the one given (checked to be an agent folder of this profile), or found. */
-  async function resolveFolder(arg: FolderArg, placeHolder: string): Promise<AgentFolder | undefined> {
-    const given = folderPathOf(arg);
-    if (given !== undefined) {
-      const manifest = await readManifest(given);
-      if (!manifest)
-        throw new UserFacingError(
-          vscode.l10n.t(
-            '{0} is not a checked-out agent folder: it has no readable {1}.',
-            vscode.workspace.asRelativePath(given),
-            AGENT_MANIFEST,
-          ),
-        );
-      if (manifest.profile !== activeProfile())
-        throw new UserFacingError(
-          vscode.l10n.t(
-            'This folder belongs to the connection profile "{0}": switch to it to work with {1}.',
-            manifest.profile,
-            manifest.name,
-          ),
-        );
-      return { folder: given, manifest };
-    }
-    const agentId = arg instanceof BranchNode ? arg.agentNode.agent.agentId : undefined;
-    const candidates = await workspaceFolders(agentId);
-    if (candidates.length === 0)
-      throw new UserFacingError(
-        arg instanceof BranchNode
-          ? vscode.l10n.t(
-              'No folder of the workspace holds {0}: check it out first (Agent Workbench: Check Out).',
-              arg.agentNode.agent.name,
-            )
-          : vscode.l10n.t('The workspace has no checked-out agent folder: check an agent out first.'),
-      );
-    return pickFolder(candidates, placeHolder);
-  }
-
-  /** Read afresh: a branch made elsewhere (the studio, a teammate) is there to pick. */
   async function branchesOf(agentId: string): Promise<Branch[]> {
     const model = requireModel(models).agents.agent(agentId).branches;
     model.invalidate();
@@ -209,7 +99,7 @@ export function registerBranchCommands(connection: Connection, models: ProfileMo
   }
 
   async function switchBranch(arg: FolderArg): Promise<string | undefined> {
-    const target = await resolveFolder(arg, vscode.l10n.t('The agent folder to switch'));
+    const target = await folders.resolve(arg, vscode.l10n.t('The agent folder to switch'));
     if (!target) return undefined;
     const { agentId } = target.manifest;
     let branch: { branchId: string; name: string } | undefined;
@@ -268,9 +158,9 @@ export function registerBranchCommands(connection: Connection, models: ProfileMo
     if (arg instanceof BranchNode) {
       agent = arg.agentNode.agent;
       from = arg.branch;
-      target = (await workspaceFolders(agent.agentId)).find((f) => f.manifest.branch.branchId === from.branchId);
+      target = (await folders.inWorkspace(agent.agentId)).find((f) => f.manifest.branch.branchId === from.branchId);
     } else {
-      target = await resolveFolder(arg, vscode.l10n.t('The agent folder whose branch the new one starts from'));
+      target = await folders.resolve(arg, vscode.l10n.t('The agent folder whose branch the new one starts from'));
       if (!target) return undefined;
       agent = { agentId: target.manifest.agentId, name: target.manifest.name };
       from = target.manifest.branch;
@@ -392,9 +282,9 @@ export function registerBranchCommands(connection: Connection, models: ProfileMo
     if (arg instanceof BranchNode) {
       agent = arg.agentNode.agent;
       branch = arg.branch;
-      target = (await workspaceFolders(agent.agentId)).find((f) => f.manifest.branch.branchId === branch!.branchId);
+      target = (await folders.inWorkspace(agent.agentId)).find((f) => f.manifest.branch.branchId === branch!.branchId);
     } else {
-      target = await resolveFolder(arg, vscode.l10n.t('The agent folder whose branch to merge into main'));
+      target = await folders.resolve(arg, vscode.l10n.t('The agent folder whose branch to merge into main'));
       if (!target) return undefined;
       agent = { agentId: target.manifest.agentId, name: target.manifest.name };
       branch = target.manifest.branch;
