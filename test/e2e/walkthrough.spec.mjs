@@ -36,8 +36,17 @@ describe('Getting Started walkthrough', { timeout: 600_000 }, () => {
   /** Opens the walkthrough (again) and expands the step titled `title`. */
   async function openStep(title) {
     const { page } = wb;
-    await runCommand(page, 'Welcome: Open Walkthrough...');
-    await choose(TITLE);
+    // A quick input closes when something takes the focus (a notification, a panel loading): open it again then.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await runCommand(page, 'Welcome: Open Walkthrough...');
+        await choose(TITLE);
+        break;
+      } catch (err) {
+        if (attempt === 3) throw err;
+        await page.keyboard.press('Escape');
+      }
+    }
     const stepButton = page.locator('.getting-started-step', { hasText: title }).first();
     await stepButton.waitFor();
     if (!(await stepButton.evaluate((e) => e.classList.contains('expanded')))) await stepButton.click();
@@ -58,27 +67,9 @@ describe('Getting Started walkthrough', { timeout: 600_000 }, () => {
       );
   }
 
-  /**
-   * Presses the step's command button; false (and the step noted) when the editor says the command is not found.
-   * Whatever the command opens (a quick pick, an editor, a notification) is left for the caller to answer.
-   */
-  async function press(title, label) {
-    const { page } = wb;
-    const notFound = notification(page, /command '.*' not found/);
-    await page.locator('.getting-started-step.expanded').getByRole('button', { name: label }).click();
-    const absent = await notFound.waitFor({ timeout: 3_000 }).then(
-      () => true,
-      () => false,
-    );
-    if (absent) {
-      missing.push(title);
-      await notFound.hover();
-      await notFound
-        .locator('.codicon-notifications-clear')
-        .click()
-        .catch(() => {});
-    }
-    return !absent;
+  /** Presses the step's command button; whatever the command opens (a quick pick, an editor) is left to the caller. */
+  async function press(label) {
+    await wb.page.locator('.getting-started-step.expanded').getByRole('button', { name: label }).click();
   }
 
   /** Chooses a quick pick item by typing its label, as a person does with the keyboard. */
@@ -86,7 +77,7 @@ describe('Getting Started walkthrough', { timeout: 600_000 }, () => {
     const { page } = wb;
     const input = page.locator('.quick-input-widget input.input');
     await input.waitFor();
-    await input.fill(label);
+    await input.fill(label, { timeout: 15_000 });
     await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: label }).waitFor();
     await input.press('Enter');
   }
@@ -97,13 +88,16 @@ describe('Getting Started walkthrough', { timeout: 600_000 }, () => {
     await step(page, 'walkthrough-1-start', async () => {
       await openStep('Start the local platform');
       await screenshot(page, 'walkthrough-1-start');
-      assert.ok(await press('Start the local platform', 'Start Local Platform'));
+      await press('Start Local Platform');
       await notification(page, 'The local platform is running on').waitFor();
       assert.ok(await completes('Start the local platform'), 'the step is marked done');
       await showAgentWorkbench(page);
       await page.locator('.sidebar .monaco-list-row', { hasText: 'Support Desk' }).first().waitFor();
       if (process.env.AGENT_WORKBENCH_WALKTHROUGH_IMAGES === '1') {
-        await runCommand(page, 'View: Close All Editors');
+        const tab = page.locator('.tab', { hasText: 'Walkthrough' });
+        await tab.hover();
+        await tab.locator('.codicon-close').click();
+        await tab.waitFor({ state: 'detached' });
         await mediaPicture('start-platform.png');
       }
     });
@@ -111,7 +105,7 @@ describe('Getting Started walkthrough', { timeout: 600_000 }, () => {
     await step(page, 'walkthrough-2-check-out', async () => {
       await openStep('Check out an agent');
       await screenshot(page, 'walkthrough-2-check-out');
-      assert.ok(await press('Check out an agent', 'Check Out an Agent'));
+      await press('Check Out an Agent');
       await choose('Support Desk');
       // The folder: the one suggested, in the workspace.
       const input = page.locator('.quick-input-widget input.input');
@@ -122,6 +116,7 @@ describe('Getting Started walkthrough', { timeout: 600_000 }, () => {
       await page.locator('.tab', { hasText: 'behavior.md' }).first().waitFor();
       assert.ok(await completes('Check out an agent'), 'the step is marked done');
       await page.keyboard.press('Control+Shift+E');
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'support-desk' }).first().click();
       await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'knowledge' }).first().waitFor();
       await page.locator('.tab', { hasText: 'behavior.md' }).first().click();
       await mediaPicture('check-out.png');
@@ -130,10 +125,11 @@ describe('Getting Started walkthrough', { timeout: 600_000 }, () => {
     await step(page, 'walkthrough-3-edit', async () => {
       await openStep('Edit its behavior');
       await screenshot(page, 'walkthrough-3-edit');
-      assert.ok(await press('Edit its behavior', 'Open behavior.md'));
+      await press('Open behavior.md');
       await page.locator('.tab.active', { hasText: 'behavior.md' }).waitFor();
       assert.ok(await completes('Edit its behavior'), 'the step is marked done');
-      await page.locator('.tab.active', { hasText: 'behavior.md' }).click();
+      await page.locator('.tab', { hasText: 'behavior.md' }).first().click();
+      await page.locator('.tab.active', { hasText: 'behavior.md' }).waitFor();
       await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
       await page.keyboard.press('Control+End');
       await page.keyboard.type('\nWhen a caller gives their name, use it in every answer.');
@@ -146,14 +142,15 @@ describe('Getting Started walkthrough', { timeout: 600_000 }, () => {
     await step(page, 'walkthrough-4-push', async () => {
       await openStep('Push your change');
       await screenshot(page, 'walkthrough-4-push');
-      if (await press('Push your change', 'Push'))
-        assert.ok(await completes('Push your change'), 'the step is marked done');
+      await press('Push');
+      // The step is done once the command ran; a build without the command leaves it open.
+      if (!(await completes('Push your change', 15_000))) missing.push('Push your change');
     });
 
     await step(page, 'walkthrough-5-chat', async () => {
       await openStep('Talk to it');
       await screenshot(page, 'walkthrough-5-chat');
-      assert.ok(await press('Talk to it', 'Open Chat'));
+      await press('Open Chat');
       await choose('Messaging, streamed');
       await chat().locator('.status', { hasText: 'Connected' }).waitFor();
       const box = chat().locator('#message textarea');
@@ -168,10 +165,9 @@ describe('Getting Started walkthrough', { timeout: 600_000 }, () => {
     await step(page, 'walkthrough-6-conversations', async () => {
       await openStep('Read the conversation');
       await screenshot(page, 'walkthrough-6-conversations');
-      if (await press('Read the conversation', 'Open Conversations')) {
-        assert.ok(await completes('Read the conversation'), 'the step is marked done');
-        await screenshot(page, 'walkthrough-6-conversations-open');
-      }
+      await press('Open Conversations');
+      if (await completes('Read the conversation', 15_000)) await screenshot(page, 'walkthrough-6-conversations-open');
+      else missing.push('Read the conversation');
     });
 
     await step(page, 'walkthrough-done', async () => {
