@@ -328,7 +328,7 @@ export function registerBranchCommands(connection: Connection, models: ProfileMo
       }
     }
     const go = vscode.l10n.t('Merge');
-    const confirmed = await prompts.ask(
+    const answer = await prompts.ask(
       vscode.l10n.t('Merge branch {0} into main of {1}?', branchName, agent.name),
       {
         detail: vscode.l10n.t(
@@ -339,7 +339,7 @@ export function registerBranchCommands(connection: Connection, models: ProfileMo
       },
       go,
     );
-    if (confirmed !== go) return undefined;
+    if (answer !== go) return undefined;
     const client = agentsClient(connection);
     const { agentId } = agent;
     const mergeOnce = (resolutions: MergeResolution[]) =>
