@@ -9,6 +9,8 @@ import { LocalPlatformHost } from './ui/localPlatform/localPlatformHost';
 import { registerLocalPlatformCommands } from './ui/localPlatform/localPlatformCommands';
 import { registerAgentCommands } from './ui/commands/agentCommands';
 import { registerCheckOutCommand } from './ui/workspace/checkOut';
+import { registerBranchCommands } from './ui/workspace/branchCommands';
+import { registerOpenBehaviorCommand } from './ui/workspace/openBehavior';
 import { registerDeployCommands } from './ui/commands/deployCommands';
 import { registerNumberCommands } from './ui/commands/numberCommands';
 import { createAgentsView } from './ui/explorer/agents/registerAgentsView';
@@ -117,6 +119,8 @@ function start(context: vscode.ExtensionContext): Running {
   for (const registration of [
     registerMirrorDocuments(mirrorDocuments),
     registerSyncCommands(connection, sourceControls, mirrorDocuments),
+    registerBranchCommands(connection, models),
+    registerOpenBehaviorCommand(connection),
   ])
     store.add(registration);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.

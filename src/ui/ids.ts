@@ -74,6 +74,11 @@ export const Command = {
   refreshStatus: 'agentWorkbench.refreshStatus',
   openFileMerge: 'agentWorkbench.openFileMerge',
   completeFileMerge: 'agentWorkbench.completeFileMerge',
+  // Branches of checked-out agent folders
+  createBranchFrom: 'agentWorkbench.createBranchFrom',
+  switchBranch: 'agentWorkbench.switchBranch',
+  mergeBranch: 'agentWorkbench.mergeBranch',
+  openBehavior: 'agentWorkbench.openBehavior',
 } as const;
 
 export type CommandId = (typeof Command)[keyof typeof Command];

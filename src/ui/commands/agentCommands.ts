@@ -69,7 +69,7 @@ export async function resolveAgent(models: ProfileModels<object>, arg: AgentArg)
     );
   const pick = await prompts.pick(
     agents.map((a) => ({ label: a.name, description: a.agentId, detail: a.description, agent: a })),
-    { placeHolder: vscode.l10n.t('Agent'), matchOnDescription: true },
+    { placeHolder: vscode.l10n.t('Agent'), matchOnDescription: true, ignoreFocusOut: true },
   );
   return pick?.agent;
 }

@@ -43,7 +43,7 @@ export function registerCheckOutCommand(
     if (ordered.length <= 1) return ordered[0];
     const pick = await prompts.pick(
       ordered.map((b) => ({ label: b.name, description: b.branchId, branch: b })),
-      { placeHolder: vscode.l10n.t('Branch to check out') },
+      { placeHolder: vscode.l10n.t('Branch to check out'), ignoreFocusOut: true },
     );
     return pick?.branch;
   }

@@ -102,6 +102,8 @@ async function pickMode(): Promise<Pick<ChatSettings, 'mode' | 'streaming'> | un
   const pick = await prompts.pick(picks, {
     title: vscode.l10n.t('Open Chat'),
     placeHolder: vscode.l10n.t('How to talk to the agent'),
+    // Kept open when focus moves (a walkthrough marking its step done as the command starts).
+    ignoreFocusOut: true,
   });
   return pick && { mode: pick.mode, streaming: pick.streaming };
 }

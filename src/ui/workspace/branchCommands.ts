@@ -1,0 +1,381 @@
+import * as vscode from 'vscode';
+import type { AgentsClient } from '../../client/agents';
+import type { Branch, MergeConflict, MergeResolution, MergeResult } from '../../contract/agents';
+import { agentsClient } from '../commands/agentCommands';
+import { clientRuntime } from '../clientRuntime';
+import { requireModel, runCommand, untilAborted, UserFacingError, withProgress } from '../commands/commandSupport';
+import { prompts } from '../common/prompts';
+import type { Connection } from '../connection/connection';
+import { BranchNode } from '../explorer/agents/agentNodes';
+import { Command } from '../ids';
+import type { ProfileModels } from '../model/profileModels';
+import { workspaceRuntime } from '../workspaceRuntime';
+import { type PickedFolder, FolderPicker, type FolderArg } from './folderPicker';
+import {
+  conflictChoices,
+  conflictLabel,
+  type ConflictChoice,
+  discardQuestion,
+  divergedQuestion,
+  mergedMessage,
+  resolutionFor,
+  sideDocument,
+  unpushedQuestion,
+} from './branchWording';
+
+/** Commands of the file mirror's source control, registered elsewhere; run only when present. */
+const PUSH = 'agentWorkbench.push';
+const REFRESH_STATUS = 'agentWorkbench.refreshStatus';
+
+/** The two sides of a diverged item, shown side by side (read-only, kept in memory while the editor runs). */
+const SIDE_SCHEME = 'agent-workbench-branch-merge';
+
+/** Registers Create Branch from a branch, Switch Branch and Merge into Main. */
+export function registerBranchCommands(connection: Connection, models: ProfileModels<object>): vscode.Disposable {
+  const folders = new FolderPicker(connection);
+  const sides = new Map<string, string>();
+  let nextSide = 0;
+
+  async function branchesOf(agentId: string): Promise<Branch[]> {
+    const model = requireModel(models).agents.agent(agentId).branches;
+    model.invalidate();
+    return withProgress(vscode.l10n.t('Loading branches…'), (signal) => untilAborted(model.get(), signal));
+  }
+
+  const isMain = (b: Pick<Branch, 'name' | 'isDefault'>): boolean => b.isDefault ?? b.name === 'main';
+
+  async function refreshStatus(): Promise<void> {
+    if ((await vscode.commands.getCommands(true)).includes(REFRESH_STATUS))
+      await vscode.commands.executeCommand(REFRESH_STATUS).then(undefined, () => undefined);
+  }
+
+  // ---- switch ----
+
+  /**
+   * Points the folder at another branch. While files have edits not pushed, nothing is switched: the
+   * person chooses to push them (the file mirror's Push) or to discard them (after a second, modal
+   * question), and the switch is tried again; dismissing either question leaves everything as it was.
+   */
+  async function switchFolder(target: PickedFolder, branch: { branchId: string; name: string }): Promise<boolean> {
+    const { AgentMirror, NodeFileSystem, UnpushedEditsError } = workspaceRuntime();
+    const mirror = new AgentMirror(new NodeFileSystem(target.folder), agentsClient(connection));
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await withProgress(vscode.l10n.t('Switching {0} to {1}…', target.manifest.name, branch.name), (signal) =>
+          mirror.switchBranch(branch, signal),
+        );
+        await refreshStatus();
+        void prompts.info(
+          vscode.l10n.t(
+            '{0} now holds branch {1} of {2}.',
+            vscode.workspace.asRelativePath(target.folder),
+            branch.name,
+            target.manifest.name,
+          ),
+        );
+        return true;
+      } catch (err) {
+        if (!(err instanceof UnpushedEditsError)) throw err;
+        const paths = err.files.map((f) => f.path);
+        const q = unpushedQuestion(vscode.l10n, branch.name, paths);
+        const choice = await prompts.ask(q.question, { detail: q.detail, severity: 'warning' }, q.push, q.discard);
+        if (choice === q.push) {
+          if (!(await vscode.commands.getCommands(true)).includes(PUSH))
+            throw new UserFacingError(
+              vscode.l10n.t('Push is not available in this editor: discard the edits, or keep them on this branch.'),
+            );
+          await vscode.commands.executeCommand(PUSH, vscode.Uri.file(target.folder));
+        } else if (choice === q.discard) {
+          const d = discardQuestion(vscode.l10n, paths);
+          if ((await prompts.ask(d.question, { detail: d.detail, severity: 'warning' }, d.go)) !== d.go) return false;
+          await mirror.discard(paths);
+          await refreshStatus();
+        } else return false;
+      }
+    }
+    throw new UserFacingError(
+      vscode.l10n.t('Files still have edits not pushed: push them (and settle any conflict), then switch again.'),
+    );
+  }
+
+  async function switchBranch(arg: FolderArg): Promise<string | undefined> {
+    const target = await folders.resolve(arg, vscode.l10n.t('The agent folder to switch'));
+    if (!target) return undefined;
+    const { agentId } = target.manifest;
+    let branch: { branchId: string; name: string } | undefined;
+    if (arg instanceof BranchNode) branch = arg.branch;
+    else {
+      const others = (await branchesOf(agentId)).filter((b) => b.branchId !== target.manifest.branch.branchId);
+      if (others.length === 0)
+        throw new UserFacingError(vscode.l10n.t('{0} has no other branch: create one first.', target.manifest.name));
+      const ordered = [...others.filter(isMain), ...others.filter((b) => !isMain(b))];
+      branch = (
+        await prompts.pick(
+          ordered.map((b) => ({ label: b.name, description: b.branchId, b })),
+          { placeHolder: vscode.l10n.t('Switch {0} to the branch', target.manifest.name) },
+        )
+      )?.b;
+    }
+    if (!branch) return undefined;
+    if (branch.branchId === target.manifest.branch.branchId) {
+      void prompts.info(vscode.l10n.t('The folder already holds branch {0}.', branch.name));
+      return branch.branchId;
+    }
+    return (await switchFolder(target, branch)) ? branch.branchId : undefined;
+  }
+
+  // ---- create ----
+
+  /** Gives the new branch the content of `from` (the platform starts every branch as a copy of main). */
+  async function copyContent(
+    client: AgentsClient,
+    agentId: string,
+    fromId: string,
+    toId: string,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const [behavior, source, copy] = await Promise.all([
+      client.getBehavior(agentId, fromId, signal),
+      client.listTopics(agentId, fromId, signal),
+      client.listTopics(agentId, toId, signal),
+    ]);
+    await client.updateBehavior(agentId, toId, behavior.behavior, signal);
+    const inCopy = new Map(copy.map((t) => [t.topicId, t]));
+    for (const t of source) {
+      const there = inCopy.get(t.topicId);
+      if (!there) await client.createTopic(agentId, toId, { name: t.name, content: t.content }, signal);
+      else if (there.name !== t.name || there.content !== t.content)
+        await client.updateTopic(agentId, toId, t.topicId, { name: t.name, content: t.content }, signal);
+      inCopy.delete(t.topicId);
+    }
+    for (const gone of inCopy.keys()) await client.deleteTopic(agentId, toId, gone, signal);
+  }
+
+  async function createBranchFrom(arg: FolderArg): Promise<string | undefined> {
+    let agent: { agentId: string; name: string };
+    let from: { branchId: string; name: string };
+    let target: PickedFolder | undefined;
+    if (arg instanceof BranchNode) {
+      agent = arg.agentNode.agent;
+      from = arg.branch;
+      target = (await folders.inWorkspace(agent.agentId)).find((f) => f.manifest.branch.branchId === from.branchId);
+    } else {
+      target = await folders.resolve(arg, vscode.l10n.t('The agent folder whose branch the new one starts from'));
+      if (!target) return undefined;
+      agent = { agentId: target.manifest.agentId, name: target.manifest.name };
+      from = target.manifest.branch;
+    }
+    const { BRANCH_NAME_MAX, BRANCH_NAME_PATTERN } = clientRuntime().agentsContract;
+    const branches = await branchesOf(agent.agentId);
+    const taken = new Set(branches.map((b) => b.name));
+    const check = (v: string): string | undefined => {
+      const t = v.trim();
+      if (!t || t.length > BRANCH_NAME_MAX)
+        return vscode.l10n.t('A branch name has 1 to {0} characters.', BRANCH_NAME_MAX);
+      if (!BRANCH_NAME_PATTERN.test(t))
+        return vscode.l10n.t('Use letters, digits, ".", "_", "-" and "/", starting with a letter or digit.');
+      if (taken.has(t)) return vscode.l10n.t('{0} already has a branch named {1}.', agent.name, t);
+      return undefined;
+    };
+    const name = (
+      await prompts.input({
+        title: vscode.l10n.t('Create Branch from {0} of {1}', from.name, agent.name),
+        prompt: vscode.l10n.t(
+          'The new branch starts as {0} is on the platform now (edits not pushed stay in the folder)',
+          from.name,
+        ),
+        validateInput: check,
+        ignoreFocusOut: true,
+      })
+    )?.trim();
+    if (!name) return undefined;
+    const fromMain = isMain(branches.find((b) => b.branchId === from.branchId) ?? from);
+    const client = agentsClient(connection);
+    const created = await withProgress(vscode.l10n.t('Creating branch {0}…', name), async (signal) => {
+      const made = await client.createBranch(agent.agentId, name, signal);
+      // The spec shows the answer only as "new branch": where it has no id, the branch is found by its name.
+      const branchId =
+        made.branchId ?? (await client.listBranches(agent.agentId, signal)).find((b) => b.name === name)?.branchId;
+      if (!branchId)
+        throw new UserFacingError(
+          vscode.l10n.t('Branch {0} was created, but the platform did not say its id: refresh the Agents view.', name),
+        );
+      if (!fromMain) await copyContent(client, agent.agentId, from.branchId, branchId, signal);
+      return { branchId, name };
+    });
+    requireModel(models).agents.agent(agent.agentId).branches.invalidate();
+    const message = vscode.l10n.t('Branch {0} of {1} created from {2}.', name, agent.name, from.name);
+    const switchTo = vscode.l10n.t('Switch Folder to {0}', name);
+    if (target) {
+      const folder = target;
+      void prompts.info(message, switchTo).then((choice) => {
+        if (choice === switchTo) void runCommand(() => switchFolder(folder, created));
+      });
+    } else void prompts.info(message);
+    return created.branchId;
+  }
+
+  // ---- branch merge ----
+
+  async function showSides(conflict: MergeConflict, label: string, branchName: string): Promise<void> {
+    const id = ++nextSide;
+    const uriOf = (side: string, text: string): vscode.Uri => {
+      const uri = vscode.Uri.from({ scheme: SIDE_SCHEME, path: `/${id}/${side}/${label.replace(/[/\\?#%]/g, '-')}` });
+      sides.set(uri.path, text);
+      return uri;
+    };
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      uriOf('main', sideDocument(conflict.ours)),
+      uriOf(branchName.replace(/[/\\?#%]/g, '-'), sideDocument(conflict.theirs)),
+      vscode.l10n.t('{0}: main ↔ {1}', label, branchName),
+      { preview: true },
+    );
+  }
+
+  /** Main's topic names by id, to name the topics of conflicts that carry only a field. */
+  async function topicNames(
+    client: AgentsClient,
+    agentId: string,
+    mainId: string | undefined,
+  ): Promise<Map<string, string>> {
+    if (!mainId) return new Map();
+    try {
+      return new Map((await client.listTopics(agentId, mainId)).map((t) => [t.topicId, t.name]));
+    } catch {
+      return new Map();
+    }
+  }
+
+  /** Walks the person through each diverged item; undefined when they stop (nothing is merged then). */
+  async function chooseResolutions(
+    conflicts: readonly MergeConflict[],
+    branchName: string,
+    names: ReadonlyMap<string, string>,
+  ): Promise<MergeResolution[] | undefined> {
+    const q = divergedQuestion(vscode.l10n, branchName, conflicts, names);
+    if ((await prompts.ask(q.question, { detail: q.detail, severity: 'warning' }, q.go)) !== q.go) return undefined;
+    const resolutions: MergeResolution[] = [];
+    for (const [i, conflict] of conflicts.entries()) {
+      const label = conflictLabel(vscode.l10n, conflict, names);
+      let choice: ConflictChoice | undefined = 'compare';
+      while (choice === 'compare') {
+        choice = (
+          await prompts.pick(conflictChoices(vscode.l10n, conflict, branchName), {
+            title: vscode.l10n.t('Merge {0} into main ({1}/{2})', branchName, i + 1, conflicts.length),
+            placeHolder: vscode.l10n.t('{0}: which version does main keep?', label),
+            ignoreFocusOut: true,
+          })
+        )?.choice;
+        if (choice === 'compare') await showSides(conflict, label, branchName);
+      }
+      if (!choice) return undefined;
+      resolutions.push(resolutionFor(conflict, choice));
+    }
+    return resolutions;
+  }
+
+  async function mergeBranch(arg: FolderArg): Promise<MergeResult | undefined> {
+    let agent: { agentId: string; name: string };
+    let branch: { branchId: string; name: string } | undefined;
+    let target: PickedFolder | undefined;
+    if (arg instanceof BranchNode) {
+      agent = arg.agentNode.agent;
+      branch = arg.branch;
+      target = (await folders.inWorkspace(agent.agentId)).find((f) => f.manifest.branch.branchId === branch!.branchId);
+    } else {
+      target = await folders.resolve(arg, vscode.l10n.t('The agent folder whose branch to merge into main'));
+      if (!target) return undefined;
+      agent = { agentId: target.manifest.agentId, name: target.manifest.name };
+      branch = target.manifest.branch;
+    }
+    const branches = await branchesOf(agent.agentId);
+    const main = branches.find(isMain);
+    if (isMain(branches.find((b) => b.branchId === branch!.branchId) ?? branch)) {
+      // The folder holds main: the branch to merge is asked.
+      const others = branches.filter((b) => !isMain(b));
+      if (arg instanceof BranchNode || others.length === 0)
+        throw new UserFacingError(
+          vscode.l10n.t('Main cannot be merged into itself: pick a branch to merge into main.'),
+        );
+      branch = (
+        await prompts.pick(
+          others.map((b) => ({ label: b.name, description: b.branchId, b })),
+          { placeHolder: vscode.l10n.t('The branch of {0} to merge into main', agent.name) },
+        )
+      )?.b;
+      if (!branch) return undefined;
+      target = undefined;
+    }
+    const branchName = branch.name;
+    if (target) {
+      const { AgentMirror, NodeFileSystem } = workspaceRuntime();
+      const unpushed = (
+        await new AgentMirror(new NodeFileSystem(target.folder), agentsClient(connection)).status()
+      ).filter((f) => f.state !== 'unchanged');
+      if (unpushed.length > 0) {
+        const go = vscode.l10n.t('Merge Without Them');
+        const answer = await prompts.ask(
+          vscode.l10n.t(
+            '{0} file(s) of {1} have edits not pushed: the branch merge takes only what the platform holds.',
+            unpushed.length,
+            branchName,
+          ),
+          { detail: unpushed.map((f) => f.path).join('\n'), severity: 'warning' },
+          go,
+        );
+        if (answer !== go) return undefined;
+      }
+    }
+    const go = vscode.l10n.t('Merge');
+    const answer = await prompts.ask(
+      vscode.l10n.t('Merge branch {0} into main of {1}?', branchName, agent.name),
+      {
+        detail: vscode.l10n.t(
+          'Main takes the changes made on {0} to behavior and topics. Main is what gets published; real-time configs are not part of branches.',
+          branchName,
+        ),
+        severity: 'info',
+      },
+      go,
+    );
+    if (answer !== go) return undefined;
+    const client = agentsClient(connection);
+    const { agentId } = agent;
+    const mergeOnce = (resolutions: MergeResolution[]) =>
+      withProgress(vscode.l10n.t('Merging {0} into main…', branchName), (signal) =>
+        client.merge(agentId, branch!.branchId, { resolutions, branchName }, signal),
+      );
+    let resolutions: MergeResolution[] = [];
+    let outcome = await mergeOnce(resolutions);
+    // A 409 lists what diverged; the person settles each, and the merge is sent again with the choices.
+    // Should main move again meanwhile, the platform answers 409 anew and the new items are asked.
+    for (let round = 0; !outcome.merged && round < 3; round++) {
+      const names = await topicNames(client, agentId, main?.branchId);
+      const chosen = await chooseResolutions(outcome.conflicts, branchName, names);
+      if (!chosen) {
+        void prompts.info(vscode.l10n.t('Branch merge of {0} stopped: nothing was merged.', branchName));
+        return undefined;
+      }
+      resolutions = chosen;
+      outcome = await mergeOnce(resolutions);
+    }
+    if (!outcome.merged) throw outcome.error;
+    const modelOf = requireModel(models).agents.agent(agentId);
+    modelOf.branches.invalidate();
+    await refreshStatus();
+    void prompts.info(mergedMessage(vscode.l10n, branchName, outcome.result.changes?.length, resolutions.length));
+    return outcome.result;
+  }
+
+  return vscode.Disposable.from(
+    vscode.workspace.registerTextDocumentContentProvider(SIDE_SCHEME, {
+      provideTextDocumentContent: (uri) => sides.get(uri.path) ?? '',
+    }),
+    vscode.commands.registerCommand(Command.switchBranch, (arg?: FolderArg) => runCommand(() => switchBranch(arg))),
+    vscode.commands.registerCommand(Command.mergeBranch, (arg?: FolderArg) => runCommand(() => mergeBranch(arg))),
+    vscode.commands.registerCommand(Command.createBranchFrom, (arg?: FolderArg) =>
+      runCommand(() => createBranchFrom(arg)),
+    ),
+  );
+}

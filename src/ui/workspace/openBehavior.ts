@@ -1,0 +1,21 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { runCommand } from '../commands/commandSupport';
+import type { Connection } from '../connection/connection';
+import { BEHAVIOR_FILE } from '../../workspace/layout';
+import { Command } from '../ids';
+import { FolderPicker, type FolderArg } from './folderPicker';
+
+/** Open Behavior: the behavior.md of a checked-out agent folder (asked when the workspace has several), ready to edit. */
+export function registerOpenBehaviorCommand(connection: Connection): vscode.Disposable {
+  const folders = new FolderPicker(connection);
+  return vscode.commands.registerCommand(Command.openBehavior, (arg?: FolderArg) =>
+    runCommand(async () => {
+      const target = await folders.resolve(arg, vscode.l10n.t('The agent whose behavior to edit'));
+      if (!target) return undefined;
+      const file = vscode.Uri.file(path.join(target.folder, BEHAVIOR_FILE));
+      await vscode.window.showTextDocument(file, { preview: false });
+      return file.fsPath;
+    }),
+  );
+}
