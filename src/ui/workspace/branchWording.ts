@@ -172,6 +172,10 @@ export function mergedMessage(l10n: L10n, branchName: string, changes: number | 
       ? l10n.t('Branch {0} is merged into main.', branchName)
       : changes === 0
         ? l10n.t('Branch {0} is merged into main: main already had everything.', branchName)
-        : l10n.t('Branch {0} is merged into main: {1} change(s).', branchName, changes);
-  return resolved > 0 ? `${what} ${l10n.t('{0} item(s) as you chose.', resolved)}` : what;
+        : changes === 1
+          ? l10n.t('Branch {0} is merged into main: 1 change.', branchName)
+          : l10n.t('Branch {0} is merged into main: {1} changes.', branchName, changes);
+  return resolved > 0
+    ? `${what} ${resolved === 1 ? l10n.t('1 item as you chose.') : l10n.t('{0} items as you chose.', resolved)}`
+    : what;
 }

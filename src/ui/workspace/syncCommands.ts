@@ -8,6 +8,7 @@ import type { Connection } from '../connection/connection';
 import { Command } from '../ids';
 import { activeMergeResult, closeFileMerge, type FileMergeView, openFileMerge } from './mergeEditor';
 import { type MirrorDocuments, mirrorUri } from './mirrorDocuments';
+import { confirmRealtimePush } from './realtimeConfigs';
 import type { AgentSourceControl, ShownStatus, SourceControls } from './sourceControls';
 
 /** What the Pull, Push and Refresh commands act on: a folder or file, a source control, a resource, or the current folder. */
@@ -100,7 +101,9 @@ export function registerSyncCommands(
       void prompts.info(
         report.actions.length === 0
           ? vscode.l10n.t('{0} ({1}) is up to date with the platform.', name, branch.name)
-          : vscode.l10n.t('Pulled {0} change(s) into {1} ({2}).', report.actions.length, name, branch.name),
+          : report.actions.length === 1
+            ? vscode.l10n.t('Pulled 1 change into {0} ({1}).', name, branch.name)
+            : vscode.l10n.t('Pulled {0} changes into {1} ({2}).', report.actions.length, name, branch.name),
       );
     }
     return report;
@@ -120,7 +123,7 @@ export function registerSyncCommands(
       );
       return { sent: [], refused: [] };
     }
-    if (!(await confirmPush(outgoing))) return undefined;
+    if (!(await confirmPush(name, outgoing))) return undefined;
     const report = await c
       .serial(() =>
         withProgress(vscode.l10n.t('Pushing {0} ({1})…', name, branch.name), (signal) => c.mirror(client).push(signal)),
@@ -139,18 +142,24 @@ export function registerSyncCommands(
           if (choice === pullNow) void vscode.commands.executeCommand(Command.pull, c.folder.uri);
         });
     } else {
-      void prompts.info(vscode.l10n.t('Pushed {0} change(s) to {1} ({2}).', report.sent.length, name, branch.name));
+      void prompts.info(
+        report.sent.length === 1
+          ? vscode.l10n.t('Pushed 1 change to {0} ({1}).', name, branch.name)
+          : vscode.l10n.t('Pushed {0} changes to {1} ({2}).', report.sent.length, name, branch.name),
+      );
     }
     return report;
   }
 
   /** Deleting topics and changing real-time configs are asked about before anything is sent. */
-  async function confirmPush(outgoing: ShownStatus[]): Promise<boolean> {
+  async function confirmPush(agentName: string, outgoing: ShownStatus[]): Promise<boolean> {
     const deleted = outgoing.filter((f) => f.local === 'deleted' && f.key.startsWith('topic:'));
     if (deleted.length > 0) {
       const ok = vscode.l10n.t('Delete and Push');
       const answer = await prompts.ask(
-        vscode.l10n.t('Delete {0} topic(s) from the platform?', deleted.length),
+        deleted.length === 1
+          ? vscode.l10n.t('Delete 1 topic from the platform?')
+          : vscode.l10n.t('Delete {0} topics from the platform?', deleted.length),
         {
           detail: vscode.l10n.t(
             'These files were deleted: {0}. Pushing deletes their topics from the branch.',
@@ -161,22 +170,10 @@ export function registerSyncCommands(
       );
       if (answer !== ok) return false;
     }
-    const realtime = outgoing.filter((f) => f.key.startsWith('realtime:'));
-    if (realtime.length > 0) {
-      const ok = vscode.l10n.t('Push');
-      const answer = await prompts.ask(
-        vscode.l10n.t('Real-time config changes take effect at once.'),
-        {
-          detail: vscode.l10n.t(
-            '{0}: live calls use the new variables as soon as they are pushed, without a deployment.',
-            realtime.map((f) => f.path).join(', '),
-          ),
-        },
-        ok,
-      );
-      if (answer !== ok) return false;
-    }
-    return true;
+    return confirmRealtimePush(
+      agentName,
+      outgoing.map((f) => f.path),
+    );
   }
 
   /** Re-reads the status of every checked-out folder: the files, and the platform where its profile is in use. */

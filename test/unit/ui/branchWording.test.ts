@@ -101,6 +101,6 @@ test('the merged message tells what moved where the platform says it', () => {
   assert.equal(mergedMessage(plainL10n, 'b', 0, 0), 'Branch b is merged into main: main already had everything.');
   assert.equal(
     mergedMessage(plainL10n, 'b', 3, 2),
-    'Branch b is merged into main: 3 change(s). 2 item(s) as you chose.',
+    'Branch b is merged into main: 3 changes. 2 items as you chose.',
   );
 });

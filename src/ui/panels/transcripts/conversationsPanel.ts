@@ -90,7 +90,9 @@ export class ConversationsPanel implements vscode.Disposable {
     const count =
       n === 0 && !this.loading
         ? vscode.l10n.t('No conversations match these filters.')
-        : vscode.l10n.t('{0} conversation(s) shown{1}', n, this.more ? vscode.l10n.t('; scroll for more') : '');
+        : n === 1
+          ? vscode.l10n.t('1 conversation shown{0}', this.more ? vscode.l10n.t('; scroll for more') : '')
+          : vscode.l10n.t('{0} conversations shown{1}', n, this.more ? vscode.l10n.t('; scroll for more') : '');
     return {
       loading: this.loading !== undefined,
       more: this.more,
