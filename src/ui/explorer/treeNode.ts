@@ -98,13 +98,14 @@ export class ErrorNode extends TreeNode {
   }
 }
 
-/** A plain informational leaf (for example "No deployments yet"). */
+/** A plain informational leaf (for example "No deployments yet", or a line of details with its value). */
 export class InfoNode extends TreeNode {
   constructor(
     parent: TreeNode,
     private readonly key: string,
     private readonly label: string,
     private readonly icon = 'info',
+    private readonly description?: string,
   ) {
     super(parent);
   }
@@ -118,6 +119,10 @@ export class InfoNode extends TreeNode {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.icon);
     item.contextValue = ItemContext.info();
+    if (this.description) {
+      item.description = this.description;
+      item.tooltip = `${this.label}: ${this.description}`;
+    }
     return item;
   }
 }

@@ -7,6 +7,7 @@ import type { EndpointResult } from '../commands/webhookCommands';
 import { prompts } from '../common/prompts';
 import { Command, ContextKey, ItemContext, View } from '../ids';
 import type { Log } from '../log';
+import { formatAmount, metricLabel, operatorWords, stateLabel } from '../explorer/alerts/alertFormat';
 import { copyAction } from './toolSupport';
 import { type ReceivedDelivery, type Verdict, WebhookReceiver, type WebhookVerifier } from './webhookReceiver';
 
@@ -21,6 +22,11 @@ export function verdictText(verdict: Verdict): string {
   return verdict.verified ? vscode.l10n.t('verified (assumed scheme)') : vscode.l10n.t('unverified (assumed scheme)');
 }
 
+/** A value of a delivery in its metric's unit; "unknown" when the delivery did not carry it. */
+function amount(metric: string, value: unknown): string {
+  return typeof value === 'number' ? formatAmount(metric, value) : vscode.l10n.t('unknown');
+}
+
 function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
   const label = [d.eventType ?? vscode.l10n.t('not an alert notification'), d.ruleName].filter(Boolean).join(' · ');
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
@@ -33,9 +39,9 @@ function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
   md.appendMarkdown(`**${label}**\n\n`);
   if (v.metric)
     md.appendMarkdown(
-      `${vscode.l10n.t('{0} was {1} ({2} {3})', v.metric, String(v.current ?? '?'), v.operator ?? '', String(v.threshold ?? '?'))}\n\n`,
+      `${vscode.l10n.t('{0} was {1} ({2} {3})', metricLabel(v.metric), amount(v.metric, v.current), operatorWords(v.operator ?? ''), amount(v.metric, v.threshold))}\n\n`,
     );
-  if (v.previousState) md.appendMarkdown(`${vscode.l10n.t('Previous state: {0}', v.previousState)}\n\n`);
+  if (v.previousState) md.appendMarkdown(`${vscode.l10n.t('Previous state: {0}', stateLabel(v.previousState))}\n\n`);
   if (v.at) md.appendMarkdown(`${vscode.l10n.t('At {0}', new Date(v.at).toLocaleString())}\n\n`);
   md.appendMarkdown(
     d.verdict.verified
