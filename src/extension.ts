@@ -33,7 +33,7 @@ export interface TestingApi {
   /** Lists, from now on, what the extension creates and does not release (see core/disposable). */
   trackDisposables(): { undisposed(): string[]; stop(): void };
   /** What a view shows instead of items (its welcome state and problem), and its message. */
-  viewState(view: 'agents' | 'alerts'): { state: string; problem?: string; message?: string };
+  viewState(view: 'agents' | 'alerts'): { state: string; problem?: string; message?: string; selected?: string[] };
 }
 import { registerChatCommands } from './ui/panels/chat/chatCommands';
 
