@@ -416,6 +416,37 @@ suite('Agents view and commands', () => {
     assert.ok((await roots()).length >= 2, 'the full list is back once the platform lists agents');
   });
 
+  test('an agent without numbers offers Import Phone Numbers as a row that runs it; hovers never say "by ?"; Agents gets most of the sidebar', async () => {
+    const agent = await child(api.agentsView, undefined, 'Returns Helper');
+    const numbers = await child(api.agentsView, agent.node, 'Telephony Numbers');
+    const [none] = await treeItems(api.agentsView, numbers.node);
+    assert.equal(none!.label, 'No numbers yet. Import Phone Numbers…');
+    assert.equal(none!.item.command?.command, 'agentWorkbench.importNumbers');
+    ui.shown.length = 0;
+    await vscode.commands.executeCommand(none!.item.command!.command, ...(none!.item.command!.arguments ?? []));
+    assert.match(ui.shown[0]?.detail ?? '', /^Import Phone Numbers to Returns Helper/, 'for this agent, no pick');
+
+    const support = await child(api.agentsView, undefined, 'Support Desk');
+    const main = await child(api.agentsView, support.node, 'main');
+    const knowledge = await child(api.agentsView, main.node, /Knowledge|Topics/);
+    const [topic] = await treeItems(api.agentsView, knowledge.node);
+    const token = new vscode.CancellationTokenSource().token;
+    for (const row of [agent, support, main, topic!]) {
+      const resolved = await api.agentsView.resolveTreeItem!(row.item, row.node, token);
+      const tooltip = resolved?.tooltip;
+      const text = tooltip instanceof vscode.MarkdownString ? tooltip.value : String(tooltip ?? '');
+      assert.doesNotMatch(text, /by \?/, `${row.label}: ${text}`);
+    }
+
+    const views = (
+      vscode.extensions.getExtension('agent-workbench.agent-workbench')!.packageJSON as {
+        contributes: { views: { agentWorkbench: Array<{ id: string; initialSize?: number }> } };
+      }
+    ).contributes.views.agentWorkbench;
+    const size = (id: string) => views.find((v) => v.id === id)?.initialSize ?? 1;
+    assert.ok(size('agentWorkbench.agents') > size('agentWorkbench.alerts'), 'Agents starts larger than Alerts');
+  });
+
   test('an unreachable Agents API leaves the view empty with the reason, and a retry recovers', async () => {
     await http('POST', `${urls.admin}/faults`, {
       body: { family: 'build', path: '/v1/agents', method: 'GET', status: 503, times: 20 },

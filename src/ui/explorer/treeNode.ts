@@ -127,6 +127,38 @@ export class InfoNode extends TreeNode {
   }
 }
 
+/** A leaf that runs a command when chosen (mouse, Enter or Space), for example "Import Phone Numbers…". */
+export class ActionNode extends InfoNode {
+  constructor(
+    parent: TreeNode,
+    key: string,
+    label: string,
+    icon: string,
+    private readonly command: vscode.Command,
+  ) {
+    super(parent, key, label, icon);
+  }
+
+  override getTreeItem(): vscode.TreeItem {
+    const item = super.getTreeItem();
+    item.command = this.command;
+    item.tooltip = this.command.tooltip ?? this.command.title;
+    return item;
+  }
+}
+
+/** "Created <when> by <who>", or without "by" when the platform does not say who. */
+export function createdLine(iso: string, by: string | null | undefined): string {
+  const at = when(iso).exact;
+  return by ? vscode.l10n.t('Created {0} by {1}', at, by) : vscode.l10n.t('Created {0}', at);
+}
+
+/** "Updated <when> by <who>", or without "by" when the platform does not say who. */
+export function updatedLine(iso: string, by: string | null | undefined): string {
+  const at = when(iso).exact;
+  return by ? vscode.l10n.t('Updated {0} by {1}', at, by) : vscode.l10n.t('Updated {0}', at);
+}
+
 function firstSentence(s: string): string {
   const cut = s.search(/\.\s/);
   return cut > 0 && cut < 140 ? s.slice(0, cut) : s.length > 140 ? `${s.slice(0, 137)}…` : s;

@@ -92,7 +92,7 @@ function bodyProblem(
 }
 
 async function askEvent(): Promise<ExternalEventInput | undefined> {
-  const title = vscode.l10n.t('Send an External Event');
+  const title = vscode.l10n.t('Send External Event');
   const where = await prompts.pick(
     LOCATIONS.map((l) => ({ ...l, detail: vscode.l10n.t(l.detail) })),
     { title, placeHolder: vscode.l10n.t('Where the event id lives') },

@@ -43,7 +43,7 @@ function splitPair(text: string): { key: string; value: string } | undefined {
 
 /** Asks the number, its country when national, the metadata pairs and the encryption. Nothing is sent here. */
 async function askCall(): Promise<Omit<PlacedCall, 'callSid'> | undefined> {
-  const title = vscode.l10n.t('Place a Test Call');
+  const title = vscode.l10n.t('Place Test Call');
   const { normalizeToNumber } = outbound();
   const number = await prompts.input({
     title,

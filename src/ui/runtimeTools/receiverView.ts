@@ -52,7 +52,11 @@ function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
       : vscode.l10n.t('Signature not verified (assumed scheme: Standard Webhooks): {0}.', d.verdict.reason),
   );
   item.tooltip = md;
-  item.command = { command: Command.openWebhookDelivery, title: vscode.l10n.t('Open Delivery'), arguments: [d] };
+  item.command = {
+    command: Command.openWebhookDelivery,
+    title: vscode.l10n.t('Open Webhook Delivery'),
+    arguments: [d],
+  };
   return item;
 }
 
