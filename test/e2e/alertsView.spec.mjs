@@ -139,6 +139,11 @@ describe('The Alerts view', { timeout: 240_000 }, () => {
       await page.keyboard.press('Enter');
       await widget.locator('.monaco-list-row', { hasText: '10 minutes' }).waitFor();
       await page.keyboard.press('Enter');
+      // The review: the whole rule in words, created only from here.
+      await widget.locator('.monaco-list-row', { hasText: 'Create Rule' }).waitFor();
+      await widget.getByText(/Fires when Turn latency p95 is above 3,000 ms over 10 minutes/).waitFor();
+      await screenshot(page, 'alerts-create-review');
+      await page.keyboard.press('Enter');
       await notification(page, 'Alert rule "Slow replies at night" created').waitFor();
       await row(page, 'Slow replies at night').waitFor();
       assert.match(await pane(page, 'Alerts').innerText(), /7 of 10/);
