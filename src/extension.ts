@@ -35,7 +35,7 @@ export interface TestingApi {
   /** Lists, from now on, what the extension creates and does not release (see core/disposable). */
   trackDisposables(): { undisposed(): string[]; stop(): void };
   /** What a view shows instead of items (its welcome state and problem), and its message. */
-  viewState(view: 'agents' | 'alerts'): { state: string; problem?: string; message?: string };
+  viewState(view: 'agents' | 'alerts'): { state: string; problem?: string; message?: string; selected?: string[] };
   /** Restores a panel of the type with the state its webview kept, as VS Code does after a reload; resolves with the panel made. */
   restorePanel(viewType: string, state: unknown): Promise<unknown>;
   /** What the Source Control view and the status bar show of the checked-out agent folders. */

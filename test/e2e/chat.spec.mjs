@@ -69,7 +69,7 @@ describe('Chat playground in the workbench', { timeout: 300_000 }, () => {
       assert.ok(conversation, 'the status names the conversation');
       await chat().locator('#action-externalEvent').click();
       const widget = page.locator('.quick-input-widget');
-      await widget.getByText(`Send an External Event into conversation ${conversation}`).waitFor();
+      await widget.getByText(`Send External Event into Conversation ${conversation}`).waitFor();
       await widget.locator('.monaco-list-row', { hasText: 'payload' }).waitFor();
       await screenshot(page, 'chat-external-event');
       await page.keyboard.press('Escape');

@@ -129,6 +129,24 @@ suite('Agents view and commands', () => {
       (await roots()).map((i) => i.label),
       ['Returns Helper', 'Support Desk'],
     );
+    const shown = api.testing!.viewState('agents');
+    assert.ok(
+      shown.selected?.some((id) => id.endsWith(created.agentId)),
+      `the new agent is selected in the view: ${JSON.stringify(shown.selected)}`,
+    );
+
+    // A second agent of the same name would make the typed-name confirmation of live ambiguous.
+    ui.shown.length = 0;
+    assert.equal(
+      await vscode.commands.executeCommand('agentWorkbench.createAgent', { name: ' returns helper ', description: '' }),
+      undefined,
+    );
+    assert.match(ui.lastError(), /An agent is named "Returns Helper" already \(ag_\w+\)\. Choose another name/);
+    ui.setAnswer((s) => (s.kind === 'input' && /Name of the new agent/.test(s.message) ? 'Support Desk' : undefined));
+    assert.equal(await vscode.commands.executeCommand('agentWorkbench.createAgent'), undefined);
+    const asked = ui.shown.find((s) => s.kind === 'input')!;
+    assert.match(asked.refused ?? '', /named "Support Desk" already \(ag_support\)/, 'refused as typed');
+    assert.equal(await agentCount(), before + 1);
   });
 
   test('creates a branch from main; a bad branch name is refused before sending', async () => {
@@ -144,6 +162,17 @@ suite('Agents view and commands', () => {
       'feature/returns',
     );
     assert.equal(branch?.name, 'feature/returns');
+    // main, and a branch that exists, are refused as typed, not by the platform after the request.
+    for (const [typed, refusal] of [
+      ['main', /"main" is the branch every agent has already/],
+      ['feature/returns', /Returns Helper has a branch named "feature\/returns" already/],
+    ] as const) {
+      ui.shown.length = 0;
+      ui.setAnswer((s) => (s.kind === 'input' ? typed : undefined));
+      assert.equal(await vscode.commands.executeCommand('agentWorkbench.createBranch', agent.node), undefined);
+      assert.match(ui.shown.find((s) => s.kind === 'input')!.refused ?? '', refusal);
+      assert.ok(!ui.shown.some((s) => s.kind === 'error'), 'no error after a request');
+    }
     const labels = (await treeItems(api.agentsView, agent.node)).map((c) => c.label);
     assert.deepEqual(labels.slice(0, 2), ['main', 'feature/returns']);
     const onPlatform = await agentsApi<{ branches: Array<{ name: string }> }>('GET', `/v1/agents/${id}/branches`);
@@ -365,6 +394,16 @@ suite('Agents view and commands', () => {
       await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
       assert.deepEqual(await roots(), []);
       assert.equal(await vscode.commands.executeCommand('agentWorkbench.addAgentById', 'ag_support'), 'ag_support');
+      assert.match(
+        ui.shown.find((s) => s.kind === 'info')!.message,
+        /^Agent ("Support Desk" \(ag_support\)|ag_support) added to the Agents view/,
+      );
+      ui.shown.length = 0;
+      const missing = await vscode.commands.executeCommand('agentWorkbench.addAgentById', 'ag_nowhere');
+      // Reading one agent is not in the spec: a platform without it cannot say, and the person is told so.
+      if (missing === undefined)
+        assert.match(ui.lastError(), /No agent has the id ag_nowhere on this platform.*Nothing was added/);
+      else assert.match(ui.shown.find((s) => s.kind === 'info')!.message, /cannot say whether the id exists/);
       assert.deepEqual(
         (await roots()).map((i) => i.label),
         ['Support Desk'],
@@ -375,6 +414,37 @@ suite('Agents view and commands', () => {
     }
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
     assert.ok((await roots()).length >= 2, 'the full list is back once the platform lists agents');
+  });
+
+  test('an agent without numbers offers Import Phone Numbers as a row that runs it; hovers never say "by ?"; Agents gets most of the sidebar', async () => {
+    const agent = await child(api.agentsView, undefined, 'Returns Helper');
+    const numbers = await child(api.agentsView, agent.node, 'Telephony Numbers');
+    const [none] = await treeItems(api.agentsView, numbers.node);
+    assert.equal(none!.label, 'No numbers yet. Import Phone Numbers…');
+    assert.equal(none!.item.command?.command, 'agentWorkbench.importNumbers');
+    ui.shown.length = 0;
+    await vscode.commands.executeCommand(none!.item.command!.command, ...(none!.item.command!.arguments ?? []));
+    assert.match(ui.shown[0]?.detail ?? '', /^Import Phone Numbers to Returns Helper/, 'for this agent, no pick');
+
+    const support = await child(api.agentsView, undefined, 'Support Desk');
+    const main = await child(api.agentsView, support.node, 'main');
+    const knowledge = await child(api.agentsView, main.node, /Knowledge|Topics/);
+    const [topic] = await treeItems(api.agentsView, knowledge.node);
+    const token = new vscode.CancellationTokenSource().token;
+    for (const row of [agent, support, main, topic!]) {
+      const resolved = await api.agentsView.resolveTreeItem!(row.item, row.node, token);
+      const tooltip = resolved?.tooltip;
+      const text = tooltip instanceof vscode.MarkdownString ? tooltip.value : String(tooltip ?? '');
+      assert.doesNotMatch(text, /by \?/, `${row.label}: ${text}`);
+    }
+
+    const views = (
+      vscode.extensions.getExtension('agent-workbench.agent-workbench')!.packageJSON as {
+        contributes: { views: { agentWorkbench: Array<{ id: string; initialSize?: number }> } };
+      }
+    ).contributes.views.agentWorkbench;
+    const size = (id: string) => views.find((v) => v.id === id)?.initialSize ?? 1;
+    assert.ok(size('agentWorkbench.agents') > size('agentWorkbench.alerts'), 'Agents starts larger than Alerts');
   });
 
   test('an unreachable Agents API leaves the view empty with the reason, and a retry recovers', async () => {

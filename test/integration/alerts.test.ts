@@ -13,7 +13,7 @@ import {
   startReceiver,
   webhookHeaders,
 } from './alertsSupport';
-import { type ScriptedPrompts, scriptedPrompts } from './prompts';
+import { BACK, type ScriptedPrompts, scriptedPrompts, typedThenBack } from './prompts';
 import { activateExtension, http, type LocalPlatformUrls, type WorkbenchExports } from './support';
 
 type Rule = {
@@ -26,6 +26,7 @@ type Rule = {
   window_duration: string;
   enabled: boolean;
   current_state: string;
+  current_value: number | null;
   updated_at: string;
 };
 type Endpoint = { id: string; name: string; url: string; event_types: string[] };
@@ -178,7 +179,7 @@ suite('Alerts view and commands', () => {
     assert.equal((await group('Alert Rules')).description, '1 of 10');
     const [shown] = await groupChildren('Alert Rules');
     assert.equal(shown!.icon, 'pass', 'a new rule reports ok');
-    assert.match(shown!.description, /^— \(>= 40\) · 60m · PROJECT-5a7e1c0d$/);
+    assert.match(shown!.description, /^OK · no value yet \(>= 40\) · 60m · PROJECT-5a7e1c0d$/);
     const accountWide = await exec<Rule>('createAlertRule', {
       name: 'Crashes',
       project_id: null,
@@ -202,11 +203,21 @@ suite('Alerts view and commands', () => {
       ],
       [rule({ name: 'x'.repeat(129) }), /1 to 128 characters \(now 129\)/],
       [rule({ name: '   ' }), /1 to 128 characters \(now 0\)/],
-      [rule({ metric: 'cpu' }), /metric must be one of turn_latency_p50, .*call_volume \(not "cpu"\)/],
-      [rule({ operator: '=>' }), /operator must be one of >, <, >=, <=/],
-      [rule({ window_duration: '15m' }), /window_duration must be one of 5m, 10m, 60m/],
+      [
+        rule({ metric: 'cpu' }),
+        /The metric must be one of Turn latency p50 \(turn_latency_p50\), .*Call volume \(call_volume\) \(not "cpu"\)/,
+      ],
+      [rule({ operator: '=>' }), /The comparison must be one of >, <, >=, <=/],
+      [
+        rule({ window_duration: '15m' }),
+        /The evaluation window must be one of 5 minutes \(5m\), 10 minutes \(10m\), 60 minutes \(60m\)/,
+      ],
       [rule({ project_id: 'not a project!' }), /project id is a slug/],
-      [{ name: 'Half a rule' }, /needs metric, operator, threshold_value, window_duration/],
+      [
+        rule({ project_id: 7 as unknown as string }),
+        /The scope must be a project id, or null to watch the whole account/,
+      ],
+      [{ name: 'Half a rule' }, /needs a metric, comparison, threshold, window\. Nothing was sent/],
     ];
     for (const [args, message] of cases) {
       ui.shown.length = 0;
@@ -262,7 +273,7 @@ suite('Alerts view and commands', () => {
       "the window changed elsewhere was not overwritten by the view's stale copy",
     );
     assert.equal(after!.threshold_value, 3000);
-    assert.match(ui.shown.find((s) => s.kind === 'info')!.message, /saved: threshold_value changed/);
+    assert.match(ui.shown.find((s) => s.kind === 'info')!.message, /saved: threshold changed\.$/);
 
     ui.shown.length = 0;
     const same = await exec<Rule>(
@@ -277,6 +288,113 @@ suite('Alerts view and commands', () => {
     assert.equal(await exec('editAlertRule', id, { threshold_value: -5 }), undefined);
     assert.match(ui.lastError(), /whole number of 0 or more \(milliseconds\).*Nothing was sent/);
     assert.equal((await platformRules())[0]!.threshold_value, 3000);
+  });
+
+  test('the rule wizard: 1,500 typed as shown, Back keeps what was typed, a review before create with a step counter that adds up', async () => {
+    const answers: Array<[string, string]> = [
+      ['input', 'Slow answers'],
+      ['pick', 'This project'],
+      ['pick', 'Turn latency p95'],
+      ['pick', '>'],
+      ['input', '1,500'],
+      ['pick', BACK],
+      ['input', typedThenBack('2,000')],
+      ['pick', '>='],
+      ['input', '2,000'],
+      ['pick', '10 minutes'],
+      ['pick', 'Fires when'],
+      ['pick', '>'],
+      ['input', '2,000'],
+      ['pick', '$(check) Create Rule'],
+    ];
+    ui.setAnswer((s) => {
+      if (s.kind !== 'input' && s.kind !== 'pick') return undefined;
+      const [kind, answer] = answers.shift() ?? ['', ''];
+      assert.equal(s.kind, kind, `${s.message} asked where ${kind} ${answer} was expected`);
+      return answer;
+    });
+    const created = await exec<Rule>('createAlertRule');
+    const steps = ui.shown.filter((s) => s.step);
+    assert.deepEqual(
+      steps.map((s) => `${s.step} ${s.value}`),
+      [
+        '1/7 ',
+        '2/7 This project',
+        '3/7 ',
+        '4/7 >',
+        '5/7 ',
+        '6/7 10 minutes',
+        '5/7 1,500',
+        '4/7 >',
+        '5/7 2,000',
+        '6/7 10 minutes',
+        '7/7 $(check) Create Rule',
+        '4/7 >=',
+        '5/7 2,000',
+        '7/7 $(check) Create Rule',
+      ],
+      'Back shows the threshold as typed, and a change from the review returns to it',
+    );
+    assert.equal(answers.length, 0, 'every answer was asked for');
+    assert.equal(created?.threshold_value, 2000);
+    assert.ok(steps.every((s) => s.refused === undefined));
+    const review = steps[10]!;
+    assert.deepEqual(review.items, ['$(check) Create Rule', 'Name', 'Watches', 'Metric', 'Fires when', 'Window']);
+    const [stored] = await platformRules();
+    assert.deepEqual(
+      [stored!.name, stored!.metric, stored!.operator, stored!.threshold_value, stored!.window_duration],
+      ['Slow answers', 'turn_latency_p95', '>', 2000, '10m'],
+    );
+    assert.ok(
+      !ui.shown.some((s) => /turn_latency|window_duration|threshold_value/.test(`${s.message} ${s.items.join(' ')}`)),
+      'no API names in the flow',
+    );
+
+    // Edit: the project the rule names by its other name is listed once, as this project; no change sends nothing.
+    ui.shown.length = 0;
+    const labels: string[][] = [];
+    ui.setAnswer((s) => {
+      if (s.kind === 'pick' && s.step) labels.push(s.items);
+      if (s.kind === 'pick' && s.step?.startsWith('7/')) return '$(check) Save Changes';
+      if (s.step) return s.kind === 'input' ? s.value : s.value;
+      return undefined;
+    });
+    const [node] = await groupChildren('Alert Rules');
+    const same = await exec<Rule>('editAlertRule', node!.node);
+    assert.equal(same?.updated_at, stored!.updated_at);
+    assert.match(ui.shown.find((s) => s.kind === 'info')!.message, /unchanged: nothing was sent/);
+    assert.deepEqual(labels[0], ['This project', 'Account-wide', 'Another project…'], 'the project once');
+    assert.ok(ui.shown.some((s) => s.step === '7/7' && /Save the rule as shown/.test(s.message)));
+  });
+
+  test('a rule keeps showing its last value, with its time, while the platform has none', async () => {
+    await converse();
+    const { body: created } = await alertsApi<Rule>(
+      'POST',
+      '/v1/alert-rules',
+      rule({ name: 'Any call', metric: 'call_volume', operator: '>=', threshold_value: 1 }),
+    );
+    await evaluate();
+    const [firing] = await groupChildren('Alert Rules');
+    assert.match(firing!.description, /^Firing · 1 \(>= 1\) · 5m · /);
+    // Switched off and on: the platform has no value until the next evaluation.
+    await alertsApi('PATCH', `/v1/alert-rules/${created.id}`, { enabled: false });
+    await alertsApi('PATCH', `/v1/alert-rules/${created.id}`, { enabled: true });
+    assert.equal((await platformRules())[0]!.current_value, null);
+    const [after] = await groupChildren('Alert Rules');
+    assert.match(after!.description, /^OK · last 1, [^(]+ \(>= 1\) · 5m · /);
+    assert.doesNotMatch(after!.tooltip, /none yet/);
+    assert.match(after!.tooltip, /the platform has no value for the current window; last 1 at/);
+    // The details of the hover are rows of the tree too, for the keyboard.
+    assert.equal(after!.item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    const details = await rows(after!.node.getChildren());
+    assert.deepEqual(
+      details.map((d) => d.label),
+      ['Fires when', 'Current value', 'State', 'Scope', 'In this state since', 'Last evaluated', 'Rule id'],
+    );
+    assert.equal(details[0]!.description, 'Call volume is at or above 1 over 5 minutes');
+    assert.match(details[1]!.description, /^the platform has no value for the current window; last 1 at /);
+    assert.equal(details[6]!.description, created.id);
   });
 
   test('disable and enable, from a node and by id; the view shows a disabled rule switched off', async () => {
@@ -311,11 +429,7 @@ suite('Alerts view and commands', () => {
     const receiver = await startReceiver();
     try {
       ui.setAnswer((s) =>
-        s.modal && /^Signing secret/.test(s.message)
-          ? 'Copy'
-          : s.modal && /^Keep the signing secret/.test(s.message)
-            ? 'Keep in Secret Storage'
-            : undefined,
+        s.modal && /^Signing secret/.test(s.message) ? 'Copy and Keep in Secret Storage' : undefined,
       );
       const result = await exec<EndpointResult>('createWebhookEndpoint', {
         name: 'Pager',
@@ -324,7 +438,13 @@ suite('Alerts view and commands', () => {
       });
       assert.ok(result?.secretStored);
       const modal = ui.shown.find((s) => s.modal && /^Signing secret of webhook endpoint "Pager"/.test(s.message))!;
-      assert.deepEqual(modal.items, ['Copy']);
+      assert.deepEqual(modal.items, ['Copy and Keep in Secret Storage', 'Copy Only'], 'one choice: keep it or not');
+      assert.equal(modal.close, 'Close Without Copying', 'no Cancel once the endpoint exists');
+      assert.equal(ui.shown.filter((s) => s.modal).length, 1, 'one question');
+      assert.match(
+        ui.shown.find((s) => s.kind === 'info' && !s.modal)!.message,
+        /^Signing secret copied\. It is also kept in secret storage for "Pager"/,
+      );
       const secret = modal.detail.split('\n')[0]!;
       assert.match(secret, /^whsec_[A-Za-z0-9+/=]+$/);
       secretsSeen.push(secret);
@@ -372,6 +492,59 @@ suite('Alerts view and commands', () => {
     }
   });
 
+  test('the endpoint wizard: no complaint before typing, warnings (not refusals) for a password in the address and plain http to another machine, Back keeps the name; Copy Only keeps nothing', async () => {
+    const typed = ['Pager', BACK, 'Pager', 'https://ops:hunter2@example.com/hooks'];
+    ui.setAnswer((s) => {
+      if (s.kind === 'input') return typed.shift();
+      if (s.kind === 'pick') return ['alerts.triggered'];
+      return s.modal && /^Signing secret/.test(s.message) ? 'Copy Only' : undefined;
+    });
+    const result = await exec<EndpointResult>('createWebhookEndpoint');
+    assert.equal(result?.secretStored, false);
+    const steps = ui.shown.filter((s) => s.kind === 'input');
+    assert.deepEqual(
+      steps.map((s) => [s.step, s.value]),
+      [
+        ['1/3', ''],
+        ['2/3', ''],
+        ['1/3', 'Pager'],
+        ['2/3', ''],
+      ],
+      'the address starts empty; Back keeps the name typed',
+    );
+    assert.ok(steps.every((s) => s.refused === undefined));
+    assert.match(steps[3]!.note!, /user name or password/);
+    assert.match(
+      ui.shown.find((s) => s.kind === 'info' && !s.modal)!.message,
+      /^Signing secret copied\. Paste it into the receiver of "Pager"/,
+    );
+    assert.deepEqual(
+      (await platformEndpoints()).map((e) => e.url),
+      ['https://ops:hunter2@example.com/hooks'],
+    );
+    secretsSeen.push(ui.shown.find((s) => /^Signing secret/.test(s.message))!.detail.split('\n')[0]!);
+    const [row] = await groupChildren('Webhook Endpoints');
+    assert.equal(row!.item.contextValue, 'webhookEndpoint', 'Copy Only keeps nothing here');
+
+    for (const [url, warned] of [
+      ['http://example.com/hooks', true],
+      ['http://127.0.0.1:9/hooks', false],
+    ] as const) {
+      ui.shown.length = 0;
+      const made = await exec<EndpointResult>('createWebhookEndpoint', {
+        name: `Plain ${String(warned)}`,
+        url,
+        event_types: ['alerts.resolved'],
+        storeSecret: true,
+      });
+      assert.ok(made?.secretStored, url);
+      const warning = ui.shown.find((s) => s.kind === 'warning');
+      if (warned) assert.match(warning!.message, /Plain http to example\.com: notifications travel unencrypted/);
+      else assert.equal(warning, undefined, 'plain http on this machine is fine');
+      secretsSeen.push(ui.shown.find((s) => /^Signing secret/.test(s.message))!.detail.split('\n')[0]!);
+    }
+  });
+
   test('refuses bad endpoint input with a clear message and sends nothing', async () => {
     const ok = { name: 'Hook', url: 'https://example.com/hooks', event_types: ['alerts.triggered'] };
     const cases: Array<[Record<string, unknown>, RegExp]> = [
@@ -407,8 +580,9 @@ suite('Alerts view and commands', () => {
       });
       const first = ui.shown.find((s) => /^Signing secret/.test(s.message))!.detail.split('\n')[0]!;
       secretsSeen.push(first);
-      assert.ok(
-        !ui.shown.some((s) => /^Keep the signing secret/.test(s.message)),
+      assert.deepEqual(
+        ui.shown.find((s) => /^Signing secret/.test(s.message))!.items,
+        ['Copy'],
         'storeSecret: true keeps it without asking',
       );
       const [node] = await groupChildren('Webhook Endpoints');
@@ -419,14 +593,23 @@ suite('Alerts view and commands', () => {
       assert.ok(ui.shown[0]!.modal);
 
       ui.shown.length = 0;
-      ui.setAnswer((s) => (s.modal && /^Rotate/.test(s.message) ? 'Rotate' : undefined));
+      ui.setAnswer((s) =>
+        s.modal && /^Rotate/.test(s.message)
+          ? 'Rotate'
+          : s.modal && /^Signing secret/.test(s.message)
+            ? 'Copy'
+            : undefined,
+      );
       const rotated = await exec<EndpointResult>('rotateWebhookSecret', node!.node);
       assert.equal(rotated?.secretStored, true, 'the kept secret is replaced');
       const second = ui.shown.find((s) => /^Signing secret/.test(s.message))!.detail.split('\n')[0]!;
       secretsSeen.push(second);
       assert.notEqual(second, first);
-      assert.ok(ui.shown.some((s) => /kept in secret storage was replaced/.test(s.message)));
-      assert.ok(!ui.shown.some((s) => /^Keep the signing secret/.test(s.message)));
+      const secondModal = ui.shown.find((s) => /^Signing secret/.test(s.message))!;
+      assert.deepEqual(secondModal.items, ['Copy'], 'the kept secret is replaced without asking');
+      assert.equal(secondModal.close, 'Done');
+      assert.match(secondModal.detail, /replaces the secret kept in secret storage/);
+      assert.ok(ui.shown.some((s) => /^Signing secret copied\. It also replaced the one kept/.test(s.message)));
 
       await converse();
       await alertsApi(

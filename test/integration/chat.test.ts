@@ -386,7 +386,7 @@ suite('Chat playground', () => {
       assert.equal(sent?.eventId, 'evt_booking_chat', ui.lastError());
       assert.equal(
         ui.shown.find((s) => s.kind === 'input')?.detail,
-        `Send an External Event into conversation ${conversationId}`,
+        `Send External Event into Conversation ${conversationId}`,
       );
     } finally {
       ui.dispose();

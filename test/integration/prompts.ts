@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AskOptions, Prompts } from '../../src/ui/common/prompts';
+import type { AskOptions, Prompts, StepAnswer } from '../../src/ui/common/prompts';
 import type { WorkbenchExports } from './support';
 
 /** A question or message the extension put to the person, as the tests' prompts saw it. */
@@ -14,9 +14,19 @@ export interface Shown {
   refused?: string;
   /** For an input box: what its validation showed under the answer without refusing it (information or a warning). */
   note?: string;
-  /** For an input box: the text it opened with. */
+  /** For a step of a multi-step input: its place, such as "3/7". */
+  step?: string;
+  /** For an input box: the value it opened with. */
   value?: string;
+  /** For a modal question: the label of its closing button when it is not the editor's Cancel. */
+  close?: string;
 }
+
+/** The answer that presses the Back button of a step of a multi-step input. */
+export const BACK = '$(arrow-left) Back';
+
+/** The answer that types `text` into a text step, then presses Back. */
+export const typedThenBack = (text: string): string => `${BACK}${text}`;
 
 /**
  * A label of a button or quick pick item, the text typed in an input box, labels for a multiple pick, or for a
@@ -115,9 +125,48 @@ export function scriptedPrompts(api: WorkbenchExports): ScriptedPrompts {
           modal: true,
           detail: options.detail ?? '',
           items: actions,
+          ...(options.closeLabel !== undefined ? { close: options.closeLabel } : {}),
         }),
       );
       return Promise.resolve(actions.find((x) => x === a));
+    },
+    stepText: async (options): Promise<StepAnswer<string>> => {
+      const entry: Shown = {
+        kind: 'input',
+        message: options.prompt,
+        modal: false,
+        detail: options.title,
+        items: [],
+        step: `${options.step}/${options.totalSteps}`,
+        value: options.value ?? '',
+      };
+      const typed = one(record(entry));
+      if (typed === undefined) return undefined;
+      if (typed.startsWith(BACK)) return { back: true, typed: typed.slice(BACK.length) };
+      const problem = await options.validate?.(typed);
+      if (typeof problem === 'string') {
+        entry.refused = problem;
+        return undefined;
+      }
+      if (problem) entry.note = problem.message;
+      return { value: typed };
+    },
+    stepPick: async (options) => {
+      const a = one(
+        record({
+          kind: 'pick',
+          message: options.placeholder,
+          modal: false,
+          detail: options.title,
+          items: options.items.map((i) => i.label),
+          step: `${options.step}/${options.totalSteps}`,
+          value: options.active?.label ?? '',
+        }),
+      );
+      if (a === undefined) return undefined;
+      if (a === BACK) return { back: true };
+      const item = options.items.find((i) => i.label === a);
+      return item ? { value: item } : undefined;
     },
     info: message('info'),
     warn: message('warning'),

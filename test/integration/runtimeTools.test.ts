@@ -56,7 +56,7 @@ suite('Runtime tools', () => {
     ui.shown.length = 0;
   });
 
-  suite('Place a Test Call', () => {
+  suite('Place Test Call', () => {
     test('a national number with its country is sent in E.164 with its metadata and encryption; the call id is shown and copied', async () => {
       answer(['(415) 555-0123', 'us', 'campaign=spring', 'order=42', '', 'UDP/RTP'], (s) =>
         s.kind === 'info' ? 'Copy' : undefined,
@@ -152,7 +152,7 @@ suite('Runtime tools', () => {
     });
   });
 
-  suite('Reserve a Number', () => {
+  suite('Reserve Phone Number', () => {
     test('reserves with the attributes as a JSON object and shows the number with Copy', async () => {
       answer(['{"campaign": "spring", "visitor": {"id": 7}}'], (s) => (s.kind === 'info' ? 'Copy' : undefined));
       const reserved = await exec<{ number: string; attributes: unknown }>('reserveNumber');
@@ -195,7 +195,7 @@ suite('Runtime tools', () => {
     });
   });
 
-  suite('Send an External Event', () => {
+  suite('Send External Event', () => {
     type Events = {
       pending: Array<{ event_id: string }>;
       delivered: Array<{ event_id: string; conversation_id: string; content_type: string }>;

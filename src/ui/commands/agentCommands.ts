@@ -96,17 +96,77 @@ export function registerAgentCommands(
     )?.trim();
     if (!id) return undefined;
     if (/\s/.test(id)) throw new UserFacingError(vscode.l10n.t('An agent id has no spaces.'));
+    // The platform is asked first: an id that names no agent is said so, and not added.
+    let found: Agent | undefined;
+    let unchecked = false;
+    try {
+      found = await withProgress(vscode.l10n.t('Looking for agent {0}…', id), (signal) =>
+        agentsClient(connection).getAgent(id, signal),
+      );
+    } catch (err) {
+      if (isPlatformError(err) && err.status === 404)
+        throw new UserFacingError(
+          vscode.l10n.t(
+            "No agent has the id {0} on this platform: check it in the studio (it is part of the agent's address). Nothing was added.",
+            id,
+          ),
+        );
+      // Reading one agent is an assumed endpoint: where the platform lacks it, the id is added as given.
+      if (!(isPlatformError(err) && err.assumption)) throw err;
+      unchecked = true;
+    }
     await remembered.add(ctx.profile.id, id);
     tree.refresh();
+    void prompts.info(
+      found
+        ? vscode.l10n.t('Agent "{0}" ({1}) added to the Agents view.', found.name, id)
+        : unchecked
+          ? vscode.l10n.t('Agent {0} added to the Agents view. This platform cannot say whether the id exists.', id)
+          : vscode.l10n.t('Agent {0} added to the Agents view.', id),
+    );
     return id;
+  }
+
+  /** The agents of the profile as listed, for names as typed; none where the platform does not list them. */
+  async function knownAgents(): Promise<Agent[]> {
+    const model = requireModel(models).agents;
+    try {
+      return (
+        model.agents.peek() ??
+        (await withProgress(vscode.l10n.t('Loading agents…'), (signal) => untilAborted(model.agents.get(), signal)))
+      );
+    } catch {
+      return [];
+    }
+  }
+
+  /** The branch names of an agent, for names as typed; none when they cannot be read (the platform then judges). */
+  async function knownBranches(agentId: string): Promise<string[]> {
+    const branches = requireModel(models).agents.agent(agentId).branches;
+    try {
+      const list =
+        branches.peek() ??
+        (await withProgress(vscode.l10n.t('Loading branches…'), (signal) => untilAborted(branches.get(), signal)));
+      return list.map((b) => b.name);
+    } catch {
+      return [];
+    }
   }
 
   async function createAgent(args?: { name?: string; description?: string }): Promise<Agent | undefined> {
     const { AGENT_NAME_MIN, AGENT_NAME_MAX, AGENT_DESCRIPTION_MAX } = clientRuntime().agentsContract;
+    const others = await knownAgents();
     const checkName = (v: string): string | undefined => {
       const n = v.trim().length;
-      return n < AGENT_NAME_MIN || n > AGENT_NAME_MAX
-        ? vscode.l10n.t('An agent name has {0} to {1} characters (now {2}).', AGENT_NAME_MIN, AGENT_NAME_MAX, n)
+      if (n < AGENT_NAME_MIN || n > AGENT_NAME_MAX)
+        return vscode.l10n.t('An agent name has {0} to {1} characters (now {2}).', AGENT_NAME_MIN, AGENT_NAME_MAX, n);
+      const same = sameName(others, v);
+      return same
+        ? vscode.l10n.t(
+            'An agent is named "{0}" already ({1}). Choose another name: deploying to live asks for the name, which must pick out one agent.',
+            same.name,
+            same.agentId,
+          )
         : undefined;
     };
     const name =
@@ -137,6 +197,7 @@ export function registerAgentCommands(
       client.createAgent({ name: name.trim(), description }, signal),
     );
     requireModel(models).agents.agents.invalidate();
+    await tree.reveal(created.agentId);
     void prompts.info(vscode.l10n.t('Agent "{0}" created ({1}) with its main branch.', created.name, created.agentId));
     return created;
   }
@@ -145,12 +206,17 @@ export function registerAgentCommands(
     const agent = await resolveAgent(models, arg);
     if (!agent) return undefined;
     const { BRANCH_NAME_MAX, BRANCH_NAME_PATTERN } = clientRuntime().agentsContract;
+    const existing = await knownBranches(agent.agentId);
     const check = (v: string): string | undefined => {
       const t = v.trim();
       if (!t || t.length > BRANCH_NAME_MAX)
         return vscode.l10n.t('A branch name has 1 to {0} characters.', BRANCH_NAME_MAX);
       if (!BRANCH_NAME_PATTERN.test(t))
         return vscode.l10n.t('Use letters, digits, ".", "_", "-" and "/", starting with a letter or digit.');
+      if (t === 'main')
+        return vscode.l10n.t('"main" is the branch every agent has already: name the new branch for its change.');
+      if (existing.includes(t))
+        return vscode.l10n.t('{0} has a branch named "{1}" already: choose another name.', agent.name, t);
       return undefined;
     };
     const name =
@@ -204,6 +270,12 @@ export function registerAgentCommands(
       return id;
     }),
   );
+}
+
+/** The agent already named `name`, ignoring case and surrounding spaces. */
+export function sameName<A extends { name: string }>(agents: readonly A[], name: string): A | undefined {
+  const wanted = name.trim().toLocaleLowerCase();
+  return agents.find((a) => a.name.trim().toLocaleLowerCase() === wanted);
 }
 
 /** The platform id a node stands for. */

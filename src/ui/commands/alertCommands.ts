@@ -6,7 +6,17 @@ import type { Connection } from '../connection/connection';
 import { CurrentAlertNode, RuleNode } from '../explorer/alerts/alertNodes';
 import type { AlertsTree } from '../explorer/alerts/alertsTree';
 import { TreeNode } from '../explorer/treeNode';
-import { type AlertRuleFields, changedFields, checkRuleFields, known, promptRule } from './alertRuleInput';
+import {
+  type AlertRuleFields,
+  changedFields,
+  checkRuleFields,
+  known,
+  type ProjectNames,
+  promptRule,
+  ruleFieldWords,
+  ruleSentence,
+} from './alertRuleInput';
+import { formatAmount, metricLabel, windowWords } from '../explorer/alerts/alertFormat';
 import {
   isPlatformError,
   requireContext,
@@ -64,7 +74,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     const pick = await prompts.pick(
       rules.map((r) => ({
         label: r.name,
-        description: `${r.metric} ${r.operator} ${r.threshold_value} · ${r.window_duration}${r.enabled ? '' : ` · ${vscode.l10n.t('disabled')}`}`,
+        description: `${metricLabel(r.metric)} ${r.operator} ${formatAmount(r.metric, r.threshold_value)} · ${windowWords(r.window_duration)}${r.enabled ? '' : ` · ${vscode.l10n.t('disabled')}`}`,
         detail: r.id,
         rule: r,
       })),
@@ -77,7 +87,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
   async function askNewRule(args?: AlertRuleFields): Promise<CreateAlertRuleRequest | undefined> {
     const ctx = requireContext(connection);
     refuseAtLimit();
-    if (!args) return promptRule(vscode.l10n.t('Create Alert Rule'), ctx.profile.projectId);
+    if (!args) return promptRule(vscode.l10n.t('Create Alert Rule'), { profile: ctx.profile.projectId });
     const checked = checkRuleFields({
       ...args,
       project_id: args.project_id === undefined ? ctx.profile.projectId : args.project_id,
@@ -86,7 +96,9 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
       (f) => checked[f] === undefined,
     );
     if (missing.length)
-      throw new UserFacingError(vscode.l10n.t('An alert rule needs {0}. Nothing was sent.', missing.join(', ')));
+      throw new UserFacingError(
+        vscode.l10n.t('An alert rule needs a {0}. Nothing was sent.', missing.map(ruleFieldWords).join(', ')),
+      );
     return checked as CreateAlertRuleRequest;
   }
 
@@ -132,6 +144,26 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     return saved;
   }
 
+  /**
+   * The profile's project, and the name the rule gives it when that is the same project under its other
+   * name (slug or prefixed id): the platform says so by listing the rule among the project's rules.
+   */
+  async function projectNames(profileProject: string, rule: AlertRule): Promise<ProjectNames> {
+    if (rule.project_id === null || rule.project_id === profileProject) return { profile: profileProject };
+    try {
+      const client = alertsClient(connection);
+      const ofProject = await withProgress(vscode.l10n.t('Reading alert rule {0}…', rule.name), (signal) =>
+        client.listRules({ project_id: profileProject }, signal),
+      );
+      return ofProject.some((r) => r.id === rule.id && r.project_id === rule.project_id)
+        ? { profile: profileProject, sameAs: rule.project_id }
+        : { profile: profileProject };
+    } catch {
+      // Not knowing only shows the project twice; the edit itself goes on.
+      return { profile: profileProject };
+    }
+  }
+
   async function editRule(arg?: RuleArg, fields?: AlertRuleFields): Promise<AlertRule | undefined> {
     const ctx = requireContext(connection);
     const rule = await resolveRule(arg, vscode.l10n.t('Alert rule to edit'));
@@ -139,7 +171,11 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     let next: ReturnType<typeof checkRuleFields>;
     if (fields) next = checkRuleFields(fields, known(clientRuntime().alertsContract.ALERT_METRICS, rule.metric));
     else {
-      const prompted = await promptRule(vscode.l10n.t('Edit Alert Rule {0}', rule.name), ctx.profile.projectId, rule);
+      const prompted = await promptRule(
+        vscode.l10n.t('Edit Alert Rule {0}', rule.name),
+        await projectNames(ctx.profile.projectId, rule),
+        rule,
+      );
       if (!prompted) return undefined;
       next = prompted;
     }
@@ -150,7 +186,11 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     }
     const saved = await save(rule, change, vscode.l10n.t('Saving'));
     void prompts.info(
-      vscode.l10n.t('Alert rule "{0}" saved: {1} changed.', saved.name, Object.keys(change).join(', ')),
+      vscode.l10n.t(
+        'Alert rule "{0}" saved: {1} changed.',
+        saved.name,
+        (Object.keys(change) as Array<keyof typeof change>).map(ruleFieldWords).join(', '),
+      ),
     );
     return saved;
   }
@@ -186,12 +226,8 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
       vscode.l10n.t('Delete alert rule "{0}"?', rule.name),
       {
         detail: vscode.l10n.t(
-          '{0} {1} {2} over {3}, {4}. The rule stops watching at once and cannot be restored; no notification is sent.',
-          rule.metric,
-          rule.operator,
-          rule.threshold_value ?? '—',
-          rule.window_duration,
-          rule.project_id ?? vscode.l10n.t('account-wide'),
+          '{0} The rule stops watching at once and cannot be restored; no notification is sent.',
+          ruleSentence(rule),
         ),
       },
       go,

@@ -23,7 +23,13 @@ import {
   UserFacingError,
   withProgress,
 } from './commandSupport';
-import { changedEndpointFields, checkEndpointFields, promptEndpoint, type WebhookEndpointFields } from './webhookInput';
+import {
+  changedEndpointFields,
+  checkEndpointFields,
+  endpointUrlNote,
+  promptEndpoint,
+  type WebhookEndpointFields,
+} from './webhookInput';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 
@@ -100,8 +106,10 @@ export function registerWebhookCommands(
   }
 
   /**
-   * Hands a new signing secret to the user: once, in a modal with a Copy button, then an offer to keep
-   * it in SecretStorage (replaced without asking when one was kept already). It goes nowhere else.
+   * Hands a new signing secret to the user: once, in one modal that offers Copy and, unless it was
+   * decided already, the one choice of keeping it in SecretStorage (a kept secret is replaced without
+   * asking). The endpoint exists by now, so the modal closes with "Done", never "Cancel". The secret
+   * goes nowhere else.
    */
   async function handOver(
     created: WebhookEndpointWithSecret,
@@ -111,29 +119,47 @@ export function registerWebhookCommands(
   ): Promise<boolean> {
     const secret = created.signing_secret;
     secrets.protect(secret);
+    const endpointId = created.id;
+    // Without an id the secret cannot be filed here: it is shown all the same, so it is never lost.
+    const canKeep = endpointId !== undefined;
+    const decided = opts.storeSecret ?? (keptBefore ? true : undefined);
+    const askKeep = canKeep && decided === undefined;
+    let keep = canKeep && decided === true;
     let copied = false;
     if (opts.showSecret !== false) {
+      const copyAndKeep = vscode.l10n.t('Copy and Keep in Secret Storage');
+      const copyOnly = vscode.l10n.t('Copy Only');
       const copy = vscode.l10n.t('Copy');
+      const keepText = askKeep
+        ? vscode.l10n.t(
+            "\n\nKeep it in VS Code's secret storage too, and Agent Workbench can check the signatures of deliveries to this endpoint. It is kept for this connection profile only; never in settings, files or logs.",
+          )
+        : keep
+          ? keptBefore && opts.storeSecret === undefined
+            ? vscode.l10n.t('\n\nIt replaces the secret kept in secret storage for signature checks.')
+            : vscode.l10n.t('\n\nIt is kept in secret storage for signature checks.')
+          : '';
       const answer = await prompts.ask(
         vscode.l10n.t('Signing secret of webhook endpoint "{0}"', created.name),
         {
           severity: 'info',
-          detail: vscode.l10n.t(
-            '{0}\n\nThe platform shows this secret only this once. Copy it into the receiver at {1}, which checks the signature of every delivery with it.',
-            secret,
-            created.url,
-          ),
+          detail:
+            vscode.l10n.t(
+              '{0}\n\nThe platform shows this secret only this once. Copy it into the receiver at {1}, which checks the signature of every delivery with it.',
+              secret,
+              created.url,
+            ) + keepText,
+          closeLabel: askKeep ? vscode.l10n.t('Close Without Copying') : vscode.l10n.t('Done'),
         },
-        copy,
+        ...(askKeep ? [copyAndKeep, copyOnly] : [copy]),
       );
-      if (answer === copy) {
-        await vscode.env.clipboard.writeText(secret);
-        copied = true;
-      }
+      copied = answer !== undefined;
+      if (askKeep) keep = answer === copyAndKeep;
+      if (copied) await vscode.env.clipboard.writeText(secret);
+    } else if (askKeep) {
+      keep = false;
     }
-    const endpointId = created.id;
-    if (endpointId === undefined) {
-      // Shown above all the same: the secret is never lost because the rest of the answer was thin.
+    if (!canKeep) {
       void prompts.warn(
         vscode.l10n.t(
           'The platform did not say the id of "{0}", so its signing secret cannot be kept here for signature checks. Copy it now; it cannot be read again.',
@@ -142,25 +168,9 @@ export function registerWebhookCommands(
       );
       return false;
     }
-    let keep = opts.storeSecret ?? keptBefore;
-    if (opts.storeSecret === undefined && !keptBefore) {
-      const yes = vscode.l10n.t('Keep in Secret Storage');
-      const no = vscode.l10n.t('Do Not Keep');
-      const answer = await prompts.ask(
-        vscode.l10n.t('Keep the signing secret of "{0}" for signature checks?', created.name),
-        {
-          severity: 'info',
-          detail: vscode.l10n.t(
-            "Agent Workbench can then check the signatures of deliveries to this endpoint. The secret is kept only in VS Code's secret storage, for this connection profile; never in settings, files or logs.",
-          ),
-        },
-        yes,
-        no,
-      );
-      keep = answer === yes;
-    }
+    // Not kept: nothing older is left under this endpoint's id either.
     if (keep) await secrets.store(owner, endpointId, secret);
-    else if (keptBefore) await secrets.delete(owner, endpointId);
+    else await secrets.delete(owner, endpointId);
     if (!copied && !keep) {
       void prompts.warn(
         vscode.l10n.t(
@@ -168,18 +178,8 @@ export function registerWebhookCommands(
           created.name,
         ),
       );
-    } else if (keep) {
-      void prompts.info(
-        keptBefore
-          ? vscode.l10n.t(
-              'The signing secret of "{0}" kept in secret storage was replaced by the new one.',
-              created.name,
-            )
-          : vscode.l10n.t(
-              'The signing secret of "{0}" is kept in secret storage for this connection profile.',
-              created.name,
-            ),
-      );
+    } else {
+      void prompts.info(secretOutcome(created.name, copied, keep, keptBefore));
     }
     return keep;
   }
@@ -220,6 +220,8 @@ export function registerWebhookCommands(
       if (missing.length)
         throw new UserFacingError(vscode.l10n.t('A webhook endpoint needs {0}. Nothing was sent.', missing.join(', ')));
       body = checked as CreateWebhookEndpointRequest;
+      const note = endpointUrlNote(body.url);
+      if (note) void prompts.warn(note.message);
     } else {
       body = await promptEndpoint(vscode.l10n.t('Create Webhook Endpoint'));
     }
@@ -458,6 +460,22 @@ async function askDelivery(name: string): Promise<{ body: string; headers: Recor
     },
   ]);
   return headers ? { body, headers } : undefined;
+}
+
+/** What became of a new signing secret, in one notification. */
+function secretOutcome(name: string, copied: boolean, kept: boolean, keptBefore: boolean): string {
+  if (copied && kept)
+    return keptBefore
+      ? vscode.l10n.t('Signing secret copied. It also replaced the one kept in secret storage for "{0}".', name)
+      : vscode.l10n.t(
+          'Signing secret copied. It is also kept in secret storage for "{0}", for this connection profile.',
+          name,
+        );
+  if (copied)
+    return vscode.l10n.t('Signing secret copied. Paste it into the receiver of "{0}"; it cannot be read again.', name);
+  return keptBefore
+    ? vscode.l10n.t('The signing secret of "{0}" kept in secret storage was replaced by the new one.', name)
+    : vscode.l10n.t('The signing secret of "{0}" is kept in secret storage for this connection profile.', name);
 }
 
 function withoutSecret(endpoint: WebhookEndpointWithSecret): EndpointRecord {

@@ -4,7 +4,7 @@ import { clientRuntime } from '../clientRuntime';
 import { MultiStepInput } from '../common/multiStep';
 import type { EndpointRecord } from '../explorer/alerts/alertsSource';
 import { UserFacingError } from './commandSupport';
-import { prompts } from '../common/prompts';
+import { prompts, type StepNote } from '../common/prompts';
 
 /** Fields of a webhook endpoint as a caller gives them: the API's own names. */
 export interface WebhookEndpointFields {
@@ -42,6 +42,42 @@ export function checkEndpointUrl(value: string): string | undefined {
       text,
     );
   }
+  return undefined;
+}
+
+/** A loopback host: plain http there never leaves the machine. */
+function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * What an acceptable address still risks, as a warning that does not refuse it: a user name or password
+ * in the address (sent along and kept by the platform), or plain http to another machine (deliveries
+ * and their signatures readable on the way).
+ */
+export function endpointUrlNote(value: string): StepNote | undefined {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.username || url.password)
+    return {
+      severity: 'warning',
+      message: vscode.l10n.t(
+        'This address carries a user name or password: the platform keeps it and shows it to anyone who can read the endpoint. Prefer checking signatures in the receiver.',
+      ),
+    };
+  if (url.protocol === 'http:' && !isLoopback(url.hostname))
+    return {
+      severity: 'warning',
+      message: vscode.l10n.t(
+        'Plain http to {0}: notifications travel unencrypted. Use https unless the receiver is on this machine.',
+        url.host,
+      ),
+    };
   return undefined;
 }
 
@@ -102,7 +138,7 @@ interface Draft {
 
 /** Asks for name and URL (with Back, checked as typed), then the event types (several may be chosen). */
 export async function promptEndpoint(title: string, initial?: EndpointRecord): Promise<Draft | undefined> {
-  const draft: Draft = { name: initial?.name ?? '', url: initial?.url ?? 'https://', event_types: [] };
+  const draft: Draft = { name: initial?.name ?? '', url: initial?.url ?? '', event_types: [] };
   const first = await MultiStepInput.run<Draft>(3, draft, [
     async (input, d) => {
       d.name = await input.text({
@@ -117,8 +153,9 @@ export async function promptEndpoint(title: string, initial?: EndpointRecord): P
       d.url = await input.text({
         title,
         prompt: vscode.l10n.t('Address that receives the signed notifications (http or https)'),
+        placeholder: 'https://example.com/hooks/alerts',
         value: d.url,
-        validate: checkEndpointUrl,
+        validate: (v) => checkEndpointUrl(v) ?? endpointUrlNote(v),
       });
       return 'done';
     },
@@ -140,7 +177,7 @@ export async function promptEndpoint(title: string, initial?: EndpointRecord): P
         picked: current.has(t),
         value: t,
       })),
-      { title: `${title} (3/3)`, placeHolder, ignoreFocusOut: true },
+      { title: vscode.l10n.t('{0} (step 3 of 3)', title), placeHolder, ignoreFocusOut: true },
     );
     if (!picked) return undefined;
     const problem = checkEventTypes(picked.map((p) => p.value));

@@ -1,46 +1,52 @@
-import * as vscode from 'vscode';
-import { DisposableStore } from '../../core/disposable';
+import type * as vscode from 'vscode';
+import { prompts, type StepAnswer, type StepPick, type StepText } from './prompts';
 
 /** Thrown when the user presses Back; the flow goes to the previous step. */
 class BackSignal extends Error {}
 
-export interface TextStep {
-  title: string;
-  prompt: string;
-  value?: string;
-  placeholder?: string;
-  password?: boolean;
-  /** Checked as the user types; return the message to show, or undefined when the value is fine. */
-  validate?: (value: string) => string | undefined | Promise<string | undefined>;
-}
+class CancelSignal extends Error {}
 
-export interface PickStep<T extends vscode.QuickPickItem> {
-  title: string;
-  placeholder: string;
-  items: readonly T[];
-  active?: T;
-}
+export type { StepCheck, StepNote } from './prompts';
+
+/** A text step as a flow asks it (the position in the flow is added here). */
+export type TextStep = Omit<StepText, 'step' | 'totalSteps'>;
+
+/** A pick step as a flow asks it (the position in the flow is added here). */
+export type PickStep<T extends vscode.QuickPickItem> = Omit<StepPick<T>, 'step' | 'totalSteps'>;
 
 /**
  * A multi-step input in one quick-input widget: step counter, Back button, validation as typed.
- * `run` resolves undefined when the user cancels (Escape), never half-done.
+ * `run` resolves undefined when the user cancels (Escape), never half-done. Each step is asked
+ * through the prompts, so the tests answer a flow as a person would, Back included.
  */
 export class MultiStepInput {
   private step = 0;
+  private index = 0;
+  /** What a text step held when the person pressed Back, shown again when the flow comes back to it. */
+  private readonly typed = new Map<number, string>();
 
-  constructor(private readonly totalSteps: number) {}
+  private constructor(private totalSteps: number) {}
 
-  /** Runs the steps; each step returns the index of the next step or 'done'. */
+  /**
+   * Runs the steps; each step returns the index of the next step or 'done'. `totalSteps` may depend
+   * on the answers so far (a flow with an optional step counts it only when it is taken). `position`
+   * numbers the step of an index for the counter, where the order taken is not the count (a flow that
+   * skips a step, or goes back to one from a review); by default it is the count of steps taken.
+   */
   static async run<S>(
-    totalSteps: number,
+    totalSteps: number | ((state: S) => number),
     state: S,
     steps: Array<(input: MultiStepInput, state: S) => Promise<number | 'done'>>,
+    position?: (index: number, state: S) => number,
   ): Promise<S | undefined> {
-    const input = new MultiStepInput(totalSteps);
+    const total = (): number => (typeof totalSteps === 'number' ? totalSteps : totalSteps(state));
+    const input = new MultiStepInput(total());
     const history: number[] = [];
     let index = 0;
     for (;;) {
-      input.step = Math.min(history.length + 1, totalSteps);
+      input.step = position ? position(index, state) : history.length + 1;
+      input.totalSteps = Math.max(total(), input.step);
+      input.index = index;
       try {
         const next = await steps[index]!(input, state);
         if (next === 'done') return state;
@@ -57,87 +63,32 @@ export class MultiStepInput {
     }
   }
 
-  text(opts: TextStep): Promise<string> {
-    const box = vscode.window.createInputBox();
-    box.title = opts.title;
-    box.step = this.step;
-    box.totalSteps = this.totalSteps;
-    box.prompt = opts.prompt;
-    box.value = opts.value ?? '';
-    box.placeholder = opts.placeholder;
-    box.password = opts.password ?? false;
-    box.ignoreFocusOut = true;
-    box.buttons = this.step > 1 ? [vscode.QuickInputButtons.Back] : [];
-    return new Promise<string>((resolve, reject) => {
-      const subs = new DisposableStore();
-      subs.add(box);
-      let settled = false;
-      const finish = (fn: () => void): void => {
-        settled = true;
-        subs.dispose();
-        fn();
-      };
-      const check = async (value: string): Promise<string | undefined> => {
-        const msg = await opts.validate?.(value);
-        box.validationMessage = msg ? { message: msg, severity: vscode.InputBoxValidationSeverity.Error } : undefined;
-        return msg;
-      };
-      [
-        box.onDidChangeValue((v) => void check(v)),
-        box.onDidAccept(async () => {
-          box.busy = true;
-          box.enabled = false;
-          const msg = await check(box.value);
-          box.busy = false;
-          box.enabled = true;
-          if (!msg) finish(() => resolve(box.value.trim()));
-        }),
-        box.onDidTriggerButton((b) => {
-          if (b === vscode.QuickInputButtons.Back) finish(() => reject(new BackSignal()));
-        }),
-        box.onDidHide(() => {
-          if (!settled) finish(() => reject(new CancelSignal()));
-        }),
-      ].forEach((d) => subs.add(d));
-      if (opts.value) void check(opts.value);
-      box.show();
-    });
+  /** Throws Back or Cancel as signals for `run`. */
+  private settle<T>(answer: StepAnswer<T>): T {
+    if (answer === undefined) throw new CancelSignal();
+    if ('back' in answer) {
+      if (answer.typed !== undefined) this.typed.set(this.index, answer.typed);
+      throw new BackSignal();
+    }
+    return answer.value;
   }
 
-  pick<T extends vscode.QuickPickItem>(opts: PickStep<T>): Promise<T> {
-    const qp = vscode.window.createQuickPick<T>();
-    qp.title = opts.title;
-    qp.step = this.step;
-    qp.totalSteps = this.totalSteps;
-    qp.placeholder = opts.placeholder;
-    qp.items = opts.items;
-    qp.ignoreFocusOut = true;
-    if (opts.active) qp.activeItems = [opts.active];
-    qp.buttons = this.step > 1 ? [vscode.QuickInputButtons.Back] : [];
-    return new Promise<T>((resolve, reject) => {
-      const subs = new DisposableStore();
-      subs.add(qp);
-      let settled = false;
-      const finish = (fn: () => void): void => {
-        settled = true;
-        subs.dispose();
-        fn();
-      };
-      [
-        qp.onDidAccept(() => {
-          const item = qp.selectedItems[0] ?? qp.activeItems[0];
-          if (item) finish(() => resolve(item));
-        }),
-        qp.onDidTriggerButton((b) => {
-          if (b === vscode.QuickInputButtons.Back) finish(() => reject(new BackSignal()));
-        }),
-        qp.onDidHide(() => {
-          if (!settled) finish(() => reject(new CancelSignal()));
-        }),
-      ].forEach((d) => subs.add(d));
-      qp.show();
-    });
+  async text(opts: TextStep): Promise<string> {
+    const index = this.index;
+    const value = this.typed.get(index) ?? opts.value;
+    const answer = this.settle(
+      await prompts.stepText({
+        ...opts,
+        ...(value !== undefined ? { value } : {}),
+        step: this.step,
+        totalSteps: this.totalSteps,
+      }),
+    );
+    this.typed.delete(index);
+    return answer.trim();
+  }
+
+  async pick<T extends vscode.QuickPickItem>(opts: PickStep<T>): Promise<T> {
+    return this.settle(await prompts.stepPick({ ...opts, step: this.step, totalSteps: this.totalSteps }));
   }
 }
-
-class CancelSignal extends Error {}

@@ -98,13 +98,14 @@ export class ErrorNode extends TreeNode {
   }
 }
 
-/** A plain informational leaf (for example "No deployments yet"). */
+/** A plain informational leaf (for example "No deployments yet", or a line of details with its value). */
 export class InfoNode extends TreeNode {
   constructor(
     parent: TreeNode,
     private readonly key: string,
     private readonly label: string,
     private readonly icon = 'info',
+    private readonly description?: string,
   ) {
     super(parent);
   }
@@ -118,8 +119,44 @@ export class InfoNode extends TreeNode {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.icon);
     item.contextValue = ItemContext.info();
+    if (this.description) {
+      item.description = this.description;
+      item.tooltip = `${this.label}: ${this.description}`;
+    }
     return item;
   }
+}
+
+/** A leaf that runs a command when chosen (mouse, Enter or Space), for example "Import Phone Numbers…". */
+export class ActionNode extends InfoNode {
+  constructor(
+    parent: TreeNode,
+    key: string,
+    label: string,
+    icon: string,
+    private readonly command: vscode.Command,
+  ) {
+    super(parent, key, label, icon);
+  }
+
+  override getTreeItem(): vscode.TreeItem {
+    const item = super.getTreeItem();
+    item.command = this.command;
+    item.tooltip = this.command.tooltip ?? this.command.title;
+    return item;
+  }
+}
+
+/** "Created <when> by <who>", or without "by" when the platform does not say who. */
+export function createdLine(iso: string, by: string | null | undefined): string {
+  const at = when(iso).exact;
+  return by ? vscode.l10n.t('Created {0} by {1}', at, by) : vscode.l10n.t('Created {0}', at);
+}
+
+/** "Updated <when> by <who>", or without "by" when the platform does not say who. */
+export function updatedLine(iso: string, by: string | null | undefined): string {
+  const at = when(iso).exact;
+  return by ? vscode.l10n.t('Updated {0} by {1}', at, by) : vscode.l10n.t('Updated {0}', at);
 }
 
 function firstSentence(s: string): string {

@@ -5,6 +5,7 @@ import type { ProfileModels } from '../model/profileModels';
 import { prompts } from '../common/prompts';
 import { Command, View } from '../ids';
 import type { Log } from '../log';
+import { formatAmount, metricLabel, operatorWords } from '../explorer/alerts/alertFormat';
 
 /** The setting that says how often current alerts are read; 0 stops reading them. */
 export const POLL_SETTING = 'agentWorkbench.alerts.pollIntervalSeconds';
@@ -21,9 +22,18 @@ export interface AlertsCheck {
   badge: string | undefined;
 }
 
+/** "Slow answers (Turn latency p95 is 774 ms, above 500 ms)": the person's words, never the API's names. */
 function describe(a: CurrentAlert): string {
   const value =
-    a.current_value === null ? '' : ` (${a.metric} ${a.current_value} ${a.operator} ${a.threshold_value ?? '?'})`;
+    a.current_value === null
+      ? ''
+      : ` (${vscode.l10n.t(
+          '{0} is {1}, {2} {3}',
+          metricLabel(a.metric),
+          formatAmount(a.metric, a.current_value),
+          operatorWords(a.operator),
+          formatAmount(a.metric, a.threshold_value),
+        )})`;
   return `${a.name || a.rule_id}${value}`;
 }
 
@@ -138,11 +148,11 @@ export class AlertWatcher extends Disposable {
       return undefined;
     }
     this.badge.text = `$(bell-dot) ${current.length}`;
-    this.badge.tooltip = vscode.l10n.t(
-      '{0} alert rules firing: {1}. Click to show the Alerts view.',
-      current.length,
-      current.map((a) => a.name || a.rule_id).join(', '),
-    );
+    const names = current.map((a) => a.name || a.rule_id).join(', ');
+    this.badge.tooltip =
+      current.length === 1
+        ? vscode.l10n.t('1 alert rule firing: {0}. Click to show the Alerts view.', names)
+        : vscode.l10n.t('{0} alert rules firing: {1}. Click to show the Alerts view.', current.length, names);
     this.badge.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.badge.show();
     return this.badge.text;

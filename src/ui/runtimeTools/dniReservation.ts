@@ -19,7 +19,7 @@ export function registerDniReservationCommand(connection: Connection): vscode.Di
     requireContext(connection);
     const { DNI_ATTRIBUTES_MAX_BYTES: max } = clientRuntime().dniContract;
     const typed = await prompts.input({
-      title: vscode.l10n.t('Reserve a Number'),
+      title: vscode.l10n.t('Reserve Phone Number'),
       prompt: vscode.l10n.t('Attributes the agent receives with calls to this number, as a JSON object'),
       value: '{}',
       ignoreFocusOut: true,

@@ -131,8 +131,8 @@ function bodyProblem(
 
 async function askEvent(conversationId: string | undefined): Promise<ExternalEventInput | undefined> {
   const title = conversationId
-    ? vscode.l10n.t('Send an External Event into conversation {0}', conversationId)
-    : vscode.l10n.t('Send an External Event');
+    ? vscode.l10n.t('Send External Event into Conversation {0}', conversationId)
+    : vscode.l10n.t('Send External Event');
   const where = await prompts.pick(
     LOCATIONS.map((l) => ({ ...l, detail: vscode.l10n.t(l.detail) })),
     { title, placeHolder: vscode.l10n.t('Where the event id lives') },

@@ -43,7 +43,7 @@ function splitPair(text: string): { key: string; value: string } | undefined {
 
 /** Asks the number, its country when national, the metadata pairs and the encryption. Nothing is sent here. */
 async function askCall(): Promise<Omit<PlacedCall, 'callSid'> | undefined> {
-  const title = vscode.l10n.t('Place a Test Call');
+  const title = vscode.l10n.t('Place Test Call');
   const { normalizeToNumber } = outbound();
   const number = await prompts.input({
     title,
@@ -113,7 +113,9 @@ async function askMetadata(title: string): Promise<Record<string, string> | unde
           ? vscode.l10n.t(
               'Metadata for the agent, one key=value pair at a time (values are sent as strings). Leave empty to go on.',
             )
-          : vscode.l10n.t('{0} metadata pairs so far. Another key=value, or leave empty to go on.', count),
+          : count === 1
+            ? vscode.l10n.t('1 metadata pair so far. Another key=value, or leave empty to go on.')
+            : vscode.l10n.t('{0} metadata pairs so far. Another key=value, or leave empty to go on.', count),
       ignoreFocusOut: true,
       validateInput: (v) => {
         if (!v.trim()) return { message: sizeLine(metadata).text, severity: vscode.InputBoxValidationSeverity.Info };

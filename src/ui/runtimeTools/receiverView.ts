@@ -8,6 +8,7 @@ import type { EndpointResult } from '../commands/webhookCommands';
 import { prompts } from '../common/prompts';
 import { Command, ContextKey, ItemContext, View } from '../ids';
 import type { Log } from '../log';
+import { formatAmount, metricLabel, operatorWords, stateLabel } from '../explorer/alerts/alertFormat';
 import { copyAction } from './toolSupport';
 import { type ReceivedDelivery, type Verdict, WebhookReceiver, type WebhookVerifier } from './webhookReceiver';
 
@@ -22,6 +23,11 @@ export function verdictText(verdict: Verdict): string {
   return verdict.verified ? vscode.l10n.t('verified (assumed scheme)') : vscode.l10n.t('unverified (assumed scheme)');
 }
 
+/** A value of a delivery in its metric's unit; "unknown" when the delivery did not carry it. */
+function amount(metric: string, value: unknown): string {
+  return typeof value === 'number' ? formatAmount(metric, value) : vscode.l10n.t('unknown');
+}
+
 function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
   const label = [d.eventType ?? vscode.l10n.t('not an alert notification'), d.ruleName].filter(Boolean).join(' · ');
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
@@ -34,9 +40,9 @@ function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
   md.appendMarkdown(`**${label}**\n\n`);
   if (v.metric)
     md.appendMarkdown(
-      `${vscode.l10n.t('{0} was {1} ({2} {3})', v.metric, String(v.current ?? '?'), v.operator ?? '', String(v.threshold ?? '?'))}\n\n`,
+      `${vscode.l10n.t('{0} was {1} ({2} {3})', metricLabel(v.metric), amount(v.metric, v.current), operatorWords(v.operator ?? ''), amount(v.metric, v.threshold))}\n\n`,
     );
-  if (v.previousState) md.appendMarkdown(`${vscode.l10n.t('Previous state: {0}', v.previousState)}\n\n`);
+  if (v.previousState) md.appendMarkdown(`${vscode.l10n.t('Previous state: {0}', stateLabel(v.previousState))}\n\n`);
   if (v.at) md.appendMarkdown(`${vscode.l10n.t('At {0}', new Date(v.at).toLocaleString())}\n\n`);
   md.appendMarkdown(
     d.verdict.verified
@@ -48,7 +54,11 @@ function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
       : vscode.l10n.t('Signature not verified ({0}): {1}.', assumedScheme(), d.verdict.reason),
   );
   item.tooltip = md;
-  item.command = { command: Command.openWebhookDelivery, title: vscode.l10n.t('Open Delivery'), arguments: [d] };
+  item.command = {
+    command: Command.openWebhookDelivery,
+    title: vscode.l10n.t('Open Webhook Delivery'),
+    arguments: [d],
+  };
   return item;
 }
 

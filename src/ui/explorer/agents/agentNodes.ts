@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Agent, Branch, Topic } from '../../../contract/agents';
 import { remoteUri } from '../remoteDocuments';
-import { InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
+import { createdLine, InfoNode, LoadingNode, TreeNode, updatedLine, when } from '../treeNode';
 import { orderBranches } from './agentsSource';
 import type { AgentModel } from '../../model/agentsModel';
 import { DeploymentsNode } from './deploymentNodes';
@@ -39,10 +39,7 @@ export class AgentNode extends LoadingNode {
     if (this.agent.description) md.appendText(`${this.agent.description}\n\n`);
     md.appendMarkdown(`${vscode.l10n.t('Agent id')}: \`${this.agent.agentId}\``);
     if (this.agent.projectId) md.appendMarkdown(`\n\n${vscode.l10n.t('Project')}: \`${this.agent.projectId}\``);
-    if (this.agent.createdAt)
-      md.appendMarkdown(
-        `\n\n${vscode.l10n.t('Created {0} by {1}', when(this.agent.createdAt).exact, this.agent.createdBy ?? '?')}`,
-      );
+    if (this.agent.createdAt) md.appendMarkdown(`\n\n${createdLine(this.agent.createdAt, this.agent.createdBy)}`);
     return md;
   }
 
@@ -90,10 +87,7 @@ export class BranchNode extends LoadingNode {
     md.appendMarkdown(
       `**${this.branch.name}**${this.checkedOut ? ` (${vscode.l10n.t('checked out')})` : ''}\n\n${vscode.l10n.t('Branch id')}: \`${this.branch.branchId}\``,
     );
-    if (this.branch.createdAt)
-      md.appendMarkdown(
-        `\n\n${vscode.l10n.t('Created {0} by {1}', when(this.branch.createdAt).exact, this.branch.createdBy ?? '?')}`,
-      );
+    if (this.branch.createdAt) md.appendMarkdown(`\n\n${createdLine(this.branch.createdAt, this.branch.createdBy)}`);
     if (this.branch.updatedAt)
       md.appendMarkdown(`\n\n${vscode.l10n.t('Updated {0}', when(this.branch.updatedAt).exact)}`);
     if (this.branch.mergedAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Merged {0}', when(this.branch.mergedAt).exact)}`);
@@ -184,10 +178,7 @@ export class TopicNode extends TreeNode {
     item.contextValue = ItemContext.topic();
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${this.topic.name}**\n\n${vscode.l10n.t('Topic id')}: \`${this.topic.topicId}\``);
-    if (this.topic.updatedAt)
-      md.appendMarkdown(
-        `\n\n${vscode.l10n.t('Updated {0} by {1}', when(this.topic.updatedAt).exact, this.topic.updatedBy ?? '?')}`,
-      );
+    if (this.topic.updatedAt) md.appendMarkdown(`\n\n${updatedLine(this.topic.updatedAt, this.topic.updatedBy)}`);
     md.appendMarkdown('\n\n---\n\n');
     md.appendText(this.topic.content.length > 400 ? `${this.topic.content.slice(0, 400)}…` : this.topic.content);
     item.tooltip = md;

@@ -23,6 +23,8 @@ export interface ViewShown {
   state: AgentsViewState;
   problem?: ViewProblem;
   message?: string;
+  /** The ids of the nodes selected in the view. */
+  selected?: string[];
 }
 
 /**
@@ -93,6 +95,22 @@ export class AgentsTree extends Disposable {
   refreshNode(node: TreeNode): void {
     const target = node instanceof ErrorNode && node.parent ? node.parent : node;
     if (!invalidatePartOf(target)) this.provider.refresh(node);
+  }
+
+  /**
+   * Shows an agent selected in the view (a created one, say), once the list holds it; resolves whether it
+   * could. A filter that hides the agent leaves it hidden.
+   */
+  async reveal(agentId: string): Promise<boolean> {
+    await this.roots();
+    const node = this.nodes.get(agentId);
+    if (!node) return false;
+    try {
+      await this.view.reveal(node, { select: true, focus: false, expand: false });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The node of an agent, once the root was loaded. */
@@ -200,7 +218,7 @@ export class AgentsTree extends Disposable {
   /** What the view shows instead of agents, and why. */
   get shownState(): ViewShown {
     // The message as VS Code has it: while one is set, the welcome content and its buttons are hidden.
-    return { ...this.current, message: this.view.message };
+    return { ...this.current, message: this.view.message, selected: this.view.selection.map((n) => n.id) };
   }
 
   /** Sets the state the welcome content follows; a message only where agents are shown (it would hide the welcome). */

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { PhoneNumber, RealtimeConfig } from '../../../contract/agents';
 import { remoteUri } from '../remoteDocuments';
-import { InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
+import { ActionNode, InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
 import type { AgentNode } from './agentNodes';
 import { ENVIRONMENT_ORDER } from './deploymentNodes';
-import { ItemContext } from '../../ids';
+import { Command, ItemContext } from '../../ids';
 
 /** Telephony numbers of an agent, grouped by environment and then connector. */
 export class NumbersNode extends LoadingNode {
@@ -26,7 +26,15 @@ export class NumbersNode extends LoadingNode {
 
   protected async loadChildren(): Promise<TreeNode[]> {
     const numbers = await this.agentNode.model.numbers.get();
-    if (numbers.length === 0) return [new InfoNode(this, 'none', vscode.l10n.t('No numbers yet: import some'))];
+    if (numbers.length === 0)
+      return [
+        new ActionNode(this, 'none', vscode.l10n.t('No numbers yet. Import Phone Numbers…'), 'add', {
+          command: Command.importNumbers,
+          title: vscode.l10n.t('Import Phone Numbers'),
+          tooltip: vscode.l10n.t('Import phone numbers for {0}', this.agentNode.agent.name),
+          arguments: [this],
+        }),
+      ];
     const envs = [...new Set(numbers.map((n) => n.clientEnv))].sort((a, b) => rank(a) - rank(b));
     return envs.map(
       (env) =>

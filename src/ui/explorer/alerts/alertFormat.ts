@@ -63,6 +63,13 @@ export function formatAmount(metric: Known<AlertMetric>, value: number | null | 
   return isLatency(metric) ? vscode.l10n.t('{0} ms', n) : n;
 }
 
+/** An evaluation window in words: "10 minutes". */
+export function windowWords(window: string): string {
+  const m = /^(\d+)m$/.exec(window);
+  if (!m) return window;
+  return m[1] === '1' ? vscode.l10n.t('1 minute') : vscode.l10n.t('{0} minutes', m[1]!);
+}
+
 export function operatorWords(operator: string): string {
   switch (operator) {
     case '>':

@@ -10,6 +10,7 @@ import {
   scopeLabel,
   stateIcon,
   stateLabel,
+  windowWords,
 } from './alertFormat';
 import type { EndpointRecord } from './alertsSource';
 import type { AlertsModel } from '../../model/alertsModel';
@@ -28,11 +29,25 @@ export class AlertsErrorNode extends ErrorNode {
   }
 }
 
+/** A rule's last value the platform reported, and when: kept while the platform has no current value. */
+export interface LastValue {
+  value: number;
+  at: string;
+}
+
+/** "774 ms", or "last 774 ms, 5 minutes ago" while the platform has no current value, or "no value yet". */
+function valueWords(metric: string, current: number | null, last: LastValue | undefined): string {
+  if (current !== null) return formatAmount(metric, current);
+  if (last) return vscode.l10n.t('last {0}, {1}', formatAmount(metric, last.value), when(last.at).relative);
+  return vscode.l10n.t('no value yet');
+}
+
 /** The account's alert rules, with their count against the account's limit. */
 export class RulesGroupNode extends TreeNode {
   constructor(
     readonly rules: readonly AlertRule[],
     readonly max: number,
+    private readonly lastValue: (rule: AlertRule) => LastValue | undefined = () => undefined,
   ) {
     super(undefined);
   }
@@ -61,7 +76,7 @@ export class RulesGroupNode extends TreeNode {
   override getChildren(): Promise<TreeNode[]> {
     if (this.rules.length === 0)
       return Promise.resolve([new InfoNode(this, 'none', vscode.l10n.t('No alert rules yet'))]);
-    return Promise.resolve(this.rules.map((r) => new RuleNode(this, r)));
+    return Promise.resolve(this.rules.map((r) => new RuleNode(this, r, this.lastValue(r))));
   }
 }
 
@@ -69,6 +84,7 @@ export class RuleNode extends TreeNode {
   constructor(
     parent: RulesGroupNode,
     readonly rule: AlertRule,
+    readonly last?: LastValue,
   ) {
     super(parent);
   }
@@ -79,12 +95,13 @@ export class RuleNode extends TreeNode {
 
   getTreeItem(): vscode.TreeItem {
     const r = this.rule;
-    const item = new vscode.TreeItem(r.name, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(r.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = stateIcon(r.current_state, r.enabled);
-    const condition = `${formatAmount(r.metric, r.current_value)} (${r.operator} ${formatAmount(r.metric, r.threshold_value)})`;
+    const condition = `${valueWords(r.metric, r.current_value, this.last)} (${r.operator} ${formatAmount(r.metric, r.threshold_value)})`;
+    // The state first: a narrow sidebar cuts the description from its end.
     item.description = [
-      r.enabled ? '' : vscode.l10n.t('disabled'),
+      r.enabled ? stateLabel(r.current_state) : vscode.l10n.t('disabled'),
       condition,
       r.window_duration,
       scopeLabel(r.project_id),
@@ -92,7 +109,7 @@ export class RuleNode extends TreeNode {
       .filter(Boolean)
       .join(' · ');
     item.contextValue = ItemContext.alertRule(r.enabled, r.current_state);
-    item.tooltip = ruleTooltip(r);
+    item.tooltip = ruleTooltip(r, this.last);
     item.accessibilityInformation = {
       label: vscode.l10n.t(
         'Alert rule {0}, {1}, {2}',
@@ -103,18 +120,71 @@ export class RuleNode extends TreeNode {
     };
     return item;
   }
+
+  /** The details of the hover, one line each, so a keyboard reaches them too. */
+  override getChildren(): Promise<TreeNode[]> {
+    return detailNodes(this, ruleDetails(this.rule, this.last));
+  }
 }
 
-function ruleTooltip(r: AlertRule): vscode.MarkdownString {
+type Detail = [key: string, label: string, text: string, icon: string];
+
+/** Lines of details as child rows: what a hover says, reachable by keyboard. */
+function detailNodes(parent: TreeNode, details: readonly Detail[]): Promise<TreeNode[]> {
+  return Promise.resolve(details.map(([key, label, text, icon]) => new InfoNode(parent, key, label, icon, text)));
+}
+
+function currentValueText(r: AlertRule, last: LastValue | undefined): string {
+  if (r.current_value !== null) return formatAmount(r.metric, r.current_value);
+  return last
+    ? vscode.l10n.t(
+        'the platform has no value for the current window; last {0} at {1}',
+        formatAmount(r.metric, last.value),
+        when(last.at).exact,
+      )
+    : vscode.l10n.t('the platform has no value for it yet');
+}
+
+function timeText(iso: string | null | undefined): string {
+  return iso ? `${when(iso).exact} (${when(iso).relative})` : vscode.l10n.t('never');
+}
+
+function ruleDetails(r: AlertRule, last: LastValue | undefined): Detail[] {
+  return [
+    [
+      'condition',
+      vscode.l10n.t('Fires when'),
+      vscode.l10n.t(
+        '{0} is {1} {2} over {3}',
+        metricLabel(r.metric),
+        operatorWords(r.operator),
+        formatAmount(r.metric, r.threshold_value),
+        windowWords(r.window_duration),
+      ),
+      'bell',
+    ],
+    ['value', vscode.l10n.t('Current value'), currentValueText(r, last), 'pulse'],
+    ['state', vscode.l10n.t('State'), r.enabled ? stateLabel(r.current_state) : vscode.l10n.t('Disabled'), 'circle'],
+    [
+      'scope',
+      vscode.l10n.t('Scope'),
+      r.project_id === null ? vscode.l10n.t('account-wide (every project)') : r.project_id,
+      'project',
+    ],
+    ['since', vscode.l10n.t('In this state since'), timeText(r.since), 'history'],
+    ['evaluated', vscode.l10n.t('Last evaluated'), timeText(r.last_evaluated_at), 'clock'],
+    ['id', vscode.l10n.t('Rule id'), r.id, 'key'],
+  ];
+}
+
+function ruleTooltip(r: AlertRule, last: LastValue | undefined): vscode.MarkdownString {
   const t = new vscode.MarkdownString();
   t.appendMarkdown(`**${md(r.name)}** · ${r.enabled ? stateLabel(r.current_state) : vscode.l10n.t('Disabled')}\n\n`);
   t.appendMarkdown(
-    `${vscode.l10n.t('Fires when {0} is {1} {2} over {3}', md(metricLabel(r.metric)), operatorWords(r.operator), md(formatAmount(r.metric, r.threshold_value)), r.window_duration)} (\`${r.metric} ${r.operator} ${r.threshold_value}\`)\n\n`,
+    `${vscode.l10n.t('Fires when {0} is {1} {2} over {3}', md(metricLabel(r.metric)), operatorWords(r.operator), md(formatAmount(r.metric, r.threshold_value)), windowWords(r.window_duration))}\n\n`,
   );
   t.appendMarkdown(`${md(metricExplained(r.metric))}\n\n`);
-  t.appendMarkdown(
-    `${vscode.l10n.t('Current value')}: ${r.current_value === null ? vscode.l10n.t('none yet') : md(formatAmount(r.metric, r.current_value))}\n\n`,
-  );
+  t.appendMarkdown(`${vscode.l10n.t('Current value')}: ${md(currentValueText(r, last))}\n\n`);
   t.appendMarkdown(
     `${vscode.l10n.t('Scope')}: ${r.project_id === null ? vscode.l10n.t('account-wide (every project)') : `${vscode.l10n.t('project')} \`${r.project_id}\``}\n\n`,
   );
@@ -125,11 +195,7 @@ function ruleTooltip(r: AlertRule): vscode.MarkdownString {
     [vscode.l10n.t('Created'), r.created_at ?? null],
     [vscode.l10n.t('Updated'), r.updated_at ?? null],
   ];
-  t.appendMarkdown(
-    times
-      .map(([label, iso]) => `${label}: ${iso ? `${when(iso).exact} (${when(iso).relative})` : vscode.l10n.t('never')}`)
-      .join('  \n'),
-  );
+  t.appendMarkdown(times.map(([label, iso]) => `${label}: ${timeText(iso)}`).join('  \n'));
   return t;
 }
 
@@ -192,7 +258,7 @@ export class CurrentAlertNode extends TreeNode {
 
   getTreeItem(): vscode.TreeItem {
     const a = this.alert;
-    const item = new vscode.TreeItem(a.name, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(a.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('charts.red'));
     item.description = `${formatAmount(a.metric, a.current_value)} (${a.operator} ${formatAmount(a.metric, a.threshold_value)}) · ${vscode.l10n.t('since {0}', when(a.triggered_at).relative)}`;
@@ -200,7 +266,7 @@ export class CurrentAlertNode extends TreeNode {
     const t = new vscode.MarkdownString();
     t.appendMarkdown(`**${md(a.name)}** · ${vscode.l10n.t('Firing')}\n\n`);
     t.appendMarkdown(
-      `${vscode.l10n.t('{0} is {1}, {2} {3} over {4}', md(metricLabel(a.metric)), md(formatAmount(a.metric, a.current_value)), operatorWords(a.operator), md(formatAmount(a.metric, a.threshold_value)), a.window_duration)}\n\n`,
+      `${vscode.l10n.t('{0} is {1}, {2} {3} over {4}', md(metricLabel(a.metric)), md(formatAmount(a.metric, a.current_value)), operatorWords(a.operator), md(formatAmount(a.metric, a.threshold_value)), windowWords(a.window_duration))}\n\n`,
     );
     t.appendMarkdown(
       `${vscode.l10n.t('Scope')}: ${md(scopeLabel(a.project_id))}\n\n${vscode.l10n.t('Rule id')}: \`${a.rule_id}\`\n\n`,
@@ -213,6 +279,30 @@ export class CurrentAlertNode extends TreeNode {
     );
     item.tooltip = t;
     return item;
+  }
+
+  override getChildren(): Promise<TreeNode[]> {
+    const a = this.alert;
+    const details: Detail[] = [
+      [
+        'condition',
+        vscode.l10n.t('Value'),
+        vscode.l10n.t(
+          '{0} is {1}, {2} {3} over {4}',
+          metricLabel(a.metric),
+          formatAmount(a.metric, a.current_value),
+          operatorWords(a.operator),
+          formatAmount(a.metric, a.threshold_value),
+          windowWords(a.window_duration),
+        ),
+        'pulse',
+      ],
+      ['scope', vscode.l10n.t('Scope'), scopeLabel(a.project_id), 'project'],
+      ['since', vscode.l10n.t('Firing since'), timeText(a.triggered_at), 'history'],
+      ['evaluated', vscode.l10n.t('Last evaluated'), timeText(a.last_evaluated_at), 'clock'],
+      ['id', vscode.l10n.t('Rule id'), a.rule_id, 'key'],
+    ];
+    return detailNodes(this, details);
   }
 }
 
@@ -265,7 +355,7 @@ export class EndpointNode extends TreeNode {
 
   getTreeItem(): vscode.TreeItem {
     const e = this.endpoint;
-    const item = new vscode.TreeItem(e.name, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(e.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.secretStored ? 'workspace-trusted' : 'radio-tower');
     item.description = e.event_types.join(', ');
@@ -286,5 +376,20 @@ export class EndpointNode extends TreeNode {
     );
     item.tooltip = t;
     return item;
+  }
+  override getChildren(): Promise<TreeNode[]> {
+    const e = this.endpoint;
+    const details: Detail[] = [
+      ['url', vscode.l10n.t('URL'), e.url, 'link'],
+      ['events', vscode.l10n.t('Events'), e.event_types.join(', '), 'bell'],
+      [
+        'secret',
+        vscode.l10n.t('Signing secret'),
+        this.secretStored ? vscode.l10n.t('kept here for signature checks') : vscode.l10n.t('not kept here'),
+        this.secretStored ? 'workspace-trusted' : 'circle-slash',
+      ],
+      ['id', vscode.l10n.t('Endpoint id'), e.id, 'key'],
+    ];
+    return detailNodes(this, details);
   }
 }

@@ -13,6 +13,7 @@ import {
   CurrentAlertsGroupNode,
   EndpointNode,
   EndpointsGroupNode,
+  type LastValue,
   RuleNode,
   RulesGroupNode,
 } from './alertNodes';
@@ -45,6 +46,8 @@ export class AlertsTree extends Disposable {
   /** The reason the alerts could not be loaded, in full (the welcome content names only its kind). */
   readonly onDidFail = this._onDidFail.event;
   private current: { state: AlertsViewState; problem?: ViewProblem; message?: string } = { state: 'noProfile' };
+  /** The last value each rule reported (by profile and rule), kept while the platform reports none. */
+  private readonly lastValues = new Map<string, LastValue>();
 
   constructor(
     private readonly models: ProfileModels<object>,
@@ -155,8 +158,20 @@ export class AlertsTree extends Disposable {
     }
     if (this.currentGroup?.model !== model) this.currentGroup = new CurrentAlertsGroupNode(model);
     if (this.endpointsGroup?.model !== model) this.endpointsGroup = new EndpointsGroupNode(model, this.secrets);
-    if (this.rulesGroup?.rules !== rules)
-      this.rulesGroup = new RulesGroupNode(rules, clientRuntime().alertsContract.ALERT_RULES_MAX);
+    if (this.rulesGroup?.rules !== rules) {
+      const profile = model.source.profileId;
+      // By rule and creation: a rule deleted and another made with its id start afresh.
+      const key = (r: AlertRule): string => `${profile}/${r.id}/${r.created_at ?? ''}`;
+      for (const r of rules)
+        if (r.current_value !== null)
+          this.lastValues.set(key(r), {
+            value: r.current_value,
+            at: r.last_evaluated_at ?? new Date().toISOString(),
+          });
+      this.rulesGroup = new RulesGroupNode(rules, clientRuntime().alertsContract.ALERT_RULES_MAX, (r) =>
+        this.lastValues.get(key(r)),
+      );
+    }
     const firing = rules.filter((r) => r.enabled && r.current_state === 'alert').length;
     this.currentGroup.firing = firing;
     this.setState('ready');
@@ -164,7 +179,8 @@ export class AlertsTree extends Disposable {
       firing > 0
         ? {
             value: firing,
-            tooltip: firing === 1 ? vscode.l10n.t('1 alert firing') : vscode.l10n.t('{0} alerts firing', firing),
+            tooltip:
+              firing === 1 ? vscode.l10n.t('1 alert rule firing') : vscode.l10n.t('{0} alert rules firing', firing),
           }
         : undefined;
     return [this.currentGroup, this.rulesGroup, this.endpointsGroup];
