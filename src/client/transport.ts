@@ -64,6 +64,8 @@ export type FamilyCall<S extends z.ZodType | undefined> = Pick<
 export interface RequestLog {
   family: ApiFamily;
   method: string;
+  /** The origin the request went to (scheme, host and port). */
+  origin: string;
   path: string;
   status: number | undefined;
   ms: number;
@@ -246,6 +248,7 @@ export class Transport implements IDisposable {
     this.options.onRequest({
       family: spec.family,
       method: spec.method,
+      origin: url.origin,
       path: url.pathname,
       status,
       ms: Math.round(performance.now() - started),
@@ -403,6 +406,16 @@ function fromThrown(spec: RequestSpec, operation: string, err: unknown): Platfor
     kind: 'network',
     operation,
     serverMessage: code ?? (err instanceof Error ? err.message : String(err)),
+    ...hostOf(spec.baseUrl),
     cause: err,
   });
+}
+
+/** The host (and port) of a base address, for messages; nothing when it is not an address. */
+function hostOf(baseUrl: string): { host?: string } {
+  try {
+    return { host: new URL(baseUrl).host };
+  } catch {
+    return {};
+  }
 }

@@ -28,19 +28,22 @@ export interface PickStep<T extends vscode.QuickPickItem> {
 export class MultiStepInput {
   private step = 0;
 
-  constructor(private readonly totalSteps: number) {}
+  private totalSteps = 1;
 
   /** Runs the steps; each step returns the index of the next step or 'done'. */
   static async run<S>(
-    totalSteps: number,
+    /** How many steps there are; a function when an answer skips steps (asked again before each step). */
+    totalSteps: number | (() => number),
     state: S,
     steps: Array<(input: MultiStepInput, state: S) => Promise<number | 'done'>>,
   ): Promise<S | undefined> {
-    const input = new MultiStepInput(totalSteps);
+    const input = new MultiStepInput();
+    const total = typeof totalSteps === 'number' ? () => totalSteps : totalSteps;
     const history: number[] = [];
     let index = 0;
     for (;;) {
-      input.step = Math.min(history.length + 1, totalSteps);
+      input.totalSteps = total();
+      input.step = Math.min(history.length + 1, input.totalSteps);
       try {
         const next = await steps[index]!(input, state);
         if (next === 'done') return state;

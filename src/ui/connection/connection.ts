@@ -63,8 +63,24 @@ export class Connection extends Disposable {
   }
 
   private get transport(): Transport {
-    this.transportHolder.value ??= new (clientRuntime().Transport)({ onRequest: (entry) => this.log.request(entry) });
+    this.transportHolder.value ??= new (clientRuntime().Transport)({
+      onRequest: (entry) => this.log.request(entry, this.profileNameFor(entry.origin)),
+    });
     return this.transportHolder.value;
+  }
+
+  /** The profile a request to an origin was made for: the active one when its addresses lead there, else the first that does. */
+  private profileNameFor(origin: string): string | undefined {
+    const leadsThere = (p: ConnectionProfile): boolean =>
+      [p.runtimeUrl, p.buildUrl, p.messagingUrl].some((u) => {
+        try {
+          return new URL(u).origin === origin;
+        } catch {
+          return false;
+        }
+      });
+    const active = this.profiles.active;
+    return (active && leadsThere(active) ? active : this.profiles.list().find(leadsThere))?.name;
   }
 
   /** Shows the Local profile for a running local platform and stores its credentials; activates it when nothing else is active. */
