@@ -214,8 +214,10 @@ export function registerDeployCommands(
     if (!agent) return undefined;
     const chosen =
       arg instanceof BranchNode ? arg.branch.branchId : arg && 'branchId' in arg ? arg.branchId : undefined;
-    const { situation, branch } = await withProgress(vscode.l10n.t('Reading what {0} would publish…', agent.name), () =>
-      publishSituation(agent.agentId, chosen),
+    // A short read: shown in the status bar, not as a notification that would outlive it.
+    const { situation, branch } = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading what {0} would publish…', agent.name) },
+      () => publishSituation(agent.agentId, chosen),
     );
     const question = publishConfirmation(vscode.l10n, agent.name, situation);
     const answer = await confirmWith(question);
