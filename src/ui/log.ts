@@ -28,7 +28,8 @@ export class Log extends Disposable {
    * One line per platform request: the profile it was made for, method, host and path, status ("no answer"
    * when none came), milliseconds, retries.
    */
-  request(entry: RequestLog, profileName?: string): void {
+  request(entry: RequestLog): void {
+    const profileName = entry.source;
     const host = hostOf(entry.origin);
     const status = entry.status === undefined ? 'no answer' : String(entry.status);
     const line = `${profileName ? `[${profileName}] ` : ''}${entry.method} ${host}${entry.path} → ${status} in ${entry.ms} ms${entry.retries ? ` after ${entry.retries} ${entry.retries === 1 ? 'retry' : 'retries'}` : ''}${entry.error ? `: ${entry.error}` : ''}`;

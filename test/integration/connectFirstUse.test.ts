@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ProbeResult } from '../../src/client/probe';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
@@ -114,6 +116,18 @@ suite('First use: connecting, testing and switching', () => {
     assert.match(summary.message, /Not configured: .*DNI API/);
     await until('the fix offered', () => fix);
     assert.equal(fix!.detail, 'Agents API key for "Wrong key"', 'the row led to setting that key');
+
+    // The log names the profile and the host of each request (written asynchronously: wait for the line).
+    const dir = dirname(api.logUri.fsPath);
+    const walk = (d: string): string[] =>
+      readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
+    const line = await until('the log line of the refused key', () =>
+      walk(dir)
+        .filter((f) => f.includes('Agent Workbench'))
+        .flatMap((f) => readFileSync(f, 'utf8').split('\n'))
+        .find((l) => /\[Wrong key\] GET 127\.0\.0\.1:\d+\/build\/v1\/agents\S* → 401/.test(l)),
+    );
+    assert.doesNotMatch(line, /wrong-agents-key-1/);
   });
 
   test('Remove Connection Profile says what it removed', async () => {

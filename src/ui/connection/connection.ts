@@ -59,28 +59,19 @@ export class Connection extends Disposable {
 
   contextFor(profile: ConnectionProfile): ClientContext {
     const { ClientContext } = clientRuntime();
-    return new ClientContext(profile, (id) => this.vault.get(profile.id, id), this.transport);
+    // Each request is marked with the profile's name, so the log says which profile it was made for.
+    return new ClientContext(
+      profile,
+      (id) => this.vault.get(profile.id, id),
+      clientRuntime().transportFor(this.transport, profile.name),
+    );
   }
 
   private get transport(): Transport {
     this.transportHolder.value ??= new (clientRuntime().Transport)({
-      onRequest: (entry) => this.log.request(entry, this.profileNameFor(entry.origin)),
+      onRequest: (entry) => this.log.request(entry),
     });
     return this.transportHolder.value;
-  }
-
-  /** The profile a request to an origin was made for: the active one when its addresses lead there, else the first that does. */
-  private profileNameFor(origin: string): string | undefined {
-    const leadsThere = (p: ConnectionProfile): boolean =>
-      [p.runtimeUrl, p.buildUrl, p.messagingUrl].some((u) => {
-        try {
-          return new URL(u).origin === origin;
-        } catch {
-          return false;
-        }
-      });
-    const active = this.profiles.active;
-    return (active && leadsThere(active) ? active : this.profiles.list().find(leadsThere))?.name;
   }
 
   /** Shows the Local profile for a running local platform and stores its credentials; activates it when nothing else is active. */
