@@ -101,7 +101,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerLocalPlatformCommands(localPlatform, connection),
     registerAgentCommands(connection, models, agentsView.tree, agentsView.remembered),
     registerCheckOutCommand(connection, models, () => void agentFolders.scan()),
-    registerDeployCommands(connection, models),
+    registerDeployCommands(connection, models, agentsView.checkedOut),
     registerNumberCommands(connection, models),
     registerAlertCommands(connection, alertsTree),
     registerWebhookCommands(connection, alertsTree, webhookSecrets),

@@ -68,7 +68,45 @@ export interface PlatformErrorInit {
   body?: unknown;
   /** Set when the answer suggests that an assumed endpoint does not exist on this platform. */
   assumption?: Assumption;
+  /** For a network failure: the host that could not be reached (host:port), as the profile's address names it. */
+  host?: string;
   cause?: unknown;
+}
+
+/** The profile's address each API family is reached through, in the words of the Add Connection Profile steps. */
+export function addressSettingOf(family: ApiFamily): string {
+  switch (family) {
+    case 'agents':
+    case 'alerts':
+      return 'build address';
+    case 'messaging':
+      return 'messaging address';
+    default:
+      return 'runtime address';
+  }
+}
+
+/** A network error code in words; other codes are given as they came. */
+function networkReason(code: string | undefined): string | undefined {
+  switch (code) {
+    case undefined:
+      return undefined;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'no such host: the name does not resolve';
+    case 'ECONNREFUSED':
+      return 'nothing answers there: the connection was refused';
+    case 'ECONNRESET':
+      return 'the connection was closed';
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'the connection timed out';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'the network cannot reach it';
+    default:
+      return /CERT|SSL|TLS/i.test(code) ? `its certificate was not accepted (${code})` : code;
+  }
 }
 
 /**
@@ -240,7 +278,7 @@ function advice(init: PlatformErrorInit): string | undefined {
     case 'unavailable':
       return 'Try again; if it keeps failing, check the platform status.';
     case 'network':
-      return 'Check the base URL of the connection profile and your network.';
+      return `Check the ${addressSettingOf(init.family)} of the connection profile (Agent Workbench: Edit Connection Profile) and your network.`;
     case 'timeout':
       return 'The platform did not answer in time. Try again.';
     case 'acceptedUnreadable':
@@ -255,7 +293,9 @@ function composeMessage(init: PlatformErrorInit): string {
   const label = FAMILY_LABEL[init.family];
   switch (init.kind) {
     case 'network':
-      parts.push(`${init.operation} failed: the ${label} could not be reached`);
+      parts.push(
+        `${init.operation} failed: the ${label} could not be reached${init.host ? ` at ${init.host}` : ''}${init.serverMessage ? ` (${networkReason(init.serverMessage)})` : ''}`,
+      );
       break;
     case 'timeout':
       parts.push(`${init.operation} failed: the ${label} did not answer in time`);
@@ -288,7 +328,8 @@ function composeMessage(init: PlatformErrorInit): string {
       );
   }
   let text = parts.join('');
-  if (init.serverMessage && init.kind !== 'notConfigured') text += `. ${stripDot(init.serverMessage)}`;
+  if (init.serverMessage && init.kind !== 'notConfigured' && init.kind !== 'network')
+    text += `. ${stripDot(init.serverMessage)}`;
   if (init.fieldErrors?.length)
     text += `. ${init.fieldErrors.map((e) => `${e.field}: ${stripDot(e.message)}`).join('; ')}`;
   const tip = init.assumption ? init.assumption.manualPath : advice(init);

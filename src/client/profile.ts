@@ -130,12 +130,13 @@ export function checkBaseUrl(value: string, what: string): string | undefined {
   return `The ${what} must use https (plain http only on this machine).`;
 }
 
-/** The build base must name a region: an address without one is an error on the platform (ADDR-2). */
+/** A poly.ai build base must name a region: an address without one is an error on the platform (ADDR-2). */
 export function checkBuildUrlRegion(value: string): string | undefined {
   try {
-    const host = new URL(value).hostname;
-    if (/^api\.poly\.ai$/i.test(host))
-      return 'The build address needs a region: api.us.poly.ai, api.uk.poly.ai or api.eu.poly.ai.';
+    const host = new URL(value).hostname.toLowerCase();
+    // A poly.ai build address names its region as a label of the host (api.us.poly.ai); others cannot be judged here.
+    if (/(^|\.)poly\.ai$/.test(host) && !host.split('.').some((label) => ['us', 'uk', 'eu'].includes(label)))
+      return `The build address ${host} names no region: use api.us.poly.ai, api.uk.poly.ai or api.eu.poly.ai.`;
   } catch {
     return undefined;
   }

@@ -25,7 +25,7 @@ export { MessagingSession, SessionClosedError } from './messagingSession';
 export type { ClosedState, CloseReason, MessagingSessionOptions, SessionState } from './messagingSession';
 export { OutboundClient } from './outbound';
 export { probeConnection } from './probe';
-export { Transport } from './transport';
+export { Transport, transportFor } from './transport';
 export * as commonContract from '../contract/common';
 export * as agentsContract from '../contract/agents';
 export * as alertsContract from '../contract/alerts';

@@ -20,6 +20,8 @@ export interface RequestSpec<S extends z.ZodType | undefined = z.ZodType | undef
   /** What the user is doing, for messages ("Publish to sandbox"); defaults to "METHOD path". */
   operation?: string;
   baseUrl: string;
+  /** Who the request is made for (a connection profile's name), for the log only. */
+  source?: string;
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path below the base URL, segments already encoded (use `encodePath`). */
   path: string;
@@ -64,6 +66,10 @@ export type FamilyCall<S extends z.ZodType | undefined> = Pick<
 export interface RequestLog {
   family: ApiFamily;
   method: string;
+  /** The origin the request went to (scheme, host and port). */
+  origin: string;
+  /** Who the request was made for (a connection profile's name), when the caller said. */
+  source?: string;
   path: string;
   status: number | undefined;
   ms: number;
@@ -246,6 +252,8 @@ export class Transport implements IDisposable {
     this.options.onRequest({
       family: spec.family,
       method: spec.method,
+      origin: url.origin,
+      ...(spec.source ? { source: spec.source } : {}),
       path: url.pathname,
       status,
       ms: Math.round(performance.now() - started),
@@ -259,6 +267,16 @@ export class Transport implements IDisposable {
     for (const pool of this.pools.values()) void pool.close().catch(() => undefined);
     this.pools.clear();
   }
+}
+
+/**
+ * The shared transport seen through one caller: every request it makes is marked with `source` (a
+ * connection profile's name) for the log. Pools, options and everything else stay the shared ones.
+ */
+export function transportFor(shared: Transport, source: string): Transport {
+  const view = Object.create(shared) as Transport;
+  view.request = (spec) => shared.request({ ...spec, source });
+  return view;
 }
 
 /** Encodes each path segment: encodePath`/v1/agents/${id}`. */
@@ -403,6 +421,16 @@ function fromThrown(spec: RequestSpec, operation: string, err: unknown): Platfor
     kind: 'network',
     operation,
     serverMessage: code ?? (err instanceof Error ? err.message : String(err)),
+    ...hostOf(spec.baseUrl),
     cause: err,
   });
+}
+
+/** The host (and port) of a base address, for messages; nothing when it is not an address. */
+function hostOf(baseUrl: string): { host?: string } {
+  try {
+    return { host: new URL(baseUrl).host };
+  } catch {
+    return {};
+  }
 }

@@ -24,9 +24,15 @@ export class Log extends Disposable {
     this.channel.debug(this.redactor.redact(message));
   }
 
-  /** One line per platform request: method, path, status, milliseconds, retries. */
+  /**
+   * One line per platform request: the profile it was made for, method, host and path, status ("no answer"
+   * when none came), milliseconds, retries.
+   */
   request(entry: RequestLog): void {
-    const line = `${entry.method} ${entry.path} → ${entry.status ?? '-'} in ${entry.ms} ms${entry.retries ? ` after ${entry.retries} ${entry.retries === 1 ? 'retry' : 'retries'}` : ''}${entry.error ? `: ${entry.error}` : ''}`;
+    const profileName = entry.source;
+    const host = hostOf(entry.origin);
+    const status = entry.status === undefined ? 'no answer' : String(entry.status);
+    const line = `${profileName ? `[${profileName}] ` : ''}${entry.method} ${host}${entry.path} → ${status} in ${entry.ms} ms${entry.retries ? ` after ${entry.retries} ${entry.retries === 1 ? 'retry' : 'retries'}` : ''}${entry.error ? `: ${entry.error}` : ''}`;
     if (entry.error) this.warn(line);
     else this.info(line);
     // What could not be read is shown as it came, never dropped (fields that look like secrets are masked by the client).
@@ -35,5 +41,14 @@ export class Log extends Disposable {
 
   show(): void {
     this.channel.show(true);
+  }
+}
+
+function hostOf(origin: string | undefined): string {
+  if (!origin) return '';
+  try {
+    return new URL(origin).host;
+  } catch {
+    return origin;
   }
 }

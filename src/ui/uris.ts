@@ -18,7 +18,11 @@ export interface UriParts {
   readonly query: string;
 }
 
-export type RemoteRef =
+/**
+ * A read-only document of one platform: `profile` is the id of the connection profile it was read
+ * through, so a profile switch never reads it again from another platform.
+ */
+export type RemoteRef = { profile: string } & (
   | { kind: 'behavior'; agentId: string; agentName: string; branchId: string; branchName: string }
   | {
       kind: 'topic';
@@ -29,22 +33,38 @@ export type RemoteRef =
       topicId: string;
       topicName: string;
     }
-  | { kind: 'realtimeConfig'; agentId: string; agentName: string; config: string };
+  | { kind: 'realtimeConfig'; agentId: string; agentName: string; config: string }
+);
 
 /** A path segment that reads well in a tab title and cannot change the path's shape. */
 function segment(s: string): string {
   return s.replace(/[/\\?#%]/g, '-');
 }
 
-/** The address of a read-only remote document; its path is what the editor shows, its query what is read back. */
+/**
+ * The address of a read-only remote document; its path is what the editor shows (the file name, the tab
+ * title, names the agent and branch: "behavior — Billing Bot (main).md"), its query what is read back.
+ */
 export function remoteDocumentUri(ref: RemoteRef): UriParts {
-  const path =
+  const where =
+    ref.kind === 'realtimeConfig' ? segment(ref.agentName) : `${segment(ref.agentName)} (${segment(ref.branchName)})`;
+  const name =
     ref.kind === 'behavior'
-      ? `/${segment(ref.agentName)}/${segment(ref.branchName)}/behavior.md`
+      ? `behavior — ${where}.md`
       : ref.kind === 'topic'
-        ? `/${segment(ref.agentName)}/${segment(ref.branchName)}/knowledge/${segment(ref.topicName)}.md`
-        : `/${segment(ref.agentName)}/realtime/${segment(ref.config)}.json`;
-  return { scheme: Scheme.remote, path, query: new URLSearchParams(Object.entries(ref)).toString() };
+        ? `${segment(ref.topicName)} — ${where}.md`
+        : `${segment(ref.config)} — ${where}.json`;
+  const folder =
+    ref.kind === 'realtimeConfig'
+      ? `/${segment(ref.agentName)}/realtime`
+      : ref.kind === 'topic'
+        ? `/${segment(ref.agentName)}/${segment(ref.branchName)}/knowledge`
+        : `/${segment(ref.agentName)}/${segment(ref.branchName)}`;
+  return {
+    scheme: Scheme.remote,
+    path: `/${segment(ref.profile)}${folder}/${name}`,
+    query: new URLSearchParams(Object.entries(ref)).toString(),
+  };
 }
 
 /** What a remote document's address stands for, or undefined when it is not one this extension made. */
@@ -63,15 +83,15 @@ export function parseRemoteDocumentUri(uri: Pick<UriParts, 'scheme' | 'query'>):
   };
   switch (params.get('kind')) {
     case 'behavior': {
-      const f = read('agentId', 'agentName', 'branchId', 'branchName');
+      const f = read('profile', 'agentId', 'agentName', 'branchId', 'branchName');
       return f && { kind: 'behavior', ...f };
     }
     case 'topic': {
-      const f = read('agentId', 'agentName', 'branchId', 'branchName', 'topicId', 'topicName');
+      const f = read('profile', 'agentId', 'agentName', 'branchId', 'branchName', 'topicId', 'topicName');
       return f && { kind: 'topic', ...f };
     }
     case 'realtimeConfig': {
-      const f = read('agentId', 'agentName', 'config');
+      const f = read('profile', 'agentId', 'agentName', 'config');
       return f && { kind: 'realtimeConfig', ...f };
     }
     default:

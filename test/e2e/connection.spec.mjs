@@ -28,10 +28,10 @@ describe('Connection profiles in the workbench', { timeout: 240_000 }, () => {
     const { page } = wb;
     await step(page, 'add-profile', async () => {
       await runCommand(page, 'Agent Workbench: Add Connection Profile');
-      await answer(page, 'Acme staging', 'Add Connection Profile (1/6)');
-      await answer(page, 'https://studio.example.com/acme/support-desk/agents', 'Add Connection Profile (2/6)');
+      await answer(page, 'Acme staging', 'Add Connection Profile (1/7)');
+      await answer(page, 'https://studio.example.com/acme/support-desk/agents', 'Add Connection Profile (2/7)');
       const widget = page.locator('.quick-input-widget');
-      // The address held both ids, so the project step is skipped.
+      // The address held both ids, so the project step is skipped: six steps in all.
       await widget.locator('.quick-input-title', { hasText: '(3/6)' }).waitFor();
       await widget.locator('.monaco-list-row', { hasText: 'United States' }).first().waitFor();
       await widget.locator('input.input').fill('United States');
@@ -41,12 +41,14 @@ describe('Connection profiles in the workbench', { timeout: 240_000 }, () => {
         () =>
           document.querySelector('.quick-input-widget input.input')?.value === 'https://api.us-1.platform.polyai.app',
       );
+      await widget.locator('.quick-input-title', { hasText: '(4/6)' }).waitFor();
       await page.keyboard.press('Enter');
       await page.waitForFunction(
         () => document.querySelector('.quick-input-widget input.input')?.value === 'https://api.us.poly.ai',
       );
-      await page.keyboard.press('Enter');
       await widget.locator('.quick-input-title', { hasText: '(5/6)' }).waitFor();
+      await page.keyboard.press('Enter');
+      await widget.locator('.quick-input-title', { hasText: '(6/6)' }).waitFor();
       // The messaging address has no public pattern: it must be typed, and a bad one is refused as typed.
       await widget.locator('input.input').fill('chat.example.com');
       await widget.locator('.quick-input-message', { hasText: 'full address' }).waitFor();
@@ -61,6 +63,10 @@ describe('Connection profiles in the workbench', { timeout: 240_000 }, () => {
       await screenshot(page, 'credential-password-field');
       await page.locator('.quick-input-widget input[type="password"]').fill('staging-agents-key-123');
       await page.keyboard.press('Enter');
+      // The new profile is used only when asked, once it has a key: the views do not turn to errors at once.
+      const saved = notification(page, 'Agents API key of "Acme staging" saved');
+      await saved.waitFor();
+      await saved.getByRole('button', { name: 'Use This Profile' }).click();
       await page.locator('.statusbar', { hasText: 'Acme staging · us · sandbox' }).waitFor();
       await screenshot(page, 'profile-added');
       const bar = await page.locator('.statusbar').innerText();

@@ -81,7 +81,7 @@ suite('Agents view and commands', () => {
     const [main] = await treeItems(api.agentsView, agent!.node);
     const [behavior] = await treeItems(api.agentsView, main!.node);
     const uri = behavior!.item.command!.arguments![0] as vscode.Uri;
-    assert.equal(uri.path, '/Support Desk/main/behavior.md');
+    assert.equal(uri.path, '/local/Support Desk/main/behavior — Support Desk (main).md');
     const doc = await vscode.workspace.openTextDocument(uri);
     const branchId = (main!.node as { branch: { branchId: string } }).branch.branchId;
     const onPlatform = await agentsApi<{ behavior: string }>(
@@ -189,7 +189,7 @@ suite('Agents view and commands', () => {
       }),
       undefined,
     );
-    assert.match(ui.shown.find((s) => s.modal)!.message, /^Publish the draft of Returns Helper to sandbox\?/);
+    assert.match(ui.shown.find((s) => s.modal)!.message, /^Publish the main branch of Returns Helper to sandbox\?/);
     assert.equal(
       (await agentsApi<{ deployments: Deployment[] }>('GET', `/v1/agents/${id}/deployments`)).body.deployments.length,
       0,

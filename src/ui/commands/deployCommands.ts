@@ -3,6 +3,7 @@ import type { Deployment, DeploymentActionResult } from '../../contract/agents';
 import type { Environment } from '../../contract/common';
 import type { Connection } from '../connection/connection';
 import { activeDeployment, DeploymentNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
+import { BranchNode } from '../explorer/agents/agentNodes';
 import { type AgentArg, agentsClient, resolveAgent } from './agentCommands';
 import { requireModel, runCommand, UserFacingError, withProgress } from './commandSupport';
 import type { ProfileModels } from '../model/profileModels';
@@ -10,13 +11,22 @@ import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 import {
   type Confirmation,
+  type PublishSituation,
+  lastChange,
   nextEnvironment,
   promoteConfirmation,
   publishConfirmation,
   rollbackConfirmation,
   rollbackTarget,
+  testRunsText,
   typedNameProblem,
 } from './deployConfirmations';
+
+/** An agent to publish, or one of its branches (the platform publishes main; another branch can be merged first). */
+export type PublishArg = AgentArg | EnvironmentDeploymentsNode | BranchNode | { agentId: string; branchId?: string };
+
+/** The command another part of the editor may register to merge a branch with conflict resolution. */
+const MERGE_BRANCH_COMMAND = 'agentWorkbench.mergeBranch';
 
 /** A deployment given by a tree node or by ids. */
 export type DeploymentArg =
@@ -30,12 +40,26 @@ export interface ActionOptions {
 }
 
 /** Publish, promote and rollback, with the care a production deploy deserves. */
-export function registerDeployCommands(connection: Connection, models: ProfileModels<object>): vscode.Disposable {
+export function registerDeployCommands(
+  connection: Connection,
+  models: ProfileModels<object>,
+  /** The branch id of an agent checked out into the workspace, if any. */
+  checkedOut: (agentId: string) => string | undefined = () => undefined,
+): vscode.Disposable {
   /** Asks before acting; when live changes, the agent's name must be typed too. Returns false when the person backs out. */
   async function confirm(c: Confirmation): Promise<boolean> {
-    const answer = await prompts.ask(c.question, { detail: c.detail }, c.go);
-    if (answer !== c.go) return false;
-    if (c.typeName === undefined) return true;
+    return (await confirmWith(c)) !== undefined;
+  }
+
+  /** Like confirm, and tells which button went ahead (the main one or the alternative). */
+  async function confirmWith(c: Confirmation): Promise<string | undefined> {
+    const answer = await prompts.ask(
+      c.question,
+      { detail: c.detail },
+      ...[c.go, ...(c.alternative ? [c.alternative] : [])],
+    );
+    if (answer === undefined || (answer !== c.go && answer !== c.alternative)) return undefined;
+    if (c.typeName === undefined) return answer;
     const agentName = c.typeName;
     const typed = await prompts.input({
       title: vscode.l10n.t('Confirm a change to live'),
@@ -44,10 +68,10 @@ export function registerDeployCommands(connection: Connection, models: ProfileMo
       ignoreFocusOut: true,
       validateInput: (v) => typedNameProblem(vscode.l10n, v, agentName),
     });
-    if (typed === undefined) return false;
+    if (typed === undefined) return undefined;
     if (typedNameProblem(vscode.l10n, typed, agentName))
       throw new UserFacingError(vscode.l10n.t('Nothing was changed: the name typed does not match "{0}".', agentName));
-    return true;
+    return answer;
   }
 
   async function askMessage(title: string, given: string | undefined): Promise<string | undefined> {
@@ -62,20 +86,32 @@ export function registerDeployCommands(connection: Connection, models: ProfileMo
 
   function report(verb: string, agentName: string, result: DeploymentActionResult): void {
     const d = result.deployment;
-    const runs = result.testRunIds.length
-      ? vscode.l10n.t(' Test runs started: {0}.', result.testRunIds.join(', '))
-      : vscode.l10n.t(' No test runs were started.');
-    void prompts.info(
-      vscode.l10n.t(
-        '{0}: {1} now serves version {2} (artifact {3}) in {4} (deployment {5}).',
-        verb,
-        agentName,
-        d.version,
-        d.artifactVersion,
-        d.environment,
-        d.id,
-      ) + runs,
-    );
+    const copy = vscode.l10n.t('Copy Test Run Ids');
+    const runs = result.testRunIds;
+    void prompts
+      .info(
+        vscode.l10n.t(
+          '{0}: {1} now serves version {2} (artifact {3}) in {4} (deployment {5}).',
+          verb,
+          agentName,
+          d.version,
+          d.artifactVersion,
+          d.environment,
+          d.id,
+        ) +
+          ' ' +
+          testRunsText(vscode.l10n, runs),
+        ...(runs.length ? [copy] : []),
+      )
+      .then(async (choice) => {
+        if (choice !== copy) return;
+        await vscode.env.clipboard.writeText(runs.join('\n'));
+        void prompts.info(
+          runs.length === 1
+            ? vscode.l10n.t('Test run id {0} copied.', runs[0]!)
+            : vscode.l10n.t('{0} test run ids copied, one per line.', runs.length),
+        );
+      });
     requireModel(models).agents.agent(d.agentId).deployments.invalidate();
   }
 
@@ -111,30 +147,108 @@ export function registerDeployCommands(connection: Connection, models: ProfileMo
     return { agentId: agent.agentId, agentName: agent.name, deployment: active };
   }
 
-  async function publish(
-    arg: AgentArg | EnvironmentDeploymentsNode,
-    opts: ActionOptions = {},
-  ): Promise<DeploymentActionResult | undefined> {
-    const agent = await resolveAgent(models, arg instanceof EnvironmentDeploymentsNode ? arg.group.agentNode : arg);
+  /** What a publish is about to do: the branch it leaves out, what sandbox serves, an empty or unchanged main. */
+  async function publishSituation(
+    agentId: string,
+    chosenBranchId: string | undefined,
+  ): Promise<{ situation: PublishSituation; branch?: { branchId: string; name: string } }> {
+    const client = agentsClient(connection);
+    const quiet = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);
+    const [branches, sandbox] = await Promise.all([
+      quiet(client.listBranches(agentId)),
+      quiet(client.listDeployments(agentId, 'sandbox')),
+    ]);
+    const main = branches?.find((b) => b.isDefault) ?? branches?.find((b) => b.name === 'main');
+    const otherId = chosenBranchId ?? checkedOut(agentId);
+    const other = otherId && otherId !== main?.branchId ? branches?.find((b) => b.branchId === otherId) : undefined;
+    const serving = sandbox ? activeDeployment(sandbox) : undefined;
+    const situation: PublishSituation = {
+      ...(other ? { branch: other.name } : {}),
+      ...(serving ? { sandboxVersion: serving.version } : {}),
+    };
+    if (main) {
+      const [behavior, topics] = await Promise.all([
+        quiet(client.getBehavior(agentId, main.branchId)),
+        quiet(client.listTopics(agentId, main.branchId)),
+      ]);
+      if (behavior && behavior.behavior.trim() === '') situation.emptyBehavior = true;
+      const changed = lastChange([
+        main.updatedAt,
+        main.mergedAt ?? undefined,
+        behavior?.updatedAt,
+        ...(topics ?? []).map((t) => t.updatedAt),
+      ]);
+      if (serving && changed && changed <= serving.createdAt) situation.unchanged = true;
+    }
+    return { situation, ...(other ? { branch: { branchId: other.branchId, name: other.name } } : {}) };
+  }
+
+  /** Merges a branch into main before a publish; false when it did not merge (conflicts or a failure, already told). */
+  async function mergeFirst(agentId: string, branch: { branchId: string; name: string }): Promise<boolean> {
+    const client = agentsClient(connection);
+    const outcome = await withProgress(vscode.l10n.t('Merging {0} into main…', branch.name), (signal) =>
+      client.merge(agentId, branch.branchId, { branchName: branch.name }, signal),
+    );
+    requireModel(models).agents.agent(agentId).invalidate();
+    if (outcome.merged) return true;
+    const n = outcome.conflicts.length;
+    const resolve = vscode.l10n.t('Resolve Conflicts');
+    const canResolve = (await vscode.commands.getCommands(true)).includes(MERGE_BRANCH_COMMAND);
+    const choice = await prompts.warn(
+      (n === 1
+        ? vscode.l10n.t('{0} was not merged into main: 1 change conflicts with main.', branch.name)
+        : vscode.l10n.t('{0} was not merged into main: {1} changes conflict with main.', branch.name, n)) +
+        ' ' +
+        vscode.l10n.t('Nothing was published.'),
+      ...(canResolve ? [resolve] : []),
+    );
+    if (choice === resolve)
+      void vscode.commands.executeCommand(MERGE_BRANCH_COMMAND, { agentId, branchId: branch.branchId });
+    return false;
+  }
+
+  async function publish(arg: PublishArg, opts: ActionOptions = {}): Promise<DeploymentActionResult | undefined> {
+    const agentArg: AgentArg =
+      arg instanceof EnvironmentDeploymentsNode ? arg.group.agentNode : arg instanceof BranchNode ? arg.agentNode : arg;
+    const agent = await resolveAgent(models, agentArg);
     if (!agent) return undefined;
-    if (!(await confirm(publishConfirmation(vscode.l10n, agent.name)))) return undefined;
+    const chosen =
+      arg instanceof BranchNode ? arg.branch.branchId : arg && 'branchId' in arg ? arg.branchId : undefined;
+    // A short read: shown in the status bar, not as a notification that would outlive it.
+    const { situation, branch } = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading what {0} would publish…', agent.name) },
+      () => publishSituation(agent.agentId, chosen),
+    );
+    const question = publishConfirmation(vscode.l10n, agent.name, situation);
+    const answer = await confirmWith(question);
+    if (answer === undefined) return undefined;
+    if (answer === question.alternative && branch && !(await mergeFirst(agent.agentId, branch))) return undefined;
     const message = await askMessage(vscode.l10n.t('Publish {0} to sandbox', agent.name), opts.deploymentMessage);
     if (message === undefined) return undefined;
     const client = agentsClient(connection);
-    const result = await withProgress(vscode.l10n.t('Publishing {0} to sandbox…', agent.name), (signal) =>
+    const result = await withProgress(vscode.l10n.t('Publishing main of {0} to sandbox…', agent.name), (signal) =>
       client.publish(agent.agentId, 'sandbox', message, signal),
     );
-    report(vscode.l10n.t('Published'), agent.name, result);
+    report(vscode.l10n.t('Published main'), agent.name, result);
     return result;
   }
 
   async function promote(arg: DeploymentArg, opts: ActionOptions = {}): Promise<DeploymentActionResult | undefined> {
-    const target = await resolveDeployment(arg, 'sandbox');
+    // From the palette, from the selected environment (from pre-release when live is selected: nothing is beyond live).
+    const selected = connection.profiles.environment;
+    const target = await resolveDeployment(arg, selected === 'live' ? 'pre-release' : selected);
     if (!target) return undefined;
     const { deployment: d, agentName } = target;
     // An environment this extension does not know has no known next step.
     const to = nextEnvironment(d.environment);
-    const question = promoteConfirmation(vscode.l10n, agentName, d);
+    // What the target serves now; when it cannot be read, the question stands without it.
+    const targetServes = to
+      ? await agentsClient(connection)
+          .listDeployments(target.agentId, to)
+          .then((list) => activeDeployment(list) ?? null)
+          .catch(() => undefined)
+      : undefined;
+    const question = promoteConfirmation(vscode.l10n, agentName, d, targetServes);
     if (!to || !question)
       throw new UserFacingError(
         vscode.l10n.t('Version {0} is already in live; there is nothing further to promote it to.', d.version),
@@ -161,7 +275,7 @@ export function registerDeployCommands(connection: Connection, models: ProfileMo
   }
 
   async function rollback(arg: DeploymentArg, opts: ActionOptions = {}): Promise<DeploymentActionResult | undefined> {
-    const target = await resolveDeployment(arg, 'live');
+    const target = await resolveDeployment(arg, connection.profiles.environment);
     if (!target) return undefined;
     const { deployment: d, agentName } = target;
     // Name the version it goes back to; when the history cannot be read, the question still stands without it.
@@ -193,9 +307,8 @@ export function registerDeployCommands(connection: Connection, models: ProfileMo
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(
-      Command.publish,
-      (arg?: AgentArg | EnvironmentDeploymentsNode, opts?: ActionOptions) => runCommand(() => publish(arg, opts)),
+    vscode.commands.registerCommand(Command.publish, (arg?: PublishArg, opts?: ActionOptions) =>
+      runCommand(() => publish(arg, opts)),
     ),
     vscode.commands.registerCommand(Command.promote, (arg?: DeploymentArg, opts?: ActionOptions) =>
       runCommand(() => promote(arg, opts)),

@@ -21,15 +21,55 @@ export interface Confirmation {
   detail: string;
   /** The button that goes ahead; anything else backs out. */
   go: string;
+  /** Another button that goes ahead another way (publish: merge the branch into main first). */
+  alternative?: string;
   /** Set when live changes: the name that must then be typed, exactly. */
   typeName?: string;
 }
 
-export function publishConfirmation(l10n: L10n, agentName: string): Confirmation {
+/** What a publish is about to do, as far as the platform lets it be read beforehand. */
+export interface PublishSituation {
+  /** The branch the person stands on (checked out) or chose, when it is not main: the platform publishes main. */
+  branch?: string;
+  /** The version sandbox serves now, if any. */
+  sandboxVersion?: string;
+  /** Main's behavior is empty. */
+  emptyBehavior?: boolean;
+  /** Main has not changed since the version sandbox serves was made. */
+  unchanged?: boolean;
+}
+
+export function publishConfirmation(l10n: L10n, agentName: string, s: PublishSituation = {}): Confirmation {
+  const lines: string[] = [];
+  if (s.branch)
+    lines.push(
+      l10n.t(
+        'The platform publishes the main branch, not {0}: the changes of {0} reach sandbox only once merged into main.',
+        s.branch,
+      ),
+    );
+  lines.push(
+    s.sandboxVersion
+      ? l10n.t(
+          'Main becomes a new version in sandbox, which serves version {0} now. Pre-release and live are not changed.',
+          s.sandboxVersion,
+        )
+      : l10n.t('Main becomes the first version in sandbox. Pre-release and live are not changed.'),
+  );
+  if (s.emptyBehavior) lines.push(l10n.t('Warning: the behavior of main is empty, so the agent has no instructions.'));
+  if (s.unchanged && s.sandboxVersion)
+    lines.push(
+      l10n.t(
+        'Warning: main has not changed since version {0}; publishing makes a version with the same content.',
+        s.sandboxVersion,
+      ),
+    );
+  const warned = s.emptyBehavior || (s.unchanged && s.sandboxVersion !== undefined);
   return {
-    question: l10n.t('Publish the draft of {0} to sandbox?', agentName),
-    detail: l10n.t('The current main branch becomes a new version in sandbox. Pre-release and live are not changed.'),
-    go: l10n.t('Publish'),
+    question: l10n.t('Publish the main branch of {0} to sandbox?', agentName),
+    detail: lines.join('\n\n'),
+    go: s.branch ? l10n.t('Publish main Only') : warned ? l10n.t('Publish Anyway') : l10n.t('Publish'),
+    ...(s.branch ? { alternative: l10n.t('Merge {0} into main, then Publish', s.branch) } : {}),
   };
 }
 
@@ -38,18 +78,33 @@ export function promoteConfirmation(
   l10n: L10n,
   agentName: string,
   d: Pick<Deployment, 'version' | 'environment' | 'artifactVersion'>,
+  /** What the target environment serves now: a deployment, null for nothing, undefined when it could not be read. */
+  targetServes?: Pick<Deployment, 'version' | 'artifactVersion'> | null,
 ): Confirmation | undefined {
   const to = nextEnvironment(d.environment);
   if (!to) return undefined;
+  const now =
+    targetServes === undefined
+      ? ''
+      : targetServes === null
+        ? l10n.t('{0} serves nothing yet.', to)
+        : targetServes.version === d.version && targetServes.artifactVersion === d.artifactVersion
+          ? l10n.t(
+              '{0} already serves version {1}: the promotion makes a new deployment of the same version.',
+              to,
+              d.version,
+            )
+          : l10n.t('{0} serves version {1} now.', to, targetServes.version);
+  const what =
+    to === 'live'
+      ? l10n.t(
+          'Callers in live will reach version {0} as soon as the promotion finishes. You will be asked to type the agent name.',
+          d.version,
+        )
+      : l10n.t('{0} will serve version {1} (artifact {2}).', to, d.version, d.artifactVersion);
   return {
     question: l10n.t('Promote version {0} of {1} from {2} to {3}?', d.version, agentName, d.environment, to),
-    detail:
-      to === 'live'
-        ? l10n.t(
-            'Callers in live will reach version {0} as soon as the promotion finishes. You will be asked to type the agent name.',
-            d.version,
-          )
-        : l10n.t('{0} will serve version {1} (artifact {2}).', to, d.version, d.artifactVersion),
+    detail: now ? `${now} ${what}` : what,
     go: l10n.t('Promote to {0}', to),
     ...(to === 'live' ? { typeName: agentName } : {}),
   };
@@ -95,4 +150,33 @@ export function rollbackConfirmation(
 /** What the name box says while the text typed is not the agent's name; undefined once it is. */
 export function typedNameProblem(l10n: L10n, typed: string, agentName: string): string | undefined {
   return typed === agentName ? undefined : l10n.t('Type exactly: {0}', agentName);
+}
+
+/** Main's last change as the platform tells it: the newest of the branch, its behavior and its topics; undefined when none is dated. */
+export function lastChange(dates: ReadonlyArray<string | undefined>): string | undefined {
+  return dates.filter((x): x is string => typeof x === 'string' && x !== '').sort((a, b) => b.localeCompare(a))[0];
+}
+
+/** What a deployment action's test runs come to, in words: the ids, and where their results are. */
+export function testRunsText(l10n: L10n, ids: readonly string[]): string {
+  if (ids.length === 0) return l10n.t('No test runs were started.');
+  return (
+    (ids.length === 1
+      ? l10n.t('It triggered test run {0}.', ids[0]!)
+      : l10n.t('It triggered {0} test runs: {1}.', ids.length, ids.join(', '))) +
+    ' ' +
+    l10n.t("The platform's API returns only their ids: see their results in the studio.")
+  );
+}
+
+/** Who made a deployment, in a person's words: an API key is not a person. */
+export function actorText(l10n: L10n, createdBy: string | undefined): string {
+  if (!createdBy) return l10n.t('someone unknown');
+  return /\b(api[ -]?)?key\b/i.test(createdBy) ? l10n.t('an API key ("{0}")', createdBy) : createdBy;
+}
+
+/** The short form of actorText for a tree row. */
+export function actorShort(l10n: L10n, createdBy: string | undefined): string {
+  if (!createdBy) return '';
+  return /\b(api[ -]?)?key\b/i.test(createdBy) ? l10n.t('an API key') : createdBy;
 }

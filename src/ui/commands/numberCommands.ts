@@ -9,6 +9,7 @@ import { requireModel, runCommand, UserFacingError, withProgress } from './comma
 import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
+import { environmentItems, servedVersions } from './environmentChoice';
 
 /** Splits pasted text into numbers: commas, semicolons, spaces between groups of digits are not separators. */
 export function splitNumbers(text: string): string[] {
@@ -87,20 +88,20 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
           named(unique) || vscode.l10n.t('an empty list'),
         ),
       );
+    // The default is where the agent is deployed (the selected environment when it is deployed there).
+    const served = given?.clientEnv
+      ? undefined
+      : await agentsClient(connection)
+          .listDeployments(agent.agentId)
+          .then(servedVersions)
+          .catch(() => undefined);
     const clientEnv =
       given?.clientEnv ??
       (
-        await prompts.pick(
-          [
-            { label: 'live' as Environment, description: vscode.l10n.t('default') },
-            { label: 'pre-release' as Environment },
-            { label: 'sandbox' as Environment },
-          ],
-          {
-            title: vscode.l10n.t('Import Phone Numbers to {0} (2/2)', agent.name),
-            placeHolder: vscode.l10n.t('Environment whose agent answers calls to these numbers'),
-          },
-        )
+        await prompts.pick(environmentItems(vscode.l10n, connection.profiles.environment, served), {
+          title: vscode.l10n.t('Import Phone Numbers to {0} (2/2)', agent.name),
+          placeHolder: vscode.l10n.t('Environment whose agent answers calls to these numbers'),
+        })
       )?.label;
     if (!clientEnv) return undefined;
     const client = agentsClient(connection);

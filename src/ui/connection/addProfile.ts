@@ -29,10 +29,10 @@ export function checkProfile(
   return (
     checkPathId('account', p.accountId) ??
     checkPathId('project', p.projectId) ??
-    checkBaseUrl(p.runtimeUrl, vscode.l10n.t('runtime address ({base_url})')) ??
-    checkBaseUrl(p.buildUrl, vscode.l10n.t('build address ({build_base_url})')) ??
+    checkBaseUrl(p.runtimeUrl, vscode.l10n.t('runtime address')) ??
+    checkBaseUrl(p.buildUrl, vscode.l10n.t('build address')) ??
     checkBuildUrlRegion(p.buildUrl) ??
-    checkBaseUrl(p.messagingUrl, vscode.l10n.t('messaging address ({messaging_url})'))
+    checkBaseUrl(p.messagingUrl, vscode.l10n.t('messaging address'))
   );
 }
 
@@ -54,7 +54,9 @@ export async function promptProfile(
     buildUrl: existing?.buildUrl ?? '',
     messagingUrl: existing?.messagingUrl ?? '',
   };
-  const result = await MultiStepInput.run<Draft>(6, draft, [
+  // Seven steps; a pasted studio address fills the project too, and its step is skipped (six).
+  let projectSkipped = false;
+  const result = await MultiStepInput.run<Draft>(() => (projectSkipped ? 6 : 7), draft, [
     async (input, d) => {
       d.name = await input.text({
         title,
@@ -75,7 +77,7 @@ export async function promptProfile(
       const value = await input.text({
         title,
         prompt: vscode.l10n.t(
-          'Paste a studio address ({studio_url}/{account_id}/{project_id}/...) or enter the account id',
+          "Paste the project's address from the studio (it names the account, then the project), or enter the account id",
         ),
         value: d.accountId,
         placeholder: 'https://studio.example.com/acme/support-desk/…  or  acme  or  ACCOUNT-xxxxxxx',
@@ -83,10 +85,13 @@ export async function promptProfile(
           /^https?:\/\//i.test(v.trim())
             ? parseStudioUrl(v)
               ? undefined
-              : vscode.l10n.t('This address has no /{account_id}/{project_id}/ after the host.')
+              : vscode.l10n.t(
+                  'This address does not name an account and a project after the host, as in https://studio.example.com/acme/support-desk/.',
+                )
             : checkPathId('account', v),
       });
       const parsed = parseStudioUrl(value);
+      projectSkipped = parsed !== undefined;
       if (parsed) {
         d.accountId = parsed.accountId;
         d.projectId = parsed.projectId;
@@ -134,23 +139,30 @@ export async function promptProfile(
     async (input, d) => {
       d.runtimeUrl = await input.text({
         title,
-        prompt: vscode.l10n.t('Runtime address {base_url} (Chat, Conversations, Outbound, External Events, DNI)'),
+        prompt: vscode.l10n.t(
+          'Runtime address, for Chat, Conversations, Outbound Calling, External Events and DNI (e.g. https://api.us-1.platform.polyai.app)',
+        ),
         value: d.runtimeUrl,
         validate: (v) => checkBaseUrl(v, vscode.l10n.t('runtime address')),
       });
+      return 5;
+    },
+    async (input, d) => {
       d.buildUrl = await input.text({
         title,
-        prompt: vscode.l10n.t('Build address {build_base_url} (Agents, Alerts); it must name a region'),
+        prompt: vscode.l10n.t(
+          'Build address, for Agents and Alerts. A poly.ai address names its region: api.us.poly.ai, api.uk.poly.ai or api.eu.poly.ai',
+        ),
         value: d.buildUrl,
         validate: (v) => checkBaseUrl(v, vscode.l10n.t('build address')) ?? checkBuildUrlRegion(v),
       });
-      return 5;
+      return 6;
     },
     async (input, d) => {
       d.messagingUrl = await input.text({
         title,
         prompt: vscode.l10n.t(
-          'Messaging cluster address {messaging_url} (there is no region-agnostic alias; ask your operator)',
+          'Messaging address, for the webchat connector: the cluster of your region (there is no address for all regions; ask your operator)',
         ),
         value: d.messagingUrl,
         validate: (v) => checkBaseUrl(v, vscode.l10n.t('messaging address')),
@@ -170,7 +182,11 @@ export function profileFromInput(
 ): ConnectionProfile {
   const parsed = input.studioUrl ? parseStudioUrl(input.studioUrl) : undefined;
   if (input.studioUrl && !parsed)
-    throw new Error(vscode.l10n.t('The studio address has no /{account_id}/{project_id}/ after the host.'));
+    throw new Error(
+      vscode.l10n.t(
+        'The studio address does not name an account and a project after the host, as in https://studio.example.com/acme/support-desk/.',
+      ),
+    );
   const preset = REGION_PRESETS.find((r) => r.id === (input.region ?? existing?.region));
   const merged: Draft = {
     name: input.name ?? existing?.name ?? '',

@@ -59,11 +59,18 @@ export class Connection extends Disposable {
 
   contextFor(profile: ConnectionProfile): ClientContext {
     const { ClientContext } = clientRuntime();
-    return new ClientContext(profile, (id) => this.vault.get(profile.id, id), this.transport);
+    // Each request is marked with the profile's name, so the log says which profile it was made for.
+    return new ClientContext(
+      profile,
+      (id) => this.vault.get(profile.id, id),
+      clientRuntime().transportFor(this.transport, profile.name),
+    );
   }
 
   private get transport(): Transport {
-    this.transportHolder.value ??= new (clientRuntime().Transport)({ onRequest: (entry) => this.log.request(entry) });
+    this.transportHolder.value ??= new (clientRuntime().Transport)({
+      onRequest: (entry) => this.log.request(entry),
+    });
     return this.transportHolder.value;
   }
 

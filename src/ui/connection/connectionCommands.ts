@@ -18,6 +18,44 @@ const OUTCOME_ICON: Record<ProbeResult['outcome'], string> = {
   unknown: '$(question)',
 };
 
+/** A connection test's outcome in words. */
+function outcomeWords(outcome: ProbeResult['outcome']): string {
+  switch (outcome) {
+    case 'works':
+      return vscode.l10n.t('works');
+    case 'rejected':
+      return vscode.l10n.t('credential refused');
+    case 'notConfigured':
+      return vscode.l10n.t('not configured');
+    case 'unreachable':
+      return vscode.l10n.t('could not be reached');
+    default:
+      return vscode.l10n.t('not known');
+  }
+}
+
+/** What fixes a failed row of a connection test: set its credential, edit the profile's addresses, or read the log. */
+function fixOf(
+  profile: ConnectionProfile,
+  r: ProbeResult,
+): { label: string; command: string; args: unknown[] } | undefined {
+  if (r.outcome === 'works') return undefined;
+  if (r.outcome === 'rejected' || r.outcome === 'notConfigured') {
+    // A family with one credential goes straight to it; Chat and Messaging (two each) let the person choose.
+    const credentials = CREDENTIALS.filter((c) => c.family === r.family);
+    return {
+      label: vscode.l10n.t('Set Credential'),
+      command: Command.setCredential,
+      args: [{ profileId: profile.id, ...(credentials.length === 1 ? { credential: credentials[0]!.id } : {}) }],
+    };
+  }
+  if (r.outcome === 'unreachable')
+    return profile.id === LOCAL_PROFILE_ID
+      ? { label: vscode.l10n.t('Start Local Platform'), command: Command.startLocalPlatform, args: [] }
+      : { label: vscode.l10n.t('Edit Connection Profile'), command: Command.editProfile, args: [profile.id] };
+  return { label: vscode.l10n.t('Show Log'), command: Command.showLog, args: [] };
+}
+
 /** Registers the profile, credential, environment and test-connection commands. */
 export function registerConnectionCommands(connection: Connection): vscode.Disposable {
   const { profiles, vault } = connection;
@@ -57,16 +95,22 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
     await profiles.save(profile);
     for (const [id, value] of Object.entries(args?.credentials ?? {}) as Array<[CredentialId, string]>)
       await vault.set(profile.id, id, value);
-    if (args?.activate !== false) await profiles.setActive(profile.id);
+    // Given fields (tests, automation) make it active unless told not to. From the wizard it is not in use
+    // yet: it has no keys, and using it at once would turn both views to errors. Setting a key offers it.
+    if (args ? args.activate !== false : false) await profiles.setActive(profile.id);
     if (!args) {
+      const set = vscode.l10n.t('Set Credential');
+      const use = vscode.l10n.t('Use It Now');
       const next = await prompts.info(
         vscode.l10n.t(
-          'Profile "{0}" added. Add its keys and tokens now? They are kept in VS Code\'s secret storage.',
+          'Profile "{0}" added. Set its keys and tokens first (kept in VS Code\'s secret storage); you are offered to use it once a key is set.',
           profile.name,
         ),
-        vscode.l10n.t('Set Credential'),
+        set,
+        use,
       );
-      if (next) await setCredential({ profileId: profile.id });
+      if (next === set) await setCredential({ profileId: profile.id });
+      if (next === use) await profiles.setActive(profile.id);
     }
     return profile;
   }
@@ -119,12 +163,26 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
       throw new Error(vscode.l10n.t('{0}: enter a value without spaces.', meta.label));
     await vault.set(profile.id, id, trimmed);
     // The views of the active profile read again on their own (Connection.onDidChange); say so, and offer the check.
+    // A profile not in use yet is offered for use now that it has a key.
     const test = vscode.l10n.t('Test Connection');
-    const reread =
-      profile.id === profiles.active?.id ? ` ${vscode.l10n.t('The views read the platform again with it.')}` : '';
+    const use = vscode.l10n.t('Use This Profile');
+    const inUse = profile.id === profiles.active?.id;
+    const reread = inUse
+      ? ` ${vscode.l10n.t('The views read the platform again with it.')}`
+      : ` ${
+          profiles.active
+            ? vscode.l10n.t('The profile in use is still "{0}".', profiles.active.name)
+            : vscode.l10n.t('No profile is in use yet.')
+        }`;
     void prompts
-      .info(vscode.l10n.t('{0} of "{1}" saved in the secret storage.', meta.label, profile.name) + reread, test)
-      .then((a) => a === test && vscode.commands.executeCommand(Command.testConnection, profile.id));
+      .info(
+        vscode.l10n.t('{0} of "{1}" saved in the secret storage.', meta.label, profile.name) + reread,
+        ...(inUse ? [test] : [use, test]),
+      )
+      .then(async (a) => {
+        if (a === use) await profiles.setActive(profile.id);
+        if (a === test) await vscode.commands.executeCommand(Command.testConnection, profile.id);
+      });
     return true;
   }
 
@@ -148,44 +206,102 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
         return clientRuntime().probeConnection(connection.contextFor(profile), controller.signal);
       },
     );
-    const works = results.filter((r) => r.outcome === 'works').length;
-    const failed = results.filter(
+    const worked = results.filter((r) => r.outcome === 'works');
+    const failedRows = results.filter(
       (r) => r.outcome === 'rejected' || r.outcome === 'unreachable' || r.outcome === 'unknown',
-    ).length;
-    const summary = vscode.l10n.t(
-      '"{0}": {1} of {2} APIs work, {3} failed, {4} not configured.',
-      profile.name,
-      works,
-      results.length,
-      failed,
-      results.length - works - failed,
     );
+    const notConfigured = results.filter((r) => r.outcome === 'notConfigured');
+    const parts = [
+      results.length === 1
+        ? vscode.l10n.t('"{0}": {1} of 1 API works.', profile.name, worked.length)
+        : vscode.l10n.t('"{0}": {1} of {2} APIs work.', profile.name, worked.length, results.length),
+      failedRows.length
+        ? vscode.l10n.t(
+            'Failed: {0}.',
+            failedRows.map((r) => vscode.l10n.t('{0} ({1})', r.label, outcomeWords(r.outcome))).join(', '),
+          )
+        : '',
+      notConfigured.length ? vscode.l10n.t('Not configured: {0}.', notConfigured.map((r) => r.label).join(', ')) : '',
+    ];
+    const summary = parts.filter(Boolean).join(' ');
     const show = vscode.l10n.t('Show Details');
     // Not awaited: the command returns its results at once; the details open when asked for.
-    void (failed ? prompts.warn(summary, show) : prompts.info(summary, show)).then((answer) => {
+    void (failedRows.length ? prompts.warn(summary, show) : prompts.info(summary, show)).then(async (answer) => {
       if (answer !== show) return;
-      void prompts.pick(
-        results.map((r) => ({
-          label: `${OUTCOME_ICON[r.outcome]} ${r.label}`,
-          description:
-            r.outcome === 'works'
-              ? vscode.l10n.t('works ({0} ms)', r.ms ?? 0)
-              : r.outcome === 'notConfigured'
-                ? vscode.l10n.t('not configured')
-                : r.outcome,
-          detail: r.detail,
-        })),
-        { title: vscode.l10n.t('Connection test of "{0}"', profile.name) },
+      const pick = await prompts.pick(
+        results.map((r) => {
+          const fix = fixOf(profile, r);
+          return {
+            label: `${OUTCOME_ICON[r.outcome]} ${r.label}`,
+            description:
+              r.outcome === 'works'
+                ? vscode.l10n.t('works ({0} ms)', r.ms ?? 0)
+                : fix
+                  ? `${outcomeWords(r.outcome)} · ${fix.label}`
+                  : outcomeWords(r.outcome),
+            detail: r.detail,
+            fix,
+          };
+        }),
+        {
+          title: vscode.l10n.t('Connection test of "{0}"', profile.name),
+          placeHolder: vscode.l10n.t('Choose a row to fix it'),
+        },
       );
+      if (pick?.fix) await vscode.commands.executeCommand(pick.fix.command, ...pick.fix.args);
     });
     return results;
   }
 
+  /**
+   * Connect to a Platform is for getting connected at all: the local platform, a new profile, or one of
+   * the saved ones. (Switch Connection Profile moves between saved profiles.)
+   */
+  async function connect(): Promise<string | undefined> {
+    const local = profiles.get(LOCAL_PROFILE_ID);
+    const saved = profiles.list().filter((p) => p.id !== LOCAL_PROFILE_ID);
+    type Item = vscode.QuickPickItem & { action?: 'local' | 'add'; id?: string };
+    const items: Item[] = [
+      {
+        label: `$(server-environment) ${local ? vscode.l10n.t('Use the Local Platform') : vscode.l10n.t('Start Local Platform')}`,
+        detail: vscode.l10n.t(
+          'The whole platform interface on this machine, with demo data and its keys set: nothing to sign up for.',
+        ),
+        action: 'local',
+      },
+      {
+        label: `$(add) ${vscode.l10n.t('Add Connection Profile…')}`,
+        detail: vscode.l10n.t('A hosted platform: its region, account and project, then its keys.'),
+        action: 'add',
+      },
+      ...(saved.length
+        ? [
+            { label: vscode.l10n.t('Saved profiles'), kind: vscode.QuickPickItemKind.Separator },
+            ...saved.map((p) => ({
+              label: p.name,
+              description: `${p.accountId}/${p.projectId}${p.id === profiles.active?.id ? ` · ${vscode.l10n.t('in use')}` : ''}`,
+              detail: p.buildUrl,
+              id: p.id,
+            })),
+          ]
+        : []),
+    ];
+    const pick = await prompts.pick(items, { title: vscode.l10n.t('Connect to a Platform') });
+    if (pick?.action === 'add') return (await addProfile())?.id;
+    if (pick?.action === 'local') {
+      if (local) {
+        await profiles.setActive(LOCAL_PROFILE_ID);
+        return LOCAL_PROFILE_ID;
+      }
+      const started = await vscode.commands.executeCommand<unknown>(Command.startLocalPlatform);
+      return started ? LOCAL_PROFILE_ID : undefined;
+    }
+    if (pick?.id) await profiles.setActive(pick.id);
+    return pick?.id;
+  }
+
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(Command.connect, async () => {
-      if (profiles.list().length === 0) return addProfile();
-      return vscode.commands.executeCommand(Command.switchProfile);
-    }),
+    vscode.commands.registerCommand(Command.connect, () => reportErrors(connect)),
     vscode.commands.registerCommand(Command.addProfile, (args?: ProfileArgs) => reportErrors(() => addProfile(args))),
     vscode.commands.registerCommand(Command.editProfile, (arg?: string | (ProfileArgs & { id: string })) =>
       reportErrors(async () => {
@@ -211,8 +327,17 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
           remove,
         );
         if (ok !== remove) return false;
+        const wasActive = profiles.active?.id === profile.id;
         await vault.deleteAll(profile.id);
         await profiles.remove(profile.id);
+        void prompts.info(
+          wasActive
+            ? vscode.l10n.t(
+                'Profile "{0}" and its keys and tokens were removed. It was the profile in use: choose another with Connect to a Platform.',
+                profile.name,
+              )
+            : vscode.l10n.t('Profile "{0}" and its keys and tokens were removed.', profile.name),
+        );
         return true;
       }),
     ),
@@ -272,8 +397,17 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
           env ??
           (
             await prompts.pick(
-              ENVIRONMENTS.map((e) => ({ label: e, picked: e === profiles.environment })),
-              { placeHolder: vscode.l10n.t('Environment to work against') },
+              ENVIRONMENTS.map((e) => ({
+                label: e,
+                description: e === profiles.environment ? vscode.l10n.t('selected') : '',
+                picked: e === profiles.environment,
+              })),
+              {
+                title: vscode.l10n.t('Select Environment'),
+                placeHolder: vscode.l10n.t(
+                  'Environment that Promote, Roll Back and Import Phone Numbers use when run from the Command Palette',
+                ),
+              },
             )
           )?.label;
         if (!chosen) return undefined;

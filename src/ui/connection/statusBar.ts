@@ -39,11 +39,24 @@ export class ConnectionStatusBar extends Disposable {
     tip.appendMarkdown(
       `${vscode.l10n.t('Runtime')}: ${p.runtimeUrl}\n\n${vscode.l10n.t('Build')}: ${p.buildUrl}\n\n${vscode.l10n.t('Messaging')}: ${p.messagingUrl}\n\n`,
     );
-    tip.appendMarkdown(`${vscode.l10n.t('Environment')}: **${env}**`);
+    tip.appendMarkdown(`${vscode.l10n.t('Region')}: **${region}** · ${regionWords(p.region)}\n\n`);
+    tip.appendMarkdown(
+      `${vscode.l10n.t('Environment')}: **${env}** · ${vscode.l10n.t(
+        'what Promote, Roll Back and Import Phone Numbers use when run from the Command Palette (Agent Workbench: Select Environment)',
+      )}\n\n`,
+    );
+    tip.appendMarkdown(vscode.l10n.t('Click to switch connection profile.'));
     this.item.tooltip = tip;
     this.item.backgroundColor = env === 'live' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }
+}
+
+/** What the region part of the status bar means. */
+function regionWords(region: string): string {
+  if (region === 'local') return vscode.l10n.t('the local platform on this machine, not a hosted region');
+  if (region === 'custom') return vscode.l10n.t('addresses entered by hand, not one of the hosted regions');
+  return vscode.l10n.t('the hosted region whose addresses the profile uses');
 }
 
 function escapeMd(s: string): string {

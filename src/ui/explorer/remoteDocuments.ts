@@ -5,9 +5,19 @@ import type { AgentsChange, AgentsModel } from '../model/agentsModel';
 import { parseRemoteDocumentUri, remoteDocumentUri, type RemoteRef, Scheme } from '../uris';
 import { workspaceRuntime } from '../workspaceRuntime';
 
-/** A read-only document of what the platform holds now (behavior, a topic, a config's variables). */
-export function remoteUri(ref: RemoteRef): vscode.Uri {
-  return vscode.Uri.from(remoteDocumentUri(ref));
+type WithoutProfile<T> = T extends unknown ? Omit<T, 'profile'> : never;
+
+/** The profile the trees show (set by the Agents view): a document opened from them is of that profile. */
+let shownProfile: () => string | undefined = () => undefined;
+
+/** Tells remoteUri which profile the trees show. */
+export function setShownProfile(profile: () => string | undefined): void {
+  shownProfile = profile;
+}
+
+/** A read-only document of what the platform of the shown profile holds now (behavior, a topic, a config's variables). */
+export function remoteUri(ref: WithoutProfile<RemoteRef>): vscode.Uri {
+  return vscode.Uri.from(remoteDocumentUri({ ...ref, profile: shownProfile() ?? '' } as RemoteRef));
 }
 
 /** The read-only documents of what the platform holds, read from the active profile's model and re-read when it changes. */
@@ -17,8 +27,29 @@ export class RemoteDocuments extends Disposable implements vscode.TextDocumentCo
   private watched: AgentsModel | undefined;
   private readonly watching = this.register(new MutableDisposable());
 
-  constructor(private readonly model: () => AgentsModel | undefined) {
+  constructor(
+    private readonly model: () => AgentsModel | undefined,
+    private readonly activeProfile: () => { id: string; name: string } | undefined,
+  ) {
     super();
+  }
+
+  /**
+   * After a profile switch, the open documents of other profiles are closed: they were read from another
+   * platform and would otherwise be read again from this one. Says how many were closed.
+   */
+  async closeOtherProfiles(): Promise<number> {
+    const active = this.activeProfile()?.id;
+    const tabs = vscode.window.tabGroups.all.flatMap((g) =>
+      g.tabs.filter((t) => {
+        const uri = t.input instanceof vscode.TabInputText ? t.input.uri : undefined;
+        const ref = uri && parseRemoteDocumentUri(uri);
+        return ref !== undefined && ref.profile !== active;
+      }),
+    );
+    if (tabs.length === 0) return 0;
+    await vscode.window.tabGroups.close(tabs, true);
+    return tabs.length;
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
@@ -28,6 +59,15 @@ export class RemoteDocuments extends Disposable implements vscode.TextDocumentCo
     if (!ref)
       throw new Error(
         vscode.l10n.t('This address does not name a document of Agent Workbench: {0}', uri.toString(true)),
+      );
+    const active = this.activeProfile();
+    if (ref.profile !== active?.id)
+      throw new Error(
+        vscode.l10n.t(
+          'This document was read through the connection profile "{0}", not "{1}" in use now: switch back to it, or open the document again from the Agents view.',
+          ref.profile,
+          active?.name ?? vscode.l10n.t('none'),
+        ),
       );
     this.watch(model);
     const agent = model.agent(ref.agentId);

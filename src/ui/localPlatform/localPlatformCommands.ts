@@ -54,7 +54,23 @@ export function registerLocalPlatformCommands(host: LocalPlatformHost, connectio
     ),
     // With a configured address (as `npm start` writes), use that platform as soon as the editor opens.
     autoAttach(host, connection),
-    vscode.commands.registerCommand(Command.stopLocalPlatform, () => host.stop()),
+    vscode.commands.registerCommand(Command.stopLocalPlatform, async () => {
+      const done = await host.stop();
+      void prompts.info(
+        !done
+          ? vscode.l10n.t('No local platform is in use: there was nothing to stop.')
+          : done.outcome === 'stopped'
+            ? vscode.l10n.t(
+                'The local platform at {0} stopped; the Local profile is gone until it starts again.',
+                done.origin,
+              )
+            : vscode.l10n.t(
+                'The editor no longer uses the local platform at {0}. It was started outside the editor (for example by npm start) and keeps running: stop it where it was started.',
+                done.origin,
+              ),
+      );
+      return done;
+    }),
   );
 }
 

@@ -143,11 +143,14 @@ export class LocalPlatformHost extends Disposable {
     return info;
   }
 
-  /** Stops the platform the editor runs, or lets go of one running elsewhere. */
-  async stop(): Promise<void> {
+  /**
+   * Stops the platform the editor runs, or lets go of one running elsewhere: says which it did, with the
+   * address, or undefined when there was none.
+   */
+  async stop(): Promise<{ outcome: 'stopped' | 'released'; origin: string } | undefined> {
     const lp = this.running;
     const wasExternal = this.external;
-    if (!lp && !wasExternal) return;
+    if (!lp && !wasExternal) return undefined;
     this.running = undefined;
     this.external = undefined;
     if (lp) {
@@ -158,6 +161,9 @@ export class LocalPlatformHost extends Disposable {
     }
     await vscode.commands.executeCommand('setContext', ContextKey.localPlatformRunning, false);
     this._onDidChange.fire(undefined);
+    return lp
+      ? { outcome: 'stopped', origin: lp.info.urls.origin }
+      : { outcome: 'released', origin: wasExternal!.urls.origin };
   }
 
   override dispose(): void {

@@ -39,6 +39,10 @@ describe('connection profile input', () => {
     assert.match(checkBaseUrl('api.us.poly.ai', 'build address')!, /full address/);
     assert.match(checkBuildUrlRegion('https://api.poly.ai')!, /region/);
     assert.equal(checkBuildUrlRegion('https://api.eu.poly.ai'), undefined);
+    // The rule as the prompt says it: a poly.ai build address names its region; other hosts cannot be judged.
+    assert.match(checkBuildUrlRegion('https://build.poly.ai')!, /build\.poly\.ai names no region/);
+    assert.match(checkBuildUrlRegion('https://api.euw-1.poly.ai')!, /names no region/);
+    assert.equal(checkBuildUrlRegion('http://127.0.0.1:4000/build'), undefined);
   });
 
   it('stores each credential under a profile-scoped secret name', () => {

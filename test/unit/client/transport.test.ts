@@ -223,8 +223,8 @@ describe('Transport against the local platform', () => {
         (err: unknown) =>
           err instanceof PlatformError &&
           err.kind === 'network' &&
-          /could not be reached/.test(err.message) &&
-          /base URL/.test(err.message),
+          /could not be reached at 127\.0\.0\.1:9 \(nothing answers there/.test(err.message) &&
+          /Check the build address of the connection profile/.test(err.message),
       );
     } finally {
       quick.dispose();

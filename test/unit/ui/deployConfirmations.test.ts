@@ -2,10 +2,13 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { plainL10n } from '../../../src/ui/common/l10n';
 import {
+  actorShort,
+  actorText,
   promoteConfirmation,
   publishConfirmation,
   rollbackConfirmation,
   rollbackTarget,
+  testRunsText,
   typedNameProblem,
 } from '../../../src/ui/commands/deployConfirmations';
 
@@ -15,11 +18,52 @@ const d = (environment: 'sandbox' | 'pre-release' | 'live') => ({
   artifactVersion: 'art-7',
 });
 
-test('publishing asks with its own button and never asks for the name', () => {
-  const c = publishConfirmation(plainL10n, 'Support Desk');
-  assert.equal(c.question, 'Publish the draft of Support Desk to sandbox?');
+test('publishing names main, says what sandbox serves, and never asks for the name', () => {
+  const c = publishConfirmation(plainL10n, 'Support Desk', { sandboxVersion: '2' });
+  assert.equal(c.question, 'Publish the main branch of Support Desk to sandbox?');
+  assert.match(c.detail, /sandbox, which serves version 2 now/);
   assert.equal(c.go, 'Publish');
+  assert.equal(c.alternative, undefined);
   assert.equal(c.typeName, undefined);
+  assert.match(publishConfirmation(plainL10n, 'Support Desk').detail, /first version in sandbox/);
+});
+
+test('publishing from another branch says main is published and offers to merge that branch first', () => {
+  const c = publishConfirmation(plainL10n, 'Support Desk', { branch: 'feature/tone', sandboxVersion: '2' });
+  assert.match(c.detail, /^The platform publishes the main branch, not feature\/tone/);
+  assert.equal(c.go, 'Publish main Only');
+  assert.equal(c.alternative, 'Merge feature/tone into main, then Publish');
+});
+
+test('publishing warns of an empty behavior and of a main unchanged since the version sandbox serves', () => {
+  const empty = publishConfirmation(plainL10n, 'Support Desk', { emptyBehavior: true });
+  assert.match(empty.detail, /Warning: the behavior of main is empty/);
+  assert.equal(empty.go, 'Publish Anyway');
+  const same = publishConfirmation(plainL10n, 'Support Desk', { unchanged: true, sandboxVersion: '4' });
+  assert.match(same.detail, /Warning: main has not changed since version 4/);
+  assert.equal(same.go, 'Publish Anyway');
+});
+
+test('a promotion says what the target serves now', () => {
+  const d4 = { version: '4', environment: 'sandbox' as const, artifactVersion: 'art_4' };
+  assert.match(
+    promoteConfirmation(plainL10n, 'Support Desk', { ...d4, version: '5', artifactVersion: 'art_5' }, d4)!.detail,
+    /^pre-release serves version 4 now\. pre-release will serve version 5/,
+  );
+  assert.match(promoteConfirmation(plainL10n, 'Support Desk', d4, d4)!.detail, /^pre-release already serves version 4/);
+  assert.match(promoteConfirmation(plainL10n, 'Support Desk', d4, null)!.detail, /^pre-release serves nothing yet/);
+});
+
+test("who deployed is said in a person's words: an API key is not a name", () => {
+  assert.equal(actorShort(plainL10n, 'Agents API key'), 'an API key');
+  assert.equal(actorText(plainL10n, 'Agents API key'), 'an API key ("Agents API key")');
+  assert.equal(actorShort(plainL10n, 'Dana Reyes'), 'Dana Reyes');
+});
+
+test('test runs name their ids and where their results are', () => {
+  assert.equal(testRunsText(plainL10n, []), 'No test runs were started.');
+  assert.match(testRunsText(plainL10n, ['tr_1']), /^It triggered test run tr_1\. .*see their results in the studio/);
+  assert.match(testRunsText(plainL10n, ['tr_1', 'tr_2']), /^It triggered 2 test runs: tr_1, tr_2\./);
 });
 
 test('promoting names where the version goes; only a promotion to live asks for the name', () => {

@@ -4,6 +4,7 @@ import type { Environment } from '../../../contract/common';
 import { InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
 import type { AgentNode } from './agentNodes';
 import { ItemContext } from '../../ids';
+import { actorShort, actorText } from '../../commands/deployConfirmations';
 
 export const ENVIRONMENT_ORDER: readonly Environment[] = ['sandbox', 'pre-release', 'live'];
 
@@ -89,7 +90,12 @@ export class EnvironmentDeploymentsNode extends TreeNode {
     item.iconPath = new vscode.ThemeIcon(ENV_ICON[this.environment]);
     const active = this.active;
     item.description = active
-      ? vscode.l10n.t('v{0} · {1} · {2}', active.version, active.createdBy, when(active.createdAt).relative)
+      ? vscode.l10n.t(
+          'v{0} · {1} · {2}',
+          active.version,
+          actorShort(vscode.l10n, active.createdBy),
+          when(active.createdAt).relative,
+        )
       : vscode.l10n.t('nothing deployed');
     item.contextValue = ItemContext.environment(this.environment);
     item.tooltip = active
@@ -98,7 +104,7 @@ export class EnvironmentDeploymentsNode extends TreeNode {
           this.environment,
           active.version,
           active.artifactVersion,
-          active.createdBy,
+          actorText(vscode.l10n, active.createdBy),
           when(active.createdAt).exact,
         )
       : vscode.l10n.t('Nothing is deployed to {0}', this.environment);
@@ -135,7 +141,12 @@ export class DeploymentNode extends TreeNode {
     const item = new vscode.TreeItem(vscode.l10n.t('Version {0}', d.version), vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     const message = typeof d.metadata.message === 'string' ? d.metadata.message : '';
-    item.description = [this.isActive ? vscode.l10n.t('active') : '', d.createdBy, when(d.createdAt).relative, message]
+    item.description = [
+      this.isActive ? vscode.l10n.t('active') : '',
+      actorShort(vscode.l10n, d.createdBy),
+      when(d.createdAt).relative,
+      message,
+    ]
       .filter(Boolean)
       .join(' · ');
     item.iconPath = new vscode.ThemeIcon(this.isActive ? 'pass-filled' : 'circle-outline');
@@ -147,7 +158,9 @@ export class DeploymentNode extends TreeNode {
     md.appendMarkdown(
       `${vscode.l10n.t('Deployment id')}: \`${d.id}\`\n\n${vscode.l10n.t('Artifact')}: \`${d.artifactVersion}\`\n\n`,
     );
-    md.appendMarkdown(`${vscode.l10n.t('Deployed {0} by {1}', when(d.createdAt).exact, d.createdBy)}`);
+    md.appendMarkdown(
+      `${vscode.l10n.t('Deployed {0} by {1}', when(d.createdAt).exact, actorText(vscode.l10n, d.createdBy))}`,
+    );
     if (message) {
       md.appendMarkdown('\n\n');
       md.appendText(message);

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import type { Connection } from '../../connection/connection';
-import { RemoteDocuments } from '../remoteDocuments';
+import { RemoteDocuments, setShownProfile } from '../remoteDocuments';
 import { Scheme } from '../../uris';
 import { AgentsTree } from './agentsTree';
 import type { AgentFolders } from '../../workspace/agentFolders';
 import { RememberedAgents } from './rememberedAgents';
 import type { ProfileModels } from '../../model/profileModels';
+import { prompts } from '../../common/prompts';
 
 /** Builds the Agents view and the read-only remote documents; reloads both when the profile changes. */
 export function createAgentsView(
@@ -13,13 +14,25 @@ export function createAgentsView(
   models: ProfileModels<object>,
   workspaceState: vscode.Memento,
   checkouts: AgentFolders,
-): { tree: AgentsTree; remembered: RememberedAgents; disposable: vscode.Disposable } {
+): {
+  tree: AgentsTree;
+  remembered: RememberedAgents;
+  /** The branch id of an agent checked out into the workspace for the active profile. */
+  checkedOut: (agentId: string) => string | undefined;
+  disposable: vscode.Disposable;
+} {
   const remembered = new RememberedAgents(workspaceState);
   // Which branch is checked out comes from the index of agent folders (agent.json) the Source Control provider shares.
-  const documents = new RemoteDocuments(() => models.active()?.agents);
+  const documents = new RemoteDocuments(
+    () => models.active()?.agents,
+    () => connection.profiles.active,
+  );
+  setShownProfile(() => connection.profiles.active?.id);
+  const checkedOut = (agentId: string): string | undefined =>
+    checkouts.branchOf(connection.profiles.active?.id, agentId);
   const tree = new AgentsTree(
     () => models.active()?.agents,
-    (agentId) => checkouts.branchOf(connection.profiles.active?.id, agentId),
+    checkedOut,
     () => {
       void checkouts.scan();
       documents.refreshOpen();
@@ -43,7 +56,22 @@ export function createAgentsView(
     tree,
     documents,
     vscode.workspace.registerTextDocumentContentProvider(Scheme.remote, documents),
-    connection.onDidChange(() => tree.refresh()),
+    connection.onDidChange(() => {
+      tree.refresh();
+      void documents.closeOtherProfiles().then((closed) => {
+        if (closed)
+          void prompts.info(
+            closed === 1
+              ? vscode.l10n.t(
+                  'Closed 1 read-only document of another connection profile, so it is not read from this one.',
+                )
+              : vscode.l10n.t(
+                  'Closed {0} read-only documents of another connection profile, so they are not read from this one.',
+                  closed,
+                ),
+          );
+      });
+    }),
   );
-  return { tree, remembered, disposable };
+  return { tree, remembered, checkedOut, disposable };
 }
