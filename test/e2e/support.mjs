@@ -183,13 +183,3 @@ export async function step(page, name, fn) {
     throw err;
   }
 }
-
-/** Starts the local platform from the palette, as a person does, and returns its origin from the notification. */
-export async function startLocalPlatform(page) {
-  await runCommand(page, 'Agent Workbench: Start Local Platform');
-  const toast = notification(page, 'The local platform is running on');
-  await toast.waitFor();
-  const origin = (await toast.innerText()).match(/http:\/\/127\.0\.0\.1:\d+/)?.[0];
-  if (!origin) throw new Error('the notification names no address');
-  return origin;
-}

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentsClient } from '../../client/agents';
 import type { Branch, MergeConflict, MergeResolution, MergeResult } from '../../contract/agents';
-import { agentsClient } from '../commands/agentCommands';
+import { agentsClient, resolveAgent } from '../commands/agentCommands';
 import { clientRuntime } from '../clientRuntime';
 import { requireModel, runCommand, untilAborted, UserFacingError, withProgress } from '../commands/commandSupport';
 import { prompts } from '../common/prompts';
@@ -10,7 +10,7 @@ import { BranchNode } from '../explorer/agents/agentNodes';
 import { Command } from '../ids';
 import type { ProfileModels } from '../model/profileModels';
 import { workspaceRuntime } from '../workspaceRuntime';
-import { type PickedFolder, FolderPicker, type FolderArg } from './folderPicker';
+import { type PickedFolder, FolderPicker, type FolderArg, isBranchRef } from './folderPicker';
 import {
   conflictChoices,
   conflictLabel,
@@ -283,6 +283,12 @@ export function registerBranchCommands(connection: Connection, models: ProfileMo
       agent = arg.agentNode.agent;
       branch = arg.branch;
       target = (await folders.inWorkspace(agent.agentId)).find((f) => f.manifest.branch.branchId === branch!.branchId);
+    } else if (isBranchRef(arg)) {
+      const named = (await branchesOf(arg.agentId)).find((b) => b.branchId === arg.branchId);
+      if (!named) throw new UserFacingError(vscode.l10n.t('The agent has no branch {0}.', arg.branchId));
+      agent = (await resolveAgent(models, { agentId: arg.agentId })) ?? { agentId: arg.agentId, name: arg.agentId };
+      branch = named;
+      target = (await folders.inWorkspace(agent.agentId)).find((f) => f.manifest.branch.branchId === named.branchId);
     } else {
       target = await folders.resolve(arg, vscode.l10n.t('The agent folder whose branch to merge into main'));
       if (!target) return undefined;

@@ -11,7 +11,23 @@ import { BranchNode } from '../explorer/agents/agentNodes';
  * agent.json, or the Source Control provider whose root it is), a branch of the Agents view, or
  * nothing (the palette: the folder is found, or asked).
  */
-export type FolderArg = string | vscode.Uri | { folder: string } | { rootUri?: vscode.Uri } | BranchNode | undefined;
+export type FolderArg =
+  string | vscode.Uri | { folder: string } | { rootUri?: vscode.Uri } | BranchRef | BranchNode | undefined;
+
+/** A branch named by ids (another command hands one over, such as Publish after a refused branch merge). */
+export interface BranchRef {
+  agentId: string;
+  branchId: string;
+}
+
+export function isBranchRef(arg: unknown): arg is BranchRef {
+  return (
+    typeof arg === 'object' &&
+    arg !== null &&
+    typeof (arg as BranchRef).agentId === 'string' &&
+    typeof (arg as BranchRef).branchId === 'string'
+  );
+}
 
 export interface PickedFolder {
   folder: string;
@@ -28,7 +44,7 @@ async function readManifest(folder: string): Promise<AgentManifest | undefined> 
 }
 
 function folderPathOf(arg: FolderArg): string | undefined {
-  if (arg === undefined || arg instanceof BranchNode) return undefined;
+  if (arg === undefined || arg instanceof BranchNode || isBranchRef(arg)) return undefined;
   if (typeof arg === 'string') return arg;
   const uri = arg instanceof vscode.Uri ? arg : 'folder' in arg ? vscode.Uri.file(arg.folder) : arg.rootUri;
   if (!uri) return undefined;

@@ -99,8 +99,5 @@ test('switch and discard questions name the files, a few at most', () => {
 test('the merged message tells what moved where the platform says it', () => {
   assert.equal(mergedMessage(plainL10n, 'b', undefined, 0), 'Branch b is merged into main.');
   assert.equal(mergedMessage(plainL10n, 'b', 0, 0), 'Branch b is merged into main: main already had everything.');
-  assert.equal(
-    mergedMessage(plainL10n, 'b', 3, 2),
-    'Branch b is merged into main: 3 changes. 2 items as you chose.',
-  );
+  assert.equal(mergedMessage(plainL10n, 'b', 3, 2), 'Branch b is merged into main: 3 changes. 2 items as you chose.');
 });
