@@ -90,6 +90,31 @@ suite('Runtime tools', () => {
       );
     });
 
+    test("Open Conversation shows the call's conversation in the transcript viewer, found by the call id it keeps", async () => {
+      answer(['+14155550123', '', 'UDP/RTP'], (s) =>
+        s.kind === 'info' && /^Call OUT-/.test(s.message) ? 'Open Conversation' : undefined,
+      );
+      const placed = await exec<Placed>('placeTestCall');
+      assert.ok(placed, ui.lastError());
+      const conversationId = (await waitFor(calls, (cs) => cs.some((c) => c.conversation_id !== null)))[0]
+        ?.conversation_id;
+      assert.ok(conversationId, 'the local platform connected the call');
+      // The panel the person opened from the notification is the one Open Conversation returns for the same id.
+      type Detail = { shown?: { conversationId?: string; id?: string }; loaded: Promise<void>; dispose(): void };
+      const panel = await waitFor(
+        async () => exec<Detail | undefined>('openConversation', { conversationId: placed.callSid }),
+        (p) => p !== undefined,
+      );
+      assert.ok(panel, 'a conversation panel is open for the call');
+      const shown = await waitFor(
+        () => Promise.resolve(panel.shown),
+        (d) => d !== undefined,
+      );
+      assert.ok(shown, 'the conversation was found and shown');
+      assert.ok(JSON.stringify(shown).includes(conversationId), JSON.stringify(shown).slice(0, 300));
+      panel.dispose();
+    });
+
     for (const [what, steps, refusal] of [
       ['a number that is not a phone number', ['+1 555'], /This number could not be parsed/],
       [

@@ -18,7 +18,7 @@ export interface PlacedCall {
 
 /**
  * Opens the conversation of a placed call. The transcript viewer hands one to
- * {@link registerOutboundCallCommand}; until then the call id is shown and copied only.
+ * {@link registerOutboundCallCommand}.
  */
 export type OpenCallConversation = (callSid: string) => Thenable<unknown>;
 

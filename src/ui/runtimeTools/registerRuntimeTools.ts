@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Command } from '../ids';
 import type { Connection } from '../connection/connection';
 import type { WebhookSecrets } from '../explorer/alerts/webhookSecrets';
 import type { Log } from '../log';
@@ -21,7 +22,13 @@ export interface RuntimeToolsDeps {
 export function registerRuntimeTools(deps: RuntimeToolsDeps): vscode.Disposable {
   const { connection } = deps;
   return vscode.Disposable.from(
-    registerOutboundCallCommand(connection),
+    // The call's conversation opens in the transcript viewer, which waits for it to be recorded.
+    registerOutboundCallCommand(connection, (callSid) =>
+      vscode.commands.executeCommand(Command.openConversation, {
+        conversationId: callSid,
+        awaitRecordingMs: 10 * 60_000,
+      }),
+    ),
     registerDniReservationCommand(connection),
     registerExternalEventCommand(connection),
     registerWebhookReceiver(connection, deps.webhookSecrets, deps.log),

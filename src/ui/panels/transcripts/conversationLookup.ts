@@ -39,7 +39,8 @@ export async function findConversation(
       signal ? { signal } : {},
     );
     for await (const page of pages) {
-      const found = page.find((c) => c.id === id);
+      // A placed test call is known by its call id, which its conversation keeps in state.call_sid.
+      const found = page.find((c) => c.id === id || c.state?.['call_sid'] === id);
       if (found) {
         await pages.return();
         return found;

@@ -34,6 +34,11 @@ export interface OpenConversationArgs {
   hints?: LookupHints;
   /** The turn (from 1) to show first. */
   turn?: number;
+  /**
+   * A conversation that may not be recorded yet (a test call just placed): read again every few
+   * seconds until it appears, for at most this long (milliseconds).
+   */
+  awaitRecordingMs?: number;
 }
 
 /**
@@ -49,6 +54,8 @@ export class ConversationPanel implements vscode.Disposable {
   private revealed = false;
   private state: DetailStatus = { text: '', loading: true, revealed: false };
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Until when a conversation not recorded yet is looked for again (epoch ms). */
+  private readonly awaitingUntil: number;
   private readonly abort = new AbortController();
   private disposed = false;
   private readonly _onDidDispose = new vscode.EventEmitter<void>();
@@ -69,6 +76,7 @@ export class ConversationPanel implements vscode.Disposable {
     options: TranscriptsWebviewOptions = {},
   ) {
     panel.title = vscode.l10n.t('Conversation {0}', args.conversationId);
+    this.awaitingUntil = Date.now() + (args.awaitRecordingMs ?? 0);
     this.webview = new TranscriptsWebview(
       panel,
       extensionUri,
@@ -126,6 +134,19 @@ export class ConversationPanel implements vscode.Disposable {
       const client: ConversationsClient = new (clientRuntime().ConversationsClient)(requireContext(this.connection));
       const record = await findConversation(client, this.args.conversationId, hints, this.abort.signal);
       if (this.disposed) return;
+      if (!record && this.awaitingUntil > Date.now()) {
+        this.setStatus(
+          vscode.l10n.t(
+            'Waiting for conversation {0} to be recorded: read again every {1} seconds.',
+            this.args.conversationId,
+            IN_PROGRESS_REFRESH_MS / 1000,
+          ),
+          true,
+        );
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = setTimeout(() => void this.refresh(), IN_PROGRESS_REFRESH_MS);
+        return;
+      }
       if (!record) {
         this.setStatus(
           vscode.l10n.t(
@@ -210,7 +231,7 @@ export class ConversationPanel implements vscode.Disposable {
   }
 
   async copyId(): Promise<string> {
-    await vscode.env.clipboard.writeText(this.args.conversationId);
+    await vscode.env.clipboard.writeText(this.record?.id ?? this.args.conversationId);
     return this.args.conversationId;
   }
 

@@ -65,6 +65,9 @@ function openArgsOf(arg: unknown): (OpenConversationArgs & TranscriptsWebviewOpt
     hints,
     ...(typeof a.turn === 'number' && Number.isSafeInteger(a.turn) && a.turn > 0 ? { turn: a.turn } : {}),
     ...(a.ackPaint === true ? { ackPaint: true } : {}),
+    ...(typeof a.awaitRecordingMs === 'number' && a.awaitRecordingMs > 0
+      ? { awaitRecordingMs: Math.min(a.awaitRecordingMs, 30 * 60_000) }
+      : {}),
   };
 }
 
