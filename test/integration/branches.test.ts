@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
@@ -54,7 +53,8 @@ suite('Branches of a checked-out agent folder', () => {
   const checkOut = async (branchId: string): Promise<string> => {
     // As a person would after making a branch in the studio: the Agents view is refreshed first.
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
-    const dir = await mkdtemp(join(tmpdir(), 'aw-branches-'));
+    // Inside the workspace, where agent folders live: Push and the Source Control view know only those.
+    const dir = await mkdtemp(join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'branches-'));
     dirs.push(dir);
     const folder = join(dir, 'support-desk');
     const done = await vscode.commands.executeCommand<string>('agentWorkbench.checkOut', {
@@ -231,7 +231,7 @@ suite('Branches of a checked-out agent folder', () => {
     // Main took the branch's behavior and kept its own opening hours.
     assert.equal(await behaviorOf(MAIN), 'Branch: recommend the spring menu.');
     assert.equal((await topicsOf(MAIN)).find((t) => t.topicId === topic.topicId)?.content, 'Main: open 9 to 17.');
-    assert.match(ui.shown.at(-1)?.message ?? '', /merged into main.*2 item\(s\) as you chose/);
+    assert.match(ui.shown.at(-1)?.message ?? '', /merged into main.*2 items as you chose/);
   });
 
   test('stopping the walk through a 409 merges nothing', async () => {

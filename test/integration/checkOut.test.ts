@@ -60,7 +60,9 @@ suite('Check out into a workspace folder', () => {
     assert.ok((await readFile(join(folder, 'behavior.md'), 'utf8')).includes(remote.body.behavior.trim()));
     assert.match(await readFile(join(folder, 'knowledge', 'opening-hours.md'), 'utf8'), /Opening hours/);
     assert.match(ui.shown.at(-1)?.message ?? '', /checked out into/);
-    // The Agents view's read-only documents are the same text as the files: their diff shows nothing.
+    // The Agents view's read-only documents are the same text as the files: their diff shows nothing. A document
+    // still open from before shows what the platform held then until Refresh, as a person would press it.
+    await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
     const [agent] = await treeItems(api.agentsView);
     const main = await child(api.agentsView, agent!.node, 'main');
     const [behavior, knowledge] = await treeItems(api.agentsView, main.node);
@@ -70,7 +72,10 @@ suite('Check out into a workspace folder', () => {
       [topic.item, join('knowledge', 'opening-hours.md')],
     ] as const) {
       const doc = await vscode.workspace.openTextDocument(item.command!.arguments![0] as vscode.Uri);
-      assert.equal(doc.getText(), await readFile(join(folder, file), 'utf8'), file);
+      const text = await readFile(join(folder, file), 'utf8');
+      for (const until = Date.now() + 10_000; doc.getText() !== text && Date.now() < until;)
+        await new Promise((r) => setTimeout(r, 50));
+      assert.equal(doc.getText(), text, file);
     }
   });
 

@@ -230,7 +230,7 @@ suite('Source control of agent folders', function () {
     // Declining the deletion sends nothing.
     assert.equal(await vscode.commands.executeCommand('agentWorkbench.push', vscode.Uri.file(folder)), undefined);
     const asked = ui.shown.findLast((s) => s.modal);
-    assert.match(asked?.message ?? '', /Delete 1 topic\(s\) from the platform\?/);
+    assert.match(asked?.message ?? '', /Delete 1 topic from the platform\?/);
     assert.match(asked?.detail ?? '', /knowledge\/returns\.md/);
     assert.ok((await platformTopics()).some((t) => t.topicId === 'kt_returns'));
 

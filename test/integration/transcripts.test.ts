@@ -35,6 +35,8 @@ suite('Transcript viewer', () => {
     await activateExtension();
     urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+    // The demo week, whatever suites before this one left on the platform.
+    await http('POST', `${urls.admin}/reset`, { body: { seed: 'demo' } });
     WEEK = { ...DEFAULT_FILTERS, range: 'custom', ...(await demoWeek(urls)) };
   });
 
