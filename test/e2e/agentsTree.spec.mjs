@@ -100,7 +100,7 @@ describe('The Agents view with demo data', { timeout: 240_000 }, () => {
       await expand(page, 'Support Desk');
       await expand(page, 'main');
       await row(page, 'Behavior').click();
-      await page.locator('.editor-group-container .tab', { hasText: 'behavior.md' }).waitFor();
+      await page.locator('.editor-group-container .tab', { hasText: /behavior — Support Desk \(main\)/ }).waitFor();
       await page.locator('.editor-instance .view-lines', { hasText: 'You are Sam' }).waitFor();
       await screenshot(page, 'behavior-document');
     });

@@ -54,7 +54,7 @@ describe('Transcript viewer in the workbench', { timeout: 300_000 }, () => {
       origin = await startLocalPlatform(page);
       await runCommand(page, 'Agent Workbench: Open Conversations');
       const list = await webviewWith(page, '.rows .row[data-id]');
-      await list.locator('.status', { hasText: /conversation\(s\) shown/ }).waitFor();
+      await list.locator('.status', { hasText: /conversations? shown/ }).waitFor();
       const header = await list.locator('.row.header').innerText();
       for (const column of ['Started', 'Duration', 'Turns', 'Channel', 'Handoff', 'From', 'To', 'Variant'])
         assert.match(header, new RegExp(column));

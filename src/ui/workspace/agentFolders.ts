@@ -53,6 +53,8 @@ export class AgentFolders extends Disposable {
     this.register(this.watcher.onDidCreate(changed));
     this.register(this.watcher.onDidChange(changed));
     this.register(this.watcher.onDidDelete(changed));
+    // A save in the editor is told at once, even when the file watcher is slow to report it (a busy machine).
+    this.register(vscode.workspace.onDidSaveTextDocument((doc) => changed(doc.uri)));
     this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.scan()));
   }
 
