@@ -20,6 +20,7 @@ import {
   rollbackTarget,
   testRunsText,
   typedNameProblem,
+  confirmationName,
 } from './deployConfirmations';
 
 /** An agent to publish, or one of its branches (the platform publishes main; another branch can be merged first). */
@@ -47,6 +48,13 @@ export function registerDeployCommands(
   checkedOut: (agentId: string) => string | undefined = () => undefined,
 ): vscode.Disposable {
   /** Asks before acting; when live changes, the agent's name must be typed too. Returns false when the person backs out. */
+  /** A typed confirmation names one agent: with its id where another agent listed has the same name. */
+  function typedForOne<C extends Confirmation | undefined>(agentId: string, c: C): C {
+    if (!c?.typeName) return c;
+    const listed = models.active()?.agents.agents.peek() ?? [];
+    return { ...c, typeName: confirmationName({ agentId, name: c.typeName }, listed) };
+  }
+
   async function confirm(c: Confirmation): Promise<boolean> {
     return (await confirmWith(c)) !== undefined;
   }
@@ -248,7 +256,7 @@ export function registerDeployCommands(
           .then((list) => activeDeployment(list) ?? null)
           .catch(() => undefined)
       : undefined;
-    const question = promoteConfirmation(vscode.l10n, agentName, d, targetServes);
+    const question = typedForOne(target.agentId, promoteConfirmation(vscode.l10n, agentName, d, targetServes));
     if (!to || !question)
       throw new UserFacingError(
         vscode.l10n.t('Version {0} is already in live; there is nothing further to promote it to.', d.version),
@@ -283,7 +291,8 @@ export function registerDeployCommands(
       .listDeployments(target.agentId, d.environment as Environment)
       .catch(() => []);
     const previous = rollbackTarget(d, history);
-    if (!(await confirm(rollbackConfirmation(vscode.l10n, agentName, d, previous)))) return undefined;
+    if (!(await confirm(typedForOne(target.agentId, rollbackConfirmation(vscode.l10n, agentName, d, previous)))))
+      return undefined;
     const message = await askMessage(
       vscode.l10n.t('Roll back {0} in {1}', agentName, d.environment),
       opts.deploymentMessage,

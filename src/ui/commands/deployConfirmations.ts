@@ -147,6 +147,18 @@ export function rollbackConfirmation(
   };
 }
 
+/**
+ * What a person types to confirm a change to live: the agent's name, or, where another agent of the project has
+ * the same name (ignoring case), the name with the agent's id, so that the text picks out one agent.
+ */
+export function confirmationName(
+  agent: { agentId: string; name: string },
+  others: ReadonlyArray<{ agentId: string; name: string }>,
+): string {
+  const same = others.some((o) => o.agentId !== agent.agentId && o.name.toLowerCase() === agent.name.toLowerCase());
+  return same ? `${agent.name} (${agent.agentId})` : agent.name;
+}
+
 /** What the name box says while the text typed is not the agent's name; undefined once it is. */
 export function typedNameProblem(l10n: L10n, typed: string, agentName: string): string | undefined {
   return typed === agentName ? undefined : l10n.t('Type exactly: {0}', agentName);

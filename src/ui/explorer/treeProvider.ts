@@ -8,12 +8,16 @@ export class NodeTreeProvider extends Disposable implements vscode.TreeDataProvi
   private readonly _onDidChangeTreeData = this.register(new Emitter<TreeNode | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
 
-  constructor(private readonly roots: () => Promise<TreeNode[]>) {
+  constructor(
+    private readonly roots: () => Promise<TreeNode[]>,
+    /** A last word on each item (such as opening what the person had open before a refresh). */
+    private readonly adjust: (item: vscode.TreeItem) => vscode.TreeItem = (item) => item,
+  ) {
     super();
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
-    return node.getTreeItem();
+    return this.adjust(node.getTreeItem());
   }
 
   getChildren(node?: TreeNode): Promise<TreeNode[]> {

@@ -4,6 +4,7 @@ import { plainL10n } from '../../../src/ui/common/l10n';
 import {
   actorShort,
   actorText,
+  confirmationName,
   promoteConfirmation,
   publishConfirmation,
   rollbackConfirmation,
@@ -111,4 +112,16 @@ test('a rollback names the version and artifact it goes back to, when the histor
     'live stops serving version 3 (artifact art-7) and goes back to version 2 (artifact art-5), as a new deployment.',
   );
   assert.equal(rollbackTarget(active, [active]), undefined);
+});
+
+test('the name typed to confirm a change to live picks out one agent, with its id where another has the same name', () => {
+  const billing = { agentId: 'ag_1', name: 'Billing Bot' };
+  assert.equal(confirmationName(billing, [billing, { agentId: 'ag_2', name: 'Support' }]), 'Billing Bot');
+  const twin = { agentId: 'ag_3', name: 'billing bot' };
+  assert.equal(confirmationName(billing, [billing, twin]), 'Billing Bot (ag_1)');
+  assert.equal(
+    typedNameProblem(plainL10n, 'Billing Bot', confirmationName(billing, [twin])),
+    'Type exactly: Billing Bot (ag_1)',
+  );
+  assert.equal(typedNameProblem(plainL10n, 'Billing Bot (ag_1)', confirmationName(billing, [twin])), undefined);
 });

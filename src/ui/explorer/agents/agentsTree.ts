@@ -59,10 +59,41 @@ export class AgentsTree extends Disposable {
     private readonly remembered: () => Promise<Agent[]> = () => Promise.resolve([]),
   ) {
     super();
-    this.provider = this.register(new NodeTreeProvider(() => this.roots()));
+    this.provider = this.register(
+      new NodeTreeProvider(
+        () => this.roots(),
+        (item) => this.reopened(item),
+      ),
+    );
     this.view = this.register(
       vscode.window.createTreeView(AGENTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true }),
     );
+    this.register(this.view.onDidExpandElement((e) => this.expandedNow()?.add(e.element.id)));
+    this.register(this.view.onDidCollapseElement((e) => this.expandedNow()?.delete(e.element.id)));
+  }
+
+  /**
+   * What the person had open, per connection profile (its model): items come back open after a refresh or a
+   * profile switch and back, where the same agents and branches are there.
+   */
+  private readonly expanded = new WeakMap<AgentsModel, Set<string>>();
+
+  private expandedNow(): Set<string> | undefined {
+    const model = this.model();
+    if (!model) return undefined;
+    let ids = this.expanded.get(model);
+    if (!ids) this.expanded.set(model, (ids = new Set()));
+    return ids;
+  }
+
+  private reopened(item: vscode.TreeItem): vscode.TreeItem {
+    if (
+      item.id &&
+      item.collapsibleState === vscode.TreeItemCollapsibleState.Collapsed &&
+      this.expandedNow()?.has(item.id)
+    )
+      item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+    return item;
   }
 
   get filter(): string {
