@@ -119,8 +119,8 @@ function start(context: vscode.ExtensionContext): Running {
   for (const registration of [
     registerMirrorDocuments(mirrorDocuments),
     registerSyncCommands(connection, sourceControls, mirrorDocuments),
-    registerBranchCommands(connection, models),
-    registerOpenBehaviorCommand(connection),
+    registerBranchCommands(connection, models, agentFolders),
+    registerOpenBehaviorCommand(connection, agentFolders),
   ])
     store.add(registration);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.

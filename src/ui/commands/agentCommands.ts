@@ -30,6 +30,16 @@ export function agentsClient(connection: Connection): AgentsClient {
 }
 
 /** Resolves the agent a command applies to: the node clicked, the id given, or a pick. */
+/** What is wrong with the form of a branch name (length, characters), checked as typed; undefined when it may be sent. */
+export function branchNameShapeProblem(name: string): string | undefined {
+  const { BRANCH_NAME_MAX, BRANCH_NAME_PATTERN } = clientRuntime().agentsContract;
+  if (!name || name.length > BRANCH_NAME_MAX)
+    return vscode.l10n.t('A branch name has 1 to {0} characters.', BRANCH_NAME_MAX);
+  if (!BRANCH_NAME_PATTERN.test(name))
+    return vscode.l10n.t('Use letters, digits, ".", "_", "-" and "/", starting with a letter or digit.');
+  return undefined;
+}
+
 export async function resolveAgent(models: ProfileModels<object>, arg: AgentArg): Promise<Agent | undefined> {
   if (arg instanceof AgentNode) return arg.agent;
   const model = requireModel(models).agents;
@@ -205,14 +215,11 @@ export function registerAgentCommands(
   async function createBranch(arg?: AgentArg, givenName?: string): Promise<CreatedBranch | undefined> {
     const agent = await resolveAgent(models, arg);
     if (!agent) return undefined;
-    const { BRANCH_NAME_MAX, BRANCH_NAME_PATTERN } = clientRuntime().agentsContract;
     const existing = await knownBranches(agent.agentId);
     const check = (v: string): string | undefined => {
       const t = v.trim();
-      if (!t || t.length > BRANCH_NAME_MAX)
-        return vscode.l10n.t('A branch name has 1 to {0} characters.', BRANCH_NAME_MAX);
-      if (!BRANCH_NAME_PATTERN.test(t))
-        return vscode.l10n.t('Use letters, digits, ".", "_", "-" and "/", starting with a letter or digit.');
+      const shape = branchNameShapeProblem(t);
+      if (shape) return shape;
       if (t === 'main')
         return vscode.l10n.t('"main" is the branch every agent has already: name the new branch for its change.');
       if (existing.includes(t))

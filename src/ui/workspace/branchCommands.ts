@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { AgentsClient } from '../../client/agents';
 import type { Branch, MergeConflict, MergeResolution, MergeResult } from '../../contract/agents';
-import { agentsClient, resolveAgent } from '../commands/agentCommands';
-import { clientRuntime } from '../clientRuntime';
+import type { AgentFolders } from './agentFolders';
+import { agentsClient, branchNameShapeProblem, resolveAgent } from '../commands/agentCommands';
 import { requireModel, runCommand, untilAborted, UserFacingError, withProgress } from '../commands/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
@@ -31,8 +31,12 @@ const REFRESH_STATUS = 'agentWorkbench.refreshStatus';
 const SIDE_SCHEME = 'agent-workbench-branch-merge';
 
 /** Registers Create Branch from a branch, Switch Branch and Merge into Main. */
-export function registerBranchCommands(connection: Connection, models: ProfileModels<object>): vscode.Disposable {
-  const folders = new FolderPicker(connection);
+export function registerBranchCommands(
+  connection: Connection,
+  models: ProfileModels<object>,
+  index: AgentFolders,
+): vscode.Disposable {
+  const folders = new FolderPicker(connection, index);
   const sides = new Map<string, string>();
   let nextSide = 0;
 
@@ -165,15 +169,12 @@ export function registerBranchCommands(connection: Connection, models: ProfileMo
       agent = { agentId: target.manifest.agentId, name: target.manifest.name };
       from = target.manifest.branch;
     }
-    const { BRANCH_NAME_MAX, BRANCH_NAME_PATTERN } = clientRuntime().agentsContract;
     const branches = await branchesOf(agent.agentId);
     const taken = new Set(branches.map((b) => b.name));
     const check = (v: string): string | undefined => {
       const t = v.trim();
-      if (!t || t.length > BRANCH_NAME_MAX)
-        return vscode.l10n.t('A branch name has 1 to {0} characters.', BRANCH_NAME_MAX);
-      if (!BRANCH_NAME_PATTERN.test(t))
-        return vscode.l10n.t('Use letters, digits, ".", "_", "-" and "/", starting with a letter or digit.');
+      const shape = branchNameShapeProblem(t);
+      if (shape) return shape;
       if (taken.has(t)) return vscode.l10n.t('{0} already has a branch named {1}.', agent.name, t);
       return undefined;
     };

@@ -5,6 +5,7 @@ import { requireContext, UserFacingError } from '../commands/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
 import { BranchNode } from '../explorer/agents/agentNodes';
+import type { AgentFolders } from './agentFolders';
 
 /**
  * What the commands on checked-out agent folders act on: a folder (its path, a Uri of it or of its
@@ -53,7 +54,11 @@ function folderPathOf(arg: FolderArg): string | undefined {
 
 /** Finds the checked-out agent folders a command acts on, for the connection profile in use. */
 export class FolderPicker {
-  constructor(private readonly connection: Connection) {}
+  constructor(
+    private readonly connection: Connection,
+    /** The one index of the workspace's agent folders (the Source Control provider and the Agents view read it too). */
+    private readonly index: AgentFolders,
+  ) {}
 
   private activeProfile(): string {
     return requireContext(this.connection).profile.id;
@@ -62,18 +67,12 @@ export class FolderPicker {
   /** Every checked-out agent folder of the workspace for the profile in use (of one agent, if given), the active editor's first. */
   async inWorkspace(agentId?: string): Promise<PickedFolder[]> {
     const profile = this.activeProfile();
-    const uris = await vscode.workspace.findFiles(`**/${AGENT_MANIFEST}`, '**/node_modules/**', 500);
-    const found = await Promise.all(
-      uris.map(async (uri) => {
-        const folder = path.dirname(uri.fsPath);
-        const manifest = await readManifest(folder);
-        return manifest ? { folder, manifest } : undefined;
-      }),
-    );
+    await this.index.scan();
+    const found = this.index.list().map((f) => ({ folder: f.root, manifest: f.manifest }));
     const active = vscode.window.activeTextEditor?.document.uri.fsPath;
     const inActive = (f: PickedFolder): boolean => active?.startsWith(f.folder + path.sep) ?? false;
     return found
-      .filter((f): f is PickedFolder => f !== undefined && f.manifest.profile === profile)
+      .filter((f) => f.manifest.profile === profile)
       .filter((f) => agentId === undefined || f.manifest.agentId === agentId)
       .sort((a, b) => Number(inActive(b)) - Number(inActive(a)) || a.folder.localeCompare(b.folder));
   }
