@@ -1,8 +1,9 @@
 // The transcript viewer in a real VS Code extension host (code-server) with the production bundle and the
 // webview in Chromium: the first 500 rows of a page from their data leaving the extension host to the
 // webview's page (median and worst of 7 runs), and a conversation of 2,000 turns from its record leaving
-// the extension host to its timeline in the page, how long from the command (the platform's answer
-// included), and how many row or turn elements the page holds while scrolled.
+// the extension host to its timeline in the page (opened from its row beside the list, read again into
+// an open panel, and in a new panel), how long from the command (the platform's answer included), how
+// many row or turn elements the page holds while scrolled, and what a new empty webview panel costs.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +35,10 @@ try {
     'longConversationShowMedianMs',
     'longConversationCommandToPageMedianMs',
     'longConversationElements',
+    'longConversationFromListMedianMs',
+    'longConversationFromListMaxMs',
+    'longConversationClickToPageMedianMs',
+    'emptyPanelMedianMs',
   ];
   for (const key of keys) {
     if (typeof metrics[key] !== 'number') throw new Error(`the extension host reported no ${key}`);
@@ -55,16 +60,38 @@ try {
   );
   line('transcripts: row elements in the page with 500 rows listed', metrics.listRowElements!, 'elements', '<= 300');
   line(
-    'transcripts: a 2,000-turn conversation from its record to its timeline in the page, median',
+    'transcripts: a 2,000-turn conversation opened from its row, beside the list: from its record to its timeline in the page, median of 7',
+    metrics.longConversationFromListMedianMs!,
+    'ms',
+    '< 300',
+  );
+  line(
+    'transcripts: a 2,000-turn conversation opened from its row, beside the list: from its record to its timeline in the page, worst of 7',
+    metrics.longConversationFromListMaxMs!,
+    'ms',
+    '< 300',
+  );
+  line(
+    'transcripts: a 2,000-turn conversation opened from its row, beside the list: from the click reaching the extension host to its timeline in the page, median',
+    metrics.longConversationClickToPageMedianMs!,
+    'ms',
+    '< 300',
+  );
+  line(
+    'transcripts: a 2,000-turn conversation read again into its open panel, from its record to its timeline in the page, median',
     metrics.longConversationShowMedianMs!,
     'ms',
     '< 300',
   );
   line(
-    'transcripts: a 2,000-turn conversation in a new panel, from its record to its timeline (the page loads meanwhile), median',
+    'transcripts: a 2,000-turn conversation in a new panel (Open Conversation by Id, Ctrl+click), from its record to its timeline; the new page loads meanwhile, median',
     metrics.longConversationOpenMedianMs!,
     'ms',
-    '< 300',
+  );
+  line(
+    'transcripts: a new webview panel with an empty page, from its creation to its script running (what any new panel costs in this editor), median of 7',
+    metrics.emptyPanelMedianMs!,
+    'ms',
   );
   line(
     'transcripts: a 2,000-turn conversation from the command to the page (platform answer included), median',
@@ -72,7 +99,7 @@ try {
     'ms',
   );
   line(
-    'transcripts: turn elements in the page while a 2,000-turn conversation is scrolled',
+    'transcripts: row and turn elements in the page while a 2,000-turn conversation is scrolled (in its panel, or beside the list)',
     metrics.longConversationElements!,
     'elements',
     '<= 300',

@@ -151,17 +151,20 @@ export interface FindResult {
   shown: number[];
 }
 
+/** One conversation: in a panel of its own, or beside the list in the list's panel. */
+export interface DetailSnapshot {
+  kind: 'detail';
+  conversationId: string;
+  detail?: ConversationDetail;
+  status: DetailStatus;
+  find?: FindResult;
+  /** The turn (from 1) to show first, when the conversation was opened at one. */
+  turn?: number;
+}
+
 export type TranscriptsSnapshot =
-  | { kind: 'list'; list: ListSnapshot }
-  | {
-      kind: 'detail';
-      conversationId: string;
-      detail?: ConversationDetail;
-      status: DetailStatus;
-      find?: FindResult;
-      /** The turn (from 1) to show first, when the conversation was opened at one. */
-      turn?: number;
-    };
+  /** The list, with the conversation opened from it when one is (shown beside the rows, in the same page). */
+  { kind: 'list'; list: ListSnapshot; detail?: DetailSnapshot } | DetailSnapshot;
 
 // ---- host -> webview ----
 
@@ -172,7 +175,9 @@ export type TranscriptsNotification =
   | { type: 'listStatus'; status: ListStatus }
   | { type: 'detail'; detail: ConversationDetail; seq: number }
   | { type: 'detailStatus'; status: DetailStatus }
-  | { type: 'found'; find: FindResult | undefined };
+  | { type: 'found'; find: FindResult | undefined }
+  /** The conversation beside the list was closed. */
+  | { type: 'detailClosed' };
 
 // ---- webview -> host ----
 
@@ -180,11 +185,18 @@ export type TranscriptsCommand =
   | { type: 'filters'; filters: ConversationFilters }
   | { type: 'more' }
   | { type: 'reveal'; revealed: boolean }
-  | { type: 'open'; conversationId: string }
+  /** A row opened: beside the list in its page, or with `toSide` in a panel of its own. */
+  | { type: 'open'; conversationId: string; toSide?: boolean }
+  /** The conversation beside the list: closed, or moved to a panel of its own. */
+  | { type: 'closeDetail' }
+  | { type: 'openToSide' }
   | { type: 'find'; text: string }
   | { type: 'openAgent' }
   | { type: 'replay' }
+  /** The list read again from its first page. */
   | { type: 'refresh' }
+  /** The conversation read again. */
+  | { type: 'refreshDetail' }
   /** Each change `seq` (0 for a snapshot) was in the page at `at` (epoch ms); the page holds `elements` rows or turns. */
   | { type: 'painted'; paints: Array<{ seq: number; at: number }>; elements: number }
   | { type: 'problem'; message: string };
@@ -292,6 +304,15 @@ const isFindResult: Guard<FindResult> = (v): v is FindResult =>
 const isTarget: Guard<TranscriptTarget> = (v): v is TranscriptTarget =>
   hasFields<TranscriptTarget>(v, { label: isString, agentId: isOptional(isString) });
 
+const isDetailSnapshot: Guard<DetailSnapshot> = (v): v is DetailSnapshot =>
+  isRecord(v) &&
+  v.kind === 'detail' &&
+  isString(v.conversationId) &&
+  isOptional(isConversationDetail)(v.detail) &&
+  isDetailStatus(v.status) &&
+  isOptional(isFindResult)(v.find) &&
+  isOptional(isNumber)(v.turn);
+
 export const isTranscriptsSnapshot: Guard<TranscriptsSnapshot> = (v): v is TranscriptsSnapshot => {
   if (!isRecord(v)) return false;
   if (v.kind === 'list')
@@ -300,16 +321,10 @@ export const isTranscriptsSnapshot: Guard<TranscriptsSnapshot> = (v): v is Trans
       isTarget(v.list.target) &&
       isConversationFilters(v.list.filters) &&
       isArrayOf(isConversationRow)(v.list.rows) &&
-      isListStatus(v.list.status)
+      isListStatus(v.list.status) &&
+      isOptional(isDetailSnapshot)(v.detail)
     );
-  return (
-    v.kind === 'detail' &&
-    isString(v.conversationId) &&
-    isOptional(isConversationDetail)(v.detail) &&
-    isDetailStatus(v.status) &&
-    isOptional(isFindResult)(v.find) &&
-    isOptional(isNumber)(v.turn)
-  );
+  return isDetailSnapshot(v);
 };
 
 type N<K extends TranscriptsNotification['type']> = Extract<TranscriptsNotification, { type: K }>;
@@ -321,6 +336,7 @@ export const isTranscriptsNotification: Guard<TranscriptsNotification> = isTagge
   detail: (v): v is N<'detail'> => isRecord(v) && isConversationDetail(v.detail) && isNumber(v.seq),
   detailStatus: (v): v is N<'detailStatus'> => isRecord(v) && isDetailStatus(v.status),
   found: (v): v is N<'found'> => isRecord(v) && isOptional(isFindResult)(v.find),
+  detailClosed: (v): v is N<'detailClosed'> => isRecord(v),
 });
 
 const isPaint = (v: unknown): v is { seq: number; at: number } => isRecord(v) && isNumber(v.seq) && isNumber(v.at);
@@ -330,11 +346,14 @@ export const isTranscriptsCommand: Guard<TranscriptsCommand> = isTagged<Transcri
   filters: (v): v is C<'filters'> => isRecord(v) && isConversationFilters(v.filters),
   more: (v): v is C<'more'> => isRecord(v),
   reveal: (v): v is C<'reveal'> => isRecord(v) && isBoolean(v.revealed),
-  open: (v): v is C<'open'> => isRecord(v) && isText(v.conversationId),
+  open: (v): v is C<'open'> => isRecord(v) && isText(v.conversationId) && isOptional(isBoolean)(v.toSide),
+  closeDetail: (v): v is C<'closeDetail'> => isRecord(v),
+  openToSide: (v): v is C<'openToSide'> => isRecord(v),
   find: (v): v is C<'find'> => isRecord(v) && isText(v.text),
   openAgent: (v): v is C<'openAgent'> => isRecord(v),
   replay: (v): v is C<'replay'> => isRecord(v),
   refresh: (v): v is C<'refresh'> => isRecord(v),
+  refreshDetail: (v): v is C<'refreshDetail'> => isRecord(v),
   painted: (v): v is C<'painted'> => isRecord(v) && isArrayOf(isPaint)(v.paints) && isNumber(v.elements),
   problem: (v): v is C<'problem'> => isRecord(v) && isText(v.message),
 });

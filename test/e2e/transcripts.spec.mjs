@@ -75,8 +75,11 @@ describe('Transcript viewer in the workbench', { timeout: 300_000 }, () => {
         if (opened) await rows.nth(i).click();
       }
       assert.ok(opened, 'a voice call with four turns or more is listed');
+      // Beside the list, in the same page: no page to load.
       const detail = await webviewWith(page, '.turn .latency .bar');
-      await detail.locator('.title', { hasText: opened }).waitFor();
+      assert.equal(detail, list, 'the conversation opens in the list panel');
+      await detail.locator('.detail-view .title', { hasText: opened }).waitFor();
+      assert.equal(await list.locator(`.rows .row.opened[data-id="${opened}"]`).count(), 1, 'its row is marked');
       const widths = await detail
         .locator('.turn .latency .bar')
         .evaluateAll((bars) => bars.map((b) => b.getBoundingClientRect().width));
@@ -84,6 +87,18 @@ describe('Transcript viewer in the workbench', { timeout: 300_000 }, () => {
       assert.ok(new Set(widths.map(Math.round)).size > 1, 'bars of different lengths for different latencies');
       await detail.locator('.side .metrics').waitFor();
       await screenshot(page, 'transcripts-detail', 'transcripts-detail.png');
+
+      // Escape closes it and puts the person back on its row; Ctrl+Enter opens it in a tab of its own.
+      await detail.locator('.detail-view .turn').first().click();
+      await page.keyboard.press('Escape');
+      await list.locator('.detail-view').waitFor({ state: 'detached' });
+      const row = list.locator(`.rows .row[data-id="${opened}"]`);
+      assert.equal(await row.evaluate((r) => r === document.activeElement), true, 'focus back on the row');
+      await row.press('Control+Enter');
+      await page.locator('.tab', { hasText: `Conversation ${opened}` }).waitFor();
+      const own = await webviewWith(page, '.detail-view:only-child .turn');
+      assert.notEqual(own, list, 'a page of its own');
+      assert.equal(await list.locator('.detail-view').count(), 0, 'not beside the list');
     });
   });
 

@@ -115,10 +115,86 @@ suite('Transcript viewer figures', () => {
         d.dispose();
       }
     }
+    // Opened as a person browsing does: a click on its row in the list, shown beside the list in the list's page.
+    const listed = await openList({
+      filters: {
+        ...DEFAULT_FILTERS,
+        range: 'custom',
+        start: new Date(Date.parse(started) - 60_000).toISOString(),
+        end: new Date(Date.now() + 60_000).toISOString(),
+      },
+      ackPaint: true,
+    });
+    const fromList: number[] = [];
+    const clickToPage: number[] = [];
+    try {
+      let recordAt: number | undefined;
+      let recordSeq = Number.POSITIVE_INFINITY;
+      let paint: { at: number; elements: number } | undefined;
+      let listPainted = false;
+      listed.onDidNotify((n) => {
+        const s = n as Extract<TranscriptsNotification, { type: 'snapshot' }>;
+        if (s.type === 'snapshot' && s.snapshot.kind === 'detail' && recordAt === undefined) {
+          recordAt = now();
+          recordSeq = s.seq;
+        }
+      });
+      listed.onDidPaint(({ seq, at, elements: n }) => {
+        listPainted = true;
+        if (seq >= recordSeq && !paint) paint = { at, elements: n };
+      });
+      await settled(listed);
+      await until('the list in the page', () => listPainted, 60_000);
+      assert.ok(
+        listed.shownRows().some((r) => r.id === id),
+        'the long conversation is listed',
+      );
+      for (let run = 0; run <= RUNS; run++) {
+        recordAt = undefined;
+        recordSeq = Number.POSITIVE_INFINITY;
+        paint = undefined;
+        const t0 = now();
+        const view = (await listed.open(id)) as DetailHandle;
+        await until('the conversation beside the list', () => paint, 60_000);
+        assert.equal(view.shown!.turns.length, TURNS);
+        // The first run warms up the page's code for the timeline.
+        if (run > 0) {
+          fromList.push(paint!.at - recordAt!);
+          clickToPage.push(paint!.at - t0);
+        }
+        elements.push(paint!.elements);
+        view.dispose();
+      }
+    } finally {
+      listed.dispose();
+    }
+    recordMetric('longConversationFromListMedianMs', median(fromList));
+    recordMetric('longConversationFromListMaxMs', Math.max(...fromList));
+    recordMetric('longConversationClickToPageMedianMs', median(clickToPage));
     // The first opening also loads the webview's code for the first time in this window: all runs are kept.
     recordMetric('longConversationOpenMedianMs', median(opens));
     recordMetric('longConversationShowMedianMs', median(shows));
     recordMetric('longConversationCommandToPageMedianMs', median(totals));
     recordMetric('longConversationElements', Math.max(...elements));
+  });
+
+  test('a new webview panel with an empty page: from its creation to its script running', async function () {
+    this.timeout(120_000);
+    // What any new panel costs in this editor before a line of its page runs: the floor under opening in a new panel.
+    const times: number[] = [];
+    for (let run = 0; run <= RUNS; run++) {
+      const t0 = now();
+      const panel = vscode.window.createWebviewPanel('agentWorkbench.benchEmpty', 'Empty', vscode.ViewColumn.Active, {
+        enableScripts: true,
+      });
+      const ran = new Promise<void>((resolve) => panel.webview.onDidReceiveMessage(() => resolve()));
+      panel.webview.html =
+        '<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src \'none\'; script-src \'nonce-empty\'"></head>' +
+        '<body><script nonce="empty">acquireVsCodeApi().postMessage(1)</script></body></html>';
+      await ran;
+      if (run > 0) times.push(now() - t0);
+      panel.dispose();
+    }
+    recordMetric('emptyPanelMedianMs', median(times));
   });
 });

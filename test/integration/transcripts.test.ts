@@ -226,6 +226,59 @@ suite('Transcript viewer', () => {
     );
   });
 
+  test('a row opens beside the list in its own page, replaced by the next row; Ctrl opens one in a panel of its own; Export reads the one beside the list', async function () {
+    this.timeout(120_000);
+    const p = await list({ filters: { ...WEEK, channels: ['VOICE-SIP'], progress: 'finished' }, ackPaint: true });
+    await settled(p);
+    const tabOf = (id: string) =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `Conversation ${id}`);
+    const [a, b, c] = p.shownRows();
+    assert.ok(a && b && c, 'three conversations listed');
+    const snapshots: number[] = [];
+    p.onDidNotify((n) => {
+      const s = n as { type: string; seq?: number; snapshot?: { kind: string } };
+      if (s.type === 'snapshot' && s.snapshot?.kind === 'detail') snapshots.push(s.seq!);
+    });
+    const painted: number[] = [];
+    p.onDidPaint(({ seq }) => painted.push(seq));
+    await until('the list in the page', () => painted.length > 0, 60_000);
+
+    const first = (await p.open(a.id)) as DetailHandle & { isDisposed: boolean };
+    await first.loaded;
+    assert.equal(first.shown?.row.id, a.id);
+    assert.equal((first as { panel?: unknown }).panel, undefined, 'shown in the list panel, not a panel of its own');
+    await until('the conversation in the list page', () => snapshots.length > 0 && painted.includes(snapshots[0]!));
+
+    const second = (await p.open(b.id)) as DetailHandle & { isDisposed: boolean };
+    assert.ok(first.isDisposed, 'the next row replaces the conversation beside the list');
+    assert.equal(second.shown?.row.id, b.id);
+
+    // Export Conversation from the palette exports what the active list panel shows beside its rows.
+    const ui = scriptedPrompts(await activateExtension());
+    try {
+      ui.setAnswer((s) => (s.kind === 'saveFile' ? `exports/${b.id}.json` : undefined));
+      p.panel.reveal();
+      await until('the list panel to be active', () => p.panel.active);
+      const file = await vscode.commands.executeCommand<vscode.Uri>('agentWorkbench.exportConversation', {
+        format: 'json',
+      });
+      assert.ok(file, 'exported');
+      const json = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(file)));
+      assert.equal(json.conversation.id, b.id);
+      await vscode.workspace.fs.delete(file);
+    } finally {
+      ui.dispose();
+    }
+
+    const own = (await p.open(c.id, true)) as DetailHandle;
+    open.push(own);
+    assert.ok(own.panel, 'with Ctrl: a panel of its own');
+    await until('a tab of its own', () => tabOf(c.id));
+    assert.equal(tabOf(a.id) ?? tabOf(b.id), undefined, 'the ones opened beside the list have no tab');
+    assert.equal(own.shown?.row.id, c.id);
+    assert.ok(!second.isDisposed, 'the conversation beside the list stays');
+  });
+
   test('by id: found without the list; Find keeps the turns around a match; exported as Markdown and JSON where the person picks', async function () {
     this.timeout(120_000);
     const turns = Array.from({ length: 10 }, (_, i) => ({

@@ -18,7 +18,7 @@ export interface ListHandle {
   apply(filters: ConversationFilters): Promise<void>;
   loadMore(): Promise<void>;
   reveal(revealed: boolean): void;
-  open(conversationId: string): Promise<unknown>;
+  open(conversationId: string, toSide?: boolean): Promise<unknown>;
   onDidPaint: vscode.Event<{ seq: number; at: number; elements: number }>;
   onDidNotify: vscode.Event<{ type: string; seq?: number }>;
   dispose(): void;

@@ -24,6 +24,9 @@ export interface DetailActions {
   replay(): void;
   reveal(revealed: boolean): void;
   refresh(): void;
+  /** Beside the list: closes the conversation, or moves it to a panel of its own. */
+  close?(): void;
+  openToSide?(): void;
 }
 
 /** A turn as the timeline shows it: matched by Find, or shown around a match. */
@@ -54,6 +57,8 @@ function pairs(items: readonly NameValue[], cls: string): TemplateResult {
 /** One conversation: the timeline of turns (virtualized) and a side section with its facts, handoff, metrics and state. */
 export class DetailView {
   readonly element = el('div', { class: 'detail-view' });
+  /** The conversation shown. */
+  conversationId = '';
   readonly turns = new LitVirtualizer<Shown>();
   private detail: ConversationDetail | undefined;
   private found: FindResult | undefined;
@@ -75,7 +80,8 @@ export class DetailView {
   private findTimer: ReturnType<typeof setTimeout> | undefined;
   private wentToTurn = false;
 
-  constructor(actions: DetailActions) {
+  /** `besideList`: shown in the list's page, where the list's Show numbers covers the conversation too. */
+  constructor(actions: DetailActions, besideList = false) {
     const toolbar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Conversation actions' });
     this.openAgentButton = actionButton('openAgent', 'Open agent', 'Show the agent in the Agents view', () =>
       actions.openAgent(),
@@ -93,15 +99,25 @@ export class DetailView {
         actions.replay(),
       ),
       actionButton('refresh', 'Refresh', 'Read the conversation again', () => actions.refresh()),
-      this.revealBox,
-      this.said,
     );
+    if (!besideList) toolbar.append(this.revealBox);
+    const { close, openToSide } = actions;
+    if (openToSide)
+      toolbar.append(
+        actionButton('openToSide', 'Open in New Tab', 'Open this conversation in a panel of its own', () =>
+          openToSide(),
+        ),
+      );
+    if (close) toolbar.append(actionButton('closeDetail', 'Close', 'Close this conversation (Escape)', () => close()));
+    toolbar.append(this.said);
     this.findBox.addEventListener('input', () => {
       if (this.findTimer) clearTimeout(this.findTimer);
       this.findTimer = setTimeout(() => actions.find(this.findBox.value), 150);
     });
     this.findBox.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') {
+        // Escape in Find clears the search; it does not close the conversation.
+        e.stopPropagation();
         this.findBox.value = '';
         actions.find('');
       }
@@ -121,6 +137,7 @@ export class DetailView {
   }
 
   show(s: Extract<TranscriptsSnapshot, { kind: 'detail' }>): void {
+    this.conversationId = s.conversationId;
     this.title.textContent = `Conversation ${visibleControls(s.conversationId)}`;
     this.setStatus(s.status);
     this.found = s.find;

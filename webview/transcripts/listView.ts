@@ -61,7 +61,8 @@ export interface ListActions {
   filters(filters: ConversationFilters): void;
   more(): void;
   reveal(revealed: boolean): void;
-  open(conversationId: string): void;
+  /** `toSide`: in a panel of its own rather than beside the list. */
+  open(conversationId: string, toSide: boolean): void;
 }
 
 /** The filters, the status, and the virtualized rows of the conversation list. */
@@ -69,6 +70,8 @@ export class ListView {
   readonly element = el('div', { class: 'list-view' });
   readonly rows = new LitVirtualizer<ConversationRow>();
   private items: ConversationRow[] = [];
+  /** The conversation shown beside the list, marked in its row. */
+  private opened: string | undefined;
   private status: ListStatus | undefined;
   private readonly statusLine = el('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
   private readonly problem = el('div', { class: 'problem', role: 'alert' });
@@ -163,8 +166,14 @@ export class ListView {
     });
     const table = el('div', { class: 'table', role: 'table', 'aria-label': 'Conversations' });
     table.append(header, this.rows);
+    // With a conversation open below the list, the filters fold away to leave the rows room; this brings them back.
+    const filtersToggle = actionButton('toggleFilters', 'Filters', 'Show or hide the filters', () => {
+      const shown = this.element.classList.toggle('show-filters');
+      filtersToggle.setAttribute('aria-pressed', String(shown));
+    });
+    filtersToggle.setAttribute('aria-pressed', 'false');
     const bar = el('div', { class: 'statusbar' });
-    bar.append(this.statusLine, this.revealBox);
+    bar.append(this.statusLine, filtersToggle, this.revealBox);
     this.element.append(form, this.problem, bar, table);
   }
 
@@ -186,6 +195,14 @@ export class ListView {
     this.items = s.rows.slice();
     this.rows.items = this.items;
     this.setStatus(s.status);
+  }
+
+  /** Marks the row of the conversation shown beside the list (none: undefined). */
+  setOpened(conversationId: string | undefined): void {
+    if (conversationId === this.opened) return;
+    this.opened = conversationId;
+    // The rows in view are drawn again with the mark; the others get it when scrolled into view.
+    this.rows.items = this.items.slice();
   }
 
   append(rows: ConversationRow[]): void {
@@ -234,17 +251,29 @@ export class ListView {
     this.actions.filters(filters);
   }
 
-  /** One conversation; every value is a text binding. Enter or a click opens it. */
+  /**
+   * One conversation; every value is a text binding. Enter or a click opens it beside the list; with Ctrl
+   * or Cmd (or a middle click), in a panel of its own.
+   */
   private renderRow(r: ConversationRow): TemplateResult {
-    const open = () => this.actions.open(r.id);
+    const open = (e: MouseEvent | KeyboardEvent) => {
+      const toSide = e.ctrlKey || e.metaKey || (e instanceof MouseEvent && e.button === 1);
+      if (!toSide) this.setOpened(r.id);
+      this.actions.open(r.id, toSide);
+    };
     return html`<div
-      class="row ${r.inProgress ? 'in-progress' : ''}"
+      class="row ${r.inProgress ? 'in-progress' : ''} ${r.id === this.opened ? 'opened' : ''}"
       role="row"
       tabindex="0"
+      aria-selected=${r.id === this.opened ? 'true' : 'false'}
       data-id=${r.id}
+      title="Enter or click: open beside the list. Ctrl+Enter or Ctrl+click: open in a new tab."
       @click=${open}
+      @auxclick=${(e: MouseEvent) => {
+        if (e.button === 1) open(e);
+      }}
       @keydown=${(e: KeyboardEvent) => {
-        if (e.key === 'Enter') open();
+        if (e.key === 'Enter') open(e);
       }}
     >
       <span role="cell">${timeText(r.startedAt)}</span>

@@ -50,34 +50,91 @@ function listView(): ListView {
       filters: (filters) => command({ type: 'filters', filters }),
       more: () => command({ type: 'more' }),
       reveal: (revealed) => command({ type: 'reveal', revealed }),
-      open: (conversationId) => command({ type: 'open', conversationId }),
+      open: (conversationId, toSide) => command({ type: 'open', conversationId, ...(toSide ? { toSide: true } : {}) }),
     });
-    app.replaceChildren(list.element);
+    layout();
   }
   return list;
 }
 
-function detailView(): DetailView {
+/** The conversation's view; a conversation other than the one shown gets a view of its own (Find and scroll start afresh). */
+function detailView(conversationId?: string): DetailView {
+  if (detail && conversationId !== undefined && detail.conversationId !== conversationId) {
+    detail.element.remove();
+    detail = undefined;
+  }
   if (!detail) {
-    const view = new DetailView({
-      find: (text) => command({ type: 'find', text }),
-      exportAs: (format) =>
-        void host
-          .request({ type: 'export', format }, isFileResult, 10 * 60_000)
-          .then((r) => view.say(r.file ? `Exported to ${r.file}` : 'Not exported'), report),
-      copyId: () =>
-        void host
-          .request({ type: 'copyId' }, isConversationIdResult)
-          .then((r) => view.say(r.conversationId ? `Copied ${r.conversationId}` : ''), report),
-      openAgent: () => command({ type: 'openAgent' }),
-      replay: () => command({ type: 'replay' }),
-      reveal: (revealed) => command({ type: 'reveal', revealed }),
-      refresh: () => command({ type: 'refresh' }),
-    });
+    // Beside the list, the conversation can be closed or moved to a panel of its own; the list's Show numbers covers both.
+    const besideList = list !== undefined;
+    const view = new DetailView(
+      {
+        find: (text) => command({ type: 'find', text }),
+        exportAs: (format) =>
+          void host
+            .request({ type: 'export', format }, isFileResult, 10 * 60_000)
+            .then((r) => view.say(r.file ? `Exported to ${r.file}` : 'Not exported'), report),
+        copyId: () =>
+          void host
+            .request({ type: 'copyId' }, isConversationIdResult)
+            .then((r) => view.say(r.conversationId ? `Copied ${r.conversationId}` : ''), report),
+        openAgent: () => command({ type: 'openAgent' }),
+        replay: () => command({ type: 'replay' }),
+        reveal: (revealed) => command({ type: 'reveal', revealed }),
+        refresh: () => command({ type: 'refreshDetail' }),
+        ...(besideList
+          ? {
+              close: dismissDetail,
+              openToSide: () => command({ type: 'openToSide' }),
+            }
+          : {}),
+      },
+      besideList,
+    );
     detail = view;
-    app.replaceChildren(view.element);
+    layout();
   }
   return detail;
+}
+
+/** The page: the list, the conversation, or the list with the conversation opened from it beside (or below) it. */
+function layout(): void {
+  const shown: Element[] = [];
+  if (list) shown.push(list.element);
+  if (detail) shown.push(detail.element);
+  // Elements already in the page stay where they are: a list moved in the page would lose its scroll position.
+  for (const child of [...app.children]) if (!shown.includes(child)) child.remove();
+  for (const e of shown) if (e.parentElement !== app) app.append(e);
+  app.classList.toggle('with-detail', shown.length === 2);
+}
+
+// Escape closes the conversation beside the list when the person is in it, in the rows, or nowhere in particular
+// (not in a filter field, where Escape belongs to the field).
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || !detail || !list) return;
+  const target = e.target as Element;
+  if (target === document.body || detail.element.contains(target) || target.closest('.rows')) dismissDetail();
+});
+
+/** The person closed the conversation beside the list: gone from the page, and the host stops reading it. */
+function dismissDetail(): void {
+  closeDetail();
+  command({ type: 'closeDetail' });
+}
+
+/** The conversation a change is for: in the list's page, none once the person closed it (a change may cross the close). */
+function shownDetail(): DetailView | undefined {
+  return list ? detail : detailView();
+}
+
+function closeDetail(): void {
+  if (!detail || !list) return;
+  detail.element.remove();
+  list.setOpened(undefined);
+  const row = list.element.querySelector<HTMLElement>(`.row[data-id="${CSS.escape(detail.conversationId)}"]`);
+  detail = undefined;
+  layout();
+  // Back where the person was: on the row the conversation was opened from.
+  row?.focus();
 }
 
 /**
@@ -102,8 +159,16 @@ async function confirm(
 }
 
 function show(s: TranscriptsSnapshot): void {
-  if (s.kind === 'list') listView().show(s.list);
-  else detailView().show(s);
+  if (s.kind === 'list') {
+    listView().show(s.list);
+    if (s.detail) {
+      detailView(s.detail.conversationId).show(s.detail);
+      list?.setOpened(s.detail.conversationId);
+    }
+  } else {
+    detailView(s.conversationId).show(s);
+    list?.setOpened(s.conversationId);
+  }
 }
 
 async function apply(n: TranscriptsNotification): Promise<void> {
@@ -112,7 +177,7 @@ async function apply(n: TranscriptsNotification): Promise<void> {
       ackPaint = n.ackPaint === true;
       show(n.snapshot);
       keepState(n.snapshot);
-      if (n.snapshot.kind === 'list') await confirm(n.seq, listView().rows, '.row');
+      if (n.snapshot.kind === 'list' && !n.snapshot.detail) await confirm(n.seq, listView().rows, '.row');
       else await confirm(n.seq, detailView().turns, '.turn');
       break;
     case 'rows':
@@ -122,15 +187,20 @@ async function apply(n: TranscriptsNotification): Promise<void> {
     case 'listStatus':
       listView().setStatus(n.status);
       break;
-    case 'detail':
-      detailView().showDetail(n.detail);
-      await confirm(n.seq, detailView().turns, '.turn');
+    case 'detail': {
+      const d = shownDetail();
+      d?.showDetail(n.detail);
+      if (d) await confirm(n.seq, d.turns, '.turn');
       break;
+    }
     case 'detailStatus':
-      detailView().setStatus(n.status);
+      shownDetail()?.setStatus(n.status);
       break;
     case 'found':
-      detailView().setFound(n.find);
+      shownDetail()?.setFound(n.find);
+      break;
+    case 'detailClosed':
+      closeDetail();
       break;
   }
 }
@@ -140,6 +210,8 @@ async function apply(n: TranscriptsNotification): Promise<void> {
  * id. Rows and turns are read again from the platform, so no number or transcript is kept here.
  */
 function keepState(s: TranscriptsSnapshot): void {
+  // A detail snapshot in the list's page is the conversation beside the list: the list's state stays.
+  if (s.kind === 'detail' && list) return;
   host.state =
     s.kind === 'list'
       ? { kind: 'list', list: { ...s.list, rows: [] } }

@@ -7,6 +7,7 @@ import type {
   ListStatus,
   TranscriptsCommand,
   TranscriptsRequest,
+  TranscriptsSnapshot,
   TranscriptTarget,
 } from '../../../protocol/transcripts';
 import { clientRuntime } from '../../clientRuntime';
@@ -14,6 +15,7 @@ import { requireContext } from '../../commands/commandSupport';
 import { failureReport } from '../../commands/failure';
 import type { Connection } from '../../connection/connection';
 import type { Log } from '../../log';
+import { ConversationView } from './conversationView';
 import { TranscriptsWebview, type TranscriptsWebviewOptions } from './transcriptsWebview';
 import { queryOf, rowOf } from './transcriptView';
 
@@ -23,7 +25,8 @@ export type OpenRecord = (record: ConversationRecord, agentId: string | undefine
 /**
  * The list of conversations (Conversations API v3): the filters, and the rows of the pages read so far.
  * The next page is read when the person scrolls near the end. Numbers are masked until revealed; the
- * records are kept, so a row opens without asking the platform again.
+ * records are kept, so a row opens without asking the platform again. A row opens beside the list in
+ * the same page (no page to load, so at once), or in a panel of its own.
  */
 export class ConversationsPanel implements vscode.Disposable {
   private readonly webview: TranscriptsWebview;
@@ -34,6 +37,8 @@ export class ConversationsPanel implements vscode.Disposable {
   private more = false;
   private revealed = false;
   private error: string | undefined;
+  /** The conversation shown beside the list. */
+  private detail: ConversationView | undefined;
   /** Bumped by each new query, so a page of an older one is dropped. */
   private generation = 0;
   private readonly _onDidDispose = new vscode.EventEmitter<void>();
@@ -56,10 +61,8 @@ export class ConversationsPanel implements vscode.Disposable {
       extensionUri,
       log,
       {
-        snapshot: () => ({
-          kind: 'list',
-          list: { target, filters: this.filters, rows: this.rows, status: this.status() },
-        }),
+        // A page loaded (or loaded again) gets the conversation beside the list too.
+        snapshot: () => this.snapshot(true),
         command: (c) => this.command(c),
         request: (r) => this.request(r),
       },
@@ -176,17 +179,45 @@ export class ConversationsPanel implements vscode.Disposable {
     this.webview.resend(this.snapshot());
   }
 
-  /** Opens a listed conversation in its own panel. */
-  async open(conversationId: string): Promise<unknown> {
-    const record = this.records.get(conversationId);
-    if (!record) return undefined;
-    return this.openRecord(record, this.target.agentId);
+  /** The conversation shown beside the list, if one is. */
+  get openDetail(): ConversationView | undefined {
+    return this.detail;
   }
 
-  private snapshot() {
+  /**
+   * Opens a listed conversation beside the list, in this panel's page (replacing the one shown there),
+   * or with `toSide` in a panel of its own.
+   */
+  async open(conversationId: string, toSide = false): Promise<unknown> {
+    const record = this.records.get(conversationId);
+    if (!record) return undefined;
+    if (toSide) return this.openRecord(record, this.target.agentId);
+    if (this.detail?.conversationId === conversationId && !this.detail.isDisposed) return this.detail;
+    // Replaced, not closed: the page swaps the conversation it shows.
+    const replaced = this.detail;
+    this.detail = undefined;
+    replaced?.dispose();
+    const view = new ConversationView(
+      this.connection,
+      { conversationId, ...(this.target.agentId ? { agentId: this.target.agentId } : {}) },
+      this.webview,
+      { record, revealed: this.revealed },
+    );
+    this.detail = view;
+    view.onDidDispose(() => {
+      if (this.detail !== view) return;
+      this.detail = undefined;
+      if (!this.disposed) this.webview.notify({ type: 'detailClosed' });
+    });
+    return view;
+  }
+
+  /** The list; with `withDetail`, the conversation beside it too (otherwise the page keeps what it shows there). */
+  private snapshot(withDetail = false): TranscriptsSnapshot {
     return {
-      kind: 'list' as const,
+      kind: 'list',
       list: { target: this.target, filters: this.filters, rows: this.rows, status: this.status() },
+      ...(withDetail && this.detail ? { detail: this.detail.snapshot() } : {}),
     };
   }
 
@@ -200,20 +231,31 @@ export class ConversationsPanel implements vscode.Disposable {
         break;
       case 'reveal':
         this.reveal(c.revealed);
+        this.detail?.reveal(c.revealed);
         break;
       case 'open':
-        await this.open(c.conversationId);
+        await this.open(c.conversationId, c.toSide === true);
         break;
       case 'refresh':
         await this.apply(this.filters);
         break;
+      case 'closeDetail':
+        this.detail?.dispose();
+        break;
+      case 'openToSide': {
+        const record = this.detail?.recordRead;
+        if (record) await this.openRecord(record, this.target.agentId);
+        break;
+      }
       default:
+        // Find, Refresh, Open Agent and Replay of the conversation beside the list.
+        await this.detail?.command(c);
         break;
     }
   }
 
-  private request(_r: TranscriptsRequest): Promise<unknown> {
-    return Promise.resolve({});
+  private request(r: TranscriptsRequest): Promise<unknown> {
+    return this.detail ? this.detail.request(r) : Promise.resolve({});
   }
 
   dispose(): void {
@@ -221,6 +263,7 @@ export class ConversationsPanel implements vscode.Disposable {
     this.disposed = true;
     this.generation++;
     void this.pages?.return();
+    this.detail?.dispose();
     this.webview.dispose();
     this._onDidDispose.fire();
     this._onDidDispose.dispose();

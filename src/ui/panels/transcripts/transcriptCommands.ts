@@ -20,7 +20,8 @@ import { Command, PanelType, View } from '../../ids';
 import type { Log } from '../../log';
 import { panelOptions } from '../panelHost';
 import type { LookupHints } from './conversationLookup';
-import { ConversationPanel, type OpenConversationArgs } from './conversationPanel';
+import { ConversationPanel } from './conversationPanel';
+import type { ConversationView, OpenConversationArgs } from './conversationView';
 import { ConversationsPanel } from './conversationsPanel';
 import type { TranscriptsWebviewOptions } from './transcriptsWebview';
 
@@ -207,7 +208,11 @@ export function registerTranscriptCommands(
   }
 
   async function exportConversation(arg?: unknown): Promise<vscode.Uri | undefined> {
-    const panel = [...details].find((d) => d.panel.active) ?? lastDetail;
+    // The conversation in the active panel: one of its own, or beside the active list; else the last one looked at.
+    const panel: ConversationView | undefined =
+      [...details].find((d) => d.panel.active) ??
+      [...lists].find((l) => l.panel.active && l.openDetail)?.openDetail ??
+      lastDetail;
     if (!panel)
       throw new UserFacingError(vscode.l10n.t('Open a conversation first (Agent Workbench: Open Conversation).'));
     const a = (arg && typeof arg === 'object' ? arg : {}) as { format?: unknown };
