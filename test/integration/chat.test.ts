@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import WebSocket from 'ws';
 import * as vscode from 'vscode';
 import { scriptedPrompts } from './prompts';
 import { activateExtension, http, type LocalPlatformUrls } from './support';
@@ -73,6 +75,60 @@ suite('Chat playground', () => {
     assert.ok(
       !JSON.stringify(p.snapshot(Number.MAX_SAFE_INTEGER)).match(/"access_token":\s*"(?!‹)/),
       'no access token in the panel',
+    );
+  });
+
+  test('streamed pieces reach the page through a socket of its own, which refuses any other token; when it drops mid-answer, the rest reaches the page as posted messages', async () => {
+    await platformOptions(urls, { streamDelayMs: 20 });
+    const p = await chat({ mode: 'messaging', streaming: true, ackPaint: true });
+    const painted: number[] = [];
+    p.onDidPaint(({ rev }) => painted.push(rev));
+    await until('the greeting', () => answers(p).length === 1);
+    await until('the webview to show the conversation', () => painted.length > 0);
+    await until("the page's own socket", () => p.directChannel.open);
+
+    // The address with any other token: refused before a WebSocket is made.
+    const other = new URL(p.directChannel.url!);
+    // The last segment is the token (the editor may put the address behind a proxy path of its own).
+    other.pathname = other.pathname.replace(/[^/]+$/, randomBytes(24).toString('base64url'));
+    const refused = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(other.toString());
+      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      socket.on('open', () => {
+        socket.terminate();
+        resolve(101);
+      });
+      socket.on('error', () => resolve(-1));
+    });
+    assert.equal(refused, 404, `another token is refused (${p.directChannel.url?.replace(/[^/]+$/, '…')})`);
+
+    let pieces = 0;
+    let finalRev = 0;
+    let paintsBeforeFinal = 0;
+    p.onDidNotify((n) => {
+      const { line, rev } = n as { line?: { role: string; streaming?: boolean }; rev?: number };
+      if (line?.role !== 'agent') return;
+      if (line.streaming && ++pieces === 3) p.dropDirectChannel();
+      if (!line.streaming && rev) {
+        finalRev = rev;
+        paintsBeforeFinal = painted.length;
+      }
+    });
+    await p.send('What are your opening hours on Sunday?');
+    await until('the answer', () => answers(p)[1], 60_000);
+    assert.ok(pieces > 3, `the answer came in ${pieces} pieces, the socket dropped after the third`);
+    assert.equal(p.directChannel.open, false, 'the socket is gone');
+    // The page has the finished answer: its version painted, or the whole state painted again after it.
+    await until('the finished answer in the webview page', () =>
+      painted.slice(paintsBeforeFinal).some((rev) => rev === 0 || rev >= finalRev),
+    );
+    await p.send('And on Monday?');
+    await until('the next answer, posted', () => answers(p)[2], 60_000);
+    const lines = p.snapshot().lines.filter((l) => l.role === 'user' || l.role === 'agent');
+    assert.deepEqual(
+      lines.map((l) => l.role),
+      ['agent', 'user', 'agent', 'user', 'agent'],
+      'every line once, in order',
     );
   });
 

@@ -15,6 +15,8 @@ export interface ChatPanelHandle {
   copyConversationId(): Promise<string | undefined>;
   sendExternalEvent(): Promise<{ eventId?: string; status: string } | undefined>;
   scroll(to: 'top' | 'bottom'): void;
+  readonly directChannel: { open: boolean; url?: string };
+  dropDirectChannel(): void;
   onDidPaint: vscode.Event<{ rev: number; at: number; elements: number }>;
   onDidNotify: vscode.Event<{ type: string }>;
   dispose(): void;

@@ -26,13 +26,48 @@ export class Host<C, R extends { type: string }, N> {
     const guard = isNotification(isNotificationOf);
     window.addEventListener('message', (event: MessageEvent<unknown>) => {
       const data = event.data;
-      if (guard(data)) this.onNotification(data.notification);
-      else if (isResponse(data)) this.pending.settle(data);
+      // Once notifications come through the page's socket, posted ones are older: the socket's first says everything.
+      if (guard(data)) {
+        if (!this.viaSocket) this.onNotification(data.notification);
+      } else if (isResponse(data)) this.pending.settle(data);
       // Anything else is not from our host: ignored.
+    });
+    const direct = document.querySelector<HTMLMetaElement>('meta[name="agent-workbench-direct"]')?.content;
+    if (direct) this.connect(direct, guard);
+  }
+
+  /** Notifications come through the page's own socket (see src/ui/panels/directChannel.ts) while it is open. */
+  private viaSocket = false;
+  private listening = false;
+
+  private connect(url: string, guard: Guard<{ notification: N }>): void {
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(url);
+    } catch {
+      return; // Posted messages carry everything.
+    }
+    socket.addEventListener('message', (event: MessageEvent<unknown>) => {
+      let data: unknown;
+      try {
+        data = JSON.parse(String(event.data));
+      } catch {
+        return;
+      }
+      if (!guard(data)) return;
+      this.viaSocket = true;
+      this.onNotification(data.notification);
+    });
+    socket.addEventListener('close', () => {
+      if (!this.viaSocket) return;
+      // Back to posted messages, from the whole state again.
+      this.viaSocket = false;
+      if (this.listening) this.ready();
     });
   }
 
   ready(): void {
+    this.listening = true;
     this.api.postMessage({ kind: 'ready', protocol: PROTOCOL_VERSION });
   }
 

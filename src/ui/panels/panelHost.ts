@@ -10,6 +10,7 @@ import {
   PROTOCOL_VERSION,
   type ResponseMessage,
 } from '../../protocol/envelope';
+import { DirectChannel } from './directChannel';
 
 /** The folder of the built webview apps: the only place a panel may load anything from. */
 export function webviewRoot(extensionUri: vscode.Uri): vscode.Uri {
@@ -72,6 +73,11 @@ export interface PanelHostOptions<C, R extends { type: string }> {
   onRequest(request: R): Promise<unknown>;
   /** An incoming message failed its guard (logged by the caller; never acted on). */
   onRejected?(reason: string): void;
+  /**
+   * Notifications stream to the page through a loopback WebSocket of its own where one can be opened (see
+   * DirectChannel), posted as messages otherwise. For panels whose notifications come many a second.
+   */
+  direct?: boolean;
 }
 
 /**
@@ -83,6 +89,8 @@ export interface PanelHostOptions<C, R extends { type: string }> {
  */
 export class PanelHost<C, R extends { type: string }, N> implements vscode.Disposable {
   private ready = false;
+  private disposed = false;
+  private channel: DirectChannel | undefined;
   private readonly subs = new DisposableStore();
   private readonly commandGuard: Guard<{ kind: 'command'; command: C }>;
   private readonly requestGuard: Guard<{ kind: 'request'; id: number; request: R }>;
@@ -101,7 +109,31 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
         if (!panel.visible) this.ready = false;
       }),
     );
-    panel.webview.html = this.html();
+    if (options.direct) void this.openChannel();
+    else panel.webview.html = this.html();
+  }
+
+  /** Opens the page's channel before writing the page, which names it; without one, the page is written as it is. */
+  private async openChannel(): Promise<void> {
+    const channel = await DirectChannel.open();
+    if (this.disposed) {
+      channel?.dispose();
+      return;
+    }
+    if (channel) {
+      this.channel = channel;
+      this.subs.add(channel);
+      // Connected: the whole state goes through the socket, and what the page was posted before it is superseded.
+      this.subs.add(channel.onDidOpen(() => this.ready && this.options.onReady()));
+      // Closed: the state is posted again (the page, seeing its socket close, takes posted notifications again).
+      this.subs.add(channel.onDidClose(() => this.ready && this.options.onReady()));
+    }
+    this.panel.webview.html = this.html();
+  }
+
+  /** The page's own socket, when the panel streams through one (see PanelHostOptions.direct). */
+  get directChannel(): DirectChannel | undefined {
+    return this.channel;
   }
 
   /** True once the webview has said it is ready, until it is hidden or reloaded. */
@@ -113,6 +145,7 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
   notify(notification: N): boolean {
     if (!this.ready) return false;
     const message: NotificationMessage<N> = { kind: 'notification', notification };
+    if (this.channel?.send(message)) return true;
     this.panel.webview.postMessage(message).then(
       (delivered) => {
         if (!delivered) this.options.onRejected?.('a notification could not be delivered to the webview');
@@ -164,13 +197,17 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
       `style-src ${webview.cspSource}`,
       `font-src ${webview.cspSource}`,
       `img-src ${webview.cspSource} data:`,
+      ...(this.channel ? [`connect-src ${this.channel.origin}`] : []),
     ].join('; ');
+    const direct = this.channel
+      ? `\n<meta name="agent-workbench-direct" content="${this.channel.url.replace(/[^A-Za-z0-9:/._~%-]/g, '')}">`
+      : '';
     return `<!DOCTYPE html>
 <html lang="${vscode.env.language}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">${direct}
 </head>
 <body>
 <div id="app"></div>
@@ -181,6 +218,7 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
 
   dispose(): void {
     this.ready = false;
+    this.disposed = true;
     this.subs.dispose();
   }
 }

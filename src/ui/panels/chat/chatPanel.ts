@@ -81,6 +81,8 @@ export class ChatPanel implements vscode.Disposable {
         void this.command(c).catch((err: unknown) => this.log.error(err instanceof Error ? err : String(err))),
       onRequest: (r) => this.request(r),
       onRejected: (reason) => this.log.warn(`Chat panel: ${reason}`),
+      // A streamed answer sends a notification per piece: straight into the page where a socket can be opened.
+      direct: true,
     });
     this.subs.add(this.host);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'agent-workbench.svg');
@@ -165,6 +167,17 @@ export class ChatPanel implements vscode.Disposable {
         : vscode.l10n.t('External event accepted by the platform ({0}).', sent.status),
     );
     return sent;
+  }
+
+  /** Whether streamed notifications reach the page through its own socket now, and its address (tests). */
+  get directChannel(): { open: boolean; url?: string } {
+    const channel = this.host.directChannel;
+    return { open: channel?.isOpen ?? false, ...(channel ? { url: channel.url } : {}) };
+  }
+
+  /** Ends the page's socket as a lost connection would (tests): what follows is posted to the page instead. */
+  dropDirectChannel(): void {
+    this.host.directChannel?.drop();
   }
 
   /** Scrolls the conversation in the page to its first or last line. */

@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import * as vscode from 'vscode';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { Emitter } from '../../core/event';
+
+/**
+ * A WebSocket from the extension host straight into a panel's page, for notifications that stream (a chat's
+ * answer being written): a message posted to a webview passes through the workbench and two frames and takes
+ * several milliseconds, a loopback socket well under one. One server on 127.0.0.1 serves every panel; each
+ * panel has a random token of its own in the socket's path, and a connection without a known token is
+ * refused. The page sends nothing on it (what it sends is ignored); commands and requests keep going through
+ * the webview's messages. Where the socket cannot be opened, the panel keeps posting messages as before.
+ */
+export class DirectChannel implements vscode.Disposable {
+  private socket: WebSocket | undefined;
+  private readonly _onDidOpen = new Emitter<void>();
+  private readonly _onDidClose = new Emitter<void>();
+  /** The page connected: notifications go through the socket from now on. */
+  readonly onDidOpen = this._onDidOpen.event;
+  /** The page's socket closed (page hidden, reloaded or gone). */
+  readonly onDidClose = this._onDidClose.event;
+
+  private constructor(
+    private readonly hub: ChannelHub,
+    readonly token: string,
+    /** The address the page connects to (ws: or wss:), as the editor makes it reachable from the page. */
+    readonly url: string,
+  ) {}
+
+  /** A channel for one panel, or undefined where no loopback server can be started or reached. */
+  static async open(): Promise<DirectChannel | undefined> {
+    try {
+      const hub = await ChannelHub.shared();
+      const token = randomBytes(24).toString('base64url');
+      const local = vscode.Uri.parse(`http://127.0.0.1:${hub.port}/`);
+      // In a browser or a remote window, the editor forwards the port or names its proxy for it.
+      const external = await vscode.env.asExternalUri(local);
+      const scheme = external.scheme === 'https' ? 'wss' : external.scheme === 'http' ? 'ws' : undefined;
+      if (!scheme) return undefined;
+      const base = external.with({ scheme }).toString(true).replace(/\/?$/, '/');
+      const channel = new DirectChannel(hub, token, `${base}${token}`);
+      hub.channels.set(token, channel);
+      return channel;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The address's origin, for the page's content security policy (connect-src). */
+  get origin(): string {
+    const u = new URL(this.url);
+    return `${u.protocol}//${u.host}`;
+  }
+
+  get isOpen(): boolean {
+    return this.socket?.readyState === 1;
+  }
+
+  /** Sends one message; false when the socket is not open (the caller posts it instead). */
+  send(message: unknown): boolean {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== 1) return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Ends the page's socket as a lost connection would (tests): the page goes back to posted messages. */
+  drop(): void {
+    this.socket?.terminate();
+  }
+
+  /** A page connected with this channel's token; a page loaded again replaces the one before. */
+  accept(socket: WebSocket): void {
+    const before = this.socket;
+    this.socket = socket;
+    before?.terminate();
+    socket.on('close', () => {
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      this._onDidClose.fire();
+    });
+    socket.on('error', () => socket.terminate());
+    this._onDidOpen.fire();
+  }
+
+  dispose(): void {
+    this.hub.channels.delete(this.token);
+    const socket = this.socket;
+    this.socket = undefined;
+    socket?.terminate();
+    this._onDidOpen.dispose();
+    this._onDidClose.dispose();
+  }
+}
+
+/** The one loopback server of every panel's channel, started when the first channel is asked for. */
+class ChannelHub {
+  private static started: Promise<ChannelHub> | undefined;
+  readonly channels = new Map<string, DirectChannel>();
+
+  private constructor(
+    server: Server,
+    readonly port: number,
+  ) {
+    const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 });
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const channel = this.channels.get((req.url ?? '').replace(/^\/+/, ''));
+      if (!channel) {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      sockets.handleUpgrade(req, socket, head, (ws) => channel.accept(ws));
+    });
+  }
+
+  static shared(): Promise<ChannelHub> {
+    ChannelHub.started ??= new Promise<ChannelHub>((resolve, reject) => {
+      const server = createServer((_req, res) => res.writeHead(404).end());
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        if (address === null || typeof address === 'string') reject(new Error('no port'));
+        else {
+          // The server never keeps the extension host running by itself.
+          server.unref();
+          resolve(new ChannelHub(server, address.port));
+        }
+      });
+    }).catch((err: unknown) => {
+      ChannelHub.started = undefined;
+      throw err;
+    });
+    return ChannelHub.started;
+  }
+}
