@@ -204,9 +204,10 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   /**
-   * Notifications go to the webview once per turn of the event loop, in one message: a streamed piece
-   * makes an inspector entry and a line version together, and each message to a webview costs far more
-   * than its size. A line changed twice in a turn is sent in its newest version only.
+   * Notifications go to the webview in one message per task: a streamed piece makes an inspector entry and a
+   * line version together. Posted messages wait for the turn of the event loop to end (each costs far more
+   * than its size, so more pieces may join it); through the page's own socket they leave as soon as the task
+   * that made them ends. A line changed twice meanwhile is sent in its newest version only.
    */
   private queue(n: ChatNotification): void {
     // A snapshot holds everything made before it.
@@ -217,11 +218,13 @@ export class ChatPanel implements vscode.Disposable {
     }
     this.outbox.push(n);
     if (this.outbox.length > 1) return;
-    setImmediate(() => {
+    const flush = () => {
       const notifications = this.outbox.splice(0);
       if (this.disposed || notifications.length === 0) return;
       this.host.notify(notifications.length === 1 ? notifications[0]! : { type: 'batch', notifications });
-    });
+    };
+    if (this.host.directChannel?.isOpen) queueMicrotask(flush);
+    else setImmediate(flush);
   }
 
   /** Opens this chat's conversation in the transcript viewer, where the platform has recorded it. */
