@@ -13,6 +13,9 @@ import { Emitter } from '../../core/event';
  * refused. The page sends nothing on it (what it sends is ignored); commands and requests keep going through
  * the webview's messages. Where the socket cannot be opened, the panel keeps posting messages as before.
  */
+/** How long a panel's page waits for the editor to make the channel's address reachable. */
+const EXTERNAL_URI_WAIT_MS = 2_000;
+
 export class DirectChannel implements vscode.Disposable {
   private socket: WebSocket | undefined;
   private readonly _onDidOpen = new Emitter<void>();
@@ -35,8 +38,13 @@ export class DirectChannel implements vscode.Disposable {
       const hub = await ChannelHub.shared();
       const token = randomBytes(24).toString('base64url');
       const local = vscode.Uri.parse(`http://127.0.0.1:${hub.port}/`);
-      // In a browser or a remote window, the editor forwards the port or names its proxy for it.
-      const external = await vscode.env.asExternalUri(local);
+      // In a browser or a remote window, the editor forwards the port or names its proxy for it. The page waits
+      // for this answer, so not for long: without one, it is written without a channel.
+      const external = await Promise.race([
+        vscode.env.asExternalUri(local),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), EXTERNAL_URI_WAIT_MS).unref()),
+      ]);
+      if (!external) return undefined;
       const scheme = external.scheme === 'https' ? 'wss' : external.scheme === 'http' ? 'ws' : undefined;
       if (!scheme) return undefined;
       const base = external.with({ scheme }).toString(true).replace(/\/?$/, '/');
