@@ -279,6 +279,37 @@ suite('Transcript viewer', () => {
     assert.ok(!second.isDisposed, 'the conversation beside the list stays');
   });
 
+  test('after a reload, the list comes back with the conversation that was beside it, and a state that is not a list or conversation is refused', async function () {
+    this.timeout(120_000);
+    const api = await activateExtension();
+    const filters = { ...WEEK, channels: ['VOICE-SIP'], progress: 'finished' as const };
+    const p = await list({ filters });
+    await settled(p);
+    const row = p.shownRows()[1]!;
+    // What the page keeps with a conversation beside the list: the filters and the conversation's id, no rows.
+    const kept = {
+      kind: 'list',
+      list: {
+        target: { label: 'Local platform' },
+        filters,
+        rows: [],
+        status: { loading: false, more: false, text: '', revealed: false },
+      },
+      detail: { kind: 'detail', conversationId: row.id, status: { text: '', loading: false, revealed: false } },
+    };
+    const restored = (await api.testing!.restorePanel('agentWorkbench.conversations', kept)) as ListHandle & {
+      openDetail?: DetailHandle;
+    };
+    open.push(restored);
+    await settled(restored);
+    await until('the conversation beside the restored list', () => restored.openDetail?.shown?.row.id === row.id);
+    assert.equal(restored.shownRows()[1]?.id, row.id, 'the list read again with the same filters');
+    assert.equal(
+      await api.testing!.restorePanel('agentWorkbench.conversations', { kind: 'list', list: 'not a list' }),
+      undefined,
+    );
+  });
+
   test('by id: found without the list; Find keeps the turns around a match; exported as Markdown and JSON where the person picks', async function () {
     this.timeout(120_000);
     const turns = Array.from({ length: 10 }, (_, i) => ({

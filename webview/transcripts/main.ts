@@ -13,6 +13,7 @@ import {
   type TranscriptsNotification,
   type TranscriptsRequest,
   type TranscriptsSnapshot,
+  type DetailSnapshot,
 } from '../../src/protocol/transcripts';
 import { PaintReporter } from '../shared/controls';
 import { Host, reportProblems } from '../shared/host';
@@ -130,6 +131,8 @@ function closeDetail(): void {
   if (!detail || !list) return;
   detail.element.remove();
   list.setOpened(undefined);
+  besideState = undefined;
+  if (listState) host.state = listState;
   const row = list.element.querySelector<HTMLElement>(`.row[data-id="${CSS.escape(detail.conversationId)}"]`);
   detail = undefined;
   layout();
@@ -209,13 +212,24 @@ async function apply(n: TranscriptsNotification): Promise<void> {
  * Keeps what a restore needs (hidden panel, reloaded window): the list's filters, or the conversation's
  * id. Rows and turns are read again from the platform, so no number or transcript is kept here.
  */
+/** What a reload needs: the list's filters, and which conversation was beside it (or the conversation of a panel of its own). */
+let listState: Extract<TranscriptsSnapshot, { kind: 'list' }> | undefined;
+let besideState: DetailSnapshot | undefined;
 function keepState(s: TranscriptsSnapshot): void {
-  // A detail snapshot in the list's page is the conversation beside the list: the list's state stays.
-  if (s.kind === 'detail' && list) return;
-  host.state =
-    s.kind === 'list'
-      ? { kind: 'list', list: { ...s.list, rows: [] } }
-      : { kind: 'detail', conversationId: s.conversationId, status: { ...s.status, text: '' } };
+  const detailState = (d: DetailSnapshot): DetailSnapshot => ({
+    kind: 'detail',
+    conversationId: d.conversationId,
+    status: { ...d.status, text: '' },
+  });
+  if (s.kind === 'list') {
+    listState = { kind: 'list', list: { ...s.list, rows: [] } };
+    if (s.detail) besideState = detailState(s.detail);
+  } else if (listState) besideState = detailState(s);
+  else {
+    host.state = detailState(s);
+    return;
+  }
+  host.state = { ...listState, ...(besideState ? { detail: besideState } : {}) };
 }
 
 const kept = host.state;

@@ -39,6 +39,8 @@ export class ConversationsPanel implements vscode.Disposable {
   private error: string | undefined;
   /** The conversation shown beside the list. */
   private detail: ConversationView | undefined;
+  /** Settles once the first page of the filters the panel opened with is read (or failed). */
+  private readonly firstPage: Promise<void>;
   /** Bumped by each new query, so a page of an older one is dropped. */
   private generation = 0;
   private readonly _onDidDispose = new vscode.EventEmitter<void>();
@@ -69,7 +71,7 @@ export class ConversationsPanel implements vscode.Disposable {
       options,
     );
     panel.onDidDispose(() => this.dispose());
-    void this.apply(filters);
+    this.firstPage = this.apply(filters);
   }
 
   get onDidPaint() {
@@ -192,6 +194,20 @@ export class ConversationsPanel implements vscode.Disposable {
     const record = this.records.get(conversationId);
     if (!record) return undefined;
     if (toSide) return this.openRecord(record, this.target.agentId);
+    return this.beside(conversationId, record);
+  }
+
+  /**
+   * After a reload: the conversation that was beside the list, once the first page is read (from its record
+   * when listed, else looked up by id, first in the list's environment).
+   */
+  async reopen(conversationId: string): Promise<ConversationView | undefined> {
+    await this.firstPage;
+    if (this.disposed || this.detail) return undefined;
+    return this.beside(conversationId, this.records.get(conversationId));
+  }
+
+  private beside(conversationId: string, record: ConversationRecord | undefined): ConversationView {
     if (this.detail?.conversationId === conversationId && !this.detail.isDisposed) return this.detail;
     // Replaced, not closed: the page swaps the conversation it shows.
     const replaced = this.detail;
@@ -199,9 +215,13 @@ export class ConversationsPanel implements vscode.Disposable {
     replaced?.dispose();
     const view = new ConversationView(
       this.connection,
-      { conversationId, ...(this.target.agentId ? { agentId: this.target.agentId } : {}) },
+      {
+        conversationId,
+        ...(this.target.agentId ? { agentId: this.target.agentId } : {}),
+        hints: { environment: this.filters.environment },
+      },
       this.webview,
-      { record, revealed: this.revealed },
+      { ...(record ? { record } : {}), revealed: this.revealed },
     );
     this.detail = view;
     view.onDidDispose(() => {

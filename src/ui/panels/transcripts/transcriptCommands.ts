@@ -18,7 +18,7 @@ import type { AgentsTree } from '../../explorer/agents/agentsTree';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
 import { Command, PanelType, View } from '../../ids';
 import type { Log } from '../../log';
-import { panelOptions } from '../panelHost';
+import { panelOptions, registerPanelSerializer } from '../panelHost';
 import type { LookupHints } from './conversationLookup';
 import { ConversationPanel } from './conversationPanel';
 import type { ConversationView, OpenConversationArgs } from './conversationView';
@@ -258,22 +258,26 @@ export function registerTranscriptCommands(
   }
 
   const restore = (type: string) =>
-    vscode.window.registerWebviewPanelSerializer(type, {
-      // A panel open when the window closed comes back: the list with its filters, a conversation read again.
+    registerPanelSerializer(type, {
+      // A panel open when the window closed comes back: the list with its filters (and the conversation that was
+      // beside it), a conversation read again.
       async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
         if (!isTranscriptsSnapshot(state)) {
           panel.dispose();
-          return;
+          return undefined;
         }
-        if (state.kind === 'list') newList(state.list.target, state.list.filters, {}, panel);
-        else
-          adoptDetail(
-            new ConversationPanel(panel, extensionUri, connection, log, {
-              conversationId: state.conversationId,
-              ...(state.detail?.agentId ? { agentId: state.detail.agentId } : {}),
-              hints: state.detail ? { environment: state.detail.environment } : {},
-            }),
-          );
+        if (state.kind === 'list') {
+          const list = newList(state.list.target, state.list.filters, {}, panel);
+          if (state.detail) void list.reopen(state.detail.conversationId);
+          return list;
+        }
+        return adoptDetail(
+          new ConversationPanel(panel, extensionUri, connection, log, {
+            conversationId: state.conversationId,
+            ...(state.detail?.agentId ? { agentId: state.detail.agentId } : {}),
+            hints: state.detail ? { environment: state.detail.environment } : {},
+          }),
+        );
       },
     });
 
