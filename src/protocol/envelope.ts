@@ -12,6 +12,8 @@ export const PROTOCOL_VERSION = 1;
 export interface ReadyMessage {
   kind: 'ready';
   protocol: number;
+  /** Said again after the page's own socket closed (see src/ui/panels/directChannel.ts): post everything now. */
+  socketClosed?: boolean;
 }
 export interface CommandMessage<C> {
   kind: 'command';
@@ -78,7 +80,11 @@ export function isTagged<T extends { type: string }>(guards: {
 }
 
 export const isReady: Guard<ReadyMessage> = (v): v is ReadyMessage =>
-  hasFields<ReadyMessage>(v, { kind: (k): k is 'ready' => k === 'ready', protocol: isNumber });
+  hasFields<ReadyMessage>(v, {
+    kind: (k): k is 'ready' => k === 'ready',
+    protocol: isNumber,
+    socketClosed: isOptional(isBoolean),
+  });
 
 export function isCommand<C>(inner: Guard<C>): Guard<CommandMessage<C>> {
   return (v): v is CommandMessage<C> => isRecord(v) && v.kind === 'command' && inner(v.command);

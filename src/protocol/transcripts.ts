@@ -187,7 +187,7 @@ export type TranscriptsCommand =
   | { type: 'reveal'; revealed: boolean }
   /** A row opened: beside the list in its page, or with `toSide` in a panel of its own. */
   | { type: 'open'; conversationId: string; toSide?: boolean }
-  /** The conversation beside the list: closed, or moved to a panel of its own. */
+  /** The conversation beside the list: closed, or opened in a panel of its own as well. */
   | { type: 'closeDetail' }
   | { type: 'openToSide' }
   | { type: 'find'; text: string }

@@ -60,15 +60,15 @@ export class Host<C, R extends { type: string }, N> {
     });
     socket.addEventListener('close', () => {
       if (!this.viaSocket) return;
-      // Back to posted messages, from the whole state again.
+      // Back to posted messages, from the whole state again (the host may not have seen the socket end).
       this.viaSocket = false;
-      if (this.listening) this.ready();
+      if (this.listening) this.ready(true);
     });
   }
 
-  ready(): void {
+  ready(socketClosed = false): void {
     this.listening = true;
-    this.api.postMessage({ kind: 'ready', protocol: PROTOCOL_VERSION });
+    this.api.postMessage({ kind: 'ready', protocol: PROTOCOL_VERSION, ...(socketClosed ? { socketClosed } : {}) });
   }
 
   command(command: C): void {

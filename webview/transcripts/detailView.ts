@@ -175,6 +175,13 @@ export class DetailView {
     this.revealBox.checked = s.revealed;
   }
 
+  /** Taken out of the page: a Find still waiting is not sent for the next conversation. */
+  dispose(): void {
+    if (this.findTimer) clearTimeout(this.findTimer);
+    this.findTimer = undefined;
+    this.element.remove();
+  }
+
   say(text: string): void {
     this.said.textContent = text;
   }

@@ -57,6 +57,9 @@ export function timeText(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
 }
 
+const MAC = /Mac/.test(navigator.platform);
+const OPEN_HINT = `Enter or click: open beside the list. ${MAC ? 'Cmd' : 'Ctrl'}+Enter or ${MAC ? 'Cmd' : 'Ctrl'}+click: open in a new tab.`;
+
 export interface ListActions {
   filters(filters: ConversationFilters): void;
   more(): void;
@@ -197,6 +200,18 @@ export class ListView {
     this.setStatus(s.status);
   }
 
+  /** Puts the focus on a conversation's row, scrolling it into view first when it is not drawn. */
+  async focusRow(conversationId: string): Promise<void> {
+    const at = this.items.findIndex((r) => r.id === conversationId);
+    if (at < 0) return;
+    const find = () => this.element.querySelector<HTMLElement>(`.row[data-id="${CSS.escape(conversationId)}"]`);
+    if (!find()) {
+      this.rows.scrollToIndex(at, 'nearest');
+      await this.rows.layoutComplete;
+    }
+    find()?.focus();
+  }
+
   /** Marks the row of the conversation shown beside the list (none: undefined). */
   setOpened(conversationId: string | undefined): void {
     if (conversationId === this.opened) return;
@@ -267,7 +282,7 @@ export class ListView {
       tabindex="0"
       aria-selected=${r.id === this.opened ? 'true' : 'false'}
       data-id=${r.id}
-      title="Enter or click: open beside the list. Ctrl+Enter or Ctrl+click: open in a new tab."
+      title=${OPEN_HINT}
       @click=${open}
       @auxclick=${(e: MouseEvent) => {
         if (e.button === 1) open(e);

@@ -61,7 +61,7 @@ function listView(): ListView {
 /** The conversation's view; a conversation other than the one shown gets a view of its own (Find and scroll start afresh). */
 function detailView(conversationId?: string): DetailView {
   if (detail && conversationId !== undefined && detail.conversationId !== conversationId) {
-    detail.element.remove();
+    detail.dispose();
     detail = undefined;
   }
   if (!detail) {
@@ -129,15 +129,15 @@ function shownDetail(): DetailView | undefined {
 
 function closeDetail(): void {
   if (!detail || !list) return;
-  detail.element.remove();
+  const id = detail.conversationId;
+  detail.dispose();
+  detail = undefined;
   list.setOpened(undefined);
   besideState = undefined;
   if (listState) host.state = listState;
-  const row = list.element.querySelector<HTMLElement>(`.row[data-id="${CSS.escape(detail.conversationId)}"]`);
-  detail = undefined;
   layout();
-  // Back where the person was: on the row the conversation was opened from.
-  row?.focus();
+  // Back where the person was: on the row the conversation was opened from (scrolled into view if it left it).
+  void list.focusRow(id);
 }
 
 /**
@@ -169,8 +169,12 @@ function show(s: TranscriptsSnapshot): void {
       list?.setOpened(s.detail.conversationId);
     }
   } else {
+    const opening = list !== undefined && detail === undefined;
     detailView(s.conversationId).show(s);
     list?.setOpened(s.conversationId);
+    // The list just shrank to make room: the row the person opened stays in view and keeps the focus.
+    const active = document.activeElement;
+    if (opening && (active === document.body || active?.closest('.rows'))) void list?.focusRow(s.conversationId);
   }
 }
 
@@ -233,5 +237,12 @@ function keepState(s: TranscriptsSnapshot): void {
 }
 
 const kept = host.state;
-if (isTranscriptsSnapshot(kept)) show(kept);
+if (isTranscriptsSnapshot(kept)) {
+  show(kept);
+  // What is kept again before the host's first snapshot (a conversation closed meanwhile) starts from this.
+  if (kept.kind === 'list') {
+    listState = { kind: 'list', list: kept.list };
+    besideState = kept.detail;
+  }
+}
 host.ready();

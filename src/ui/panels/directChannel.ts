@@ -15,6 +15,8 @@ import { Emitter } from '../../core/event';
  */
 /** How long a panel's page waits for the editor to make the channel's address reachable. */
 const EXTERNAL_URI_WAIT_MS = 2_000;
+/** A page's socket that has not answered a ping within this long is ended. */
+const HEARTBEAT_MS = 15_000;
 
 export class DirectChannel implements vscode.Disposable {
   private socket: WebSocket | undefined;
@@ -36,18 +38,9 @@ export class DirectChannel implements vscode.Disposable {
   static async open(): Promise<DirectChannel | undefined> {
     try {
       const hub = await ChannelHub.shared();
+      const base = await hub.address;
+      if (!base) return undefined;
       const token = randomBytes(24).toString('base64url');
-      const local = vscode.Uri.parse(`http://127.0.0.1:${hub.port}/`);
-      // In a browser or a remote window, the editor forwards the port or names its proxy for it. The page waits
-      // for this answer, so not for long: without one, it is written without a channel.
-      const external = await Promise.race([
-        vscode.env.asExternalUri(local),
-        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), EXTERNAL_URI_WAIT_MS).unref()),
-      ]);
-      if (!external) return undefined;
-      const scheme = external.scheme === 'https' ? 'wss' : external.scheme === 'http' ? 'ws' : undefined;
-      if (!scheme) return undefined;
-      const base = external.with({ scheme }).toString(true).replace(/\/?$/, '/');
       const channel = new DirectChannel(hub, token, `${base}${token}`);
       hub.channels.set(token, channel);
       return channel;
@@ -84,7 +77,18 @@ export class DirectChannel implements vscode.Disposable {
     const before = this.socket;
     this.socket = socket;
     before?.terminate();
+    // A socket that stops answering pings (a tunnel broken by sleep) is ended: the page then gets posted messages.
+    let answered = true;
+    socket.on('pong', () => (answered = true));
+    const heartbeat = setInterval(() => {
+      if (!answered) socket.terminate();
+      else {
+        answered = false;
+        socket.ping();
+      }
+    }, HEARTBEAT_MS).unref();
     socket.on('close', () => {
+      clearInterval(heartbeat);
       if (this.socket !== socket) return;
       this.socket = undefined;
       this._onDidClose.fire();
@@ -108,19 +112,45 @@ class ChannelHub {
   private static started: Promise<ChannelHub> | undefined;
   readonly channels = new Map<string, DirectChannel>();
 
+  /**
+   * The address pages connect to, ending in `/`, asked of the editor once: in a browser or a remote window it
+   * forwards the port or names its proxy for it. Pages wait for it, so not for long: undefined without an answer.
+   */
+  readonly address: Promise<string | undefined>;
+
   private constructor(
     server: Server,
     readonly port: number,
   ) {
+    this.address = ChannelHub.externalAddress(port);
+    // Failures of the server after it listens never stop the extension host.
+    server.on('error', () => undefined);
     const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      const channel = this.channels.get((req.url ?? '').replace(/^\/+/, ''));
+      socket.on('error', () => socket.destroy());
+      // The token is the last segment of the path (the editor's proxy may put a path of its own before it).
+      const channel = this.channels.get((req.url ?? '').replace(/^.*\//, ''));
       if (!channel) {
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
         return;
       }
       sockets.handleUpgrade(req, socket, head, (ws) => channel.accept(ws));
     });
+  }
+
+  private static async externalAddress(port: number): Promise<string | undefined> {
+    try {
+      const local = vscode.Uri.parse(`http://127.0.0.1:${port}/`);
+      const external = await Promise.race([
+        vscode.env.asExternalUri(local),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), EXTERNAL_URI_WAIT_MS).unref()),
+      ]);
+      const scheme = external?.scheme === 'https' ? 'wss' : external?.scheme === 'http' ? 'ws' : undefined;
+      if (!external || !scheme) return undefined;
+      return external.with({ scheme }).toString(true).replace(/\/?$/, '/');
+    } catch {
+      return undefined;
+    }
   }
 
   static shared(): Promise<ChannelHub> {

@@ -124,9 +124,8 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
       this.channel = channel;
       this.subs.add(channel);
       // Connected: the whole state goes through the socket, and what the page was posted before it is superseded.
+      // Closed: the page says `ready` again (socketClosed) and gets the whole state posted.
       this.subs.add(channel.onDidOpen(() => this.ready && this.options.onReady()));
-      // Closed: the state is posted again (the page, seeing its socket close, takes posted notifications again).
-      this.subs.add(channel.onDidClose(() => this.ready && this.options.onReady()));
     }
     this.panel.webview.html = this.html();
   }
@@ -166,6 +165,8 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
         return;
       }
       this.ready = true;
+      // The page's socket ended where the host may not have noticed yet (a broken tunnel): post from now on.
+      if (message.socketClosed) this.channel?.drop();
       this.options.onReady();
     } else if (this.commandGuard(message)) {
       this.options.onCommand(message.command);

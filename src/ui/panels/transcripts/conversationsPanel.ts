@@ -20,7 +20,7 @@ import { TranscriptsWebview, type TranscriptsWebviewOptions } from './transcript
 import { queryOf, rowOf } from './transcriptView';
 
 /** Opens a conversation of the list in its own panel. */
-export type OpenRecord = (record: ConversationRecord, agentId: string | undefined) => Promise<unknown>;
+export type OpenRecord = (record: ConversationRecord, agentId: string | undefined, revealed: boolean) => Promise<unknown>;
 
 /**
  * The list of conversations (Conversations API v3): the filters, and the rows of the pages read so far.
@@ -39,6 +39,8 @@ export class ConversationsPanel implements vscode.Disposable {
   private error: string | undefined;
   /** The conversation shown beside the list. */
   private detail: ConversationView | undefined;
+  /** The person opened or closed a conversation beside the list (a reload's conversation is not brought back then). */
+  private chosen = false;
   /** Settles once the first page of the filters the panel opened with is read (or failed). */
   private readonly firstPage: Promise<void>;
   /** Bumped by each new query, so a page of an older one is dropped. */
@@ -193,7 +195,8 @@ export class ConversationsPanel implements vscode.Disposable {
   async open(conversationId: string, toSide = false): Promise<unknown> {
     const record = this.records.get(conversationId);
     if (!record) return undefined;
-    if (toSide) return this.openRecord(record, this.target.agentId);
+    if (toSide) return this.openRecord(record, this.target.agentId, this.revealed);
+    this.chosen = true;
     return this.beside(conversationId, record);
   }
 
@@ -203,7 +206,8 @@ export class ConversationsPanel implements vscode.Disposable {
    */
   async reopen(conversationId: string): Promise<ConversationView | undefined> {
     await this.firstPage;
-    if (this.disposed || this.detail) return undefined;
+    // Not if the person opened or closed one meanwhile.
+    if (this.disposed || this.detail || this.chosen) return undefined;
     return this.beside(conversationId, this.records.get(conversationId));
   }
 
@@ -260,11 +264,12 @@ export class ConversationsPanel implements vscode.Disposable {
         await this.apply(this.filters);
         break;
       case 'closeDetail':
+        this.chosen = true;
         this.detail?.dispose();
         break;
       case 'openToSide': {
         const record = this.detail?.recordRead;
-        if (record) await this.openRecord(record, this.target.agentId);
+        if (record) await this.openRecord(record, this.target.agentId, this.revealed);
         break;
       }
       default:

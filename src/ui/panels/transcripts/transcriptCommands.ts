@@ -117,7 +117,7 @@ export function registerTranscriptCommands(
   function openRecord(
     record: ConversationRecord,
     agentId: string | undefined,
-    options: TranscriptsWebviewOptions = {},
+    options: TranscriptsWebviewOptions & { revealed?: boolean } = {},
   ): ConversationPanel {
     const existing = [...details].find((d) => d.conversationId === record.id);
     if (existing) {
@@ -152,7 +152,7 @@ export function registerTranscriptCommands(
         log,
         target,
         filters,
-        (record, agentId) => Promise.resolve(openRecord(record, agentId, options)),
+        (record, agentId, revealed) => Promise.resolve(openRecord(record, agentId, { ...options, revealed })),
         options,
       ),
     );
