@@ -20,7 +20,11 @@ import { TranscriptsWebview, type TranscriptsWebviewOptions } from './transcript
 import { queryOf, rowOf } from './transcriptView';
 
 /** Opens a conversation of the list in its own panel. */
-export type OpenRecord = (record: ConversationRecord, agentId: string | undefined, revealed: boolean) => Promise<unknown>;
+export type OpenRecord = (
+  record: ConversationRecord,
+  agentId: string | undefined,
+  revealed: boolean,
+) => Promise<unknown>;
 
 /**
  * The list of conversations (Conversations API v3): the filters, and the rows of the pages read so far.
