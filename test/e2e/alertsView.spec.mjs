@@ -50,7 +50,9 @@ describe('The Alerts view', { timeout: 240_000 }, () => {
   it('sits below the Agents view and welcomes a person with no connection', async () => {
     const { page } = wb;
     await step(page, 'alerts-welcome', async () => {
-      await page.locator('.activitybar a.action-label[aria-label^="Agent Workbench"]').click();
+      await page
+        .locator('.activitybar li.action-item', { has: page.locator('a[aria-label^="Agent Workbench"]') })
+        .click();
       const alerts = pane(page, 'Alerts');
       await alerts.locator('.welcome-view-content').getByText('Watch the metrics of your agents').waitFor();
       await alerts.getByRole('button', { name: 'Start Local Platform' }).waitFor();

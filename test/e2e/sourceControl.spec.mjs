@@ -59,7 +59,10 @@ describe('Source control of a checked-out agent', { timeout: 300_000 }, () => {
       );
       await teammate({ upsertTopics: [{ topicId: 'kt_delivery', name: 'Delivery', content: 'Delivery is free.' }] });
 
-      await page.locator('.activitybar a.action-label[aria-label^="Source Control"]').click();
+      // The item, not its icon: the badge of pending changes lies over the icon and takes the click.
+      await page
+        .locator('.activitybar li.action-item', { has: page.locator('a[aria-label^="Source Control"]') })
+        .click();
       await runCommand(page, 'Agent Workbench: Refresh Status');
       const scm = page.locator('.scm-view');
       for (const group of ['Local Changes', 'Remote Changes'])

@@ -57,7 +57,8 @@ export async function openWorkbench({ name, devExtension = true, prepare, settin
 
 /** Clicks the Agent Workbench item of the activity bar (it appears once the extension host has read the extension). */
 export async function showAgentWorkbench(page) {
-  const item = page.locator('.activitybar a.action-label[aria-label^="Agent Workbench"]');
+  // The item, not its icon: a badge (firing alerts) lies over the icon and may take the click.
+  const item = page.locator('.activitybar li.action-item', { has: page.locator('a[aria-label^="Agent Workbench"]') });
   await item.click();
   // With one view in the container VS Code titles the side bar "Agent Workbench: Agents"; with several (Agents, Alerts) each view has its own header.
   await page
