@@ -18,6 +18,10 @@ const REQUEST_TIMEOUT_MS = 30_000;
 export class Host<C, R extends { type: string }, N> {
   private readonly api = acquireVsCodeApi();
   private readonly pending = new PendingRequests();
+  /** Notifications come through the page's own socket (see src/ui/panels/directChannel.ts) while it is open. */
+  private viaSocket = false;
+  /** The page has said `ready`: a socket that closes makes it say so again. */
+  private listening = false;
 
   constructor(
     isNotificationOf: Guard<N>,
@@ -35,10 +39,6 @@ export class Host<C, R extends { type: string }, N> {
     const direct = document.querySelector<HTMLMetaElement>('meta[name="agent-workbench-direct"]')?.content;
     if (direct) this.connect(direct, guard);
   }
-
-  /** Notifications come through the page's own socket (see src/ui/panels/directChannel.ts) while it is open. */
-  private viaSocket = false;
-  private listening = false;
 
   private connect(url: string, guard: Guard<{ notification: N }>): void {
     let socket: WebSocket;

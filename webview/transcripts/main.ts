@@ -134,7 +134,7 @@ function closeDetail(): void {
   detail = undefined;
   list.setOpened(undefined);
   besideState = undefined;
-  if (listState) host.state = listState;
+  writeState();
   layout();
   // Back where the person was: on the row the conversation was opened from (scrolled into view if it left it).
   void list.focusRow(id);
@@ -213,27 +213,27 @@ async function apply(n: TranscriptsNotification): Promise<void> {
 }
 
 /**
- * Keeps what a restore needs (hidden panel, reloaded window): the list's filters, or the conversation's
- * id. Rows and turns are read again from the platform, so no number or transcript is kept here.
+ * Keeps what a restore needs (hidden panel, reloaded window): the list's filters and which conversation was
+ * beside it, or the conversation of a panel of its own. Rows and turns are read again from the platform, so no
+ * number or transcript is kept here.
  */
-/** What a reload needs: the list's filters, and which conversation was beside it (or the conversation of a panel of its own). */
 let listState: Extract<TranscriptsSnapshot, { kind: 'list' }> | undefined;
 let besideState: DetailSnapshot | undefined;
 function keepState(s: TranscriptsSnapshot): void {
-  const detailState = (d: DetailSnapshot): DetailSnapshot => ({
-    kind: 'detail',
-    conversationId: d.conversationId,
-    status: { ...d.status, text: '' },
-  });
   if (s.kind === 'list') {
     listState = { kind: 'list', list: { ...s.list, rows: [] } };
     if (s.detail) besideState = detailState(s.detail);
-  } else if (listState) besideState = detailState(s);
-  else {
-    host.state = detailState(s);
-    return;
-  }
-  host.state = { ...listState, ...(besideState ? { detail: besideState } : {}) };
+  } else besideState = detailState(s);
+  writeState();
+}
+
+function detailState(d: DetailSnapshot): DetailSnapshot {
+  return { kind: 'detail', conversationId: d.conversationId, status: { ...d.status, text: '' } };
+}
+
+function writeState(): void {
+  if (listState) host.state = { ...listState, ...(besideState ? { detail: besideState } : {}) };
+  else if (besideState) host.state = besideState;
 }
 
 const kept = host.state;

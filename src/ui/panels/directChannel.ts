@@ -5,6 +5,11 @@ import * as vscode from 'vscode';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { Emitter } from '../../core/event';
 
+/** How long a panel's page waits for the editor to make the channel's address reachable. */
+const EXTERNAL_URI_WAIT_MS = 2_000;
+/** A page's socket that has not answered a ping within this long is ended. */
+const HEARTBEAT_MS = 15_000;
+
 /**
  * A WebSocket from the extension host straight into a panel's page, for notifications that stream (a chat's
  * answer being written): a message posted to a webview passes through the workbench and two frames and takes
@@ -13,11 +18,6 @@ import { Emitter } from '../../core/event';
  * refused. The page sends nothing on it (what it sends is ignored); commands and requests keep going through
  * the webview's messages. Where the socket cannot be opened, the panel keeps posting messages as before.
  */
-/** How long a panel's page waits for the editor to make the channel's address reachable. */
-const EXTERNAL_URI_WAIT_MS = 2_000;
-/** A page's socket that has not answered a ping within this long is ended. */
-const HEARTBEAT_MS = 15_000;
-
 export class DirectChannel implements vscode.Disposable {
   private socket: WebSocket | undefined;
   private readonly _onDidOpen = new Emitter<void>();
@@ -61,9 +61,8 @@ export class DirectChannel implements vscode.Disposable {
 
   /** Sends one message; false when the socket is not open (the caller posts it instead). */
   send(message: unknown): boolean {
-    const socket = this.socket;
-    if (!socket || socket.readyState !== 1) return false;
-    socket.send(JSON.stringify(message));
+    if (!this.socket || !this.isOpen) return false;
+    this.socket.send(JSON.stringify(message));
     return true;
   }
 

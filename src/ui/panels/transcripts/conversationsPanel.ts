@@ -216,7 +216,7 @@ export class ConversationsPanel implements vscode.Disposable {
   }
 
   private beside(conversationId: string, record: ConversationRecord | undefined): ConversationView {
-    if (this.detail?.conversationId === conversationId && !this.detail.isDisposed) return this.detail;
+    if (this.detail?.conversationId === conversationId) return this.detail;
     // Replaced, not closed: the page swaps the conversation it shows.
     const replaced = this.detail;
     this.detail = undefined;
