@@ -54,6 +54,17 @@ const PARTS = [
   { name: 'e2e', cmd: node, args: ['test/host/runE2e.mjs'], count: (o) => lastSummary(o) },
 ];
 
+/**
+ * The start of a part's failure report (mocha's "N failing", node's "✖ failing tests:"), so the run's last screen
+ * names what failed and why even when the part's own output scrolled far above.
+ */
+function failureReport(output) {
+  const lines = output.split('\n');
+  const start = lines.findIndex((l) => /^\W*(?:\d+ failing|✖ failing tests:)\s*$/.test(l));
+  if (start < 0) return [];
+  return lines.slice(start, start + 40).map((l) => (l.length > 240 ? `${l.slice(0, 240)}…` : l));
+}
+
 function runPart(part) {
   return new Promise((resolvePart) => {
     const started = Date.now();
@@ -102,7 +113,8 @@ function runPart(part) {
         counted = { ...counted, failed: 1 };
         note ||= `exit code ${exit}`;
       }
-      resolvePart({ name: part.name, ...counted, seconds: (Date.now() - started) / 1000, note });
+      const failures = counted.failed ? failureReport(output) : [];
+      resolvePart({ name: part.name, ...counted, seconds: (Date.now() - started) / 1000, note, failures });
     });
   });
 }
@@ -119,6 +131,10 @@ for (const r of results) {
   console.log(
     `${mark} ${r.name.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed ${r.seconds.toFixed(1).padStart(7)} s${r.note ? `  (${r.note})` : ''}`,
   );
+}
+for (const r of results.filter((each) => each.failures.length)) {
+  console.log(`\n━━ What failed in ${r.name} (the start of its report)`);
+  for (const line of r.failures) console.log(line);
 }
 console.log(`Total time ${((Date.now() - startedAll) / 1000).toFixed(0)} s`);
 console.log(`${passed} passed, ${failed} failed`);

@@ -78,15 +78,43 @@ export async function startLocalPlatform(page) {
   return origin;
 }
 
-/** Runs a command from the command palette by its title, as a person types it. */
+/**
+ * Gives the workbench the keyboard by clicking where nothing happens: the middle of the editor area, or, when a
+ * webview lies there (a webview that reports its focus late may close a quick input opened after the click), the
+ * empty part of the activity bar.
+ */
+async function focusWorkbench(page) {
+  const point = await page.evaluate(() => {
+    const bar = document.querySelector('.part.activitybar')?.getBoundingClientRect();
+    const candidates = [{ x: 640, y: 400 }, ...(bar ? [{ x: bar.left + bar.width / 2, y: bar.bottom - 160 }] : [])];
+    return candidates.find(({ x, y }) => {
+      const at = document.elementFromPoint(x, y);
+      return at && !at.closest('iframe, .webview, a, button, .action-item, .monaco-list-row');
+    });
+  });
+  await page.mouse.click(point?.x ?? 640, point?.y ?? 400);
+}
+
+/**
+ * Runs a command from the command palette by its title, as a person types it. A quick input closes when something
+ * else takes the focus (a notification, a panel loading); it is then opened again, up to three times.
+ */
 export async function runCommand(page, title) {
-  await page.locator('.monaco-workbench').click({ position: { x: 640, y: 400 } });
-  await page.keyboard.press('Control+Shift+P');
   const input = page.locator('.quick-input-widget input.input');
-  await input.waitFor();
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-  await page.keyboard.press('Enter');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await focusWorkbench(page);
+      await page.keyboard.press('Control+Shift+P');
+      await input.waitFor({ timeout: 15_000 });
+      await input.fill(`>${title}`, { timeout: 10_000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 30_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 /** The notification toast that contains `text` (string or RegExp). */
