@@ -125,6 +125,9 @@ const table = [
   '| --- | ---: | --- | --- | --- | --- |',
   ...rows.map((r) => `| ${r.name} | ${r.value} | ${r.unit} | ${r.target} | ${r.result} | \`${r.file}\` |`),
 ];
+// What the figures need said beside them (kept by hand in bench/notes.md) follows the table.
+const notesFile = join(ROOT, 'bench', 'notes.md');
+const notes = existsSync(notesFile) ? `\n${readFileSync(notesFile, 'utf8').trim()}\n` : '';
 const doc = `# Performance
 
 Figures from \`npm run bench\` (written by \`bench/run.mjs\`; do not edit by hand). Each benchmark
@@ -132,7 +135,7 @@ starts what it needs on loopback, bounded in count and time; the extension figur
 production build and a real VS Code extension host (code-server 4.100.3, VS Code 1.100.3).
 
 ${table.join('\n')}
-
+${notes}
 Machine:
 
 ${machine.join('\n')}

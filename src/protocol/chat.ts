@@ -148,7 +148,7 @@ export type ChatCommand =
    * sub-millisecond, read with epochClock so the extension host can compare it with its own), and now holds `elements` line elements; only when the snapshot asked with ackPaint.
    * Told in batches, so that telling does not slow what it measures.
    */
-  | { type: 'painted'; paints: Array<{ rev: number; at: number }>; elements: number }
+  | { type: 'painted'; paints: Array<{ rev: number; at: number; inPage?: number }>; elements: number }
   /** Something failed in the webview: written to the extension's log. */
   | { type: 'problem'; message: string };
 
@@ -244,7 +244,8 @@ export const isChatNotification: Guard<ChatNotification> = isTagged<ChatNotifica
 const TEXT_MAX = 16_384;
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length <= TEXT_MAX;
 
-const isPaint = (v: unknown): v is { rev: number; at: number } => isRecord(v) && isNumber(v.rev) && isNumber(v.at);
+const isPaint = (v: unknown): v is { rev: number; at: number; inPage?: number } =>
+  isRecord(v) && isNumber(v.rev) && isNumber(v.at) && isOptional(isNumber)(v.inPage);
 
 export const isChatCommand: Guard<ChatCommand> = isTagged<ChatCommand>({
   send: (v): v is Extract<ChatCommand, { type: 'send' }> =>

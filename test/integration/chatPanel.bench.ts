@@ -42,6 +42,8 @@ suite('Chat panel figures', () => {
       const waiting = new Map<string, Array<{ rev: number; at: number }>>();
       const lineOf = new Map<number, string>();
       const latencies: number[] = [];
+      // Of each, the page's own part: from the message reaching the page to the text written.
+      const inPage: number[] = [];
       let measuring = false;
       p.onDidNotify((n) => {
         const line = n as { type: string; line?: ChatLine; rev?: number };
@@ -49,11 +51,12 @@ suite('Chat panel figures', () => {
         waiting.set(line.line.id, [...(waiting.get(line.line.id) ?? []), { rev: line.rev!, at: now() }]);
         lineOf.set(line.rev!, line.line.id);
       });
-      p.onDidPaint(({ rev, at }) => {
+      p.onDidPaint(({ rev, at, inPage: own }) => {
         const id = lineOf.get(rev);
         const versions = id === undefined ? undefined : waiting.get(id);
         if (!id || !versions) return;
         for (const v of versions) if (v.rev <= rev) latencies.push(at - v.at);
+        if (own !== undefined) inPage.push(own);
         waiting.set(
           id,
           versions.filter((v) => v.rev > rev),
@@ -67,6 +70,8 @@ suite('Chat panel figures', () => {
       recordMetric(`chunkToPageP95Ms${suffix}`, percentile(latencies, 95));
       recordMetric(`chunkToPageP50Ms${suffix}`, percentile(latencies, 50));
       recordMetric(`chunksMeasured${suffix}`, latencies.length);
+      assert.ok(inPage.length > 0, 'the page told no time of its own');
+      recordMetric(`chunkInPageP95Ms${suffix}`, percentile(inPage, 95));
     } finally {
       p.dispose();
       await platformOptions(urls, { streamDelayMs: 0 });

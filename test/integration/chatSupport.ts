@@ -17,7 +17,7 @@ export interface ChatPanelHandle {
   scroll(to: 'top' | 'bottom'): void;
   readonly directChannel: { open: boolean; url?: string };
   dropDirectChannel(): void;
-  onDidPaint: vscode.Event<{ rev: number; at: number; elements: number }>;
+  onDidPaint: vscode.Event<{ rev: number; at: number; inPage?: number; elements: number }>;
   onDidNotify: vscode.Event<{ type: string }>;
   dispose(): void;
 }

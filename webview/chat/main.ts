@@ -200,6 +200,7 @@ async function apply(n: ChatNotification): Promise<void> {
       if (ackPaint) await painted(0);
       break;
     case 'line': {
+      const arrived = host.arrivedAt;
       const at = index.get(n.line.id);
       if (at === undefined) {
         index.set(n.line.id, lines.length);
@@ -209,10 +210,10 @@ async function apply(n: ChatNotification): Promise<void> {
       }
       if (growLive(n.line)) {
         // lit has written the piece into the page synchronously.
-        if (ackPaint) tellPainted(n.rev);
+        if (ackPaint) tellPainted(n.rev, arrived);
       } else {
         showLines();
-        if (ackPaint) await painted(n.rev, n.line.id);
+        if (ackPaint) await painted(n.rev, n.line.id, arrived);
       }
       break;
     }
@@ -239,13 +240,13 @@ async function apply(n: ChatNotification): Promise<void> {
 }
 
 /** Tells the host (benchmarks, tests) when a change is in the page and how many line elements the page holds. */
-async function painted(rev: number, lineId?: string): Promise<void> {
+async function painted(rev: number, lineId?: string, arrived?: number): Promise<void> {
   await list.updateComplete;
   // A line already in view has its new text now; a new one, or a whole snapshot, once the list has laid it out
   // (the virtualizer draws a new item a frame or two later). A line scrolled out of view is never drawn: the wait is bounded.
   if (rev === 0) await Promise.race([list.layoutComplete, new Promise((r) => setTimeout(r, 2_000))]);
   else if (lineId !== undefined) await inList(lineId, 1_000);
-  tellPainted(rev);
+  tellPainted(rev, arrived);
 }
 
 /** Lines waited for in the list, with what to call once each is drawn. */
@@ -280,14 +281,14 @@ const paints = new PaintReporter(
   (told) =>
     command({
       type: 'painted',
-      paints: told.map(({ seq, at }) => ({ rev: seq, at })),
+      paints: told.map(({ seq, at, inPage }) => ({ rev: seq, at, ...(inPage === undefined ? {} : { inPage }) })),
       elements: list.querySelectorAll('.line').length + liveLine.querySelectorAll('.line').length,
     }),
   () => (epochNow ??= epochClock())(),
 );
 /** Notes when a version reached the page; told to the host a little later, with others, so the telling costs the stream nothing. */
-function tellPainted(rev: number): void {
-  paints.painted(rev);
+function tellPainted(rev: number, arrived?: number): void {
+  paints.painted(rev, arrived);
 }
 
 /** Keeps what is shown for a restore (hidden panel, reloaded window): view models only, nothing secret. */

@@ -16,21 +16,30 @@ export function actionButton(name: string, label: string, title: string, onClick
   return b;
 }
 
+/** A change in the page: when (epoch ms), and how long after its message reached the page (ms), when known. */
+export interface Paint {
+  seq: number;
+  at: number;
+  inPage?: number;
+}
+
 /**
  * Notes when a change reached the page and tells the host a little later, with others, so the telling
  * costs what it measures nothing (benchmarks and tests ask for it).
  */
 export class PaintReporter {
-  private paints: Array<{ seq: number; at: number }> = [];
+  private paints: Paint[] = [];
 
   constructor(
-    private readonly tell: (paints: Array<{ seq: number; at: number }>) => void,
+    private readonly tell: (paints: Paint[]) => void,
     /** Epoch milliseconds, sub-millisecond. */
     private readonly now: () => number = () => performance.timeOrigin + performance.now(),
   ) {}
 
-  painted(seq: number): void {
-    this.paints.push({ seq, at: this.now() });
+  /** `arrivedAt` (performance.now()): when the message with the change reached the page, to tell the page's own part. */
+  painted(seq: number, arrivedAt?: number): void {
+    const at = this.now();
+    this.paints.push({ seq, at, ...(arrivedAt === undefined ? {} : { inPage: performance.now() - arrivedAt }) });
     if (this.paints.length > 1) return;
     setTimeout(() => {
       const told = this.paints;

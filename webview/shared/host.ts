@@ -22,6 +22,8 @@ export class Host<C, R extends { type: string }, N> {
   private viaSocket = false;
   /** The page has said `ready`: a socket that closes makes it say so again. */
   private listening = false;
+  /** When the newest message arrived (performance.now()): benchmarks tell how long the page took from there. */
+  private arrived = 0;
 
   constructor(
     isNotificationOf: Guard<N>,
@@ -29,6 +31,7 @@ export class Host<C, R extends { type: string }, N> {
   ) {
     const guard = isNotification(isNotificationOf);
     window.addEventListener('message', (event: MessageEvent<unknown>) => {
+      this.arrived = performance.now();
       const data = event.data;
       // Once notifications come through the page's socket, posted ones are older: the socket's first says everything.
       if (guard(data)) {
@@ -48,6 +51,7 @@ export class Host<C, R extends { type: string }, N> {
       return; // Posted messages carry everything.
     }
     socket.addEventListener('message', (event: MessageEvent<unknown>) => {
+      this.arrived = performance.now();
       let data: unknown;
       try {
         data = JSON.parse(String(event.data));
@@ -64,6 +68,11 @@ export class Host<C, R extends { type: string }, N> {
       this.viaSocket = false;
       if (this.listening) this.ready(true);
     });
+  }
+
+  /** When the newest message reached the page, on the performance.now() clock. */
+  get arrivedAt(): number {
+    return this.arrived;
   }
 
   ready(socketClosed = false): void {

@@ -42,11 +42,14 @@ export class ChatPanel implements vscode.Disposable {
   /** Everything the panel holds until it is closed: the panel host, its subscriptions and its emitters. */
   private readonly subs = new DisposableStore();
   private readonly _onDidPaint = this.subs.add(
-    new vscode.EventEmitter<{ rev: number; at: number; elements: number }>(),
+    new vscode.EventEmitter<{ rev: number; at: number; inPage?: number; elements: number }>(),
   );
   private readonly _onDidDispose = this.subs.add(new vscode.EventEmitter<void>());
   private readonly _onDidNotify = this.subs.add(new vscode.EventEmitter<ChatNotification>());
-  /** The webview has line version `rev` in its page since `at` (epoch ms read with epochClock; only with ackPaint). */
+  /**
+   * The webview has line version `rev` in its page since `at` (epoch ms read with epochClock; only with ackPaint),
+   * `inPage` ms after the message that brought it reached the page.
+   */
   readonly onDidPaint = this._onDidPaint.event;
   readonly onDidDispose = this._onDidDispose.event;
   /** Every notification made for the webview, posted or not (tests read the conversation through it). */
@@ -301,7 +304,7 @@ export class ChatPanel implements vscode.Disposable {
         this.log.warn(`Chat panel page: ${c.message}`);
         break;
       case 'painted':
-        for (const { rev, at } of c.paints) this._onDidPaint.fire({ rev, at, elements: c.elements });
+        for (const { rev, at, inPage } of c.paints) this._onDidPaint.fire({ rev, at, inPage, elements: c.elements });
         break;
     }
   }
