@@ -187,16 +187,20 @@ export type TranscriptsCommand =
   | { type: 'reveal'; revealed: boolean }
   /** A row opened: beside the list in its page, or with `toSide` in a panel of its own. */
   | { type: 'open'; conversationId: string; toSide?: boolean }
-  /** The conversation beside the list: closed, or opened in a panel of its own as well. */
-  | { type: 'closeDetail' }
-  | { type: 'openToSide' }
-  | { type: 'find'; text: string }
-  | { type: 'openAgent' }
-  | { type: 'replay' }
+  /**
+   * The conversation beside the list: closed, or opened in a panel of its own as well. These and the commands of a
+   * conversation below name the one the page shows: beside the list, a command sent as another row replaced it is
+   * not carried out on the new one.
+   */
+  | { type: 'closeDetail'; conversationId?: string }
+  | { type: 'openToSide'; conversationId?: string }
+  | { type: 'find'; text: string; conversationId?: string }
+  | { type: 'openAgent'; conversationId?: string }
+  | { type: 'replay'; conversationId?: string }
   /** The list read again from its first page. */
   | { type: 'refresh' }
   /** The conversation read again. */
-  | { type: 'refreshDetail' }
+  | { type: 'refreshDetail'; conversationId?: string }
   /** Each change `seq` (0 for a snapshot) was in the page at `at` (epoch ms); the page holds `elements` rows or turns. */
   | { type: 'painted'; paints: Array<{ seq: number; at: number }>; elements: number }
   | { type: 'problem'; message: string };
@@ -205,8 +209,8 @@ export const EXPORT_FORMATS = ['json', 'markdown'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface TranscriptsRequests {
-  export: { args: { format: ExportFormat }; result: { file?: string } };
-  copyId: { args: object; result: { conversationId?: string } };
+  export: { args: { format: ExportFormat; conversationId?: string }; result: { file?: string } };
+  copyId: { args: { conversationId?: string }; result: { conversationId?: string } };
 }
 export type TranscriptsRequest = {
   [K in keyof TranscriptsRequests]: { type: K } & TranscriptsRequests[K]['args'];
@@ -342,25 +346,28 @@ export const isTranscriptsNotification: Guard<TranscriptsNotification> = isTagge
 const isPaint = (v: unknown): v is { seq: number; at: number } => isRecord(v) && isNumber(v.seq) && isNumber(v.at);
 
 type C<K extends TranscriptsCommand['type']> = Extract<TranscriptsCommand, { type: K }>;
+/** A command or request of a conversation names it, or not (older pages). */
+const names = (v: Record<string, unknown>): boolean => isOptional(isText)(v.conversationId);
 export const isTranscriptsCommand: Guard<TranscriptsCommand> = isTagged<TranscriptsCommand>({
   filters: (v): v is C<'filters'> => isRecord(v) && isConversationFilters(v.filters),
   more: (v): v is C<'more'> => isRecord(v),
   reveal: (v): v is C<'reveal'> => isRecord(v) && isBoolean(v.revealed),
   open: (v): v is C<'open'> => isRecord(v) && isText(v.conversationId) && isOptional(isBoolean)(v.toSide),
-  closeDetail: (v): v is C<'closeDetail'> => isRecord(v),
-  openToSide: (v): v is C<'openToSide'> => isRecord(v),
-  find: (v): v is C<'find'> => isRecord(v) && isText(v.text),
-  openAgent: (v): v is C<'openAgent'> => isRecord(v),
-  replay: (v): v is C<'replay'> => isRecord(v),
+  closeDetail: (v): v is C<'closeDetail'> => isRecord(v) && names(v),
+  openToSide: (v): v is C<'openToSide'> => isRecord(v) && names(v),
+  find: (v): v is C<'find'> => isRecord(v) && isText(v.text) && names(v),
+  openAgent: (v): v is C<'openAgent'> => isRecord(v) && names(v),
+  replay: (v): v is C<'replay'> => isRecord(v) && names(v),
   refresh: (v): v is C<'refresh'> => isRecord(v),
-  refreshDetail: (v): v is C<'refreshDetail'> => isRecord(v),
+  refreshDetail: (v): v is C<'refreshDetail'> => isRecord(v) && names(v),
   painted: (v): v is C<'painted'> => isRecord(v) && isArrayOf(isPaint)(v.paints) && isNumber(v.elements),
   problem: (v): v is C<'problem'> => isRecord(v) && isText(v.message),
 });
 
 export const isTranscriptsRequest: Guard<TranscriptsRequest> = isTagged<TranscriptsRequest>({
-  export: (v): v is Extract<TranscriptsRequest, { type: 'export' }> => isRecord(v) && isOneOf(EXPORT_FORMATS)(v.format),
-  copyId: (v): v is Extract<TranscriptsRequest, { type: 'copyId' }> => isRecord(v),
+  export: (v): v is Extract<TranscriptsRequest, { type: 'export' }> =>
+    isRecord(v) && isOneOf(EXPORT_FORMATS)(v.format) && names(v),
+  copyId: (v): v is Extract<TranscriptsRequest, { type: 'copyId' }> => isRecord(v) && names(v),
 });
 
 /** The answers to export and copy: a file saved (relative to the workspace) and an id copied. */

@@ -266,6 +266,17 @@ suite('Transcript viewer', () => {
       const json = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(file)));
       assert.equal(json.conversation.id, b.id);
       await vscode.workspace.fs.delete(file);
+
+      // What the page asked of the conversation it showed before, arriving after the next row replaced it, is
+      // not carried out on the new one: no export, no copy, no close.
+      const asked = ui.shown.length;
+      assert.deepEqual(await p.request({ type: 'export', format: 'json', conversationId: a.id }), {});
+      assert.equal(ui.shown.length, asked, 'nothing asked where to save');
+      assert.deepEqual(await p.request({ type: 'copyId', conversationId: a.id }), {});
+      await p.command({ type: 'closeDetail', conversationId: a.id });
+      assert.ok(!second.isDisposed, 'a close of the conversation before leaves the one now beside the list');
+      assert.deepEqual(await p.request({ type: 'copyId', conversationId: b.id }), { conversationId: b.id });
+      assert.equal(await vscode.env.clipboard.readText(), b.id);
     } finally {
       ui.dispose();
     }

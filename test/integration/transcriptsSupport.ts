@@ -6,6 +6,8 @@ import type {
   DetailStatus,
   FindResult,
   ListStatus,
+  TranscriptsCommand,
+  TranscriptsRequest,
 } from '../../src/protocol/transcripts';
 import { until } from './chatSupport';
 import { http, type LocalPlatformUrls } from './support';
@@ -19,6 +21,9 @@ export interface ListHandle {
   loadMore(): Promise<void>;
   reveal(revealed: boolean): void;
   open(conversationId: string, toSide?: boolean): Promise<unknown>;
+  /** As the page commands and asks. */
+  command(c: TranscriptsCommand): Promise<void>;
+  request(r: TranscriptsRequest): Promise<unknown>;
   onDidPaint: vscode.Event<{ seq: number; at: number; elements: number }>;
   onDidNotify: vscode.Event<{ type: string; seq?: number }>;
   dispose(): void;

@@ -69,23 +69,23 @@ function detailView(conversationId?: string): DetailView {
     const besideList = list !== undefined;
     const view = new DetailView(
       {
-        find: (text) => command({ type: 'find', text }),
+        find: (text) => command({ type: 'find', text, ...named(view) }),
         exportAs: (format) =>
           void host
-            .request({ type: 'export', format }, isFileResult, 10 * 60_000)
+            .request({ type: 'export', format, ...named(view) }, isFileResult, 10 * 60_000)
             .then((r) => view.say(r.file ? `Exported to ${r.file}` : 'Not exported'), report),
         copyId: () =>
           void host
-            .request({ type: 'copyId' }, isConversationIdResult)
+            .request({ type: 'copyId', ...named(view) }, isConversationIdResult)
             .then((r) => view.say(r.conversationId ? `Copied ${r.conversationId}` : ''), report),
-        openAgent: () => command({ type: 'openAgent' }),
-        replay: () => command({ type: 'replay' }),
+        openAgent: () => command({ type: 'openAgent', ...named(view) }),
+        replay: () => command({ type: 'replay', ...named(view) }),
         reveal: (revealed) => command({ type: 'reveal', revealed }),
-        refresh: () => command({ type: 'refreshDetail' }),
+        refresh: () => command({ type: 'refreshDetail', ...named(view) }),
         ...(besideList
           ? {
               close: dismissDetail,
-              openToSide: () => command({ type: 'openToSide' }),
+              openToSide: () => command({ type: 'openToSide', ...named(view) }),
             }
           : {}),
       },
@@ -118,8 +118,14 @@ document.addEventListener('keydown', (e) => {
 
 /** The person closed the conversation beside the list: gone from the page, and the host stops reading it. */
 function dismissDetail(): void {
+  const closing = named(detail);
   closeDetail();
-  command({ type: 'closeDetail' });
+  command({ type: 'closeDetail', ...closing });
+}
+
+/** A conversation's id to name in what is asked of it, once the view has shown one. */
+function named(view: DetailView | undefined): { conversationId?: string } {
+  return view?.conversationId ? { conversationId: view.conversationId } : {};
 }
 
 /** The conversation a change is for: in the list's page, none once the person closed it (a change may cross the close). */

@@ -249,7 +249,14 @@ export class ConversationsPanel implements vscode.Disposable {
     };
   }
 
-  private async command(c: TranscriptsCommand): Promise<void> {
+  /** Whether what the page asked names another conversation than the one now beside the list (another row opened since). */
+  private staleFor(asked: { conversationId?: string }): boolean {
+    return asked.conversationId !== undefined && asked.conversationId !== this.detail?.conversationId;
+  }
+
+  /** What the page commands, checked by the panel host (tests send it as the page does). */
+  async command(c: TranscriptsCommand): Promise<void> {
+    if ('conversationId' in c && c.type !== 'open' && this.staleFor(c)) return;
     switch (c.type) {
       case 'filters':
         await this.apply(c.filters);
@@ -283,8 +290,9 @@ export class ConversationsPanel implements vscode.Disposable {
     }
   }
 
-  private request(r: TranscriptsRequest): Promise<unknown> {
-    return this.detail ? this.detail.request(r) : Promise.resolve({});
+  /** What the page asks, checked by the panel host (tests ask it as the page does). */
+  request(r: TranscriptsRequest): Promise<unknown> {
+    return this.detail && !this.staleFor(r) ? this.detail.request(r) : Promise.resolve({});
   }
 
   dispose(): void {
