@@ -63,6 +63,7 @@ suite('Chat playground', () => {
     assert.ok(answer.text.startsWith(pieces[0]!), 'each piece grows the same line');
     assert.deepEqual(answer.custom, { order: 'A-1001' }, 'metadata.custom echoed on the answer');
     await until('the finished answer in the webview page', () => finalRev > 0 && painted.includes(finalRev));
+    assert.equal(p.snapshot().status.agentTyping, false, 'no "typing" under a finished answer');
     assert.deepEqual(
       byRole(p, 'user').map((l) => [l.text, l.custom]),
       [['What are your opening hours on Sunday?', { order: 'A-1001' }]],

@@ -116,7 +116,14 @@ function nearBottom(scroller: HTMLElement): boolean {
 
 function showLines(): void {
   const follow = nearBottom(list);
-  list.items = live === undefined ? lines.slice() : lines.slice(0, -1);
+  const next = live === undefined ? lines.slice() : lines.slice(0, -1);
+  const shown = list.items;
+  // A streamed answer starting leaves the list's lines as they are: they are not drawn and measured again.
+  if (next.length === shown.length && next.every((line, i) => line === shown[i])) {
+    if (follow && lines.length) list.scrollTo({ top: list.scrollHeight });
+    return;
+  }
+  list.items = next;
   // Follows the conversation while the person is at its end; scrolling the list itself moves no other frame.
   if (follow && lines.length) void list.updateComplete.then(() => list.scrollTo({ top: list.scrollHeight }));
 }

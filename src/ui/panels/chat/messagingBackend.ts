@@ -275,6 +275,8 @@ export class MessagingBackend implements ChatBackend {
       ...(m.state === 'interrupted' ? { interrupted: true } : {}),
       ...(custom ? { custom } : {}),
     });
+    // The answer has arrived: the agent is no longer typing, whether or not the platform says so.
+    if (m.state !== 'streaming') this.t.setStatus({ agentTyping: false });
   }
 
   /** The session carries out the spec's client action itself; the person is told what it did. */
