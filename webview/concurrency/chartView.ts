@@ -6,6 +6,8 @@ import { formatTime } from './time';
 
 /** Series colours from the editor's chart palette, so the chart follows the theme. */
 const PALETTE = ['blue', 'orange', 'green', 'purple', 'red', 'yellow'].map((c) => `--vscode-charts-${c}`);
+/** Steps of the value axis: 1, 2, 5, 10, 20, 50, ... */
+const WHOLE_STEPS = Array.from({ length: 18 }, (_, i) => [1, 2, 5][i % 3]! * 10 ** Math.floor(i / 3));
 const HEIGHT = 320;
 
 function cssVar(name: string, fallback: string): string {
@@ -88,7 +90,8 @@ export class ChartView {
           points: { show: false },
         })),
       ],
-      axes: [axis, { ...axis, label: 'Concurrent conversations', labelFont: `12px ${font}` }],
+      // Conversations are counted whole: the value axis has whole-number steps only.
+      axes: [axis, { ...axis, label: 'Concurrent conversations', labelFont: `12px ${font}`, incrs: WHOLE_STEPS }],
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
       hooks: {
