@@ -97,6 +97,11 @@ describe('Concurrency chart and replay in the workbench', { timeout: 300_000 }, 
       const greeting = panel().locator('.turn').first();
       await greeting.locator('ins', { hasText: 'Robin' }).first().waitFor();
       assert.ok((await greeting.locator('del').count()) > 0, 'recorded words that are gone are marked');
+      assert.equal(
+        await greeting.locator('.answer.recorded .text').innerText(),
+        recorded.turns[0].agent_response,
+        'the recorded answer reads as it was recorded, marks and all',
+      );
       const now = await greeting.locator('.answer.replayed .text').innerText();
       assert.match(now, /<img src=x onerror="pwned=1">/, 'markup from the agent is shown as typed');
       assert.match(now, /⟦U\+202E⟧evil⟦U\+202C⟧/, 'the right-to-left override is shown, not obeyed');

@@ -53,15 +53,21 @@ const { command } = startViewApp<ReplayView, ReplayCommand>(isReplayView, show);
 cancel.addEventListener('click', () => command({ type: 'cancel' }));
 again.addEventListener('click', () => command({ type: 'again' }));
 
-/** A diff as text nodes, plain or inside <del> and <ins>: never HTML. */
+/**
+ * A diff as text nodes, plain or inside <del> and <ins>: never HTML. The spaces around a changed stretch stay
+ * outside its mark, so only words are struck through or underlined.
+ */
 function diffNodes(parts: readonly DiffPart[], side: 'recorded' | 'replayed'): Node[] {
   return parts
     .filter((p) => p.kind === 'same' || (side === 'recorded' ? p.kind === 'removed' : p.kind === 'added'))
-    .map((p) =>
-      p.kind === 'same'
-        ? document.createTextNode(shown(p.text))
-        : el(p.kind === 'added' ? 'ins' : 'del', {}, shown(p.text)),
-    );
+    .flatMap((p) => {
+      if (p.kind === 'same' || !p.text.trim()) return [document.createTextNode(shown(p.text))];
+      const [, before = '', words = '', after = ''] = /^(\s*)([\s\S]*?)(\s*)$/.exec(p.text) ?? [];
+      const mark = el(p.kind === 'added' ? 'ins' : 'del', {}, shown(words));
+      return [before, mark, after]
+        .filter((n) => n !== '')
+        .map((n) => (typeof n === 'string' ? document.createTextNode(shown(n)) : n));
+    });
 }
 
 function answer(label: string, nodes: Node[] | string, cls: string): HTMLElement {

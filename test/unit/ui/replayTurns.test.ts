@@ -55,3 +55,17 @@ test('answers are compared word by word; only whitespace is no difference', () =
   assert.equal(compare('Same words here', 'Same words here').same, true);
   assert.equal(compare('<b>x</b>', '<b>x</b>').diff[0]!.text, '<b>x</b>', 'markup stays text');
 });
+
+test('each side of the comparison reads exactly as its answer, spaces included, when words are added before punctuation', () => {
+  const recorded = "Hello! I'm Sam, the support agent of Acme. How can I help you today?";
+  const replayed = "Hello! I'm Robin, the desk of Acme <img src=x> evil. How can I help you today?";
+  const { diff, same } = compare(recorded, replayed);
+  assert.equal(same, false);
+  const side = (kind: 'removed' | 'added') =>
+    diff
+      .filter((p) => p.kind === 'same' || p.kind === kind)
+      .map((p) => p.text)
+      .join('');
+  assert.equal(side('removed'), recorded, 'the recorded answer as it was (no space before its full stop)');
+  assert.equal(side('added'), replayed, 'the new answer as it is');
+});

@@ -1,4 +1,4 @@
-import { diffWords } from 'diff';
+import { diffWordsWithSpace } from 'diff';
 import type { ConversationRecord } from '../../../contract/conversations';
 import type { DiffPart, ReplayTurn } from '../../../protocol/replay';
 
@@ -23,9 +23,12 @@ export function turnsOf(record: ConversationRecord): ReplayTurn[] {
   return out;
 }
 
-/** The recorded answer against the new one, word by word; whitespace alone is no difference. */
+/**
+ * The recorded answer against the new one, word by word; whitespace alone is no difference. Spaces are compared as
+ * words of their own, so each side reads exactly as its answer (plain word diffs may move a space across a change).
+ */
 export function compare(recorded: string, replayed: string): { diff: DiffPart[]; same: boolean } {
-  const diff: DiffPart[] = diffWords(recorded, replayed).map((c) => ({
+  const diff: DiffPart[] = diffWordsWithSpace(recorded, replayed).map((c) => ({
     kind: c.added ? 'added' : c.removed ? 'removed' : 'same',
     text: c.value,
   }));
