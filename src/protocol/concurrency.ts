@@ -87,15 +87,31 @@ export type ChartCommand =
   /** The webview drew the view of this query (tests and screenshots wait for it). */
   | { type: 'drawn'; points: number };
 
-/** What is wrong with a range, in words that say what to fix; undefined when it can be sent. */
+const WINDOW_MS = 5 * 60_000;
+
+/**
+ * A time typed in a field labelled UTC, in epoch ms: a date and time without a zone is UTC, as the label says
+ * (Date.parse alone would read it in the computer's time zone). NaN when it is not a date.
+ */
+export function utcMs(text: string): number {
+  const t = text.trim();
+  const zoneless = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/i.exec(t);
+  return Date.parse(zoneless ? `${zoneless[1]}T${zoneless[2]}Z` : t);
+}
+
+/**
+ * What is wrong with a range, in words that say what to fix; undefined when it can be sent. The week is counted
+ * as the platform may count it: after the start is rounded down and the end up to whole 5-minute windows.
+ */
 export function checkRange(start: string, end: string): string | undefined {
-  const from = Date.parse(start);
-  const to = Date.parse(end);
+  const from = utcMs(start);
+  const to = utcMs(end);
   if (!Number.isFinite(from)) return 'The start is not a date and time: give one such as 2026-01-05T09:00Z.';
   if (!Number.isFinite(to)) return 'The end is not a date and time: give one such as 2026-01-05T17:00Z.';
   if (to <= from) return 'The end must be after the start.';
-  if (to - from > CHART_MAX_RANGE_MS)
-    return 'The range is longer than a week: the platform answers at most 7 days at a time. Move the start or the end closer.';
+  const rounded = Math.ceil(to / WINDOW_MS) * WINDOW_MS - Math.floor(from / WINDOW_MS) * WINDOW_MS;
+  if (rounded > CHART_MAX_RANGE_MS)
+    return 'The range is longer than a week once rounded to whole 5-minute windows: the platform answers at most 7 days at a time. Move the start or the end closer.';
   return undefined;
 }
 

@@ -15,6 +15,7 @@ import {
   checkRange,
   isChartView,
   presetRange,
+  utcMs,
 } from '../../src/protocol/concurrency';
 import { adoptStyles, el } from '../shared/styles';
 import themeCss from '../shared/theme.css';
@@ -145,9 +146,7 @@ function presetOf(q: ChartQuery): string {
   return (
     CHART_PRESET_IDS.find((id) => {
       const r = presetRange(id, Date.now());
-      return (
-        r.end === new Date(Date.parse(q.end)).toISOString() && r.start === new Date(Date.parse(q.start)).toISOString()
-      );
+      return r.end === new Date(utcMs(q.end)).toISOString() && r.start === new Date(utcMs(q.start)).toISOString();
     }) ?? 'custom'
   );
 }

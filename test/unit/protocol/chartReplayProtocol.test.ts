@@ -7,6 +7,7 @@ import {
   CHART_INTERVAL_MS,
   CHART_MAX_RANGE_MS,
   checkRange,
+  utcMs,
   isChartCommand,
   isChartView,
   presetRange,
@@ -70,4 +71,16 @@ test('views and commands from the other side are checked before use', () => {
       turns: [{ ...turn, diff: [{ kind: 'html', text: '<b>' }] }],
     }),
   );
+});
+
+test('a time typed without a zone is UTC, as the fields say, wherever the computer is', () => {
+  assert.equal(utcMs('2026-01-05T09:00'), Date.UTC(2026, 0, 5, 9, 0));
+  assert.equal(utcMs('2026-01-05 09:00:30'), Date.UTC(2026, 0, 5, 9, 0, 30));
+  assert.equal(utcMs('2026-01-05T09:00+02:00'), Date.UTC(2026, 0, 5, 7, 0));
+  assert.ok(Number.isNaN(utcMs('yesterday')));
+});
+
+test('the week is counted over whole 5-minute windows, as the platform rounds the range', () => {
+  assert.equal(checkRange('2026-01-01T09:00Z', '2026-01-08T09:00Z'), undefined);
+  assert.match(checkRange('2026-01-01T09:02Z', '2026-01-08T09:02Z')!, /longer than a week once rounded/);
 });

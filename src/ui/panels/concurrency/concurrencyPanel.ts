@@ -8,6 +8,7 @@ import {
   type ChartSeries,
   type ChartView,
   checkRange,
+  utcMs,
   isChartCommand,
 } from '../../../protocol/concurrency';
 import { clientRuntime } from '../../clientRuntime';
@@ -103,8 +104,8 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
       ]);
       if (abort.signal.aborted) return this.view;
       const { times, series } = seriesOf(reply, query.sliceByVariant);
-      const from = Date.parse(query.start);
-      const to = Date.parse(query.end);
+      const from = utcMs(query.start);
+      const to = utcMs(query.end);
       this.update({
         state: 'ready',
         times,
@@ -148,8 +149,8 @@ function checkVariant(variant: string | undefined): string | undefined {
 function toInput(q: ChartQuery): ConcurrencyQueryInput {
   const variant = q.variant?.trim();
   return {
-    start_time: new Date(Date.parse(q.start)).toISOString(),
-    end_time: new Date(Date.parse(q.end)).toISOString(),
+    start_time: new Date(utcMs(q.start)).toISOString(),
+    end_time: new Date(utcMs(q.end)).toISOString(),
     client_env: q.environment,
     ...(variant ? (VARIANT_ID.test(variant) ? { variant_id: variant } : { variant_name: variant }) : {}),
     ...(q.sliceByVariant ? { slice_by: 'variant' as const } : {}),
