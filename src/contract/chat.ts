@@ -61,9 +61,10 @@ export const chatRespondRequestSchema = z.looseObject({
 });
 export type ChatRespondRequest = z.infer<typeof chatRespondRequestSchema>;
 
+/** Both fields are named by the spec, neither is said to be always there: a handoff without one is still a handoff. */
 export const chatHandoffSchema = z.looseObject({
-  destination: z.string(),
-  reason: z.string(),
+  destination: z.string().optional(),
+  reason: z.string().optional(),
 });
 export type ChatHandoff = z.infer<typeof chatHandoffSchema>;
 

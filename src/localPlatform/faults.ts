@@ -12,6 +12,11 @@ export interface Fault {
   retryAfter?: number;
   /** Wait this long before handling (or answering the status). */
   delayMs?: number;
+  /**
+   * The request is carried out, then answered with its own status and this body instead of the real one: a
+   * success whose answer the client cannot read.
+   */
+  replyBody?: unknown;
   /** How many matching requests it applies to; unset means until cleared. */
   times?: number;
   /** Messaging only: close open WebSockets of this session (or all) right away. */

@@ -120,6 +120,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     }
     if (base !== 'admin') platform.requests.record(platform.now(), method, base, path, url.searchParams);
     const routers: Router[] = base === 'admin' ? [admin] : (byBase.get(base) ?? []).map((f) => f.router);
+    /** A fault's body that replaces the real answer's (see Fault.replyBody). */
+    let replaced: { body: unknown } | undefined;
     try {
       const raw = await readBody(req).catch((err: unknown) => {
         // The rest of the body is never read, so this connection cannot carry another request.
@@ -130,8 +132,9 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
           base,
           method,
           path,
-          (f) => f.status !== undefined || f.delayMs !== undefined,
+          (f) => f.status !== undefined || f.delayMs !== undefined || f.replyBody !== undefined,
         );
+        replaced = fault && 'replyBody' in fault ? { body: fault.replyBody } : undefined;
         if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
         if (fault?.status) {
           const headers: Record<string, string> =
@@ -155,12 +158,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
           const failed = persistence?.check();
           if (failed) throw errorFor(base, 503, failed);
           const status = reply.status ?? 200;
-          sendJson(
-            res,
-            status,
-            minimal ? minimalBody(base, method, path, status, reply.body) : reply.body,
-            reply.headers,
-          );
+          const body = minimal ? minimalBody(base, method, path, status, reply.body) : reply.body;
+          sendJson(res, status, replaced ? replaced.body : body, reply.headers);
           return;
         }
         methodMismatch ||= m.methodMismatch;

@@ -293,6 +293,43 @@ suite('Chat playground', () => {
     assert.ok(byRole(p, 'notice').some((l) => l.text === 'The agent ended the conversation.'));
   });
 
+  test('Chat API: a turn the platform accepted with an answer it could not read is not reported as failed; a close that failed leaves the conversation open and can be tried again', async () => {
+    const p = await chat({ mode: 'chatApi', target: { label: 'Unreadable' } });
+    await until('the greeting', () => answers(p).length === 1);
+    // The platform carries out the turn and answers 200 without end_conversation.
+    await fault(urls, {
+      family: 'runtime',
+      method: 'POST',
+      path: 'chat/respond',
+      replyBody: { response: 'Open from nine to five.' },
+      times: 1,
+    });
+    await p.send('What are your opening hours?');
+    await until('the part of the answer that could be read', () =>
+      answers(p).some((l) => l.text === 'Open from nine to five.'),
+    );
+    const mine = byRole(p, 'user').at(-1)!;
+    assert.ok(!mine.error && !mine.fix, 'the message is not marked failed, and Send again is not offered');
+    assert.ok(
+      byRole(p, 'notice').some(
+        (l) => /^The platform took the message, but its answer could not be read/.test(l.text) && !l.error,
+      ),
+    );
+    assert.equal(p.snapshot().status.canSend, true, 'the conversation goes on');
+
+    // The platform is unavailable for closes (also when the client tries again by itself), then back.
+    await fault(urls, { family: 'runtime', method: 'PUT', path: 'chat/close', status: 503 });
+    await p.endSession();
+    const state = p.snapshot().status.state;
+    assert.notEqual(state, 'ended', 'not closed: the platform refused');
+    assert.ok(byRole(p, 'notice').some((l) => l.error && /still open/.test(l.text)));
+    await http('DELETE', `${urls.admin}/faults`);
+    await p.send('Thanks');
+    await until('an answer after the failed close', () => answers(p).length === 3);
+    await p.endSession();
+    assert.equal(p.snapshot().status.state, 'ended', 'closed when tried again');
+  });
+
   test('save the conversation to a file, open it again; restart keeps the settings; several panels side by side', async () => {
     const a = await chat({ mode: 'chatApi', variantId: undefined, target: { label: 'First' } });
     const b = await chat({ mode: 'messaging', streaming: false, target: { label: 'Second' } });

@@ -1,9 +1,11 @@
 import type { ChatClient } from '../../../client/chat';
+import type { PlatformError } from '../../../client/errors';
 import type { ChatRespondRequest } from '../../../contract/chat';
 import type { ChatLine, FixKind } from '../../../protocol/chat';
 import { type ChatBackend, fixOf, type SentMessage } from './chatBackend';
 import type { ChatTranscript } from './chatTranscript';
 import type { PanelActions } from './messagingBackend';
+import { isPlatformError } from '../../commands/failure';
 
 /**
  * Chat API mode: turn-based REST. Create (with the variant and integration attributes), one
@@ -15,6 +17,7 @@ export class ChatApiBackend implements ChatBackend {
   private lastSent: SentMessage | undefined;
   private busy = false;
   private closed = false;
+  private closing = false;
 
   constructor(
     private readonly client: ChatClient,
@@ -38,24 +41,28 @@ export class ChatApiBackend implements ChatBackend {
     try {
       const reply = await this.client.create(request);
       this.t.inspect('in', 'chat/create', reply, { latencyMs: this.t.takeLatency() });
-      this.conversation = reply.conversation_id;
-      this.t.setStatus({
-        state: 'open',
-        text: 'Conversation started',
-        conversationId: reply.conversation_id,
-        canSend: true,
-      });
-      if (reply.response)
-        this.t.upsert({
-          id: this.t.localId('turn'),
-          role: 'agent',
-          text: reply.response,
-          time: new Date().toISOString(),
-        });
+      this.started(reply.conversation_id, reply.response);
     } catch (err) {
-      this.t.setStatus({ state: 'failed', text: message(err), canSend: false });
-      this.t.notice(message(err), { error: true, fix: fixOf('restart') });
+      const accepted = acceptedUnreadable(err);
+      const id = textOf(accepted?.body, 'conversation_id');
+      if (accepted) {
+        // The platform started a conversation (2xx); what of its answer can be read is used.
+        this.t.inspect('in', 'chat/create (unreadable)', accepted.body, { latencyMs: this.t.takeLatency() });
+        this.t.notice(partly('started a conversation', accepted));
+      }
+      if (id) this.started(id, textOf(accepted?.body, 'response'));
+      else {
+        this.t.setStatus({ state: 'failed', text: message(err), canSend: false });
+        this.t.notice(message(err), { error: true, fix: fixOf('restart') });
+      }
     }
+  }
+
+  private started(conversationId: string, response: string | undefined): void {
+    this.conversation = conversationId;
+    this.t.setStatus({ state: 'open', text: 'Conversation started', conversationId, canSend: true });
+    if (response)
+      this.t.upsert({ id: this.t.localId('turn'), role: 'agent', text: response, time: new Date().toISOString() });
   }
 
   async send(text: string, custom?: Record<string, unknown>): Promise<void> {
@@ -91,8 +98,11 @@ export class ChatApiBackend implements ChatBackend {
         time: new Date().toISOString(),
       });
       if (reply.handoff) {
-        this.t.setStatus({ handoff: reply.handoff.destination });
-        this.t.notice(`Handed off to ${reply.handoff.destination} (${reply.handoff.reason}).`);
+        const { destination, reason } = reply.handoff;
+        this.t.setStatus({ handoff: destination ?? 'destination not given' });
+        this.t.notice(
+          `Handed off to ${destination ?? 'a destination the platform did not name'}${reason ? ` (${reason})` : ''}.`,
+        );
       }
       if (reply.end_conversation) {
         this.closed = true;
@@ -101,8 +111,18 @@ export class ChatApiBackend implements ChatBackend {
         return;
       }
     } catch (err) {
-      this.t.upsert({ ...line, error: true, fix: fixOf('resend') });
-      this.t.notice(message(err), { error: true });
+      const accepted = acceptedUnreadable(err);
+      if (accepted) {
+        // The platform took the message (2xx): nothing to send again; what of its answer can be read is shown.
+        this.t.inspect('in', 'chat/respond (unreadable)', accepted.body, { latencyMs: this.t.takeLatency() });
+        const said = textOf(accepted.body, 'response');
+        if (said !== undefined)
+          this.t.upsert({ id: this.t.localId('turn'), role: 'agent', text: said, time: new Date().toISOString() });
+        this.t.notice(partly('took the message', accepted));
+      } else {
+        this.t.upsert({ ...line, error: true, fix: fixOf('resend') });
+        this.t.notice(message(err), { error: true });
+      }
     } finally {
       this.busy = false;
     }
@@ -118,17 +138,31 @@ export class ChatApiBackend implements ChatBackend {
   }
 
   async endSession(): Promise<void> {
-    if (!this.conversation || this.closed) return;
-    this.closed = true;
+    if (!this.conversation || this.closed || this.closing) return;
+    this.closing = true;
     this.t.inspect('out', 'PUT chat/close', { conversation_id: this.conversation });
     try {
       const reply = await this.client.close(this.conversation);
       this.t.inspect('in', 'chat/close', reply);
-      this.t.notice('The conversation was closed.', { fix: fixOf('restart') });
-      this.t.setStatus({ state: 'ended', text: 'The conversation was closed', canSend: false, agentTyping: false });
+      this.closedNow();
     } catch (err) {
-      this.t.notice(message(err), { error: true });
+      const accepted = acceptedUnreadable(err);
+      if (accepted) {
+        this.t.inspect('in', 'chat/close (unreadable)', accepted.body);
+        this.closedNow();
+      } else {
+        // Not closed: the conversation goes on, and End session can be tried again.
+        this.t.notice(`${message(err)}. The conversation is still open.`, { error: true });
+      }
+    } finally {
+      this.closing = false;
     }
+  }
+
+  private closedNow(): void {
+    this.closed = true;
+    this.t.notice('The conversation was closed.', { fix: fixOf('restart') });
+    this.t.setStatus({ state: 'ended', text: 'The conversation was closed', canSend: false, agentTyping: false });
   }
 
   async fix(kind: FixKind, line: ChatLine): Promise<void> {
@@ -149,4 +183,21 @@ export class ChatApiBackend implements ChatBackend {
 
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** The error of a write the platform carried out (2xx) although its answer could not be read. */
+function acceptedUnreadable(err: unknown): PlatformError | undefined {
+  return isPlatformError(err) && err.kind === 'acceptedUnreadable' ? err : undefined;
+}
+
+/** What the person is told of such a write: done, and where the answer is. */
+function partly(what: string, err: PlatformError): string {
+  const missing = err.fieldErrors.map((f) => f.field).join(', ');
+  return `The platform ${what}, but its answer could not be read in full${missing ? ` (missing or unexpected: ${missing})` : ''}. What could be read is shown; the whole answer is in the inspector.`;
+}
+
+/** A string field of an answer that could not be read as a whole, when it is there. */
+function textOf(body: unknown, field: string): string | undefined {
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[field] : undefined;
+  return typeof value === 'string' ? value : undefined;
 }
