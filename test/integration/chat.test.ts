@@ -174,7 +174,14 @@ suite('Chat playground', () => {
     assert.equal(new Set(p.snapshot().lines.map((l) => l.id)).size, p.snapshot().lines.length);
     const notices = p.snapshot().lines.filter((l) => l.role === 'notice' && l.text.startsWith('Reconnected by itself'));
     assert.ok(notices.length > 0, 'the panel said it reconnected');
-    assert.match(notices.at(-1)!.text, /\((\d+) times\); resumed from position \d+, nothing missed or repeated\./);
+    await until('the last reconnect caught up', () =>
+      /\(\d+ times\); resumed from position \d+: \d+ missed events? caught up, none shown twice\./.test(
+        p
+          .snapshot()
+          .lines.filter((l) => l.role === 'notice' && l.text.startsWith('Reconnected by itself'))
+          .at(-1)!.text,
+      ),
+    );
     // The last drop may come just after the last answer: the session is open again once it has reconnected.
     await until('the session open again', () => p.snapshot().status.state === 'open', 30_000);
   });
@@ -194,6 +201,7 @@ suite('Chat playground', () => {
       ),
     );
     assert.equal(p.snapshot().status.canSend, false);
+    assert.equal(p.snapshot().status.handoff, undefined, 'no one on the line once the session is over');
   });
 
   test("a system error is shown, and the session carries out the spec's client action itself and says so", async () => {
@@ -437,6 +445,10 @@ suite('Chat playground', () => {
     assert.match(entry.label, /EVENT_TYPE_SURVEY_OFFERED/);
     assert.match(entry.json, /"survey":\s*"csat"/, 'the whole event, as it came');
     assert.equal(entry.direction, 'in');
+    assert.ok(
+      byRole(p, 'notice').some((l) => /cannot read arrived .*EVENT_TYPE_SURVEY_OFFERED.*in the inspector/.test(l.text)),
+      'the conversation says so, and where to look',
+    );
     await p.send('Are you open on Sunday?');
     await until('the answer', () => answers(p).length === 2);
     assert.equal(p.snapshot().status.state, 'open');

@@ -1,5 +1,11 @@
 import type { MessagingClient } from '../../../client/messaging';
-import type { AgentMessage, MessagingEvent, SystemMessage } from '../../../client/messagingEvents';
+import type {
+  AgentMessage,
+  HistoryBatch,
+  MessagingEvent,
+  SystemMessage,
+  UnrecognizedEvent,
+} from '../../../client/messagingEvents';
 import type { SessionRecovery } from '../../../client/messagingRecovery';
 import type { MessagingSession, SessionState } from '../../../client/messagingSession';
 import type { ClientEventNames } from '../../../contract/messaging';
@@ -15,6 +21,8 @@ import { systemErrorFix } from './systemErrorFixes';
  * the connection died is lost with it (docs/api-assumptions.md).
  */
 const RESEND_AFTER_MS = 1_500;
+/** How long the session waits for a reconnect's history before it goes on without it (its historyTimeoutMs). */
+const HISTORY_WAIT_MS = 2_000;
 
 interface Unconfirmed {
   line: ChatLine;
@@ -50,6 +58,11 @@ export class MessagingBackend implements ChatBackend {
   private reconnects = 0;
   private reconnectLine: string | undefined;
   private wasReconnecting = false;
+  /** Events that could not be read, and the line that counts them. */
+  private unreadable = 0;
+  private unreadableLine: string | undefined;
+  /** Reconnected, and the history that says what was missed has not arrived yet: where it resumes from. */
+  private awaitingHistory: { from: number } | undefined;
 
   /** The system text the session is acting on itself (its onRecovery comes just before the message). */
   private actedOn: string | undefined;
@@ -130,8 +143,11 @@ export class MessagingBackend implements ChatBackend {
     }
   }
 
-  /** Writes again what was written on a lost connection and is still not echoed once the history is back. */
-  private resendLost(): void {
+  /**
+   * Writes again what was written on a lost connection and is still not echoed `afterMs` from now: once the
+   * reconnect's history is back, or (without one) once the session stopped waiting for it.
+   */
+  private resendLost(afterMs: number): void {
     clearTimeout(this.resendTimer);
     this.resendTimer = setTimeout(() => {
       if (this.session?.state.kind !== 'open') return;
@@ -141,7 +157,7 @@ export class MessagingBackend implements ChatBackend {
         this.t.inspect('note', 'sent again: not in the history after the reconnect', { text: entry.line.text });
         void this.write(entry);
       }
-    }, RESEND_AFTER_MS);
+    }, afterMs);
   }
 
   typing(typing: boolean): void {
@@ -196,10 +212,11 @@ export class MessagingBackend implements ChatBackend {
   private listen(s: MessagingSession): void {
     this.subs.push(
       s.onEvent((e) => this.event(e)),
+      s.onHistory((batch) => this.historyRead(batch)),
       s.onMessage((m) => this.agentMessage(m)),
       s.onTyping((typing) => this.t.setStatus({ agentTyping: typing })),
       s.onSystemMessage((m) => this.systemMessage(m)),
-      s.onUnrecognizedEvent((u) => this.t.inspect('in', `unrecognized: ${u.problem}`, u.raw, { unrecognized: true })),
+      s.onUnrecognizedEvent((u) => this.unrecognized(u)),
       s.onStateChange((state) => this.state(state)),
       s.onRecovery((r) => this.recovery(r)),
       s.onExpired(({ message }) => this.t.notice(message, { error: true, fix: fixOf('newSession') })),
@@ -233,8 +250,11 @@ export class MessagingBackend implements ChatBackend {
         if (custom) this.customOf.set(e.payload.message_id, custom);
         break;
       case 'EVENT_TYPE_VIRTUAL_AGENT_JOINED':
-        this.t.setStatus({ conversationId: e.payload.conversation_id });
-        this.t.notice(`${e.payload.agent_name ?? 'The agent'} joined (conversation ${e.payload.conversation_id}).`);
+        // The conversation id is not always in the event: one known before stays.
+        if (e.payload.conversation_id) this.t.setStatus({ conversationId: e.payload.conversation_id });
+        this.t.notice(
+          `${e.payload.agent_name ?? 'The agent'} joined${e.payload.conversation_id ? ` (conversation ${e.payload.conversation_id})` : ''}.`,
+        );
         break;
       case 'EVENT_TYPE_LIVE_AGENT_MESSAGE':
         this.t.upsert({
@@ -302,6 +322,22 @@ export class MessagingBackend implements ChatBackend {
     });
   }
 
+  /**
+   * An event the playground cannot read: in the inspector as it came, and counted in one line of the
+   * conversation, so that a platform speaking differently is seen without opening the inspector.
+   */
+  private unrecognized(u: UnrecognizedEvent): void {
+    this.t.inspect('in', `unrecognized: ${u.problem}`, u.raw, { unrecognized: true });
+    this.unreadable += 1;
+    const text =
+      this.unreadable === 1
+        ? `An event this playground cannot read arrived (${u.problem}); it is in the inspector as it came.`
+        : `${this.unreadable} events this playground cannot read arrived, the last: ${u.problem}; they are in the inspector as they came.`;
+    const said = this.unreadableLine ? this.t.line(this.unreadableLine) : undefined;
+    if (said) this.t.upsert({ ...said, text });
+    else this.unreadableLine = this.t.notice(text).id;
+  }
+
   private state(state: SessionState): void {
     switch (state.kind) {
       case 'connecting':
@@ -310,10 +346,12 @@ export class MessagingBackend implements ChatBackend {
       case 'reconnecting':
         if (!this.wasReconnecting) this.connection += 1;
         this.wasReconnecting = true;
+        // No one is seen typing through a lost connection; the history says what happened meanwhile.
         this.t.setStatus({
           state: 'reconnecting',
           text: `Connection lost: reconnecting (attempt ${state.attempt})…`,
           canSend: true,
+          agentTyping: false,
         });
         break;
       case 'open':
@@ -328,7 +366,14 @@ export class MessagingBackend implements ChatBackend {
           unauthorized: 'failed',
           failed: 'failed',
         } as const;
-        this.t.setStatus({ state: map[state.reason], text: state.message, canSend: false, agentTyping: false });
+        // A session that is over has no one typing and no person on the line.
+        this.t.setStatus({
+          state: map[state.reason],
+          text: state.message,
+          canSend: false,
+          agentTyping: false,
+          handoff: undefined,
+        });
         if (state.reason === 'failed' || state.reason === 'unauthorized') {
           this.t.notice(state.message, {
             error: true,
@@ -342,14 +387,35 @@ export class MessagingBackend implements ChatBackend {
     }
   }
 
-  /** Says that the connection came back by itself, from where: one line, counted, rather than one per drop. */
+  /** The connection came back by itself: what was missed is read from the history that follows. */
   private reconnected(): void {
     this.wasReconnecting = false;
-    if (this.pending.length) this.resendLost();
     this.reconnects += 1;
-    const at = this.session?.cursor;
-    const text = `Reconnected by itself${this.reconnects > 1 ? ` (${this.reconnects} times)` : ''}; resumed from position ${at ?? 0}, nothing missed or repeated.`;
+    const from = this.session?.cursor ?? 0;
+    this.awaitingHistory = { from };
+    if (this.pending.length) this.resendLost(HISTORY_WAIT_MS + RESEND_AFTER_MS);
+    this.sayReconnected(`resumed from position ${from}; reading what was missed…`);
+  }
+
+  /** The reconnect's history arrived: what was missed is in the conversation, each event once. */
+  private historyRead(batch: HistoryBatch): void {
+    const resumed = this.awaitingHistory;
+    if (!resumed) return;
+    this.awaitingHistory = undefined;
+    if (this.pending.length) this.resendLost(RESEND_AFTER_MS);
+    const caught = batch.fresh === 1 ? '1 missed event' : `${batch.fresh} missed events`;
+    this.sayReconnected(`resumed from position ${resumed.from}: ${caught} caught up, none shown twice.`, true);
+  }
+
+  /**
+   * Says that the connection came back by itself, and how: one line, counted, rather than one per drop. The
+   * history's news goes into the line of its reconnect, wherever the events it brought put it.
+   */
+  private sayReconnected(how: string, sameReconnect = false): void {
+    const text = `Reconnected by itself${this.reconnects > 1 ? ` (${this.reconnects} times)` : ''}; ${how}`;
     this.t.setStatus({ state: 'open', text, canSend: true });
+    const said = this.reconnectLine ? this.t.line(this.reconnectLine) : undefined;
+    if (sameReconnect && said) return void this.t.upsert({ ...said, text });
     const last = this.t.all.at(-1);
     if (this.reconnectLine && last?.id === this.reconnectLine)
       this.t.upsert({ ...last, text, time: new Date().toISOString() });
