@@ -40,6 +40,8 @@ export interface ReplayTurn {
   diff?: DiffPart[];
   /** The new answer is the same as the recorded one. */
   same?: boolean;
+  /** Nothing was recorded to compare with (a recording that starts with the user has no greeting). */
+  uncompared?: boolean;
 }
 
 export const REPLAY_STATES = ['loading', 'running', 'done', 'cancelled', 'failed'] as const;
@@ -80,6 +82,7 @@ const isTurn: Guard<ReplayTurn> = (v): v is ReplayTurn =>
     error: isOptional(isString),
     diff: isOptional(isArrayOf(isDiffPart)),
     same: isOptional((x): x is boolean => typeof x === 'boolean'),
+    uncompared: isOptional((x): x is boolean => typeof x === 'boolean'),
   });
 
 export const isReplayView: Guard<ReplayView> = (v): v is ReplayView =>

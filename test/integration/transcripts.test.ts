@@ -186,6 +186,7 @@ suite('Transcript viewer', () => {
     const before = await lastRequestSeq(urls);
     await p.apply({ ...WEEK, start: 'next tuesday' });
     assert.match(p.status().error ?? '', /"next tuesday" is not a date: write it as 2026-01-05/);
+    assert.doesNotMatch(p.status().text, /match these filters/, 'a filter not sent says nothing of what matches');
     await p.apply({ ...WEEK, search: 'refund', sample: true });
     assert.match(p.status().error ?? '', /not both/);
     assert.deepEqual(await conversationRequests(urls, before), [], 'nothing is asked while a filter is wrong');

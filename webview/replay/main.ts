@@ -80,7 +80,11 @@ function answer(label: string, nodes: Node[] | string, cls: string): HTMLElement
 }
 
 function turnItem(t: ReplayTurn): HTMLElement {
-  const item = el('li', { class: 'turn', 'data-state': t.state, 'data-same': String(t.same === true) });
+  const item = el('li', {
+    class: 'turn',
+    'data-state': t.state,
+    'data-same': t.uncompared ? 'uncompared' : String(t.same === true),
+  });
   const head = el('div', { class: 'turn-head' });
   head.append(
     el('span', { class: 'turn-no' }, t.index === 0 ? 'Greeting' : `Turn ${t.index}`),
@@ -92,7 +96,13 @@ function turnItem(t: ReplayTurn): HTMLElement {
     el(
       'span',
       { class: 'verdict' },
-      t.state === 'done' ? (t.same ? 'Same answer' : 'Different answer') : STATE_WORDS[t.state],
+      t.state !== 'done'
+        ? STATE_WORDS[t.state]
+        : t.uncompared
+          ? 'Not compared: nothing recorded'
+          : t.same
+            ? 'Same answer'
+            : 'Different answer',
     ),
   );
   const row = el('div', { class: 'pair' });

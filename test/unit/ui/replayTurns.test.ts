@@ -30,11 +30,12 @@ test('a recording becomes the greeting and then each user turn, silence and keyp
 test('a recording that starts with the user has no recorded greeting to compare', () => {
   const turns = turnsOf({ turns: [turn('Hi', 'Hello')] } as unknown as ConversationRecord);
   assert.deepEqual(
-    turns.map((t) => [t.user, t.recorded]),
+    turns.map((t) => [t.user, t.recorded, t.uncompared === true]),
     [
-      ['', ''],
-      ['Hi', 'Hello'],
+      ['', '', true],
+      ['Hi', 'Hello', false],
     ],
+    'the greeting of the replay is not compared, so it is not counted as a different answer',
   );
 });
 

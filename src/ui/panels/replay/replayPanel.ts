@@ -145,7 +145,7 @@ export class ReplayPanel extends ViewPanel<ReplayView, ReplayCommand> {
     const set = (i: number, change: Partial<ReplayTurn>) => {
       const next = this.view.turns.slice();
       const turn = { ...next[i]!, ...change };
-      if (turn.replayed !== undefined && turn.state === 'done')
+      if (turn.replayed !== undefined && turn.state === 'done' && !turn.uncompared)
         Object.assign(turn, compare(turn.recorded, turn.replayed));
       next[i] = turn;
       this.update({ turns: next });
@@ -192,7 +192,7 @@ export class ReplayPanel extends ViewPanel<ReplayView, ReplayCommand> {
 
   private finish(cancelled: boolean): void {
     if (this.view.state === 'failed') return;
-    const done = this.view.turns.filter((t) => t.state === 'done');
+    const done = this.view.turns.filter((t) => t.state === 'done' && !t.uncompared);
     const differ = done.filter((t) => !t.same).length;
     const failed = this.view.turns.filter((t) => t.state === 'failed').length;
     const parts = [

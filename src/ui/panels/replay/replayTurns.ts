@@ -11,7 +11,11 @@ export function turnsOf(record: ConversationRecord): ReplayTurn[] {
   const turns = record.turns;
   const first = turns[0];
   const greets = first !== undefined && !first.user_input && !first.user_input_dtmf && !first.is_silence;
-  const out: ReplayTurn[] = [{ index: 0, user: '', recorded: greets ? first.agent_response : '', state: 'waiting' }];
+  const out: ReplayTurn[] = [
+    greets
+      ? { index: 0, user: '', recorded: first.agent_response, state: 'waiting' }
+      : { index: 0, user: '', recorded: '', state: 'waiting', uncompared: true },
+  ];
   for (const t of greets ? turns.slice(1) : turns) {
     out.push({
       index: out.length,

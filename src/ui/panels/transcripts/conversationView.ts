@@ -256,8 +256,9 @@ export class ConversationView implements vscode.Disposable {
     const commands = await vscode.commands.getCommands(true);
     if (!commands.includes(REPLAY_COMMAND))
       throw new UserFacingError(vscode.l10n.t('Replay is not available in this version of Agent Workbench.'));
+    // The record's own id: a conversation opened by a test call's sid is found under its id.
     await vscode.commands.executeCommand(REPLAY_COMMAND, {
-      conversationId: this.args.conversationId,
+      conversationId: this.record?.id ?? this.args.conversationId,
       ...(this.args.agentId ? { agentId: this.args.agentId } : {}),
     });
   }

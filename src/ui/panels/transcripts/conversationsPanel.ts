@@ -98,12 +98,19 @@ export class ConversationsPanel implements vscode.Disposable {
 
   status(): ListStatus {
     const n = this.rows.length;
+    // The platform lists a range oldest first; a read that failed or was not sent says nothing of what matches.
     const count =
       n === 0 && !this.loading
-        ? vscode.l10n.t('No conversations match these filters.')
+        ? this.error
+          ? vscode.l10n.t('No conversations shown.')
+          : vscode.l10n.t('No conversations match these filters.')
         : n === 1
           ? vscode.l10n.t('1 conversation shown{0}', this.more ? vscode.l10n.t('; scroll for more') : '')
-          : vscode.l10n.t('{0} conversations shown{1}', n, this.more ? vscode.l10n.t('; scroll for more') : '');
+          : vscode.l10n.t(
+              '{0} conversations shown, oldest first{1}',
+              n,
+              this.more ? vscode.l10n.t('; scroll for more') : '',
+            );
     return {
       loading: this.loading !== undefined,
       more: this.more,

@@ -155,13 +155,17 @@ export function detailOf(
     const value = valueText(v);
     return { name, value: !opts.revealed && numbers.has(value) ? maskNumber(value) : value };
   });
+  const counted = `${r.num_turns} turn${r.num_turns === 1 ? '' : 's'}`;
+  // Turns may still be arriving while a conversation is in progress: only a finished one says visibility is off.
   const turnsNote =
     turns.length > 0
       ? ''
-      : r.num_turns > 0
-        ? `This conversation has ${r.num_turns} turn${r.num_turns === 1 ? '' : 's'}, but their transcript is not shown: transcript visibility is off for this project.`
-        : r.in_progress
-          ? 'No turns yet: the conversation has just started.'
+      : r.in_progress
+        ? r.num_turns > 0
+          ? `${counted} so far, not here yet: turns can arrive while a conversation is in progress (if they never do, transcript visibility is off for this project).`
+          : 'No turns yet: the conversation has just started.'
+        : r.num_turns > 0
+          ? `This conversation has ${counted}, but their transcript is not shown: transcript visibility is off for this project.`
           : 'This conversation has no turns.';
   const metrics = Object.entries(r.metrics).map(([name, v]) => ({ name, value: valueText(v) }));
   return {

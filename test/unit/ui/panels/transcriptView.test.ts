@@ -147,6 +147,9 @@ describe('transcript viewer: rows and detail', () => {
     assert.match(hidden.metricsNote, /no response metrics are enabled/);
     const fresh = detailOf(record({ turns: [], num_turns: 0, in_progress: true }), { revealed: false, readAt: 'now' });
     assert.match(fresh.turnsNote, /No turns yet/);
+    // In progress, turns may still be arriving: not blamed on visibility yet.
+    const live = detailOf(record({ turns: [], num_turns: 2, in_progress: true }), { revealed: false, readAt: 'now' });
+    assert.match(live.turnsNote, /^2 turns so far, not here yet: turns can arrive while a conversation is in progress/);
   });
 
   it('reads entities given as a list of objects as well as a mapping', () => {
