@@ -233,7 +233,8 @@ export class ConversationView implements vscode.Disposable {
       filters: format === 'json' ? { [vscode.l10n.t('JSON')]: ['json'] } : { [vscode.l10n.t('Markdown')]: ['md'] },
     });
     if (!uri) return undefined;
-    const text = format === 'json' ? transcriptJson(record, new Date().toISOString()) : transcriptMarkdown(record);
+    const text =
+      format === 'json' ? transcriptJson(record, new Date().toISOString()) : transcriptMarkdown(record, this.revealed);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
     return uri;
   }

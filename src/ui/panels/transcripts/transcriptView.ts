@@ -92,6 +92,14 @@ export function maskNumber(value: string): string {
   return value.replace(/\d/g, (d) => (++seen > digits - 2 ? d : '•'));
 }
 
+/** Phone numbers as the platform writes them (E.164), wherever they stand in a text (`sip:+4420...`, a handoff). */
+const E164_IN_TEXT = /\+\d{7,15}(?!\d)/g;
+
+/** A text with every phone number in it masked (but its last two digits), unless the person revealed numbers. */
+export function maskNumbersIn(text: string, revealed: boolean): string {
+  return revealed ? text : text.replace(E164_IN_TEXT, maskNumber);
+}
+
 export function rowOf(r: ConversationRecord, revealed: boolean): ConversationRow {
   const show = (n: string) => (revealed ? n : maskNumber(n));
   return {
@@ -101,7 +109,7 @@ export function rowOf(r: ConversationRecord, revealed: boolean): ConversationRow
     turns: r.num_turns,
     channel: r.channel,
     handoff: r.handoff,
-    handoffTo: r.handoff_destination,
+    handoffTo: maskNumbersIn(r.handoff_destination, revealed),
     from: show(r.from_number),
     to: show(r.to_number),
     variant: r.variant_name || r.variant_id,
@@ -153,7 +161,10 @@ export function detailOf(
   const numbers = new Set([r.from_number, r.to_number].filter(Boolean));
   const state = Object.entries(r.state).map(([name, v]) => {
     const value = valueText(v);
-    return { name, value: !opts.revealed && numbers.has(value) ? maskNumber(value) : value };
+    return {
+      name,
+      value: !opts.revealed && numbers.has(value) ? maskNumber(value) : maskNumbersIn(value, opts.revealed),
+    };
   });
   const counted = `${r.num_turns} turn${r.num_turns === 1 ? '' : 's'}`;
   // Turns may still be arriving while a conversation is in progress: only a finished one says visibility is off.
@@ -167,7 +178,10 @@ export function detailOf(
         : r.num_turns > 0
           ? `This conversation has ${counted}, but their transcript is not shown: transcript visibility is off for this project.`
           : 'This conversation has no turns.';
-  const metrics = Object.entries(r.metrics).map(([name, v]) => ({ name, value: valueText(v) }));
+  const metrics = Object.entries(r.metrics).map(([name, v]) => ({
+    name,
+    value: maskNumbersIn(valueText(v), opts.revealed),
+  }));
   return {
     row: rowOf(r, opts.revealed),
     environment: r.environment,
@@ -176,7 +190,9 @@ export function detailOf(
     metrics,
     metricsNote: metrics.length ? '' : 'No metrics: no response metrics are enabled for this project.',
     state,
-    ...(r.handoff ? { handoff: { destination: r.handoff_destination, reason: r.handoff_reason } } : {}),
+    ...(r.handoff
+      ? { handoff: { destination: maskNumbersIn(r.handoff_destination, opts.revealed), reason: r.handoff_reason } }
+      : {}),
     maxLatencyMs: turns.reduce((m, t) => Math.max(m, t.latencyMs ?? 0), 0),
     ...(opts.agentId ? { agentId: opts.agentId } : {}),
     readAt: opts.readAt,
@@ -226,9 +242,13 @@ export function markdownText(text: string): string {
     .replace(/([\\`*_[\]|#])/g, '\\$1');
 }
 
-/** A Markdown transcript: the conversation's facts, then each turn with its times, latency and flags. */
-export function transcriptMarkdown(r: ConversationRecord): string {
+/**
+ * A Markdown transcript: the conversation's facts, then each turn with its times, latency and flags. Phone
+ * numbers are masked where the viewer masks them (facts, metrics, state), unless the person revealed them.
+ */
+export function transcriptMarkdown(r: ConversationRecord, revealed = false): string {
   const m = markdownText;
+  const n = (text: string) => markdownText(maskNumbersIn(text, revealed));
   const out = [`# Conversation ${m(r.id)}`, ''];
   const facts: Array<[string, string]> = [
     ['Started', r.started_at],
@@ -239,7 +259,7 @@ export function transcriptMarkdown(r: ConversationRecord): string {
     ['Variant', r.variant_name || r.variant_id],
     ['Handoff', r.handoff ? `${r.handoff_destination} (${r.handoff_reason})` : 'no'],
   ];
-  out.push('| | |', '|---|---|', ...facts.map(([k, v]) => `| ${k} | ${m(v)} |`), '');
+  out.push('| | |', '|---|---|', ...facts.map(([k, v]) => `| ${k} | ${n(v)} |`), '');
   if (r.turns.length === 0)
     out.push(r.num_turns > 0 ? '_Transcript visibility is off for this project._' : '_No turns._', '');
   r.turns.forEach((t, i) => {
@@ -264,11 +284,11 @@ export function transcriptMarkdown(r: ConversationRecord): string {
     '## Metrics',
     '',
     ...(metrics.length
-      ? metrics.map(([k, v]) => `- ${m(k)}: ${m(valueText(v))}`)
+      ? metrics.map(([k, v]) => `- ${m(k)}: ${n(valueText(v))}`)
       : ['_No response metrics are enabled._']),
     '',
   );
   const state = Object.entries(r.state);
-  if (state.length) out.push('## State', '', ...state.map(([k, v]) => `- ${m(k)}: ${m(valueText(v))}`), '');
+  if (state.length) out.push('## State', '', ...state.map(([k, v]) => `- ${m(k)}: ${n(valueText(v))}`), '');
   return out.join('\n');
 }

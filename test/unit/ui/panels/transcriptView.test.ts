@@ -179,6 +179,25 @@ describe('transcript viewer: export', () => {
     assert.match(md, /- CALL\\_DURATION: 61.5/);
     assert.match(transcriptMarkdown(record({ turns: [] })), /Transcript visibility is off/);
   });
+
+  it('masks phone numbers wherever the viewer masks them, unless the person revealed them', () => {
+    const r = record({
+      handoff_destination: 'sip:+442071234599',
+      metrics: { HANDOFF_TO: '+442071234599', CALL_TURN: ['2026-01-05T08:00:01Z'] },
+      state: { from_: '+14155550123', callback: 'call back on +14155550188 today' },
+    });
+    const masked = detailOf(r, { revealed: false, readAt: '' });
+    assert.equal(masked.handoff!.destination, 'sip:+••••••••••99');
+    assert.equal(masked.row.handoffTo, 'sip:+••••••••••99');
+    assert.equal(masked.metrics.find((x) => x.name === 'HANDOFF_TO')!.value, '+••••••••••99');
+    assert.equal(masked.metrics.find((x) => x.name === 'CALL_TURN')!.value, '2026-01-05T08:00:01Z', 'times stay');
+    assert.equal(masked.state.find((x) => x.name === 'callback')!.value, 'call back on +•••••••••88 today');
+    const shown = detailOf(r, { revealed: true, readAt: '' });
+    assert.equal(shown.handoff!.destination, 'sip:+442071234599');
+    const md = transcriptMarkdown(r);
+    assert.doesNotMatch(md, /442071234599|14155550123|14155550188/, 'no number in a file to share');
+    assert.match(transcriptMarkdown(r, true), /\+14155550188/);
+  });
 });
 
 describe('transcript viewer: messages are checked before use', () => {
