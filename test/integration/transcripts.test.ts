@@ -423,6 +423,16 @@ suite('Transcript viewer', () => {
     });
     await until('the new turn', () => d.shown!.turns.length === 2, 30_000);
     assert.equal(d.shown!.turns[1]!.user, 'Where is my parcel?');
+    // Not found when read again (an empty page in every environment): what was read stays, and it is read again.
+    await http('POST', `${urls.admin}/faults`, {
+      body: { family: 'runtime', method: 'GET', path: 'conversations', replyBody: { conversations: [] }, times: 3 },
+    });
+    await until(
+      'the read that found nothing',
+      () => /was not found when read again/.test(d.status.error ?? ''),
+      30_000,
+    );
+    assert.equal(d.shown!.turns.length, 2, 'what was read before is still shown');
     await http('POST', `${urls.admin}/conversations/${id}/turns`, { body: { turns: [], in_progress: false } });
     await until('the end', () => d.shown!.row.inProgress === false, 30_000);
     assert.match(d.status.text, /Finished/);

@@ -50,9 +50,16 @@ export async function findConversation(
   return undefined;
 }
 
-/** The hints that find exactly this record again: its environment and its start instant. */
+/** Around a record's start, the range that finds it again however the platform rounds or bounds its times. */
+const AROUND_START_MS = 60_000;
+
+/** The hints that find this record again: its environment and the minute either side of its start. */
 export function hintsOf(r: ConversationRecord): LookupHints {
   const t = Date.parse(r.started_at);
   if (!Number.isFinite(t)) return { environment: r.environment };
-  return { environment: r.environment, from: new Date(t).toISOString(), to: new Date(t + 1).toISOString() };
+  return {
+    environment: r.environment,
+    from: new Date(t - AROUND_START_MS).toISOString(),
+    to: new Date(t + AROUND_START_MS).toISOString(),
+  };
 }

@@ -155,6 +155,19 @@ export class ConversationView implements vscode.Disposable {
         this.timer = setTimeout(() => void this.refresh(), IN_PROGRESS_REFRESH_MS);
         return;
       }
+      if (!record && this.record) {
+        // Read before, not found this time: what was read stays, and one in progress is read again.
+        this.setStatus(
+          vscode.l10n.t(
+            'Conversation {0} was not found when read again; what was read before is shown.',
+            this.args.conversationId,
+          ),
+          false,
+          true,
+        );
+        this.schedule();
+        return;
+      }
       if (!record) {
         this.setStatus(
           vscode.l10n.t(
