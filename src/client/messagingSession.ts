@@ -102,6 +102,11 @@ export class MessagingSession implements IDisposable {
   private lastMessage: string | undefined;
   /** The socket is open (connect has resolved for this connection). */
   private opened = false;
+  /**
+   * Moving to a new session after "Error: Session not found": the old session's end (SESSION_END can follow
+   * the error) and its socket closing are not this session ending; the move connects to the new one.
+   */
+  private moving = false;
   /** The history of this connection has arrived (or was waited for long enough). */
   private historyDone = false;
   private waitTimer: ReturnType<typeof setTimeout> | undefined;
@@ -395,7 +400,12 @@ export class MessagingSession implements IDisposable {
   private dropped(): void {
     this.ready = false;
     this.opened = false;
-    if (!this.closed) void this.reconnect();
+    if (!this.closed && !this.moving) void this.reconnect();
+  }
+
+  /** True while the session moves to a new one after "Error: Session not found". */
+  get movingToNewSession(): boolean {
+    return this.moving;
   }
 
   /** The socket is open: connect resolves now; the history is waited for, but not for ever. */
@@ -502,6 +512,7 @@ export class MessagingSession implements IDisposable {
       });
       return;
     }
+    this.moving = true;
     try {
       const next = await this.options.newSession();
       if (this.closed) return;
@@ -509,7 +520,6 @@ export class MessagingSession implements IDisposable {
       this.token = next.accessToken;
       this.redactor.add(this.token.reveal());
       this.events.restart();
-      this.socket?.drop();
     } catch (err) {
       const error = err instanceof PlatformError ? err : undefined;
       this.finish({
@@ -518,10 +528,18 @@ export class MessagingSession implements IDisposable {
         message: `The messaging session is gone (${text}) and a new one could not be started${error ? `: ${error.message}` : '.'}`,
         ...(error ? { error } : {}),
       });
+      return;
+    } finally {
+      this.moving = false;
     }
+    // To the new session: through the socket's drop when it is still open, else straight away.
+    if (this.closed) return;
+    if (this.socket) this.socket.drop();
+    else void this.reconnect();
   }
 
   private ended(reason: string): void {
+    if (this.moving) return;
     if (reason === 'inactivity') {
       this.finish({
         kind: 'closed',

@@ -204,6 +204,25 @@ suite('Chat playground', () => {
     assert.equal(p.snapshot().status.handoff, undefined, 'no one on the line once the session is over');
   });
 
+  test('"Error: Session not found": the conversation goes on in a new session, and the old session\'s end does not close the panel', async () => {
+    const p = await chat({ mode: 'messaging', streaming: false });
+    await until('the greeting', () => answers(p).length === 1);
+    const first = sessionIdOf(p);
+    const before = p.conversationId;
+    await fault(urls, { messagingError: 'session-not-found', path: first, times: 1 });
+    await p.send('Do you deliver on Sundays?');
+    await until('the move to a new session', () =>
+      byRole(p, 'notice').some((l) => l.text === 'The old session ended; the conversation goes on in a new one.'),
+    );
+    // The new session has a conversation of its own, which its agent joins.
+    await until('the new session open', () => p.snapshot().status.state === 'open' && p.conversationId !== before);
+    await p.send('Are you open on Sunday?');
+    await until('an answer in the new session', () =>
+      byRole(p, 'agent').some((l) => l.time > byRole(p, 'user').at(-1)!.time),
+    );
+    assert.ok(!byRole(p, 'notice').some((l) => /^The session ended/.test(l.text)), 'no end offered to be fixed');
+  });
+
   test("a system error is shown, and the session carries out the spec's client action itself and says so", async () => {
     const p = await chat({ mode: 'messaging', streaming: false });
     await until('the greeting', () => answers(p).length === 1);

@@ -275,7 +275,9 @@ export class MessagingBackend implements ChatBackend {
         this.t.notice(`The handoff ended (${e.payload.reason}).`);
         break;
       case 'SESSION_END':
-        this.t.notice(`The session ended (${e.payload.reason}).`, { fix: fixOf('newSession') });
+        if (this.session?.movingToNewSession)
+          this.t.notice('The old session ended; the conversation goes on in a new one.');
+        else this.t.notice(`The session ended (${e.payload.reason}).`, { fix: fixOf('newSession') });
         break;
       default:
         break;
