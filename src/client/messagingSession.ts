@@ -403,6 +403,11 @@ export class MessagingSession implements IDisposable {
     if (!this.closed && !this.moving) void this.reconnect();
   }
 
+  /** The type a client event of this kind is sent under. */
+  eventName(kind: ClientEventKind): string {
+    return this.names[kind];
+  }
+
   /** True while the session moves to a new one after "Error: Session not found". */
   get movingToNewSession(): boolean {
     return this.moving;

@@ -223,6 +223,23 @@ suite('Chat playground', () => {
     assert.ok(!byRole(p, 'notice').some((l) => /^The session ended/.test(l.text)), 'no end offered to be fixed');
   });
 
+  test('the inspector names a client event as it was sent, under the name set in the settings', async () => {
+    const settings = vscode.workspace.getConfiguration('agentWorkbench.messaging');
+    await settings.update('clientEventNames', { userMessage: 'USER_TEXT' }, vscode.ConfigurationTarget.Global);
+    try {
+      const p = await chat({ mode: 'messaging', streaming: false });
+      await until('the greeting', () => answers(p).length === 1);
+      await p.send('Hello');
+      const sent = await until('the message in the inspector', () =>
+        p.snapshot(Number.MAX_SAFE_INTEGER).inspector.find((e) => e.direction === 'out' && /Hello/.test(e.json)),
+      );
+      assert.equal(sent.label, 'USER_TEXT');
+      assert.equal((JSON.parse(sent.json) as { type: string }).type, 'USER_TEXT');
+    } finally {
+      await settings.update('clientEventNames', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test("a system error is shown, and the session carries out the spec's client action itself and says so", async () => {
     const p = await chat({ mode: 'messaging', streaming: false });
     await until('the greeting', () => answers(p).length === 1);

@@ -8,7 +8,7 @@ import type {
 } from '../../../client/messagingEvents';
 import type { SessionRecovery } from '../../../client/messagingRecovery';
 import type { MessagingSession, SessionState } from '../../../client/messagingSession';
-import type { ClientEventNames } from '../../../contract/messaging';
+import type { ClientEventKind, ClientEventNames } from '../../../contract/messaging';
 import type { ChatLine, FixKind } from '../../../protocol/chat';
 import { clientRuntime } from '../../clientRuntime';
 import { type ChatBackend, fixOf, type SentMessage } from './chatBackend';
@@ -106,6 +106,11 @@ export class MessagingBackend implements ChatBackend {
     }
   }
 
+  /** The name a client event goes out under (the person's setting, else the assumed one): the inspector shows it. */
+  private nameOf(kind: ClientEventKind): string {
+    return this.session?.eventName(kind) ?? this.eventNames[kind] ?? kind;
+  }
+
   async send(text: string, custom?: Record<string, unknown>): Promise<void> {
     const session = this.session;
     if (!session) return;
@@ -127,8 +132,9 @@ export class MessagingBackend implements ChatBackend {
 
   private async write(entry: Unconfirmed): Promise<void> {
     const { text } = entry.line;
-    this.t.inspect('out', 'EVENT_TYPE_USER_MESSAGE', {
-      type: 'EVENT_TYPE_USER_MESSAGE',
+    const type = this.nameOf('userMessage');
+    this.t.inspect('out', type, {
+      type,
       payload: { text },
       ...(entry.custom ? { metadata: { custom: entry.custom } } : {}),
     });
@@ -166,15 +172,17 @@ export class MessagingBackend implements ChatBackend {
 
   async handoff(reason?: string): Promise<void> {
     this.lastHandoffReason = reason;
-    this.t.inspect('out', 'EVENT_TYPE_REQUEST_HANDOFF', {
-      type: 'EVENT_TYPE_REQUEST_HANDOFF',
+    const type = this.nameOf('requestHandoff');
+    this.t.inspect('out', type, {
+      type,
       payload: reason ? { reason } : {},
     });
     await this.session?.requestHandoff(reason).catch((err: unknown) => this.problem(err));
   }
 
   async endSession(): Promise<void> {
-    this.t.inspect('out', 'EVENT_TYPE_END_SESSION', { type: 'EVENT_TYPE_END_SESSION', payload: {} });
+    const type = this.nameOf('endSession');
+    this.t.inspect('out', type, { type, payload: {} });
     await this.session?.endSession().catch((err: unknown) => this.problem(err));
   }
 
