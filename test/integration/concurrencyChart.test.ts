@@ -135,4 +135,36 @@ suite('Concurrency chart', () => {
     );
     assert.equal(byName.times.length, 6 * 12);
   });
+
+  test('windows the answer does not list read 0, so no line is drawn across them', async () => {
+    const p = await chart({ preset: '6h', environment: 'live' });
+    await until('the first chart', () => p.view.state === 'ready', 30_000);
+    // A platform that lists only the windows with conversations: two, an hour apart.
+    await http('POST', `${urls.admin}/faults`, {
+      body: {
+        family: 'runtime',
+        method: 'GET',
+        path: 'concurrency',
+        times: 1,
+        replyBody: {
+          account_id: ACCOUNT,
+          project_id: PROJECT,
+          intervals: [
+            { time: '2026-01-02T12:00:00Z', max_concurrent_conversations: 3 },
+            { time: '2026-01-02T13:00:00Z', max_concurrent_conversations: 2 },
+          ],
+        },
+      },
+    });
+    const view = await p.show({
+      start: '2026-01-02T12:00:00Z',
+      end: '2026-01-02T14:00:00Z',
+      environment: 'live',
+      sliceByVariant: false,
+    });
+    assert.equal(view.state, 'ready', view.message);
+    assert.equal(view.times.length, 2 * 12, 'every window of the two hours');
+    const values = view.series[0]!.values;
+    assert.deepEqual([values[0], values[1], values[11], values[12], values[13]], [3, 0, 0, 2, 0]);
+  });
 });

@@ -103,9 +103,9 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
           : Promise.resolve({ ok: true as const, d: [] as Deployment[] }),
       ]);
       if (abort.signal.aborted) return this.view;
-      const { times, series } = seriesOf(reply, query.sliceByVariant);
       const from = utcMs(query.start);
       const to = utcMs(query.end);
+      const { times, series } = seriesOf(reply, query.sliceByVariant, { from, to });
       this.update({
         state: 'ready',
         times,
@@ -157,19 +157,29 @@ function toInput(q: ChartQuery): ConcurrencyQueryInput {
   };
 }
 
-/** One value per window; sliced, one series per variant in the order they first appear. */
-export function seriesOf(reply: ConcurrencyReply, sliced: boolean): { times: number[]; series: ChartSeries[] } {
-  const times: number[] = [];
-  const at = new Map<number, number>();
+const WINDOW_MS = 5 * 60_000;
+
+/**
+ * One value per 5-minute window of the range (rounded as the platform rounds it); sliced, one series per variant
+ * in the order they first appear. A window the answer does not list reads 0: the chart draws no line across it.
+ */
+export function seriesOf(
+  reply: ConcurrencyReply,
+  sliced: boolean,
+  range?: { from: number; to: number },
+): { times: number[]; series: ChartSeries[] } {
+  const windows = new Set<number>();
+  if (range && Number.isFinite(range.from) && Number.isFinite(range.to)) {
+    const last = Math.ceil(range.to / WINDOW_MS) * WINDOW_MS;
+    for (let t = Math.floor(range.from / WINDOW_MS) * WINDOW_MS; t < last && windows.size <= 2_100; t += WINDOW_MS)
+      windows.add(t);
+  }
   for (const i of reply.intervals) {
     const t = Date.parse(i.time);
-    if (!Number.isFinite(t) || at.has(t)) continue;
-    at.set(t, times.length);
-    times.push(t);
+    if (Number.isFinite(t)) windows.add(t);
   }
-  const order = times.map((t, i) => [t, i] as const).sort((a, b) => a[0] - b[0]);
-  const sortedTimes = order.map(([t]) => t);
-  const position = new Map(order.map(([t], i) => [t, i]));
+  const sortedTimes = [...windows].sort((a, b) => a - b);
+  const position = new Map(sortedTimes.map((t, i) => [t, i]));
   const series = new Map<string, ChartSeries>();
   for (const i of reply.intervals) {
     const key = sliced ? (i.variant_id ?? i.variant_name ?? '') : '';
