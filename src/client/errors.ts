@@ -231,11 +231,13 @@ const SPECIFIC: Partial<Record<ApiFamily, Record<number, string>>> = {
   },
   concurrency: {
     400: 'a parameter is missing or invalid, or the time range is longer than one week',
+    403: 'the Conversations API key is not one for this project and region, or lacks Conversations data permission',
     404: 'the account or project was not found',
     501: 'slicing by language or phone number is not available',
   },
   conversations: {
     400: 'a parameter is invalid, or the cursor is malformed',
+    403: 'the Conversations API key is not one for this project and region, or lacks Conversations data permission',
   },
 };
 
@@ -268,7 +270,10 @@ function advice(init: PlatformErrorInit): string | undefined {
     case 'notConfigured':
       return 'Add it with Agent Workbench: Set Credential.';
     case 'forbidden':
-      return 'Ask the platform operator for a key with access to this workspace.';
+      // Conversations keys are scoped to a project and a region.
+      return init.family === 'conversations' || init.family === 'concurrency'
+        ? "Set a Conversations API key of this project's region, with Conversations data permission (Agent Workbench: Set Credential)."
+        : 'Ask the platform operator for a key with access to this workspace.';
     case 'rateLimited':
       return init.retryAfterMs !== undefined
         ? `Try again in ${Math.ceil(init.retryAfterMs / 1000)} s.`

@@ -282,7 +282,22 @@ export const conversationTurnSchema = z.looseObject({
 });
 export type ConversationTurn = z.output<typeof conversationTurnSchema>;
 
-export const metricsSchema = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+/**
+ * Metrics: text or lists of text. Each entry is read on its own: a value of another kind (a number, null) is kept
+ * as its JSON text, so one unexpected value does not hide the others.
+ */
+export const metricsSchema = z
+  .record(z.string(), z.unknown())
+  .transform((m): Record<string, string | string[]> =>
+    Object.fromEntries(
+      Object.entries(m).map(([k, v]) => [
+        k,
+        typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))
+          ? (v as string | string[])
+          : (JSON.stringify(v) ?? String(v)),
+      ]),
+    ),
+  );
 export type ConversationMetrics = z.output<typeof metricsSchema>;
 
 /** A conversation record of v3 (and v2, which has v3's schema). */

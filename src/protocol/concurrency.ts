@@ -41,8 +41,15 @@ export interface ChartQuery {
   environment: ChartEnvironment;
   /** One series per variant. */
   sliceByVariant: boolean;
-  /** Only this variant, by id (var_…) or by name. */
+  /** Only this variant, by id or by name (as `variantBy` says). */
   variant?: string;
+  /** Whether `variant` is an id or a name; a query without it (kept from before) reads a var_… value as an id. */
+  variantBy?: 'id' | 'name';
+}
+
+/** Whether a query's variant is an id or a name: as the query says, else a var_… value is an id. */
+export function variantKind(q: ChartQuery): 'id' | 'name' {
+  return q.variantBy ?? (/^var_[A-Za-z0-9_-]+$/.test(q.variant?.trim() ?? '') ? 'id' : 'name');
 }
 
 export interface ChartSeries {
@@ -133,6 +140,7 @@ export const isChartQuery: Guard<ChartQuery> = (v): v is ChartQuery =>
     environment: isOneOf(CHART_ENVIRONMENTS),
     sliceByVariant: isBoolean,
     variant: isOptional(isShort),
+    variantBy: isOptional(isOneOf(['id', 'name'] as const)),
   });
 
 const isSeries: Guard<ChartSeries> = (v): v is ChartSeries =>

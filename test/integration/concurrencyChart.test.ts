@@ -134,6 +134,18 @@ suite('Concurrency chart', () => {
       ['All'],
     );
     assert.equal(byName.times.length, 6 * 12);
+
+    // The person says which it is: an id without the var_ look is still sent as an id.
+    await p.show({
+      start: '2026-01-02T12:00:00Z',
+      end: '2026-01-02T18:00:00Z',
+      environment: 'live',
+      sliceByVariant: false,
+      variant: 'friendly-2',
+      variantBy: 'id',
+    });
+    const byId = (await asked()).at(-1)!;
+    assert.deepEqual([byId.variant_id, byId.variant_name], ['friendly-2', undefined]);
   });
 
   test('windows the answer does not list read 0, so no line is drawn across them', async () => {

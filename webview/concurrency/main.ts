@@ -16,6 +16,7 @@ import {
   isChartView,
   presetRange,
   utcMs,
+  variantKind,
 } from '../../src/protocol/concurrency';
 import { adoptStyles, el } from '../shared/styles';
 import themeCss from '../shared/theme.css';
@@ -57,7 +58,12 @@ const end = el('vscode-textfield', { id: 'end', placeholder: '2026-01-05T17:00Z'
 const environment = el('vscode-single-select', { id: 'environment', 'aria-label': 'Environment' }) as Field;
 for (const env of CHART_ENVIRONMENTS) environment.append(el('vscode-option', { value: env }, env));
 const slice = el('vscode-checkbox', { id: 'slice', label: 'One line per variant' }) as Field;
-const variant = el('vscode-textfield', { id: 'variant', placeholder: 'Variant id or name (optional)' }) as Field;
+const variant = el('vscode-textfield', { id: 'variant', placeholder: 'Variant name or id (optional)' }) as Field;
+const variantBy = el('vscode-single-select', { id: 'variantBy', 'aria-label': 'Variant by' }) as Field;
+variantBy.append(
+  el('vscode-option', { value: 'name' }, 'Variant name'),
+  el('vscode-option', { value: 'id' }, 'Variant id'),
+);
 const showButton = el('vscode-button', { id: 'show' }, 'Show');
 const problem = el('div', { class: 'problem', role: 'alert' });
 const form = el('form', { class: 'query', 'aria-label': 'What to chart' });
@@ -67,6 +73,7 @@ form.append(
   labelled('end', 'End (UTC)', end),
   labelled('environment', 'Environment', environment),
   labelled('variant', 'Variant', variant),
+  labelled('variantBy', 'Variant by', variantBy),
   slice,
   showButton,
 );
@@ -86,7 +93,9 @@ function read(): ChartQuery | undefined {
     end: end.value.trim(),
     environment: CHART_ENVIRONMENTS.find((e) => e === environment.value) ?? 'live',
     sliceByVariant: slice.checked === true,
-    ...(variant.value.trim() ? { variant: variant.value.trim() } : {}),
+    ...(variant.value.trim()
+      ? { variant: variant.value.trim(), variantBy: variantBy.value === 'id' ? 'id' : 'name' }
+      : {}),
   };
   const wrong = checkRange(query.start, query.end);
   problem.textContent = wrong ?? '';
@@ -125,6 +134,7 @@ function show(view: ChartView): void {
     environment.value = view.query.environment;
     slice.checked = view.query.sliceByVariant;
     variant.value = view.query.variant ?? '';
+    variantBy.value = variantKind(view.query);
     preset.value = presetOf(view.query);
   }
   problem.textContent = view.state === 'failed' ? shown(view.message ?? '') : '';

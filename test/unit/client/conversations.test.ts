@@ -177,6 +177,19 @@ describe('client: Conversations API', () => {
     }
   });
 
+  it('[CONV-1] a 403 says the key is not for this project and region or lacks data permission, and how to fix it', async () => {
+    await call('POST', `${t.lp.urls.admin}/faults`, {
+      body: { family: 'runtime', path: 'conversations', status: 403, times: 1 },
+    });
+    await assert.rejects(
+      new ConversationsClient(context()).page({}),
+      isError(
+        'forbidden',
+        /not one for this project and region, or lacks Conversations data permission.*Set a Conversations API key of this project's region/s,
+      ),
+    );
+  });
+
   it("[CONV-9] a malformed cursor is a 400 with the spec's meaning", async () => {
     await assert.rejects(
       new ConversationsClient(context()).page({ cursor: 'not-a-cursor' }),

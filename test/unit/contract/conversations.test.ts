@@ -42,6 +42,14 @@ describe('Conversations and concurrency contract', () => {
     assert.equal(reply.intervals[0]!.region, 'us-1');
   });
 
+  it('[CONV-19] metrics are read entry by entry: a value of an unexpected kind is kept as text and hides no other', () => {
+    const r = conversationRecordSchema.parse({
+      id: 'c1',
+      metrics: { CALL_DURATION: 42, HANDOFF_TO: 'queue', CALL_TURN: ['t1', 't2'], EMPTY: null },
+    });
+    assert.deepEqual(r.metrics, { CALL_DURATION: '42', HANDOFF_TO: 'queue', CALL_TURN: ['t1', 't2'], EMPTY: 'null' });
+  });
+
   it('[CONC-2] start_time and end_time are required by the concurrency query', () => {
     const parsed = parseConcurrencyQuery(new URLSearchParams('client_env=live'));
     assert.equal(parsed.ok, false);

@@ -9,6 +9,7 @@ import {
   type ChartView,
   checkRange,
   utcMs,
+  variantKind,
   isChartCommand,
 } from '../../../protocol/concurrency';
 import { clientRuntime } from '../../clientRuntime';
@@ -23,8 +24,6 @@ export interface ChartTarget {
   agentId?: string;
   label: string;
 }
-
-const VARIANT_ID = /^var_[A-Za-z0-9_-]+$/;
 
 /**
  * The concurrency chart: asks the Concurrent Calls API for the range the person chose (checked
@@ -145,14 +144,14 @@ function checkVariant(variant: string | undefined): string | undefined {
   return undefined;
 }
 
-/** The API's query: a var_… value is an id, anything else a name. */
+/** The API's query: the variant as an id or a name, as the person said (see variantKind). */
 function toInput(q: ChartQuery): ConcurrencyQueryInput {
   const variant = q.variant?.trim();
   return {
     start_time: new Date(utcMs(q.start)).toISOString(),
     end_time: new Date(utcMs(q.end)).toISOString(),
     client_env: q.environment,
-    ...(variant ? (VARIANT_ID.test(variant) ? { variant_id: variant } : { variant_name: variant }) : {}),
+    ...(variant ? (variantKind(q) === 'id' ? { variant_id: variant } : { variant_name: variant }) : {}),
     ...(q.sliceByVariant ? { slice_by: 'variant' as const } : {}),
   };
 }
