@@ -99,7 +99,8 @@ export class MessagingSession implements IDisposable {
   private readonly names: ClientEventNames;
   private readonly planner = new RecoveryPlanner();
   /** The last user message, for "re-send" actions. */
-  private lastMessage: string | undefined;
+  /** The last user message, with its custom metadata: what "send the message again" sends. */
+  private lastMessage: { text: string; custom?: Record<string, unknown> } | undefined;
   /** The socket is open (connect has resolved for this connection). */
   private opened = false;
   /**
@@ -186,7 +187,7 @@ export class MessagingSession implements IDisposable {
   }
 
   sendMessage(text: string, custom?: Record<string, unknown>): Promise<void> {
-    this.lastMessage = text;
+    this.lastMessage = { text, ...(custom ? { custom } : {}) };
     return this.send('userMessage', { text }, custom, 'Send a message');
   }
 
@@ -488,10 +489,15 @@ export class MessagingSession implements IDisposable {
           void this.join().catch(() => undefined);
           break;
         case 'resend':
+          // Retried is what failed: the message, or the join when the error came before the agent joined.
           if (this.lastMessage !== undefined)
-            void this.send('userMessage', { text: this.lastMessage }, undefined, 'Send the message again').catch(
-              () => undefined,
-            );
+            void this.send(
+              'userMessage',
+              { text: this.lastMessage.text },
+              this.lastMessage.custom,
+              'Send the message again',
+            ).catch(() => undefined);
+          else if (!this.events.joined) void this.join().catch(() => undefined);
           break;
         case 'reconnect':
           this.socket?.drop();

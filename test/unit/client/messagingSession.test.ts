@@ -181,6 +181,28 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     await assert.rejects(session.sendMessage('anyone?'), (err: unknown) => err instanceof SessionClosedError);
   });
 
+  it('[MSG-29] "high load" answering the join: the join is tried again a little later, and the agent greets', async () => {
+    const client = messaging(t.lp);
+    const created = await client.createSession();
+    await fault(t.lp.urls.admin, { messagingError: 'overload', path: created.sessionId, times: 1 });
+    const session = client.session(created, { reconnect: QUICK_RECONNECT, retryLaterMs: 20 });
+    const r = record(session);
+    await session.connect();
+    await until('the greeting after the retried join', () => agentTexts(r).length === 1);
+    assert.equal(r.system.at(-1)!.text, SYSTEM_ERRORS.overload);
+    session.close();
+  });
+
+  it('[MSG-29] "high load" answering a message: it is sent again with its custom metadata, which its answer echoes', async () => {
+    const { session, r, created } = await started();
+    await fault(t.lp.urls.admin, { messagingError: 'overload', path: created.sessionId, times: 1 });
+    await session.sendMessage('Are you open on Sunday?', { order: 'A-7' });
+    await until('the answer to the message sent again', () => agentTexts(r).length === 2, 10_000);
+    const answer = r.events.filter((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE').at(-1)!;
+    assert.deepEqual(answer.metadata.custom, { order: 'A-7' });
+    session.close();
+  });
+
   it('[MSG-16] ending the session: SESSION_END ended_by_user, closed, no reconnect', async () => {
     const { session, r, created } = await started();
     await session.endSession();
