@@ -194,10 +194,15 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
   });
 
   it('[MSG-29] "high load" answering a message: it is sent again with its custom metadata, which its answer echoes', async () => {
-    const { session, r, created } = await started();
+    const client = messaging(t.lp);
+    const created = await client.createSession();
+    const session = client.session(created, { reconnect: QUICK_RECONNECT, retryLaterMs: 20 });
+    const r = record(session);
+    await session.connect();
+    await until('the greeting', () => agentTexts(r).length === 1);
     await fault(t.lp.urls.admin, { messagingError: 'overload', path: created.sessionId, times: 1 });
     await session.sendMessage('Are you open on Sunday?', { order: 'A-7' });
-    await until('the answer to the message sent again', () => agentTexts(r).length === 2, 10_000);
+    await until('the answer to the message sent again', () => agentTexts(r).length === 2);
     const answer = r.events.filter((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE').at(-1)!;
     assert.deepEqual(answer.metadata.custom, { order: 'A-7' });
     session.close();
