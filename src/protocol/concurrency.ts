@@ -94,7 +94,13 @@ export type ChartCommand =
   /** The webview drew the view of this query (tests and screenshots wait for it). */
   | { type: 'drawn'; points: number };
 
-const WINDOW_MS = 5 * 60_000;
+/** A range as the platform rounds it: the start down and the end up to whole windows of CHART_INTERVAL_MS. */
+export function roundedRange(from: number, to: number): { from: number; to: number } {
+  return {
+    from: Math.floor(from / CHART_INTERVAL_MS) * CHART_INTERVAL_MS,
+    to: Math.ceil(to / CHART_INTERVAL_MS) * CHART_INTERVAL_MS,
+  };
+}
 
 /**
  * A time typed in a field labelled UTC, in epoch ms: a date and time without a zone is UTC, as the label says
@@ -116,8 +122,8 @@ export function checkRange(start: string, end: string): string | undefined {
   if (!Number.isFinite(from)) return 'The start is not a date and time: give one such as 2026-01-05T09:00Z.';
   if (!Number.isFinite(to)) return 'The end is not a date and time: give one such as 2026-01-05T17:00Z.';
   if (to <= from) return 'The end must be after the start.';
-  const rounded = Math.ceil(to / WINDOW_MS) * WINDOW_MS - Math.floor(from / WINDOW_MS) * WINDOW_MS;
-  if (rounded > CHART_MAX_RANGE_MS)
+  const rounded = roundedRange(from, to);
+  if (rounded.to - rounded.from > CHART_MAX_RANGE_MS)
     return 'The range is longer than a week once rounded to whole 5-minute windows: the platform answers at most 7 days at a time. Move the start or the end closer.';
   return undefined;
 }

@@ -7,7 +7,10 @@ import {
   type ChartQuery,
   type ChartSeries,
   type ChartView,
+  CHART_INTERVAL_MS,
+  CHART_MAX_RANGE_MS,
   checkRange,
+  roundedRange,
   utcMs,
   variantKind,
   isChartCommand,
@@ -156,8 +159,6 @@ function toInput(q: ChartQuery): ConcurrencyQueryInput {
   };
 }
 
-const WINDOW_MS = 5 * 60_000;
-
 /**
  * One value per 5-minute window of the range (rounded as the platform rounds it); sliced, one series per variant
  * in the order they first appear. A window the answer does not list reads 0: the chart draws no line across it.
@@ -169,8 +170,9 @@ export function seriesOf(
 ): { times: number[]; series: ChartSeries[] } {
   const windows = new Set<number>();
   if (range && Number.isFinite(range.from) && Number.isFinite(range.to)) {
-    const last = Math.ceil(range.to / WINDOW_MS) * WINDOW_MS;
-    for (let t = Math.floor(range.from / WINDOW_MS) * WINDOW_MS; t < last && windows.size <= 2_100; t += WINDOW_MS)
+    const { from, to } = roundedRange(range.from, range.to);
+    // A week at most (checkRange); the bound keeps a range that was not checked from growing without end.
+    for (let t = from; t < to && windows.size <= CHART_MAX_RANGE_MS / CHART_INTERVAL_MS; t += CHART_INTERVAL_MS)
       windows.add(t);
   }
   for (const i of reply.intervals) {
