@@ -112,4 +112,68 @@ describe('Chat playground in the workbench', { timeout: 300_000 }, () => {
       await screenshot(page, 'chat-hostile-text');
     });
   });
+
+  it('keeps the newest line in view while the person is at the end, and stays where they scrolled to', async () => {
+    const { page } = wb;
+    await step(page, 'chat-follow', async () => {
+      // Messages and typing signals come faster than the platform's rate limit here: it would drop some (MSG-28).
+      const options = (body) =>
+        fetch(`${origin}/_local/options`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      await options({ wsMessagesPerSecond: 1000 });
+      const box = chat().locator('#message textarea');
+      const conversation = chat().locator('.lines');
+      /** Pixels between the bottom of the view and the end of the conversation, once the page has drawn. */
+      const belowView = () =>
+        conversation.evaluate(
+          (e) =>
+            new Promise((resolve) =>
+              requestAnimationFrame(() =>
+                requestAnimationFrame(() => resolve(e.scrollHeight - e.scrollTop - e.clientHeight)),
+              ),
+            ),
+        );
+      const scrollTop = () => conversation.evaluate((e) => e.scrollTop);
+      const send = async (text) => {
+        await box.fill(text);
+        await box.press('Enter');
+        // The person the chat was handed to repeats each message.
+        await chat().locator('.line.liveAgent', { hasText: text }).waitFor();
+      };
+      for (let i = 1; i <= 12; i++) await send(`Line ${i} of a conversation longer than the panel`);
+      assert.ok(
+        (await conversation.evaluate((e) => e.scrollHeight - e.clientHeight)) > 100,
+        'the conversation is taller than its view',
+      );
+      const atEnd = await belowView();
+      assert.ok(atEnd < 2, `the newest line is in view (${atEnd} px below it)`);
+      // The inspector beside it shows its newest event too (it is drawn a few times a second).
+      const events = chat().locator('.events');
+      const belowEvents = () => events.evaluate((e) => e.scrollHeight - e.scrollTop - e.clientHeight);
+      for (let i = 0; i < 50 && (await belowEvents()) >= 2; i++) await page.waitForTimeout(100);
+      assert.ok((await events.evaluate((e) => e.scrollTop)) > 0, "the inspector's first events are out of view");
+      assert.ok((await belowEvents()) < 2, `the newest event is in view (${await belowEvents()} px below it)`);
+
+      // The person scrolls back to read: new lines no longer move the view.
+      await conversation.hover();
+      await page.mouse.wheel(0, -100_000);
+      for (let i = 0; i < 50 && (await scrollTop()) > 0; i++) await page.waitForTimeout(100);
+      assert.equal(await scrollTop(), 0, 'scrolled to the start');
+      await send('A line written while the person reads the start');
+      await belowView();
+      assert.equal(await scrollTop(), 0, 'the view stays where the person put it');
+
+      // Back at the end, it follows again.
+      await page.mouse.wheel(0, 100_000);
+      for (let i = 0; i < 50 && (await belowView()) >= 2; i++) await page.waitForTimeout(100);
+      await send('A line written once the person is back at the end');
+      const again = await belowView();
+      assert.ok(again < 2, `the newest line is in view again (${again} px below it)`);
+      await screenshot(page, 'chat-follow');
+      await options({ wsMessagesPerSecond: 20 });
+    });
+  });
 });

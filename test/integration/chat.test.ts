@@ -33,7 +33,7 @@ suite('Chat playground', () => {
   teardown(async () => {
     open.splice(0).forEach((p) => p.dispose());
     await http('DELETE', `${urls.admin}/faults`);
-    await platformOptions(urls, { streamDelayMs: 0 });
+    await platformOptions(urls, { streamDelayMs: 0, wsMessagesPerSecond: 20 });
   });
 
   suiteTeardown(async () => {
@@ -184,6 +184,41 @@ suite('Chat playground', () => {
     );
     // The last drop may come just after the last answer: the session is open again once it has reconnected.
     await until('the session open again', () => p.snapshot().status.state === 'open', 30_000);
+  });
+
+  test('a message the platform drops over its rate limit (no echo) is marked after a while, with Send again, which gets it through', async function () {
+    this.timeout(60_000);
+    const p = await chat({ mode: 'messaging', streaming: false });
+    await until('the greeting', () => answers(p).length === 1);
+    // One WebSocket message a second: of three messages sent at once, one at least is dropped unanswered (MSG-28).
+    await platformOptions(urls, { wsMessagesPerSecond: 1 });
+    const texts = ['What are your opening hours on Sunday?', 'Can I return an order?', 'How long does delivery take?'];
+    for (const text of texts) await p.send(text);
+    const dropped = await until(
+      'a dropped message marked',
+      () => byRole(p, 'user').find((l) => l.error && l.fix?.kind === 'resend'),
+      15_000,
+    );
+    const quoted = dropped.text.replace(/[?]/g, '\\?');
+    assert.ok(
+      byRole(p, 'notice').some((l) =>
+        new RegExp(`has not echoed "${quoted}" after 5 s: it may have dropped it`).test(l.text),
+      ),
+      'the conversation says why',
+    );
+    for (const line of byRole(p, 'user').filter((l) => texts.includes(l.text) && !l.error))
+      assert.ok(!line.streaming, `"${line.text}" was echoed and is not marked`);
+    await platformOptions(urls, { wsMessagesPerSecond: 20 });
+    await p.fix(dropped.id);
+    const again = await until(
+      'the message sent again, echoed',
+      () => byRole(p, 'user').filter((l) => l.text === dropped.text)[1],
+      15_000,
+    );
+    await until('its echo', () => !byRole(p, 'user').filter((l) => l.text === dropped.text)[1]!.streaming, 15_000);
+    assert.notEqual(again.id, dropped.id, 'the message sent again is a line of its own');
+    const before = byRole(p, 'user').find((l) => l.id === dropped.id)!;
+    assert.ok(before.error && before.fix === undefined, 'the dropped one stays marked and cannot be sent twice');
   });
 
   test('handoff and session end are shown', async () => {

@@ -8,6 +8,7 @@ import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { LitVirtualizer } from '@lit-labs/virtualizer';
 import { nothing, render } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import {
   type ChatCommand,
   type ChatLine,
@@ -28,6 +29,7 @@ import { adoptStyles, el } from '../shared/styles';
 import themeCss from '../shared/theme.css';
 import chatCss from './chat.css';
 import { Composer } from './composer';
+import { EndFollower } from './follow';
 import { renderEntry } from './inspectorView';
 import { renderLine } from './lineView';
 import { SettingsForm } from './settingsForm';
@@ -37,6 +39,10 @@ import { Toolbar } from './toolbar';
 const INSPECTOR_KEEP = 2_000;
 /** How often the inspector's list is redrawn while events arrive, at most. */
 const INSPECTOR_EVERY_MS = 250;
+/** The newest lines are drawn in full, outside the virtualized list, up to this many... */
+const RECENT_MOST = 120;
+/** ...when the older ones join the list, and this many stay. */
+const RECENT_KEEP = 60;
 /** How often the panel's state is kept for a restore, at most. */
 const STATE_EVERY_MS = 500;
 
@@ -76,20 +82,25 @@ const toolbar = new Toolbar({
   externalEvent: () => command({ type: 'sendExternalEvent' }),
 });
 const settingsForm = new SettingsForm((settings) => command({ type: 'restart', settings }));
-const list = new LitVirtualizer<ChatLine>();
-list.scroller = true;
-list.className = 'lines';
-list.setAttribute('role', 'log');
-list.setAttribute('aria-label', 'Conversation');
-list.keyFunction = (l) => l.id;
-list.renderItem = (l) => renderLine(l, (line) => command({ type: 'fix', lineId: line.id }));
 /**
- * The answer being written, while it is the newest line: drawn on its own, outside the virtualized
- * list, so that each streamed piece redraws one line and nothing else (the list is not re-rendered
- * or re-measured per piece). It joins the list once it is complete or another line follows it.
+ * The conversation's scroll area, oldest first: the virtualized list of lines, then the newest lines drawn
+ * as they are, then the answer being written. A line is added or changed without the list laying itself
+ * out again (which takes frames and holds up a streamed answer beside it); the older of the newest lines
+ * join the list together once they are many.
  */
+const conversation = el('div', { class: 'lines', role: 'log', 'aria-label': 'Conversation' });
+const fixLine = (line: ChatLine) => command({ type: 'fix', lineId: line.id });
+const list = new LitVirtualizer<ChatLine>();
+list.keyFunction = (l) => l.id;
+list.renderItem = (l) => renderLine(l, fixLine);
+/** The newest lines, from `listed` on, drawn in full (at most RECENT_MOST of them). */
+const recent = el('div', { class: 'recent' });
+/** The answer being written, while it is the newest line: each streamed piece redraws this line and nothing else. */
 const liveLine = el('div', { class: 'live', 'aria-live': 'polite' });
+conversation.append(list, recent, liveLine);
 let live: string | undefined;
+/** How many of the lines, from the first, the virtualized list holds; the rest are drawn in `recent`. */
+let listed = 0;
 const typing = el('div', { class: 'typing', 'aria-live': 'polite' });
 const composer = new Composer(
   (text, custom) => command({ type: 'send', text, ...(custom ? { custom } : {}) }),
@@ -102,7 +113,7 @@ events.keyFunction = (e) => e.seq;
 events.renderItem = renderEntry;
 
 const chat = el('section', { class: 'chat', 'aria-label': 'Chat' });
-chat.append(list, liveLine, typing, composer.element);
+chat.append(conversation, typing, composer.element);
 const side = el('aside', { class: 'inspector', 'aria-label': 'Inspector' });
 side.append(el('h2', {}, 'Inspector'), events);
 const main = el('main', { class: 'split' });
@@ -110,22 +121,54 @@ main.append(chat, side);
 app.append(toolbar.element, status, settingsForm.element, main);
 
 // ---- applying what the host says ----
-function nearBottom(scroller: HTMLElement): boolean {
-  return scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 48;
+const conversationEnd = new EndFollower(conversation);
+/** The lines' or the written answer's size changed (laid out already): the end is kept in view while following. */
+const keepEnd = new ResizeObserver(() => conversationEnd.keep());
+keepEnd.observe(list);
+keepEnd.observe(recent);
+keepEnd.observe(liveLine);
+const inspectorEnd = new EndFollower(events);
+
+/** Where the complete lines end: the answer being written, the newest line, is drawn on its own. */
+const completeEnd = (): number => (live === undefined ? lines.length : lines.length - 1);
+
+/** Draws the lines from where they changed: `from` is the first changed line's position. */
+function showLines(from: number): void {
+  const end = completeEnd();
+  let redraw = from < listed;
+  if (listed > end) {
+    // A listed line is being written again: it is drawn on its own.
+    listed = end;
+    redraw = true;
+  }
+  if (end - listed > RECENT_MOST) {
+    // The older of the newest lines join the list. The newer ones stay drawn below them, taller than the view
+    // and the list's margin together, so the list need not draw the lines it takes (or measure them) now.
+    listed = end - RECENT_KEEP;
+    redraw = true;
+  }
+  if (redraw) list.items = lines.slice(0, listed);
+  render(
+    repeat(
+      lines.slice(listed, end),
+      (l) => l.id,
+      (l) => renderLine(l, fixLine),
+    ),
+    recent,
+  );
 }
 
-function showLines(): void {
-  const follow = nearBottom(list);
-  const next = live === undefined ? lines.slice() : lines.slice(0, -1);
-  const shown = list.items;
-  // A streamed answer starting leaves the list's lines as they are: they are not drawn and measured again.
-  if (next.length === shown.length && next.every((line, i) => line === shown[i])) {
-    if (follow && lines.length) list.scrollTo({ top: list.scrollHeight });
-    return;
-  }
-  list.items = next;
-  // Follows the conversation while the person is at its end; scrolling the list itself moves no other frame.
-  if (follow && lines.length) void list.updateComplete.then(() => list.scrollTo({ top: list.scrollHeight }));
+/** Every complete line in the virtualized list (a whole conversation shown at once). */
+function listAll(): void {
+  listed = completeEnd();
+  list.items = lines.slice(0, listed);
+  render(nothing, recent);
+}
+
+/** Draws the inspector's events; the newest stays in view while the person is at the inspector's end. */
+function showEvents(): void {
+  events.items = inspector.slice();
+  if (inspectorEnd.isFollowing) void events.layoutComplete?.then(() => inspectorEnd.keep());
 }
 
 let inspectorTimer: ReturnType<typeof setTimeout> | undefined;
@@ -142,7 +185,7 @@ function showInspector(): void {
       requestAnimationFrame(() => {
         inspectorTimer = undefined;
         inspectorDrawnAt = performance.now();
-        events.items = inspector.slice();
+        showEvents();
       }),
     wait,
   );
@@ -177,8 +220,8 @@ function growLive(line: ChatLine): boolean {
   }
   const joined = live !== line.id;
   showLive(line);
-  // The list drops the line it now shows elsewhere (once per answer, not per piece).
-  if (joined) showLines();
+  // The newest lines drop the line now drawn on its own (once per answer, not per piece).
+  if (joined) showLines(lines.length - 1);
   return true;
 }
 
@@ -188,10 +231,10 @@ function showSnapshot(s: ChatSnapshot): void {
   index.clear();
   lines.forEach((l, i) => index.set(l.id, i));
   inspector = s.inspector.slice(-INSPECTOR_KEEP);
-  events.items = inspector.slice();
+  showEvents();
   settingsForm.show(s.settings);
   showStatus(s.status);
-  showLines();
+  listAll();
 }
 
 async function apply(n: ChatNotification): Promise<void> {
@@ -219,7 +262,7 @@ async function apply(n: ChatNotification): Promise<void> {
         // lit has written the piece into the page synchronously.
         if (ackPaint) tellPainted(n.rev, arrived);
       } else {
-        showLines();
+        showLines(at ?? lines.length - 1);
         if (ackPaint) await painted(n.rev, n.line.id, arrived);
       }
       break;
@@ -237,7 +280,7 @@ async function apply(n: ChatNotification): Promise<void> {
       composer.draft(n.text);
       break;
     case 'scroll':
-      list.scrollTo({ top: n.to === 'top' ? 0 : list.scrollHeight });
+      conversation.scrollTo({ top: n.to === 'top' ? 0 : conversation.scrollHeight });
       // The list draws the lines now in view after the scroll event, a frame or two later.
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       if (ackPaint) await painted(0);
@@ -252,7 +295,7 @@ async function painted(rev: number, lineId?: string, arrived?: number): Promise<
   // A line already in view has its new text now; a new one, or a whole snapshot, once the list has laid it out
   // (the virtualizer draws a new item a frame or two later). A line scrolled out of view is never drawn: the wait is bounded.
   if (rev === 0) await Promise.race([list.layoutComplete, new Promise((r) => setTimeout(r, 2_000))]);
-  else if (lineId !== undefined) await inList(lineId, 1_000);
+  else if (lineId !== undefined) await whenDrawn(lineId, 1_000);
   tellPainted(rev, arrived);
 }
 
@@ -261,13 +304,14 @@ const awaited = new Map<string, Set<() => void>>();
 const listWatch = new MutationObserver(() => {
   for (const [id, waiting] of awaited) if (drawn(id)) waiting.forEach((done) => done());
 });
-const drawn = (lineId: string): boolean => list.querySelector(`.line[data-line="${CSS.escape(lineId)}"]`) !== null;
+const drawn = (lineId: string): boolean =>
+  conversation.querySelector(`.line[data-line="${CSS.escape(lineId)}"]`) !== null;
 
 /** Resolves once the list has drawn the line, or after `limitMs` (a line out of view is not drawn). */
-function inList(lineId: string, limitMs: number): Promise<void> {
+function whenDrawn(lineId: string, limitMs: number): Promise<void> {
   if (drawn(lineId)) return Promise.resolve();
   return new Promise((resolve) => {
-    if (awaited.size === 0) listWatch.observe(list, { childList: true, subtree: true });
+    if (awaited.size === 0) listWatch.observe(conversation, { childList: true, subtree: true });
     const waiting = awaited.get(lineId) ?? new Set();
     awaited.set(lineId, waiting);
     const done = (): void => {
@@ -289,7 +333,7 @@ const paints = new PaintReporter(
     command({
       type: 'painted',
       paints: told.map(({ seq, at, inPage }) => ({ rev: seq, at, ...(inPage === undefined ? {} : { inPage }) })),
-      elements: list.querySelectorAll('.line').length + liveLine.querySelectorAll('.line').length,
+      elements: conversation.querySelectorAll('.line').length,
     }),
   () => (epochNow ??= epochClock())(),
 );

@@ -23,12 +23,19 @@ import { systemErrorFix } from './systemErrorFixes';
 const RESEND_AFTER_MS = 1_500;
 /** How long the session waits for a reconnect's history before it goes on without it (its historyTimeoutMs). */
 const HISTORY_WAIT_MS = 2_000;
+/**
+ * How long a message written on an open connection may go without its echo before the person is told: the
+ * platform may drop WebSocket messages over its rate limit without an answer (MSG-28).
+ */
+const ECHO_WAIT_MS = 5_000;
 
 interface Unconfirmed {
   line: ChatLine;
   custom?: Record<string, unknown>;
   /** The connection it was written on, once written. */
   writtenOn?: number;
+  /** Tells the person when the echo does not come. */
+  echoTimer?: ReturnType<typeof setTimeout>;
 }
 
 /** What the panel asks of itself when a fix is not the session's to carry out. */
@@ -141,12 +148,29 @@ export class MessagingBackend implements ChatBackend {
     try {
       await this.session?.sendMessage(text, entry.custom);
       entry.writtenOn = this.connection;
+      clearTimeout(entry.echoTimer);
+      entry.echoTimer = setTimeout(() => this.notEchoed(entry), ECHO_WAIT_MS);
     } catch (err) {
       const i = this.pending.indexOf(entry);
       if (i >= 0) this.pending.splice(i, 1);
       this.t.upsert({ ...entry.line, streaming: false, error: true, fix: fixOf('resend') });
       this.problem(err);
     }
+  }
+
+  /**
+   * A message written on the open connection and not echoed: the platform may have dropped it (over its rate
+   * limit, MSG-28), so the line says so and offers to send it again. It stays waiting: a late echo confirms it.
+   */
+  private notEchoed(entry: Unconfirmed): void {
+    if (!this.pending.includes(entry) || entry.writtenOn !== this.connection) return;
+    if (this.session?.state.kind !== 'open') return;
+    this.t.upsert({ ...entry.line, streaming: false, error: true, fix: fixOf('resend') });
+    const quoted = entry.line.text.length > 60 ? `${entry.line.text.slice(0, 57)}…` : entry.line.text;
+    this.t.notice(
+      `The platform has not echoed "${quoted}" after ${ECHO_WAIT_MS / 1000} s: it may have dropped it (messages ` +
+        'over its rate limit are dropped without an answer). Send it again if no answer comes.',
+    );
   }
 
   /**
@@ -188,9 +212,17 @@ export class MessagingBackend implements ChatBackend {
 
   async fix(kind: FixKind, line: ChatLine): Promise<void> {
     switch (kind) {
-      case 'resend':
-        if (this.lastSent) await this.send(this.lastSent.text, this.lastSent.custom);
+      case 'resend': {
+        // A message of the person's own that got no echo is sent again as it was; after a system error, the last one.
+        const own = line.role === 'user' ? this.pending.find((p) => p.line.id === line.id) : undefined;
+        if (own) {
+          this.pending.splice(this.pending.indexOf(own), 1);
+          clearTimeout(own.echoTimer);
+          this.t.upsert({ ...own.line, streaming: false, error: true });
+          await this.send(own.line.text, own.custom);
+        } else if (this.lastSent) await this.send(this.lastSent.text, this.lastSent.custom);
         break;
+      }
       case 'edit':
         this.panel.draft(this.lastSent?.text ?? '');
         break;
@@ -212,6 +244,7 @@ export class MessagingBackend implements ChatBackend {
 
   dispose(): void {
     clearTimeout(this.resendTimer);
+    for (const entry of this.pending) clearTimeout(entry.echoTimer);
     this.subs.forEach((s) => s.dispose());
     this.session?.dispose();
     this.session = undefined;
@@ -244,6 +277,7 @@ export class MessagingBackend implements ChatBackend {
       case 'EVENT_TYPE_USER_MESSAGE': {
         const i = this.pending.findIndex((p) => p.line.text === e.payload.text);
         const mine = i >= 0 ? this.pending.splice(i, 1)[0] : undefined;
+        clearTimeout(mine?.echoTimer);
         this.t.upsert({
           id: mine?.line.id ?? e.id,
           role: 'user',
