@@ -58,6 +58,13 @@ describe('Chat playground in the workbench', { timeout: 300_000 }, () => {
         'each piece is the start of the answer',
       );
       await chat().locator('.entry .latency').first().waitFor();
+      // An event's JSON is drawn once it is expanded.
+      const answered = chat()
+        .locator('.entry', { has: chat().locator('.latency') })
+        .first();
+      assert.equal(await answered.locator('pre').count(), 0, 'a collapsed event draws no JSON');
+      await answered.locator('summary').click();
+      assert.match(await answered.locator('pre').innerText(), /"type": "EVENT_TYPE_/);
       await screenshot(page, 'chat-streamed-answer');
     });
   });

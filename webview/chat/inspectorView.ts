@@ -4,13 +4,24 @@ import { visibleControls } from '../shared/text';
 
 const ARROW = { in: '←', out: '→', note: '·' } as const;
 
-/** One inspector entry: direction, event, time and the turn's latency; its JSON when expanded. */
-export function renderEntry(entry: InspectorEntry): TemplateResult {
+/**
+ * One inspector entry: direction, event, time and the turn's latency; its JSON once expanded (drawn only
+ * then: events arrive many a second while an answer streams, and each one's JSON is most of its weight).
+ */
+export function renderEntry(
+  entry: InspectorEntry,
+  open: boolean,
+  onToggle: (seq: number, open: boolean) => void,
+): TemplateResult {
   const time = new Date(entry.time);
   const stamp = Number.isNaN(time.getTime())
     ? entry.time
     : `${time.toLocaleTimeString()}.${String(time.getMilliseconds()).padStart(3, '0')}`;
-  return html`<details class=${`entry ${entry.direction}${entry.unrecognized ? ' unrecognized' : ''}`}>
+  return html`<details
+    class=${`entry ${entry.direction}${entry.unrecognized ? ' unrecognized' : ''}`}
+    ?open=${open}
+    @toggle=${(e: Event) => onToggle(entry.seq, (e.currentTarget as HTMLDetailsElement).open)}
+  >
     <summary>
       <span
         class="dir"
@@ -21,6 +32,6 @@ export function renderEntry(entry: InspectorEntry): TemplateResult {
       <time>${stamp}</time
       >${entry.latencyMs !== undefined ? html` <span class="latency">${entry.latencyMs} ms</span>` : nothing}
     </summary>
-    <pre>${visibleControls(entry.json)}</pre>
+    ${open ? html`<pre>${visibleControls(entry.json)}</pre>` : nothing}
   </details>`;
 }

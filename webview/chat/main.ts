@@ -37,8 +37,12 @@ import { Toolbar } from './toolbar';
 
 /** The inspector keeps the newest events in the page; the saved conversation has all of them. */
 const INSPECTOR_KEEP = 2_000;
-/** How often the inspector's list is redrawn while events arrive, at most. */
+/** How often the inspector's list is redrawn while events arrive, at most... */
 const INSPECTOR_EVERY_MS = 250;
+/** ...and while an answer streams (each redraw draws the newest events, where the inspector follows its end)... */
+const INSPECTOR_STREAMING_EVERY_MS = 5_000;
+/** ...which it does while pieces come less than this apart. */
+const STREAM_PAUSE_MS = 250;
 /** The newest lines are drawn in full, outside the virtualized list, up to this many... */
 const RECENT_MOST = 120;
 /** ...when the older ones join the list, and this many stay. */
@@ -110,7 +114,15 @@ const events = new LitVirtualizer<InspectorEntry>();
 events.scroller = true;
 events.className = 'events';
 events.keyFunction = (e) => e.seq;
-events.renderItem = renderEntry;
+/** The inspector's expanded events, by their seq: their JSON is drawn. */
+const expanded = new Set<number>();
+events.renderItem = (e) =>
+  renderEntry(e, expanded.has(e.seq), (seq, open) => {
+    if (open === expanded.has(seq)) return;
+    if (open) expanded.add(seq);
+    else expanded.delete(seq);
+    events.items = inspector.slice();
+  });
 
 const chat = el('section', { class: 'chat', 'aria-label': 'Chat' });
 chat.append(conversation, typing, composer.element);
@@ -173,22 +185,33 @@ function showEvents(): void {
 
 let inspectorTimer: ReturnType<typeof setTimeout> | undefined;
 let inspectorDrawnAt = Number.NEGATIVE_INFINITY;
+/** When a streamed piece was last drawn (performance.now()). */
+let streamedAt = Number.NEGATIVE_INFINITY;
 /**
- * The inspector is redrawn at most every INSPECTOR_EVERY_MS: during a streamed answer an event arrives every few
- * milliseconds, and laying out its list that often would hold up the answer being written beside it.
+ * The inspector is redrawn at most every INSPECTOR_EVERY_MS. While an answer streams an event arrives every
+ * few milliseconds, and drawing the newest of them (where the inspector follows its end) would hold up the
+ * answer being written beside it: then it is redrawn every INSPECTOR_STREAMING_EVERY_MS, and as soon as the
+ * stream pauses.
  */
 function showInspector(): void {
   if (inspectorTimer !== undefined) return;
-  const wait = Math.max(0, inspectorDrawnAt + INSPECTOR_EVERY_MS - performance.now());
   inspectorTimer = setTimeout(
-    () =>
-      requestAnimationFrame(() => {
-        inspectorTimer = undefined;
-        inspectorDrawnAt = performance.now();
-        showEvents();
-      }),
-    wait,
+    drawInspectorWhenFree,
+    Math.max(0, inspectorDrawnAt + INSPECTOR_EVERY_MS - performance.now()),
   );
+}
+
+function drawInspectorWhenFree(): void {
+  const now = performance.now();
+  if (now - streamedAt < STREAM_PAUSE_MS && now - inspectorDrawnAt < INSPECTOR_STREAMING_EVERY_MS) {
+    inspectorTimer = setTimeout(drawInspectorWhenFree, STREAM_PAUSE_MS);
+    return;
+  }
+  requestAnimationFrame(() => {
+    inspectorTimer = undefined;
+    inspectorDrawnAt = performance.now();
+    showEvents();
+  });
 }
 
 function showStatus(s: ChatStatus): void {
@@ -220,6 +243,7 @@ function growLive(line: ChatLine): boolean {
   }
   const joined = live !== line.id;
   showLive(line);
+  streamedAt = performance.now();
   // The newest lines drop the line now drawn on its own (once per answer, not per piece).
   if (joined) showLines(lines.length - 1);
   return true;
