@@ -133,6 +133,26 @@ suite('Chat playground', () => {
     );
   });
 
+  test("the page's socket carries its paint reports to the panel; any other command sent on it is ignored", async () => {
+    const p = await chat({ mode: 'messaging', streaming: false, ackPaint: true });
+    await until('the greeting', () => answers(p).length === 1);
+    await until("the page's own socket", () => p.directChannel.open);
+    const painted: number[] = [];
+    p.onDidPaint(({ rev }) => painted.push(rev));
+    // A page loaded again with the panel's address replaces the one before: this one plays the page.
+    const page = new WebSocket(p.directChannel.url!);
+    await new Promise((resolve, reject) => page.once('open', resolve).once('error', reject));
+    const lines = p.snapshot().lines.length;
+    page.send(JSON.stringify({ kind: 'command', command: { type: 'send', text: 'Sent on the socket' } }));
+    page.send(
+      JSON.stringify({ kind: 'command', command: { type: 'painted', paints: [{ rev: 424_242, at: 1 }], elements: 1 } }),
+    );
+    await until('the report', () => painted.includes(424_242));
+    assert.equal(p.snapshot().lines.length, lines, 'a message sent on the socket is not sent to the agent');
+    assert.ok(!p.snapshot().lines.some((l) => l.text === 'Sent on the socket'));
+    page.close();
+  });
+
   test('100 dropped WebSocket connections while answers stream: every message once and in order, and the panel says it reconnected', async function () {
     this.timeout(240_000);
     await platformOptions(urls, { streamDelayMs: 15 });

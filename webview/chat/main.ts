@@ -37,12 +37,12 @@ import { Toolbar } from './toolbar';
 
 /** The inspector keeps the newest events in the page; the saved conversation has all of them. */
 const INSPECTOR_KEEP = 2_000;
-/** How often the inspector's list is redrawn while events arrive, at most... */
+/** How often the inspector's list is redrawn while events arrive, at most. */
 const INSPECTOR_EVERY_MS = 250;
-/** ...and while an answer streams (each redraw draws the newest events, where the inspector follows its end)... */
-const INSPECTOR_STREAMING_EVERY_MS = 5_000;
-/** ...which it does while pieces come less than this apart. */
+/** An answer streams while its pieces come less than this apart. */
 const STREAM_PAUSE_MS = 250;
+/** While an answer streams, the panel's state is kept this often, at most. */
+const STATE_STREAMING_EVERY_MS = 5_000;
 /** The newest lines are drawn in full, outside the virtualized list, up to this many... */
 const RECENT_MOST = 120;
 /** ...when the older ones join the list, and this many stay. */
@@ -187,11 +187,12 @@ let inspectorTimer: ReturnType<typeof setTimeout> | undefined;
 let inspectorDrawnAt = Number.NEGATIVE_INFINITY;
 /** When a streamed piece was last drawn (performance.now()). */
 let streamedAt = Number.NEGATIVE_INFINITY;
+const streaming = (): boolean => performance.now() - streamedAt < STREAM_PAUSE_MS;
+
 /**
- * The inspector is redrawn at most every INSPECTOR_EVERY_MS. While an answer streams an event arrives every
- * few milliseconds, and drawing the newest of them (where the inspector follows its end) would hold up the
- * answer being written beside it: then it is redrawn every INSPECTOR_STREAMING_EVERY_MS, and as soon as the
- * stream pauses.
+ * The inspector is redrawn at most every INSPECTOR_EVERY_MS. While an answer streams an event arrives every few
+ * milliseconds, and drawing the newest of them (where the inspector follows its end) would hold up the answer
+ * being written beside it: the inspector holds still then, and draws what arrived as soon as the stream pauses.
  */
 function showInspector(): void {
   if (inspectorTimer !== undefined) return;
@@ -202,8 +203,7 @@ function showInspector(): void {
 }
 
 function drawInspectorWhenFree(): void {
-  const now = performance.now();
-  if (now - streamedAt < STREAM_PAUSE_MS && now - inspectorDrawnAt < INSPECTOR_STREAMING_EVERY_MS) {
+  if (streaming()) {
     inspectorTimer = setTimeout(drawInspectorWhenFree, STREAM_PAUSE_MS);
     return;
   }
@@ -354,7 +354,7 @@ function whenDrawn(lineId: string, limitMs: number): Promise<void> {
 let epochNow: (() => number) | undefined;
 const paints = new PaintReporter(
   (told) =>
-    command({
+    host.report({
       type: 'painted',
       paints: told.map(({ seq, at, inPage }) => ({ rev: seq, at, ...(inPage === undefined ? {} : { inPage }) })),
       elements: conversation.querySelectorAll('.line').length,
@@ -369,10 +369,18 @@ function tellPainted(rev: number, arrived?: number): void {
 /** Keeps what is shown for a restore (hidden panel, reloaded window): view models only, nothing secret. */
 function keepState(): void {
   if (stateTimer !== undefined || !snapshot) return;
-  stateTimer = setTimeout(() => {
+  const since = performance.now();
+  const keep = (): void => {
+    // Handing the state to the editor costs both of them a few milliseconds: not in the middle of a stream, or
+    // not more often than every STATE_STREAMING_EVERY_MS.
+    if (streaming() && performance.now() - since < STATE_STREAMING_EVERY_MS) {
+      stateTimer = setTimeout(keep, STREAM_PAUSE_MS);
+      return;
+    }
     stateTimer = undefined;
     if (snapshot) host.state = { ...snapshot, lines, inspector: inspector.slice(-300) } satisfies ChatSnapshot;
-  }, STATE_EVERY_MS);
+  };
+  stateTimer = setTimeout(keep, STATE_EVERY_MS);
 }
 
 // What was shown before the panel was hidden appears at once; the host's snapshot follows `ready`.

@@ -7,6 +7,8 @@ import { Emitter } from '../../core/event';
 
 /** How long a panel's page waits for the editor to make the channel's address reachable. */
 const EXTERNAL_URI_WAIT_MS = 2_000;
+/** The largest message a page may send on its socket (a report of paint times; anything larger ends it). */
+const MAX_REPORT_BYTES = 64 * 1024;
 /** A page's socket that has not answered a ping within this long is ended. */
 const HEARTBEAT_MS = 15_000;
 
@@ -15,17 +17,22 @@ const HEARTBEAT_MS = 15_000;
  * answer being written): a message posted to a webview passes through the workbench and two frames and takes
  * several milliseconds, a loopback socket well under one. One server on 127.0.0.1 serves every panel; each
  * panel has a random token of its own in the socket's path, and a connection without a known token is
- * refused. The page sends nothing on it (what it sends is ignored); commands and requests keep going through
- * the webview's messages. Where the socket cannot be opened, the panel keeps posting messages as before.
+ * refused. What the page sends on it is for reports many a second (a benchmark's paint times), which would
+ * otherwise load the workbench's thread the page shares: the panel checks each one as it checks a posted
+ * message. Other commands and requests keep going through the webview's messages. Where the socket cannot be
+ * opened, the panel keeps posting messages as before.
  */
 export class DirectChannel implements vscode.Disposable {
   private socket: WebSocket | undefined;
   private readonly _onDidOpen = new Emitter<void>();
   private readonly _onDidClose = new Emitter<void>();
+  private readonly _onDidReceive = new Emitter<unknown>();
   /** The page connected: notifications go through the socket from now on. */
   readonly onDidOpen = this._onDidOpen.event;
   /** The page's socket closed (page hidden, reloaded or gone). */
   readonly onDidClose = this._onDidClose.event;
+  /** A message the page sent on its socket, parsed from JSON and not checked yet. */
+  readonly onDidReceive = this._onDidReceive.event;
 
   private constructor(
     private readonly hub: ChannelHub,
@@ -93,6 +100,16 @@ export class DirectChannel implements vscode.Disposable {
       this._onDidClose.fire();
     });
     socket.on('error', () => socket.terminate());
+    socket.on('message', (data, isBinary) => {
+      if (isBinary || this.socket !== socket) return;
+      let message: unknown;
+      try {
+        message = JSON.parse(String(data));
+      } catch {
+        return;
+      }
+      this._onDidReceive.fire(message);
+    });
     this._onDidOpen.fire();
   }
 
@@ -103,6 +120,7 @@ export class DirectChannel implements vscode.Disposable {
     socket?.terminate();
     this._onDidOpen.dispose();
     this._onDidClose.dispose();
+    this._onDidReceive.dispose();
   }
 }
 
@@ -124,7 +142,7 @@ class ChannelHub {
     this.address = ChannelHub.externalAddress(port);
     // Failures of the server after it listens never stop the extension host.
     server.on('error', () => undefined);
-    const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 });
+    const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_REPORT_BYTES });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on('error', () => socket.destroy());
       // The token is the last segment of the path (the editor's proxy may put a path of its own before it).

@@ -78,6 +78,8 @@ export interface PanelHostOptions<C, R extends { type: string }> {
    * DirectChannel), posted as messages otherwise. For panels whose notifications come many a second.
    */
   direct?: boolean;
+  /** The commands the page may send on its socket (reports many a second); any other there is ignored. */
+  isReport?(command: C): boolean;
 }
 
 /**
@@ -126,6 +128,13 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
       // Connected: the whole state goes through the socket, and what the page was posted before it is superseded.
       // Closed: the page says `ready` again (socketClosed) and gets the whole state posted.
       this.subs.add(channel.onDidOpen(() => this.ready && this.options.onReady()));
+      // Reports the page sends on its socket: commands, checked as posted ones are.
+      this.subs.add(
+        channel.onDidReceive((m) => {
+          if (this.commandGuard(m) && this.options.isReport?.(m.command)) this.options.onCommand(m.command);
+          else this.options.onRejected?.(`an unexpected message on the page's socket was ignored: ${describe(m)}`);
+        }),
+      );
     }
     this.panel.webview.html = this.html();
   }

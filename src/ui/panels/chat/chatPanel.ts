@@ -84,6 +84,7 @@ export class ChatPanel implements vscode.Disposable {
         void this.command(c).catch((err: unknown) => this.log.error(err instanceof Error ? err : String(err))),
       onRequest: (r) => this.request(r),
       onRejected: (reason) => this.log.warn(`Chat panel: ${reason}`),
+      isReport: (c) => c.type === 'painted',
       // A streamed answer sends a notification per piece: straight into the page where a socket can be opened.
       direct: true,
     });
