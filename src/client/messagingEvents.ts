@@ -81,26 +81,46 @@ export type HandoffChange =
  * reported a streaming error before the complete message (text is what arrived).
  */
 export interface AgentMessage {
+  /** The platform's `message_id`, or one made here for an answer without it (`untagged-<n>`). */
   messageId: string;
   text: string;
   state: 'streaming' | 'complete' | 'interrupted';
+  /** The custom metadata echoed on the event that brought this version. */
+  custom?: Record<string, unknown>;
 }
 
-/** Joins streamed chunks into the agent's message, tolerating chunks out of order or missing. */
+/**
+ * Joins streamed chunks into the agent's message, tolerating chunks out of order or missing. Chunks without a
+ * `message_id` belong to the answer being written, up to the next complete message without one; chunks without
+ * an `index` are taken in the order they come.
+ */
 export class MessageAssembler {
   private readonly partial = new Map<string, string[]>();
+  /** The answer being written without a message id, and how many such answers there were. */
+  private untagged: string | undefined;
+  private untaggedCount = 0;
+
+  private idOf(messageId: string | undefined, ends: boolean): string {
+    if (messageId !== undefined) return messageId;
+    const id = (this.untagged ??= `untagged-${(this.untaggedCount += 1)}`);
+    if (ends) this.untagged = undefined;
+    return id;
+  }
 
   chunk(payload: z.output<Payloads['EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK']>): AgentMessage {
-    const chunks = this.partial.get(payload.message_id) ?? [];
-    chunks[payload.index] = payload.text;
-    this.partial.set(payload.message_id, chunks);
-    return { messageId: payload.message_id, text: contiguous(chunks), state: 'streaming' };
+    const messageId = this.idOf(payload.message_id, false);
+    const chunks = this.partial.get(messageId) ?? [];
+    if (payload.index === undefined) chunks.push(payload.text);
+    else chunks[payload.index] = payload.text;
+    this.partial.set(messageId, chunks);
+    return { messageId, text: contiguous(chunks), state: 'streaming' };
   }
 
   /** The complete message replaces whatever chunks arrived (a replay after a reconnect has no chunks). */
   complete(payload: z.output<Payloads['EVENT_TYPE_VIRTUAL_AGENT_MESSAGE']>): AgentMessage {
-    this.partial.delete(payload.message_id);
-    return { messageId: payload.message_id, text: payload.text, state: 'complete' };
+    const messageId = this.idOf(payload.message_id, true);
+    this.partial.delete(messageId);
+    return { messageId, text: payload.text, state: 'complete' };
   }
 
   /** After a streaming error every unfinished message stays as it is, marked interrupted. */
@@ -114,6 +134,11 @@ export class MessageAssembler {
     this.partial.clear();
     return out;
   }
+}
+
+function withCustom(m: AgentMessage, event: MessagingEvent): AgentMessage {
+  const { custom } = event.metadata;
+  return custom ? { ...m, custom } : m;
 }
 
 /** The chunks from index 0 up to the first gap. */
@@ -229,10 +254,10 @@ export class SessionEvents implements IDisposable {
         this._onTyping.fire(event.payload.typing);
         break;
       case 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK':
-        this._onMessage.fire(this.assembler.chunk(event.payload));
+        this._onMessage.fire(withCustom(this.assembler.chunk(event.payload), event));
         break;
       case 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE':
-        this._onMessage.fire(this.assembler.complete(event.payload));
+        this._onMessage.fire(withCustom(this.assembler.complete(event.payload), event));
         break;
       case 'EVENT_TYPE_HANDOFF_STARTED':
         this._onHandoff.fire({ kind: 'started', destination: event.payload.destination, reason: event.payload.reason });

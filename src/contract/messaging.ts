@@ -204,14 +204,22 @@ export const serverPayloadSchemas = {
   }),
   EVENT_TYPE_VIRTUAL_AGENT_JOINED: z.looseObject({ conversation_id: extra(z.string()), agent_name: extra(z.string()) }),
   EVENT_TYPE_VIRTUAL_AGENT_TYPING: z.looseObject({ typing: z.boolean() }),
+  /**
+   * Chunk and message shapes are ours (the spec shows none): only the text is needed. Without `message_id`, pieces
+   * belong to the answer being written; without `index`, they come in order.
+   */
   EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK: z.looseObject({
-    message_id: z.string(),
-    index: z.number().int().nonnegative(),
+    message_id: extra(z.string()),
+    index: extra(z.number().int().nonnegative()),
     text: z.string(),
   }),
-  EVENT_TYPE_VIRTUAL_AGENT_MESSAGE: z.looseObject({ message_id: z.string(), text: z.string() }),
+  EVENT_TYPE_VIRTUAL_AGENT_MESSAGE: z.looseObject({ message_id: extra(z.string()), text: z.string() }),
   EVENT_TYPE_HANDOFF_STARTED: z.looseObject({ destination: z.string(), reason: z.string() }),
-  EVENT_TYPE_LIVE_AGENT_MESSAGE: z.looseObject({ message_id: z.string(), text: z.string(), agent_name: z.string() }),
+  EVENT_TYPE_LIVE_AGENT_MESSAGE: z.looseObject({
+    message_id: extra(z.string()),
+    text: z.string(),
+    agent_name: extra(z.string()),
+  }),
   EVENT_TYPE_HANDOFF_ENDED: z.looseObject({ reason: z.string() }),
   /** "system text with a level": both are read tolerantly (a missing level is decided from the text, see messagingEvents). */
   EVENT_TYPE_SYSTEM_MESSAGE: z.preprocess(

@@ -197,13 +197,23 @@ export function minimalBody(base: Base, method: string, path: string, status: nu
 
 /**
  * A WebSocket event as the minimal mode sends it: the envelope the spec shows (type, payload, id, timestamp,
- * metadata.custom), without our history positions (`metadata.position`, the batch's `cursor`).
+ * metadata.custom), without our history positions (`metadata.position`, the batch's `cursor`) and without the
+ * payload fields we chose beyond the text (answers' `message_id`, pieces' `index`, `agent_name`).
  */
 export function minimalEvent<E extends { payload: Record<string, unknown>; metadata?: Record<string, unknown> }>(
   event: E,
 ): E {
   const { position: _position, ...metadata } = event.metadata ?? {};
-  const { cursor: _cursor, events, ...payload } = event.payload;
+  // The history cursor and the answers' message ids, piece indexes and live agent names are ours: a client must
+  // do without them.
+  const {
+    cursor: _cursor,
+    message_id: _messageId,
+    index: _index,
+    agent_name: _agentName,
+    events,
+    ...payload
+  } = event.payload;
   const inner = Array.isArray(events) ? { events: events.map((e: E) => minimalEvent(e)) } : {};
   return { ...event, metadata, payload: { ...payload, ...inner } };
 }

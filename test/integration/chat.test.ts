@@ -214,11 +214,15 @@ suite('Chat playground', () => {
     await platformOptions(urls, { wsMessagesPerSecond: 1 });
     const texts = ['What are your opening hours on Sunday?', 'Can I return an order?', 'How long does delivery take?'];
     for (const text of texts) await p.send(text);
-    const dropped = await until(
-      'a dropped message marked',
-      () => byRole(p, 'user').find((l) => l.error && l.fix?.kind === 'resend'),
+    // Each is echoed or, after 5 s without its echo, marked.
+    const sent = () => byRole(p, 'user').filter((l) => texts.includes(l.text));
+    await until(
+      'every message echoed or marked',
+      () => sent().length === 3 && sent().every((l) => !l.streaming),
       15_000,
     );
+    const dropped = sent().find((l) => l.error && l.fix?.kind === 'resend');
+    assert.ok(dropped, 'a dropped message is marked, with Send again');
     const quoted = dropped.text.replace(/[?]/g, '\\?');
     assert.ok(
       byRole(p, 'notice').some((l) =>
@@ -226,8 +230,6 @@ suite('Chat playground', () => {
       ),
       'the conversation says why',
     );
-    for (const line of byRole(p, 'user').filter((l) => texts.includes(l.text) && !l.error))
-      assert.ok(!line.streaming, `"${line.text}" was echoed and is not marked`);
     await platformOptions(urls, { wsMessagesPerSecond: 20 });
     await p.fix(dropped.id);
     const again = await until(
@@ -235,7 +237,14 @@ suite('Chat playground', () => {
       () => byRole(p, 'user').filter((l) => l.text === dropped.text)[1],
       15_000,
     );
-    await until('its echo', () => !byRole(p, 'user').filter((l) => l.text === dropped.text)[1]!.streaming, 15_000);
+    await until(
+      'its echo',
+      () => {
+        const line = byRole(p, 'user').filter((l) => l.text === dropped.text)[1]!;
+        return !line.streaming && !line.error;
+      },
+      15_000,
+    );
     assert.notEqual(again.id, dropped.id, 'the message sent again is a line of its own');
     const before = byRole(p, 'user').find((l) => l.id === dropped.id)!;
     assert.ok(before.error && before.fix === undefined, 'the dropped one stays marked and cannot be sent twice');

@@ -69,13 +69,45 @@ describe('client: messaging events as delivered (spec: Events > Messaging events
     });
   });
 
+  it('[MSG-24] pieces and answers without a message id or an index (shapes the spec does not show) are joined in order, one answer at a time', () => {
+    const a = new MessageAssembler();
+    const first = a.chunk({ text: 'Our stores ' });
+    assert.deepEqual(a.chunk({ text: 'open at 9.' }), {
+      messageId: first.messageId,
+      text: 'Our stores open at 9.',
+      state: 'streaming',
+    });
+    assert.deepEqual(a.complete({ text: 'Our stores open at 9.' }), {
+      messageId: first.messageId,
+      text: 'Our stores open at 9.',
+      state: 'complete',
+    });
+    const next = a.chunk({ text: 'Returns ' });
+    assert.notEqual(next.messageId, first.messageId, 'the next answer is a message of its own');
+    assert.equal(next.text, 'Returns ');
+    // A message id given on its pieces keeps them apart from the untagged answer.
+    assert.equal(a.chunk({ message_id: 'm', text: 'Hello' }).messageId, 'm');
+    const events = new SessionEvents();
+    const parsed = parseServerEvent(event('EVENT_TYPE_LIVE_AGENT_MESSAGE', { text: 'A person writes' }));
+    assert.ok('event' in parsed, 'a live agent message without its id or name is delivered');
+    const got: string[] = [];
+    events.onMessage((m) => got.push(`${m.text}|${JSON.stringify(m.custom)}`));
+    events.deliver(
+      parseEvent({
+        ...event('EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', { text: 'Hi' }),
+        metadata: { custom: { order: 'A-1' } },
+      }),
+    );
+    assert.deepEqual(got, ['Hi|{"order":"A-1"}'], 'the answer carries the custom metadata echoed on its event');
+  });
+
   it('[MSG-23] an unknown event type or a payload without its fields is reported, not delivered', () => {
     const unknown = parseServerEvent(event('EVENT_TYPE_DELIVERY_RECEIPT', {}));
     assert.ok(
       'unrecognized' in unknown && /unknown event type EVENT_TYPE_DELIVERY_RECEIPT/.test(unknown.unrecognized.problem),
     );
-    const partial = parseServerEvent(event('EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', { text: 'no id' }));
-    assert.ok('unrecognized' in partial && /message_id/.test(partial.unrecognized.problem));
+    const partial = parseServerEvent(event('EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', { message_id: 'm' }));
+    assert.ok('unrecognized' in partial && /text/.test(partial.unrecognized.problem));
     const noType = parseServerEvent({ payload: { reason: 'x' }, timestamp: 't', metadata: {} });
     assert.ok('unrecognized' in noType && /type/.test(noType.unrecognized.problem));
     const extra = parseServerEvent(event('SESSION_END', { reason: 'ended_by_user', note: 'kept' }));

@@ -58,8 +58,6 @@ export class MessagingBackend implements ChatBackend {
   /** Counts connections: a message written on an earlier one and never echoed may have been lost with it. */
   private connection = 0;
   private resendTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Custom metadata echoed on each agent message, by message id. */
-  private readonly customOf = new Map<string, Record<string, unknown>>();
   private lastSent: SentMessage | undefined;
   private lastHandoffReason: string | undefined;
   private reconnects = 0;
@@ -287,10 +285,6 @@ export class MessagingBackend implements ChatBackend {
         });
         break;
       }
-      case 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK':
-      case 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE':
-        if (custom) this.customOf.set(e.payload.message_id, custom);
-        break;
       case 'EVENT_TYPE_VIRTUAL_AGENT_JOINED':
         // The conversation id is not always in the event: one known before stays.
         if (e.payload.conversation_id) this.t.setStatus({ conversationId: e.payload.conversation_id });
@@ -300,9 +294,10 @@ export class MessagingBackend implements ChatBackend {
         break;
       case 'EVENT_TYPE_LIVE_AGENT_MESSAGE':
         this.t.upsert({
-          id: `live:${e.payload.message_id}`,
+          // Without a message id, the event's own id (or, without one either, a new line each time).
+          id: `live:${e.payload.message_id ?? (e.id || this.t.localId('live'))}`,
           role: 'liveAgent',
-          speaker: e.payload.agent_name,
+          ...(e.payload.agent_name ? { speaker: e.payload.agent_name } : {}),
           text: e.payload.text,
           time,
           ...(custom ? { custom } : {}),
@@ -327,9 +322,8 @@ export class MessagingBackend implements ChatBackend {
   }
 
   private agentMessage(m: AgentMessage): void {
-    const custom = this.customOf.get(m.messageId);
-    if (m.state !== 'streaming') this.customOf.delete(m.messageId);
     const existing = this.t.line(`msg:${m.messageId}`);
+    const custom = m.custom ?? existing?.custom;
     this.t.upsert({
       id: `msg:${m.messageId}`,
       role: 'agent',
