@@ -51,6 +51,21 @@ const PARTS = [
     args: ['test/host/runIntegration.mjs', '--no-build', '--responses', 'minimal'],
     count: (o) => lastSummary(o),
   },
+  // The panels again with webviews served from sites of their own, as desktop VS Code and vscode.dev serve them
+  // (code-server serves them from the workbench's origin): their sockets and security policy across origins.
+  {
+    name: 'integration (webviews on their own site)',
+    cmd: node,
+    args: [
+      'test/host/runIntegration.mjs',
+      '--no-build',
+      '--webview-site',
+      'own',
+      '--grep',
+      '^(Chat playground|Concurrency chart|Replay|Transcript viewer) ',
+    ],
+    count: (o) => lastSummary(o),
+  },
   { name: 'e2e', cmd: node, args: ['test/host/runE2e.mjs'], count: (o) => lastSummary(o) },
 ];
 

@@ -27,7 +27,7 @@ function ownFolders(root) {
   };
 }
 
-export async function startCodeServer({ workspace, userDataDir, extensionsDir, port, log, env }) {
+export async function startCodeServer({ workspace, userDataDir, extensionsDir, port, log, env, trustedOrigins = [] }) {
   if (!isHostInstalled()) throw new Error('code-server is not installed: run `node scripts/installHost.mjs`');
   mkdirSync(userDataDir, { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
@@ -50,6 +50,8 @@ export async function startCodeServer({ workspace, userDataDir, extensionsDir, p
     // Its own config file, so nothing is written to ~/.config/code-server.
     '--config',
     join(userDataDir, 'code-server.yaml'),
+    // Hosts (host:port) whose pages may open sockets here besides the workbench's own.
+    ...trustedOrigins.flatMap((origin) => ['--trusted-origins', origin]),
     workspace,
   ];
   const child = spawn(process.execPath, args, {

@@ -1,7 +1,10 @@
 // Runs the integration suites (test/integration) inside a real VS Code extension host:
 // code-server 1.100.3 + Chromium, the extension loaded from this tree through extensionDevelopmentPath.
 //   node test/host/runIntegration.mjs [--no-build] [--production] [--grep TEXT] [--bench] [--results FILE] [--responses full|minimal]
+//                                     [--webview-site own|workbench]
 // --responses minimal runs the suites against a local platform that answers only what the spec shows.
+// --webview-site own serves webviews from a site of their own, as desktop VS Code and vscode.dev do; by default
+// they come from the workbench's origin, as code-server serves them.
 // Environment: AGENT_WORKBENCH_TEST_TIMEOUT_MS (default 300000), AGENT_WORKBENCH_VERBOSE=1 (code-server output).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +12,16 @@ import { join } from 'node:path';
 import { format, parseArgs } from 'node:util';
 import { CODE_SERVER_VERSION } from '../../scripts/lib/hostPaths.mjs';
 import { sleep } from '../../scripts/lib/processes.mjs';
-import { ROOT, createSandbox, ensureHost, launchBrowser, outputDir, startHost, workbenchUrl } from './workbench.mjs';
+import {
+  ROOT,
+  createSandbox,
+  ensureHost,
+  launchBrowser,
+  outputDir,
+  serveWebviewsFromOwnSite,
+  startHost,
+  workbenchUrl,
+} from './workbench.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -19,11 +31,16 @@ const { values: opts } = parseArgs({
     bench: { type: 'boolean', default: false },
     results: { type: 'string' },
     responses: { type: 'string', default: 'full' },
+    'webview-site': { type: 'string', default: 'workbench' },
   },
 });
 const timeoutMs = Number(process.env.AGENT_WORKBENCH_TEST_TIMEOUT_MS ?? 300_000);
 const minimal = opts.responses === 'minimal';
-const name = opts.bench ? 'bench-activation' : minimal ? 'integration-minimal' : 'integration';
+if (!['own', 'workbench'].includes(opts['webview-site'])) throw new Error('--webview-site is own or workbench');
+const ownWebviewSite = opts['webview-site'] === 'own';
+const name = opts.bench
+  ? 'bench-activation'
+  : `integration${minimal ? '-minimal' : ''}${ownWebviewSite ? '-own-site' : ''}`;
 const out = outputDir(name);
 const started = Date.now();
 
@@ -45,10 +62,13 @@ let browser;
 let exitCode;
 let results;
 let problem;
+/** Frames loaded from a webview site of their own (see serveWebviewsFromOwnSite). */
+let webviewsOnOwnSite = 0;
 
 try {
   server = await startHost(sandbox, {
     logLines: hostLog,
+    ownWebviewSite,
     env: {
       AGENT_WORKBENCH_TEST_RESULTS: resultsFile,
       ...(opts.bench ? { AGENT_WORKBENCH_TEST_MODE: 'bench' } : {}),
@@ -56,8 +76,9 @@ try {
     },
   });
   console.log(`code-server (pid ${server.pid}) on ${server.url}`);
-  browser = await launchBrowser();
+  browser = await launchBrowser({ ownWebviewSite });
   const page = await browser.newPage();
+  if (ownWebviewSite) await serveWebviewsFromOwnSite(page, server);
   // The workbench forwards the extension host's output here while tests run, and reports the end.
   await page.exposeFunction('codeAutomationLog', (type, message) => {
     const text = Array.isArray(message) ? format(...message) : String(message);
@@ -68,6 +89,9 @@ try {
     exitCode = code;
   });
   page.on('pageerror', (err) => workbenchLog.push(`[pageerror] ${err.message}`));
+  page.on('framenavigated', (frame) => {
+    if (new URL(frame.url(), 'about:blank').hostname.endsWith('.localhost')) webviewsOnOwnSite++;
+  });
   page.on('console', (msg) => {
     if (msg.type() === 'error') workbenchLog.push(`[console.error] ${msg.text()}`);
   });
@@ -110,8 +134,11 @@ if (results) {
   console.log(
     `\nIntegration suites ran in VS Code ${results.vscodeVersion} (code-server ${CODE_SERVER_VERSION}) in ${seconds} s; logs in ${out}`,
   );
-  console.log(`${results.passed} passed, ${results.failed} failed`);
-  process.exit(results.failed > 0 || results.passed === 0 ? 1 : 0);
+  // Webviews asked on their own site and none seen there: the run did not test what it was asked to.
+  const notOnOwnSite = ownWebviewSite && webviewsOnOwnSite === 0 ? 1 : 0;
+  if (notOnOwnSite) console.log('\n✖ no webview was served from a site of its own (--webview-site own)');
+  console.log(`${results.passed} passed, ${results.failed + notOnOwnSite} failed`);
+  process.exit(results.failed + notOnOwnSite > 0 || results.passed === 0 ? 1 : 0);
 }
 console.log(`\nThe integration run failed: ${problem}`);
 console.log(`Last lines of code-server's output (all of it in ${join(out, 'code-server.log')}):`);

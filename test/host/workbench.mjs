@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startCodeServer } from '../../scripts/lib/codeServer.mjs';
 import { CHROMIUM_PATH, isHostInstalled } from '../../scripts/lib/hostPaths.mjs';
+import { freePort } from '../../scripts/lib/processes.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURE_WORKSPACE = join(ROOT, 'test', 'fixtures', 'workspace');
@@ -57,12 +58,20 @@ export function outputDir(name) {
   return dir;
 }
 
-/** Starts code-server in a sandbox; its output goes to `logFile` (and to the console when verbose). */
-export async function startHost(sandbox, { logLines, env } = {}) {
+/**
+ * Starts code-server in a sandbox; its output goes to `logFile` (and to the console when verbose).
+ * With `ownWebviewSite`, pages served from {@link webviewSite} may open sockets to it too.
+ */
+export async function startHost(sandbox, { logLines, env, ownWebviewSite = false } = {}) {
+  const port = await freePort();
   return startCodeServer({
     workspace: sandbox.workspace,
     userDataDir: sandbox.userDataDir,
     extensionsDir: sandbox.extensionsDir,
+    port,
+    // Each webview's host name is its own, so sockets from pages on any origin are let in (the server listens on
+    // the loopback address only).
+    trustedOrigins: ownWebviewSite ? ['*'] : [],
     env,
     log: (line) => {
       logLines?.push(line);
@@ -85,9 +94,77 @@ export function workbenchUrl(server, { folder, extensionDevelopmentPath, extensi
   return `${server.url}/?${query.join('&')}`;
 }
 
-export async function launchBrowser() {
+/**
+ * Chromium for the workbench. With `ownWebviewSite` (see {@link serveWebviewsFromOwnSite}) the workbench page
+ * reaches Chromium from the test runner rather than from a loopback address, so Chromium would take it for a
+ * public page and stop its sockets to the loopback server: that check is off then.
+ */
+export async function launchBrowser({ ownWebviewSite = false } = {}) {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-dev-shm-usage',
+      ...(ownWebviewSite ? ['--disable-features=LocalNetworkAccessChecks'] : []),
+    ],
   });
+}
+
+/**
+ * The address template webviews are served from with `serveWebviewsFromOwnSite`: the same server under a
+ * name of each webview's own (`{{uuid}}` becomes the hash of the workbench's origin and the webview's id, which
+ * the webview's page checks), as vscode.dev does with its vscode-cdn.net hosts. Chromium sends *.localhost to
+ * the loopback address and takes it for another site than 127.0.0.1.
+ */
+export function webviewSite(port) {
+  return `http://{{uuid}}.localhost:${port}`;
+}
+
+const HTML_ENTITIES = { '&quot;': '"', '&#39;': "'", '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+
+/**
+ * Serves the workbench's webviews from other sites than the workbench, as desktop VS Code (a vscode-webview://
+ * origin per webview) and vscode.dev do; code-server serves them from the workbench's own origin. Chromium then
+ * runs a webview's page in a renderer process of its own instead of on the workbench's thread. The workbench
+ * page's configuration is rewritten as it loads: no webview endpoint of code-server's, the product's template
+ * of webview addresses pointing at the other sites, and frame-src allowing them.
+ */
+export async function serveWebviewsFromOwnSite(page, server) {
+  const template = webviewSite(server.port);
+  const workbench = new URL(server.url);
+  await page.route(
+    (url) => url.origin === workbench.origin && url.pathname === '/',
+    async (route) => {
+      const response = await route.fetch();
+      let rewritten = false;
+      const body = (await response.text()).replace(
+        /(<meta id="vscode-workbench-web-configuration" data-settings=")([^"]*)(")/,
+        (_, before, escaped, after) => {
+          const settings = JSON.parse(escaped.replace(/&(quot|#39|lt|gt|amp);/g, (e) => HTML_ENTITIES[e]));
+          const endpoint = new URL(settings.webviewEndpoint, server.url);
+          delete settings.webviewEndpoint;
+          settings.productConfiguration = {
+            ...settings.productConfiguration,
+            webviewContentExternalBaseUrlTemplate: `${template}${endpoint.pathname}/`,
+          };
+          rewritten = true;
+          const json = JSON.stringify(settings).replace(/[&"'<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+          return `${before}${json}${after}`;
+        },
+      );
+      if (!rewritten) throw new Error('the workbench page has no configuration to point webviews at another site');
+      // The body is given decoded and changed: its encoding and length headers go.
+      const headers = {};
+      for (const [name, value] of Object.entries(response.headers())) {
+        if (name === 'content-encoding' || name === 'content-length') continue;
+        headers[name] =
+          name === 'content-security-policy'
+            ? value.replace(/frame-src /, `frame-src http://*.localhost:${server.port} `)
+            : value;
+      }
+      await route.fulfill({ response, body, headers });
+    },
+  );
 }
