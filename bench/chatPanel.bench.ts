@@ -6,17 +6,19 @@
 // own part: from the message reaching the page to the text written; the rest is the way there and the wait
 // for the page's thread. Then the most line elements the page holds for a conversation of 2,000 messages,
 // shown and scrolled to its top and bottom twice.
+// The webview is served from a site of its own, as desktop VS Code (a vscode-webview:// origin per webview) and
+// vscode.dev serve webviews, so Chromium runs the page in a renderer process of its own. code-server serves
+// webviews from the workbench's origin instead, where the page shares the workbench's thread and waits for its
+// frames: that figure is printed beside (test/host/workbench.mjs, serveWebviewsFromOwnSite).
 // Beside them, the floor of this machine: the same 1,000 chunks at the same paces from a Node process straight
 // into a bare Chromium page over a loopback WebSocket, with no editor between them. And, on Linux, the share
 // of processor time the virtual machine's host took while the editor ran (steal): it moves the tail most.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { WebSocketServer } from 'ws';
 import { epochClock } from '../src/protocol/epochClock';
+import { editorFigures } from './editorFigures';
 
 const CHUNKS = 1_000;
 
@@ -100,83 +102,101 @@ function cpuCounters(): { total: number; steal: number } | undefined {
   }
 }
 
+/** The metrics the chat panel run reports, each checked present. */
+const METRICS = [
+  'chunkToPageP95Ms',
+  'chunkToPageP50Ms',
+  'chunksMeasured',
+  'chunkInPageP95Ms',
+  'chunkToPageP95MsPace40',
+  'chunkToPageP50MsPace40',
+  'chunksMeasuredPace40',
+  'chunkInPageP95MsPace40',
+  'longConversationElements',
+] as const;
+
+/**
+ * The chat panel's figures in the editor, with the webview served from a site of its own (as desktop VS Code and
+ * vscode.dev serve webviews, so Chromium gives the page a renderer process of its own) or from the workbench's
+ * origin (as code-server serves them, so the page shares the workbench's thread). With the steal while it ran.
+ */
+function runEditor(webviewSite: 'own' | 'workbench'): {
+  metrics: Record<(typeof METRICS)[number], number>;
+  steal: number | undefined;
+} {
+  const before = cpuCounters();
+  const metrics = editorFigures('Chat panel figures', METRICS, { args: ['--webview-site', webviewSite] });
+  const after = cpuCounters();
+  return {
+    metrics,
+    steal:
+      before && after && after.total > before.total
+        ? (100 * (after.steal - before.steal)) / (after.total - before.total)
+        : undefined,
+  };
+}
+
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'aw-bench-chat-'));
-  try {
-    const results = join(dir, 'chat.json');
-    const before = cpuCounters();
-    const child = spawnSync(
-      process.execPath,
-      ['test/host/runIntegration.mjs', '--bench', '--production', '--grep', 'Chat panel figures', '--results', results],
-      { stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 },
+  const round = (n: number): number => Math.round(n * 100) / 100;
+  const line = (name: string, value: number, unit: string, target?: string) =>
+    console.log(`BENCH ${JSON.stringify({ name, value: round(value), unit, ...(target ? { target } : {}) })}`);
+  const own = runEditor('own');
+  const shared = runEditor('workbench');
+  for (const [pace, suffix] of [
+    [5, ''],
+    [40, 'Pace40'],
+  ] as const) {
+    const n = own.metrics[`chunksMeasured${suffix}`];
+    line(
+      `chat: streamed chunk from extension host to webview page, ${pace} ms apart, p95 (${n} chunks)`,
+      own.metrics[`chunkToPageP95Ms${suffix}`],
+      'ms',
+      '< 5',
     );
-    const after = cpuCounters();
-    if (child.status !== 0) throw new Error(`the chat panel run failed (exit ${child.status ?? child.signal})`);
-    const { metrics } = JSON.parse(readFileSync(results, 'utf8')) as { metrics: Record<string, number> };
-    for (const key of [
-      'chunkToPageP95Ms',
-      'chunkToPageP50Ms',
-      'chunksMeasured',
-      'chunkInPageP95Ms',
-      'chunkToPageP95MsPace40',
-      'chunkToPageP50MsPace40',
-      'chunksMeasuredPace40',
-      'chunkInPageP95MsPace40',
-      'longConversationElements',
-    ]) {
-      if (typeof metrics[key] !== 'number') throw new Error(`the extension host reported no ${key}`);
-    }
-    const round = (n: number): number => Math.round(n * 100) / 100;
-    const line = (name: string, value: number, unit: string, target?: string) =>
-      console.log(`BENCH ${JSON.stringify({ name, value: round(value), unit, ...(target ? { target } : {}) })}`);
-    for (const [pace, suffix] of [
-      [5, ''],
-      [40, 'Pace40'],
-    ] as const) {
-      const n = metrics[`chunksMeasured${suffix}`];
+    line(
+      `chat: streamed chunk from extension host to webview page, ${pace} ms apart, p50 (${n} chunks)`,
+      own.metrics[`chunkToPageP50Ms${suffix}`],
+      'ms',
+    );
+    line(
+      `chat: of that, the page's own part (from the message reaching the page to the text written), ${pace} ms apart, p95`,
+      own.metrics[`chunkInPageP95Ms${suffix}`],
+      'ms',
+    );
+    line(
+      `chat: the same with the webview on the workbench's origin, as code-server serves it, ${pace} ms apart, p95 (${shared.metrics[`chunksMeasured${suffix}`]} chunks)`,
+      shared.metrics[`chunkToPageP95Ms${suffix}`],
+      'ms',
+    );
+    const bare = await floor(pace);
+    line(
+      `chat: this machine's floor, a chunk from a Node process into a bare Chromium page over a loopback WebSocket, ${pace} ms apart, p95 (${CHUNKS} chunks)`,
+      bare.p95,
+      'ms',
+    );
+    line(
+      `chat: this machine's floor, a chunk from a Node process into a bare Chromium page over a loopback WebSocket, ${pace} ms apart, p50 (${CHUNKS} chunks)`,
+      bare.p50,
+      'ms',
+    );
+  }
+  for (const [run, where] of [
+    [own, 'with the webview on its own site'],
+    [shared, "with the webview on the workbench's origin"],
+  ] as const) {
+    if (run.steal !== undefined)
       line(
-        `chat: streamed chunk from extension host to webview page, ${pace} ms apart, p95 (${n} chunks)`,
-        metrics[`chunkToPageP95Ms${suffix}`]!,
-        'ms',
-        '< 5',
-      );
-      line(
-        `chat: streamed chunk from extension host to webview page, ${pace} ms apart, p50 (${n} chunks)`,
-        metrics[`chunkToPageP50Ms${suffix}`]!,
-        'ms',
-      );
-      line(
-        `chat: of that, the page's own part (from the message reaching the page to the text written), ${pace} ms apart, p95`,
-        metrics[`chunkInPageP95Ms${suffix}`]!,
-        'ms',
-      );
-      const bare = await floor(pace);
-      line(
-        `chat: this machine's floor, a chunk from a Node process into a bare Chromium page over a loopback WebSocket, ${pace} ms apart, p95 (${CHUNKS} chunks)`,
-        bare.p95,
-        'ms',
-      );
-      line(
-        `chat: this machine's floor, a chunk from a Node process into a bare Chromium page over a loopback WebSocket, ${pace} ms apart, p50 (${CHUNKS} chunks)`,
-        bare.p50,
-        'ms',
-      );
-    }
-    if (before && after && after.total > before.total)
-      line(
-        "chat: this machine's processor time taken by its virtual machine host (steal) while the editor ran these",
-        (100 * (after.steal - before.steal)) / (after.total - before.total),
+        `chat: this machine's processor time taken by its virtual machine host (steal) while the editor ran, ${where}`,
+        run.steal,
         '%',
       );
-    line(
-      'chat: most line elements in the page for a conversation of 2,000 messages, scrolled top and bottom',
-      metrics.longConversationElements!,
-      'elements',
-      '<= 300',
-    );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
+  line(
+    'chat: most line elements in the page for a conversation of 2,000 messages, scrolled top and bottom',
+    own.metrics.longConversationElements,
+    'elements',
+    '<= 300',
+  );
 }
 
 main().catch((err: unknown) => {
