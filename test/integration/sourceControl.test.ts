@@ -254,6 +254,34 @@ suite('Source control of agent folders', function () {
     await waitFor('an empty Local Changes group', () => shown(folder)?.groups.local.length === 0);
   });
 
+  test('a change the file watcher does not report is listed within seconds while the window has focus', async function () {
+    this.timeout(90_000);
+    const folder = await checkOut();
+    // The workspace's watcher is told to leave the folder out, as a watcher that misses changes would.
+    const files = vscode.workspace.getConfiguration('files');
+    const before = files.inspect('watcherExclude')?.workspaceValue;
+    const excluded = `**/${folder.split(/[\\/]/).pop()}/**`;
+    await files.update('watcherExclude', { [excluded]: true }, vscode.ConfigurationTarget.Workspace);
+    const heard: string[] = [];
+    const probe = vscode.workspace.createFileSystemWatcher('**/*.md');
+    probe.onDidCreate((u) => heard.push(u.fsPath));
+    try {
+      assert.ok(vscode.window.state.focused, 'the window has focus');
+      await writeFile(join(folder, 'knowledge', 'loyalty.md'), '---\nname: Loyalty\n---\n\nPoints never expire.\n');
+      await waitFor('the new file under Local Changes', () =>
+        shown(folder)?.groups.local.includes('knowledge/loyalty.md'),
+      );
+      assert.deepEqual(
+        heard.filter((f) => f.startsWith(folder)),
+        [],
+        'the watcher told nothing, so the listing came from looking at the files',
+      );
+    } finally {
+      probe.dispose();
+      await files.update('watcherExclude', before, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   test('a push the platform fails half way leaves the files as they were, says why, and the next push finishes it', async () => {
     const folder = await checkOut();
     await editAndSave(join(folder, 'knowledge', 'returns.md'), (t) => t.replace('30 days', '45 days'));

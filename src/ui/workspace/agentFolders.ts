@@ -1,3 +1,4 @@
+import { readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../../core/disposable';
@@ -28,11 +29,48 @@ function mattersInFolder(rel: string): boolean {
   );
 }
 
+/** How often the folders' files are looked at while the window has focus, for changes the file watcher missed. */
+const CHECK_MS = 5_000;
+
+/**
+ * What the mattering files of a folder are now: each one's path, size and time of change. Cheap: two folder
+ * listings and a stat per file. Undefined when the folder cannot be read.
+ */
+async function filesStamp(root: string): Promise<string | undefined> {
+  const list = async (dir: string, ext: string): Promise<string[]> => {
+    try {
+      return (await readdir(path.join(root, dir))).filter((n) => n.endsWith(ext)).map((n) => `${dir}/${n}`);
+    } catch {
+      return [];
+    }
+  };
+  const files = [
+    AGENT_MANIFEST,
+    'behavior.md',
+    '.workbench/base.json',
+    ...(await list('knowledge', '.md')),
+    ...(await list('realtime', '.json')),
+  ].sort();
+  try {
+    const stamps = await Promise.all(
+      files.map(async (rel) => {
+        const s = await stat(path.join(root, rel)).catch(() => undefined);
+        return s ? `${rel}:${s.size}:${s.mtimeMs}` : `${rel}:-`;
+      }),
+    );
+    return stamps.join('|');
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The one index of the workspace's checked-out agent folders, read from their `agent.json` files,
  * with the one file watcher that keeps it current. The Agents view marks checked-out branches from
  * it, and the Source Control provider keeps one source control per folder in it and re-reads a
- * folder's status when its files change (an edit saved, a pull, a branch switch).
+ * folder's status when its files change (an edit saved, a pull, a branch switch). File watchers can miss
+ * changes (a busy machine, a new folder watched late, a network drive, the system's watch limit), so while the
+ * window has focus the folders' files are also looked at every few seconds, and when it gains focus.
  */
 export class AgentFolders extends Disposable {
   private folders: AgentFolder[] = [];
@@ -46,6 +84,9 @@ export class AgentFolders extends Disposable {
   private scanning: Promise<void> | undefined;
   private dirty = false;
   private scanned = false;
+  /** The last look at each folder's files (see filesStamp), by root. */
+  private readonly stamps = new Map<string, string>();
+  private checking = false;
 
   constructor() {
     super();
@@ -56,6 +97,36 @@ export class AgentFolders extends Disposable {
     // A save in the editor is told at once, even when the file watcher is slow to report it (a busy machine).
     this.register(vscode.workspace.onDidSaveTextDocument((doc) => changed(doc.uri)));
     this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.scan()));
+    const timer = setInterval(() => {
+      if (vscode.window.state.focused) void this.checkFiles();
+    }, CHECK_MS);
+    this.register({ dispose: () => clearInterval(timer) });
+    this.register(
+      vscode.window.onDidChangeWindowState((state) => {
+        if (state.focused) void this.checkFiles();
+      }),
+    );
+  }
+
+  /** Tells of the folders whose files changed since the last look, whether or not the watcher told it. */
+  async checkFiles(): Promise<void> {
+    if (this.checking || !this.scanned) return;
+    this.checking = true;
+    try {
+      const folders = this.folders;
+      for (const root of this.stamps.keys()) if (!folders.some((f) => f.root === root)) this.stamps.delete(root);
+      for (const folder of folders) {
+        const stamp = await filesStamp(folder.root);
+        if (stamp === undefined) continue;
+        const before = this.stamps.get(folder.root);
+        this.stamps.set(folder.root, stamp);
+        // A folder is first looked at when a scan finds it, before its source control reads it.
+        if (before !== undefined && before !== stamp && this.folders.includes(folder))
+          this._onDidChangeFiles.fire(folder);
+      }
+    } finally {
+      this.checking = false;
+    }
   }
 
   private fileChanged(uri: vscode.Uri): void {
@@ -91,6 +162,15 @@ export class AgentFolders extends Disposable {
       const folders = found
         .filter((f): f is AgentFolder => f !== undefined)
         .sort((a, b) => a.root.localeCompare(b.root));
+      // A new folder's files are looked at before its source control reads them, so a change right after is seen.
+      await Promise.all(
+        folders
+          .filter((f) => !this.stamps.has(f.root))
+          .map(async (f) => {
+            const stamp = await filesStamp(f.root);
+            if (stamp !== undefined) this.stamps.set(f.root, stamp);
+          }),
+      );
       const changed =
         JSON.stringify(folders.map((f) => [f.root, f.manifest])) !==
         JSON.stringify(this.folders.map((f) => [f.root, f.manifest]));

@@ -29,6 +29,8 @@ const REFRESH_STATUS = 'agentWorkbench.refreshStatus';
 
 /** The two sides of a diverged item, shown side by side (read-only, kept in memory while the editor runs). */
 const SIDE_SCHEME = 'agent-workbench-branch-merge';
+/** How long the walk through a merge waits for the editor to show two sides compared. */
+const SIDES_WAIT_MS = 10_000;
 
 /** Registers Create Branch from a branch, Switch Branch and Merge into Main. */
 export function registerBranchCommands(
@@ -225,13 +227,19 @@ export function registerBranchCommands(
       sides.set(uri.path, text);
       return uri;
     };
-    await vscode.commands.executeCommand(
+    const opened = vscode.commands.executeCommand(
       'vscode.diff',
       uriOf('main', sideDocument(conflict.ours)),
       uriOf(branchName.replace(/[/\\?#%]/g, '-'), sideDocument(conflict.theirs)),
       vscode.l10n.t('{0}: main ↔ {1}', label, branchName),
       { preview: true },
     );
+    // The walk goes on once the two sides are shown, or after a while if the editor is slow to show them.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      opened.then(undefined, () => undefined),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, SIDES_WAIT_MS))),
+    ]).finally(() => clearTimeout(timer));
   }
 
   /** Main's topic names by id, to name the topics of conflicts that carry only a field. */
