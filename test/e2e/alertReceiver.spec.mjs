@@ -79,7 +79,10 @@ describe('Alerts that reach the editor', { timeout: 300_000 }, () => {
       const deliveries = pane(page, 'Webhook Deliveries');
       if ((await deliveries.locator('.pane-header[aria-expanded="false"]').count()) > 0)
         await deliveries.locator('.pane-header').click();
-      const verified = deliveries.locator('.monaco-list-row', { hasText: 'Busy line' });
+      // Listed as it arrives, then with its verdict once the signature is checked.
+      const verified = deliveries
+        .locator('.monaco-list-row', { hasText: 'Busy line' })
+        .filter({ hasText: 'verified (assumed scheme)' });
       await verified.waitFor();
       assert.match(await verified.innerText(), /alerts\.triggered · Busy line[\s\S]*verified \(assumed scheme\)/);
       assert.doesNotMatch(await verified.innerText(), /unverified/);
@@ -115,7 +118,9 @@ describe('Alerts that reach the editor', { timeout: 300_000 }, () => {
         body: JSON.stringify({ ...payload, alert: { ...payload.alert, name: 'Quiet line' } }),
       });
       assert.equal(sent.status, 200);
-      const tampered = deliveries.locator('.monaco-list-row', { hasText: 'Quiet line' });
+      const tampered = deliveries
+        .locator('.monaco-list-row', { hasText: 'Quiet line' })
+        .filter({ hasText: 'verified (assumed scheme)' });
       await tampered.waitFor();
       assert.match(await tampered.innerText(), /alerts\.triggered · Quiet line[\s\S]*unverified \(assumed scheme\)/);
       await screenshot(page, 'alert-tampered-delivery');

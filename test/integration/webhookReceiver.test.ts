@@ -64,11 +64,17 @@ suite('Webhook receiver and alerts watcher', () => {
     });
     await http('POST', `${urls.admin}/alerts/evaluate`, { body: {} });
 
-    let listed: Listed = [];
-    for (const deadline = Date.now() + 10_000; listed.length === 0 && Date.now() < deadline;) {
-      await new Promise((r) => setTimeout(r, 100));
-      listed = (await exec<Listed>('refreshWebhookDeliveries'))!;
-    }
+    /** The listed deliveries once `ok` holds of them (or after `ms`). */
+    const listedWhen = async (ok: (l: Listed) => boolean, ms = 10_000): Promise<Listed> => {
+      let l = (await exec<Listed>('refreshWebhookDeliveries'))!;
+      for (const deadline = Date.now() + ms; !ok(l) && Date.now() < deadline;) {
+        await new Promise((r) => setTimeout(r, 50));
+        l = (await exec<Listed>('refreshWebhookDeliveries'))!;
+      }
+      return l;
+    };
+    const checked = (d: Listed[number] | undefined) => d !== undefined && !/^checking/.test(String(d.item.description));
+    let listed = await listedWhen((l) => checked(l[0]));
     const first = listed[0]!;
     assert.equal(first.delivery.eventType, 'alerts.triggered');
     assert.equal(first.delivery.ruleName, 'Any call');
@@ -92,13 +98,33 @@ suite('Webhook receiver and alerts watcher', () => {
       headers: { ...headers, 'content-type': 'application/json' },
       body: tampered,
     });
-    for (const deadline = Date.now() + 5_000; listed.length < 2 && Date.now() < deadline;) {
-      await new Promise((r) => setTimeout(r, 100));
-      listed = (await exec<Listed>('refreshWebhookDeliveries'))!;
-    }
+    listed = await listedWhen((l) => l.length === 2 && checked(l[0]), 5_000);
     assert.equal(listed[0]!.delivery.ruleName, 'No call');
     assert.equal(listed[0]!.delivery.verdict.verified, false);
     assert.match(String(listed[0]!.item.description), /^unverified \(assumed scheme\)/);
+
+    // A delivery is listed as it arrives, while its signature is checked: here the platform takes 3 s to list
+    // its webhook endpoints.
+    await http('POST', `${urls.admin}/faults`, {
+      body: { family: 'build', method: 'GET', path: 'webhook-endpoints', delayMs: 3_000, times: 1 },
+    });
+    try {
+      const sent = Date.now();
+      await fetch(started.url, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: first.delivery.body,
+      });
+      listed = await listedWhen((l) => l.length === 3, 2_000);
+      assert.equal(listed.length, 3, 'listed while its signature is checked');
+      assert.ok(Date.now() - sent < 2_500, 'listed before the platform answered');
+      assert.match(String(listed[0]!.item.description), /^checking the signature…/);
+      listed = await listedWhen((l) => checked(l[0]));
+      assert.ok(listed[0]!.delivery.verdict.verified, 'then verified');
+      assert.match(String(listed[0]!.item.description), /^verified \(assumed scheme\)/);
+    } finally {
+      await http('DELETE', `${urls.admin}/faults`);
+    }
 
     await exec('stopWebhookReceiver');
     await assert.rejects(fetch(started.url, { method: 'POST', body: '{}' }));

@@ -20,6 +20,7 @@ export interface ReceiverStarted {
 
 /** Every verdict says which scheme it rests on, since the specification does not give one. */
 export function verdictText(verdict: Verdict): string {
+  if (!verdict.verified && verdict.checking) return vscode.l10n.t('checking the signature…');
   return verdict.verified ? vscode.l10n.t('verified (assumed scheme)') : vscode.l10n.t('unverified (assumed scheme)');
 }
 
@@ -33,7 +34,9 @@ function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.id = `${d.id}@${d.receivedAt.getTime()}`;
   item.description = `${verdictText(d.verdict)} · ${d.receivedAt.toLocaleTimeString()}`;
-  item.iconPath = new vscode.ThemeIcon(d.verdict.verified ? 'verified-filled' : 'unverified');
+  item.iconPath = new vscode.ThemeIcon(
+    d.verdict.verified ? 'verified-filled' : d.verdict.checking ? 'loading~spin' : 'unverified',
+  );
   item.contextValue = ItemContext.webhookDelivery(d.verdict.verified);
   const v = d.values ?? {};
   const md = new vscode.MarkdownString();
@@ -51,7 +54,9 @@ function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
           d.verdict.endpointName,
           assumedScheme(),
         )
-      : vscode.l10n.t('Signature not verified ({0}): {1}.', assumedScheme(), d.verdict.reason),
+      : d.verdict.checking
+        ? vscode.l10n.t('The signature is being checked ({0}).', assumedScheme())
+        : vscode.l10n.t('Signature not verified ({0}): {1}.', assumedScheme(), d.verdict.reason),
   );
   item.tooltip = md;
   item.command = {
@@ -153,7 +158,7 @@ export function registerWebhookReceiver(connection: Connection, secrets: Webhook
     } catch {
       // Shown as received.
     }
-    const content = `// ${verdictText(d.verdict)}${d.verdict.verified ? '' : `: ${d.verdict.reason}`}\n${headers.map((h) => `// ${h}`).join('\n')}\n${body}\n`;
+    const content = `// ${verdictText(d.verdict)}${d.verdict.verified || d.verdict.checking ? '' : `: ${d.verdict.reason}`}\n${headers.map((h) => `// ${h}`).join('\n')}\n${body}\n`;
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content, language: 'jsonc' }), {
       preview: true,
     });

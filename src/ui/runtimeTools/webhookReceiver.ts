@@ -9,8 +9,14 @@ export const RECEIVER_PATH = '/alerts';
 /** Largest body kept: an alert notification is a few hundred bytes. */
 const MAX_BODY_BYTES = 256 * 1024;
 
-/** The signature verdict under the assumed scheme (see {@link WebhookVerifier}). */
-export type Verdict = { verified: true; endpointName: string } | { verified: false; reason: string };
+/**
+ * The signature verdict under the assumed scheme (see {@link WebhookVerifier}); `checking` while the endpoints and
+ * their secrets are read, so a delivery is listed as soon as it arrives.
+ */
+export type Verdict = { verified: true; endpointName: string } | { verified: false; reason: string; checking?: true };
+
+/** The verdict of a delivery whose signature is still being checked. */
+export const CHECKING: Verdict = { verified: false, checking: true, reason: 'the signature is being checked' };
 
 /** One notification as it arrived, with what was read from it. */
 export interface ReceivedDelivery {
@@ -131,24 +137,26 @@ export class WebhookReceiver extends Disposable {
     if (!this.disposed) this._onDidChange.fire();
   }
 
+  /** Lists a delivery at once, then with its verdict once the signature is checked (a platform call may be slow). */
   private async take(body: string, headers: Record<string, string>): Promise<void> {
     const receiverUrl = this.address ?? '';
-    let verdict: Verdict;
-    try {
-      verdict = await this.verify(body, headers, receiverUrl);
-    } catch (err) {
-      verdict = { verified: false, reason: (err as Error).message };
-      this.onError(`Webhook receiver: the signature could not be checked: ${verdict.reason}`);
-    }
-    if (this.disposed) return;
-    this.received.unshift({
+    const delivery: ReceivedDelivery = {
       id: headers['webhook-id'] ?? `local-${++this.counter}`,
       receivedAt: new Date(),
       body,
       headers,
       ...readNotification(body),
-      verdict,
-    });
+      verdict: CHECKING,
+    };
+    this.received.unshift(delivery);
+    this._onDidChange.fire();
+    try {
+      delivery.verdict = await this.verify(body, headers, receiverUrl);
+    } catch (err) {
+      delivery.verdict = { verified: false, reason: (err as Error).message };
+      this.onError(`Webhook receiver: the signature could not be checked: ${delivery.verdict.reason}`);
+    }
+    if (this.disposed) return;
     this._onDidChange.fire();
   }
 }
