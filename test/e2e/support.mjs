@@ -2,7 +2,15 @@
 // notifications. Each suite gets its own code-server in a fresh sandbox.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, createSandbox, launchBrowser, outputDir, startHost, workbenchUrl } from '../host/workbench.mjs';
+import {
+  ROOT,
+  createSandbox,
+  launchBrowser,
+  outputDir,
+  serveWebviewsFromOwnSite,
+  startHost,
+  workbenchUrl,
+} from '../host/workbench.mjs';
 
 export { ROOT };
 export const OUT = outputDir('e2e');
@@ -10,6 +18,11 @@ export const DOCS_IMAGES = join(ROOT, 'docs', 'images');
 const VIEWPORT = { width: 1280, height: 760 };
 /** Loading the workbench and its extension host can take a while on a busy 2-core machine. */
 export const UI_TIMEOUT = 60_000;
+/**
+ * AGENT_WORKBENCH_WEBVIEW_SITE=own serves webviews from sites of their own, as desktop VS Code and vscode.dev do
+ * (see serveWebviewsFromOwnSite in test/host/workbench.mjs); by default they come from the workbench's origin.
+ */
+const OWN_WEBVIEW_SITE = process.env.AGENT_WORKBENCH_WEBVIEW_SITE === 'own';
 
 /**
  * Starts code-server and opens the workbench.
@@ -26,10 +39,17 @@ export async function openWorkbench({ name, devExtension = true, prepare, settin
   let browser;
   try {
     await prepare?.(sandbox);
-    server = await startHost(sandbox, { logLines: hostLog });
-    browser = await launchBrowser();
+    server = await startHost(sandbox, { logLines: hostLog, ownWebviewSite: OWN_WEBVIEW_SITE });
+    browser = await launchBrowser({ ownWebviewSite: OWN_WEBVIEW_SITE });
     const page = await browser.newPage({ viewport: VIEWPORT });
     page.setDefaultTimeout(UI_TIMEOUT);
+    let onOwnSite = 0;
+    if (OWN_WEBVIEW_SITE) {
+      await serveWebviewsFromOwnSite(page, server);
+      page.on('framenavigated', (frame) => {
+        if (new URL(frame.url(), 'about:blank').hostname.endsWith('.localhost')) onOwnSite++;
+      });
+    }
     await page.goto(
       workbenchUrl(server, { folder: sandbox.workspace, ...(devExtension ? { extensionDevelopmentPath: ROOT } : {}) }),
     );
@@ -41,6 +61,7 @@ export async function openWorkbench({ name, devExtension = true, prepare, settin
       server,
       hostLog,
       async close() {
+        if (OWN_WEBVIEW_SITE) console.log(`${name}: ${onOwnSite} webview frames loaded from sites of their own`);
         await browser.close().catch(() => {});
         await server.stop();
         sandbox.remove();
