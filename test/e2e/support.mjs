@@ -43,13 +43,7 @@ export async function openWorkbench({ name, devExtension = true, prepare, settin
     browser = await launchBrowser({ ownWebviewSite: OWN_WEBVIEW_SITE });
     const page = await browser.newPage({ viewport: VIEWPORT });
     page.setDefaultTimeout(UI_TIMEOUT);
-    let onOwnSite = 0;
-    if (OWN_WEBVIEW_SITE) {
-      await serveWebviewsFromOwnSite(page, server);
-      page.on('framenavigated', (frame) => {
-        if (new URL(frame.url(), 'about:blank').hostname.endsWith('.localhost')) onOwnSite++;
-      });
-    }
+    const framesOnOwnSite = OWN_WEBVIEW_SITE ? await serveWebviewsFromOwnSite(page, server) : () => 0;
     await page.goto(
       workbenchUrl(server, { folder: sandbox.workspace, ...(devExtension ? { extensionDevelopmentPath: ROOT } : {}) }),
     );
@@ -61,7 +55,8 @@ export async function openWorkbench({ name, devExtension = true, prepare, settin
       server,
       hostLog,
       async close() {
-        if (OWN_WEBVIEW_SITE) console.log(`${name}: ${onOwnSite} webview frames loaded from sites of their own`);
+        if (OWN_WEBVIEW_SITE)
+          console.log(`${name}: ${framesOnOwnSite()} webview frames loaded from sites of their own`);
         await browser.close().catch(() => {});
         await server.stop();
         sandbox.remove();

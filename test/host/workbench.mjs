@@ -129,7 +129,8 @@ const HTML_ENTITIES = { '&quot;': '"', '&#39;': "'", '&lt;': '<', '&gt;': '>', '
  * origin per webview) and vscode.dev do; code-server serves them from the workbench's own origin. Chromium then
  * runs a webview's page in a renderer process of its own instead of on the workbench's thread. The workbench
  * page's configuration is rewritten as it loads: no webview endpoint of code-server's, the product's template
- * of webview addresses pointing at the other sites, and frame-src allowing them.
+ * of webview addresses pointing at the other sites, and frame-src allowing them. Answers how many frames have
+ * been loaded from those sites so far, so a run can tell it tested what it was asked to.
  */
 export async function serveWebviewsFromOwnSite(page, server) {
   const template = webviewSite(server.port);
@@ -167,4 +168,9 @@ export async function serveWebviewsFromOwnSite(page, server) {
       await route.fulfill({ response, body, headers });
     },
   );
+  let framesOnOwnSite = 0;
+  page.on('framenavigated', (frame) => {
+    if (new URL(frame.url(), 'about:blank').hostname.endsWith('.localhost')) framesOnOwnSite++;
+  });
+  return () => framesOnOwnSite;
 }

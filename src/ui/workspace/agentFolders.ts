@@ -33,35 +33,31 @@ function mattersInFolder(rel: string): boolean {
 const CHECK_MS = 5_000;
 
 /**
- * What the mattering files of a folder are now: each one's path, size and time of change. Cheap: two folder
- * listings and a stat per file. Undefined when the folder cannot be read.
+ * What the mattering files of a folder (see mattersInFolder) are now: each one's path, size and time of change.
+ * Cheap: two folder listings and a stat per file; a file that is not there is stamped as missing.
  */
-async function filesStamp(root: string): Promise<string | undefined> {
-  const list = async (dir: string, ext: string): Promise<string[]> => {
-    try {
-      return (await readdir(path.join(root, dir))).filter((n) => n.endsWith(ext)).map((n) => `${dir}/${n}`);
-    } catch {
-      return [];
-    }
-  };
+async function filesStamp(root: string): Promise<string> {
+  const list = (dir: string): Promise<string[]> =>
+    readdir(path.join(root, dir)).then(
+      (names) => names.map((n) => `${dir}/${n}`),
+      () => [],
+    );
   const files = [
     AGENT_MANIFEST,
     'behavior.md',
     '.workbench/base.json',
-    ...(await list('knowledge', '.md')),
-    ...(await list('realtime', '.json')),
-  ].sort();
-  try {
-    const stamps = await Promise.all(
-      files.map(async (rel) => {
-        const s = await stat(path.join(root, rel)).catch(() => undefined);
-        return s ? `${rel}:${s.size}:${s.mtimeMs}` : `${rel}:-`;
-      }),
-    );
-    return stamps.join('|');
-  } catch {
-    return undefined;
-  }
+    ...(await list('knowledge')),
+    ...(await list('realtime')),
+  ]
+    .filter(mattersInFolder)
+    .sort();
+  const stamps = await Promise.all(
+    files.map(async (rel) => {
+      const s = await stat(path.join(root, rel)).catch(() => undefined);
+      return s ? `${rel}:${s.size}:${s.mtimeMs}` : `${rel}:-`;
+    }),
+  );
+  return stamps.join('|');
 }
 
 /**
@@ -117,7 +113,6 @@ export class AgentFolders extends Disposable {
       for (const root of this.stamps.keys()) if (!folders.some((f) => f.root === root)) this.stamps.delete(root);
       for (const folder of folders) {
         const stamp = await filesStamp(folder.root);
-        if (stamp === undefined) continue;
         const before = this.stamps.get(folder.root);
         this.stamps.set(folder.root, stamp);
         // A folder is first looked at when a scan finds it, before its source control reads it.
@@ -166,10 +161,7 @@ export class AgentFolders extends Disposable {
       await Promise.all(
         folders
           .filter((f) => !this.stamps.has(f.root))
-          .map(async (f) => {
-            const stamp = await filesStamp(f.root);
-            if (stamp !== undefined) this.stamps.set(f.root, stamp);
-          }),
+          .map(async (f) => this.stamps.set(f.root, await filesStamp(f.root))),
       );
       const changed =
         JSON.stringify(folders.map((f) => [f.root, f.manifest])) !==
