@@ -1,11 +1,12 @@
-// Bundles the extension, the local platform CLI and the webview apps.
+// Bundles the extension, the local platform and the webview apps.
 //   node esbuild.mjs               development build (source maps)
-//   node esbuild.mjs --production  minified, no source maps
+//   node esbuild.mjs --production  minified, no source maps, into an emptied dist/
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       also bundle the integration suites into out/test
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { undiciOneParser, undiciPoolOnly, zodEnglishOnly } from './scripts/lib/bundleTrims.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -23,26 +24,6 @@ const problemMatcher = {
       }
       console.log('[watch] build finished');
     });
-  },
-};
-
-/**
- * zod re-exports every locale (about 250 KB minified) while only English is used: resolve the
- * locales index to a module that holds English alone.
- */
-const zodEnglishOnly = {
-  name: 'zod-english-only',
-  setup(build) {
-    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${'node_modules'}/zod/`)
-        ? { path: 'zod-locales-en', namespace: 'zod-locales' }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({
-      contents: "export { default as en } from 'zod/v4/locales/en.js';",
-      resolveDir: process.cwd(),
-      loader: 'js',
-    }));
   },
 };
 
@@ -84,7 +65,7 @@ const common = {
   logLevel: 'warning',
   metafile: true,
   legalComments: 'none',
-  plugins: watch ? [zodEnglishOnly, problemMatcher] : [zodEnglishOnly],
+  plugins: [zodEnglishOnly, undiciPoolOnly, undiciOneParser, ...(watch ? [problemMatcher] : [])],
 };
 
 const webviewDir = 'webview';
@@ -114,7 +95,9 @@ const configs = [
   },
   {
     ...common,
-    entryPoints: { localPlatform: 'src/localPlatform/cli.ts', localPlatformServer: 'src/localPlatform/server.ts' },
+    // One bundle: the command line (`node dist/localPlatform.js`, also what the editor forks) and, when
+    // required, the server as a library (`startLocalPlatform`).
+    entryPoints: { localPlatform: 'src/localPlatform/cli.ts' },
     outdir: 'dist',
     format: 'cjs',
     platform: 'node',
@@ -157,6 +140,10 @@ function sizeReport(metafile) {
     .map(([file, out]) => `  ${relative('.', file).padEnd(40)} ${(out.bytes / 1024).toFixed(1).padStart(9)} KB`);
   return rows.join('\n');
 }
+
+// What a production build leaves in dist/ is exactly what it wrote: no source map or bundle of an
+// earlier development build (or of an entry since removed) can reach the package.
+if (production) rmSync('dist', { recursive: true, force: true });
 
 if (watch) {
   const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));

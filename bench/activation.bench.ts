@@ -32,6 +32,7 @@ try {
   for (let run = 0; run < RUNS; run++) samples.push(measureOnce(dir, run, run === 0));
   samples.sort((a, b) => a - b);
   const median = samples[Math.floor(samples.length / 2)];
+  if (median === undefined) throw new Error('no activation run was measured');
   console.error(`activation samples (ms): ${samples.map((s) => s.toFixed(2)).join(', ')}`);
   console.log(
     `BENCH ${JSON.stringify({ name: 'extension activation (time in activate(), median of 3 hosts)', value: Math.round(median * 100) / 100, unit: 'ms', target: '< 20' })}`,

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   try {
-    const [line] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
+    const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
     const urls = (JSON.parse(line) as { urls: { origin: string; build: string; runtime: string; messaging: string } })
       .urls;
 

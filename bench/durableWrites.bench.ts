@@ -79,7 +79,7 @@ async function start(dataDir: string | undefined): Promise<Running> {
     await exited;
   };
   try {
-    const [line] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
+    const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
     const { origin } = (JSON.parse(line) as { urls: { origin: string } }).urls;
     const pool = new Pool(origin, { connections: 1, keepAliveTimeout: 30_000 });
     return {

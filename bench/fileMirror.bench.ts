@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   );
   const dirs: string[] = [];
   try {
-    const [line] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
+    const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
     const urls = (
       JSON.parse(line) as { urls: { origin: string; build: string; runtime: string; messaging: string; admin: string } }
     ).urls;

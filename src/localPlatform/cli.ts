@@ -4,6 +4,10 @@ import { RESPONSES_MODES, type ResponsesMode } from './minimal';
 import { SEED_NAMES, type SeedName } from './seed/seeds';
 import { startLocalPlatform } from './server';
 
+// The one bundle of the local platform is also its library: a tool that runs the server in its own
+// process requires dist/localPlatform.js and calls this.
+export { startLocalPlatform };
+
 const HELP = `Agent Workbench local platform: the whole platform interface on a loopback port.
 
 Usage: node dist/localPlatform.js [--port N] [--seed empty|base|demo] [--data-dir DIR] [--stream-delay MS] [--responses full|minimal] [--json]
@@ -97,7 +101,10 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-void main().catch((err: unknown) => {
-  process.stderr.write(`The local platform could not start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+// Run as a program (`node dist/localPlatform.js`, `npm start`, or forked by the editor); required, it only exports.
+if (require.main === module) {
+  void main().catch((err: unknown) => {
+    process.stderr.write(`The local platform could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { codeServerCli } from '../../scripts/lib/codeServer.mjs';
+import { vsixFacts } from '../../scripts/lib/vsixContents.mjs';
 import {
   ROOT,
   notification,
@@ -49,12 +50,18 @@ describe('Packaged extension', { timeout: 300_000 }, () => {
       'package.json',
       'package.nls.json',
       'dist/extension.js',
-      'dist/localPlatformServer.js',
+      'dist/localPlatform.js',
       'media/icon.png',
       'LICENSE',
     ]) {
       assert.ok(files.includes(needed), `${needed} is missing from the package`);
     }
+  });
+
+  it('ships no source map and one local platform bundle', () => {
+    const { maps, localPlatformBundles } = vsixFacts(VSIX);
+    assert.deepEqual(maps, [], `source maps in the package: ${maps.join(', ')}`);
+    assert.deepEqual(localPlatformBundles, ['extension/dist/localPlatform.js']);
   });
 
   it('the .vsix is smaller than 2 MB', () => {

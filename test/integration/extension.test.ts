@@ -43,6 +43,6 @@ suite('Extension in VS Code', () => {
       }
     ).contributes;
     assert.ok(contributes.viewsContainers.activitybar.some((c) => c.id === 'agentWorkbench'));
-    assert.ok(contributes.views.agentWorkbench.some((v) => v.id === 'agentWorkbench.agents'));
+    assert.ok(contributes.views.agentWorkbench?.some((v) => v.id === 'agentWorkbench.agents'));
   });
 });

@@ -223,10 +223,10 @@ describe('client: Agents API', () => {
           created.topicId ?? (await agents.listTopics(AGENT, MAIN)).find((x) => x.name === 'Gift cards')!.topicId,
       };
       assert.ok((await agents.listTopics(AGENT, MAIN)).some((x) => x.topicId === topic.topicId));
-      assert.equal((await agents.getTopic(AGENT, MAIN, topic.topicId!)).content, 'Gift cards never expire.');
-      const updated = await agents.updateTopic(AGENT, MAIN, topic.topicId!, { content: 'Valid for 5 years.' });
+      assert.equal((await agents.getTopic(AGENT, MAIN, topic.topicId)).content, 'Gift cards never expire.');
+      const updated = await agents.updateTopic(AGENT, MAIN, topic.topicId, { content: 'Valid for 5 years.' });
       assert.deepEqual([updated.name, updated.content], ['Gift cards', 'Valid for 5 years.']);
-      await agents.deleteTopic(AGENT, MAIN, topic.topicId!);
+      await agents.deleteTopic(AGENT, MAIN, topic.topicId);
       assert.ok(!(await agents.listTopics(AGENT, MAIN)).some((x) => x.topicId === topic.topicId));
     });
 

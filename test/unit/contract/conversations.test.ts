@@ -32,7 +32,7 @@ describe('Conversations and concurrency contract', () => {
     assert.deepEqual([thin.started_at, thin.num_turns, thin.total_duration, thin.turns], ['', 0, null, []]);
     const result = conversationRecordSchema.safeParse({ account_id: 'a' });
     assert.equal(result.success, false);
-    assert.ok(result.error!.issues.some((i) => i.path[0] === 'id'));
+    assert.ok(result.error.issues.some((i) => i.path[0] === 'id'));
     const reply = concurrencyReplySchema.parse({
       account_id: 'a',
       project_id: 'p',

@@ -220,7 +220,7 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
         const res = await api.get<ErrorBody>(m.path);
         assert.equal(res.status, 422);
         assert.equal(res.body.errors[0]?.field, m.field);
-        assert.match(res.body.errors[0]!.message, /must match/);
+        assert.match(res.body.errors[0].message, /must match/);
       });
     }
 

@@ -34,7 +34,7 @@ describe('Alerts contract (spec: Alert rule, Alert notification payload; signatu
     const res = alertRuleSchema.safeParse(missing);
     assert.equal(res.success, false);
     assert.deepEqual(
-      res.error!.issues.map((i) => i.path.join('.')),
+      res.error.issues.map((i) => i.path.join('.')),
       ['id'],
     );
     assert.equal(alertRuleSchema.parse({ ...missing, id: 'ar_1' }).threshold_value, null);
@@ -61,7 +61,7 @@ describe('Alerts contract (spec: Alert rule, Alert notification payload; signatu
       const without = Object.fromEntries(Object.entries(body).filter(([k]) => k !== field));
       const res = createAlertRuleRequestSchema.safeParse(without);
       assert.equal(res.success, false, field);
-      assert.equal(res.error!.issues[0]!.message, 'is required');
+      assert.equal(res.error.issues[0]!.message, 'is required');
     }
   });
 

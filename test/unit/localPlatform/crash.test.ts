@@ -32,7 +32,7 @@ function startProcess(dir: string): Promise<{ child: ChildProcess; build: string
   );
   return new Promise((resolveStart, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += String(chunk);
       const line = out.split('\n')[0]!;
       if (out.includes('\n')) {

@@ -28,7 +28,7 @@ describe('file mirror: knowledge files and branches', () => {
     assert.equal(created?.content, 'Gift cards never expire.');
     assert.equal(
       fs.files.get('knowledge/gift-cards.md'),
-      `---\nname: gift-cards\nid: ${created!.topicId}\n---\n\nGift cards never expire.\n`,
+      `---\nname: gift-cards\nid: ${created.topicId}\n---\n\nGift cards never expire.\n`,
     );
     assert.ok((await mirror.status({ remote: true })).every((f) => f.state === 'unchanged'));
   });
