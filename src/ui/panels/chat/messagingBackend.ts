@@ -9,6 +9,7 @@ import type {
 import type { SessionRecovery } from '../../../client/messagingRecovery';
 import type { MessagingSession, SessionState } from '../../../client/messagingSession';
 import type { ClientEventKind, ClientEventNames } from '../../../contract/messaging';
+import { Disposable, toDisposable } from '../../../core/disposable';
 import type { ChatLine, FixKind } from '../../../protocol/chat';
 import { clientRuntime } from '../../clientRuntime';
 import { type ChatBackend, fixOf, type SentMessage } from './chatBackend';
@@ -50,9 +51,8 @@ export interface PanelActions {
  * each, in order, replays removed) becomes an inspector entry and, where a person would see
  * something, a line; streamed answers grow one line in place.
  */
-export class MessagingBackend implements ChatBackend {
+export class MessagingBackend extends Disposable implements ChatBackend {
   private session: MessagingSession | undefined;
-  private readonly subs: Array<{ dispose(): void }> = [];
   /** Messages sent here and not yet echoed by the platform, oldest first. */
   private readonly pending: Unconfirmed[] = [];
   /** Counts connections: a message written on an earlier one and never echoed may have been lost with it. */
@@ -77,7 +77,16 @@ export class MessagingBackend implements ChatBackend {
     private readonly t: ChatTranscript,
     private readonly panel: PanelActions,
     private readonly eventNames: Partial<ClientEventNames> = {},
-  ) {}
+  ) {
+    super();
+    this.register(
+      toDisposable(() => {
+        clearTimeout(this.resendTimer);
+        for (const entry of this.pending) clearTimeout(entry.echoTimer);
+        this.session = undefined;
+      }),
+    );
+  }
 
   get conversationId(): string | undefined {
     return this.session?.conversationId ?? this.t.status.conversationId;
@@ -99,10 +108,14 @@ export class MessagingBackend implements ChatBackend {
         platform: options.platform,
       });
       const created = await this.client.createSession(options, token);
+      // The panel closed meanwhile: no connection is opened for it.
+      if (this.isDisposed) return;
       this.t.inspect('in', 'session', { session_id: created.sessionId });
       const session = this.client.session(created, { eventNames: this.eventNames });
       this.session = session;
       this.listen(session);
+      // After its listeners: closing the session tells nobody, as the panel that closed it needs no news of it.
+      this.register(session);
       this.t.inspect('out', 'WebSocket', { session_id: created.sessionId, cursor: session.cursor ?? null });
       await session.connect();
     } catch (err) {
@@ -240,16 +253,8 @@ export class MessagingBackend implements ChatBackend {
     this.t.upsert({ ...line, fix: undefined });
   }
 
-  dispose(): void {
-    clearTimeout(this.resendTimer);
-    for (const entry of this.pending) clearTimeout(entry.echoTimer);
-    this.subs.forEach((s) => s.dispose());
-    this.session?.dispose();
-    this.session = undefined;
-  }
-
   private listen(s: MessagingSession): void {
-    this.subs.push(
+    for (const sub of [
       s.onEvent((e) => this.event(e)),
       s.onHistory((batch) => this.historyRead(batch)),
       s.onMessage((m) => this.agentMessage(m)),
@@ -259,7 +264,8 @@ export class MessagingBackend implements ChatBackend {
       s.onStateChange((state) => this.state(state)),
       s.onRecovery((r) => this.recovery(r)),
       s.onExpired(({ message }) => this.t.notice(message, { error: true, fix: fixOf('newSession') })),
-    );
+    ])
+      this.register(sub);
   }
 
   private event(e: MessagingEvent): void {
