@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import type { ChatLine, Fix, FixKind } from '../../../protocol/chat';
 
 /**
@@ -18,18 +19,27 @@ export interface ChatBackend {
 }
 
 /** The words of each fix button. */
-export const FIX_LABELS: Record<FixKind, string> = {
-  resend: 'Send again',
-  edit: 'Edit the message',
-  join: 'Ask the agent to join',
-  newSession: 'Start a new session',
-  restart: 'Restart',
-  handoff: 'Ask for a person again',
-  settings: 'Check the connection profile',
-};
+function fixLabel(kind: FixKind): string {
+  switch (kind) {
+    case 'resend':
+      return vscode.l10n.t('Send again');
+    case 'edit':
+      return vscode.l10n.t('Edit the message');
+    case 'join':
+      return vscode.l10n.t('Ask the agent to join');
+    case 'newSession':
+      return vscode.l10n.t('Start a new session');
+    case 'restart':
+      return vscode.l10n.t('Restart');
+    case 'handoff':
+      return vscode.l10n.t('Ask for a person again');
+    case 'settings':
+      return vscode.l10n.t('Check the connection profile');
+  }
+}
 
 export function fixOf(kind: FixKind): Fix {
-  return { kind, label: FIX_LABELS[kind] };
+  return { kind, label: fixLabel(kind) };
 }
 
 /** The last thing the person sent, for Send again. */

@@ -145,7 +145,7 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
       ...(args.asrLanguage ? { asrLanguage: args.asrLanguage } : {}),
       ...(args.ttsLanguage ? { ttsLanguage: args.ttsLanguage } : {}),
     };
-    const panel = createPanel(`Chat: ${target.label}`);
+    const panel = createPanel(vscode.l10n.t('Chat: {0}', target.label));
     return adopt(new ChatPanel(panel, extensionUri, connection, log, settings, { ackPaint: args.ackPaint === true }));
   }
 
@@ -159,7 +159,7 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
     const snapshot = await readConversation(uri);
     return adopt(
       new ChatPanel(
-        createPanel(`Chat: ${snapshot.settings.target.label}`),
+        createPanel(vscode.l10n.t('Chat: {0}', snapshot.settings.target.label)),
         extensionUri,
         connection,
         log,

@@ -94,7 +94,7 @@ export class ChatPanel extends ObservableDisposable {
     if (restored) {
       this.transcript.setStatus({
         state: 'closed',
-        text: 'Reopened: the session is not connected. Restart to continue with the same settings.',
+        text: vscode.l10n.t('Reopened: the session is not connected. Restart to continue with the same settings.'),
         canSend: false,
         agentTyping: false,
       });
@@ -195,7 +195,7 @@ export class ChatPanel extends ObservableDisposable {
   }
 
   private newTranscript(settings: ChatSettings, restored?: ChatSnapshot): ChatTranscript {
-    this.panel.title = `Chat: ${settings.target.label}`;
+    this.panel.title = vscode.l10n.t('Chat: {0}', settings.target.label);
     return new ChatTranscript(
       settings,
       (n) => {
