@@ -18,28 +18,19 @@ export interface ChatBackend {
   dispose(): void;
 }
 
-/** The words of each fix button. */
-function fixLabel(kind: FixKind): string {
-  switch (kind) {
-    case 'resend':
-      return vscode.l10n.t('Send again');
-    case 'edit':
-      return vscode.l10n.t('Edit the message');
-    case 'join':
-      return vscode.l10n.t('Ask the agent to join');
-    case 'newSession':
-      return vscode.l10n.t('Start a new session');
-    case 'restart':
-      return vscode.l10n.t('Restart');
-    case 'handoff':
-      return vscode.l10n.t('Ask for a person again');
-    case 'settings':
-      return vscode.l10n.t('Check the connection profile');
-  }
-}
+/** The words of each fix button (read when a fix is offered, so in the editor's language). */
+const fixLabels = (): Record<FixKind, string> => ({
+  resend: vscode.l10n.t('Send again'),
+  edit: vscode.l10n.t('Edit the message'),
+  join: vscode.l10n.t('Ask the agent to join'),
+  newSession: vscode.l10n.t('Start a new session'),
+  restart: vscode.l10n.t('Restart'),
+  handoff: vscode.l10n.t('Ask for a person again'),
+  settings: vscode.l10n.t('Check the connection profile'),
+});
 
 export function fixOf(kind: FixKind): Fix {
-  return { kind, label: fixLabel(kind) };
+  return { kind, label: fixLabels()[kind] };
 }
 
 /** The last thing the person sent, for Send again. */
