@@ -123,6 +123,11 @@ export abstract class Disposable implements IDisposable {
     return this.disposables.add(item);
   }
 
+  /** True from the start of dispose(): work that finishes later (an answer, a timer) checks it before acting. */
+  get isDisposed(): boolean {
+    return this.disposables.isDisposed;
+  }
+
   dispose(): void {
     this.disposables.dispose();
   }

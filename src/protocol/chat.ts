@@ -10,6 +10,8 @@ import {
   isRecord,
   isString,
   isTagged,
+  type RequestOf,
+  type ResultGuards,
 } from './envelope';
 
 /**
@@ -154,12 +156,12 @@ export type ChatCommand =
 
 // ---- webview -> host requests, each with its answer ----
 
-export interface ChatRequests {
+export type ChatRequests = {
   save: { args: object; result: { file?: string } };
   copyConversationId: { args: object; result: { conversationId?: string } };
-}
+};
 export type ChatRequestName = keyof ChatRequests;
-export type ChatRequest = { [K in ChatRequestName]: { type: K } & ChatRequests[K]['args'] }[ChatRequestName];
+export type ChatRequest = RequestOf<ChatRequests>;
 
 // ---- guards ----
 
@@ -268,6 +270,9 @@ export const isSaveResult: Guard<ChatRequests['save']['result']> = (v): v is Cha
 export const isCopyResult: Guard<ChatRequests['copyConversationId']['result']> = (
   v,
 ): v is ChatRequests['copyConversationId']['result'] => isRecord(v) && isOptional(isString)(v.conversationId);
+
+/** The guard of each request's answer, by the request's name. */
+export const CHAT_RESULTS: ResultGuards<ChatRequests> = { save: isSaveResult, copyConversationId: isCopyResult };
 
 export const isChatRequest: Guard<ChatRequest> = isTagged<ChatRequest>({
   save: (v): v is Extract<ChatRequest, { type: 'save' }> => isRecord(v),

@@ -34,6 +34,23 @@ export interface NotificationMessage<N> {
 /** A guard over unknown input: every message crossing the boundary is checked with one before use. */
 export type Guard<T> = (value: unknown) => value is T;
 
+/**
+ * A panel's requests by name: what each carries besides its name, and what it is answered with. Both sides
+ * take their types from it, so a request's answer follows from its name: the host's handler must return it,
+ * and the webview's request resolves with it.
+ */
+export type RequestMap = { [name: string]: { args: object; result: object } };
+/** The map of a panel that asks nothing. */
+export type NoRequests = Record<never, never>;
+/** A request as sent: its name as `type`, with its arguments (with K, the request of that name only). */
+export type RequestOf<M extends RequestMap, K extends keyof M & string = keyof M & string> = {
+  [P in K]: { type: P } & M[P]['args'];
+}[K];
+/** The answer to the request named K. */
+export type ResultOf<M extends RequestMap, K extends keyof M & string> = M[K]['result'];
+/** One guard per request for its answer: the asking side checks every answer before use. */
+export type ResultGuards<M extends RequestMap> = { [K in keyof M & string]: Guard<ResultOf<M, K>> };
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -9,7 +9,10 @@ import {
   isRecord,
   isString,
   isTagged,
+  type RequestOf,
+  type ResultGuards,
 } from './envelope';
+import { isCopyResult, isSaveResult } from './chat';
 
 /**
  * The transcript viewer's messages and view models: a list of conversations with its filters, and one
@@ -208,13 +211,11 @@ export type TranscriptsCommand =
 export const EXPORT_FORMATS = ['json', 'markdown'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export interface TranscriptsRequests {
+export type TranscriptsRequests = {
   export: { args: { format: ExportFormat; conversationId?: string }; result: { file?: string } };
   copyId: { args: { conversationId?: string }; result: { conversationId?: string } };
-}
-export type TranscriptsRequest = {
-  [K in keyof TranscriptsRequests]: { type: K } & TranscriptsRequests[K]['args'];
-}[keyof TranscriptsRequests];
+};
+export type TranscriptsRequest = RequestOf<TranscriptsRequests>;
 
 // ---- guards ----
 
@@ -371,4 +372,4 @@ export const isTranscriptsRequest: Guard<TranscriptsRequest> = isTagged<Transcri
 });
 
 /** The answers to export and copy: a file saved (relative to the workspace) and an id copied. */
-export { isSaveResult as isFileResult, isCopyResult as isConversationIdResult } from './chat';
+export const TRANSCRIPTS_RESULTS: ResultGuards<TranscriptsRequests> = { export: isSaveResult, copyId: isCopyResult };

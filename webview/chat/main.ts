@@ -13,14 +13,13 @@ import {
   type ChatCommand,
   type ChatLine,
   type ChatNotification,
-  type ChatRequest,
+  type ChatRequests,
   type ChatSnapshot,
   type ChatStatus,
   type InspectorEntry,
   isChatNotification,
+  CHAT_RESULTS,
   isChatSnapshot,
-  isCopyResult,
-  isSaveResult,
 } from '../../src/protocol/chat';
 import { epochClock } from '../../src/protocol/epochClock';
 import { PaintReporter } from '../shared/controls';
@@ -59,9 +58,10 @@ let snapshot: ChatSnapshot | undefined;
 let ackPaint = false;
 let stateTimer: ReturnType<typeof setTimeout> | undefined;
 
-const host = new Host<ChatCommand, ChatRequest, ChatNotification>(
+const host = new Host<ChatCommand, ChatRequests, ChatNotification>(
   isChatNotification,
   (n) => void apply(n).catch(report),
+  CHAT_RESULTS,
 );
 const command = (c: ChatCommand) => host.command(c);
 const report = reportProblems((message) => command({ type: 'problem', message }));
@@ -75,11 +75,11 @@ const toolbar = new Toolbar({
   handoff: () => command({ type: 'handoff' }),
   copyId: () =>
     void host
-      .request({ type: 'copyConversationId' }, isCopyResult)
+      .request({ type: 'copyConversationId' })
       .then((r) => toolbar.say(r.conversationId ? `Copied ${r.conversationId}` : 'No conversation id yet')),
   save: () =>
     void host
-      .request({ type: 'save' }, isSaveResult, 10 * 60_000)
+      .request({ type: 'save' }, 10 * 60_000)
       .then((r) => toolbar.say(r.file ? `Saved to ${r.file}` : 'Not saved')),
   openTranscript: () => command({ type: 'openTranscript' }),
   toggleInspector: () => document.body.classList.toggle('no-inspector'),

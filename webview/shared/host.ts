@@ -1,4 +1,13 @@
-import { type Guard, isNotification, isResponse, PROTOCOL_VERSION } from '../../src/protocol/envelope';
+import {
+  type Guard,
+  isNotification,
+  isResponse,
+  PROTOCOL_VERSION,
+  type RequestMap,
+  type RequestOf,
+  type ResultGuards,
+  type ResultOf,
+} from '../../src/protocol/envelope';
 import { PendingRequests } from '../../src/protocol/requests';
 
 interface VsCodeApi {
@@ -15,7 +24,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
  * every message that arrives with the panel's guards before using it, and says `ready` once
  * listening, so the host sends the whole state then.
  */
-export class Host<C, R extends { type: string }, N> {
+export class Host<C, M extends RequestMap, N> {
   private readonly api = acquireVsCodeApi();
   private readonly pending = new PendingRequests();
   /** Notifications come through the page's own socket (see src/ui/panels/directChannel.ts) while it is open. */
@@ -29,6 +38,8 @@ export class Host<C, R extends { type: string }, N> {
   constructor(
     isNotificationOf: Guard<N>,
     private readonly onNotification: (n: N) => void,
+    /** The guard of each request's answer (the panel's protocol module has them). */
+    private readonly results: ResultGuards<M>,
   ) {
     const guard = isNotification(isNotificationOf);
     window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -96,14 +107,21 @@ export class Host<C, R extends { type: string }, N> {
     else this.command(command);
   }
 
-  /** Asks the host; the answer is checked with `isResult`, and a missing answer fails after a timeout. */
-  async request<T>(request: R, isResult: Guard<T>, timeoutMs = REQUEST_TIMEOUT_MS): Promise<T> {
+  /**
+   * Asks the host; resolves with the answer of the request's name, checked with that request's guard. A missing
+   * answer fails after a timeout.
+   */
+  async request<K extends keyof M & string>(
+    request: RequestOf<M, K>,
+    timeoutMs = REQUEST_TIMEOUT_MS,
+  ): Promise<ResultOf<M, K>> {
+    const type: K = request.type;
     const result = await this.pending.ask(
-      request.type,
+      type,
       (id) => this.api.postMessage({ kind: 'request', id, request }),
       timeoutMs,
     );
-    if (!isResult(result)) throw new Error(`The answer to ${request.type} was not understood.`);
+    if (!this.results[type](result)) throw new Error(`The answer to ${type} was not understood.`);
     return result;
   }
 

@@ -1,4 +1,4 @@
-import { type Guard, isRecord } from '../../src/protocol/envelope';
+import { type Guard, isRecord, type NoRequests } from '../../src/protocol/envelope';
 import { Host } from './host';
 
 /**
@@ -12,7 +12,7 @@ export function startViewApp<V, C extends { type: string }>(
 ): { command(c: C | { type: 'problem'; message: string }): void } {
   const isViewNotification = (v: unknown): v is { type: 'view'; view: V } =>
     isRecord(v) && v.type === 'view' && isView(v.view);
-  const host = new Host<C | { type: 'problem'; message: string }, { type: never }, { type: 'view'; view: V }>(
+  const host = new Host<C | { type: 'problem'; message: string }, NoRequests, { type: 'view'; view: V }>(
     isViewNotification,
     (n) => {
       host.state = n.view;
@@ -22,6 +22,7 @@ export function startViewApp<V, C extends { type: string }>(
         report(err);
       }
     },
+    {},
   );
   const report = (what: unknown) =>
     host.command({

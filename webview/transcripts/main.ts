@@ -5,13 +5,12 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import {
-  isConversationIdResult,
-  isFileResult,
   isTranscriptsNotification,
   isTranscriptsSnapshot,
   type TranscriptsCommand,
   type TranscriptsNotification,
-  type TranscriptsRequest,
+  type TranscriptsRequests,
+  TRANSCRIPTS_RESULTS,
   type TranscriptsSnapshot,
   type DetailSnapshot,
 } from '../../src/protocol/transcripts';
@@ -25,9 +24,10 @@ import transcriptsCss from './transcripts.css';
 
 adoptStyles(themeCss, transcriptsCss);
 
-const host = new Host<TranscriptsCommand, TranscriptsRequest, TranscriptsNotification>(
+const host = new Host<TranscriptsCommand, TranscriptsRequests, TranscriptsNotification>(
   isTranscriptsNotification,
   (n) => void apply(n).catch(report),
+  TRANSCRIPTS_RESULTS,
 );
 
 const command = (c: TranscriptsCommand) => host.command(c);
@@ -72,11 +72,11 @@ function detailView(conversationId?: string): DetailView {
         find: (text) => command({ type: 'find', text, ...named(view) }),
         exportAs: (format) =>
           void host
-            .request({ type: 'export', format, ...named(view) }, isFileResult, 10 * 60_000)
+            .request({ type: 'export', format, ...named(view) }, 10 * 60_000)
             .then((r) => view.say(r.file ? `Exported to ${r.file}` : 'Not exported'), report),
         copyId: () =>
           void host
-            .request({ type: 'copyId', ...named(view) }, isConversationIdResult)
+            .request({ type: 'copyId', ...named(view) })
             .then((r) => view.say(r.conversationId ? `Copied ${r.conversationId}` : ''), report),
         openAgent: () => command({ type: 'openAgent', ...named(view) }),
         replay: () => command({ type: 'replay', ...named(view) }),

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import * as vscode from 'vscode';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { Disposable, toDisposable } from '../../core/disposable';
 import { Emitter } from '../../core/event';
 
 /** How long a panel's page waits for the editor to make the channel's address reachable. */
@@ -22,11 +23,11 @@ const HEARTBEAT_MS = 15_000;
  * message. Other commands and requests keep going through the webview's messages. Where the socket cannot be
  * opened, the panel keeps posting messages as before.
  */
-export class DirectChannel implements vscode.Disposable {
+export class DirectChannel extends Disposable {
   private socket: WebSocket | undefined;
-  private readonly _onDidOpen = new Emitter<void>();
-  private readonly _onDidClose = new Emitter<void>();
-  private readonly _onDidReceive = new Emitter<unknown>();
+  private readonly _onDidOpen = this.register(new Emitter<void>());
+  private readonly _onDidClose = this.register(new Emitter<void>());
+  private readonly _onDidReceive = this.register(new Emitter<unknown>());
   /** The page connected: notifications go through the socket from now on. */
   readonly onDidOpen = this._onDidOpen.event;
   /** The page's socket closed (page hidden, reloaded or gone). */
@@ -39,7 +40,17 @@ export class DirectChannel implements vscode.Disposable {
     readonly token: string,
     /** The address the page connects to (ws: or wss:), as the editor makes it reachable from the page. */
     readonly url: string,
-  ) {}
+  ) {
+    super();
+    this.register(
+      toDisposable(() => {
+        this.hub.channels.delete(this.token);
+        const socket = this.socket;
+        this.socket = undefined;
+        socket?.terminate();
+      }),
+    );
+  }
 
   /** A channel for one panel, or undefined where no loopback server can be started or reached. */
   static async open(): Promise<DirectChannel | undefined> {
@@ -80,6 +91,8 @@ export class DirectChannel implements vscode.Disposable {
 
   /** A page connected with this channel's token; a page loaded again replaces the one before. */
   accept(socket: WebSocket): void {
+    // The panel closed while the page was connecting.
+    if (this.isDisposed) return void socket.terminate();
     const before = this.socket;
     this.socket = socket;
     before?.terminate();
@@ -111,16 +124,6 @@ export class DirectChannel implements vscode.Disposable {
       this._onDidReceive.fire(message);
     });
     this._onDidOpen.fire();
-  }
-
-  dispose(): void {
-    this.hub.channels.delete(this.token);
-    const socket = this.socket;
-    this.socket = undefined;
-    socket?.terminate();
-    this._onDidOpen.dispose();
-    this._onDidClose.dispose();
-    this._onDidReceive.dispose();
   }
 }
 

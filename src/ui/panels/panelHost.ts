@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { DisposableStore, type IDisposable, toDisposable } from '../../core/disposable';
+import { Disposable, type IDisposable, toDisposable } from '../../core/disposable';
 import {
   type Guard,
   isCommand,
@@ -8,7 +8,10 @@ import {
   isRequest,
   type NotificationMessage,
   PROTOCOL_VERSION,
+  type RequestMap,
+  type RequestOf,
   type ResponseMessage,
+  type ResultOf,
 } from '../../protocol/envelope';
 import { DirectChannel } from './directChannel';
 
@@ -62,15 +65,30 @@ export async function restorePanel(extensionUri: vscode.Uri, viewType: string, s
   return serializer.deserializeWebviewPanel(panel, state);
 }
 
-export interface PanelHostOptions<C, R extends { type: string }> {
+/** The host's answer to each request of a panel, by name: a handler resolves with the answer of its request. */
+export type RequestHandlers<M extends RequestMap> = {
+  [K in keyof M & string]: (request: RequestOf<M, K>) => Promise<ResultOf<M, K>>;
+};
+
+/** Answers a request with the handler of its name. */
+export function answerRequest<M extends RequestMap, K extends keyof M & string>(
+  handlers: RequestHandlers<M>,
+  request: RequestOf<M, K>,
+): Promise<ResultOf<M, K>> {
+  const type: K = request.type;
+  return handlers[type](request);
+}
+
+export interface PanelHostOptions<C, M extends RequestMap> {
   /** The webview app: dist/webview/<app>.js. */
   app: string;
   isCommand: Guard<C>;
-  isRequest: Guard<R>;
+  isRequest: Guard<RequestOf<M>>;
   /** The webview (re)loaded and asked for its content: post the whole state. */
   onReady(): void;
   onCommand(command: C): void;
-  onRequest(request: R): Promise<unknown>;
+  /** One handler per request the panel's protocol names, each answering with that request's result. */
+  requests: RequestHandlers<M>;
   /** An incoming message failed its guard (logged by the caller; never acted on). */
   onRejected?(reason: string): void;
   /**
@@ -89,24 +107,23 @@ export interface PanelHostOptions<C, R extends { type: string }> {
  * answers requests. A hidden panel's webview is discarded; when shown again it sends `ready`
  * anew and gets the whole state, so nothing posted meanwhile needs to be kept.
  */
-export class PanelHost<C, R extends { type: string }, N> implements vscode.Disposable {
+export class PanelHost<C, M extends RequestMap, N> extends Disposable {
   private ready = false;
-  private disposed = false;
   private channel: DirectChannel | undefined;
-  private readonly subs = new DisposableStore();
   private readonly commandGuard: Guard<{ kind: 'command'; command: C }>;
-  private readonly requestGuard: Guard<{ kind: 'request'; id: number; request: R }>;
+  private readonly requestGuard: Guard<{ kind: 'request'; id: number; request: RequestOf<M> }>;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
     private readonly extensionUri: vscode.Uri,
-    private readonly options: PanelHostOptions<C, R>,
+    private readonly options: PanelHostOptions<C, M>,
   ) {
+    super();
     this.commandGuard = isCommand(options.isCommand);
     this.requestGuard = isRequest(options.isRequest);
     panel.webview.options = panelOptions(extensionUri);
-    this.subs.add(panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)));
-    this.subs.add(
+    this.register(panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)));
+    this.register(
       panel.onDidChangeViewState(() => {
         if (!panel.visible) this.ready = false;
       }),
@@ -118,18 +135,17 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
   /** Opens the page's channel before writing the page, which names it; without one, the page is written as it is. */
   private async openChannel(): Promise<void> {
     const channel = await DirectChannel.open();
-    if (this.disposed) {
+    if (this.isDisposed) {
       channel?.dispose();
       return;
     }
     if (channel) {
-      this.channel = channel;
-      this.subs.add(channel);
+      this.channel = this.register(channel);
       // Connected: the whole state goes through the socket, and what the page was posted before it is superseded.
       // Closed: the page says `ready` again (socketClosed) and gets the whole state posted.
-      this.subs.add(channel.onDidOpen(() => this.ready && this.options.onReady()));
+      this.register(channel.onDidOpen(() => this.isReady && this.options.onReady()));
       // Reports the page sends on its socket: commands, checked as posted ones are.
-      this.subs.add(
+      this.register(
         channel.onDidReceive((m) => {
           if (this.commandGuard(m) && this.options.isReport?.(m.command)) this.options.onCommand(m.command);
           else this.options.onRejected?.(`an unexpected message on the page's socket was ignored: ${describe(m)}`);
@@ -144,14 +160,14 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
     return this.channel;
   }
 
-  /** True once the webview has said it is ready, until it is hidden or reloaded. */
+  /** True once the webview has said it is ready, until it is hidden, reloaded or closed. */
   get isReady(): boolean {
-    return this.ready;
+    return this.ready && !this.isDisposed;
   }
 
   /** Posts a notification when the webview can take it; otherwise it is covered by the state sent on the next `ready`. */
   notify(notification: N): boolean {
-    if (!this.ready) return false;
+    if (!this.isReady) return false;
     const message: NotificationMessage<N> = { kind: 'notification', notification };
     if (this.channel?.send(message)) return true;
     this.panel.webview.postMessage(message).then(
@@ -186,14 +202,15 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
     }
   }
 
-  private async answer(id: number, request: R): Promise<void> {
+  private async answer(id: number, request: RequestOf<M>): Promise<void> {
     let response: ResponseMessage;
     try {
-      response = { kind: 'response', id, ok: true, result: await this.options.onRequest(request) };
+      response = { kind: 'response', id, ok: true, result: await answerRequest(this.options.requests, request) };
     } catch (err) {
       response = { kind: 'response', id, ok: false, error: err instanceof Error ? err.message : String(err) };
     }
-    void this.panel.webview.postMessage(response);
+    // A panel closed meanwhile has no page to answer.
+    if (!this.isDisposed) void this.panel.webview.postMessage(response);
   }
 
   private html(): string {
@@ -224,12 +241,6 @@ export class PanelHost<C, R extends { type: string }, N> implements vscode.Dispo
 <script type="module" nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;
-  }
-
-  dispose(): void {
-    this.ready = false;
-    this.disposed = true;
-    this.subs.dispose();
   }
 }
 

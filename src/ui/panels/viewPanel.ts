@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import type { Guard } from '../../protocol/envelope';
+import { Emitter } from '../../core/event';
+import { ObservableDisposable } from '../../core/observableDisposable';
+import type { Guard, NoRequests } from '../../protocol/envelope';
 import type { Log } from '../log';
 import { PanelHost } from './panelHost';
 
@@ -18,16 +20,14 @@ export interface ViewPanelOptions<C> {
  * A panel whose webview shows one view model, sent whole: after `ready` and whenever it changes (at
  * most once per turn of the event loop). Fit for panels that redraw everything from a small model
  * (a chart, a comparison); a panel with a growing list, like the chat, sends pieces instead.
+ * Closing the panel disposes it, and disposing it closes the panel.
  */
-export abstract class ViewPanel<V, C extends { type: string }> implements vscode.Disposable {
-  private readonly host: PanelHost<C | ProblemCommand, { type: never }, { type: 'view'; view: V }>;
-  private readonly _onDidChange = new vscode.EventEmitter<V>();
-  private readonly _onDidDispose = new vscode.EventEmitter<void>();
+export abstract class ViewPanel<V, C extends { type: string }> extends ObservableDisposable {
+  private readonly host: PanelHost<C | ProblemCommand, NoRequests, { type: 'view'; view: V }>;
+  private readonly _onDidChange = this.register(new Emitter<V>());
   /** Every new view, posted or not (tests read what the panel shows through it). */
   readonly onDidChange = this._onDidChange.event;
-  readonly onDidDispose = this._onDidDispose.event;
   private pending = false;
-  private disposed = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -36,23 +36,27 @@ export abstract class ViewPanel<V, C extends { type: string }> implements vscode
     private current: V,
     options: ViewPanelOptions<C>,
   ) {
-    this.host = new PanelHost(panel, extensionUri, {
-      app: options.app,
-      isCommand: options.isCommand,
-      isRequest: (_v): _v is never => false,
-      onReady: () => this.post(),
-      onCommand: (c) => {
-        if (c.type === 'problem') this.log.warn(`${options.name} page: ${(c as ProblemCommand).message}`);
-        else
-          void Promise.resolve(this.onCommand(c as C)).catch((err: unknown) =>
-            this.log.error(err instanceof Error ? err : String(err)),
-          );
-      },
-      onRequest: () => Promise.reject(new Error('not supported')),
-      onRejected: (reason) => this.log.warn(`${options.name}: ${reason}`),
-    });
+    super();
+    this.host = this.register(
+      new PanelHost(panel, extensionUri, {
+        app: options.app,
+        isCommand: options.isCommand,
+        isRequest: (_v): _v is never => false,
+        onReady: () => this.post(),
+        onCommand: (c) => {
+          if (c.type === 'problem') this.log.warn(`${options.name} page: ${(c as ProblemCommand).message}`);
+          else
+            void Promise.resolve(this.onCommand(c as C)).catch((err: unknown) =>
+              this.log.error(err instanceof Error ? err : String(err)),
+            );
+        },
+        requests: {},
+        onRejected: (reason) => this.log.warn(`${options.name}: ${reason}`),
+      }),
+    );
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'agent-workbench.svg');
-    panel.onDidDispose(() => this.dispose());
+    this.register(panel.onDidDispose(() => this.dispose()));
+    this.register(panel);
   }
 
   /** What the webview shows (or will show once ready). */
@@ -64,7 +68,7 @@ export abstract class ViewPanel<V, C extends { type: string }> implements vscode
 
   /** Replaces the view (or changes part of it) and posts it once this turn of the event loop is over. */
   protected update(change: Partial<V>): void {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     this.current = { ...this.current, ...change };
     this._onDidChange.fire(this.current);
     if (this.pending) return;
@@ -75,21 +79,7 @@ export abstract class ViewPanel<V, C extends { type: string }> implements vscode
     });
   }
 
-  get isDisposed(): boolean {
-    return this.disposed;
-  }
-
   private post(): void {
-    if (!this.disposed) this.host.notify({ type: 'view', view: this.current });
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.host.dispose();
-    this._onDidDispose.fire();
-    this._onDidDispose.dispose();
-    this._onDidChange.dispose();
-    this.panel.dispose();
+    if (!this.isDisposed) this.host.notify({ type: 'view', view: this.current });
   }
 }

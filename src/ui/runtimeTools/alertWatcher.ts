@@ -49,7 +49,6 @@ export class AlertWatcher extends Disposable {
   /** Firing rules of the profile last read; undefined until the first reading, which tells nothing (it is where we start from). */
   private known: { profile: string; firing: Map<string, CurrentAlert> } | undefined;
   private checking: Promise<AlertsCheck | undefined> | undefined;
-  private disposed = false;
 
   constructor(
     private readonly models: ProfileModels<object>,
@@ -75,10 +74,9 @@ export class AlertWatcher extends Disposable {
   }
 
   override dispose(): void {
-    this.disposed = true;
+    super.dispose();
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    super.dispose();
   }
 
   private schedule(): void {
@@ -118,7 +116,7 @@ export class AlertWatcher extends Disposable {
       this.log.warn(`Current alerts could not be read: ${(err as Error).message}`);
       return undefined;
     }
-    if (this.models.active() !== model || this.disposed) return undefined;
+    if (this.models.active() !== model || this.isDisposed) return undefined;
     const firing = new Map(current.map((a) => [a.rule_id, a]));
     const before = this.known?.profile === model.profileId ? this.known.firing : undefined;
     this.known = { profile: model.profileId, firing };

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { DisposableStore } from '../../core/disposable';
+import { Emitter } from '../../core/event';
 import { clientRuntime } from '../clientRuntime';
 import type { Connection } from '../connection/connection';
 import { assumedScheme } from '../explorer/alerts/signatureScheme';
@@ -97,20 +99,23 @@ function verifierOf(connection: Connection, secrets: WebhookSecrets): WebhookVer
 }
 
 /** The webhook receiver, its Webhook Deliveries view and its commands. */
-export function registerWebhookReceiver(connection: Connection, secrets: WebhookSecrets, log: Log): vscode.Disposable {
-  const receiver = new WebhookReceiver(verifierOf(connection, secrets), (message) => log.warn(message));
-  const changed = new vscode.EventEmitter<void>();
+export function registerWebhookReceiver(connection: Connection, secrets: WebhookSecrets, log: Log): DisposableStore {
+  const store = new DisposableStore();
+  const receiver = store.add(new WebhookReceiver(verifierOf(connection, secrets), (message) => log.warn(message)));
+  const changed = store.add(new Emitter<void>());
   const provider: vscode.TreeDataProvider<ReceivedDelivery> = {
     onDidChangeTreeData: changed.event,
     getChildren: (parent) => (parent ? [] : [...receiver.deliveries]),
     getTreeItem: deliveryItem,
   };
-  const view = vscode.window.createTreeView(View.webhookDeliveries, { treeDataProvider: provider });
-  const sub = receiver.onDidChange(() => {
-    changed.fire();
-    void vscode.commands.executeCommand('setContext', ContextKey.webhookReceiverRunning, receiver.url !== undefined);
-    view.message = receiver.url ? vscode.l10n.t('Listening at {0}', receiver.url) : undefined;
-  });
+  const view = store.add(vscode.window.createTreeView(View.webhookDeliveries, { treeDataProvider: provider }));
+  store.add(
+    receiver.onDidChange(() => {
+      changed.fire();
+      void vscode.commands.executeCommand('setContext', ContextKey.webhookReceiverRunning, receiver.url !== undefined);
+      view.message = receiver.url ? vscode.l10n.t('Listening at {0}', receiver.url) : undefined;
+    }),
+  );
 
   async function start(): Promise<ReceiverStarted> {
     let url: string;
@@ -164,11 +169,7 @@ export function registerWebhookReceiver(connection: Connection, secrets: Webhook
     });
   }
 
-  return vscode.Disposable.from(
-    receiver,
-    changed,
-    view,
-    { dispose: () => sub.dispose() },
+  for (const registration of [
     vscode.commands.registerCommand(Command.startWebhookReceiver, () => runCommand(start)),
     vscode.commands.registerCommand(Command.stopWebhookReceiver, () => runCommand(() => receiver.stop())),
     vscode.commands.registerCommand(Command.clearWebhookDeliveries, () => receiver.clear()),
@@ -180,5 +181,7 @@ export function registerWebhookReceiver(connection: Connection, secrets: Webhook
       changed.fire();
       return receiver.deliveries.map((d) => ({ delivery: d, item: deliveryItem(d) }));
     }),
-  );
+  ])
+    store.add(registration);
+  return store;
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DisposableStore } from '../../core/disposable';
 import { Command } from '../ids';
 import type { Connection } from '../connection/connection';
 import type { WebhookSecrets } from '../explorer/alerts/webhookSecrets';
@@ -19,9 +20,10 @@ export interface RuntimeToolsDeps {
 }
 
 /** The tools an agent builder uses while building: test calls, number reservations, external events, the webhook receiver and the alerts watcher. */
-export function registerRuntimeTools(deps: RuntimeToolsDeps): vscode.Disposable {
+export function registerRuntimeTools(deps: RuntimeToolsDeps): DisposableStore {
   const { connection } = deps;
-  return vscode.Disposable.from(
+  const store = new DisposableStore();
+  for (const tool of [
     // The call's conversation opens in the transcript viewer, which waits for it to be recorded.
     registerOutboundCallCommand(connection, (callSid) =>
       vscode.commands.executeCommand(Command.openConversation, {
@@ -33,5 +35,7 @@ export function registerRuntimeTools(deps: RuntimeToolsDeps): vscode.Disposable 
     registerExternalEventCommand(connection),
     registerWebhookReceiver(connection, deps.webhookSecrets, deps.log),
     new AlertWatcher(deps.models, deps.log),
-  );
+  ])
+    store.add(tool);
+  return store;
 }

@@ -60,7 +60,6 @@ export class WebhookReceiver extends Disposable {
   private address: string | undefined;
   private readonly received: ReceivedDelivery[] = [];
   private counter = 0;
-  private disposed = false;
   private readonly _onDidChange = this.register(new Emitter<void>());
   /** A delivery arrived, the list was cleared, or the receiver started or stopped. */
   readonly onDidChange: Event<void> = this._onDidChange.event;
@@ -73,9 +72,8 @@ export class WebhookReceiver extends Disposable {
   }
 
   override dispose(): void {
-    this.disposed = true;
-    void this.stop();
     super.dispose();
+    void this.stop();
   }
 
   /** The address to register as a webhook endpoint, while listening. */
@@ -134,7 +132,7 @@ export class WebhookReceiver extends Disposable {
       server.close(() => resolve());
       server.closeAllConnections();
     });
-    if (!this.disposed) this._onDidChange.fire();
+    if (!this.isDisposed) this._onDidChange.fire();
   }
 
   /** Lists a delivery at once, then with its verdict once the signature is checked (a platform call may be slow). */
@@ -156,7 +154,7 @@ export class WebhookReceiver extends Disposable {
       delivery.verdict = { verified: false, reason: (err as Error).message };
       this.onError(`Webhook receiver: the signature could not be checked: ${delivery.verdict.reason}`);
     }
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     this._onDidChange.fire();
   }
 }

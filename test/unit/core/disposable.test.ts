@@ -9,6 +9,7 @@ import {
   toDisposable,
 } from '../../../src/core/disposable';
 import { Emitter } from '../../../src/core/event';
+import { ObservableDisposable } from '../../../src/core/observableDisposable';
 
 describe('DisposableStore', () => {
   it('disposes everything it holds, once', () => {
@@ -113,6 +114,41 @@ describe('LeakTracker', () => {
         emitter.event(() => calls++),
         'a disposed emitter hands out one shared no-op',
       );
+    } finally {
+      setDisposableTracker(previous);
+    }
+  });
+});
+
+describe('ObservableDisposable', () => {
+  it('tells once, after what it owns is released, and is disposed for anyone who asks while it tells', () => {
+    const log: string[] = [];
+    class Panel extends ObservableDisposable {
+      constructor() {
+        super();
+        this.register(toDisposable(() => log.push('owned released')));
+      }
+    }
+    const panel = new Panel();
+    panel.onDidDispose(() => {
+      log.push(`told, disposed: ${panel.isDisposed}`);
+      panel.dispose();
+    });
+    assert.equal(panel.isDisposed, false);
+    panel.dispose();
+    panel.dispose();
+    assert.deepEqual(log, ['owned released', 'told, disposed: true']);
+  });
+
+  it('leaves no subscription to its own event behind', () => {
+    const leaks = new LeakTracker();
+    const previous = setDisposableTracker(leaks);
+    try {
+      class Panel extends ObservableDisposable {}
+      const panel = new Panel();
+      panel.onDidDispose(() => undefined);
+      panel.dispose();
+      assert.deepEqual(leaks.undisposed(), []);
     } finally {
       setDisposableTracker(previous);
     }

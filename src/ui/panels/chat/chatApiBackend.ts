@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import type { ChatClient } from '../../../client/chat';
 import type { PlatformError } from '../../../client/errors';
 import type { ChatRespondRequest } from '../../../contract/chat';
@@ -35,7 +36,7 @@ export class ChatApiBackend implements ChatBackend {
       ...(variantId ? { variant_id: variantId } : {}),
       ...(integrationAttributes ? { integration_attributes: integrationAttributes } : {}),
     };
-    this.t.setStatus({ state: 'connecting', text: 'Starting a conversation…', canSend: false });
+    this.t.setStatus({ state: 'connecting', text: vscode.l10n.t('Starting a conversation…'), canSend: false });
     this.t.inspect('out', 'POST chat/create', request);
     this.t.startTurn();
     try {
@@ -48,7 +49,12 @@ export class ChatApiBackend implements ChatBackend {
       if (accepted) {
         // The platform started a conversation (2xx); what of its answer can be read is used.
         this.t.inspect('in', 'chat/create (unreadable)', accepted.body, { latencyMs: this.t.takeLatency() });
-        this.t.notice(partly('started a conversation', accepted));
+        this.t.notice(
+          vscode.l10n.t(
+            'The platform started a conversation, but its answer could not be read in full{0}. What could be read is shown; the whole answer is in the inspector.',
+            missing(accepted),
+          ),
+        );
       }
       if (id) this.started(id, textOf(accepted?.body, 'response'));
       else {
@@ -60,7 +66,7 @@ export class ChatApiBackend implements ChatBackend {
 
   private started(conversationId: string, response: string | undefined): void {
     this.conversation = conversationId;
-    this.t.setStatus({ state: 'open', text: 'Conversation started', conversationId, canSend: true });
+    this.t.setStatus({ state: 'open', text: vscode.l10n.t('Conversation started'), conversationId, canSend: true });
     if (response)
       this.t.upsert({ id: this.t.localId('turn'), role: 'agent', text: response, time: new Date().toISOString() });
   }
@@ -99,15 +105,21 @@ export class ChatApiBackend implements ChatBackend {
       });
       if (reply.handoff) {
         const { destination, reason } = reply.handoff;
-        this.t.setStatus({ handoff: destination ?? 'destination not given' });
+        this.t.setStatus({ handoff: destination ?? vscode.l10n.t('destination not given') });
+        const to = destination ?? vscode.l10n.t('a destination the platform did not name');
         this.t.notice(
-          `Handed off to ${destination ?? 'a destination the platform did not name'}${reason ? ` (${reason})` : ''}.`,
+          reason ? vscode.l10n.t('Handed off to {0} ({1}).', to, reason) : vscode.l10n.t('Handed off to {0}.', to),
         );
       }
       if (reply.end_conversation) {
         this.closed = true;
-        this.t.notice('The agent ended the conversation.', { fix: fixOf('restart') });
-        this.t.setStatus({ state: 'ended', text: 'The conversation has ended', canSend: false, agentTyping: false });
+        this.t.notice(vscode.l10n.t('The agent ended the conversation.'), { fix: fixOf('restart') });
+        this.t.setStatus({
+          state: 'ended',
+          text: vscode.l10n.t('The conversation has ended'),
+          canSend: false,
+          agentTyping: false,
+        });
         return;
       }
     } catch (err) {
@@ -118,7 +130,12 @@ export class ChatApiBackend implements ChatBackend {
         const said = textOf(accepted.body, 'response');
         if (said !== undefined)
           this.t.upsert({ id: this.t.localId('turn'), role: 'agent', text: said, time: new Date().toISOString() });
-        this.t.notice(partly('took the message', accepted));
+        this.t.notice(
+          vscode.l10n.t(
+            'The platform took the message, but its answer could not be read in full{0}. What could be read is shown; the whole answer is in the inspector.',
+            missing(accepted),
+          ),
+        );
       } else {
         this.t.upsert({ ...line, error: true, fix: fixOf('resend') });
         this.t.notice(message(err), { error: true });
@@ -134,7 +151,7 @@ export class ChatApiBackend implements ChatBackend {
 
   /** The Chat API hands off only when the agent decides to: there is no request for it. */
   async handoff(): Promise<void> {
-    this.t.notice('In Chat API mode the agent decides on a handoff; ask for a person in a message.');
+    this.t.notice(vscode.l10n.t('In Chat API mode the agent decides on a handoff; ask for a person in a message.'));
   }
 
   async endSession(): Promise<void> {
@@ -152,7 +169,7 @@ export class ChatApiBackend implements ChatBackend {
         this.closedNow();
       } else {
         // Not closed: the conversation goes on, and End session can be tried again.
-        this.t.notice(`${message(err)}. The conversation is still open.`, { error: true });
+        this.t.notice(vscode.l10n.t('{0}. The conversation is still open.', message(err)), { error: true });
       }
     } finally {
       this.closing = false;
@@ -161,8 +178,13 @@ export class ChatApiBackend implements ChatBackend {
 
   private closedNow(): void {
     this.closed = true;
-    this.t.notice('The conversation was closed.', { fix: fixOf('restart') });
-    this.t.setStatus({ state: 'ended', text: 'The conversation was closed', canSend: false, agentTyping: false });
+    this.t.notice(vscode.l10n.t('The conversation was closed.'), { fix: fixOf('restart') });
+    this.t.setStatus({
+      state: 'ended',
+      text: vscode.l10n.t('The conversation was closed'),
+      canSend: false,
+      agentTyping: false,
+    });
   }
 
   async fix(kind: FixKind, line: ChatLine): Promise<void> {
@@ -190,10 +212,10 @@ function acceptedUnreadable(err: unknown): PlatformError | undefined {
   return isPlatformError(err) && err.kind === 'acceptedUnreadable' ? err : undefined;
 }
 
-/** What the person is told of such a write: done, and where the answer is. */
-function partly(what: string, err: PlatformError): string {
-  const missing = err.fieldErrors.map((f) => f.field).join(', ');
-  return `The platform ${what}, but its answer could not be read in full${missing ? ` (missing or unexpected: ${missing})` : ''}. What could be read is shown; the whole answer is in the inspector.`;
+/** The fields of such an answer that were missing or unexpected, in words ("" when none is named). */
+function missing(err: PlatformError): string {
+  const fields = err.fieldErrors.map((f) => f.field).join(', ');
+  return fields ? vscode.l10n.t(' (missing or unexpected: {0})', fields) : '';
 }
 
 /** A string field of an answer that could not be read as a whole, when it is there. */

@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import type { ChatLine, Fix, FixKind } from '../../../protocol/chat';
 
 /**
@@ -17,19 +18,19 @@ export interface ChatBackend {
   dispose(): void;
 }
 
-/** The words of each fix button. */
-export const FIX_LABELS: Record<FixKind, string> = {
-  resend: 'Send again',
-  edit: 'Edit the message',
-  join: 'Ask the agent to join',
-  newSession: 'Start a new session',
-  restart: 'Restart',
-  handoff: 'Ask for a person again',
-  settings: 'Check the connection profile',
-};
+/** The words of each fix button (read when a fix is offered, so in the editor's language). */
+const fixLabels = (): Record<FixKind, string> => ({
+  resend: vscode.l10n.t('Send again'),
+  edit: vscode.l10n.t('Edit the message'),
+  join: vscode.l10n.t('Ask the agent to join'),
+  newSession: vscode.l10n.t('Start a new session'),
+  restart: vscode.l10n.t('Restart'),
+  handoff: vscode.l10n.t('Ask for a person again'),
+  settings: vscode.l10n.t('Check the connection profile'),
+});
 
 export function fixOf(kind: FixKind): Fix {
-  return { kind, label: FIX_LABELS[kind] };
+  return { kind, label: fixLabels()[kind] };
 }
 
 /** The last thing the person sent, for Send again. */

@@ -7,6 +7,7 @@ import { AgentNode, BranchNode } from '../../explorer/agents/agentNodes';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
 import { Command } from '../../ids';
 import type { Log } from '../../log';
+import { OpenPanels } from '../openPanels';
 import { panelOptions, registerPanelSerializer } from '../panelHost';
 import { CHAT_VIEW_TYPE, ChatPanel, type ChatPanelOptions } from './chatPanel';
 import { AGENT_MANIFEST, parseAgentManifest } from '../../../workspace/agentManifest';
@@ -110,21 +111,8 @@ async function pickMode(): Promise<Pick<ChatSettings, 'mode' | 'streaming'> | un
 
 /** Open Chat (from the tree, the palette or a saved file), Restart, Save Conversation, Copy Conversation Id. */
 export function registerChatCommands(extensionUri: vscode.Uri, connection: Connection, log: Log): vscode.Disposable {
-  const panels = new Set<ChatPanel>();
-  let lastActive: ChatPanel | undefined;
-
-  function adopt(panel: ChatPanel): ChatPanel {
-    panels.add(panel);
-    lastActive = panel;
-    panel.panel.onDidChangeViewState((e) => {
-      if (e.webviewPanel.active) lastActive = panel;
-    });
-    panel.onDidDispose(() => {
-      panels.delete(panel);
-      if (lastActive === panel) lastActive = [...panels].at(-1);
-    });
-    return panel;
-  }
+  const panels = new OpenPanels<ChatPanel>();
+  const adopt = (panel: ChatPanel): ChatPanel => panels.add(panel);
 
   function createPanel(title: string): vscode.WebviewPanel {
     // The first chat opens where the person is; more open beside it, so several can be compared.
@@ -133,7 +121,7 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
   }
 
   function active(): ChatPanel {
-    const panel = [...panels].find((p) => p.panel.active) ?? lastActive;
+    const panel = panels.active;
     if (!panel) throw new UserFacingError(vscode.l10n.t('Open a chat first (Agent Workbench: Open Chat).'));
     return panel;
   }
@@ -157,7 +145,7 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
       ...(args.asrLanguage ? { asrLanguage: args.asrLanguage } : {}),
       ...(args.ttsLanguage ? { ttsLanguage: args.ttsLanguage } : {}),
     };
-    const panel = createPanel(`Chat: ${target.label}`);
+    const panel = createPanel(vscode.l10n.t('Chat: {0}', target.label));
     return adopt(new ChatPanel(panel, extensionUri, connection, log, settings, { ackPaint: args.ackPaint === true }));
   }
 
@@ -171,7 +159,7 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
     const snapshot = await readConversation(uri);
     return adopt(
       new ChatPanel(
-        createPanel(`Chat: ${snapshot.settings.target.label}`),
+        createPanel(vscode.l10n.t('Chat: {0}', snapshot.settings.target.label)),
         extensionUri,
         connection,
         log,
@@ -207,6 +195,6 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
         return adopt(new ChatPanel(panel, extensionUri, connection, log, state.settings, {}, state));
       },
     }),
-    { dispose: () => [...panels].forEach((p) => p.dispose()) },
+    panels,
   );
 }

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
-import { DisposableStore } from '../../../core/disposable';
+import { MutableDisposable } from '../../../core/disposable';
+import { Emitter } from '../../../core/event';
+import { ObservableDisposable } from '../../../core/observableDisposable';
 import {
   type ChatCommand,
   type ChatNotification,
-  type ChatRequest,
+  type ChatRequests,
   type ChatSettings,
   type ChatSnapshot,
   isChatCommand,
@@ -16,8 +18,8 @@ import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
 import { messagingEventNames } from '../../messagingSettings';
 import type { ExternalEventArgs, SentEvent } from '../../runtimeTools/externalEvent';
-import { PanelHost } from '../panelHost';
-import type { ChatBackend } from './chatBackend';
+import { PanelHost, type RequestHandlers } from '../panelHost';
+import { type ChatBackend, fixOf } from './chatBackend';
 import { ChatApiBackend } from './chatApiBackend';
 import { ChatTranscript } from './chatTranscript';
 import { saveConversation } from './conversationFile';
@@ -35,26 +37,22 @@ export interface ChatPanelOptions {
  * can be open side by side; each has its own session. A panel restored after a reload shows the
  * conversation it had and starts nothing until Restart.
  */
-export class ChatPanel implements vscode.Disposable {
+export class ChatPanel extends ObservableDisposable {
   private transcript: ChatTranscript;
-  private backend: ChatBackend | undefined;
-  private readonly host: PanelHost<ChatCommand, ChatRequest, ChatNotification>;
-  /** Everything the panel holds until it is closed: the panel host, its subscriptions and its emitters. */
-  private readonly subs = new DisposableStore();
-  private readonly _onDidPaint = this.subs.add(
-    new vscode.EventEmitter<{ rev: number; at: number; inPage?: number; elements: number }>(),
+  /** The session of the conversation; released first when the panel closes, and when a new session replaces it. */
+  private readonly backend = this.register(new MutableDisposable<ChatBackend>());
+  private readonly host: PanelHost<ChatCommand, ChatRequests, ChatNotification>;
+  private readonly _onDidPaint = this.register(
+    new Emitter<{ rev: number; at: number; inPage?: number; elements: number }>(),
   );
-  private readonly _onDidDispose = this.subs.add(new vscode.EventEmitter<void>());
-  private readonly _onDidNotify = this.subs.add(new vscode.EventEmitter<ChatNotification>());
+  private readonly _onDidNotify = this.register(new Emitter<ChatNotification>());
   /**
    * The webview has line version `rev` in its page since `at` (epoch ms read with epochClock; only with ackPaint),
    * `inPage` ms after the message that brought it reached the page.
    */
   readonly onDidPaint = this._onDidPaint.event;
-  readonly onDidDispose = this._onDidDispose.event;
   /** Every notification made for the webview, posted or not (tests read the conversation through it). */
   readonly onDidNotify = this._onDidNotify.event;
-  private disposed = false;
   /** Notifications made in this turn of the event loop, not yet posted. */
   private readonly outbox: ChatNotification[] = [];
   /** When the current session was started (epoch ms): the transcript viewer looks for its conversation from then. */
@@ -69,6 +67,7 @@ export class ChatPanel implements vscode.Disposable {
     private readonly options: ChatPanelOptions = {},
     restored?: ChatSnapshot,
   ) {
+    super();
     this.transcript = this.newTranscript(settings, restored);
     this.host = new PanelHost(panel, extensionUri, {
       app: 'chat',
@@ -82,19 +81,20 @@ export class ChatPanel implements vscode.Disposable {
         }),
       onCommand: (c) =>
         void this.command(c).catch((err: unknown) => this.log.error(err instanceof Error ? err : String(err))),
-      onRequest: (r) => this.request(r),
+      requests: this.requests,
       onRejected: (reason) => this.log.warn(`Chat panel: ${reason}`),
       isReport: (c) => c.type === 'painted',
       // A streamed answer sends a notification per piece: straight into the page where a socket can be opened.
       direct: true,
     });
-    this.subs.add(this.host);
+    this.register(this.host);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'agent-workbench.svg');
-    this.subs.add(panel.onDidDispose(() => this.dispose()));
+    this.register(panel.onDidDispose(() => this.dispose()));
+    this.register(panel);
     if (restored) {
       this.transcript.setStatus({
         state: 'closed',
-        text: 'Reopened: the session is not connected. Restart to continue with the same settings.',
+        text: vscode.l10n.t('Reopened: the session is not connected. Restart to continue with the same settings.'),
         canSend: false,
         agentTyping: false,
       });
@@ -108,7 +108,7 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   get conversationId(): string | undefined {
-    return this.backend?.conversationId ?? this.transcript.status.conversationId;
+    return this.backend.value?.conversationId ?? this.transcript.status.conversationId;
   }
 
   /** The whole conversation as the webview is given it. */
@@ -128,8 +128,7 @@ export class ChatPanel implements vscode.Disposable {
 
   /** Starts a new session with the same settings (or the ones given), from an empty conversation. */
   async restart(settings: ChatSettings = this.settings): Promise<void> {
-    this.backend?.dispose();
-    this.backend = undefined;
+    this.backend.value = undefined;
     this.transcript = this.newTranscript(settings);
     this.queue({
       type: 'snapshot',
@@ -145,7 +144,7 @@ export class ChatPanel implements vscode.Disposable {
     if (!line?.fix) return;
     if (line.fix.kind === 'restart') await this.restart();
     else if (line.fix.kind === 'settings') await vscode.commands.executeCommand(Command.editProfile);
-    else if (this.backend) await this.backend.fix(line.fix.kind, line);
+    else if (this.backend.value) await this.backend.value.fix(line.fix.kind, line);
     else await this.newSession();
   }
 
@@ -163,7 +162,7 @@ export class ChatPanel implements vscode.Disposable {
     if (!conversationId) return undefined;
     const args: ExternalEventArgs = { conversationId };
     const sent = await vscode.commands.executeCommand<SentEvent | undefined>(Command.sendExternalEvent, args);
-    if (!sent || this.disposed) return sent;
+    if (!sent || this.isDisposed) return sent;
     this.transcript.inspect('out', 'external event', sent);
     this.transcript.notice(
       sent.eventId
@@ -196,7 +195,7 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   private newTranscript(settings: ChatSettings, restored?: ChatSnapshot): ChatTranscript {
-    this.panel.title = `Chat: ${settings.target.label}`;
+    this.panel.title = vscode.l10n.t('Chat: {0}', settings.target.label);
     return new ChatTranscript(
       settings,
       (n) => {
@@ -224,7 +223,7 @@ export class ChatPanel implements vscode.Disposable {
     if (this.outbox.length > 1) return;
     const flush = () => {
       const notifications = this.outbox.splice(0);
-      if (this.disposed || notifications.length === 0) return;
+      if (this.isDisposed || notifications.length === 0) return;
       this.host.notify(notifications.length === 1 ? notifications[0]! : { type: 'batch', notifications });
     };
     if (this.host.directChannel?.isOpen) queueMicrotask(flush);
@@ -251,43 +250,45 @@ export class ChatPanel implements vscode.Disposable {
       newSession: () => void this.newSession(),
       draft: (text) => this.queue({ type: 'draft', text }),
     };
+    let backend: ChatBackend;
     try {
       const ctx = requireContext(this.connection);
       const runtime = clientRuntime();
-      this.backend =
+      backend =
         this.settings.mode === 'messaging'
           ? new MessagingBackend(new runtime.MessagingClient(ctx), this.transcript, actions, messagingEventNames())
           : new ChatApiBackend(new runtime.ChatClient(ctx), this.transcript, actions);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.transcript.setStatus({ state: 'failed', text: message, canSend: false });
-      this.transcript.notice(message, { error: true, fix: { kind: 'restart', label: 'Restart' } });
+      this.transcript.notice(message, { error: true, fix: fixOf('restart') });
       return;
     }
-    await this.backend.start();
+    this.backend.value = backend;
+    // A panel closed meanwhile has released the session at once: nothing to start.
+    if (this.backend.value === backend) await backend.start();
   }
 
   /** A new session in the same panel, keeping what was said so far above it. */
   private async newSession(): Promise<void> {
-    this.backend?.dispose();
-    this.backend = undefined;
-    this.transcript.notice('A new session was started with the same settings.');
+    this.backend.value = undefined;
+    this.transcript.notice(vscode.l10n.t('A new session was started with the same settings.'));
     await this.start();
   }
 
   private async command(c: ChatCommand): Promise<void> {
     switch (c.type) {
       case 'send':
-        if (c.text.trim()) await this.backend?.send(c.text, c.custom);
+        if (c.text.trim()) await this.backend.value?.send(c.text, c.custom);
         break;
       case 'typing':
-        this.backend?.typing(c.typing);
+        this.backend.value?.typing(c.typing);
         break;
       case 'handoff':
-        await this.backend?.handoff(c.reason);
+        await this.backend.value?.handoff(c.reason);
         break;
       case 'endSession':
-        await this.backend?.endSession();
+        await this.backend.value?.endSession();
         break;
       case 'restart':
         await this.restart(c.settings ?? this.settings);
@@ -310,26 +311,17 @@ export class ChatPanel implements vscode.Disposable {
     }
   }
 
-  private async request(r: ChatRequest): Promise<unknown> {
-    switch (r.type) {
-      case 'save': {
+  /** What the page asks, each answered with its request's result. */
+  private get requests(): RequestHandlers<ChatRequests> {
+    return {
+      save: async () => {
         const file = await this.save();
         return file ? { file: vscode.workspace.asRelativePath(file) } : {};
-      }
-      case 'copyConversationId': {
+      },
+      copyConversationId: async () => {
         const conversationId = await this.copyConversationId();
         return conversationId ? { conversationId } : {};
-      }
-    }
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.backend?.dispose();
-    this.backend = undefined;
-    this._onDidDispose.fire();
-    this.subs.dispose();
-    this.panel.dispose();
+      },
+    };
   }
 }

@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import type {
   ChatLine,
   ChatNotification,
@@ -12,8 +13,6 @@ const INSPECTOR_KEEP = 5_000;
 /** The webview is sent the newest events only when it (re)loads; the rest are in the saved file. */
 const INSPECTOR_IN_SNAPSHOT = 300;
 
-const IDLE: ChatStatus = { state: 'idle', text: 'Not started', agentTyping: false, canSend: false };
-
 /**
  * The conversation as the panel shows it: lines (in the order they happened), the inspector's
  * events, and the status. Every change is handed to `sink` as the notification the webview
@@ -24,7 +23,12 @@ export class ChatTranscript {
   private lines: ChatLine[] = [];
   private readonly index = new Map<string, number>();
   private inspector: InspectorEntry[] = [];
-  private current: ChatStatus = IDLE;
+  private current: ChatStatus = {
+    state: 'idle',
+    text: vscode.l10n.t('Not started'),
+    agentTyping: false,
+    canSend: false,
+  };
   private seq = 0;
   private rev = 0;
   private nextLocal = 1;

@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import type { MessagingClient } from '../../../client/messaging';
 import type {
   AgentMessage,
@@ -9,6 +10,7 @@ import type {
 import type { SessionRecovery } from '../../../client/messagingRecovery';
 import type { MessagingSession, SessionState } from '../../../client/messagingSession';
 import type { ClientEventKind, ClientEventNames } from '../../../contract/messaging';
+import { Disposable, toDisposable } from '../../../core/disposable';
 import type { ChatLine, FixKind } from '../../../protocol/chat';
 import { clientRuntime } from '../../clientRuntime';
 import { type ChatBackend, fixOf, type SentMessage } from './chatBackend';
@@ -50,9 +52,8 @@ export interface PanelActions {
  * each, in order, replays removed) becomes an inspector entry and, where a person would see
  * something, a line; streamed answers grow one line in place.
  */
-export class MessagingBackend implements ChatBackend {
+export class MessagingBackend extends Disposable implements ChatBackend {
   private session: MessagingSession | undefined;
-  private readonly subs: Array<{ dispose(): void }> = [];
   /** Messages sent here and not yet echoed by the platform, oldest first. */
   private readonly pending: Unconfirmed[] = [];
   /** Counts connections: a message written on an earlier one and never echoed may have been lost with it. */
@@ -77,14 +78,23 @@ export class MessagingBackend implements ChatBackend {
     private readonly t: ChatTranscript,
     private readonly panel: PanelActions,
     private readonly eventNames: Partial<ClientEventNames> = {},
-  ) {}
+  ) {
+    super();
+    this.register(
+      toDisposable(() => {
+        clearTimeout(this.resendTimer);
+        for (const entry of this.pending) clearTimeout(entry.echoTimer);
+        this.session = undefined;
+      }),
+    );
+  }
 
   get conversationId(): string | undefined {
     return this.session?.conversationId ?? this.t.status.conversationId;
   }
 
   async start(): Promise<void> {
-    this.t.setStatus({ state: 'connecting', text: 'Starting a messaging session…', canSend: false });
+    this.t.setStatus({ state: 'connecting', text: vscode.l10n.t('Starting a messaging session…'), canSend: false });
     try {
       this.t.inspect('out', 'POST /api/v1/access-token', {});
       const token = await this.client.accessToken();
@@ -99,10 +109,14 @@ export class MessagingBackend implements ChatBackend {
         platform: options.platform,
       });
       const created = await this.client.createSession(options, token);
+      // The panel closed meanwhile: no connection is opened for it.
+      if (this.isDisposed) return;
       this.t.inspect('in', 'session', { session_id: created.sessionId });
       const session = this.client.session(created, { eventNames: this.eventNames });
       this.session = session;
       this.listen(session);
+      // After its listeners: closing the session tells nobody, as the panel that closed it needs no news of it.
+      this.register(session);
       this.t.inspect('out', 'WebSocket', { session_id: created.sessionId, cursor: session.cursor ?? null });
       await session.connect();
     } catch (err) {
@@ -166,8 +180,11 @@ export class MessagingBackend implements ChatBackend {
     this.t.upsert({ ...entry.line, streaming: false, error: true, fix: fixOf('resend') });
     const quoted = entry.line.text.length > 60 ? `${entry.line.text.slice(0, 57)}…` : entry.line.text;
     this.t.notice(
-      `The platform has not echoed "${quoted}" after ${ECHO_WAIT_MS / 1000} s: it may have dropped it (messages ` +
-        'over its rate limit are dropped without an answer). Send it again if no answer comes.',
+      vscode.l10n.t(
+        'The platform has not echoed "{0}" after {1} s: it may have dropped it (messages over its rate limit are dropped without an answer). Send it again if no answer comes.',
+        quoted,
+        ECHO_WAIT_MS / 1000,
+      ),
     );
   }
 
@@ -240,16 +257,8 @@ export class MessagingBackend implements ChatBackend {
     this.t.upsert({ ...line, fix: undefined });
   }
 
-  dispose(): void {
-    clearTimeout(this.resendTimer);
-    for (const entry of this.pending) clearTimeout(entry.echoTimer);
-    this.subs.forEach((s) => s.dispose());
-    this.session?.dispose();
-    this.session = undefined;
-  }
-
   private listen(s: MessagingSession): void {
-    this.subs.push(
+    for (const sub of [
       s.onEvent((e) => this.event(e)),
       s.onHistory((batch) => this.historyRead(batch)),
       s.onMessage((m) => this.agentMessage(m)),
@@ -259,7 +268,8 @@ export class MessagingBackend implements ChatBackend {
       s.onStateChange((state) => this.state(state)),
       s.onRecovery((r) => this.recovery(r)),
       s.onExpired(({ message }) => this.t.notice(message, { error: true, fix: fixOf('newSession') })),
-    );
+    ])
+      this.register(sub);
   }
 
   private event(e: MessagingEvent): void {
@@ -289,7 +299,13 @@ export class MessagingBackend implements ChatBackend {
         // The conversation id is not always in the event: one known before stays.
         if (e.payload.conversation_id) this.t.setStatus({ conversationId: e.payload.conversation_id });
         this.t.notice(
-          `${e.payload.agent_name ?? 'The agent'} joined${e.payload.conversation_id ? ` (conversation ${e.payload.conversation_id})` : ''}.`,
+          e.payload.conversation_id
+            ? vscode.l10n.t(
+                '{0} joined (conversation {1}).',
+                e.payload.agent_name ?? vscode.l10n.t('The agent'),
+                e.payload.conversation_id,
+              )
+            : vscode.l10n.t('{0} joined.', e.payload.agent_name ?? vscode.l10n.t('The agent')),
         );
         break;
       case 'EVENT_TYPE_LIVE_AGENT_MESSAGE':
@@ -305,16 +321,16 @@ export class MessagingBackend implements ChatBackend {
         break;
       case 'EVENT_TYPE_HANDOFF_STARTED':
         this.t.setStatus({ handoff: e.payload.destination });
-        this.t.notice(`Handed off to ${e.payload.destination} (${e.payload.reason}).`);
+        this.t.notice(vscode.l10n.t('Handed off to {0} ({1}).', e.payload.destination, e.payload.reason));
         break;
       case 'EVENT_TYPE_HANDOFF_ENDED':
         this.t.setStatus({ handoff: undefined });
-        this.t.notice(`The handoff ended (${e.payload.reason}).`);
+        this.t.notice(vscode.l10n.t('The handoff ended ({0}).', e.payload.reason));
         break;
       case 'SESSION_END':
         if (this.session?.movingToNewSession)
-          this.t.notice('The old session ended; the conversation goes on in a new one.');
-        else this.t.notice(`The session ended (${e.payload.reason}).`, { fix: fixOf('newSession') });
+          this.t.notice(vscode.l10n.t('The old session ended; the conversation goes on in a new one.'));
+        else this.t.notice(vscode.l10n.t('The session ended ({0}).', e.payload.reason), { fix: fixOf('newSession') });
         break;
       default:
         break;
@@ -369,8 +385,15 @@ export class MessagingBackend implements ChatBackend {
     this.unreadable += 1;
     const text =
       this.unreadable === 1
-        ? `An event this playground cannot read arrived (${u.problem}); it is in the inspector as it came.`
-        : `${this.unreadable} events this playground cannot read arrived, the last: ${u.problem}; they are in the inspector as they came.`;
+        ? vscode.l10n.t(
+            'An event this playground cannot read arrived ({0}); it is in the inspector as it came.',
+            u.problem,
+          )
+        : vscode.l10n.t(
+            '{0} events this playground cannot read arrived, the last: {1}; they are in the inspector as they came.',
+            this.unreadable,
+            u.problem,
+          );
     const said = this.unreadableLine ? this.t.line(this.unreadableLine) : undefined;
     if (said) this.t.upsert({ ...said, text });
     else this.unreadableLine = this.t.notice(text).id;
@@ -379,7 +402,7 @@ export class MessagingBackend implements ChatBackend {
   private state(state: SessionState): void {
     switch (state.kind) {
       case 'connecting':
-        this.t.setStatus({ state: 'connecting', text: 'Connecting…', canSend: true });
+        this.t.setStatus({ state: 'connecting', text: vscode.l10n.t('Connecting…'), canSend: true });
         break;
       case 'reconnecting':
         if (!this.wasReconnecting) this.connection += 1;
@@ -387,14 +410,14 @@ export class MessagingBackend implements ChatBackend {
         // No one is seen typing through a lost connection; the history says what happened meanwhile.
         this.t.setStatus({
           state: 'reconnecting',
-          text: `Connection lost: reconnecting (attempt ${state.attempt})…`,
+          text: vscode.l10n.t('Connection lost: reconnecting (attempt {0})…', state.attempt),
           canSend: true,
           agentTyping: false,
         });
         break;
       case 'open':
         if (this.wasReconnecting) this.reconnected();
-        else this.t.setStatus({ state: 'open', text: 'Connected', canSend: true });
+        else this.t.setStatus({ state: 'open', text: vscode.l10n.t('Connected'), canSend: true });
         break;
       case 'closed': {
         const map = {
@@ -432,7 +455,7 @@ export class MessagingBackend implements ChatBackend {
     const from = this.session?.cursor ?? 0;
     this.awaitingHistory = { from };
     if (this.pending.length) this.resendLost(HISTORY_WAIT_MS + RESEND_AFTER_MS);
-    this.sayReconnected(`resumed from position ${from}; reading what was missed…`);
+    this.sayReconnected(vscode.l10n.t('resumed from position {0}; reading what was missed…', from));
   }
 
   /** The reconnect's history arrived: what was missed is in the conversation, each event once. */
@@ -441,8 +464,12 @@ export class MessagingBackend implements ChatBackend {
     if (!resumed) return;
     this.awaitingHistory = undefined;
     if (this.pending.length) this.resendLost(RESEND_AFTER_MS);
-    const caught = batch.fresh === 1 ? '1 missed event' : `${batch.fresh} missed events`;
-    this.sayReconnected(`resumed from position ${resumed.from}: ${caught} caught up, none shown twice.`, true);
+    const caught =
+      batch.fresh === 1 ? vscode.l10n.t('1 missed event') : vscode.l10n.t('{0} missed events', batch.fresh);
+    this.sayReconnected(
+      vscode.l10n.t('resumed from position {0}: {1} caught up, none shown twice.', resumed.from, caught),
+      true,
+    );
   }
 
   /**
@@ -450,7 +477,10 @@ export class MessagingBackend implements ChatBackend {
    * history's news goes into the line of its reconnect, wherever the events it brought put it.
    */
   private sayReconnected(how: string, sameReconnect = false): void {
-    const text = `Reconnected by itself${this.reconnects > 1 ? ` (${this.reconnects} times)` : ''}; ${how}`;
+    const text =
+      this.reconnects > 1
+        ? vscode.l10n.t('Reconnected by itself ({0} times); {1}', this.reconnects, how)
+        : vscode.l10n.t('Reconnected by itself; {0}', how);
     this.t.setStatus({ state: 'open', text, canSend: true });
     const said = this.reconnectLine ? this.t.line(this.reconnectLine) : undefined;
     if (sameReconnect && said) return void this.t.upsert({ ...said, text });

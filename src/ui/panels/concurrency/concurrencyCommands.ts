@@ -14,6 +14,7 @@ import { AgentNode } from '../../explorer/agents/agentNodes';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
+import { OpenPanels } from '../openPanels';
 import { panelOptions } from '../panelHost';
 import { type ChartTarget, ConcurrencyPanel } from './concurrencyPanel';
 
@@ -50,13 +51,8 @@ export function registerConcurrencyCommands(
   connection: Connection,
   log: Log,
 ): vscode.Disposable {
-  const panels = new Set<ConcurrencyPanel>();
-
-  function adopt(panel: ConcurrencyPanel): ConcurrencyPanel {
-    panels.add(panel);
-    panel.onDidDispose(() => panels.delete(panel));
-    return panel;
-  }
+  const panels = new OpenPanels<ConcurrencyPanel>();
+  const adopt = (panel: ConcurrencyPanel): ConcurrencyPanel => panels.add(panel);
 
   function open(arg?: unknown): ConcurrencyPanel {
     const node = fromNode(arg);
@@ -100,6 +96,6 @@ export function registerConcurrencyCommands(
         void panel.show(state.query);
       },
     }),
-    { dispose: () => [...panels].forEach((p) => p.dispose()) },
+    panels,
   );
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConcurrencyQueryInput, ConcurrencyReply } from '../../../contract/concurrency';
+import { Emitter } from '../../../core/event';
 import type { Deployment } from '../../../contract/agents';
 import {
   type ChartCommand,
@@ -33,7 +34,7 @@ export interface ChartTarget {
  * first: at most a week, end after start), and the agent's deployments for the time axis.
  */
 export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
-  private readonly _onDidDraw = new vscode.EventEmitter<number>();
+  private readonly _onDidDraw = this.register(new Emitter<number>());
   /** The webview drew the current view with this many points. */
   readonly onDidDraw = this._onDidDraw.event;
   private abort: AbortController | undefined;
@@ -136,7 +137,6 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
 
   override dispose(): void {
     this.abort?.abort();
-    this._onDidDraw.dispose();
     super.dispose();
   }
 }

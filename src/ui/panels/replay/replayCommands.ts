@@ -5,6 +5,7 @@ import { prompts } from '../../common/prompts';
 import type { Connection } from '../../connection/connection';
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
+import { OpenPanels } from '../openPanels';
 import { panelOptions } from '../panelHost';
 import { ReplayPanel, type ReplayTarget } from './replayPanel';
 
@@ -51,7 +52,7 @@ async function pickTarget(connection: Connection, given: string | undefined): Pr
 
 /** Replay Conversation: from the palette (asks for the id), or from a conversation's detail. */
 export function registerReplayCommands(extensionUri: vscode.Uri, connection: Connection, log: Log): vscode.Disposable {
-  const panels = new Set<ReplayPanel>();
+  const panels = new OpenPanels<ReplayPanel>();
 
   async function replay(arg?: unknown): Promise<ReplayPanel | undefined> {
     const args: ReplayArgs = arg && typeof arg === 'object' ? (arg as ReplayArgs) : {};
@@ -80,11 +81,7 @@ export function registerReplayCommands(extensionUri: vscode.Uri, connection: Con
     return panel;
   }
 
-  function adopt(panel: ReplayPanel): ReplayPanel {
-    panels.add(panel);
-    panel.onDidDispose(() => panels.delete(panel));
-    return panel;
-  }
+  const adopt = (panel: ReplayPanel): ReplayPanel => panels.add(panel);
 
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Command.replayConversation, (arg?: unknown) => runCommand(() => replay(arg))),
@@ -110,6 +107,6 @@ export function registerReplayCommands(extensionUri: vscode.Uri, connection: Con
         adopt(new ReplayPanel(webviewPanel, extensionUri, connection, log, state.conversationId, target, view));
       },
     }),
-    { dispose: () => [...panels].forEach((p) => p.dispose()) },
+    panels,
   );
 }

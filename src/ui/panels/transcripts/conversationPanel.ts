@@ -8,7 +8,6 @@ import { TranscriptsWebview, type TranscriptsWebviewOptions } from './transcript
 /** One conversation in a panel of its own (opened by id, from a chat, or moved out of the list's page). */
 export class ConversationPanel extends ConversationView {
   readonly panel: vscode.WebviewPanel;
-  private readonly webview: TranscriptsWebview;
 
   constructor(
     panel: vscode.WebviewPanel,
@@ -28,7 +27,10 @@ export class ConversationPanel extends ConversationView {
       {
         snapshot: () => late.view!.snapshot(),
         command: (c) => late.view!.command(c),
-        request: (r) => late.view!.request(r),
+        requests: {
+          export: (r) => late.view!.requests.export(r),
+          copyId: (r) => late.view!.requests.copyId(r),
+        },
       },
       options,
     );
@@ -38,15 +40,9 @@ export class ConversationPanel extends ConversationView {
     });
     late.view = this;
     this.panel = panel;
-    this.webview = webview;
+    this.register(webview);
     panel.title = vscode.l10n.t('Conversation {0}', args.conversationId);
-    panel.onDidDispose(() => this.dispose());
-  }
-
-  override dispose(): void {
-    if (this.isDisposed) return;
-    super.dispose();
-    this.webview.dispose();
-    this.panel.dispose();
+    this.register(panel.onDidDispose(() => this.dispose()));
+    this.register(panel);
   }
 }

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import type { ConversationsClient } from '../../../client/conversations';
 import type { ConversationRecord } from '../../../contract/conversations';
+import { toDisposable } from '../../../core/disposable';
+import { Emitter, type Event } from '../../../core/event';
+import { ObservableDisposable } from '../../../core/observableDisposable';
 import type {
   ConversationDetail,
   DetailSnapshot,
@@ -9,7 +12,7 @@ import type {
   FindResult,
   TranscriptsCommand,
   TranscriptsNotification,
-  TranscriptsRequest,
+  TranscriptsRequests,
 } from '../../../protocol/transcripts';
 import { clientRuntime } from '../../clientRuntime';
 import { requireContext, runCommand, UserFacingError } from '../../commands/commandSupport';
@@ -17,6 +20,7 @@ import { failureReport } from '../../commands/failure';
 import { prompts } from '../../common/prompts';
 import type { Connection } from '../../connection/connection';
 import { Command } from '../../ids';
+import type { RequestHandlers } from '../panelHost';
 import { findConversation, hintsOf, type LookupHints } from './conversationLookup';
 import type { Painted } from './transcriptsWebview';
 import { detailOf, findTurns, transcriptJson, transcriptMarkdown } from './transcriptView';
@@ -46,8 +50,8 @@ export interface DetailSink {
   notify(n: TranscriptsNotification): void;
   /** Sends the conversation's whole state again. */
   resend(snapshot: DetailSnapshot): number;
-  readonly onDidPaint: vscode.Event<Painted>;
-  readonly onDidNotify: vscode.Event<TranscriptsNotification>;
+  readonly onDidPaint: Event<Painted>;
+  readonly onDidNotify: Event<TranscriptsNotification>;
 }
 
 /**
@@ -56,7 +60,7 @@ export interface DetailSink {
  * id, open its agent in the tree, replay it. Shown in a panel of its own (ConversationPanel) or
  * beside the list it was opened from, in the list's page.
  */
-export class ConversationView implements vscode.Disposable {
+export class ConversationView extends ObservableDisposable {
   private record: ConversationRecord | undefined;
   private detail: ConversationDetail | undefined;
   private found: FindResult | undefined;
@@ -66,10 +70,7 @@ export class ConversationView implements vscode.Disposable {
   /** Until when a conversation not recorded yet is looked for again (epoch ms). */
   private readonly awaitingUntil: number;
   private readonly abort = new AbortController();
-  private disposed = false;
-  private readonly _onDidDispose = new vscode.EventEmitter<void>();
-  readonly onDidDispose = this._onDidDispose.event;
-  private readonly _onDidChange = new vscode.EventEmitter<ConversationDetail>();
+  private readonly _onDidChange = this.register(new Emitter<ConversationDetail>());
   /** The record was read (again). */
   readonly onDidChange = this._onDidChange.event;
   /** Settles once the first read is shown (or failed). */
@@ -81,6 +82,14 @@ export class ConversationView implements vscode.Disposable {
     private readonly sink: DetailSink,
     options: { record?: ConversationRecord; revealed?: boolean } = {},
   ) {
+    super();
+    // Closed: a read under way is abandoned, and none is scheduled.
+    this.register(
+      toDisposable(() => {
+        this.abort.abort();
+        if (this.timer) clearTimeout(this.timer);
+      }),
+    );
     this.revealed = options.revealed ?? false;
     this.state = { ...this.state, revealed: this.revealed };
     this.awaitingUntil = Date.now() + (args.awaitRecordingMs ?? 0);
@@ -91,10 +100,6 @@ export class ConversationView implements vscode.Disposable {
       this.setStatus(vscode.l10n.t('Looking for conversation {0}…', args.conversationId), true);
       this.loaded = this.read(args.hints ?? {});
     }
-  }
-
-  get isDisposed(): boolean {
-    return this.disposed;
   }
 
   get conversationId(): string {
@@ -141,7 +146,7 @@ export class ConversationView implements vscode.Disposable {
     try {
       const client: ConversationsClient = new (clientRuntime().ConversationsClient)(requireContext(this.connection));
       const record = await findConversation(client, this.args.conversationId, hints, this.abort.signal);
-      if (this.disposed) return;
+      if (this.isDisposed) return;
       if (!record && this.awaitingUntil > Date.now()) {
         this.setStatus(
           vscode.l10n.t(
@@ -181,7 +186,7 @@ export class ConversationView implements vscode.Disposable {
       }
       this.show(record);
     } catch (err) {
-      if (this.disposed) return;
+      if (this.isDisposed) return;
       this.setStatus(failureReport(vscode.l10n, err, false)?.message ?? String(err), false, true);
       this.schedule();
     }
@@ -212,7 +217,7 @@ export class ConversationView implements vscode.Disposable {
   private schedule(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.disposed || (this.record && !this.record.in_progress)) return;
+    if (this.isDisposed || (this.record && !this.record.in_progress)) return;
     if (!this.record && !this.state.error) return;
     this.timer = setTimeout(() => void this.refresh(), IN_PROGRESS_REFRESH_MS);
   }
@@ -301,24 +306,12 @@ export class ConversationView implements vscode.Disposable {
     }
   }
 
-  async request(r: TranscriptsRequest): Promise<unknown> {
-    switch (r.type) {
-      case 'export': {
-        const file = await runCommand(() => this.export(r.format));
-        return file ? { file: vscode.workspace.asRelativePath(file) } : {};
-      }
-      case 'copyId':
-        return { conversationId: await this.copyId() };
-    }
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.abort.abort();
-    if (this.timer) clearTimeout(this.timer);
-    this._onDidDispose.fire();
-    this._onDidDispose.dispose();
-    this._onDidChange.dispose();
-  }
+  /** What the page asks of the conversation it shows, each answered with its request's result. */
+  readonly requests: RequestHandlers<TranscriptsRequests> = {
+    export: async (r) => {
+      const file = await runCommand(() => this.export(r.format));
+      return file ? { file: vscode.workspace.asRelativePath(file) } : {};
+    },
+    copyId: async () => ({ conversationId: await this.copyId() }),
+  };
 }

@@ -1,12 +1,15 @@
 import * as vscode from 'vscode';
 import type { ConversationsClient } from '../../../client/conversations';
 import type { ConversationRecord } from '../../../contract/conversations';
+import { toDisposable } from '../../../core/disposable';
+import { ObservableDisposable } from '../../../core/observableDisposable';
+import type { RequestOf, ResultOf } from '../../../protocol/envelope';
 import type {
   ConversationFilters,
   ConversationRow,
   ListStatus,
   TranscriptsCommand,
-  TranscriptsRequest,
+  TranscriptsRequests,
   TranscriptsSnapshot,
   TranscriptTarget,
 } from '../../../protocol/transcripts';
@@ -15,6 +18,7 @@ import { requireContext } from '../../commands/commandSupport';
 import { failureReport } from '../../commands/failure';
 import type { Connection } from '../../connection/connection';
 import type { Log } from '../../log';
+import { answerRequest, type RequestHandlers } from '../panelHost';
 import { ConversationView } from './conversationView';
 import { TranscriptsWebview, type TranscriptsWebviewOptions } from './transcriptsWebview';
 import { queryOf, rowOf } from './transcriptView';
@@ -32,7 +36,7 @@ export type OpenRecord = (
  * records are kept, so a row opens without asking the platform again. A row opens beside the list in
  * the same page (no page to load, so at once), or in a panel of its own.
  */
-export class ConversationsPanel implements vscode.Disposable {
+export class ConversationsPanel extends ObservableDisposable {
   private readonly webview: TranscriptsWebview;
   private rows: ConversationRow[] = [];
   private readonly records = new Map<string, ConversationRecord>();
@@ -49,9 +53,6 @@ export class ConversationsPanel implements vscode.Disposable {
   private readonly firstPage: Promise<void>;
   /** Bumped by each new query, so a page of an older one is dropped. */
   private generation = 0;
-  private readonly _onDidDispose = new vscode.EventEmitter<void>();
-  readonly onDidDispose = this._onDidDispose.event;
-  private disposed = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -63,20 +64,32 @@ export class ConversationsPanel implements vscode.Disposable {
     private readonly openRecord: OpenRecord,
     options: TranscriptsWebviewOptions = {},
   ) {
-    panel.title = vscode.l10n.t('Conversations: {0}', target.label);
-    this.webview = new TranscriptsWebview(
-      panel,
-      extensionUri,
-      log,
-      {
-        // A page loaded (or loaded again) gets the conversation beside the list too.
-        snapshot: () => this.snapshot(true),
-        command: (c) => this.command(c),
-        request: (r) => this.request(r),
-      },
-      options,
+    super();
+    // Closed: a page being read is dropped, and the conversation beside the list closes with it.
+    this.register(
+      toDisposable(() => {
+        this.generation++;
+        void this.pages?.return();
+        this.detail?.dispose();
+      }),
     );
-    panel.onDidDispose(() => this.dispose());
+    panel.title = vscode.l10n.t('Conversations: {0}', target.label);
+    this.webview = this.register(
+      new TranscriptsWebview(
+        panel,
+        extensionUri,
+        log,
+        {
+          // A page loaded (or loaded again) gets the conversation beside the list too.
+          snapshot: () => this.snapshot(true),
+          command: (c) => this.command(c),
+          requests: this.requests,
+        },
+        options,
+      ),
+    );
+    this.register(panel.onDidDispose(() => this.dispose()));
+    this.register(panel);
     this.firstPage = this.apply(filters);
   }
 
@@ -160,7 +173,7 @@ export class ConversationsPanel implements vscode.Disposable {
       this.webview.notify({ type: 'listStatus', status: this.status() });
       try {
         const next = await pages.next();
-        if (generation !== this.generation || this.disposed) return;
+        if (generation !== this.generation || this.isDisposed) return;
         const records = next.done ? [] : next.value;
         this.more = !next.done;
         const added = records.filter((r) => !this.records.has(r.id));
@@ -177,7 +190,7 @@ export class ConversationsPanel implements vscode.Disposable {
       } finally {
         if (generation === this.generation) {
           this.loading = undefined;
-          if (!this.disposed) this.webview.notify({ type: 'listStatus', status: this.status() });
+          if (!this.isDisposed) this.webview.notify({ type: 'listStatus', status: this.status() });
         }
       }
     })();
@@ -218,7 +231,7 @@ export class ConversationsPanel implements vscode.Disposable {
   async reopen(conversationId: string): Promise<ConversationView | undefined> {
     await this.firstPage;
     // Not if the person opened or closed one meanwhile.
-    if (this.disposed || this.detail || this.chosen) return undefined;
+    if (this.isDisposed || this.detail || this.chosen) return undefined;
     return this.beside(conversationId, this.records.get(conversationId));
   }
 
@@ -242,7 +255,7 @@ export class ConversationsPanel implements vscode.Disposable {
     view.onDidDispose(() => {
       if (this.detail !== view) return;
       this.detail = undefined;
-      if (!this.disposed) this.webview.notify({ type: 'detailClosed' });
+      if (!this.isDisposed) this.webview.notify({ type: 'detailClosed' });
     });
     return view;
   }
@@ -297,20 +310,18 @@ export class ConversationsPanel implements vscode.Disposable {
     }
   }
 
-  /** What the page asks, checked by the panel host (tests ask it as the page does). */
-  request(r: TranscriptsRequest): Promise<unknown> {
-    return this.detail && !this.staleFor(r) ? this.detail.request(r) : Promise.resolve({});
+  /** What the page asks of the conversation beside the list: nothing once another row has replaced it. */
+  private get requests(): RequestHandlers<TranscriptsRequests> {
+    return {
+      export: (r) => (this.detail && !this.staleFor(r) ? this.detail.requests.export(r) : Promise.resolve({})),
+      copyId: (r) => (this.detail && !this.staleFor(r) ? this.detail.requests.copyId(r) : Promise.resolve({})),
+    };
   }
 
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.generation++;
-    void this.pages?.return();
-    this.detail?.dispose();
-    this.webview.dispose();
-    this._onDidDispose.fire();
-    this._onDidDispose.dispose();
-    this.panel.dispose();
+  /** What the page asks, checked by the panel host (tests ask it as the page does). */
+  request<K extends keyof TranscriptsRequests & string>(
+    r: RequestOf<TranscriptsRequests, K>,
+  ): Promise<ResultOf<TranscriptsRequests, K>> {
+    return answerRequest(this.requests, r);
   }
 }

@@ -18,6 +18,7 @@ import type { AgentsTree } from '../../explorer/agents/agentsTree';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
 import { Command, PanelType, View } from '../../ids';
 import type { Log } from '../../log';
+import { OpenPanels } from '../openPanels';
 import { panelOptions, registerPanelSerializer } from '../panelHost';
 import type { LookupHints } from './conversationLookup';
 import { ConversationPanel } from './conversationPanel';
@@ -82,9 +83,8 @@ export function registerTranscriptCommands(
   log: Log,
   agents: AgentsTree,
 ): vscode.Disposable {
-  const lists = new Set<ConversationsPanel>();
-  const details = new Set<ConversationPanel>();
-  let lastDetail: ConversationPanel | undefined;
+  const lists = new OpenPanels<ConversationsPanel>();
+  const details = new OpenPanels<ConversationPanel>();
 
   function createPanel(type: string, title: string, beside: boolean): vscode.WebviewPanel {
     return vscode.window.createWebviewPanel(
@@ -95,31 +95,15 @@ export function registerTranscriptCommands(
     );
   }
 
-  function adoptList(p: ConversationsPanel): ConversationsPanel {
-    lists.add(p);
-    p.onDidDispose(() => lists.delete(p));
-    return p;
-  }
-
-  function adoptDetail(p: ConversationPanel): ConversationPanel {
-    details.add(p);
-    lastDetail = p;
-    p.panel.onDidChangeViewState((e) => {
-      if (e.webviewPanel.active) lastDetail = p;
-    });
-    p.onDidDispose(() => {
-      details.delete(p);
-      if (lastDetail === p) lastDetail = [...details].at(-1);
-    });
-    return p;
-  }
+  const adoptList = (p: ConversationsPanel): ConversationsPanel => lists.add(p);
+  const adoptDetail = (p: ConversationPanel): ConversationPanel => details.add(p);
 
   function openRecord(
     record: ConversationRecord,
     agentId: string | undefined,
     options: TranscriptsWebviewOptions & { revealed?: boolean } = {},
   ): ConversationPanel {
-    const existing = [...details].find((d) => d.conversationId === record.id);
+    const existing = details.all.find((d) => d.conversationId === record.id);
     if (existing) {
       existing.panel.reveal();
       return existing;
@@ -188,7 +172,7 @@ export function registerTranscriptCommands(
       if (!typed) return undefined;
       args = { conversationId: typed.trim() };
     }
-    const existing = [...details].find((d) => d.conversationId === args.conversationId);
+    const existing = details.all.find((d) => d.conversationId === args.conversationId);
     if (existing) {
       existing.panel.reveal();
       return existing;
@@ -210,9 +194,9 @@ export function registerTranscriptCommands(
   async function exportConversation(arg?: unknown): Promise<vscode.Uri | undefined> {
     // The conversation in the active panel: one of its own, or beside the active list; else the last one looked at.
     const panel: ConversationView | undefined =
-      [...details].find((d) => d.panel.active) ??
-      [...lists].find((l) => l.panel.active && l.openDetail)?.openDetail ??
-      lastDetail;
+      details.all.find((d) => d.panel.active) ??
+      lists.all.find((l) => l.panel.active && l.openDetail)?.openDetail ??
+      details.lastActive;
     if (!panel)
       throw new UserFacingError(vscode.l10n.t('Open a conversation first (Agent Workbench: Open Conversation).'));
     const a = (arg && typeof arg === 'object' ? arg : {}) as { format?: unknown };
@@ -294,6 +278,7 @@ export function registerTranscriptCommands(
     vscode.commands.registerCommand(Command.revealAgent, (arg?: unknown) => runCommand(() => revealAgent(arg))),
     restore(PanelType.conversations),
     restore(PanelType.conversation),
-    { dispose: () => [...lists, ...details].forEach((p) => p.dispose()) },
+    lists,
+    details,
   );
 }

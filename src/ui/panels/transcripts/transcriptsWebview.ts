@@ -1,14 +1,16 @@
 import * as vscode from 'vscode';
+import { Disposable } from '../../../core/disposable';
+import { Emitter } from '../../../core/event';
 import {
   isTranscriptsCommand,
   isTranscriptsRequest,
   type TranscriptsCommand,
   type TranscriptsNotification,
-  type TranscriptsRequest,
+  type TranscriptsRequests,
   type TranscriptsSnapshot,
 } from '../../../protocol/transcripts';
 import type { Log } from '../../log';
-import { PanelHost } from '../panelHost';
+import { PanelHost, type RequestHandlers } from '../panelHost';
 
 export interface TranscriptsWebviewOptions {
   /** The webview reports when each change is in its page, and how many rows or turns it holds (benchmarks, tests). */
@@ -27,11 +29,11 @@ export interface Painted {
  * (PanelHost), the whole state after each `ready`, and numbered changes whose arrival in the page the
  * webview confirms when asked to.
  */
-export class TranscriptsWebview implements vscode.Disposable {
-  private readonly host: PanelHost<TranscriptsCommand, TranscriptsRequest, TranscriptsNotification>;
+export class TranscriptsWebview extends Disposable {
+  private readonly host: PanelHost<TranscriptsCommand, TranscriptsRequests, TranscriptsNotification>;
   private seq = 0;
-  private readonly _onDidPaint = new vscode.EventEmitter<Painted>();
-  private readonly _onDidNotify = new vscode.EventEmitter<TranscriptsNotification>();
+  private readonly _onDidPaint = this.register(new Emitter<Painted>());
+  private readonly _onDidNotify = this.register(new Emitter<TranscriptsNotification>());
   /** A change was in the webview's page (only with ackPaint). */
   readonly onDidPaint = this._onDidPaint.event;
   /** Every notification made for the webview, posted or not, with the epoch ms it was made. */
@@ -44,33 +46,36 @@ export class TranscriptsWebview implements vscode.Disposable {
     handlers: {
       snapshot(): TranscriptsSnapshot;
       command(c: TranscriptsCommand): Promise<void>;
-      request(r: TranscriptsRequest): Promise<unknown>;
+      requests: RequestHandlers<TranscriptsRequests>;
     },
     private readonly options: TranscriptsWebviewOptions = {},
   ) {
-    this.host = new PanelHost(panel, extensionUri, {
-      app: 'transcripts',
-      isCommand: isTranscriptsCommand,
-      isRequest: isTranscriptsRequest,
-      onReady: () =>
-        this.notify({
-          type: 'snapshot',
-          snapshot: handlers.snapshot(),
-          seq: this.nextSeq(),
-          ...(options.ackPaint ? { ackPaint: true } : {}),
-        }),
-      onCommand: (c) => {
-        if (c.type === 'painted') {
-          for (const { seq, at } of c.paints) this._onDidPaint.fire({ seq, at, elements: c.elements });
-        } else if (c.type === 'problem') {
-          log.warn(`Transcript panel page: ${c.message}`);
-        } else {
-          void handlers.command(c).catch((err: unknown) => log.error(err instanceof Error ? err : String(err)));
-        }
-      },
-      onRequest: (r) => handlers.request(r),
-      onRejected: (reason) => log.warn(`Transcript panel: ${reason}`),
-    });
+    super();
+    this.host = this.register(
+      new PanelHost(panel, extensionUri, {
+        app: 'transcripts',
+        isCommand: isTranscriptsCommand,
+        isRequest: isTranscriptsRequest,
+        onReady: () =>
+          this.notify({
+            type: 'snapshot',
+            snapshot: handlers.snapshot(),
+            seq: this.nextSeq(),
+            ...(options.ackPaint ? { ackPaint: true } : {}),
+          }),
+        onCommand: (c) => {
+          if (c.type === 'painted') {
+            for (const { seq, at } of c.paints) this._onDidPaint.fire({ seq, at, elements: c.elements });
+          } else if (c.type === 'problem') {
+            log.warn(`Transcript panel page: ${c.message}`);
+          } else {
+            void handlers.command(c).catch((err: unknown) => log.error(err instanceof Error ? err : String(err)));
+          }
+        },
+        requests: handlers.requests,
+        onRejected: (reason) => log.warn(`Transcript panel: ${reason}`),
+      }),
+    );
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'agent-workbench.svg');
   }
 
@@ -89,11 +94,5 @@ export class TranscriptsWebview implements vscode.Disposable {
     const seq = this.nextSeq();
     this.notify({ type: 'snapshot', snapshot, seq, ...(this.options.ackPaint ? { ackPaint: true } : {}) });
     return seq;
-  }
-
-  dispose(): void {
-    this.host.dispose();
-    this._onDidPaint.dispose();
-    this._onDidNotify.dispose();
   }
 }

@@ -1,0 +1,122 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { DEFAULT_FILTERS } from '../../src/protocol/transcripts';
+import { answers, openChat, until } from './chatSupport';
+import { scriptedPrompts } from './prompts';
+import { activateExtension, http, type LocalPlatformUrls, openPanel, type WorkbenchExports } from './support';
+import { demoWeek, openDetail, openList, settled } from './transcriptsSupport';
+
+/** What the chart and replay commands return, as this suite uses them. */
+interface ViewPanelHandle {
+  readonly view: { state: string; message?: string };
+  readonly onDidDispose: vscode.Event<void>;
+  dispose(): void;
+}
+interface ReplayHandle extends ViewPanelHandle {
+  readonly finished: Promise<void>;
+}
+
+/**
+ * Opens every panel, uses it as a person would, and closes it: the chat in both modes with a message each, the
+ * transcript list with a conversation opened beside it and one in a panel of its own, the concurrency chart, a
+ * replay, and the webhook receiver's view with a delivery.
+ */
+async function useEveryPanel(urls: LocalPlatformUrls): Promise<void> {
+  for (const mode of ['messaging', 'chatApi'] as const) {
+    const chat = await openChat({ mode, streaming: mode === 'messaging', target: { label: `Lifecycle ${mode}` } });
+    await until(`the ${mode} greeting`, () => answers(chat).length === 1, 30_000);
+    await chat.send('What are your opening hours?');
+    await until(`the ${mode} answer`, () => answers(chat).length === 2, 30_000);
+    chat.dispose();
+  }
+
+  const list = await openList({ filters: { ...DEFAULT_FILTERS, range: 'custom', ...(await demoWeek(urls)) } });
+  await until('the first page of conversations', () => list.shownRows().length > 0, 60_000);
+  await settled(list);
+  const row = list.shownRows().find((r) => !r.inProgress && !r.handoff && r.turns >= 3 && r.turns <= 6);
+  assert.ok(row, 'a finished demo conversation to open and replay');
+  const beside = (await list.open(row.id)) as { loaded: Promise<void> } | undefined;
+  await beside?.loaded;
+  await list.command({ type: 'find', text: 'order', conversationId: row.id });
+  const detail = await openDetail({ conversationId: row.id });
+  await detail.loaded;
+  detail.dispose();
+  list.dispose();
+
+  const chart = await openPanel<ViewPanelHandle>('agentWorkbench.openConcurrencyChart', {
+    agentId: 'ag_support',
+    label: 'Support Desk',
+  });
+  await until('the chart', () => chart.view.state === 'ready' || chart.view.state === 'failed', 30_000);
+  assert.equal(chart.view.state, 'ready', chart.view.message);
+  chart.dispose();
+
+  const replay = await openPanel<ReplayHandle>('agentWorkbench.replayConversation', {
+    conversationId: row.id,
+    variantId: '',
+  });
+  await replay.finished;
+  assert.equal(replay.view.state, 'done', replay.view.message);
+  replay.dispose();
+
+  const receiver = await vscode.commands.executeCommand<{ url: string }>('agentWorkbench.startWebhookReceiver');
+  assert.ok(receiver?.url, 'the webhook receiver listens');
+  assert.equal((await fetch(receiver.url, { method: 'POST', body: '{}' })).status, 200);
+  for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 100))) {
+    const listed = await vscode.commands.executeCommand<Array<{ delivery: { verdict: { checking?: boolean } } }>>(
+      'agentWorkbench.refreshWebhookDeliveries',
+    );
+    if (listed[0] && !listed[0].delivery.verdict.checking) break;
+    assert.ok(Date.now() - started < 20_000, 'the delivery is listed with its verdict');
+  }
+  await vscode.commands.executeCommand('agentWorkbench.clearWebhookDeliveries');
+  await vscode.commands.executeCommand('agentWorkbench.stopWebhookReceiver');
+}
+
+/** What the tracker still lists, waiting a little for what closes asynchronously (a socket, a read under way). */
+async function leftAfter(tracking: { undisposed(): string[] }, ms = 5_000): Promise<string[]> {
+  const deadline = Date.now() + ms;
+  while (tracking.undisposed().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return tracking.undisposed();
+}
+
+suite('Lifecycle of the panels', () => {
+  let api: WorkbenchExports;
+  let urls: LocalPlatformUrls;
+
+  suiteSetup(async () => {
+    api = await activateExtension();
+    urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
+    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+    await http('POST', `${urls.admin}/reset`, { body: { seed: 'demo' } });
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('agentWorkbench.stopLocalPlatform');
+  });
+
+  test('every panel opened, used and closed releases every subscription, emitter and store it made', async function () {
+    this.timeout(240_000);
+    // The person dismisses every question (the receiver's offer to register it as an endpoint).
+    const ui = scriptedPrompts(api);
+    try {
+      // A first round makes what lives as long as the extension and is made on first use (the clients, the
+      // panels' socket server); the second, tracked, round must leave nothing of its own behind.
+      await useEveryPanel(urls);
+      const tracking = api.testing!.trackDisposables();
+      try {
+        await useEveryPanel(urls);
+        const left = await leftAfter(tracking);
+        assert.equal(
+          left.length,
+          0,
+          `${left.length} disposables made while the panels were used were never released, made at:\n\n${left.join('\n\n')}`,
+        );
+      } finally {
+        tracking.stop();
+      }
+    } finally {
+      ui.dispose();
+    }
+  });
+});
