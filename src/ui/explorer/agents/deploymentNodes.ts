@@ -4,7 +4,7 @@ import type { Environment } from '../../../contract/common';
 import { InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
 import type { AgentNode } from './agentNodes';
 import { ItemContext } from '../../ids';
-import { actorShort, actorText } from '../../commands/deployConfirmations';
+import { actorShort, actorText } from './deploymentActors';
 
 export const ENVIRONMENT_ORDER: readonly Environment[] = ['sandbox', 'pre-release', 'live'];
 

@@ -10,7 +10,7 @@ import type { SessionRecovery } from '../../../client/messagingRecovery';
 import type { MessagingSession, SessionState } from '../../../client/messagingSession';
 import type { ClientEventKind, ClientEventNames } from '../../../contract/messaging';
 import type { ChatLine, FixKind } from '../../../protocol/chat';
-import { clientRuntime } from '../../clientRuntime';
+import { platformContract } from '../../model/platformClients';
 import { type ChatBackend, fixOf, type SentMessage } from './chatBackend';
 import type { ChatTranscript } from './chatTranscript';
 import { systemErrorFix } from './systemErrorFixes';
@@ -349,7 +349,9 @@ export class MessagingBackend implements ChatBackend {
     const byTheSession = this.actedOn === m.text;
     this.actedOn = undefined;
     const fix =
-      m.isError && !byTheSession ? systemErrorFix(m.text, clientRuntime().messagingContract.SYSTEM_ERRORS) : undefined;
+      m.isError && !byTheSession
+        ? systemErrorFix(m.text, platformContract().messagingContract.SYSTEM_ERRORS)
+        : undefined;
     this.t.upsert({
       id: `sys:${m.event.id}`,
       role: 'system',

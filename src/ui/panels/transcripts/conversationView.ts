@@ -11,9 +11,8 @@ import type {
   TranscriptsNotification,
   TranscriptsRequest,
 } from '../../../protocol/transcripts';
-import { clientRuntime } from '../../clientRuntime';
-import { requireContext, runCommand, UserFacingError } from '../../commands/commandSupport';
-import { failureReport } from '../../commands/failure';
+import { requireClients, runCommand, UserFacingError } from '../../common/commandSupport';
+import { failureReport } from '../../common/failure';
 import { prompts } from '../../common/prompts';
 import type { Connection } from '../../connection/connection';
 import { Command } from '../../ids';
@@ -139,7 +138,7 @@ export class ConversationView implements vscode.Disposable {
 
   private async read(hints: LookupHints): Promise<void> {
     try {
-      const client: ConversationsClient = new (clientRuntime().ConversationsClient)(requireContext(this.connection));
+      const client: ConversationsClient = requireClients(this.connection).conversations;
       const record = await findConversation(client, this.args.conversationId, hints, this.abort.signal);
       if (this.disposed) return;
       if (!record && this.awaitingUntil > Date.now()) {
