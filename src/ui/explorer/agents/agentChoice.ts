@@ -7,15 +7,16 @@ import { isPlatformError } from '../../common/failure';
 import { prompts } from '../../common/prompts';
 import type { ProfileModels } from '../../model/profileModels';
 import { AgentNode } from './agentNodes';
+import type { AgentParent } from './agentParent';
 
-/** An agent given by a tree node or by id (palette and tests). */
-export type AgentArg = AgentNode | { agentId: string; name?: string } | undefined;
+/** An agent given by a tree node (the agent's, or its parent seen from a group below it) or by id (palette and tests). */
+export type AgentArg = AgentParent | { agentId: string; name?: string } | undefined;
 
 /** Resolves the agent a command applies to: the node clicked, the id given, or a pick. */
 export async function resolveAgent(models: ProfileModels<object>, arg: AgentArg): Promise<Agent | undefined> {
   if (arg instanceof AgentNode) return arg.agent;
   const model = requireModel(models).agents;
-  if (arg?.agentId) {
+  if (arg && 'agentId' in arg && arg.agentId) {
     const fallback = { agentId: arg.agentId, name: arg.name ?? arg.agentId, description: '' };
     try {
       // From the list when it is loaded, else read alone: acting on one agent never lists them all.
