@@ -7,7 +7,7 @@ import { Pool } from 'undici';
 import { type DemoCall, demoConversation, DemoRandom } from '../src/localPlatform/conversations/demoConversation';
 import { demoScript } from '../src/localPlatform/conversations/demoScript';
 import { LOCAL_KEYS } from '../src/localPlatform/seed/credentials';
-import { SEED_EPOCH } from '../src/localPlatform/seed/seeds';
+import { SEED_EPOCH } from '../src/localPlatform/seed/supportAgent';
 import { startLocalPlatform } from '../src/localPlatform/server';
 
 const STORE_SIZE = 6000;

@@ -18,7 +18,7 @@ import { registerAlertCommands } from './ui/commands/alertCommands';
 import { registerWebhookCommands } from './ui/commands/webhookCommands';
 import { registerRuntimeTools } from './ui/runtimeTools/registerRuntimeTools';
 import { AlertsTree } from './ui/explorer/alerts/alertsTree';
-import { WebhookSecrets } from './ui/explorer/alerts/webhookSecrets';
+import { WebhookSecrets } from './ui/connection/webhookSecrets';
 import { Log } from './ui/log';
 import { profileModelsOf } from './ui/model/connectionModels';
 import { type Prompts, replacePrompts } from './ui/common/prompts';

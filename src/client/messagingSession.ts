@@ -11,7 +11,7 @@ import { Emitter, type Event } from '../core/event';
 import { Redactor } from '../core/redact';
 import { type BackoffPolicy, backoffDelay, sleep } from '../core/retry';
 import { PlatformError } from './errors';
-import type { AccessToken } from './messaging';
+import type { AccessToken } from './accessToken';
 import {
   type AgentMessage,
   checkClientEvent,

@@ -10,7 +10,8 @@ export { ClientContext } from './context';
 export { ConversationsClient } from './conversations';
 export { DniClient } from './dni';
 export { ExternalEventsClient } from './externalEvents';
-export { AccessToken, MessagingClient } from './messaging';
+export { AccessToken } from './accessToken';
+export { MessagingClient } from './messaging';
 export type {
   AgentMessage,
   HandoffChange,

@@ -37,13 +37,15 @@ function violations(): Array<[rule: string, from: string, to: string]> {
   return cached;
 }
 
+/** Asserts that the fixtures' cruise reports `rule` for the import of `to` by `from`. */
+function has(rule: string, from: string, to: string): void {
+  assert.ok(
+    violations().some(([r, f, t]) => r === rule && f === from && t === to),
+    `${rule}: ${from} → ${to} not reported`,
+  );
+}
+
 test('every layer rule reports the import that breaks it, vscode also when reached through other modules', () => {
-  const found = violations();
-  const has = (rule: string, from: string, to: string): void =>
-    assert.ok(
-      found.some(([r, f, t]) => r === rule && f === from && t === to),
-      `${rule}: ${from} → ${to} not reported`,
-    );
   has('core-imports-nothing', 'src/core/usesUi.ts', 'src/ui/view.ts');
   has('contract-only-core', 'src/contract/usesClient.ts', 'src/client/usesWorkspace.ts');
   has('client-not-above', 'src/client/usesWorkspace.ts', 'src/workspace/usesUi.ts');
@@ -57,6 +59,26 @@ test('every layer rule reports the import that breaks it, vscode also when reach
   has('vscode-only-in-ui', 'src/client/reachesEditor.ts', 'vscode');
   // A type import is an import: workspace names a type of src/ui, and so reaches 'vscode'.
   has('vscode-only-in-ui', 'src/workspace/usesUi.ts', 'vscode');
+  // A cycle, even of type imports only.
+  has('no-circular', 'src/core/cycleA.ts', 'src/core/cycleB.ts');
+});
+
+test('inside src/ui, the base folders are below the feature folders and a feature folder imports another only along a written edge', () => {
+  has('ui-root-below-folders', 'src/ui/names.ts', 'src/ui/common/usesModel.ts');
+  has('ui-common-below-features', 'src/ui/common/usesModel.ts', 'src/ui/model/usesConnection.ts');
+  has('ui-model-below-features', 'src/ui/model/usesConnection.ts', 'src/ui/connection/usesExplorer.ts');
+  has('ui-connection-below-features', 'src/ui/connection/usesExplorer.ts', 'src/ui/explorer/node.ts');
+  has('ui-explorer-apart', 'src/ui/explorer/usesCommands.ts', 'src/ui/commands/takesNode.ts');
+  has('ui-commands-apart', 'src/ui/commands/usesWorkspace.ts', 'src/ui/workspace/usesPanels.ts');
+  has('ui-workspace-apart', 'src/ui/workspace/usesPanels.ts', 'src/ui/panels/chat/namesTool.ts');
+  has('ui-panels-apart', 'src/ui/panels/replay/usesChat.ts', 'src/ui/commands/takesNode.ts');
+  has('ui-runtimeTools-apart', 'src/ui/runtimeTools/usesLocalPlatform.ts', 'src/ui/localPlatform/usesExplorer.ts');
+  has('ui-localPlatform-apart', 'src/ui/localPlatform/usesExplorer.ts', 'src/ui/explorer/node.ts');
+  // The one narrow edge: the chat panel may name a runtime tool's types, nothing more, and no other panel may.
+  has('ui-panels-chat-runtimeTools-types-only', 'src/ui/panels/chat/usesTool.ts', 'src/ui/runtimeTools/tool.ts');
+  has('ui-runtimeTools-only-from-panels-chat', 'src/ui/panels/replay/usesTool.ts', 'src/ui/runtimeTools/tool.ts');
+  has('ui-each-panel-apart', 'src/ui/panels/replay/usesChat.ts', 'src/ui/panels/chat/namesTool.ts');
+  has('ui-panel-host-below-panels', 'src/ui/panels/host.ts', 'src/ui/panels/replay/usesTool.ts');
 });
 
 test('what the rules allow is not reported', () => {
@@ -70,4 +92,10 @@ test('what the rules allow is not reported', () => {
     !found.some(([rule, from]) => rule !== 'vscode-only-in-ui' && from === 'src/client/reachesEditor.ts'),
     'client may import core',
   );
+  assert.ok(!found.some(([, from]) => from === 'src/ui/commands/takesNode.ts'), 'commands may import explorer');
+  assert.ok(
+    !found.some(([, from]) => from === 'src/ui/panels/chat/namesTool.ts'),
+    'the chat panel may import types of a runtime tool',
+  );
+  assert.ok(!found.some(([, from]) => from === 'src/ui/explorer/node.ts'), 'a module that imports nothing is fine');
 });

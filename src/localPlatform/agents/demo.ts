@@ -1,7 +1,7 @@
 import type { Environment } from '../../contract/common';
 import type { Platform } from '../platform';
 import { LOCAL_ACCOUNT, LOCAL_PROJECT } from '../seed/credentials';
-import { SEED_EPOCH } from '../seed/seeds';
+import { SEED_EPOCH } from '../seed/supportAgent';
 import type { AgentContent, AgentsState, StoredRealtimeConfig, StoredTopic } from './model';
 
 /**

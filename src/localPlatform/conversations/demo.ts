@@ -1,5 +1,5 @@
 import type { Platform } from '../platform';
-import { SEED_EPOCH } from '../seed/seeds';
+import { SEED_EPOCH } from '../seed/supportAgent';
 import { type DemoCall, demoConversation, DemoRandom } from './demoConversation';
 import { demoScript } from './demoScript';
 

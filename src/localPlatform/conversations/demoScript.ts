@@ -1,6 +1,6 @@
 import { slugOf } from '../engine/language';
 import { fallbackLine, GOODBYE_LINE, greetingLine, HANDOFF_LINE, personaOf, SILENCE_LINE } from '../engine/persona';
-import { SUPPORT_AGENT_CONTENT } from '../seed/seeds';
+import { SUPPORT_AGENT_CONTENT } from '../seed/supportAgent';
 
 /**
  * What callers say to the support agent in the demo week, and what it answers: the answers are

@@ -1,16 +1,13 @@
-import type { AgentContent, StoredTopic } from '../agents/model';
 import type { Platform } from '../platform';
 import { emptyState, type PlatformState, type ProjectSettings } from '../state';
 import { LOCAL_ACCOUNT, LOCAL_AGENT_ID, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './credentials';
 import { seedDemo } from './demo';
+import { SEED_EPOCH, SUPPORT_AGENT_CONTENT } from './supportAgent';
 
 /** `empty`: nothing at all; `base`: the account, keys and one agent (tests); `demo`: base plus a week of data. */
 export type SeedName = 'empty' | 'base' | 'demo';
 
 export const SEED_NAMES: readonly SeedName[] = ['empty', 'base', 'demo'];
-
-/** A fixed instant the seeds are built around, so seeded data is the same on every run. */
-export const SEED_EPOCH = Date.parse('2026-01-05T09:00:00.000Z');
 
 /**
  * Where the demo week ends: `fixed` at SEED_EPOCH (the platform's clock starts there; tests rely on
@@ -61,38 +58,6 @@ export const defaultProjectSettings = (): ProjectSettings => ({
   v1FieldWhitelist: false,
   translation: false,
 });
-
-function topic(id: string, name: string, content: string): StoredTopic {
-  const at = new Date(SEED_EPOCH).toISOString();
-  return { topicId: id, name, content, createdAt: at, updatedAt: at };
-}
-
-export const SUPPORT_AGENT_CONTENT: AgentContent = {
-  behavior: [
-    '# Support Desk',
-    '',
-    'You are Sam, the support agent of Acme. Greet the caller warmly and help with orders,',
-    'returns, delivery and opening hours. Be brief and friendly.',
-    'If the caller asks for a person, hand off to the human support queue.',
-  ].join('\n'),
-  topics: {
-    kt_opening_hours: topic(
-      'kt_opening_hours',
-      'Opening hours',
-      'Our stores are open Monday to Saturday from 9am to 6pm, and Sunday from 10am to 4pm.',
-    ),
-    kt_returns: topic(
-      'kt_returns',
-      'Returns',
-      'You can return any item within 30 days of delivery for a full refund. Start a return from your order page or bring the item to any store with the receipt.',
-    ),
-    kt_delivery: topic(
-      'kt_delivery',
-      'Delivery',
-      'Standard delivery takes 3 to 5 working days and is free over 50 dollars. Express delivery arrives the next working day for 9 dollars.',
-    ),
-  },
-};
 
 /** The account, its keys and connectors, and the support agent with a main branch and deployments. */
 export function seedBase(state: PlatformState): void {

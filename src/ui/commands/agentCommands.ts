@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { Agent, CreatedBranch } from '../../contract/agents';
-import type { AgentsClient } from '../../client/agents';
-import { clientRuntime } from '../clientRuntime';
+import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
 import { AgentNode, BranchNode, TopicNode } from '../explorer/agents/agentNodes';
 import type { AgentsTree } from '../explorer/agents/agentsTree';
@@ -9,80 +8,20 @@ import type { RememberedAgents } from '../explorer/agents/rememberedAgents';
 import { DeploymentNode } from '../explorer/agents/deploymentNodes';
 import { ConnectorNode, NumberNode, RealtimeConfigNode } from '../explorer/agents/telephonyNodes';
 import type { TreeNode } from '../explorer/treeNode';
+import { isPlatformError } from '../common/failure';
 import {
-  isPlatformError,
-  requireContext,
+  requireClients,
   requireModel,
   runCommand,
   untilAborted,
   UserFacingError,
   withProgress,
-} from './commandSupport';
+} from '../common/commandSupport';
 import type { ProfileModels } from '../model/profileModels';
+import { type AgentArg, resolveAgent } from '../explorer/agents/agentChoice';
+import { branchNameShapeProblem } from '../model/nameRules';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
-
-/** An agent given by a tree node or by id (palette and tests). */
-export type AgentArg = AgentNode | { agentId: string; name?: string } | undefined;
-
-export function agentsClient(connection: Connection): AgentsClient {
-  return new (clientRuntime().AgentsClient)(requireContext(connection));
-}
-
-/** Resolves the agent a command applies to: the node clicked, the id given, or a pick. */
-/** What is wrong with the form of a branch name (length, characters), checked as typed; undefined when it may be sent. */
-export function branchNameShapeProblem(name: string): string | undefined {
-  const { BRANCH_NAME_MAX, BRANCH_NAME_PATTERN } = clientRuntime().agentsContract;
-  if (!name || name.length > BRANCH_NAME_MAX)
-    return vscode.l10n.t('A branch name has 1 to {0} characters.', BRANCH_NAME_MAX);
-  if (!BRANCH_NAME_PATTERN.test(name))
-    return vscode.l10n.t('Use letters, digits, ".", "_", "-" and "/", starting with a letter or digit.');
-  return undefined;
-}
-
-export async function resolveAgent(models: ProfileModels<object>, arg: AgentArg): Promise<Agent | undefined> {
-  if (arg instanceof AgentNode) return arg.agent;
-  const model = requireModel(models).agents;
-  if (arg?.agentId) {
-    const fallback = { agentId: arg.agentId, name: arg.name ?? arg.agentId, description: '' };
-    try {
-      // From the list when it is loaded, else read alone: acting on one agent never lists them all.
-      return (await model.find(arg.agentId)) ?? fallback;
-    } catch (err) {
-      // Reading one agent is an assumed endpoint: where the platform lacks it, act on the id given.
-      if (isPlatformError(err) && err.assumption) return fallback;
-      throw err;
-    }
-  }
-  let agents: Agent[];
-  try {
-    agents =
-      model.agents.peek() ??
-      (await withProgress(vscode.l10n.t('Loading agents…'), (signal) => untilAborted(model.agents.get(), signal)));
-  } catch (err) {
-    if (!(isPlatformError(err) && err.assumption)) throw err;
-    // Listing agents is an assumed endpoint: the manual path is the agent id, typed by hand.
-    const id = await prompts.input({
-      title: vscode.l10n.t('Agent id'),
-      prompt: vscode.l10n.t(
-        'This platform does not list agents ({0}). Enter the agent id from the studio.',
-        err.assumption.row,
-      ),
-      ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter an agent id.')),
-    });
-    return id?.trim() ? { agentId: id.trim(), name: id.trim(), description: '' } : undefined;
-  }
-  if (agents.length === 0)
-    throw new UserFacingError(
-      vscode.l10n.t('This workspace has no agents yet. Create one with Agent Workbench: Create Agent.'),
-    );
-  const pick = await prompts.pick(
-    agents.map((a) => ({ label: a.name, description: a.agentId, detail: a.description, agent: a })),
-    { placeHolder: vscode.l10n.t('Agent'), matchOnDescription: true, ignoreFocusOut: true },
-  );
-  return pick?.agent;
-}
 
 /** Create agent, create branch, copy id, refresh and filter. */
 export function registerAgentCommands(
@@ -93,7 +32,7 @@ export function registerAgentCommands(
 ): vscode.Disposable {
   /** Adds an agent by its id, for platforms that do not list agents; the Agents view then shows it. */
   async function addAgentById(given?: string): Promise<string | undefined> {
-    const ctx = requireContext(connection);
+    const ctx = requireClients(connection);
     const id = (
       given ??
       (await prompts.input({
@@ -111,7 +50,7 @@ export function registerAgentCommands(
     let unchecked = false;
     try {
       found = await withProgress(vscode.l10n.t('Looking for agent {0}…', id), (signal) =>
-        agentsClient(connection).getAgent(id, signal),
+        requireClients(connection).agents.getAgent(id, signal),
       );
     } catch (err) {
       if (isPlatformError(err) && err.status === 404)
@@ -164,7 +103,7 @@ export function registerAgentCommands(
   }
 
   async function createAgent(args?: { name?: string; description?: string }): Promise<Agent | undefined> {
-    const { AGENT_NAME_MIN, AGENT_NAME_MAX, AGENT_DESCRIPTION_MAX } = clientRuntime().agentsContract;
+    const { AGENT_NAME_MIN, AGENT_NAME_MAX, AGENT_DESCRIPTION_MAX } = platformContract().agentsContract;
     const others = await knownAgents();
     const checkName = (v: string): string | undefined => {
       const n = v.trim().length;
@@ -202,7 +141,7 @@ export function registerAgentCommands(
         ignoreFocusOut: true,
       }));
     if (description === undefined) return undefined;
-    const client = agentsClient(connection);
+    const client = requireClients(connection).agents;
     const created = await withProgress(vscode.l10n.t('Creating agent {0}…', name.trim()), (signal) =>
       client.createAgent({ name: name.trim(), description }, signal),
     );
@@ -218,7 +157,7 @@ export function registerAgentCommands(
     const existing = await knownBranches(agent.agentId);
     const check = (v: string): string | undefined => {
       const t = v.trim();
-      const shape = branchNameShapeProblem(t);
+      const shape = branchNameShapeProblem(vscode.l10n, t);
       if (shape) return shape;
       if (t === 'main')
         return vscode.l10n.t('"main" is the branch every agent has already: name the new branch for its change.');
@@ -237,7 +176,7 @@ export function registerAgentCommands(
     if (name === undefined) return undefined;
     const problem = check(name);
     if (problem) throw new UserFacingError(problem);
-    const client = agentsClient(connection);
+    const client = requireClients(connection).agents;
     const branch = await withProgress(vscode.l10n.t('Creating branch {0}…', name.trim()), (signal) =>
       client.createBranch(agent.agentId, name.trim(), signal),
     );

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import type { AlertsClient } from '../../client/alerts';
 import type { AlertRule, CreateAlertRuleRequest } from '../../contract/alerts';
-import { clientRuntime } from '../clientRuntime';
+import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
 import { CurrentAlertNode, RuleNode } from '../explorer/alerts/alertNodes';
 import type { AlertsTree } from '../explorer/alerts/alertsTree';
@@ -16,24 +15,14 @@ import {
   ruleFieldWords,
   ruleSentence,
 } from './alertRuleInput';
-import { formatAmount, metricLabel, windowWords } from '../explorer/alerts/alertFormat';
-import {
-  isPlatformError,
-  requireContext,
-  runCommand,
-  untilAborted,
-  UserFacingError,
-  withProgress,
-} from './commandSupport';
+import { formatAmount, metricLabel, windowWords } from '../common/alertFormat';
+import { isPlatformError } from '../common/failure';
+import { requireClients, runCommand, untilAborted, UserFacingError, withProgress } from '../common/commandSupport';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 
 /** A rule given by a tree node (a rule or a firing alert), by id (palette, automation), or picked. */
 export type RuleArg = RuleNode | CurrentAlertNode | { ruleId: string } | string | undefined;
-
-export function alertsClient(connection: Connection): AlertsClient {
-  return new (clientRuntime().AlertsClient)(requireContext(connection));
-}
 
 /** Why a rule cannot be created: the account's limit, and what to do about it. */
 function limitMessage(max: number, serverWords?: string): string {
@@ -49,14 +38,14 @@ function limitMessage(max: number, serverWords?: string): string {
 /** Create, edit, enable, disable and delete alert rules; refresh the Alerts view. */
 export function registerAlertCommands(connection: Connection, tree: AlertsTree): vscode.Disposable {
   function refuseAtLimit(): void {
-    const max = clientRuntime().alertsContract.ALERT_RULES_MAX;
+    const max = platformContract().alertsContract.ALERT_RULES_MAX;
     const known = tree.knownRuleCount();
     if (known !== undefined && known >= max) throw new UserFacingError(limitMessage(max));
   }
 
   async function resolveRule(arg: RuleArg, placeHolder: string): Promise<AlertRule | undefined> {
     if (arg instanceof RuleNode) return arg.rule;
-    const client = alertsClient(connection);
+    const client = requireClients(connection).alerts;
     const id = arg instanceof CurrentAlertNode ? arg.alert.rule_id : typeof arg === 'string' ? arg : arg?.ruleId;
     if (id !== undefined)
       return withProgress(vscode.l10n.t('Reading alert rule {0}…', id), (signal) => client.getRule(id, signal));
@@ -85,7 +74,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
 
   /** The rule to create, from the caller's fields or the multi-step input; checked, or undefined when cancelled. */
   async function askNewRule(args?: AlertRuleFields): Promise<CreateAlertRuleRequest | undefined> {
-    const ctx = requireContext(connection);
+    const ctx = requireClients(connection);
     refuseAtLimit();
     if (!args) return promptRule(vscode.l10n.t('Create Alert Rule'), { profile: ctx.profile.projectId });
     const checked = checkRuleFields({
@@ -104,7 +93,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
 
   async function sendNewRule(draft: CreateAlertRuleRequest): Promise<AlertRule> {
     refuseAtLimit();
-    const client = alertsClient(connection);
+    const client = requireClients(connection).alerts;
     try {
       const created = await withProgress(vscode.l10n.t('Creating alert rule {0}…', draft.name), (signal) =>
         client.createRule(draft, signal),
@@ -121,7 +110,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     } catch (err) {
       if (isPlatformError(err) && err.status === 409) {
         void tree.refreshRules();
-        throw new UserFacingError(limitMessage(clientRuntime().alertsContract.ALERT_RULES_MAX, err.serverMessage));
+        throw new UserFacingError(limitMessage(platformContract().alertsContract.ALERT_RULES_MAX, err.serverMessage));
       }
       throw err;
     }
@@ -136,7 +125,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
   }
 
   async function save(rule: AlertRule, change: ReturnType<typeof changedFields>, verb: string): Promise<AlertRule> {
-    const client = alertsClient(connection);
+    const client = requireClients(connection).alerts;
     const saved = await withProgress(vscode.l10n.t('{0} alert rule {1}…', verb, rule.name), (signal) =>
       client.updateRule(rule.id, change, signal),
     );
@@ -151,7 +140,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
   async function projectNames(profileProject: string, rule: AlertRule): Promise<ProjectNames> {
     if (rule.project_id === null || rule.project_id === profileProject) return { profile: profileProject };
     try {
-      const client = alertsClient(connection);
+      const client = requireClients(connection).alerts;
       const ofProject = await withProgress(vscode.l10n.t('Reading alert rule {0}…', rule.name), (signal) =>
         client.listRules({ project_id: profileProject }, signal),
       );
@@ -165,11 +154,11 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
   }
 
   async function editRule(arg?: RuleArg, fields?: AlertRuleFields): Promise<AlertRule | undefined> {
-    const ctx = requireContext(connection);
+    const ctx = requireClients(connection);
     const rule = await resolveRule(arg, vscode.l10n.t('Alert rule to edit'));
     if (!rule) return undefined;
     let next: ReturnType<typeof checkRuleFields>;
-    if (fields) next = checkRuleFields(fields, known(clientRuntime().alertsContract.ALERT_METRICS, rule.metric));
+    if (fields) next = checkRuleFields(fields, known(platformContract().alertsContract.ALERT_METRICS, rule.metric));
     else {
       const prompted = await promptRule(
         vscode.l10n.t('Edit Alert Rule {0}', rule.name),
@@ -233,7 +222,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
       go,
     );
     if (answer !== go) return false;
-    const client = alertsClient(connection);
+    const client = requireClients(connection).alerts;
     await withProgress(vscode.l10n.t('Deleting alert rule {0}…', rule.name), (signal) =>
       client.deleteRule(rule.id, signal),
     );

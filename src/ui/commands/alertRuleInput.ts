@@ -7,7 +7,7 @@ import type {
   CreateAlertRuleRequest,
   UpdateAlertRuleRequest,
 } from '../../contract/alerts';
-import { clientRuntime } from '../clientRuntime';
+import { platformContract } from '../model/platformClients';
 import { MultiStepInput } from '../common/multiStep';
 import {
   formatAmount,
@@ -17,8 +17,8 @@ import {
   scopeLabel,
   unitExplained,
   windowWords,
-} from '../explorer/alerts/alertFormat';
-import { UserFacingError } from './commandSupport';
+} from '../common/alertFormat';
+import { UserFacingError } from '../common/commandSupport';
 import { parseWholeNumber } from '../common/numbers';
 
 /** Fields of an alert rule as a caller (automation, tests) gives them: the API's own names. */
@@ -40,7 +40,7 @@ export type RuleDraft = Omit<CreateAlertRuleRequest, 'enabled'>;
 const PROJECT_ID = /^(?:PROJECT-[A-Za-z0-9]+|[A-Za-z0-9][A-Za-z0-9_-]*)$/;
 
 function contract() {
-  return clientRuntime().alertsContract;
+  return platformContract().alertsContract;
 }
 
 export function checkRuleName(value: string): string | undefined {

@@ -4,8 +4,8 @@ import type { Environment } from '../../contract/common';
 import type { Connection } from '../connection/connection';
 import { activeDeployment, DeploymentNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
 import { BranchNode } from '../explorer/agents/agentNodes';
-import { type AgentArg, agentsClient, resolveAgent } from './agentCommands';
-import { requireModel, runCommand, UserFacingError, withProgress } from './commandSupport';
+import { type AgentArg, resolveAgent } from '../explorer/agents/agentChoice';
+import { requireClients, requireModel, runCommand, UserFacingError, withProgress } from '../common/commandSupport';
 import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
@@ -141,7 +141,7 @@ export function registerDeployCommands(
     }
     const agent = await resolveAgent(models, arg ? { agentId: arg.agentId } : undefined);
     if (!agent) return undefined;
-    const client = agentsClient(connection);
+    const client = requireClients(connection).agents;
     if (arg?.deploymentId)
       return {
         agentId: agent.agentId,
@@ -160,7 +160,7 @@ export function registerDeployCommands(
     agentId: string,
     chosenBranchId: string | undefined,
   ): Promise<{ situation: PublishSituation; branch?: { branchId: string; name: string } }> {
-    const client = agentsClient(connection);
+    const client = requireClients(connection).agents;
     const quiet = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);
     const [branches, sandbox] = await Promise.all([
       quiet(client.listBranches(agentId)),
@@ -193,7 +193,7 @@ export function registerDeployCommands(
 
   /** Merges a branch into main before a publish; false when it did not merge (conflicts or a failure, already told). */
   async function mergeFirst(agentId: string, branch: { branchId: string; name: string }): Promise<boolean> {
-    const client = agentsClient(connection);
+    const client = requireClients(connection).agents;
     const outcome = await withProgress(vscode.l10n.t('Merging {0} into main…', branch.name), (signal) =>
       client.merge(agentId, branch.branchId, { branchName: branch.name }, signal),
     );
@@ -233,7 +233,7 @@ export function registerDeployCommands(
     if (answer === question.alternative && branch && !(await mergeFirst(agent.agentId, branch))) return undefined;
     const message = await askMessage(vscode.l10n.t('Publish {0} to sandbox', agent.name), opts.deploymentMessage);
     if (message === undefined) return undefined;
-    const client = agentsClient(connection);
+    const client = requireClients(connection).agents;
     const result = await withProgress(vscode.l10n.t('Publishing main of {0} to sandbox…', agent.name), (signal) =>
       client.publish(agent.agentId, 'sandbox', message, signal),
     );
@@ -251,8 +251,8 @@ export function registerDeployCommands(
     const to = nextEnvironment(d.environment);
     // What the target serves now; when it cannot be read, the question stands without it.
     const targetServes = to
-      ? await agentsClient(connection)
-          .listDeployments(target.agentId, to)
+      ? await requireClients(connection)
+          .agents.listDeployments(target.agentId, to)
           .then((list) => activeDeployment(list) ?? null)
           .catch(() => undefined)
       : undefined;
@@ -267,7 +267,7 @@ export function registerDeployCommands(
       opts.deploymentMessage,
     );
     if (message === undefined) return undefined;
-    const client = agentsClient(connection);
+    const client = requireClients(connection).agents;
     const result = await withProgress(
       vscode.l10n.t('Promoting version {0} from {1} to {2}…', d.version, d.environment, to),
       (signal) =>
@@ -287,8 +287,8 @@ export function registerDeployCommands(
     if (!target) return undefined;
     const { deployment: d, agentName } = target;
     // Name the version it goes back to; when the history cannot be read, the question still stands without it.
-    const history = await agentsClient(connection)
-      .listDeployments(target.agentId, d.environment as Environment)
+    const history = await requireClients(connection)
+      .agents.listDeployments(target.agentId, d.environment as Environment)
       .catch(() => []);
     const previous = rollbackTarget(d, history);
     if (!(await confirm(typedForOne(target.agentId, rollbackConfirmation(vscode.l10n, agentName, d, previous)))))
@@ -298,7 +298,7 @@ export function registerDeployCommands(
       opts.deploymentMessage,
     );
     if (message === undefined) return undefined;
-    const client = agentsClient(connection);
+    const client = requireClients(connection).agents;
     const result = await withProgress(vscode.l10n.t('Rolling back {0} in {1}…', agentName, d.environment), (signal) =>
       client.rollback(
         target.agentId,

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { ImportPhoneNumbersResponse, PhoneNumber } from '../../contract/agents';
 import type { Environment } from '../../contract/common';
-import { clientRuntime } from '../clientRuntime';
+import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
 import { ConnectorNode, NumbersNode } from '../explorer/agents/telephonyNodes';
-import { type AgentArg, agentsClient, resolveAgent } from './agentCommands';
-import { requireModel, runCommand, UserFacingError, withProgress } from './commandSupport';
+import { type AgentArg, resolveAgent } from '../explorer/agents/agentChoice';
+import { requireClients, requireModel, runCommand, UserFacingError, withProgress } from '../common/commandSupport';
 import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
@@ -49,7 +49,7 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
     const agent = await resolveAgent(models, arg instanceof NumbersNode ? arg.agentNode : arg);
     if (!agent) return undefined;
     // The platform's own check (the contract's E.164 pattern and libphonenumber-js), so what passes here is accepted there.
-    const problemOf = clientRuntime().agentsContract.phoneNumberProblem;
+    const problemOf = platformContract().agentsContract.phoneNumberProblem;
     const named = (list: string[]) => list.map((n) => vscode.l10n.t('{0} ({1})', n, problemOf(n) ?? '')).join(', ');
     let numbers = given?.numbers;
     if (!numbers) {
@@ -91,8 +91,8 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
     // The default is where the agent is deployed (the selected environment when it is deployed there).
     const served = given?.clientEnv
       ? undefined
-      : await agentsClient(connection)
-          .listDeployments(agent.agentId)
+      : await requireClients(connection)
+          .agents.listDeployments(agent.agentId)
           .then(servedVersions)
           .catch(() => undefined);
     const clientEnv =
@@ -104,7 +104,7 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
         })
       )?.label;
     if (!clientEnv) return undefined;
-    const client = agentsClient(connection);
+    const client = requireClients(connection).agents;
     const result = await withProgress(
       valid.length === 1 ? vscode.l10n.t('Importing 1 number…') : vscode.l10n.t('Importing {0} numbers…', valid.length),
       (signal) =>
@@ -163,7 +163,7 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
   ): Promise<PhoneNumber[] | undefined> {
     const agent = await resolveAgent(models, arg instanceof ConnectorNode ? arg.envNode.group.agentNode : arg);
     if (!agent) return undefined;
-    const client = agentsClient(connection);
+    const client = requireClients(connection).agents;
     let connector = arg instanceof ConnectorNode ? arg.connectorId : connectorId;
     if (!connector) {
       const all = await client.listPhoneNumbers(agent.agentId);

@@ -5,24 +5,17 @@ import type {
   WebhookEndpointWithSecret,
   WebhookVerification,
 } from '../../contract/alerts';
-import { clientRuntime } from '../clientRuntime';
+import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
 import { EndpointNode } from '../explorer/alerts/alertNodes';
 import type { AlertsTree } from '../explorer/alerts/alertsTree';
-import { asEndpointRecords, type EndpointRecord } from '../explorer/alerts/alertsSource';
-import { assumedScheme } from '../explorer/alerts/signatureScheme';
-import type { WebhookSecrets } from '../explorer/alerts/webhookSecrets';
+import { asEndpointRecords, type EndpointRecord, type EndpointResult } from '../model/alertsSource';
+import { assumedScheme } from '../common/signatureScheme';
+import type { WebhookSecrets } from '../connection/webhookSecrets';
 import { TreeNode } from '../explorer/treeNode';
 import { MultiStepInput } from '../common/multiStep';
-import { alertsClient } from './alertCommands';
-import {
-  isPlatformError,
-  requireContext,
-  runCommand,
-  untilAborted,
-  UserFacingError,
-  withProgress,
-} from './commandSupport';
+import { isPlatformError } from '../common/failure';
+import { requireClients, runCommand, untilAborted, UserFacingError, withProgress } from '../common/commandSupport';
 import {
   changedEndpointFields,
   checkEndpointFields,
@@ -44,23 +37,17 @@ export interface SecretOptions {
   showSecret?: boolean;
 }
 
-/** What a creation or rotation returns: the endpoint (never its secret) and whether the secret is kept here. */
-export interface EndpointResult {
-  endpoint: EndpointRecord;
-  secretStored: boolean;
-}
-
 /** Create, edit, rotate the secret of, and delete webhook endpoints; keep or forget their signing secrets. */
 export function registerWebhookCommands(
   connection: Connection,
   tree: AlertsTree,
   secrets: WebhookSecrets,
 ): vscode.Disposable {
-  const profileId = (): string => requireContext(connection).profile.id;
+  const profileId = (): string => requireClients(connection).profile.id;
 
   async function resolveEndpoint(arg: EndpointArg, placeHolder: string): Promise<EndpointRecord | undefined> {
     if (arg instanceof EndpointNode) return arg.endpoint;
-    const client = alertsClient(connection);
+    const client = requireClients(connection).alerts;
     const id = typeof arg === 'string' ? arg : arg?.endpointId;
     if (id !== undefined) {
       const found = await withProgress(vscode.l10n.t('Reading webhook endpoint {0}…', id), (signal) =>
@@ -186,7 +173,7 @@ export function registerWebhookCommands(
 
   async function sendNewEndpoint(body: CreateWebhookEndpointRequest, opts: SecretOptions): Promise<EndpointResult> {
     const owner = profileId();
-    const client = alertsClient(connection);
+    const client = requireClients(connection).alerts;
     let created: WebhookEndpointWithSecret;
     try {
       created = await withProgress(vscode.l10n.t('Creating webhook endpoint {0}…', body.name), (signal) =>
@@ -210,7 +197,7 @@ export function registerWebhookCommands(
   }
 
   async function createEndpoint(args?: WebhookEndpointFields & SecretOptions): Promise<EndpointResult | undefined> {
-    requireContext(connection);
+    requireClients(connection);
     const opts: SecretOptions = { storeSecret: args?.storeSecret, showSecret: args?.showSecret };
     refuseLosingSecret(opts);
     let body: CreateWebhookEndpointRequest | undefined;
@@ -244,7 +231,7 @@ export function registerWebhookCommands(
       void prompts.info(vscode.l10n.t('Webhook endpoint "{0}" is unchanged: nothing was sent.', endpoint.name));
       return endpoint;
     }
-    const client = alertsClient(connection);
+    const client = requireClients(connection).alerts;
     const saved = asEndpointRecords([
       await withProgress(vscode.l10n.t('Saving webhook endpoint {0}…', endpoint.name), (signal) =>
         client.updateEndpoint(endpoint.id, change, signal),
@@ -275,7 +262,7 @@ export function registerWebhookCommands(
     const owner = profileId();
     const keptBefore = await secrets.has(owner, endpoint.id);
     const send = async (): Promise<EndpointResult> => {
-      const client = alertsClient(connection);
+      const client = requireClients(connection).alerts;
       const rotated = await withProgress(
         vscode.l10n.t('Rotating the signing secret of {0}…', endpoint.name),
         (signal) => client.rotateSecret(endpoint.id, signal),
@@ -303,7 +290,7 @@ export function registerWebhookCommands(
       go,
     );
     if (answer !== go) return false;
-    const client = alertsClient(connection);
+    const client = requireClients(connection).alerts;
     await withProgress(vscode.l10n.t('Deleting webhook endpoint {0}…', endpoint.name), (signal) =>
       client.deleteEndpoint(endpoint.id, signal),
     );
@@ -340,7 +327,7 @@ export function registerWebhookCommands(
     const given = delivery ?? (await askDelivery(endpoint.name));
     if (!given) return undefined;
     // The receiver judges freshness when the delivery arrives; a check made later only asks whether the signature is right.
-    const result = clientRuntime().alertsContract.verifyWebhookSignature({
+    const result = platformContract().alertsContract.verifyWebhookSignature({
       secret,
       body: given.body,
       headers: given.headers,

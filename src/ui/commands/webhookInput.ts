@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { UpdateWebhookEndpointRequest, WebhookEventType } from '../../contract/alerts';
-import { clientRuntime } from '../clientRuntime';
+import { platformContract } from '../model/platformClients';
 import { MultiStepInput } from '../common/multiStep';
-import type { EndpointRecord } from '../explorer/alerts/alertsSource';
-import { UserFacingError } from './commandSupport';
+import type { EndpointRecord } from '../model/alertsSource';
+import { UserFacingError } from '../common/commandSupport';
 import { prompts, type StepNote } from '../common/prompts';
 
 /** Fields of a webhook endpoint as a caller gives them: the API's own names. */
@@ -14,7 +14,7 @@ export interface WebhookEndpointFields {
 }
 
 function contract() {
-  return clientRuntime().alertsContract;
+  return platformContract().alertsContract;
 }
 
 export function checkEndpointName(value: string): string | undefined {

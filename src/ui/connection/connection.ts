@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import type { ClientContext } from '../../client/context';
 import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
 import type { Transport } from '../../client/transport';
 import { Disposable, MutableDisposable } from '../../core/disposable';
 import { Emitter } from '../../core/event';
-import { clientRuntime } from '../clientRuntime';
+import { newTransport, PlatformClients } from '../model/platformClients';
 import type { LocalPlatformCredentials, LocalPlatformUrls } from '../../localPlatform/server';
 import type { Log } from '../log';
 import type { ProfileStore } from './profileStore';
@@ -12,17 +11,17 @@ import type { SecretVault } from './secretVault';
 import { ContextKey } from '../ids';
 
 /**
- * The live connection: the active profile's client context, rebuilt when the profile changes,
- * and the built-in Local profile while the local platform runs.
+ * The live connection: the platform clients of the active profile (one `PlatformClients`, made again when
+ * the profile or its settings change), and the built-in Local profile while the local platform runs.
  */
 export class Connection extends Disposable {
   /** One transport (keep-alive pools) for every profile, created on first use. */
   private readonly transportHolder = this.register(new MutableDisposable<Transport>());
-  private cached: { profileId: string; ctx: ClientContext } | undefined;
+  private cached: PlatformClients | undefined;
   private readonly _onDidChange = this.register(new Emitter<void>());
   /**
    * Fires when what the active profile reaches may differ: another profile, new settings, or a credential of the
-   * active profile set or removed. Its context is then a new one, so what was read (or failed) before is not kept.
+   * active profile set or removed. Its clients are then new ones, so what was read (or failed) before is not kept.
    */
   readonly onDidChange = this._onDidChange.event;
 
@@ -49,28 +48,25 @@ export class Connection extends Disposable {
     void vscode.commands.executeCommand('setContext', ContextKey.connected, Boolean(profiles.active));
   }
 
-  /** The client context of the active profile, or undefined when none is chosen. */
-  get context(): ClientContext | undefined {
+  /** The platform clients of the active profile, or undefined when none is chosen. */
+  get clients(): PlatformClients | undefined {
     const profile = this.profiles.active;
     if (!profile) return undefined;
-    if (this.cached?.profileId !== profile.id) this.cached = { profileId: profile.id, ctx: this.contextFor(profile) };
-    return this.cached.ctx;
+    if (this.cached?.profile.id !== profile.id) this.cached = this.clientsFor(profile);
+    return this.cached;
   }
 
-  contextFor(profile: ConnectionProfile): ClientContext {
-    const { ClientContext } = clientRuntime();
-    // Each request is marked with the profile's name, so the log says which profile it was made for.
-    return new ClientContext(
+  /** Clients of any profile (Test Connection of one that is not active), sharing the one transport. */
+  clientsFor(profile: ConnectionProfile): PlatformClients {
+    return new PlatformClients(
       profile,
       (id) => this.vault.get(profile.id, id),
-      clientRuntime().transportFor(this.transport, profile.name),
+      () => this.transport,
     );
   }
 
   private get transport(): Transport {
-    this.transportHolder.value ??= new (clientRuntime().Transport)({
-      onRequest: (entry) => this.log.request(entry),
-    });
+    this.transportHolder.value ??= newTransport((entry) => this.log.request(entry));
     return this.transportHolder.value;
   }
 

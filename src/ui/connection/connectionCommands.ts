@@ -3,7 +3,7 @@ import type { Environment } from '../../contract/common';
 import type { ProbeResult } from '../../client/probe';
 import { type ConnectionProfile, CREDENTIALS, type CredentialId, LOCAL_PROFILE_ID } from '../../client/profile';
 import { promptProfile, profileFromInput, type ProfileInput } from './addProfile';
-import { clientRuntime } from '../clientRuntime';
+import { platformContract } from '../model/platformClients';
 import type { Connection } from './connection';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
@@ -203,7 +203,7 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
       (_p, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
-        return clientRuntime().probeConnection(connection.contextFor(profile), controller.signal);
+        return connection.clientsFor(profile).probe(controller.signal);
       },
     );
     const worked = results.filter((r) => r.outcome === 'works');
@@ -392,7 +392,7 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
     ),
     vscode.commands.registerCommand(Command.selectEnvironment, (env?: Environment) =>
       reportErrors(async () => {
-        const { ENVIRONMENTS } = clientRuntime().commonContract;
+        const { ENVIRONMENTS } = platformContract().commonContract;
         const chosen =
           env ??
           (

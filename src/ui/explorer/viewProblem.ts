@@ -1,4 +1,5 @@
 // No 'vscode' here: which welcome content a view shows when it could not load, decided from the failure.
+import { isPlatformError } from '../common/failure';
 
 /**
  * Why a view could not load, as its welcome content tells it (context keys agentWorkbench.agents.problem and
@@ -9,7 +10,7 @@ export type ViewProblem = 'missingKey' | 'keyRefused' | 'noAccess' | 'unreachabl
 
 /** The problem a failure of a view's first read stands for. */
 export function viewProblemOf(err: unknown): ViewProblem {
-  const kind = err instanceof Error && err.name === 'PlatformError' ? (err as { kind?: unknown }).kind : undefined;
+  const kind = isPlatformError(err) ? err.kind : undefined;
   switch (kind) {
     case 'notConfigured':
       return 'missingKey';

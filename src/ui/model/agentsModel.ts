@@ -1,7 +1,7 @@
 import type { Agent, Branch, Deployment, PhoneNumber, RealtimeConfig, Topic } from '../../contract/agents';
 import { Disposable } from '../../core/disposable';
 import { Emitter, type Event } from '../../core/event';
-import type { AgentsSource } from '../explorer/agents/agentsSource';
+import type { AgentsSource } from './agentsSource';
 import { Loadable, LoadableMap } from './loadable';
 
 /** What changed: the list of agents, or one part of one agent. */

@@ -1,7 +1,7 @@
 import type { AlertRule, CurrentAlert } from '../../contract/alerts';
 import { Disposable } from '../../core/disposable';
 import { Emitter, type Event } from '../../core/event';
-import type { AlertsSource, EndpointRecord } from '../explorer/alerts/alertsSource';
+import type { AlertsSource, EndpointRecord } from './alertsSource';
 import { Loadable } from './loadable';
 
 export type AlertsChange = 'rules' | 'currentAlerts' | 'endpoints';

@@ -1,9 +1,8 @@
-import type { ClientContext } from '../../client/context';
-import { clientRuntime } from '../clientRuntime';
-import type { Connection } from '../connection/connection';
-import type { AgentsSource } from '../explorer/agents/agentsSource';
-import { agentsSourceFor } from '../explorer/agents/clientAgentsSource';
-import { type AlertsSource, alertsSourceOf } from '../explorer/alerts/alertsSource';
+import type { Event } from '../../core/event';
+import type { AgentsSource } from './agentsSource';
+import { agentsSourceOf } from './clientAgentsSource';
+import { type AlertsSource, alertsSourceOf } from './alertsSource';
+import type { PlatformClients } from './platformClients';
 import { ProfileModels } from './profileModels';
 
 /** Makes the reads on their first use, so a model made for a new profile does not load the client bundle yet. */
@@ -12,16 +11,22 @@ function onFirstUse<T extends object>(make: () => T): () => T {
   return () => (made ??= make());
 }
 
-/** The models of the live connection: the active profile's, read through its client context. */
-export function profileModelsOf(connection: Connection): ProfileModels<ClientContext> {
-  return new ProfileModels<ClientContext>({
+/** The connection as the models see it: the active profile's platform clients, and when they change. */
+export interface ClientsOfConnection {
+  readonly clients: PlatformClients | undefined;
+  readonly onDidChange: Event<void>;
+}
+
+/** The models of the live connection: the active profile's, read through its platform clients. */
+export function profileModelsOf(connection: ClientsOfConnection): ProfileModels<PlatformClients> {
+  return new ProfileModels<PlatformClients>({
     active: () => {
-      const ctx = connection.context;
-      return ctx ? { profileId: ctx.profile.id, ctx } : undefined;
+      const clients = connection.clients;
+      return clients ? { profileId: clients.profile.id, ctx: clients } : undefined;
     },
     onDidChangeActive: connection.onDidChange,
-    agents: (ctx): AgentsSource => {
-      const real = onFirstUse(() => agentsSourceFor(ctx));
+    agents: (clients): AgentsSource => {
+      const real = onFirstUse(() => agentsSourceOf(clients.agents));
       return {
         listAgents: (signal) => real().listAgents(signal),
         getAgent: (agentId) =>
@@ -34,13 +39,11 @@ export function profileModelsOf(connection: Connection): ProfileModels<ClientCon
         listRealtimeConfigs: (agentId) => real().listRealtimeConfigs(agentId),
       };
     },
-    alerts: (ctx): AlertsSource => {
-      const real = onFirstUse(() =>
-        alertsSourceOf(new (clientRuntime().AlertsClient)(ctx), ctx.profile.id, ctx.profile.projectId),
-      );
+    alerts: (clients): AlertsSource => {
+      const real = onFirstUse(() => alertsSourceOf(clients.alerts, clients.profile.id, clients.profile.projectId));
       return {
-        profileId: ctx.profile.id,
-        projectId: ctx.profile.projectId,
+        profileId: clients.profile.id,
+        projectId: clients.profile.projectId,
         listRules: (signal) => real().listRules(signal),
         currentAlerts: (signal) => real().currentAlerts(signal),
         listEndpoints: (signal) => real().listEndpoints(signal),

@@ -1,7 +1,7 @@
 import { Disposable, MutableDisposable } from '../../core/disposable';
 import { Emitter, type Event } from '../../core/event';
-import type { AgentsSource } from '../explorer/agents/agentsSource';
-import type { AlertsSource } from '../explorer/alerts/alertsSource';
+import type { AgentsSource } from './agentsSource';
+import type { AlertsSource } from './alertsSource';
 import { AgentsModel } from './agentsModel';
 import { AlertsModel } from './alertsModel';
 

@@ -5,7 +5,7 @@ import type { ProfileModels } from '../model/profileModels';
 import { prompts } from '../common/prompts';
 import { Command, View } from '../ids';
 import type { Log } from '../log';
-import { formatAmount, metricLabel, operatorWords } from '../explorer/alerts/alertFormat';
+import { formatAmount, metricLabel, operatorWords } from '../common/alertFormat';
 
 /** The setting that says how often current alerts are read; 0 stops reading them. */
 export const POLL_SETTING = 'agentWorkbench.alerts.pollIntervalSeconds';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { clientRuntime } from '../clientRuntime';
+import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
-import { requireContext, runCommand, withProgress } from '../commands/commandSupport';
+import { requireClients, runCommand, withProgress } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import { Command } from '../ids';
 import { copyAction, formatSize, parseJsonObject } from './toolSupport';
@@ -16,8 +16,8 @@ export interface ReservedNumber {
 /** Reserve a temporary number that routes to the key's agent with attributes written as a JSON object. */
 export function registerDniReservationCommand(connection: Connection): vscode.Disposable {
   async function reserveNumber(): Promise<ReservedNumber | undefined> {
-    requireContext(connection);
-    const { DNI_ATTRIBUTES_MAX_BYTES: max } = clientRuntime().dniContract;
+    requireClients(connection);
+    const { DNI_ATTRIBUTES_MAX_BYTES: max } = platformContract().dniContract;
     const typed = await prompts.input({
       title: vscode.l10n.t('Reserve Phone Number'),
       prompt: vscode.l10n.t('Attributes the agent receives with calls to this number, as a JSON object'),
@@ -37,7 +37,7 @@ export function registerDniReservationCommand(connection: Connection): vscode.Di
     if (!parsed.ok) return undefined;
     const attributes = parsed.value;
     const send = async (): Promise<ReservedNumber> => {
-      const client = new (clientRuntime().DniClient)(requireContext(connection));
+      const client = requireClients(connection).dni;
       const reply = await withProgress(vscode.l10n.t('Reserving a number…'), (signal) =>
         client.reserve(attributes, signal),
       );

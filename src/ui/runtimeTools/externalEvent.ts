@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { ExternalEventInput } from '../../client/externalEvents';
 import type { EventIdLocation } from '../../contract/externalEvents';
-import { clientRuntime } from '../clientRuntime';
+import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
-import { requireContext, runCommand, withProgress } from '../commands/commandSupport';
+import { requireClients, runCommand, withProgress } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import { Command } from '../ids';
 
@@ -138,7 +138,7 @@ async function askEvent(conversationId: string | undefined): Promise<ExternalEve
     { title, placeHolder: vscode.l10n.t('Where the event id lives') },
   );
   if (!where) return undefined;
-  const { EVENT_ID_PATH_MAX, EVENT_ID_MAX } = clientRuntime().externalEventsContract;
+  const { EVENT_ID_PATH_MAX, EVENT_ID_MAX } = platformContract().externalEventsContract;
   const path = await prompts.input({
     title,
     prompt:
@@ -206,11 +206,11 @@ async function askEvent(conversationId: string | undefined): Promise<ExternalEve
  */
 export function registerExternalEventCommand(connection: Connection): vscode.Disposable {
   async function sendExternalEvent(args: ExternalEventArgs): Promise<SentEvent | undefined> {
-    requireContext(connection);
+    requireClients(connection);
     const input = await askEvent(args.conversationId);
     if (!input) return undefined;
     const send = async (): Promise<SentEvent> => {
-      const client = new (clientRuntime().ExternalEventsClient)(requireContext(connection));
+      const client = requireClients(connection).externalEvents;
       const reply = await withProgress(vscode.l10n.t('Sending the external event…'), (signal) =>
         client.send(input, signal),
       );

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { OutboundEncryption } from '../../contract/outbound';
-import { clientRuntime } from '../clientRuntime';
+import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
-import { requireContext, runCommand, withProgress } from '../commands/commandSupport';
+import { requireClients, runCommand, withProgress } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import { Command } from '../ids';
 import { copyAction, formatSize } from './toolSupport';
@@ -22,7 +22,7 @@ export interface PlacedCall {
  */
 export type OpenCallConversation = (callSid: string) => Thenable<unknown>;
 
-const outbound = () => clientRuntime().outboundContract;
+const outbound = () => platformContract().outboundContract;
 
 /** The live line under the metadata box: the encoded size against the platform's 26 KB limit. */
 function sizeLine(metadata: Record<string, string>): { text: string; over: boolean } {
@@ -139,7 +139,7 @@ export function registerOutboundCallCommand(
   openConversation?: OpenCallConversation,
 ): vscode.Disposable {
   async function send(call: Omit<PlacedCall, 'callSid'>): Promise<PlacedCall> {
-    const client = new (clientRuntime().OutboundClient)(requireContext(connection));
+    const client = requireClients(connection).outbound;
     const reply = await withProgress(vscode.l10n.t('Calling {0}…', call.toNumber), (signal) =>
       client.placeCall({ to_number: call.toNumber, metadata: call.metadata, encryption: call.encryption }, signal),
     );
@@ -159,7 +159,7 @@ export function registerOutboundCallCommand(
   }
 
   async function placeTestCall(): Promise<PlacedCall | undefined> {
-    requireContext(connection);
+    requireClients(connection);
     const call = await askCall();
     if (!call) return undefined;
     // A call is never placed twice by itself: Retry is the person's choice, after a 500 that placed nothing.

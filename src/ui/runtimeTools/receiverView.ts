@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../core/disposable';
 import { Emitter } from '../../core/event';
-import { clientRuntime } from '../clientRuntime';
+import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
-import { assumedScheme } from '../explorer/alerts/signatureScheme';
-import type { WebhookSecrets } from '../explorer/alerts/webhookSecrets';
-import { runCommand, UserFacingError } from '../commands/commandSupport';
-import type { EndpointResult } from '../commands/webhookCommands';
+import { assumedScheme } from '../common/signatureScheme';
+import type { WebhookSecrets } from '../connection/webhookSecrets';
+import { runCommand, UserFacingError } from '../common/commandSupport';
+import type { EndpointResult } from '../model/alertsSource';
 import { prompts } from '../common/prompts';
 import { Command, ContextKey, ItemContext, View } from '../ids';
 import type { Log } from '../log';
-import { formatAmount, metricLabel, operatorWords, stateLabel } from '../explorer/alerts/alertFormat';
+import { formatAmount, metricLabel, operatorWords, stateLabel } from '../common/alertFormat';
 import { copyAction } from './toolSupport';
 import { type ReceivedDelivery, type Verdict, WebhookReceiver, type WebhookVerifier } from './webhookReceiver';
 
@@ -72,10 +72,9 @@ function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
 /** The checker of the assumed scheme: the kept signing secrets of this profile's endpoints that point at the receiver. */
 function verifierOf(connection: Connection, secrets: WebhookSecrets): WebhookVerifier {
   return async (body, headers, receiverUrl) => {
-    const ctx = connection.context;
-    if (!ctx) return { verified: false, reason: vscode.l10n.t('no connection profile is active') };
-    const runtime = clientRuntime();
-    const endpoints = (await new runtime.AlertsClient(ctx).listEndpoints()).filter((e) => e.url === receiverUrl);
+    const clients = connection.clients;
+    if (!clients) return { verified: false, reason: vscode.l10n.t('no connection profile is active') };
+    const endpoints = (await clients.alerts.listEndpoints()).filter((e) => e.url === receiverUrl);
     if (endpoints.length === 0)
       return {
         verified: false,
@@ -83,9 +82,9 @@ function verifierOf(connection: Connection, secrets: WebhookSecrets): WebhookVer
       };
     let reason: string | undefined;
     for (const endpoint of endpoints) {
-      const secret = await secrets.get(ctx.profile.id, endpoint.id);
+      const secret = await secrets.get(clients.profile.id, endpoint.id);
       if (!secret) continue;
-      const result = runtime.alertsContract.verifyWebhookSignature({ secret, body, headers });
+      const result = platformContract().alertsContract.verifyWebhookSignature({ secret, body, headers });
       if (result.ok) return { verified: true, endpointName: endpoint.name };
       reason = result.reason;
     }
@@ -128,7 +127,7 @@ export function registerWebhookReceiver(connection: Connection, secrets: Webhook
     }
     log.info(`Webhook receiver listening at ${url}`);
     const register = vscode.l10n.t('Register as Endpoint');
-    const answer = connection.context
+    const answer = connection.clients
       ? await prompts.info(
           vscode.l10n.t(
             'The webhook receiver listens at {0}. Register it as a webhook endpoint, so the platform delivers alert notifications here?',
@@ -140,7 +139,7 @@ export function registerWebhookReceiver(connection: Connection, secrets: Webhook
       : await prompts.info(vscode.l10n.t('The webhook receiver listens at {0}.', url), copyAction());
     if (answer === copyAction()) await vscode.env.clipboard.writeText(url);
     if (answer !== register) return { url };
-    const event_types = [...clientRuntime().alertsContract.WEBHOOK_EVENT_TYPES];
+    const event_types = [...platformContract().alertsContract.WEBHOOK_EVENT_TYPES];
     // Kept in secret storage and not shown: the receiver checks signatures with it, nobody needs to copy it.
     const result = await vscode.commands.executeCommand<EndpointResult | undefined>(Command.createWebhookEndpoint, {
       name: vscode.l10n.t('Agent Workbench receiver'),

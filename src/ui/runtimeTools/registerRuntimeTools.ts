@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { DisposableStore } from '../../core/disposable';
 import { Command } from '../ids';
 import type { Connection } from '../connection/connection';
-import type { WebhookSecrets } from '../explorer/alerts/webhookSecrets';
+import type { WebhookSecrets } from '../connection/webhookSecrets';
 import type { Log } from '../log';
 import type { ProfileModels } from '../model/profileModels';
 import { AlertWatcher } from './alertWatcher';

@@ -2,8 +2,16 @@ import * as vscode from 'vscode';
 import type { AgentsClient } from '../../client/agents';
 import type { Branch, MergeConflict, MergeResolution, MergeResult } from '../../contract/agents';
 import type { AgentFolders } from './agentFolders';
-import { agentsClient, branchNameShapeProblem, resolveAgent } from '../commands/agentCommands';
-import { requireModel, runCommand, untilAborted, UserFacingError, withProgress } from '../commands/commandSupport';
+import { resolveAgent } from '../explorer/agents/agentChoice';
+import { branchNameShapeProblem } from '../model/nameRules';
+import {
+  requireClients,
+  requireModel,
+  runCommand,
+  untilAborted,
+  UserFacingError,
+  withProgress,
+} from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
 import { BranchNode } from '../explorer/agents/agentNodes';
@@ -64,7 +72,7 @@ export function registerBranchCommands(
    */
   async function switchFolder(target: PickedFolder, branch: { branchId: string; name: string }): Promise<boolean> {
     const { AgentMirror, NodeFileSystem, UnpushedEditsError } = workspaceRuntime();
-    const mirror = new AgentMirror(new NodeFileSystem(target.folder), agentsClient(connection));
+    const mirror = new AgentMirror(new NodeFileSystem(target.folder), requireClients(connection).agents);
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await withProgress(vscode.l10n.t('Switching {0} to {1}…', target.manifest.name, branch.name), (signal) =>
@@ -175,7 +183,7 @@ export function registerBranchCommands(
     const taken = new Set(branches.map((b) => b.name));
     const check = (v: string): string | undefined => {
       const t = v.trim();
-      const shape = branchNameShapeProblem(t);
+      const shape = branchNameShapeProblem(vscode.l10n, t);
       if (shape) return shape;
       if (taken.has(t)) return vscode.l10n.t('{0} already has a branch named {1}.', agent.name, t);
       return undefined;
@@ -193,7 +201,7 @@ export function registerBranchCommands(
     )?.trim();
     if (!name) return undefined;
     const fromMain = isMain(branches.find((b) => b.branchId === from.branchId) ?? from);
-    const client = agentsClient(connection);
+    const client = requireClients(connection).agents;
     const created = await withProgress(vscode.l10n.t('Creating branch {0}…', name), async (signal) => {
       const made = await client.createBranch(agent.agentId, name, signal);
       // The spec shows the answer only as "new branch": where it has no id, the branch is found by its name.
@@ -326,7 +334,7 @@ export function registerBranchCommands(
     if (target) {
       const { AgentMirror, NodeFileSystem } = workspaceRuntime();
       const unpushed = (
-        await new AgentMirror(new NodeFileSystem(target.folder), agentsClient(connection)).status()
+        await new AgentMirror(new NodeFileSystem(target.folder), requireClients(connection).agents).status()
       ).filter((f) => f.state !== 'unchanged');
       if (unpushed.length > 0) {
         const go = vscode.l10n.t('Merge Without Them');
@@ -355,7 +363,7 @@ export function registerBranchCommands(
       go,
     );
     if (answer !== go) return undefined;
-    const client = agentsClient(connection);
+    const client = requireClients(connection).agents;
     const { agentId } = agent;
     const mergeOnce = (resolutions: MergeResolution[]) =>
       withProgress(vscode.l10n.t('Merging {0} into main…', branchName), (signal) =>

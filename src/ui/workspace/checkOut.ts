@@ -2,15 +2,15 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Branch } from '../../contract/agents';
 import type { AgentManifest } from '../../workspace/agentManifest';
-import { agentsClient, resolveAgent } from '../commands/agentCommands';
+import { resolveAgent } from '../explorer/agents/agentChoice';
 import {
-  requireContext,
+  requireClients,
   requireModel,
   runCommand,
   untilAborted,
   UserFacingError,
   withProgress,
-} from '../commands/commandSupport';
+} from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
 import { AgentNode, BranchNode } from '../explorer/agents/agentNodes';
@@ -66,7 +66,7 @@ export function registerCheckOutCommand(
   }
 
   async function checkOut(arg: CheckOutArg): Promise<string | undefined> {
-    const ctx = requireContext(connection);
+    const clients = requireClients(connection);
     const byId = arg instanceof AgentNode || arg instanceof BranchNode ? undefined : arg;
     const agent =
       arg instanceof BranchNode
@@ -81,10 +81,10 @@ export function registerCheckOutCommand(
     const manifest: AgentManifest = {
       agentId: agent.agentId,
       name: agent.name,
-      profile: ctx.profile.id,
+      profile: clients.profile.id,
       branch: { branchId: branch.branchId, name: branch.name },
     };
-    const mirror = new AgentMirror(new NodeFileSystem(folder), agentsClient(connection));
+    const mirror = new AgentMirror(new NodeFileSystem(folder), clients.agents);
     await withProgress(vscode.l10n.t('Checking out {0} ({1})…', agent.name, branch.name), (signal) =>
       mirror.checkout(manifest, signal),
     );

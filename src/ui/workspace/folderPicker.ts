@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AGENT_MANIFEST, type AgentManifest, parseAgentManifest } from '../../workspace/agentManifest';
-import { requireContext, UserFacingError } from '../commands/commandSupport';
+import { requireClients, UserFacingError } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
 import { BranchNode } from '../explorer/agents/agentNodes';
@@ -61,7 +61,7 @@ export class FolderPicker {
   ) {}
 
   private activeProfile(): string {
-    return requireContext(this.connection).profile.id;
+    return requireClients(this.connection).profile.id;
   }
 
   /** Every checked-out agent folder of the workspace for the profile in use (of one agent, if given), the active editor's first. */

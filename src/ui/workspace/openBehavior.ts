@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentFolders } from './agentFolders';
-import { runCommand } from '../commands/commandSupport';
+import { runCommand } from '../common/commandSupport';
 import type { Connection } from '../connection/connection';
 import { BEHAVIOR_FILE } from '../../workspace/layout';
 import { Command } from '../ids';

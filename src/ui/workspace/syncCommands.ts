@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import type { AgentsClient } from '../../client/agents';
 import type { PullReport, PushReport } from '../../workspace/mirror';
-import { agentsClient } from '../commands/agentCommands';
-import { requireContext, runCommand, UserFacingError, withProgress } from '../commands/commandSupport';
+import { requireClients, runCommand, UserFacingError, withProgress } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
 import { Command } from '../ids';
@@ -59,9 +59,9 @@ export function registerSyncCommands(
   }
 
   /** The platform client for a folder, when the profile in use is the one the folder was checked out with. */
-  function clientFor(c: AgentSourceControl): ReturnType<typeof agentsClient> {
-    const ctx = requireContext(connection);
-    if (c.folder.manifest.profile !== ctx.profile.id)
+  function clientFor(c: AgentSourceControl): AgentsClient {
+    const clients = requireClients(connection);
+    if (c.folder.manifest.profile !== clients.profile.id)
       throw new UserFacingError(
         vscode.l10n.t(
           '{0} was checked out with connection profile "{1}": switch to it first (Agent Workbench: Switch Connection Profile).',
@@ -69,7 +69,7 @@ export function registerSyncCommands(
           c.folder.manifest.profile,
         ),
       );
-    return agentsClient(connection);
+    return clients.agents;
   }
 
   async function pull(arg: SyncArg): Promise<PullReport | undefined> {
@@ -179,13 +179,15 @@ export function registerSyncCommands(
   /** Re-reads the status of every checked-out folder: the files, and the platform where its profile is in use. */
   async function refreshStatus(): Promise<Array<{ folder: string; files: ShownStatus[] }>> {
     await controls.folders.scan();
-    const profile = connection.context?.profile.id;
+    const profile = connection.clients?.profile.id;
     let failure: unknown;
     const out = await Promise.all(
       controls.list().map(async (c) => {
         let files: ShownStatus[];
         try {
-          files = await c.refresh(c.folder.manifest.profile === profile ? agentsClient(connection) : undefined);
+          files = await c.refresh(
+            c.folder.manifest.profile === profile ? requireClients(connection).agents : undefined,
+          );
         } catch (err) {
           failure ??= err;
           files = await c.refresh().catch(() => []);

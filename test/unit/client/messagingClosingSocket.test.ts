@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { WebSocketServer } from 'ws';
-import { AccessToken } from '../../../src/client/messaging';
+import { AccessToken } from '../../../src/client/accessToken';
 import { MessagingSession } from '../../../src/client/messagingSession';
 
 describe('messaging session: a socket that is closing', () => {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { AccessToken } from '../../../src/client/messaging';
+import { AccessToken } from '../../../src/client/accessToken';
 import type { SessionRecovery } from '../../../src/client/messagingRecovery';
 import { MessagingSession } from '../../../src/client/messagingSession';
 import { SYSTEM_ERRORS } from '../../../src/contract/messaging';

@@ -11,7 +11,7 @@ import {
   type ListTopicsResponse,
   type Topic,
 } from '../../../src/contract/agents';
-import { SUPPORT_AGENT_CONTENT } from '../../../src/localPlatform/seed/seeds';
+import { SUPPORT_AGENT_CONTENT } from '../../../src/localPlatform/seed/supportAgent';
 import { useLocalPlatform } from '../support/localPlatform';
 import { agentsCaller, type ErrorBody, SUPPORT } from './agentsSupport';
 

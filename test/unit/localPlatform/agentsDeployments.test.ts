@@ -9,7 +9,7 @@ import {
   type ListDeploymentsResponse,
 } from '../../../src/contract/agents';
 import { servedContent } from '../../../src/localPlatform/agents/served';
-import { SUPPORT_AGENT_CONTENT } from '../../../src/localPlatform/seed/seeds';
+import { SUPPORT_AGENT_CONTENT } from '../../../src/localPlatform/seed/supportAgent';
 import { useLocalPlatform } from '../support/localPlatform';
 import { agentsCaller, type ErrorBody, SUPPORT } from './agentsSupport';
 

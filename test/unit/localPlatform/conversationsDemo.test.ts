@@ -5,7 +5,8 @@ import { conversationsPageV3Schema } from '../../../src/contract/conversations';
 import { seedDemoConversations } from '../../../src/localPlatform/conversations/demo';
 import { Platform } from '../../../src/localPlatform/platform';
 import { LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { applySeed, SEED_EPOCH } from '../../../src/localPlatform/seed/seeds';
+import { applySeed } from '../../../src/localPlatform/seed/seeds';
+import { SEED_EPOCH } from '../../../src/localPlatform/seed/supportAgent';
 import { call, useLocalPlatform } from '../support/localPlatform';
 
 function demoPlatform(): Platform {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SEED_EPOCH, shiftTimestamps } from '../../../src/localPlatform/seed/seeds';
+import { shiftTimestamps } from '../../../src/localPlatform/seed/seeds';
+import { SEED_EPOCH } from '../../../src/localPlatform/seed/supportAgent';
 import { startLocalPlatform } from '../../../src/localPlatform/server';
 
 describe('demo seed anchoring', () => {

@@ -1,9 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { plainL10n } from '../../../src/ui/common/l10n';
+import { actorShort, actorText } from '../../../src/ui/explorer/agents/deploymentActors';
 import {
-  actorShort,
-  actorText,
   confirmationName,
   promoteConfirmation,
   publishConfirmation,

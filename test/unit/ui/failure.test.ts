@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PlatformError } from '../../../src/client/errors';
 import { plainL10n } from '../../../src/ui/common/l10n';
-import { failureReport } from '../../../src/ui/commands/failure';
+import { failureReport } from '../../../src/ui/common/failure';
 
 const failed = (kind: ConstructorParameters<typeof PlatformError>[0]['kind']) =>
   new PlatformError({ family: 'agents', kind, operation: 'Publish to sandbox' });

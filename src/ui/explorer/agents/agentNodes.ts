@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Agent, Branch, Topic } from '../../../contract/agents';
 import { remoteUri } from '../remoteDocuments';
 import { createdLine, InfoNode, LoadingNode, TreeNode, updatedLine, when } from '../treeNode';
-import { orderBranches } from './agentsSource';
+import { orderBranches } from '../../model/agentsSource';
 import type { AgentModel } from '../../model/agentsModel';
 import { DeploymentsNode } from './deploymentNodes';
 import { NumbersNode, RealtimeConfigsNode } from './telephonyNodes';

@@ -10,6 +10,7 @@ import { NumbersNode, RealtimeConfigsNode } from './telephonyNodes';
 import type { AgentsChange, AgentsModel } from '../../model/agentsModel';
 import { ContextKey, View } from '../../ids';
 import { type ViewProblem, viewProblemOf } from '../viewProblem';
+import { isPlatformError } from '../../common/failure';
 
 export const AGENTS_VIEW = View.agents;
 
@@ -301,5 +302,5 @@ function invalidatePartOf(node: TreeNode): boolean {
 
 /** A failure of an endpoint the spec does not show (the client marks it with the assumption). */
 function isAssumptionError(err: unknown): boolean {
-  return err instanceof Error && err.name === 'PlatformError' && Boolean((err as { assumption?: unknown }).assumption);
+  return isPlatformError(err) && Boolean(err.assumption);
 }

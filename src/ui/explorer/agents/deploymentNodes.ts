@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import type { Deployment } from '../../../contract/agents';
 import type { Environment } from '../../../contract/common';
 import { InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
-import type { AgentNode } from './agentNodes';
+import type { AgentParent } from './agentParent';
 import { ItemContext } from '../../ids';
-import { actorShort, actorText } from '../../commands/deployConfirmations';
+import { actorShort, actorText } from './deploymentActors';
 
 export const ENVIRONMENT_ORDER: readonly Environment[] = ['sandbox', 'pre-release', 'live'];
 
@@ -12,7 +12,7 @@ const ENV_ICON: Record<Environment, string> = { sandbox: 'beaker', 'pre-release'
 
 /** Deployments of an agent, grouped by environment (sandbox, pre-release, live). */
 export class DeploymentsNode extends LoadingNode {
-  constructor(readonly agentNode: AgentNode) {
+  constructor(readonly agentNode: AgentParent) {
     super(agentNode);
   }
 
@@ -132,7 +132,7 @@ export class DeploymentNode extends TreeNode {
     return `${this.envNode.id}/${this.deployment.id}`;
   }
 
-  get agentNode(): AgentNode {
+  get agentNode(): AgentParent {
     return this.envNode.group.agentNode;
   }
 

@@ -3,17 +3,29 @@ import type { Connection } from '../../connection/connection';
 import { RemoteDocuments, setShownProfile } from '../remoteDocuments';
 import { Scheme } from '../../uris';
 import { AgentsTree } from './agentsTree';
-import type { AgentFolders } from '../../workspace/agentFolders';
+import type { Event } from '../../../core/event';
 import { RememberedAgents } from './rememberedAgents';
 import type { ProfileModels } from '../../model/profileModels';
 import { prompts } from '../../common/prompts';
+
+/**
+ * The agent folders checked out into the workspace, as the Agents view marks them (the file mirror's index of
+ * folders answers it; the view does not depend on the file mirror's UI).
+ */
+export interface CheckedOutFolders {
+  /** The branch id of an agent checked out for a profile, if any. */
+  branchOf(profileId: string | undefined, agentId: string): string | undefined;
+  /** Looks for checked-out folders again. */
+  scan(): Promise<void>;
+  readonly onDidChangeFolders: Event<void>;
+}
 
 /** Builds the Agents view and the read-only remote documents; reloads both when the profile changes. */
 export function createAgentsView(
   connection: Connection,
   models: ProfileModels<object>,
   workspaceState: vscode.Memento,
-  checkouts: AgentFolders,
+  checkouts: CheckedOutFolders,
 ): {
   tree: AgentsTree;
   remembered: RememberedAgents;

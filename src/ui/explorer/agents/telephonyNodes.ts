@@ -2,13 +2,13 @@ import * as vscode from 'vscode';
 import type { PhoneNumber, RealtimeConfig } from '../../../contract/agents';
 import { remoteUri } from '../remoteDocuments';
 import { ActionNode, InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
-import type { AgentNode } from './agentNodes';
+import type { AgentParent } from './agentParent';
 import { ENVIRONMENT_ORDER } from './deploymentNodes';
 import { Command, ItemContext } from '../../ids';
 
 /** Telephony numbers of an agent, grouped by environment and then connector. */
 export class NumbersNode extends LoadingNode {
-  constructor(readonly agentNode: AgentNode) {
+  constructor(readonly agentNode: AgentParent) {
     super(agentNode);
   }
 
@@ -151,7 +151,7 @@ export class NumberNode extends TreeNode {
 
 /** Real-time configs: runtime values that take effect without publishing. */
 export class RealtimeConfigsNode extends LoadingNode {
-  constructor(readonly agentNode: AgentNode) {
+  constructor(readonly agentNode: AgentParent) {
     super(agentNode);
   }
 

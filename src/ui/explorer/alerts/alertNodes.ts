@@ -11,10 +11,10 @@ import {
   stateIcon,
   stateLabel,
   windowWords,
-} from './alertFormat';
-import type { EndpointRecord } from './alertsSource';
+} from '../../common/alertFormat';
+import type { EndpointRecord } from '../../model/alertsSource';
 import type { AlertsModel } from '../../model/alertsModel';
-import type { WebhookSecrets } from './webhookSecrets';
+import type { WebhookSecrets } from '../../connection/webhookSecrets';
 import { Command, ItemContext } from '../../ids';
 
 /** The command that reloads one node of the Alerts view (the shared refreshNode serves the Agents view). */

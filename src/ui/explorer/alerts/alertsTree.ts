@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { AlertRule } from '../../../contract/alerts';
 import { Disposable, MutableDisposable } from '../../../core/disposable';
 import { Emitter } from '../../../core/event';
-import { clientRuntime } from '../../clientRuntime';
+import { platformContract } from '../../model/platformClients';
 import type { AlertsModel } from '../../model/alertsModel';
 import type { ProfileModels } from '../../model/profileModels';
 import { NodeTreeProvider } from '../treeProvider';
@@ -17,7 +17,7 @@ import {
   RuleNode,
   RulesGroupNode,
 } from './alertNodes';
-import type { WebhookSecrets } from './webhookSecrets';
+import type { WebhookSecrets } from '../../connection/webhookSecrets';
 import { ContextKey, View } from '../../ids';
 import { type ViewProblem, viewProblemOf } from '../viewProblem';
 
@@ -168,7 +168,7 @@ export class AlertsTree extends Disposable {
             value: r.current_value,
             at: r.last_evaluated_at ?? new Date().toISOString(),
           });
-      this.rulesGroup = new RulesGroupNode(rules, clientRuntime().alertsContract.ALERT_RULES_MAX, (r) =>
+      this.rulesGroup = new RulesGroupNode(rules, platformContract().alertsContract.ALERT_RULES_MAX, (r) =>
         this.lastValues.get(key(r)),
       );
     }

@@ -6,7 +6,7 @@ import type { ChatLine, FixKind } from '../../../protocol/chat';
 import { type ChatBackend, fixOf, type SentMessage } from './chatBackend';
 import type { ChatTranscript } from './chatTranscript';
 import type { PanelActions } from './messagingBackend';
-import { isPlatformError } from '../../commands/failure';
+import { isPlatformError } from '../../common/failure';
 
 /**
  * Chat API mode: turn-based REST. Create (with the variant and integration attributes), one

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type ChatSettings, type ChatTarget, isChatSnapshot } from '../../../protocol/chat';
-import { runCommand, UserFacingError } from '../../commands/commandSupport';
+import { runCommand, UserFacingError } from '../../common/commandSupport';
 import { prompts } from '../../common/prompts';
 import type { Connection } from '../../connection/connection';
 import { AgentNode, BranchNode } from '../../explorer/agents/agentNodes';

@@ -11,8 +11,7 @@ import {
   isChatCommand,
   isChatRequest,
 } from '../../../protocol/chat';
-import { clientRuntime } from '../../clientRuntime';
-import { requireContext, runCommand, UserFacingError } from '../../commands/commandSupport';
+import { requireClients, runCommand, UserFacingError } from '../../common/commandSupport';
 import type { Connection } from '../../connection/connection';
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
@@ -252,12 +251,11 @@ export class ChatPanel extends ObservableDisposable {
     };
     let backend: ChatBackend;
     try {
-      const ctx = requireContext(this.connection);
-      const runtime = clientRuntime();
+      const clients = requireClients(this.connection);
       backend =
         this.settings.mode === 'messaging'
-          ? new MessagingBackend(new runtime.MessagingClient(ctx), this.transcript, actions, messagingEventNames())
-          : new ChatApiBackend(new runtime.ChatClient(ctx), this.transcript, actions);
+          ? new MessagingBackend(clients.messaging, this.transcript, actions, messagingEventNames())
+          : new ChatApiBackend(clients.chat, this.transcript, actions);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.transcript.setStatus({ state: 'failed', text: message, canSend: false });

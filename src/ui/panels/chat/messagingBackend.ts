@@ -12,7 +12,7 @@ import type { MessagingSession, SessionState } from '../../../client/messagingSe
 import type { ClientEventKind, ClientEventNames } from '../../../contract/messaging';
 import { Disposable, toDisposable } from '../../../core/disposable';
 import type { ChatLine, FixKind } from '../../../protocol/chat';
-import { clientRuntime } from '../../clientRuntime';
+import { platformContract } from '../../model/platformClients';
 import { type ChatBackend, fixOf, type SentMessage } from './chatBackend';
 import type { ChatTranscript } from './chatTranscript';
 import { systemErrorFix } from './systemErrorFixes';
@@ -365,7 +365,9 @@ export class MessagingBackend extends Disposable implements ChatBackend {
     const byTheSession = this.actedOn === m.text;
     this.actedOn = undefined;
     const fix =
-      m.isError && !byTheSession ? systemErrorFix(m.text, clientRuntime().messagingContract.SYSTEM_ERRORS) : undefined;
+      m.isError && !byTheSession
+        ? systemErrorFix(m.text, platformContract().messagingContract.SYSTEM_ERRORS)
+        : undefined;
     this.t.upsert({
       id: `sys:${m.event.id}`,
       role: 'system',

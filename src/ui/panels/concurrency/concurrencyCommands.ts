@@ -8,7 +8,7 @@ import {
   isChartView,
   presetRange,
 } from '../../../protocol/concurrency';
-import { runCommand } from '../../commands/commandSupport';
+import { runCommand } from '../../common/commandSupport';
 import type { Connection } from '../../connection/connection';
 import { AgentNode } from '../../explorer/agents/agentNodes';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';

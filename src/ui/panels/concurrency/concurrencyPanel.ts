@@ -16,9 +16,8 @@ import {
   variantKind,
   isChartCommand,
 } from '../../../protocol/concurrency';
-import { clientRuntime } from '../../clientRuntime';
-import { requireContext } from '../../commands/commandSupport';
-import { failureReport } from '../../commands/failure';
+import { requireClients } from '../../common/commandSupport';
+import { failureReport } from '../../common/failure';
 import type { Connection } from '../../connection/connection';
 import type { Log } from '../../log';
 import { ViewPanel } from '../viewPanel';
@@ -93,13 +92,12 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
     this.update({ state: 'loading', query, message: undefined, note: undefined });
     const input = toInput(query);
     try {
-      const ctx = requireContext(this.connection);
-      const runtime = clientRuntime();
+      const clients = requireClients(this.connection);
       this.lastSent = input;
       const [reply, deployments] = await Promise.all([
-        new runtime.ConcurrencyClient(ctx).query(input, abort.signal),
+        clients.concurrency.query(input, abort.signal),
         this.target.agentId
-          ? new runtime.AgentsClient(ctx).listDeployments(this.target.agentId, undefined, abort.signal).then(
+          ? clients.agents.listDeployments(this.target.agentId, undefined, abort.signal).then(
               (d) => ({ ok: true as const, d }),
               (err: unknown) => ({ ok: false as const, err }),
             )

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isReplayView, type ReplayView } from '../../../protocol/replay';
-import { runCommand } from '../../commands/commandSupport';
+import { runCommand } from '../../common/commandSupport';
 import { prompts } from '../../common/prompts';
 import type { Connection } from '../../connection/connection';
 import { Command, PanelType } from '../../ids';

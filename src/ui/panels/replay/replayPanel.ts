@@ -2,9 +2,8 @@ import * as vscode from 'vscode';
 import type { ChatClient } from '../../../client/chat';
 import type { ConversationRecord } from '../../../contract/conversations';
 import { type ReplayCommand, type ReplayTurn, type ReplayView, isReplayCommand } from '../../../protocol/replay';
-import { clientRuntime } from '../../clientRuntime';
-import { requireContext } from '../../commands/commandSupport';
-import { failureReport } from '../../commands/failure';
+import { requireClients } from '../../common/commandSupport';
+import { failureReport } from '../../common/failure';
 import type { Connection } from '../../connection/connection';
 import type { Log } from '../../log';
 import { ViewPanel } from '../viewPanel';
@@ -28,7 +27,7 @@ export async function findConversation(
   conversationId: string,
   signal: AbortSignal,
 ): Promise<ConversationRecord | undefined> {
-  const client = new (clientRuntime().ConversationsClient)(requireContext(connection));
+  const client = requireClients(connection).conversations;
   for (const env of ENVIRONMENTS) {
     for await (const page of client.pages({ client_env: env, limit: PAGE }, { signal })) {
       const found = page.find((c) => c.id === conversationId);
@@ -141,7 +140,7 @@ export class ReplayPanel extends ViewPanel<ReplayView, ReplayCommand> {
   }
 
   private async replay(turns: ReplayTurn[], signal: AbortSignal): Promise<void> {
-    const client: ChatClient = new (clientRuntime().ChatClient)(requireContext(this.connection));
+    const client: ChatClient = requireClients(this.connection).chat;
     const set = (i: number, change: Partial<ReplayTurn>) => {
       const next = this.view.turns.slice();
       const turn = { ...next[i]!, ...change };

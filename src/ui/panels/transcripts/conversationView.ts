@@ -14,9 +14,8 @@ import type {
   TranscriptsNotification,
   TranscriptsRequests,
 } from '../../../protocol/transcripts';
-import { clientRuntime } from '../../clientRuntime';
-import { requireContext, runCommand, UserFacingError } from '../../commands/commandSupport';
-import { failureReport } from '../../commands/failure';
+import { requireClients, runCommand, UserFacingError } from '../../common/commandSupport';
+import { failureReport } from '../../common/failure';
 import { prompts } from '../../common/prompts';
 import type { Connection } from '../../connection/connection';
 import { Command } from '../../ids';
@@ -144,7 +143,7 @@ export class ConversationView extends ObservableDisposable {
 
   private async read(hints: LookupHints): Promise<void> {
     try {
-      const client: ConversationsClient = new (clientRuntime().ConversationsClient)(requireContext(this.connection));
+      const client: ConversationsClient = requireClients(this.connection).conversations;
       const record = await findConversation(client, this.args.conversationId, hints, this.abort.signal);
       if (this.isDisposed) return;
       if (!record && this.awaitingUntil > Date.now()) {

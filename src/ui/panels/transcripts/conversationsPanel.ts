@@ -13,9 +13,9 @@ import type {
   TranscriptsSnapshot,
   TranscriptTarget,
 } from '../../../protocol/transcripts';
-import { clientRuntime } from '../../clientRuntime';
-import { requireContext } from '../../commands/commandSupport';
-import { failureReport } from '../../commands/failure';
+import { platformContract } from '../../model/platformClients';
+import { requireClients } from '../../common/commandSupport';
+import { failureReport } from '../../common/failure';
 import type { Connection } from '../../connection/connection';
 import type { Log } from '../../log';
 import { answerRequest, type RequestHandlers } from '../panelHost';
@@ -144,14 +144,14 @@ export class ConversationsPanel extends ObservableDisposable {
     this.more = false;
     this.error = undefined;
     this.loading = undefined;
-    const built = queryOf(filters, Date.now(), clientRuntime().conversationsContract);
+    const built = queryOf(filters, Date.now(), platformContract().conversationsContract);
     if (!built.ok) {
       this.error = built.problem;
       this.webview.resend(this.snapshot());
       return;
     }
     try {
-      const client: ConversationsClient = new (clientRuntime().ConversationsClient)(requireContext(this.connection));
+      const client: ConversationsClient = requireClients(this.connection).conversations;
       this.pages = client.pages(built.query);
     } catch (err) {
       this.error = failureReport(vscode.l10n, err, false)?.message ?? String(err);

@@ -10,7 +10,7 @@ import {
   isTranscriptsSnapshot,
   type TranscriptTarget,
 } from '../../../protocol/transcripts';
-import { runCommand, UserFacingError } from '../../commands/commandSupport';
+import { runCommand, UserFacingError } from '../../common/commandSupport';
 import { prompts } from '../../common/prompts';
 import type { Connection } from '../../connection/connection';
 import { AgentNode, BranchNode } from '../../explorer/agents/agentNodes';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Agent } from '../../../../src/contract/agents';
-import type { AgentsSource } from '../../../../src/ui/explorer/agents/agentsSource';
+import type { AgentsSource } from '../../../../src/ui/model/agentsSource';
 import { type AgentsChange, AgentsModel } from '../../../../src/ui/model/agentsModel';
 
 const agent = (agentId: string): Agent => ({ agentId, name: agentId.toUpperCase(), description: '' });

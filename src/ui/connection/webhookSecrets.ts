@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
-import { Disposable } from '../../../core/disposable';
-import type { Redactor } from '../../../core/redact';
+import { Disposable } from '../../core/disposable';
+import type { Redactor } from '../../core/redact';
 
 /** Which endpoints of which profiles have a kept secret (ids only), so a removed profile leaves none behind. */
 const INDEX_KEY = 'agentWorkbench.webhookSigningSecrets';

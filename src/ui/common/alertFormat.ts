@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AlertMetric, AlertRuleState } from '../../../contract/alerts';
+import type { AlertMetric, AlertRuleState } from '../../contract/alerts';
 
 // Display of metrics, units, states and scopes, shared by the tree and the alert commands.
 // Answers may carry values this extension does not know: they are shown as the platform wrote them.

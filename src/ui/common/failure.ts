@@ -1,6 +1,6 @@
 // What a failed command tells the person, and whether it offers Retry, decided without the editor.
 import type { PlatformError } from '../../client/errors';
-import type { L10n } from '../common/l10n';
+import type { L10n } from './l10n';
 
 export function isPlatformError(err: unknown): err is PlatformError {
   return err instanceof Error && err.name === 'PlatformError';

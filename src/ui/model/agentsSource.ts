@@ -1,4 +1,4 @@
-import type { Agent, Branch, Deployment, PhoneNumber, RealtimeConfig, Topic } from '../../../contract/agents';
+import type { Agent, Branch, Deployment, PhoneNumber, RealtimeConfig, Topic } from '../../contract/agents';
 
 /** What the Agents tree reads from the platform. */
 export interface AgentsSource {

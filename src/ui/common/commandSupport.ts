@@ -1,13 +1,8 @@
 import * as vscode from 'vscode';
-import type { ClientContext } from '../../client/context';
-import type { Connection } from '../connection/connection';
-import type { ProfileModel, ProfileModels } from '../model/profileModels';
 import type { PlatformError } from '../../client/errors';
 import { failureReport, isPlatformError } from './failure';
 import { Command } from '../ids';
-import { prompts } from '../common/prompts';
-
-export { isPlatformError } from './failure';
+import { prompts } from './prompts';
 
 function noProfile(): UserFacingError {
   return new UserFacingError(
@@ -17,15 +12,15 @@ function noProfile(): UserFacingError {
   );
 }
 
-/** The active profile's client context, or an error that says what to do. */
-export function requireContext(connection: Connection): ClientContext {
-  const ctx = connection.context;
-  if (!ctx) throw noProfile();
-  return ctx;
+/** The platform clients of the active profile (the connection's), or an error that says what to do. */
+export function requireClients<Clients>(connection: { readonly clients: Clients | undefined }): Clients {
+  const clients = connection.clients;
+  if (!clients) throw noProfile();
+  return clients;
 }
 
-/** What the editor knows through the active profile, or an error that says what to do. */
-export function requireModel(models: ProfileModels<object>): ProfileModel {
+/** What the editor knows through the active profile (the profile models' active one), or an error that says what to do. */
+export function requireModel<Model>(models: { active(): Model | undefined }): Model {
   const model = models.active();
   if (!model) throw noProfile();
   return model;

@@ -1,11 +1,9 @@
-import type { ClientContext } from '../../../client/context';
-import type { Agent } from '../../../contract/agents';
-import { clientRuntime } from '../../clientRuntime';
+import type { AgentsClient } from '../../client/agents';
+import type { Agent } from '../../contract/agents';
 import type { AgentsSource } from './agentsSource';
 
-/** The Agents tree's reads, served by the platform client of the active profile. */
-export function agentsSourceFor(ctx: ClientContext): AgentsSource {
-  const client = new (clientRuntime().AgentsClient)(ctx);
+/** The Agents model's reads, served by the agents client of one profile. */
+export function agentsSourceOf(client: AgentsClient): AgentsSource {
   return {
     async listAgents(signal) {
       const all: Agent[] = [];

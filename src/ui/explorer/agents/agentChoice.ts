@@ -1,0 +1,58 @@
+// The agent a command acts on: the Agents view's node it was run on, an id given (palette, tests,
+// other commands), or one the person picks from the profile's agents.
+import * as vscode from 'vscode';
+import type { Agent } from '../../../contract/agents';
+import { requireModel, untilAborted, UserFacingError, withProgress } from '../../common/commandSupport';
+import { isPlatformError } from '../../common/failure';
+import { prompts } from '../../common/prompts';
+import type { ProfileModels } from '../../model/profileModels';
+import { AgentNode } from './agentNodes';
+import type { AgentParent } from './agentParent';
+
+/** An agent given by a tree node (the agent's, or its parent seen from a group below it) or by id (palette and tests). */
+export type AgentArg = AgentParent | { agentId: string; name?: string } | undefined;
+
+/** Resolves the agent a command applies to: the node clicked, the id given, or a pick. */
+export async function resolveAgent(models: ProfileModels<object>, arg: AgentArg): Promise<Agent | undefined> {
+  if (arg instanceof AgentNode) return arg.agent;
+  const model = requireModel(models).agents;
+  if (arg && 'agentId' in arg && arg.agentId) {
+    const fallback = { agentId: arg.agentId, name: arg.name ?? arg.agentId, description: '' };
+    try {
+      // From the list when it is loaded, else read alone: acting on one agent never lists them all.
+      return (await model.find(arg.agentId)) ?? fallback;
+    } catch (err) {
+      // Reading one agent is an assumed endpoint: where the platform lacks it, act on the id given.
+      if (isPlatformError(err) && err.assumption) return fallback;
+      throw err;
+    }
+  }
+  let agents: Agent[];
+  try {
+    agents =
+      model.agents.peek() ??
+      (await withProgress(vscode.l10n.t('Loading agents…'), (signal) => untilAborted(model.agents.get(), signal)));
+  } catch (err) {
+    if (!(isPlatformError(err) && err.assumption)) throw err;
+    // Listing agents is an assumed endpoint: the manual path is the agent id, typed by hand.
+    const id = await prompts.input({
+      title: vscode.l10n.t('Agent id'),
+      prompt: vscode.l10n.t(
+        'This platform does not list agents ({0}). Enter the agent id from the studio.',
+        err.assumption.row,
+      ),
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter an agent id.')),
+    });
+    return id?.trim() ? { agentId: id.trim(), name: id.trim(), description: '' } : undefined;
+  }
+  if (agents.length === 0)
+    throw new UserFacingError(
+      vscode.l10n.t('This workspace has no agents yet. Create one with Agent Workbench: Create Agent.'),
+    );
+  const pick = await prompts.pick(
+    agents.map((a) => ({ label: a.name, description: a.agentId, detail: a.description, agent: a })),
+    { placeHolder: vscode.l10n.t('Agent'), matchOnDescription: true, ignoreFocusOut: true },
+  );
+  return pick?.agent;
+}
