@@ -30,14 +30,12 @@ export function agentsClient(connection: Connection): AgentsClient {
 }
 
 /** Resolves the agent a command applies to: the node clicked, the id given, or a pick. */
-/** What is wrong with the form of a branch name (length, characters), checked as typed; undefined when it may be sent. */
+/**
+ * What is wrong with a branch name, checked as typed; undefined when it may be sent. Only emptiness: the spec
+ * shows no length or characters for branch names, so the platform judges them and its answer is shown.
+ */
 export function branchNameShapeProblem(name: string): string | undefined {
-  const { BRANCH_NAME_MAX, BRANCH_NAME_PATTERN } = clientRuntime().agentsContract;
-  if (!name || name.length > BRANCH_NAME_MAX)
-    return vscode.l10n.t('A branch name has 1 to {0} characters.', BRANCH_NAME_MAX);
-  if (!BRANCH_NAME_PATTERN.test(name))
-    return vscode.l10n.t('Use letters, digits, ".", "_", "-" and "/", starting with a letter or digit.');
-  return undefined;
+  return name ? undefined : vscode.l10n.t('Enter a name for the branch.');
 }
 
 export async function resolveAgent(models: ProfileModels<object>, arg: AgentArg): Promise<Agent | undefined> {
@@ -164,7 +162,7 @@ export function registerAgentCommands(
   }
 
   async function createAgent(args?: { name?: string; description?: string }): Promise<Agent | undefined> {
-    const { AGENT_NAME_MIN, AGENT_NAME_MAX, AGENT_DESCRIPTION_MAX } = clientRuntime().agentsContract;
+    const { AGENT_NAME_MIN, AGENT_NAME_MAX } = clientRuntime().agentsContract;
     const others = await knownAgents();
     const checkName = (v: string): string | undefined => {
       const n = v.trim().length;
@@ -195,10 +193,6 @@ export function registerAgentCommands(
       (await prompts.input({
         title: vscode.l10n.t('Create Agent (2/2)'),
         prompt: vscode.l10n.t('What does {0} do? (optional)', name.trim()),
-        validateInput: (v) =>
-          v.length > AGENT_DESCRIPTION_MAX
-            ? vscode.l10n.t('At most {0} characters.', AGENT_DESCRIPTION_MAX)
-            : undefined,
         ignoreFocusOut: true,
       }));
     if (description === undefined) return undefined;
