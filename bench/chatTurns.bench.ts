@@ -22,8 +22,8 @@ const QUESTIONS = [
   'Hello there',
 ];
 const HEADERS = {
-  'x-api-key': LOCAL_KEYS.chat,
-  'x-token': LOCAL_CONNECTORS.chatToken,
+  'X-API-KEY': LOCAL_KEYS.chat,
+  'X-TOKEN': LOCAL_CONNECTORS.chatToken,
   'content-type': 'application/json',
 };
 

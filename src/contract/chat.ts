@@ -14,9 +14,6 @@ export type ChatVersion = (typeof CHAT_VERSIONS)[number];
 /** The channel label chat conversations are recorded with. */
 export const CHAT_CHANNEL = 'CHAT';
 
-/** Longest user message accepted (the spec does not show one; ours). */
-export const CHAT_MESSAGE_MAX = 4096;
-
 /** Header names, exactly as the spec writes them. */
 export const CHAT_API_KEY_HEADER = 'X-API-KEY';
 export const CHAT_TOKEN_HEADER = 'X-TOKEN';
@@ -47,10 +44,8 @@ export type ChatCreateReply = z.infer<typeof chatCreateReplySchema>;
 /** POST .../chat/respond. */
 export const chatRespondRequestSchema = z.looseObject({
   conversation_id: z.string({ error: 'conversation_id is required' }).min(1, { error: 'conversation_id is required' }),
-  message: z
-    .string()
-    .max(CHAT_MESSAGE_MAX, { error: `message must be at most ${CHAT_MESSAGE_MAX} characters` })
-    .optional(),
+  /** Any length: the spec shows no maximum (the local platform has one of its own). */
+  message: z.string().optional(),
   integration_attributes: attributesSchema.nullable().optional(),
   /** Per-message values readable by project functions during this turn. */
   metadata: attributesSchema.nullable().optional(),

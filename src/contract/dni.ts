@@ -9,22 +9,15 @@ export const DNI_AUTH_HEADER = 'x-api-key';
 
 /** How long a reserved number routes to the agent (spec: not shown; our choice). */
 export const DNI_RESERVATION_TTL_MS = 15 * 60 * 1000;
-/** Largest `attributes`, as bytes of its compact UTF-8 JSON (spec: not shown; our choice). */
-export const DNI_ATTRIBUTES_MAX_BYTES = 32 * 1024;
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Request body (DNI-2): `attributes` is a required object of any JSON shape. */
+/** Request body (DNI-2): `attributes` is a required object of any JSON shape and size (bounds: not shown). */
 export const dniReservationRequestSchema = z.object({
-  attributes: z
-    .custom<Record<string, unknown>>((v) => isPlainObject(v), {
-      error: (iss) => (iss.input === undefined ? 'is required' : 'must be an object (key to value mapping)'),
-    })
-    .refine(
-      (v) => new TextEncoder().encode(JSON.stringify(v)).length <= DNI_ATTRIBUTES_MAX_BYTES,
-      `must be at most ${DNI_ATTRIBUTES_MAX_BYTES} bytes as JSON`,
-    ),
+  attributes: z.custom<Record<string, unknown>>((v) => isPlainObject(v), {
+    error: (iss) => (iss.input === undefined ? 'is required' : 'must be an object (key to value mapping)'),
+  }),
 });
 export type DniReservationRequest = z.infer<typeof dniReservationRequestSchema>;
 

@@ -17,8 +17,6 @@ export type MessagingPlatform = z.infer<typeof messagingPlatformSchema>;
 export const MAX_CONNECTIONS_PER_SESSION = 10;
 /** Session inactivity expiry (spec: about 10 minutes). */
 export const SESSION_INACTIVITY_MS = 10 * 60 * 1000;
-/** Longest user message text accepted (not shown by the spec; ours). */
-export const USER_MESSAGE_MAX = 4096;
 /** The channel label messaging conversations are recorded with. */
 export const MESSAGING_CHANNEL = 'WEBCHAT';
 
@@ -142,10 +140,10 @@ const customSchema = z.record(z.string(), z.unknown());
 /** Client payloads, one per client event type. */
 export const clientPayloadSchemas = {
   EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN: z.looseObject({}),
-  EVENT_TYPE_USER_MESSAGE: z.looseObject({ text: z.string().min(1).max(USER_MESSAGE_MAX) }),
+  EVENT_TYPE_USER_MESSAGE: z.looseObject({ text: z.string().min(1) }),
   EVENT_TYPE_USER_TYPING: z.looseObject({ typing: z.boolean() }),
-  EVENT_TYPE_REQUEST_HANDOFF: z.looseObject({ reason: z.string().max(500).optional() }),
-  EVENT_TYPE_END_SESSION: z.looseObject({ reason: z.string().max(500).optional() }),
+  EVENT_TYPE_REQUEST_HANDOFF: z.looseObject({ reason: z.string().optional() }),
+  EVENT_TYPE_END_SESSION: z.looseObject({ reason: z.string().optional() }),
 } as const satisfies Record<ClientEventType, z.ZodType>;
 
 /** What a client sends: type, payload, and optionally metadata.custom to be echoed back. */

@@ -18,8 +18,7 @@ Usage: node dist/localPlatform.js [--port N] [--seed empty|base|demo] [--data-di
                     acknowledged write is journaled before its answer; the journal is synced to
                     disk every second and at shutdown
   --stream-delay MS delay between streamed answer chunks (default 40)
-  --responses MODE  full (default) or minimal: answers carry only the fields the spec shows,
-                    and the Chat headers X-API-KEY and X-TOKEN must be sent in that case
+  --responses MODE  full (default) or minimal: answers carry only the fields the spec shows
   --json            print the addresses and credentials as one JSON line
 `;
 

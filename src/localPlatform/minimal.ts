@@ -1,11 +1,10 @@
 import type { Base } from './family';
-import { buildError, HttpError, JsonText, type Router } from './http';
+import { buildError, JsonText, type Router } from './http';
 
 /**
  * The spec-minimal mode of the local platform: every answer of an endpoint the spec shows carries only
  * the fields the spec shows for it (a created agent answers only its agentId, a created webhook endpoint
- * its name, url, event_types and signing secret, an external event a bare 201), and the Chat headers are
- * matched with their case, as the spec says. A client that passes its tests against this mode does not
+ * its name, url, event_types and signing secret, an external event a bare 201). A client that passes its tests against this mode does not
  * lean on anything the platform never promised. Endpoints the spec does not show (our assumptions) and
  * error answers are left as they are.
  */
@@ -216,29 +215,6 @@ export function minimalEvent<E extends { payload: Record<string, unknown>; metad
   } = event.payload;
   const inner = Array.isArray(events) ? { events: events.map((e: E) => minimalEvent(e)) } : {};
   return { ...event, metadata, payload: { ...payload, ...inner } };
-}
-
-/** Header names the spec calls case-sensitive: the Chat API's X-API-KEY and X-TOKEN. */
-const CASE_SENSITIVE: ReadonlyArray<{ base: Base; path: RegExp; headers: readonly string[] }> = [
-  {
-    base: 'runtime',
-    path: /^\/[^/]+\/[^/]+\/[^/]+\/chat\/(?:create|respond|close)$/,
-    headers: ['X-API-KEY', 'X-TOKEN'],
-  },
-];
-
-/** In the minimal mode, a header sent in another case counts as missing (401), as on a platform that matches names exactly. */
-export function checkHeaderCase(base: Base, path: string, rawHeaders: readonly string[]): HttpError | undefined {
-  const rule = CASE_SENSITIVE.find((r) => r.base === base && r.path.test(path));
-  if (!rule) return undefined;
-  const names = rawHeaders.filter((_, i) => i % 2 === 0);
-  const wrong = rule.headers.filter(
-    (h) => !names.includes(h) && names.some((n) => n.toLowerCase() === h.toLowerCase()),
-  );
-  if (wrong.length === 0) return undefined;
-  return new HttpError(401, {
-    error_message: `Missing authentication headers: header names are case-sensitive, send ${wrong.join(' and ')}`,
-  });
 }
 
 /** `GET|PUT /_local/responses {mode}`: switches the mode of a running platform (kept across resets). */

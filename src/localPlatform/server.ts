@@ -5,7 +5,7 @@ import { HttpError, makeContext, readBody, type Router, sendJson } from './http'
 import type { Base, Family } from './family';
 import { createAdminRouter } from './admin';
 import { familyFactories } from './families';
-import { checkHeaderCase, minimalBody, registerResponsesRoute, type ResponsesMode } from './minimal';
+import { minimalBody, registerResponsesRoute, type ResponsesMode } from './minimal';
 import { type PlatformOptions, Platform } from './platform';
 import { Persistence } from './persistence';
 import { hasDotSegment } from './requestGuards';
@@ -143,10 +143,6 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
         }
       }
       const minimal = base !== 'admin' && responses.mode === 'minimal';
-      if (minimal) {
-        const refused = checkHeaderCase(base, path, req.rawHeaders);
-        if (refused) throw refused;
-      }
       let methodMismatch = false;
       for (const router of routers) {
         const m = router.match(method, path);

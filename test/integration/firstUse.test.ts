@@ -213,53 +213,91 @@ suite("First use: checking a webhook delivery's signature", () => {
 
 suite('First use: importing phone numbers with a refused one', () => {
   let ui: ScriptedPrompts;
+  let urls: LocalPlatformUrls;
   const typed = '+14155550199, +1 415 555 0101, +14155550123, +14155550199, +999123';
 
   suiteSetup(async () => {
     ui = scriptedPrompts(await activateExtension());
     const started = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
+    urls = started;
     await http('POST', `${started.admin}/reset`, { body: { seed: 'base' } });
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
   });
 
   suiteTeardown(() => ui.dispose());
 
-  test("the check as typed is the platform's, and names the refused number", async () => {
+  test("the check as typed is this editor's (E.164 form): a number the platform may refuse passes it", async () => {
     ui.shown.length = 0;
     ui.setAnswer((s) => (s.kind === 'input' ? typed : undefined));
     assert.equal(
       await vscode.commands.executeCommand('agentWorkbench.importNumbers', { agentId: 'ag_support' }),
       undefined,
     );
-    const box = ui.shown.find((s) => s.kind === 'input');
-    assert.match(box?.refused ?? '', /refuses this number: \+999123 \(/);
+    assert.equal(ui.shown.find((s) => s.kind === 'input')?.refused ?? '', '', "+999123 is the platform's to judge");
+    assert.ok(
+      ui.shown.some((s) => s.kind === 'pick'),
+      'the environment is asked next',
+    );
+    ui.shown.length = 0;
+    ui.setAnswer((s) => (s.kind === 'input' ? '+14155550199, 4155550101' : undefined));
+    assert.equal(
+      await vscode.commands.executeCommand('agentWorkbench.importNumbers', { agentId: 'ag_support' }),
+      undefined,
+    );
+    const refused = ui.shown.find((s) => s.kind === 'input')?.refused ?? '';
+    assert.match(refused, /This editor sends numbers in E\.164 form: 4155550101 \(not in E\.164 form/);
+    assert.doesNotMatch(refused, /platform refuses/);
   });
 
-  test('the valid numbers are imported and the refused one is named, not an index', async () => {
+  test("a number in E.164 form that the platform refuses is sent, and the platform's answer names it", async () => {
     ui.shown.length = 0;
     ui.setAnswer(() => undefined);
     const numbers = typed.split(',').map((n) => n.replace(/\s/g, ''));
-    const report = await vscode.commands.executeCommand<{
-      imported: unknown[];
-      skipped?: unknown[];
-      unreported: string[];
-      rejected: Array<{ number: string }>;
-    }>('agentWorkbench.importNumbers', { agentId: 'ag_support' }, { numbers, clientEnv: 'sandbox' });
-    assert.ok(report, ui.shown.map((s) => s.message).join(' | '));
-    // Every valid number is accounted for: imported, skipped with a reason, or (where the platform's answer shows
-    // only `imported`, as the spec does) named as not reported.
-    assert.equal(
-      report.imported.length + (report.skipped?.length ?? 0) + report.unreported.length,
-      3,
-      JSON.stringify(report),
+    const report = await vscode.commands.executeCommand(
+      'agentWorkbench.importNumbers',
+      { agentId: 'ag_support' },
+      {
+        numbers,
+        clientEnv: 'sandbox',
+      },
     );
-    assert.deepEqual(
-      report.rejected.map((r) => r.number),
-      ['+999123'],
-    );
-    const told = ui.shown.find((s) => s.kind === 'warning')?.message ?? '';
-    assert.match(told, /Imported \d of 4 numbers/);
+    assert.equal(report, undefined);
+    const told = ui.lastError();
     assert.match(told, /\+999123/);
+    assert.match(told, /local platform/);
     assert.doesNotMatch(told, /phoneNumbers\[/);
+    // The local platform imports all or nothing: the valid numbers were not imported either.
+    const listed = await http<{ phoneNumbers: Array<{ number: string }> }>(
+      'GET',
+      `${urls.build}/v1/agents/ag_support/telephony/phone-numbers`,
+      { headers: { 'x-api-key': LOCAL_KEYS.agents } },
+    );
+    assert.ok(!listed.body.phoneNumbers.some((n) => n.number === '+14155550101'));
+  });
+
+  test('at most agentWorkbench.numbers.maxPerImport numbers go out at a time, as typed and as given', async () => {
+    const config = vscode.workspace.getConfiguration('agentWorkbench.numbers');
+    await config.update('maxPerImport', 2, vscode.ConfigurationTarget.Global);
+    try {
+      ui.shown.length = 0;
+      ui.setAnswer((s) => (s.kind === 'input' ? '+14155550101, +14155550102, +14155550103' : undefined));
+      assert.equal(
+        await vscode.commands.executeCommand('agentWorkbench.importNumbers', { agentId: 'ag_support' }),
+        undefined,
+      );
+      const limit =
+        /This editor imports at most 2 numbers at a time \(setting agentWorkbench\.numbers\.maxPerImport\); 3 were given/;
+      assert.match(ui.shown.find((s) => s.kind === 'input')?.refused ?? '', limit);
+      ui.setAnswer(() => undefined);
+      const given = await vscode.commands.executeCommand(
+        'agentWorkbench.importNumbers',
+        { agentId: 'ag_support' },
+        { numbers: ['+14155550101', '+14155550102', '+14155550103'], clientEnv: 'sandbox' },
+      );
+      assert.equal(given, undefined);
+      assert.match(ui.lastError(), limit);
+    } finally {
+      await config.update('maxPerImport', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });

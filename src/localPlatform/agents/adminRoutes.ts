@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BEHAVIOR_MAX, TOPIC_CONTENT_MAX, TOPIC_NAME_MAX } from '../../contract/agents';
+import { LOCAL_LIMITS } from '../ownLimits';
 import { buildError, type Router } from '../http';
 import type { AgentsAccess } from './access';
 import type { StoredTopic } from './model';
@@ -10,7 +10,7 @@ import { parseBody } from './validate';
 export const adminEditSchema = z.object({
   /** Recorded as updatedBy (and createdBy of new topics). */
   user: z.string().min(1).default('teammate@acme.test'),
-  behavior: z.string().max(BEHAVIOR_MAX).optional(),
+  behavior: z.string().max(LOCAL_LIMITS.behavior).optional(),
   /** Topics to add (no topicId, or an unknown one) or change (a topicId of the branch). */
   upsertTopics: z
     .array(
@@ -19,8 +19,8 @@ export const adminEditSchema = z.object({
           .string()
           .regex(/^kt_[A-Za-z0-9_]+$/)
           .optional(),
-        name: z.string().min(1).max(TOPIC_NAME_MAX),
-        content: z.string().max(TOPIC_CONTENT_MAX),
+        name: z.string().min(1).max(LOCAL_LIMITS.topicName),
+        content: z.string().max(LOCAL_LIMITS.topicContent),
       }),
     )
     .default([]),

@@ -1,3 +1,4 @@
+import { LOCAL_LIMITS, tooLong } from '../ownLimits';
 import {
   createAgentRequestSchema,
   listAgentsQuerySchema,
@@ -9,7 +10,7 @@ import { actorOf, type AgentsAccess } from './access';
 import type { StoredAgent, StoredBranch } from './model';
 import { toAgent, toBranch } from './render';
 import { MAIN_BRANCH_NAME, mainBranchIds, mainBranchOf } from './store';
-import { parseBody, parseQuery } from './validate';
+import { parseBody, parseQuery, requireOwnLimits } from './validate';
 
 const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
@@ -45,6 +46,7 @@ export function registerAgentRoutes(router: Router, access: AgentsAccess): void 
   router.post('/v1/agents', (ctx) => {
     const key = access.key(ctx, true);
     const body = parseBody(ctx, createAgentRequestSchema);
+    requireOwnLimits(tooLong([['description', body.description, LOCAL_LIMITS.agentDescription]]));
     const account = platform.findAccount(key.accountId);
     const project =
       account &&

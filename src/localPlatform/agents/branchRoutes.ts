@@ -1,3 +1,4 @@
+import { LOCAL_BRANCH_NAME_PATTERN, LOCAL_LIMITS, tooLong } from '../ownLimits';
 import {
   createBranchRequestSchema,
   mergeRequestSchema,
@@ -11,7 +12,7 @@ import { mergeBranch } from './merge';
 import type { StoredBranch } from './model';
 import { toBranch } from './render';
 import { branchesOf, MAIN_BRANCH_NAME, mainBranchOf } from './store';
-import { parseBody } from './validate';
+import { parseBody, requireOwnLimits } from './validate';
 
 /** Branches of an agent: list, get, create (a copy of main), merge into main. */
 export function registerBranchRoutes(router: Router, access: AgentsAccess): void {
@@ -32,6 +33,18 @@ export function registerBranchRoutes(router: Router, access: AgentsAccess): void
     const key = access.key(ctx, true);
     const agent = access.agent(ctx, key);
     const { name } = parseBody(ctx, createBranchRequestSchema);
+    requireOwnLimits([
+      ...tooLong([['name', name, LOCAL_LIMITS.branchName]]),
+      ...(LOCAL_BRANCH_NAME_PATTERN.test(name)
+        ? []
+        : [
+            {
+              field: 'name',
+              message:
+                'the local platform takes letters, digits, ".", "_", "-" and "/" only, starting with a letter or digit (a rule of its own; the specification shows none)',
+            },
+          ]),
+    ]);
     const taken = branchesOf(access.state, agent.agentId).some((b) => b.name.toLowerCase() === name.toLowerCase());
     if (taken)
       throw buildError(409, `A branch named ${name} already exists on this agent`, [

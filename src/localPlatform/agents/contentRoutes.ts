@@ -1,3 +1,4 @@
+import { type FieldProblem, LOCAL_LIMITS, tooLong } from '../ownLimits';
 import {
   createTopicRequestSchema,
   updateBehaviorRequestSchema,
@@ -8,7 +9,7 @@ import type { RequestContext, Router } from '../http';
 import { actorOf, type AgentsAccess } from './access';
 import type { StoredBranch, StoredTopic } from './model';
 import { toBehavior, toTopic } from './render';
-import { parseBody } from './validate';
+import { parseBody, requireOwnLimits } from './validate';
 
 const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
@@ -36,6 +37,7 @@ export function registerContentRoutes(router: Router, access: AgentsAccess): voi
   router.patch(`${branchPath}/behavior`, (ctx) => {
     const { branch, actor } = target(ctx, true);
     const { behavior } = parseBody(ctx, updateBehaviorRequestSchema);
+    requireOwnLimits(tooLong([['behavior', behavior, LOCAL_LIMITS.behavior]]));
     const at = touch(branch, actor);
     branch.content.behavior = behavior;
     branch.behaviorUpdatedAt = at;
@@ -60,6 +62,7 @@ export function registerContentRoutes(router: Router, access: AgentsAccess): voi
   router.post(`${branchPath}/knowledge-base/topics`, (ctx) => {
     const { branch, actor } = target(ctx, true);
     const { name, content } = parseBody(ctx, createTopicRequestSchema);
+    requireOwnLimits(topicLimits(name, content));
     const at = touch(branch, actor);
     const topic: StoredTopic = {
       topicId: platform.nextId('kt'),
@@ -78,6 +81,7 @@ export function registerContentRoutes(router: Router, access: AgentsAccess): voi
     const { branch, actor } = target(ctx, true);
     const topic = access.topic(ctx, branch);
     const change = parseBody(ctx, updateTopicRequestSchema);
+    requireOwnLimits(topicLimits(change.name, change.content));
     const at = touch(branch, actor);
     // A new record, never an edit in place: a merge result may share topic records with other content.
     const next: StoredTopic = {
@@ -98,4 +102,11 @@ export function registerContentRoutes(router: Router, access: AgentsAccess): voi
     Reflect.deleteProperty(branch.content.topics, topic.topicId);
     return { status: 204 };
   });
+}
+
+function topicLimits(name: string | undefined, content: string | undefined): FieldProblem[] {
+  return tooLong([
+    ['name', name, LOCAL_LIMITS.topicName],
+    ['content', content, LOCAL_LIMITS.topicContent],
+  ]);
 }

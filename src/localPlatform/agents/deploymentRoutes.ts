@@ -1,3 +1,4 @@
+import { type FieldProblem, LOCAL_LIMITS, tooLong } from '../ownLimits';
 import { environmentSchema } from '../../contract/common';
 import {
   promoteRequestSchema,
@@ -11,7 +12,7 @@ import { actorOf, type AgentsAccess } from './access';
 import { Deployer, type DeploymentAction } from './deployments';
 import { toDeployment } from './render';
 import { deploymentsOf, mainBranchOf } from './store';
-import { parseBody } from './validate';
+import { parseBody, requireOwnLimits } from './validate';
 
 /** Deployments of an agent: list, get, publish, promote, rollback. */
 export function registerDeploymentRoutes(router: Router, access: AgentsAccess): void {
@@ -43,6 +44,7 @@ export function registerDeploymentRoutes(router: Router, access: AgentsAccess): 
     const key = access.key(ctx, true);
     const agent = access.agent(ctx, key);
     const body = parseBody(ctx, publishRequestSchema);
+    requireOwnLimits(messageLimit(body.deploymentMessage));
     if (body.environment !== 'sandbox') {
       throw buildError(400, `A draft is published to sandbox; promote a deployment to reach ${body.environment}`, [
         { field: 'environment', message: 'publish takes sandbox; use promote for pre-release and live' },
@@ -58,6 +60,7 @@ export function registerDeploymentRoutes(router: Router, access: AgentsAccess): 
     const agent = access.agent(ctx, key);
     const from = access.deployment(ctx, agent);
     const body = parseBody(ctx, promoteRequestSchema);
+    requireOwnLimits(messageLimit(body.deploymentMessage));
     return result(deployer.promote(agent, from, body.deploymentMessage ?? '', actorOf(key)));
   });
 
@@ -66,6 +69,11 @@ export function registerDeploymentRoutes(router: Router, access: AgentsAccess): 
     const agent = access.agent(ctx, key);
     const current = access.deployment(ctx, agent);
     const body = parseBody(ctx, rollbackRequestSchema);
+    requireOwnLimits(messageLimit(body.deploymentMessage));
     return result(deployer.rollback(agent, current, body.deploymentMessage, actorOf(key)));
   });
+}
+
+function messageLimit(message: string | undefined): FieldProblem[] {
+  return tooLong([['deploymentMessage', message, LOCAL_LIMITS.deploymentMessage]]);
 }

@@ -1,3 +1,4 @@
+import { LOCAL_LIMITS, overLocalLimit } from '../ownLimits';
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
 import {
   E164_PATTERN,
@@ -12,7 +13,7 @@ import type { StoredConnector } from '../state';
 import type { AgentsAccess } from './access';
 import type { StoredAgent } from './model';
 import { toPhoneNumber } from './render';
-import { parseBody } from './validate';
+import { parseBody, requireOwnLimits } from './validate';
 
 /**
  * Telephony numbers of an agent. An import is all or nothing for malformed numbers (400 naming
@@ -34,11 +35,19 @@ export function registerTelephonyRoutes(router: Router, access: AgentsAccess): v
   router.post(path, (ctx) => {
     const agent = access.agent(ctx, access.key(ctx, true));
     const body = parseBody(ctx, importPhoneNumbersRequestSchema);
+    if (body.phoneNumbers.length > LOCAL_LIMITS.phoneNumbers)
+      requireOwnLimits([
+        { field: 'phoneNumbers', message: overLocalLimit(LOCAL_LIMITS.phoneNumbers, 'numbers per import') },
+      ]);
     const errors = body.phoneNumbers.flatMap((n, i) =>
       isE164(n) ? [] : [{ field: `phoneNumbers[${i}]`, message: notE164(n) }],
     );
     if (errors.length > 0)
-      throw buildError(400, 'Some phone numbers are not valid E.164 numbers; nothing was imported', errors);
+      throw buildError(
+        400,
+        'The local platform imports only numbers in E.164 form that libphonenumber-js knows for their country (a rule of its own); nothing was imported',
+        errors,
+      );
     const connector = connectorFor(access.platform, agent, body.clientEnv, body.connectorId);
     const owners = new Map(access.state.phoneNumbers.map((n) => [n.number, n.agentId]));
     const reply: ImportPhoneNumbersResponse = { imported: [], skipped: [] };
@@ -76,7 +85,7 @@ function isE164(n: string): boolean {
 function notE164(n: string): string {
   const parsed = parsePhoneNumberFromString(n);
   if (parsed?.isValid() && parsed.number !== n) return `must be in E.164 form, for example ${parsed.number}`;
-  return 'must be a valid phone number in E.164 form (+ country code and number, no spaces)';
+  return 'the local platform takes only numbers in E.164 form (+ country code and number, no spaces) that libphonenumber-js knows for their country';
 }
 
 /** The named connector of the agent, else its voice connector of that environment, made on first use. */

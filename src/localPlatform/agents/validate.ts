@@ -1,3 +1,4 @@
+import type { FieldProblem } from '../ownLimits';
 import type { z } from 'zod';
 import { buildError, type RequestContext } from '../http';
 import { requireJsonContentType } from '../jsonBody';
@@ -18,6 +19,11 @@ export function fieldErrors(error: z.ZodError, prefix = ''): Array<{ field: stri
 }
 
 /** The JSON body checked by a schema: 400 naming each bad field. An empty body counts as `{}`. */
+/** A 400 in the build shape for values over the local platform's own limits (ownLimits.ts); nothing when none. */
+export function requireOwnLimits(problems: readonly FieldProblem[]): void {
+  if (problems.length > 0) throw buildError(400, 'The request is over a limit of the local platform', [...problems]);
+}
+
 export function parseBody<S extends z.ZodType>(ctx: RequestContext, schema: S): z.output<S> {
   requireJsonContentType(ctx.raw, (message) =>
     buildError(415, message, [{ field: 'Content-Type', message: 'must be application/json' }]),

@@ -119,7 +119,7 @@ export function seedDemoAlerts(platform: Platform): void {
       threshold_value: threshold,
       window_duration: demo.window_duration,
       enabled: demo.enabled,
-      current_state: demo.enabled ? 'ok' : 'unknown',
+      current_state: 'ok',
       created_at: created,
       updated_at: created,
       since: created,

@@ -62,8 +62,9 @@ export function addRuleRoutes(router: Router, platform: Platform): void {
       threshold_value: parsed.data.threshold_value,
       window_duration: parsed.data.window_duration,
       enabled,
-      // A new rule reports ok until its first evaluation; a rule that starts disabled is never evaluated.
-      current_state: enabled ? 'ok' : 'unknown',
+      // ALERT-3: "(rule created) → ok", with no exception for a rule created disabled (it is not evaluated
+      // until it is switched on, so it reports ok until then).
+      current_state: 'ok',
       created_at: now,
       updated_at: now,
       since: now,

@@ -1,3 +1,4 @@
+import { LOCAL_LIMITS, overLocalLimit } from '../ownLimits';
 import type { z } from 'zod';
 import {
   CHAT_CHANNEL,
@@ -51,6 +52,8 @@ export function createChatFamily({ platform }: FamilyContext): Family {
   router.post(`${PREFIX}/respond`, (ctx) => {
     const caller = authenticateChat(platform, ctx);
     const body = parseBody(ctx, chatRespondRequestSchema, false);
+    if (body.message !== undefined && body.message.length > LOCAL_LIMITS.chatMessage)
+      throw chatError(400, `message: ${overLocalLimit(LOCAL_LIMITS.chatMessage, 'characters')}`, 'message');
     const conversation = chatConversation(platform, caller, body.conversation_id);
     if (!conversation.in_progress) throw closedError(conversation.id);
     try {

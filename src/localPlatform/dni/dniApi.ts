@@ -1,3 +1,4 @@
+import { jsonBytes, LOCAL_LIMITS, overLocalLimit } from '../ownLimits';
 import {
   DNI_ATTRIBUTES_STATE_KEY,
   DNI_RESERVATION_PATH,
@@ -33,6 +34,10 @@ export function createDniFamily(ctx: FamilyContext): Family {
       const issue = parsed.error.issues[0]!;
       const field = issue.path.map(String).join('.') || 'attributes';
       throw runtimeError(400, `${field}: ${issue.message}`, field);
+    }
+    if (jsonBytes(parsed.data.attributes) > LOCAL_LIMITS.dniAttributesBytes) {
+      const max = overLocalLimit(LOCAL_LIMITS.dniAttributesBytes, 'bytes of JSON');
+      throw runtimeError(400, `attributes: ${max}`, 'attributes');
     }
     const result = pool.reserve({
       agent_id: agent.agentId,

@@ -119,7 +119,17 @@ export function addHandshakeRoutes(router: Router, platform: Platform, limiter: 
   });
 }
 
+/**
+ * The spec marks Content-Type required on sessions, and its generic statuses for the messaging endpoints give
+ * 400 for missing headers: so a request without one is a 400, even with an empty body. A Content-Type that is
+ * not JSON is a case the spec is silent on, and keeps the 415 of every JSON family.
+ */
+const MISSING_CONTENT_TYPE = 'Missing headers: send Content-Type: application/json';
+
 function sessionBody(ctx: RequestContext): { streaming_enabled: boolean; platform: StoredSession['platform'] } {
+  if (ctx.header('content-type') === undefined) {
+    throw messagingError(400, MISSING_CONTENT_TYPE, [{ field: 'Content-Type', message: 'is required' }]);
+  }
   requireJsonContentType(ctx.raw, (message) =>
     messagingError(415, message, [{ field: 'Content-Type', message: 'must be application/json' }]),
   );

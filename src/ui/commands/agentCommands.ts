@@ -103,7 +103,7 @@ export function registerAgentCommands(
   }
 
   async function createAgent(args?: { name?: string; description?: string }): Promise<Agent | undefined> {
-    const { AGENT_NAME_MIN, AGENT_NAME_MAX, AGENT_DESCRIPTION_MAX } = platformContract().agentsContract;
+    const { AGENT_NAME_MIN, AGENT_NAME_MAX } = platformContract().agentsContract;
     const others = await knownAgents();
     const checkName = (v: string): string | undefined => {
       const n = v.trim().length;
@@ -134,10 +134,6 @@ export function registerAgentCommands(
       (await prompts.input({
         title: vscode.l10n.t('Create Agent (2/2)'),
         prompt: vscode.l10n.t('What does {0} do? (optional)', name.trim()),
-        validateInput: (v) =>
-          v.length > AGENT_DESCRIPTION_MAX
-            ? vscode.l10n.t('At most {0} characters.', AGENT_DESCRIPTION_MAX)
-            : undefined,
         ignoreFocusOut: true,
       }));
     if (description === undefined) return undefined;

@@ -34,6 +34,11 @@ export function namingNumbers(message: string, sent: readonly string[]): string 
   return message.replace(/phoneNumbers\[(\d+)\]/g, (whole, i: string) => sent[Number(i)] ?? whole);
 }
 
+/** This editor's limit on numbers per import (the spec shows none). */
+function maxPerImport(): number {
+  return vscode.workspace.getConfiguration('agentWorkbench.numbers').get<number>('maxPerImport', 100);
+}
+
 function countNumbers(n: number): string {
   return n === 1 ? vscode.l10n.t('1 number') : vscode.l10n.t('{0} numbers', n);
 }
@@ -48,8 +53,16 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
   ): Promise<ImportReport | undefined> {
     const agent = await resolveAgent(models, arg instanceof NumbersNode ? arg.agentNode : arg);
     if (!agent) return undefined;
-    // The platform's own check (the contract's E.164 pattern and libphonenumber-js), so what passes here is accepted there.
+    // This editor's own rules, not the platform's (the spec shows no format or count for imports): numbers go out
+    // in E.164 form, and at most `maxPerImport` at a time, since an imported number cannot be removed through the API.
     const problemOf = platformContract().agentsContract.phoneNumberProblem;
+    const most = maxPerImport();
+    const tooMany = (n: number) =>
+      vscode.l10n.t(
+        'This editor imports at most {0} numbers at a time (setting agentWorkbench.numbers.maxPerImport); {1} were given.',
+        most,
+        n,
+      );
     const named = (list: string[]) => list.map((n) => vscode.l10n.t('{0} ({1})', n, problemOf(n) ?? '')).join(', ');
     let numbers = given?.numbers;
     if (!numbers) {
@@ -64,11 +77,12 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
         validateInput: (v) => {
           const list = splitNumbers(v);
           if (list.length === 0) return vscode.l10n.t('Enter at least one number.');
+          if (new Set(list).size > most) return tooMany(new Set(list).size);
           const bad = list.filter((n) => problemOf(n) !== undefined);
           if (bad.length === 0) return undefined;
           return bad.length === 1
-            ? vscode.l10n.t('The platform refuses this number: {0}', named(bad))
-            : vscode.l10n.t('The platform refuses these {0} numbers: {1}', bad.length, named(bad));
+            ? vscode.l10n.t('This editor sends numbers in E.164 form: {0}', named(bad))
+            : vscode.l10n.t('This editor sends numbers in E.164 form; not these {0}: {1}', bad.length, named(bad));
         },
       });
       if (text === undefined) return undefined;
@@ -84,10 +98,11 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
     if (valid.length === 0)
       throw new UserFacingError(
         vscode.l10n.t(
-          'Nothing was imported: the platform refuses {0}.',
+          'Nothing was imported: this editor sends numbers in E.164 form, not {0}.',
           named(unique) || vscode.l10n.t('an empty list'),
         ),
       );
+    if (valid.length > most) throw new UserFacingError(tooMany(valid.length));
     // The default is where the agent is deployed (the selected environment when it is deployed there).
     const served = given?.clientEnv
       ? undefined
@@ -145,7 +160,7 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
       ...(rejected.length
         ? [
             vscode.l10n.t(
-              'Not sent, the platform refuses them: {0}.',
+              'Not sent, not in E.164 form: {0}.',
               rejected.map((r) => `${r.number} (${r.reason})`).join(', '),
             ),
           ]

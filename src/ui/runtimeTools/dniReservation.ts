@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
 import { requireClients, runCommand, withProgress } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import { Command } from '../ids';
-import { copyAction, formatSize, parseJsonObject } from './toolSupport';
+import { copyAction, parseJsonObject } from './toolSupport';
 
 /** A reserved number, as shown (also to automation and tests). */
 export interface ReservedNumber {
@@ -17,7 +16,6 @@ export interface ReservedNumber {
 export function registerDniReservationCommand(connection: Connection): vscode.Disposable {
   async function reserveNumber(): Promise<ReservedNumber | undefined> {
     requireClients(connection);
-    const { DNI_ATTRIBUTES_MAX_BYTES: max } = platformContract().dniContract;
     const typed = await prompts.input({
       title: vscode.l10n.t('Reserve Phone Number'),
       prompt: vscode.l10n.t('Attributes the agent receives with calls to this number, as a JSON object'),
@@ -25,11 +23,7 @@ export function registerDniReservationCommand(connection: Connection): vscode.Di
       ignoreFocusOut: true,
       validateInput: (v) => {
         const parsed = parseJsonObject(v);
-        if (!parsed.ok) return parsed.message;
-        const size = new TextEncoder().encode(JSON.stringify(parsed.value)).length;
-        return size > max
-          ? vscode.l10n.t('The attributes are {0}; they must be at most {1}.', formatSize(size), formatSize(max))
-          : undefined;
+        return parsed.ok ? undefined : parsed.message;
       },
     });
     if (typed === undefined) return undefined;

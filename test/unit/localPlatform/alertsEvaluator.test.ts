@@ -315,15 +315,16 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
     );
   });
 
-  it('[ALERT-6] disabled rules are not evaluated and never fire', async () => {
+  it('[ALERT-3][ALERT-6] a rule created disabled reports ok (the spec: a new rule reports ok until its first evaluation), is not evaluated and never fires', async () => {
     add(conversation(now() - MIN, { api_errors: 9 }));
     const rule = await createRule({ metric: 'api_errors', operator: '>', threshold_value: 1, enabled: false });
-    assert.equal(rule.current_state, 'unknown');
+    assert.equal(rule.current_state, 'ok');
+    assert.equal(rule.current_value, null);
     const result = await evaluate(t.lp);
     assert.deepEqual(result.changes, []);
     const after = await getRule(rule.id);
     assert.equal(after.last_evaluated_at, null);
-    assert.equal(after.current_state, 'unknown');
+    assert.equal(after.current_state, 'ok');
   });
 
   it('[ALERT-7] latency looks only at turns answered inside the window, leaving out turns without user input', async () => {

@@ -147,7 +147,7 @@ function credentialsFor(family: string, token: string): Record<string, string> {
     case 'externalEvents':
       return { 'x-api-key': LOCAL_KEYS.externalEvents };
     case 'chat':
-      return { 'x-api-key': LOCAL_KEYS.chat, 'x-token': LOCAL_CONNECTORS.chatToken };
+      return { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': LOCAL_CONNECTORS.chatToken };
     case 'outbound':
       return { 'x-service-auth-token': LOCAL_CONNECTORS.outboundToken };
     case 'messaging':

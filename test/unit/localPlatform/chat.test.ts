@@ -78,13 +78,31 @@ describe('Chat API (spec: Endpoints > Chat API, Chat conversation states)', () =
     assert.equal(res.status, 401);
   });
 
-  it('[CHAT-7] the header names are matched whatever their case', async () => {
-    const res = await call<ChatCreateReply>('POST', chatUrl('create'), {
-      headers: { 'x-api-key': LOCAL_KEYS.chat, 'x-token': LOCAL_CONNECTORS.chatToken },
-      body: {},
+  for (const [label, headers, expected] of [
+    [
+      'x-api-key in lower case',
+      { 'x-api-key': LOCAL_KEYS.chat, 'X-TOKEN': LOCAL_CONNECTORS.chatToken },
+      /header names are case-sensitive, send X-API-KEY \(not x-api-key\)$/,
+    ],
+    [
+      'X-Token in mixed case',
+      { 'X-API-KEY': LOCAL_KEYS.chat, 'X-Token': LOCAL_CONNECTORS.chatToken },
+      /header names are case-sensitive, send X-TOKEN \(not X-Token\)$/,
+    ],
+    [
+      'both in lower case',
+      { 'x-api-key': LOCAL_KEYS.chat, 'x-token': LOCAL_CONNECTORS.chatToken },
+      /case-sensitive, send X-API-KEY \(not x-api-key\) and X-TOKEN \(not x-token\)$/,
+    ],
+  ] as const) {
+    it(`[CHAT-7][AUTH-1] the header names are case-sensitive in every mode: ${label} answers 401 naming the expected name`, async () => {
+      const before = t.lp.platform.state.conversations.length;
+      const res = await call<ChatErrorBody>('POST', chatUrl('create'), { headers, body: {} });
+      assert.equal(res.status, 401);
+      assert.match(res.body.error_message, expected);
+      assert.equal(t.lp.platform.state.conversations.length, before, 'no conversation was started');
     });
-    assert.equal(res.status, 200);
-  });
+  }
 
   it('[CHAT-7] a version other than v1 answers 404 naming the supported version', async () => {
     const res = await call<ChatErrorBody>('POST', chatUrl('create', LOCAL_ACCOUNT.slug, LOCAL_PROJECT.slug, 'v2'), {

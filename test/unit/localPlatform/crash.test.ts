@@ -12,8 +12,8 @@ const MIN_KILLS = 20;
 const MIN_WRITES = 1000;
 const AGENTS = { 'x-api-key': LOCAL_KEYS.agents, 'content-type': 'application/json' };
 const CHAT = {
-  'x-api-key': LOCAL_KEYS.chat,
-  'x-token': LOCAL_CONNECTORS.chatToken,
+  'X-API-KEY': LOCAL_KEYS.chat,
+  'X-TOKEN': LOCAL_CONNECTORS.chatToken,
   'content-type': 'application/json',
 };
 

@@ -1,7 +1,7 @@
+import { LOCAL_LIMITS } from '../../../src/localPlatform/ownLimits';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  DNI_ATTRIBUTES_MAX_BYTES,
   DNI_RESERVATION_TTL_MS,
   type DniErrorBody,
   type DniReservationReply,
@@ -109,7 +109,11 @@ describe('DNI API (spec: Endpoints > DNI API)', () => {
     ['attributes a string', { attributes: 'customer=C-1' }, 'attributes'],
     ['attributes a number', { attributes: 7 }, 'attributes'],
     ['attributes a list', { attributes: [{ customer: 'C-1' }] }, 'attributes'],
-    ['attributes over 32 KB of JSON', { attributes: { blob: 'x'.repeat(DNI_ATTRIBUTES_MAX_BYTES) } }, 'attributes'],
+    [
+      'attributes over 32 KB of JSON',
+      { attributes: { blob: 'x'.repeat(LOCAL_LIMITS.dniAttributesBytes) } },
+      'attributes',
+    ],
     ['a body that is a list', [], 'body'],
   ];
   for (const [label, body, field] of badBodies) {

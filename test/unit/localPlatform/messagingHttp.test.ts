@@ -164,7 +164,7 @@ describe('Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Mes
   it('[MSG-10] a session defaults to streaming off on the web platform', async () => {
     const token = await accessToken(t.lp);
     for (const req of [{ body: undefined }, { body: {} }]) {
-      const res = await askSession({ Authorization: `Bearer ${token}` }, req.body);
+      const res = await askSession({ Authorization: `Bearer ${token}`, 'content-type': 'application/json' }, req.body);
       assert.equal(res.status, 200);
       assert.match(res.body.session_id, /\S/);
       const stored = messagingOf(t.lp.platform).sessions[res.body.session_id]!;
@@ -172,6 +172,26 @@ describe('Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Mes
       assert.equal(stored.platform, 'web');
     }
   });
+
+  for (const [label, rawBody] of [
+    ['an empty body', undefined],
+    ['a JSON body', '{"streaming_enabled": true}'],
+  ] as const) {
+    it(`[MSG-10] a session request without Content-Type (spec: required) answers 400 in the messaging shape, with ${label}`, async () => {
+      const token = await accessToken(t.lp);
+      const before = Object.keys(messagingOf(t.lp.platform).sessions).length;
+      const res = await fetch(sessionsUrl(), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}` },
+        ...(rawBody !== undefined ? { body: new TextEncoder().encode(rawBody) } : {}),
+      });
+      const body = (await res.json()) as MessagingErrorBody;
+      assert.equal(res.status, 400);
+      assert.match(body.message, /Content-Type/);
+      assert.equal(body.errors?.[0]?.field, 'Content-Type');
+      assert.equal(Object.keys(messagingOf(t.lp.platform).sessions).length, before, 'no session was made');
+    });
+  }
 
   for (const platform of ['web', 'ios', 'android', 'custom']) {
     it(`[MSG-10] a session for platform ${platform} with streaming enabled`, async () => {

@@ -11,7 +11,7 @@ import { call, useLocalPlatform } from '../support/localPlatform';
 import { connect, EventClient, socketUrl } from './messagingSupport';
 
 const AGENTS = { 'x-api-key': LOCAL_KEYS.agents };
-const CHAT = { 'x-api-key': LOCAL_KEYS.chat, 'x-token': LOCAL_CONNECTORS.chatToken };
+const CHAT = { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': LOCAL_CONNECTORS.chatToken };
 const deepObject = (n: number): string => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
 
 type BuildError = { message: string; errors: Array<{ field: string; message: string }> };
