@@ -26,6 +26,8 @@ export interface SourceControlSnapshot {
   label: string;
   groups: Record<keyof typeof Group, string[]>;
   count: number;
+  /** The platform's side of each Remote Changes diff, by file: the document its Open Changes shows. */
+  remoteSides: Record<string, string>;
 }
 
 /** Calls of the platform refused for a local status read, which never needs them. */
@@ -251,6 +253,13 @@ export class AgentSourceControl extends Disposable {
         remote: labels(this.groups.remote),
       },
       count: this.scm.count ?? 0,
+      remoteSides: Object.fromEntries(
+        this.groups.remote.resourceStates.flatMap((r) => {
+          const side = r.command?.arguments?.[1] as unknown;
+          const rel = this.relative(r.resourceUri);
+          return side instanceof vscode.Uri && rel ? [[rel, side.toString()]] : [];
+        }),
+      ),
     };
   }
 
