@@ -118,7 +118,7 @@ function start(context: vscode.ExtensionContext): Running {
   const sourceControls = store.add(new SourceControls(agentFolders, mirrorDocuments));
   for (const registration of [
     registerMirrorDocuments(mirrorDocuments),
-    registerSyncCommands(connection, sourceControls, mirrorDocuments),
+    registerSyncCommands(connection, sourceControls, mirrorDocuments, models),
     registerBranchCommands(connection, models, agentFolders),
     registerOpenBehaviorCommand(connection, agentFolders),
   ])

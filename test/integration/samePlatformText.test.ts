@@ -132,7 +132,11 @@ suite('Source control and the Agents view show the same platform text', function
     assert.deepEqual(shown(folder)!.groups.remote, ['behavior.md', 'knowledge/returns.md'], ui.lastError());
     const behaviorSide = await remoteSide(folder, 'behavior.md');
     const returnsSide = await remoteSide(folder, 'knowledge/returns.md');
-    await showsText(behaviorSide, 'You are Sam, now brief.\n', "the Remote Changes diff's platform side of behavior.md");
+    await showsText(
+      behaviorSide,
+      'You are Sam, now brief.\n',
+      "the Remote Changes diff's platform side of behavior.md",
+    );
     await showsText(docs.behavior, 'You are Sam, now brief.\n', "the Agents view's behavior document");
     assert.match(returnsSide.getText(), /Returns within 60 days\./);
     await showsText(docs.returns, returnsSide.getText(), "the Agents view's Returns document");
