@@ -135,6 +135,11 @@ export class AgentSourceControl extends Disposable {
     for (const a of report.sent) this.remoteRead.delete(a.key);
   }
 
+  /** After a conflict is settled, the base holds the platform's side: the file has no remote change left. */
+  settled(file: string): void {
+    for (const [key, r] of this.remoteRead) if (r.path === file) this.remoteRead.delete(key);
+  }
+
   private withRemote(local: FileStatus[]): ShownStatus[] {
     const out: ShownStatus[] = local.map((f) => {
       const r = this.remoteRead.get(f.key);

@@ -1,16 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { PullReport, PushReport } from '../../workspace/mirror';
-import { agentsClient } from '../commands/agentCommands';
-import { requireContext, requireModel, runCommand, UserFacingError, withProgress } from '../commands/commandSupport';
+import { requireContext, runCommand, UserFacingError, withProgress } from '../commands/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
 import { Command } from '../ids';
-import { modelMirrorClient } from '../model/mirrorClient';
 import type { ProfileModels } from '../model/profileModels';
 import type { MirrorClient } from '../../workspace/remote';
 import { activeMergeResult, closeFileMerge, type FileMergeView, openFileMerge } from './mergeEditor';
 import { type MirrorDocuments, mirrorUri } from './mirrorDocuments';
+import { platformMirror, readAfresh } from './platformMirror';
 import { confirmRealtimePush } from './realtimeConfigs';
 import type { AgentSourceControl, ShownStatus, SourceControls } from './sourceControls';
 
@@ -76,13 +75,12 @@ export function registerSyncCommands(
           c.folder.manifest.profile,
         ),
       );
-    return modelMirrorClient(requireModel(models).agents, agentsClient(connection));
+    return platformMirror(connection, models);
   }
 
   /** Makes the next read of a folder's documents ask the platform (pull, push and Refresh Status compare with it now). */
-  function readAfresh(c: AgentSourceControl): void {
-    const { agentId, branch } = c.folder.manifest;
-    requireModel(models).agents.agent(agentId).invalidateDocuments(branch.branchId);
+  function readFolderAfresh(c: AgentSourceControl): void {
+    readAfresh(models, c.folder.manifest.agentId, c.folder.manifest.branch.branchId);
   }
 
   /** The status with the platform's side as the model holds it; the files alone when the platform cannot be read. */
@@ -97,12 +95,13 @@ export function registerSyncCommands(
     const { name, branch } = c.folder.manifest;
     const report = await c.serial(() =>
       withProgress(vscode.l10n.t('Pulling {0} ({1})…', name, branch.name), (signal) => {
-        readAfresh(c);
+        readFolderAfresh(c);
         return c.mirror(client).pull(signal);
       }),
     );
+    // The base now holds what the model holds (conflicts aside): no remote change is left to show.
     c.pulled();
-    await refreshWithPlatform(c, client).catch(() => undefined);
+    await c.refresh().catch(() => undefined);
     if (report.conflicts.length > 0) {
       const open = vscode.l10n.t('Open File Merge');
       const first = report.conflicts[0]!;
@@ -148,7 +147,7 @@ export function registerSyncCommands(
     const report = await c
       .serial(() =>
         withProgress(vscode.l10n.t('Pushing {0} ({1})…', name, branch.name), (signal) => {
-          readAfresh(c);
+          readFolderAfresh(c);
           return c.mirror(client).push(signal);
         }),
       )
@@ -210,7 +209,7 @@ export function registerSyncCommands(
     const profile = connection.context?.profile.id;
     const online = controls.list().filter((c) => c.folder.manifest.profile === profile);
     // Every folder's documents are forgotten before any is read, so folders of one branch share one read.
-    for (const c of online) readAfresh(c);
+    for (const c of online) readFolderAfresh(c);
     let failure: unknown;
     const out = await Promise.all(
       controls.list().map(async (c) => {
@@ -270,6 +269,7 @@ export function registerSyncCommands(
     const text =
       answer === remove ? undefined : localMissing ? remoteText : await readFile(c.fileUri(rel).fsPath, 'utf8');
     await c.serial(() => c.mirror().resolve(rel, text));
+    c.settled(rel);
     await c.refresh();
     return undefined;
   }
@@ -294,6 +294,7 @@ export function registerSyncCommands(
       if (answer !== keep) return false;
     }
     await c.serial(() => c.mirror().resolve(rel, text));
+    c.settled(rel);
     await closeFileMerge(uri);
     await c.refresh();
     void prompts.info(vscode.l10n.t('{0} is merged: push to send the result.', rel));
