@@ -31,7 +31,7 @@ export function registerRuntimeTools(deps: RuntimeToolsDeps): vscode.Disposable 
     ),
     registerDniReservationCommand(connection),
     registerExternalEventCommand(connection),
-    registerWebhookReceiver(connection, deps.webhookSecrets, deps.log),
+    registerWebhookReceiver(connection, deps.models, deps.webhookSecrets, deps.log),
     new AlertWatcher(deps.models, deps.log),
   );
 }
