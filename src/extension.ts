@@ -108,7 +108,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerRuntimeTools({ connection, webhookSecrets, log, models }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
     registerChatCommands(context.extensionUri, connection, log),
-    registerConcurrencyCommands(context.extensionUri, connection, log),
+    registerConcurrencyCommands(context.extensionUri, connection, log, models),
     registerReplayCommands(context.extensionUri, connection, log),
     registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree),
   ])

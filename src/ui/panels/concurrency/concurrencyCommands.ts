@@ -14,6 +14,7 @@ import { AgentNode } from '../../explorer/agents/agentNodes';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
+import type { ProfileModels } from '../../model/profileModels';
 import { panelOptions } from '../panelHost';
 import { type ChartTarget, ConcurrencyPanel } from './concurrencyPanel';
 
@@ -49,6 +50,7 @@ export function registerConcurrencyCommands(
   extensionUri: vscode.Uri,
   connection: Connection,
   log: Log,
+  models: ProfileModels<object>,
 ): vscode.Disposable {
   const panels = new Set<ConcurrencyPanel>();
 
@@ -79,7 +81,7 @@ export function registerConcurrencyCommands(
       vscode.ViewColumn.Active,
       panelOptions(extensionUri),
     );
-    const panel = adopt(new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, query));
+    const panel = adopt(new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, query, models));
     void panel.show(query);
     return panel;
   }
@@ -96,7 +98,9 @@ export function registerConcurrencyCommands(
           return;
         }
         const target = { label: state.title, ...(state.agentId ? { agentId: state.agentId } : {}) };
-        const panel = adopt(new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, state.query));
+        const panel = adopt(
+          new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, state.query, models),
+        );
         void panel.show(state.query);
       },
     }),

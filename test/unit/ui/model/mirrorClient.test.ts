@@ -11,7 +11,7 @@ function platform() {
   const held = {
     behavior: 'Be brief.',
     topics: [{ topicId: 't1', name: 'Returns', content: '30 days' }] as Topic[],
-    configs: [{ name: 'voice', variables: { speed: 1 } }] as RealtimeConfig[],
+    configs: [{ name: 'voice', variables: { speed: 1 }, schema: {} }] as RealtimeConfig[],
   };
   const reads: string[] = [];
   const read = <T>(what: string, v: () => T): Promise<T> => {
