@@ -108,7 +108,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerRuntimeTools({ connection, webhookSecrets, log, models }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
     registerChatCommands(context.extensionUri, connection, log),
-    registerConcurrencyCommands(context.extensionUri, connection, log),
+    registerConcurrencyCommands(context.extensionUri, connection, log, models),
     registerReplayCommands(context.extensionUri, connection, log),
     registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree),
   ])
@@ -118,7 +118,7 @@ function start(context: vscode.ExtensionContext): Running {
   const sourceControls = store.add(new SourceControls(agentFolders, mirrorDocuments));
   for (const registration of [
     registerMirrorDocuments(mirrorDocuments),
-    registerSyncCommands(connection, sourceControls, mirrorDocuments),
+    registerSyncCommands(connection, sourceControls, mirrorDocuments, models),
     registerBranchCommands(connection, models, agentFolders),
     registerOpenBehaviorCommand(connection, agentFolders),
   ])

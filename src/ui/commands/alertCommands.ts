@@ -98,7 +98,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
       const created = await withProgress(vscode.l10n.t('Creating alert rule {0}…', draft.name), (signal) =>
         client.createRule(draft, signal),
       );
-      void tree.refreshRules();
+      tree.model()?.invalidateRules();
       void prompts.info(
         vscode.l10n.t(
           'Alert rule "{0}" created ({1}). It reports OK until its first evaluation.',
@@ -109,7 +109,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
       return created;
     } catch (err) {
       if (isPlatformError(err) && err.status === 409) {
-        void tree.refreshRules();
+        tree.model()?.invalidateRules();
         throw new UserFacingError(limitMessage(platformContract().alertsContract.ALERT_RULES_MAX, err.serverMessage));
       }
       throw err;
@@ -129,7 +129,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     const saved = await withProgress(vscode.l10n.t('{0} alert rule {1}…', verb, rule.name), (signal) =>
       client.updateRule(rule.id, change, signal),
     );
-    void tree.refreshRules();
+    tree.model()?.invalidateRules();
     return saved;
   }
 
@@ -226,7 +226,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     await withProgress(vscode.l10n.t('Deleting alert rule {0}…', rule.name), (signal) =>
       client.deleteRule(rule.id, signal),
     );
-    void tree.refreshRules();
+    tree.model()?.invalidateRules();
     void prompts.info(vscode.l10n.t('Alert rule "{0}" deleted.', rule.name));
     return true;
   }

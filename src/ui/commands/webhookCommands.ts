@@ -190,8 +190,9 @@ export function registerWebhookCommands(
       }
       throw err;
     }
-    void tree.refreshEndpoints();
+    tree.model()?.endpoints.invalidate();
     const secretStored = await handOver(created, owner, opts, false);
+    // Whether its secret is kept here shows beside the endpoint: a local fact, shown again without asking the platform.
     void tree.refreshEndpoints();
     return { endpoint: withoutSecret(created), secretStored };
   }
@@ -237,7 +238,7 @@ export function registerWebhookCommands(
         client.updateEndpoint(endpoint.id, change, signal),
       ),
     ])[0]!;
-    void tree.refreshEndpoints();
+    tree.model()?.endpoints.invalidate();
     void prompts.info(
       vscode.l10n.t('Webhook endpoint "{0}" saved: {1} changed.', saved.name, Object.keys(change).join(', ')),
     );
@@ -268,7 +269,7 @@ export function registerWebhookCommands(
         (signal) => client.rotateSecret(endpoint.id, signal),
       );
       const secretStored = await handOver(rotated, owner, opts, keptBefore);
-      void tree.refreshEndpoints();
+      tree.model()?.endpoints.invalidate();
       return { endpoint: withoutSecret(rotated), secretStored };
     };
     const attempt = (): Promise<EndpointResult | undefined> => runCommand(send, { retry: attempt });
@@ -295,7 +296,7 @@ export function registerWebhookCommands(
       client.deleteEndpoint(endpoint.id, signal),
     );
     await secrets.delete(profileId(), endpoint.id);
-    void tree.refreshEndpoints();
+    tree.model()?.endpoints.invalidate();
     void prompts.info(vscode.l10n.t('Webhook endpoint "{0}" deleted.', endpoint.name));
     return true;
   }

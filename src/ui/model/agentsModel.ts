@@ -45,6 +45,17 @@ export class AgentModel extends Disposable {
     this.register(this.behavior.onDidChange((branchId) => changed({ part: 'behavior', agentId, branchId })));
   }
 
+  /**
+   * Forgets what a checked-out folder of a branch mirrors: its behavior and topics, and the agent's
+   * real-time configs (or the behavior and topics of every branch, without a branch). The next read asks
+   * the platform, so a pull, a push or a status read compares with what the platform holds now.
+   */
+  invalidateDocuments(branchId?: string): void {
+    this.behavior.invalidate(branchId);
+    this.topics.invalidate(branchId);
+    this.realtimeConfigs.invalidate();
+  }
+
   /** Forgets everything known of this agent. */
   invalidate(): void {
     for (const part of [

@@ -59,6 +59,12 @@ export class Loadable<T> extends Disposable {
     this._onDidChange.fire();
   }
 
+  /** Reads the platform again now (invalidate, then read): every reader gets the fresh value. */
+  refresh(): Promise<T> {
+    this.invalidate();
+    return this.get();
+  }
+
   /** Takes a value the platform just answered with, instead of asking again. */
   set(v: T): void {
     this.generation++;

@@ -10,6 +10,7 @@ import type { EndpointResult } from '../model/alertsSource';
 import { prompts } from '../common/prompts';
 import { Command, ContextKey, ItemContext, View } from '../ids';
 import type { Log } from '../log';
+import type { ProfileModels } from '../model/profileModels';
 import { formatAmount, metricLabel, operatorWords, stateLabel } from '../common/alertFormat';
 import { copyAction } from './toolSupport';
 import { type ReceivedDelivery, type Verdict, WebhookReceiver, type WebhookVerifier } from './webhookReceiver';
@@ -69,12 +70,16 @@ function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
   return item;
 }
 
-/** The checker of the assumed scheme: the kept signing secrets of this profile's endpoints that point at the receiver. */
-function verifierOf(connection: Connection, secrets: WebhookSecrets): WebhookVerifier {
+/**
+ * The checker of the assumed scheme: the kept signing secrets of this profile's endpoints that point at the
+ * receiver. The endpoints are read afresh into the model for each delivery (an endpoint removed elsewhere no
+ * longer verifies), so the Alerts view lists the same endpoints the verdict rests on.
+ */
+function verifierOf(models: ProfileModels<object>, secrets: WebhookSecrets): WebhookVerifier {
   return async (body, headers, receiverUrl) => {
-    const clients = connection.clients;
-    if (!clients) return { verified: false, reason: vscode.l10n.t('no connection profile is active') };
-    const endpoints = (await clients.alerts.listEndpoints()).filter((e) => e.url === receiverUrl);
+    const model = models.active();
+    if (!model) return { verified: false, reason: vscode.l10n.t('no connection profile is active') };
+    const endpoints = (await model.alerts.endpoints.refresh()).filter((e) => e.url === receiverUrl);
     if (endpoints.length === 0)
       return {
         verified: false,
@@ -82,7 +87,7 @@ function verifierOf(connection: Connection, secrets: WebhookSecrets): WebhookVer
       };
     let reason: string | undefined;
     for (const endpoint of endpoints) {
-      const secret = await secrets.get(clients.profile.id, endpoint.id);
+      const secret = await secrets.get(model.profileId, endpoint.id);
       if (!secret) continue;
       const result = platformContract().alertsContract.verifyWebhookSignature({ secret, body, headers });
       if (result.ok) return { verified: true, endpointName: endpoint.name };
@@ -98,9 +103,14 @@ function verifierOf(connection: Connection, secrets: WebhookSecrets): WebhookVer
 }
 
 /** The webhook receiver, its Webhook Deliveries view and its commands. */
-export function registerWebhookReceiver(connection: Connection, secrets: WebhookSecrets, log: Log): DisposableStore {
+export function registerWebhookReceiver(
+  connection: Connection,
+  models: ProfileModels<object>,
+  secrets: WebhookSecrets,
+  log: Log,
+): DisposableStore {
   const store = new DisposableStore();
-  const receiver = store.add(new WebhookReceiver(verifierOf(connection, secrets), (message) => log.warn(message)));
+  const receiver = store.add(new WebhookReceiver(verifierOf(models, secrets), (message) => log.warn(message)));
   const changed = store.add(new Emitter<void>());
   const provider: vscode.TreeDataProvider<ReceivedDelivery> = {
     onDidChangeTreeData: changed.event,

@@ -33,7 +33,7 @@ export function registerRuntimeTools(deps: RuntimeToolsDeps): DisposableStore {
     ),
     registerDniReservationCommand(connection),
     registerExternalEventCommand(connection),
-    registerWebhookReceiver(connection, deps.webhookSecrets, deps.log),
+    registerWebhookReceiver(connection, deps.models, deps.webhookSecrets, deps.log),
     new AlertWatcher(deps.models, deps.log),
   ])
     store.add(tool);

@@ -18,6 +18,7 @@ import { BranchNode } from '../explorer/agents/agentNodes';
 import { Command } from '../ids';
 import type { ProfileModels } from '../model/profileModels';
 import { workspaceRuntime } from '../workspaceRuntime';
+import { platformMirror, readAfresh } from './platformMirror';
 import { type PickedFolder, FolderPicker, type FolderArg, isBranchRef } from './folderPicker';
 import {
   conflictChoices,
@@ -72,12 +73,14 @@ export function registerBranchCommands(
    */
   async function switchFolder(target: PickedFolder, branch: { branchId: string; name: string }): Promise<boolean> {
     const { AgentMirror, NodeFileSystem, UnpushedEditsError } = workspaceRuntime();
-    const mirror = new AgentMirror(new NodeFileSystem(target.folder), requireClients(connection).agents);
+    const { agentId } = target.manifest;
+    const mirror = new AgentMirror(new NodeFileSystem(target.folder), platformMirror(connection, models));
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        await withProgress(vscode.l10n.t('Switching {0} to {1}…', target.manifest.name, branch.name), (signal) =>
-          mirror.switchBranch(branch, signal),
-        );
+        await withProgress(vscode.l10n.t('Switching {0} to {1}…', target.manifest.name, branch.name), (signal) => {
+          readAfresh(models, agentId, branch.branchId);
+          return mirror.switchBranch(branch, signal);
+        });
         await refreshStatus();
         void prompts.info(
           vscode.l10n.t(
@@ -214,7 +217,10 @@ export function registerBranchCommands(
       if (!fromMain) await copyContent(client, agent.agentId, from.branchId, branchId, signal);
       return { branchId, name };
     });
-    requireModel(models).agents.agent(agent.agentId).branches.invalidate();
+    const agentModel = requireModel(models).agents.agent(agent.agentId);
+    agentModel.branches.invalidate();
+    // Copied from another branch: what the model may hold of the new branch is not what it holds now.
+    agentModel.invalidateDocuments(created.branchId);
     const message = vscode.l10n.t('Branch {0} of {1} created from {2}.', name, agent.name, from.name);
     const switchTo = vscode.l10n.t('Switch Folder to {0}', name);
     if (target) {
@@ -386,6 +392,8 @@ export function registerBranchCommands(
     if (!outcome.merged) throw outcome.error;
     const modelOf = requireModel(models).agents.agent(agentId);
     modelOf.branches.invalidate();
+    // Main took the branch's behavior and topics (all branches' when main is not known by id).
+    modelOf.invalidateDocuments(main?.branchId);
     await refreshStatus();
     void prompts.info(mergedMessage(vscode.l10n, branchName, outcome.result.changes?.length, resolutions.length));
     return outcome.result;

@@ -17,6 +17,7 @@ import { AgentNode, BranchNode } from '../explorer/agents/agentNodes';
 import { Command } from '../ids';
 import type { ProfileModels } from '../model/profileModels';
 import { workspaceRuntime } from '../workspaceRuntime';
+import { platformMirror } from './platformMirror';
 
 /** What Check Out acts on: a tree node, or (palette and tests) an agent id with an optional branch id and folder. */
 export type CheckOutArg =
@@ -84,7 +85,10 @@ export function registerCheckOutCommand(
       profile: clients.profile.id,
       branch: { branchId: branch.branchId, name: branch.name },
     };
-    const mirror = new AgentMirror(new NodeFileSystem(folder), clients.agents);
+    const mirror = new AgentMirror(
+      new NodeFileSystem(folder),
+      platformMirror(connection, models, { agentId: agent.agentId, branchId: branch.branchId }),
+    );
     await withProgress(vscode.l10n.t('Checking out {0} ({1})…', agent.name, branch.name), (signal) =>
       mirror.checkout(manifest, signal),
     );

@@ -26,6 +26,8 @@ export interface SourceControlSnapshot {
   label: string;
   groups: Record<keyof typeof Group, string[]>;
   count: number;
+  /** The platform's side of each Remote Changes diff, by file: the document its Open Changes shows. */
+  remoteSides: Record<string, string>;
 }
 
 /** Calls of the platform refused for a local status read, which never needs them. */
@@ -131,6 +133,11 @@ export class AgentSourceControl extends Disposable {
   /** After a push, what was sent is on the platform and in the base. */
   pushed(report: PushReport): void {
     for (const a of report.sent) this.remoteRead.delete(a.key);
+  }
+
+  /** After a conflict is settled, the base holds the platform's side: the file has no remote change left. */
+  settled(file: string): void {
+    for (const [key, r] of this.remoteRead) if (r.path === file) this.remoteRead.delete(key);
   }
 
   private withRemote(local: FileStatus[]): ShownStatus[] {
@@ -251,6 +258,13 @@ export class AgentSourceControl extends Disposable {
         remote: labels(this.groups.remote),
       },
       count: this.scm.count ?? 0,
+      remoteSides: Object.fromEntries(
+        this.groups.remote.resourceStates.flatMap((r) => {
+          const side = r.command?.arguments?.[1] as unknown;
+          const rel = this.relative(r.resourceUri);
+          return side instanceof vscode.Uri && rel ? [[rel, side.toString()]] : [];
+        }),
+      ),
     };
   }
 

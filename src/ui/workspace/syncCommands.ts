@@ -1,13 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { AgentsClient } from '../../client/agents';
 import type { PullReport, PushReport } from '../../workspace/mirror';
 import { requireClients, runCommand, UserFacingError, withProgress } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
 import { Command } from '../ids';
+import type { ProfileModels } from '../model/profileModels';
+import type { MirrorClient } from '../../workspace/remote';
 import { activeMergeResult, closeFileMerge, type FileMergeView, openFileMerge } from './mergeEditor';
 import { type MirrorDocuments, mirrorUri } from './mirrorDocuments';
+import { platformMirror, readAfresh } from './platformMirror';
 import { confirmRealtimePush } from './realtimeConfigs';
 import type { AgentSourceControl, ShownStatus, SourceControls } from './sourceControls';
 
@@ -26,6 +28,7 @@ export function registerSyncCommands(
   connection: Connection,
   controls: SourceControls,
   documents: MirrorDocuments,
+  models: ProfileModels<object>,
 ): vscode.Disposable {
   function uriOf(arg: SyncArg): vscode.Uri | undefined {
     if (!arg) return undefined;
@@ -58,8 +61,11 @@ export function registerSyncCommands(
     return pick?.control;
   }
 
-  /** The platform client for a folder, when the profile in use is the one the folder was checked out with. */
-  function clientFor(c: AgentSourceControl): AgentsClient {
+  /**
+   * The platform as a folder's mirror reaches it, when the profile in use is the one the folder was checked
+   * out with: reads through the model (the values every view shows), writes to the platform and then into the model.
+   */
+  function clientFor(c: AgentSourceControl): MirrorClient {
     const clients = requireClients(connection);
     if (c.folder.manifest.profile !== clients.profile.id)
       throw new UserFacingError(
@@ -69,7 +75,17 @@ export function registerSyncCommands(
           c.folder.manifest.profile,
         ),
       );
-    return clients.agents;
+    return platformMirror(connection, models);
+  }
+
+  /** Makes the next read of a folder's documents ask the platform (pull, push and Refresh Status compare with it now). */
+  function readFolderAfresh(c: AgentSourceControl): void {
+    readAfresh(models, c.folder.manifest.agentId, c.folder.manifest.branch.branchId);
+  }
+
+  /** The status with the platform's side as the model holds it; the files alone when the platform cannot be read. */
+  function refreshWithPlatform(c: AgentSourceControl, client: MirrorClient): Promise<ShownStatus[]> {
+    return c.refresh(client).catch(() => c.refresh());
   }
 
   async function pull(arg: SyncArg): Promise<PullReport | undefined> {
@@ -78,8 +94,12 @@ export function registerSyncCommands(
     const client = clientFor(c);
     const { name, branch } = c.folder.manifest;
     const report = await c.serial(() =>
-      withProgress(vscode.l10n.t('Pulling {0} ({1})…', name, branch.name), (signal) => c.mirror(client).pull(signal)),
+      withProgress(vscode.l10n.t('Pulling {0} ({1})…', name, branch.name), (signal) => {
+        readFolderAfresh(c);
+        return c.mirror(client).pull(signal);
+      }),
     );
+    // The base now holds what the model holds (conflicts aside): no remote change is left to show.
     c.pulled();
     await c.refresh().catch(() => undefined);
     if (report.conflicts.length > 0) {
@@ -126,9 +146,12 @@ export function registerSyncCommands(
     if (!(await confirmPush(name, outgoing))) return undefined;
     const report = await c
       .serial(() =>
-        withProgress(vscode.l10n.t('Pushing {0} ({1})…', name, branch.name), (signal) => c.mirror(client).push(signal)),
+        withProgress(vscode.l10n.t('Pushing {0} ({1})…', name, branch.name), (signal) => {
+          readFolderAfresh(c);
+          return c.mirror(client).push(signal);
+        }),
       )
-      .finally(() => void c.refresh().catch(() => undefined));
+      .finally(() => void refreshWithPlatform(c, client).catch(() => undefined));
     c.pushed(report);
     if (report.refused.length > 0) {
       const pullNow = vscode.l10n.t('Pull');
@@ -176,18 +199,23 @@ export function registerSyncCommands(
     );
   }
 
-  /** Re-reads the status of every checked-out folder: the files, and the platform where its profile is in use. */
+  /**
+   * Re-reads the status of every checked-out folder: the files, and the platform where its profile is in use.
+   * The platform is read afresh into the model, so the status, its Remote Changes diffs and the Agents view
+   * show the same text.
+   */
   async function refreshStatus(): Promise<Array<{ folder: string; files: ShownStatus[] }>> {
     await controls.folders.scan();
     const profile = connection.clients?.profile.id;
+    const online = controls.list().filter((c) => c.folder.manifest.profile === profile);
+    // Every folder's documents are forgotten before any is read, so folders of one branch share one read.
+    for (const c of online) readFolderAfresh(c);
     let failure: unknown;
     const out = await Promise.all(
       controls.list().map(async (c) => {
         let files: ShownStatus[];
         try {
-          files = await c.refresh(
-            c.folder.manifest.profile === profile ? requireClients(connection).agents : undefined,
-          );
+          files = await c.refresh(online.includes(c) ? clientFor(c) : undefined);
         } catch (err) {
           failure ??= err;
           files = await c.refresh().catch(() => []);
@@ -241,6 +269,7 @@ export function registerSyncCommands(
     const text =
       answer === remove ? undefined : localMissing ? remoteText : await readFile(c.fileUri(rel).fsPath, 'utf8');
     await c.serial(() => c.mirror().resolve(rel, text));
+    c.settled(rel);
     await c.refresh();
     return undefined;
   }
@@ -265,6 +294,7 @@ export function registerSyncCommands(
       if (answer !== keep) return false;
     }
     await c.serial(() => c.mirror().resolve(rel, text));
+    c.settled(rel);
     await closeFileMerge(uri);
     await c.refresh();
     void prompts.info(vscode.l10n.t('{0} is merged: push to send the result.', rel));

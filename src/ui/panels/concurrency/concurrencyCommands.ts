@@ -15,6 +15,7 @@ import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNode
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
 import { OpenPanels } from '../openPanels';
+import type { ProfileModels } from '../../model/profileModels';
 import { panelOptions } from '../panelHost';
 import { type ChartTarget, ConcurrencyPanel } from './concurrencyPanel';
 
@@ -50,6 +51,7 @@ export function registerConcurrencyCommands(
   extensionUri: vscode.Uri,
   connection: Connection,
   log: Log,
+  models: ProfileModels<object>,
 ): vscode.Disposable {
   const panels = new OpenPanels<ConcurrencyPanel>();
   const adopt = (panel: ConcurrencyPanel): ConcurrencyPanel => panels.add(panel);
@@ -75,7 +77,7 @@ export function registerConcurrencyCommands(
       vscode.ViewColumn.Active,
       panelOptions(extensionUri),
     );
-    const panel = adopt(new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, query));
+    const panel = adopt(new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, query, models));
     void panel.show(query);
     return panel;
   }
@@ -92,7 +94,9 @@ export function registerConcurrencyCommands(
           return;
         }
         const target = { label: state.title, ...(state.agentId ? { agentId: state.agentId } : {}) };
-        const panel = adopt(new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, state.query));
+        const panel = adopt(
+          new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, state.query, models),
+        );
         void panel.show(state.query);
       },
     }),

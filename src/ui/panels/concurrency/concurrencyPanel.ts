@@ -16,10 +16,11 @@ import {
   variantKind,
   isChartCommand,
 } from '../../../protocol/concurrency';
-import { requireClients } from '../../common/commandSupport';
+import { requireClients, requireModel } from '../../common/commandSupport';
 import { failureReport } from '../../common/failure';
 import type { Connection } from '../../connection/connection';
 import type { Log } from '../../log';
+import type { ProfileModels } from '../../model/profileModels';
 import { ViewPanel } from '../viewPanel';
 
 export interface ChartTarget {
@@ -47,6 +48,7 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
     log: Log,
     private readonly target: ChartTarget,
     query: ChartQuery,
+    private readonly models: ProfileModels<object>,
   ) {
     super(
       panel,
@@ -96,11 +98,15 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
       this.lastSent = input;
       const [reply, deployments] = await Promise.all([
         clients.concurrency.query(input, abort.signal),
+        // The deployments the Agents view shows: the model is told of every publish, promote and rollback.
         this.target.agentId
-          ? clients.agents.listDeployments(this.target.agentId, undefined, abort.signal).then(
-              (d) => ({ ok: true as const, d }),
-              (err: unknown) => ({ ok: false as const, err }),
-            )
+          ? requireModel(this.models)
+              .agents.agent(this.target.agentId)
+              .deployments.get()
+              .then(
+                (d) => ({ ok: true as const, d }),
+                (err: unknown) => ({ ok: false as const, err }),
+              )
           : Promise.resolve({ ok: true as const, d: [] as Deployment[] }),
       ]);
       if (abort.signal.aborted) return this.view;

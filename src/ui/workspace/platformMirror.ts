@@ -1,0 +1,26 @@
+import type { MirrorClient } from '../../workspace/remote';
+import { requireClients, requireModel } from '../common/commandSupport';
+import type { Connection } from '../connection/connection';
+import { modelMirrorClient } from '../model/mirrorClient';
+import type { ProfileModels } from '../model/profileModels';
+
+/**
+ * The platform as a folder's mirror reaches it through the active profile: reads through the model (the values
+ * every view shows), writes to the platform and then into the model. With `fresh`, that branch's documents are
+ * read afresh first, so a check out, pull, push, branch switch or status compares with what the platform holds now.
+ */
+export function platformMirror(
+  connection: Connection,
+  models: ProfileModels<object>,
+  fresh?: { agentId: string; branchId: string },
+): MirrorClient {
+  const agents = requireModel(models).agents;
+  const client = modelMirrorClient(agents, requireClients(connection).agents);
+  if (fresh) agents.agent(fresh.agentId).invalidateDocuments(fresh.branchId);
+  return client;
+}
+
+/** Makes the next read of a branch's documents ask the platform. */
+export function readAfresh(models: ProfileModels<object>, agentId: string, branchId: string): void {
+  requireModel(models).agents.agent(agentId).invalidateDocuments(branchId);
+}
