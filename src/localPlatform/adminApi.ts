@@ -99,7 +99,7 @@ export interface BranchEditReply {
 }
 
 /** A turn of a recorded conversation: anything left out is filled in, times follow the turn before. */
-export type TurnRequest = Partial<StoredTurn>;
+export type TurnRequest = Omit<Partial<StoredTurn>, 'entities'> & { entities?: Record<string, unknown> };
 
 /** `POST /conversations`: a conversation recorded as given (any text, any number of turns). */
 export interface ConversationRequest {

@@ -3,7 +3,14 @@
 // notification says the rule triggered; a delivery whose body was changed on the way is marked unverified.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { notification, openWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
+import {
+  notification,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  showAgentWorkbench,
+  step,
+} from '../support/browser/workbench.mjs';
 
 /** The pane of a view in the Agent Workbench container, by its title. */
 function pane(page, title) {

@@ -2,7 +2,14 @@
 // and hostile text shown as text. The webview's page sits two frames deep.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openWorkbench, runCommand, screenshot, showAgentWorkbench, startLocalPlatform, step } from './support.mjs';
+import {
+  openWorkbench,
+  runCommand,
+  screenshot,
+  showAgentWorkbench,
+  startLocalPlatform,
+  step,
+} from '../support/browser/workbench.mjs';
 
 const HOSTILE = [
   '<script>top.pwned=1</script><img src=x onerror="top.pwned=2">',

@@ -11,7 +11,7 @@ import {
   showAgentWorkbench,
   startLocalPlatform,
   step,
-} from './support.mjs';
+} from '../support/browser/workbench.mjs';
 
 const HOSTILE = '<img src=x onerror="pwned=1"> \u202Eevil\u202C';
 

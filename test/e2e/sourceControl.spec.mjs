@@ -12,7 +12,7 @@ import {
   showAgentWorkbench,
   startLocalPlatform,
   step,
-} from './support.mjs';
+} from '../support/browser/workbench.mjs';
 
 describe('Source control of a checked-out agent', { timeout: 300_000 }, () => {
   let wb;

@@ -10,7 +10,7 @@ import {
   showAgentWorkbench,
   startLocalPlatform,
   step,
-} from './support.mjs';
+} from '../support/browser/workbench.mjs';
 
 const HOSTILE_USER = '<script>top.pwned=1</script><img src=x onerror="top.pwned=2"> where is my order?';
 const HOSTILE_AGENT =

@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
-import { ClientContext } from '../../../src/client/context';
-import { PlatformError } from '../../../src/client/errors';
-import type { ConnectionProfile, CredentialId } from '../../../src/client/profile';
-import { type RequestLog, Transport } from '../../../src/client/transport';
-import {
-  LOCAL_ACCOUNT,
-  LOCAL_CONNECTORS,
-  LOCAL_KEYS,
-  LOCAL_PROJECT,
-} from '../../../src/localPlatform/seed/credentials';
-import type { LocalPlatform } from '../../../src/localPlatform/server';
+import { ClientContext } from '../../src/client/context';
+import { PlatformError } from '../../src/client/errors';
+import type { ConnectionProfile, CredentialId } from '../../src/client/profile';
+import { type RequestLog, Transport } from '../../src/client/transport';
+import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
+import type { LocalPlatform } from '../../src/localPlatform/server';
 
 /** The credentials of the seeded local account, by the client's credential names. */
 export const localCredentials: Record<CredentialId, string> = {

@@ -1,6 +1,6 @@
 import { after, before, beforeEach } from 'node:test';
-import type { ResponsesMode } from '../../../src/localPlatform/minimal';
-import { type LocalPlatform, type LocalPlatformOptions, startLocalPlatform } from '../../../src/localPlatform/server';
+import type { ResponsesMode } from '../../src/localPlatform/minimal';
+import { type LocalPlatform, type LocalPlatformOptions, startLocalPlatform } from '../../src/localPlatform/server';
 
 /**
  * The answers mode the client suites run against: `AGENT_WORKBENCH_RESPONSES=minimal` runs them against a

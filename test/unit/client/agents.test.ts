@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { AgentsClient } from '../../../src/client/agents';
 import type { RequestLog } from '../../../src/client/transport';
 import { LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { failure, isError, localContext } from '../support/client';
-import { call, RESPONSES, useLocalPlatform } from '../support/localPlatform';
+import { failure, isError, localContext } from '../../support/localClient';
+import { call, RESPONSES, useLocalPlatform } from '../../support/localPlatform';
 
 const AGENT = 'ag_support';
 const MAIN = 'br_support_main';

@@ -4,9 +4,9 @@ import { AlertsClient } from '../../../src/client/alerts';
 import type { RequestLog } from '../../../src/client/transport';
 import { type CreateAlertRuleRequest, verifyWebhookSignature, signWebhook } from '../../../src/contract/alerts';
 import { LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { failure, isError, localContext } from '../support/client';
-import { buildConversation, insertConversations } from '../support/conversations';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { failure, isError, localContext } from '../../support/localClient';
+import { buildConversation, insertConversations } from '../../support/conversations';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 
 const rule = (over: Partial<CreateAlertRuleRequest> = {}): CreateAlertRuleRequest => ({
   name: 'Slow answers',

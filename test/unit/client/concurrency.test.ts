@@ -5,9 +5,9 @@ import { PlatformError } from '../../../src/client/errors';
 import type { RequestLog } from '../../../src/client/transport';
 import type { ConcurrencyQueryInput } from '../../../src/contract/concurrency';
 import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { isError, localContext } from '../support/client';
-import { buildConversation, insertConversations } from '../support/conversations';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { isError, localContext } from '../../support/localClient';
+import { buildConversation, insertConversations } from '../../support/conversations';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 
 /** A conversation on 2026-01-05 from `from` lasting `minutes`. */
 const span = (from: string, minutes: number, over: Parameters<typeof buildConversation>[1] = {}) =>

@@ -8,9 +8,9 @@ import { PlatformError } from '../../../src/client/errors';
 import { type RequestLog, Transport } from '../../../src/client/transport';
 import type { ConversationsQueryInput } from '../../../src/contract/conversations';
 import { LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { isError, localContext, localProfile } from '../support/client';
-import { buildConversation, buildTurn, conversationSeries, insertConversations } from '../support/conversations';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { isError, localContext, localProfile } from '../../support/localClient';
+import { buildConversation, buildTurn, conversationSeries, insertConversations } from '../../support/conversations';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 
 const DAY = { start_time: '2026-01-05T00:00:00Z', end_time: '2026-01-06T00:00:00Z' };
 

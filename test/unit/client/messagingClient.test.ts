@@ -4,8 +4,8 @@ import { inspect } from 'node:util';
 import { PlatformError } from '../../../src/client/errors';
 import { AccessToken, MessagingClient } from '../../../src/client/messaging';
 import { type RequestLog, Transport } from '../../../src/client/transport';
-import { isError, localContext } from '../support/client';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { isError, localContext } from '../../support/localClient';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 import { messaging } from './messagingKit';
 
 async function sessions(

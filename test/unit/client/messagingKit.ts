@@ -4,7 +4,7 @@ import type { AgentMessage, HistoryBatch, MessagingEvent, SystemMessage } from '
 import type { MessagingSession, SessionState } from '../../../src/client/messagingSession';
 import { messagingOf } from '../../../src/localPlatform/messaging/store';
 import type { LocalPlatform } from '../../../src/localPlatform/server';
-import { localContext } from '../support/client';
+import { localContext } from '../../support/localClient';
 
 /** Longest a test waits for something to happen (a guard, not a timing assertion). */
 const WAIT_MS = 5000;

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { RequestLog } from '../../../src/client/transport';
 import type { MessagingSession, SessionState } from '../../../src/client/messagingSession';
 import { startLocalPlatform } from '../../../src/localPlatform/server';
-import { call, RESPONSES, useLocalPlatform } from '../support/localPlatform';
+import { call, RESPONSES, useLocalPlatform } from '../../support/localPlatform';
 import {
   agentTexts,
   count,

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { SYSTEM_ERRORS } from '../../../src/contract/messaging';
 import { PlatformError } from '../../../src/client/errors';
 import { MessagingSession, SessionClosedError } from '../../../src/client/messagingSession';
-import { call, RESPONSES, useLocalPlatform } from '../support/localPlatform';
+import { call, RESPONSES, useLocalPlatform } from '../../support/localPlatform';
 import { EventClient, socketUrl } from '../localPlatform/messagingSupport';
 import {
   agentTexts,

@@ -5,8 +5,8 @@ import { DniClient } from '../../../src/client/dni';
 import { ExternalEventsClient } from '../../../src/client/externalEvents';
 import { OutboundClient } from '../../../src/client/outbound';
 import type { RequestLog } from '../../../src/client/transport';
-import { isError, localContext } from '../support/client';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { isError, localContext } from '../../support/localClient';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 
 describe('client: Chat API', () => {
   const t = useLocalPlatform();

@@ -14,8 +14,8 @@ import { OutboundClient } from '../../../src/client/outbound';
 import type { Base } from '../../../src/localPlatform/family';
 import { type Shape, specAnswerFor } from '../../../src/localPlatform/minimal';
 import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { call, RESPONSES, useLocalPlatform } from '../support/localPlatform';
-import { useSpecServer } from '../support/specServer';
+import { call, RESPONSES, useLocalPlatform } from '../../support/localPlatform';
+import { useSpecServer } from '../../support/specServer';
 
 // Property: take each answer the client reads, as the full local platform gives it; remove at random
 // every field the spec does not show and set the ones it marks optional (or "or null") to null or leave

@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import { z } from 'zod';
 import { PlatformError } from '../../../src/client/errors';
 import { type RequestLog, Transport } from '../../../src/client/transport';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 
 describe('Transport against the local platform', () => {
   const t = useLocalPlatform();

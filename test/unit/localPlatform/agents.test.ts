@@ -12,7 +12,7 @@ import {
 } from '../../../src/contract/agents';
 import { buildErrorBodySchema } from '../../../src/contract/common';
 import { LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 import { addForeignAgent, agentsCaller, type ErrorBody, SUPPORT } from './agentsSupport';
 
 describe('Agents API: agents, keys and errors (spec: Agents API, Authentication, Common statuses)', () => {

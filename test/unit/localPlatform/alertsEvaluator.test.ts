@@ -10,7 +10,7 @@ import {
 } from '../../../src/contract/alerts';
 import { LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
 import { startLocalPlatform } from '../../../src/localPlatform/server';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 import { alerts, conversation, evaluate, startReceiver, turn, validRule } from './alertsKit';
 
 const MIN = 60_000;

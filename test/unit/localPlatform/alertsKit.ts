@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { LocalPlatform } from '../../../src/localPlatform/server';
 import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
 import type { StoredConversation, StoredTurn } from '../../../src/localPlatform/state';
-import { call, type JsonResponse } from '../support/localPlatform';
+import { call, type JsonResponse } from '../../support/localPlatform';
 
 /** A call to the Alerts API with the seeded Alerts key. */
 export function alerts<T = unknown>(

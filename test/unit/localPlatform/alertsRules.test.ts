@@ -8,7 +8,7 @@ import {
   alertRuleSchema,
 } from '../../../src/contract/alerts';
 import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 import { alerts, validRule } from './alertsKit';
 
 interface ErrorBody {

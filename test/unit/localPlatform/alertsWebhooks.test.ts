@@ -10,7 +10,7 @@ import {
   webhookEndpointWithSecretSchema,
 } from '../../../src/contract/alerts';
 import type { StoredDelivery } from '../../../src/localPlatform/alerts/model';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 import { alerts, conversation, evaluate, startReceiver, validRule } from './alertsKit';
 
 interface ErrorBody {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type ConcurrencyReply, concurrencyReplySchema } from '../../../src/contract/concurrency';
 import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { buildConversation, insertConversations } from '../support/conversations';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { buildConversation, insertConversations } from '../../support/conversations';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 
 type Reply = ConcurrencyReply & { error_message?: string };
 

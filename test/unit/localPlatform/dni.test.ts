@@ -9,7 +9,7 @@ import {
 } from '../../../src/contract/dni';
 import { DNI_POOL } from '../../../src/localPlatform/dni/pool';
 import { LOCAL_AGENT_ID, LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 
 const KEY = { 'x-api-key': LOCAL_KEYS.dni };
 

@@ -8,7 +8,7 @@ import {
   LOCAL_KEYS,
   LOCAL_PROJECT,
 } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 
 const KEY = { 'X-Api-Key': LOCAL_KEYS.externalEvents };
 const EVENT = 'evt_payment_42';

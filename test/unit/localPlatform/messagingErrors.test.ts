@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SERVER_EVENT_TYPES, SYSTEM_ERRORS, type ServerEvent } from '../../../src/contract/messaging';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 import { advanceClock, connect, type EventClient, injectFault, joined } from './messagingSupport';
 
 /** The socket is still open and answering: a user message gets its echo. */

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import type { AccessTokenReply, MessagingErrorBody, SessionReply } from '../../../src/contract/messaging';
 import { messagingOf } from '../../../src/localPlatform/messaging/store';
 import { LOCAL_CONNECTORS } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 import { accessToken, advanceClock, injectFault } from './messagingSupport';
 
 describe('Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Messaging HTTP errors)', () => {

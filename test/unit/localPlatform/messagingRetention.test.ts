@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { messagingOf } from '../../../src/localPlatform/messaging/store';
 import { LOCAL_CONNECTORS } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 
 describe('messaging sessions over time', () => {
   const t = useLocalPlatform();

@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import type { AccessTokenReply, ServerEvent, SessionReply } from '../../../src/contract/messaging';
 import { LOCAL_CONNECTORS } from '../../../src/localPlatform/seed/credentials';
 import type { LocalPlatform } from '../../../src/localPlatform/server';
-import { call } from '../support/localPlatform';
+import { call } from '../../support/localPlatform';
 
 /** Longest a test waits for an event before failing (a guard, not a timing assertion). */
 const WAIT_MS = 5000;

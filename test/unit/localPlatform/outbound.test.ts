@@ -12,7 +12,7 @@ import {
 } from '../../../src/contract/outbound';
 import { OUTBOUND_TEST_NUMBERS, RING_TIMEOUT_MS } from '../../../src/localPlatform/outbound/calls';
 import { LOCAL_AGENT_ID, LOCAL_CONNECTORS, LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 
 const AUTH = { 'X-Service-Auth-Token': LOCAL_CONNECTORS.outboundToken };
 /** The number of the seeded outbound connector, which calls come from. */

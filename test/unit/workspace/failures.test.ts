@@ -7,8 +7,8 @@ import { AgentsClient } from '../../../src/client/agents';
 import { NodeFileSystem } from '../../../src/workspace/fileSystem';
 import { AgentMirror } from '../../../src/workspace/mirror';
 import type { MirrorClient } from '../../../src/workspace/remote';
-import { localContext } from '../support/client';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { localContext } from '../../support/localClient';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 import { AGENT, checkedOut, fault, MAIN, MANIFEST } from './mirrorSupport';
 
 describe('file mirror: failures and files that cannot be pushed', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UnpushedEditsError } from '../../../src/workspace/mirror';
 import { behaviorText, realtimeText, topicText } from '../../../src/workspace/serializer';
-import { useLocalPlatform } from '../support/localPlatform';
+import { useLocalPlatform } from '../../support/localPlatform';
 import { AGENT, checkedOut, fault, MAIN, remoteEdit } from './mirrorSupport';
 
 describe('file mirror: check out, edit, push, pull', () => {

@@ -1,8 +1,8 @@
 import { AgentsClient } from '../../../src/client/agents';
 import { MemoryFileSystem } from '../../../src/workspace/fileSystem';
 import { AgentMirror } from '../../../src/workspace/mirror';
-import { localContext } from '../support/client';
-import { call } from '../support/localPlatform';
+import { localContext } from '../../support/localClient';
+import { call } from '../../support/localPlatform';
 import type { LocalPlatform } from '../../../src/localPlatform/server';
 
 export const AGENT = 'ag_support';

@@ -5,8 +5,8 @@ import { PlatformError } from '../../../src/client/errors';
 import { readBase } from '../../../src/workspace/baseStore';
 import { MemoryFileSystem } from '../../../src/workspace/fileSystem';
 import { AgentMirror, UnpushedEditsError } from '../../../src/workspace/mirror';
-import { localContext } from '../support/client';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { localContext } from '../../support/localClient';
+import { call, useLocalPlatform } from '../../support/localPlatform';
 import { AGENT, MAIN, MANIFEST, newBranch, remoteEdit } from './mirrorSupport';
 
 /**
