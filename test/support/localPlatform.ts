@@ -1,6 +1,7 @@
 import { after, before, beforeEach } from 'node:test';
 import type { ResponsesMode } from '../../src/localPlatform/minimal';
 import { type LocalPlatform, type LocalPlatformOptions, startLocalPlatform } from '../../src/localPlatform/server';
+import { LocalAdmin } from './localAdmin';
 
 /**
  * The answers mode the client suites run against: `AGENT_WORKBENCH_RESPONSES=minimal` runs them against a
@@ -9,59 +10,33 @@ import { type LocalPlatform, type LocalPlatformOptions, startLocalPlatform } fro
 export const RESPONSES: ResponsesMode = process.env.AGENT_WORKBENCH_RESPONSES === 'minimal' ? 'minimal' : 'full';
 
 /**
- * Starts a real local platform on a free loopback port for the tests of one file, and resets
- * it to the base seed before each test. Streaming has no delay.
+ * Starts a real local platform on a free loopback port for the tests of one file (node:test hooks), and resets
+ * it to the base seed before each test. Streaming has no delay. `admin` is its admin API.
  */
-export function useLocalPlatform(options: LocalPlatformOptions = {}): { readonly lp: LocalPlatform } {
+export function useLocalPlatform(options: LocalPlatformOptions = {}): {
+  readonly lp: LocalPlatform;
+  readonly admin: LocalAdmin;
+} {
   const holder: { lp: LocalPlatform | undefined } = { lp: undefined };
   before(async () => {
     holder.lp = await startLocalPlatform({ streamDelayMs: 0, seed: 'base', responses: RESPONSES, ...options });
   });
   beforeEach(async () => {
-    const res = await fetch(`${holder.lp!.urls.admin}/reset`, {
-      method: 'POST',
-      body: JSON.stringify({ seed: options.seed ?? 'base' }),
-    });
-    if (!res.ok) throw new Error(`reset failed: ${res.status}`);
+    await new LocalAdmin(holder.lp!.urls.admin).reset(options.seed ?? 'base');
   });
   after(async () => {
     await holder.lp?.close();
   });
+  const started = (): LocalPlatform => {
+    if (!holder.lp) throw new Error('the local platform is not started yet');
+    return holder.lp;
+  };
   return {
     get lp() {
-      if (!holder.lp) throw new Error('the local platform is not started yet');
-      return holder.lp;
+      return started();
+    },
+    get admin() {
+      return new LocalAdmin(started().urls.admin);
     },
   };
-}
-
-export interface JsonResponse<T = unknown> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
-
-/** A plain HTTP call that returns status, headers and the parsed body (or text when not JSON). */
-export async function call<T = unknown>(
-  method: string,
-  url: string,
-  opts: { headers?: Record<string, string>; body?: unknown; rawBody?: string } = {},
-): Promise<JsonResponse<T>> {
-  const headers: Record<string, string> = {
-    ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
-    ...opts.headers,
-  };
-  const res = await fetch(url, {
-    method,
-    headers,
-    body: opts.rawBody ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
-  });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: res.status, headers: res.headers, body: body as T };
 }

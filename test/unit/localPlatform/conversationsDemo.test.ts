@@ -6,7 +6,8 @@ import { seedDemoConversations } from '../../../src/localPlatform/conversations/
 import { Platform } from '../../../src/localPlatform/platform';
 import { LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
 import { applySeed, SEED_EPOCH } from '../../../src/localPlatform/seed/seeds';
-import { call, useLocalPlatform } from '../../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 function demoPlatform(): Platform {
   const p = new Platform();

@@ -5,7 +5,8 @@ import { MemoryFileSystem } from '../../../src/workspace/fileSystem';
 import { AgentMirror, UnpushedEditsError } from '../../../src/workspace/mirror';
 import { localContext } from '../../support/localClient';
 import { useLocalPlatform } from '../../support/localPlatform';
-import { AGENT, checkedOut, MAIN, MANIFEST, newBranch, remoteEdit } from './mirrorSupport';
+import { AGENT, checkedOut, MAIN, MANIFEST, remoteEdit } from './mirrorSupport';
+import { newBranch } from '../../support/branches';
 
 describe('file mirror: knowledge files and branches', () => {
   const t = useLocalPlatform();
