@@ -20,8 +20,9 @@ export const localCredentials: Record<CredentialId, string> = {
   dniApiKey: LOCAL_KEYS.dni,
 };
 
+/** The Local profile of a local platform (started here, or in a process of its own that said its addresses). */
 export function localProfile(
-  lp: LocalPlatform,
+  lp: Pick<LocalPlatform, 'urls'>,
   ids: { accountId?: string; projectId?: string } = {},
 ): ConnectionProfile {
   return {
@@ -38,7 +39,7 @@ export function localProfile(
 
 /** A client context for the local platform; `overrides` replaces or (with undefined) removes credentials. */
 export function localContext(
-  lp: LocalPlatform,
+  lp: Pick<LocalPlatform, 'urls'>,
   opts: {
     overrides?: Partial<Record<CredentialId, string | undefined>>;
     logs?: RequestLog[];
