@@ -3,24 +3,19 @@ import { describe, it } from 'node:test';
 import { AgentsClient } from '../../../src/client/agents';
 import type { RequestLog } from '../../../src/client/transport';
 import { LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { failure, isError, localContext } from '../support/client';
-import { call, RESPONSES, useLocalPlatform } from '../support/localPlatform';
+import { failure, isError, localContext } from '../../support/localClient';
+import { RESPONSES, useLocalPlatform } from '../../support/localPlatform';
+import type { FaultRequest } from '../../../src/localPlatform/adminApi';
+import { newBranch } from '../../support/branches';
 
 const AGENT = 'ag_support';
 const MAIN = 'br_support_main';
 /** Fields that only the full local platform answers (a spec-minimal one answers only what the spec shows). */
 const FULL = RESPONSES === 'full';
 
-/** Creates a branch and returns its id: a spec-minimal platform answers only the name, so the id is then found in the list. */
-async function newBranch(agents: AgentsClient, name: string): Promise<string> {
-  const created = await agents.createBranch(AGENT, name);
-  return created.branchId ?? (await agents.listBranches(AGENT)).find((b) => b.name === name)!.branchId;
-}
-
 describe('client: Agents API', () => {
   const t = useLocalPlatform();
-  const fault = (body: Record<string, unknown>): Promise<unknown> =>
-    call('POST', `${t.lp.urls.admin}/faults`, { body: { family: 'build', ...body } });
+  const fault = (body: FaultRequest): Promise<unknown> => t.admin.addFault({ family: 'build', ...body });
   const client = (opts: Parameters<typeof localContext>[1] = {}): AgentsClient =>
     new AgentsClient(localContext(t.lp, opts));
 
@@ -187,7 +182,7 @@ describe('client: Agents API', () => {
   describe('branches, behavior and topics', () => {
     it('[AGENT-2][AGENT-14] creates a branch, lists it after main and opens it', async () => {
       const agents = client();
-      const branch = await newBranch(agents, 'holiday-hours');
+      const { branchId: branch } = await newBranch(agents, 'holiday-hours');
       assert.deepEqual(
         (await agents.listBranches(AGENT)).map((b) => b.name),
         ['main', 'holiday-hours'],
@@ -205,7 +200,7 @@ describe('client: Agents API', () => {
 
     it('[AGENT-4][AGENT-14] reads and saves the behavior of a branch', async () => {
       const agents = client();
-      const branch = await newBranch(agents, 'tone');
+      const { branchId: branch } = await newBranch(agents, 'tone');
       const saved = await agents.updateBehavior(AGENT, branch, 'Be brief and friendly.');
       assert.equal(saved.behavior, 'Be brief and friendly.');
       assert.equal((await agents.getBehavior(AGENT, branch)).behavior, 'Be brief and friendly.');
@@ -248,7 +243,7 @@ describe('client: Agents API', () => {
   describe('merge', () => {
     it('[AGENT-3] merges a branch into main and lists what changed', async () => {
       const agents = client();
-      const branch = await newBranch(agents, 'feature');
+      const { branchId: branch } = await newBranch(agents, 'feature');
       await agents.updateBehavior(AGENT, branch, 'Branch behavior');
       const outcome = await agents.merge(AGENT, branch, { branchName: 'feature' });
       assert.ok(outcome.merged);
@@ -263,7 +258,7 @@ describe('client: Agents API', () => {
     it('[AGENT-3][AGENT-13] a diverged merge returns the parsed conflicts; merging again with resolutions applies the choice', async () => {
       const agents = client();
       const base = (await agents.getBehavior(AGENT, MAIN)).behavior;
-      const branch = await newBranch(agents, 'feature');
+      const { branchId: branch } = await newBranch(agents, 'feature');
       await agents.updateBehavior(AGENT, branch, 'Branch says hello');
       await agents.updateBehavior(AGENT, MAIN, 'Main says hi');
       const outcome = await agents.merge(AGENT, branch);
@@ -287,7 +282,7 @@ describe('client: Agents API', () => {
     it('[AGENT-3][AGENT-13] a resolution for a path not in conflict is a 400 naming it; a bad strategy is refused before sending', async () => {
       const logs: RequestLog[] = [];
       const agents = client({ logs });
-      const branch = await newBranch(agents, 'feature');
+      const { branchId: branch } = await newBranch(agents, 'feature');
       const err = await failure(agents.merge(AGENT, branch, { resolutions: [{ path: 'behavior', strategy: 'ours' }] }));
       assert.equal(err.kind, 'validation');
       assert.ok(err.fieldErrors.length > 0);
@@ -302,7 +297,7 @@ describe('client: Agents API', () => {
     it('[AGENT-3] a merge that fails with a 5xx is not repeated by itself', async () => {
       const logs: RequestLog[] = [];
       const agents = client({ logs });
-      const branch = await newBranch(agents, 'feature');
+      const { branchId: branch } = await newBranch(agents, 'feature');
       await fault({ method: 'POST', path: '/merge', status: 500, times: 1 });
       await assert.rejects(
         agents.merge(AGENT, branch, { branchName: 'feature' }),

@@ -4,9 +4,10 @@ import { AlertsClient } from '../../../src/client/alerts';
 import type { RequestLog } from '../../../src/client/transport';
 import { type CreateAlertRuleRequest, verifyWebhookSignature, signWebhook } from '../../../src/contract/alerts';
 import { LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { failure, isError, localContext } from '../support/client';
-import { buildConversation, insertConversations } from '../support/conversations';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { failure, isError, localContext } from '../../support/localClient';
+import { buildConversation, insertConversations } from '../../support/conversations';
+import { useLocalPlatform } from '../../support/localPlatform';
+import type { FaultRequest } from '../../../src/localPlatform/adminApi';
 
 const rule = (over: Partial<CreateAlertRuleRequest> = {}): CreateAlertRuleRequest => ({
   name: 'Slow answers',
@@ -26,10 +27,7 @@ const endpoint = {
 
 describe('client: Alerts API and webhook endpoints', () => {
   const t = useLocalPlatform();
-  const admin = (method: string, path: string, body?: unknown): Promise<unknown> =>
-    call(method, `${t.lp.urls.admin}${path}`, body === undefined ? {} : { body });
-  const fault = (body: Record<string, unknown>): Promise<unknown> =>
-    admin('POST', '/faults', { family: 'build', ...body });
+  const fault = (body: FaultRequest): Promise<unknown> => t.admin.addFault({ family: 'build', ...body });
   const client = (opts: Parameters<typeof localContext>[1] = {}): AlertsClient =>
     new AlertsClient(localContext(t.lp, opts));
 
@@ -130,7 +128,7 @@ describe('client: Alerts API and webhook endpoints', () => {
       const logs: RequestLog[] = [];
       const alerts = client({ logs });
       const created = await alerts.createRule(rule());
-      await admin('PATCH', '/alerts/switches', { backendSyncFails: true });
+      await t.admin.setAlertSwitches({ backendSyncFails: true });
       await assert.rejects(
         alerts.createRule(rule({ name: 'Second' })),
         isError('badGateway', /monitoring backend failed to sync/),
@@ -161,7 +159,7 @@ describe('client: Alerts API and webhook endpoints', () => {
       assert.deepEqual(await alerts.currentAlerts(), []);
       const now = Date.parse(t.lp.platform.now());
       insertConversations(t.lp, buildConversation(new Date(now - 60_000).toISOString()));
-      await admin('POST', '/alerts/evaluate');
+      await t.admin.evaluateAlerts();
       const firing = await alerts.currentAlerts();
       assert.deepEqual(
         firing.map((a) => [a.rule_id, a.current_value]),

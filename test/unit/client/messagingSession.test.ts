@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { SYSTEM_ERRORS } from '../../../src/contract/messaging';
 import { PlatformError } from '../../../src/client/errors';
 import { MessagingSession, SessionClosedError } from '../../../src/client/messagingSession';
-import { call, RESPONSES, useLocalPlatform } from '../support/localPlatform';
+import { RESPONSES, useLocalPlatform } from '../../support/localPlatform';
 import { EventClient, socketUrl } from '../localPlatform/messagingSupport';
 import {
   agentTexts,
@@ -14,13 +14,8 @@ import {
   record,
   settle,
   serverHistory,
-  until,
 } from './messagingKit';
-
-async function fault(adminUrl: string, body: Record<string, unknown>): Promise<void> {
-  const res = await call('POST', `${adminUrl}/faults`, { body: { family: 'messaging', ...body } });
-  assert.equal(res.status, 201);
-}
+import { until } from '../../support/until';
 
 describe('client: messaging session (spec: Messaging API, Events > Messaging events, Messaging session states)', () => {
   const t = useLocalPlatform();
@@ -57,12 +52,9 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     await until('the join', () =>
       serverHistory(t.lp, session.sessionId).some((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED'),
     );
-    const listed = await call<{ sessions: Array<{ session_id: string; platform: string; connections: number }> }>(
-      'GET',
-      `${t.lp.urls.admin}/messaging/sessions`,
-    );
+    const listed = await t.admin.messagingSessions();
     assert.deepEqual(
-      listed.body.sessions.map((s) => [s.session_id, s.platform, s.connections]),
+      listed.map((s) => [s.session_id, s.platform, s.connections]),
       [[session.sessionId, 'android', 1]],
     );
     session.dispose();
@@ -115,7 +107,12 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
 
   it('[MSG-22][MSG-29] a failed answer is a system error with its level; the connection stays open and a re-send works', async () => {
     const { session, r, created } = await started();
-    await fault(t.lp.urls.admin, { messagingError: 'response-failed', path: created.sessionId, times: 1 });
+    await t.admin.addFault({
+      family: 'messaging',
+      messagingError: 'response-failed',
+      path: created.sessionId,
+      times: 1,
+    });
     await session.sendMessage('Can I return an item?');
     const error = await until('the system error', () => r.system[0]);
     assert.deepEqual(
@@ -134,7 +131,12 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
 
   it('[MSG-29][MSG-24] an interrupted stream leaves the partial answer marked interrupted', async () => {
     const { session, r, created } = await started({ streamingEnabled: true });
-    await fault(t.lp.urls.admin, { messagingError: 'stream-interrupted', path: created.sessionId, times: 1 });
+    await t.admin.addFault({
+      family: 'messaging',
+      messagingError: 'stream-interrupted',
+      path: created.sessionId,
+      times: 1,
+    });
     await session.sendMessage('What are your opening hours on Sunday?');
     const cut = await until('the interrupted answer', () => r.messages.find((m) => m.state === 'interrupted'));
     assert.ok(cut.text.length > 0);
@@ -146,7 +148,12 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
 
   it('[MSG-27][MSG-29] "Error: Session not found" is followed by SESSION_END: the session moves to a new one, which the old one\'s end does not close', async () => {
     const { session, r, created } = await started();
-    await fault(t.lp.urls.admin, { messagingError: 'session-not-found', path: created.sessionId, times: 1 });
+    await t.admin.addFault({
+      family: 'messaging',
+      messagingError: 'session-not-found',
+      path: created.sessionId,
+      times: 1,
+    });
     await session.sendMessage('hello again');
     await until('the new session', () => session.sessionId !== created.sessionId && session.state.kind === 'open');
     assert.equal(r.system.at(-1)!.text, SYSTEM_ERRORS.sessionNotFound);
@@ -170,7 +177,12 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     const r = record(session);
     await session.connect();
     await until('the greeting', () => agentTexts(r).length === 1);
-    await fault(t.lp.urls.admin, { messagingError: 'session-not-found', path: created.sessionId, times: 1 });
+    await t.admin.addFault({
+      family: 'messaging',
+      messagingError: 'session-not-found',
+      path: created.sessionId,
+      times: 1,
+    });
     await session.sendMessage('hello again');
     await until('the end', () => session.state.kind === 'closed');
     await settle(t.lp);
@@ -184,7 +196,7 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
   it('[MSG-29] "high load" answering the join: the join is tried again a little later, and the agent greets', async () => {
     const client = messaging(t.lp);
     const created = await client.createSession();
-    await fault(t.lp.urls.admin, { messagingError: 'overload', path: created.sessionId, times: 1 });
+    await t.admin.addFault({ family: 'messaging', messagingError: 'overload', path: created.sessionId, times: 1 });
     const session = client.session(created, { reconnect: QUICK_RECONNECT, retryLaterMs: 20 });
     const r = record(session);
     await session.connect();
@@ -200,7 +212,7 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
     const r = record(session);
     await session.connect();
     await until('the greeting', () => agentTexts(r).length === 1);
-    await fault(t.lp.urls.admin, { messagingError: 'overload', path: created.sessionId, times: 1 });
+    await t.admin.addFault({ family: 'messaging', messagingError: 'overload', path: created.sessionId, times: 1 });
     await session.sendMessage('Are you open on Sunday?', { order: 'A-7' });
     await until('the answer to the message sent again', () => agentTexts(r).length === 2);
     const answer = r.events.filter((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE').at(-1)!;
@@ -224,7 +236,7 @@ describe('client: messaging session (spec: Messaging API, Events > Messaging eve
 
   it('[MSG-25] inactivity on the platform clock: SESSION_END inactivity is surfaced as expiry, without a reconnect loop', async () => {
     const { session, r } = await started();
-    await call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: 11 * 60_000 } });
+    await t.admin.advanceClock(11 * 60_000);
     await until('the expiry', () => r.expired.length === 1);
     assert.deepEqual(r.ends, ['inactivity']);
     assert.equal(session.state.kind === 'closed' && session.state.reason, 'expired');

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { probeConnection } from '../../../src/client/probe';
-import { localContext } from '../support/client';
-import { useLocalPlatform } from '../support/localPlatform';
+import { localContext } from '../../support/localClient';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 describe('client: test connection', () => {
   const t = useLocalPlatform();

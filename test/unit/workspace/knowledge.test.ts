@@ -3,9 +3,10 @@ import { describe, it } from 'node:test';
 import { AgentsClient } from '../../../src/client/agents';
 import { MemoryFileSystem } from '../../../src/workspace/fileSystem';
 import { AgentMirror, UnpushedEditsError } from '../../../src/workspace/mirror';
-import { localContext } from '../support/client';
-import { useLocalPlatform } from '../support/localPlatform';
-import { AGENT, checkedOut, MAIN, MANIFEST, newBranch, remoteEdit } from './mirrorSupport';
+import { localContext } from '../../support/localClient';
+import { useLocalPlatform } from '../../support/localPlatform';
+import { AGENT, checkedOut, MAIN, MANIFEST, remoteEdit } from './mirrorSupport';
+import { newBranch } from '../../support/branches';
 
 describe('file mirror: knowledge files and branches', () => {
   const t = useLocalPlatform();

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UnpushedEditsError } from '../../../src/workspace/mirror';
 import { behaviorText, realtimeText, topicText } from '../../../src/workspace/serializer';
-import { useLocalPlatform } from '../support/localPlatform';
-import { AGENT, checkedOut, fault, MAIN, remoteEdit } from './mirrorSupport';
+import { useLocalPlatform } from '../../support/localPlatform';
+import { AGENT, checkedOut, MAIN, remoteEdit } from './mirrorSupport';
 
 describe('file mirror: check out, edit, push, pull', () => {
   const t = useLocalPlatform();
@@ -190,7 +190,7 @@ describe('file mirror: check out, edit, push, pull', () => {
     const { fs, mirror, client } = await checkedOut(t.lp);
     fs.files.set('behavior.md', 'New behavior.\n');
     fs.files.set('knowledge/returns.md', fs.files.get('knowledge/returns.md')!.replace('30 days', '21 days'));
-    await fault(t.lp, { method: 'PATCH', path: 'knowledge-base', status: 503, times: 5 });
+    await t.admin.addFault({ family: 'build', method: 'PATCH', path: 'knowledge-base', status: 503, times: 5 });
     await assert.rejects(mirror.push(), /503|unavailable|try again/i);
     assert.equal((await client.getBehavior(AGENT, MAIN.branchId)).behavior, 'New behavior.');
     assert.deepEqual(
