@@ -5,7 +5,8 @@ import { HttpError, makeContext, readBody, type Router, sendJson } from './http'
 import type { Base, Family } from './family';
 import { createAdminRouter } from './admin';
 import { familyFactories } from './families';
-import { checkHeaderCase, minimalBody, registerResponsesRoute, type ResponsesMode } from './minimal';
+import { checkHeaderCase, isThin, minimalBody, registerResponsesRoute, type ResponsesMode } from './minimal';
+import { refuseUnshown } from './specOnly';
 import { type PlatformOptions, Platform } from './platform';
 import { Persistence } from './persistence';
 import { hasDotSegment } from './requestGuards';
@@ -19,7 +20,10 @@ export interface LocalPlatformOptions extends Partial<PlatformOptions> {
   /** Where the demo week ends: at the fixed seed date (default, for tests) or at the current hour. */
   demoAnchor?: DemoAnchor;
   dataDir?: string;
-  /** `minimal`: answers carry only what the spec shows, and case-sensitive headers are matched with their case (see minimal.ts). */
+  /**
+   * `minimal`: answers carry only what the spec shows, and case-sensitive headers are matched with their case
+   * (see minimal.ts); `spec-only`: that, and only the spec's endpoints and event names (see specOnly.ts).
+   */
   responses?: ResponsesMode;
 }
 
@@ -127,6 +131,9 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
         // The rest of the body is never read, so this connection cannot carry another request.
         throw err instanceof HttpError ? errorFor(base, err.status, err.message, { connection: 'close' }) : err;
       });
+      // Before any fault: an endpoint that does not exist on a spec-only platform cannot fail in another way.
+      const unshown = base !== 'admin' && responses.mode === 'spec-only' ? refuseUnshown(base, method, path) : undefined;
+      if (unshown) throw unshown;
       if (base !== 'admin') {
         const fault = platform.faults.take(
           base,
@@ -142,7 +149,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
           throw errorFor(base, fault.status, `Injected fault: HTTP ${fault.status}`, headers);
         }
       }
-      const minimal = base !== 'admin' && responses.mode === 'minimal';
+      const minimal = base !== 'admin' && isThin(responses.mode);
       if (minimal) {
         const refused = checkHeaderCase(base, path, req.rawHeaders);
         if (refused) throw refused;
