@@ -131,9 +131,6 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
         // The rest of the body is never read, so this connection cannot carry another request.
         throw err instanceof HttpError ? errorFor(base, err.status, err.message, { connection: 'close' }) : err;
       });
-      // Before any fault: an endpoint that does not exist on a spec-only platform cannot fail in another way.
-      const unshown = base !== 'admin' && responses.mode === 'spec-only' ? refuseUnshown(base, method, path) : undefined;
-      if (unshown) throw unshown;
       if (base !== 'admin') {
         const fault = platform.faults.take(
           base,
@@ -149,6 +146,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
           throw errorFor(base, fault.status, `Injected fault: HTTP ${fault.status}`, headers);
         }
       }
+      // After the faults (a gateway in front fails on any path), before the routes: on a spec-only platform an
+      // endpoint the spec does not show does not exist.
+      const unshown =
+        base !== 'admin' && responses.mode === 'spec-only' ? refuseUnshown(base, method, path) : undefined;
+      if (unshown) throw unshown;
       const minimal = base !== 'admin' && isThin(responses.mode);
       if (minimal) {
         const refused = checkHeaderCase(base, path, req.rawHeaders);

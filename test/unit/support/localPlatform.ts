@@ -1,4 +1,4 @@
-import { after, before, beforeEach } from 'node:test';
+import { after, before, beforeEach, type TestContext } from 'node:test';
 import { RESPONSES_MODES, type ResponsesMode } from '../../../src/localPlatform/minimal';
 import { type LocalPlatform, type LocalPlatformOptions, startLocalPlatform } from '../../../src/localPlatform/server';
 
@@ -12,13 +12,17 @@ export const RESPONSES: ResponsesMode = RESPONSES_MODES.includes(process.env.AGE
   : 'full';
 
 /**
- * The skip condition of a test that needs an endpoint or event the spec does not show (one of our assumptions,
- * see docs/api-assumptions.md): in the spec-only mode the platform does not have it, so the test is skipped
- * with the assumption as its reason; in the other modes it runs. Written as `{ skip: assumed('GET /v1/agents') }`
- * so that every test the spec-only run leaves out can be found by searching for `assumed(`.
+ * Whether a test needs an endpoint or event the spec does not show (one of our assumptions, see
+ * docs/api-assumptions.md): in the spec-only mode the platform does not have it, and this is the reason the test
+ * is skipped; in the other modes it is false. Used as `describe(title, { skip: assumed('GET /v1/agents') }, ...)`,
+ * or first thing in a test as `if (assumed('GET /v1/agents', t)) return;`, which marks that test skipped. Every
+ * test the spec-only run leaves out is found by searching for `assumed(`.
  */
-export function assumed(what: string): string | false {
-  return RESPONSES === 'spec-only' ? `needs ${what}, which the spec does not show (spec-only mode)` : false;
+export function assumed(what: string, t?: TestContext): string | false {
+  if (RESPONSES !== 'spec-only') return false;
+  const reason = `needs ${what}, which the spec does not show (spec-only mode)`;
+  t?.skip(reason);
+  return reason;
 }
 
 /**
