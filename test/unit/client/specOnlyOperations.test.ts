@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AgentsClient } from '../../../src/client/agents';
 import { AlertsClient } from '../../../src/client/alerts';
-import { LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
+import type { CreateAlertRuleRequest } from '../../../src/contract/alerts';
 import { localContext } from '../support/client';
+import { validRule } from '../localPlatform/alertsKit';
 import { useLocalPlatform } from '../support/localPlatform';
 
 // The Agents and Alerts writes the spec shows, done by the client alone against a platform that has only the
@@ -47,14 +48,7 @@ describe('client: every Agents and Alerts operation the spec shows, against the 
 
   it('[ALERT-8][HOOK-1] creates a rule, changes it by id, reads current alerts and creates a webhook endpoint', async () => {
     const alerts = new AlertsClient(localContext(t.lp));
-    const rule = await alerts.createRule({
-      name: 'Slow answers',
-      project_id: LOCAL_PROJECT.slug,
-      metric: 'turn_latency_p95',
-      operator: '>',
-      threshold_value: 2000,
-      window_duration: '5m',
-    });
+    const rule = await alerts.createRule(validRule() as CreateAlertRuleRequest);
     assert.match(rule.id, /^ar_/);
     assert.equal((await alerts.updateRule(rule.id, { enabled: false })).enabled, false);
     assert.ok(Array.isArray(await alerts.currentAlerts()));
