@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { RequestLog } from '../../../src/client/transport';
 import type { MessagingSession, SessionState } from '../../../src/client/messagingSession';
 import { startLocalPlatform } from '../../../src/localPlatform/server';
-import { RESPONSES, useLocalPlatform } from '../../support/localPlatform';
+import { assumed, RESPONSES, useLocalPlatform } from '../../support/localPlatform';
 import {
   agentTexts,
   count,
@@ -49,7 +49,8 @@ describe('client: messaging reconnects (spec: Messaging events > duplicate and o
     return { session, r, sessionId: created.sessionId };
   }
 
-  it('[MSG-26][MSG-17] a dropped socket: reconnect from the cursor, no second join, and a message sent meanwhile is delivered once', async () => {
+  it('[MSG-26][MSG-17] a dropped socket: reconnect from the cursor, no second join, and a message sent meanwhile is delivered once', async (ctx) => {
+    if (assumed("the agent's answer under EVENT_TYPE_VIRTUAL_AGENT_MESSAGE", ctx)) return;
     const { session, r, sessionId } = await joined();
     const sentDuringOutage: Array<Promise<void>> = [];
     onFirstReconnect(session, () => sentDuringOutage.push(session.sendMessage('Can I return my order?')));
@@ -76,7 +77,8 @@ describe('client: messaging reconnects (spec: Messaging events > duplicate and o
     session.close();
   });
 
-  it('[MSG-26][MSG-24] a drop in the middle of a streamed answer loses no event and repeats none', async () => {
+  it('[MSG-26][MSG-24] a drop in the middle of a streamed answer loses no event and repeats none', async (ctx) => {
+    if (assumed("the agent's answer under EVENT_TYPE_VIRTUAL_AGENT_MESSAGE and its chunks", ctx)) return;
     await t.admin.setOptions({ streamDelayMs: 30 });
     try {
       const { session, r, sessionId } = await joined({ streamingEnabled: true });
@@ -99,7 +101,8 @@ describe('client: messaging reconnects (spec: Messaging events > duplicate and o
     }
   });
 
-  it('[MSG-25] a session that expires while the connection is down: the reconnect meets 404 and the client says to start a new one', async () => {
+  it('[MSG-25] a session that expires while the connection is down: the reconnect meets 404 and the client says to start a new one', async (ctx) => {
+    if (assumed("the agent's answer under EVENT_TYPE_VIRTUAL_AGENT_MESSAGE", ctx)) return;
     const { session, r, sessionId } = await joined();
     let queued: Promise<void> | undefined;
     // Synchronous, in-process: the clock moves before the first reconnect attempt can run.
@@ -118,7 +121,8 @@ describe('client: messaging reconnects (spec: Messaging events > duplicate and o
     await assert.rejects(session.sendMessage('hello?'), /Nothing was sent: .*expired/);
   });
 
-  it('[MSG-13][MSG-25] an access token that expired while the connection was down: a new token is fetched, and since it cannot reopen the session, the session is reported expired', async () => {
+  it('[MSG-13][MSG-25] an access token that expired while the connection was down: a new token is fetched, and since it cannot reopen the session, the session is reported expired', async (ctx) => {
+    if (assumed("the agent's answer under EVENT_TYPE_VIRTUAL_AGENT_MESSAGE", ctx)) return;
     await t.admin.setOptions({ sessionInactivityMs: 4 * 3600_000 });
     try {
       const logs: RequestLog[] = [];

@@ -58,8 +58,8 @@ interface Case {
 const ACCOUNT = '/acme/support-desk';
 const AGENT = '/v1/agents/ag_support';
 
-// It thins the full platform's answers itself, so the spec-minimal run of the client suites skips it.
-describe('client: answers thinned to what the spec shows (property)', { skip: RESPONSES === 'minimal' }, () => {
+// It thins the full platform's answers itself, so the spec-minimal and spec-only runs of the client suites skip it.
+describe('client: answers thinned to what the spec shows (property)', { skip: RESPONSES !== 'full' }, () => {
   const t = useLocalPlatform({ responses: 'full' });
   const spec = useSpecServer();
   const families = new Map<string, Case[]>();

@@ -8,10 +8,15 @@ import { NodeFileSystem } from '../../../src/workspace/fileSystem';
 import { AgentMirror } from '../../../src/workspace/mirror';
 import type { MirrorClient } from '../../../src/workspace/remote';
 import { localContext } from '../../support/localClient';
-import { useLocalPlatform } from '../../support/localPlatform';
+import { assumed, useLocalPlatform } from '../../support/localPlatform';
 import { AGENT, checkedOut, MAIN, MANIFEST } from './mirrorSupport';
 
-describe('file mirror: failures and files that cannot be pushed', () => {
+// Check out, pull and push read the platform's copy (behavior, topics, branches), which the spec does not show.
+const READS_PLATFORM_COPY = assumed(
+  'GET /v1/agents/{agentId}/branches/{branchId}/behavior, GET .../knowledge-base/topics and GET /v1/agents/{agentId}/branches',
+);
+
+describe('file mirror: failures and files that cannot be pushed', { skip: READS_PLATFORM_COPY }, () => {
   const t = useLocalPlatform();
 
   it('a topic created by a push whose answer was lost is not created twice by the next push', async () => {
