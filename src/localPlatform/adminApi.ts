@@ -8,7 +8,7 @@ import type { AlertsSwitches, DeliveryStatus, StoredDelivery } from './alerts/mo
 import type { DniReservation } from './dni/pool';
 import type { DeliveredExternalEvent, PendingExternalEvent } from './externalEvents/pending';
 import type { Fault } from './faults';
-import type { ResponsesMode } from './minimal';
+import type { ResponsesMode } from './responsesMode';
 import type { PlatformOptions } from './platform';
 import type { LoggedRequest } from './requestLog';
 import type { LOCAL_CONNECTORS, LOCAL_KEYS } from './seed/credentials';

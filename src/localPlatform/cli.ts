@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './seed/credentials';
-import { RESPONSES_MODES, type ResponsesMode } from './minimal';
+import { RESPONSES_MODES, type ResponsesMode } from './responsesMode';
 import { SEED_NAMES, type SeedName } from './seed/seeds';
 import { startLocalPlatform } from './server';
 

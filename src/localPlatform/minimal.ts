@@ -1,4 +1,5 @@
 import type { Base } from './family';
+import { RESPONSES_MODES, type ResponsesMode } from './responsesMode';
 import { buildError, JsonText, type Router } from './http';
 
 /**
@@ -8,11 +9,6 @@ import { buildError, JsonText, type Router } from './http';
  * lean on anything the platform never promised. Endpoints the spec does not show (our assumptions) and
  * error answers are left as they are.
  */
-export type ResponsesMode = 'full' | 'minimal' | 'spec-only';
-export const RESPONSES_MODES: readonly ResponsesMode[] = ['full', 'minimal', 'spec-only'];
-
-/** Whether answers are shaped as the spec shows them: in the minimal mode and in the spec-only mode built on it. */
-export const isThin = (mode: ResponsesMode): boolean => mode !== 'full';
 
 /**
  * What an answer shows: `true` keeps a value whole, an object keeps the named fields (a name ending in `?`

@@ -1,5 +1,5 @@
 import { Emitter } from '../core/event';
-import type { ResponsesMode } from './minimal';
+import type { ResponsesMode } from './responsesMode';
 import { Clock } from './clock';
 import { FaultBook } from './faults';
 import { RequestLog } from './requestLog';

@@ -5,7 +5,8 @@ import { HttpError, makeContext, readBody, type Router, sendJson } from './http'
 import type { Base, Family } from './family';
 import { createAdminRouter } from './admin';
 import { familyFactories } from './families';
-import { isThin, minimalBody, registerResponsesRoute, type ResponsesMode } from './minimal';
+import { minimalBody, registerResponsesRoute } from './minimal';
+import { isThin, type ResponsesMode } from './responsesMode';
 import { refuseUnshown } from './specOnly';
 import { type PlatformOptions, Platform } from './platform';
 import { Persistence } from './persistence';

@@ -41,7 +41,7 @@ import {
 } from '../../src/localPlatform/adminApi';
 import type { OutboundCallStatus } from '../../src/contract/outbound';
 import type { Fault } from '../../src/localPlatform/faults';
-import type { ResponsesMode } from '../../src/localPlatform/minimal';
+import type { ResponsesMode } from '../../src/localPlatform/responsesMode';
 import type { SeedName } from '../../src/localPlatform/seed/seeds';
 
 /** An admin request the local platform refused: its status and what it answered. */

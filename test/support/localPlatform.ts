@@ -1,5 +1,5 @@
 import { after, before, beforeEach, type TestContext } from 'node:test';
-import { RESPONSES_MODES, type ResponsesMode } from '../../src/localPlatform/minimal';
+import { RESPONSES_MODES, type ResponsesMode } from '../../src/localPlatform/responsesMode';
 import { type LocalPlatform, type LocalPlatformOptions, startLocalPlatform } from '../../src/localPlatform/server';
 import { LocalAdmin } from './localAdmin';
 
