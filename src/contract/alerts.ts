@@ -177,9 +177,7 @@ export type CurrentAlertList = z.infer<typeof currentAlertListSchema>;
  * The spec shows `name` and `url` as strings and nothing more: a length or a form of address is the
  * platform's to judge (the local platform's own limits are in localPlatform/ownLimits.ts).
  */
-const requiredText = z
-  .string(need('must be a string'))
-  .refine((s) => s.trim().length > 0, 'must not be empty');
+const requiredText = z.string(need('must be a string')).refine((s) => s.trim().length > 0, 'must not be empty');
 
 export const webhookEventTypesSchema = z
   .array(webhookEventTypeSchema, need(`must be a list of event types (${list(WEBHOOK_EVENT_TYPES)})`))
