@@ -6,9 +6,11 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 import { AgentsClient } from '../src/client/agents';
-import { ClientContext } from '../src/client/context';
 import { Transport } from '../src/client/transport';
 import { LOCAL_KEYS } from '../src/localPlatform/seed/credentials';
+import { median } from '../test/support/median';
+import { localContext } from '../test/support/localClient';
+import type { LocalPlatform } from '../src/localPlatform/server';
 
 const REQUESTS = 1000;
 const TRIALS = 7;
@@ -21,8 +23,7 @@ async function main(): Promise<void> {
   );
   try {
     const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
-    const urls = (JSON.parse(line) as { urls: { origin: string; build: string; runtime: string; messaging: string } })
-      .urls;
+    const { urls } = JSON.parse(line) as { urls: LocalPlatform['urls'] };
 
     const pool = new Pool(urls.origin, { connections: 1, keepAliveTimeout: 30_000 });
     const path = '/build/v1/agents/ag_support';
@@ -42,17 +43,7 @@ async function main(): Promise<void> {
     }
 
     const transport = new Transport({ connections: 1, onRequest: () => undefined });
-    const profile = {
-      id: 'bench',
-      name: 'bench',
-      accountId: 'acme',
-      projectId: 'support-desk',
-      region: 'local' as const,
-      runtimeUrl: urls.runtime,
-      buildUrl: urls.build,
-      messagingUrl: urls.messaging,
-    };
-    const agents = new AgentsClient(new ClientContext(profile, async () => LOCAL_KEYS.agents, transport));
+    const agents = new AgentsClient(localContext({ urls }, { transport }));
     async function client(): Promise<number> {
       const started = performance.now();
       for (let i = 0; i < REQUESTS; i++) {
@@ -73,7 +64,6 @@ async function main(): Promise<void> {
       bareTimes.push(await bare());
       clientTimes.push(await client());
     }
-    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const b = median(bareTimes);
     const c = median(clientTimes);
     console.error(

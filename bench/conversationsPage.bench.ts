@@ -9,20 +9,13 @@ import { demoScript } from '../src/localPlatform/conversations/demoScript';
 import { LOCAL_KEYS } from '../src/localPlatform/seed/credentials';
 import { SEED_EPOCH } from '../src/localPlatform/seed/supportAgent';
 import { startLocalPlatform } from '../src/localPlatform/server';
+import { median } from '../test/support/median';
+import { bench } from './platformProcess';
 
 const STORE_SIZE = 6000;
 const PAGE = 5000;
 const RUNS = 7;
 const WEEK_MS = 7 * 24 * 3600_000;
-
-function bench(name: string, value: number, unit: string, target: string): void {
-  console.log(`BENCH ${JSON.stringify({ name, value: Math.round(value * 10) / 10, unit, target })}`);
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 /** Median wall and CPU milliseconds of a GET whose JSON body is read and parsed. */
 async function timed(

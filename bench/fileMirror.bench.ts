@@ -12,12 +12,14 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 import { AgentsClient } from '../src/client/agents';
-import { ClientContext } from '../src/client/context';
 import { type RequestLog, Transport } from '../src/client/transport';
 import { LOCAL_KEYS } from '../src/localPlatform/seed/credentials';
 import { MemoryFileSystem, NodeFileSystem } from '../src/workspace/fileSystem';
 import { AgentMirror } from '../src/workspace/mirror';
 import { fetchRemote } from '../src/workspace/remote';
+import { median } from '../test/support/median';
+import { LocalAdmin } from '../test/support/localAdmin';
+import { localContext } from '../test/support/localClient';
 
 const TOPICS = 1000;
 const TRIALS = 15;
@@ -43,12 +45,7 @@ async function main(): Promise<void> {
       name: `Topic ${String(i).padStart(4, '0')}`,
       content: `${paragraph.repeat(4)}\nLine two of topic ${i}.`,
     }));
-    const seeded = await fetch(`${urls.admin}/agents/${AGENT}/branches/${MAIN.branchId}/edit`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ upsertTopics }),
-    });
-    if (!seeded.ok) throw new Error(`seeding topics answered ${seeded.status}`);
+    await new LocalAdmin(urls.admin).editBranch(AGENT, MAIN.branchId, { upsertTopics });
 
     const pool = new Pool(urls.origin, { connections: 3, keepAliveTimeout: 30_000 });
     const base = `/build/v1/agents/${AGENT}`;
@@ -77,17 +74,7 @@ async function main(): Promise<void> {
 
     const logs: RequestLog[] = [];
     const transport = new Transport({ connections: 3, onRequest: (l) => logs.push(l) });
-    const profile = {
-      id: 'bench',
-      name: 'bench',
-      accountId: 'acme',
-      projectId: 'support-desk',
-      region: 'local' as const,
-      runtimeUrl: urls.runtime,
-      buildUrl: urls.build,
-      messagingUrl: urls.messaging,
-    };
-    const client = new AgentsClient(new ClientContext(profile, async () => LOCAL_KEYS.agents, transport));
+    const client = new AgentsClient(localContext({ urls }, { transport }));
     async function pullInMemory(): Promise<number> {
       const fs = new MemoryFileSystem();
       const started = performance.now();
@@ -151,7 +138,6 @@ async function main(): Promise<void> {
     if (report.sent.length !== 1 || report.sent[0]!.path !== 'knowledge/topic-0500.md')
       throw new Error(`the push sent ${report.sent.map((a) => a.path).join(', ')}`);
 
-    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const b = median(bareTimes);
     const p = median(pullTimes);
     console.error(

@@ -4,13 +4,12 @@
 // minus the event's timestamp (server and client read the same clock; it is not moved). The
 // local platform runs in a child process, apart from the clients. Bounded in count and time.
 // Prints BENCH lines.
-// BENCH_CPU_PROF=<dir> writes a CPU profile of the server process there.
-import { type ChildProcess, fork } from 'node:child_process';
+// BENCH_CPU_PROF=<dir> writes a CPU profile of the server process there (see platformProcess.ts).
 import { Pool } from 'undici';
 import WebSocket from 'ws';
 import type { ServerEvent } from '../src/contract/messaging';
 import { LOCAL_CONNECTORS } from '../src/localPlatform/seed/credentials';
-import { startLocalPlatform } from '../src/localPlatform/server';
+import { bench, type PlatformProcess, withPlatformProcess } from './platformProcess';
 
 const SESSIONS = 500;
 const QUESTIONS = [
@@ -21,17 +20,6 @@ const QUESTIONS = [
 const TIME_LIMIT_MS = 90_000;
 /** Session starts are spread over this long, as real visitors do not arrive in lockstep. */
 const RAMP_MS = 1000;
-
-function bench(name: string, value: number, unit: string, target: string): void {
-  console.log(`BENCH ${JSON.stringify({ name, value: Math.round(value * 10) / 10, unit, target })}`);
-}
-
-async function serve(): Promise<void> {
-  // The HTTP rate limit is per client; all sessions here share one token, so it is lifted.
-  const lp = await startLocalPlatform({ seed: 'base', messagingHttpPerMinute: 1_000_000 });
-  process.send!({ messaging: lp.urls.messaging });
-  process.once('message', () => void lp.close().then(() => process.exit(0)));
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -110,18 +98,8 @@ function ramped<T>(count: number, start: (i: number) => Promise<T>): Promise<T[]
   );
 }
 
-async function main(): Promise<void> {
-  const server: ChildProcess = fork(__filename, ['--serve'], {
-    execArgv: [
-      '--import',
-      'tsx',
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-    ],
-  });
-  const { messaging } = await new Promise<{ messaging: string }>((resolve, reject) => {
-    server.once('message', (m) => resolve(m as { messaging: string }));
-    server.once('error', reject);
-  });
+async function main(server: PlatformProcess): Promise<void> {
+  const { messaging } = server.urls;
   const base = new URL(messaging);
   const pool = new Pool(base.origin, { connections: 8 });
   try {
@@ -172,16 +150,8 @@ async function main(): Promise<void> {
       console.error(`only ${total} of ${SESSIONS * QUESTIONS.length} questions asked within the time limit`);
   } finally {
     await pool.close();
-    server.send('stop');
-    await new Promise((resolve) => server.once('exit', resolve));
   }
 }
 
-if (process.argv.includes('--serve')) {
-  void serve();
-} else {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+// The HTTP rate limit is per client; all sessions here share one token, so it is lifted.
+withPlatformProcess({ seed: 'base', messagingHttpPerMinute: 1_000_000 }, main);

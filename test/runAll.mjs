@@ -42,6 +42,15 @@ const PARTS = [
     env: { AGENT_WORKBENCH_RESPONSES: 'minimal' },
     count: (o) => nodeTestSummary(o),
   },
+  // Again, against a local platform that has only the spec's endpoints and event names: tests that need one of
+  // our assumptions are skipped by name (`assumed(...)` in test/unit/support/localPlatform.ts).
+  {
+    name: 'unit (spec-only)',
+    cmd: node,
+    args: ['test/runUnit.mjs', 'test/unit/client', 'test/unit/workspace'],
+    env: { AGENT_WORKBENCH_RESPONSES: 'spec-only' },
+    count: (o) => nodeTestSummary(o),
+  },
   // Every rule of the spec is checked by a test whose title names its id (one test; fails without the rules file).
   { name: 'rules', cmd: node, args: ['scripts/ruleCoverage.mjs'], count: (_o, code) => single(code) },
   { name: 'integration', cmd: node, args: ['test/host/runIntegration.mjs'], count: (o) => lastSummary(o) },

@@ -1,3 +1,12 @@
+import type {
+  ClockReply,
+  ConnectionReply,
+  FaultsReply,
+  HealthReply,
+  OkReply,
+  RequestsReply,
+  ResetReply,
+} from './adminApi';
 import { buildError, Router } from './http';
 import type { Fault } from './faults';
 import type { Platform } from './platform';
@@ -11,7 +20,7 @@ import { applySeed, SEED_NAMES, type SeedName } from './seed/seeds';
 export function createAdminRouter(platform: Platform): Router {
   const r = new Router();
   // pid: which process serves (the editor runs its local platform in a child process).
-  r.get('/health', () => ({ body: { ok: true, now: platform.now(), pid: process.pid } }));
+  r.get('/health', () => ({ body: { ok: true, now: platform.now(), pid: process.pid } satisfies HealthReply }));
   // What an editor needs to connect to this platform: its three bases (relative to the origin) and the
   // seeded account's credentials. Loopback only, like everything under /_local.
   r.get('/connection', () => ({
@@ -21,7 +30,7 @@ export function createAdminRouter(platform: Platform): Router {
       projectId: LOCAL_PROJECT.slug,
       keys: LOCAL_KEYS,
       connectors: LOCAL_CONNECTORS,
-    },
+    } satisfies ConnectionReply,
   }));
   r.post('/reset', (ctx) => {
     const body = (ctx.json() ?? {}) as { seed?: unknown };
@@ -33,9 +42,9 @@ export function createAdminRouter(platform: Platform): Router {
     platform.faults.clear();
     platform.clock.set(Date.now());
     applySeed(platform, seed, platform.demoAnchor);
-    return { body: { ok: true, seed } };
+    return { body: { ok: true, seed } satisfies ResetReply };
   });
-  r.get('/faults', () => ({ body: { faults: platform.faults.list() } }));
+  r.get('/faults', () => ({ body: { faults: platform.faults.list() } satisfies FaultsReply }));
   r.post('/faults', (ctx) => {
     const body = ctx.json() as Omit<Fault, 'id'> | undefined;
     if (!body || typeof body !== 'object') throw buildError(400, 'A fault object is required');
@@ -46,7 +55,7 @@ export function createAdminRouter(platform: Platform): Router {
   });
   r.delete('/faults', () => {
     platform.faults.clear();
-    return { body: { ok: true } };
+    return { body: { ok: true } satisfies OkReply };
   });
   // What the families were asked since `since` (a seq), filtered by base and a part of the path; no headers.
   r.get('/requests', (ctx) => {
@@ -60,14 +69,14 @@ export function createAdminRouter(platform: Platform): Router {
           ...(path !== null ? { path } : {}),
           ...(base !== null ? { base } : {}),
         }),
-      },
+      } satisfies RequestsReply,
     };
   });
   r.delete('/requests', () => {
     platform.requests.clear();
-    return { body: { ok: true } };
+    return { body: { ok: true } satisfies OkReply };
   });
-  r.get('/clock', () => ({ body: { now: platform.now(), offsetMs: platform.clock.offset } }));
+  r.get('/clock', () => ({ body: { now: platform.now(), offsetMs: platform.clock.offset } satisfies ClockReply }));
   r.post('/clock', (ctx) => {
     const body = (ctx.json() ?? {}) as { advanceMs?: unknown; set?: unknown };
     // The clock must stay a valid date (about ±270,000 years): keep well inside that.
@@ -83,7 +92,7 @@ export function createAdminRouter(platform: Platform): Router {
         'Send advanceMs (a number of milliseconds) or set (an ISO 8601 instant) that keeps the clock between the years 1970 and 9999',
       );
     platform.clock.set(target);
-    return { body: { now: platform.now(), offsetMs: platform.clock.offset } };
+    return { body: { now: platform.now(), offsetMs: platform.clock.offset } satisfies ClockReply };
   });
   r.patch('/options', (ctx) => {
     const body = (ctx.json() ?? {}) as Record<string, unknown>;

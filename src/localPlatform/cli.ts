@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './seed/credentials';
-import { RESPONSES_MODES, type ResponsesMode } from './minimal';
+import { RESPONSES_MODES, type ResponsesMode } from './responsesMode';
 import { SEED_NAMES, type SeedName } from './seed/seeds';
 import { startLocalPlatform } from './server';
 
@@ -10,7 +10,7 @@ export { startLocalPlatform };
 
 const HELP = `Agent Workbench local platform: the whole platform interface on a loopback port.
 
-Usage: node dist/localPlatform.js [--port N] [--seed empty|base|demo] [--data-dir DIR] [--stream-delay MS] [--responses full|minimal] [--json]
+Usage: node dist/localPlatform.js [--port N] [--seed empty|base|demo] [--data-dir DIR] [--stream-delay MS] [--responses full|minimal|spec-only] [--json]
 
   --port N          port to listen on (default 4780; 0 picks a free one)
   --seed NAME       data to start with when there is no saved state (default demo)
@@ -18,7 +18,11 @@ Usage: node dist/localPlatform.js [--port N] [--seed empty|base|demo] [--data-di
                     acknowledged write is journaled before its answer; the journal is synced to
                     disk every second and at shutdown
   --stream-delay MS delay between streamed answer chunks (default 40)
-  --responses MODE  full (default) or minimal: answers carry only the fields the spec shows
+  --responses MODE  full (default), minimal or spec-only. minimal: answers carry only the fields
+                    the spec shows, and the Chat headers X-API-KEY and X-TOKEN must be sent in
+                    that case. spec-only: that, and only the spec's endpoints exist (others
+                    answer 404 or 405), the WebSocket does not echo the user's message and
+                    names the events the spec does not name differently (see specOnlyEvents.ts)
   --json            print the addresses and credentials as one JSON line
 `;
 

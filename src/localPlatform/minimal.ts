@@ -1,4 +1,5 @@
 import type { Base } from './family';
+import { RESPONSES_MODES, type ResponsesMode } from './responsesMode';
 import { buildError, JsonText, type Router } from './http';
 
 /**
@@ -8,8 +9,6 @@ import { buildError, JsonText, type Router } from './http';
  * lean on anything the platform never promised. Endpoints the spec does not show (our assumptions) and
  * error answers are left as they are.
  */
-export type ResponsesMode = 'full' | 'minimal';
-export const RESPONSES_MODES: readonly ResponsesMode[] = ['full', 'minimal'];
 
 /**
  * What an answer shows: `true` keeps a value whole, an object keeps the named fields (a name ending in `?`

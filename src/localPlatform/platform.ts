@@ -1,4 +1,5 @@
 import { Emitter } from '../core/event';
+import type { ResponsesMode } from './responsesMode';
 import { Clock } from './clock';
 import { FaultBook } from './faults';
 import { RequestLog } from './requestLog';
@@ -65,8 +66,11 @@ export class Platform {
   options: PlatformOptions;
   /** Where a demo seed's week ends (see seed/seeds.ts); resets keep it. */
   demoAnchor: 'fixed' | 'now' = 'fixed';
-  /** How answers are shaped: everything we know, or only what the spec shows (see minimal.ts); kept across resets. */
-  readonly responses: { mode: 'full' | 'minimal' } = { mode: 'full' };
+  /**
+   * How answers are shaped: everything we know, only what the spec shows (minimal.ts), or only the spec's
+   * endpoints and fields (specOnly.ts); kept across resets.
+   */
+  readonly responses: { mode: ResponsesMode } = { mode: 'full' };
 
   private readonly _onDidChangeConversation = new Emitter<StoredConversation>();
   /** A conversation was created, got a turn, or ended. */

@@ -5,7 +5,9 @@ import { HttpError, makeContext, readBody, type Router, sendJson } from './http'
 import type { Base, Family } from './family';
 import { createAdminRouter } from './admin';
 import { familyFactories } from './families';
-import { minimalBody, registerResponsesRoute, type ResponsesMode } from './minimal';
+import { minimalBody, registerResponsesRoute } from './minimal';
+import { isThin, type ResponsesMode } from './responsesMode';
+import { refuseUnshown } from './specOnly';
 import { type PlatformOptions, Platform } from './platform';
 import { Persistence } from './persistence';
 import { hasDotSegment } from './requestGuards';
@@ -19,7 +21,10 @@ export interface LocalPlatformOptions extends Partial<PlatformOptions> {
   /** Where the demo week ends: at the fixed seed date (default, for tests) or at the current hour. */
   demoAnchor?: DemoAnchor;
   dataDir?: string;
-  /** `minimal`: answers carry only what the spec shows, and case-sensitive headers are matched with their case (see minimal.ts). */
+  /**
+   * `minimal`: answers carry only what the spec shows, and case-sensitive headers are matched with their case
+   * (see minimal.ts); `spec-only`: that, and only the spec's endpoints and event names (see specOnly.ts).
+   */
   responses?: ResponsesMode;
 }
 
@@ -142,7 +147,12 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
           throw errorFor(base, fault.status, `Injected fault: HTTP ${fault.status}`, headers);
         }
       }
-      const minimal = base !== 'admin' && responses.mode === 'minimal';
+      // After the faults (a gateway in front fails on any path), before the routes: on a spec-only platform an
+      // endpoint the spec does not show does not exist.
+      const unshown =
+        base !== 'admin' && responses.mode === 'spec-only' ? refuseUnshown(base, method, path) : undefined;
+      if (unshown) throw unshown;
+      const minimal = base !== 'admin' && isThin(responses.mode);
       let methodMismatch = false;
       for (const router of routers) {
         const m = router.match(method, path);

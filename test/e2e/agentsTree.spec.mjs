@@ -11,7 +11,7 @@ import {
   screenshot,
   showAgentWorkbench,
   step,
-} from './support.mjs';
+} from '../support/browser/workbench.mjs';
 
 /** A row of the Agents tree by its label. */
 function row(page, label) {

@@ -9,7 +9,7 @@ import {
   screenshot,
   showAgentWorkbench,
   step,
-} from './support.mjs';
+} from '../support/browser/workbench.mjs';
 
 describe('Agent Workbench in the workbench', { timeout: 240_000 }, () => {
   let wb;

@@ -3,7 +3,15 @@
 // notification says the rule triggered; a delivery whose body was changed on the way is marked unverified.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { notification, openWorkbench, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
+import {
+  notification,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  showAgentWorkbench,
+  step,
+} from '../support/browser/workbench.mjs';
+import { LocalAdmin } from '../support/localAdmin.ts';
 
 /** The pane of a view in the Agent Workbench container, by its title. */
 function pane(page, title) {
@@ -44,7 +52,8 @@ describe('Alerts that reach the editor', { timeout: 300_000 }, () => {
       await started.waitFor();
       const origin = (await started.innerText()).match(/http:\/\/127\.0\.0\.1:\d+/)?.[0];
       assert.ok(origin, 'the notification names the local platform');
-      const { body: connection } = await json('GET', `${origin}/_local/connection`);
+      const admin = LocalAdmin.atOrigin(origin);
+      const connection = await admin.connection();
 
       await runCommand(page, 'Agent Workbench: Start Webhook Receiver');
       const listening = notification(page, 'The webhook receiver listens at');
@@ -72,8 +81,8 @@ describe('Alerts that reach the editor', { timeout: 300_000 }, () => {
         },
       });
       assert.equal(rule.status, 201, JSON.stringify(rule.body));
-      const evaluated = await json('POST', `${origin}/_local/alerts/evaluate`, { body: {} });
-      assert.equal(evaluated.body.changes[0]?.to, 'alert', JSON.stringify(evaluated.body));
+      const evaluated = await admin.evaluateAlerts();
+      assert.equal(evaluated.changes[0]?.to, 'alert', JSON.stringify(evaluated));
 
       // The receiver lists the delivery, verified with the kept signing secret.
       const deliveries = pane(page, 'Webhook Deliveries');
@@ -110,8 +119,8 @@ describe('Alerts that reach the editor', { timeout: 300_000 }, () => {
         }),
       );
       assert.deepEqual(Object.keys(headers).sort(), ['webhook-id', 'webhook-signature', 'webhook-timestamp']);
-      const log = await json('GET', `${origin}/_local/webhook-deliveries`);
-      const { payload } = log.body.deliveries.find((d) => d.event_type === 'alerts.triggered');
+      const deliveriesSent = await admin.webhookDeliveries();
+      const { payload } = deliveriesSent.find((d) => d.event_type === 'alerts.triggered');
       const sent = await fetch(receiverUrl, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json' },

@@ -9,7 +9,7 @@ import {
   runCommand,
   screenshot,
   step,
-} from './support.mjs';
+} from '../support/browser/workbench.mjs';
 
 /** A row of the sidebar's trees by its label. */
 function row(page, label) {

@@ -2,7 +2,15 @@
 // and hostile text shown as text. The webview's page sits two frames deep.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openWorkbench, runCommand, screenshot, showAgentWorkbench, startLocalPlatform, step } from './support.mjs';
+import {
+  openWorkbench,
+  runCommand,
+  screenshot,
+  showAgentWorkbench,
+  startLocalPlatform,
+  step,
+} from '../support/browser/workbench.mjs';
+import { LocalAdmin } from '../support/localAdmin.ts';
 
 const HOSTILE = [
   '<script>top.pwned=1</script><img src=x onerror="top.pwned=2">',
@@ -28,11 +36,7 @@ describe('Chat playground in the workbench', { timeout: 300_000 }, () => {
       await showAgentWorkbench(page);
       origin = await startLocalPlatform(page);
       // Slow the stream down so a person (and this test) can watch it grow.
-      await fetch(`${origin}/_local/options`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ streamDelayMs: 120 }),
-      });
+      await LocalAdmin.atOrigin(origin).setOptions({ streamDelayMs: 120 });
       await runCommand(page, 'Agent Workbench: Open Chat');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Messaging, streamed' }).first().click();
       await chat().locator('.line.agent').first().waitFor();
@@ -124,12 +128,7 @@ describe('Chat playground in the workbench', { timeout: 300_000 }, () => {
     const { page } = wb;
     await step(page, 'chat-follow', async () => {
       // Messages and typing signals come faster than the platform's rate limit here: it would drop some (MSG-28).
-      const options = (body) =>
-        fetch(`${origin}/_local/options`, {
-          method: 'PATCH',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
+      const options = (body) => LocalAdmin.atOrigin(origin).setOptions(body);
       await options({ wsMessagesPerSecond: 1000 });
       const box = chat().locator('#message textarea');
       const conversation = chat().locator('.lines');

@@ -11,7 +11,8 @@ import {
   showAgentWorkbench,
   startLocalPlatform,
   step,
-} from './support.mjs';
+} from '../support/browser/workbench.mjs';
+import { LocalAdmin } from '../support/localAdmin.ts';
 
 const HOSTILE = '<img src=x onerror="pwned=1"> \u202Eevil\u202C';
 
@@ -75,10 +76,8 @@ describe('Concurrency chart and replay in the workbench', { timeout: 300_000 }, 
       const recorded = conversations.find((c) => !c.in_progress && !c.handoff && c.turns.length >= 3);
       assert.ok(recorded, 'a demo conversation to replay');
       // A teammate renames the agent and publishes to sandbox, where the chat connector is served.
-      await fetch(`${origin}/_local/agents/ag_support/branches/br_support_main/edit`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ behavior: `# Support Desk\n\nYou are Robin, the desk of Acme ${HOSTILE}.` }),
+      await LocalAdmin.atOrigin(origin).editBranch('ag_support', 'br_support_main', {
+        behavior: `# Support Desk\n\nYou are Robin, the desk of Acme ${HOSTILE}.`,
       });
       await fetch(`${origin}/build/v1/agents/ag_support/deployments/publish`, {
         method: 'POST',

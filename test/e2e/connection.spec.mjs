@@ -1,7 +1,14 @@
 // Adding a connection profile and a key through the quick inputs, as a person does it.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { notification, openWorkbench, resetWorkbench, runCommand, screenshot, step } from './support.mjs';
+import {
+  notification,
+  openWorkbench,
+  resetWorkbench,
+  runCommand,
+  screenshot,
+  step,
+} from '../support/browser/workbench.mjs';
 
 /** Types into the open quick input and accepts, once the title says which step it is. */
 async function answer(page, text, titleText) {

@@ -12,7 +12,7 @@ import {
   screenshot,
   showAgentWorkbench,
   step,
-} from './support.mjs';
+} from '../support/browser/workbench.mjs';
 
 /** Types into the open quick input and accepts, once the title says which step it is. */
 async function answer(page, text, titleText) {

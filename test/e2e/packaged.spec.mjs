@@ -15,7 +15,7 @@ import {
   screenshot,
   showAgentWorkbench,
   step,
-} from './support.mjs';
+} from '../support/browser/workbench.mjs';
 
 const VSIX = join(ROOT, 'dist', 'agent-workbench.vsix');
 const ALLOWED = [

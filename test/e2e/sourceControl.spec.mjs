@@ -12,7 +12,8 @@ import {
   showAgentWorkbench,
   startLocalPlatform,
   step,
-} from './support.mjs';
+} from '../support/browser/workbench.mjs';
+import { LocalAdmin } from '../support/localAdmin.ts';
 
 describe('Source control of a checked-out agent', { timeout: 300_000 }, () => {
   let wb;
@@ -25,12 +26,8 @@ describe('Source control of a checked-out agent', { timeout: 300_000 }, () => {
     await wb?.close();
   });
 
-  const teammate = (edit) =>
-    fetch(`${origin}/_local/agents/ag_support/branches/br_support_main/edit`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(edit),
-    }).then((r) => assert.equal(r.status, 200));
+  /** A teammate's edit in the studio (the admin API refuses loudly: the step fails with its answer). */
+  const teammate = (edit) => LocalAdmin.atOrigin(origin).editBranch('ag_support', 'br_support_main', edit);
 
   it('lists local and remote changes in the Source Control view, with the sync state in the status bar', async () => {
     const { page } = wb;

@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { cacheRoot } from '../../scripts/lib/hostPaths.mjs';
 import { stopProcessGroup } from '../../scripts/lib/processes.mjs';
 import { launchBrowser } from '../host/workbench.mjs';
-import { OUT, ROOT, showAgentWorkbench, step } from './support.mjs';
+import { OUT, ROOT, showAgentWorkbench, step } from '../support/browser/workbench.mjs';
 
 /** Resolves with the first line of the process's output that matches `pattern`; rejects when it exits first. Collects all output. */
 function waitForLine(child, pattern, output) {

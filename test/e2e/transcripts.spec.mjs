@@ -10,7 +10,8 @@ import {
   showAgentWorkbench,
   startLocalPlatform,
   step,
-} from './support.mjs';
+} from '../support/browser/workbench.mjs';
+import { LocalAdmin } from '../support/localAdmin.ts';
 
 const HOSTILE_USER = '<script>top.pwned=1</script><img src=x onerror="top.pwned=2"> where is my order?';
 const HOSTILE_AGENT =
@@ -105,26 +106,21 @@ describe('Transcript viewer in the workbench', { timeout: 300_000 }, () => {
   it('shows hostile transcript text as plain text and runs nothing', async () => {
     const { page } = wb;
     await step(page, 'transcripts-hostile', async () => {
-      const now = (await (await fetch(`${origin}/_local/clock`)).json()).now;
-      const res = await fetch(`${origin}/_local/conversations`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          started_at: now,
-          channel: 'WEBCHAT',
-          turns: [
-            {
-              user_input: HOSTILE_USER,
-              agent_response: HOSTILE_AGENT,
-              intents: ['<img src=x onerror="top.pwned=5">'],
-              entities: { '<b>name</b>': 'javascript:top.pwned=6' },
-            },
-          ],
-          state: { note: '<script>top.pwned=7</script>' },
-        }),
+      const admin = LocalAdmin.atOrigin(origin);
+      const { now } = await admin.clock();
+      const { id } = await admin.recordConversation({
+        started_at: now,
+        channel: 'WEBCHAT',
+        turns: [
+          {
+            user_input: HOSTILE_USER,
+            agent_response: HOSTILE_AGENT,
+            intents: ['<img src=x onerror="top.pwned=5">'],
+            entities: { '<b>name</b>': 'javascript:top.pwned=6' },
+          },
+        ],
+        state: { note: '<script>top.pwned=7</script>' },
       });
-      assert.equal(res.status, 201);
-      const { id } = await res.json();
       await runCommand(page, 'Agent Workbench: Open Conversation by Id');
       const input = page.locator('.quick-input-widget input.input');
       await input.waitFor();

@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { notification, openWorkbench, ROOT, runCommand, screenshot, showAgentWorkbench, step } from './support.mjs';
+import {
+  notification,
+  openWorkbench,
+  ROOT,
+  runCommand,
+  screenshot,
+  showAgentWorkbench,
+  step,
+} from '../support/browser/workbench.mjs';
 
 const TITLE = 'Get Started with Agent Workbench';
 const MEDIA = join(ROOT, 'media', 'walkthrough');

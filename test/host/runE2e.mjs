@@ -30,6 +30,9 @@ const code = await new Promise((resolveExit) => {
   const child = spawn(
     process.execPath,
     [
+      // tsx (as for the unit suites): specs import the TypeScript test support, such as the typed admin API client.
+      '--import',
+      'tsx',
       '--test',
       '--test-concurrency=1',
       '--test-reporter=spec',

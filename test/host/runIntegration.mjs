@@ -1,8 +1,9 @@
 // Runs the integration suites (test/integration) inside a real VS Code extension host:
 // code-server 1.100.3 + Chromium, the extension loaded from this tree through extensionDevelopmentPath.
-//   node test/host/runIntegration.mjs [--no-build] [--production] [--grep TEXT] [--bench] [--results FILE] [--responses full|minimal]
+//   node test/host/runIntegration.mjs [--no-build] [--production] [--grep TEXT] [--bench] [--results FILE] [--responses full|minimal|spec-only]
 //                                     [--webview-site own|workbench]
-// --responses minimal runs the suites against a local platform that answers only what the spec shows.
+// --responses minimal runs the suites against a local platform that answers only what the spec shows;
+// --responses spec-only against one that also has only the spec's endpoints and event names.
 // --webview-site own serves webviews from a site of their own, as desktop VS Code and vscode.dev do; by default
 // they come from the workbench's origin, as code-server serves them.
 // Environment: AGENT_WORKBENCH_TEST_TIMEOUT_MS (default 300000), AGENT_WORKBENCH_VERBOSE=1 (code-server output).
@@ -35,12 +36,14 @@ const { values: opts } = parseArgs({
   },
 });
 const timeoutMs = Number(process.env.AGENT_WORKBENCH_TEST_TIMEOUT_MS ?? 300_000);
-const minimal = opts.responses === 'minimal';
+if (!['full', 'minimal', 'spec-only'].includes(opts.responses))
+  throw new Error('--responses is full, minimal or spec-only');
+const thin = opts.responses !== 'full';
 if (!['own', 'workbench'].includes(opts['webview-site'])) throw new Error('--webview-site is own or workbench');
 const ownWebviewSite = opts['webview-site'] === 'own';
 const name = opts.bench
   ? 'bench-activation'
-  : `integration${minimal ? '-minimal' : ''}${ownWebviewSite ? '-own-site' : ''}`;
+  : `integration${thin ? `-${opts.responses}` : ''}${ownWebviewSite ? '-own-site' : ''}`;
 const out = outputDir(name);
 const started = Date.now();
 
@@ -52,8 +55,8 @@ if (!opts['no-build']) {
 }
 await ensureHost();
 
-// The minimal run sets the local platform's answers through the user setting, as a person would.
-const sandbox = createSandbox(name, minimal ? { 'agentWorkbench.localPlatform.responses': 'minimal' } : {});
+// The minimal and spec-only runs set the local platform's answers through the user setting, as a person would.
+const sandbox = createSandbox(name, thin ? { 'agentWorkbench.localPlatform.responses': opts.responses } : {});
 const resultsFile = join(sandbox.dir, 'results.json');
 const hostLog = [];
 const workbenchLog = [];

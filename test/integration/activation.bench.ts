@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { activateExtension, recordMetric } from './support';
+import { activateExtension, recordMetric } from '../support/editor/extension';
 
 suite('Activation figures', () => {
   test('time spent in activate()', async () => {

@@ -1,8 +1,16 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { type ScriptedPrompts, scriptedPrompts } from './prompts';
-import { activateExtension, child, http, type LocalPlatformUrls, treeItems, type WorkbenchExports } from './support';
+import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
+import { call } from '../support/http';
+import {
+  activateExtension,
+  child,
+  type LocalPlatformUrls,
+  treeItems,
+  type WorkbenchExports,
+} from '../support/editor/extension';
+import { LocalAdmin } from '../support/localAdmin';
 
 type Agent = { agentId: string; name: string };
 type Deployment = { id: string; environment: string; version: string; active?: boolean };
@@ -12,6 +20,7 @@ type ActionResult = { deployment: Deployment; testRunIds: string[] } | undefined
 suite('Agents view and commands', () => {
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   /** The person goes ahead at every question and, asked to type the agent's name, types `typed`. */
   const goAhead = (typed?: string) =>
@@ -19,7 +28,7 @@ suite('Agents view and commands', () => {
       s.modal ? s.items[0] : s.kind === 'input' && /^Type the agent name/.test(s.message) ? typed : undefined,
     );
   const agentsApi = <T>(method: string, path: string, body?: unknown) =>
-    http<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.agents }, body });
+    call<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.agents }, body });
   const roots = () => treeItems(api.agentsView);
   const agentCount = async () =>
     (await agentsApi<{ agents: Agent[] }>('GET', '/v1/agents?limit=1000')).body.agents.length;
@@ -28,7 +37,8 @@ suite('Agents view and commands', () => {
     api = await activateExtension();
     const started = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
     urls = started;
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
+    admin = new LocalAdmin(urls.admin);
+    await admin.reset();
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
     ui = scriptedPrompts(api);
@@ -90,9 +100,7 @@ suite('Agents view and commands', () => {
     );
     assert.equal(doc.getText(), `${onPlatform.body.behavior}\n`);
     // A teammate changes the behavior; refreshing the branch reads it again into the open document.
-    await http('POST', `${urls.admin}/agents/ag_support/branches/${branchId}/edit`, {
-      body: { behavior: 'You are Sam, now brief.' },
-    });
+    await admin.editBranch('ag_support', branchId, { behavior: 'You are Sam, now brief.' });
     const changed = new Promise<void>((resolve) => {
       const sub = vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.document.uri.toString() === uri.toString()) {
@@ -371,8 +379,12 @@ suite('Agents view and commands', () => {
   });
 
   test('where the platform cannot read one agent (an assumed endpoint), commands act on the id given', async () => {
-    await http('POST', `${urls.admin}/faults`, {
-      body: { family: 'build', path: '/^\\/v1\\/agents\\/ag_support$/', method: 'GET', status: 405, times: 5 },
+    await admin.addFault({
+      family: 'build',
+      path: '/^\\/v1\\/agents\\/ag_support$/',
+      method: 'GET',
+      status: 405,
+      times: 5,
     });
     try {
       const branch = await vscode.commands.executeCommand<{ name: string }>(
@@ -382,14 +394,12 @@ suite('Agents view and commands', () => {
       );
       assert.equal(branch?.name, 'manual-path');
     } finally {
-      await http('DELETE', `${urls.admin}/faults`);
+      await admin.clearFaults();
     }
   });
 
   test('where the platform does not list agents, the view shows the agents added by id', async () => {
-    await http('POST', `${urls.admin}/faults`, {
-      body: { family: 'build', path: '/^\\/v1\\/agents$/', method: 'GET', status: 405, times: 50 },
-    });
+    await admin.addFault({ family: 'build', path: '/^\\/v1\\/agents$/', method: 'GET', status: 405, times: 50 });
     try {
       await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
       assert.deepEqual(await roots(), []);
@@ -410,7 +420,7 @@ suite('Agents view and commands', () => {
       );
       assert.equal(await vscode.commands.executeCommand('agentWorkbench.addAgentById', 'has space'), undefined);
     } finally {
-      await http('DELETE', `${urls.admin}/faults`);
+      await admin.clearFaults();
     }
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
     assert.ok((await roots()).length >= 2, 'the full list is back once the platform lists agents');
@@ -448,12 +458,10 @@ suite('Agents view and commands', () => {
   });
 
   test('an unreachable Agents API leaves the view empty with the reason, and a retry recovers', async () => {
-    await http('POST', `${urls.admin}/faults`, {
-      body: { family: 'build', path: '/v1/agents', method: 'GET', status: 503, times: 20 },
-    });
+    await admin.addFault({ family: 'build', path: '/v1/agents', method: 'GET', status: 503, times: 20 });
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
     assert.deepEqual(await roots(), []);
-    await http('DELETE', `${urls.admin}/faults`);
+    await admin.clearFaults();
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
     assert.equal((await roots()).length, 2);
   });

@@ -4,17 +4,12 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { verifyWebhookSignature } from '../../src/contract/alerts';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
-import {
-  type AlertsNode,
-  alertsRoots,
-  group,
-  groupChildren,
-  rows,
-  startReceiver,
-  webhookHeaders,
-} from './alertsSupport';
-import { BACK, type ScriptedPrompts, scriptedPrompts, typedThenBack } from './prompts';
-import { activateExtension, http, type LocalPlatformUrls, type WorkbenchExports } from './support';
+import { type AlertsNode, alertsRoots, group, groupChildren, rows, webhookHeaders } from '../support/editor/alertsView';
+import { BACK, type ScriptedPrompts, scriptedPrompts, typedThenBack } from '../support/editor/prompts';
+import { call } from '../support/http';
+import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
+import { LocalAdmin } from '../support/localAdmin';
+import { startReceiver } from '../support/webhookReceiver';
 
 type Rule = {
   id: string;
@@ -45,15 +40,16 @@ const exec = <T = unknown>(command: string, ...args: unknown[]) =>
 suite('Alerts view and commands', () => {
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   const secretsSeen: string[] = [];
   const alertsApi = <T>(method: string, path: string, body?: unknown) =>
-    http<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.alerts }, body });
+    call<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.alerts }, body });
   const platformRules = async () =>
     (await alertsApi<{ alert_rules: Rule[] }>('GET', '/v1/alert-rules')).body.alert_rules;
   const platformEndpoints = async () =>
     (await alertsApi<{ webhook_endpoints: Endpoint[] }>('GET', '/v1/webhook-endpoints')).body.webhook_endpoints;
-  const reset = (seed: 'base' | 'demo') => http('POST', `${urls.admin}/reset`, { body: { seed } });
+  const reset = (seed: 'base' | 'demo') => admin.reset(seed);
   const rule = (over: Partial<Rule> = {}) => ({
     name: 'Slow answers',
     project_id: LOCAL_PROJECT.id,
@@ -65,15 +61,16 @@ suite('Alerts view and commands', () => {
   });
   /** A chat conversation that starts now, so call_volume in the window is at least 1. */
   const converse = () =>
-    http('POST', `${urls.runtime}/v1/${LOCAL_ACCOUNT.slug}/${LOCAL_PROJECT.slug}/chat/create`, {
+    call('POST', `${urls.runtime}/v1/${LOCAL_ACCOUNT.slug}/${LOCAL_PROJECT.slug}/chat/create`, {
       headers: { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': LOCAL_CONNECTORS.chatToken },
       body: {},
     });
-  const evaluate = () => http('POST', `${urls.admin}/alerts/evaluate`, { body: {} });
+  const evaluate = () => admin.evaluateAlerts();
 
   suiteSetup(async () => {
     api = await activateExtension();
     urls = (await exec<LocalPlatformUrls>('startLocalPlatform'))!;
+    admin = new LocalAdmin(urls.admin);
     await exec('switchProfile', 'local');
     ui = scriptedPrompts(api);
   });
@@ -243,15 +240,13 @@ suite('Alerts view and commands', () => {
     const full = await group('Alert Rules');
     assert.equal(full.description, '10 of 10');
     assert.equal(full.item.contextValue, 'alertRules.full');
-    await http('POST', `${urls.admin}/faults`, {
-      body: { family: 'build', method: 'POST', path: '/v1/alert-rules', status: 500, times: 1 },
-    });
+    await admin.addFault({ family: 'build', method: 'POST', path: '/v1/alert-rules', status: 500, times: 1 });
     ui.shown.length = 0;
     assert.equal(await exec('createAlertRule', rule({ name: 'Eleventh' })), undefined);
     assert.match(ui.lastError(), /already has 10 alert rules.*Nothing was sent/);
-    const faults = (await http<{ faults: Array<{ id: string }> }>('GET', `${urls.admin}/faults`)).body.faults;
+    const faults = (await call<{ faults: Array<{ id: string }> }>('GET', `${urls.admin}/faults`)).body.faults;
     assert.equal(faults.length, 1, 'the fault on POST is still armed: no request was made');
-    await http('DELETE', `${urls.admin}/faults`);
+    await admin.clearFaults();
     assert.equal((await platformRules()).length, 10);
   });
 
@@ -426,7 +421,7 @@ suite('Alerts view and commands', () => {
   });
 
   test('creates a webhook endpoint: the secret once in a modal with Copy, kept in secret storage, and it checks a real signed delivery', async () => {
-    const receiver = await startReceiver();
+    const receiver = await startReceiver({ path: '/hooks/alerts' });
     try {
       ui.setAnswer((s) =>
         s.modal && /^Signing secret/.test(s.message) ? 'Copy and Keep in Secret Storage' : undefined,
@@ -465,7 +460,7 @@ suite('Alerts view and commands', () => {
         rule({ name: 'Any call', metric: 'call_volume', operator: '>=', threshold_value: 1 }),
       );
       await evaluate();
-      const [delivery] = await receiver.waitFor(1);
+      const [delivery] = await receiver.waitFor(1, 10_000);
       const check = await exec<{ ok: boolean }>('verifyWebhookSignature', result.endpoint.id, {
         body: delivery!.body,
         headers: webhookHeaders(delivery!),
@@ -583,7 +578,7 @@ suite('Alerts view and commands', () => {
   });
 
   test('rotate asks first, shows the new secret once and replaces the kept one; deliveries check with the new secret only', async () => {
-    const receiver = await startReceiver();
+    const receiver = await startReceiver({ path: '/hooks/alerts' });
     try {
       ui.setAnswer((s) => (s.modal && /^Signing secret/.test(s.message) ? 'Copy' : undefined));
       const created = await exec<EndpointResult>('createWebhookEndpoint', {
@@ -632,7 +627,7 @@ suite('Alerts view and commands', () => {
         rule({ name: 'Any call', metric: 'call_volume', operator: '>=', threshold_value: 1 }),
       );
       await evaluate();
-      const [delivery] = await receiver.waitFor(1);
+      const [delivery] = await receiver.waitFor(1, 10_000);
       const check = await exec<{ ok: boolean }>(
         'verifyWebhookSignature',
         { endpointId: created!.endpoint.id },
@@ -703,9 +698,7 @@ suite('Alerts view and commands', () => {
       ['Made elsewhere'],
     );
 
-    await http('POST', `${urls.admin}/faults`, {
-      body: { family: 'build', method: 'GET', path: '/v1/webhook-endpoints', status: 401, times: 1 },
-    });
+    await admin.addFault({ family: 'build', method: 'GET', path: '/v1/webhook-endpoints', status: 401, times: 1 });
     const [error] = await rows(exec<AlertsNode[]>('refreshAlertsNode', endpointsGroup));
     assert.match(error!.label, /^Could not load: List webhook endpoints failed/);
     assert.equal(error!.item.command?.command, 'agentWorkbench.refreshAlertsNode');
@@ -729,11 +722,9 @@ suite('Alerts view and commands', () => {
   });
 
   test('a failed load of the rules empties the view for its error welcome; Refresh recovers', async () => {
-    await http('POST', `${urls.admin}/faults`, {
-      body: { family: 'build', method: 'GET', path: '/v1/alert-rules', status: 502, times: 10 },
-    });
+    await admin.addFault({ family: 'build', method: 'GET', path: '/v1/alert-rules', status: 502, times: 10 });
     assert.deepEqual(await alertsRoots(), []);
-    await http('DELETE', `${urls.admin}/faults`);
+    await admin.clearFaults();
     assert.deepEqual(
       (await alertsRoots()).map((r) => r.label),
       ['Current Alerts', 'Alert Rules', 'Webhook Endpoints'],
@@ -767,6 +758,7 @@ suite('Alerts view and commands', () => {
       assert.match(ui.lastError(), /Choose a connection profile first/);
     } finally {
       urls = (await exec<LocalPlatformUrls>('startLocalPlatform'))!;
+      admin = new LocalAdmin(urls.admin);
       await exec('switchProfile', 'local');
     }
     assert.equal((await alertsRoots()).length, 3);

@@ -3,8 +3,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { type ScriptedPrompts, type Shown, scriptedPrompts } from './prompts';
-import { activateExtension, http, type LocalPlatformUrls } from './support';
+import { type ScriptedPrompts, type Shown, scriptedPrompts } from '../support/editor/prompts';
+import { call } from '../support/http';
+import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
+import { LocalAdmin } from '../support/localAdmin';
+import type { BranchEditRequest } from '../../src/localPlatform/adminApi';
+import { until } from '../support/until';
 
 const AGENT = 'ag_support';
 const MAIN = 'br_support_main';
@@ -12,12 +16,13 @@ const MAIN = 'br_support_main';
 /** Create, switch and merge branches of a checked-out agent folder, against the local platform. */
 suite('Branches of a checked-out agent folder', () => {
   let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   const dirs: string[] = [];
   const key = { 'x-api-key': LOCAL_KEYS.agents };
 
   const build = <T>(method: string, path: string, body?: unknown) =>
-    http<T>(method, `${urls.build}/v1/agents/${AGENT}${path}`, { headers: key, body });
+    call<T>(method, `${urls.build}/v1/agents/${AGENT}${path}`, { headers: key, body });
   const behaviorOf = async (branchId: string) =>
     (await build<{ behavior: string }>('GET', `/branches/${branchId}/behavior`)).body.behavior;
   const topicsOf = async (branchId: string) =>
@@ -34,22 +39,11 @@ suite('Branches of a checked-out agent folder', () => {
     return found.branchId;
   };
   /** Someone else's edit, as a teammate in the studio would make it (the local platform's admin API). */
-  const teammateEdits = async (branchId: string, edit: Record<string, unknown>) => {
-    const res = await http('POST', `${urls.admin}/agents/${AGENT}/branches/${branchId}/edit`, { body: edit });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-  };
+  const teammateEdits = (branchId: string, edit: BranchEditRequest) => admin.editBranch(AGENT, branchId, edit);
   const manifestOf = async (folder: string) =>
     JSON.parse(await readFile(join(folder, 'agent.json'), 'utf8')) as { branch: { branchId: string; name: string } };
-  const eventually = async <T>(what: string, check: () => Promise<T | undefined | false>): Promise<T> => {
-    const started = Date.now();
-    for (;;) {
-      const v = await check();
-      if (v) return v;
-      if (Date.now() - started > 30_000)
-        throw new Error(`timed out waiting for ${what}; last error: ${ui.lastError()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const eventually = <T>(what: string, check: () => Promise<T | undefined | false>): Promise<T> =>
+    until(what, check, { timeoutMs: 30_000, intervalMs: 50, detail: () => `last error: ${ui.lastError()}` });
   const checkOut = async (branchId: string): Promise<string> => {
     // As a person would after making a branch in the studio: the Agents view is refreshed first.
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
@@ -69,7 +63,8 @@ suite('Branches of a checked-out agent folder', () => {
   suiteSetup(async () => {
     const api = await activateExtension();
     urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
+    admin = new LocalAdmin(urls.admin);
+    await admin.reset();
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
     ui = scriptedPrompts(api);
   });

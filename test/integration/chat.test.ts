@@ -2,21 +2,16 @@ import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import * as vscode from 'vscode';
-import { scriptedPrompts } from './prompts';
-import { activateExtension, http, type LocalPlatformUrls } from './support';
-import {
-  answers,
-  byRole,
-  type ChatPanelHandle,
-  fault,
-  openChat,
-  platformOptions,
-  sessionIdOf,
-  until,
-} from './chatSupport';
+import { scriptedPrompts } from '../support/editor/prompts';
+import { call } from '../support/http';
+import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
+import { until } from '../support/until';
+import { answers, byRole, type ChatPanelHandle, openChat, sessionIdOf } from '../support/editor/chatPanel';
+import { LocalAdmin } from '../support/localAdmin';
 
 suite('Chat playground', () => {
   let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   const open: ChatPanelHandle[] = [];
   const chat = async (args: Record<string, unknown>) => {
     const p = await openChat(args);
@@ -27,13 +22,14 @@ suite('Chat playground', () => {
   suiteSetup(async () => {
     await activateExtension();
     urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
+    admin = new LocalAdmin(urls.admin);
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
   });
 
   teardown(async () => {
     open.splice(0).forEach((p) => p.dispose());
-    await http('DELETE', `${urls.admin}/faults`);
-    await platformOptions(urls, { streamDelayMs: 0, wsMessagesPerSecond: 20 });
+    await admin.clearFaults();
+    await admin.setOptions({ streamDelayMs: 0, wsMessagesPerSecond: 20 });
   });
 
   suiteTeardown(async () => {
@@ -41,7 +37,7 @@ suite('Chat playground', () => {
   });
 
   test('messaging, streamed: the webview shows the greeting, a message with custom metadata gets its answer in pieces, and the metadata comes back', async () => {
-    await platformOptions(urls, { streamDelayMs: 20 });
+    await admin.setOptions({ streamDelayMs: 20 });
     const p = await chat({ mode: 'messaging', streaming: true, ackPaint: true, target: { label: 'Support Desk' } });
     const painted: number[] = [];
     p.onDidPaint(({ rev }) => painted.push(rev));
@@ -80,7 +76,7 @@ suite('Chat playground', () => {
   });
 
   test('streamed pieces reach the page through a socket of its own, which refuses any other token; when it drops mid-answer, the rest reaches the page as posted messages', async () => {
-    await platformOptions(urls, { streamDelayMs: 20 });
+    await admin.setOptions({ streamDelayMs: 20 });
     const p = await chat({ mode: 'messaging', streaming: true, ackPaint: true });
     const painted: number[] = [];
     p.onDidPaint(({ rev }) => painted.push(rev));
@@ -155,15 +151,15 @@ suite('Chat playground', () => {
 
   test('100 dropped WebSocket connections while answers stream: every message once and in order, and the panel says it reconnected', async function () {
     this.timeout(240_000);
-    await platformOptions(urls, { streamDelayMs: 15 });
+    await admin.setOptions({ streamDelayMs: 15 });
     const p = await chat({ mode: 'messaging', streaming: true });
     await until('the greeting', () => answers(p).length === 1);
     const remaining = async () =>
-      (await http<{ faults: Array<{ times?: number }> }>('GET', `${urls.admin}/faults`)).body.faults.reduce(
+      (await call<{ faults: Array<{ times?: number }> }>('GET', `${urls.admin}/faults`)).body.faults.reduce(
         (n, f) => n + (f.times ?? 0),
         0,
       );
-    await fault(urls, { dropWebSocket: true, path: sessionIdOf(p), times: 100 });
+    await admin.addFault({ family: 'messaging', dropWebSocket: true, path: sessionIdOf(p), times: 100 });
     const sent: string[] = [];
     for (let i = 1; (await remaining()) > 0; i++) {
       const text = `Question ${i}: what are your opening hours on Sunday?`;
@@ -211,7 +207,7 @@ suite('Chat playground', () => {
     const p = await chat({ mode: 'messaging', streaming: false });
     await until('the greeting', () => answers(p).length === 1);
     // One WebSocket message a second: of three messages sent at once, one at least is dropped unanswered (MSG-28).
-    await platformOptions(urls, { wsMessagesPerSecond: 1 });
+    await admin.setOptions({ wsMessagesPerSecond: 1 });
     const texts = ['What are your opening hours on Sunday?', 'Can I return an order?', 'How long does delivery take?'];
     for (const text of texts) await p.send(text);
     // Each is echoed or, after 5 s without its echo, marked.
@@ -230,7 +226,7 @@ suite('Chat playground', () => {
       ),
       'the conversation says why',
     );
-    await platformOptions(urls, { wsMessagesPerSecond: 20 });
+    await admin.setOptions({ wsMessagesPerSecond: 20 });
     await p.fix(dropped.id);
     const again = await until(
       'the message sent again, echoed',
@@ -273,7 +269,7 @@ suite('Chat playground', () => {
     await until('the greeting', () => answers(p).length === 1);
     const first = sessionIdOf(p);
     const before = p.conversationId;
-    await fault(urls, { messagingError: 'session-not-found', path: first, times: 1 });
+    await admin.addFault({ family: 'messaging', messagingError: 'session-not-found', path: first, times: 1 });
     await p.send('Do you deliver on Sundays?');
     await until('the move to a new session', () =>
       byRole(p, 'notice').some((l) => l.text === 'The old session ended; the conversation goes on in a new one.'),
@@ -307,7 +303,7 @@ suite('Chat playground', () => {
   test("a system error is shown, and the session carries out the spec's client action itself and says so", async () => {
     const p = await chat({ mode: 'messaging', streaming: false });
     await until('the greeting', () => answers(p).length === 1);
-    await fault(urls, { messagingError: 'response-failed', times: 1 });
+    await admin.addFault({ family: 'messaging', messagingError: 'response-failed', times: 1 });
     await p.send('Do you deliver on Sundays?');
     const error = await until('the system error', () => byRole(p, 'system').find((l) => l.error));
     assert.equal(error.text, "Sorry, I'm having trouble responding right now. Please try again.");
@@ -405,7 +401,7 @@ suite('Chat playground', () => {
     const p = await chat({ mode: 'chatApi', target: { label: 'Unreadable' } });
     await until('the greeting', () => answers(p).length === 1);
     // The platform carries out the turn and answers 200 without end_conversation.
-    await fault(urls, {
+    await admin.addFault({
       family: 'runtime',
       method: 'POST',
       path: 'chat/respond',
@@ -426,12 +422,12 @@ suite('Chat playground', () => {
     assert.equal(p.snapshot().status.canSend, true, 'the conversation goes on');
 
     // The platform is unavailable for closes (also when the client tries again by itself), then back.
-    await fault(urls, { family: 'runtime', method: 'PUT', path: 'chat/close', status: 503 });
+    await admin.addFault({ family: 'runtime', method: 'PUT', path: 'chat/close', status: 503 });
     await p.endSession();
     const state = p.snapshot().status.state;
     assert.notEqual(state, 'ended', 'not closed: the platform refused');
     assert.ok(byRole(p, 'notice').some((l) => l.error && /still open/.test(l.text)));
-    await http('DELETE', `${urls.admin}/faults`);
+    await admin.clearFaults();
     await p.send('Thanks');
     await until('an answer after the failed close', () => answers(p).length === 3);
     await p.endSession();
@@ -535,10 +531,10 @@ suite('Chat playground', () => {
   test('an event the client does not know is shown in the inspector, and the conversation goes on', async () => {
     const p = await chat({ mode: 'messaging', streaming: false });
     await until('the greeting', () => answers(p).length === 1);
-    const injected = await http('POST', `${urls.admin}/messaging/sessions/${sessionIdOf(p)}/events`, {
-      body: { type: 'EVENT_TYPE_SURVEY_OFFERED', payload: { survey: 'csat', scale: 5 } },
+    await admin.sendSessionEvent(sessionIdOf(p), {
+      type: 'EVENT_TYPE_SURVEY_OFFERED',
+      payload: { survey: 'csat', scale: 5 },
     });
-    assert.equal(injected.status, 201, JSON.stringify(injected.body));
     const entry = await until('the event in the inspector', () =>
       p.snapshot(Number.MAX_SAFE_INTEGER).inspector.find((e) => e.unrecognized),
     );
@@ -574,10 +570,7 @@ suite('Chat playground', () => {
     const p = await chat({ mode: 'chatApi', target: { label: 'Booking' } });
     await until('the greeting', () => answers(p).length === 1 && p.conversationId);
     const conversationId = p.conversationId!;
-    const waiting = await http('POST', `${urls.admin}/external-events/pending`, {
-      body: { conversation_id: conversationId, event_id: 'evt_booking_chat' },
-    });
-    assert.equal(waiting.status, 201, JSON.stringify(waiting.body));
+    await admin.awaitExternalEvent({ conversation_id: conversationId, event_id: 'evt_booking_chat' });
     const ui = scriptedPrompts(await activateExtension());
     let prefilled: Record<string, unknown> = {};
     try {
@@ -599,7 +592,7 @@ suite('Chat playground', () => {
       ui.dispose();
     }
     assert.deepEqual(prefilled, { conversation_id: conversationId, status: 'succeeded', booking: { id: '' } });
-    const events = await http<{ delivered: Array<{ event_id: string; conversation_id: string }> }>(
+    const events = await call<{ delivered: Array<{ event_id: string; conversation_id: string }> }>(
       'GET',
       `${urls.admin}/external-events`,
     );

@@ -2,9 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatLine, ChatSnapshot } from '../../src/protocol/chat';
 import { epochClock } from '../../src/protocol/epochClock';
-import { activateExtension, type LocalPlatformUrls, recordMetric } from './support';
-import { answers, type ChatPanelHandle, openChat, platformOptions, until } from './chatSupport';
-import { scriptedPrompts } from './prompts';
+import { activateExtension, type LocalPlatformUrls, recordMetric } from '../support/editor/extension';
+import { until } from '../support/until';
+import { answers, type ChatPanelHandle, openChat } from '../support/editor/chatPanel';
+import { scriptedPrompts } from '../support/editor/prompts';
+import { LocalAdmin } from '../support/localAdmin';
 
 const CHUNKS = 1_000;
 /** Answers streamed before the measured ones: the page's first layouts and the code's first runs are not the figure. */
@@ -30,7 +32,7 @@ suite('Chat panel figures', () => {
    * the extension host to its text in the webview page. Recorded as chunkToPage{P95,P50}Ms{suffix}.
    */
   async function streamedChunks(paceMs: number, suffix: string): Promise<void> {
-    await platformOptions(urls, { streamDelayMs: paceMs });
+    await new LocalAdmin(urls.admin).setOptions({ streamDelayMs: paceMs });
     const p = await openChat({ mode: 'messaging', streaming: true, ackPaint: true });
     try {
       await until('the greeting', () => answers(p).length === 1);
@@ -74,7 +76,7 @@ suite('Chat panel figures', () => {
       recordMetric(`chunkInPageP95Ms${suffix}`, percentile(inPage, 95));
     } finally {
       p.dispose();
-      await platformOptions(urls, { streamDelayMs: 0 });
+      await new LocalAdmin(urls.admin).setOptions({ streamDelayMs: 0 });
     }
   }
 

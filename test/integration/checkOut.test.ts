@@ -4,13 +4,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { type ScriptedPrompts, scriptedPrompts } from './prompts';
-import { activateExtension, child, http, type LocalPlatformUrls, treeItems, type WorkbenchExports } from './support';
+import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
+import { call } from '../support/http';
+import {
+  activateExtension,
+  child,
+  type LocalPlatformUrls,
+  treeItems,
+  type WorkbenchExports,
+} from '../support/editor/extension';
+import { LocalAdmin } from '../support/localAdmin';
 
 /** Check Out writes an agent's branch into a folder as files, against the local platform. */
 suite('Check out into a workspace folder', () => {
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   const folders: string[] = [];
   const newFolder = async () => {
@@ -22,7 +31,8 @@ suite('Check out into a workspace folder', () => {
   suiteSetup(async () => {
     api = await activateExtension();
     urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
+    admin = new LocalAdmin(urls.admin);
+    await admin.reset();
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
     ui = scriptedPrompts(api);
   });
@@ -52,7 +62,7 @@ suite('Check out into a workspace folder', () => {
       branch: { name: string };
     };
     assert.deepEqual([manifest.agentId, manifest.profile, manifest.branch.name], ['ag_support', 'local', 'main']);
-    const remote = await http<{ behavior: string }>(
+    const remote = await call<{ behavior: string }>(
       'GET',
       `${urls.build}/v1/agents/ag_support/branches/br_support_main/behavior`,
       { headers: { 'x-api-key': LOCAL_KEYS.agents } },
@@ -89,7 +99,7 @@ suite('Check out into a workspace folder', () => {
       folder,
       ui.lastError(),
     );
-    const other = await http<{ agentId: string }>('POST', `${urls.build}/v1/agents`, {
+    const other = await call<{ agentId: string }>('POST', `${urls.build}/v1/agents`, {
       headers: { 'x-api-key': LOCAL_KEYS.agents },
       body: { name: 'Other Desk', description: '' },
     });

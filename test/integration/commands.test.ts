@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activateExtension, type LocalPlatformUrls } from './support';
+import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
 
 async function health(origin: string): Promise<{ ok: boolean; pid: number }> {
   const res = await fetch(`${origin}/_local/health`);

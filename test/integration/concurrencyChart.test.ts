@@ -1,8 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChartQuery, ChartView } from '../../src/protocol/concurrency';
-import { until } from './chatSupport';
-import { http, type LocalPlatformUrls, openPanel, useLocalPlatform } from './support';
+import { until } from '../support/until';
+import { call } from '../support/http';
+import { type LocalPlatformUrls, openPanel, startLocalPlatformInEditor } from '../support/editor/extension';
+import { LocalAdmin } from '../support/localAdmin';
 
 /** What Open Concurrency Chart returns: the panel as the suite drives it (the webview posts the same queries). */
 interface ChartPanelHandle {
@@ -20,10 +22,10 @@ const KEY = 'lp_conversations_key';
 
 suite('Concurrency chart', () => {
   let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   const open: ChartPanelHandle[] = [];
-  const asked = async () =>
-    (await http<{ queries: Array<Record<string, string>> }>('GET', `${urls.admin}/concurrency/queries`)).body.queries;
-  const platformNow = async () => Date.parse((await http<{ now: string }>('GET', `${urls.admin}/clock`)).body.now);
+  const asked = () => admin.concurrencyQueries();
+  const platformNow = async () => Date.parse((await admin.clock()).now);
   const chart = async (args: Record<string, unknown>) => {
     const p = await openPanel<ChartPanelHandle>('agentWorkbench.openConcurrencyChart', args);
     open.push(p);
@@ -31,8 +33,9 @@ suite('Concurrency chart', () => {
   };
 
   suiteSetup(async () => {
-    urls = await useLocalPlatform();
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'demo' } });
+    urls = await startLocalPlatformInEditor();
+    admin = new LocalAdmin(urls.admin);
+    await admin.reset('demo');
   });
 
   teardown(() => open.splice(0).forEach((p) => p.dispose()));
@@ -66,7 +69,7 @@ suite('Concurrency chart', () => {
     assert.equal(query.client_env, 'live');
 
     // What the platform answers for the same query is what the panel shows.
-    const direct = await http<{
+    const direct = await call<{
       intervals: Array<{ time: string; variant_name: string; max_concurrent_conversations: number }>;
     }>(
       'GET',
@@ -152,20 +155,18 @@ suite('Concurrency chart', () => {
     const p = await chart({ preset: '6h', environment: 'live' });
     await until('the first chart', () => p.view.state === 'ready', 30_000);
     // A platform that lists only the windows with conversations: two, an hour apart.
-    await http('POST', `${urls.admin}/faults`, {
-      body: {
-        family: 'runtime',
-        method: 'GET',
-        path: 'concurrency',
-        times: 1,
-        replyBody: {
-          account_id: ACCOUNT,
-          project_id: PROJECT,
-          intervals: [
-            { time: '2026-01-02T12:00:00Z', max_concurrent_conversations: 3 },
-            { time: '2026-01-02T13:00:00Z', max_concurrent_conversations: 2 },
-          ],
-        },
+    await admin.addFault({
+      family: 'runtime',
+      method: 'GET',
+      path: 'concurrency',
+      times: 1,
+      replyBody: {
+        account_id: ACCOUNT,
+        project_id: PROJECT,
+        intervals: [
+          { time: '2026-01-02T12:00:00Z', max_concurrent_conversations: 3 },
+          { time: '2026-01-02T13:00:00Z', max_concurrent_conversations: 2 },
+        ],
       },
     });
     const view = await p.show({

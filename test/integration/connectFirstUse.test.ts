@@ -4,14 +4,21 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ProbeResult } from '../../src/client/probe';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { until } from './chatSupport';
-import { type ScriptedPrompts, type Shown, scriptedPrompts } from './prompts';
-import { activateExtension, http, type LocalPlatformUrls, treeItems, type WorkbenchExports } from './support';
+import { until } from '../support/until';
+import { type ScriptedPrompts, type Shown, scriptedPrompts } from '../support/editor/prompts';
+import {
+  activateExtension,
+  type LocalPlatformUrls,
+  treeItems,
+  type WorkbenchExports,
+} from '../support/editor/extension';
+import { LocalAdmin } from '../support/localAdmin';
 
 /** What a newcomer meets when connecting: each outcome is said, and each failure leads to its fix. */
 suite('First use: connecting, testing and switching', () => {
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   const added: string[] = [];
 
@@ -36,7 +43,8 @@ suite('First use: connecting, testing and switching', () => {
     api = await activateExtension();
     ui = scriptedPrompts(api);
     urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
+    admin = new LocalAdmin(urls.admin);
+    await admin.reset();
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
   });
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ProbeResult } from '../../src/client/probe';
-import { type ScriptedPrompts, scriptedPrompts } from './prompts';
-import { activateExtension, type LocalPlatformUrls } from './support';
+import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
+import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
 
 /** The connection profiles, their secrets, Test Connection and profile switching, in the real extension host. */
 suite('Connection profiles', () => {

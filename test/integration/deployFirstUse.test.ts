@@ -1,9 +1,17 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { until } from './chatSupport';
-import { type ScriptedPrompts, type Shown, scriptedPrompts } from './prompts';
-import { activateExtension, child, http, type LocalPlatformUrls, treeItems, type WorkbenchExports } from './support';
+import { until } from '../support/until';
+import { type ScriptedPrompts, type Shown, scriptedPrompts } from '../support/editor/prompts';
+import { call } from '../support/http';
+import {
+  activateExtension,
+  child,
+  type LocalPlatformUrls,
+  treeItems,
+  type WorkbenchExports,
+} from '../support/editor/extension';
+import { LocalAdmin } from '../support/localAdmin';
 
 type Deployment = { id: string; environment: string; version: string; active?: boolean; createdBy: string };
 type ActionResult = { deployment: Deployment; testRunIds: string[] } | undefined;
@@ -12,10 +20,11 @@ type ActionResult = { deployment: Deployment; testRunIds: string[] } | undefined
 suite('First use: publishing, promoting and environments', () => {
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   let agentId: string;
   const agentsApi = <T>(method: string, path: string, body?: unknown) =>
-    http<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.agents }, body });
+    call<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.agents }, body });
   const modal = (): Shown => {
     const m = ui.shown.find((s) => s.modal);
     assert.ok(m, `a question was asked; shown: ${JSON.stringify(ui.shown.map((s) => s.message))}`);
@@ -32,7 +41,8 @@ suite('First use: publishing, promoting and environments', () => {
   suiteSetup(async () => {
     api = await activateExtension();
     urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
+    admin = new LocalAdmin(urls.admin);
+    await admin.reset();
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
     await vscode.commands.executeCommand('agentWorkbench.selectEnvironment', 'sandbox');
     ui = scriptedPrompts(api);

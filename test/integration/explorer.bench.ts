@@ -1,24 +1,22 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { activateExtension, http, type LocalPlatformUrls, recordMetric } from './support';
+import { call } from '../support/http';
+import { activateExtension, type LocalPlatformUrls, recordMetric } from '../support/editor/extension';
+import { LocalAdmin } from '../support/localAdmin';
+import { median } from '../support/median';
 
 const AGENTS = 1000;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** How fast the Agents view resolves with 1,000 agents on the local platform, as VS Code asks for it. */
 suite('Explorer figures', () => {
   test('Agents root and agent expansion with 1,000 agents', async () => {
     const api = await activateExtension();
     const urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
+    await new LocalAdmin(urls.admin).reset();
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
     for (let i = 1; i < AGENTS; i++) {
-      const res = await http('POST', `${urls.build}/v1/agents`, {
+      const res = await call('POST', `${urls.build}/v1/agents`, {
         headers: { 'x-api-key': LOCAL_KEYS.agents },
         body: { name: `Agent ${String(i).padStart(4, '0')}`, description: 'Benchmark agent' },
       });

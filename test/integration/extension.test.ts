@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activateExtension, getExtension } from './support';
+import { activateExtension, getExtension } from '../support/editor/extension';
 
 suite('Extension in VS Code', () => {
   test('runs in VS Code 1.100', () => {

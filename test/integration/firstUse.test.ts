@@ -3,15 +3,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { type ScriptedPrompts, scriptedPrompts } from './prompts';
+import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
+import { call } from '../support/http';
 import {
   activateExtension,
   getExtension,
-  http,
   type LocalPlatformUrls,
   treeItems,
   type WorkbenchExports,
-} from './support';
+} from '../support/editor/extension';
+import { LocalAdmin } from '../support/localAdmin';
 
 interface Welcome {
   view: string;
@@ -54,6 +55,7 @@ const buttons = (w: Welcome | undefined) =>
 suite("First use: the views' states and their buttons", () => {
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   let profileId: string;
   const state = (view: 'agents' | 'alerts') => api.testing!.viewState(view);
@@ -63,7 +65,8 @@ suite("First use: the views' states and their buttons", () => {
     ui = scriptedPrompts(api);
     const started = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
     urls = started;
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
+    admin = new LocalAdmin(urls.admin);
+    await admin.reset();
     const profile = await vscode.commands.executeCommand<{ id: string }>('agentWorkbench.addProfile', {
       name: 'No keys yet',
       accountId: 'ACCOUNT-a1b2c3d',
@@ -220,7 +223,7 @@ suite('First use: importing phone numbers with a refused one', () => {
     ui = scriptedPrompts(await activateExtension());
     const started = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
     urls = started;
-    await http('POST', `${started.admin}/reset`, { body: { seed: 'base' } });
+    await new LocalAdmin(started.admin).reset();
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
   });
 
@@ -267,7 +270,7 @@ suite('First use: importing phone numbers with a refused one', () => {
     assert.match(told, /local platform/);
     assert.doesNotMatch(told, /phoneNumbers\[/);
     // The local platform imports all or nothing: the valid numbers were not imported either.
-    const listed = await http<{ phoneNumbers: Array<{ number: string }> }>(
+    const listed = await call<{ phoneNumbers: Array<{ number: string }> }>(
       'GET',
       `${urls.build}/v1/agents/ag_support/telephony/phone-numbers`,
       { headers: { 'x-api-key': LOCAL_KEYS.agents } },

@@ -1,8 +1,15 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { answers, openChat, until } from './chatSupport';
-import { scriptedPrompts } from './prompts';
-import { activateExtension, http, type LocalPlatformUrls, treeItems, type WorkbenchExports } from './support';
+import { until } from '../support/until';
+import { answers, openChat } from '../support/editor/chatPanel';
+import { scriptedPrompts } from '../support/editor/prompts';
+import {
+  activateExtension,
+  type LocalPlatformUrls,
+  treeItems,
+  type WorkbenchExports,
+} from '../support/editor/extension';
+import { LocalAdmin } from '../support/localAdmin';
 
 /** Node's handles of the extension host by kind (timers, sockets, servers, watchers, child processes). */
 function handles(): Map<string, number> {
@@ -58,7 +65,7 @@ suite('Activation and deactivation', () => {
       assert.ok((await ownCommands()).includes('agentWorkbench.publish'), 'activation registers the commands again');
       // Use what holds resources: the local platform, the client's keep-alive connections, both views, the file watcher.
       const urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-      await http('POST', `${urls.admin}/reset`, { body: { seed: 'demo' } });
+      await new LocalAdmin(urls.admin).reset('demo');
       await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
       const [agent] = await treeItems(api.agentsView);
       assert.ok(agent, 'the Agents view shows the local agents');

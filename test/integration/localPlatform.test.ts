@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ProbeResult } from '../../src/client/probe';
 import { type LocalPlatform, startLocalPlatform } from '../../src/localPlatform/server';
-import { activateExtension, type LocalPlatformUrls, treeItems } from './support';
+import { activateExtension, type LocalPlatformUrls, treeItems } from '../support/editor/extension';
 
 /** Using a local platform that already runs on this machine (as `npm start` runs one), instead of starting one. */
 suite('Local platform started outside the editor', () => {

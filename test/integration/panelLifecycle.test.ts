@@ -1,10 +1,17 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEFAULT_FILTERS } from '../../src/protocol/transcripts';
-import { answers, openChat, until } from './chatSupport';
-import { scriptedPrompts } from './prompts';
-import { activateExtension, http, type LocalPlatformUrls, openPanel, type WorkbenchExports } from './support';
-import { demoWeek, openDetail, openList, settled } from './transcriptsSupport';
+import { LocalAdmin } from '../support/localAdmin';
+import { until } from '../support/until';
+import { answers, openChat } from '../support/editor/chatPanel';
+import {
+  activateExtension,
+  type LocalPlatformUrls,
+  openPanel,
+  type WorkbenchExports,
+} from '../support/editor/extension';
+import { scriptedPrompts } from '../support/editor/prompts';
+import { demoWeek, openDetail, openList, settled } from '../support/editor/transcriptPanels';
 
 /** What the chart and replay commands return, as this suite uses them. */
 interface ViewPanelHandle {
@@ -30,7 +37,9 @@ async function useEveryPanel(urls: LocalPlatformUrls): Promise<void> {
     chat.dispose();
   }
 
-  const list = await openList({ filters: { ...DEFAULT_FILTERS, range: 'custom', ...(await demoWeek(urls)) } });
+  const list = await openList({
+    filters: { ...DEFAULT_FILTERS, range: 'custom', ...(await demoWeek(new LocalAdmin(urls.admin))) },
+  });
   await until('the first page of conversations', () => list.shownRows().length > 0, 60_000);
   await settled(list);
   const row = list.shownRows().find((r) => !r.inProgress && !r.handoff && r.turns >= 3 && r.turns <= 6);
@@ -88,7 +97,7 @@ suite('Lifecycle of the panels', () => {
     api = await activateExtension();
     urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'demo' } });
+    await new LocalAdmin(urls.admin).reset('demo');
   });
 
   suiteTeardown(async () => {

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { activateExtension } from './support';
+import { activateExtension } from '../support/editor/extension';
 
 /** realtime/<config>.json is checked in the editor as it is typed, with the schema the extension ships. */
 suite('Real-time config files in the editor', () => {

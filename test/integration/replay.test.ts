@@ -1,8 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ReplayView } from '../../src/protocol/replay';
-import { until } from './chatSupport';
-import { http, type LocalPlatformUrls, openPanel, useLocalPlatform } from './support';
+import { until } from '../support/until';
+import { call } from '../support/http';
+import { type LocalPlatformUrls, openPanel, startLocalPlatformInEditor } from '../support/editor/extension';
+import { LocalAdmin } from '../support/localAdmin';
 
 /** What Replay Conversation returns: the panel as the suite reads it. */
 interface ReplayPanelHandle {
@@ -29,6 +31,7 @@ const MAIN = 'br_support_main';
 
 suite('Replay', () => {
   let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   const open: ReplayPanelHandle[] = [];
   const replay = async (args: Record<string, unknown>) => {
     const p = await openPanel<ReplayPanelHandle>('agentWorkbench.replayConversation', args);
@@ -37,7 +40,7 @@ suite('Replay', () => {
   };
   /** A finished demo conversation with a few turns, as the Conversations API lists it. */
   const demoConversation = async (): Promise<Recorded> => {
-    const res = await http<{ conversations: Recorded[] }>(
+    const res = await call<{ conversations: Recorded[] }>(
       'GET',
       `${urls.runtime}/v3/acme/support-desk/conversations?client_env=live&limit=200`,
       { headers: { 'x-api-key': 'lp_conversations_key' } },
@@ -50,11 +53,12 @@ suite('Replay', () => {
   };
 
   suiteSetup(async () => {
-    urls = await useLocalPlatform();
+    urls = await startLocalPlatformInEditor();
+    admin = new LocalAdmin(urls.admin);
   });
 
   setup(async () => {
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'demo' } });
+    await admin.reset('demo');
   });
 
   teardown(() => open.splice(0).forEach((p) => p.dispose()));
@@ -67,14 +71,11 @@ suite('Replay', () => {
     this.timeout(120_000);
     const recorded = await demoConversation();
     // A teammate renames the agent in its behavior, and the change is published to sandbox (what the chat connector serves).
-    const edit = await http('POST', `${urls.admin}/agents/${AGENT}/branches/${MAIN}/edit`, {
-      body: {
-        behavior:
-          '# Support Desk\n\nYou are Robin, the replay desk of Acme. Help with orders, returns, delivery and opening hours.',
-      },
+    await admin.editBranch(AGENT, MAIN, {
+      behavior:
+        '# Support Desk\n\nYou are Robin, the replay desk of Acme. Help with orders, returns, delivery and opening hours.',
     });
-    assert.equal(edit.status, 200, JSON.stringify(edit.body));
-    const published = await http('POST', `${urls.build}/v1/agents/${AGENT}/deployments/publish`, {
+    const published = await call('POST', `${urls.build}/v1/agents/${AGENT}/deployments/publish`, {
       headers: { 'x-api-key': 'lp_agents_key' },
       body: { environment: 'sandbox' },
     });
@@ -122,9 +123,7 @@ suite('Replay', () => {
   test('a turn the platform refuses fails on its own with the reason, and the replay goes on', async function () {
     this.timeout(60_000);
     const recorded = await demoConversation();
-    await http('POST', `${urls.admin}/faults`, {
-      body: { family: 'runtime', method: 'POST', path: '/chat/respond', status: 503, times: 1 },
-    });
+    await admin.addFault({ family: 'runtime', method: 'POST', path: '/chat/respond', status: 503, times: 1 });
     try {
       const p = await replay({ conversationId: recorded.id, variantId: '' });
       await p.finished;
@@ -137,16 +136,14 @@ suite('Replay', () => {
       );
       assert.match(p.view.message ?? '', /1 turns failed/);
     } finally {
-      await http('DELETE', `${urls.admin}/faults`);
+      await admin.clearFaults();
     }
   });
 
   test('cancel stops the replay: the turns not sent say so', async function () {
     this.timeout(60_000);
     const recorded = await demoConversation();
-    await http('POST', `${urls.admin}/faults`, {
-      body: { family: 'runtime', method: 'POST', path: '/chat/respond', delayMs: 1_500 },
-    });
+    await admin.addFault({ family: 'runtime', method: 'POST', path: '/chat/respond', delayMs: 1_500 });
     try {
       const p = await replay({ conversationId: recorded.id, variantId: '' });
       await until('the first user turn to be sent', () => p.view.turns[1]?.state === 'sending', 30_000);
@@ -158,7 +155,7 @@ suite('Replay', () => {
         JSON.stringify(p.view.turns.map((t) => t.state)),
       );
     } finally {
-      await http('DELETE', `${urls.admin}/faults`);
+      await admin.clearFaults();
     }
   });
 });

@@ -1,10 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { type ScriptedPrompts, scriptedPrompts, type Shown } from './prompts';
-import { activateExtension, http, type LocalPlatformUrls } from './support';
+import { type ScriptedPrompts, scriptedPrompts, type Shown } from '../support/editor/prompts';
+import { call } from '../support/http';
+import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
+import { LocalAdmin } from '../support/localAdmin';
+import { until } from '../support/until';
 
-type Call = { call_sid: string; to_number: string; encryption: string; conversation_id: string | null };
 type Placed = { callSid: string; toNumber: string; encryption: string; metadata: Record<string, string> } | undefined;
 
 const exec = <T = unknown>(command: string, ...args: unknown[]) =>
@@ -13,14 +15,11 @@ const exec = <T = unknown>(command: string, ...args: unknown[]) =>
 /** The test call, number reservation and external event tools against the local platform: what was sent, and what the person saw. */
 suite('Runtime tools', () => {
   let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
-  const admin = <T>(method: string, path: string, body?: unknown) => http<T>(method, `${urls.admin}${path}`, { body });
-  const calls = async () => (await admin<{ calls: Call[] }>('GET', '/outbound/calls')).body.calls;
-  const reservations = async () =>
-    (await admin<{ reservations: Array<{ dni: string; attributes: unknown }> }>('GET', '/dni/reservations')).body
-      .reservations;
-  const fault = (path: string, status: number) =>
-    admin('POST', '/faults', { family: 'runtime', path, status, times: 1 });
+  const calls = () => admin.outboundCalls();
+  const reservations = () => admin.dniReservations();
+  const fault = (path: string, status: number) => admin.addFault({ family: 'runtime', path, status, times: 1 });
 
   /**
    * The person types or picks these answers, in order, into the boxes and picks; messages get `onMessage`.
@@ -32,18 +31,21 @@ suite('Runtime tools', () => {
   }
   const inputs = () => ui.shown.filter((s) => s.kind === 'input');
   const infos = () => ui.shown.filter((s) => s.kind === 'info').map((s) => s.message);
-  const waitFor = async <T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> => {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const v = await read();
-      if (ok(v) || Date.now() > deadline) return v;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  /** What `read` gives once `ok` holds for it. */
+  const waitFor = <T>(what: string, read: () => T | Promise<T>, ok: (v: T) => boolean): Promise<T> =>
+    until(
+      what,
+      async () => {
+        const v = await read();
+        return ok(v) && { v };
+      },
+      { timeoutMs: 10_000, intervalMs: 50 },
+    ).then((r) => r.v);
 
   suiteSetup(async () => {
     const api = await activateExtension();
     urls = (await exec<LocalPlatformUrls>('startLocalPlatform'))!;
+    admin = new LocalAdmin(urls.admin);
     await exec('switchProfile', 'local');
     ui = scriptedPrompts(api);
   });
@@ -51,8 +53,8 @@ suite('Runtime tools', () => {
   suiteTeardown(() => ui.dispose());
 
   setup(async () => {
-    await admin('DELETE', '/faults');
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
+    await admin.clearFaults();
+    await admin.reset();
     ui.shown.length = 0;
   });
 
@@ -76,6 +78,7 @@ suite('Runtime tools', () => {
         infos().join('\n'),
       );
       await waitFor(
+        'the call id on the clipboard',
         () => Promise.resolve(vscode.env.clipboard.readText()),
         (t) => t === placed.callSid,
       );
@@ -96,17 +99,20 @@ suite('Runtime tools', () => {
       );
       const placed = await exec<Placed>('placeTestCall');
       assert.ok(placed, ui.lastError());
-      const conversationId = (await waitFor(calls, (cs) => cs.some((c) => c.conversation_id !== null)))[0]
-        ?.conversation_id;
+      const conversationId = (
+        await waitFor('the connected call', calls, (cs) => cs.some((c) => c.conversation_id !== null))
+      )[0]?.conversation_id;
       assert.ok(conversationId, 'the local platform connected the call');
       // The panel the person opened from the notification is the one Open Conversation returns for the same id.
       type Detail = { shown?: { conversationId?: string; id?: string }; loaded: Promise<void>; dispose(): void };
       const panel = await waitFor(
+        'the conversation panel',
         async () => exec<Detail | undefined>('openConversation', { conversationId: placed.callSid }),
         (p) => p !== undefined,
       );
       assert.ok(panel, 'a conversation panel is open for the call');
       const shown = await waitFor(
+        'the conversation shown',
         () => Promise.resolve(panel.shown),
         (d) => d !== undefined,
       );
@@ -196,7 +202,7 @@ suite('Runtime tools', () => {
         return once ? 'Retry' : undefined;
       });
       await exec<Placed>('placeTestCall');
-      const placed = await waitFor(calls, (c) => c.length > 0);
+      const placed = await waitFor('the placed call', calls, (c) => c.length > 0);
       assert.equal(placed.length, 1);
       assert.equal(placed[0]!.to_number, '+442071838750');
     });
@@ -216,6 +222,7 @@ suite('Runtime tools', () => {
       assert.ok(ui.shown.find((s) => s.kind === 'info')!.items.includes('Copy'));
       assert.equal(
         await waitFor(
+          'the number on the clipboard',
           () => Promise.resolve(vscode.env.clipboard.readText()),
           (t) => t === reserved.number,
         ),
@@ -246,23 +253,15 @@ suite('Runtime tools', () => {
   });
 
   suite('Send External Event', () => {
-    type Events = {
-      pending: Array<{ event_id: string }>;
-      delivered: Array<{ event_id: string; conversation_id: string; content_type: string }>;
-    };
-    const events = async () => (await admin<Events>('GET', '/external-events')).body;
+    const events = () => admin.externalEvents();
     /** A placed call whose conversation waits on an event id, as when the agent starts a booking. */
     async function waitingConversation(eventId: string): Promise<string> {
-      const placed = await http<{ call_sid: string }>('POST', `${urls.runtime}/v1/outbound-calling`, {
+      const placed = await call<{ call_sid: string }>('POST', `${urls.runtime}/v1/outbound-calling`, {
         headers: { 'X-Service-Auth-Token': LOCAL_CONNECTORS.outboundToken },
         body: { to_number: '+442071838750' },
       });
       assert.equal(placed.status, 200, JSON.stringify(placed.body));
-      const waiting = await admin('POST', '/external-events/pending', {
-        conversation_id: placed.body.call_sid,
-        event_id: eventId,
-      });
-      assert.equal(waiting.status, 201, JSON.stringify(waiting.body));
+      await admin.awaitExternalEvent({ conversation_id: placed.body.call_sid, event_id: eventId });
       return placed.body.call_sid;
     }
 

@@ -3,10 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { BranchEditRequest } from '../../src/localPlatform/adminApi';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
 import type { PullReport, PushReport } from '../../src/workspace/mirror';
-import { type ScriptedPrompts, scriptedPrompts } from './prompts';
-import { activateExtension, child, http, type LocalPlatformUrls, type WorkbenchExports } from './support';
+import { call } from '../support/http';
+import { LocalAdmin } from '../support/localAdmin';
+import { activateExtension, child, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
+import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
 
 interface Topic {
   topicId: string;
@@ -27,15 +30,15 @@ suite('Source control and the Agents view show the same platform text', function
   const folders: string[] = [];
   const BRANCH = '/v1/agents/ag_support/branches/br_support_main';
   const agents = <T>(method: string, path: string) =>
-    http<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.agents } });
+    call<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.agents } });
   const platformBehavior = async () => (await agents<{ behavior: string }>('GET', `${BRANCH}/behavior`)).body.behavior;
   const platformTopic = async (topicId: string) => {
     const body = (await agents<{ topics?: Topic[] } | Topic[]>('GET', `${BRANCH}/knowledge-base/topics`)).body;
     const topics = Array.isArray(body) ? body : (body.topics ?? []);
     return topics.find((t) => t.topicId === topicId)!;
   };
-  const teammate = (edit: { behavior?: string; upsertTopics?: Partial<Topic>[] }) =>
-    http('POST', `${urls.admin}/agents/ag_support/branches/br_support_main/edit`, { body: edit });
+  const teammate = (edit: BranchEditRequest) =>
+    new LocalAdmin(urls.admin).editBranch('ag_support', 'br_support_main', edit);
   const shown = (folder: string) => api.testing!.sourceControl().folders.find((f) => f.root === folder);
 
   /** Waits for what the editor reaches by itself (a document read again, the file watcher). */
@@ -114,7 +117,7 @@ suite('Source control and the Agents view show the same platform text', function
   setup(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const dir of folders.splice(0)) await rm(dir, { recursive: true, force: true });
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
+    await new LocalAdmin(urls.admin).reset('base');
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
     ui.shown.length = 0;
     ui.setAnswer((s) => (s.modal ? s.items[0] : undefined));

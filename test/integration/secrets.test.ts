@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { activateExtension } from './support';
+import { activateExtension } from '../support/editor/extension';
 
 /** Every secret the integration suites hand to the extension. */
 const SECRETS = [

@@ -5,8 +5,12 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
 import type { PullReport, PushReport } from '../../src/workspace/mirror';
-import { type ScriptedPrompts, scriptedPrompts } from './prompts';
-import { activateExtension, http, type LocalPlatformUrls, type WorkbenchExports } from './support';
+import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
+import { call } from '../support/http';
+import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
+import { LocalAdmin } from '../support/localAdmin';
+import type { BranchEditRequest } from '../../src/localPlatform/adminApi';
+import { until } from '../support/until';
 
 interface Topic {
   topicId: string;
@@ -24,30 +28,27 @@ suite('Source control of agent folders', function () {
   this.timeout(180_000);
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   const folders: string[] = [];
   const BRANCH = '/v1/agents/ag_support/branches/br_support_main';
   const agents = <T>(method: string, path: string, body?: unknown) =>
-    http<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.agents }, body });
+    call<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.agents }, body });
   const platformBehavior = async () => (await agents<{ behavior: string }>('GET', `${BRANCH}/behavior`)).body.behavior;
   const platformTopics = async () => {
     const body = (await agents<{ topics?: Topic[] } | Topic[]>('GET', `${BRANCH}/knowledge-base/topics`)).body;
     return Array.isArray(body) ? body : (body.topics ?? []);
   };
   /** A teammate's edit in the studio. */
-  const teammate = (edit: { behavior?: string; upsertTopics?: Partial<Topic>[] }) =>
-    http('POST', `${urls.admin}/agents/ag_support/branches/br_support_main/edit`, { body: edit });
+  const teammate = (edit: BranchEditRequest) => admin.editBranch('ag_support', 'br_support_main', edit);
 
   /** Waits for a condition the editor reaches by itself (file watcher, debounce), with a generous limit for a busy machine. */
-  async function waitFor<T>(what: string, read: () => T | undefined | Promise<T | undefined>): Promise<T> {
-    const until = Date.now() + 60_000;
-    for (;;) {
-      const value = await read();
-      if (value) return value;
-      if (Date.now() > until)
-        throw new Error(`timed out waiting for ${what}; shown: ${JSON.stringify(api.testing!.sourceControl())}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  function waitFor<T>(what: string, read: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
+    return until(what, read, {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      detail: () => `shown: ${JSON.stringify(api.testing!.sourceControl())}`,
+    });
   }
   const shown = (folder: string) => api.testing!.sourceControl().folders.find((f) => f.root === folder);
   const statusBar = () => api.testing!.sourceControl().statusBar ?? '';
@@ -79,6 +80,7 @@ suite('Source control of agent folders', function () {
   suiteSetup(async () => {
     api = await activateExtension();
     urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
+    admin = new LocalAdmin(urls.admin);
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
     ui = scriptedPrompts(api);
   });
@@ -92,7 +94,7 @@ suite('Source control of agent folders', function () {
   setup(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const dir of folders.splice(0)) await rm(dir, { recursive: true, force: true });
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
+    await admin.reset();
     ui.shown.length = 0;
     ui.setAnswer(() => undefined);
   });
@@ -287,14 +289,12 @@ suite('Source control of agent folders', function () {
     await editAndSave(join(folder, 'knowledge', 'returns.md'), (t) => t.replace('30 days', '45 days'));
     await editAndSave(join(folder, 'knowledge', 'delivery.md'), (t) => t.replace('3 to 5', '2 to 4'));
     await waitFor('both files under Local Changes', () => shown(folder)?.groups.local.length === 2);
-    await http('POST', `${urls.admin}/faults`, {
-      body: { family: 'build', path: '/kt_delivery$/', method: 'PATCH', status: 503, times: 20 },
-    });
+    await admin.addFault({ family: 'build', path: '/kt_delivery$/', method: 'PATCH', status: 503, times: 20 });
     try {
       assert.equal(await vscode.commands.executeCommand('agentWorkbench.push', vscode.Uri.file(folder)), undefined);
       assert.notEqual(ui.lastError(), '', 'the failure is told');
     } finally {
-      await http('DELETE', `${urls.admin}/faults`);
+      await admin.clearFaults();
     }
     assert.match(
       await readFile(join(folder, 'knowledge', 'delivery.md'), 'utf8'),
@@ -331,9 +331,7 @@ suite('Source control of agent folders', function () {
     await editAndSave(join(folder, 'knowledge', 'returns.md'), (t) => t.replace('30 days', '45 days'));
     const behavior = await platformBehavior();
     await teammate({ behavior: behavior.replace('Be brief and friendly.', 'Be friendly.') });
-    await http('POST', `${urls.admin}/agents/ag_support/branches/br_support_main/edit`, {
-      body: { deleteTopics: ['kt_returns'] },
-    });
+    await admin.editBranch('ag_support', 'br_support_main', { deleteTopics: ['kt_returns'] });
     const pulled = await vscode.commands.executeCommand<PullReport>('agentWorkbench.pull', vscode.Uri.file(folder));
     assert.deepEqual(
       pulled?.conflicts.map((c) => c.path).sort(),

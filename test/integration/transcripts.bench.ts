@@ -1,31 +1,36 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEFAULT_FILTERS, type TranscriptsNotification } from '../../src/protocol/transcripts';
-import { until } from './chatSupport';
-import { activateExtension, type LocalPlatformUrls, recordMetric } from './support';
-import { demoWeek, type DetailHandle, openDetail, openList, seedConversation, settled } from './transcriptsSupport';
+import { until } from '../support/until';
+import { activateExtension, type LocalPlatformUrls, recordMetric } from '../support/editor/extension';
+import {
+  demoWeek,
+  type DetailHandle,
+  openDetail,
+  openList,
+  seedConversation,
+  settled,
+} from '../support/editor/transcriptPanels';
+import { LocalAdmin } from '../support/localAdmin';
+import { median } from '../support/median';
 
 const RUNS = 7;
 const TURNS = 2_000;
 
 const now = () => performance.timeOrigin + performance.now();
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
 /** The transcript viewer in a real editor: rows and a long conversation from the extension host to the webview's page. */
 suite('Transcript viewer figures', () => {
-  let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   suiteSetup(async () => {
     await activateExtension();
-    urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
+    const urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
+    admin = new LocalAdmin(urls.admin);
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
   });
 
   test('the first 500 rows of a page: from their data to the page', async function () {
     this.timeout(300_000);
-    const filters = { ...DEFAULT_FILTERS, range: 'custom' as const, ...(await demoWeek(urls)) };
+    const filters = { ...DEFAULT_FILTERS, range: 'custom' as const, ...(await demoWeek(admin)) };
     const p = await openList({ filters, ackPaint: true });
     try {
       const madeAt = new Map<number, number>();
@@ -61,7 +66,7 @@ suite('Transcript viewer figures', () => {
   test('a conversation of 2,000 turns: opened, and the elements in the page while scrolled', async function () {
     this.timeout(300_000);
     const started = new Date(Date.now() - 3_600_000).toISOString();
-    const id = await seedConversation(urls, {
+    const id = await seedConversation(admin, {
       started_at: started,
       turns: Array.from({ length: TURNS }, (_, i) => ({
         user_input: `Question ${i + 1}: ${'where is my parcel and when will it arrive '.repeat(1 + (i % 3))}`,

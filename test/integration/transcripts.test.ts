@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEFAULT_FILTERS, type ConversationFilters } from '../../src/protocol/transcripts';
-import { openChat, until } from './chatSupport';
-import { scriptedPrompts } from './prompts';
-import { activateExtension, http, type LocalPlatformUrls } from './support';
+import { until } from '../support/until';
+import { openChat } from '../support/editor/chatPanel';
+import { scriptedPrompts } from '../support/editor/prompts';
+import { call } from '../support/http';
+import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
 import {
   conversationRequests,
   demoWeek,
@@ -14,10 +16,12 @@ import {
   openList,
   seedConversation,
   settled,
-} from './transcriptsSupport';
+} from '../support/editor/transcriptPanels';
+import { LocalAdmin } from '../support/localAdmin';
 
 suite('Transcript viewer', () => {
   let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   let WEEK: ConversationFilters;
   const open: Array<{ dispose(): void }> = [];
   const list = async (args: Record<string, unknown>): Promise<ListHandle> => {
@@ -34,10 +38,11 @@ suite('Transcript viewer', () => {
   suiteSetup(async () => {
     await activateExtension();
     urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
+    admin = new LocalAdmin(urls.admin);
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
     // The demo week, whatever suites before this one left on the platform.
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'demo' } });
-    WEEK = { ...DEFAULT_FILTERS, range: 'custom', ...(await demoWeek(urls)) };
+    await admin.reset('demo');
+    WEEK = { ...DEFAULT_FILTERS, range: 'custom', ...(await demoWeek(admin)) };
   });
 
   teardown(() => {
@@ -50,7 +55,7 @@ suite('Transcript viewer', () => {
 
   test('the list reads the demo week a page at a time (v3 cursor), with its columns, and numbers masked until shown', async function () {
     this.timeout(120_000);
-    const since = await lastRequestSeq(urls);
+    const since = await lastRequestSeq(admin);
     const p = await list({ filters: WEEK });
     await until('the first page', () => p.shownRows().length > 0, 60_000).catch((err: Error) => {
       throw new Error(`${err.message}: ${JSON.stringify(p.status())}`);
@@ -58,7 +63,7 @@ suite('Transcript viewer', () => {
     await settled(p);
     assert.equal(p.shownRows().length, 500, 'the first page holds 500 conversations');
     assert.ok(p.status().more, 'more pages follow');
-    const [first] = await conversationRequests(urls, since);
+    const [first] = await conversationRequests(admin, since);
     assert.ok(first, 'the platform was asked for conversations');
     assert.match(first.path, /^\/v3\/[^/]+\/[^/]+\/conversations$/);
     assert.deepEqual(first.query.client_env, ['live']);
@@ -68,10 +73,10 @@ suite('Transcript viewer', () => {
     assert.deepEqual(first.query.end_time, [WEEK.end]);
     assert.equal(first.query.cursor, undefined);
 
-    const beforeMore = await lastRequestSeq(urls);
+    const beforeMore = await lastRequestSeq(admin);
     await p.loadMore();
     await settled(p);
-    const [next] = await conversationRequests(urls, beforeMore);
+    const [next] = await conversationRequests(admin, beforeMore);
     assert.ok(next?.query.cursor?.[0], 'the next page is asked for with the cursor of the first');
     assert.deepEqual(next.query.start_time, first.query.start_time, 'the other filters stay the same');
     const rows = p.shownRows();
@@ -160,7 +165,7 @@ suite('Transcript viewer', () => {
       },
     ];
     for (const c of cases) {
-      const since = await lastRequestSeq(urls);
+      const since = await lastRequestSeq(admin);
       // A filter the case sets to undefined is cleared.
       const filters = Object.fromEntries(
         Object.entries({ ...WEEK, ...c.filters }).filter(([, v]) => v !== undefined),
@@ -168,7 +173,7 @@ suite('Transcript viewer', () => {
       await p.apply(filters);
       await settled(p);
       assert.equal(p.status().error, undefined, `${c.name}: ${p.status().error}`);
-      const [asked] = await conversationRequests(urls, since);
+      const [asked] = await conversationRequests(admin, since);
       assert.ok(asked, `${c.name}: the platform was asked`);
       for (const [k, v] of Object.entries(c.query)) assert.deepEqual(asked.query[k], v, `${c.name}: ${k}`);
       if (c.fits) {
@@ -176,20 +181,20 @@ suite('Transcript viewer', () => {
         assert.ok(p.shownRows().every(c.fits), `${c.name}: every row fits the filter`);
       }
     }
-    const lastHour = await lastRequestSeq(urls);
+    const lastHour = await lastRequestSeq(admin);
     await p.apply({ ...DEFAULT_FILTERS, range: 'lastHour' });
     await settled(p);
-    const [hour] = await conversationRequests(urls, lastHour);
+    const [hour] = await conversationRequests(admin, lastHour);
     const span = Date.parse(hour!.query.end_time![0]!) - Date.parse(hour!.query.start_time![0]!);
     assert.equal(span, 3_600_000, 'the last hour is an hour long');
 
-    const before = await lastRequestSeq(urls);
+    const before = await lastRequestSeq(admin);
     await p.apply({ ...WEEK, start: 'next tuesday' });
     assert.match(p.status().error ?? '', /"next tuesday" is not a date: write it as 2026-01-05/);
     assert.doesNotMatch(p.status().text, /match these filters/, 'a filter not sent says nothing of what matches');
     await p.apply({ ...WEEK, search: 'refund', sample: true });
     assert.match(p.status().error ?? '', /not both/);
-    assert.deepEqual(await conversationRequests(urls, before), [], 'nothing is asked while a filter is wrong');
+    assert.deepEqual(await conversationRequests(admin, before), [], 'nothing is asked while a filter is wrong');
   });
 
   test('a conversation opens from the list with its timeline, latency, metrics and state', async function () {
@@ -197,11 +202,11 @@ suite('Transcript viewer', () => {
     const p = await list({ filters: { ...WEEK, channels: ['VOICE-SIP'], progress: 'finished' } });
     await settled(p);
     const row = p.shownRows().find((r) => r.turns >= 3)!;
-    const since = await lastRequestSeq(urls);
+    const since = await lastRequestSeq(admin);
     const d = (await p.open(row.id)) as DetailHandle;
     open.push(d);
     await d.loaded;
-    assert.deepEqual(await conversationRequests(urls, since), [], 'the record of the list is shown as it is');
+    assert.deepEqual(await conversationRequests(admin, since), [], 'the record of the list is shown as it is');
     const shown = d.shown!;
     assert.equal(shown.row.id, row.id);
     assert.equal(shown.turns.length, row.turns);
@@ -333,7 +338,7 @@ suite('Transcript viewer', () => {
       is_ood: i === 7,
       barge_in: i === 2,
     }));
-    const id = await seedConversation(urls, { started_at: '2026-01-03T10:00:00Z', turns, environment: 'sandbox' });
+    const id = await seedConversation(admin, { started_at: '2026-01-03T10:00:00Z', turns, environment: 'sandbox' });
     const d = await detail({ conversationId: id });
     await d.loaded;
     await until('the conversation', () => d.shown);
@@ -388,21 +393,21 @@ suite('Transcript viewer', () => {
     this.timeout(60_000);
     const settingsUrl = `${urls.admin}/projects/support-desk/settings`;
     const before = (
-      await http<{ transcriptVisibility: boolean; responseMetrics: string[] }>('PATCH', settingsUrl, { body: {} })
+      await call<{ transcriptVisibility: boolean; responseMetrics: string[] }>('PATCH', settingsUrl, { body: {} })
     ).body;
-    const id = await seedConversation(urls, {
+    const id = await seedConversation(admin, {
       started_at: '2026-01-03T11:00:00Z',
       turns: [{ user_input: 'Hello', agent_response: 'Hi there' }],
     });
     try {
-      await http('PATCH', settingsUrl, { body: { transcriptVisibility: false, responseMetrics: [] } });
+      await call('PATCH', settingsUrl, { body: { transcriptVisibility: false, responseMetrics: [] } });
       const d = await detail({ conversationId: id, environment: 'live' });
       await until('the conversation', () => d.shown);
       assert.equal(d.shown!.turns.length, 0);
       assert.match(d.shown!.turnsNote, /1 turn, but their transcript is not shown: transcript visibility is off/);
       assert.match(d.shown!.metricsNote, /no response metrics are enabled/);
     } finally {
-      await http('PATCH', settingsUrl, {
+      await call('PATCH', settingsUrl, {
         body: { transcriptVisibility: before.transcriptVisibility, responseMetrics: before.responseMetrics },
       });
     }
@@ -410,7 +415,7 @@ suite('Transcript viewer', () => {
 
   test('a conversation in progress is read again until it ends; an unknown id is said so', async function () {
     this.timeout(90_000);
-    const id = await seedConversation(urls, {
+    const id = await seedConversation(admin, {
       in_progress: true,
       turns: [{ user_input: 'Hello', agent_response: 'Hi, how can I help?' }],
     });
@@ -418,14 +423,16 @@ suite('Transcript viewer', () => {
     await until('the conversation', () => d.shown);
     assert.equal(d.shown!.turns.length, 1);
     assert.match(d.status.text, /In progress/);
-    await http('POST', `${urls.admin}/conversations/${id}/turns`, {
-      body: { turns: [{ user_input: 'Where is my parcel?', agent_response: 'It is on its way.' }] },
-    });
+    await admin.addTurns(id, { turns: [{ user_input: 'Where is my parcel?', agent_response: 'It is on its way.' }] });
     await until('the new turn', () => d.shown!.turns.length === 2, 30_000);
     assert.equal(d.shown!.turns[1]!.user, 'Where is my parcel?');
     // Not found when read again (an empty page in every environment): what was read stays, and it is read again.
-    await http('POST', `${urls.admin}/faults`, {
-      body: { family: 'runtime', method: 'GET', path: 'conversations', replyBody: { conversations: [] }, times: 3 },
+    await admin.addFault({
+      family: 'runtime',
+      method: 'GET',
+      path: 'conversations',
+      replyBody: { conversations: [] },
+      times: 3,
     });
     await until(
       'the read that found nothing',
@@ -433,7 +440,7 @@ suite('Transcript viewer', () => {
       30_000,
     );
     assert.equal(d.shown!.turns.length, 2, 'what was read before is still shown');
-    await http('POST', `${urls.admin}/conversations/${id}/turns`, { body: { turns: [], in_progress: false } });
+    await admin.addTurns(id, { turns: [], in_progress: false });
     await until('the end', () => d.shown!.row.inProgress === false, 30_000);
     assert.match(d.status.text, /Finished/);
 

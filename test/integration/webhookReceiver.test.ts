@@ -1,8 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
-import { type ScriptedPrompts, scriptedPrompts, type Shown } from './prompts';
-import { activateExtension, http, type LocalPlatformUrls } from './support';
+import { type ScriptedPrompts, scriptedPrompts, type Shown } from '../support/editor/prompts';
+import { call } from '../support/http';
+import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
+import { LocalAdmin } from '../support/localAdmin';
 
 type Listed = Array<{
   delivery: {
@@ -23,14 +25,16 @@ const exec = <T = unknown>(command: string, ...args: unknown[]) =>
 /** The webhook receiver and the alerts watcher against the local platform's evaluator and webhook sender. */
 suite('Webhook receiver and alerts watcher', () => {
   let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
 
   suiteSetup(async () => {
     const api = await activateExtension();
     urls = (await exec<LocalPlatformUrls>('startLocalPlatform'))!;
+    admin = new LocalAdmin(urls.admin);
     await exec('switchProfile', 'local');
     ui = scriptedPrompts(api);
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
+    await admin.reset();
   });
 
   suiteTeardown(async () => {
@@ -47,11 +51,11 @@ suite('Webhook receiver and alerts watcher', () => {
     assert.match(started.url, /^http:\/\/127\.0\.0\.1:\d+\/alerts$/);
     assert.equal((await exec<Check>('checkAlerts'))?.badge, undefined);
 
-    await http('POST', `${urls.runtime}/v1/${LOCAL_ACCOUNT.slug}/${LOCAL_PROJECT.slug}/chat/create`, {
+    await call('POST', `${urls.runtime}/v1/${LOCAL_ACCOUNT.slug}/${LOCAL_PROJECT.slug}/chat/create`, {
       headers: { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': LOCAL_CONNECTORS.chatToken },
       body: {},
     });
-    await http('POST', `${urls.build}/v1/alert-rules`, {
+    await call('POST', `${urls.build}/v1/alert-rules`, {
       headers: { 'x-api-key': LOCAL_KEYS.alerts },
       body: {
         name: 'Any call',
@@ -62,7 +66,7 @@ suite('Webhook receiver and alerts watcher', () => {
         window_duration: '5m',
       },
     });
-    await http('POST', `${urls.admin}/alerts/evaluate`, { body: {} });
+    await admin.evaluateAlerts();
 
     /** The listed deliveries once `ok` holds of them (or after `ms`). */
     const listedWhen = async (ok: (l: Listed) => boolean, ms = 10_000): Promise<Listed> => {
@@ -105,9 +109,7 @@ suite('Webhook receiver and alerts watcher', () => {
 
     // A delivery is listed as it arrives, while its signature is checked: here the platform takes 3 s to list
     // its webhook endpoints.
-    await http('POST', `${urls.admin}/faults`, {
-      body: { family: 'build', method: 'GET', path: 'webhook-endpoints', delayMs: 3_000, times: 1 },
-    });
+    await admin.addFault({ family: 'build', method: 'GET', path: 'webhook-endpoints', delayMs: 3_000, times: 1 });
     try {
       const sent = Date.now();
       await fetch(started.url, {
@@ -123,7 +125,7 @@ suite('Webhook receiver and alerts watcher', () => {
       assert.ok(listed[0]!.delivery.verdict.verified, 'then verified');
       assert.match(String(listed[0]!.item.description), /^verified \(assumed scheme\)/);
     } finally {
-      await http('DELETE', `${urls.admin}/faults`);
+      await admin.clearFaults();
     }
 
     await exec('stopWebhookReceiver');
@@ -132,7 +134,7 @@ suite('Webhook receiver and alerts watcher', () => {
 
   test('with a reading interval set, the watcher reads the alerts by itself: a notification when a rule starts firing and one when it stops', async function () {
     this.timeout(120_000);
-    await http('POST', `${urls.admin}/reset`, { body: { seed: 'base' } });
+    await admin.reset();
     // Where the watcher starts from: nothing firing (a reading tells only what changed since the one before).
     assert.deepEqual((await exec<Check>('checkAlerts'))?.firing, []);
     ui.setAnswer(() => undefined);
@@ -148,11 +150,11 @@ suite('Webhook receiver and alerts watcher', () => {
       );
       assert.deepEqual(triggered.items, ['Show Alerts']);
 
-      await http('PATCH', `${urls.build}/v1/alert-rules/${rule}`, {
+      await call('PATCH', `${urls.build}/v1/alert-rules/${rule}`, {
         headers: { 'x-api-key': LOCAL_KEYS.alerts },
         body: { threshold_value: 1000 },
       });
-      await http('POST', `${urls.admin}/alerts/evaluate`, { body: {} });
+      await admin.evaluateAlerts();
       await shownWithin(
         'the "resolved" notification',
         (s) => s.kind === 'info' && s.message === 'Alert resolved: Busy line.',
@@ -169,11 +171,11 @@ suite('Webhook receiver and alerts watcher', () => {
 
   /** A conversation, then a rule on the call volume that it breaches, evaluated now; resolves with the rule's id. */
   async function fireRule(name: string): Promise<string> {
-    await http('POST', `${urls.runtime}/v1/${LOCAL_ACCOUNT.slug}/${LOCAL_PROJECT.slug}/chat/create`, {
+    await call('POST', `${urls.runtime}/v1/${LOCAL_ACCOUNT.slug}/${LOCAL_PROJECT.slug}/chat/create`, {
       headers: { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': LOCAL_CONNECTORS.chatToken },
       body: {},
     });
-    const created = await http<{ id: string }>('POST', `${urls.build}/v1/alert-rules`, {
+    const created = await call<{ id: string }>('POST', `${urls.build}/v1/alert-rules`, {
       headers: { 'x-api-key': LOCAL_KEYS.alerts },
       body: {
         name,
@@ -185,7 +187,7 @@ suite('Webhook receiver and alerts watcher', () => {
       },
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    await http('POST', `${urls.admin}/alerts/evaluate`, { body: {} });
+    await admin.evaluateAlerts();
     return created.body.id;
   }
 

@@ -1,13 +1,8 @@
 import { buildError, type Router } from '../http';
 import type { Platform } from '../platform';
-import type { EvaluationResult, RuleChange } from './evaluator';
+import type { DeliveriesReply, EvaluationReply } from '../adminApi';
+import type { EvaluationResult } from './evaluator';
 import { alertsOf, type AlertsSwitches } from './model';
-
-export interface EvaluationReply {
-  evaluated_at: string;
-  evaluated: number;
-  changes: Array<RuleChange & { deliveries: string[] }>;
-}
 
 /**
  * `/_local/alerts/...` and `/_local/webhook-deliveries`: run an evaluation now, read the
@@ -34,7 +29,7 @@ export function addAlertsAdminRoutes(
     const deliveries = alertsOf(platform).deliveries.filter(
       (d) => (endpointId === null || d.endpoint_id === endpointId) && (status === null || d.status === status),
     );
-    return { body: { deliveries } };
+    return { body: { deliveries } satisfies DeliveriesReply };
   });
 
   admin.get('/alerts/switches', () => ({ body: alertsOf(platform).switches }));

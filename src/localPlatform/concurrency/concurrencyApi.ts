@@ -9,6 +9,7 @@ import {
   parseConcurrencyQuery,
 } from '../../contract/concurrency';
 import { isoToMs } from '../../contract/conversations';
+import type { ConcurrencyQueriesReply } from '../adminApi';
 import type { Family, FamilyContext } from '../family';
 import { type RequestContext, Router, runtimeError } from '../http';
 import type { Platform } from '../platform';
@@ -26,7 +27,7 @@ export function createConcurrencyFamily(ctx: FamilyContext): Family {
     if (asked.length > ASKED_KEEP) asked.splice(0, asked.length - ASKED_KEEP);
     return { body: concurrency(ctx.platform, req) };
   });
-  ctx.admin.get('/concurrency/queries', () => ({ body: { queries: asked } }));
+  ctx.admin.get('/concurrency/queries', () => ({ body: { queries: asked } satisfies ConcurrencyQueriesReply }));
   return { name: 'concurrency', base: 'runtime', router };
 }
 

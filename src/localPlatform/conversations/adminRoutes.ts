@@ -1,4 +1,5 @@
 import type { Environment } from '../agents/model';
+import type { ConversationReply, TurnsReply } from '../adminApi';
 import { buildError, type Router } from '../http';
 import type { Platform } from '../platform';
 import { LOCAL_ACCOUNT, LOCAL_AGENT_ID, LOCAL_PROJECT } from '../seed/credentials';
@@ -96,7 +97,7 @@ export function registerConversationAdminRoutes(admin: Router, platform: Platfor
     };
     platform.state.conversations.push(conv);
     platform.conversationChanged(conv);
-    return { status: 201, body: { id, turns: turns.length } };
+    return { status: 201, body: { id, turns: turns.length } satisfies ConversationReply };
   });
   admin.post('/conversations/:id/turns', (ctx) => {
     const conv = platform.state.conversations.find((c) => c.id === ctx.params.id);
@@ -110,6 +111,6 @@ export function registerConversationAdminRoutes(admin: Router, platform: Platfor
       conv.ended_at = platform.now();
     }
     platform.conversationChanged(conv);
-    return { body: { id: conv.id, turns: conv.turns.length, in_progress: conv.in_progress } };
+    return { body: { id: conv.id, turns: conv.turns.length, in_progress: conv.in_progress } satisfies TurnsReply };
   });
 }

@@ -6,6 +6,7 @@ import {
   dniReservationRequestSchema,
   type DniReservationReply,
 } from '../../contract/dni';
+import type { DniCallReply, DniReservationsReply } from '../adminApi';
 import { engineOf } from '../engine/agentEngine';
 import type { Family, FamilyContext } from '../family';
 import { buildError, HttpError, Router, runtimeError } from '../http';
@@ -57,7 +58,7 @@ export function createDniFamily(ctx: FamilyContext): Family {
     return { status: 200, body: reply };
   });
 
-  ctx.admin.get('/dni/reservations', () => ({ body: { reservations: pool.active() } }));
+  ctx.admin.get('/dni/reservations', () => ({ body: { reservations: pool.active() } satisfies DniReservationsReply }));
   // A call arriving on a reserved number (DNI-3): the agent starts with the reservation's attributes.
   ctx.admin.post('/dni/:number/call', (req) => {
     const number = req.params.number!.trim().replace(/^(?!\+)/, '+');
@@ -89,7 +90,7 @@ export function createDniFamily(ctx: FamilyContext): Family {
           agent_id: reservation.agent_id,
           greeting,
           attributes: reservation.attributes,
-        },
+        } satisfies DniCallReply,
       };
     } catch (err) {
       pool.restore(reservation);

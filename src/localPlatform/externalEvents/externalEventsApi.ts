@@ -3,6 +3,7 @@ import {
   EXTERNAL_EVENTS_WEBHOOK_PATH,
   externalEventQuerySchema,
 } from '../../contract/externalEvents';
+import type { ExternalEventsReply, PendingEventReply } from '../adminApi';
 import type { Family, FamilyContext } from '../family';
 import { buildError, type RequestContext, Router, runtimeError } from '../http';
 import type { Platform } from '../platform';
@@ -34,7 +35,7 @@ export function createExternalEventsFamily(ctx: FamilyContext): Family {
     return { status: 201, body };
   });
 
-  ctx.admin.get('/external-events', () => ({ body: listExternalEvents(platform) }));
+  ctx.admin.get('/external-events', () => ({ body: listExternalEvents(platform) satisfies ExternalEventsReply }));
   ctx.admin.post('/external-events/pending', (req) => {
     const body = req.json() as { conversation_id?: unknown; event_id?: unknown } | undefined;
     if (typeof body?.conversation_id !== 'string')
@@ -49,7 +50,10 @@ export function createExternalEventsFamily(ctx: FamilyContext): Family {
       ]);
     }
     try {
-      return { status: 201, body: awaitExternalEvent(platform, body.conversation_id, eventId?.trim()) };
+      return {
+        status: 201,
+        body: awaitExternalEvent(platform, body.conversation_id, eventId?.trim()) satisfies PendingEventReply,
+      };
     } catch (err) {
       if (err instanceof ExternalEventError)
         throw buildError(platform.findConversation(body.conversation_id) ? 409 : 404, err.message);

@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { ServerEvent } from '../../contract/messaging';
 import type { IDisposable } from '../../core/disposable';
+import type { ConnectorReply, MessagingSessionsReply, SessionEventReply } from '../adminApi';
 import { engineOf } from '../engine/agentEngine';
 import type { Family, FamilyContext } from '../family';
 import { buildError, Router } from '../http';
@@ -147,7 +148,7 @@ function addMessagingAdminRoutes(admin: Router, platform: Platform, hub: SocketH
         connections: hub.count(s.id),
         in_handoff: s.handoff !== null,
       })),
-    },
+    } satisfies MessagingSessionsReply,
   }));
   // One event of any type, to the session's open sockets only (never its history): how a client under test
   // meets an event it does not know.
@@ -168,7 +169,7 @@ function addMessagingAdminRoutes(admin: Router, platform: Platform, hub: SocketH
       metadata: {},
     };
     hub.broadcast(session.id, event);
-    return { status: 201, body: { event, connections: hub.count(session.id) } };
+    return { status: 201, body: { event, connections: hub.count(session.id) } satisfies SessionEventReply };
   });
   admin.patch('/messaging/connectors/:connectorId', (ctx) => {
     const connector = platform.state.connectors.find((c) => c.id === ctx.params.connectorId && c.kind === 'webchat');
@@ -197,7 +198,7 @@ function addMessagingAdminRoutes(admin: Router, platform: Platform, hub: SocketH
         hostDomain: connector.hostDomain ?? null,
         appNamespace: connector.appNamespace ?? null,
         handoffDestination: connector.handoffDestination ?? null,
-      },
+      } satisfies ConnectorReply,
     };
   });
 }

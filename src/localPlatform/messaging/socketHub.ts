@@ -7,6 +7,7 @@ import { timeOutIncompleteFrames } from './frameTimeout';
 import { claimsOf } from './handshakeRoutes';
 import { findSession, isIdle, type StoredSession } from './store';
 import { minimalEvent } from '../minimal';
+import { specOnlyEvent } from '../specOnlyEvents';
 
 /** What the hub hands over once a socket is open. */
 export interface SocketHandlers {
@@ -80,19 +81,26 @@ export class SocketHub {
   }
 
   send(ws: WebSocket, event: ServerEvent): void {
-    if (ws.readyState === ws.OPEN) ws.send(this.text(event));
+    const text = this.text(event);
+    if (text !== undefined && ws.readyState === ws.OPEN) ws.send(text);
   }
 
   broadcast(sessionId: string, event: ServerEvent): void {
     const set = this.sockets.get(sessionId);
     if (!set) return;
     const text = this.text(event);
+    if (text === undefined) return;
     for (const ws of set) if (ws.readyState === 1) ws.send(text);
   }
 
-  /** An event as sent: in the spec-minimal mode without our history positions. */
-  private text(event: ServerEvent): string {
-    return JSON.stringify(this.platform.responses.mode === 'minimal' ? minimalEvent(event) : event);
+  /**
+   * An event as sent: in the spec-minimal mode without our history positions; in the spec-only mode also
+   * renamed where the spec names no type, and not at all for the echo of a user's message.
+   */
+  private text(event: ServerEvent): string | undefined {
+    const mode = this.platform.responses.mode;
+    const sent = mode === 'spec-only' ? specOnlyEvent(event) : mode === 'minimal' ? minimalEvent(event) : event;
+    return sent === undefined ? undefined : JSON.stringify(sent);
   }
 
   /** Closes every socket of a session with a close frame. */

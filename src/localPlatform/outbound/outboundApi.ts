@@ -5,6 +5,7 @@ import {
   outboundCallRequestSchema,
   type OutboundCallReply,
 } from '../../contract/outbound';
+import type { OutboundCallsReply } from '../adminApi';
 import type { Family, FamilyContext } from '../family';
 import { buildError, type RequestContext, Router, runtimeError } from '../http';
 import type { Platform } from '../platform';
@@ -77,7 +78,9 @@ export function createOutboundFamily(ctx: FamilyContext): Family {
     if (!call) throw buildError(404, `Call not found: ${req.params.callSid!}`);
     return call;
   };
-  ctx.admin.get('/outbound/calls', () => ({ body: { calls: calls.list().map((c) => calls.view(c)) } }));
+  ctx.admin.get('/outbound/calls', () => ({
+    body: { calls: calls.list().map((c) => calls.view(c)) } satisfies OutboundCallsReply,
+  }));
   ctx.admin.post('/outbound/calls/:callSid/answer', (req) => {
     const call = adminCall(req);
     if (call.status !== 'ringing') throw buildError(409, `The call is ${call.status}, not ringing`);

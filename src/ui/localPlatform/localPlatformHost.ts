@@ -109,7 +109,7 @@ export class LocalPlatformHost extends Disposable {
       '--seed',
       config.get<'demo' | 'base' | 'empty'>('seed', 'demo'),
       '--responses',
-      config.get<'full' | 'minimal'>('responses', 'full'),
+      config.get<'full' | 'minimal' | 'spec-only'>('responses', 'full'),
       '--json',
     ];
     // The editor's own runtime runs the CLI bundle as plain Node; the IPC channel ends the child when the editor goes.

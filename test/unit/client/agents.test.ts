@@ -3,29 +3,25 @@ import { describe, it } from 'node:test';
 import { AgentsClient } from '../../../src/client/agents';
 import type { RequestLog } from '../../../src/client/transport';
 import { LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { failure, isError, localContext } from '../support/client';
-import { call, RESPONSES, useLocalPlatform } from '../support/localPlatform';
+import { failure, isError, localContext } from '../../support/localClient';
+import { assumed, RESPONSES, useLocalPlatform } from '../../support/localPlatform';
+import type { FaultRequest } from '../../../src/localPlatform/adminApi';
+import { newBranch } from '../../support/branches';
 
 const AGENT = 'ag_support';
 const MAIN = 'br_support_main';
 /** Fields that only the full local platform answers (a spec-minimal one answers only what the spec shows). */
 const FULL = RESPONSES === 'full';
 
-/** Creates a branch and returns its id: a spec-minimal platform answers only the name, so the id is then found in the list. */
-async function newBranch(agents: AgentsClient, name: string): Promise<string> {
-  const created = await agents.createBranch(AGENT, name);
-  return created.branchId ?? (await agents.listBranches(AGENT)).find((b) => b.name === name)!.branchId;
-}
-
 describe('client: Agents API', () => {
   const t = useLocalPlatform();
-  const fault = (body: Record<string, unknown>): Promise<unknown> =>
-    call('POST', `${t.lp.urls.admin}/faults`, { body: { family: 'build', ...body } });
+  const fault = (body: FaultRequest): Promise<unknown> => t.admin.addFault({ family: 'build', ...body });
   const client = (opts: Parameters<typeof localContext>[1] = {}): AgentsClient =>
     new AgentsClient(localContext(t.lp, opts));
 
   describe('agents', () => {
-    it('[AGENT-1] creates an agent with its main branch, opens it and finds it in the list', async () => {
+    it('[AGENT-1] creates an agent with its main branch, opens it and finds it in the list', async (ctx) => {
+      if (assumed('GET /v1/agents, GET /v1/agents/{agentId} and GET /v1/agents/{agentId}/branches', ctx)) return;
       const agents = client();
       const created = await agents.createAgent({ name: 'Booking Line', description: 'Takes table bookings.' });
       assert.equal(created.name, 'Booking Line', 'the name sent, when the answer has only the agentId');
@@ -56,7 +52,8 @@ describe('client: Agents API', () => {
       assert.equal((await agents.createAgent({ name: 'x'.repeat(128) })).name.length, 128);
     });
 
-    it('walks every agent page by page, none lost or repeated, with the name filter on every page', async () => {
+    it('walks every agent page by page, none lost or repeated, with the name filter on every page', async (ctx) => {
+      if (assumed('GET /v1/agents', ctx)) return;
       const logs: RequestLog[] = [];
       const agents = client({ logs });
       for (let i = 0; i < 22; i++)
@@ -84,7 +81,8 @@ describe('client: Agents API', () => {
   });
 
   describe('errors', () => {
-    it('[AUTH-1][AGENT-13] a rejected key says which credential to check', async () => {
+    it('[AUTH-1][AGENT-13] a rejected key says which credential to check', async (ctx) => {
+      if (assumed('GET /v1/agents', ctx)) return;
       await assert.rejects(
         client({ overrides: { agentsApiKey: 'not-a-key' } }).listAgents(),
         isError('unauthorized', /HTTP 401.*Agents API key of the connection profile/),
@@ -100,7 +98,8 @@ describe('client: Agents API', () => {
       assert.deepEqual(logs, []);
     });
 
-    it('[AGENT-13] a read-only key gets a 403 that says so, and nothing changes', async () => {
+    it('[AGENT-13] a read-only key gets a 403 that says so, and nothing changes', async (ctx) => {
+      if (assumed('GET /v1/agents', ctx)) return;
       const agents = client({ overrides: { agentsApiKey: LOCAL_KEYS.agentsReadOnly } });
       await assert.rejects(
         agents.createAgent({ name: 'Nope' }),
@@ -110,7 +109,8 @@ describe('client: Agents API', () => {
       assert.equal((await agents.listAgents()).agents.length, 1);
     });
 
-    it('[AGENT-13] an unknown agent is 404 naming agentId, an ordinary not-found and not a failed assumption', async () => {
+    it('[AGENT-13] an unknown agent is 404 naming agentId, an ordinary not-found and not a failed assumption', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}', ctx)) return;
       const err = await failure(client().getAgent('ag_nobody'));
       assert.equal(err.kind, 'notFound');
       assert.equal(err.assumption, undefined);
@@ -121,7 +121,8 @@ describe('client: Agents API', () => {
       assert.match(err.message, /Open agent ag_nobody failed: it was not found/);
     });
 
-    it('[AGENT-13] a malformed id is 422 naming the field', async () => {
+    it('[AGENT-13] a malformed id is 422 naming the field', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}', ctx)) return;
       const err = await failure(client().listBranches('Support Desk'));
       assert.equal(err.kind, 'unprocessable');
       assert.equal(err.status, 422);
@@ -140,7 +141,8 @@ describe('client: Agents API', () => {
       assert.deepEqual(logs, []);
     });
 
-    it('an assumed endpoint answering 404 says which assumption failed and offers the manual path', async () => {
+    it('an assumed endpoint answering 404 says which assumption failed and offers the manual path', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}/branches (its 404 is the subject)', ctx)) return;
       await fault({ method: 'GET', path: '/^\\/v1\\/agents$/', status: 404, times: 1 });
       const err = await failure(client().listAgents());
       assert.equal(err.kind, 'notFound');
@@ -156,7 +158,8 @@ describe('client: Agents API', () => {
       assert.match(err.message, /Enter the agent id by hand instead\.$/);
     });
 
-    it('an assumed endpoint answering 405 names the assumption, also for one resource; a 404 there is about the resource', async () => {
+    it('an assumed endpoint answering 405 names the assumption, also for one resource; a 404 there is about the resource', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}/branches (its 405 is the subject)', ctx)) return;
       await fault({ method: 'GET', path: '/knowledge-base/topics/', status: 405, times: 1 });
       const err = await failure(client().getTopic(AGENT, MAIN, 'kt_returns'));
       assert.equal(err.assumption?.row, 'List, get, update and delete of topics: not shown');
@@ -172,7 +175,8 @@ describe('client: Agents API', () => {
       assert.match(err.message, /Save the behavior of branch br_support_main failed: it was not found/);
     });
 
-    it('[AGENT-13] reads are retried on a 5xx and succeed', async () => {
+    it('[AGENT-13] reads are retried on a 5xx and succeed', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}/branches', ctx)) return;
       const logs: RequestLog[] = [];
       await fault({ method: 'GET', path: '/branches', status: 503, times: 2 });
       const branches = await client({ logs }).listBranches(AGENT);
@@ -185,9 +189,10 @@ describe('client: Agents API', () => {
   });
 
   describe('branches, behavior and topics', () => {
-    it('[AGENT-2][AGENT-14] creates a branch, lists it after main and opens it', async () => {
+    it('[AGENT-2][AGENT-14] creates a branch, lists it after main and opens it', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}/branches and GET /v1/agents/{agentId}/branches/{branchId}', ctx)) return;
       const agents = client();
-      const branch = await newBranch(agents, 'holiday-hours');
+      const { branchId: branch } = await newBranch(agents, 'holiday-hours');
       assert.deepEqual(
         (await agents.listBranches(AGENT)).map((b) => b.name),
         ['main', 'holiday-hours'],
@@ -203,16 +208,21 @@ describe('client: Agents API', () => {
       await assert.rejects(agents.createBranch(AGENT, 'Main'), isError('conflict', /already exists/));
     });
 
-    it('[AGENT-4][AGENT-14] reads and saves the behavior of a branch', async () => {
+    it('[AGENT-4][AGENT-14] reads and saves the behavior of a branch', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}/branches/{branchId}/behavior', ctx)) return;
       const agents = client();
-      const branch = await newBranch(agents, 'tone');
+      const { branchId: branch } = await newBranch(agents, 'tone');
       const saved = await agents.updateBehavior(AGENT, branch, 'Be brief and friendly.');
       assert.equal(saved.behavior, 'Be brief and friendly.');
       assert.equal((await agents.getBehavior(AGENT, branch)).behavior, 'Be brief and friendly.');
       assert.notEqual((await agents.getBehavior(AGENT, MAIN)).behavior, 'Be brief and friendly.', 'main is untouched');
     });
 
-    it('[AGENT-5] creates, lists, opens, updates and deletes a topic', async () => {
+    it('[AGENT-5] creates, lists, opens, updates and deletes a topic', async (ctx) => {
+      if (
+        assumed('GET, PATCH and DELETE /v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics/{topicId}', ctx)
+      )
+        return;
       const agents = client();
       const created = await agents.createTopic(AGENT, MAIN, {
         name: 'Gift cards',
@@ -246,9 +256,10 @@ describe('client: Agents API', () => {
   });
 
   describe('merge', () => {
-    it('[AGENT-3] merges a branch into main and lists what changed', async () => {
+    it('[AGENT-3] merges a branch into main and lists what changed', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}/branches', ctx)) return;
       const agents = client();
-      const branch = await newBranch(agents, 'feature');
+      const { branchId: branch } = await newBranch(agents, 'feature');
       await agents.updateBehavior(AGENT, branch, 'Branch behavior');
       const outcome = await agents.merge(AGENT, branch, { branchName: 'feature' });
       assert.ok(outcome.merged);
@@ -260,10 +271,11 @@ describe('client: Agents API', () => {
       assert.equal((await agents.getBehavior(AGENT, MAIN)).behavior, 'Branch behavior');
     });
 
-    it('[AGENT-3][AGENT-13] a diverged merge returns the parsed conflicts; merging again with resolutions applies the choice', async () => {
+    it('[AGENT-3][AGENT-13] a diverged merge returns the parsed conflicts; merging again with resolutions applies the choice', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}/branches/{branchId}/behavior', ctx)) return;
       const agents = client();
       const base = (await agents.getBehavior(AGENT, MAIN)).behavior;
-      const branch = await newBranch(agents, 'feature');
+      const { branchId: branch } = await newBranch(agents, 'feature');
       await agents.updateBehavior(AGENT, branch, 'Branch says hello');
       await agents.updateBehavior(AGENT, MAIN, 'Main says hi');
       const outcome = await agents.merge(AGENT, branch);
@@ -284,10 +296,11 @@ describe('client: Agents API', () => {
       assert.equal((await agents.getBehavior(AGENT, MAIN)).behavior, 'Branch says hello');
     });
 
-    it('[AGENT-3][AGENT-13] a resolution for a path not in conflict is a 400 naming it; a bad strategy is refused before sending', async () => {
+    it('[AGENT-3][AGENT-13] a resolution for a path not in conflict is a 400 naming it; a bad strategy is refused before sending', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}/branches', ctx)) return;
       const logs: RequestLog[] = [];
       const agents = client({ logs });
-      const branch = await newBranch(agents, 'feature');
+      const { branchId: branch } = await newBranch(agents, 'feature');
       const err = await failure(agents.merge(AGENT, branch, { resolutions: [{ path: 'behavior', strategy: 'ours' }] }));
       assert.equal(err.kind, 'validation');
       assert.ok(err.fieldErrors.length > 0);
@@ -299,10 +312,11 @@ describe('client: Agents API', () => {
       assert.deepEqual(logs, []);
     });
 
-    it('[AGENT-3] a merge that fails with a 5xx is not repeated by itself', async () => {
+    it('[AGENT-3] a merge that fails with a 5xx is not repeated by itself', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}/branches', ctx)) return;
       const logs: RequestLog[] = [];
       const agents = client({ logs });
-      const branch = await newBranch(agents, 'feature');
+      const { branchId: branch } = await newBranch(agents, 'feature');
       await fault({ method: 'POST', path: '/merge', status: 500, times: 1 });
       await assert.rejects(
         agents.merge(AGENT, branch, { branchName: 'feature' }),
@@ -313,7 +327,8 @@ describe('client: Agents API', () => {
   });
 
   describe('deployments', () => {
-    it('[AGENT-6][AGENT-7][AGENT-8][AGENT-9] publishes, promotes to pre-release and live, and rolls back', async () => {
+    it('[AGENT-6][AGENT-7][AGENT-8][AGENT-9] publishes, promotes to pre-release and live, and rolls back', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}/deployments', ctx)) return;
       const agents = client();
       const published = await agents.publish(AGENT, 'sandbox', 'Holiday hours');
       const d = published.deployment;
@@ -339,7 +354,8 @@ describe('client: Agents API', () => {
       assert.equal((await agents.getDeployment(AGENT, back.deployment.id)).active, true);
     });
 
-    it('[AGENT-7] errors of deployment actions name the release and the environments the caller gave', async () => {
+    it('[AGENT-7] errors of deployment actions name the release and the environments the caller gave', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}/deployments', ctx)) return;
       const agents = client();
       const [live] = await agents.listDeployments(AGENT, 'live');
       await assert.rejects(
@@ -369,7 +385,8 @@ describe('client: Agents API', () => {
       assert.deepEqual(logs, []);
     });
 
-    it('[AGENT-6] a publish that fails with a 5xx is sent once and nothing is published', async () => {
+    it('[AGENT-6] a publish that fails with a 5xx is sent once and nothing is published', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}/deployments', ctx)) return;
       const logs: RequestLog[] = [];
       const agents = client({ logs });
       const before = (await agents.listDeployments(AGENT)).length;
@@ -381,7 +398,8 @@ describe('client: Agents API', () => {
   });
 
   describe('real-time configs and phone numbers', () => {
-    it('[AGENT-10] lists and opens configs, and saves variables that take effect without publishing', async () => {
+    it('[AGENT-10] lists and opens configs, and saves variables that take effect without publishing', async (ctx) => {
+      if (assumed('GET /v1/agents/{agentId}/real-time-configs', ctx)) return;
       const agents = client();
       const configs = await agents.listRealtimeConfigs(AGENT);
       assert.deepEqual(

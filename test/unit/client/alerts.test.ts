@@ -4,9 +4,10 @@ import { AlertsClient } from '../../../src/client/alerts';
 import type { RequestLog } from '../../../src/client/transport';
 import { type CreateAlertRuleRequest, verifyWebhookSignature, signWebhook } from '../../../src/contract/alerts';
 import { LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { failure, isError, localContext } from '../support/client';
-import { buildConversation, insertConversations } from '../support/conversations';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { failure, isError, localContext } from '../../support/localClient';
+import { buildConversation, insertConversations } from '../../support/conversations';
+import { assumed, useLocalPlatform } from '../../support/localPlatform';
+import type { FaultRequest } from '../../../src/localPlatform/adminApi';
 
 const rule = (over: Partial<CreateAlertRuleRequest> = {}): CreateAlertRuleRequest => ({
   name: 'Slow answers',
@@ -26,15 +27,13 @@ const endpoint = {
 
 describe('client: Alerts API and webhook endpoints', () => {
   const t = useLocalPlatform();
-  const admin = (method: string, path: string, body?: unknown): Promise<unknown> =>
-    call(method, `${t.lp.urls.admin}${path}`, body === undefined ? {} : { body });
-  const fault = (body: Record<string, unknown>): Promise<unknown> =>
-    admin('POST', '/faults', { family: 'build', ...body });
+  const fault = (body: FaultRequest): Promise<unknown> => t.admin.addFault({ family: 'build', ...body });
   const client = (opts: Parameters<typeof localContext>[1] = {}): AlertsClient =>
     new AlertsClient(localContext(t.lp, opts));
 
   describe('rules', () => {
-    it('[ALERT-8][ALERT-2][ALERT-3] creates a rule that reports ok, opens, updates a subset of fields and deletes it', async () => {
+    it('[ALERT-8][ALERT-2][ALERT-3] creates a rule that reports ok, opens, updates a subset of fields and deletes it', async (ctx) => {
+      if (assumed('GET /v1/alert-rules/{rule_id} and DELETE /v1/alert-rules/{rule_id}', ctx)) return;
       const alerts = client();
       const created = await alerts.createRule(rule());
       assert.match(created.id, /^ar_[A-Za-z0-9]+$/);
@@ -49,7 +48,8 @@ describe('client: Alerts API and webhook endpoints', () => {
       assert.deepEqual(await alerts.listRules(), []);
     });
 
-    it('[ALERT-10][ALERT-2] lists rules narrowed by project_id, metric and enabled; null project_id is account-wide', async () => {
+    it('[ALERT-10][ALERT-2] lists rules narrowed by project_id, metric and enabled; null project_id is account-wide', async (ctx) => {
+      if (assumed('GET /v1/alert-rules', ctx)) return;
       const alerts = client();
       const p95 = await alerts.createRule(rule());
       const errors = await alerts.createRule(
@@ -93,7 +93,8 @@ describe('client: Alerts API and webhook endpoints', () => {
       );
     });
 
-    it('[ALERT-1] a malformed rule id is 422 naming rule_id; an unknown one is 404, not a failed assumption', async () => {
+    it('[ALERT-1] a malformed rule id is 422 naming rule_id; an unknown one is 404, not a failed assumption', async (ctx) => {
+      if (assumed('GET /v1/alert-rules/{rule_id}', ctx)) return;
       const alerts = client();
       const malformed = await failure(alerts.getRule('rule-1'));
       assert.equal(malformed.kind, 'unprocessable');
@@ -107,7 +108,8 @@ describe('client: Alerts API and webhook endpoints', () => {
       assert.match(unknown.message, /Open alert rule ar_999999 failed: it was not found/);
     });
 
-    it('[ALERT-9] the eleventh rule of an account is a 409 that says the limit was reached', async () => {
+    it('[ALERT-9] the eleventh rule of an account is a 409 that says the limit was reached', async (ctx) => {
+      if (assumed('GET /v1/alert-rules', ctx)) return;
       const alerts = client();
       for (let i = 0; i < 10; i++) await alerts.createRule(rule({ name: `Rule ${i}` }));
       const err = await failure(alerts.createRule(rule({ name: 'One more' })));
@@ -119,18 +121,20 @@ describe('client: Alerts API and webhook endpoints', () => {
       assert.equal((await alerts.listRules()).length, 10);
     });
 
-    it('[ALERT-11][AUTH-1] a rejected key says which credential to check', async () => {
+    it('[ALERT-11][AUTH-1] a rejected key says which credential to check', async (ctx) => {
+      if (assumed('GET /v1/alert-rules', ctx)) return;
       await assert.rejects(
         client({ overrides: { alertsApiKey: LOCAL_KEYS.agents } }).listRules(),
         isError('unauthorized', /Alerts API key/),
       );
     });
 
-    it('[ALERT-11] a monitoring backend sync failure is a 502: a creation is sent once, an update is retried', async () => {
+    it('[ALERT-11] a monitoring backend sync failure is a 502: a creation is sent once, an update is retried', async (ctx) => {
+      if (assumed('GET /v1/alert-rules/{rule_id}', ctx)) return;
       const logs: RequestLog[] = [];
       const alerts = client({ logs });
       const created = await alerts.createRule(rule());
-      await admin('PATCH', '/alerts/switches', { backendSyncFails: true });
+      await t.admin.setAlertSwitches({ backendSyncFails: true });
       await assert.rejects(
         alerts.createRule(rule({ name: 'Second' })),
         isError('badGateway', /monitoring backend failed to sync/),
@@ -141,7 +145,8 @@ describe('client: Alerts API and webhook endpoints', () => {
       assert.equal((await alerts.getRule(created.id)).enabled, true, 'nothing was saved');
     });
 
-    it('[ALERT-8] a creation that fails with a 5xx is not repeated; a read is', async () => {
+    it('[ALERT-8] a creation that fails with a 5xx is not repeated; a read is', async (ctx) => {
+      if (assumed('GET /v1/alert-rules', ctx)) return;
       const logs: RequestLog[] = [];
       const alerts = client({ logs });
       await fault({ method: 'POST', path: '/v1/alert-rules', status: 500, times: 1 });
@@ -152,7 +157,8 @@ describe('client: Alerts API and webhook endpoints', () => {
       assert.equal(logs.at(-1)?.retries, 1);
     });
 
-    it('[ALERT-4][ALERT-8] current alerts list the rules firing now', async () => {
+    it('[ALERT-4][ALERT-8] current alerts list the rules firing now', async (ctx) => {
+      if (assumed('GET /v1/alert-rules/{rule_id}', ctx)) return;
       const alerts = client();
       const busy = await alerts.createRule(
         rule({ name: 'Busy', metric: 'call_volume', operator: '>', threshold_value: 0 }),
@@ -161,7 +167,7 @@ describe('client: Alerts API and webhook endpoints', () => {
       assert.deepEqual(await alerts.currentAlerts(), []);
       const now = Date.parse(t.lp.platform.now());
       insertConversations(t.lp, buildConversation(new Date(now - 60_000).toISOString()));
-      await admin('POST', '/alerts/evaluate');
+      await t.admin.evaluateAlerts();
       const firing = await alerts.currentAlerts();
       assert.deepEqual(
         firing.map((a) => [a.rule_id, a.current_value]),
@@ -173,7 +179,8 @@ describe('client: Alerts API and webhook endpoints', () => {
   });
 
   describe('webhook endpoints', () => {
-    it('[HOOK-1] creation returns the signing secret once; lists and reads never carry it', async () => {
+    it('[HOOK-1] creation returns the signing secret once; lists and reads never carry it', async (ctx) => {
+      if (assumed('GET /v1/webhook-endpoints', ctx)) return;
       const alerts = client();
       const created = await alerts.createEndpoint(endpoint);
       assert.match(created.signing_secret, /^whsec_/);
@@ -195,7 +202,9 @@ describe('client: Alerts API and webhook endpoints', () => {
       assert.equal('signing_secret' in (await alerts.getEndpoint(created.id!)), false);
     });
 
-    it('[HOOK-1][HOOK-3] updates, rotates the secret (the new one shown once) and deletes an endpoint', async () => {
+    it('[HOOK-1][HOOK-3] updates, rotates the secret (the new one shown once) and deletes an endpoint', async (ctx) => {
+      if (assumed('the id of a created webhook endpoint, PATCH, DELETE and rotate of /v1/webhook-endpoints/{id}', ctx))
+        return;
       const alerts = client();
       const created = await alerts.createEndpoint(endpoint);
       const updated = await alerts.updateEndpoint(created.id!, { event_types: ['alerts.triggered'] });
@@ -240,7 +249,8 @@ describe('client: Alerts API and webhook endpoints', () => {
       await assert.rejects(alerts.createEndpoint(endpoint), isError('conflict', /Webhook endpoint limit reached/));
     });
 
-    it('[HOOK-3] a rotation that fails with a 5xx is not repeated, so the secret shown is never lost', async () => {
+    it('[HOOK-3] a rotation that fails with a 5xx is not repeated, so the secret shown is never lost', async (ctx) => {
+      if (assumed('the id of a created webhook endpoint and its rotate path', ctx)) return;
       const logs: RequestLog[] = [];
       const alerts = client({ logs });
       const created = await alerts.createEndpoint(endpoint);
@@ -252,7 +262,8 @@ describe('client: Alerts API and webhook endpoints', () => {
       assert.equal(logs.at(-1)?.retries, 0);
     });
 
-    it('[HOOK-3] a platform without our rotate path (405) is told apart, naming the assumption', async () => {
+    it('[HOOK-3] a platform without our rotate path (405) is told apart, naming the assumption', async (ctx) => {
+      if (assumed('the id of a created webhook endpoint and its rotate path', ctx)) return;
       const alerts = client();
       const created = await alerts.createEndpoint(endpoint);
       await fault({ method: 'POST', path: '/rotate-secret', status: 405, times: 1 });

@@ -5,9 +5,9 @@ import { PlatformError } from '../../../src/client/errors';
 import type { RequestLog } from '../../../src/client/transport';
 import type { ConcurrencyQueryInput } from '../../../src/contract/concurrency';
 import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { isError, localContext } from '../support/client';
-import { buildConversation, insertConversations } from '../support/conversations';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { isError, localContext } from '../../support/localClient';
+import { buildConversation, insertConversations } from '../../support/conversations';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 /** A conversation on 2026-01-05 from `from` lasting `minutes`. */
 const span = (from: string, minutes: number, over: Parameters<typeof buildConversation>[1] = {}) =>
@@ -146,8 +146,12 @@ describe('client: Concurrent Calls API', () => {
 
   it('[CONC-7] a 500 is retried, being a read', async () => {
     const logs: RequestLog[] = [];
-    await call('POST', `${t.lp.urls.admin}/faults`, {
-      body: { family: 'runtime', path: '/conversations/concurrency', method: 'GET', status: 500, times: 2 },
+    await t.admin.addFault({
+      family: 'runtime',
+      path: '/conversations/concurrency',
+      method: 'GET',
+      status: 500,
+      times: 2,
     });
     const reply = await client({ logs }).query(range('10:00:00', '10:10:00'));
     assert.equal(reply.intervals.length, 2);

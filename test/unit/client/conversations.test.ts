@@ -8,9 +8,9 @@ import { PlatformError } from '../../../src/client/errors';
 import { type RequestLog, Transport } from '../../../src/client/transport';
 import type { ConversationsQueryInput } from '../../../src/contract/conversations';
 import { LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { isError, localContext, localProfile } from '../support/client';
-import { buildConversation, buildTurn, conversationSeries, insertConversations } from '../support/conversations';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { isError, localContext, localProfile } from '../../support/localClient';
+import { buildConversation, buildTurn, conversationSeries, insertConversations } from '../../support/conversations';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 const DAY = { start_time: '2026-01-05T00:00:00Z', end_time: '2026-01-06T00:00:00Z' };
 
@@ -178,9 +178,7 @@ describe('client: Conversations API', () => {
   });
 
   it('[CONV-1] a 403 says the key is not for this project and region or lacks data permission, and how to fix it', async () => {
-    await call('POST', `${t.lp.urls.admin}/faults`, {
-      body: { family: 'runtime', path: 'conversations', status: 403, times: 1 },
-    });
+    await t.admin.addFault({ family: 'runtime', path: 'conversations', status: 403, times: 1 });
     await assert.rejects(
       new ConversationsClient(context()).page({}),
       isError(
@@ -287,9 +285,7 @@ describe('client: Conversations API', () => {
 
   it('reads are retried on a 5xx', async () => {
     const logs: RequestLog[] = [];
-    await call('POST', `${t.lp.urls.admin}/faults`, {
-      body: { family: 'runtime', path: '/conversations', method: 'GET', status: 502, times: 1 },
-    });
+    await t.admin.addFault({ family: 'runtime', path: '/conversations', method: 'GET', status: 502, times: 1 });
     const page = await new ConversationsClient(context({ logs })).page();
     assert.deepEqual(page.conversations, []);
     assert.equal(logs.at(-1)?.retries, 1);

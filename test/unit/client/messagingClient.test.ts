@@ -5,20 +5,9 @@ import { PlatformError } from '../../../src/client/errors';
 import { AccessToken } from '../../../src/client/accessToken';
 import { MessagingClient } from '../../../src/client/messaging';
 import { type RequestLog, Transport } from '../../../src/client/transport';
-import { isError, localContext } from '../support/client';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { isError, localContext } from '../../support/localClient';
+import { useLocalPlatform } from '../../support/localPlatform';
 import { messaging } from './messagingKit';
-
-async function sessions(
-  lpAdmin: string,
-): Promise<Array<{ session_id: string; streaming_enabled: boolean; platform: string }>> {
-  return (
-    await call<{ sessions: Array<{ session_id: string; streaming_enabled: boolean; platform: string }> }>(
-      'GET',
-      `${lpAdmin}/messaging/sessions`,
-    )
-  ).body.sessions;
-}
 
 describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Messaging HTTP errors)', () => {
   const t = useLocalPlatform();
@@ -32,7 +21,7 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
     const created = await client.createSession({ streamingEnabled: true, platform: 'ios' }, token);
     assert.match(created.sessionId, /^ses_/);
     assert.equal(created.accessToken, token);
-    const [stored] = await sessions(t.lp.urls.admin);
+    const [stored] = await t.admin.messagingSessions();
     assert.deepEqual(
       { id: stored?.session_id, streaming: stored?.streaming_enabled, platform: stored?.platform },
       { id: created.sessionId, streaming: true, platform: 'ios' },
@@ -48,7 +37,7 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
     );
     assert.equal(created.streamingEnabled, false);
     assert.equal(created.platform, 'web');
-    assert.equal((await sessions(t.lp.urls.admin))[0]?.platform, 'web');
+    assert.equal((await t.admin.messagingSessions())[0]?.platform, 'web');
   });
 
   it('[MSG-5] the access token is a secret: it shows in no JSON, string or inspection of the token', async () => {
@@ -91,9 +80,7 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
 
   it('[MSG-4] a connector with neither host domain nor app namespace: "Connector missing host domain"', async () => {
     const connector = t.lp.platform.state.connectors.find((c) => c.kind === 'webchat')!;
-    await call('PATCH', `${t.lp.urls.admin}/messaging/connectors/${connector.id}`, {
-      body: { hostDomain: null, appNamespace: null },
-    });
+    await t.admin.setConnector(connector.id, { hostDomain: null, appNamespace: null });
     await assert.rejects(messaging(t.lp).accessToken(), isError('unauthorized', /Connector missing host domain/));
   });
 
@@ -105,9 +92,7 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
   });
 
   it('[MSG-30] "Failed to create access token" (500) is retried with backoff: a token request is safe to repeat', async () => {
-    await call('POST', `${t.lp.urls.admin}/faults`, {
-      body: { family: 'messaging', messagingError: 'access-token', times: 1 },
-    });
+    await t.admin.addFault({ family: 'messaging', messagingError: 'access-token', times: 1 });
     const logs: RequestLog[] = [];
     const token = await messaging(t.lp, logs).accessToken();
     assert.ok(token.reveal());
@@ -117,12 +102,10 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
   it('[MSG-30] "Failed to create session" (500) is retried, and exactly one session results', async () => {
     const client = messaging(t.lp);
     const token = await client.accessToken();
-    await call('POST', `${t.lp.urls.admin}/faults`, {
-      body: { family: 'messaging', messagingError: 'session', times: 1 },
-    });
+    await t.admin.addFault({ family: 'messaging', messagingError: 'session', times: 1 });
     const created = await client.createSession({}, token);
     assert.deepEqual(
-      (await sessions(t.lp.urls.admin)).map((s) => s.session_id),
+      (await t.admin.messagingSessions()).map((s) => s.session_id),
       [created.sessionId],
     );
   });
@@ -130,14 +113,12 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
   it('[MSG-28] a 429 on session creation is retried after its Retry-After', async () => {
     const client = messaging(t.lp);
     const token = await client.accessToken();
-    await call('POST', `${t.lp.urls.admin}/faults`, {
-      body: { family: 'messaging', path: '/api/v1/sessions', status: 429, retryAfter: 1, times: 1 },
-    });
+    await t.admin.addFault({ family: 'messaging', path: '/api/v1/sessions', status: 429, retryAfter: 1, times: 1 });
     const started = Date.now();
     const created = await client.createSession({}, token);
     assert.ok(Date.now() - started >= 900, 'waited for Retry-After');
     assert.deepEqual(
-      (await sessions(t.lp.urls.admin)).map((s) => s.session_id),
+      (await t.admin.messagingSessions()).map((s) => s.session_id),
       [created.sessionId],
     );
   });
@@ -145,9 +126,7 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
   it('[MSG-28] a Retry-After longer than the client waits by itself is returned, with when to try again', async () => {
     const client = messaging(t.lp);
     const token = await client.accessToken();
-    await call('POST', `${t.lp.urls.admin}/faults`, {
-      body: { family: 'messaging', path: '/api/v1/sessions', status: 429, retryAfter: 120, times: 1 },
-    });
+    await t.admin.addFault({ family: 'messaging', path: '/api/v1/sessions', status: 429, retryAfter: 120, times: 1 });
     await assert.rejects(client.createSession({}, token), (err: unknown) => {
       assert.ok(err instanceof PlatformError);
       assert.equal(err.kind, 'rateLimited');
@@ -158,7 +137,7 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
   });
 
   it("[MSG-28] the platform's own rate limit on access tokens answers 429 with Retry-After", async () => {
-    await call('PATCH', `${t.lp.urls.admin}/options`, { body: { messagingHttpPerMinute: 1 } });
+    await t.admin.setOptions({ messagingHttpPerMinute: 1 });
     try {
       const transport = new Transport({ maxRetryAfterMs: 0, backoff: { retries: 2, baseMs: 5, maxMs: 20 } });
       const client = new MessagingClient(localContext(t.lp, { transport }));
@@ -171,7 +150,7 @@ describe('client: Messaging API over HTTP (spec: Endpoints > Messaging API, Erro
         return true;
       });
     } finally {
-      await call('PATCH', `${t.lp.urls.admin}/options`, { body: { messagingHttpPerMinute: 120 } });
+      await t.admin.setOptions({ messagingHttpPerMinute: 120 });
     }
   });
 

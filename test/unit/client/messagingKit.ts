@@ -4,10 +4,8 @@ import type { AgentMessage, HistoryBatch, MessagingEvent, SystemMessage } from '
 import type { MessagingSession, SessionState } from '../../../src/client/messagingSession';
 import { messagingOf } from '../../../src/localPlatform/messaging/store';
 import type { LocalPlatform } from '../../../src/localPlatform/server';
-import { localContext } from '../support/client';
-
-/** Longest a test waits for something to happen (a guard, not a timing assertion). */
-const WAIT_MS = 5000;
+import { localContext } from '../../support/localClient';
+import { LocalAdmin } from '../../support/localAdmin';
 
 /** Fast reconnects, so that tests do not wait on the backoff. */
 export const QUICK_RECONNECT = { retries: 5, baseMs: 5, maxMs: 20 };
@@ -35,17 +33,6 @@ export function record(session: MessagingSession): Recording {
   return r;
 }
 
-/** Waits until `check` returns something other than undefined or false. */
-export async function until<T>(what: string, check: () => T | undefined | false): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 export function messaging(lp: LocalPlatform, logs?: RequestLog[]): MessagingClient {
   return new MessagingClient(localContext(lp, logs ? { logs } : {}));
 }
@@ -66,13 +53,14 @@ export function serverHistory(lp: LocalPlatform, sessionId: string): Array<{ id:
 
 /** Open sockets of a session on the platform. */
 export function connections(lp: LocalPlatform, sessionId: string): Promise<number> {
-  return fetch(`${lp.urls.admin}/messaging/sessions`)
-    .then((res) => res.json() as Promise<{ sessions: Array<{ session_id: string; connections: number }> }>)
-    .then((body) => body.sessions.find((s) => s.session_id === sessionId)?.connections ?? 0);
+  return new LocalAdmin(lp.urls.admin)
+    .messagingSessions()
+    .then((sessions) => sessions.find((s) => s.session_id === sessionId)?.connections ?? 0);
 }
 
 /** Lets pending socket traffic settle: two admin round trips after the last expected event. */
 export async function settle(lp: LocalPlatform): Promise<void> {
-  for (let i = 0; i < 2; i++) await fetch(`${lp.urls.admin}/health`).then((r) => r.text());
+  const admin = new LocalAdmin(lp.urls.admin);
+  for (let i = 0; i < 2; i++) await admin.health();
   await new Promise((r) => setTimeout(r, 150));
 }

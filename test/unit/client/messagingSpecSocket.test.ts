@@ -7,7 +7,8 @@ import { AccessToken } from '../../../src/client/accessToken';
 import type { SessionRecovery } from '../../../src/client/messagingRecovery';
 import { MessagingSession } from '../../../src/client/messagingSession';
 import { SYSTEM_ERRORS } from '../../../src/contract/messaging';
-import { until } from './messagingKit';
+import {} from './messagingKit';
+import { until } from '../../support/until';
 
 // A messaging server of another make that sends only what the spec shows: a history batch without a
 // cursor, events without id, metadata or an ISO timestamp, a session end without a reason. The client

@@ -8,8 +8,8 @@ import { ExternalEventsClient } from '../../../src/client/externalEvents';
 import { OutboundClient } from '../../../src/client/outbound';
 import type { RequestLog } from '../../../src/client/transport';
 import { LOCAL_LIMITS } from '../../../src/localPlatform/ownLimits';
-import { failure, localContext } from '../support/client';
-import { useLocalPlatform } from '../support/localPlatform';
+import { failure, localContext } from '../../support/localClient';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 const AGENT = 'ag_support';
 const MAIN = 'br_support_main';

@@ -8,8 +8,8 @@ import { DniClient } from '../../../src/client/dni';
 import { ExternalEventsClient } from '../../../src/client/externalEvents';
 import { OutboundClient } from '../../../src/client/outbound';
 import { probeConnection } from '../../../src/client/probe';
-import { failure } from '../support/client';
-import { useSpecServer } from '../support/specServer';
+import { failure } from '../../support/localClient';
+import { useSpecServer } from '../../support/specServer';
 
 // Each test answers the client as a platform that shows only what the spec shows, and checks that the
 // client works (or says clearly what the platform did not say) and sends only what the spec shows.

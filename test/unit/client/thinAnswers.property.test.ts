@@ -15,8 +15,9 @@ import { OutboundClient } from '../../../src/client/outbound';
 import type { Base } from '../../../src/localPlatform/family';
 import { type Shape, specAnswerFor } from '../../../src/localPlatform/minimal';
 import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { call, RESPONSES, useLocalPlatform } from '../support/localPlatform';
-import { useSpecServer } from '../support/specServer';
+import { call } from '../../support/http';
+import { RESPONSES, useLocalPlatform } from '../../support/localPlatform';
+import { useSpecServer } from '../../support/specServer';
 
 // Property: take each answer the client reads, as the full local platform gives it; remove at random
 // every field the spec does not show and set the ones it marks optional (or "or null") to null or leave
@@ -57,8 +58,8 @@ interface Case {
 const ACCOUNT = '/acme/support-desk';
 const AGENT = '/v1/agents/ag_support';
 
-// It thins the full platform's answers itself, so the spec-minimal run of the client suites skips it.
-describe('client: answers thinned to what the spec shows (property)', { skip: RESPONSES === 'minimal' }, () => {
+// It thins the full platform's answers itself, so the spec-minimal and spec-only runs of the client suites skip it.
+describe('client: answers thinned to what the spec shows (property)', { skip: RESPONSES !== 'full' }, () => {
   const t = useLocalPlatform({ responses: 'full' });
   const spec = useSpecServer();
   const families = new Map<string, Case[]>();
@@ -170,9 +171,7 @@ describe('client: answers thinned to what the spec shows (property)', { skip: RE
       (c) => new ChatClient(c).respond({ conversation_id: id, message: 'hi' }),
     );
 
-    const pending = (
-      await call('POST', `${t.lp.urls.admin}/external-events/pending`, { body: { conversation_id: id } })
-    ).body as { event_id: string };
+    const pending = await t.admin.awaitExternalEvent({ conversation_id: id });
     const event = {
       eventIdLocation: 'payload' as const,
       eventIdPath: 'id',

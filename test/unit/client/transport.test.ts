@@ -3,7 +3,8 @@ import { after, describe, it } from 'node:test';
 import { z } from 'zod';
 import { PlatformError } from '../../../src/client/errors';
 import { type RequestLog, Transport } from '../../../src/client/transport';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { useLocalPlatform } from '../../support/localPlatform';
+import type { FaultRequest } from '../../../src/localPlatform/adminApi';
 
 describe('Transport against the local platform', () => {
   const t = useLocalPlatform();
@@ -11,8 +12,7 @@ describe('Transport against the local platform', () => {
   const transport = new Transport({ backoff: { retries: 3, baseMs: 5, maxMs: 20 }, onRequest: (l) => logs.push(l) });
   after(() => transport.dispose());
 
-  const fault = (body: Record<string, unknown>): Promise<unknown> =>
-    call('POST', `${t.lp.urls.admin}/faults`, { body });
+  const fault = (body: FaultRequest): Promise<unknown> => t.admin.addFault(body);
 
   it('parses a success body with the schema', async () => {
     const res = await transport.request({

@@ -12,7 +12,8 @@ import {
 } from '../../../src/contract/agents';
 import { buildErrorBodySchema } from '../../../src/contract/common';
 import { LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 import { addForeignAgent, agentsCaller, type ErrorBody, SUPPORT } from './agentsSupport';
 
 describe('Agents API: agents, keys and errors (spec: Agents API, Authentication, Common statuses)', () => {
@@ -243,9 +244,7 @@ describe('Agents API: agents, keys and errors (spec: Agents API, Authentication,
     }
 
     it('[AGENT-13] an internal failure is 500 with the build error body', async () => {
-      await call('POST', `${t.lp.urls.admin}/faults`, {
-        body: { family: 'build', path: '/v1/agents', status: 500, times: 1 },
-      });
+      await t.admin.addFault({ family: 'build', path: '/v1/agents', status: 500, times: 1 });
       const res = await api.get<ErrorBody>('/v1/agents');
       assert.equal(res.status, 500);
       assert.ok(buildErrorBodySchema.safeParse(res.body).success);

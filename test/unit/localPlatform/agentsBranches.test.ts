@@ -12,7 +12,7 @@ import {
   type Topic,
 } from '../../../src/contract/agents';
 import { SUPPORT_AGENT_CONTENT } from '../../../src/localPlatform/seed/supportAgent';
-import { useLocalPlatform } from '../support/localPlatform';
+import { useLocalPlatform } from '../../support/localPlatform';
 import { agentsCaller, type ErrorBody, SUPPORT } from './agentsSupport';
 
 describe('Agents API: branches, behavior and knowledge topics (spec: Agents API)', () => {

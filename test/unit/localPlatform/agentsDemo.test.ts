@@ -12,7 +12,7 @@ import { checkJsonSchema } from '../../../src/localPlatform/agents/jsonSchema';
 import { servedContent } from '../../../src/localPlatform/agents/served';
 import { Platform } from '../../../src/localPlatform/platform';
 import { applySeed } from '../../../src/localPlatform/seed/seeds';
-import { useLocalPlatform } from '../support/localPlatform';
+import { useLocalPlatform } from '../../support/localPlatform';
 import { agentsCaller } from './agentsSupport';
 
 describe('Agents demo data', () => {

@@ -10,7 +10,7 @@ import {
 } from '../../../src/contract/agents';
 import { servedContent } from '../../../src/localPlatform/agents/served';
 import { SUPPORT_AGENT_CONTENT } from '../../../src/localPlatform/seed/supportAgent';
-import { useLocalPlatform } from '../support/localPlatform';
+import { useLocalPlatform } from '../../support/localPlatform';
 import { agentsCaller, type ErrorBody, SUPPORT } from './agentsSupport';
 
 const SPEC_FIELDS = [

@@ -10,7 +10,7 @@ import {
   type Topic,
 } from '../../../src/contract/agents';
 import { SUPPORT_AGENT_CONTENT } from '../../../src/localPlatform/seed/supportAgent';
-import { useLocalPlatform } from '../support/localPlatform';
+import { useLocalPlatform } from '../../support/localPlatform';
 import { agentsCaller, type ErrorBody, SUPPORT } from './agentsSupport';
 
 const BASE_BEHAVIOR = SUPPORT_AGENT_CONTENT.behavior;

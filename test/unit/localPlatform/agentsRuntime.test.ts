@@ -14,7 +14,7 @@ import {
   type UpdatedVariables,
 } from '../../../src/contract/agents';
 import { servedVariables } from '../../../src/localPlatform/agents/served';
-import { useLocalPlatform } from '../support/localPlatform';
+import { useLocalPlatform } from '../../support/localPlatform';
 import { agentsCaller, type ErrorBody, SUPPORT } from './agentsSupport';
 
 describe('Agents API: real-time configs and telephony numbers (spec: Agents API)', () => {

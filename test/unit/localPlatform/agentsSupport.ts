@@ -1,7 +1,7 @@
 import { LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
 import type { StoredAgent } from '../../../src/localPlatform/agents/model';
 import type { LocalPlatform } from '../../../src/localPlatform/server';
-import { call, type JsonResponse } from '../support/localPlatform';
+import { call, type JsonResponse } from '../../support/http';
 
 /** What the Agents API tests share: calls with the Agents key, and fixtures. */
 

@@ -10,7 +10,8 @@ import { seedDemoAlerts } from '../../../src/localPlatform/alerts/demo';
 import { alertsOf } from '../../../src/localPlatform/alerts/model';
 import { Platform } from '../../../src/localPlatform/platform';
 import { applySeed } from '../../../src/localPlatform/seed/seeds';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 import { alerts, conversation, turn } from './alertsKit';
 
 describe('Alerts demo data', () => {

@@ -10,8 +10,10 @@ import {
 } from '../../../src/contract/alerts';
 import { LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
 import { startLocalPlatform } from '../../../src/localPlatform/server';
-import { call, useLocalPlatform } from '../support/localPlatform';
-import { alerts, conversation, evaluate, startReceiver, turn, validRule } from './alertsKit';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
+import { alerts, conversation, evaluate, turn, validRule } from './alertsKit';
+import { startReceiver } from '../../support/webhookReceiver';
 
 const MIN = 60_000;
 
@@ -42,7 +44,7 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
     return res.body;
   };
   const getRule = async (id: string) => (await alerts<AlertRule>(t.lp, 'GET', `/v1/alert-rules/${id}`)).body;
-  const advance = (ms: number) => call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: ms } });
+  const advance = (ms: number) => t.admin.advanceClock(ms);
   /** The notifications received so far, each checked against its signature. */
   const notifications = (): AlertNotification[] =>
     receiver.received.map((r) => {
@@ -245,7 +247,7 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
     await receiver.waitFor(1);
     const evaluatedAt = (await getRule(calm.id)).last_evaluated_at;
 
-    await call('PATCH', `${t.lp.urls.admin}/alerts/switches`, { body: { evaluationFails: true } });
+    await t.admin.setAlertSwitches({ evaluationFails: true });
     await advance(MIN);
     const failed = await evaluate(t.lp);
     assert.deepEqual(
@@ -260,7 +262,7 @@ describe('Alerts evaluator (spec: Alert rule state, Alert notification payload, 
     assert.equal(still.current_state, 'alert');
     assert.equal(still.current_value, 5);
 
-    await call('PATCH', `${t.lp.urls.admin}/alerts/switches`, { body: { evaluationFails: false } });
+    await t.admin.setAlertSwitches({ evaluationFails: false });
     const back = await evaluate(t.lp);
     assert.deepEqual(
       back.changes.map((ch) => [ch.rule_id, ch.from, ch.to, ch.event_type]),

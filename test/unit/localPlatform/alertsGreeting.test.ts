@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 describe('alert latency metrics and the greeting', () => {
   const t = useLocalPlatform({ alertEvaluationIntervalMs: 0 });
@@ -25,8 +26,8 @@ describe('alert latency metrics and the greeting', () => {
     });
     assert.equal(created.status, 200);
     // The greeting's answer time is a moment after the start: move past it, inside the window.
-    await call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: 5_000 } });
-    await call('POST', `${t.lp.urls.admin}/alerts/evaluate`);
+    await t.admin.advanceClock(5_000);
+    await t.admin.evaluateAlerts();
     const after = await call<{ current_state: string; current_value: number | null }>(
       'GET',
       `${t.lp.urls.build}/v1/alert-rules/${rule.body.id}`,

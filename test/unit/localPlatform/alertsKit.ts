@@ -1,9 +1,9 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { LocalPlatform } from '../../../src/localPlatform/server';
 import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
 import type { StoredConversation, StoredTurn } from '../../../src/localPlatform/state';
-import { call, type JsonResponse } from '../support/localPlatform';
+import { call, type JsonResponse } from '../../support/http';
+import type { EvaluationReply } from '../../../src/localPlatform/adminApi';
+import { LocalAdmin } from '../../support/localAdmin';
 
 /** A call to the Alerts API with the seeded Alerts key. */
 export function alerts<T = unknown>(
@@ -28,62 +28,6 @@ export const validRule = (over: Record<string, unknown> = {}): Record<string, un
   window_duration: '5m',
   ...over,
 });
-
-export interface ReceivedWebhook {
-  headers: IncomingHttpHeaders;
-  body: string;
-  path: string;
-}
-
-/**
- * A webhook receiver on 127.0.0.1 with a free port. It answers each request with the next
- * status of `statuses` (then 200) and keeps what it received.
- */
-export async function startReceiver(statuses: number[] = []): Promise<{
-  url: string;
-  received: ReceivedWebhook[];
-  waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
-  close(): Promise<void>;
-}> {
-  const received: ReceivedWebhook[] = [];
-  const waiters: Array<() => void> = [];
-  const queue = [...statuses];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '/' });
-      res.writeHead(queue.shift() ?? 200).end();
-      for (const w of waiters.splice(0)) w();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    received,
-    async waitFor(count, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`expected ${count} webhook requests, got ${received.length}`);
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, left);
-          waiters.push(() => {
-            clearTimeout(t);
-            resolve();
-          });
-        });
-      }
-      return received.slice(0, count);
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
 
 /** A finished turn where the agent answered `latencyMs` after the user, at `at`. */
 export function turn(at: number, latencyMs: number): StoredTurn {
@@ -142,26 +86,6 @@ export function conversation(startedAt: number, over: Partial<StoredConversation
 }
 
 /** Runs an evaluation now through the admin API. */
-export async function evaluate(lp: LocalPlatform): Promise<{
-  changes: Array<{
-    rule_id: string;
-    from: string;
-    to: string;
-    current_value: number | null;
-    event_type: string | null;
-    deliveries: string[];
-  }>;
-}> {
-  const res = await call<{
-    changes: Array<{
-      rule_id: string;
-      from: string;
-      to: string;
-      current_value: number | null;
-      event_type: string | null;
-      deliveries: string[];
-    }>;
-  }>('POST', `${lp.urls.admin}/alerts/evaluate`);
-  if (res.status !== 200) throw new Error(`evaluate failed: ${res.status}`);
-  return res.body;
+export function evaluate(lp: LocalPlatform): Promise<EvaluationReply> {
+  return new LocalAdmin(lp.urls.admin).evaluateAlerts();
 }

@@ -8,7 +8,8 @@ import {
   alertRuleSchema,
 } from '../../../src/contract/alerts';
 import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 import { alerts, validRule } from './alertsKit';
 
 interface ErrorBody {
@@ -150,7 +151,7 @@ describe('Alerts API: alert rules (spec: Alert rule, Alerts endpoints, Errors, L
 
   it('[ALERT-8] PATCH changes only the fields sent (flat) and moves updated_at', async () => {
     const created = (await alerts<AlertRule>(t.lp, 'POST', '/v1/alert-rules', validRule())).body;
-    await call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: 60_000 } });
+    await t.admin.advanceClock(60_000);
     const res = await alerts<AlertRule>(t.lp, 'PATCH', `/v1/alert-rules/${created.id}`, {
       threshold_value: 3000,
       window_duration: '60m',
@@ -303,7 +304,7 @@ describe('Alerts API: alert rules (spec: Alert rule, Alerts endpoints, Errors, L
       reads.body.alert_rules.map((r) => r.name),
       ['Slow answers'],
     );
-    await call('PATCH', `${t.lp.urls.admin}/alerts/switches`, { body: { backendSyncFails: false } });
+    await t.admin.setAlertSwitches({ backendSyncFails: false });
     assert.equal((await alerts(t.lp, 'POST', '/v1/alert-rules', validRule({ name: 'Saved' }))).status, 201);
   });
 

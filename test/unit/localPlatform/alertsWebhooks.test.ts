@@ -10,8 +10,10 @@ import {
   webhookEndpointWithSecretSchema,
 } from '../../../src/contract/alerts';
 import type { StoredDelivery } from '../../../src/localPlatform/alerts/model';
-import { call, useLocalPlatform } from '../support/localPlatform';
-import { alerts, conversation, evaluate, startReceiver, validRule } from './alertsKit';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
+import { alerts, conversation, evaluate, validRule } from './alertsKit';
+import { startReceiver } from '../../support/webhookReceiver';
 
 interface ErrorBody {
   message: string;
@@ -28,7 +30,7 @@ describe('Webhook endpoints and signed deliveries (spec: Webhook endpoint, Event
     for (const r of receivers.splice(0)) await r.close();
   });
   const receiver = async (statuses: number[] = []) => {
-    const r = await startReceiver(statuses);
+    const r = await startReceiver({ statuses });
     receivers.push(r);
     return r;
   };
@@ -52,7 +54,7 @@ describe('Webhook endpoints and signed deliveries (spec: Webhook endpoint, Event
       validRule({ metric: 'api_errors', operator: '>', threshold_value: 2 }),
     );
     await evaluate(t.lp);
-    await call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: 10 * MIN } });
+    await t.admin.advanceClock(10 * MIN);
     t.lp.platform.state.conversations.push(conversation(now() - MIN, { api_errors: 0 }));
     await evaluate(t.lp);
   };

@@ -7,7 +7,8 @@ import {
   LOCAL_KEYS,
   LOCAL_PROJECT,
 } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 const AUTH = { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': LOCAL_CONNECTORS.chatToken };
 

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type ConcurrencyReply, concurrencyReplySchema } from '../../../src/contract/concurrency';
 import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { buildConversation, insertConversations } from '../support/conversations';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { buildConversation, insertConversations } from '../../support/conversations';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 type Reply = ConcurrencyReply & { error_message?: string };
 
@@ -91,7 +92,7 @@ describe('Concurrent Calls API (spec: Concurrent Calls API, Errors)', () => {
   });
 
   it('[CONC-6] a conversation in progress counts until now', async () => {
-    await call('POST', `${t.lp.urls.admin}/clock`, { body: { set: '2026-01-05T10:12:00Z' } });
+    await t.admin.setClock('2026-01-05T10:12:00Z');
     insertConversations(t.lp, buildConversation('2026-01-05T10:01:00Z', { in_progress: true }));
     const res = await get(day('10:00:00', '10:20:00'));
     assert.deepEqual(series(res.body), [
@@ -269,9 +270,7 @@ describe('Concurrent Calls API (spec: Concurrent Calls API, Errors)', () => {
   }
 
   it('[CONC-7] an internal error answers 500 with error_message', async () => {
-    await call('POST', `${t.lp.urls.admin}/faults`, {
-      body: { family: 'runtime', path: '/conversations/concurrency', status: 500, times: 1 },
-    });
+    await t.admin.addFault({ family: 'runtime', path: '/conversations/concurrency', status: 500, times: 1 });
     const res = await get(day('10:00:00', '10:05:00'));
     assert.equal(res.status, 500);
     assert.equal(typeof res.body.error_message, 'string');

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ConversationsPageV3 } from '../../../src/contract/conversations';
 import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import { buildConversation, conversationSeries, insertConversations } from '../support/conversations';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { buildConversation, conversationSeries, insertConversations } from '../../support/conversations';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 type Page = ConversationsPageV3 & { error_message?: string };
 

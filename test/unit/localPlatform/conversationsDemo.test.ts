@@ -7,7 +7,8 @@ import { Platform } from '../../../src/localPlatform/platform';
 import { LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
 import { applySeed } from '../../../src/localPlatform/seed/seeds';
 import { SEED_EPOCH } from '../../../src/localPlatform/seed/supportAgent';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 function demoPlatform(): Platform {
   const p = new Platform();

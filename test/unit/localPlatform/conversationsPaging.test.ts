@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ConversationsPageV3 } from '../../../src/contract/conversations';
 import { LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { buildConversation, buildTurn, conversationSeries, insertConversations } from '../support/conversations';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { buildConversation, buildTurn, conversationSeries, insertConversations } from '../../support/conversations';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 type Page = ConversationsPageV3 & { error_message?: string };
 
@@ -190,9 +191,7 @@ describe('Conversations API: ordering, paging and retrieval modes (spec: Convers
   });
 
   it('[CONV-10] searching transcripts while transcript visibility is off answers 403', async () => {
-    await call('PATCH', `${t.lp.urls.admin}/projects/PROJECT-5a7e1c0d/settings`, {
-      body: { transcriptVisibility: false },
-    });
+    await t.admin.setProjectSettings('PROJECT-5a7e1c0d', { transcriptVisibility: false });
     const res = await list(`query_type=transcript&query=hours&${range}`);
     assert.equal(res.status, 403);
     assert.match(res.body.error_message!, /transcript visibility/);

@@ -9,8 +9,9 @@ import {
   conversationsPageV3Schema,
 } from '../../../src/contract/conversations';
 import { LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { buildConversation, buildTurn, insertConversations } from '../support/conversations';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { buildConversation, buildTurn, insertConversations } from '../../support/conversations';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 const RECORD_FIELDS = [
   'id',

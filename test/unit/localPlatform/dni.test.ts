@@ -9,7 +9,8 @@ import {
 } from '../../../src/contract/dni';
 import { DNI_POOL } from '../../../src/localPlatform/dni/pool';
 import { LOCAL_AGENT_ID, LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 const KEY = { 'x-api-key': LOCAL_KEYS.dni };
 
@@ -31,7 +32,7 @@ describe('DNI API (spec: Endpoints > DNI API)', () => {
   };
   const ring = (dni: string, body: unknown = { from_number: '+14155550177' }) =>
     call<CallReply>('POST', `${t.lp.urls.admin}/dni/${encodeURIComponent(dni)}/call`, { body });
-  const advance = (ms: number) => call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: ms } });
+  const advance = (ms: number) => t.admin.advanceClock(ms);
 
   const unauthorized: Array<[string, Record<string, string>]> = [
     ['no key', {}],
@@ -203,9 +204,7 @@ describe('DNI API (spec: Endpoints > DNI API)', () => {
   });
 
   it('[DNI-1] an injected fault answers its status with error_message', async () => {
-    await call('POST', `${t.lp.urls.admin}/faults`, {
-      body: { family: 'runtime', path: '/v1/conversations/dni-reservation', status: 500, times: 1 },
-    });
+    await t.admin.addFault({ family: 'runtime', path: '/v1/conversations/dni-reservation', status: 500, times: 1 });
     const res = await reserve({ attributes: {} });
     assert.equal(res.status, 500);
     assert.match(res.body.error_message, /\S/);

@@ -8,7 +8,8 @@ import {
   LOCAL_KEYS,
   LOCAL_PROJECT,
 } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 const KEY = { 'X-Api-Key': LOCAL_KEYS.externalEvents };
 const EVENT = 'evt_payment_42';
@@ -364,7 +365,7 @@ describe('External Events API (spec: Endpoints > External Events API, Events > E
 
   it('[EXT-5] an id whose conversation has ended answers 400', async () => {
     const id = await waitingConversation();
-    await call('POST', `${t.lp.urls.admin}/outbound/calls/${id}/hangup`, { body: {} });
+    await t.admin.hangUpCall(id);
     const res = await deliver(jsonDelivery({ event_id: EVENT }));
     assert.equal(res.status, 400);
     assert.match(res.body.error_message, /ended/);
@@ -380,9 +381,7 @@ describe('External Events API (spec: Endpoints > External Events API, Events > E
 
   it('[EXT-4] results of several workflows accumulate on the conversation, which stays in progress', async () => {
     const id = await waitingConversation('evt_payment');
-    await call('POST', `${t.lp.urls.admin}/external-events/pending`, {
-      body: { conversation_id: id, event_id: 'evt_booking' },
-    });
+    await t.admin.awaitExternalEvent({ conversation_id: id, event_id: 'evt_booking' });
     const changes: string[] = [];
     const sub = t.lp.platform.onDidChangeConversation((c) => changes.push(c.id));
     try {
@@ -422,9 +421,7 @@ describe('External Events API (spec: Endpoints > External Events API, Events > E
 
   it('[EXT-5] an injected transient fault answers 500 with error_message; the retry is accepted', async () => {
     const id = await waitingConversation();
-    await call('POST', `${t.lp.urls.admin}/faults`, {
-      body: { family: 'runtime', path: '/v1/external-events/webhook', status: 500, times: 1 },
-    });
+    await t.admin.addFault({ family: 'runtime', path: '/v1/external-events/webhook', status: 500, times: 1 });
     const failed = await deliver(jsonDelivery({ event_id: EVENT }));
     assert.equal(failed.status, 500);
     assert.match(failed.body.error_message, /\S/);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SERVER_EVENT_TYPES, SYSTEM_ERRORS, type ServerEvent } from '../../../src/contract/messaging';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 import { advanceClock, connect, type EventClient, injectFault, joined } from './messagingSupport';
 
 /** The socket is still open and answering: a user message gets its echo. */
@@ -198,7 +199,7 @@ describe('Messaging system messages and session end (spec: Errors > Messaging sy
   });
 
   it('[MSG-28] WebSocket messages over the per-session rate are dropped unanswered', async () => {
-    await call('PATCH', `${t.lp.urls.admin}/options`, { body: { wsMessagesPerSecond: 3 } });
+    await t.admin.setOptions({ wsMessagesPerSecond: 3 });
     try {
       const { client, batch } = await connect(t.lp);
       for (let i = 0; i < 12; i++) client.send('not json');
@@ -212,7 +213,7 @@ describe('Messaging system messages and session end (spec: Errors > Messaging sy
       assert.ok(answered >= 3 && answered < 12, `${answered} of 12 answered`);
       client.close();
     } finally {
-      await call('PATCH', `${t.lp.urls.admin}/options`, { body: { wsMessagesPerSecond: 20 } });
+      await t.admin.setOptions({ wsMessagesPerSecond: 20 });
     }
   });
 });

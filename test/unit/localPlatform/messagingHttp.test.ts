@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import type { AccessTokenReply, MessagingErrorBody, SessionReply } from '../../../src/contract/messaging';
 import { messagingOf } from '../../../src/localPlatform/messaging/store';
 import { LOCAL_CONNECTORS } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 import { accessToken, advanceClock, injectFault } from './messagingSupport';
 
 describe('Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Messaging HTTP errors)', () => {
@@ -132,7 +133,7 @@ describe('Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Mes
 
   it('[MSG-8] a token issued before a platform reset is no longer valid', async () => {
     const token = await accessToken(t.lp);
-    await call('POST', `${t.lp.urls.admin}/reset`, { body: { seed: 'base' } });
+    await t.admin.reset();
     const res = await askSession({ Authorization: `Bearer ${token}` }, {});
     assert.equal(res.status, 401);
   });
@@ -217,7 +218,7 @@ describe('Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Mes
   });
 
   it('[MSG-28] over the HTTP rate limit a session creator gets 429 with Retry-After, until the window passes', async () => {
-    await call('PATCH', `${t.lp.urls.admin}/options`, { body: { messagingHttpPerMinute: 2 } });
+    await t.admin.setOptions({ messagingHttpPerMinute: 2 });
     try {
       const token = await accessToken(t.lp);
       const auth = { Authorization: `Bearer ${token}` };
@@ -236,12 +237,12 @@ describe('Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Mes
       await advanceClock(t.lp, 60_000);
       assert.equal((await askSession(auth, {})).status, 200);
     } finally {
-      await call('PATCH', `${t.lp.urls.admin}/options`, { body: { messagingHttpPerMinute: 120 } });
+      await t.admin.setOptions({ messagingHttpPerMinute: 120 });
     }
   });
 
   it('[MSG-28] over the HTTP rate limit access-token answers 429 with Retry-After', async () => {
-    await call('PATCH', `${t.lp.urls.admin}/options`, { body: { messagingHttpPerMinute: 1 } });
+    await t.admin.setOptions({ messagingHttpPerMinute: 1 });
     try {
       const headers = { 'X-Token': LOCAL_CONNECTORS.webchatToken, 'X-Host': 'example.com' };
       assert.equal((await askToken(headers)).status, 200);
@@ -249,7 +250,7 @@ describe('Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Mes
       assert.equal(limited.status, 429);
       assert.ok(Number(limited.headers.get('retry-after')) >= 1);
     } finally {
-      await call('PATCH', `${t.lp.urls.admin}/options`, { body: { messagingHttpPerMinute: 120 } });
+      await t.admin.setOptions({ messagingHttpPerMinute: 120 });
     }
   });
 });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { messagingOf } from '../../../src/localPlatform/messaging/store';
 import { LOCAL_CONNECTORS } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 describe('messaging sessions over time', () => {
   const t = useLocalPlatform();
@@ -19,10 +20,10 @@ describe('messaging sessions over time', () => {
     const id = session.body.session_id;
     assert.ok(messagingOf(t.lp.platform).sessions[id]);
     // Past the inactivity expiry, then an hour more: the sweep runs every second of wall time.
-    await call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: 11 * 60_000 } });
+    await t.admin.advanceClock(11 * 60_000);
     await new Promise((r) => setTimeout(r, 1200));
     assert.equal(messagingOf(t.lp.platform).sessions[id]?.status, 'expired');
-    await call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: 61 * 60_000 } });
+    await t.admin.advanceClock(61 * 60_000);
     const deadline = Date.now() + 15_000;
     while (messagingOf(t.lp.platform).sessions[id] && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 250));

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { serverEventSchema } from '../../../src/contract/messaging';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 import {
   accessToken,
   advanceClock,
@@ -292,7 +293,7 @@ describe('Messaging WebSocket (spec: Endpoints > Messaging API, Events > Messagi
 
   it('[MSG-26] a platform reset closes open sockets', async () => {
     const { client } = await joined(t.lp);
-    await call('POST', `${t.lp.urls.admin}/reset`, { body: { seed: 'base' } });
+    await t.admin.reset();
     const closed = await client.closed;
     assert.equal(closed.code, 1012);
   });

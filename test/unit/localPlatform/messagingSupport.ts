@@ -3,7 +3,9 @@ import WebSocket from 'ws';
 import type { AccessTokenReply, ServerEvent, SessionReply } from '../../../src/contract/messaging';
 import { LOCAL_CONNECTORS } from '../../../src/localPlatform/seed/credentials';
 import type { LocalPlatform } from '../../../src/localPlatform/server';
-import { call } from '../support/localPlatform';
+import { call } from '../../support/http';
+import type { FaultRequest } from '../../../src/localPlatform/adminApi';
+import { LocalAdmin } from '../../support/localAdmin';
 
 /** Longest a test waits for an event before failing (a guard, not a timing assertion). */
 const WAIT_MS = 5000;
@@ -159,11 +161,10 @@ export async function joined(lp: LocalPlatform, opts: { streaming?: boolean } = 
   return { ...c, greeting };
 }
 
-export async function injectFault(lp: LocalPlatform, fault: Record<string, unknown>): Promise<void> {
-  const res = await call('POST', `${lp.urls.admin}/faults`, { body: { family: 'messaging', ...fault } });
-  if (res.status !== 201) throw new Error(`fault: ${res.status}`);
+export async function injectFault(lp: LocalPlatform, fault: FaultRequest): Promise<void> {
+  await new LocalAdmin(lp.urls.admin).addFault({ family: 'messaging', ...fault });
 }
 
 export async function advanceClock(lp: LocalPlatform, ms: number): Promise<void> {
-  await call('POST', `${lp.urls.admin}/clock`, { body: { advanceMs: ms } });
+  await new LocalAdmin(lp.urls.admin).advanceClock(ms);
 }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import WebSocket from 'ws';
 import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 // The spec-minimal mode: every answer of an endpoint the spec shows carries only what the spec shows.
 
@@ -103,7 +104,7 @@ describe('local platform: spec-minimal answers (--responses minimal)', () => {
     assert.deepEqual((await call('GET', `${t.lp.urls.admin}/responses`)).body, { mode: 'minimal' });
     assert.equal((await call('PUT', `${t.lp.urls.admin}/responses`, { body: { mode: 'loose' } })).status, 400);
     await call('PUT', `${t.lp.urls.admin}/responses`, { body: { mode: 'full' } });
-    await call('POST', `${t.lp.urls.admin}/reset`, { body: { seed: 'base' } });
+    await t.admin.reset();
     const res = await call<Record<string, unknown>>('POST', `${t.lp.urls.build}/v1/agents`, {
       headers: agents,
       body: { name: 'Full' },

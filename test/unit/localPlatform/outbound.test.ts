@@ -12,7 +12,8 @@ import {
 } from '../../../src/contract/outbound';
 import { OUTBOUND_TEST_NUMBERS, RING_TIMEOUT_MS } from '../../../src/localPlatform/outbound/calls';
 import { LOCAL_AGENT_ID, LOCAL_CONNECTORS, LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 
 const AUTH = { 'X-Service-Auth-Token': LOCAL_CONNECTORS.outboundToken };
 /** The number of the seeded outbound connector, which calls come from. */
@@ -27,7 +28,7 @@ describe('Outbound Calling API (spec: Endpoints > Outbound Calling API, Errors >
     call<OutboundCallStatus & OutboundErrorBody>('GET', `${url()}/${sid}`, { headers });
   const admin = (path: string, body?: unknown) =>
     call<OutboundCallStatus>('POST', `${t.lp.urls.admin}${path}`, { body: body ?? {} });
-  const advance = (ms: number) => call('POST', `${t.lp.urls.admin}/clock`, { body: { advanceMs: ms } });
+  const advance = (ms: number) => t.admin.advanceClock(ms);
   const conversationOf = (sid: string) => t.lp.platform.state.conversations.find((c) => c.state.call_sid === sid);
   const placed = async (body: unknown): Promise<string> => {
     const res = await place(body);
@@ -260,9 +261,7 @@ describe('Outbound Calling API (spec: Endpoints > Outbound Calling API, Errors >
   });
 
   it('[OUT-8] an injected placement fault answers 500 once; the retry succeeds', async () => {
-    await call('POST', `${t.lp.urls.admin}/faults`, {
-      body: { family: 'runtime', method: 'POST', path: '/v1/outbound-calling', status: 500, times: 1 },
-    });
+    await t.admin.addFault({ family: 'runtime', method: 'POST', path: '/v1/outbound-calling', status: 500, times: 1 });
     const failed = await place({ to_number: '+14155550134' });
     assert.equal(failed.status, 500);
     assert.match(failed.body.error_message, /\S/);

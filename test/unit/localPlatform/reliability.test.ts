@@ -7,7 +7,8 @@ import { describe, it } from 'node:test';
 import { SYSTEM_ERRORS } from '../../../src/contract/messaging';
 import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
 import { type LocalPlatform, startLocalPlatform } from '../../../src/localPlatform/server';
-import { call, useLocalPlatform } from '../support/localPlatform';
+import { call } from '../../support/http';
+import { useLocalPlatform } from '../../support/localPlatform';
 import { connect, EventClient, socketUrl } from './messagingSupport';
 
 const AGENTS = { 'x-api-key': LOCAL_KEYS.agents };

@@ -3,11 +3,17 @@ import { describe, it } from 'node:test';
 import { AgentsClient } from '../../../src/client/agents';
 import { MemoryFileSystem } from '../../../src/workspace/fileSystem';
 import { AgentMirror, UnpushedEditsError } from '../../../src/workspace/mirror';
-import { localContext } from '../support/client';
-import { useLocalPlatform } from '../support/localPlatform';
-import { AGENT, checkedOut, MAIN, MANIFEST, newBranch, remoteEdit } from './mirrorSupport';
+import { localContext } from '../../support/localClient';
+import { assumed, useLocalPlatform } from '../../support/localPlatform';
+import { AGENT, checkedOut, MAIN, MANIFEST, remoteEdit } from './mirrorSupport';
+import { newBranch } from '../../support/branches';
 
-describe('file mirror: knowledge files and branches', () => {
+// Check out, pull and push read the platform's copy (behavior, topics, branches), which the spec does not show.
+const READS_PLATFORM_COPY = assumed(
+  'GET /v1/agents/{agentId}/branches/{branchId}/behavior, GET .../knowledge-base/topics and GET /v1/agents/{agentId}/branches',
+);
+
+describe('file mirror: knowledge files and branches', { skip: READS_PLATFORM_COPY }, () => {
   const t = useLocalPlatform();
   const topicNames = async (client: AgentsClient, branchId = MAIN.branchId): Promise<string[]> =>
     (await client.listTopics(AGENT, branchId)).map((x) => x.name).sort();

@@ -8,9 +8,11 @@ import type {
   ListStatus,
   TranscriptsCommand,
   TranscriptsRequest,
-} from '../../src/protocol/transcripts';
-import { until } from './chatSupport';
-import { http, type LocalPlatformUrls } from './support';
+} from '../../../src/protocol/transcripts';
+import { until } from '../until';
+import type { ConversationRequest } from '../../../src/localPlatform/adminApi';
+import type { LoggedRequest } from '../../../src/localPlatform/requestLog';
+import type { LocalAdmin } from '../localAdmin';
 
 /** What Open Conversations returns: the list panel, as the suites drive it (the webview posts the same commands). */
 export interface ListHandle {
@@ -61,40 +63,28 @@ export async function settled(list: ListHandle, timeoutMs = 60_000): Promise<voi
   await until('the list to finish loading', () => !list.status().loading, timeoutMs);
 }
 
-export interface LoggedRequest {
-  seq: number;
-  path: string;
-  query: Record<string, string[]>;
-}
-
 /** The Conversations API requests the local platform was asked after `since`. */
-export async function conversationRequests(urls: LocalPlatformUrls, since = 0): Promise<LoggedRequest[]> {
-  const res = await http<{ requests: LoggedRequest[] }>(
-    'GET',
-    `${urls.admin}/requests?base=runtime&path=/conversations&since=${since}`,
-  );
-  return res.body.requests.filter((r) => r.path.endsWith('/conversations'));
+export async function conversationRequests(admin: LocalAdmin, since = 0): Promise<LoggedRequest[]> {
+  const requests = await admin.requests({ base: 'runtime', path: '/conversations', since });
+  return requests.filter((r) => r.path.endsWith('/conversations'));
 }
 
 /** The seq of the newest request so far (what came after it is what an action asked). */
-export async function lastRequestSeq(urls: LocalPlatformUrls): Promise<number> {
-  const res = await http<{ requests: LoggedRequest[] }>('GET', `${urls.admin}/requests`);
-  return res.body.requests.at(-1)?.seq ?? 0;
+export async function lastRequestSeq(admin: LocalAdmin): Promise<number> {
+  return (await admin.requests()).at(-1)?.seq ?? 0;
 }
 
-/** Records a conversation on the local platform as given (any text, any number of turns). */
-export async function seedConversation(urls: LocalPlatformUrls, body: Record<string, unknown>): Promise<string> {
-  const res = await http<{ id: string }>('POST', `${urls.admin}/conversations`, { body });
-  if (res.status !== 201) throw new Error(`the conversation was refused: ${JSON.stringify(res.body)}`);
-  return res.body.id;
+/** Records a conversation on the local platform as given (any text, any number of turns); answers its id. */
+export async function seedConversation(admin: LocalAdmin, conversation: ConversationRequest): Promise<string> {
+  return (await admin.recordConversation(conversation)).id;
 }
 
 /**
  * The demo week of the local platform the editor starts: it ends at the platform clock's current hour
  * (the week's conversations in progress started minutes before it).
  */
-export async function demoWeek(urls: LocalPlatformUrls): Promise<{ start: string; end: string }> {
-  const { now } = (await http<{ now: string }>('GET', `${urls.admin}/clock`)).body;
+export async function demoWeek(admin: LocalAdmin): Promise<{ start: string; end: string }> {
+  const { now } = await admin.clock();
   const hour = Math.floor(Date.parse(now) / 3_600_000) * 3_600_000;
   const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
   return { start: iso(hour - 7 * 24 * 3_600_000), end: iso(hour + 3_600_000) };

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChatLine, ChatSnapshot } from '../../src/protocol/chat';
-import { http, type LocalPlatformUrls } from './support';
+import type { ChatLine, ChatSnapshot } from '../../../src/protocol/chat';
 
 /** What Open Chat returns: the panel, as the integration suites drive it (the webview posts the same commands). */
 export interface ChatPanelHandle {
@@ -28,29 +27,9 @@ export async function openChat(args: Record<string, unknown>): Promise<ChatPanel
   return panel;
 }
 
-/** Waits until `check` returns something truthy, failing with `what` after `timeoutMs`. */
-export async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const v = check();
-    if (v) return v;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 export const byRole = (p: ChatPanelHandle, role: ChatLine['role']) => p.snapshot().lines.filter((l) => l.role === role);
 /** Complete agent answers (not still streaming). */
 export const answers = (p: ChatPanelHandle) => byRole(p, 'agent').filter((l) => !l.streaming);
-
-export async function fault(urls: LocalPlatformUrls, body: Record<string, unknown>): Promise<void> {
-  const res = await http('POST', `${urls.admin}/faults`, { body: { family: 'messaging', ...body } });
-  if (res.status !== 201) throw new Error(`the fault was refused: ${JSON.stringify(res.body)}`);
-}
-
-export async function platformOptions(urls: LocalPlatformUrls, body: Record<string, unknown>): Promise<void> {
-  await http('PATCH', `${urls.admin}/options`, { body });
-}
 
 /** The session id of a messaging panel, from its inspector. */
 export function sessionIdOf(p: ChatPanelHandle): string {

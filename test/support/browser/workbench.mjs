@@ -10,7 +10,7 @@ import {
   serveWebviewsFromOwnSite,
   startHost,
   workbenchUrl,
-} from '../host/workbench.mjs';
+} from '../../host/workbench.mjs';
 
 export { ROOT };
 export const OUT = outputDir('e2e');

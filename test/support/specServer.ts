@@ -1,10 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach } from 'node:test';
-import { ClientContext } from '../../../src/client/context';
-import type { ConnectionProfile } from '../../../src/client/profile';
-import { Transport } from '../../../src/client/transport';
-import { localCredentials } from './client';
+import { ClientContext } from '../../src/client/context';
+import type { ConnectionProfile } from '../../src/client/profile';
+import { Transport } from '../../src/client/transport';
+import { localCredentials } from './localClient';
 
 /** A request as the spec server received it. */
 export interface Received {

@@ -1,6 +1,6 @@
-import { LOCAL_ACCOUNT, LOCAL_AGENT_ID, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import type { LocalPlatform } from '../../../src/localPlatform/server';
-import type { StoredConversation, StoredTurn } from '../../../src/localPlatform/state';
+import { LOCAL_ACCOUNT, LOCAL_AGENT_ID, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
+import type { LocalPlatform } from '../../src/localPlatform/server';
+import type { StoredConversation, StoredTurn } from '../../src/localPlatform/state';
 
 /** A turn at `at` (ISO) answered after `latency` ms; fields can be overridden. */
 export function buildTurn(at: string, over: Partial<StoredTurn> = {}): StoredTurn {

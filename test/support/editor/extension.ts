@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { TestingApi } from '../../src/extension';
+import type { TestingApi } from '../../../src/extension';
 
 export const EXTENSION_ID = 'agent-workbench.agent-workbench';
 
@@ -35,21 +35,6 @@ export function recordMetric(name: string, value: number): void {
   if (metrics) metrics[name] = value;
 }
 
-/** Calls the local platform over HTTP from a test (admin API or a family's API). */
-export async function http<T = unknown>(
-  method: string,
-  url: string,
-  opts: { headers?: Record<string, string>; body?: unknown } = {},
-): Promise<{ status: number; body: T }> {
-  const res = await fetch(url, {
-    method,
-    headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
-    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
-
 /** Reads a tree the way VS Code does: children, then each child's TreeItem. */
 export async function treeItems(
   provider: vscode.TreeDataProvider<unknown>,
@@ -78,7 +63,7 @@ export async function child(
 }
 
 /** Activates the extension, starts the editor's local platform and switches to its profile (a suite's setup). */
-export async function useLocalPlatform(): Promise<LocalPlatformUrls> {
+export async function startLocalPlatformInEditor(): Promise<LocalPlatformUrls> {
   await activateExtension();
   const urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
   await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { AskOptions, Prompts, StepAnswer } from '../../src/ui/common/prompts';
-import type { WorkbenchExports } from './support';
+import type { AskOptions, Prompts, StepAnswer } from '../../../src/ui/common/prompts';
+import type { WorkbenchExports } from './extension';
 
 /** A question or message the extension put to the person, as the tests' prompts saw it. */
 export interface Shown {

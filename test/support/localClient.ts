@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
-import { ClientContext } from '../../../src/client/context';
-import { PlatformError } from '../../../src/client/errors';
-import type { ConnectionProfile, CredentialId } from '../../../src/client/profile';
-import { type RequestLog, Transport } from '../../../src/client/transport';
-import {
-  LOCAL_ACCOUNT,
-  LOCAL_CONNECTORS,
-  LOCAL_KEYS,
-  LOCAL_PROJECT,
-} from '../../../src/localPlatform/seed/credentials';
-import type { LocalPlatform } from '../../../src/localPlatform/server';
+import { ClientContext } from '../../src/client/context';
+import { PlatformError } from '../../src/client/errors';
+import type { ConnectionProfile, CredentialId } from '../../src/client/profile';
+import { type RequestLog, Transport } from '../../src/client/transport';
+import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
+import type { LocalPlatform } from '../../src/localPlatform/server';
 
 /** The credentials of the seeded local account, by the client's credential names. */
 export const localCredentials: Record<CredentialId, string> = {
@@ -25,8 +20,9 @@ export const localCredentials: Record<CredentialId, string> = {
   dniApiKey: LOCAL_KEYS.dni,
 };
 
+/** The Local profile of a local platform (started here, or in a process of its own that said its addresses). */
 export function localProfile(
-  lp: LocalPlatform,
+  lp: Pick<LocalPlatform, 'urls'>,
   ids: { accountId?: string; projectId?: string } = {},
 ): ConnectionProfile {
   return {
@@ -43,7 +39,7 @@ export function localProfile(
 
 /** A client context for the local platform; `overrides` replaces or (with undefined) removes credentials. */
 export function localContext(
-  lp: LocalPlatform,
+  lp: Pick<LocalPlatform, 'urls'>,
   opts: {
     overrides?: Partial<Record<CredentialId, string | undefined>>;
     logs?: RequestLog[];
