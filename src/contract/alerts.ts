@@ -49,10 +49,8 @@ export const ALERT_RULES_MAX = 10;
 
 export const WEBHOOK_EVENT_TYPES = ['alerts.triggered', 'alerts.resolved'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-export const WEBHOOK_ENDPOINT_NAME_MAX = 128;
 /** Spec: "not shown"; our choice (a 409 beyond it). */
 export const WEBHOOK_ENDPOINTS_MAX = 10;
-export const WEBHOOK_URL_MAX = 2048;
 
 /** An error message that says "is required" when the field is absent, `message` otherwise. */
 const need = (message: string) => ({
@@ -175,17 +173,11 @@ export type CurrentAlertList = z.infer<typeof currentAlertListSchema>;
 
 // ---- webhook endpoints ----
 
-export const webhookUrlSchema = z
-  .string(need('must be an http or https URL'))
-  .max(WEBHOOK_URL_MAX, `must be at most ${WEBHOOK_URL_MAX} characters`)
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http or https URL');
+/**
+ * The spec shows `name` and `url` as strings and nothing more: a length or a form of address is the
+ * platform's to judge (the local platform's own limits are in localPlatform/ownLimits.ts).
+ */
+const requiredText = z.string(need('must be a string')).refine((s) => s.trim().length > 0, 'must not be empty');
 
 export const webhookEventTypesSchema = z
   .array(webhookEventTypeSchema, need(`must be a list of event types (${list(WEBHOOK_EVENT_TYPES)})`))
@@ -194,8 +186,8 @@ export const webhookEventTypesSchema = z
 
 /** POST /v1/webhook-endpoints. */
 export const createWebhookEndpointRequestSchema = z.strictObject({
-  name: nameSchema(WEBHOOK_ENDPOINT_NAME_MAX),
-  url: webhookUrlSchema,
+  name: requiredText,
+  url: requiredText,
   event_types: webhookEventTypesSchema,
 });
 export type CreateWebhookEndpointRequest = z.infer<typeof createWebhookEndpointRequestSchema>;

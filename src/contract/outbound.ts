@@ -35,7 +35,13 @@ export function metadataBase64Bytes(metadata: Readonly<Record<string, string>>):
 }
 
 export type PhoneNumberResult =
-  { ok: true; e164: string } | { ok: false; field: 'to_number' | 'country_code'; message: string };
+  | {
+      ok: true;
+      e164: string;
+      /** Whether libphonenumber-js knows the number as valid; the spec refuses only an unparseable one. */
+      valid: boolean;
+    }
+  | { ok: false; field: 'to_number' | 'country_code'; message: string };
 
 /**
  * Normalizes `to_number` to E.164. A number starting with `+` is read as E.164 and any
@@ -62,11 +68,11 @@ export function normalizeToNumber(toNumber: string, countryCode?: string): Phone
   const parsed = international
     ? parsePhoneNumberFromString(text)
     : parsePhoneNumberFromString(text, region as CountryCode);
-  if (!parsed || !parsed.isValid()) {
+  if (!parsed) {
     const where = international ? '' : ` for country ${region}`;
-    return { ok: false, field: 'to_number', message: `could not be parsed as a valid phone number${where}` };
+    return { ok: false, field: 'to_number', message: `could not be parsed as a phone number${where}` };
   }
-  return { ok: true, e164: parsed.number };
+  return { ok: true, e164: parsed.number, valid: parsed.isValid() };
 }
 
 /** The request body of `POST /v1/outbound-calling` (OUT-2..OUT-5). */

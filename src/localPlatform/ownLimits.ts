@@ -23,6 +23,15 @@ export const LOCAL_LIMITS = {
   deploymentMessage: 500,
   /** `phoneNumbers` of one import. */
   phoneNumbers: 100,
+  /** Webhook endpoint `name`, in characters. */
+  webhookEndpointName: 128,
+  /** Webhook endpoint `url`, in characters (and an absolute http or https address, to deliver to). */
+  webhookUrl: 2048,
+  /** External event `event_id_path`, in characters, and in dotted parts (none empty). */
+  eventIdPath: 256,
+  eventIdPathParts: 32,
+  /** An external event id, in characters. */
+  eventId: 256,
 } as const;
 
 /** Branch names of the local platform: no spaces, like git branch names (`holiday-hours`, `feature/booking`). */
@@ -50,4 +59,25 @@ export function tooLong(
 /** Bytes of a value as compact UTF-8 JSON. */
 export function jsonBytes(value: unknown): number {
   return new TextEncoder().encode(JSON.stringify(value)).length;
+}
+
+/** The local platform's own rule for a webhook address: it delivers by http, so nothing else is taken. */
+export function webhookUrlProblems(url: string | undefined): FieldProblem[] {
+  if (url === undefined) return [];
+  const over = tooLong([['url', url, LOCAL_LIMITS.webhookUrl]]);
+  if (over.length) return over;
+  let protocol = '';
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = '';
+  }
+  return protocol === 'http:' || protocol === 'https:'
+    ? []
+    : [
+        {
+          field: 'url',
+          message: 'must be an http or https address for the local platform to deliver to (a rule of its own)',
+        },
+      ];
 }

@@ -543,12 +543,8 @@ suite('Alerts view and commands', () => {
   test('refuses bad endpoint input with a clear message and sends nothing', async () => {
     const ok = { name: 'Hook', url: 'https://example.com/hooks', event_types: ['alerts.triggered'] };
     const cases: Array<[Record<string, unknown>, RegExp]> = [
-      [
-        { ...ok, url: 'ftp://example.com/hooks' },
-        /must be an http or https address.*"ftp:\/\/example.com\/hooks" is not/,
-      ],
-      [{ ...ok, url: 'example.com/hooks' }, /must be an http or https address/],
-      [{ ...ok, name: 'y'.repeat(129) }, /1 to 128 characters \(now 129\)/],
+      [{ ...ok, url: ' ' }, /Give the address that receives the notifications/],
+      [{ ...ok, name: '' }, /Give the webhook endpoint a name/],
       [{ ...ok, event_types: [] }, /Choose at least one event type/],
       [{ ...ok, event_types: [' '] }, /Name each event type, such as alerts.triggered, alerts.resolved/],
       [{ ...ok, showSecret: false }, /shown only once.*storeSecret: true/],
@@ -558,6 +554,24 @@ suite('Alerts view and commands', () => {
       assert.equal(await exec('createWebhookEndpoint', args), undefined, JSON.stringify(args));
       assert.match(ui.lastError(), message);
       assert.match(ui.lastError(), /Nothing was sent/);
+      assert.ok(!ui.shown.some((s) => s.modal), 'no secret was shown');
+    }
+    assert.equal((await platformEndpoints()).length, 0);
+  });
+
+  test("[HOOK-1] sends an address or a name the spec sets no limit for, and shows the local platform's own refusal", async () => {
+    const ok = { name: 'Hook', url: 'https://example.com/hooks', event_types: ['alerts.triggered'] };
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [
+        { ...ok, url: 'ftp://example.com/hooks' },
+        /url must be an http or https address for the local platform .*a rule of its own/,
+      ],
+      [{ ...ok, name: 'y'.repeat(129) }, /name the local platform takes at most 128 characters \(a limit of its own/],
+    ];
+    for (const [args, message] of cases) {
+      ui.shown.length = 0;
+      assert.equal(await exec('createWebhookEndpoint', args), undefined, JSON.stringify(args));
+      assert.match(ui.lastError(), message);
       assert.ok(!ui.shown.some((s) => s.modal), 'no secret was shown');
     }
     assert.equal((await platformEndpoints()).length, 0);
@@ -648,7 +662,7 @@ suite('Alerts view and commands', () => {
       [['Renamed elsewhere', 'https://example.com/b']],
     );
     assert.equal(await exec('editWebhookEndpoint', id, { url: 'mailto:ops@example.com' }), undefined);
-    assert.match(ui.lastError(), /http or https address.*Nothing was sent/);
+    assert.match(ui.lastError(), /http or https address for the local platform .*a rule of its own/);
 
     const [node] = await groupChildren('Webhook Endpoints');
     assert.equal(await exec('deleteWebhookEndpoint', node!.node), false);

@@ -141,6 +141,31 @@ suite('Runtime tools', () => {
       });
     }
 
+    test("[OUT-2] refuses a number libphonenumber-js does not know as valid as this editor's check, naming its setting", async () => {
+      answer(['+12001234567']);
+      assert.equal(await exec<Placed>('placeTestCall'), undefined);
+      const refused = inputs().find((s) => s.refused)?.refused ?? '';
+      assert.match(
+        refused,
+        /this editor checks it before a phone rings \(setting agentWorkbench\.outbound\.checkNumberValidity\)/,
+      );
+      assert.deepEqual(await calls(), []);
+    });
+
+    test('[OUT-2] with agentWorkbench.outbound.checkNumberValidity off, that number is sent and the platform answers', async () => {
+      const config = vscode.workspace.getConfiguration('agentWorkbench.outbound');
+      await config.update('checkNumberValidity', false, vscode.ConfigurationTarget.Global);
+      try {
+        answer(['+12001234567', '', 'TLS/SRTP']);
+        assert.equal(await exec<Placed>('placeTestCall'), undefined);
+        assert.ok(!inputs().some((s) => s.refused), 'nothing was refused before sending');
+        assert.match(ui.lastError(), /\+12001234567 .*the local platform calls only those \(a rule of its own/);
+        assert.deepEqual(await calls(), []);
+      } finally {
+        await config.update('checkNumberValidity', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
+
     for (const [status, meaning] of [
       [400, /the number could not be parsed, or the metadata is not string-only or is over 26 KB/],
       [401, /the outbound auth token is invalid or missing.*Set Credential/],
@@ -267,7 +292,6 @@ suite('Runtime tools', () => {
     });
 
     for (const [what, steps, refusal] of [
-      ['a dotted path with an empty part', ['payload', 'booking..id'], /no empty parts/],
       ['a JSON body that does not parse', ['payload', 'booking.id', 'JSON', '{booking'], /not valid JSON/],
       [
         'a JSON body without the id at the path',
@@ -284,6 +308,14 @@ suite('Runtime tools', () => {
         assert.deepEqual((await events()).delivered, []);
       });
     }
+
+    test("[EXT-2] sends a dotted path with an empty part, and shows the local platform's own refusal", async () => {
+      await waitingConversation('evt_x');
+      answer(['querystring', 'booking..id', 'evt_x', 'Text', 'paid']);
+      assert.equal(await exec('sendExternalEvent'), undefined);
+      assert.match(ui.lastError(), /event_id_path: .*without empty parts \(a rule of its own\)/);
+      assert.deepEqual((await events()).delivered, []);
+    });
 
     test('shows the error_message of a 400 (no conversation waits on that id)', async () => {
       answer(['querystring', 'ref', 'evt_nobody_waits', 'Text', 'paid']);

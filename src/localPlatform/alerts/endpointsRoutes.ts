@@ -9,6 +9,7 @@ import type { Platform } from '../platform';
 import { alertsOf, endpointToWire, newSigningSecret, type StoredWebhookEndpoint } from './model';
 import { accountOf } from './rulesRoutes';
 import { fieldErrors, objectBody, requireIdFormat, validationError } from './validation';
+import { LOCAL_LIMITS, tooLong, webhookUrlProblems } from '../ownLimits';
 
 const READ_ONLY = ['id', 'signing_secret', 'created_at', 'updated_at'];
 const WHAT = 'webhook endpoint';
@@ -19,6 +20,7 @@ export function addEndpointRoutes(router: Router, platform: Platform): void {
     const account = accountOf(platform, ctx);
     const parsed = createWebhookEndpointRequestSchema.safeParse(objectBody(ctx));
     if (!parsed.success) throw validationError(WHAT, fieldErrors(parsed.error.issues, READ_ONLY, 'a webhook endpoint'));
+    requireOwnEndpointLimits(parsed.data);
     const section = alertsOf(platform);
     const max = platform.options.maxWebhookEndpoints;
     if (section.endpoints.filter((e) => e.accountId === account.id).length >= max) {
@@ -58,6 +60,7 @@ export function addEndpointRoutes(router: Router, platform: Platform): void {
     const endpoint = findEndpoint(platform, ctx);
     const parsed = updateWebhookEndpointRequestSchema.safeParse(objectBody(ctx));
     if (!parsed.success) throw validationError(WHAT, fieldErrors(parsed.error.issues, READ_ONLY, 'a webhook endpoint'));
+    requireOwnEndpointLimits(parsed.data);
     if (Object.keys(parsed.data).length === 0) return { body: endpointToWire(endpoint) };
     if (parsed.data.name !== undefined) endpoint.name = parsed.data.name;
     if (parsed.data.url !== undefined) endpoint.url = parsed.data.url;
@@ -89,4 +92,13 @@ function findEndpoint(platform: Platform, ctx: RequestContext): StoredWebhookEnd
   const endpoint = alertsOf(platform).endpoints.find((e) => e.id === id && e.accountId === account.id);
   if (!endpoint) throw buildError(404, `Webhook endpoint not found: ${id}`);
   return endpoint;
+}
+
+/** The local platform's own limits on an endpoint (the spec shows none): a 400 that says they are its own. */
+function requireOwnEndpointLimits(fields: { name?: string; url?: string }): void {
+  const problems = [
+    ...tooLong([['name', fields.name, LOCAL_LIMITS.webhookEndpointName]]),
+    ...webhookUrlProblems(fields.url),
+  ];
+  if (problems.length) throw validationError(WHAT, problems);
 }

@@ -1,5 +1,4 @@
 import {
-  EVENT_ID_MAX,
   type ExternalEventAccepted,
   EXTERNAL_EVENTS_WEBHOOK_PATH,
   externalEventQuerySchema,
@@ -8,6 +7,7 @@ import type { ExternalEventsReply, PendingEventReply } from '../adminApi';
 import type { Family, FamilyContext } from '../family';
 import { buildError, type RequestContext, Router, runtimeError } from '../http';
 import type { Platform } from '../platform';
+import { LOCAL_LIMITS, overLocalLimit } from '../ownLimits';
 import type { StoredApiKey } from '../state';
 import { findEventId, parsePayload, PayloadError } from './payload';
 import {
@@ -41,9 +41,12 @@ export function createExternalEventsFamily(ctx: FamilyContext): Family {
     if (typeof body?.conversation_id !== 'string')
       throw buildError(400, 'conversation_id is required', [{ field: 'conversation_id', message: 'must be a string' }]);
     const eventId = body.event_id;
-    if (eventId !== undefined && (typeof eventId !== 'string' || !eventId.trim() || eventId.length > EVENT_ID_MAX)) {
+    if (
+      eventId !== undefined &&
+      (typeof eventId !== 'string' || !eventId.trim() || eventId.length > LOCAL_LIMITS.eventId)
+    ) {
       throw buildError(400, 'event_id must be a non-empty string', [
-        { field: 'event_id', message: `1 to ${EVENT_ID_MAX} characters` },
+        { field: 'event_id', message: `1 to ${LOCAL_LIMITS.eventId} characters (a limit of the local platform's own)` },
       ]);
     }
     try {
@@ -67,7 +70,20 @@ function readQuery(req: RequestContext): ReturnType<typeof externalEventQuerySch
     const issue = parsed.error.issues[0]!;
     throw runtimeError(400, `Query parameter ${issue.path.map(String).join('.')}: ${issue.message}`);
   }
+  const problem = ownPathProblem(parsed.data.event_id_path);
+  if (problem) throw runtimeError(400, `Query parameter event_id_path: ${problem}`);
   return parsed.data;
+}
+
+/** The local platform's own limits on `event_id_path` (the spec shows "name or dotted path" only). */
+function ownPathProblem(path: string): string | undefined {
+  const parts = path.split('.');
+  if (path.length > LOCAL_LIMITS.eventIdPath) return overLocalLimit(LOCAL_LIMITS.eventIdPath, 'characters');
+  if (parts.length > LOCAL_LIMITS.eventIdPathParts)
+    return overLocalLimit(LOCAL_LIMITS.eventIdPathParts, 'dotted parts');
+  return parts.includes('')
+    ? 'the local platform takes a name or a dotted path without empty parts (a rule of its own)'
+    : undefined;
 }
 
 /** `account_id`/`project_id` (slug or prefixed) must name the project the key is scoped to. */

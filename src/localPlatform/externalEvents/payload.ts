@@ -1,4 +1,5 @@
-import { EVENT_ID_MAX, EXTERNAL_EVENT_CONTENT_TYPES, type EventIdLocation } from '../../contract/externalEvents';
+import { EXTERNAL_EVENT_CONTENT_TYPES, type EventIdLocation } from '../../contract/externalEvents';
+import { LOCAL_LIMITS } from '../ownLimits';
 import type { RawBody, RequestContext } from '../http';
 import { jsonTooDeep, MAX_NESTING, TOO_DEEP } from '../limits';
 import { parseXml, XmlError, xmlToJson } from './xml';
@@ -67,7 +68,11 @@ export function findEventId(
   if (typeof found === 'number' && Number.isFinite(found)) found = String(found);
   if (typeof found !== 'string') throw new PayloadError(`The value in ${location} at ${path} is not a string event id`);
   const id = found.trim();
-  if (!id || id.length > EVENT_ID_MAX) throw new PayloadError(`Invalid event id in ${location} at ${path}`);
+  if (!id) throw new PayloadError(`Invalid event id in ${location} at ${path}`);
+  if (id.length > LOCAL_LIMITS.eventId)
+    throw new PayloadError(
+      `Invalid event id in ${location} at ${path}: the local platform takes at most ${LOCAL_LIMITS.eventId} characters (a limit of its own)`,
+    );
   return id;
 }
 

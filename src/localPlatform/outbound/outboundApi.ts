@@ -33,6 +33,13 @@ export function createOutboundFamily(ctx: FamilyContext): Family {
     }
     const phone = normalizeToNumber(parsed.data.to_number, parsed.data.country_code);
     if (!phone.ok) throw runtimeError(400, `${phone.field}: ${phone.message}`, phone.field);
+    // The spec refuses only an unparseable number; this fake line dials only numbers known to exist.
+    if (!phone.valid)
+      throw runtimeError(
+        400,
+        `to_number: ${phone.e164} is not a number libphonenumber-js knows as valid, and the local platform calls only those (a rule of its own; the specification refuses only an unparseable number)`,
+        'to_number',
+      );
     if (phone.e164 === OUTBOUND_TEST_NUMBERS.placementFails) {
       throw runtimeError(
         500,

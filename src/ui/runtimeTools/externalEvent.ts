@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { ExternalEventInput } from '../../client/externalEvents';
 import type { EventIdLocation } from '../../contract/externalEvents';
-import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
 import { requireClients, runCommand, withProgress } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
@@ -138,7 +137,6 @@ async function askEvent(conversationId: string | undefined): Promise<ExternalEve
     { title, placeHolder: vscode.l10n.t('Where the event id lives') },
   );
   if (!where) return undefined;
-  const { EVENT_ID_PATH_MAX, EVENT_ID_MAX } = platformContract().externalEventsContract;
   const path = await prompts.input({
     title,
     prompt:
@@ -148,11 +146,8 @@ async function askEvent(conversationId: string | undefined): Promise<ExternalEve
     ignoreFocusOut: true,
     validateInput: (v) => {
       const text = v.trim();
-      if (!text) return vscode.l10n.t('Enter where the event id is.');
-      if (text.length > EVENT_ID_PATH_MAX) return vscode.l10n.t('At most {0} characters.', EVENT_ID_PATH_MAX);
-      return text.split('.').some((s) => s === '')
-        ? vscode.l10n.t('A dotted path has no empty parts (such as booking.id).')
-        : undefined;
+      // "name or dotted path" is all the spec shows: anything else is the platform's to judge.
+      return text ? undefined : vscode.l10n.t('Enter where the event id is.');
     },
   });
   if (path === undefined) return undefined;
@@ -163,12 +158,7 @@ async function askEvent(conversationId: string | undefined): Promise<ExternalEve
       title,
       prompt: vscode.l10n.t('The event id the conversation waits on'),
       ignoreFocusOut: true,
-      validateInput: (v) =>
-        !v.trim()
-          ? vscode.l10n.t('Enter the event id.')
-          : v.length > EVENT_ID_MAX
-            ? vscode.l10n.t('At most {0} characters.', EVENT_ID_MAX)
-            : undefined,
+      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter the event id.')),
     });
     if (eventId === undefined) return undefined;
   }

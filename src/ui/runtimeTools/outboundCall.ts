@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { OutboundEncryption } from '../../contract/outbound';
+import type { OutboundEncryption, PhoneNumberResult } from '../../contract/outbound';
 import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
 import { requireClients, runCommand, withProgress } from '../common/commandSupport';
@@ -41,6 +41,24 @@ function splitPair(text: string): { key: string; value: string } | undefined {
   return { key: text.slice(0, at).trim(), value: text.slice(at + 1) };
 }
 
+/**
+ * This editor's guard, not the platform's (which refuses only an unparseable number): a call rings a real
+ * phone at once, so a number libphonenumber-js does not know as valid is stopped unless the setting is off.
+ */
+function invalidNumberProblem(checked: PhoneNumberResult, country?: string): string | undefined {
+  if (!checked.ok || checked.valid) return undefined;
+  if (!vscode.workspace.getConfiguration('agentWorkbench.outbound').get<boolean>('checkNumberValidity', true))
+    return undefined;
+  return country === undefined
+    ? vscode.l10n.t(
+        'This number could not be parsed as a valid phone number: this editor checks it before a phone rings (setting agentWorkbench.outbound.checkNumberValidity).',
+      )
+    : vscode.l10n.t(
+        'This number could not be parsed as a valid phone number for country {0}: this editor checks it before a phone rings (setting agentWorkbench.outbound.checkNumberValidity).',
+        country.toUpperCase(),
+      );
+}
+
 /** Asks the number, its country when national, the metadata pairs and the encryption. Nothing is sent here. */
 async function askCall(): Promise<Omit<PlacedCall, 'callSid'> | undefined> {
   const title = vscode.l10n.t('Place Test Call');
@@ -59,7 +77,7 @@ async function askCall(): Promise<Omit<PlacedCall, 'callSid'> | undefined> {
           ? undefined
           : vscode.l10n.t('A phone number has digits, spaces, dashes or brackets, and may start with +.');
       const checked = normalizeToNumber(text);
-      return checked.ok ? undefined : vscode.l10n.t('This number {0}.', checked.message);
+      return checked.ok ? invalidNumberProblem(checked) : vscode.l10n.t('This number {0}.', checked.message);
     },
   });
   if (number === undefined) return undefined;
@@ -72,7 +90,7 @@ async function askCall(): Promise<Omit<PlacedCall, 'callSid'> | undefined> {
       validateInput: (v) => {
         const checked = normalizeToNumber(toNumber, v.trim());
         return checked.ok
-          ? undefined
+          ? invalidNumberProblem(checked, v.trim())
           : checked.field === 'country_code'
             ? vscode.l10n.t('"{0}" is not a country code with a numbering plan.', v.trim())
             : vscode.l10n.t('This number {0}.', checked.message);
@@ -80,11 +98,11 @@ async function askCall(): Promise<Omit<PlacedCall, 'callSid'> | undefined> {
     });
     if (country === undefined) return undefined;
     const checked = normalizeToNumber(toNumber, country.trim());
-    if (!checked.ok) return undefined;
+    if (!checked.ok || invalidNumberProblem(checked, country.trim())) return undefined;
     toNumber = checked.e164;
   } else {
     const checked = normalizeToNumber(toNumber);
-    if (!checked.ok) return undefined;
+    if (!checked.ok || invalidNumberProblem(checked)) return undefined;
     toNumber = checked.e164;
   }
   const metadata = await askMetadata(title);

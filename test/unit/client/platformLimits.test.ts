@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AgentsClient } from '../../../src/client/agents';
+import { AlertsClient } from '../../../src/client/alerts';
 import { ChatClient } from '../../../src/client/chat';
 import { DniClient } from '../../../src/client/dni';
+import { ExternalEventsClient } from '../../../src/client/externalEvents';
+import { OutboundClient } from '../../../src/client/outbound';
 import type { RequestLog } from '../../../src/client/transport';
 import { LOCAL_LIMITS } from '../../../src/localPlatform/ownLimits';
 import { failure, localContext } from '../../support/localClient';
@@ -95,4 +98,74 @@ describe("client: limits the spec does not show are the platform's to judge", ()
       await sentAndRefusedByThePlatform(logs, act(new AgentsClient(localContext(t.lp, { logs }))), field);
     });
   }
+
+  const webhookCases: Array<[string, Parameters<AlertsClient['createEndpoint']>[0], RegExp]> = [
+    [
+      '[HOOK-1] a webhook endpoint name over 128 characters',
+      {
+        name: 'n'.repeat(LOCAL_LIMITS.webhookEndpointName + 1),
+        url: 'https://example.com/hooks',
+        event_types: ['alerts.triggered'],
+      },
+      /name/,
+    ],
+    [
+      '[HOOK-1] a webhook endpoint url over 2,048 characters',
+      {
+        name: 'Long address',
+        url: `https://example.com/${'u'.repeat(LOCAL_LIMITS.webhookUrl)}`,
+        event_types: ['alerts.triggered'],
+      },
+      /url/,
+    ],
+    [
+      '[HOOK-1] a webhook endpoint url that is not an http or https address',
+      { name: 'Mail', url: 'mailto:ops@example.com', event_types: ['alerts.triggered'] },
+      /url/,
+    ],
+  ];
+  for (const [what, endpoint, field] of webhookCases) {
+    it(`${what} is sent, and the platform answers`, async () => {
+      const logs: RequestLog[] = [];
+      await sentAndRefusedByThePlatform(
+        logs,
+        new AlertsClient(localContext(t.lp, { logs })).createEndpoint(endpoint),
+        field,
+      );
+    });
+  }
+
+  const eventPathCases: Array<[string, string]> = [
+    ['over 256 characters', 'p'.repeat(LOCAL_LIMITS.eventIdPath + 1)],
+    ['of more than 32 parts', Array.from({ length: LOCAL_LIMITS.eventIdPathParts + 1 }, () => 'a').join('.')],
+    ['with an empty part', 'result..id'],
+  ];
+  for (const [what, eventIdPath] of eventPathCases) {
+    it(`[EXT-2] an event_id_path ${what} is sent, and the platform answers`, async () => {
+      const logs: RequestLog[] = [];
+      const events = new ExternalEventsClient(localContext(t.lp, { logs }));
+      const sending = events.send({
+        eventIdLocation: 'payload',
+        eventIdPath,
+        body: '{}',
+        contentType: 'application/json',
+      });
+      await sentAndRefusedByThePlatform(logs, sending, /event_id_path/);
+    });
+  }
+
+  it('[OUT-2] a number that parses but libphonenumber-js does not know as valid is sent, and the platform answers', async () => {
+    const logs: RequestLog[] = [];
+    const outbound = new OutboundClient(localContext(t.lp, { logs }));
+    await sentAndRefusedByThePlatform(logs, outbound.placeCall({ to_number: '+12001234567' }), /to_number/);
+  });
+
+  it('[OUT-2] a number that cannot be parsed is still refused before sending', async () => {
+    const logs: RequestLog[] = [];
+    const outbound = new OutboundClient(localContext(t.lp, { logs }));
+    const err = await failure(outbound.placeCall({ to_number: '+999123' }));
+    assert.equal(err.kind, 'invalidInput', err.message);
+    assert.match(err.message, /to_number/);
+    assert.equal(logs.length, 0, 'nothing was sent');
+  });
 });
