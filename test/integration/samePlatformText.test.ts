@@ -1,21 +1,19 @@
 import * as assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { BranchEditRequest } from '../../src/localPlatform/adminApi';
-import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
 import type { PullReport, PushReport } from '../../src/workspace/mirror';
-import { call } from '../support/http';
 import { LocalAdmin } from '../support/localAdmin';
+import {
+  checkOutSupportMain,
+  editAndSave,
+  shownFolder,
+  supportMainOnPlatform,
+  waitForEditor,
+} from '../support/editor/agentFolders';
 import { activateExtension, child, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
 import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
-
-interface Topic {
-  topicId: string;
-  name: string;
-  content: string;
-}
 
 /**
  * After a teammate's change, Refresh Status, Pull and Push are each followed by the Agents view's read-only
@@ -28,29 +26,16 @@ suite('Source control and the Agents view show the same platform text', function
   let urls: LocalPlatformUrls;
   let ui: ScriptedPrompts;
   const folders: string[] = [];
-  const BRANCH = '/v1/agents/ag_support/branches/br_support_main';
-  const agents = <T>(method: string, path: string) =>
-    call<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.agents } });
-  const platformBehavior = async () => (await agents<{ behavior: string }>('GET', `${BRANCH}/behavior`)).body.behavior;
-  const platformTopic = async (topicId: string) => {
-    const body = (await agents<{ topics?: Topic[] } | Topic[]>('GET', `${BRANCH}/knowledge-base/topics`)).body;
-    const topics = Array.isArray(body) ? body : (body.topics ?? []);
-    return topics.find((t) => t.topicId === topicId)!;
-  };
+  const platform = supportMainOnPlatform(() => urls);
+  const platformBehavior = platform.behavior;
+  const platformTopic = async (topicId: string) => (await platform.topics()).find((t) => t.topicId === topicId)!;
   const teammate = (edit: BranchEditRequest) =>
     new LocalAdmin(urls.admin).editBranch('ag_support', 'br_support_main', edit);
-  const shown = (folder: string) => api.testing!.sourceControl().folders.find((f) => f.root === folder);
+  const shown = (folder: string) => shownFolder(api, folder);
 
   /** Waits for what the editor reaches by itself (a document read again, the file watcher). */
-  async function waitFor<T>(what: string, read: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
-    const until = Date.now() + ms;
-    for (;;) {
-      const value = await read();
-      if (value) return value;
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const waitFor = <T>(what: string, read: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000) =>
+    waitForEditor(api, what, read, ms);
 
   /** The Agents view's read-only documents of main's behavior and of the Returns topic, opened from the tree. */
   async function openAgentsViewDocuments(): Promise<{ behavior: vscode.TextDocument; returns: vscode.TextDocument }> {
@@ -79,27 +64,7 @@ suite('Source control and the Agents view show the same platform text', function
     return vscode.workspace.openTextDocument(vscode.Uri.parse(side));
   }
 
-  async function checkOut(): Promise<string> {
-    const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    const folder = join(root, `same-${randomBytes(4).toString('hex')}`);
-    folders.push(folder);
-    const done = await vscode.commands.executeCommand<string>('agentWorkbench.checkOut', {
-      agentId: 'ag_support',
-      branchId: 'br_support_main',
-      folder,
-    });
-    assert.equal(done, folder, ui.lastError());
-    await waitFor('the source control of the new folder', () => shown(folder), 60_000);
-    return folder;
-  }
-
-  async function editAndSave(file: string, change: (text: string) => string): Promise<void> {
-    const doc = await vscode.workspace.openTextDocument(file);
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), change(doc.getText()));
-    assert.ok(await vscode.workspace.applyEdit(edit));
-    assert.ok(await doc.save());
-  }
+  const checkOut = () => checkOutSupportMain(api, ui, folders, 'same');
 
   suiteSetup(async () => {
     api = await activateExtension();

@@ -1,22 +1,19 @@
 import * as assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
 import type { PullReport, PushReport } from '../../src/workspace/mirror';
 import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
-import { call } from '../support/http';
 import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
+import {
+  checkOutSupportMain,
+  editAndSave,
+  shownFolder,
+  supportMainOnPlatform,
+  waitForEditor,
+} from '../support/editor/agentFolders';
 import type { BranchEditRequest } from '../../src/localPlatform/adminApi';
-import { until } from '../support/until';
-
-interface Topic {
-  topicId: string;
-  name: string;
-  content: string;
-}
 
 /**
  * The Source Control provider of checked-out agent folders, against the local platform: edits listed
@@ -31,51 +28,16 @@ suite('Source control of agent folders', function () {
   let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   const folders: string[] = [];
-  const BRANCH = '/v1/agents/ag_support/branches/br_support_main';
-  const agents = <T>(method: string, path: string, body?: unknown) =>
-    call<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.agents }, body });
-  const platformBehavior = async () => (await agents<{ behavior: string }>('GET', `${BRANCH}/behavior`)).body.behavior;
-  const platformTopics = async () => {
-    const body = (await agents<{ topics?: Topic[] } | Topic[]>('GET', `${BRANCH}/knowledge-base/topics`)).body;
-    return Array.isArray(body) ? body : (body.topics ?? []);
-  };
+  const { behavior: platformBehavior, topics: platformTopics } = supportMainOnPlatform(() => urls);
   /** A teammate's edit in the studio. */
   const teammate = (edit: BranchEditRequest) => admin.editBranch('ag_support', 'br_support_main', edit);
 
-  /** Waits for a condition the editor reaches by itself (file watcher, debounce), with a generous limit for a busy machine. */
-  function waitFor<T>(what: string, read: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
-    return until(what, read, {
-      timeoutMs: 60_000,
-      intervalMs: 100,
-      detail: () => `shown: ${JSON.stringify(api.testing!.sourceControl())}`,
-    });
-  }
-  const shown = (folder: string) => api.testing!.sourceControl().folders.find((f) => f.root === folder);
+  const waitFor = <T>(what: string, read: () => T | undefined | false | Promise<T | undefined | false>) =>
+    waitForEditor(api, what, read);
+  const shown = (folder: string) => shownFolder(api, folder);
   const statusBar = () => api.testing!.sourceControl().statusBar ?? '';
 
-  /** Checks the support agent's main branch out into a new folder of the workspace; waits for its source control. */
-  async function checkOut(): Promise<string> {
-    const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    const folder = join(root, `desk-${randomBytes(4).toString('hex')}`);
-    folders.push(folder);
-    const done = await vscode.commands.executeCommand<string>('agentWorkbench.checkOut', {
-      agentId: 'ag_support',
-      branchId: 'br_support_main',
-      folder,
-    });
-    assert.equal(done, folder, ui.lastError());
-    await waitFor('the source control of the new folder', () => shown(folder));
-    return folder;
-  }
-
-  /** Edits a file as a person does: in its editor, then saved. */
-  async function editAndSave(file: string, change: (text: string) => string): Promise<void> {
-    const doc = await vscode.workspace.openTextDocument(file);
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), change(doc.getText()));
-    assert.ok(await vscode.workspace.applyEdit(edit));
-    assert.ok(await doc.save());
-  }
+  const checkOut = () => checkOutSupportMain(api, ui, folders, 'desk');
 
   suiteSetup(async () => {
     api = await activateExtension();
