@@ -188,16 +188,23 @@ export async function resetWorkbench(page) {
     '.context-view .monaco-menu, .monaco-dialog-box, .quick-input-widget:visible, .monaco-hover:visible',
   );
   for (let tries = 0; tries < 6 && (await open.count()) > 0; tries++) {
+    // A hover stays while the pointer rests on what it describes (an activity bar item just clicked), whatever
+    // Escape does: the pointer moves to the empty editor area first.
+    await page.mouse.move(900, 600);
     await page.keyboard.press('Escape');
     await open
       .first()
       .waitFor({ state: 'hidden', timeout: 2_000 })
       .catch(() => {});
   }
-  if ((await open.count()) > 0)
-    throw new Error(
-      'the workbench could not be brought back to a clean state (a menu, dialog or quick input stays open)',
+  if ((await open.count()) > 0) {
+    const what = await open.evaluateAll((nodes) =>
+      nodes.map((n) => `${n.className}: ${(n.textContent ?? '').trim().slice(0, 120)}`).join('; '),
     );
+    throw new Error(
+      `the workbench could not be brought back to a clean state (a menu, dialog or quick input stays open): ${what}`,
+    );
+  }
   if ((await page.locator('.editor-group-container .tab').count()) > 0) {
     await runCommand(page, 'View: Close All Editors');
     // A document with unsaved changes asks first: tests never keep their edits.
