@@ -154,6 +154,13 @@ module.exports = {
       'the local platform uses core and contract only.',
     ),
     never(
+      'cli-headless',
+      layer('cli'),
+      `${ROOT}ui/|${ROOT}extension\\.ts$`,
+      'the command line runs without VS Code: it may use every layer but ui.',
+    ),
+    never('nothing-imports-cli', `${ROOT}(?!cli/)`, layer('cli'), 'the command line is the top of the headless side.'),
+    never(
       'protocol-beside-contract',
       layer('protocol'),
       `${ROOT}(?!protocol/|contract/|core/)`,

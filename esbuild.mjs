@@ -95,9 +95,9 @@ const configs = [
   },
   {
     ...common,
-    // One bundle: the command line (`node dist/localPlatform.js`, also what the editor forks) and, when
-    // required, the server as a library (`startLocalPlatform`).
-    entryPoints: { localPlatform: 'src/localPlatform/cli.ts' },
+    // One bundle: the command line (`node dist/cli.js <command>`: `serve` is what the editor forks) and, when
+    // required, the local platform as a library (`startLocalPlatform`).
+    entryPoints: { cli: 'src/cli/main.ts' },
     outdir: 'dist',
     format: 'cjs',
     platform: 'node',

@@ -83,7 +83,7 @@ if (!opts.desktop && !isHostInstalled()) {
 const platformPort = await pickPort(opts['platform-port']);
 const platform = spawn(
   process.execPath,
-  [join(ROOT, 'dist', 'localPlatform.js'), '--port', String(platformPort), '--seed', 'demo'],
+  [join(ROOT, 'dist', 'cli.js'), 'serve', '--port', String(platformPort), '--seed', 'demo'],
   {
     cwd: ROOT,
     detached: true,

@@ -32,6 +32,6 @@ export function vsixFacts(file) {
   return {
     bytes: statSync(file).size,
     maps: names.filter((n) => n.endsWith('.map')),
-    localPlatformBundles: names.filter((n) => /^extension\/dist\/localPlatform[^/]*\.js$/.test(n)),
+    localPlatformBundles: names.filter((n) => /^extension\/dist\/(cli|localPlatform[^/]*)\.js$/.test(n)),
   };
 }

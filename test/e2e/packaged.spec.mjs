@@ -50,7 +50,7 @@ describe('Packaged extension', { timeout: 300_000 }, () => {
       'package.json',
       'package.nls.json',
       'dist/extension.js',
-      'dist/localPlatform.js',
+      'dist/cli.js',
       'media/icon.png',
       'LICENSE',
     ]) {
@@ -61,7 +61,7 @@ describe('Packaged extension', { timeout: 300_000 }, () => {
   it('ships no source map and one local platform bundle', () => {
     const { maps, localPlatformBundles } = vsixFacts(VSIX);
     assert.deepEqual(maps, [], `source maps in the package: ${maps.join(', ')}`);
-    assert.deepEqual(localPlatformBundles, ['extension/dist/localPlatform.js']);
+    assert.deepEqual(localPlatformBundles, ['extension/dist/cli.js']);
   });
 
   it('the .vsix is smaller than 2 MB', () => {

@@ -36,7 +36,7 @@ export function registerLocalPlatformCommands(host: LocalPlatformHost, connectio
             void prompts
               .error(
                 vscode.l10n.t(
-                  'No local platform answers at {0} (setting agentWorkbench.localPlatform.url): {1}. Start it with `node dist/localPlatform.js`, or run one inside the editor.',
+                  'No local platform answers at {0} (setting agentWorkbench.localPlatform.url): {1}. Start it with `node dist/cli.js serve`, or run one inside the editor.',
                   configured,
                   message,
                 ),

@@ -104,6 +104,7 @@ export class LocalPlatformHost extends Disposable {
   private async doStart(): Promise<LocalPlatformInfo> {
     const config = vscode.workspace.getConfiguration('agentWorkbench.localPlatform');
     const args = [
+      'serve',
       '--port',
       String(config.get<number>('port', 0)),
       '--seed',
@@ -113,7 +114,7 @@ export class LocalPlatformHost extends Disposable {
       '--json',
     ];
     // The editor's own runtime runs the CLI bundle as plain Node; the IPC channel ends the child when the editor goes.
-    const child = fork(path.join(this.extensionPath, 'dist', 'localPlatform.js'), args, {
+    const child = fork(path.join(this.extensionPath, 'dist', 'cli.js'), args, {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       execArgv: [],

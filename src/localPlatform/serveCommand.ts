@@ -4,13 +4,11 @@ import { RESPONSES_MODES, type ResponsesMode } from './responsesMode';
 import { SEED_NAMES, type SeedName } from './seed/seeds';
 import { startLocalPlatform } from './server';
 
-// The one bundle of the local platform is also its library: a tool that runs the server in its own
-// process requires dist/localPlatform.js and calls this.
-export { startLocalPlatform };
+export const SERVE_SUMMARY = 'run the local platform: the whole platform interface on a loopback port';
 
 const HELP = `Agent Workbench local platform: the whole platform interface on a loopback port.
 
-Usage: node dist/localPlatform.js [--port N] [--seed empty|base|demo] [--data-dir DIR] [--stream-delay MS] [--responses full|minimal|spec-only] [--json]
+Usage: node dist/cli.js serve [--port N] [--seed empty|base|demo] [--data-dir DIR] [--stream-delay MS] [--responses full|minimal|spec-only] [--json]
 
   --port N          port to listen on (default 4780; 0 picks a free one)
   --seed NAME       data to start with when there is no saved state (default demo)
@@ -26,8 +24,10 @@ Usage: node dist/localPlatform.js [--port N] [--seed empty|base|demo] [--data-di
   --json            print the addresses and credentials as one JSON line
 `;
 
-async function main(): Promise<void> {
+/** `serve`: starts the local platform and keeps it running until a signal (or the editor that forked it) ends it. */
+export async function serve(args: string[]): Promise<void> {
   const { values } = parseArgs({
+    args,
     options: {
       port: { type: 'string', default: '4780' },
       seed: { type: 'string', default: 'demo' },
@@ -62,6 +62,8 @@ async function main(): Promise<void> {
     demoAnchor: 'now',
     dataDir: values['data-dir'],
     ...(streamDelayMs !== undefined ? { streamDelayMs } : {}),
+  }).catch((err: unknown) => {
+    throw new Error(`The local platform could not start: ${err instanceof Error ? err.message : String(err)}`);
   });
   const info = {
     urls: lp.urls,
@@ -102,12 +104,4 @@ async function main(): Promise<void> {
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${HELP}`);
   process.exit(2);
-}
-
-// Run as a program (`node dist/localPlatform.js`, `npm start`, or forked by the editor); required, it only exports.
-if (require.main === module) {
-  void main().catch((err: unknown) => {
-    process.stderr.write(`The local platform could not start: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  });
 }
