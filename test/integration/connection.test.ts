@@ -128,3 +128,40 @@ suite('Connection profiles', () => {
     assert.ok(results.every((r) => r.outcome === 'works'));
   });
 });
+
+suite('Add Connection Profile, step by step', () => {
+  let ui: ScriptedPrompts;
+  suiteSetup(async () => {
+    ui = scriptedPrompts(await activateExtension());
+  });
+  suiteTeardown(() => ui.dispose());
+
+  test('a pasted studio address fills the project step: the counter goes 1/7, 2/7, 4/7 … 7/7 and its total never changes', async () => {
+    const answers = [
+      'Counted steps',
+      'https://studio.example.com/acme/support-desk/agents',
+      'Custom addresses',
+      'http://127.0.0.1:9/runtime',
+      'http://127.0.0.1:9/build',
+      'http://127.0.0.1:9/messaging',
+    ];
+    ui.shown.length = 0;
+    ui.setAnswer((s) => (s.step ? answers.shift() : undefined));
+    const profile = await vscode.commands.executeCommand<{ id: string; projectId: string } | undefined>(
+      'agentWorkbench.addProfile',
+    );
+    ui.setAnswer(() => undefined);
+    assert.ok(profile, ui.lastError());
+    try {
+      assert.equal(profile.projectId, 'support-desk');
+      assert.deepEqual(
+        ui.shown.filter((s) => s.step).map((s) => s.step),
+        ['1/7', '2/7', '4/7', '5/7', '6/7', '7/7'],
+      );
+    } finally {
+      ui.setAnswer((s) => (s.modal && /^Remove the profile/.test(s.message) ? 'Remove' : undefined));
+      await vscode.commands.executeCommand('agentWorkbench.removeProfile', profile.id);
+      ui.setAnswer(() => undefined);
+    }
+  });
+});

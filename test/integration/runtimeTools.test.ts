@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { type ScriptedPrompts, scriptedPrompts, type Shown } from '../support/editor/prompts';
+import { BACK, type ScriptedPrompts, scriptedPrompts, type Shown } from '../support/editor/prompts';
 import { call } from '../support/http';
 import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
@@ -119,6 +119,22 @@ suite('Runtime tools', () => {
       assert.ok(shown, 'the conversation was found and shown');
       assert.ok(JSON.stringify(shown).includes(conversationId), JSON.stringify(shown).slice(0, 300));
       panel.dispose();
+    });
+
+    test('Back from the country of a national number goes to the number, kept as typed, and the call goes to the number typed then', async () => {
+      answer(['020 7183 8750', BACK, '+442071838750', '', 'TLS/SRTP']);
+      const placed = await exec<Placed>('placeTestCall');
+      assert.ok(placed, ui.lastError());
+      const asked = inputs().map((s) => [s.step, s.value]);
+      assert.deepEqual(asked.slice(0, 3), [
+        ['1/3', ''],
+        ['2/4', ''],
+        ['1/4', '020 7183 8750'],
+      ]);
+      assert.deepEqual(
+        (await calls()).map((c) => c.to_number),
+        ['+442071838750'],
+      );
     });
 
     for (const [what, steps, refusal] of [

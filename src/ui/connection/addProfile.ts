@@ -54,122 +54,126 @@ export async function promptProfile(
     buildUrl: existing?.buildUrl ?? '',
     messagingUrl: existing?.messagingUrl ?? '',
   };
-  // Seven steps; a pasted studio address fills the project too, and its step is skipped (six).
-  let projectSkipped = false;
-  const result = await MultiStepInput.run<Draft>(() => (projectSkipped ? 6 : 7), draft, [
-    async (input, d) => {
-      d.name = await input.text({
-        title,
-        prompt: vscode.l10n.t('A name for this connection, e.g. "Acme production"'),
-        value: d.name,
-        validate: (v) =>
-          !v.trim()
-            ? vscode.l10n.t('Enter a profile name.')
-            : store.isNameTaken(v, existing?.id)
-              ? vscode.l10n.t('A profile named "{0}" exists already.', v.trim())
-              : v.trim().length > 64
-                ? vscode.l10n.t('A profile name has at most 64 characters.')
-                : undefined,
-      });
-      return 1;
-    },
-    async (input, d) => {
-      const value = await input.text({
-        title,
-        prompt: vscode.l10n.t(
-          "Paste the project's address from the studio (it names the account, then the project), or enter the account id",
-        ),
-        value: d.accountId,
-        placeholder: 'https://studio.example.com/acme/support-desk/…  or  acme  or  ACCOUNT-xxxxxxx',
-        validate: (v) =>
-          /^https?:\/\//i.test(v.trim())
-            ? parseStudioUrl(v)
-              ? undefined
-              : vscode.l10n.t(
-                  'This address does not name an account and a project after the host, as in https://studio.example.com/acme/support-desk/.',
-                )
-            : checkPathId('account', v),
-      });
-      const parsed = parseStudioUrl(value);
-      projectSkipped = parsed !== undefined;
-      if (parsed) {
-        d.accountId = parsed.accountId;
-        d.projectId = parsed.projectId;
+  // Seven steps, numbered by their place: a pasted studio address fills the project too, so its step is done and
+  // the counter goes from 2/7 to 4/7 (a total that shrank as the person went would read as a mistake).
+  const result = await MultiStepInput.run<Draft>(
+    7,
+    draft,
+    [
+      async (input, d) => {
+        d.name = await input.text({
+          title,
+          prompt: vscode.l10n.t('A name for this connection, e.g. "Acme production"'),
+          value: d.name,
+          validate: (v) =>
+            !v.trim()
+              ? vscode.l10n.t('Enter a profile name.')
+              : store.isNameTaken(v, existing?.id)
+                ? vscode.l10n.t('A profile named "{0}" exists already.', v.trim())
+                : v.trim().length > 64
+                  ? vscode.l10n.t('A profile name has at most 64 characters.')
+                  : undefined,
+        });
+        return 1;
+      },
+      async (input, d) => {
+        const value = await input.text({
+          title,
+          prompt: vscode.l10n.t(
+            "Paste the project's address from the studio (it names the account, then the project), or enter the account id",
+          ),
+          value: d.accountId,
+          placeholder: 'https://studio.example.com/acme/support-desk/…  or  acme  or  ACCOUNT-xxxxxxx',
+          validate: (v) =>
+            /^https?:\/\//i.test(v.trim())
+              ? parseStudioUrl(v)
+                ? undefined
+                : vscode.l10n.t(
+                    'This address does not name an account and a project after the host, as in https://studio.example.com/acme/support-desk/.',
+                  )
+              : checkPathId('account', v),
+        });
+        const parsed = parseStudioUrl(value);
+        if (parsed) {
+          d.accountId = parsed.accountId;
+          d.projectId = parsed.projectId;
+          return 3;
+        }
+        d.accountId = value;
+        return 2;
+      },
+      async (input, d) => {
+        d.projectId = await input.text({
+          title,
+          prompt: vscode.l10n.t('The project id (slug or PROJECT-xxxxxxxx)'),
+          value: d.projectId,
+          validate: (v) => checkPathId('project', v),
+        });
         return 3;
-      }
-      d.accountId = value;
-      return 2;
-    },
-    async (input, d) => {
-      d.projectId = await input.text({
-        title,
-        prompt: vscode.l10n.t('The project id (slug or PROJECT-xxxxxxxx)'),
-        value: d.projectId,
-        validate: (v) => checkPathId('project', v),
-      });
-      return 3;
-    },
-    async (input, d) => {
-      const items = [
-        ...REGION_PRESETS.map((r) => ({
-          label: r.label,
-          description: `${new URL(r.runtimeUrl).host} · ${new URL(r.buildUrl).host}`,
-          id: r.id as RegionId,
-        })),
-        {
-          label: vscode.l10n.t('Custom addresses'),
-          description: vscode.l10n.t('enter the runtime and build addresses yourself'),
-          id: 'custom' as RegionId,
-        },
-      ];
-      const pick = await input.pick({
-        title,
-        placeholder: vscode.l10n.t('Region of the project'),
-        items,
-        active: items.find((i) => i.id === d.region),
-      });
-      const preset = REGION_PRESETS.find((r) => r.id === pick.id);
-      d.region = pick.id;
-      if (preset && (!existing || existing.region !== pick.id)) {
-        d.runtimeUrl = preset.runtimeUrl;
-        d.buildUrl = preset.buildUrl;
-      }
-      return 4;
-    },
-    async (input, d) => {
-      d.runtimeUrl = await input.text({
-        title,
-        prompt: vscode.l10n.t(
-          'Runtime address, for Chat, Conversations, Outbound Calling, External Events and DNI (e.g. https://api.us-1.platform.polyai.app)',
-        ),
-        value: d.runtimeUrl,
-        validate: (v) => checkBaseUrl(v, vscode.l10n.t('runtime address')),
-      });
-      return 5;
-    },
-    async (input, d) => {
-      d.buildUrl = await input.text({
-        title,
-        prompt: vscode.l10n.t(
-          'Build address, for Agents and Alerts. A poly.ai address names its region: api.us.poly.ai, api.uk.poly.ai or api.eu.poly.ai',
-        ),
-        value: d.buildUrl,
-        validate: (v) => checkBaseUrl(v, vscode.l10n.t('build address')) ?? checkBuildUrlRegion(v),
-      });
-      return 6;
-    },
-    async (input, d) => {
-      d.messagingUrl = await input.text({
-        title,
-        prompt: vscode.l10n.t(
-          'Messaging address, for the webchat connector: the cluster of your region (there is no address for all regions; ask your operator)',
-        ),
-        value: d.messagingUrl,
-        validate: (v) => checkBaseUrl(v, vscode.l10n.t('messaging address')),
-      });
-      return 'done';
-    },
-  ]);
+      },
+      async (input, d) => {
+        const items = [
+          ...REGION_PRESETS.map((r) => ({
+            label: r.label,
+            description: `${new URL(r.runtimeUrl).host} · ${new URL(r.buildUrl).host}`,
+            id: r.id as RegionId,
+          })),
+          {
+            label: vscode.l10n.t('Custom addresses'),
+            description: vscode.l10n.t('enter the runtime and build addresses yourself'),
+            id: 'custom' as RegionId,
+          },
+        ];
+        const pick = await input.pick({
+          title,
+          placeholder: vscode.l10n.t('Region of the project'),
+          items,
+          active: items.find((i) => i.id === d.region),
+        });
+        const preset = REGION_PRESETS.find((r) => r.id === pick.id);
+        d.region = pick.id;
+        if (preset && (!existing || existing.region !== pick.id)) {
+          d.runtimeUrl = preset.runtimeUrl;
+          d.buildUrl = preset.buildUrl;
+        }
+        return 4;
+      },
+      async (input, d) => {
+        d.runtimeUrl = await input.text({
+          title,
+          prompt: vscode.l10n.t(
+            'Runtime address, for Chat, Conversations, Outbound Calling, External Events and DNI (e.g. https://api.us-1.platform.polyai.app)',
+          ),
+          value: d.runtimeUrl,
+          validate: (v) => checkBaseUrl(v, vscode.l10n.t('runtime address')),
+        });
+        return 5;
+      },
+      async (input, d) => {
+        d.buildUrl = await input.text({
+          title,
+          prompt: vscode.l10n.t(
+            'Build address, for Agents and Alerts. A poly.ai address names its region: api.us.poly.ai, api.uk.poly.ai or api.eu.poly.ai',
+          ),
+          value: d.buildUrl,
+          validate: (v) => checkBaseUrl(v, vscode.l10n.t('build address')) ?? checkBuildUrlRegion(v),
+        });
+        return 6;
+      },
+      async (input, d) => {
+        d.messagingUrl = await input.text({
+          title,
+          prompt: vscode.l10n.t(
+            'Messaging address, for the webchat connector: the cluster of your region (there is no address for all regions; ask your operator)',
+          ),
+          value: d.messagingUrl,
+          validate: (v) => checkBaseUrl(v, vscode.l10n.t('messaging address')),
+        });
+        return 'done';
+      },
+    ],
+    (index) => index + 1,
+  );
   if (!result) return undefined;
   return { id: existing?.id ?? newProfileId(result.name), ...trimAll(result) };
 }

@@ -3,6 +3,7 @@ import type { OutboundEncryption, PhoneNumberResult } from '../../contract/outbo
 import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
 import { requireClients, runCommand, withProgress } from '../common/commandSupport';
+import { MultiStepInput } from '../common/multiStep';
 import { prompts } from '../common/prompts';
 import { Command } from '../ids';
 import { copyAction, formatSize } from './toolSupport';
@@ -59,36 +60,67 @@ function invalidNumberProblem(checked: PhoneNumberResult, country?: string): str
       );
 }
 
-/** Asks the number, its country when national, the metadata pairs and the encryption. Nothing is sent here. */
+interface CallDraft {
+  number: string;
+  /** Set when the number was typed in national form. */
+  country?: string;
+  toNumber: string;
+  pairs: Array<{ key: string; value: string }>;
+  encryption?: OutboundEncryption;
+}
+
+/** The most metadata pairs asked one at a time; far beyond what fits in the platform's 26 KB. */
+const MAX_PAIRS = 256;
+
+const metadataOf = (pairs: CallDraft['pairs']): Record<string, string> =>
+  Object.fromEntries(pairs.map((p) => [p.key, p.value]));
+
+/**
+ * Asks the number, its country when national, the metadata pairs and the encryption, in one multi-step input
+ * with Back (a national number typed without its country can be corrected). Nothing is sent here.
+ */
 async function askCall(): Promise<Omit<PlacedCall, 'callSid'> | undefined> {
   const title = vscode.l10n.t('Place Test Call');
-  const { normalizeToNumber } = outbound();
-  const number = await prompts.input({
-    title,
-    prompt: vscode.l10n.t(
-      'Number to call: E.164 such as +14155550123, or a national number (its country is asked next)',
-    ),
-    ignoreFocusOut: true,
-    validateInput: (v) => {
-      const text = v.trim();
-      if (!text) return vscode.l10n.t('Enter the number to call.');
-      if (!text.startsWith('+'))
-        return /^[\d\s().-]+$/.test(text)
-          ? undefined
-          : vscode.l10n.t('A phone number has digits, spaces, dashes or brackets, and may start with +.');
-      const checked = normalizeToNumber(text);
-      return checked.ok ? invalidNumberProblem(checked) : vscode.l10n.t('This number {0}.', checked.message);
-    },
-  });
-  if (number === undefined) return undefined;
-  let toNumber = number.trim();
-  if (!toNumber.startsWith('+')) {
-    const country = await prompts.input({
+  const { normalizeToNumber, OUTBOUND_ENCRYPTIONS, DEFAULT_OUTBOUND_ENCRYPTION } = outbound();
+  const NUMBER = 0;
+  const COUNTRY = 1;
+  const ENCRYPTION = 2;
+  const PAIR = 3;
+  const numberStep = async (input: MultiStepInput, d: CallDraft): Promise<number> => {
+    d.number = await input.text({
       title,
-      prompt: vscode.l10n.t('Country of {0}: two letters such as US, GB or DE', toNumber),
-      ignoreFocusOut: true,
-      validateInput: (v) => {
-        const checked = normalizeToNumber(toNumber, v.trim());
+      prompt: vscode.l10n.t(
+        'Number to call: E.164 such as +14155550123, or a national number (its country is asked next)',
+      ),
+      value: d.number,
+      validate: (v) => {
+        const text = v.trim();
+        if (!text) return vscode.l10n.t('Enter the number to call.');
+        if (!text.startsWith('+'))
+          return /^[\d\s().-]+$/.test(text)
+            ? undefined
+            : vscode.l10n.t('A phone number has digits, spaces, dashes or brackets, and may start with +.');
+        const checked = normalizeToNumber(text);
+        return checked.ok ? invalidNumberProblem(checked) : vscode.l10n.t('This number {0}.', checked.message);
+      },
+    });
+    if (!d.number.startsWith('+')) return COUNTRY;
+    const checked = normalizeToNumber(d.number);
+    if (!checked.ok) return NUMBER;
+    d.country = undefined;
+    d.toNumber = checked.e164;
+    return PAIR;
+  };
+  const countryStep = async (input: MultiStepInput, d: CallDraft): Promise<number> => {
+    const country = await input.text({
+      title,
+      prompt: vscode.l10n.t(
+        'Country of {0}: two letters such as US, GB or DE (Back to type the number in E.164 form instead)',
+        d.number,
+      ),
+      value: d.country ?? '',
+      validate: (v) => {
+        const checked = normalizeToNumber(d.number, v.trim());
         return checked.ok
           ? invalidNumberProblem(checked, v.trim())
           : checked.field === 'country_code'
@@ -96,59 +128,78 @@ async function askCall(): Promise<Omit<PlacedCall, 'callSid'> | undefined> {
             : vscode.l10n.t('This number {0}.', checked.message);
       },
     });
-    if (country === undefined) return undefined;
-    const checked = normalizeToNumber(toNumber, country.trim());
-    if (!checked.ok || invalidNumberProblem(checked, country.trim())) return undefined;
-    toNumber = checked.e164;
-  } else {
-    const checked = normalizeToNumber(toNumber);
-    if (!checked.ok || invalidNumberProblem(checked)) return undefined;
-    toNumber = checked.e164;
-  }
-  const metadata = await askMetadata(title);
-  if (!metadata) return undefined;
-  const { OUTBOUND_ENCRYPTIONS, DEFAULT_OUTBOUND_ENCRYPTION } = outbound();
-  const encryption = await prompts.pick(
-    OUTBOUND_ENCRYPTIONS.map((e) => ({
+    const checked = normalizeToNumber(d.number, country);
+    if (!checked.ok) return COUNTRY;
+    d.country = country;
+    d.toNumber = checked.e164;
+    return PAIR;
+  };
+  /** One `key=value` pair a step, until an empty answer; the encoded size is shown as typed and an oversized pair is refused. */
+  const pairStep =
+    (k: number) =>
+    async (input: MultiStepInput, d: CallDraft): Promise<number> => {
+      const before = d.pairs.slice(0, k);
+      const kept = metadataOf(before);
+      const previous = d.pairs[k];
+      const typed = await input.text({
+        title,
+        prompt:
+          k === 0
+            ? vscode.l10n.t(
+                'Metadata for the agent, one key=value pair at a time (values are sent as strings). Leave empty to go on.',
+              )
+            : k === 1
+              ? vscode.l10n.t('1 metadata pair so far. Another key=value, or leave empty to go on.')
+              : vscode.l10n.t('{0} metadata pairs so far. Another key=value, or leave empty to go on.', k),
+        value: previous ? `${previous.key}=${previous.value}` : '',
+        validate: (v) => {
+          if (!v.trim()) return { message: sizeLine(kept).text, severity: 'info' };
+          const pair = splitPair(v);
+          if (!pair || !pair.key) return vscode.l10n.t('Write a pair as key=value.');
+          const line = sizeLine({ ...kept, [pair.key]: pair.value });
+          if (line.over) return vscode.l10n.t('Too large: {0} It must stay under the limit.', line.text);
+          return { message: line.text, severity: 'info' };
+        },
+      });
+      const pair = splitPair(typed);
+      if (!pair || !pair.key || k + 1 >= MAX_PAIRS) {
+        d.pairs = before;
+        return ENCRYPTION;
+      }
+      d.pairs = [...before, pair];
+      return PAIR + k + 1;
+    };
+  const encryptionStep = async (input: MultiStepInput, d: CallDraft): Promise<'done'> => {
+    const items = OUTBOUND_ENCRYPTIONS.map((e) => ({
       label: e,
       description: e === DEFAULT_OUTBOUND_ENCRYPTION ? vscode.l10n.t('default') : undefined,
-    })),
-    { title, placeHolder: vscode.l10n.t('Encryption of the call (signalling/media)') },
-  );
-  if (!encryption) return undefined;
-  return { toNumber, metadata, encryption: encryption.label };
-}
-
-/** One `key=value` pair a box, until an empty answer; the encoded size is shown as typed and an oversized pair is refused. */
-async function askMetadata(title: string): Promise<Record<string, string> | undefined> {
-  const metadata: Record<string, string> = {};
-  for (;;) {
-    const count = Object.keys(metadata).length;
-    const typed = await prompts.input({
+    }));
+    const pick = await input.pick({
       title,
-      prompt:
-        count === 0
-          ? vscode.l10n.t(
-              'Metadata for the agent, one key=value pair at a time (values are sent as strings). Leave empty to go on.',
-            )
-          : count === 1
-            ? vscode.l10n.t('1 metadata pair so far. Another key=value, or leave empty to go on.')
-            : vscode.l10n.t('{0} metadata pairs so far. Another key=value, or leave empty to go on.', count),
-      ignoreFocusOut: true,
-      validateInput: (v) => {
-        if (!v.trim()) return { message: sizeLine(metadata).text, severity: vscode.InputBoxValidationSeverity.Info };
-        const pair = splitPair(v);
-        if (!pair || !pair.key) return vscode.l10n.t('Write a pair as key=value.');
-        const line = sizeLine({ ...metadata, [pair.key]: pair.value });
-        if (line.over) return vscode.l10n.t('Too large: {0} It must stay under the limit.', line.text);
-        return { message: line.text, severity: vscode.InputBoxValidationSeverity.Info };
-      },
+      placeholder: vscode.l10n.t('Encryption of the call (signalling/media)'),
+      items,
+      active: items.find((i) => i.label === (d.encryption ?? DEFAULT_OUTBOUND_ENCRYPTION)),
     });
-    if (typed === undefined) return undefined;
-    const pair = splitPair(typed);
-    if (!pair) return metadata;
-    metadata[pair.key] = pair.value;
-  }
+    d.encryption = pick.label;
+    return 'done';
+  };
+  // The counter numbers a step by its place: number, country (when national), each pair, the empty pair, encryption.
+  const place = (index: number, d: CallDraft): number => {
+    const head = d.country !== undefined || (d.number !== '' && !d.number.startsWith('+')) ? 2 : 1;
+    if (index === NUMBER) return 1;
+    if (index === COUNTRY) return 2;
+    if (index === ENCRYPTION) return head + d.pairs.length + 2;
+    return head + (index - PAIR) + 1;
+  };
+  const draft: CallDraft = { number: '', toNumber: '', pairs: [] };
+  const done = await MultiStepInput.run<CallDraft>(
+    (d) => place(ENCRYPTION, d),
+    draft,
+    [numberStep, countryStep, encryptionStep, ...Array.from({ length: MAX_PAIRS }, (_, k) => pairStep(k))],
+    place,
+  );
+  if (!done?.encryption) return undefined;
+  return { toNumber: done.toNumber, metadata: metadataOf(done.pairs), encryption: done.encryption };
 }
 
 /** Place a test call from the editor: one attempt, a Retry offered by the error only when the platform says nothing was done. */
