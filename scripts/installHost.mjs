@@ -5,7 +5,7 @@
 //   node scripts/installHost.mjs --verify   only check the installed host
 // Environment: AGENT_WORKBENCH_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/agent-workbench).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,10 +30,28 @@ const DEBIAN_PACKAGES = [
 
 const say = (line) => console.log(`[host] ${line}`);
 
-function run(cmd, args, options = {}) {
-  say(`$ ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit', ...options });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
+/**
+ * Runs a step of the install. With `logFile`, its output (hundreds of lines of native module builds, and
+ * prebuilt downloads that fail before a build from source succeeds) goes to that file, and only a failed
+ * step prints its last lines.
+ */
+function run(cmd, args, { logFile, ...options } = {}) {
+  say(`$ ${cmd} ${args.join(' ')}${logFile ? `  (output in ${logFile})` : ''}`);
+  const out = logFile ? openSync(logFile, 'a') : undefined;
+  let r;
+  try {
+    r = spawnSync(cmd, args, { stdio: out === undefined ? 'inherit' : ['ignore', out, out], ...options });
+  } finally {
+    if (out !== undefined) closeSync(out);
+  }
+  if (r.status === 0) return;
+  if (logFile) {
+    const tail = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-40);
+    console.error(tail.map((l) => `[host] | ${l}`).join('\n'));
+  }
+  throw new Error(
+    `${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})${logFile ? `; its output is in ${logFile}` : ''}`,
+  );
 }
 
 export function installDebianPackages() {
@@ -113,7 +131,9 @@ export async function installCodeServer({ force = false } = {}) {
   };
 
   // 1. Fetch without running scripts, so the nested projects can be prepared first.
-  run('npm', ['install', '--ignore-scripts', '--no-package-lock'], { cwd: dir, env });
+  const logFile = join(dir, 'install.log');
+  rmSync(logFile, { force: true });
+  run('npm', ['install', '--ignore-scripts', '--no-package-lock'], { cwd: dir, env, logFile });
   const pkgDir = join(dir, 'node_modules', 'code-server');
   const vscodeDir = join(pkgDir, 'lib', 'vscode');
   const shrinkwrap = join(vscodeDir, 'npm-shrinkwrap.json');
@@ -132,7 +152,7 @@ export async function installCodeServer({ force = false } = {}) {
   }
 
   // 3. Run the approved install scripts (argon2 and code-server's post-install, which builds VS Code's modules).
-  run('npm', ['rebuild', '--ignore-scripts=false', '--foreground-scripts'], { cwd: dir, env });
+  run('npm', ['rebuild', '--ignore-scripts=false', '--foreground-scripts'], { cwd: dir, env, logFile });
 
   writeFileSync(installedMarker(), `${new Date().toISOString()}\n`);
   rmSync(tmp, { recursive: true, force: true });

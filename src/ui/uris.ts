@@ -9,6 +9,8 @@ export const Scheme = {
   remote: 'agent-workbench-remote',
   /** Read-only sides of a checked-out file: its base snapshot, the platform's side of a conflict, the local side. */
   mirror: 'agent-workbench-mirror',
+  /** Read-only documents of a webhook delivery the receiver took: its verdict, signature headers and body. */
+  delivery: 'agent-workbench-delivery',
 } as const;
 
 /** The parts vscode.Uri.from takes, and the parts of a vscode.Uri the parsers read. */

@@ -92,12 +92,22 @@ export function parseBehavior(text: string): Doc {
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
 
 /**
- * A topic file. Without front matter, the file name (less `.md`) is the topic's name; an id
+ * The topic name a file without one in its front matter stands for, as a person reads the file name:
+ * `gift-vouchers.md` is "Gift vouchers" (dashes and underscores are spaces, the first letter a capital).
+ */
+export function topicNameOfFile(fileName: string): string {
+  const base = fileName.replace(/\.md$/, '');
+  const words = base.replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return words ? words.charAt(0).toLocaleUpperCase('en') + words.slice(1) : base;
+}
+
+/**
+ * A topic file. Without front matter, the file name read as words is the topic's name (topicNameOfFile); an id
  * that is not a string is ignored, so the file counts as a new topic rather than a broken one.
  */
 export function parseTopic(text: string, fileName: string): Doc | Unreadable {
   const m = FRONT_MATTER.exec(text);
-  if (!m) return { kind: 'topic', name: fileName.replace(/\.md$/, ''), content: withoutFinalNewline(text) };
+  if (!m) return { kind: 'topic', name: topicNameOfFile(fileName), content: withoutFinalNewline(text) };
   let front: unknown;
   try {
     front = m[1]!.trim() === '' ? {} : (canonicalFront(m[1]!) ?? parseYaml(m[1]!));
@@ -107,8 +117,7 @@ export function parseTopic(text: string, fileName: string): Doc | Unreadable {
   if (front === null || typeof front !== 'object' || Array.isArray(front))
     return { problem: 'The front matter must be fields such as "name: Opening hours".' };
   const f = front as Record<string, unknown>;
-  const name =
-    typeof f.name === 'string' || typeof f.name === 'number' ? String(f.name) : fileName.replace(/\.md$/, '');
+  const name = typeof f.name === 'string' || typeof f.name === 'number' ? String(f.name) : topicNameOfFile(fileName);
   if (name === '') return { problem: 'The front matter needs a name.' };
   let body = text.slice(m[0].length);
   // The blank line after the front matter is layout, not content.

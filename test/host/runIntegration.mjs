@@ -101,6 +101,8 @@ try {
       extensionDevelopmentPath: ROOT,
       extensionTestsPath: join(ROOT, 'out', 'test', 'integration', 'index.js'),
     }),
+    // The page loads before a test starts; on a busy machine that alone can take longer than a navigation's 30 s.
+    { timeout: 180_000 },
   );
 
   // A run ends when the results file is written; a failed run is reported by the workbench much later.

@@ -45,4 +45,11 @@ suite('Extension in VS Code', () => {
     assert.ok(contributes.viewsContainers.activitybar.some((c) => c.id === 'agentWorkbench'));
     assert.ok(contributes.views.agentWorkbench?.some((v) => v.id === 'agentWorkbench.agents'));
   });
+
+  test("the editor applies its default that hides a checked-out folder's .workbench bookkeeping (beside an agent.json) from the Explorer", () => {
+    const exclude = vscode.workspace.getConfiguration('files').inspect<Record<string, unknown>>('exclude');
+    assert.deepEqual(exclude?.defaultValue?.['**/.workbench'], { when: 'agent.json' });
+    // VS Code's own defaults are kept beside it.
+    assert.equal(exclude?.defaultValue?.['**/.git'], true);
+  });
 });

@@ -107,6 +107,22 @@ suite('Webhook receiver and alerts watcher', () => {
     assert.equal(listed[0]!.delivery.verdict.verified, false);
     assert.match(String(listed[0]!.item.description), /^unverified \(assumed scheme\)/);
 
+    // Opened, a delivery is a read-only document (not an untitled one that asks to be saved when closed).
+    const doc = await exec<vscode.TextDocument>('openWebhookDelivery', listed[0]!.delivery);
+    assert.ok(doc, ui.lastError());
+    assert.equal(doc.isUntitled, false);
+    assert.equal(doc.uri.scheme, 'agent-workbench-delivery');
+    assert.equal(doc.languageId, 'jsonc');
+    assert.match(doc.getText(), /^\/\/ unverified/);
+    assert.ok(doc.getText().includes('"No call"'));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    assert.ok(
+      !vscode.window.tabGroups.all.some((g) =>
+        g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === doc.uri.toString()),
+      ),
+      'closed without a question',
+    );
+
     // A delivery is listed as it arrives, while its signature is checked: here the platform takes 3 s to list
     // its webhook endpoints.
     await admin.addFault({ family: 'build', method: 'GET', path: 'webhook-endpoints', delayMs: 3_000, times: 1 });

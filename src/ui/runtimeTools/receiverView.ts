@@ -10,6 +10,7 @@ import type { EndpointResult } from '../model/alertsSource';
 import { prompts } from '../common/prompts';
 import { Command, ContextKey, ItemContext, View } from '../ids';
 import type { Log } from '../log';
+import { Scheme } from '../uris';
 import type { ProfileModels } from '../model/profileModels';
 import { formatAmount, metricLabel, operatorWords, stateLabel } from '../common/alertFormat';
 import { copyAction } from './toolSupport';
@@ -161,8 +162,26 @@ export function registerWebhookReceiver(
     return result?.endpoint.id ? { url, endpoint: { id: result.endpoint.id, name: result.endpoint.name } } : { url };
   }
 
-  async function openDelivery(d?: ReceivedDelivery): Promise<void> {
-    if (!d) return;
+  // A delivery opens as a read-only document of its own (not an untitled one that asks to be saved on close); its
+  // text is made when it is opened, and kept while the receiver keeps the delivery.
+  const opened = new WeakMap<ReceivedDelivery, vscode.Uri>();
+  const texts = new Map<string, string>();
+  let openedCount = 0;
+  store.add(
+    vscode.workspace.registerTextDocumentContentProvider(Scheme.delivery, {
+      provideTextDocumentContent: (uri) =>
+        texts.get(uri.path) ?? vscode.l10n.t('// This delivery is no longer kept by the webhook receiver.\n'),
+    }),
+  );
+  store.add(
+    receiver.onDidChange(() => {
+      const kept = new Set(receiver.deliveries.map((d) => opened.get(d)?.path));
+      for (const path of texts.keys()) if (!kept.has(path)) texts.delete(path);
+    }),
+  );
+
+  async function openDelivery(d?: ReceivedDelivery): Promise<vscode.TextDocument | undefined> {
+    if (!d) return undefined;
     const headers = Object.entries(d.headers)
       .filter(([k]) => k.startsWith('webhook-'))
       .map(([k, v]) => `${k}: ${v}`);
@@ -173,9 +192,19 @@ export function registerWebhookReceiver(
       // Shown as received.
     }
     const content = `// ${verdictText(d.verdict)}${d.verdict.verified || d.verdict.checking ? '' : `: ${d.verdict.reason}`}\n${headers.map((h) => `// ${h}`).join('\n')}\n${body}\n`;
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content, language: 'jsonc' }), {
-      preview: true,
-    });
+    let uri = opened.get(d);
+    if (!uri) {
+      const time = d.receivedAt.toISOString().slice(11, 19).replace(/:/g, '-');
+      uri = vscode.Uri.from({
+        scheme: Scheme.delivery,
+        path: `/${++openedCount} ${d.eventType ?? 'delivery'} ${time}.jsonc`,
+      });
+      opened.set(d, uri);
+    }
+    texts.set(uri.path, content);
+    const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), 'jsonc');
+    await vscode.window.showTextDocument(doc, { preview: true });
+    return doc;
   }
 
   for (const registration of [

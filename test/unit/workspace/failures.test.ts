@@ -28,16 +28,16 @@ describe('file mirror: failures and files that cannot be pushed', { skip: READS_
       createTopic: (agentId: string, branchId: string, topic: { name: string; content: string }) =>
         client.createTopic(agentId, branchId, topic, AbortSignal.timeout(200)),
     });
-    await assert.rejects(new AgentMirror(fs, impatient).push(), /Create topic "parking" was cancelled/);
+    await assert.rejects(new AgentMirror(fs, impatient).push(), /Create topic "Parking" was cancelled/);
     const parking = async (): Promise<number> =>
-      (await client.listTopics(AGENT, MAIN.branchId)).filter((x) => x.name === 'parking').length;
+      (await client.listTopics(AGENT, MAIN.branchId)).filter((x) => x.name === 'Parking').length;
     for (let waited = 0; (await parking()) === 0 && waited < 3000; waited += 25)
       await new Promise((r) => setTimeout(r, 25));
     assert.equal(await parking(), 1, 'the server made it');
     const report = await mirror.push();
     assert.deepEqual(report.sent, []);
     assert.equal(await parking(), 1, 'and only once');
-    assert.match(fs.files.get('knowledge/parking.md')!, /^---\nname: parking\nid: kt_/);
+    assert.match(fs.files.get('knowledge/parking.md')!, /^---\nname: Parking\nid: kt_/);
     assert.ok((await mirror.status({ remote: true })).every((f) => f.state === 'unchanged'));
   });
 

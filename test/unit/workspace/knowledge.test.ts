@@ -30,11 +30,11 @@ describe('file mirror: knowledge files and branches', { skip: READS_PLATFORM_COP
       report.sent.map((a) => a.kind),
       ['createTopic'],
     );
-    const created = (await client.listTopics(AGENT, MAIN.branchId)).find((x) => x.name === 'gift-cards');
+    const created = (await client.listTopics(AGENT, MAIN.branchId)).find((x) => x.name === 'Gift cards');
     assert.equal(created?.content, 'Gift cards never expire.');
     assert.equal(
       fs.files.get('knowledge/gift-cards.md'),
-      `---\nname: gift-cards\nid: ${created.topicId}\n---\n\nGift cards never expire.\n`,
+      `---\nname: Gift cards\nid: ${created.topicId}\n---\n\nGift cards never expire.\n`,
     );
     assert.ok((await mirror.status({ remote: true })).every((f) => f.state === 'unchanged'));
   });

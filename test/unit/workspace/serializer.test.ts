@@ -84,9 +84,17 @@ describe('file mirror: serializer, file merge, file systems', () => {
   it('reads what a person writes: no front matter, no blank line, a number as name; reports broken ones', () => {
     assert.deepEqual(parseTopic('Just text\n', 'gift-cards.md'), {
       kind: 'topic',
-      name: 'gift-cards',
+      name: 'Gift cards',
       content: 'Just text',
     });
+    // A file name is read as words: dashes and underscores are spaces, the first letter a capital, the rest as typed.
+    for (const [file, name] of [
+      ['gift-vouchers.md', 'Gift vouchers'],
+      ['opening_hours.md', 'Opening hours'],
+      ['FAQ.md', 'FAQ'],
+      ['--.md', '--'],
+    ] as const)
+      assert.equal((parseTopic('x', file) as { name: string }).name, name);
     assert.deepEqual(parseTopic('---\nname: 42\n---\nBody', 'x.md'), { kind: 'topic', name: '42', content: 'Body' });
     assert.match((parseTopic('---\nname: [unclosed\n---\n', 'x.md') as { problem: string }).problem, /not valid YAML/);
     assert.match((parseTopic('---\nname: ""\n---\n', 'x.md') as { problem: string }).problem, /needs a name/);
