@@ -91,7 +91,7 @@ export class DeliveryLedger implements IDisposable {
     if (!e || e.state !== 'queued') return;
     e.writtenOn = connection;
     this.setState(e, 'written');
-    this.arm(e, this.echoKnown ? (this.options.echoWaitMs ?? 5_000) : (this.options.answerWaitMs ?? 15_000));
+    this.arm(e);
   }
 
   failed(id: string, error: unknown): void {
@@ -171,12 +171,21 @@ export class DeliveryLedger implements IDisposable {
     return undefined;
   }
 
-  /** Still written and unanswered on the open connection after `ms`: in doubt (on a lost one, `lost` decides). */
-  private arm(e: Entry, ms: number): void {
+  /**
+   * Still written and not shown to have arrived on the open connection after the echo's wait (where the platform
+   * echoes; the echo may become known meanwhile) or the answer's: in doubt. On a lost connection `lost` decides.
+   */
+  private arm(e: Entry): void {
+    const echoWait = this.options.echoWaitMs ?? 5_000;
+    const answerWait = Math.max(echoWait, this.options.answerWaitMs ?? 15_000);
+    const check = (waited: number): void => {
+      if (e.state !== 'written' || !e.writtenOn || !this.isCurrent(e.writtenOn)) return;
+      if (this.echoKnown || waited >= answerWait) return this.doubt(e, 'quiet');
+      e.timer = setTimeout(() => check(answerWait), answerWait - waited);
+      e.timer.unref?.();
+    };
     clearTimeout(e.timer);
-    e.timer = setTimeout(() => {
-      if (e.state === 'written' && e.writtenOn && this.isCurrent(e.writtenOn)) this.doubt(e, 'quiet');
-    }, ms);
+    e.timer = setTimeout(() => check(echoWait), echoWait);
     e.timer.unref?.();
   }
 

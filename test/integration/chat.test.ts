@@ -191,7 +191,7 @@ suite('Chat playground', () => {
     const notices = p.snapshot().lines.filter((l) => l.role === 'notice' && l.text.startsWith('Reconnected by itself'));
     assert.ok(notices.length > 0, 'the panel said it reconnected');
     await until('the last reconnect caught up', () =>
-      /\(\d+ times\); resumed from position \d+: \d+ missed events? caught up, none shown twice\./.test(
+      /\(\d+ times\); \d+ missed events? caught up \(the platform replayed \d+\), none shown twice\./.test(
         p
           .snapshot()
           .lines.filter((l) => l.role === 'notice' && l.text.startsWith('Reconnected by itself'))

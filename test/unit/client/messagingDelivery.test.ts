@@ -155,7 +155,7 @@ describe('client: messaging delivery, one ledger in the session (spec: Messaging
 
   it('an answer after a message confirms it where there is no echo; a message neither echoed nor answered is unconfirmed after the wait and not written again', async () => {
     onMessage = (ws, text) => (text === 'answered' ? answer(ws, 'Yes.') : undefined);
-    const { s, last } = await open({ answerWaitMs: 100 });
+    const { s, last } = await open({ echoWaitMs: 50, answerWaitMs: 100 });
     await s.sendMessage('answered');
     await until('delivered by the answer', () => last('answered')?.state === 'delivered');
     assert.equal(last('answered')!.confirmedBy, 'answer');
