@@ -139,11 +139,16 @@ export class DeliveryLedger implements IDisposable {
     return lost.map((e) => this.rewrite(e));
   }
 
-  /** The last message, queued to be written again at the platform's word (its error table says to re-send it). */
-  rewriteLast(): Delivery | undefined {
-    // One still waiting to be written goes out once anyway.
-    if (!this.last || this.last.state === 'queued') return undefined;
-    return this.rewrite(this.last);
+  /**
+   * The last message again, as a message of its own, at the platform's word (its error table says to re-send it):
+   * the platform may have it already, and then has it twice, as the conversation will show. The last one is no
+   * longer waited for. Undefined when it is still waiting to be written (it goes out once anyway).
+   */
+  repeatLast(): Delivery | undefined {
+    const last = this.last;
+    if (!last || last.state === 'queued') return undefined;
+    if (PENDING.has(last.state)) this.setState(last, 'replaced');
+    return this.add(last.text, last.custom);
   }
 
   /** The person sends a message again: the old one is no longer waited for. Returns it, or undefined when delivered. */

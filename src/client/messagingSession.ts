@@ -591,7 +591,7 @@ export class MessagingSession implements IDisposable {
         case 'resend': {
           // Retried is what failed: the message (at the platform's word, not a guess), or the join when the
           // error came before the agent joined.
-          const again = this.ledger.rewriteLast();
+          const again = this.ledger.repeatLast();
           if (again) void this.write(again).catch(() => undefined);
           else if (!this.events.joined) void this.join().catch(() => undefined);
           break;

@@ -23,11 +23,18 @@ export function historyEvents(payload: Record<string, unknown>): { events: unkno
   };
 }
 
-/** The text of a payload that carries exactly one text field (an answer under a name we do not know), else undefined. */
+/** A field that holds what someone says, by its name. */
+const TEXT_FIELD = /text|message|content|body|answer|response|reply|utterance/i;
+
+/**
+ * The text of a payload that carries exactly one text field (a string under a name such as `text`, `message` or
+ * `content`): most likely an answer under a name we do not know. Undefined otherwise, so that an event of some
+ * other kind (a survey's `{survey: "csat"}`) is not taken for one.
+ */
 export function oneText(payload: unknown): string | undefined {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
-  const texts = Object.values(payload).filter((v): v is string => typeof v === 'string');
-  return texts.length === 1 ? texts[0] : undefined;
+  const texts = Object.entries(payload).filter(([k, v]) => typeof v === 'string' && TEXT_FIELD.test(k));
+  return texts.length === 1 ? (texts[0]![1] as string) : undefined;
 }
 
 /**
