@@ -4,6 +4,8 @@ import {
   clientEventSchema,
   clientPayloadSchemas,
   type ServerEvent,
+  type ServerEventKind,
+  type ServerEventNames,
   type SessionEndReason,
   serverEventSchema,
   serverPayloadSchemas,
@@ -13,6 +15,8 @@ import {
 import type { IDisposable } from '../core/disposable';
 import { Emitter, type Event } from '../core/event';
 import { PlatformError } from './errors';
+import type { RecoveryAction } from './messagingRecovery';
+import { oneText, ServerEventAliases } from './messagingUnknowns';
 
 type Payloads = typeof serverPayloadSchemas;
 
@@ -35,6 +39,10 @@ export type MessagingEvent = { [T in MessagingEventType]: MessagingEventOf<T> }[
 export interface UnrecognizedEvent {
   raw: unknown;
   problem: string;
+  /** An event of a type the contract does not know: its type. */
+  type?: string;
+  /** Such an event whose payload carries exactly one text field: that text (most likely an answer under another name). */
+  text?: string;
 }
 
 /** Reads one server event against the contract. */
@@ -49,8 +57,10 @@ export function parseServerEvent(raw: unknown): { event: MessagingEvent } | { un
     };
   }
   const type = envelope.data.type;
-  if (!Object.hasOwn(serverPayloadSchemas, type))
-    return { unrecognized: { raw, problem: `unknown event type ${type}` } };
+  if (!Object.hasOwn(serverPayloadSchemas, type)) {
+    const text = oneText(envelope.data.payload);
+    return { unrecognized: { raw, problem: `unknown event type ${type}`, type, ...(text !== undefined ? { text } : {}) } };
+  }
   const payload = serverPayloadSchemas[type as MessagingEventType].safeParse(envelope.data.payload);
   if (!payload.success) {
     return {
@@ -70,6 +80,8 @@ export interface SystemMessage {
   text: string;
   isError: boolean;
   event: MessagingEventOf<'EVENT_TYPE_SYSTEM_MESSAGE'>;
+  /** What the session itself does about it (the spec's client action), when it does something. */
+  sessionAction?: Exclude<RecoveryAction, 'none'>;
 }
 
 export type HandoffChange =
@@ -156,6 +168,8 @@ export interface HistoryBatch {
   events: number;
   fresh: number;
   cursor: number;
+  /** The batch's payload had no list of events this client could find: why (its events are unknown, not none). */
+  unreadable?: string;
 }
 
 /**
@@ -188,6 +202,17 @@ export class SessionEvents implements IDisposable {
   conversationId: string | undefined;
   /** The agent-joined event was seen (live or in the history). */
   joined = false;
+  private readonly aliases: ServerEventAliases;
+
+  /** `names`: the names a person set for the server events the spec does not name. */
+  constructor(names: Partial<ServerEventNames> = {}) {
+    this.aliases = new ServerEventAliases(names);
+  }
+
+  /** From now on, events named `name` are read as the events of this kind. */
+  useName(kind: ServerEventKind, name: string): void {
+    this.aliases.set(kind, name);
+  }
 
   /** Parses a received text; a batch is unpacked. Returns the event, or undefined when unusable. */
   parse(text: string): MessagingEvent | undefined {
@@ -198,10 +223,17 @@ export class SessionEvents implements IDisposable {
       this._onUnrecognizedEvent.fire({ raw: text, problem: 'not JSON' });
       return undefined;
     }
-    const parsed = parseServerEvent(raw);
+    const parsed = parseServerEvent(this.renamed(raw));
     if ('event' in parsed) return parsed.event;
     this._onUnrecognizedEvent.fire(parsed.unrecognized);
     return undefined;
+  }
+
+  /** The event with the type it stands for, when a person named it so; as it came otherwise. */
+  private renamed(raw: unknown): unknown {
+    if (typeof raw !== 'object' || raw === null || !('type' in raw) || typeof raw.type !== 'string') return raw;
+    const ours = this.aliases.ours(raw.type);
+    return ours === raw.type ? raw : { ...raw, type: ours };
   }
 
   /** Forgets the session's history (a new session starts from nothing). */
@@ -226,7 +258,7 @@ export class SessionEvents implements IDisposable {
     const start = this.cursor ?? 0;
     let fresh = 0;
     for (const raw of events) {
-      const parsed = parseServerEvent(raw);
+      const parsed = parseServerEvent(this.renamed(raw));
       if ('unrecognized' in parsed) this._onUnrecognizedEvent.fire(parsed.unrecognized);
       else if (this.deliver(parsed.event)) fresh += 1;
     }
@@ -235,6 +267,12 @@ export class SessionEvents implements IDisposable {
     const batch = { events: events.length, fresh, cursor };
     this._onHistory.fire(batch);
     return batch;
+  }
+
+  /** A history batch whose events could not be found: said so, with the cursor left where it was. */
+  unreadableHistory(raw: unknown, problem: string): void {
+    this._onUnrecognizedEvent.fire({ raw, problem: `the history batch cannot be read: ${problem}` });
+    this._onHistory.fire({ events: 0, fresh: 0, cursor: this.cursor ?? 0, unreadable: problem });
   }
 
   /** Delivers an event unless it was delivered before; true when delivered. */

@@ -4,6 +4,8 @@ import {
   type ClientEventNames,
   type ClientEventType,
   JOIN_REQUEST_TYPE,
+  type ServerEventKind,
+  type ServerEventNames,
   type SessionEndReason,
 } from '../contract/messaging';
 import type { IDisposable } from '../core/disposable';
@@ -22,7 +24,9 @@ import {
   type SystemMessage,
   type UnrecognizedEvent,
 } from './messagingEvents';
-import { RecoveryPlanner, type SessionRecovery } from './messagingRecovery';
+import { type Delivery, DeliveryLedger } from './messagingLedger';
+import { type RecoveryAction, RecoveryPlanner, type SessionRecovery } from './messagingRecovery';
+import { historyEvents } from './messagingUnknowns';
 import { OPEN_OPERATION, SendQueue, SessionSocket, socketUrl } from './messagingSocket';
 
 export type CloseReason = 'closed' | 'ended' | 'expired' | 'unauthorized' | 'failed';
@@ -52,6 +56,13 @@ export interface MessagingSessionOptions {
   joinTimeoutMs?: number;
   /** Names of the four assumed client events (the spec shows only the join request); defaults in ASSUMED_CLIENT_EVENT_NAMES. */
   eventNames?: Partial<ClientEventNames>;
+  /** Names of the server events the spec does not name, read besides ours (ASSUMED_SERVER_EVENT_NAMES). */
+  serverEventNames?: Partial<ServerEventNames>;
+  /** After a reconnect's history, how long an answer may take to show that a message written before the drop arrived (default 1.5 s). */
+  lostGraceMs?: number;
+  /** How long a written message may wait for its echo (platform known to echo; default 5 s) or an answer (default 15 s). */
+  echoWaitMs?: number;
+  answerWaitMs?: number;
   /** Starts a new session when the platform says this one is gone ("Error: Session not found"). */
   newSession?: () => Promise<{ sessionId: string; accessToken: AccessToken }>;
   /** The wait of "retry after a few seconds" (default 3 s). */
@@ -92,15 +103,16 @@ const RENEW_MARGIN_MS = 5_000;
  * sent meanwhile delivered once afterwards. The access token never appears in errors or states.
  */
 export class MessagingSession implements IDisposable {
-  private readonly events = new SessionEvents();
+  private readonly events: SessionEvents;
+  private readonly ledger: DeliveryLedger;
+  private readonly _onSystemMessage = new Emitter<SystemMessage>();
   private readonly _onExpired = new Emitter<{ message: string }>();
   private readonly _onStateChange = new Emitter<SessionState>();
   private readonly _onRecovery = new Emitter<SessionRecovery>();
   private readonly names: ClientEventNames;
   private readonly planner = new RecoveryPlanner();
-  /** The last user message, for "re-send" actions. */
-  /** The last user message, with its custom metadata: what "send the message again" sends. */
-  private lastMessage: { text: string; custom?: Record<string, unknown> } | undefined;
+  /** Settles, a while after a reconnect's history, what was written on the lost connection. */
+  private lostTimer: ReturnType<typeof setTimeout> | undefined;
   /** The socket is open (connect has resolved for this connection). */
   private opened = false;
   /**
@@ -112,18 +124,20 @@ export class MessagingSession implements IDisposable {
   private historyDone = false;
   private waitTimer: ReturnType<typeof setTimeout> | undefined;
   /** Every server event, once, in order; a history batch is delivered as the events it holds. */
-  readonly onEvent: Event<MessagingEvent> = this.events.onEvent;
-  /** Each history batch received (on every connect): how many events, how many new here. */
-  readonly onHistory: Event<HistoryBatch> = this.events.onHistory;
+  readonly onEvent: Event<MessagingEvent>;
+  /** Each history batch received (on every connect): how many events, how many new here, or why it is unreadable. */
+  readonly onHistory: Event<HistoryBatch>;
   /** The agent's answer as it grows (streaming) and when complete or interrupted. */
-  readonly onMessage: Event<AgentMessage> = this.events.onMessage;
-  readonly onTyping: Event<boolean> = this.events.onTyping;
-  readonly onHandoff: Event<HandoffChange> = this.events.onHandoff;
-  /** System messages with their level; after an error the connection stays open. */
-  readonly onSystemMessage: Event<SystemMessage> = this.events.onSystemMessage;
-  readonly onSessionEnd: Event<{ reason: SessionEndReason | string }> = this.events.onSessionEnd;
+  readonly onMessage: Event<AgentMessage>;
+  readonly onTyping: Event<boolean>;
+  readonly onHandoff: Event<HandoffChange>;
+  /** System messages with their level, and what the session itself does about them; the connection stays open. */
+  readonly onSystemMessage: Event<SystemMessage> = this._onSystemMessage.event;
+  readonly onSessionEnd: Event<{ reason: SessionEndReason | string }>;
   /** Events the contract does not know, kept for display rather than dropped silently. */
-  readonly onUnrecognizedEvent: Event<UnrecognizedEvent> = this.events.onUnrecognizedEvent;
+  readonly onUnrecognizedEvent: Event<UnrecognizedEvent>;
+  /** Each change of where a message the person sent stands (the session's one ledger of them). */
+  readonly onDelivery: Event<Delivery>;
   /** The session cannot be continued (inactivity, gone, or its token expired): start a new one. */
   readonly onExpired: Event<{ message: string }> = this._onExpired.event;
   readonly onStateChange: Event<SessionState> = this._onStateChange.event;
@@ -150,12 +164,48 @@ export class MessagingSession implements IDisposable {
     this.redactor.add(this.token.reveal());
     this.policy = options.reconnect ?? DEFAULT_RECONNECT;
     this.names = { ...ASSUMED_CLIENT_EVENT_NAMES, ...options.eventNames };
+    this.events = new SessionEvents(options.serverEventNames);
+    this.ledger = new DeliveryLedger((connection) => connection === this.socket && this.opened, {
+      ...(options.echoWaitMs !== undefined ? { echoWaitMs: options.echoWaitMs } : {}),
+      ...(options.answerWaitMs !== undefined ? { answerWaitMs: options.answerWaitMs } : {}),
+    });
+    this.onEvent = this.events.onEvent;
+    this.onHistory = this.events.onHistory;
+    this.onMessage = this.events.onMessage;
+    this.onTyping = this.events.onTyping;
+    this.onHandoff = this.events.onHandoff;
+    this.onSessionEnd = this.events.onSessionEnd;
+    this.onUnrecognizedEvent = this.events.onUnrecognizedEvent;
+    this.onDelivery = this.ledger.onChange;
+    // These listeners come first, so the ledger knows of an echo or an answer before anyone else hears of it.
     this.events.onSessionEnd(({ reason }) => this.ended(reason));
-    this.events.onSystemMessage((m) => this.recover(m.text));
+    this.events.onSystemMessage((m) => {
+      const action = this.recover(m.text);
+      this._onSystemMessage.fire(action ? { ...m, sessionAction: action } : m);
+    });
     this.events.onEvent((e) => {
       if (e.type === 'EVENT_TYPE_VIRTUAL_AGENT_JOINED') this.agentJoined();
       if (e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE') this.planner.reset();
+      if (e.type === 'EVENT_TYPE_USER_MESSAGE') this.ledger.echoed(e.payload.text, e.id);
+      if (e.type === 'EVENT_TYPE_LIVE_AGENT_MESSAGE') this.ledger.answered();
     });
+    this.events.onMessage((m) => {
+      if (m.state === 'complete') this.ledger.answered();
+    });
+    // An event of a name not known here that carries one text is most likely the answer under another name.
+    this.events.onUnrecognizedEvent((u) => {
+      if (u.text !== undefined) this.ledger.answered();
+    });
+  }
+
+  /** The platform has echoed a message in this session (so a missing echo means something). */
+  get echoKnown(): boolean {
+    return this.ledger.echoKnown;
+  }
+
+  /** From now on, server events named `name` are read as the events of this kind (a name the person chose). */
+  useServerEventName(kind: ServerEventKind, name: string): void {
+    this.events.useName(kind, name);
   }
 
   /** The session's id; it changes when the session starts a new one after "Session not found". */
@@ -186,9 +236,38 @@ export class MessagingSession implements IDisposable {
     return this.connecting;
   }
 
-  sendMessage(text: string, custom?: Record<string, unknown>): Promise<void> {
-    this.lastMessage = { text, ...(custom ? { custom } : {}) };
-    return this.send('userMessage', { text }, custom, 'Send a message');
+  /**
+   * Sends a message of the person's; resolves once written to a connection. Where it stands afterwards (delivered,
+   * unconfirmed) is told through onDelivery, whose first change for it comes before this returns.
+   */
+  async sendMessage(text: string, custom?: Record<string, unknown>): Promise<void> {
+    checkClientEvent(
+      { type: CANONICAL.userMessage, payload: { text }, ...(custom !== undefined ? { metadata: { custom } } : {}) },
+      'Send a message',
+    );
+    if (this.closed) throw new SessionClosedError(this.closed);
+    await this.write(this.ledger.add(text, custom));
+  }
+
+  /** The person sends again a message that is unconfirmed or failed: a new message; the old one is no longer waited for. */
+  async sendAgain(deliveryId: string): Promise<void> {
+    const old = this.ledger.replace(deliveryId);
+    if (old) await this.sendMessage(old.text, old.custom);
+  }
+
+  /** Writes a message of the ledger; the ledger hears where it went. */
+  private async write(d: Delivery): Promise<void> {
+    const json = JSON.stringify({
+      type: this.names.userMessage,
+      payload: { text: d.text },
+      ...(d.custom !== undefined ? { metadata: { custom: d.custom } } : {}),
+    });
+    try {
+      this.ledger.written(d.id, await this.outbox.push(json));
+    } catch (err) {
+      this.ledger.failed(d.id, err);
+      throw err;
+    }
   }
 
   /** Typing is momentary: while the connection is down it is not kept for later. */
@@ -222,6 +301,8 @@ export class MessagingSession implements IDisposable {
     this._onExpired.dispose();
     this._onStateChange.dispose();
     this._onRecovery.dispose();
+    this._onSystemMessage.dispose();
+    this.ledger.dispose();
   }
 
   private get closed(): ClosedState | undefined {
@@ -428,7 +509,12 @@ export class MessagingSession implements IDisposable {
   private receive(text: string): void {
     const event = this.events.parse(text);
     if (!event) return;
-    if (event.type === 'EVENT_TYPE_EVENT_BATCH') return this.history(event.payload.events, event.payload.cursor);
+    if (event.type === 'EVENT_TYPE_EVENT_BATCH') {
+      const found = historyEvents(event.payload);
+      if ('events' in found) return this.history(found.events, event.payload.cursor);
+      this.events.unreadableHistory(event, found.unreadable);
+      return this.afterHistory();
+    }
     // A history event beyond the cursor means some were missed: reconnect to have them replayed in order.
     if (this.historyDone && this.events.isAhead(event)) return this.socket?.drop();
     this.events.deliver(event);
@@ -444,6 +530,7 @@ export class MessagingSession implements IDisposable {
     this.clearWait();
     if (this.closed || this.historyDone || !this.socket) return;
     this.historyDone = true;
+    this.settleLostLater();
     const autoJoin = this.options.autoJoin ?? true;
     if (this.events.joined || !autoJoin) return this.release();
     // Straight to the socket, ahead of what waits: a failed join is decided again on the next connect.
@@ -472,15 +559,28 @@ export class MessagingSession implements IDisposable {
     this.outbox.resume(this.socket);
   }
 
+  /**
+   * What was written on a lost connection and not shown to have arrived: a while after the history (an answer
+   * in progress may still show it arrived), written again where the platform is known to echo, else unconfirmed.
+   */
+  private settleLostLater(): void {
+    clearTimeout(this.lostTimer);
+    this.lostTimer = setTimeout(() => {
+      if (this.closed || !this.socket || !this.opened) return;
+      for (const d of this.ledger.lost()) void this.write(d).catch(() => undefined);
+    }, this.options.lostGraceMs ?? 1_500);
+    this.lostTimer.unref?.();
+  }
+
   private clearWait(): void {
     if (this.waitTimer) clearTimeout(this.waitTimer);
     this.waitTimer = undefined;
   }
 
-  /** Carries out the client action of the spec's system-message table, and says so. */
-  private recover(text: string): void {
+  /** Carries out the client action of the spec's system-message table, and says so; returns the action it takes. */
+  private recover(text: string): Exclude<RecoveryAction, 'none'> | undefined {
     const plan = this.planner.plan(text);
-    if (!plan || this.closed) return;
+    if (!plan || this.closed) return undefined;
     this._onRecovery.fire({ action: plan.action, systemText: text, message: plan.advice });
     const act = (): void => {
       if (this.closed) return;
@@ -488,17 +588,14 @@ export class MessagingSession implements IDisposable {
         case 'rejoin':
           void this.join().catch(() => undefined);
           break;
-        case 'resend':
-          // Retried is what failed: the message, or the join when the error came before the agent joined.
-          if (this.lastMessage !== undefined)
-            void this.send(
-              'userMessage',
-              { text: this.lastMessage.text },
-              this.lastMessage.custom,
-              'Send the message again',
-            ).catch(() => undefined);
+        case 'resend': {
+          // Retried is what failed: the message (at the platform's word, not a guess), or the join when the
+          // error came before the agent joined.
+          const again = this.ledger.repeatLast();
+          if (again) void this.write(again).catch(() => undefined);
           else if (!this.events.joined) void this.join().catch(() => undefined);
           break;
+        }
         case 'reconnect':
           this.socket?.drop();
           break;
@@ -511,6 +608,7 @@ export class MessagingSession implements IDisposable {
     };
     if (plan.later) setTimeout(act, this.options.retryLaterMs ?? 3_000).unref?.();
     else act();
+    return plan.action === 'none' ? undefined : plan.action;
   }
 
   /** "Start a new session": with `newSession` the session moves to a new one itself; without it, it ends as expired. */
@@ -587,6 +685,7 @@ export class MessagingSession implements IDisposable {
     if (this.closed) return;
     this.ready = false;
     this.clearWait();
+    clearTimeout(this.lostTimer);
     this.stop.abort();
     const socket = this.socket;
     this.socket = undefined;

@@ -159,7 +159,7 @@ function text(data: RawData): string {
 interface Pending {
   seq: number;
   text: string;
-  resolve(): void;
+  resolve(socket: SessionSocket): void;
   reject(err: unknown): void;
 }
 
@@ -173,8 +173,8 @@ export class SendQueue {
   private target: SessionSocket | undefined;
   private refusal: (() => unknown) | undefined;
 
-  /** Resolves once written to a socket; rejects when the queue is closed first. */
-  push(text: string): Promise<void> {
+  /** Resolves with the socket it was written to, once written; rejects when the queue is closed first. */
+  push(text: string): Promise<SessionSocket> {
     if (this.refusal) return Promise.reject(this.refusal());
     return new Promise((resolve, reject) => {
       this.items.push({ seq: (this.sequence += 1), text, resolve, reject });
@@ -204,7 +204,10 @@ export class SendQueue {
     const socket = this.target;
     if (!socket) return;
     for (const item of this.items.splice(0))
-      socket.send(item.text).then(item.resolve, () => this.putBack(item, socket));
+      socket.send(item.text).then(
+        () => item.resolve(socket),
+        () => this.putBack(item, socket),
+      );
   }
 
   /**

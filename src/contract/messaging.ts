@@ -85,6 +85,24 @@ export const ASSUMED_CLIENT_EVENT_NAMES = {
 export type ClientEventKind = keyof typeof ASSUMED_CLIENT_EVENT_NAMES;
 /** The names a session sends its four assumed client events under. */
 export type ClientEventNames = Record<ClientEventKind, string>;
+/**
+ * The server event names the spec does not show (it names the history batch, the joined event, system messages
+ * and SESSION_END only): ours, kept in this one table that a person can override (the setting
+ * agentWorkbench.messaging.serverEventNames) when the platform names them differently. A name set there is read
+ * as the event it stands for; ours are still read too.
+ */
+export const ASSUMED_SERVER_EVENT_NAMES = {
+  agentMessage: 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE',
+  agentMessageChunk: 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK',
+  agentTyping: 'EVENT_TYPE_VIRTUAL_AGENT_TYPING',
+  liveAgentMessage: 'EVENT_TYPE_LIVE_AGENT_MESSAGE',
+  handoffStarted: 'EVENT_TYPE_HANDOFF_STARTED',
+  handoffEnded: 'EVENT_TYPE_HANDOFF_ENDED',
+  userMessageEcho: 'EVENT_TYPE_USER_MESSAGE',
+} as const;
+export type ServerEventKind = keyof typeof ASSUMED_SERVER_EVENT_NAMES;
+/** The names a session reads the assumed server events under. */
+export type ServerEventNames = Record<ServerEventKind, string>;
 /** The one client event type the spec shows. */
 export const JOIN_REQUEST_TYPE = 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN';
 
@@ -195,9 +213,13 @@ export type ServerEvent = z.infer<typeof serverEventSchema>;
 
 /** Server payloads, one per server event type (and the echo of a user message). */
 export const serverPayloadSchemas = {
-  /** The history; `cursor` is ours (the position after it), and without it the session counts the events. */
+  /**
+   * The history; `events` and `cursor` are ours (the spec shows no payload): without `cursor` the session counts the
+   * events, without `events` it reads the payload's one list (messagingEvents.ts, historyEvents).
+   */
   EVENT_TYPE_EVENT_BATCH: z.looseObject({
-    events: extraOr(z.array(z.unknown()), []),
+    // No default: a batch without `events` is read from its one list, or said unreadable (never read as empty).
+    events: extra(z.array(z.unknown())),
     cursor: extra(z.number().int().nonnegative()),
   }),
   EVENT_TYPE_VIRTUAL_AGENT_JOINED: z.looseObject({ conversation_id: extra(z.string()), agent_name: extra(z.string()) }),

@@ -14,7 +14,7 @@ import type { LoggedRequest } from './requestLog';
 import type { LOCAL_CONNECTORS, LOCAL_KEYS } from './seed/credentials';
 import type { SeedName } from './seed/seeds';
 import type { ProjectSettings, StoredConnector, StoredTurn } from './state';
-import type { StoredSession } from './messaging/store';
+import type { ReceivedMessage, StoredSession } from './messaging/store';
 
 /**
  * The requests and answers of the admin API (`/_local/...`), which the local platform serves to tests and
@@ -191,6 +191,11 @@ export interface MessagingSessionView {
 }
 export interface MessagingSessionsReply {
   sessions: MessagingSessionView[];
+}
+
+/** `GET /messaging/sessions/{id}/messages`: every user message the session's WebSocket took in, in order. */
+export interface ReceivedMessagesReply {
+  messages: ReceivedMessage[];
 }
 
 /** `POST /messaging/sessions/{id}/events`: one event of any type to the session's open sockets. */

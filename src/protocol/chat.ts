@@ -49,7 +49,17 @@ export const LINE_ROLES = ['user', 'agent', 'liveAgent', 'system', 'notice'] as 
 export type LineRole = (typeof LINE_ROLES)[number];
 
 /** What a one-click fix does (the spec's client action of a system error, or an expired session). */
-export const FIX_KINDS = ['resend', 'edit', 'join', 'newSession', 'restart', 'handoff', 'settings'] as const;
+export const FIX_KINDS = [
+  'resend',
+  'edit',
+  'join',
+  'newSession',
+  'restart',
+  'handoff',
+  'settings',
+  /** Read the event this answer came as as the agent's answers from now on (a setting). */
+  'useAnswerName',
+] as const;
 export type FixKind = (typeof FIX_KINDS)[number];
 export interface Fix {
   kind: FixKind;
@@ -71,6 +81,8 @@ export interface ChatLine {
   custom?: Record<string, unknown>;
   /** Who spoke, for live agents. */
   speaker?: string;
+  /** A word beside who spoke: where a sent message stands ("not confirmed"), or the event an answer came as. */
+  note?: string;
   fix?: Fix;
 }
 
@@ -197,6 +209,7 @@ export const isChatLine: Guard<ChatLine> = (v): v is ChatLine =>
     error: isOptional(isBoolean),
     custom: isOptional(isJsonObject),
     speaker: isOptional(isString),
+    note: isOptional(isString),
     fix: isOptional(isFix),
   });
 

@@ -165,16 +165,31 @@ suite('Chat playground', () => {
       const text = `Question ${i}: what are your opening hours on Sunday?`;
       sent.push(text);
       await p.send(text);
-      await until(`answer ${i}`, () => answers(p).length === i + 1, 60_000).catch((err: Error) => {
+      await until(
+        `answer ${i}`,
+        async () => {
+          // Before this platform has been seen to echo, a message lost with its connection is not written again by
+          // itself: its line says "not confirmed", and the person sends it again.
+          const doubt = byRole(p, 'user').find((l) => l.text === text && l.note === 'not confirmed' && l.fix);
+          if (doubt) await p.fix(doubt.id);
+          return answers(p).length === i + 1;
+        },
+        60_000,
+      ).catch((err: Error) => {
         const s = p.snapshot();
         throw new Error(
           `${err.message}; status ${JSON.stringify(s.status)}; last lines ${JSON.stringify(s.lines.slice(-4).map((l) => [l.role, l.text.slice(0, 60), l.streaming]))}`,
         );
       });
     }
-    const lines = p.snapshot().lines.filter((l) => l.role === 'user' || l.role === 'agent');
+    // A line the person sent again stays, marked "not confirmed", beside the one sent again.
+    const lines = p
+      .snapshot()
+      .lines.filter((l) => (l.role === 'user' && l.note !== 'not confirmed') || l.role === 'agent');
     assert.deepEqual(
-      byRole(p, 'user').map((l) => l.text),
+      byRole(p, 'user')
+        .filter((l) => l.note !== 'not confirmed')
+        .map((l) => l.text),
       sent,
       'each message once, in order',
     );
@@ -191,7 +206,7 @@ suite('Chat playground', () => {
     const notices = p.snapshot().lines.filter((l) => l.role === 'notice' && l.text.startsWith('Reconnected by itself'));
     assert.ok(notices.length > 0, 'the panel said it reconnected');
     await until('the last reconnect caught up', () =>
-      /\(\d+ times\); resumed from position \d+: \d+ missed events? caught up, none shown twice\./.test(
+      /\(\d+ times\); \d+ missed events? caught up \(the platform replayed \d+\), none shown twice\./.test(
         p
           .snapshot()
           .lines.filter((l) => l.role === 'notice' && l.text.startsWith('Reconnected by itself'))

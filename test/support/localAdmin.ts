@@ -22,6 +22,7 @@ import {
   type FaultsReply,
   type HealthReply,
   type MessagingSessionsReply,
+  type ReceivedMessagesReply,
   type OkReply,
   type OptionsReply,
   type OptionsRequest,
@@ -194,6 +195,11 @@ export class LocalAdmin {
 
   messagingSessions(): Promise<MessagingSessionsReply['sessions']> {
     return this.send<MessagingSessionsReply>('GET', '/messaging/sessions').then((r) => r.sessions);
+  }
+
+  /** Every user message a session's WebSocket took in, in order (past its rate limit). */
+  receivedMessages(sessionId: string): Promise<ReceivedMessagesReply['messages']> {
+    return this.send<ReceivedMessagesReply>('GET', `/messaging/sessions/${sessionId}/messages`).then((r) => r.messages);
   }
 
   /** One event of any type to a session's open sockets (never its history). */

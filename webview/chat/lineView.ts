@@ -31,7 +31,7 @@ export function renderLine(line: ChatLine, onFix: (line: ChatLine) => void): Tem
     .join(' ');
   const who = line.speaker ? `${WHO[line.role]} · ${line.speaker}` : WHO[line.role];
   return html`<div class=${classes} data-line=${line.id}>
-    ${who ? html`<div class="meta"><span class="who">${visibleControls(who)}</span> <time>${timeOf(line.time)}</time>${line.role === 'user' && line.streaming ? html` <span class="state">sending…</span>` : nothing}${line.role !== 'user' && line.streaming ? html` <span class="state">writing…</span>` : nothing}${line.interrupted ? html` <span class="state">interrupted</span>` : nothing}</div>` : nothing}
+    ${who ? html`<div class="meta"><span class="who">${visibleControls(who)}</span> <time>${timeOf(line.time)}</time>${line.role === 'user' && line.streaming ? html` <span class="state">sending…</span>` : nothing}${line.role !== 'user' && line.streaming ? html` <span class="state">writing…</span>` : nothing}${line.interrupted ? html` <span class="state">interrupted</span>` : nothing}${line.note ? html` <span class="state note">${visibleControls(line.note)}</span>` : nothing}</div>` : nothing}
     <div class="text">${visibleControls(line.text)}</div>
     ${line.custom ? html`<div class="custom"><span>metadata.custom</span> <code>${visibleControls(JSON.stringify(line.custom))}</code></div>` : nothing}
     ${line.fix ? html`<vscode-button class="fix" secondary @click=${() => onFix(line)}>${line.fix.label}</vscode-button>` : nothing}

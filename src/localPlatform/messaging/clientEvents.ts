@@ -73,6 +73,10 @@ export class ClientEvents {
     const session = findSession(this.platform, sessionId);
     if ('error' in event) return this.out.error(ws, session, event.error, event.custom);
     const { custom } = event;
+    if (session && event.type === 'EVENT_TYPE_USER_MESSAGE') {
+      (session.received ??= []).push({ text: String(event.payload.text), ...(custom ? { custom } : {}) });
+      this.platform.mutated();
+    }
     if (takeSocketFault(this.platform, 'session-lookup', sessionId))
       return this.out.error(ws, session, S.sessionLookupFailed, custom);
     if (!session || session.status !== 'active' || takeSocketFault(this.platform, 'session-not-found', sessionId)) {

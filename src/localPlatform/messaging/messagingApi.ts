@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { ServerEvent } from '../../contract/messaging';
 import type { IDisposable } from '../../core/disposable';
-import type { ConnectorReply, MessagingSessionsReply, SessionEventReply } from '../adminApi';
+import type { ConnectorReply, MessagingSessionsReply, ReceivedMessagesReply, SessionEventReply } from '../adminApi';
 import { engineOf } from '../engine/agentEngine';
 import type { Family, FamilyContext } from '../family';
 import { buildError, Router } from '../http';
@@ -150,6 +150,12 @@ function addMessagingAdminRoutes(admin: Router, platform: Platform, hub: SocketH
       })),
     } satisfies MessagingSessionsReply,
   }));
+  // What the WebSocket took in: how a test counts that each message reached the platform once.
+  admin.get('/messaging/sessions/:sessionId/messages', (ctx) => {
+    const session = findSession(platform, ctx.params.sessionId!);
+    if (!session) throw buildError(404, `No messaging session ${ctx.params.sessionId}`);
+    return { body: { messages: session.received ?? [] } satisfies ReceivedMessagesReply };
+  });
   // One event of any type, to the session's open sockets only (never its history): how a client under test
   // meets an event it does not know.
   admin.post('/messaging/sessions/:sessionId/events', (ctx) => {

@@ -27,6 +27,14 @@ export interface StoredSession {
   events: ServerEvent[];
   /** Counter for the ids of events that are not kept in the history (chunks, typing, system messages). */
   seq: number;
+  /** Every user message the WebSocket took in (past its rate limit), in order: what a test counts. */
+  received?: ReceivedMessage[];
+}
+
+/** A user message as the platform received it. */
+export interface ReceivedMessage {
+  text: string;
+  custom?: Record<string, unknown>;
 }
 
 export interface MessagingSection {

@@ -27,6 +27,7 @@ const fixLabels = (): Record<FixKind, string> => ({
   restart: vscode.l10n.t('Restart'),
   handoff: vscode.l10n.t('Ask for a person again'),
   settings: vscode.l10n.t('Check the connection profile'),
+  useAnswerName: vscode.l10n.t('Use this name for answers'),
 });
 
 export function fixOf(kind: FixKind): Fix {

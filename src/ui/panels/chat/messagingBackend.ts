@@ -7,38 +7,25 @@ import type {
   SystemMessage,
   UnrecognizedEvent,
 } from '../../../client/messagingEvents';
+import type { Delivery } from '../../../client/messagingLedger';
 import type { SessionRecovery } from '../../../client/messagingRecovery';
 import type { MessagingSession, SessionState } from '../../../client/messagingSession';
 import type { ClientEventKind, ClientEventNames } from '../../../contract/messaging';
 import { Disposable, toDisposable } from '../../../core/disposable';
 import type { ChatLine, FixKind } from '../../../protocol/chat';
+import { messagingServerEventNames, setServerEventName } from '../../messagingSettings';
 import { platformContract } from '../../model/platformClients';
 import { type ChatBackend, fixOf, type SentMessage } from './chatBackend';
 import type { ChatTranscript } from './chatTranscript';
 import { systemErrorFix } from './systemErrorFixes';
 
 /**
- * After a reconnect, how long a message written before the drop may take to be echoed before it
- * is written again: the platform acknowledges a message only by echoing it, and one written as
- * the connection died is lost with it (docs/api-assumptions.md).
- */
-const RESEND_AFTER_MS = 1_500;
-/** How long the session waits for a reconnect's history before it goes on without it (its historyTimeoutMs). */
-const HISTORY_WAIT_MS = 2_000;
-/**
- * How long a message written on an open connection may go without its echo before the person is told: the
- * platform may drop WebSocket messages over its rate limit without an answer (MSG-28).
+ * How long a message written on an open connection may go without its echo, where the platform echoes, before the
+ * person is told it may have been dropped (WebSocket messages over the rate limit may be, MSG-28).
  */
 const ECHO_WAIT_MS = 5_000;
-
-interface Unconfirmed {
-  line: ChatLine;
-  custom?: Record<string, unknown>;
-  /** The connection it was written on, once written. */
-  writtenOn?: number;
-  /** Tells the person when the echo does not come. */
-  echoTimer?: ReturnType<typeof setTimeout>;
-}
+/** The line of a message the person sent: one per message of the session's ledger. */
+const SENT = 'sent:';
 
 /** What the panel asks of itself when a fix is not the session's to carry out. */
 export interface PanelActions {
@@ -50,15 +37,17 @@ export interface PanelActions {
  * Messaging mode: one messaging session (access token, session, WebSocket) shown in a transcript.
  * The one file that uses the messaging session's API. Every event the session delivers (once
  * each, in order, replays removed) becomes an inspector entry and, where a person would see
- * something, a line; streamed answers grow one line in place.
+ * something, a line; streamed answers grow one line in place. What was sent and whether it arrived
+ * is the session's to know (its ledger): here each of its changes only becomes the message's line.
  */
 export class MessagingBackend extends Disposable implements ChatBackend {
   private session: MessagingSession | undefined;
-  /** Messages sent here and not yet echoed by the platform, oldest first. */
-  private readonly pending: Unconfirmed[] = [];
-  /** Counts connections: a message written on an earlier one and never echoed may have been lost with it. */
-  private connection = 0;
-  private resendTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Echoes of messages that have a line already (the session matched them to its ledger). */
+  private readonly ownEchoes = new Set<string>();
+  /** Lines of messages the ledger told of (to tell a message refused before it had one). */
+  private sentLines = 0;
+  /** Answers that came as events of a name not known here: the line, and the event's name. */
+  private readonly unknownAnswers = new Map<string, string>();
   private lastSent: SentMessage | undefined;
   private lastHandoffReason: string | undefined;
   private reconnects = 0;
@@ -67,11 +56,8 @@ export class MessagingBackend extends Disposable implements ChatBackend {
   /** Events that could not be read, and the line that counts them. */
   private unreadable = 0;
   private unreadableLine: string | undefined;
-  /** Reconnected, and the history that says what was missed has not arrived yet: where it resumes from. */
-  private awaitingHistory: { from: number } | undefined;
-
-  /** The system text the session is acting on itself (its onRecovery comes just before the message). */
-  private actedOn: string | undefined;
+  /** Reconnected, and the history that says what was missed has not arrived yet. */
+  private awaitingHistory = false;
 
   constructor(
     private readonly client: MessagingClient,
@@ -82,8 +68,6 @@ export class MessagingBackend extends Disposable implements ChatBackend {
     super();
     this.register(
       toDisposable(() => {
-        clearTimeout(this.resendTimer);
-        for (const entry of this.pending) clearTimeout(entry.echoTimer);
         this.session = undefined;
       }),
     );
@@ -112,7 +96,11 @@ export class MessagingBackend extends Disposable implements ChatBackend {
       // The panel closed meanwhile: no connection is opened for it.
       if (this.isDisposed) return;
       this.t.inspect('in', 'session', { session_id: created.sessionId });
-      const session = this.client.session(created, { eventNames: this.eventNames });
+      const session = this.client.session(created, {
+        eventNames: this.eventNames,
+        serverEventNames: messagingServerEventNames(),
+        echoWaitMs: ECHO_WAIT_MS,
+      });
       this.session = session;
       this.listen(session);
       // After its listeners: closing the session tells nobody, as the panel that closed it needs no news of it.
@@ -134,75 +122,78 @@ export class MessagingBackend extends Disposable implements ChatBackend {
     const session = this.session;
     if (!session) return;
     this.lastSent = { text, ...(custom ? { custom } : {}) };
-    const line: ChatLine = {
-      id: this.t.localId('sent'),
-      role: 'user',
-      text,
-      time: new Date().toISOString(),
-      streaming: true,
-      ...(custom ? { custom } : {}),
-    };
-    const entry: Unconfirmed = { line, ...(custom ? { custom } : {}) };
-    this.pending.push(entry);
-    this.t.upsert(line);
-    this.t.startTurn();
-    await this.write(entry);
-  }
-
-  private async write(entry: Unconfirmed): Promise<void> {
-    const { text } = entry.line;
     const type = this.nameOf('userMessage');
-    this.t.inspect('out', type, {
-      type,
-      payload: { text },
-      ...(entry.custom ? { metadata: { custom: entry.custom } } : {}),
-    });
+    this.t.inspect('out', type, { type, payload: { text }, ...(custom ? { metadata: { custom } } : {}) });
+    this.t.startTurn();
+    const lines = this.sentLines;
     try {
-      await this.session?.sendMessage(text, entry.custom);
-      entry.writtenOn = this.connection;
-      clearTimeout(entry.echoTimer);
-      entry.echoTimer = setTimeout(() => this.notEchoed(entry), ECHO_WAIT_MS);
+      await session.sendMessage(text, custom);
     } catch (err) {
-      const i = this.pending.indexOf(entry);
-      if (i >= 0) this.pending.splice(i, 1);
-      this.t.upsert({ ...entry.line, streaming: false, error: true, fix: fixOf('resend') });
+      // Refused before the session took it (a closed session, or a message it cannot send): a line says so.
+      if (this.sentLines === lines)
+        this.t.upsert({
+          id: this.t.localId('sent'),
+          role: 'user',
+          text,
+          time: new Date().toISOString(),
+          error: true,
+          fix: fixOf('resend'),
+          ...(custom ? { custom } : {}),
+        });
       this.problem(err);
     }
   }
 
-  /**
-   * A message written on the open connection and not echoed: the platform may have dropped it (over its rate
-   * limit, MSG-28), so the line says so and offers to send it again. It stays waiting: a late echo confirms it.
-   */
-  private notEchoed(entry: Unconfirmed): void {
-    if (!this.pending.includes(entry) || entry.writtenOn !== this.connection) return;
-    if (this.session?.state.kind !== 'open') return;
-    this.t.upsert({ ...entry.line, streaming: false, error: true, fix: fixOf('resend') });
-    const quoted = entry.line.text.length > 60 ? `${entry.line.text.slice(0, 57)}…` : entry.line.text;
+  /** Where a message the person sent stands, as the session's ledger says: its line. */
+  private delivery(d: Delivery): void {
+    const id = `${SENT}${d.id}`;
+    const before = this.t.line(id);
+    if (!before) this.sentLines += 1;
+    const { streaming: _s, error: _e, note: _n, fix: _f, ...line } = before ?? {
+      id,
+      role: 'user' as const,
+      text: d.text,
+      time: new Date().toISOString(),
+      ...(d.custom ? { custom: d.custom } : {}),
+    };
+    switch (d.state) {
+      case 'queued':
+        if (d.rewrites > 0)
+          this.t.inspect('note', 'sent again: the platform did not show it had it', { text: d.text });
+        return this.t.upsert({ ...line, streaming: true });
+      case 'written':
+        return this.t.upsert({ ...line, streaming: true });
+      case 'delivered':
+        if (d.echoId) this.ownEchoes.add(d.echoId);
+        return this.t.upsert(line);
+      case 'unconfirmed':
+        // Where the platform echoes, a missing echo is a sign of loss; elsewhere only a doubt.
+        this.t.upsert({
+          ...line,
+          ...(d.echoKnown ? { error: true } : {}),
+          note: vscode.l10n.t('not confirmed'),
+          fix: fixOf('resend'),
+        });
+        if (d.doubt === 'quiet' && d.echoKnown) this.notEchoed(d.text);
+        return;
+      case 'replaced':
+        // Sent again as a message of its own: this one stays as it was, without a second Send again.
+        return this.t.upsert({ ...(before ?? line), streaming: false, fix: undefined });
+      case 'failed':
+        return this.t.upsert({ ...line, error: true, fix: fixOf('resend') });
+    }
+  }
+
+  /** A message written on the open connection and not echoed, where the platform echoes: it may have dropped it. */
+  private notEchoed(text: string): void {
+    const quoted = text.length > 60 ? `${text.slice(0, 57)}…` : text;
     this.t.notice(
       vscode.l10n.t(
-        'The platform has not echoed "{0}" after {1} s: it may have dropped it (messages over its rate limit are dropped without an answer). Send it again if no answer comes.',
+        'The platform has not echoed "{0}" after {1} s: it may have dropped it. Send it again if no answer comes.',
         quoted,
         ECHO_WAIT_MS / 1000,
       ),
     );
-  }
-
-  /**
-   * Writes again what was written on a lost connection and is still not echoed `afterMs` from now: once the
-   * reconnect's history is back, or (without one) once the session stopped waiting for it.
-   */
-  private resendLost(afterMs: number): void {
-    clearTimeout(this.resendTimer);
-    this.resendTimer = setTimeout(() => {
-      if (this.session?.state.kind !== 'open') return;
-      for (const entry of this.pending) {
-        if (entry.writtenOn === undefined || entry.writtenOn >= this.connection) continue;
-        entry.writtenOn = undefined;
-        this.t.inspect('note', 'sent again: not in the history after the reconnect', { text: entry.line.text });
-        void this.write(entry);
-      }
-    }, afterMs);
   }
 
   typing(typing: boolean): void {
@@ -228,16 +219,19 @@ export class MessagingBackend extends Disposable implements ChatBackend {
   async fix(kind: FixKind, line: ChatLine): Promise<void> {
     switch (kind) {
       case 'resend': {
-        // A message of the person's own that got no echo is sent again as it was; after a system error, the last one.
-        const own = line.role === 'user' ? this.pending.find((p) => p.line.id === line.id) : undefined;
-        if (own) {
-          this.pending.splice(this.pending.indexOf(own), 1);
-          clearTimeout(own.echoTimer);
-          this.t.upsert({ ...own.line, streaming: false, error: true });
-          await this.send(own.line.text, own.custom);
+        // A message of the person's own that is not confirmed is sent again as a new one; after a system error, the last.
+        const own = line.role === 'user' && line.id.startsWith(SENT) ? line.id.slice(SENT.length) : undefined;
+        if (own && this.session) {
+          const type = this.nameOf('userMessage');
+          this.t.inspect('out', type, { type, payload: { text: line.text } });
+          this.t.startTurn();
+          await this.session.sendAgain(own).catch((err: unknown) => this.problem(err));
         } else if (this.lastSent) await this.send(this.lastSent.text, this.lastSent.custom);
         break;
       }
+      case 'useAnswerName':
+        await this.useAnswerName(line);
+        break;
       case 'edit':
         this.panel.draft(this.lastSent?.text ?? '');
         break;
@@ -257,8 +251,23 @@ export class MessagingBackend extends Disposable implements ChatBackend {
     this.t.upsert({ ...line, fix: undefined });
   }
 
+  /** Events of the name this answer came as are read as the agent's answers: in the settings and in this session. */
+  private async useAnswerName(line: ChatLine): Promise<void> {
+    const name = this.unknownAnswers.get(line.id);
+    if (!name) return;
+    await setServerEventName('agentMessage', name);
+    this.session?.useServerEventName('agentMessage', name);
+    this.t.notice(
+      vscode.l10n.t(
+        'Events named {0} are read as the agent\'s answers from now on (setting agentWorkbench.messaging.serverEventNames, agentMessage).',
+        name,
+      ),
+    );
+  }
+
   private listen(s: MessagingSession): void {
     for (const sub of [
+      s.onDelivery((d) => this.delivery(d)),
       s.onEvent((e) => this.event(e)),
       s.onHistory((batch) => this.historyRead(batch)),
       s.onMessage((m) => this.agentMessage(m)),
@@ -282,19 +291,11 @@ export class MessagingBackend extends Disposable implements ChatBackend {
     const custom = e.metadata.custom;
     const time = e.timestamp;
     switch (e.type) {
-      case 'EVENT_TYPE_USER_MESSAGE': {
-        const i = this.pending.findIndex((p) => p.line.text === e.payload.text);
-        const mine = i >= 0 ? this.pending.splice(i, 1)[0] : undefined;
-        clearTimeout(mine?.echoTimer);
-        this.t.upsert({
-          id: mine?.line.id ?? e.id,
-          role: 'user',
-          text: e.payload.text,
-          time,
-          ...(custom ? { custom } : {}),
-        });
+      case 'EVENT_TYPE_USER_MESSAGE':
+        // The echo of a message sent here confirmed its line; another (sent before, elsewhere) gets one.
+        if (this.ownEchoes.delete(e.id)) break;
+        this.t.upsert({ id: e.id, role: 'user', text: e.payload.text, time, ...(custom ? { custom } : {}) });
         break;
-      }
       case 'EVENT_TYPE_VIRTUAL_AGENT_JOINED':
         // The conversation id is not always in the event: one known before stays.
         if (e.payload.conversation_id) this.t.setStatus({ conversationId: e.payload.conversation_id });
@@ -355,17 +356,14 @@ export class MessagingBackend extends Disposable implements ChatBackend {
 
   /** The session carries out the spec's client action itself; the person is told what it did. */
   private recovery(r: SessionRecovery): void {
-    this.actedOn = r.action === 'none' ? undefined : r.systemText;
     this.t.inspect('note', `client action: ${r.action}`, { system_text: r.systemText, message: r.message });
     this.t.notice(r.message);
   }
 
   private systemMessage(m: SystemMessage): void {
     // No one-click fix for what the session is already doing: a second re-send would send the message twice.
-    const byTheSession = this.actedOn === m.text;
-    this.actedOn = undefined;
     const fix =
-      m.isError && !byTheSession
+      m.isError && !m.sessionAction
         ? systemErrorFix(m.text, platformContract().messagingContract.SYSTEM_ERRORS)
         : undefined;
     this.t.upsert({
@@ -384,6 +382,7 @@ export class MessagingBackend extends Disposable implements ChatBackend {
    */
   private unrecognized(u: UnrecognizedEvent): void {
     this.t.inspect('in', `unrecognized: ${u.problem}`, u.raw, { unrecognized: true });
+    if (u.type !== undefined && u.text !== undefined) return this.unknownAnswer(u.type, u.text);
     this.unreadable += 1;
     const text =
       this.unreadable === 1
@@ -401,13 +400,30 @@ export class MessagingBackend extends Disposable implements ChatBackend {
     else this.unreadableLine = this.t.notice(text).id;
   }
 
+  /**
+   * An event of a name not known here whose payload carries one text: most likely the agent's answer under another
+   * name. Shown as an answer, marked with the name, with the one click that reads that name as answers from now on.
+   */
+  private unknownAnswer(type: string, text: string): void {
+    const id = this.t.localId('answer');
+    this.unknownAnswers.set(id, type);
+    this.t.upsert({
+      id,
+      role: 'agent',
+      text,
+      time: new Date().toISOString(),
+      note: vscode.l10n.t('as {0}', type),
+      fix: fixOf('useAnswerName'),
+    });
+    this.t.setStatus({ agentTyping: false });
+  }
+
   private state(state: SessionState): void {
     switch (state.kind) {
       case 'connecting':
         this.t.setStatus({ state: 'connecting', text: vscode.l10n.t('Connecting…'), canSend: true });
         break;
       case 'reconnecting':
-        if (!this.wasReconnecting) this.connection += 1;
         this.wasReconnecting = true;
         // No one is seen typing through a lost connection; the history says what happened meanwhile.
         this.t.setStatus({
@@ -454,22 +470,28 @@ export class MessagingBackend extends Disposable implements ChatBackend {
   private reconnected(): void {
     this.wasReconnecting = false;
     this.reconnects += 1;
-    const from = this.session?.cursor ?? 0;
-    this.awaitingHistory = { from };
-    if (this.pending.length) this.resendLost(HISTORY_WAIT_MS + RESEND_AFTER_MS);
-    this.sayReconnected(vscode.l10n.t('resumed from position {0}; reading what was missed…', from));
+    this.awaitingHistory = true;
+    this.sayReconnected(vscode.l10n.t('reading what the platform replays of what was missed…'));
   }
 
-  /** The reconnect's history arrived: what was missed is in the conversation, each event once. */
+  /** The reconnect's history arrived: what was missed is in the conversation, each event once, counted as it came. */
   private historyRead(batch: HistoryBatch): void {
-    const resumed = this.awaitingHistory;
-    if (!resumed) return;
-    this.awaitingHistory = undefined;
-    if (this.pending.length) this.resendLost(RESEND_AFTER_MS);
+    if (!this.awaitingHistory) return;
+    this.awaitingHistory = false;
+    if (batch.unreadable !== undefined) {
+      this.sayReconnected(
+        vscode.l10n.t(
+          "the platform's replay of what was missed cannot be read ({0}); it is in the inspector as it came.",
+          batch.unreadable,
+        ),
+        true,
+      );
+      return;
+    }
     const caught =
       batch.fresh === 1 ? vscode.l10n.t('1 missed event') : vscode.l10n.t('{0} missed events', batch.fresh);
     this.sayReconnected(
-      vscode.l10n.t('resumed from position {0}: {1} caught up, none shown twice.', resumed.from, caught),
+      vscode.l10n.t('{0} caught up (the platform replayed {1}), none shown twice.', caught, batch.events),
       true,
     );
   }
