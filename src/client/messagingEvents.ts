@@ -59,7 +59,9 @@ export function parseServerEvent(raw: unknown): { event: MessagingEvent } | { un
   const type = envelope.data.type;
   if (!Object.hasOwn(serverPayloadSchemas, type)) {
     const text = oneText(envelope.data.payload);
-    return { unrecognized: { raw, problem: `unknown event type ${type}`, type, ...(text !== undefined ? { text } : {}) } };
+    return {
+      unrecognized: { raw, problem: `unknown event type ${type}`, type, ...(text !== undefined ? { text } : {}) },
+    };
   }
   const payload = serverPayloadSchemas[type as MessagingEventType].safeParse(envelope.data.payload);
   if (!payload.success) {

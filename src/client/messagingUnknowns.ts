@@ -1,8 +1,4 @@
-import {
-  ASSUMED_SERVER_EVENT_NAMES,
-  type ServerEventKind,
-  type ServerEventNames,
-} from '../contract/messaging';
+import { ASSUMED_SERVER_EVENT_NAMES, type ServerEventKind, type ServerEventNames } from '../contract/messaging';
 
 /**
  * Reading what the spec does not show of the messaging WebSocket: the names of the events it does not name, the

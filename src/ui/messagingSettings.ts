@@ -7,7 +7,12 @@ import {
 } from '../contract/messaging';
 
 const SECTION = 'agentWorkbench.messaging';
-const CLIENT_KINDS: ReadonlyArray<keyof ClientEventNames> = ['userMessage', 'userTyping', 'requestHandoff', 'endSession'];
+const CLIENT_KINDS: ReadonlyArray<keyof ClientEventNames> = [
+  'userMessage',
+  'userTyping',
+  'requestHandoff',
+  'endSession',
+];
 const SERVER_KINDS = Object.keys(ASSUMED_SERVER_EVENT_NAMES) as ServerEventKind[];
 
 /** The names set under one setting, for the kinds given; names left unset are left out. */

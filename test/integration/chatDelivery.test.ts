@@ -126,7 +126,9 @@ suite("Chat playground against a platform of only the spec's messaging events", 
     await p.fix(greeting.id);
     assert.equal(settings().get<Record<string, string>>('serverEventNames')?.agentMessage, 'EVENT_TYPE_BOT_RESPONSE');
     assert.ok(
-      byRole(p, 'notice').some((l) => /^Events named EVENT_TYPE_BOT_RESPONSE are read as the agent's answers/.test(l.text)),
+      byRole(p, 'notice').some((l) =>
+        /^Events named EVENT_TYPE_BOT_RESPONSE are read as the agent's answers/.test(l.text),
+      ),
     );
     assert.equal(p.snapshot().lines.find((l) => l.id === greeting.id)?.fix, undefined, 'one click');
 

@@ -149,7 +149,13 @@ export class MessagingBackend extends Disposable implements ChatBackend {
     const id = `${SENT}${d.id}`;
     const before = this.t.line(id);
     if (!before) this.sentLines += 1;
-    const { streaming: _s, error: _e, note: _n, fix: _f, ...line } = before ?? {
+    const {
+      streaming: _s,
+      error: _e,
+      note: _n,
+      fix: _f,
+      ...line
+    } = before ?? {
       id,
       role: 'user' as const,
       text: d.text,
@@ -158,8 +164,7 @@ export class MessagingBackend extends Disposable implements ChatBackend {
     };
     switch (d.state) {
       case 'queued':
-        if (d.rewrites > 0)
-          this.t.inspect('note', 'sent again: the platform did not show it had it', { text: d.text });
+        if (d.rewrites > 0) this.t.inspect('note', 'sent again: the platform did not show it had it', { text: d.text });
         return this.t.upsert({ ...line, streaming: true });
       case 'written':
         return this.t.upsert({ ...line, streaming: true });
@@ -259,7 +264,7 @@ export class MessagingBackend extends Disposable implements ChatBackend {
     this.session?.useServerEventName('agentMessage', name);
     this.t.notice(
       vscode.l10n.t(
-        'Events named {0} are read as the agent\'s answers from now on (setting agentWorkbench.messaging.serverEventNames, agentMessage).',
+        "Events named {0} are read as the agent's answers from now on (setting agentWorkbench.messaging.serverEventNames, agentMessage).",
         name,
       ),
     );
