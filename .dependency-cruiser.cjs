@@ -154,6 +154,12 @@ module.exports = {
       'the local platform uses core and contract only.',
     ),
     never(
+      'lint-below-ui',
+      layer('lint'),
+      `${ROOT}(client|localPlatform|ui|cli|protocol)/|${ROOT}extension\\.ts$`,
+      'the checks of agent folders run in the editor and on the command line alike: core, contract and the file layout of workspace only.',
+    ),
+    never(
       'cli-headless',
       layer('cli'),
       `${ROOT}ui/|${ROOT}extension\\.ts$`,
