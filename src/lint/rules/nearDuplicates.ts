@@ -5,15 +5,40 @@ import type { FolderRule } from '../rule';
 /** Words per shingle: long enough that ordinary phrases do not make two topics look alike. */
 const SHINGLE_WORDS = 5;
 /** A shingle found in more topics than this is boilerplate (a footer, a disclaimer) and tells nothing apart. */
-const COMMON_SHINGLE_TOPICS = 50;
+const COMMON_SHINGLE_TOPICS = 20;
+/** One shingle in this many is compared (see `shingles`). */
+const SAMPLE = 4;
+/** Topics shorter than this keep every shingle: a sample of a few would say little. */
+const SHORT_TOPIC_WORDS = 60;
 
-/** FNV-1a over a string: a 32-bit hash, enough to tell shingles apart in one folder. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+/**
+ * The words of a text as 32-bit hashes (FNV-1a of each word in lower case), read in one pass without building
+ * strings: letters and digits make words; every character past ASCII counts as a letter.
+ */
+function wordHashes(text: string): number[] {
+  const out: number[] = [];
+  let h = 0;
+  let inWord = false;
+  for (let i = 0; i <= text.length; i++) {
+    let c = i < text.length ? text.charCodeAt(i) : 32;
+    if (c >= 65 && c <= 90) c += 32;
+    const wordChar = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c > 127;
+    if (wordChar) {
+      if (!inWord) h = 0x811c9dc5;
+      h = Math.imul(h ^ c, 0x01000193);
+      inWord = true;
+    } else if (inWord) {
+      out.push(h >>> 0);
+      inWord = false;
+    }
   }
+  return out;
+}
+
+/** A hash of a run of word hashes. */
+function combine(words: readonly number[], from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
   return h >>> 0;
 }
 
@@ -23,38 +48,52 @@ const cache = new Map<string, Uint32Array>();
 export function shingles(content: string): Uint32Array {
   const known = cache.get(content);
   if (known) return known;
-  const words = content.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = wordHashes(content);
   const set = new Set<number>();
-  if (words.length > 0 && words.length < SHINGLE_WORDS) set.add(hash(words.join(' ')));
-  for (let i = 0; i + SHINGLE_WORDS <= words.length; i++) set.add(hash(words.slice(i, i + SHINGLE_WORDS).join(' ')));
+  if (words.length > 0 && words.length < SHINGLE_WORDS) set.add(combine(words, 0, words.length));
+  for (let i = 0; i + SHINGLE_WORDS <= words.length; i++) {
+    const h = combine(words, i, i + SHINGLE_WORDS);
+    // One shingle in SAMPLE is kept, chosen by its hash, so two topics keep the same ones: the share stays an
+    // estimate of the whole share at a fraction of the work. Short topics keep all: a sample would say little.
+    if (h % SAMPLE === 0 || words.length < SHORT_TOPIC_WORDS) set.add(h);
+  }
   const out = Uint32Array.from(set);
   if (cache.size > 20_000) cache.clear();
   cache.set(content, out);
   return out;
 }
 
-/** The share of shingles two topics have in common (Jaccard), for every pair that shares any, above `threshold`. */
+/** Topic indexes fit in the low bits of a shingle's entry: a folder holds fewer topics than this. */
+const MAX_TOPICS = 2 ** 20;
+
+/**
+ * The share of shingles two topics have in common (Jaccard), for every pair that shares any, at `threshold` or
+ * above. Every (shingle, topic) goes into one sorted array, so topics sharing a shingle sit side by side.
+ */
 export function similarPairs(
   sets: readonly Uint32Array[],
   threshold: number,
 ): Array<{ a: number; b: number; similarity: number }> {
-  const postings = new Map<number, number[]>();
-  sets.forEach((set, i) => {
-    for (const h of set) {
-      const list = postings.get(h);
-      if (list) list.push(i);
-      else postings.set(h, [i]);
-    }
-  });
+  const n = Math.min(sets.length, MAX_TOPICS);
+  let total = 0;
+  for (let i = 0; i < n; i++) total += sets[i]!.length;
+  const entries = new Float64Array(total);
+  let k = 0;
+  for (let i = 0; i < n; i++) for (const h of sets[i]!) entries[k++] = h * MAX_TOPICS + i;
+  entries.sort();
   const shared = new Map<number, number>();
-  const n = sets.length;
-  for (const list of postings.values()) {
-    if (list.length < 2 || list.length > COMMON_SHINGLE_TOPICS) continue;
-    for (let x = 0; x < list.length; x++)
-      for (let y = x + 1; y < list.length; y++) {
-        const key = list[x]! * n + list[y]!;
-        shared.set(key, (shared.get(key) ?? 0) + 1);
-      }
+  for (let start = 0; start < total;) {
+    const h = Math.floor(entries[start]! / MAX_TOPICS);
+    let end = start + 1;
+    while (end < total && Math.floor(entries[end]! / MAX_TOPICS) === h) end++;
+    const count = end - start;
+    if (count >= 2 && count <= COMMON_SHINGLE_TOPICS)
+      for (let x = start; x < end; x++)
+        for (let y = x + 1; y < end; y++) {
+          const key = (entries[x]! % MAX_TOPICS) * n + (entries[y]! % MAX_TOPICS);
+          shared.set(key, (shared.get(key) ?? 0) + 1);
+        }
+    start = end;
   }
   const out: Array<{ a: number; b: number; similarity: number }> = [];
   for (const [key, count] of shared) {

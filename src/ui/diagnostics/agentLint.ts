@@ -10,7 +10,8 @@ import { toDiagnostic } from './problemDiagnostics';
 
 /**
  * The longest wait after a keystroke before a folder is checked again. A folder whose last check was quick is
- * checked again sooner (twice that check's time), so diagnostics follow typing closely where that costs little.
+ * checked again sooner (after as long as that check took), so diagnostics follow typing closely where that costs
+ * little, and a slow folder is not checked on every keystroke.
  */
 const TYPING_DELAY_MS = 150;
 /** How far up from a file an agent folder's agent.json is looked for. */
@@ -118,7 +119,7 @@ export class AgentLint extends Disposable {
     const root = this.agentFolderOf(uri);
     if (!root || this.isDisposed) return;
     const state = this.stateOf(root);
-    const delay = when === 'typing' ? Math.min(TYPING_DELAY_MS, 2 * (state.lastMs ?? TYPING_DELAY_MS)) : when;
+    const delay = when === 'typing' ? Math.min(TYPING_DELAY_MS, state.lastMs ?? TYPING_DELAY_MS) : when;
     // A closed document's unsaved text is gone: the file on disk is what counts again.
     if (closed) state.disk = undefined;
     if (state.timer) clearTimeout(state.timer);
