@@ -1,4 +1,4 @@
-import { REALTIME_CONFIG_NAME_PATTERN } from '../../contract/agents';
+import { REALTIME_CONFIG_NAME_PATTERN } from '../../contract/agentLimits';
 import { configOfPath, KNOWLEDGE_DIR, REALTIME_DIR } from '../../workspace/layout';
 import type { FileRule } from '../rule';
 

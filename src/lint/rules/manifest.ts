@@ -1,4 +1,4 @@
-import { AGENT_NAME_MAX, AGENT_NAME_MIN } from '../../contract/agents';
+import { AGENT_NAME_MAX, AGENT_NAME_MIN } from '../../contract/agentLimits';
 import { parseAgentManifest } from '../../workspace/agentManifest';
 import type { FileRule } from '../rule';
 
