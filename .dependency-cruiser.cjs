@@ -29,7 +29,7 @@ const ROOT = '(^|/)src/';
 const UI_BASE = ['common', 'model', 'connection'];
 
 /** The feature folders of src/ui: each uses the base folders, and another feature folder only along an edge below. */
-const UI_FEATURES = ['explorer', 'commands', 'workspace', 'panels', 'runtimeTools', 'localPlatform'];
+const UI_FEATURES = ['explorer', 'commands', 'workspace', 'panels', 'runtimeTools', 'localPlatform', 'diagnostics'];
 
 /**
  * The imports allowed between feature folders, each with its reason; any other is an error. `from` may name a
@@ -152,6 +152,12 @@ module.exports = {
       layer('localPlatform'),
       `${ROOT}(client|ui|workspace)/|${ROOT}extension\\.ts$`,
       'the local platform uses core and contract only.',
+    ),
+    never(
+      'lint-below-ui',
+      layer('lint'),
+      `${ROOT}(client|localPlatform|ui|cli|protocol)/|${ROOT}extension\\.ts$`,
+      'the checks of agent folders run in the editor and on the command line alike: core, contract and the file layout of workspace only.',
     ),
     never(
       'cli-headless',

@@ -50,6 +50,7 @@ import { AgentFolders } from './ui/workspace/agentFolders';
 import { MirrorDocuments, registerMirrorDocuments } from './ui/workspace/mirrorDocuments';
 import { type SourceControlSnapshot, SourceControls } from './ui/workspace/sourceControls';
 import { registerSyncCommands } from './ui/workspace/syncCommands';
+import { registerAgentDiagnostics } from './ui/diagnostics/registerDiagnostics';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -121,6 +122,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerSyncCommands(connection, sourceControls, mirrorDocuments, models),
     registerBranchCommands(connection, models, agentFolders),
     registerOpenBehaviorCommand(connection, agentFolders),
+    registerAgentDiagnostics(context.extensionUri, profiles, vault),
   ])
     store.add(registration);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.

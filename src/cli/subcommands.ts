@@ -1,3 +1,4 @@
+import { lint, LINT_SUMMARY } from '../lint/lintCommand';
 import { serve, SERVE_SUMMARY } from '../localPlatform/serveCommand';
 
 /** One subcommand of `node dist/cli.js`: its run resolves to the process's exit code, or to undefined when it keeps the process running (serve). */
@@ -18,4 +19,5 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
       return undefined;
     },
   },
+  lint: { summary: LINT_SUMMARY, run: lint },
 };

@@ -15,8 +15,9 @@ import { buildErrorBodySchema, ENVIRONMENTS, environmentSchema, extra, extraOr, 
 // Only the bounds the spec shows (agent name 1 to 128, at least 1 number per import) are here: the client
 // checks them before sending. Limits the spec does not show are the local platform's own
 // (src/localPlatform/ownLimits.ts) or this editor's (settings), never checked as the platform's.
-export const AGENT_NAME_MIN = 1;
-export const AGENT_NAME_MAX = 128;
+import { AGENT_NAME_MAX, AGENT_NAME_MIN } from './agentLimits';
+
+export { AGENT_NAME_MAX, AGENT_NAME_MIN, REALTIME_CONFIG_NAME_PATTERN } from './agentLimits';
 export const PHONE_NUMBERS_MIN = 1;
 export const AGENT_LIST_LIMIT_DEFAULT = 100;
 export const AGENT_LIST_LIMIT_MAX = 1000;
@@ -25,7 +26,6 @@ export const AGENT_ID_PATTERN = /^ag_[A-Za-z0-9_]{1,64}$/;
 export const BRANCH_ID_PATTERN = /^br_[A-Za-z0-9_]{1,64}$/;
 export const TOPIC_ID_PATTERN = /^kt_[A-Za-z0-9_]{1,64}$/;
 export const DEPLOYMENT_ID_PATTERN = /^dep_[A-Za-z0-9_]{1,64}$/;
-export const REALTIME_CONFIG_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** E.164: a plus, a non-zero country digit, at most 15 digits in all. */
 export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
 

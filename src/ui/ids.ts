@@ -74,6 +74,8 @@ export const Command = {
   refreshStatus: 'agentWorkbench.refreshStatus',
   openFileMerge: 'agentWorkbench.openFileMerge',
   completeFileMerge: 'agentWorkbench.completeFileMerge',
+  // Checks of agent folders
+  checkAgentFolder: 'agentWorkbench.checkAgentFolder',
   // Branches of checked-out agent folders
   createBranchFrom: 'agentWorkbench.createBranchFrom',
   switchBranch: 'agentWorkbench.switchBranch',

@@ -55,6 +55,7 @@ test('every layer rule reports the import that breaks it, vscode also when reach
   has('protocol-beside-contract', 'src/protocol/usesLocalPlatform.ts', 'src/localPlatform/usesClient.ts');
   has('webview-only-protocol', 'webview/app.ts', 'src/client/usesWorkspace.ts');
   has('cli-headless', 'src/cli/usesUi.ts', 'src/ui/view.ts');
+  has('lint-below-ui', 'src/lint/usesClient.ts', 'src/client/reachesEditor.ts');
   has('nothing-imports-cli', 'src/client/usesCli.ts', 'src/cli/usesUi.ts');
   has('vscode-only-in-ui', 'src/core/opensEditor.ts', 'vscode');
   // client may import core; it is the core module it uses that brings 'vscode' in.

@@ -6,7 +6,7 @@ import {
 } from '../../contract/agents';
 import { buildError, type RequestContext, type Router } from '../http';
 import { actorOf, type AgentsAccess } from './access';
-import { checkJsonSchema } from './jsonSchema';
+import { checkJsonSchema } from '../../core/jsonSchema';
 import type { StoredAgent, StoredRealtimeConfig } from './model';
 import { toRealtimeConfig } from './render';
 import { parseBody, requireId } from './validate';

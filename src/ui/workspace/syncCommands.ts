@@ -11,6 +11,7 @@ import { activeMergeResult, closeFileMerge, type FileMergeView, openFileMerge } 
 import { type MirrorDocuments, mirrorUri } from './mirrorDocuments';
 import { platformMirror, readAfresh } from './platformMirror';
 import { confirmRealtimePush } from './realtimeConfigs';
+import { confirmPushDespiteErrors } from './pushLintCheck';
 import type { AgentSourceControl, ShownStatus, SourceControls } from './sourceControls';
 
 /** What the Pull, Push and Refresh commands act on: a folder or file, a source control, a resource, or the current folder. */
@@ -144,6 +145,7 @@ export function registerSyncCommands(
       return { sent: [], refused: [] };
     }
     if (!(await confirmPush(name, outgoing))) return undefined;
+    if (!(await confirmPushDespiteErrors(c.folder.uri, name))) return undefined;
     const report = await c
       .serial(() =>
         withProgress(vscode.l10n.t('Pushing {0} ({1})…', name, branch.name), (signal) => {

@@ -8,7 +8,7 @@ import {
   type RealtimeConfig,
 } from '../../../src/contract/agents';
 import { seedDemoAgents } from '../../../src/localPlatform/agents/demo';
-import { checkJsonSchema } from '../../../src/localPlatform/agents/jsonSchema';
+import { checkJsonSchema } from '../../../src/core/jsonSchema';
 import { servedContent } from '../../../src/localPlatform/agents/served';
 import { Platform } from '../../../src/localPlatform/platform';
 import { applySeed } from '../../../src/localPlatform/seed/seeds';

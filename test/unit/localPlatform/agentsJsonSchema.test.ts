@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkJsonSchema } from '../../../src/localPlatform/agents/jsonSchema';
+import { checkJsonSchema } from '../../../src/core/jsonSchema';
 
 const paths = (schema: unknown, value: unknown): string[] =>
   checkJsonSchema(schema, value).map((v) => `${v.path}: ${v.message}`);

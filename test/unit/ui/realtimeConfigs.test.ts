@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { checkJsonSchema } from '../../../src/localPlatform/agents/jsonSchema';
+import { checkJsonSchema } from '../../../src/core/jsonSchema';
 import { plainL10n } from '../../../src/ui/common/l10n';
 import { realtimeConfigsIn, realtimePushWarning } from '../../../src/ui/workspace/realtimeWarning';
 

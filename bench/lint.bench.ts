@@ -1,0 +1,95 @@
+// The checks of agent folders, with an agent folder of 1,000 topics and a 100 KB behavior:
+// - the command line, `node dist/cli.js lint <folder>` (production bundle), whole runs: start, read, check, print
+// - the same rule set in one process, from files read to problems (a fresh session: nothing kept from before)
+// - a keystroke in the 100 KB behavior: checking again with what the session kept from the last check
+// - in the editor (a real extension host): a keystroke in the 100 KB behavior until its diagnostics are published,
+//   and opening a file of a folder not checked yet until the folder's diagnostics are published
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_CONFIG } from '../src/lint/config';
+import { LintSession } from '../src/lint/engine';
+import { readAgentFolder } from '../src/lint/nodeFolder';
+import { median } from '../test/support/median';
+import { writeBenchFolder } from '../test/support/lintBenchFolder';
+import { editorFigures } from './editorFigures';
+
+const round = (n: number): number => Math.round(n * 10) / 10;
+const bench = (name: string, value: number, unit: string, target?: string): void =>
+  console.log(`BENCH ${JSON.stringify({ name, value: round(value), unit, ...(target ? { target } : {}) })}`);
+
+function p95(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!;
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'aw-bench-lint-'));
+  try {
+    const folder = join(dir, 'agent');
+    await writeBenchFolder(folder);
+
+    const cli: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      try {
+        execFileSync(process.execPath, ['dist/cli.js', 'lint', folder], { stdio: 'ignore' });
+      } catch {
+        // Exit 1 (an error found) is a finished run too.
+      }
+      cli.push(performance.now() - started);
+    }
+    bench(
+      'lint: command line over an agent folder of 1,000 topics, whole run (median of 5)',
+      median(cli),
+      'ms',
+      '< 500',
+    );
+
+    const files = await readAgentFolder(folder);
+    const whole: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const started = performance.now();
+      new LintSession().lint(files, DEFAULT_CONFIG);
+      whole.push(performance.now() - started);
+    }
+    bench(
+      'lint: the whole rule set over 1,000 topics in one process, files already read (median of 7)',
+      median(whole),
+      'ms',
+    );
+
+    const session = new LintSession();
+    session.lint(files, DEFAULT_CONFIG);
+    const behavior = files.findIndex((f) => f.path === 'behavior.md');
+    const keystrokes: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const typed = files.map((f, j) => (j === behavior ? { ...f, text: `${f.text}${'x'.repeat(i + 1)}` } : f));
+      const started = performance.now();
+      session.lint(typed, DEFAULT_CONFIG);
+      keystrokes.push(performance.now() - started);
+    }
+    bench('lint: a keystroke in a 100 KB behavior, checking again in one process (p95 of 50)', p95(keystrokes), 'ms');
+
+    const editor = editorFigures('Agent folder check figures', ['lintKeystrokeP95Ms', 'lintFolderMs'], {
+      timeoutMs: 600_000,
+    });
+    bench(
+      'lint: diagnostics of a 100 KB behavior after a keystroke, in the editor (p95 of 30)',
+      editor.lintKeystrokeP95Ms,
+      'ms',
+      '< 20',
+    );
+    bench(
+      'lint: the whole rule set over an agent folder of 1,000 topics in the editor, file opened to diagnostics (median of 3)',
+      editor.lintFolderMs,
+      'ms',
+      '< 500',
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+void main();

@@ -1,0 +1,130 @@
+import { type AgentFileInput, type ParsedFile, parseAgentFile } from './agentFile';
+import type { LintConfig } from './config';
+import type { Finding, Problem, Severity } from './problem';
+import type { FileRule, FolderRule, LintContext } from './rule';
+import { RULES } from './rules';
+import { LineIndex } from './text';
+
+interface FileMemo {
+  text: string | undefined;
+  unreadable: string | undefined;
+  parsed: ParsedFile;
+  /** Findings of the file rules, by rule id, before severities. */
+  findings: Map<string, Finding[]>;
+  lines?: LineIndex;
+}
+
+const FILE_RULES = RULES.filter((r): r is FileRule => r.scope === 'file');
+const FOLDER_RULES = RULES.filter((r): r is FolderRule => r.scope === 'folder');
+
+/**
+ * Checks the files of one agent folder with every rule. It keeps what it found per file while the file's text stays
+ * the same, and the folder rules' findings while no topic changes, so checking again after a keystroke in one file
+ * costs that file only. The editor keeps one per folder; the command line makes one per run.
+ */
+export class LintSession {
+  private readonly files = new Map<string, FileMemo>();
+  private folderMemo: { parsed: ParsedFile[]; findings: Map<string, Finding[]> } | undefined;
+  private contextKey = '';
+  private lastCredentials: string[] = [];
+
+  lint(inputs: readonly AgentFileInput[], config: LintConfig, credentials: readonly string[] = []): Problem[] {
+    const context: LintContext = { credentials, options: config.options };
+    // Another credential or option changes what every rule may find: start afresh.
+    const key = JSON.stringify([config.options, credentials.length, credentials.map((c) => c.length)]);
+    if (key !== this.contextKey || credentials.some((c, i) => c !== this.lastCredentials[i])) {
+      this.files.clear();
+      this.folderMemo = undefined;
+      this.contextKey = key;
+      this.lastCredentials = [...credentials];
+    }
+
+    const memos = inputs.map((input) => this.memoOf(input, context));
+    const seen = new Set(inputs.map((i) => i.path));
+    for (const path of this.files.keys()) if (!seen.has(path)) this.files.delete(path);
+
+    const topics = memos.map((m) => m.parsed).filter((p) => p.kind === 'topic');
+    if (
+      !this.folderMemo ||
+      this.folderMemo.parsed.length !== topics.length ||
+      this.folderMemo.parsed.some((p, i) => p !== topics[i])
+    ) {
+      const findings = new Map<string, Finding[]>();
+      for (const rule of FOLDER_RULES) findings.set(rule.id, rule.check(topics, context));
+      this.folderMemo = { parsed: topics, findings };
+    }
+
+    const problems: Problem[] = [];
+    const emit = (ruleId: string, severity: Severity, f: Finding): void => {
+      const where = (path: string, start: number, end: number) => this.linesOf(path)?.range(start, end) ?? ZERO;
+      problems.push({
+        ruleId,
+        severity,
+        path: f.path,
+        range: where(f.path, f.start, f.end),
+        message: f.message,
+        related: (f.related ?? []).map((r) => ({
+          path: r.path,
+          range: where(r.path, r.start, r.end),
+          message: r.message,
+        })),
+        ...(f.fix
+          ? {
+              fix: {
+                title: f.fix.title,
+                edits: f.fix.edits.map((e) => ({
+                  path: e.path,
+                  range: where(e.path, e.start, e.end),
+                  newText: e.newText,
+                })),
+              },
+            }
+          : {}),
+      });
+    };
+    const severityOf = (id: string, fallback: Severity): Severity | undefined => {
+      const set = config.rules[id];
+      return set === 'off' ? undefined : (set ?? fallback);
+    };
+    for (const rule of FILE_RULES) {
+      const severity = severityOf(rule.id, rule.severity);
+      if (!severity) continue;
+      for (const m of memos) for (const f of m.findings.get(rule.id) ?? []) emit(rule.id, severity, f);
+    }
+    for (const rule of FOLDER_RULES) {
+      const severity = severityOf(rule.id, rule.severity);
+      if (!severity) continue;
+      for (const f of this.folderMemo.findings.get(rule.id) ?? []) emit(rule.id, severity, f);
+    }
+    return problems.sort(
+      (a, b) =>
+        a.path.localeCompare(b.path) ||
+        a.range.start.line - b.range.start.line ||
+        a.range.start.character - b.range.start.character ||
+        a.ruleId.localeCompare(b.ruleId),
+    );
+  }
+
+  private memoOf(input: AgentFileInput, context: LintContext): FileMemo {
+    const known = this.files.get(input.path);
+    if (known && known.text === input.text && known.unreadable === input.unreadable) return known;
+    const parsed = parseAgentFile(input);
+    const findings = new Map<string, Finding[]>();
+    for (const rule of FILE_RULES) {
+      const found = rule.check(parsed, context);
+      if (found.length > 0) findings.set(rule.id, found);
+    }
+    const memo: FileMemo = { text: input.text, unreadable: input.unreadable, parsed, findings };
+    this.files.set(input.path, memo);
+    return memo;
+  }
+
+  private linesOf(path: string): LineIndex | undefined {
+    const memo = this.files.get(path);
+    if (!memo) return undefined;
+    memo.lines ??= new LineIndex(memo.parsed.text);
+    return memo.lines;
+  }
+}
+
+const ZERO = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

@@ -1,0 +1,9 @@
+// The checks of agent folders as their own bundle (dist/lint.js: yaml, libphonenumber-js and the rules), loaded the
+// first time a checked-out agent's file is opened, so activation stays small. src/ui/lintRuntime.ts loads it.
+export { LintSession } from './engine';
+export { DEFAULT_CONFIG, LINT_CONFIG_FILE, parseLintConfig, readSeverities, withSeverities } from './config';
+export type { LintConfig } from './config';
+export { readAgentFolder, readLintConfig } from './nodeFolder';
+export { MAX_FILE_CHARS } from './agentFile';
+export type { AgentFileInput } from './agentFile';
+export type { Problem, Severity, SeveritySetting } from './problem';

@@ -1,0 +1,220 @@
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Disposable } from '../../core/disposable';
+import type { AgentFileInput, LintConfig, LintSession, Problem } from '../../lint/runtime';
+import { AGENT_MANIFEST } from '../../workspace/agentManifest';
+import { lintRuntime } from '../lintRuntime';
+import type { LintFix } from './problemDiagnostics';
+import { toDiagnostic } from './problemDiagnostics';
+
+/**
+ * The longest wait after a keystroke before a folder is checked again. A folder whose last check was quick is
+ * checked again sooner (after as long as that check took), so diagnostics follow typing closely where that costs
+ * little, and a slow folder is not checked on every keystroke.
+ */
+const TYPING_DELAY_MS = 150;
+/** How far up from a file an agent folder's agent.json is looked for. */
+const MAX_DEPTH = 6;
+
+interface FolderState {
+  root: string;
+  /** Made on the first check, so the checks' bundle loads only when a folder is checked. */
+  session?: LintSession;
+  /** The folder's files as last read from disk; undefined when they must be read again. */
+  disk?: AgentFileInput[];
+  config?: LintConfig;
+  timer?: ReturnType<typeof setTimeout>;
+  /** How long the last check took, in ms. */
+  lastMs?: number;
+  running?: Promise<Problem[]>;
+  /** Files that were given diagnostics, to clear them when they have none. */
+  shown: Set<string>;
+}
+
+/**
+ * Diagnostics of checked-out agent folders as they are typed: the open documents' text (not the disk) with the
+ * folder's other files, checked by the same rules as `node dist/cli.js lint`, in the Problems panel.
+ */
+export class AgentLint extends Disposable {
+  private readonly collection = this.register(vscode.languages.createDiagnosticCollection('agentWorkbench.lint'));
+  private readonly folders = new Map<string, FolderState>();
+  /** The agent folder of each directory looked at (null: none). */
+  private readonly rootOf = new Map<string, string | null>();
+  private readonly fixes = new Map<string, Array<{ diagnostic: vscode.Diagnostic; fix: LintFix }>>();
+  /** Read on the first check, and again after a profile or a secret changed. */
+  private credentials: Promise<string[]> | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly readCredentials: () => Promise<string[]>,
+  ) {
+    super();
+    this.register(vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d.uri, 0)));
+    this.register(vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document.uri, 'typing')));
+    this.register(vscode.workspace.onDidCloseTextDocument((d) => this.schedule(d.uri, 0, true)));
+    const watcher = this.register(vscode.workspace.createFileSystemWatcher('**/*'));
+    for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete])
+      this.register(on((uri) => this.diskChanged(uri)));
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('agentWorkbench.lint')) this.recheckAll();
+      }),
+    );
+    for (const d of vscode.workspace.textDocuments) this.schedule(d.uri, 0);
+  }
+
+  /** Reads the workspace's credentials again (a profile or a secret changed) and checks every folder with them. */
+  credentialsChanged(): void {
+    this.credentials = undefined;
+    this.recheckAll();
+  }
+
+  /** The quick fixes of a file's diagnostics. */
+  fixesOf(uri: vscode.Uri): ReadonlyArray<{ diagnostic: vscode.Diagnostic; fix: LintFix }> {
+    return this.fixes.get(uri.toString()) ?? [];
+  }
+
+  /** The agent folder a file is in, or undefined (found by its agent.json, a few folders up at most). */
+  agentFolderOf(uri: vscode.Uri): string | undefined {
+    if (uri.scheme !== 'file') return undefined;
+    let dir = path.dirname(uri.fsPath);
+    const seen: string[] = [];
+    for (let depth = 0; depth < MAX_DEPTH; depth++) {
+      const known = this.rootOf.get(dir);
+      if (known !== undefined) return this.remember(seen, known);
+      seen.push(dir);
+      if (existsSync(path.join(dir, AGENT_MANIFEST))) return this.remember(seen, dir);
+      const up = path.dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+    return this.remember(seen, null);
+  }
+
+  private remember(dirs: string[], root: string | null): string | undefined {
+    for (const d of dirs) this.rootOf.set(d, root);
+    return root ?? undefined;
+  }
+
+  /** Checks a folder now (reading its files from disk again) and resolves with its problems. */
+  async check(root: string): Promise<Problem[]> {
+    const state = this.stateOf(root);
+    state.disk = undefined;
+    state.config = undefined;
+    if (state.timer) clearTimeout(state.timer);
+    return this.run(state);
+  }
+
+  private stateOf(root: string): FolderState {
+    let state = this.folders.get(root);
+    if (!state) {
+      state = { root, shown: new Set() };
+      this.folders.set(root, state);
+    }
+    return state;
+  }
+
+  private schedule(uri: vscode.Uri, when: number | 'typing', closed = false): void {
+    const root = this.agentFolderOf(uri);
+    if (!root || this.isDisposed) return;
+    const state = this.stateOf(root);
+    const delay = when === 'typing' ? Math.min(TYPING_DELAY_MS, state.lastMs ?? TYPING_DELAY_MS) : when;
+    // A closed document's unsaved text is gone: the file on disk is what counts again.
+    if (closed) state.disk = undefined;
+    if (state.timer) clearTimeout(state.timer);
+    state.timer = setTimeout(() => {
+      state.timer = undefined;
+      void this.run(state).catch(() => undefined);
+    }, delay);
+  }
+
+  private diskChanged(uri: vscode.Uri): void {
+    if (uri.fsPath.endsWith(path.join('.agent-workbench', 'lint.json'))) {
+      this.recheckAll();
+      return;
+    }
+    for (const state of this.folders.values())
+      if (uri.fsPath === state.root || uri.fsPath.startsWith(state.root + path.sep)) {
+        state.disk = undefined;
+        this.schedule(vscode.Uri.file(path.join(state.root, AGENT_MANIFEST)), 300);
+      }
+    // A new agent.json makes a new agent folder: forget what was found above.
+    if (path.basename(uri.fsPath) === AGENT_MANIFEST) this.rootOf.clear();
+  }
+
+  private recheckAll(): void {
+    for (const state of this.folders.values()) {
+      state.disk = undefined;
+      state.config = undefined;
+      this.schedule(vscode.Uri.file(path.join(state.root, AGENT_MANIFEST)), 0);
+    }
+  }
+
+  /** One check of a folder at a time; a check asked for meanwhile runs after it, with the newest text. */
+  private run(state: FolderState): Promise<Problem[]> {
+    const next = (state.running ?? Promise.resolve([])).catch(() => []).then(() => this.checkNow(state));
+    state.running = next;
+    return next;
+  }
+
+  private async checkNow(state: FolderState): Promise<Problem[]> {
+    const runtime = lintRuntime();
+    state.disk ??= await runtime.readAgentFolder(state.root);
+    state.config ??= await this.configOf(state.root);
+    if (this.isDisposed) return [];
+    const open = new Map<string, string>();
+    for (const d of vscode.workspace.textDocuments) {
+      if (d.uri.scheme !== 'file' || !d.uri.fsPath.startsWith(state.root + path.sep)) continue;
+      open.set(path.relative(state.root, d.uri.fsPath).split(path.sep).join('/'), d.getText());
+    }
+    const files = state.disk.map((f) => (open.has(f.path) ? { path: f.path, text: open.get(f.path) } : f));
+    // A document not yet saved to disk is checked too.
+    for (const [p, text] of open) if (!state.disk.some((f) => f.path === p)) files.push({ path: p, text });
+    this.credentials ??= this.readCredentials().catch(() => []);
+    const credentials = await this.credentials;
+    state.session ??= new runtime.LintSession();
+    const started = performance.now();
+    const problems = state.session.lint(files, state.config, credentials);
+    state.lastMs = performance.now() - started;
+    this.publish(state, problems);
+    return problems;
+  }
+
+  private async configOf(root: string): Promise<LintConfig> {
+    const runtime = lintRuntime();
+    const { config } = await runtime.readLintConfig(root);
+    const setting = vscode.workspace.getConfiguration('agentWorkbench.lint').get<unknown>('rules', {});
+    return runtime.withSeverities(config, runtime.readSeverities(setting, 'agentWorkbench.lint.rules', []));
+  }
+
+  private publish(state: FolderState, problems: readonly Problem[]): void {
+    const folder = vscode.Uri.file(state.root);
+    const byFile = new Map<string, Problem[]>();
+    for (const p of problems) byFile.set(p.path, [...(byFile.get(p.path) ?? []), p]);
+    for (const shown of state.shown)
+      if (!byFile.has(shown)) {
+        const uri = vscode.Uri.joinPath(folder, ...shown.split('/'));
+        this.collection.delete(uri);
+        this.fixes.delete(uri.toString());
+      }
+    state.shown = new Set(byFile.keys());
+    for (const [file, list] of byFile) {
+      const uri = vscode.Uri.joinPath(folder, ...file.split('/'));
+      const converted = list.map((p) => toDiagnostic(p, folder, this.extensionUri));
+      this.collection.set(
+        uri,
+        converted.map((c) => c.diagnostic),
+      );
+      this.fixes.set(
+        uri.toString(),
+        converted.filter((c): c is { diagnostic: vscode.Diagnostic; fix: LintFix } => c.fix !== undefined),
+      );
+    }
+  }
+
+  override dispose(): void {
+    for (const state of this.folders.values()) if (state.timer) clearTimeout(state.timer);
+    super.dispose();
+  }
+}

@@ -1,0 +1,129 @@
+// The lint engine as a whole: bad input never throws, severities from the lint file, fixes, secrets never printed.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseLintConfig, withSeverities } from '../../../src/lint/config';
+import { LintSession } from '../../../src/lint/engine';
+import { decodeFile } from '../../../src/lint/nodeFolder';
+import type { Problem } from '../../../src/lint/problem';
+import { LineIndex } from '../../../src/lint/text';
+import { lintFiles, MANIFEST, topic } from './lintFiles';
+
+/** A text with a problem's fix applied (edits in one file, none overlapping). */
+function applyFix(text: string, problem: Problem): string {
+  const lines = new LineIndex(text);
+  const offsetOf = (p: { line: number; character: number }): number => {
+    let offset = 0;
+    for (let l = 0; l < p.line; l++) offset = text.indexOf('\n', offset) + 1;
+    assert.deepEqual(lines.position(offset + p.character), p);
+    return offset + p.character;
+  };
+  const edits = [...problem.fix!.edits].sort((a, b) => offsetOf(b.range.start) - offsetOf(a.range.start));
+  let out = text;
+  for (const e of edits) out = out.slice(0, offsetOf(e.range.start)) + e.newText + out.slice(offsetOf(e.range.end));
+  return out;
+}
+
+test('bad input is a problem of the file, never an exception: binary, invalid UTF-8, huge, broken JSON and YAML', () => {
+  const binary = decodeFile('knowledge/logo.md', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1]));
+  const latin1 = decodeFile('behavior.md', new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
+  const problems = new LintSession().lint(
+    [
+      { path: 'agent.json', text: '{"agentId": ' },
+      binary,
+      latin1,
+      { path: 'knowledge/huge.md', text: 'x'.repeat(2_000_001) },
+      { path: 'knowledge/front.md', text: '---\nname: [open\n---\nx' },
+      { path: 'realtime/store.json', text: '{"a": "sk-abcdefghijklmnopqrstuvwx" }}' },
+    ],
+    parseLintConfig('{}').config,
+  );
+  const unreadable = problems.filter((p) => p.ruleId === 'file-unreadable');
+  assert.deepEqual(unreadable.map((p) => p.path).sort(), [
+    'agent.json',
+    'behavior.md',
+    'knowledge/front.md',
+    'knowledge/huge.md',
+    'knowledge/logo.md',
+    'realtime/store.json',
+  ]);
+  assert.match(unreadable.find((p) => p.path === 'knowledge/logo.md')!.message, /binary/);
+  assert.match(unreadable.find((p) => p.path === 'behavior.md')!.message, /UTF-8/);
+  assert.match(unreadable.find((p) => p.path === 'knowledge/huge.md')!.message, /too large/);
+  assert.match(unreadable.find((p) => p.path === 'knowledge/front.md')!.message, /YAML/);
+  const json = unreadable.find((p) => p.path === 'realtime/store.json')!;
+  assert.match(json.message, /not valid JSON/);
+  assert.ok(!json.message.includes('sk-'), 'the text of the file is not quoted');
+  assert.equal(json.range.start.character, 37, 'the JSON error points where the parser stopped');
+});
+
+test("a credential of this workspace is found and never repeated, in the message or the fix's title", () => {
+  const key = 'lp-live-4f9a8b7c6d5e';
+  const problems = lintFiles({ 'behavior.md': `Call the API with ${key} when asked.\n` }, undefined, [key]);
+  const found = problems.filter((p) => p.ruleId === 'secret');
+  assert.equal(found.length, 1);
+  assert.ok(!JSON.stringify(found).includes(key), 'the value is in the problem');
+  assert.equal(
+    applyFix(`Call the API with ${key} when asked.\n`, found[0]!),
+    'Call the API with <credential removed> when asked.\n',
+  );
+});
+
+test('the safe fixes: rename a duplicate topic, replace a secret, trim a name, name a topic after its file', () => {
+  const b = topic('Hours', 'Closed Sundays');
+  const dup = lintFiles({ 'knowledge/a.md': topic('Hours', 'Nine to five'), 'knowledge/b.md': b }).find(
+    (p) => p.ruleId === 'topic-duplicate-name',
+  )!;
+  assert.equal(dup.path, 'knowledge/b.md');
+  assert.equal(dup.related[0]!.path, 'knowledge/a.md');
+  assert.equal(applyFix(b, dup), topic('"Hours (2)"', 'Closed Sundays'));
+
+  const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZ2VudCJ9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
+  const config = `{\n  "token": "${jwt}"\n}\n`;
+  const secret = lintFiles({ 'realtime/store.json': config }).find((p) => p.ruleId === 'secret')!;
+  const fixed = applyFix(config, secret);
+  assert.deepEqual(JSON.parse(fixed), { token: '<token removed>' }, 'the file stays valid JSON');
+
+  const long = `{"agentId": "ag_a", "name": "  ${'n'.repeat(140)}", "profile": "p", "branch": {"branchId": "b", "name": "main"}}`;
+  const name = lintFiles({ 'agent.json': long }).find((p) => p.ruleId === 'agent-name-length')!;
+  assert.equal((JSON.parse(applyFix(long, name)) as { name: string }).name, 'n'.repeat(128));
+
+  const unnamed = '---\nname: ""\n---\n\nHours\n';
+  const empty = lintFiles({ 'knowledge/opening-hours.md': unnamed }).find((p) => p.ruleId === 'topic-name-empty')!;
+  assert.equal(applyFix(unnamed, empty), '---\nname: "opening-hours"\n---\n\nHours\n');
+});
+
+test('the lint file sets severities and turns rules off; a setting applies on top; unknown rules are said, not thrown', () => {
+  const files = { 'behavior.md': 'Never discuss prices.\nSay: "Hello"\n' };
+  const { config, problems } = parseLintConfig(
+    '{"rules": {"behavior-prohibition-only": "error", "behavior-scripted-line": "off", "no-such-rule": "error", "secret": "loud"}}',
+  );
+  assert.deepEqual(problems, [
+    '.agent-workbench/lint.json "rules": "no-such-rule" is not a rule',
+    '.agent-workbench/lint.json "rules": "secret" must be one of error, warning, info, off',
+  ]);
+  const found = lintFiles(files, config).filter((p) => p.path === 'behavior.md');
+  assert.deepEqual(
+    found.map((p) => `${p.ruleId} ${p.severity}`),
+    ['behavior-prohibition-only error'],
+  );
+  const setting = lintFiles(files, withSeverities(config, { 'behavior-prohibition-only': 'off' }));
+  assert.deepEqual(
+    setting.filter((p) => p.path === 'behavior.md'),
+    [],
+  );
+  assert.match(parseLintConfig('{rules').problems[0]!, /not valid JSON/);
+  assert.equal(parseLintConfig('{"options": {"behaviorBudget": 10}}').config.options.behaviorBudget, 10);
+});
+
+test('checking again after an edit re-reads only what changed, and a fixed problem goes away', () => {
+  const session = new LintSession();
+  const config = parseLintConfig('{}').config;
+  const files = [
+    { path: 'agent.json', text: MANIFEST },
+    { path: 'knowledge/a.md', text: topic('Hours', 'Nine to five') },
+    { path: 'knowledge/b.md', text: topic('Hours', 'Closed Sundays') },
+  ];
+  assert.equal(session.lint(files, config).filter((p) => p.ruleId === 'topic-duplicate-name').length, 1);
+  files[2] = { path: 'knowledge/b.md', text: topic('Sundays', 'Closed Sundays') };
+  assert.deepEqual(session.lint(files, config), []);
+});
