@@ -18,7 +18,7 @@ const TRIALS = 7;
 async function main(): Promise<void> {
   const server = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/localPlatform/cli.ts', '--port', '0', '--seed', 'base', '--json'],
+    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--seed', 'base', '--json'],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   try {

@@ -64,7 +64,8 @@ async function start(dataDir: string | undefined): Promise<Running> {
   const args = [
     '--import',
     'tsx',
-    'src/localPlatform/cli.ts',
+    'src/cli/main.ts',
+    'serve',
     '--port',
     '0',
     '--seed',

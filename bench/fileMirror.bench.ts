@@ -30,7 +30,7 @@ const MANIFEST = { agentId: AGENT, name: 'Support Desk', profile: 'bench', branc
 async function main(): Promise<void> {
   const server = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/localPlatform/cli.ts', '--port', '0', '--seed', 'base', '--json'],
+    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--seed', 'base', '--json'],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const dirs: string[] = [];

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
 import { startLocalPlatform } from '../../../src/localPlatform/server';
 
-const CLI = resolve(__dirname, '../../../src/localPlatform/cli.ts');
+const CLI = resolve(__dirname, '../../../src/cli/main.ts');
 const MIN_KILLS = 20;
 const MIN_WRITES = 1000;
 const AGENTS = { 'x-api-key': LOCAL_KEYS.agents, 'content-type': 'application/json' };
@@ -27,7 +27,21 @@ type Acknowledged =
 function startProcess(dir: string): Promise<{ child: ChildProcess; build: string; runtime: string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, '--port', '0', '--seed', 'base', '--data-dir', dir, '--json', '--stream-delay', '0'],
+    [
+      '--import',
+      'tsx',
+      CLI,
+      'serve',
+      '--port',
+      '0',
+      '--seed',
+      'base',
+      '--data-dir',
+      dir,
+      '--json',
+      '--stream-delay',
+      '0',
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   return new Promise((resolveStart, reject) => {
