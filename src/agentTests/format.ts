@@ -56,6 +56,8 @@ export interface TestTurn {
 }
 
 export interface TestCase {
+  /** The test file, as the run was given it. */
+  readonly file: string;
   readonly name: string;
   /** The agent the case reaches: the case's own, the file's, or the folder's (agent.json). */
   readonly agent?: string;

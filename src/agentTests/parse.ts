@@ -68,7 +68,7 @@ export function parseTestFile(path: string, text: string): TestFile {
     const names = new Set<string>();
     for (const item of casesNode.items) {
       const before = reader.errorCount;
-      const testCase = readCase(reader, item as Node, agent);
+      const testCase = readCase(reader, item as Node, path, agent);
       if (testCase && names.has(testCase.name))
         reader.problem(item as Node, `Another case is named "${testCase.name}": give each case a name of its own.`);
       if (testCase) names.add(testCase.name);
@@ -79,7 +79,7 @@ export function parseTestFile(path: string, text: string): TestFile {
   return { path, ...(agent !== undefined ? { agent } : {}), cases, problems: reader.problems };
 }
 
-function readCase(reader: Reader, node: Node, fileAgent: string | undefined): TestCase | undefined {
+function readCase(reader: Reader, node: Node, file: string, fileAgent: string | undefined): TestCase | undefined {
   if (!isMap(node)) {
     reader.problem(node, 'A case is a mapping with a `name:` and `turns:`.');
     return undefined;
@@ -107,6 +107,7 @@ function readCase(reader: Reader, node: Node, fileAgent: string | undefined): Te
   const attributes = reader.mapping(node, 'integration_attributes');
   if (!name) return undefined;
   return {
+    file,
     name,
     tags: reader.texts(node, 'tags') ?? [],
     repeat,

@@ -83,7 +83,9 @@ const CLOSE_TIMEOUT_MS = 10_000;
 export async function runCases(cases: readonly TestCase[], options: RunOptions): Promise<CaseResult[]> {
   const signal = options.signal ?? new AbortController().signal;
   const results: CaseResult[] = new Array<CaseResult>(cases.length);
-  const pending = new Map<number, { runs: CaseRun[]; left: number; started: number; target: CaseTarget }>();
+  type Entry = { runs: CaseRun[]; left: number; started: number; target: CaseTarget };
+  // One promise per case, made on its first job: the jobs of its repeats share it, whichever worker runs them.
+  const pending = new Map<number, Promise<Entry>>();
   const jobs: { index: number; attempt: number }[] = [];
   for (const [index, testCase] of cases.entries()) {
     const times = options.repeat ?? testCase.repeat;
@@ -95,16 +97,16 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
     options.listener?.caseFinished?.(result);
   };
 
-  const targetOf = async (index: number) => {
+  const targetOf = (index: number): Promise<Entry> => {
     let entry = pending.get(index);
     if (!entry) {
       const testCase = cases[index]!;
       options.listener?.caseStarted?.(testCase);
       const started = performance.now();
-      const target = await Promise.resolve(options.target(testCase)).catch((err: unknown): CaseTarget => ({
-        skip: messageOf(err),
-      }));
-      entry = { runs: [], left: options.repeat ?? testCase.repeat, started, target };
+      entry = Promise.resolve()
+        .then(() => options.target(testCase))
+        .catch((err: unknown): CaseTarget => ({ skip: messageOf(err) }))
+        .then((target) => ({ runs: [], left: options.repeat ?? testCase.repeat, started, target }));
       pending.set(index, entry);
     }
     return entry;

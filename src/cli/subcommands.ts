@@ -1,4 +1,5 @@
 import { serve, SERVE_SUMMARY } from '../localPlatform/serveCommand';
+import { testCommand, TEST_SUMMARY } from './testCommand';
 
 /** One subcommand of `node dist/cli.js`: its run resolves to the process's exit code, or to undefined when it keeps the process running (serve). */
 export interface Subcommand {
@@ -18,4 +19,5 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
       return undefined;
     },
   },
+  test: { summary: TEST_SUMMARY, run: (args) => testCommand(args) },
 };

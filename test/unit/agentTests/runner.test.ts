@@ -194,3 +194,25 @@ test('no more conversations are open at once than the limit, and a case without 
   assert.equal(results.at(-1)!.skipReason, 'this run is against sandbox');
   assert.equal(open, 0);
 });
+
+test('the repeats of a case run side by side up to the limit and make one result', async () => {
+  const finished: string[] = [];
+  const results = await runCases(
+    cases(
+      'cases:\n  - name: Hours\n    repeat: 4\n    turns: [{ user: What are your opening hours?, contains: Monday }]\n',
+    ),
+    options({ concurrency: 4, listener: { caseFinished: (r) => finished.push(r.testCase.name) } }),
+  );
+  assert.deepEqual(finished, ['Hours']);
+  assert.deepEqual(
+    results[0]!.runs.map((r) => [r.attempt, r.passed]),
+    [
+      [1, true],
+      [2, true],
+      [3, true],
+      [4, true],
+    ],
+  );
+  assert.equal(results[0]!.flaky, false);
+  assert.equal(openConversations(), 0);
+});
