@@ -84,6 +84,7 @@ const configs = [
       extension: 'src/extension.ts',
       client: 'src/client/runtime.ts',
       workspace: 'src/workspace/runtime.ts',
+      agentTests: 'src/agentTests/runtime.ts',
     },
     outdir: 'dist',
     format: 'cjs',

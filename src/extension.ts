@@ -40,6 +40,8 @@ export interface TestingApi {
   restorePanel(viewType: string, state: unknown): Promise<unknown>;
   /** What the Source Control view and the status bar show of the checked-out agent folders. */
   sourceControl(): { folders: SourceControlSnapshot[]; statusBar: string | undefined };
+  /** The Testing view's conversation tests: the controller, its run profiles, and what each run reported. */
+  conversationTests(): ConversationTests;
 }
 import { registerChatCommands } from './ui/panels/chat/chatCommands';
 import { registerConcurrencyCommands } from './ui/panels/concurrency/concurrencyCommands';
@@ -50,6 +52,7 @@ import { AgentFolders } from './ui/workspace/agentFolders';
 import { MirrorDocuments, registerMirrorDocuments } from './ui/workspace/mirrorDocuments';
 import { type SourceControlSnapshot, SourceControls } from './ui/workspace/sourceControls';
 import { registerSyncCommands } from './ui/workspace/syncCommands';
+import { ConversationTests } from './ui/testing/conversationTests';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -72,6 +75,7 @@ interface Running {
   readonly agentsView: vscode.TreeDataProvider<unknown>;
   readonly viewState: TestingApi['viewState'];
   readonly sourceControl: TestingApi['sourceControl'];
+  readonly conversationTests: ConversationTests;
   readonly activationTimeMs: number;
 }
 
@@ -123,6 +127,8 @@ function start(context: vscode.ExtensionContext): Running {
     registerOpenBehaviorCommand(connection, agentFolders),
   ])
     store.add(registration);
+  // The Testing view's conversation tests (tests/*.yaml), read when the view first asks for them.
+  const conversationTests = store.add(new ConversationTests(connection));
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.
   store.add(agentsView.tree.onDidFail((reason) => log.warn(reason)));
   store.add(alertsTree.onDidFail((reason) => log.warn(reason)));
@@ -136,7 +142,15 @@ function start(context: vscode.ExtensionContext): Running {
     folders: sourceControls.list().map((c) => c.snapshot()),
     statusBar: sourceControls.statusBarText(),
   });
-  return { store, localPlatform, agentsView: agentsView.tree.provider, viewState, sourceControl, activationTimeMs };
+  return {
+    store,
+    localPlatform,
+    agentsView: agentsView.tree.provider,
+    viewState,
+    sourceControl,
+    conversationTests,
+    activationTimeMs,
+  };
 }
 
 /** Composition root. The API reads the running instance, so it stays valid across a test's deactivate and activate. */
@@ -165,6 +179,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     viewState: (view) => current().viewState(view),
     restorePanel: (viewType, state) => restorePanel(context.extensionUri, viewType, state),
     sourceControl: () => current().sourceControl(),
+    conversationTests: () => current().conversationTests,
     trackDisposables: () => {
       const leaks = new LeakTracker();
       const previous = setDisposableTracker(leaks);
