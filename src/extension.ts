@@ -53,6 +53,7 @@ import { MirrorDocuments, registerMirrorDocuments } from './ui/workspace/mirrorD
 import { type SourceControlSnapshot, SourceControls } from './ui/workspace/sourceControls';
 import { registerSyncCommands } from './ui/workspace/syncCommands';
 import { ConversationTests } from './ui/testing/conversationTests';
+import { promotionGate } from './ui/testing/promotionGate';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -97,6 +98,8 @@ function start(context: vscode.ExtensionContext): Running {
   const agentFolders = store.add(new AgentFolders());
   const agentsView = createAgentsView(connection, models, context.workspaceState, agentFolders);
   store.add(agentsView.disposable);
+  // The Testing view's conversation tests (tests/*.yaml), read when the view first asks for them.
+  const conversationTests = store.add(new ConversationTests(connection));
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
   const alertsTree = store.add(new AlertsTree(models, webhookSecrets));
   for (const registration of [
@@ -105,7 +108,9 @@ function start(context: vscode.ExtensionContext): Running {
     registerLocalPlatformCommands(localPlatform, connection),
     registerAgentCommands(connection, models, agentsView.tree, agentsView.remembered),
     registerCheckOutCommand(connection, models, () => void agentFolders.scan()),
-    registerDeployCommands(connection, models, agentsView.checkedOut),
+    registerDeployCommands(connection, models, agentsView.checkedOut, (agentId, name, from) =>
+      promotionGate(conversationTests, log, agentId, name, from),
+    ),
     registerNumberCommands(connection, models),
     registerAlertCommands(connection, alertsTree),
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
@@ -127,8 +132,6 @@ function start(context: vscode.ExtensionContext): Running {
     registerOpenBehaviorCommand(connection, agentFolders),
   ])
     store.add(registration);
-  // The Testing view's conversation tests (tests/*.yaml), read when the view first asks for them.
-  const conversationTests = store.add(new ConversationTests(connection));
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.
   store.add(agentsView.tree.onDidFail((reason) => log.warn(reason)));
   store.add(alertsTree.onDidFail((reason) => log.warn(reason)));

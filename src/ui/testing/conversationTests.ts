@@ -36,7 +36,7 @@ export class ConversationTests extends Disposable {
   /** The run profiles as they are now: the local platform's first. */
   runProfiles: readonly vscode.TestRunProfile[] = [];
 
-  constructor(private readonly connection: Connection) {
+  constructor(readonly connection: Connection) {
     super();
     // Discovery starts when the Testing view first asks, so activation reads no file.
     this.controller.resolveHandler = async (item) => {
@@ -190,6 +190,37 @@ export class ConversationTests extends Disposable {
         return this.connection.clientsFor(profile).chat;
       },
     };
+  }
+
+  /** The case items of an agent tagged with a tag, from the files as they are now on disk. */
+  async casesTagged(agentId: string, tag: string): Promise<vscode.TestItem[]> {
+    this.discovered = undefined;
+    await this.discover();
+    const found: vscode.TestItem[] = [];
+    this.controller.items.forEach((file) =>
+      file.children.forEach((item) => {
+        const d = this.data.get(item);
+        if (d?.kind === 'case' && d.testCase.agent === agentId && d.testCase.tags.includes(tag)) found.push(item);
+      }),
+    );
+    return found;
+  }
+
+  /** Runs cases against an environment: the local platform, or the active profile with its Chat key. */
+  async runFor(items: vscode.TestItem[], environment: string, local: boolean): Promise<RunRecord> {
+    const profile = this.connection.profiles.active;
+    const target: RunTarget =
+      local || !profile
+        ? this.localTarget()
+        : {
+            label: vscode.l10n.t('{0} ({1})', profile.name, environment),
+            environment,
+            // The person was told before the run that it makes real conversations.
+            real: false,
+            chat: async () => this.connection.clientsFor(profile).chat,
+          };
+    await this.run(new vscode.TestRunRequest(items), new vscode.CancellationTokenSource().token, target);
+    return this.runs.at(-1)!;
   }
 
   /** Runs a request; the record is kept for the extension's tests. */
