@@ -27,7 +27,9 @@ cases:
         reference: We sent you a reset link.
 `;
 
-suite('Conversation tests in the Testing view', () => {
+suite('Conversation tests in the Testing view', function () {
+  // Files written and conversations held one after the other, on a busy machine.
+  this.timeout(180_000);
   let urls: LocalPlatformUrls;
   let admin: LocalAdmin;
   let tests: ConversationTests;
@@ -40,6 +42,8 @@ suite('Conversation tests in the Testing view', () => {
     const uri = vscode.Uri.joinPath(root, `agent${++n}`, 'tests', 'cases.yaml');
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
     await tests.discover();
+    // Opened as a person opens a new file: its text is read at once, without waiting for the file watcher.
+    await vscode.workspace.openTextDocument(uri);
     // The file watcher reports a new folder's file late on a busy machine.
     return until(`the item of ${uri.fsPath}`, () => tests.controller.items.get(uri.toString()), { timeoutMs: 90_000 });
   };
@@ -101,7 +105,9 @@ suite('Conversation tests in the Testing view', () => {
     assert.equal(file.error, undefined);
   });
 
-  test('a passing case and a failing one: the failure is a diff of expected and actual at its turn, and the run output holds the conversation', async () => {
+  test('a passing case and a failing one: the failure is a diff of expected and actual at its turn, and the run output holds the conversation', async function () {
+    // Several conversations, one after the other, on a busy machine.
+    this.timeout(120_000);
     const file = await write(SUPPORT);
     const record = await runLocal([file]);
     assert.equal(state(record, child(file, 'Opening hours')).state, 'passed');
@@ -118,7 +124,9 @@ suite('Conversation tests in the Testing view', () => {
     assert.deepEqual(await open(), []);
   });
 
-  test('a case repeated is flaky when its runs both pass and fail, and passes at its required rate with each failing run named', async () => {
+  test('a case repeated is flaky when its runs both pass and fail, and passes at its required rate with each failing run named', async function () {
+    // Several conversations, one after the other, on a busy machine.
+    this.timeout(120_000);
     const file = await write(`agent: ag_support
 cases:
   - name: Hours
@@ -183,7 +191,9 @@ cases:
     assert.ok(child(good, 'Opening hours'));
   });
 
-  test('Promote first offers the cases tagged with the source environment; a failing run blocks it unless a reason is typed', async () => {
+  test('Promote first offers the cases tagged with the source environment; a failing run blocks it unless a reason is typed', async function () {
+    // Several conversations, one after the other, on a busy machine.
+    this.timeout(120_000);
     await write(`agent: ag_support
 cases:
   - name: Password reset before promoting
