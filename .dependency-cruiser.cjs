@@ -29,7 +29,7 @@ const ROOT = '(^|/)src/';
 const UI_BASE = ['common', 'model', 'connection'];
 
 /** The feature folders of src/ui: each uses the base folders, and another feature folder only along an edge below. */
-const UI_FEATURES = ['explorer', 'commands', 'workspace', 'panels', 'runtimeTools', 'localPlatform', 'diagnostics'];
+const UI_FEATURES = ['explorer', 'commands', 'workspace', 'panels', 'runtimeTools', 'localPlatform', 'diagnostics', 'testing'];
 
 /**
  * The imports allowed between feature folders, each with its reason; any other is an error. `from` may name a
@@ -164,6 +164,18 @@ module.exports = {
       layer('cli'),
       `${ROOT}ui/|${ROOT}extension\\.ts$`,
       'the command line runs without VS Code: it may use every layer but ui.',
+    ),
+    never(
+      'agentTests-headless',
+      layer('agentTests'),
+      `${ROOT}(ui|localPlatform|workspace)/|${ROOT}extension\\.ts$`,
+      'conversation tests run in the editor and on the command line: they use core, contract and client only.',
+    ),
+    never(
+      'agentTests-above-client',
+      `${ROOT}(core|contract|client|workspace|localPlatform|protocol)/`,
+      layer('agentTests'),
+      'conversation tests are above the client: the layers below them do not run tests.',
     ),
     never('nothing-imports-cli', `${ROOT}(?!cli/)`, layer('cli'), 'the command line is the top of the headless side.'),
     never(

@@ -85,6 +85,7 @@ const configs = [
       client: 'src/client/runtime.ts',
       workspace: 'src/workspace/runtime.ts',
       lint: 'src/lint/runtime.ts',
+      agentTests: 'src/agentTests/runtime.ts',
     },
     outdir: 'dist',
     format: 'cjs',

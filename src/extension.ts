@@ -40,6 +40,8 @@ export interface TestingApi {
   restorePanel(viewType: string, state: unknown): Promise<unknown>;
   /** What the Source Control view and the status bar show of the checked-out agent folders. */
   sourceControl(): { folders: SourceControlSnapshot[]; statusBar: string | undefined };
+  /** The Testing view's conversation tests: the controller, its run profiles, and what each run reported. */
+  conversationTests(): ConversationTests;
 }
 import { registerChatCommands } from './ui/panels/chat/chatCommands';
 import { registerConcurrencyCommands } from './ui/panels/concurrency/concurrencyCommands';
@@ -51,6 +53,8 @@ import { MirrorDocuments, registerMirrorDocuments } from './ui/workspace/mirrorD
 import { type SourceControlSnapshot, SourceControls } from './ui/workspace/sourceControls';
 import { registerSyncCommands } from './ui/workspace/syncCommands';
 import { registerAgentDiagnostics } from './ui/diagnostics/registerDiagnostics';
+import { ConversationTests } from './ui/testing/conversationTests';
+import { promotionGate } from './ui/testing/promotionGate';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -73,6 +77,7 @@ interface Running {
   readonly agentsView: vscode.TreeDataProvider<unknown>;
   readonly viewState: TestingApi['viewState'];
   readonly sourceControl: TestingApi['sourceControl'];
+  readonly conversationTests: ConversationTests;
   readonly activationTimeMs: number;
 }
 
@@ -94,6 +99,8 @@ function start(context: vscode.ExtensionContext): Running {
   const agentFolders = store.add(new AgentFolders());
   const agentsView = createAgentsView(connection, models, context.workspaceState, agentFolders);
   store.add(agentsView.disposable);
+  // The Testing view's conversation tests (tests/*.yaml), read when the view first asks for them.
+  const conversationTests = store.add(new ConversationTests(connection));
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
   const alertsTree = store.add(new AlertsTree(models, webhookSecrets));
   for (const registration of [
@@ -102,7 +109,9 @@ function start(context: vscode.ExtensionContext): Running {
     registerLocalPlatformCommands(localPlatform, connection),
     registerAgentCommands(connection, models, agentsView.tree, agentsView.remembered),
     registerCheckOutCommand(connection, models, () => void agentFolders.scan()),
-    registerDeployCommands(connection, models, agentsView.checkedOut),
+    registerDeployCommands(connection, models, agentsView.checkedOut, (agentId, name, from) =>
+      promotionGate(conversationTests, log, agentId, name, from),
+    ),
     registerNumberCommands(connection, models),
     registerAlertCommands(connection, alertsTree),
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
@@ -138,7 +147,15 @@ function start(context: vscode.ExtensionContext): Running {
     folders: sourceControls.list().map((c) => c.snapshot()),
     statusBar: sourceControls.statusBarText(),
   });
-  return { store, localPlatform, agentsView: agentsView.tree.provider, viewState, sourceControl, activationTimeMs };
+  return {
+    store,
+    localPlatform,
+    agentsView: agentsView.tree.provider,
+    viewState,
+    sourceControl,
+    conversationTests,
+    activationTimeMs,
+  };
 }
 
 /** Composition root. The API reads the running instance, so it stays valid across a test's deactivate and activate. */
@@ -167,6 +184,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     viewState: (view) => current().viewState(view),
     restorePanel: (viewType, state) => restorePanel(context.extensionUri, viewType, state),
     sourceControl: () => current().sourceControl(),
+    conversationTests: () => current().conversationTests,
     trackDisposables: () => {
       const leaks = new LeakTracker();
       const previous = setDisposableTracker(leaks);

@@ -57,6 +57,8 @@ test('every layer rule reports the import that breaks it, vscode also when reach
   has('cli-headless', 'src/cli/usesUi.ts', 'src/ui/view.ts');
   has('lint-below-ui', 'src/lint/usesClient.ts', 'src/client/reachesEditor.ts');
   has('nothing-imports-cli', 'src/client/usesCli.ts', 'src/cli/usesUi.ts');
+  has('agentTests-headless', 'src/agentTests/usesLocalPlatform.ts', 'src/localPlatform/usesClient.ts');
+  has('agentTests-above-client', 'src/client/usesAgentTests.ts', 'src/agentTests/usesLocalPlatform.ts');
   has('vscode-only-in-ui', 'src/core/opensEditor.ts', 'vscode');
   // client may import core; it is the core module it uses that brings 'vscode' in.
   has('vscode-only-in-ui', 'src/client/reachesEditor.ts', 'vscode');
@@ -77,6 +79,7 @@ test('inside src/ui, the base folders are below the feature folders and a featur
   has('ui-panels-apart', 'src/ui/panels/replay/usesChat.ts', 'src/ui/commands/takesNode.ts');
   has('ui-runtimeTools-apart', 'src/ui/runtimeTools/usesLocalPlatform.ts', 'src/ui/localPlatform/usesExplorer.ts');
   has('ui-localPlatform-apart', 'src/ui/localPlatform/usesExplorer.ts', 'src/ui/explorer/node.ts');
+  has('ui-testing-apart', 'src/ui/testing/usesPanels.ts', 'src/ui/panels/host.ts');
   // The one narrow edge: the chat panel may name a runtime tool's types, nothing more, and no other panel may.
   has('ui-panels-chat-runtimeTools-types-only', 'src/ui/panels/chat/usesTool.ts', 'src/ui/runtimeTools/tool.ts');
   has('ui-runtimeTools-only-from-panels-chat', 'src/ui/panels/replay/usesTool.ts', 'src/ui/runtimeTools/tool.ts');

@@ -46,6 +46,8 @@ export function registerDeployCommands(
   models: ProfileModels<object>,
   /** The branch id of an agent checked out into the workspace, if any. */
   checkedOut: (agentId: string) => string | undefined = () => undefined,
+  /** Asked before a promotion is confirmed (the agent's conversation tests); false stops it. */
+  beforePromote: (agentId: string, agentName: string, from: string) => Promise<boolean> = async () => true,
 ): vscode.Disposable {
   /** Asks before acting; when live changes, the agent's name must be typed too. Returns false when the person backs out. */
   /** A typed confirmation names one agent: with its id where another agent listed has the same name. */
@@ -261,6 +263,7 @@ export function registerDeployCommands(
       throw new UserFacingError(
         vscode.l10n.t('Version {0} is already in live; there is nothing further to promote it to.', d.version),
       );
+    if (!(await beforePromote(target.agentId, agentName, d.environment))) return undefined;
     if (!(await confirm(question))) return undefined;
     const message = await askMessage(
       vscode.l10n.t('Promote {0} from {1} to {2}', agentName, d.environment, to),

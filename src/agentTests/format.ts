@@ -1,0 +1,91 @@
+/**
+ * Conversation tests as written in a test file (`tests/*.yaml` of an agent folder), once read and checked.
+ * The file's shape is documented in docs/testing-agents.md and described for the YAML extension by
+ * media/schemas/conversation-test.schema.json; parse.ts reads it into these types.
+ */
+
+/** A place in the file: lines and characters from 0, as the editor counts them. */
+export interface TextRange {
+  readonly startLine: number;
+  readonly startCharacter: number;
+  readonly endLine: number;
+  readonly endCharacter: number;
+}
+
+/** What is wrong with a test file, and where. */
+export interface TestFileProblem {
+  readonly message: string;
+  readonly range: TextRange;
+  readonly severity: 'error' | 'warning';
+}
+
+/** `handoff:` of a turn: none at all, any, or one to a destination and/or for a reason. */
+export type HandoffExpectation =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'any' }
+  | { readonly kind: 'to'; readonly destination?: string; readonly reason?: string };
+
+/** The checks of one answer; every one that is present must hold. */
+export interface AnswerChecks {
+  /** Each text must appear in the answer (case-insensitive). */
+  readonly contains?: readonly string[];
+  /** At least one of the texts must appear. */
+  readonly containsAny?: readonly string[];
+  /** None of the texts may appear. */
+  readonly notContains?: readonly string[];
+  /** Not all of the texts may appear together. */
+  readonly notContainsAll?: readonly string[];
+  /** The answer must match this regular expression. */
+  readonly matches?: { readonly source: string; readonly flags: string };
+  readonly handoff?: HandoffExpectation;
+  /** Whether the agent ends the conversation with this answer. */
+  readonly end?: boolean;
+  /** The most the answer may take, in milliseconds. */
+  readonly maxLatencyMs?: number;
+  /** The answer as once recorded: the expected side of a failing turn's diff. */
+  readonly reference?: string;
+}
+
+/** One turn: the user's message (none for the greeting) and what the answer must be. */
+export interface TestTurn {
+  /** Undefined for the greeting: only the first turn may leave it out. */
+  readonly user?: string;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  readonly checks: AnswerChecks;
+  readonly range: TextRange;
+}
+
+export interface TestCase {
+  /** The test file, as the run was given it. */
+  readonly file: string;
+  readonly name: string;
+  /** The agent the case reaches: the case's own, the file's, or the folder's (agent.json). */
+  readonly agent?: string;
+  /** The only environment the case runs against, when it names one. */
+  readonly environment?: string;
+  readonly tags: readonly string[];
+  readonly variant?: string;
+  readonly integrationAttributes?: Readonly<Record<string, unknown>>;
+  readonly asrLangCode?: string;
+  readonly ttsLangCode?: string;
+  readonly repeat: number;
+  /** The share of runs (0 to 1) that must pass for the case to pass. */
+  readonly requiredPassRate: number;
+  readonly turns: readonly TestTurn[];
+  readonly range: TextRange;
+  /** Where the name is written: the gutter's run button sits there. */
+  readonly nameRange: TextRange;
+}
+
+/** A test file once read: the cases that could be read, and every problem found. */
+export interface TestFile {
+  readonly path: string;
+  readonly agent?: string;
+  readonly cases: readonly TestCase[];
+  readonly problems: readonly TestFileProblem[];
+}
+
+/** Whether the file has a problem that keeps it (or some of its cases) from running as written. */
+export function hasErrors(file: TestFile): boolean {
+  return file.problems.some((p) => p.severity === 'error');
+}

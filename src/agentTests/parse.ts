@@ -1,0 +1,340 @@
+import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type YAMLMap } from 'yaml';
+import type {
+  AnswerChecks,
+  HandoffExpectation,
+  TestCase,
+  TestFile,
+  TestFileProblem,
+  TestTurn,
+  TextRange,
+} from './format';
+import { parseRegex } from './regex';
+
+/** The keys each level of a test file may have; anything else is reported, so a misspelt check never passes silently. */
+export const FILE_KEYS = ['agent', 'description', 'cases'] as const;
+export const CASE_KEYS = [
+  'name',
+  'description',
+  'agent',
+  'environment',
+  'tags',
+  'variant',
+  'integration_attributes',
+  'asr_lang_code',
+  'tts_lang_code',
+  'repeat',
+  'required_pass_rate',
+  'turns',
+] as const;
+const CHECK_KEYS = [
+  'contains',
+  'contains_any',
+  'not_contains',
+  'not_contains_all',
+  'matches',
+  'handoff',
+  'end',
+  'max_latency_ms',
+  'reference',
+] as const;
+export const TURN_KEYS = ['user', 'metadata', ...CHECK_KEYS] as const;
+
+/** A language code such as `en` or `en-GB`, as the Chat API takes it. */
+const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
+
+/** Reads a test file's text; never throws: whatever is wrong is a problem with its place. */
+export function parseTestFile(path: string, text: string): TestFile {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const reader = new Reader(lines, text.length);
+  for (const err of doc.errors) reader.problemAt(err.pos, yamlMessage(err.message));
+  for (const warning of doc.warnings) reader.problemAt(warning.pos, yamlMessage(warning.message), 'warning');
+  const root = doc.contents;
+  if (doc.errors.length === 0 && !isMap(root)) {
+    reader.problem(
+      root ?? undefined,
+      'A conversation test file is a YAML mapping with a list of `cases:` (each with a `name:` and `turns:`).',
+    );
+    return { path, cases: [], problems: reader.problems };
+  }
+  if (!isMap(root)) return { path, cases: [], problems: reader.problems };
+  reader.unknownKeys(root, FILE_KEYS, 'the file');
+  const agent = reader.text(root, 'agent');
+  const casesNode = root.get('cases', true);
+  const cases: TestCase[] = [];
+  if (!isSeq(casesNode) || casesNode.items.length === 0) {
+    reader.problem(casesNode ?? root, 'Add `cases:`, a list of cases, each with a `name:` and `turns:`.');
+  } else {
+    const names = new Set<string>();
+    for (const item of casesNode.items) {
+      const before = reader.errorCount;
+      const testCase = readCase(reader, item as Node, path, agent);
+      if (testCase && names.has(testCase.name))
+        reader.problem(item as Node, `Another case is named "${testCase.name}": give each case a name of its own.`);
+      if (testCase) names.add(testCase.name);
+      // A case with a problem of its own does not run: it would not test what it says.
+      if (testCase && reader.errorCount === before) cases.push(testCase);
+    }
+  }
+  return { path, ...(agent !== undefined ? { agent } : {}), cases, problems: reader.problems };
+}
+
+function readCase(reader: Reader, node: Node, file: string, fileAgent: string | undefined): TestCase | undefined {
+  if (!isMap(node)) {
+    reader.problem(node, 'A case is a mapping with a `name:` and `turns:`.');
+    return undefined;
+  }
+  reader.unknownKeys(node, CASE_KEYS, 'a case');
+  const name = reader.text(node, 'name');
+  if (!name) reader.problem(node.get('name', true) ?? node, 'Give the case a `name:`.');
+  const repeat = reader.number(node, 'repeat', { integer: true, min: 1 }) ?? 1;
+  const requiredPassRate = reader.number(node, 'required_pass_rate', { min: 0, max: 1 }) ?? 1;
+  const asr = reader.languageCode(node, 'asr_lang_code');
+  const tts = reader.languageCode(node, 'tts_lang_code');
+  const turnsNode = node.get('turns', true);
+  const turns: TestTurn[] = [];
+  if (!isSeq(turnsNode) || turnsNode.items.length === 0) {
+    reader.problem(turnsNode ?? node, 'Add `turns:`, a list of turns, each with a `user:` message and its checks.');
+  } else {
+    turnsNode.items.forEach((item, i) => {
+      const turn = readTurn(reader, item as Node | null, i);
+      if (turn) turns.push(turn);
+    });
+  }
+  const variant = reader.text(node, 'variant');
+  const environment = reader.text(node, 'environment');
+  const agent = reader.text(node, 'agent') ?? fileAgent;
+  const attributes = reader.mapping(node, 'integration_attributes');
+  if (!name) return undefined;
+  return {
+    file,
+    name,
+    tags: reader.texts(node, 'tags') ?? [],
+    repeat,
+    requiredPassRate,
+    turns,
+    range: reader.range(node),
+    nameRange: reader.range(node.get('name', true) as Node),
+    ...(agent !== undefined ? { agent } : {}),
+    ...(environment !== undefined ? { environment } : {}),
+    ...(variant !== undefined ? { variant } : {}),
+    ...(attributes !== undefined ? { integrationAttributes: attributes } : {}),
+    ...(asr !== undefined ? { asrLangCode: asr } : {}),
+    ...(tts !== undefined ? { ttsLangCode: tts } : {}),
+  };
+}
+
+function readTurn(reader: Reader, node: Node | null, index: number): TestTurn | undefined {
+  if (node === null || (isScalar(node) && (node.value === null || node.value === ''))) {
+    reader.problem(node ?? undefined, 'This turn is empty: give it a `user:` message, checks, or both.');
+    return undefined;
+  }
+  if (!isMap(node)) {
+    reader.problem(node, 'A turn is a mapping: `user:` and the checks of the answer (`contains:`, `matches:` ...).');
+    return undefined;
+  }
+  reader.unknownKeys(node, TURN_KEYS, 'a turn');
+  if (node.items.length === 0) {
+    reader.problem(node, 'This turn is empty: give it a `user:` message, checks, or both.');
+    return undefined;
+  }
+  const user = reader.text(node, 'user');
+  if (user === undefined && index > 0)
+    reader.problem(node, 'Only the first turn may leave out `user:` (it then checks the greeting); add the message.');
+  if (user !== undefined && user.trim() === '')
+    reader.problem(node.get('user', true) as Node, 'The user message is empty: write what the user says.');
+  const metadata = reader.mapping(node, 'metadata');
+  return {
+    ...(user !== undefined ? { user } : {}),
+    ...(metadata !== undefined ? { metadata } : {}),
+    checks: readChecks(reader, node),
+    range: reader.range(node),
+  };
+}
+
+function readChecks(reader: Reader, node: YAMLMap): AnswerChecks {
+  const regex = reader.regex(node, 'matches');
+  const checks: AnswerChecks = {
+    ...defined('contains', reader.texts(node, 'contains', true)),
+    ...defined('containsAny', reader.texts(node, 'contains_any', true)),
+    ...defined('notContains', reader.texts(node, 'not_contains', true)),
+    ...defined('notContainsAll', reader.texts(node, 'not_contains_all', true)),
+    ...defined('matches', regex),
+    ...defined('handoff', readHandoff(reader, node)),
+    ...defined('end', reader.boolean(node, 'end')),
+    ...defined('maxLatencyMs', reader.number(node, 'max_latency_ms', { min: 0 })),
+    ...defined('reference', reader.text(node, 'reference')),
+  };
+  return checks;
+}
+
+function readHandoff(reader: Reader, node: YAMLMap): HandoffExpectation | undefined {
+  const value = node.get('handoff', true);
+  if (value === undefined) return undefined;
+  if (isScalar(value)) {
+    if (value.value === false || value.value === 'none' || value.value === null) return { kind: 'none' };
+    if (value.value === true) return { kind: 'any' };
+    if (typeof value.value === 'string' && value.value) return { kind: 'to', destination: value.value };
+  }
+  if (isMap(value)) {
+    reader.unknownKeys(value, ['destination', 'reason'], '`handoff:`');
+    const destination = reader.text(value, 'destination');
+    const reason = reader.text(value, 'reason');
+    return {
+      kind: 'to',
+      ...(destination !== undefined ? { destination } : {}),
+      ...(reason !== undefined ? { reason } : {}),
+    };
+  }
+  reader.problem(
+    value,
+    '`handoff:` is `none` (no handoff), `true` (any handoff), a destination, or `{destination, reason}`.',
+  );
+  return undefined;
+}
+
+function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** The yaml library's messages end with a code and a caret picture; the first sentence is what helps. */
+function yamlMessage(message: string): string {
+  return `Not valid YAML: ${message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
+}
+
+/** Reads values of a mapping and keeps the problems found, each at its node. */
+class Reader {
+  readonly problems: TestFileProblem[] = [];
+  errorCount = 0;
+
+  constructor(
+    private readonly lines: LineCounter,
+    private readonly length: number,
+  ) {}
+
+  range(node: Node | undefined): TextRange {
+    const [start, end] = node?.range ?? [0, 0];
+    return this.span(start, end);
+  }
+
+  private span(start: number, end: number): TextRange {
+    const a = this.lines.linePos(Math.min(start, this.length));
+    const b = this.lines.linePos(Math.min(Math.max(end, start), this.length));
+    return { startLine: a.line - 1, startCharacter: a.col - 1, endLine: b.line - 1, endCharacter: b.col - 1 };
+  }
+
+  problem(node: Node | undefined, message: string, severity: 'error' | 'warning' = 'error'): void {
+    if (severity === 'error') this.errorCount++;
+    this.problems.push({ message, range: this.range(node), severity });
+  }
+
+  problemAt(pos: [number, number], message: string, severity: 'error' | 'warning' = 'error'): void {
+    if (severity === 'error') this.errorCount++;
+    this.problems.push({ message, range: this.span(pos[0], pos[1]), severity });
+  }
+
+  unknownKeys(map: YAMLMap, known: readonly string[], where: string): void {
+    for (const pair of map.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+      if (key !== undefined && known.includes(key)) continue;
+      const near = key === undefined ? undefined : closest(key, known);
+      this.problem(
+        pair.key as Node,
+        `Unknown key ${key === undefined ? '' : `\`${key}\` `}in ${where}${near ? `: did you mean \`${near}\`?` : ''}. Known keys: ${known.join(', ')}.`,
+      );
+    }
+  }
+
+  text(map: YAMLMap, key: string): string | undefined {
+    const node = map.get(key, true);
+    if (node === undefined) return undefined;
+    if (isScalar(node) && (typeof node.value === 'string' || typeof node.value === 'number')) return String(node.value);
+    this.problem(node, `\`${key}:\` is a text.`);
+    return undefined;
+  }
+
+  /** A list of texts; `single` also takes one text alone. */
+  texts(map: YAMLMap, key: string, single = false): string[] | undefined {
+    const node = map.get(key, true);
+    if (node === undefined) return undefined;
+    if (single && isScalar(node) && typeof node.value === 'string') return [node.value];
+    if (isSeq(node) && node.items.every((i) => isScalar(i) && typeof i.value !== 'object')) {
+      const values = node.items.map((i) => String((i as { value: unknown }).value));
+      if (values.length > 0) return values;
+    }
+    this.problem(node, `\`${key}:\` is ${single ? 'a text or ' : ''}a list of texts.`);
+    return undefined;
+  }
+
+  number(map: YAMLMap, key: string, limits: { integer?: boolean; min?: number; max?: number }): number | undefined {
+    const node = map.get(key, true);
+    if (node === undefined) return undefined;
+    const value = isScalar(node) ? node.value : undefined;
+    const ok =
+      typeof value === 'number' &&
+      Number.isFinite(value) &&
+      (!limits.integer || Number.isInteger(value)) &&
+      (limits.min === undefined || value >= limits.min) &&
+      (limits.max === undefined || value <= limits.max);
+    if (ok) return value;
+    const range =
+      limits.max !== undefined ? ` from ${limits.min ?? 0} to ${limits.max}` : limits.min === 1 ? ' of 1 or more' : '';
+    this.problem(node, `\`${key}:\` is ${limits.integer ? 'a whole number' : 'a number'}${range}.`);
+    return undefined;
+  }
+
+  boolean(map: YAMLMap, key: string): boolean | undefined {
+    const node = map.get(key, true);
+    if (node === undefined) return undefined;
+    if (isScalar(node) && typeof node.value === 'boolean') return node.value;
+    this.problem(node, `\`${key}:\` is true or false.`);
+    return undefined;
+  }
+
+  mapping(map: YAMLMap, key: string): Record<string, unknown> | undefined {
+    const node = map.get(key, true);
+    if (node === undefined) return undefined;
+    if (isMap(node)) return node.toJSON() as Record<string, unknown>;
+    this.problem(node, `\`${key}:\` is a mapping of names to values.`);
+    return undefined;
+  }
+
+  languageCode(map: YAMLMap, key: string): string | undefined {
+    const value = this.text(map, key);
+    if (value === undefined || LANGUAGE_CODE.test(value)) return value;
+    this.problem(map.get(key, true) as Node, `\`${key}:\` is a language code such as en or en-GB.`);
+    return undefined;
+  }
+
+  regex(map: YAMLMap, key: string): { source: string; flags: string } | undefined {
+    const value = this.text(map, key);
+    if (value === undefined) return undefined;
+    const parsed = parseRegex(value);
+    if ('error' in parsed) {
+      this.problem(map.get(key, true) as Node, `\`${key}:\` is not a valid regular expression: ${parsed.error}`);
+      return undefined;
+    }
+    return parsed;
+  }
+}
+
+/** The known key a misspelt one was most likely meant to be, if any is close. */
+function closest(key: string, known: readonly string[]): string | undefined {
+  let best: { word: string; distance: number } | undefined;
+  for (const word of known) {
+    const distance = editDistance(key.toLowerCase(), word);
+    if (!best || distance < best.distance) best = { word, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(key.length / 3)) ? best.word : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}

@@ -1,0 +1,151 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { TestCase } from '../agentTests/format';
+import { junitXml } from '../agentTests/junit';
+import { caseLine, failureLines, summaryLine } from '../agentTests/report';
+import { type CaseTarget, runCases } from '../agentTests/runner';
+import { Transport } from '../client/transport';
+import { RESPONSES_MODES, type ResponsesMode } from '../localPlatform/responsesMode';
+import { type LocalPlatform, startLocalPlatform } from '../localPlatform/server';
+import { findTestFiles, readTestFile } from './testFiles';
+import { CHAT_KEY_VARIABLE, CHAT_TOKEN_VARIABLE, localTargets, profileTargets, readProfileFile } from './testTargets';
+
+export const TEST_SUMMARY = 'run conversation tests (tests/*.yaml) against the local platform or an environment';
+
+const HELP = `Run conversation tests: each case a conversation through the Chat API whose answers are checked.
+
+Usage: node dist/cli.js test [paths...] --local [--responses full|minimal|spec-only]
+       node dist/cli.js test [paths...] --profile-file F --environment E
+       [--junit out.xml] [--repeat N] [--concurrency N]
+
+  paths              test files, or folders searched for tests/*.yaml (default: the current folder)
+  --local            start the bundled local platform for this run (no credentials, nothing leaves the machine)
+  --profile-file F   a connection profile as JSON: accountId, projectId, region (us, uk, eu) or runtimeUrl,
+                     and the agentId its Chat keys reach. It holds no secrets: the Chat API key and connector
+                     token are read from ${CHAT_KEY_VARIABLE} and ${CHAT_TOKEN_VARIABLE}
+  --environment E    the environment those keys are for (sandbox, pre-release, live); cases naming another
+                     environment are skipped
+  --junit FILE       also write the results as JUnit XML
+  --repeat N         run every case N times instead of its own repeat
+  --concurrency N    conversations open at once, at most (default 4)
+
+Prints one line per case and "N passed, N failed" last; exits 1 when a case fails or a file has a problem.
+`;
+
+class UsageError extends Error {}
+
+/** `test`: resolves to the exit code. */
+export async function testCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let options: ReturnType<typeof parseOptions>;
+  try {
+    options = parseOptions(args);
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const cwd = process.cwd();
+  const files = findTestFiles(options.paths.length > 0 ? options.paths : [cwd]).map((p) => readTestFile(p, cwd));
+  let problems = 0;
+  for (const file of files)
+    for (const p of file.problems) {
+      if (p.severity === 'error') problems++;
+      process.stdout.write(
+        `${file.path}:${p.range.startLine + 1}:${p.range.startCharacter + 1}: ${p.severity}: ${p.message}\n`,
+      );
+    }
+  const cases: TestCase[] = files.flatMap((f) => f.cases);
+  if (files.length === 0) process.stdout.write('No test files found (tests/*.yaml).\n');
+
+  const transport = new Transport();
+  let lp: LocalPlatform | undefined;
+  const controller = new AbortController();
+  const interrupt = () => controller.abort();
+  process.once('SIGINT', interrupt);
+  try {
+    let target: (testCase: TestCase) => CaseTarget;
+    if (options.local) {
+      lp = await startLocalPlatform({ port: 0, seed: 'demo', responses: options.responses, streamDelayMs: 0 });
+      target = localTargets(lp, transport);
+    } else {
+      const profile = readProfileFile(options.profileFile!);
+      if (!env[CHAT_KEY_VARIABLE] || !env[CHAT_TOKEN_VARIABLE])
+        throw new UsageError(
+          `Set ${CHAT_KEY_VARIABLE} and ${CHAT_TOKEN_VARIABLE} to the Chat API key and connector token of ${options.environment}.`,
+        );
+      process.stdout.write(
+        `Running against ${options.environment} of ${profile.profile.projectId}: each case is a real conversation.\n`,
+      );
+      target = profileTargets(profile, options.environment!, transport, env);
+    }
+    const results = await runCases(cases, {
+      target,
+      concurrency: options.concurrency,
+      signal: controller.signal,
+      ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
+      listener: {
+        caseFinished: (r) => {
+          process.stdout.write(`${caseLine(r)}\n`);
+          for (const line of failureLines(r).slice(1)) process.stdout.write(`    ${line}\n`);
+        },
+      },
+    });
+    if (options.junit) writeFileSync(options.junit, junitXml(results));
+    process.stdout.write(`${summaryLine(results)}${problems ? `, ${problems} problems in test files` : ''}\n`);
+    return results.some((r) => r.outcome === 'failed' || r.outcome === 'cancelled') || problems > 0 ? 1 : 0;
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    return 2;
+  } finally {
+    process.off('SIGINT', interrupt);
+    transport.dispose();
+    await lp?.close();
+  }
+}
+
+function parseOptions(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      local: { type: 'boolean', default: false },
+      'profile-file': { type: 'string' },
+      environment: { type: 'string' },
+      responses: { type: 'string', default: 'full' },
+      junit: { type: 'string' },
+      repeat: { type: 'string' },
+      concurrency: { type: 'string', default: '4' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const whole = (name: string, text: string | undefined) => {
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1)
+      throw new UsageError(`--${name} must be a whole number of 1 or more, got "${text}"`);
+    return n;
+  };
+  if (!values.help) {
+    if (values.local === Boolean(values['profile-file']))
+      throw new UsageError('Give either --local or --profile-file F --environment E.');
+    if (values['profile-file'] && !values.environment)
+      throw new UsageError('--environment names the environment the Chat keys are for (sandbox, pre-release, live).');
+    if (!RESPONSES_MODES.includes(values.responses as ResponsesMode))
+      throw new UsageError(`--responses must be one of ${RESPONSES_MODES.join(', ')}, got "${values.responses}"`);
+  }
+  return {
+    help: values.help,
+    paths: positionals,
+    local: values.local,
+    profileFile: values['profile-file'],
+    environment: values.environment,
+    responses: values.responses as ResponsesMode,
+    junit: values.junit,
+    repeat: whole('repeat', values.repeat),
+    concurrency: whole('concurrency', values.concurrency) ?? 4,
+  };
+}

@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import type { CaseTarget } from '../agentTests/runner';
+import type { TestCase } from '../agentTests/format';
+import { ChatClient } from '../client/chat';
+import { ClientContext } from '../client/context';
+import { type ConnectionProfile, type CredentialId, REGION_PRESETS } from '../client/profile';
+import type { Transport } from '../client/transport';
+import type { LocalPlatform } from '../localPlatform/server';
+
+/** The environment variables the Chat API's credentials are read from: never from a file or an argument. */
+export const CHAT_KEY_VARIABLE = 'AGENT_WORKBENCH_CHAT_API_KEY';
+export const CHAT_TOKEN_VARIABLE = 'AGENT_WORKBENCH_CHAT_TOKEN';
+
+/** A connection profile as a file (no secrets): the project, its region or runtime address, and the agent its Chat keys reach. */
+export interface ProfileFile {
+  readonly profile: ConnectionProfile;
+  /** The agent the Chat connector of these keys reaches, when the file says. */
+  readonly agentId?: string;
+}
+
+/** Reads `--profile-file`; throws what to fix. */
+export function readProfileFile(path: string): ProfileFile {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new Error(
+      `The profile file ${path} could not be read as JSON: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const text = (key: string) => (typeof v[key] === 'string' && v[key] ? (v[key] as string) : undefined);
+  const preset = REGION_PRESETS.find((r) => r.id === text('region'));
+  const runtimeUrl = text('runtimeUrl') ?? preset?.runtimeUrl;
+  const accountId = text('accountId');
+  const projectId = text('projectId');
+  if (!accountId || !projectId || !runtimeUrl)
+    throw new Error(
+      `The profile file ${path} needs "accountId", "projectId", and "region" (us, uk, eu) or "runtimeUrl". It holds no keys: those come from ${CHAT_KEY_VARIABLE} and ${CHAT_TOKEN_VARIABLE}.`,
+    );
+  const agentId = text('agentId');
+  return {
+    profile: {
+      id: text('id') ?? 'cli',
+      name: text('name') ?? 'command line',
+      accountId,
+      projectId,
+      region: preset?.id ?? 'custom',
+      runtimeUrl,
+      buildUrl: text('buildUrl') ?? preset?.buildUrl ?? runtimeUrl,
+      messagingUrl: text('messagingUrl') ?? runtimeUrl,
+    },
+    ...(agentId ? { agentId } : {}),
+  };
+}
+
+/** Cases run against a profile's environment with the Chat keys of the environment variables. */
+export function profileTargets(
+  file: ProfileFile,
+  environment: string,
+  transport: Transport,
+  env: NodeJS.ProcessEnv,
+): (testCase: TestCase) => CaseTarget {
+  const credentials: Partial<Record<CredentialId, string>> = {
+    ...(env[CHAT_KEY_VARIABLE] ? { chatApiKey: env[CHAT_KEY_VARIABLE] } : {}),
+    ...(env[CHAT_TOKEN_VARIABLE] ? { chatConnectorToken: env[CHAT_TOKEN_VARIABLE] } : {}),
+  };
+  const chat = new ChatClient(new ClientContext(file.profile, async (id) => credentials[id], transport));
+  return (testCase) => {
+    if (testCase.environment !== undefined && testCase.environment !== environment)
+      return { skip: `the case runs against ${testCase.environment} only; this run is against ${environment}` };
+    const note =
+      testCase.agent && file.agentId && testCase.agent !== file.agentId
+        ? `the profile's Chat keys reach ${file.agentId}, not ${testCase.agent}`
+        : testCase.agent && !file.agentId
+          ? `the profile does not say which agent its Chat keys reach; the case names ${testCase.agent}`
+          : undefined;
+    return { chat, ...(note ? { note } : {}) };
+  };
+}
+
+/**
+ * Cases run against a local platform started for the run: each reaches the agent it names through that agent's
+ * own Chat connector and key, in the environment the connector serves (a case naming an agent the local platform
+ * does not have is skipped, never sent to another).
+ */
+export function localTargets(lp: LocalPlatform, transport: Transport): (testCase: TestCase) => CaseTarget {
+  const { state } = lp.platform;
+  const clients = new Map<string, ChatClient>();
+  return (testCase) => {
+    const connectors = state.connectors.filter(
+      (c) => c.kind === 'chat' && (testCase.agent === undefined || c.agentId === testCase.agent),
+    );
+    const connector =
+      connectors.find((c) => c.token === lp.credentials.connectors.chatToken) ??
+      connectors.find((c) => testCase.environment === undefined || c.environment === testCase.environment) ??
+      connectors[0];
+    if (!connector) return { skip: `the local platform has no Chat connector for the agent ${testCase.agent ?? ''}` };
+    if (testCase.environment !== undefined && connector.environment !== testCase.environment)
+      return {
+        skip: `the case runs against ${testCase.environment} only; the local platform's Chat connector of ${connector.agentId} serves ${connector.environment}`,
+      };
+    const key = state.keys.find(
+      (k) =>
+        k.family === 'chat' &&
+        k.projectId === connector.projectId &&
+        (!k.environment || k.environment === connector.environment),
+    );
+    const project = state.projects.find((p) => p.id === connector.projectId);
+    const account = state.accounts.find((a) => a.id === connector.accountId);
+    if (!key || !project || !account)
+      return { skip: `the local platform has no Chat key for the agent ${connector.agentId}` };
+    let chat = clients.get(connector.id);
+    if (!chat) {
+      const profile: ConnectionProfile = {
+        id: 'local',
+        name: 'local platform',
+        accountId: account.slug,
+        projectId: project.slug,
+        region: 'local',
+        runtimeUrl: lp.urls.runtime,
+        buildUrl: lp.urls.build,
+        messagingUrl: lp.urls.messaging,
+      };
+      const secrets: Partial<Record<CredentialId, string>> = {
+        chatApiKey: key.key,
+        chatConnectorToken: connector.token,
+      };
+      chat = new ChatClient(new ClientContext(profile, async (id) => secrets[id], transport));
+      clients.set(connector.id, chat);
+    }
+    return { chat };
+  };
+}

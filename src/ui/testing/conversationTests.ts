@@ -1,0 +1,263 @@
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TestFile } from '../../agentTests/format';
+import { LOCAL_PROFILE_ID } from '../../client/profile';
+import { Disposable, DisposableStore, MutableDisposable } from '../../core/disposable';
+import { AGENT_MANIFEST, parseAgentManifest } from '../../workspace/agentManifest';
+import { agentTestsRuntime } from '../agentTestsRuntime';
+import type { Connection } from '../connection/connection';
+import { Command } from '../ids';
+import { fillFileItem, type TestItemData, toRange } from './testItems';
+import { type RunRecord, type RunTarget, runConversationTests } from './testRun';
+
+const SETTINGS = 'agentWorkbench.tests';
+
+/**
+ * The Testing view's conversation tests: a TestController whose items are the test files (setting
+ * agentWorkbench.tests.include), their cases and turns, kept current as files change and as they are edited, with
+ * each file's problems as diagnostics; a run profile for the local platform and one per connection profile with a
+ * Chat key.
+ */
+export class ConversationTests extends Disposable {
+  readonly controller = this.register(
+    vscode.tests.createTestController('agentWorkbench.conversationTests', vscode.l10n.t('Conversation tests')),
+  );
+  private readonly diagnostics = this.register(
+    vscode.languages.createDiagnosticCollection('agentWorkbench.conversationTests'),
+  );
+  private readonly data = new WeakMap<vscode.TestItem, TestItemData>();
+  private readonly watcher = this.register(new MutableDisposable<vscode.Disposable>());
+  private readonly profiles = this.register(new MutableDisposable<DisposableStore>());
+  private readonly edits = new Map<string, ReturnType<typeof setTimeout>>();
+  private discovered: Promise<void> | undefined;
+  /** The runs made since activation, newest last (read by the extension's tests). */
+  readonly runs: RunRecord[] = [];
+  /** The run profiles as they are now: the local platform's first. */
+  runProfiles: readonly vscode.TestRunProfile[] = [];
+
+  constructor(readonly connection: Connection) {
+    super();
+    // Discovery starts when the Testing view first asks, so activation reads no file.
+    this.controller.resolveHandler = async (item) => {
+      if (!item) await this.discover();
+    };
+    this.controller.refreshHandler = async () => {
+      this.discovered = undefined;
+      await this.discover();
+    };
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${SETTINGS}.include`) && this.discovered)
+          void this.controller.refreshHandler?.(new vscode.CancellationTokenSource().token);
+      }),
+    );
+    this.register(vscode.workspace.onDidChangeTextDocument((e) => this.edited(e.document)));
+    this.register(vscode.workspace.onDidOpenTextDocument((doc) => this.edited(doc)));
+    this.register(connection.profiles.onDidChange(() => void this.makeProfiles()));
+    this.register(connection.profiles.onDidChangeEnvironment(() => void this.makeProfiles()));
+    this.register({ dispose: () => this.edits.forEach((t) => clearTimeout(t)) });
+    void this.makeProfiles();
+  }
+
+  private get include(): string {
+    return vscode.workspace.getConfiguration(SETTINGS).get<string>('include', '**/tests/*.yaml') || '**/tests/*.yaml';
+  }
+
+  private get concurrency(): number {
+    return Math.max(1, Math.floor(vscode.workspace.getConfiguration(SETTINGS).get<number>('concurrency', 4)));
+  }
+
+  /** Finds every test file and watches for more; resolves when the items are there. */
+  discover(): Promise<void> {
+    this.discovered ??= (async () => {
+      const include = this.include;
+      const watcher = vscode.workspace.createFileSystemWatcher(include);
+      const store = new DisposableStore();
+      store.add(watcher);
+      store.add(watcher.onDidCreate((uri) => void this.readFile(uri)));
+      store.add(watcher.onDidChange((uri) => void this.readFile(uri)));
+      store.add(watcher.onDidDelete((uri) => this.forget(uri)));
+      this.watcher.value = store;
+      const uris = await vscode.workspace.findFiles(include, '**/node_modules/**');
+      const seen = new Set(uris.map((u) => u.toString()));
+      this.controller.items.forEach((item) => {
+        if (!seen.has(item.id)) this.forget(item.uri!);
+      });
+      await Promise.all(uris.map((uri) => this.readFile(uri)));
+    })();
+    return this.discovered;
+  }
+
+  private matches(doc: vscode.TextDocument): boolean {
+    return doc.uri.scheme === 'file' && vscode.languages.match({ pattern: this.include }, doc) > 0;
+  }
+
+  /** An edited test file is read again from its text after a pause in typing, before it is saved. */
+  private edited(doc: vscode.TextDocument): void {
+    if (!this.matches(doc)) return;
+    const key = doc.uri.toString();
+    clearTimeout(this.edits.get(key));
+    this.edits.set(
+      key,
+      setTimeout(() => {
+        this.edits.delete(key);
+        this.show(doc.uri, doc.getText());
+      }, 250),
+    );
+  }
+
+  private async readFile(uri: vscode.Uri): Promise<void> {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    try {
+      const text = open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      this.show(uri, text);
+    } catch {
+      this.forget(uri);
+    }
+  }
+
+  private forget(uri: vscode.Uri): void {
+    this.controller.items.delete(uri.toString());
+    this.diagnostics.delete(uri);
+  }
+
+  /** Reads a file's text into its items and diagnostics; never throws, whatever the text. */
+  private show(uri: vscode.Uri, text: string): TestFile {
+    const file = withFolderAgent(agentTestsRuntime().parseTestFile(vscode.workspace.asRelativePath(uri), text), uri);
+    const id = uri.toString();
+    const item = this.controller.items.get(id) ?? this.controller.createTestItem(id, path.basename(uri.fsPath), uri);
+    item.description = vscode.workspace.asRelativePath(path.dirname(path.dirname(uri.fsPath)));
+    fillFileItem(this.controller, item, file, this.data);
+    this.controller.items.add(item);
+    this.diagnostics.set(
+      uri,
+      file.problems.map((p) => {
+        const d = new vscode.Diagnostic(
+          toRange(p.range),
+          p.message,
+          p.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+        );
+        d.source = vscode.l10n.t('Conversation tests');
+        return d;
+      }),
+    );
+    return file;
+  }
+
+  /** The run profiles: the local platform, and each connection profile that has a Chat key. */
+  private async makeProfiles(): Promise<void> {
+    const store = new DisposableStore();
+    const targets: RunTarget[] = [this.localTarget()];
+    const environment = this.connection.profiles.environment;
+    for (const profile of this.connection.profiles.list()) {
+      if (profile.id === LOCAL_PROFILE_ID || !(await this.connection.vault.get(profile.id, 'chatApiKey'))) continue;
+      targets.push({
+        label: vscode.l10n.t('{0} ({1}, its Chat key)', profile.name, environment),
+        environment,
+        real: true,
+        chat: async () => this.connection.clientsFor(profile).chat,
+      });
+    }
+    if (this.isDisposed) {
+      store.dispose();
+      return;
+    }
+    this.runProfiles = targets.map((target, i) =>
+      store.add(
+        this.controller.createRunProfile(
+          target.label,
+          vscode.TestRunProfileKind.Run,
+          (request, token) => this.run(request, token, target),
+          i === 0,
+        ),
+      ),
+    );
+    this.profiles.value = store;
+  }
+
+  private localTarget(): RunTarget {
+    return {
+      label: vscode.l10n.t('Local platform'),
+      // The Local profile's Chat key is provisioned for sandbox.
+      environment: 'sandbox',
+      real: false,
+      chat: async () => {
+        const urls = await vscode.commands.executeCommand<unknown>(Command.startLocalPlatform);
+        const profile = this.connection.profiles.get(LOCAL_PROFILE_ID);
+        if (!urls || !profile)
+          throw new Error(vscode.l10n.t('The local platform is not running, so the cases could not run.'));
+        return this.connection.clientsFor(profile).chat;
+      },
+    };
+  }
+
+  /** The case items of an agent tagged with a tag, from the files as they are now on disk. */
+  async casesTagged(agentId: string, tag: string): Promise<vscode.TestItem[]> {
+    this.discovered = undefined;
+    await this.discover();
+    const found: vscode.TestItem[] = [];
+    this.controller.items.forEach((file) =>
+      file.children.forEach((item) => {
+        const d = this.data.get(item);
+        if (d?.kind === 'case' && d.testCase.agent === agentId && d.testCase.tags.includes(tag)) found.push(item);
+      }),
+    );
+    return found;
+  }
+
+  /** Runs cases against an environment: the local platform, or the active profile with its Chat key. */
+  async runFor(items: vscode.TestItem[], environment: string, local: boolean): Promise<RunRecord> {
+    const profile = this.connection.profiles.active;
+    const target: RunTarget =
+      local || !profile
+        ? this.localTarget()
+        : {
+            label: vscode.l10n.t('{0} ({1})', profile.name, environment),
+            environment,
+            // The person was told before the run that it makes real conversations.
+            real: false,
+            chat: async () => this.connection.clientsFor(profile).chat,
+          };
+    await this.run(new vscode.TestRunRequest(items), new vscode.CancellationTokenSource().token, target);
+    return this.runs.at(-1)!;
+  }
+
+  /** Runs a request; the record is kept for the extension's tests. */
+  run(request: vscode.TestRunRequest, token: vscode.CancellationToken, target: RunTarget): Promise<void> {
+    const record: { -readonly [K in keyof RunRecord]: RunRecord[K] } = {
+      profile: target.label,
+      items: new Map(),
+      output: '',
+      done: Promise.resolve(),
+    };
+    this.runs.push(record);
+    if (this.runs.length > 20) this.runs.shift();
+    record.done = this.discover().then(() =>
+      runConversationTests({
+        controller: this.controller,
+        data: this.data,
+        request,
+        token,
+        target,
+        concurrency: this.concurrency,
+        record,
+      }),
+    );
+    return record.done;
+  }
+}
+
+/** A case naming no agent reaches the agent of the folder whose tests/ holds the file (its agent.json). */
+function withFolderAgent(file: TestFile, uri: vscode.Uri): TestFile {
+  const manifest = path.join(path.dirname(path.dirname(uri.fsPath)), AGENT_MANIFEST);
+  if (!existsSync(manifest)) return file;
+  let agent: string | undefined;
+  try {
+    agent = parseAgentManifest(readFileSync(manifest, 'utf8'))?.agentId;
+  } catch {
+    return file;
+  }
+  if (!agent) return file;
+  return { ...file, cases: file.cases.map((c) => (c.agent === undefined ? { ...c, agent } : c)) };
+}

@@ -1,0 +1,60 @@
+import * as vscode from 'vscode';
+import type { TestCase, TestFile, TextRange } from '../../agentTests/format';
+
+/** What a test item of the controller stands for: a file, a case, or one turn of a case. */
+export type TestItemData =
+  | { readonly kind: 'file'; readonly file: TestFile }
+  | { readonly kind: 'case'; readonly file: TestFile; readonly testCase: TestCase }
+  | { readonly kind: 'turn'; readonly file: TestFile; readonly testCase: TestCase; readonly index: number };
+
+export function toRange(r: TextRange): vscode.Range {
+  return new vscode.Range(r.startLine, r.startCharacter, r.endLine, r.endCharacter);
+}
+
+/** The first line of a turn, as its label: the user's message, or the greeting. */
+function turnLabel(testCase: TestCase, index: number): string {
+  const user = testCase.turns[index]!.user;
+  return user === undefined
+    ? vscode.l10n.t('greeting')
+    : vscode.l10n.t('turn {0}: {1}', index + 1, user.length > 60 ? `${user.slice(0, 59)}…` : user);
+}
+
+/**
+ * Puts a file's cases and turns under its item, each with its range so the gutter runs one case; a file with
+ * problems says what to fix in the item's error. Items are replaced by id, so a running view keeps what it shows.
+ */
+export function fillFileItem(
+  controller: vscode.TestController,
+  item: vscode.TestItem,
+  file: TestFile,
+  data: WeakMap<vscode.TestItem, TestItemData>,
+): void {
+  data.set(item, { kind: 'file', file });
+  const errors = file.problems.filter((p) => p.severity === 'error');
+  item.error =
+    errors.length === 0
+      ? undefined
+      : new vscode.MarkdownString(
+          [
+            vscode.l10n.t('This file has problems to fix before all its cases can run:'),
+            ...errors.map((p) => `- ${vscode.l10n.t('line {0}', p.range.startLine + 1)}: ${p.message}`),
+          ].join('\n'),
+        );
+  const cases = file.cases.map((testCase) => {
+    const caseItem = controller.createTestItem(`${item.id}#${testCase.name}`, testCase.name, item.uri);
+    caseItem.range = toRange(testCase.range);
+    caseItem.tags = testCase.tags.map((t) => new vscode.TestTag(t));
+    caseItem.description = testCase.repeat > 1 ? vscode.l10n.t('× {0}', testCase.repeat) : undefined;
+    data.set(caseItem, { kind: 'case', file, testCase });
+    caseItem.children.replace(
+      testCase.turns.map((turn, index) => {
+        const turnItem = controller.createTestItem(`${caseItem.id}#${index}`, turnLabel(testCase, index), item.uri);
+        turnItem.range = toRange(turn.range);
+        data.set(turnItem, { kind: 'turn', file, testCase, index });
+        return turnItem;
+      }),
+    );
+    return caseItem;
+  });
+  item.children.replace(cases);
+}

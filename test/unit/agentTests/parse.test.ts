@@ -1,0 +1,141 @@
+// Reading conversation test files: the cases as written, and every problem at its place.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { CASE_KEYS, FILE_KEYS, parseTestFile, TURN_KEYS } from '../../../src/agentTests/parse';
+
+const GOOD = `agent: ag_support
+cases:
+  - name: Opening hours
+    tags: [sandbox, smoke]
+    variant: var_a
+    integration_attributes: { caller: vip }
+    asr_lang_code: en-GB
+    tts_lang_code: en
+    repeat: 3
+    required_pass_rate: 0.66
+    turns:
+      - contains: Hello
+      - user: What are your opening hours?
+        metadata: { channel: web }
+        contains: [Monday, Saturday]
+        contains_any: [9am, nine]
+        not_contains: sorry
+        not_contains_all: [closed, forever]
+        matches: /open .* from \\d+am/i
+        handoff: none
+        end: false
+        max_latency_ms: 2000
+  - name: A person
+    turns:
+      - user: I want to speak to a person
+        handoff: { destination: human-support-queue, reason: The user asked to speak to a person }
+`;
+
+test('a test file is read into cases with their options, turns, checks and places', () => {
+  const file = parseTestFile('tests/a.yaml', GOOD);
+  assert.deepEqual(file.problems, []);
+  assert.equal(file.cases.length, 2);
+  const [hours, person] = file.cases;
+  assert.equal(hours!.name, 'Opening hours');
+  assert.equal(hours!.agent, 'ag_support');
+  assert.deepEqual(hours!.tags, ['sandbox', 'smoke']);
+  assert.equal(hours!.variant, 'var_a');
+  assert.deepEqual(hours!.integrationAttributes, { caller: 'vip' });
+  assert.equal(hours!.asrLangCode, 'en-GB');
+  assert.equal(hours!.repeat, 3);
+  assert.equal(hours!.requiredPassRate, 0.66);
+  assert.equal(hours!.turns[0]!.user, undefined);
+  assert.deepEqual(hours!.turns[0]!.checks.contains, ['Hello']);
+  const turn = hours!.turns[1]!;
+  assert.deepEqual(turn.metadata, { channel: 'web' });
+  assert.deepEqual(turn.checks.notContains, ['sorry']);
+  assert.deepEqual(turn.checks.matches, { source: 'open .* from \\d+am', flags: 'i' });
+  assert.deepEqual(turn.checks.handoff, { kind: 'none' });
+  assert.equal(turn.checks.end, false);
+  assert.equal(turn.checks.maxLatencyMs, 2000);
+  assert.equal(turn.range.startLine, 12);
+  assert.equal(hours!.nameRange.startLine, 2);
+  assert.equal(person!.requiredPassRate, 1);
+  assert.deepEqual(person!.turns[0]!.checks.handoff, {
+    kind: 'to',
+    destination: 'human-support-queue',
+    reason: 'The user asked to speak to a person',
+  });
+});
+
+test('an unknown key is reported at its place with the key it was likely meant to be, and its case does not run', () => {
+  const file = parseTestFile('t.yaml', 'cases:\n  - name: x\n    turns:\n      - user: hi\n        contians: hello\n');
+  assert.equal(file.cases.length, 0);
+  assert.equal(file.problems.length, 1);
+  const [p] = file.problems;
+  assert.match(p!.message, /Unknown key `contians` in a turn: did you mean `contains`\?/);
+  assert.deepEqual([p!.range.startLine, p!.range.startCharacter], [4, 8]);
+});
+
+test('a bad regular expression is reported with what is wrong', () => {
+  const file = parseTestFile(
+    't.yaml',
+    'cases:\n  - name: x\n    turns:\n      - user: hi\n        matches: "open (daily"\n',
+  );
+  assert.equal(file.problems.length, 1);
+  assert.match(file.problems[0]!.message, /`matches:` is not a valid regular expression: .*/);
+  assert.equal(file.problems[0]!.range.startLine, 4);
+});
+
+test('empty turns, a missing user message after the first turn, and a case without turns are reported', () => {
+  const text = 'cases:\n  - name: x\n    turns:\n      -\n      - {}\n      - contains: hi\n  - name: y\n';
+  const messages = parseTestFile('t.yaml', text).problems.map((p) => `${p.range.startLine}: ${p.message}`);
+  assert.equal(messages.length, 4);
+  assert.match(messages[0]!, /^3: This turn is empty/);
+  assert.match(messages[1]!, /^4: This turn is empty/);
+  assert.match(messages[2]!, /^5: Only the first turn may leave out `user:`/);
+  assert.match(messages[3]!, /^6: Add `turns:`/);
+});
+
+test('a file that is not YAML, or not the format, gets a problem and no cases, never an exception', () => {
+  const broken = parseTestFile('t.yaml', 'cases:\n  - name: "x\n    turns: [\n');
+  assert.equal(broken.cases.length, 0);
+  assert.ok(broken.problems.length > 0);
+  assert.match(broken.problems[0]!.message, /^Not valid YAML: /);
+  const list = parseTestFile('t.yaml', '- just\n- a list\n');
+  assert.match(list.problems[0]!.message, /is a YAML mapping with a list of `cases:`/);
+  assert.match(parseTestFile('t.yaml', '').problems[0]!.message, /YAML mapping/);
+});
+
+test('wrong values are named: repeat, pass rate, language codes, handoff, duplicate names', () => {
+  const text = [
+    'cases:',
+    '  - name: x',
+    '    repeat: 0',
+    '    required_pass_rate: 2',
+    '    asr_lang_code: "english please"',
+    '    turns:',
+    '      - user: hi',
+    '        handoff: [a]',
+    '  - name: x',
+    '    turns:',
+    '      - user: hi',
+  ].join('\n');
+  const messages = parseTestFile('t.yaml', text).problems.map((p) => p.message);
+  assert.ok(messages.some((m) => /`repeat:` is a whole number of 1 or more/.test(m)));
+  assert.ok(messages.some((m) => /`required_pass_rate:` is a number from 0 to 1/.test(m)));
+  assert.ok(messages.some((m) => /`asr_lang_code:` is a language code/.test(m)));
+  assert.ok(messages.some((m) => /`handoff:` is `none`/.test(m)));
+  assert.ok(messages.some((m) => /Another case is named "x"/.test(m)));
+});
+
+test('the JSON Schema contributed for the YAML extension knows the same keys as the reader', () => {
+  const schema = JSON.parse(readFileSync('media/schemas/conversation-test.schema.json', 'utf8')) as {
+    properties: Record<string, unknown>;
+    definitions: { case: { properties: Record<string, unknown> }; turn: { properties: Record<string, unknown> } };
+  };
+  assert.deepEqual(Object.keys(schema.properties).sort(), [...FILE_KEYS].sort());
+  assert.deepEqual(Object.keys(schema.definitions.case.properties).sort(), [...CASE_KEYS].sort());
+  assert.deepEqual(Object.keys(schema.definitions.turn.properties).sort(), [...TURN_KEYS].sort());
+  const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+    contributes: { yamlValidation: Array<{ fileMatch: string[]; url: string }> };
+  };
+  const entry = manifest.contributes.yamlValidation.find((v) => v.url.endsWith('conversation-test.schema.json'));
+  assert.ok(entry?.fileMatch.includes('**/tests/*.yaml'));
+});
