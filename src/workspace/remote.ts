@@ -74,3 +74,30 @@ export async function fetchRemote(
   }
   return docs;
 }
+
+/**
+ * The platform's documents, or why not where the platform does not let them be read: reading behavior and
+ * topics are endpoints the spec does not show (their 404 or 405 then names the assumption).
+ */
+export async function fetchRemoteIfReadable(
+  client: MirrorClient,
+  target: MirrorTarget & { known?: BaseSnapshot['docs'] },
+  signal?: AbortSignal,
+): Promise<{ docs: RemoteDocs } | { unreadable: PlatformError }> {
+  try {
+    return { docs: await fetchRemote(client, target, signal) };
+  } catch (err) {
+    if (err instanceof PlatformError && err.assumption) return { unreadable: err };
+    throw err;
+  }
+}
+
+/** What the base says the platform held, as documents: the other side of a push that cannot read the platform. */
+export function remoteFromBase(known: BaseSnapshot['docs']): RemoteDocs {
+  const docs: RemoteDocs = new Map();
+  for (const [key, entry] of Object.entries(known)) {
+    const doc = docOf(key, entry.path, entry.text);
+    if (doc) docs.set(key, doc);
+  }
+  return docs;
+}
