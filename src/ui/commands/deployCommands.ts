@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Deployment, DeploymentActionResult } from '../../contract/agents';
 import type { Environment } from '../../contract/common';
 import type { Connection } from '../connection/connection';
+import type { DeploymentContext } from '../../client/agents';
 import { activeDeployment, DeploymentNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
 import { BranchNode } from '../explorer/agents/agentNodes';
 import { type AgentArg, resolveAgent } from '../explorer/agents/agentChoice';
@@ -338,16 +339,7 @@ export function registerDeployCommands(
     if (message === undefined) return undefined;
     const client = requireClients(connection).agents;
     const result = await withProgress(vscode.l10n.t('Promoting {0} of {1}…', what, agentName), (signal) =>
-      client.promote(
-        target.agentId,
-        d.id,
-        {
-          ...(d.environment ? { environment: d.environment } : {}),
-          ...(d.version ? { version: d.version } : {}),
-          deploymentMessage: message,
-        },
-        signal,
-      ),
+      client.promote(target.agentId, d.id, actionContext(d, message), signal),
     );
     report(
       d.environment
@@ -378,16 +370,7 @@ export function registerDeployCommands(
     if (message === undefined) return undefined;
     const client = requireClients(connection).agents;
     const result = await withProgress(vscode.l10n.t('Rolling back {0} in {1}…', agentName, where), (signal) =>
-      client.rollback(
-        target.agentId,
-        d.id,
-        {
-          ...(d.environment ? { environment: d.environment } : {}),
-          ...(d.version ? { version: d.version } : {}),
-          deploymentMessage: message,
-        },
-        signal,
-      ),
+      client.rollback(target.agentId, d.id, actionContext(d, message), signal),
     );
     report(
       d.version
@@ -415,4 +398,13 @@ export function registerDeployCommands(
       runCommand(() => rollback(arg, opts)),
     ),
   );
+}
+
+/** What the client's messages say of a deployment: only what the platform has shown of it (an id typed by hand shows none). */
+function actionContext(d: Deployment, deploymentMessage: string): DeploymentContext {
+  return {
+    ...(d.environment ? { environment: d.environment } : {}),
+    ...(d.version ? { version: d.version } : {}),
+    deploymentMessage,
+  };
 }
