@@ -1,10 +1,9 @@
-import { PlatformError } from '../client/errors';
 import { AGENT_MANIFEST, type AgentManifest, parseAgentManifest, serializeAgentManifest } from './agentManifest';
 import { type BaseEntry, type BaseSnapshot, emptyBase, readBase, writeBase } from './baseStore';
 import { readLocal, type RemoteDocs } from './documents';
 import { forEachLimit, type MirrorFileSystem } from './fileSystem';
 import { configOfKey, type DocKey, kindOfKey, pathForDoc, realtimePath, topicKey } from './layout';
-import { fetchRemote, fetchRemoteIfReadable, type MirrorClient, remoteFromBase } from './remote';
+import { fetchRemote, fetchRemoteIfReadable, isAssumptionFailure, type MirrorClient, remoteFromBase } from './remote';
 import { docText, topicText } from './serializer';
 import { computeStatus, type FileStatus } from './status';
 import { type PullAction, type PullConflict, planPull } from './pullPlan';
@@ -326,7 +325,7 @@ export class AgentMirror {
 
 /** Undefined where the platform does not list topics (an assumed endpoint); any other failure stands. */
 function unlisted(err: unknown): undefined {
-  if (err instanceof PlatformError && err.assumption) return undefined;
+  if (isAssumptionFailure(err)) return undefined;
   throw err;
 }
 

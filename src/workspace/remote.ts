@@ -1,5 +1,5 @@
 import type { Behavior, CreatedTopic, RealtimeConfig, Topic, UpdateTopicRequest } from '../contract/agents';
-import { PlatformError } from '../client/errors';
+import type { PlatformError } from '../client/errors';
 import type { BaseSnapshot } from './baseStore';
 import { docOf, type RemoteDocs } from './documents';
 import { BEHAVIOR_KEY, kindOfKey, realtimeKey, topicKey } from './layout';
@@ -55,7 +55,7 @@ export async function fetchRemote(
     client.getBehavior(target.agentId, target.branchId, signal),
     client.listTopics(target.agentId, target.branchId, signal),
     client.listRealtimeConfigs(target.agentId, signal).catch((err: unknown) => {
-      if (err instanceof PlatformError && err.assumption) return undefined;
+      if (isAssumptionFailure(err)) return undefined;
       throw err;
     }),
   ]);
@@ -87,7 +87,7 @@ export async function fetchRemoteIfReadable(
   try {
     return { docs: await fetchRemote(client, target, signal) };
   } catch (err) {
-    if (err instanceof PlatformError && err.assumption) return { unreadable: err };
+    if (isAssumptionFailure(err)) return { unreadable: err };
     throw err;
   }
 }
@@ -100,4 +100,12 @@ export function remoteFromBase(known: BaseSnapshot['docs']): RemoteDocs {
     if (doc) docs.set(key, doc);
   }
   return docs;
+}
+
+/**
+ * A failure of an endpoint the spec does not show (a 404 or 405 naming its assumption). Told by name: the
+ * client's errors come from another bundle than this one, so `instanceof` would not recognise them.
+ */
+export function isAssumptionFailure(err: unknown): err is PlatformError {
+  return err instanceof Error && err.name === 'PlatformError' && Boolean((err as PlatformError).assumption);
 }
