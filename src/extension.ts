@@ -108,8 +108,8 @@ function start(context: vscode.ExtensionContext): Running {
     registerConnectionCommands(connection),
     registerLocalPlatformCommands(localPlatform, connection),
     registerAgentCommands(connection, models, agentsView.tree, agentsView.remembered),
-    registerCheckOutCommand(connection, models, () => void agentFolders.scan()),
-    registerDeployCommands(connection, models, agentsView.checkedOut, (agentId, name, from) =>
+    registerCheckOutCommand(connection, models, agentsView.remembered, () => void agentFolders.scan()),
+    registerDeployCommands(connection, models, agentsView.remembered, agentsView.checkedOut, (agentId, name, from) =>
       promotionGate(conversationTests, log, agentId, name, from),
     ),
     registerNumberCommands(connection, models),

@@ -3,7 +3,7 @@ import { type BaseEntry, type BaseSnapshot, emptyBase, readBase, writeBase } fro
 import { readLocal, type RemoteDocs } from './documents';
 import { forEachLimit, type MirrorFileSystem } from './fileSystem';
 import { configOfKey, type DocKey, kindOfKey, pathForDoc, realtimePath, topicKey } from './layout';
-import { fetchRemote, type MirrorClient } from './remote';
+import { fetchRemote, fetchRemoteIfReadable, isAssumptionFailure, type MirrorClient, remoteFromBase } from './remote';
 import { docText, topicText } from './serializer';
 import { computeStatus, type FileStatus } from './status';
 import { type PullAction, type PullConflict, planPull } from './pullPlan';
@@ -22,6 +22,20 @@ export interface PushReport {
   sent: PushAction[];
   /** When not empty, nothing was sent: each says what to do first. */
   refused: PushRefusal[];
+}
+
+/**
+ * Thrown by a push when the platform does not let the branch be read (its reads are endpoints the spec does
+ * not show): nothing was sent. Pushing with `overwrite` sends the files over what the platform holds, without
+ * knowing whether it changed there.
+ */
+export class UnreadableRemoteError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(
+      `The platform does not let this branch be read (${cause instanceof Error ? cause.message : String(cause)}), so a push cannot tell whether it changed there. Nothing was pushed.`,
+    );
+    this.name = 'UnreadableRemoteError';
+  }
 }
 
 /** Thrown when a branch switch would overwrite edits not yet pushed. */
@@ -55,21 +69,26 @@ export class AgentMirror {
     return text === undefined ? undefined : parseAgentManifest(text);
   }
 
-  /** Writes the agent's branch into the folder (an empty one, or one that already mirrors this agent). */
-  async checkout(manifest: AgentManifest, signal?: AbortSignal): Promise<void> {
+  /**
+   * Writes the agent's branch into the folder (an empty one, or one that already mirrors this agent). Where the
+   * platform does not let the branch be read, the folder starts with no documents (`readable` false): what the
+   * person writes there is then pushed over what the platform holds.
+   */
+  async checkout(manifest: AgentManifest, signal?: AbortSignal): Promise<{ readable: boolean }> {
     const base = await readBase(this.fs);
     if (base && base.agentId !== manifest.agentId)
       throw new Error(`This folder already mirrors agent ${base.agentId}. Check out into another folder.`);
     if (base) {
       await this.switchBranch(manifest.branch, signal);
-      return;
+      return { readable: true };
     }
-    const remote = await fetchRemote(
+    const read = await fetchRemoteIfReadable(
       this.client,
       { agentId: manifest.agentId, branchId: manifest.branch.branchId },
       signal,
     );
-    await this.moveTo(manifest, {}, remote);
+    await this.moveTo(manifest, {}, 'docs' in read ? read.docs : new Map());
+    return { readable: 'docs' in read };
   }
 
   /** Per file: local edits and recorded conflicts, and with `remote` the platform's changes too. */
@@ -95,10 +114,14 @@ export class AgentMirror {
    * version precondition): an edit to a document changed there since the last pull is never
    * sent over it; the push then sends nothing and asks for a pull.
    */
-  async push(signal?: AbortSignal): Promise<PushReport> {
+  async push(signal?: AbortSignal, opts: { overwrite?: boolean } = {}): Promise<PushReport> {
     const base = await this.recover();
-    const remote = await fetchRemote(this.client, { ...base, known: base.docs }, signal);
-    const plan = planPush(base, await readLocal(this.fs, base, remote), remote);
+    const read = await fetchRemoteIfReadable(this.client, { ...base, known: base.docs }, signal);
+    if ('unreadable' in read && !opts.overwrite) throw new UnreadableRemoteError(read.unreadable);
+    // Overwriting: the platform is taken to hold what the base says, so every edit is sent.
+    const overwrite = 'unreadable' in read;
+    const remote = 'docs' in read ? read.docs : remoteFromBase(base.docs);
+    const plan = planPush(base, await readLocal(this.fs, base, remote), remote, { overwrite });
     const next: BaseSnapshot = { ...base, docs: { ...base.docs }, conflicts: { ...base.conflicts } };
     const record = (key: DocKey, path: string, text: string | undefined): void => {
       if (text === undefined) Reflect.deleteProperty(next.docs, key);
@@ -151,7 +174,12 @@ export class AgentMirror {
       case 'createTopic': {
         const created = await this.client.createTopic(agentId, branchId, { name: a.name, content: a.content }, signal);
         // The spec shows the answer only as "topic": where it has no id, the new topic is found in the list.
-        const topicId = created.topicId ?? (await this.findCreatedTopic(target, a, signal));
+        const topicId = created.topicId ?? (await this.findCreatedTopic(target, a, signal).catch(unlisted));
+        if (topicId === undefined) {
+          // Where topics cannot be listed, the file stays as sent under its own key, so it is not created again.
+          record(a.key, a.path, a.text);
+          return;
+        }
         // The new id goes into the file's front matter at once: from now on the file is that topic.
         const text = topicText({ name: created.name, content: created.content, topicId });
         await this.fs.write(a.path, text);
@@ -293,6 +321,12 @@ export class AgentMirror {
     if (!base) throw new Error('This folder is not checked out from the platform: check an agent out first.');
     return base;
   }
+}
+
+/** Undefined where the platform does not list topics (an assumed endpoint); any other failure stands. */
+function unlisted(err: unknown): undefined {
+  if (isAssumptionFailure(err)) return undefined;
+  throw err;
 }
 
 /** Where a conflict of a document the base does not hold lives (added on both sides). */

@@ -41,7 +41,17 @@ export interface PushPlan {
   }[];
 }
 
-export function planPush(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remote: RemoteDocs): PushPlan {
+/**
+ * With `overwrite`, the platform could not be read and `remote` is what the base says: a real-time config file
+ * the base does not know is sent whole (the config's name is the file's), since no list of configs can say
+ * whether the agent has it.
+ */
+export function planPush(
+  base: BaseSnapshot,
+  local: Map<DocKey, LocalDoc>,
+  remote: RemoteDocs,
+  opts: { overwrite?: boolean } = {},
+): PushPlan {
   const plan: PushPlan = { actions: [], refused: [], inStep: [] };
   for (const s of sidesOf(base, local, remote)) {
     const l = localText(s);
@@ -72,6 +82,7 @@ export function planPush(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remot
       s.base === undefined ? undefined : docOf(s.key, s.basePath ?? path, s.base),
       s.local ? docOf(s.key, s.local.path, s.local.canonical!) : undefined,
       l,
+      opts.overwrite === true,
     );
     if ('reason' in action) refuse(action.reason, action.message);
     else plan.actions.push(action);
@@ -87,6 +98,7 @@ function actionFor(
   base: Doc | undefined,
   local: Doc | undefined,
   text: string | undefined,
+  overwrite: boolean,
 ): PushAction | Omit<PushRefusal, 'key' | 'path'> {
   switch (kindOfKey(key)) {
     case 'behavior':
@@ -98,6 +110,8 @@ function actionFor(
       return { kind: 'behavior', key, path, text, behavior: local.behavior };
     case 'realtime': {
       const config = configOfKey(key);
+      if (overwrite && base === undefined && local?.kind === 'realtime')
+        return { kind: 'variables', key, path, text, config, variables: local.variables };
       if (base?.kind !== 'realtime')
         return {
           reason: 'unknownConfig',
@@ -118,6 +132,11 @@ function actionFor(
     }
     case 'topic': {
       const topicId = topicIdOfKey(key);
+      if (!topicId && base?.kind === 'topic')
+        return {
+          reason: 'unreadable',
+          message: `${path} was pushed as a new topic, but the platform did not say its id: change or delete that topic in the studio.`,
+        };
       if (local?.kind === 'topic' && !topicId)
         return { kind: 'createTopic', key, path, text, name: local.name, content: local.content };
       if (!topicId) return { reason: 'unreadable', message: `${path}: nothing to push.` };

@@ -1,5 +1,5 @@
 import type { Behavior, CreatedTopic, RealtimeConfig, Topic, UpdateTopicRequest } from '../contract/agents';
-import { PlatformError } from '../client/errors';
+import type { PlatformError } from '../client/errors';
 import type { BaseSnapshot } from './baseStore';
 import { docOf, type RemoteDocs } from './documents';
 import { BEHAVIOR_KEY, kindOfKey, realtimeKey, topicKey } from './layout';
@@ -55,7 +55,7 @@ export async function fetchRemote(
     client.getBehavior(target.agentId, target.branchId, signal),
     client.listTopics(target.agentId, target.branchId, signal),
     client.listRealtimeConfigs(target.agentId, signal).catch((err: unknown) => {
-      if (err instanceof PlatformError && err.assumption) return undefined;
+      if (isAssumptionFailure(err)) return undefined;
       throw err;
     }),
   ]);
@@ -73,4 +73,39 @@ export async function fetchRemote(
     }
   }
   return docs;
+}
+
+/**
+ * The platform's documents, or why not where the platform does not let them be read: reading behavior and
+ * topics are endpoints the spec does not show (their 404 or 405 then names the assumption).
+ */
+export async function fetchRemoteIfReadable(
+  client: MirrorClient,
+  target: MirrorTarget & { known?: BaseSnapshot['docs'] },
+  signal?: AbortSignal,
+): Promise<{ docs: RemoteDocs } | { unreadable: PlatformError }> {
+  try {
+    return { docs: await fetchRemote(client, target, signal) };
+  } catch (err) {
+    if (isAssumptionFailure(err)) return { unreadable: err };
+    throw err;
+  }
+}
+
+/** What the base says the platform held, as documents: the other side of a push that cannot read the platform. */
+export function remoteFromBase(known: BaseSnapshot['docs']): RemoteDocs {
+  const docs: RemoteDocs = new Map();
+  for (const [key, entry] of Object.entries(known)) {
+    const doc = docOf(key, entry.path, entry.text);
+    if (doc) docs.set(key, doc);
+  }
+  return docs;
+}
+
+/**
+ * A failure of an endpoint the spec does not show (a 404 or 405 naming its assumption). Told by name: the
+ * client's errors come from another bundle than this one, so `instanceof` would not recognise them.
+ */
+export function isAssumptionFailure(err: unknown): err is PlatformError {
+  return err instanceof Error && err.name === 'PlatformError' && Boolean((err as PlatformError).assumption);
 }

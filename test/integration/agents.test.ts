@@ -208,12 +208,15 @@ suite('Agents view and commands', () => {
     });
     assert.equal(published?.deployment.environment, 'sandbox');
     assert.ok(Array.isArray(published.testRunIds));
+    // AGENT-7: where a promotion goes is not shown before it is made: it may be live, so the name is asked.
+    goAhead('Returns Helper');
     const pre = await vscode.commands.executeCommand<ActionResult>(
       'agentWorkbench.promote',
       { agentId: id, deploymentId: published.deployment.id },
       { deploymentMessage: '' },
     );
     assert.equal(pre?.deployment.environment, 'pre-release');
+    ui.shown.length = 0;
     goAhead('Support Desk');
     const wrong = await vscode.commands.executeCommand<ActionResult>(
       'agentWorkbench.promote',
@@ -402,7 +405,11 @@ suite('Agents view and commands', () => {
     await admin.addFault({ family: 'build', path: '/^\\/v1\\/agents$/', method: 'GET', status: 405, times: 50 });
     try {
       await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
-      assert.deepEqual(await roots(), []);
+      // The agents created here are remembered, so the view shows them; Support Desk was not made or added here.
+      assert.deepEqual(
+        (await roots()).filter((i) => i.label === 'Support Desk'),
+        [],
+      );
       assert.equal(await vscode.commands.executeCommand('agentWorkbench.addAgentById', 'ag_support'), 'ag_support');
       assert.match(
         ui.shown.find((s) => s.kind === 'info')!.message,
@@ -414,10 +421,8 @@ suite('Agents view and commands', () => {
       if (missing === undefined)
         assert.match(ui.lastError(), /No agent has the id ag_nowhere on this platform.*Nothing was added/);
       else assert.match(ui.shown.find((s) => s.kind === 'info')!.message, /cannot say whether the id exists/);
-      assert.deepEqual(
-        (await roots()).map((i) => i.label),
-        ['Support Desk'],
-      );
+      assert.ok((await roots()).some((i) => i.label === 'Support Desk'));
+      assert.ok(!(await roots()).some((i) => i.label === 'ag_nowhere'));
       assert.equal(await vscode.commands.executeCommand('agentWorkbench.addAgentById', 'has space'), undefined);
     } finally {
       await admin.clearFaults();

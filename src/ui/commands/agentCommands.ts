@@ -8,7 +8,8 @@ import type { RememberedAgents } from '../explorer/agents/rememberedAgents';
 import { DeploymentNode } from '../explorer/agents/deploymentNodes';
 import { ConnectorNode, NumberNode, RealtimeConfigNode } from '../explorer/agents/telephonyNodes';
 import type { TreeNode } from '../explorer/treeNode';
-import { isPlatformError } from '../common/failure';
+import { verifyAgentId } from './agentVerification';
+import { firstSentence } from '../explorer/treeNode';
 import {
   requireClients,
   requireModel,
@@ -46,32 +47,36 @@ export function registerAgentCommands(
     if (!id) return undefined;
     if (/\s/.test(id)) throw new UserFacingError(vscode.l10n.t('An agent id has no spaces.'));
     // The platform is asked first: an id that names no agent is said so, and not added.
-    let found: Agent | undefined;
-    let unchecked = false;
-    try {
-      found = await withProgress(vscode.l10n.t('Looking for agent {0}…', id), (signal) =>
-        requireClients(connection).agents.getAgent(id, signal),
+    const check = await withProgress(vscode.l10n.t('Looking for agent {0}…', id), (signal) =>
+      verifyAgentId(requireClients(connection).agents, id, signal),
+    );
+    if (check.kind === 'missing')
+      throw new UserFacingError(
+        vscode.l10n.t(
+          "No agent has the id {0} on this platform: check it in the studio (it is part of the agent's address). Nothing was added.",
+          id,
+        ),
       );
-    } catch (err) {
-      if (isPlatformError(err) && err.status === 404)
-        throw new UserFacingError(
-          vscode.l10n.t(
-            "No agent has the id {0} on this platform: check it in the studio (it is part of the agent's address). Nothing was added.",
-            id,
-          ),
-        );
-      // Reading one agent is an assumed endpoint: where the platform lacks it, the id is added as given.
-      if (!(isPlatformError(err) && err.assumption)) throw err;
-      unchecked = true;
-    }
-    await remembered.add(ctx.profile.id, id);
+    const found = check.kind === 'found' ? check.agent : undefined;
+    await remembered.add(ctx.profile.id, {
+      agentId: id,
+      ...(found ? { name: found.name, description: found.description } : {}),
+      ...(check.kind === 'unverified' ? { unverified: true } : {}),
+    });
     tree.refresh();
     void prompts.info(
       found
         ? vscode.l10n.t('Agent "{0}" ({1}) added to the Agents view.', found.name, id)
-        : unchecked
-          ? vscode.l10n.t('Agent {0} added to the Agents view. This platform cannot say whether the id exists.', id)
-          : vscode.l10n.t('Agent {0} added to the Agents view.', id),
+        : check.kind === 'unverified'
+          ? vscode.l10n.t(
+              'Agent {0} added to the Agents view, marked not verified: this platform could not confirm that the id exists ({1}).',
+              id,
+              firstSentence(check.reason),
+            )
+          : vscode.l10n.t(
+              'Agent {0} added to the Agents view: its phone numbers could be read, so the id exists (this platform does not show agent names).',
+              id,
+            ),
     );
     return id;
   }
@@ -141,6 +146,15 @@ export function registerAgentCommands(
     const created = await withProgress(vscode.l10n.t('Creating agent {0}…', name.trim()), (signal) =>
       client.createAgent({ name: name.trim(), description }, signal),
     );
+    // Remembered, so the agent stays in the view where the platform does not list agents.
+    const profileId = requireClients(connection).profile.id;
+    await remembered.add(profileId, { agentId: created.agentId, name: created.name, description: created.description });
+    if (created.defaultBranch)
+      await remembered.addBranch(profileId, created.agentId, {
+        branchId: created.defaultBranch.branchId,
+        name: created.defaultBranch.name,
+      });
+    tree.rememberedChanged();
     requireModel(models).agents.agents.invalidate();
     await tree.reveal(created.agentId);
     void prompts.info(vscode.l10n.t('Agent "{0}" created ({1}) with its main branch.', created.name, created.agentId));
@@ -176,8 +190,22 @@ export function registerAgentCommands(
     const branch = await withProgress(vscode.l10n.t('Creating branch {0}…', name.trim()), (signal) =>
       client.createBranch(agent.agentId, name.trim(), signal),
     );
+    // Its id, where the answer says it, is remembered: the branch can be checked out where branches are not listed.
+    if (branch.branchId)
+      await remembered.addBranch(requireClients(connection).profile.id, agent.agentId, {
+        branchId: branch.branchId,
+        name: branch.name,
+      });
     requireModel(models).agents.agent(agent.agentId).branches.invalidate();
-    void prompts.info(vscode.l10n.t('Branch "{0}" of {1} created from main.', branch.name, agent.name));
+    void prompts.info(
+      branch.branchId
+        ? vscode.l10n.t('Branch "{0}" of {1} created from main.', branch.name, agent.name)
+        : vscode.l10n.t(
+            'Branch "{0}" of {1} created from main. The platform did not say its id: find it in the studio to check the branch out.',
+            branch.name,
+            agent.name,
+          ),
+    );
     return branch;
   }
 

@@ -2,18 +2,21 @@ import * as vscode from 'vscode';
 import type { Deployment, DeploymentActionResult } from '../../contract/agents';
 import type { Environment } from '../../contract/common';
 import type { Connection } from '../connection/connection';
+import type { DeploymentContext } from '../../client/agents';
 import { activeDeployment, DeploymentNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
 import { BranchNode } from '../explorer/agents/agentNodes';
 import { type AgentArg, resolveAgent } from '../explorer/agents/agentChoice';
 import { requireClients, requireModel, runCommand, UserFacingError, withProgress } from '../common/commandSupport';
 import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
+import { isPlatformError } from '../common/failure';
+import { isEnvironment } from '../../contract/common';
+import type { RememberedAgents } from '../explorer/agents/rememberedAgents';
 import { prompts } from '../common/prompts';
 import {
   type Confirmation,
   type PublishSituation,
   lastChange,
-  nextEnvironment,
   promoteConfirmation,
   publishConfirmation,
   rollbackConfirmation,
@@ -33,7 +36,7 @@ const MERGE_BRANCH_COMMAND = 'agentWorkbench.mergeBranch';
 export type DeploymentArg =
   | DeploymentNode
   | EnvironmentDeploymentsNode
-  | { agentId: string; deploymentId?: string; environment?: Environment }
+  | { agentId: string; name?: string; deploymentId?: string; environment?: Environment }
   | undefined;
 export interface ActionOptions {
   /** The deployment message; asked for when not given. The confirmations are always asked. */
@@ -44,6 +47,8 @@ export interface ActionOptions {
 export function registerDeployCommands(
   connection: Connection,
   models: ProfileModels<object>,
+  /** Keeps the deployments actions return, and where promotions went, for platforms that do not list them. */
+  remembered: RememberedAgents,
   /** The branch id of an agent checked out into the workspace, if any. */
   checkedOut: (agentId: string) => string | undefined = () => undefined,
   /** Asked before a promotion is confirmed (the agent's conversation tests); false stops it. */
@@ -94,8 +99,14 @@ export function registerDeployCommands(
     });
   }
 
-  function report(verb: string, agentName: string, result: DeploymentActionResult): void {
+  /**
+   * Tells what an action did, and keeps the deployment it returned (listed where the platform does not list
+   * deployments); with `from`, the environment a promoted deployment was in, where the promotion went.
+   */
+  function report(verb: string, agentName: string, result: DeploymentActionResult, from?: string): void {
     const d = result.deployment;
+    const profileId = connection.profiles.active?.id;
+    if (profileId) void remembered.keepDeployment(profileId, d, from);
     const copy = vscode.l10n.t('Copy Test Run Ids');
     const runs = result.testRunIds;
     void prompts
@@ -141,20 +152,76 @@ export function registerDeployCommands(
         deployment: active,
       };
     }
-    const agent = await resolveAgent(models, arg ? { agentId: arg.agentId } : undefined);
+    const agent = await resolveAgent(
+      models,
+      arg ? { agentId: arg.agentId, ...(arg.name ? { name: arg.name } : {}) } : undefined,
+    );
     if (!agent) return undefined;
     const client = requireClients(connection).agents;
-    if (arg?.deploymentId)
-      return {
-        agentId: agent.agentId,
-        agentName: agent.name,
-        deployment: await client.getDeployment(agent.agentId, arg.deploymentId),
-      };
+    const found = (deployment: Deployment) => ({ agentId: agent.agentId, agentName: agent.name, deployment });
+    if (arg?.deploymentId) return found(await deploymentById(agent.agentId, arg.deploymentId));
     const env = arg?.environment ?? fallbackEnv;
-    const list = await client.listDeployments(agent.agentId, env);
+    let list: Deployment[];
+    try {
+      list = await client.listDeployments(agent.agentId, env);
+    } catch (err) {
+      if (!(isPlatformError(err) && err.assumption)) throw err;
+      // The platform does not list deployments: the manual path is the deployment id, typed by hand.
+      const id = await askDeploymentId(agent, env, err.assumption.row);
+      return id ? found(await deploymentById(agent.agentId, id)) : undefined;
+    }
     const active = activeDeployment(list);
     if (!active) throw new UserFacingError(vscode.l10n.t('{0} has nothing deployed to {1} yet.', agent.name, env));
-    return { agentId: agent.agentId, agentName: agent.name, deployment: active };
+    return found(active);
+  }
+
+  /**
+   * A deployment by id: as an action here returned it, else read; where the platform cannot read one deployment
+   * (404 or 405 of an endpoint the spec does not show), only its id is known, and the action itself is the check.
+   */
+  async function deploymentById(agentId: string, deploymentId: string): Promise<Deployment> {
+    const profileId = requireClients(connection).profile.id;
+    const kept = remembered.deployments(profileId, agentId).find((d) => d.id === deploymentId);
+    if (kept) return kept;
+    try {
+      return await requireClients(connection).agents.getDeployment(agentId, deploymentId);
+    } catch (err) {
+      if (!(isPlatformError(err) && (err.assumption || err.status === 404 || err.status === 405))) throw err;
+      return {
+        id: deploymentId,
+        agentId,
+        accountId: '',
+        environment: '',
+        artifactVersion: '',
+        version: '',
+        createdBy: '',
+        createdAt: '',
+        metadata: {},
+      };
+    }
+  }
+
+  /** Asks for a deployment id; the newest one kept here in the environment is offered first. */
+  async function askDeploymentId(
+    agent: { agentId: string; name: string },
+    environment: Environment,
+    unlistedRow: string,
+  ): Promise<string | undefined> {
+    const kept = remembered
+      .deployments(requireClients(connection).profile.id, agent.agentId)
+      .filter((d) => d.environment === environment);
+    const id = await prompts.input({
+      title: vscode.l10n.t('Deployment of {0}', agent.name),
+      prompt: vscode.l10n.t(
+        'This platform does not list deployments ({0}). Enter the deployment id, from the studio or from a publish made here.',
+        unlistedRow,
+      ),
+      ...(kept.length > 0 ? { value: kept[kept.length - 1]!.id } : {}),
+      ignoreFocusOut: true,
+      validateInput: (v) =>
+        v.trim() && !/\s/.test(v.trim()) ? undefined : vscode.l10n.t('Enter a deployment id (no spaces).'),
+    });
+    return id?.trim() || undefined;
   }
 
   /** What a publish is about to do: the branch it leaves out, what sandbox serves, an empty or unchanged main. */
@@ -249,39 +316,42 @@ export function registerDeployCommands(
     const target = await resolveDeployment(arg, selected === 'live' ? 'pre-release' : selected);
     if (!target) return undefined;
     const { deployment: d, agentName } = target;
-    // An environment this extension does not know has no known next step.
-    const to = nextEnvironment(d.environment);
-    // What the target serves now; when it cannot be read, the question stands without it.
-    const targetServes = to
-      ? await requireClients(connection)
-          .agents.listDeployments(target.agentId, to)
-          .then((list) => activeDeployment(list) ?? null)
-          .catch(() => undefined)
-      : undefined;
-    const question = typedForOne(target.agentId, promoteConfirmation(vscode.l10n, agentName, d, targetServes));
-    if (!to || !question)
+    // The spec does not show a promotion's target: only where an earlier promotion from here went names it.
+    const profileId = requireClients(connection).profile.id;
+    const shown = d.environment ? remembered.promotedTo(profileId, target.agentId, d.environment) : undefined;
+    // What the shown target serves now; when it cannot be read, the question stands without it.
+    const serves =
+      shown && isEnvironment(shown)
+        ? await requireClients(connection)
+            .agents.listDeployments(target.agentId, shown)
+            .then((list) => activeDeployment(list) ?? null)
+            .catch(() => undefined)
+        : undefined;
+    const question = typedForOne(
+      target.agentId,
+      promoteConfirmation(vscode.l10n, agentName, d, { ...(shown ? { shown } : {}), serves }),
+    );
+    if (!question)
       throw new UserFacingError(
         vscode.l10n.t('Version {0} is already in live; there is nothing further to promote it to.', d.version),
       );
     if (!(await beforePromote(target.agentId, agentName, d.environment))) return undefined;
     if (!(await confirm(question))) return undefined;
-    const message = await askMessage(
-      vscode.l10n.t('Promote {0} from {1} to {2}', agentName, d.environment, to),
-      opts.deploymentMessage,
-    );
+    const what = d.version ? vscode.l10n.t('version {0}', d.version) : vscode.l10n.t('deployment {0}', d.id);
+    const message = await askMessage(vscode.l10n.t('Promote {0} of {1}', what, agentName), opts.deploymentMessage);
     if (message === undefined) return undefined;
     const client = requireClients(connection).agents;
-    const result = await withProgress(
-      vscode.l10n.t('Promoting version {0} from {1} to {2}…', d.version, d.environment, to),
-      (signal) =>
-        client.promote(
-          target.agentId,
-          d.id,
-          { environment: d.environment, version: d.version, deploymentMessage: message },
-          signal,
-        ),
+    const result = await withProgress(vscode.l10n.t('Promoting {0} of {1}…', what, agentName), (signal) =>
+      client.promote(target.agentId, d.id, actionContext(d, message), signal),
     );
-    report(vscode.l10n.t('Promoted from {0} to {1}', d.environment, to), agentName, result);
+    report(
+      d.environment
+        ? vscode.l10n.t('Promoted from {0} to {1}', d.environment, result.deployment.environment)
+        : vscode.l10n.t('Promoted to {0}', result.deployment.environment),
+      agentName,
+      result,
+      d.environment || undefined,
+    );
     return result;
   }
 
@@ -290,28 +360,30 @@ export function registerDeployCommands(
     if (!target) return undefined;
     const { deployment: d, agentName } = target;
     // Name the version it goes back to; when the history cannot be read, the question still stands without it.
-    const history = await requireClients(connection)
-      .agents.listDeployments(target.agentId, d.environment as Environment)
-      .catch(() => []);
+    const history = isEnvironment(d.environment)
+      ? await requireClients(connection)
+          .agents.listDeployments(target.agentId, d.environment)
+          .catch(() => [])
+      : [];
     const previous = rollbackTarget(d, history);
     if (!(await confirm(typedForOne(target.agentId, rollbackConfirmation(vscode.l10n, agentName, d, previous)))))
       return undefined;
-    const message = await askMessage(
-      vscode.l10n.t('Roll back {0} in {1}', agentName, d.environment),
-      opts.deploymentMessage,
-    );
+    const where = d.environment || vscode.l10n.t('its environment');
+    const message = await askMessage(vscode.l10n.t('Roll back {0} in {1}', agentName, where), opts.deploymentMessage);
     if (message === undefined) return undefined;
     const client = requireClients(connection).agents;
-    const result = await withProgress(vscode.l10n.t('Rolling back {0} in {1}…', agentName, d.environment), (signal) =>
-      client.rollback(
-        target.agentId,
-        d.id,
-        { environment: d.environment, version: d.version, deploymentMessage: message },
-        signal,
-      ),
+    const result = await withProgress(vscode.l10n.t('Rolling back {0} in {1}…', agentName, where), (signal) =>
+      client.rollback(target.agentId, d.id, actionContext(d, message), signal),
     );
     report(
-      vscode.l10n.t('Rolled back in {0} from version {1} (artifact {2})', d.environment, d.version, d.artifactVersion),
+      d.version
+        ? vscode.l10n.t(
+            'Rolled back in {0} from version {1} (artifact {2})',
+            d.environment,
+            d.version,
+            d.artifactVersion,
+          )
+        : vscode.l10n.t('Rolled back deployment {0} in {1}', d.id, result.deployment.environment),
       agentName,
       result,
     );
@@ -329,4 +401,13 @@ export function registerDeployCommands(
       runCommand(() => rollback(arg, opts)),
     ),
   );
+}
+
+/** What the client's messages say of a deployment: only what the platform has shown of it (an id typed by hand shows none). */
+function actionContext(d: Deployment, deploymentMessage: string): DeploymentContext {
+  return {
+    ...(d.environment ? { environment: d.environment } : {}),
+    ...(d.version ? { version: d.version } : {}),
+    deploymentMessage,
+  };
 }

@@ -4,17 +4,12 @@ import type { Deployment } from '../../contract/agents';
 import type { Environment } from '../../contract/common';
 import type { L10n } from '../common/l10n';
 
-/** Where a promotion goes from each environment; nothing is beyond live. */
+/** The environments this extension knows, each with where the usual promotion goes; nothing is beyond live. */
 const NEXT_ENVIRONMENT: Record<Environment, Environment | undefined> = {
   sandbox: 'pre-release',
   'pre-release': 'live',
   live: undefined,
 };
-
-/** The environment a promotion from `environment` goes to; undefined beyond live, or for an environment this extension does not know. */
-export function nextEnvironment(environment: string): Environment | undefined {
-  return Object.hasOwn(NEXT_ENVIRONMENT, environment) ? NEXT_ENVIRONMENT[environment as Environment] : undefined;
-}
 
 export interface Confirmation {
   question: string;
@@ -73,40 +68,77 @@ export function publishConfirmation(l10n: L10n, agentName: string, s: PublishSit
   };
 }
 
-/** The question before promoting `d` to the next environment; undefined when `d` is already in live. */
+/** Where a promotion goes, as far as the platform has shown it. */
+export interface PromoteTarget {
+  /**
+   * Where the platform moved the last promotion of this agent from the deployment's environment: the spec does
+   * not show a promotion's target, so only an earlier answer tells it. Unset: not shown.
+   */
+  shown?: string;
+  /** What the shown target serves now: a deployment, null for nothing, undefined when it could not be read. */
+  serves?: Pick<Deployment, 'version' | 'artifactVersion'> | null;
+}
+
+/** "version 3", or "deployment dep_1" where the platform has not shown the version (an id typed by hand). */
+function deploymentWords(l10n: L10n, d: { id?: string; version?: string }): string {
+  return d.version ? l10n.t('version {0}', d.version) : l10n.t('deployment {0}', d.id ?? '?');
+}
+
+/**
+ * The question before promoting `d`; undefined when `d` is in live (nothing is beyond it). The target is named
+ * only where the platform has shown it, and the agent's name must be typed whenever the target might be live.
+ */
 export function promoteConfirmation(
   l10n: L10n,
   agentName: string,
-  d: Pick<Deployment, 'version' | 'environment' | 'artifactVersion'>,
-  /** What the target environment serves now: a deployment, null for nothing, undefined when it could not be read. */
-  targetServes?: Pick<Deployment, 'version' | 'artifactVersion'> | null,
+  d: Pick<Deployment, 'version' | 'environment' | 'artifactVersion'> & { id?: string },
+  target: PromoteTarget = {},
 ): Confirmation | undefined {
-  const to = nextEnvironment(d.environment);
-  if (!to) return undefined;
+  if (d.environment === 'live') return undefined;
+  const what = deploymentWords(l10n, d);
+  const from = d.environment || undefined;
+  const to = from ? target.shown : undefined;
+  const serves = target.serves;
   const now =
-    targetServes === undefined
+    !to || serves === undefined
       ? ''
-      : targetServes === null
+      : serves === null
         ? l10n.t('{0} serves nothing yet.', to)
-        : targetServes.version === d.version && targetServes.artifactVersion === d.artifactVersion
+        : serves.version === d.version && serves.artifactVersion === d.artifactVersion
           ? l10n.t(
               '{0} already serves version {1}: the promotion makes a new deployment of the same version.',
               to,
               d.version,
             )
-          : l10n.t('{0} serves version {1} now.', to, targetServes.version);
-  const what =
-    to === 'live'
+          : l10n.t('{0} serves version {1} now.', to, serves.version);
+  const where = to
+    ? l10n.t(
+        'The last promotion from {0} went to {1}; the platform does not say in advance where a promotion goes.',
+        from!,
+        to,
+      )
+    : l10n.t(
+        'The platform moves a deployment on towards pre-release, then live, and does not say in advance which environment this promotion reaches.',
+      );
+  const effect = !to
+    ? l10n.t(
+        'It may reach live, where callers would reach it as soon as the promotion finishes: you will be asked to type the agent name.',
+      )
+    : to === 'live'
       ? l10n.t(
-          'Callers in live will reach version {0} as soon as the promotion finishes. You will be asked to type the agent name.',
-          d.version,
+          'Callers in live will reach {0} as soon as the promotion finishes. You will be asked to type the agent name.',
+          what,
         )
-      : l10n.t('{0} will serve version {1} (artifact {2}).', to, d.version, d.artifactVersion);
+      : l10n.t('{0} will serve {1} (artifact {2}).', to, what, d.artifactVersion || '?');
   return {
-    question: l10n.t('Promote version {0} of {1} from {2} to {3}?', d.version, agentName, d.environment, to),
-    detail: now ? `${now} ${what}` : what,
-    go: l10n.t('Promote to {0}', to),
-    ...(to === 'live' ? { typeName: agentName } : {}),
+    question: to
+      ? l10n.t('Promote {0} of {1} from {2} to {3}?', what, agentName, from!, to)
+      : from
+        ? l10n.t('Promote {0} of {1} from {2}?', what, agentName, from)
+        : l10n.t('Promote {0} of {1}?', what, agentName),
+    detail: [now, where, effect].filter(Boolean).join(' '),
+    go: to ? l10n.t('Promote to {0}', to) : l10n.t('Promote'),
+    ...(!to || to === 'live' ? { typeName: agentName } : {}),
   };
 }
 
@@ -120,31 +152,44 @@ export function rollbackTarget<D extends Pick<Deployment, 'id' | 'createdAt'>>(
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
 }
 
+/** The question before a rollback; where the platform has not shown the deployment's environment, it may be live. */
 export function rollbackConfirmation(
   l10n: L10n,
   agentName: string,
-  d: Pick<Deployment, 'version' | 'environment'> & { artifactVersion?: string },
+  d: Pick<Deployment, 'version' | 'environment'> & { artifactVersion?: string; id?: string },
   previous?: Pick<Deployment, 'version' | 'artifactVersion'>,
 ): Confirmation {
+  const known = isKnownEnvironment(d.environment);
   return {
-    question: l10n.t('Roll back {0} in {1}?', agentName, d.environment),
-    detail: previous
+    question: known
+      ? l10n.t('Roll back {0} in {1}?', agentName, d.environment)
+      : l10n.t('Roll back {0} of {1}?', deploymentWords(l10n, d), agentName),
+    detail: !known
       ? l10n.t(
-          '{0} stops serving version {1} (artifact {2}) and goes back to version {3} (artifact {4}), as a new deployment.',
-          d.environment,
-          d.version,
-          d.artifactVersion ?? '?',
-          previous.version,
-          previous.artifactVersion,
+          'The environment of {0} stops serving it and serves the deployment it replaced, as a new deployment. This platform has not shown which environment that is: it may be live, so you will be asked to type the agent name.',
+          deploymentWords(l10n, d),
         )
-      : l10n.t(
-          '{0} stops serving version {1} and serves the version it replaced, as a new deployment.',
-          d.environment,
-          d.version,
-        ),
+      : previous
+        ? l10n.t(
+            '{0} stops serving version {1} (artifact {2}) and goes back to version {3} (artifact {4}), as a new deployment.',
+            d.environment,
+            d.version,
+            d.artifactVersion ?? '?',
+            previous.version,
+            previous.artifactVersion,
+          )
+        : l10n.t(
+            '{0} stops serving version {1} and serves the version it replaced, as a new deployment.',
+            d.environment,
+            d.version,
+          ),
     go: l10n.t('Roll Back'),
-    ...(d.environment === 'live' ? { typeName: agentName } : {}),
+    ...(d.environment === 'live' || !known ? { typeName: agentName } : {}),
   };
+}
+
+function isKnownEnvironment(environment: string): environment is Environment {
+  return Object.hasOwn(NEXT_ENVIRONMENT, environment);
 }
 
 /**

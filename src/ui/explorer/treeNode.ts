@@ -159,7 +159,7 @@ export function updatedLine(iso: string, by: string | null | undefined): string 
   return by ? vscode.l10n.t('Updated {0} by {1}', at, by) : vscode.l10n.t('Updated {0}', at);
 }
 
-function firstSentence(s: string): string {
+export function firstSentence(s: string): string {
   const cut = s.search(/\.\s/);
   return cut > 0 && cut < 140 ? s.slice(0, cut) : s.length > 140 ? `${s.slice(0, 137)}…` : s;
 }

@@ -18,22 +18,46 @@ import { Command } from '../ids';
 import type { ProfileModels } from '../model/profileModels';
 import { workspaceRuntime } from '../workspaceRuntime';
 import { platformMirror } from './platformMirror';
+import { isPlatformError } from '../common/failure';
+import type { RememberedAgents } from '../explorer/agents/rememberedAgents';
 
 /** What Check Out acts on: a tree node, or (palette and tests) an agent id with an optional branch id and folder. */
 export type CheckOutArg =
-  AgentNode | BranchNode | { agentId: string; name?: string; branchId?: string; folder?: string } | undefined;
+  | AgentNode
+  | BranchNode
+  | { agentId: string; name?: string; branchId?: string; folder?: string; askBranchId?: boolean }
+  | undefined;
+
+/** Asked for a branch by id: the list is not read. */
+class UnlistedBranches extends Error {}
 
 /** Check Out: writes an agent's branch into a workspace folder as files (agent.json, behavior.md, knowledge/, realtime/). */
 export function registerCheckOutCommand(
   connection: Connection,
   models: ProfileModels<object>,
+  remembered: RememberedAgents,
   /** Told of each folder checked out (the index of agent folders reads it at once, not only when the watcher says). */
   checkedOut: (folder: string) => void = () => undefined,
 ): vscode.Disposable {
-  async function pickBranch(agentId: string, given?: string): Promise<Branch | undefined> {
-    const branches = await withProgress(vscode.l10n.t('Loading branches…'), (signal) =>
-      untilAborted(requireModel(models).agents.agent(agentId).branches.get(), signal),
-    );
+  /**
+   * The branch to check out: the one given or picked from the list. Where the platform does not list branches,
+   * the id given or typed stands for the branch (named as remembered here, else by its id) and is remembered.
+   */
+  async function pickBranch(
+    agent: { agentId: string; name: string },
+    given?: string,
+    askId = false,
+  ): Promise<Pick<Branch, 'branchId' | 'name'> | undefined> {
+    let branches: Branch[];
+    try {
+      if (askId) throw new UnlistedBranches();
+      branches = await withProgress(vscode.l10n.t('Loading branches…'), (signal) =>
+        untilAborted(requireModel(models).agents.agent(agent.agentId).branches.get(), signal),
+      );
+    } catch (err) {
+      if (!(err instanceof UnlistedBranches) && !(isPlatformError(err) && err.assumption)) throw err;
+      return typedBranch(agent, given, err instanceof UnlistedBranches ? undefined : err.assumption?.row);
+    }
     if (given) {
       const found = branches.find((b) => b.branchId === given);
       if (!found) throw new UserFacingError(vscode.l10n.t('The agent has no branch {0}.', given));
@@ -47,6 +71,38 @@ export function registerCheckOutCommand(
       { placeHolder: vscode.l10n.t('Branch to check out'), ignoreFocusOut: true },
     );
     return pick?.branch;
+  }
+
+  /** A branch by its id, without reading the platform: given, or typed (the ids remembered here are offered). */
+  async function typedBranch(
+    agent: { agentId: string; name: string },
+    given: string | undefined,
+    unlistedRow: string | undefined,
+  ): Promise<Pick<Branch, 'branchId' | 'name'> | undefined> {
+    const profileId = requireClients(connection).profile.id;
+    const known = remembered.branches(profileId, agent.agentId);
+    const id = (
+      given ??
+      (await prompts.input({
+        title: vscode.l10n.t('Check Out a Branch of {0} by Id', agent.name),
+        prompt: unlistedRow
+          ? vscode.l10n.t(
+              'This platform does not list branches ({0}). Enter the branch id from the studio.',
+              unlistedRow,
+            )
+          : vscode.l10n.t('Enter the branch id from the studio.'),
+        ...(known.length > 0
+          ? { placeHolder: known.map((b) => `${b.branchId} (${b.name})`).join(', '), value: known[0]!.branchId }
+          : {}),
+        ignoreFocusOut: true,
+        validateInput: (v) =>
+          v.trim() && !/\s/.test(v.trim()) ? undefined : vscode.l10n.t('Enter a branch id (no spaces).'),
+      }))
+    )?.trim();
+    if (!id) return undefined;
+    const branch = { branchId: id, name: known.find((b) => b.branchId === id)?.name ?? id };
+    await remembered.addBranch(profileId, agent.agentId, branch);
+    return branch;
   }
 
   /** Where the files go: asked, with a folder named after the agent in the first workspace folder as the default. */
@@ -74,7 +130,7 @@ export function registerCheckOutCommand(
         ? arg.agentNode.agent
         : await resolveAgent(models, arg instanceof AgentNode ? arg : byId);
     if (!agent) return undefined;
-    const branch = arg instanceof BranchNode ? arg.branch : await pickBranch(agent.agentId, byId?.branchId);
+    const branch = arg instanceof BranchNode ? arg.branch : await pickBranch(agent, byId?.branchId, byId?.askBranchId);
     if (!branch) return undefined;
     const folder = await askFolder(agent.name, byId?.folder);
     if (!folder) return undefined;
@@ -89,10 +145,23 @@ export function registerCheckOutCommand(
       new NodeFileSystem(folder),
       platformMirror(connection, models, { agentId: agent.agentId, branchId: branch.branchId }),
     );
-    await withProgress(vscode.l10n.t('Checking out {0} ({1})…', agent.name, branch.name), (signal) =>
-      mirror.checkout(manifest, signal),
+    const { readable } = await withProgress(
+      vscode.l10n.t('Checking out {0} ({1})…', agent.name, branch.name),
+      (signal) => mirror.checkout(manifest, signal),
     );
     checkedOut(folder);
+    if (!readable) {
+      // Nothing could be read: the folder starts empty, and a push overwrites what the files say.
+      void prompts.info(
+        vscode.l10n.t(
+          '{0} ({1}) is checked out into {2}, empty: this platform does not let the branch be read. Write behavior.md, knowledge/<topic>.md or realtime/<config>.json, then push: the push sets the behavior, adds the topics and sets the variables, over what the platform holds.',
+          agent.name,
+          branch.name,
+          folder,
+        ),
+      );
+      return folder;
+    }
     const behavior = vscode.Uri.file(path.join(folder, 'behavior.md'));
     void vscode.window.showTextDocument(behavior, { preview: false }).then(undefined, () => undefined);
     void prompts.info(

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { PullReport, PushReport } from '../../workspace/mirror';
+import type { PullReport, PushReport, UnreadableRemoteError } from '../../workspace/mirror';
+import { workspaceRuntime } from '../workspaceRuntime';
+import { firstSentence } from '../explorer/treeNode';
 import { requireClients, runCommand, UserFacingError, withProgress } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
@@ -146,14 +148,20 @@ export function registerSyncCommands(
     }
     if (!(await confirmPush(name, outgoing))) return undefined;
     if (!(await confirmPushDespiteErrors(c.folder.uri, name))) return undefined;
-    const report = await c
-      .serial(() =>
+    const pushOnce = (overwrite: boolean): Promise<PushReport> =>
+      c.serial(() =>
         withProgress(vscode.l10n.t('Pushing {0} ({1})…', name, branch.name), (signal) => {
           readFolderAfresh(c);
-          return c.mirror(client).push(signal);
+          return c.mirror(client).push(signal, { overwrite });
         }),
-      )
+      );
+    const report = await pushOnce(false)
+      .catch(async (err: unknown) => {
+        if (!(err instanceof workspaceRuntime().UnreadableRemoteError)) throw err;
+        return (await confirmOverwrite(name, branch.name, err)) ? pushOnce(true) : undefined;
+      })
       .finally(() => void refreshWithPlatform(c, client).catch(() => undefined));
+    if (!report) return undefined;
     c.pushed(report);
     if (report.refused.length > 0) {
       const pullNow = vscode.l10n.t('Pull');
@@ -174,6 +182,26 @@ export function registerSyncCommands(
       );
     }
     return report;
+  }
+
+  /**
+   * Where the platform does not let the branch be read, a push cannot tell whether anything changed there since
+   * the check out: it goes ahead only when the person chooses to overwrite.
+   */
+  async function confirmOverwrite(agentName: string, branchName: string, err: UnreadableRemoteError): Promise<boolean> {
+    const overwrite = vscode.l10n.t('Overwrite');
+    const answer = await prompts.ask(
+      vscode.l10n.t('Overwrite {0} ({1}) on the platform with your files?', agentName, branchName),
+      {
+        detail: vscode.l10n.t(
+          'This platform does not let the branch be read ({0}), so conflict detection is unavailable here: a change made in the studio since the check out would be overwritten. The push sets the behavior from behavior.md, adds new files in knowledge/ as topics, and sets the variables of realtime/<config>.json.',
+          firstSentence(err.cause instanceof Error ? err.cause.message : String(err.cause)),
+        ),
+        severity: 'warning',
+      },
+      overwrite,
+    );
+    return answer === overwrite;
   }
 
   /** Deleting topics and changing real-time configs are asked about before anything is sent. */

@@ -44,14 +44,27 @@ test('publishing warns of an empty behavior and of a main unchanged since the ve
   assert.equal(same.go, 'Publish Anyway');
 });
 
-test('a promotion says what the target serves now', () => {
+test('a promotion says what the target serves now, where the platform has shown the target', () => {
   const d4 = { version: '4', environment: 'sandbox' as const, artifactVersion: 'art_4' };
+  const shown = 'pre-release';
   assert.match(
-    promoteConfirmation(plainL10n, 'Support Desk', { ...d4, version: '5', artifactVersion: 'art_5' }, d4)!.detail,
-    /^pre-release serves version 4 now\. pre-release will serve version 5/,
+    promoteConfirmation(
+      plainL10n,
+      'Support Desk',
+      { ...d4, version: '5', artifactVersion: 'art_5' },
+      { shown, serves: d4 },
+    )!.detail,
+    /^pre-release serves version 4 now\. The last promotion from sandbox went to pre-release.* pre-release will serve version 5/,
   );
-  assert.match(promoteConfirmation(plainL10n, 'Support Desk', d4, d4)!.detail, /^pre-release already serves version 4/);
-  assert.match(promoteConfirmation(plainL10n, 'Support Desk', d4, null)!.detail, /^pre-release serves nothing yet/);
+  assert.match(
+    promoteConfirmation(plainL10n, 'Support Desk', d4, { shown, serves: d4 })!.detail,
+    /^pre-release already serves version 4/,
+  );
+  assert.match(
+    promoteConfirmation(plainL10n, 'Support Desk', d4, { shown, serves: null })!.detail,
+    /^pre-release serves nothing yet/,
+  );
+  assert.doesNotMatch(promoteConfirmation(plainL10n, 'Support Desk', d4, { serves: null })!.detail, /serves nothing/);
 });
 
 test("who deployed is said in a person's words: an API key is not a name", () => {
@@ -66,20 +79,37 @@ test('test runs name their ids and where their results are', () => {
   assert.match(testRunsText(plainL10n, ['tr_1', 'tr_2']), /^It triggered 2 test runs: tr_1, tr_2\./);
 });
 
-test('promoting names where the version goes; only a promotion to live asks for the name', () => {
-  const toPre = promoteConfirmation(plainL10n, 'Support Desk', d('sandbox'))!;
+test('AGENT-7 promoting names the target only where the platform has shown it, and asks for the name whenever it may be live', () => {
+  const unshown = promoteConfirmation(plainL10n, 'Support Desk', d('sandbox'))!;
+  assert.equal(unshown.question, 'Promote version 3 of Support Desk from sandbox?');
+  assert.match(unshown.detail, /does not say in advance which environment this promotion reaches\. It may reach live/);
+  assert.equal(unshown.go, 'Promote');
+  assert.equal(unshown.typeName, 'Support Desk');
+  const toPre = promoteConfirmation(plainL10n, 'Support Desk', d('sandbox'), { shown: 'pre-release' })!;
   assert.equal(toPre.question, 'Promote version 3 of Support Desk from sandbox to pre-release?');
-  assert.equal(toPre.detail, 'pre-release will serve version 3 (artifact art-7).');
+  assert.match(toPre.detail, /pre-release will serve version 3 \(artifact art-7\)\.$/);
   assert.equal(toPre.go, 'Promote to pre-release');
   assert.equal(toPre.typeName, undefined);
-  const toLive = promoteConfirmation(plainL10n, 'Support Desk', d('pre-release'))!;
+  const toLive = promoteConfirmation(plainL10n, 'Support Desk', d('pre-release'), { shown: 'live' })!;
   assert.equal(toLive.go, 'Promote to live');
   assert.equal(toLive.typeName, 'Support Desk');
   assert.match(toLive.detail, /type the agent name/);
   assert.equal(promoteConfirmation(plainL10n, 'Support Desk', d('live')), undefined, 'nothing is beyond live');
+  // A deployment id typed by hand: neither its environment nor its version is known.
+  const typed = promoteConfirmation(plainL10n, 'Support Desk', {
+    id: 'dep_9',
+    version: '',
+    environment: '',
+    artifactVersion: '',
+  })!;
+  assert.equal(typed.question, 'Promote deployment dep_9 of Support Desk?');
+  assert.equal(typed.typeName, 'Support Desk');
 });
 
-test('rolling back asks for the name only in live', () => {
+test('rolling back asks for the name in live, and where the environment is not shown', () => {
+  const typed = rollbackConfirmation(plainL10n, 'Support Desk', { id: 'dep_9', version: '', environment: '' });
+  assert.equal(typed.question, 'Roll back deployment dep_9 of Support Desk?');
+  assert.equal(typed.typeName, 'Support Desk');
   assert.equal(rollbackConfirmation(plainL10n, 'Support Desk', d('live')).typeName, 'Support Desk');
   assert.equal(rollbackConfirmation(plainL10n, 'Support Desk', d('pre-release')).typeName, undefined);
   assert.equal(rollbackConfirmation(plainL10n, 'Support Desk', d('live')).go, 'Roll Back');

@@ -22,8 +22,9 @@ export async function resolveAgent(models: ProfileModels<object>, arg: AgentArg)
       // From the list when it is loaded, else read alone: acting on one agent never lists them all.
       return (await model.find(arg.agentId)) ?? fallback;
     } catch (err) {
-      // Reading one agent is an assumed endpoint: where the platform lacks it, act on the id given.
-      if (isPlatformError(err) && err.assumption) return fallback;
+      // Reading one agent is an assumed endpoint: where the platform lacks it (404 or 405), act on the id given;
+      // an id that names no agent is then refused by the call that acts on it.
+      if (isPlatformError(err) && (err.assumption || err.status === 404 || err.status === 405)) return fallback;
       throw err;
     }
   }

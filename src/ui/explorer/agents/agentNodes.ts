@@ -1,21 +1,26 @@
 import * as vscode from 'vscode';
 import type { Agent, Branch, Topic } from '../../../contract/agents';
 import { remoteUri } from '../remoteDocuments';
-import { createdLine, InfoNode, LoadingNode, TreeNode, updatedLine, when } from '../treeNode';
+import { ActionNode, createdLine, ErrorNode, InfoNode, LoadingNode, TreeNode, updatedLine, when } from '../treeNode';
 import { orderBranches } from '../../model/agentsSource';
 import type { AgentModel } from '../../model/agentsModel';
 import { DeploymentsNode } from './deploymentNodes';
 import { NumbersNode, RealtimeConfigsNode } from './telephonyNodes';
-import { ItemContext } from '../../ids';
+import { Command, ItemContext } from '../../ids';
+import type { KeptRecords } from './rememberedAgents';
 
 /** Knows which branch of an agent is checked out into the workspace, if any. */
 export type CheckedOutBranch = (agentId: string) => string | undefined;
 
+/** An agent as the view shows it: marked where it was added by id and no read could confirm the id. */
+export type ShownAgent = Agent & { unverified?: boolean };
+
 export class AgentNode extends LoadingNode {
   constructor(
-    readonly agent: Agent,
+    readonly agent: ShownAgent,
     readonly model: AgentModel,
     private readonly checkedOut: CheckedOutBranch,
+    readonly kept: KeptRecords,
   ) {
     super(undefined);
   }
@@ -27,7 +32,7 @@ export class AgentNode extends LoadingNode {
   getTreeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.agent.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
-    item.description = this.agent.description;
+    item.description = this.agent.unverified ? vscode.l10n.t('not verified') : this.agent.description;
     item.iconPath = new vscode.ThemeIcon('hubot');
     item.contextValue = ItemContext.agent();
     return item;
@@ -38,20 +43,47 @@ export class AgentNode extends LoadingNode {
     md.appendMarkdown(`**${this.agent.name}**\n\n`);
     if (this.agent.description) md.appendText(`${this.agent.description}\n\n`);
     md.appendMarkdown(`${vscode.l10n.t('Agent id')}: \`${this.agent.agentId}\``);
+    if (this.agent.unverified)
+      md.appendMarkdown(
+        `\n\n${vscode.l10n.t('Added by id: this platform could not confirm that the id names an agent.')}`,
+      );
     if (this.agent.projectId) md.appendMarkdown(`\n\n${vscode.l10n.t('Project')}: \`${this.agent.projectId}\``);
     if (this.agent.createdAt) md.appendMarkdown(`\n\n${createdLine(this.agent.createdAt, this.agent.createdBy)}`);
     return md;
   }
 
+  /** Each group loads on its own: a branch list that fails leaves deployments, numbers and configs shown. */
   protected async loadChildren(): Promise<TreeNode[]> {
-    const branches = orderBranches(await this.model.branches.get());
-    const checkedOut = this.checkedOut(this.agent.agentId);
     return [
-      ...branches.map((b) => new BranchNode(this, b, b.branchId === checkedOut)),
+      ...(await this.branchNodes()),
       new DeploymentsNode(this),
       new NumbersNode(this),
       new RealtimeConfigsNode(this),
     ];
+  }
+
+  /**
+   * The branches as listed; where they cannot be listed, the failure (click to retry), the branches whose ids
+   * came from create answers or were typed here, and a row that checks out a branch by id.
+   */
+  private async branchNodes(): Promise<TreeNode[]> {
+    const checkedOut = this.checkedOut(this.agent.agentId);
+    try {
+      const branches = orderBranches(await this.model.branches.get());
+      return branches.map((b) => new BranchNode(this, b, b.branchId === checkedOut));
+    } catch (err) {
+      const kept = this.kept.branches(this.agent.agentId).map((b) => ({ ...b, agentId: this.agent.agentId }));
+      return [
+        new ErrorNode(this, err),
+        ...orderBranches(kept).map((b) => new BranchNode(this, b, b.branchId === checkedOut)),
+        new ActionNode(this, 'checkOutById', vscode.l10n.t('Check Out a Branch by Id…'), 'git-branch', {
+          command: Command.checkOut,
+          title: vscode.l10n.t('Check Out a Branch by Id'),
+          tooltip: vscode.l10n.t('Check out a branch of {0} whose id you know (the studio shows it)', this.agent.name),
+          arguments: [{ agentId: this.agent.agentId, name: this.agent.name, askBranchId: true }],
+        }),
+      ];
+    }
   }
 }
 

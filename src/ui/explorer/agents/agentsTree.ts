@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import type { Agent } from '../../../contract/agents';
 import { Disposable, MutableDisposable } from '../../../core/disposable';
 import { Emitter } from '../../../core/event';
 import { NodeTreeProvider } from '../treeProvider';
 import { ErrorNode, type TreeNode } from '../treeNode';
-import { AgentNode, BranchNode, type CheckedOutBranch, KnowledgeNode } from './agentNodes';
+import { AgentNode, BranchNode, type CheckedOutBranch, KnowledgeNode, type ShownAgent } from './agentNodes';
+import { type KeptRecords, NOTHING_KEPT } from './rememberedAgents';
 import { DeploymentsNode } from './deploymentNodes';
 import { NumbersNode, RealtimeConfigsNode } from './telephonyNodes';
 import type { AgentsChange, AgentsModel } from '../../model/agentsModel';
@@ -41,7 +41,7 @@ export class AgentsTree extends Disposable {
   /** False while the platform does not list agents and the view shows those added by id. */
   private listed = true;
   /** The agents added by id, read once where the platform does not list agents. */
-  private fallback: Promise<Agent[]> | undefined;
+  private fallback: Promise<ShownAgent[]> | undefined;
   private nodes = new Map<string, AgentNode>();
   /** The model the view shows, and the subscription to its changes. */
   private shown: AgentsModel | undefined;
@@ -56,8 +56,10 @@ export class AgentsTree extends Disposable {
     private readonly checkedOut: CheckedOutBranch,
     /** What else a full refresh reloads (which branches are checked out, open read-only documents). */
     private readonly onRefresh: () => void = () => undefined,
-    /** The agents added by id, shown where the platform does not list agents. */
-    private readonly remembered: () => Promise<Agent[]> = () => Promise.resolve([]),
+    /** The agents created or added by id here, shown where the platform does not list agents. */
+    private readonly remembered: () => Promise<ShownAgent[]> = () => Promise.resolve([]),
+    /** The branches and deployments kept here, shown where the platform does not list them. */
+    private readonly kept: KeptRecords = NOTHING_KEPT,
   ) {
     super();
     this.provider = this.register(
@@ -118,6 +120,15 @@ export class AgentsTree extends Disposable {
     this.provider.refresh();
   }
 
+  /** Shows the agents remembered here afresh (one was created or added), where the platform does not list agents. */
+  rememberedChanged(): void {
+    this.fallback = undefined;
+    if (!this.listed) {
+      this.nodes.clear();
+      this.provider.refresh();
+    }
+  }
+
   /** Reloads the children of the agents already shown (which branch is checked out changed). */
   refreshBranches(): void {
     for (const node of this.nodes.values()) if (node.children) this.provider.refresh(node);
@@ -175,7 +186,7 @@ export class AgentsTree extends Disposable {
       return [];
     }
     this.watch(model);
-    let agents: Agent[];
+    let agents: ShownAgent[];
     try {
       agents = this.fallback ? await this.fallback : await model.agents.get();
     } catch (err) {
@@ -200,7 +211,7 @@ export class AgentsTree extends Disposable {
     return this.show(model, agents);
   }
 
-  private show(model: AgentsModel, agents: Agent[]): TreeNode[] {
+  private show(model: AgentsModel, agents: ShownAgent[]): TreeNode[] {
     if (agents.length === 0) {
       this.setState('empty');
       return [];
@@ -233,14 +244,14 @@ export class AgentsTree extends Disposable {
             )
         : this.listed
           ? undefined
-          : vscode.l10n.t('This platform does not list agents: showing the agents added by id.'),
+          : vscode.l10n.t('This platform does not list agents: showing the agents created or added by id here.'),
     );
     return [...shown]
       .sort((a, b) => byName.compare(a.name, b.name))
       .map((a) => {
         let node = this.nodes.get(a.agentId);
         if (!node || node.agent !== a) {
-          node = new AgentNode(a, model.agent(a.agentId), this.checkedOut);
+          node = new AgentNode(a, model.agent(a.agentId), this.checkedOut, this.kept);
           this.nodes.set(a.agentId, node);
         }
         return node;

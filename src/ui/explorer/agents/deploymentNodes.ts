@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { Deployment } from '../../../contract/agents';
 import type { Environment } from '../../../contract/common';
-import { InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
+import { ActionNode, ErrorNode, InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
 import type { AgentParent } from './agentParent';
-import { ItemContext } from '../../ids';
+import { Command, ItemContext } from '../../ids';
 import { actorShort, actorText } from './deploymentActors';
 
 export const ENVIRONMENT_ORDER: readonly Environment[] = ['sandbox', 'pre-release', 'live'];
@@ -28,8 +28,34 @@ export class DeploymentsNode extends LoadingNode {
     return item;
   }
 
+  /**
+   * Where the platform does not list deployments: the failure (click to retry), the deployments publish, promote
+   * and rollback returned here, and rows that promote or roll back a deployment by its id.
+   */
   protected async loadChildren(): Promise<TreeNode[]> {
-    const all = await this.agentNode.model.deployments.get();
+    let all: Deployment[];
+    try {
+      all = await this.agentNode.model.deployments.get();
+    } catch (err) {
+      const { agent } = this.agentNode;
+      const kept = this.agentNode.kept.deployments(agent.agentId);
+      const byId = (key: string, label: string, command: string, icon: string): ActionNode =>
+        new ActionNode(this, key, label, icon, {
+          command,
+          title: label,
+          arguments: [{ agentId: agent.agentId, name: agent.name }],
+        });
+      return [
+        new ErrorNode(this, err),
+        ...this.byEnvironment(kept).filter((e) => e.deployments.length > 0),
+        byId('promoteById', vscode.l10n.t('Promote a Deployment by Id…'), Command.promote, 'rocket'),
+        byId('rollbackById', vscode.l10n.t('Roll Back a Deployment by Id…'), Command.rollback, 'discard'),
+      ];
+    }
+    return this.byEnvironment(all);
+  }
+
+  private byEnvironment(all: readonly Deployment[]): EnvironmentDeploymentsNode[] {
     return ENVIRONMENT_ORDER.map(
       (env) =>
         new EnvironmentDeploymentsNode(

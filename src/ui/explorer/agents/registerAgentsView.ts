@@ -51,16 +51,32 @@ export function createAgentsView(
     },
     async () => {
       const profileId = connection.profiles.active?.id;
-      const ids = profileId ? remembered.list(profileId) : [];
+      const known = profileId ? remembered.list(profileId) : [];
       const model = models.active()?.agents;
-      // Each id is read where the platform can; otherwise the id stands for the agent.
+      // Each agent is read where the platform can; otherwise what was kept here stands for it.
       return Promise.all(
-        ids.map((agentId) =>
-          (model ? model.find(agentId).catch(() => undefined) : Promise.resolve(undefined)).then(
-            (a) => a ?? { agentId, name: agentId, description: '' },
+        known.map((r) =>
+          (model ? model.find(r.agentId).catch(() => undefined) : Promise.resolve(undefined)).then(
+            (a) =>
+              a ?? {
+                agentId: r.agentId,
+                name: r.name ?? r.agentId,
+                description: r.description ?? '',
+                ...(r.unverified ? { unverified: true } : {}),
+              },
           ),
         ),
       );
+    },
+    {
+      branches: (agentId) => {
+        const profileId = connection.profiles.active?.id;
+        return profileId ? remembered.branches(profileId, agentId) : [];
+      },
+      deployments: (agentId) => {
+        const profileId = connection.profiles.active?.id;
+        return profileId ? remembered.deployments(profileId, agentId) : [];
+      },
     },
   );
   const disposable = vscode.Disposable.from(

@@ -1,26 +1,106 @@
 import type * as vscode from 'vscode';
+import type { Deployment } from '../../../contract/agents';
 
-const KEY = 'agentWorkbench.rememberedAgents';
+const AGENTS_KEY = 'agentWorkbench.rememberedAgents';
+const BRANCHES_KEY = 'agentWorkbench.rememberedBranches';
+const DEPLOYMENTS_KEY = 'agentWorkbench.keptDeployments';
+const STEPS_KEY = 'agentWorkbench.promoteSteps';
+/** Deployments kept per agent: enough for a history, few enough to keep the workspace state small. */
+const DEPLOYMENTS_KEPT = 50;
+
+/** An agent created or added here: its id, and what is known of it. */
+export interface RememberedAgent {
+  agentId: string;
+  /** As given at creation or read from the platform; unknown when only the id was given. */
+  name?: string;
+  description?: string;
+  /** Added although no read the platform has could confirm the id. */
+  unverified?: boolean;
+}
+
+/** A branch whose id came from a create answer or was typed. */
+export interface RememberedBranch {
+  branchId: string;
+  name: string;
+}
 
 /**
- * Agent ids a person entered by hand, per profile, for platforms that do not list agents (an
- * assumed endpoint, see docs/api-assumptions.md). Kept in the workspace's state.
+ * What a person made or typed here, per connection profile, for platforms that do not list it (the list and
+ * single-item reads of agents, branches and deployments are assumed endpoints, see docs/api-assumptions.md):
+ * agents created or added by id, branch ids from create answers or typed, the deployments publish, promote and
+ * rollback returned, and where each promotion went. Kept in the workspace's state.
  */
 export class RememberedAgents {
   constructor(private readonly state: vscode.Memento) {}
 
-  list(profileId: string): string[] {
-    return this.state.get<Record<string, string[]>>(KEY, {})[profileId] ?? [];
+  list(profileId: string): RememberedAgent[] {
+    // Earlier versions kept bare ids.
+    return (this.state.get<Record<string, Array<string | RememberedAgent>>>(AGENTS_KEY, {})[profileId] ?? []).map(
+      (a) => (typeof a === 'string' ? { agentId: a } : a),
+    );
   }
 
-  async add(profileId: string, agentId: string): Promise<void> {
-    const all = this.state.get<Record<string, string[]>>(KEY, {});
-    const ids = all[profileId] ?? [];
-    if (!ids.includes(agentId)) await this.state.update(KEY, { ...all, [profileId]: [...ids, agentId] });
+  /** Remembers an agent; what is already known of it stays unless the new record says more. */
+  async add(profileId: string, agent: RememberedAgent | string): Promise<void> {
+    const given = typeof agent === 'string' ? { agentId: agent } : agent;
+    const all = this.state.get<Record<string, Array<string | RememberedAgent>>>(AGENTS_KEY, {});
+    const known = this.list(profileId);
+    const before = known.find((a) => a.agentId === given.agentId);
+    const merged: RememberedAgent = { ...before, ...given };
+    if (!given.unverified) delete merged.unverified;
+    const next = before ? known.map((a) => (a === before ? merged : a)) : [...known, merged];
+    await this.state.update(AGENTS_KEY, { ...all, [profileId]: next });
   }
 
   async remove(profileId: string, agentId: string): Promise<void> {
-    const all = this.state.get<Record<string, string[]>>(KEY, {});
-    await this.state.update(KEY, { ...all, [profileId]: (all[profileId] ?? []).filter((id) => id !== agentId) });
+    const all = this.state.get<Record<string, Array<string | RememberedAgent>>>(AGENTS_KEY, {});
+    await this.state.update(AGENTS_KEY, {
+      ...all,
+      [profileId]: this.list(profileId).filter((a) => a.agentId !== agentId),
+    });
+  }
+
+  branches(profileId: string, agentId: string): RememberedBranch[] {
+    return this.state.get<Record<string, RememberedBranch[]>>(BRANCHES_KEY, {})[`${profileId}/${agentId}`] ?? [];
+  }
+
+  /** Remembers a branch id; a later name for the same id replaces the earlier one. */
+  async addBranch(profileId: string, agentId: string, branch: RememberedBranch): Promise<void> {
+    const all = this.state.get<Record<string, RememberedBranch[]>>(BRANCHES_KEY, {});
+    const others = this.branches(profileId, agentId).filter((b) => b.branchId !== branch.branchId);
+    await this.state.update(BRANCHES_KEY, { ...all, [`${profileId}/${agentId}`]: [...others, branch] });
+  }
+
+  /** The deployments actions returned here, newest last. */
+  deployments(profileId: string, agentId: string): Deployment[] {
+    return this.state.get<Record<string, Deployment[]>>(DEPLOYMENTS_KEY, {})[`${profileId}/${agentId}`] ?? [];
+  }
+
+  /**
+   * Keeps a deployment an action returned. With `from`, the environment the promoted deployment was in, the
+   * step the platform took is kept too: the platform shows a promotion's target only in its answer.
+   */
+  async keepDeployment(profileId: string, d: Deployment, from?: string): Promise<void> {
+    const all = this.state.get<Record<string, Deployment[]>>(DEPLOYMENTS_KEY, {});
+    const key = `${profileId}/${d.agentId}`;
+    const kept = [...this.deployments(profileId, d.agentId).filter((x) => x.id !== d.id), d].slice(-DEPLOYMENTS_KEPT);
+    await this.state.update(DEPLOYMENTS_KEY, { ...all, [key]: kept });
+    if (from) {
+      const steps = this.state.get<Record<string, Record<string, string>>>(STEPS_KEY, {});
+      await this.state.update(STEPS_KEY, { ...steps, [key]: { ...steps[key], [from]: d.environment } });
+    }
+  }
+
+  /** Where the last promotion of this agent's deployment from `from` went, as the platform answered. */
+  promotedTo(profileId: string, agentId: string, from: string): string | undefined {
+    return this.state.get<Record<string, Record<string, string>>>(STEPS_KEY, {})[`${profileId}/${agentId}`]?.[from];
   }
 }
+
+/** What was kept for the agents of the active profile, as the Agents view reads it. */
+export interface KeptRecords {
+  branches(agentId: string): RememberedBranch[];
+  deployments(agentId: string): Deployment[];
+}
+
+export const NOTHING_KEPT: KeptRecords = { branches: () => [], deployments: () => [] };
