@@ -18,6 +18,7 @@ import { registerAlertCommands } from './ui/commands/alertCommands';
 import { registerWebhookCommands } from './ui/commands/webhookCommands';
 import { registerRuntimeTools } from './ui/runtimeTools/registerRuntimeTools';
 import { AlertsTree } from './ui/explorer/alerts/alertsTree';
+import { RememberedAlerts } from './ui/explorer/alerts/rememberedAlerts';
 import { WebhookSecrets } from './ui/connection/webhookSecrets';
 import { Log } from './ui/log';
 import { profileModelsOf } from './ui/model/connectionModels';
@@ -94,7 +95,7 @@ function start(context: vscode.ExtensionContext): Running {
   const agentsView = createAgentsView(connection, models, context.workspaceState, agentFolders);
   store.add(agentsView.disposable);
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
-  const alertsTree = store.add(new AlertsTree(models, webhookSecrets));
+  const alertsTree = store.add(new AlertsTree(models, webhookSecrets, new RememberedAlerts(context.globalState)));
   for (const registration of [
     new ConnectionStatusBar(profiles),
     registerConnectionCommands(connection),
