@@ -29,7 +29,16 @@ const ROOT = '(^|/)src/';
 const UI_BASE = ['common', 'model', 'connection'];
 
 /** The feature folders of src/ui: each uses the base folders, and another feature folder only along an edge below. */
-const UI_FEATURES = ['explorer', 'commands', 'workspace', 'panels', 'runtimeTools', 'localPlatform', 'diagnostics', 'testing'];
+const UI_FEATURES = [
+  'explorer',
+  'commands',
+  'workspace',
+  'panels',
+  'runtimeTools',
+  'localPlatform',
+  'diagnostics',
+  'testing',
+];
 
 /**
  * The imports allowed between feature folders, each with its reason; any other is an error. `from` may name a

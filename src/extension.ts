@@ -18,6 +18,7 @@ import { registerAlertCommands } from './ui/commands/alertCommands';
 import { registerWebhookCommands } from './ui/commands/webhookCommands';
 import { registerRuntimeTools } from './ui/runtimeTools/registerRuntimeTools';
 import { AlertsTree } from './ui/explorer/alerts/alertsTree';
+import { RememberedAlerts } from './ui/explorer/alerts/rememberedAlerts';
 import { WebhookSecrets } from './ui/connection/webhookSecrets';
 import { Log } from './ui/log';
 import { profileModelsOf } from './ui/model/connectionModels';
@@ -102,7 +103,7 @@ function start(context: vscode.ExtensionContext): Running {
   // The Testing view's conversation tests (tests/*.yaml), read when the view first asks for them.
   const conversationTests = store.add(new ConversationTests(connection));
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
-  const alertsTree = store.add(new AlertsTree(models, webhookSecrets));
+  const alertsTree = store.add(new AlertsTree(models, webhookSecrets, new RememberedAlerts(context.globalState)));
   for (const registration of [
     new ConnectionStatusBar(profiles),
     registerConnectionCommands(connection),

@@ -30,6 +30,10 @@ function nodeTestSummary(output) {
   return { passed, failed: (get('fail') ?? 0) + (get('cancelled') ?? 0) };
 }
 
+/** The integration suites that run in the spec-only mode too (suite titles). */
+const SPEC_ONLY_FLOWS =
+  '^(Alerts view against a platform with only the spec endpoints|Answers the extension cannot fully read|Connection profiles|Runtime tools) ';
+
 const PARTS = [
   { name: 'typecheck', cmd: npm, args: ['run', '--silent', 'typecheck'], count: (_o, code) => single(code) },
   { name: 'lint', cmd: npm, args: ['run', '--silent', 'lint'], count: (_o, code) => single(code) },
@@ -58,6 +62,15 @@ const PARTS = [
     name: 'integration (spec-minimal)',
     cmd: node,
     args: ['test/host/runIntegration.mjs', '--no-build', '--responses', 'minimal'],
+    count: (o) => lastSummary(o),
+  },
+  // The main flows again in the editor host, against a local platform that has only the spec's endpoints and event
+  // names: what a person can still reach there (docs/api-assumptions.md, "Spec-only mode"). Suites that need an
+  // assumed endpoint are left out by the selection.
+  {
+    name: 'integration (spec-only)',
+    cmd: node,
+    args: ['test/host/runIntegration.mjs', '--no-build', '--responses', 'spec-only', '--grep', SPEC_ONLY_FLOWS],
     count: (o) => lastSummary(o),
   },
   // The panels again with webviews served from sites of their own, as desktop VS Code and vscode.dev serve them

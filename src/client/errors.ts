@@ -54,6 +54,18 @@ export interface Assumption {
 
 export const ASSUMPTIONS_DOC = 'docs/api-assumptions.md';
 
+/**
+ * A 404 from an assumed endpoint whose path names one item (a topic, a deployment, a webhook endpoint): either the
+ * item does not exist or the platform has no such endpoint, and the answer cannot tell which.
+ */
+export interface UnconfirmedEndpoint extends Assumption {
+  /** The item the path names, in words: "topic tp_1", "webhook endpoint we_2". */
+  resource: string;
+}
+
+/** The advice after a gateway or server error, which a write that must not repeat replaces (see ui/common/failure.ts). */
+export const TRY_AGAIN_ADVICE = 'Try again; if it keeps failing, check the platform status.';
+
 export interface PlatformErrorInit {
   family: ApiFamily;
   kind: ErrorKind;
@@ -68,6 +80,8 @@ export interface PlatformErrorInit {
   body?: unknown;
   /** Set when the answer suggests that an assumed endpoint does not exist on this platform. */
   assumption?: Assumption;
+  /** Set on a 404 from an assumed single-item endpoint: the item or the endpoint is missing. */
+  unconfirmed?: UnconfirmedEndpoint;
   /** For a network failure: the host that could not be reached (host:port), as the profile's address names it. */
   host?: string;
   cause?: unknown;
@@ -124,6 +138,8 @@ export class PlatformError extends Error {
   readonly body: unknown;
   /** The assumption that failed, when an assumed endpoint answered 404 or 405; the UI offers `manualPath`. */
   readonly assumption: Assumption | undefined;
+  /** A 404 from an assumed single-item endpoint: the item, or the endpoint itself, does not exist. */
+  readonly unconfirmed: UnconfirmedEndpoint | undefined;
 
   constructor(init: PlatformErrorInit) {
     super(composeMessage(init), { cause: init.cause });
@@ -137,6 +153,7 @@ export class PlatformError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.body = init.body;
     this.assumption = init.assumption;
+    this.unconfirmed = init.unconfirmed;
   }
 
   /** True when the platform did what was asked (a 2xx to a write) although its answer could not be read. */
@@ -281,7 +298,7 @@ function advice(init: PlatformErrorInit): string | undefined {
     case 'server':
     case 'badGateway':
     case 'unavailable':
-      return 'Try again; if it keeps failing, check the platform status.';
+      return TRY_AGAIN_ADVICE;
     case 'network':
       return `Check the ${addressSettingOf(init.family)} of the connection profile (Agent Workbench: Edit Connection Profile) and your network.`;
     case 'timeout':
@@ -326,10 +343,12 @@ function composeMessage(init: PlatformErrorInit): string {
       break;
     default:
       parts.push(
-        init.assumption
-          ? `${init.operation} failed: this platform does not seem to offer the endpoint (${label}, HTTP ${init.status ?? '?'}). ` +
+        init.unconfirmed
+          ? `${init.operation} failed: ${eitherMissingWords(init.unconfirmed)} (${label}, HTTP ${init.status ?? '?'})`
+          : init.assumption
+            ? `${init.operation} failed: this platform does not seem to offer the endpoint (${label}, HTTP ${init.status ?? '?'}). ` +
               `The spec does not show it and we assumed it ("${stripDot(init.assumption.row)}", see ${ASSUMPTIONS_DOC}, ${label})`
-          : `${init.operation} failed: ${meaningOf(init.family, init.status ?? 0)} (${label}, HTTP ${init.status ?? '?'})`,
+            : `${init.operation} failed: ${meaningOf(init.family, init.status ?? 0)} (${label}, HTTP ${init.status ?? '?'})`,
       );
   }
   let text = parts.join('');
@@ -337,8 +356,14 @@ function composeMessage(init: PlatformErrorInit): string {
     text += `. ${stripDot(init.serverMessage)}`;
   if (init.fieldErrors?.length)
     text += `. ${init.fieldErrors.map((e) => `${e.field}: ${stripDot(e.message)}`).join('; ')}`;
-  const tip = init.assumption ? init.assumption.manualPath : advice(init);
+  const assumed = init.assumption ?? init.unconfirmed;
+  const tip = assumed ? assumed.manualPath : advice(init);
   return `${text}.${tip ? ` ${tip}` : ''}`;
+}
+
+/** "either topic tp_1 does not exist or this platform has no such endpoint (assumption: row "...", see docs/...)". */
+export function eitherMissingWords(u: Pick<UnconfirmedEndpoint, 'resource' | 'row'>): string {
+  return `either ${u.resource} does not exist or this platform has no such endpoint (assumption: row "${stripDot(u.row)}", see ${ASSUMPTIONS_DOC})`;
 }
 
 function stripDot(s: string): string {

@@ -1,3 +1,4 @@
+import { ALERTS_PATH } from '../contract/alerts';
 import { CHAT_API_KEY_HEADER, CHAT_TOKEN_HEADER } from '../contract/chat';
 import { DNI_AUTH_HEADER, DNI_RESERVATION_PATH } from '../contract/dni';
 import { EXTERNAL_EVENTS_AUTH_HEADER, EXTERNAL_EVENTS_WEBHOOK_PATH } from '../contract/externalEvents';
@@ -33,18 +34,26 @@ interface Probe {
    * A 400 counts as "works" only when the answer names it; any other 400 leaves the outcome unknown.
    */
   explainedBy?: string;
+  /** Words in the answer's message that explain the accepted status as well as the field would. */
+  explainedByWords?: RegExp;
 }
+
+/** The agent whose phone numbers the Agents API check reads: an id in the usual form that no agent has. */
+const PROBE_AGENT_ID = 'ag_connection_check';
 
 const PROBES: Probe[] = [
   {
+    // A spec-shown read that needs an agent: the phone numbers of an agent id no one has. The platform checks the key
+    // before the id, so a 404 (or 422) that is about the agent means the key was accepted.
     family: 'agents',
     needs: ['agentsApiKey'],
-    acceptedStatuses: [200],
+    acceptedStatuses: [200, 404, 422],
+    explainedBy: 'agentId',
+    explainedByWords: /\bagent\b/i,
     request: (ctx, c) => ({
       baseUrl: ctx.base('build'),
       method: 'GET',
-      path: '/v1/agents',
-      query: { limit: 1 },
+      path: `/v1/agents/${PROBE_AGENT_ID}/telephony/phone-numbers`,
       headers: { 'x-api-key': c.agentsApiKey! },
     }),
   },
@@ -61,13 +70,14 @@ const PROBES: Probe[] = [
     }),
   },
   {
+    // The current alerts: the one read of the Alerts API the spec shows.
     family: 'alerts',
     needs: ['alertsApiKey'],
     acceptedStatuses: [200],
     request: (ctx, c) => ({
       baseUrl: ctx.base('build'),
       method: 'GET',
-      path: '/v1/alert-rules',
+      path: ALERTS_PATH,
       headers: { 'x-api-key': c.alertsApiKey! },
     }),
   },
@@ -163,12 +173,14 @@ async function runProbe(ctx: ClientContext, probe: Probe, signal?: AbortSignal):
     }
   }
   const started = performance.now();
+  const request = probe.request(ctx, creds);
   try {
     await ctx.transport.request({
-      ...probe.request(ctx, creds),
+      ...request,
       family: probe.family,
       operation: `Test ${label}`,
-      retry: 'safe',
+      // A probe that posts is sent once: a write the platform refuses is still a write, never repeated by itself.
+      retry: request.method === 'GET' ? 'safe' : 'never',
       signal,
       timeoutMs: 10_000,
     });
@@ -178,7 +190,11 @@ async function runProbe(ctx: ClientContext, probe: Probe, signal?: AbortSignal):
     if (!(err instanceof PlatformError))
       return { family: probe.family, label, outcome: 'unknown', detail: String(err), ms };
     if (err.status !== undefined && probe.acceptedStatuses.includes(err.status)) {
-      if (!probe.explainedBy || names(err, probe.explainedBy))
+      if (
+        !probe.explainedBy ||
+        names(err, probe.explainedBy) ||
+        (probe.explainedByWords?.test(err.serverMessage ?? '') ?? false)
+      )
         return { family: probe.family, label, outcome: 'works', ms };
       const detail = `The platform answered HTTP ${err.status} without saying why (the spec does not explain this status for the ${label}), so whether the credential was accepted is not known. ${err.message}`;
       return { family: probe.family, label, outcome: 'unknown', detail, ms };

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { IDisposable } from '../core/disposable';
 import { type BackoffPolicy, backoffDelay, defaultBackoff, parseRetryAfter, sleep } from '../core/retry';
 import { type ApiFamily, type Assumption, type FieldError, kindOfStatus, PlatformError } from './errors';
+import { itemOfPath } from './itemWords';
 
 export type QueryValue = string | number | boolean | undefined | null | readonly string[];
 
@@ -134,7 +135,15 @@ export class Transport implements IDisposable {
           this.log(spec, url, status, started, retries);
           return { status: res.status, body: body as Parsed<S>, headers: res.headers };
         }
-        const error = errorFromResponse(spec.family, operation, res.status, res.body, res.headers, spec.assumption);
+        const error = errorFromResponse(
+          spec.family,
+          operation,
+          res.status,
+          res.body,
+          res.headers,
+          spec.assumption,
+          spec.path,
+        );
         const wait = this.retryWait(spec, error, retries);
         if (wait === undefined) throw error;
         retries += 1;
@@ -346,6 +355,7 @@ function errorFromResponse(
   body: unknown,
   headers: Record<string, string | string[] | undefined>,
   assumed?: AssumedEndpoint,
+  path = '',
 ): PlatformError {
   const obj = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const serverMessage =
@@ -369,6 +379,8 @@ function errorFromResponse(
   // A 404 that names a field is about a resource (an unknown agent id), not about the endpoint.
   const assumptionFailed =
     assumed !== undefined && (status === 405 || (status === 404 && !assumed.item && fieldErrors.length === 0));
+  // One named item's 404 without a field: the item or the endpoint is missing, and the answer cannot tell which.
+  const unconfirmed = assumed?.item === true && status === 404 && fieldErrors.length === 0;
   return new PlatformError({
     family,
     kind: kindOfStatus(status),
@@ -381,6 +393,15 @@ function errorFromResponse(
       : {}),
     ...(assumptionFailed
       ? { assumption: { row: assumed.row, ...(assumed.manualPath ? { manualPath: assumed.manualPath } : {}) } }
+      : {}),
+    ...(unconfirmed
+      ? {
+          unconfirmed: {
+            row: assumed.row,
+            resource: itemOfPath(path),
+            ...(assumed.manualPath ? { manualPath: assumed.manualPath } : {}),
+          },
+        }
       : {}),
     body,
   });

@@ -54,6 +54,9 @@ export const Command = {
   refreshWebhookDeliveries: 'agentWorkbench.refreshWebhookDeliveries',
   openWebhookDelivery: 'agentWorkbench.openWebhookDelivery',
   checkAlerts: 'agentWorkbench.checkAlerts',
+  addAlertRuleById: 'agentWorkbench.addAlertRuleById',
+  addWebhookEndpointById: 'agentWorkbench.addWebhookEndpointById',
+  removeFromAlertsView: 'agentWorkbench.removeFromAlertsView',
   openChat: 'agentWorkbench.openChat',
   openSavedConversation: 'agentWorkbench.openSavedConversation',
   restartChat: 'agentWorkbench.restartChat',
@@ -153,8 +156,11 @@ export const ItemContext = {
   alertRules: (full: boolean) => `alertRules${full ? '.full' : ''}`,
   alertRule: (enabled: boolean, state: AlertRuleState | (string & {})) =>
     `alertRule.${enabled ? 'enabled' : 'disabled'}.${state}`,
+  /** A rule known only by the id typed for it: whether it is enabled is not known, so both switches are offered. */
+  typedAlertRule: () => 'alertRule.typed',
   webhookEndpoints: () => 'webhookEndpoints',
   webhookEndpoint: (secretStored: boolean) => `webhookEndpoint${secretStored ? '.secretStored' : ''}`,
+  typedWebhookEndpoint: () => 'webhookEndpoint.typed',
   webhookDelivery: (verified: boolean) => `webhookDelivery.${verified ? 'verified' : 'unverified'}`,
 } as const;
 
@@ -190,6 +196,8 @@ export function producedContextValues(): Record<ViewId, string[]> {
       ...bools.map((full) => c.alertRules(full)),
       ...bools.flatMap((enabled) => RULE_STATES.map((state) => c.alertRule(enabled, state))),
       ...bools.map((stored) => c.webhookEndpoint(stored)),
+      c.typedAlertRule(),
+      c.typedWebhookEndpoint(),
     ],
     [View.webhookDeliveries]: bools.map((verified) => c.webhookDelivery(verified)),
   };

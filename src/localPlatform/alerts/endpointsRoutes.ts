@@ -90,7 +90,10 @@ function findEndpoint(platform: Platform, ctx: RequestContext): StoredWebhookEnd
   const id = ctx.params.endpointId!;
   requireIdFormat(id, WEBHOOK_ENDPOINT_ID_PATTERN, 'endpoint_id', WHAT);
   const endpoint = alertsOf(platform).endpoints.find((e) => e.id === id && e.accountId === account.id);
-  if (!endpoint) throw buildError(404, `Webhook endpoint not found: ${id}`);
+  if (!endpoint)
+    throw buildError(404, `Webhook endpoint not found: ${id}`, [
+      { field: 'endpoint_id', message: 'no such webhook endpoint' },
+    ]);
   return endpoint;
 }
 

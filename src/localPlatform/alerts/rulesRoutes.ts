@@ -150,7 +150,8 @@ function findRule(platform: Platform, ctx: RequestContext): StoredAlertRule {
   const id = ctx.params.ruleId!;
   requireIdFormat(id, ALERT_RULE_ID_PATTERN, 'rule_id', WHAT);
   const rule = alertsOf(platform).rules.find((r) => r.id === id && r.accountId === account.id);
-  if (!rule) throw buildError(404, `Alert rule not found: ${id}`);
+  if (!rule)
+    throw buildError(404, `Alert rule not found: ${id}`, [{ field: 'rule_id', message: 'no such alert rule' }]);
   return rule;
 }
 

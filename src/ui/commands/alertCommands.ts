@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import type { AlertRule, CreateAlertRuleRequest } from '../../contract/alerts';
+import type { AlertRule, CreateAlertRuleRequest, UpdateAlertRuleRequest } from '../../contract/alerts';
 import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
-import { CurrentAlertNode, RuleNode } from '../explorer/alerts/alertNodes';
+import { CurrentAlertNode, EndpointNode, listIsMissing, RuleNode } from '../explorer/alerts/alertNodes';
+import { TypedEndpointNode, TypedRuleNode } from '../explorer/alerts/knownNodes';
 import type { AlertsTree } from '../explorer/alerts/alertsTree';
 import { TreeNode } from '../explorer/treeNode';
 import {
@@ -22,7 +23,16 @@ import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 
 /** A rule given by a tree node (a rule or a firing alert), by id (palette, automation), or picked. */
-export type RuleArg = RuleNode | CurrentAlertNode | { ruleId: string } | string | undefined;
+export type RuleArg = RuleNode | TypedRuleNode | CurrentAlertNode | { ruleId: string } | string | undefined;
+
+/** The rule a command acts on: its id, and the rule itself when the view or an earlier answer here knows it. */
+interface RuleRef {
+  id: string;
+  rule?: AlertRule;
+}
+
+/** How a rule is named in messages: its name when known, else its id. */
+const nameOf = (r: RuleRef): string => r.rule?.name ?? r.id;
 
 /** Why a rule cannot be created: the account's limit, and what to do about it. */
 function limitMessage(max: number, serverWords?: string): string {
@@ -43,33 +53,89 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     if (known !== undefined && known >= max) throw new UserFacingError(limitMessage(max));
   }
 
-  async function resolveRule(arg: RuleArg, placeHolder: string): Promise<AlertRule | undefined> {
-    if (arg instanceof RuleNode) return arg.rule;
-    const client = requireClients(connection).alerts;
+  const profileId = (): string => requireClients(connection).profile.id;
+
+  /** A rule by id, as the view's list or an earlier answer here knows it; never read from the platform (not shown). */
+  function ruleById(id: string): RuleRef {
+    const listed = tree
+      .model()
+      ?.rules.peek()
+      ?.find((r) => r.id === id);
+    return { id, rule: listed ?? tree.remembered.rule(profileId(), id) };
+  }
+
+  async function resolveRule(arg: RuleArg, placeHolder: string): Promise<RuleRef | undefined> {
+    if (arg instanceof RuleNode) return { id: arg.rule.id, rule: arg.rule };
+    if (arg instanceof TypedRuleNode) return ruleById(arg.ruleId);
     const id = arg instanceof CurrentAlertNode ? arg.alert.rule_id : typeof arg === 'string' ? arg : arg?.ruleId;
-    if (id !== undefined)
-      return withProgress(vscode.l10n.t('Reading alert rule {0}…', id), (signal) => client.getRule(id, signal));
+    if (id !== undefined) return ruleById(id);
     const model = tree.model();
+    const client = requireClients(connection).alerts;
     // The list the view holds, when it holds one; read once for the view and the pick otherwise.
-    const rules =
-      model?.rules.peek() ??
-      (await withProgress(vscode.l10n.t('Loading alert rules…'), (signal) =>
-        model ? untilAborted(model.rules.get(), signal) : client.listRules({}, signal),
-      ));
-    if (rules.length === 0)
+    let rules: AlertRule[] | undefined;
+    try {
+      rules =
+        model?.rules.peek() ??
+        (await withProgress(vscode.l10n.t('Loading alert rules…'), (signal) =>
+          model ? untilAborted(model.rules.get(), signal) : client.listRules({}, signal),
+        ));
+    } catch (err) {
+      if (!listIsMissing(err)) throw err;
+    }
+    const typeId = vscode.l10n.t('Enter a Rule Id…');
+    const choices: Array<vscode.QuickPickItem & { ref?: RuleRef }> = (
+      rules?.map((r) => ({ id: r.id, rule: r })) ??
+      tree.remembered.rules(profileId()).map((r) => ({ id: r.id, rule: r.record }))
+    ).map((ref) => ({
+      label: nameOf(ref),
+      description: ref.rule
+        ? `${metricLabel(ref.rule.metric)} ${ref.rule.operator} ${formatAmount(ref.rule.metric, ref.rule.threshold_value)} · ${windowWords(ref.rule.window_duration)}${ref.rule.enabled ? '' : ` · ${vscode.l10n.t('disabled')}`}`
+        : vscode.l10n.t('added by id'),
+      detail: ref.id,
+      ref,
+    }));
+    if (rules?.length === 0)
       throw new UserFacingError(
         vscode.l10n.t('This account has no alert rules yet. Create one with Agent Workbench: Create Alert Rule.'),
       );
-    const pick = await prompts.pick(
-      rules.map((r) => ({
-        label: r.name,
-        description: `${metricLabel(r.metric)} ${r.operator} ${formatAmount(r.metric, r.threshold_value)} · ${windowWords(r.window_duration)}${r.enabled ? '' : ` · ${vscode.l10n.t('disabled')}`}`,
-        detail: r.id,
-        rule: r,
-      })),
-      { placeHolder, matchOnDescription: true, matchOnDetail: true },
-    );
-    return pick?.rule;
+    // Where the platform does not list rules, any rule is reachable by its id.
+    if (!rules) choices.push({ label: typeId, description: vscode.l10n.t('the id from the studio, ar_…') });
+    const pick = await prompts.pick(choices, { placeHolder, matchOnDescription: true, matchOnDetail: true });
+    if (!pick) return undefined;
+    if (pick.ref) return pick.ref;
+    const typed = await askRuleId();
+    return typed === undefined ? undefined : ruleById(typed);
+  }
+
+  function askRuleId(): Thenable<string | undefined> {
+    const pattern = platformContract().alertsContract.ALERT_RULE_ID_PATTERN;
+    return prompts
+      .input({
+        title: vscode.l10n.t('Alert rule id'),
+        prompt: vscode.l10n.t('The id of the alert rule, as the studio shows it (ar_ followed by letters and digits)'),
+        validateInput: (v) =>
+          pattern.test(v.trim()) ? undefined : vscode.l10n.t('An alert rule id is ar_ followed by letters and digits.'),
+      })
+      .then((v) => v?.trim());
+  }
+
+  /** Keeps a rule the platform answered with, so the view shows it where the platform does not list rules. */
+  async function remember(rule: AlertRule): Promise<void> {
+    await tree.remembered.keepRule(profileId(), rule.id, rule);
+  }
+
+  /** Adds a rule to the view by its id, without reading it (the spec shows no read of one rule). */
+  async function addRuleById(id?: string): Promise<string | undefined> {
+    requireClients(connection);
+    const typed = id?.trim() ?? (await askRuleId());
+    if (!typed) return undefined;
+    if (!platformContract().alertsContract.ALERT_RULE_ID_PATTERN.test(typed))
+      throw new UserFacingError(
+        vscode.l10n.t('"{0}" is not an alert rule id: ar_ followed by letters and digits. Nothing was added.', typed),
+      );
+    await tree.remembered.keepRule(profileId(), typed);
+    await tree.refresh();
+    return typed;
   }
 
   /** The rule to create, from the caller's fields or the multi-step input; checked, or undefined when cancelled. */
@@ -98,6 +164,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
       const created = await withProgress(vscode.l10n.t('Creating alert rule {0}…', draft.name), (signal) =>
         client.createRule(draft, signal),
       );
+      await remember(created);
       tree.model()?.invalidateRules();
       void prompts.info(
         vscode.l10n.t(
@@ -124,11 +191,13 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     return attempt();
   }
 
-  async function save(rule: AlertRule, change: ReturnType<typeof changedFields>, verb: string): Promise<AlertRule> {
+  /** A flat PATCH by id: nothing is read first. */
+  async function save(ref: RuleRef, change: UpdateAlertRuleRequest, verb: string): Promise<AlertRule> {
     const client = requireClients(connection).alerts;
-    const saved = await withProgress(vscode.l10n.t('{0} alert rule {1}…', verb, rule.name), (signal) =>
-      client.updateRule(rule.id, change, signal),
+    const saved = await withProgress(vscode.l10n.t('{0} alert rule {1}…', verb, nameOf(ref)), (signal) =>
+      client.updateRule(ref.id, change, signal),
     );
+    await remember(saved);
     tree.model()?.invalidateRules();
     return saved;
   }
@@ -155,25 +224,31 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
 
   async function editRule(arg?: RuleArg, fields?: AlertRuleFields): Promise<AlertRule | undefined> {
     const ctx = requireClients(connection);
-    const rule = await resolveRule(arg, vscode.l10n.t('Alert rule to edit'));
-    if (!rule) return undefined;
+    const ref = await resolveRule(arg, vscode.l10n.t('Alert rule to edit'));
+    if (!ref) return undefined;
+    const rule = ref.rule;
     let next: ReturnType<typeof checkRuleFields>;
-    if (fields) next = checkRuleFields(fields, known(platformContract().alertsContract.ALERT_METRICS, rule.metric));
+    if (fields)
+      next = checkRuleFields(
+        fields,
+        rule ? known(platformContract().alertsContract.ALERT_METRICS, rule.metric) : undefined,
+      );
     else {
       const prompted = await promptRule(
-        vscode.l10n.t('Edit Alert Rule {0}', rule.name),
-        await projectNames(ctx.profile.projectId, rule),
+        vscode.l10n.t('Edit Alert Rule {0}', nameOf(ref)),
+        rule ? await projectNames(ctx.profile.projectId, rule) : { profile: ctx.profile.projectId },
         rule,
       );
       if (!prompted) return undefined;
       next = prompted;
     }
-    const change = changedFields(rule, next);
+    // A rule not known here: every field given is sent (the platform keeps what is not named).
+    const change = rule ? changedFields(rule, next) : next;
     if (Object.keys(change).length === 0) {
-      void prompts.info(vscode.l10n.t('Alert rule "{0}" is unchanged: nothing was sent.', rule.name));
+      void prompts.info(vscode.l10n.t('Alert rule "{0}" is unchanged: nothing was sent.', nameOf(ref)));
       return rule;
     }
-    const saved = await save(rule, change, vscode.l10n.t('Saving'));
+    const saved = await save(ref, change, vscode.l10n.t('Saving'));
     void prompts.info(
       vscode.l10n.t(
         'Alert rule "{0}" saved: {1} changed.',
@@ -185,20 +260,20 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
   }
 
   async function setEnabled(arg: RuleArg, enabled: boolean): Promise<AlertRule | undefined> {
-    const rule = await resolveRule(
+    const ref = await resolveRule(
       arg,
       enabled ? vscode.l10n.t('Alert rule to enable') : vscode.l10n.t('Alert rule to disable'),
     );
-    if (!rule) return undefined;
-    if (rule.enabled === enabled) {
+    if (!ref) return undefined;
+    if (ref.rule?.enabled === enabled) {
       void prompts.info(
         enabled
-          ? vscode.l10n.t('Alert rule "{0}" is already enabled.', rule.name)
-          : vscode.l10n.t('Alert rule "{0}" is already disabled.', rule.name),
+          ? vscode.l10n.t('Alert rule "{0}" is already enabled.', ref.rule.name)
+          : vscode.l10n.t('Alert rule "{0}" is already disabled.', ref.rule.name),
       );
-      return rule;
+      return ref.rule;
     }
-    const saved = await save(rule, { enabled }, enabled ? vscode.l10n.t('Enabling') : vscode.l10n.t('Disabling'));
+    const saved = await save(ref, { enabled }, enabled ? vscode.l10n.t('Enabling') : vscode.l10n.t('Disabling'));
     void prompts.info(
       enabled
         ? vscode.l10n.t('Alert rule "{0}" enabled: it is evaluated again and reports OK until then.', saved.name)
@@ -208,26 +283,39 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
   }
 
   async function deleteRule(arg?: RuleArg): Promise<boolean | undefined> {
-    const rule = await resolveRule(arg, vscode.l10n.t('Alert rule to delete'));
-    if (!rule) return undefined;
+    const ref = await resolveRule(arg, vscode.l10n.t('Alert rule to delete'));
+    if (!ref) return undefined;
     const go = vscode.l10n.t('Delete');
     const answer = await prompts.ask(
-      vscode.l10n.t('Delete alert rule "{0}"?', rule.name),
+      vscode.l10n.t('Delete alert rule "{0}"?', nameOf(ref)),
       {
         detail: vscode.l10n.t(
           '{0} The rule stops watching at once and cannot be restored; no notification is sent.',
-          ruleSentence(rule),
+          ref.rule ? ruleSentence(ref.rule) : vscode.l10n.t('Rule {0}.', ref.id),
         ),
       },
       go,
     );
     if (answer !== go) return false;
     const client = requireClients(connection).alerts;
-    await withProgress(vscode.l10n.t('Deleting alert rule {0}…', rule.name), (signal) =>
-      client.deleteRule(rule.id, signal),
+    await withProgress(vscode.l10n.t('Deleting alert rule {0}…', nameOf(ref)), (signal) =>
+      client.deleteRule(ref.id, signal),
     );
+    await tree.remembered.forget(profileId(), 'rules', ref.id);
     tree.model()?.invalidateRules();
-    void prompts.info(vscode.l10n.t('Alert rule "{0}" deleted.', rule.name));
+    void prompts.info(vscode.l10n.t('Alert rule "{0}" deleted.', nameOf(ref)));
+    return true;
+  }
+
+  /** Takes a rule or endpoint known here off the view (it is not deleted on the platform). */
+  async function removeFromView(node?: TreeNode): Promise<boolean> {
+    const rule = node instanceof RuleNode ? node.rule.id : node instanceof TypedRuleNode ? node.ruleId : undefined;
+    const endpoint =
+      node instanceof EndpointNode ? node.endpoint.id : node instanceof TypedEndpointNode ? node.endpointId : undefined;
+    if (rule === undefined && endpoint === undefined) return false;
+    if (rule !== undefined) await tree.remembered.forget(profileId(), 'rules', rule);
+    if (endpoint !== undefined) await tree.remembered.forget(profileId(), 'endpoints', endpoint);
+    await tree.refresh();
     return true;
   }
 
@@ -249,5 +337,11 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
       runCommand(() => setEnabled(arg, false)),
     ),
     vscode.commands.registerCommand(Command.deleteAlertRule, (arg?: RuleArg) => runCommand(() => deleteRule(arg))),
+    vscode.commands.registerCommand(Command.addAlertRuleById, (id?: string) =>
+      runCommand(() => addRuleById(typeof id === 'string' ? id : undefined)),
+    ),
+    vscode.commands.registerCommand(Command.removeFromAlertsView, (node?: TreeNode) =>
+      runCommand(() => removeFromView(node)),
+    ),
   );
 }

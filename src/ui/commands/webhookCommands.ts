@@ -7,7 +7,8 @@ import type {
 } from '../../contract/alerts';
 import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
-import { EndpointNode } from '../explorer/alerts/alertNodes';
+import { EndpointNode, listIsMissing } from '../explorer/alerts/alertNodes';
+import { TypedEndpointNode } from '../explorer/alerts/knownNodes';
 import type { AlertsTree } from '../explorer/alerts/alertsTree';
 import { asEndpointRecords, type EndpointRecord, type EndpointResult } from '../model/alertsSource';
 import { assumedScheme } from '../common/signatureScheme';
@@ -27,7 +28,7 @@ import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 
 /** An endpoint given by a tree node, by id, or picked. */
-export type EndpointArg = EndpointNode | { endpointId: string } | string | undefined;
+export type EndpointArg = EndpointNode | TypedEndpointNode | { endpointId: string } | string | undefined;
 
 /** How a new signing secret is handed over. Without them, the user is asked. */
 export interface SecretOptions {
@@ -45,41 +46,79 @@ export function registerWebhookCommands(
 ): vscode.Disposable {
   const profileId = (): string => requireClients(connection).profile.id;
 
+  /**
+   * An endpoint by id, as the view's list or an earlier answer here knows it; never read from the platform (the
+   * spec shows no read of one endpoint). One known by its id only has no name or address yet.
+   */
+  function endpointById(id: string): EndpointRecord {
+    const listed = tree
+      .model()
+      ?.endpoints.peek()
+      ?.find((e) => e.id === id);
+    return listed ?? tree.remembered.endpoint(profileId(), id) ?? { id, name: id, url: '', event_types: [] };
+  }
+
   async function resolveEndpoint(arg: EndpointArg, placeHolder: string): Promise<EndpointRecord | undefined> {
     if (arg instanceof EndpointNode) return arg.endpoint;
-    const client = requireClients(connection).alerts;
+    if (arg instanceof TypedEndpointNode) return endpointById(arg.endpointId);
     const id = typeof arg === 'string' ? arg : arg?.endpointId;
-    if (id !== undefined) {
-      const found = await withProgress(vscode.l10n.t('Reading webhook endpoint {0}…', id), (signal) =>
-        client.getEndpoint(id, signal),
-      );
-      return asEndpointRecords([found])[0];
-    }
+    if (id !== undefined) return endpointById(id);
+    const client = requireClients(connection).alerts;
     const model = tree.model();
     // The list the view holds, when it holds one; read once for the view and the pick otherwise.
-    const all =
-      model?.endpoints.peek() ??
-      asEndpointRecords(
-        await withProgress(vscode.l10n.t('Loading webhook endpoints…'), (signal) =>
-          model ? untilAborted(model.endpoints.get(), signal) : client.listEndpoints(signal),
-        ),
-      );
-    if (all.length === 0)
+    let all: EndpointRecord[] | undefined;
+    try {
+      all =
+        model?.endpoints.peek() ??
+        asEndpointRecords(
+          await withProgress(vscode.l10n.t('Loading webhook endpoints…'), (signal) =>
+            model ? untilAborted(model.endpoints.get(), signal) : client.listEndpoints(signal),
+          ),
+        );
+    } catch (err) {
+      if (!listIsMissing(err)) throw err;
+    }
+    if (all?.length === 0)
       throw new UserFacingError(
         vscode.l10n.t(
           'This account has no webhook endpoints yet. Create one with Agent Workbench: Create Webhook Endpoint.',
         ),
       );
-    const pick = await prompts.pick(
-      all.map((e) => ({
-        label: e.name,
-        description: e.url,
-        detail: `${e.id} · ${e.event_types.join(', ')}`,
-        endpoint: e,
-      })),
-      { placeHolder, matchOnDescription: true, matchOnDetail: true },
-    );
-    return pick?.endpoint;
+    const choices: Array<vscode.QuickPickItem & { endpoint?: EndpointRecord }> = (
+      all ?? tree.remembered.endpoints(profileId()).map((e) => e.record ?? endpointById(e.id))
+    ).map((e) => ({
+      label: e.name,
+      description: e.url,
+      detail: `${e.id} · ${e.event_types.join(', ')}`,
+      endpoint: e,
+    }));
+    // Where the platform does not list endpoints, any endpoint is reachable by its id.
+    if (!all) choices.push({ label: vscode.l10n.t('Enter an Endpoint Id…') });
+    const pick = await prompts.pick(choices, { placeHolder, matchOnDescription: true, matchOnDetail: true });
+    if (!pick) return undefined;
+    if (pick.endpoint) return pick.endpoint;
+    const typed = await askEndpointId();
+    return typed ? endpointById(typed) : undefined;
+  }
+
+  function askEndpointId(): Thenable<string | undefined> {
+    return prompts
+      .input({
+        title: vscode.l10n.t('Webhook endpoint id'),
+        prompt: vscode.l10n.t('The id of the webhook endpoint, as the studio shows it'),
+        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Type the id of the webhook endpoint.')),
+      })
+      .then((v) => v?.trim());
+  }
+
+  /** Adds an endpoint to the view by its id, without reading it. */
+  async function addEndpointById(id?: string): Promise<string | undefined> {
+    requireClients(connection);
+    const typed = id?.trim() || (await askEndpointId());
+    if (!typed) return undefined;
+    await tree.remembered.keepEndpoint(profileId(), typed);
+    await tree.refresh();
+    return typed;
   }
 
   function refuseLosingSecret(opts: SecretOptions): void {
@@ -190,6 +229,8 @@ export function registerWebhookCommands(
       }
       throw err;
     }
+    // Its id is kept (when the platform said it), so edit, rotate and delete reach it where nothing lists endpoints.
+    if (created.id !== undefined) await tree.remembered.keepEndpoint(owner, created.id, withoutSecret(created));
     tree.model()?.endpoints.invalidate();
     const secretStored = await handOver(created, owner, opts, false);
     // Whether its secret is kept here shows beside the endpoint: a local fact, shown again without asking the platform.
@@ -238,6 +279,7 @@ export function registerWebhookCommands(
         client.updateEndpoint(endpoint.id, change, signal),
       ),
     ])[0]!;
+    await tree.remembered.keepEndpoint(profileId(), saved.id ?? endpoint.id, { ...saved, id: saved.id ?? endpoint.id });
     tree.model()?.endpoints.invalidate();
     void prompts.info(
       vscode.l10n.t('Webhook endpoint "{0}" saved: {1} changed.', saved.name, Object.keys(change).join(', ')),
@@ -285,7 +327,7 @@ export function registerWebhookCommands(
       {
         detail: vscode.l10n.t(
           '{0} stops receiving notifications at once; deliveries still waiting for it fail. Its signing secret, if kept here, is forgotten too.',
-          endpoint.url,
+          endpoint.url || endpoint.id,
         ),
       },
       go,
@@ -296,6 +338,7 @@ export function registerWebhookCommands(
       client.deleteEndpoint(endpoint.id, signal),
     );
     await secrets.delete(profileId(), endpoint.id);
+    await tree.remembered.forget(profileId(), 'endpoints', endpoint.id);
     tree.model()?.endpoints.invalidate();
     void prompts.info(vscode.l10n.t('Webhook endpoint "{0}" deleted.', endpoint.name));
     return true;
@@ -359,6 +402,9 @@ export function registerWebhookCommands(
       Command.createWebhookEndpoint,
       (args?: (WebhookEndpointFields & SecretOptions) | TreeNode) =>
         runCommand(() => createEndpoint(args instanceof TreeNode ? undefined : args)),
+    ),
+    vscode.commands.registerCommand(Command.addWebhookEndpointById, (id?: string) =>
+      runCommand(() => addEndpointById(typeof id === 'string' ? id : undefined)),
     ),
     vscode.commands.registerCommand(Command.editWebhookEndpoint, (arg?: EndpointArg, fields?: WebhookEndpointFields) =>
       runCommand(() => editEndpoint(arg, fields)),

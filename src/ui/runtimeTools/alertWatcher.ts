@@ -20,6 +20,8 @@ export interface AlertsCheck {
   resolved: string[];
   /** The status bar badge's text, undefined while it is hidden. */
   badge: string | undefined;
+  /** Why the current alerts could not be read; then `firing` is empty because nothing is known, not because all is clear. */
+  unreadable?: string;
 }
 
 /** "Slow answers (Turn latency p95 is 774 ms, above 500 ms)": the person's words, never the API's names. */
@@ -112,9 +114,11 @@ export class AlertWatcher extends Disposable {
       alerts.currentAlerts.invalidate();
       current = await alerts.currentAlerts.get();
     } catch (err) {
-      // The Alerts view shows the failure where it is read; a watcher in the background only notes it.
-      this.log.warn(`Current alerts could not be read: ${(err as Error).message}`);
-      return undefined;
+      const reason = err instanceof Error ? err.message : String(err);
+      this.log.warn(`Current alerts could not be read: ${reason}`);
+      if (this.models.active() !== model || this.isDisposed) return undefined;
+      // Not read is its own state: a hidden badge would read as "nothing firing".
+      return { firing: [], triggered: [], resolved: [], badge: this.showUnreadable(reason), unreadable: reason };
     }
     if (this.models.active() !== model || this.isDisposed) return undefined;
     const firing = new Map(current.map((a) => [a.rule_id, a]));
@@ -138,6 +142,17 @@ export class AlertWatcher extends Disposable {
       resolved: resolved.map((a) => a.name || a.rule_id),
       badge,
     };
+  }
+
+  private showUnreadable(reason: string): string {
+    this.badge.text = '$(bell-slash) ?';
+    this.badge.tooltip = vscode.l10n.t(
+      'The current alerts could not be read, so whether any rule fires is not known: {0} Click to show the Alerts view.',
+      reason,
+    );
+    this.badge.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    this.badge.show();
+    return this.badge.text;
   }
 
   private showBadge(current: readonly CurrentAlert[]): string | undefined {

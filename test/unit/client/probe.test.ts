@@ -2,20 +2,18 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { probeConnection } from '../../../src/client/probe';
 import { localContext } from '../../support/localClient';
-import { assumed, useLocalPlatform } from '../../support/localPlatform';
+import { RESPONSES, useLocalPlatform } from '../../support/localPlatform';
 
 describe('client: test connection', () => {
   const t = useLocalPlatform();
 
-  it('[AUTH-1] reports every family as working with the seeded credentials', async (ctx) => {
-    if (assumed('GET /v1/agents and GET /v1/alert-rules (the connection test reads them)', ctx)) return;
+  it('[AUTH-1] reports every family as working with the seeded credentials', async () => {
     const results = await probeConnection(localContext(t.lp));
     for (const r of results) assert.equal(r.outcome, 'works', `${r.label}: ${r.detail ?? ''}`);
     assert.equal(results.length, 8);
   });
 
-  it('[AUTH-1] tells rejected, not configured and working apart, per family, with why', async (ctx) => {
-    if (assumed('GET /v1/agents and GET /v1/alert-rules (the connection test reads them)', ctx)) return;
+  it('[AUTH-1] tells rejected, not configured and working apart, per family, with why', async () => {
     const results = await probeConnection(
       localContext(t.lp, {
         overrides: {
@@ -51,5 +49,32 @@ describe('client: test connection', () => {
     (ctx.profile as { buildUrl: string }).buildUrl = 'http://127.0.0.1:9/build';
     const results = await probeConnection(ctx);
     assert.equal(results.find((r) => r.family === 'agents')!.outcome, 'unreachable');
+  });
+
+  it('[AUTH-1] reads only what the spec shows: the current alerts and the phone numbers of an agent', async () => {
+    await t.admin.setResponses('spec-only');
+    try {
+      const results = await probeConnection(localContext(t.lp));
+      const by = Object.fromEntries(results.map((r) => [r.family, r]));
+      assert.equal(by.agents!.outcome, 'works', by.agents!.detail);
+      assert.equal(by.alerts!.outcome, 'works', by.alerts!.detail);
+    } finally {
+      await t.admin.setResponses(RESPONSES);
+    }
+  });
+
+  it('does not count a gateway 404 on the agent read as working', async () => {
+    await t.admin.addFault({ family: 'build', method: 'GET', path: '/telephony/phone-numbers', status: 404 });
+    const results = await probeConnection(localContext(t.lp));
+    assert.equal(results.find((r) => r.family === 'agents')!.outcome, 'unknown');
+  });
+
+  it('sends a probe that posts only once, even after a 503', async () => {
+    await t.admin.addFault({ family: 'runtime', method: 'POST', path: '/v1/outbound-calling', status: 503 });
+    await t.admin.clearRequests();
+    const results = await probeConnection(localContext(t.lp));
+    assert.equal(results.find((r) => r.family === 'outbound')!.outcome, 'unknown');
+    const log = await t.admin.requests();
+    assert.equal(log.filter((r) => r.method === 'POST' && r.path.endsWith('/v1/outbound-calling')).length, 1);
   });
 });

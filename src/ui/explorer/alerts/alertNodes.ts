@@ -16,6 +16,12 @@ import type { EndpointRecord } from '../../model/alertsSource';
 import type { AlertsModel } from '../../model/alertsModel';
 import type { WebhookSecrets } from '../../connection/webhookSecrets';
 import { Command, ItemContext } from '../../ids';
+import { isPlatformError } from '../../common/failure';
+
+/** A list read that failed because the platform has no such list (a 404 or 405 from an assumed endpoint). */
+export function listIsMissing(err: unknown): boolean {
+  return isPlatformError(err) && err.assumption !== undefined;
+}
 
 /** The command that reloads one node of the Alerts view (the shared refreshNode serves the Agents view). */
 export const REFRESH_ALERTS_NODE = Command.refreshAlertsNode;
@@ -82,9 +88,11 @@ export class RulesGroupNode extends TreeNode {
 
 export class RuleNode extends TreeNode {
   constructor(
-    parent: RulesGroupNode,
+    parent: TreeNode,
     readonly rule: AlertRule,
     readonly last?: LastValue,
+    /** Shown from what the platform last answered here (it does not list rules), not from a list. */
+    readonly keptHere = false,
   ) {
     super(parent);
   }
@@ -110,6 +118,10 @@ export class RuleNode extends TreeNode {
       .join(' · ');
     item.contextValue = ItemContext.alertRule(r.enabled, r.current_state);
     item.tooltip = ruleTooltip(r, this.last);
+    if (this.keptHere)
+      item.tooltip.appendMarkdown(
+        `\n\n${vscode.l10n.t('As the platform answered when it was last created or saved here; whether it fires comes from the current alerts.')}`,
+      );
     item.accessibilityInformation = {
       label: vscode.l10n.t(
         'Alert rule {0}, {1}, {2}',
@@ -203,6 +215,8 @@ function ruleTooltip(r: AlertRule, last: LastValue | undefined): vscode.Markdown
 export class CurrentAlertsGroupNode extends LoadingNode {
   /** How many rules the rule list reports in `alert`; set by the tree on every load of the rules. */
   firing = 0;
+  /** Why the current alerts could not be read, where they are what the view counts firing rules by. */
+  unreadable: string | undefined;
 
   constructor(readonly model: AlertsModel) {
     super(undefined);
@@ -219,11 +233,22 @@ export class CurrentAlertsGroupNode extends LoadingNode {
     );
     item.id = this.id;
     item.iconPath =
-      this.firing > 0
-        ? new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('charts.red'))
-        : new vscode.ThemeIcon('bell');
-    item.description = this.firing > 0 ? vscode.l10n.t('{0} firing', this.firing) : vscode.l10n.t('none firing');
-    item.tooltip = vscode.l10n.t('Alert rules whose threshold is breached now');
+      this.unreadable !== undefined
+        ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+        : this.firing > 0
+          ? new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('charts.red'))
+          : new vscode.ThemeIcon('bell');
+    // Unread is not "none firing": whether anything fires is not known.
+    item.description =
+      this.unreadable !== undefined
+        ? vscode.l10n.t('could not be read: not known whether any rule fires')
+        : this.firing > 0
+          ? vscode.l10n.t('{0} firing', this.firing)
+          : vscode.l10n.t('none firing');
+    item.tooltip =
+      this.unreadable !== undefined
+        ? vscode.l10n.t('The current alerts could not be read: {0}', this.unreadable)
+        : vscode.l10n.t('Alert rules whose threshold is breached now');
     item.contextValue = ItemContext.currentAlerts();
     return item;
   }
@@ -311,6 +336,8 @@ export class EndpointsGroupNode extends LoadingNode {
   constructor(
     readonly model: AlertsModel,
     private readonly secrets: WebhookSecrets,
+    /** What to show where the platform does not list endpoints (the endpoints created or added here). */
+    private readonly whenNotListed?: (group: EndpointsGroupNode, reason: unknown) => Promise<TreeNode[]>,
   ) {
     super(undefined);
   }
@@ -335,16 +362,19 @@ export class EndpointsGroupNode extends LoadingNode {
       const stored = await Promise.all(endpoints.map((e) => this.secrets.has(this.model.source.profileId, e.id)));
       return endpoints.map((e, i) => new EndpointNode(this, e, stored[i]!));
     } catch (err) {
-      return [new AlertsErrorNode(this, err)];
+      if (!this.whenNotListed || !listIsMissing(err)) return [new AlertsErrorNode(this, err)];
+      return this.whenNotListed(this, err);
     }
   }
 }
 
 export class EndpointNode extends TreeNode {
   constructor(
-    parent: EndpointsGroupNode,
+    parent: TreeNode,
     readonly endpoint: EndpointRecord,
     readonly secretStored: boolean,
+    /** Shown from the platform's answer when it was created here (it does not list endpoints). */
+    readonly keptHere = false,
   ) {
     super(parent);
   }
@@ -372,8 +402,10 @@ export class EndpointNode extends TreeNode {
     );
     t.appendMarkdown('\n\n');
     t.appendMarkdown(
-      `${vscode.l10n.t('Created')}: ${when(e.created_at).exact}  \n${vscode.l10n.t('Updated')}: ${when(e.updated_at).exact}`,
+      `${vscode.l10n.t('Created')}: ${timeText(e.created_at)}  \n${vscode.l10n.t('Updated')}: ${timeText(e.updated_at)}`,
     );
+    if (this.keptHere)
+      t.appendMarkdown(`\n\n${vscode.l10n.t('As the platform answered when it was created or saved here.')}`);
     item.tooltip = t;
     return item;
   }

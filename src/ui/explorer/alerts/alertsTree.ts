@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AlertRule } from '../../../contract/alerts';
+import type { AlertRule, CurrentAlert } from '../../../contract/alerts';
 import { Disposable, MutableDisposable } from '../../../core/disposable';
 import { Emitter } from '../../../core/event';
 import { platformContract } from '../../model/platformClients';
@@ -15,8 +15,11 @@ import {
   EndpointsGroupNode,
   type LastValue,
   RuleNode,
+  listIsMissing,
   RulesGroupNode,
 } from './alertNodes';
+import { KnownRulesGroupNode, knownEndpointNodes, TypedEndpointNode, TypedRuleNode } from './knownNodes';
+import type { RememberedAlerts } from './rememberedAlerts';
 import type { WebhookSecrets } from '../../connection/webhookSecrets';
 import { ContextKey, View } from '../../ids';
 import { type ViewProblem, viewProblemOf } from '../viewProblem';
@@ -38,8 +41,8 @@ export class AlertsTree extends Disposable {
   /** The model the view shows, and the subscription to its changes. */
   private shown: AlertsModel | undefined;
   private readonly watching = this.register(new MutableDisposable());
-  /** The rules group as last loaded. */
-  private rulesGroup: RulesGroupNode | undefined;
+  /** The rules group as last loaded: the platform's list, or the rules known here where it has none. */
+  private rulesGroup: RulesGroupNode | KnownRulesGroupNode | undefined;
   private currentGroup: CurrentAlertsGroupNode | undefined;
   private endpointsGroup: EndpointsGroupNode | undefined;
   private readonly _onDidFail = this.register(new Emitter<string>());
@@ -52,6 +55,8 @@ export class AlertsTree extends Disposable {
   constructor(
     private readonly models: ProfileModels<object>,
     readonly secrets: WebhookSecrets,
+    /** Rules and endpoints created, saved or added by id here, per profile. */
+    readonly remembered: RememberedAlerts,
   ) {
     super();
     this.provider = this.register(new NodeTreeProvider(() => this.roots()));
@@ -113,8 +118,14 @@ export class AlertsTree extends Disposable {
   /** Reloads what a node shows; resolves with the node's children (or the top level) as loaded. */
   async refreshNode(node: TreeNode | undefined): Promise<TreeNode[]> {
     const target = node instanceof AlertsErrorNode ? node.parent : node;
-    if (target instanceof EndpointsGroupNode || target instanceof EndpointNode) return this.refreshEndpoints();
-    if (target instanceof RulesGroupNode || target instanceof RuleNode) {
+    if (target instanceof EndpointsGroupNode || target instanceof EndpointNode || target instanceof TypedEndpointNode)
+      return this.refreshEndpoints();
+    if (
+      target instanceof RulesGroupNode ||
+      target instanceof KnownRulesGroupNode ||
+      target instanceof RuleNode ||
+      target instanceof TypedRuleNode
+    ) {
       await this.refreshRules();
       return this.rulesGroup?.getChildren() ?? [];
     }
@@ -130,7 +141,9 @@ export class AlertsTree extends Disposable {
     if (this.shown === model) return;
     this.shown = model;
     this.watching.value = model.onDidChange((part) => {
-      if (part === 'rules') this.provider.refresh();
+      // Without a rule list, the current alerts are what the rules group and the badge show as firing.
+      if (part === 'rules' || (part === 'currentAlerts' && this.rulesGroup instanceof KnownRulesGroupNode))
+        this.provider.refresh();
       else if (part === 'currentAlerts' && this.currentGroup) this.provider.refresh(this.currentGroup);
       else if (part === 'endpoints' && this.endpointsGroup) this.provider.refresh(this.endpointsGroup);
     });
@@ -144,39 +157,59 @@ export class AlertsTree extends Disposable {
       return [];
     }
     this.watch(model);
-    let rules: AlertRule[];
+    let rules: AlertRule[] | undefined;
+    let notListed: unknown;
     try {
       rules = await model.rules.get();
     } catch (err) {
-      this.rulesGroup = undefined;
-      this._onDidFail.fire(
-        vscode.l10n.t('The alert rules could not be loaded: {0}', err instanceof Error ? err.message : String(err)),
-      );
-      this.setState('error', viewProblemOf(err));
-      this.view.badge = undefined;
-      return [];
+      // A platform without the rule list (an assumed endpoint) still has the current alerts and the writes.
+      if (!listIsMissing(err)) return this.failed(err);
+      notListed = err;
     }
     if (this.currentGroup?.model !== model) this.currentGroup = new CurrentAlertsGroupNode(model);
-    if (this.endpointsGroup?.model !== model) this.endpointsGroup = new EndpointsGroupNode(model, this.secrets);
-    if (this.rulesGroup?.rules !== rules) {
-      const profile = model.source.profileId;
-      // By rule and creation: a rule deleted and another made with its id start afresh.
-      const key = (r: AlertRule): string => `${profile}/${r.id}/${r.created_at ?? ''}`;
-      for (const r of rules)
+    if (this.endpointsGroup?.model !== model)
+      this.endpointsGroup = new EndpointsGroupNode(model, this.secrets, (group, reason) =>
+        this.knownEndpoints(group, model, reason),
+      );
+    const profile = model.source.profileId;
+    // By rule and creation: a rule deleted and another made with its id start afresh.
+    const key = (r: AlertRule): string => `${profile}/${r.id}/${r.created_at ?? ''}`;
+    const lastValue = (r: AlertRule): LastValue | undefined => this.lastValues.get(key(r));
+    const keepValues = (list: readonly AlertRule[]): void => {
+      for (const r of list)
         if (r.current_value !== null)
-          this.lastValues.set(key(r), {
-            value: r.current_value,
-            at: r.last_evaluated_at ?? new Date().toISOString(),
-          });
-      this.rulesGroup = new RulesGroupNode(rules, platformContract().alertsContract.ALERT_RULES_MAX, (r) =>
-        this.lastValues.get(key(r)),
+          this.lastValues.set(key(r), { value: r.current_value, at: r.last_evaluated_at ?? new Date().toISOString() });
+    };
+    let firing: number | undefined;
+    this.currentGroup.unreadable = undefined;
+    if (rules) {
+      if (!(this.rulesGroup instanceof RulesGroupNode) || this.rulesGroup.rules !== rules) {
+        keepValues(rules);
+        this.rulesGroup = new RulesGroupNode(rules, platformContract().alertsContract.ALERT_RULES_MAX, lastValue);
+      }
+      firing = rules.filter((r) => r.enabled && r.current_state === 'alert').length;
+    } else {
+      // Without the list, the current alerts (which the spec shows) say what fires.
+      let current: CurrentAlert[] | undefined;
+      try {
+        current = await model.currentAlerts.get();
+        firing = current.length;
+      } catch (err) {
+        this.currentGroup.unreadable = err instanceof Error ? err.message : String(err);
+      }
+      const known = this.remembered.rules(profile);
+      keepValues(known.flatMap((r) => (r.record ? [r.record] : [])));
+      this.rulesGroup = new KnownRulesGroupNode(
+        known,
+        notListed,
+        current && new Map(current.map((a) => [a.rule_id, a])),
+        lastValue,
       );
     }
-    const firing = rules.filter((r) => r.enabled && r.current_state === 'alert').length;
-    this.currentGroup.firing = firing;
+    this.currentGroup.firing = firing ?? 0;
     this.setState('ready');
     this.view.badge =
-      firing > 0
+      firing !== undefined && firing > 0
         ? {
             value: firing,
             tooltip:
@@ -184,6 +217,25 @@ export class AlertsTree extends Disposable {
           }
         : undefined;
     return [this.currentGroup, this.rulesGroup, this.endpointsGroup];
+  }
+
+  /** A failure that leaves nothing to show: the welcome content of its kind, with its buttons. */
+  private failed(err: unknown): TreeNode[] {
+    this.rulesGroup = undefined;
+    this._onDidFail.fire(
+      vscode.l10n.t('The alert rules could not be loaded: {0}', err instanceof Error ? err.message : String(err)),
+    );
+    this.setState('error', viewProblemOf(err));
+    this.view.badge = undefined;
+    return [];
+  }
+
+  /** The endpoints created or added here, where the platform does not list them. */
+  private async knownEndpoints(group: EndpointsGroupNode, model: AlertsModel, reason: unknown): Promise<TreeNode[]> {
+    const profile = model.source.profileId;
+    const known = this.remembered.endpoints(profile);
+    const stored = await Promise.all(known.map((e) => this.secrets.has(profile, e.id)));
+    return knownEndpointNodes(group, known, stored, reason);
   }
 
   /** What the view shows instead of alerts, and why. */
