@@ -45,13 +45,16 @@ function conflictMessage(conflicts: PullReport['conflicts']): string {
   );
 }
 
-/** Replaces a file's text as an edit in its document, then saves it. */
-async function writeThroughEditor(uri: vscode.Uri, text: string): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument(uri);
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
-  if (!(await vscode.workspace.applyEdit(edit)) || !(await doc.save()))
-    throw new UserFacingError(vscode.l10n.t('{0} could not be written to begin its merge.', uri.fsPath));
+/**
+ * Writes a file through the editor's file service, then waits (a few seconds at most) for its open document to
+ * show the new text: the merge editor reads its result from that document.
+ */
+async function writeForMerge(uri: vscode.Uri, text: string): Promise<void> {
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  const deadline = Date.now() + 10_000;
+  while (doc && !doc.isClosed && doc.getText() !== text && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
 }
 
 async function exists(uri: vscode.Uri): Promise<boolean> {
@@ -297,7 +300,7 @@ export function registerSyncCommands(
     if (open?.isDirty) await open.save();
     const started = await c.serial(() => c.mirror().startMerge(rel));
     // Written through the editor, so the open document and the merge editor's result start from the markers.
-    if (started?.marked !== undefined) await writeThroughEditor(uri, started.marked);
+    if (started?.marked !== undefined) await writeForMerge(uri, started.marked);
     await c.refresh();
     const local = mirrorUri('local', c.folder.root, rel);
     documents.refresh(local);
