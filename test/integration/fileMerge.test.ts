@@ -187,5 +187,9 @@ suite('File merge of a conflict', function () {
     });
     await vscode.commands.executeCommand('agentWorkbench.push', vscode.Uri.file(folder));
     assert.equal(`${await platformBehavior()}\n`, merged);
+    // After the push, Source Control says the folder is in sync rather than showing nothing.
+    await waitFor('Source Control saying it is in sync', () =>
+      /^In sync with the platform/.test(shown(folder)?.nothingListed ?? ''),
+    );
   });
 });

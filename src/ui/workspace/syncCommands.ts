@@ -57,6 +57,14 @@ async function writeForMerge(uri: vscode.Uri, text: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
 }
 
+/** Waits (a few seconds at most) until the open document of a file holds no conflict markers. */
+async function untilMarkersGone(uri: vscode.Uri): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const deadline = Date.now() + 10_000;
+  while (!doc.isClosed && MARKERS.test(doc.getText()) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
+}
+
 async function exists(uri: vscode.Uri): Promise<boolean> {
   return vscode.workspace.fs.stat(uri).then(
     () => true,
@@ -304,13 +312,17 @@ export function registerSyncCommands(
     await c.refresh();
     const local = mirrorUri('local', c.folder.root, rel);
     documents.refresh(local);
-    return openFileMerge({
+    const view = await openFileMerge({
       base: mirrorUri('base', c.folder.root, rel),
       local,
       remote: mirrorUri('remote', c.folder.root, rel),
       output: uri,
       name: rel,
     });
+    // The merge editor replaces the markers with its own start (the base in each conflicting region): the file merge
+    // is open once it has, so an edit made now is not overwritten by it.
+    if (view === 'mergeEditor' && started?.marked !== undefined) await untilMarkersGone(uri);
+    return view;
   }
 
   /** A file deleted on one side and changed on the other: the person keeps the change or the deletion. */
