@@ -10,6 +10,11 @@ export interface BaseEntry {
 /** A file merge a person still has to settle: the platform's text when it was found (null: deleted there). */
 export interface ConflictRecord {
   remote: string | null;
+  /**
+   * The file as it was when the conflict was found or its merge began: the merge editor's fixed "Yours" side,
+   * kept while the file itself takes the result.
+   */
+  local?: string;
 }
 
 /**

@@ -1,11 +1,12 @@
 import { AGENT_MANIFEST, type AgentManifest, parseAgentManifest, serializeAgentManifest } from './agentManifest';
-import { type BaseEntry, type BaseSnapshot, emptyBase, readBase, writeBase } from './baseStore';
+import { type BaseEntry, type BaseSnapshot, type ConflictRecord, emptyBase, readBase, writeBase } from './baseStore';
+import { hasConflictMarkers, withConflictMarkers } from './conflictMarkers';
 import { readLocal, type RemoteDocs } from './documents';
 import { forEachLimit, type MirrorFileSystem } from './fileSystem';
 import { configOfKey, type DocKey, kindOfKey, pathForDoc, realtimePath, topicKey } from './layout';
 import { fetchRemote, fetchRemoteIfReadable, isAssumptionFailure, type MirrorClient, remoteFromBase } from './remote';
 import { docText, topicText } from './serializer';
-import { computeStatus, type FileStatus } from './status';
+import { computeStatus, type FileStatus, localText, mergedDoc, sidesOf } from './status';
 import { type PullAction, type PullConflict, planPull } from './pullPlan';
 import { type PushAction, type PushRefusal, planPush } from './pushPlan';
 
@@ -36,6 +37,11 @@ export class UnreadableRemoteError extends Error {
     );
     this.name = 'UnreadableRemoteError';
   }
+}
+
+/** A recorded conflict of one file: the platform's side (null: deleted there) and the fixed snapshot of yours. */
+export interface FileConflict extends ConflictRecord {
+  key: DocKey;
 }
 
 /** Thrown when a branch switch would overwrite edits not yet pushed. */
@@ -219,9 +225,7 @@ export class AgentMirror {
    */
   async resolve(path: string, result: string | undefined): Promise<void> {
     const base = await this.requireBase();
-    const key =
-      Object.keys(base.conflicts).find((k) => (base.docs[k]?.path ?? conflictPath(k)) === path) ??
-      [...(await readLocal(this.fs, base)).values()].find((l) => l.path === path && base.conflicts[l.key])?.key;
+    const key = await this.conflictKey(base, path);
     if (key === undefined) throw new Error(`${path} has no conflict to settle.`);
     if (result === undefined) await this.fs.remove(path);
     else await this.fs.write(path, result);
@@ -232,6 +236,61 @@ export class AgentMirror {
     const conflicts = { ...base.conflicts };
     Reflect.deleteProperty(conflicts, key);
     await writeBase(this.fs, { ...base, docs, conflicts });
+  }
+
+  /** The recorded conflict of a file, if it has one. */
+  async conflictAt(path: string): Promise<FileConflict | undefined> {
+    const base = await this.recover();
+    const key = await this.conflictKey(base, path);
+    return key === undefined ? undefined : { key, ...base.conflicts[key]! };
+  }
+
+  /**
+   * Records the conflict a status read found in a file, as a pull records one (the platform's side as it is now,
+   * the file as it is), so it is settled the same way. Undefined when the two sides combine after all: a pull
+   * merges them.
+   */
+  async recordConflict(path: string, signal?: AbortSignal): Promise<FileConflict | undefined> {
+    const base = await this.recover();
+    const known = await this.conflictKey(base, path);
+    if (known !== undefined) return { key: known, ...base.conflicts[known]! };
+    const remote = await fetchRemote(this.client, { ...base, known: base.docs }, signal);
+    const s = sidesOf(base, await readLocal(this.fs, base, remote), remote).find(
+      (x) => (x.local?.path ?? x.basePath) === path,
+    );
+    const mine = s && localText(s);
+    if (!s || mine === s.remoteText || s.remoteText === s.base || mine === s.base || mergedDoc(s) !== false)
+      return undefined;
+    const record: ConflictRecord = { remote: s.remoteText ?? null, ...(s.local ? { local: s.local.text } : {}) };
+    await writeBase(this.fs, { ...base, conflicts: { ...base.conflicts, [s.key]: record } });
+    return { key: s.key, ...record };
+  }
+
+  /**
+   * Begins the file merge of a recorded conflict: the file as it is becomes the fixed "Yours" side (stored here),
+   * and `marked` is the text the file takes next, the regions both sides changed between conflict markers (the
+   * caller writes it, through the editor where the file is open). A file that holds markers already has a merge
+   * under way and gets no new text.
+   */
+  async startMerge(path: string): Promise<(FileConflict & { marked?: string }) | undefined> {
+    const base = await this.recover();
+    const key = await this.conflictKey(base, path);
+    if (key === undefined) return undefined;
+    const record = base.conflicts[key]!;
+    const file = await this.fs.read(path);
+    if (file === undefined || record.remote === null || hasConflictMarkers(file)) return { key, ...record };
+    const started: ConflictRecord = { ...record, local: file };
+    await writeBase(this.fs, { ...base, conflicts: { ...base.conflicts, [key]: started } });
+    const marked = withConflictMarkers(file, base.docs[key]?.text ?? '', record.remote);
+    return { key, ...started, ...(marked !== undefined ? { marked } : {}) };
+  }
+
+  /** The key of the recorded conflict at a path: by the base's path, else by the file there. */
+  private async conflictKey(base: BaseSnapshot, path: string): Promise<DocKey | undefined> {
+    return (
+      Object.keys(base.conflicts).find((k) => (base.docs[k]?.path ?? conflictPath(k)) === path) ??
+      [...(await readLocal(this.fs, base)).values()].find((l) => l.path === path && base.conflicts[l.key])?.key
+    );
   }
 
   /** Puts files back as the base has them (all, or the given paths); files added locally are removed. */

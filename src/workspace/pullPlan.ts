@@ -64,7 +64,9 @@ export function planPull(base: BaseSnapshot, local: Map<DocKey, LocalDoc>, remot
       const merged = mergedDoc(s);
       if (merged === false) {
         conflicts.push({ key: s.key, path, base: s.base, local: s.local?.text, remote: s.remoteText });
-        nextBase.conflicts[s.key] = { remote: s.remoteText ?? null };
+        // A merge under way keeps the snapshot of the file it began from (the file now holds its result).
+        const yours = base.conflicts[s.key]?.local ?? s.local?.text;
+        nextBase.conflicts[s.key] = { remote: s.remoteText ?? null, ...(yours !== undefined ? { local: yours } : {}) };
       } else {
         actions.push(
           merged === undefined

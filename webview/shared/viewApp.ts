@@ -3,8 +3,8 @@ import { Host } from './host';
 
 /**
  * The webview side of a panel that shows one view model sent whole (see src/ui/panels/viewPanel.ts):
- * checks each view with the panel's guard, keeps the newest for a restore, shows the kept one at once
- * when the panel comes back, reports the page's own failures to the host's log, then says ready.
+ * checks each view with the panel's guard, keeps the newest for a restore, shows the kept one when the panel
+ * comes back (once the page's module has run), reports the page's own failures to the host's log, then says ready.
  */
 export function startViewApp<V, C extends { type: string }>(
   isView: Guard<V>,
@@ -31,8 +31,18 @@ export function startViewApp<V, C extends { type: string }>(
     });
   window.addEventListener('error', (e) => report(e.error ?? e.message));
   window.addEventListener('unhandledrejection', (e) => report(e.reason));
-  const kept = host.state;
-  if (isView(kept)) show(kept);
-  host.ready();
+  // The page's module finishes first: its `show` may send commands through what this returns, which the
+  // module holds only once this has returned (a tab hidden and shown again, moved or reloaded shows the kept view).
+  queueMicrotask(() => {
+    const kept = host.state;
+    if (isView(kept)) {
+      try {
+        show(kept);
+      } catch (err) {
+        report(err);
+      }
+    }
+    host.ready();
+  });
   return { command: (c) => host.command(c) };
 }

@@ -27,6 +27,9 @@ export abstract class ViewPanel<V, C extends { type: string }> extends Observabl
   private readonly _onDidChange = this.register(new Emitter<V>());
   /** Every new view, posted or not (tests read what the panel shows through it). */
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidLoad = this.register(new Emitter<void>());
+  /** The page (re)loaded and asked for its view: opened, shown again, moved to another group or restored. */
+  readonly onDidLoad = this._onDidLoad.event;
   private pending = false;
 
   constructor(
@@ -42,7 +45,10 @@ export abstract class ViewPanel<V, C extends { type: string }> extends Observabl
         app: options.app,
         isCommand: options.isCommand,
         isRequest: (_v): _v is never => false,
-        onReady: () => this.post(),
+        onReady: () => {
+          this.post();
+          this._onDidLoad.fire();
+        },
         onCommand: (c) => {
           if (c.type === 'problem') this.log.warn(`${options.name} page: ${(c as ProblemCommand).message}`);
           else

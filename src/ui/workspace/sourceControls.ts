@@ -28,6 +28,8 @@ export interface SourceControlSnapshot {
   count: number;
   /** The platform's side of each Remote Changes diff, by file: the document its Open Changes shows. */
   remoteSides: Record<string, string>;
+  /** What the view says when it lists nothing (undefined while it lists files). */
+  nothingListed?: string;
 }
 
 /** Calls of the platform refused for a local status read, which never needs them. */
@@ -41,6 +43,9 @@ const DEBOUNCE_MS = 200;
 export class AgentSourceControl extends Disposable {
   readonly scm: vscode.SourceControl;
   private readonly groups: Record<keyof typeof Group, vscode.SourceControlResourceGroup>;
+  private readonly inSync: vscode.SourceControlResourceGroup;
+  /** The platform was read (Refresh, Pull, Push) since this folder's source control was made. */
+  private platformRead = false;
   /** The last status shown, local and (from the last remote read) the platform's changes. */
   files: ShownStatus[] = [];
   /** The platform's changes as the last remote read found them, by document key. */
@@ -74,6 +79,8 @@ export class AgentSourceControl extends Disposable {
       local: group(Group.local, vscode.l10n.t('Local Changes')),
       remote: group(Group.remote, vscode.l10n.t('Remote Changes')),
     };
+    // With nothing to list, the view says so instead of staying blank (after a push, a pull, a settled merge).
+    this.inSync = group('inSync', vscode.l10n.t('No changes to push (Refresh Status reads the platform)'));
     this.register({ dispose: () => clearTimeout(this.timer) });
   }
 
@@ -117,6 +124,7 @@ export class AgentSourceControl extends Disposable {
         this.remoteRead = new Map(
           all.filter((f) => f.remote !== undefined && f.remote !== 'none').map((f) => [f.key, f]),
         );
+        this.platformRead = true;
         this.show(all);
       } else {
         this.show(this.withRemote(await this.mirror().status()));
@@ -128,6 +136,7 @@ export class AgentSourceControl extends Disposable {
   /** After a pull, the platform's side is the base (conflicts aside): no remote change is left to show. */
   pulled(): void {
     this.remoteRead.clear();
+    this.platformRead = true;
   }
 
   /** After a push, what was sent is on the platform and in the base. */
@@ -161,6 +170,10 @@ export class AgentSourceControl extends Disposable {
     this.groups.local.resourceStates = local.map((f) => this.state(f, 'local'));
     this.groups.remote.resourceStates = remote.map((f) => this.state(f, 'remote'));
     this.scm.count = conflicts.length + local.length;
+    this.inSync.hideWhenEmpty = conflicts.length + local.length + remote.length > 0;
+    this.inSync.label = this.platformRead
+      ? vscode.l10n.t('In sync with the platform as last read: nothing to push or pull')
+      : vscode.l10n.t('No changes to push (Refresh Status reads the platform)');
     this.documents.refreshFolder(this.folder.root);
     this.changed();
   }
@@ -258,6 +271,7 @@ export class AgentSourceControl extends Disposable {
         remote: labels(this.groups.remote),
       },
       count: this.scm.count ?? 0,
+      ...(this.inSync.hideWhenEmpty ? {} : { nothingListed: this.inSync.label }),
       remoteSides: Object.fromEntries(
         this.groups.remote.resourceStates.flatMap((r) => {
           const side = r.command?.arguments?.[1] as unknown;

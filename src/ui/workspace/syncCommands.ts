@@ -23,6 +23,58 @@ export type SyncArg =
   | readonly vscode.SourceControlResourceState[]
   | undefined;
 
+/** What a pull that found conflicts says: each file once, and a deletion on either side as a deletion. */
+function conflictMessage(conflicts: PullReport['conflicts']): string {
+  if (conflicts.length > 1)
+    return vscode.l10n.t(
+      '{0} files changed here and on the platform in ways that cannot be combined: {1}. Your files are kept as they are: settle each under Conflicts in Source Control, then push.',
+      conflicts.length,
+      conflicts.map((x) => x.path).join(', '),
+    );
+  const only = conflicts[0]!;
+  if (only.remote === undefined)
+    return vscode.l10n.t(
+      '{0} was deleted on the platform, and you changed it here. Your file is kept as it is: keep it (the next push creates it again) or delete it.',
+      only.path,
+    );
+  if (only.local === undefined)
+    return vscode.l10n.t(
+      '{0} was changed on the platform, and you deleted it here: take the platform’s version or delete it.',
+      only.path,
+    );
+  return vscode.l10n.t(
+    '{0} changed here and on the platform in ways that cannot be combined. Your file is kept as it is: merge it, save, then Complete File Merge.',
+    only.path,
+  );
+}
+
+/**
+ * Writes a file through the editor's file service, then waits (a few seconds at most) for its open document to
+ * show the new text: the merge editor reads its result from that document.
+ */
+async function writeForMerge(uri: vscode.Uri, text: string): Promise<void> {
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  const deadline = Date.now() + 10_000;
+  while (doc && !doc.isClosed && doc.getText() !== text && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
+}
+
+/** Waits (a few seconds at most) until the open document of a file holds no conflict markers. */
+async function untilMarkersGone(uri: vscode.Uri): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const deadline = Date.now() + 10_000;
+  while (!doc.isClosed && MARKERS.test(doc.getText()) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  return vscode.workspace.fs.stat(uri).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** Lines that git-style conflict markers start. */
 const MARKERS = /^(<{7} |={7}$|>{7} )/m;
 
@@ -106,20 +158,12 @@ export function registerSyncCommands(
     c.pulled();
     await c.refresh().catch(() => undefined);
     if (report.conflicts.length > 0) {
-      const open = vscode.l10n.t('Open File Merge');
       const first = report.conflicts[0]!;
-      void prompts
-        .warn(
-          vscode.l10n.t(
-            '{0} changed here and on the platform in ways that cannot be combined ({1}). Your file is kept as it is: merge it, save, then Complete File Merge.',
-            report.conflicts.length === 1 ? first.path : vscode.l10n.t('{0} files', report.conflicts.length),
-            report.conflicts.map((x) => x.path).join(', '),
-          ),
-          open,
-        )
-        .then((choice) => {
-          if (choice === open) void vscode.commands.executeCommand(Command.openFileMerge, c.fileUri(first.path));
-        });
+      const deletion = first.remote === undefined || first.local === undefined;
+      const open = deletion ? vscode.l10n.t('Keep or Delete…') : vscode.l10n.t('Open File Merge');
+      void prompts.warn(conflictMessage(report.conflicts), open).then((choice) => {
+        if (choice === open) void vscode.commands.executeCommand(Command.openFileMerge, c.fileUri(first.path));
+      });
     } else {
       void prompts.info(
         report.actions.length === 0
@@ -257,25 +301,58 @@ export function registerSyncCommands(
     return out;
   }
 
-  /** Opens the file merge of a file in conflict: the merge editor with base, yours and the platform's. */
+  /**
+   * Opens the file merge of a file in conflict, wherever the conflict was found: the merge editor with base, yours
+   * (fixed as the file was when the merge began) and the platform's, the file as its result. A conflict a status
+   * read found is recorded first, with the platform's side as it is now, as a pull records one.
+   */
   async function openMerge(arg: SyncArg): Promise<FileMergeView | undefined> {
     const uri = uriOf(arg) ?? vscode.window.activeTextEditor?.document.uri;
     const c = uri && (await controls.forUri(uri));
     const rel = c && uri && c.relative(uri);
-    if (!c || !rel) throw new UserFacingError(vscode.l10n.t('Choose a file of a checked-out agent folder.'));
+    if (!c || !rel || !uri) throw new UserFacingError(vscode.l10n.t('Choose a file of a checked-out agent folder.'));
     const files = await c.refresh();
     const f = files.find((s) => s.path === rel);
     if (f?.state !== 'conflict')
       throw new UserFacingError(vscode.l10n.t('{0} has no conflict to merge: pull first to find out.', rel));
-    const base = mirrorUri('base', c.folder.root, rel);
-    const remote = mirrorUri('remote', c.folder.root, rel);
-    const remoteText = await documents.provideTextDocumentContent(remote);
-    const localMissing = f.local === 'deleted';
-    const remoteMissing = f.remote === 'deleted' || (remoteText === '' && f.local !== 'added');
-    if (localMissing || remoteMissing) return settleDeletion(c, rel, localMissing, remoteText);
+    const conflict =
+      (await c.mirror().conflictAt(rel)) ??
+      (await c.serial(() =>
+        withProgress(vscode.l10n.t('Reading {0} on the platform…', rel), (signal) => {
+          readFolderAfresh(c);
+          return c.mirror(clientFor(c)).recordConflict(rel, signal);
+        }),
+      ));
+    if (!conflict) {
+      // The platform's side changed since the status was read, and the two now combine.
+      await refreshWithPlatform(c, clientFor(c));
+      void prompts.info(vscode.l10n.t('{0} is no longer in conflict: Pull combines both changes.', rel));
+      return undefined;
+    }
+    // A behavior is never deleted: only a topic or real-time config file has a deletion to weigh.
+    const localMissing = !(await exists(uri));
+    if (conflict.key !== 'behavior' && (localMissing || conflict.remote === null))
+      return settleDeletion(c, rel, localMissing, conflict.remote ?? '');
+    // The merge begins from the file as the person sees it: unsaved edits are saved first.
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open?.isDirty) await open.save();
+    const started = await c.serial(() => c.mirror().startMerge(rel));
+    // Written through the editor, so the open document and the merge editor's result start from the markers.
+    if (started?.marked !== undefined) await writeForMerge(uri, started.marked);
+    await c.refresh();
     const local = mirrorUri('local', c.folder.root, rel);
     documents.refresh(local);
-    return openFileMerge({ base, local, remote, output: uri!, name: rel });
+    const view = await openFileMerge({
+      base: mirrorUri('base', c.folder.root, rel),
+      local,
+      remote: mirrorUri('remote', c.folder.root, rel),
+      output: uri,
+      name: rel,
+    });
+    // The merge editor replaces the markers with its own start (the base in each conflicting region): the file merge
+    // is open once it has, so an edit made now is not overwritten by it.
+    if (view === 'mergeEditor' && started?.marked !== undefined) await untilMarkersGone(uri);
+    return view;
   }
 
   /** A file deleted on one side and changed on the other: the person keeps the change or the deletion. */
@@ -301,6 +378,11 @@ export function registerSyncCommands(
     await c.serial(() => c.mirror().resolve(rel, text));
     c.settled(rel);
     await c.refresh();
+    void prompts.info(
+      answer === remove
+        ? vscode.l10n.t('{0} is deleted: push to delete it on the platform too.', rel)
+        : vscode.l10n.t('{0} is kept: push to send it.', rel),
+    );
     return undefined;
   }
 
@@ -325,8 +407,11 @@ export function registerSyncCommands(
     }
     await c.serial(() => c.mirror().resolve(rel, text));
     c.settled(rel);
-    await closeFileMerge(uri);
     await c.refresh();
+    // The merge editor's sides now agree with the settled file (yours is the file, the platform's is the base), so
+    // VS Code counts no conflict left in it and closes it without asking about unhandled ones.
+    await documents.whenRead(c.folder.root, rel);
+    await closeFileMerge(uri);
     void prompts.info(vscode.l10n.t('{0} is merged: push to send the result.', rel));
     return true;
   }

@@ -16,7 +16,7 @@ import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
 import { OpenPanels } from '../openPanels';
 import type { ProfileModels } from '../../model/profileModels';
-import { panelOptions } from '../panelHost';
+import { panelOptions, registerPanelSerializer } from '../panelHost';
 import { type ChartTarget, ConcurrencyPanel } from './concurrencyPanel';
 
 /** What Open Concurrency Chart accepts besides a tree node (links from other panels, tests). */
@@ -86,18 +86,19 @@ export function registerConcurrencyCommands(
     vscode.commands.registerCommand(Command.openConcurrencyChart, (arg?: unknown) =>
       runCommand(() => Promise.resolve(open(arg))),
     ),
-    vscode.window.registerWebviewPanelSerializer(PanelType.concurrency, {
+    registerPanelSerializer(PanelType.concurrency, {
       // A chart that was open when the window closed asks again for the same range.
       async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
         if (!isChartView(state)) {
           webviewPanel.dispose();
-          return;
+          return undefined;
         }
         const target = { label: state.title, ...(state.agentId ? { agentId: state.agentId } : {}) };
         const panel = adopt(
           new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, state.query, models),
         );
         void panel.show(state.query);
+        return panel;
       },
     }),
     panels,

@@ -6,7 +6,7 @@ import type { Connection } from '../../connection/connection';
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
 import { OpenPanels } from '../openPanels';
-import { panelOptions } from '../panelHost';
+import { panelOptions, registerPanelSerializer } from '../panelHost';
 import { ReplayPanel, type ReplayTarget } from './replayPanel';
 
 /** What Replay Conversation accepts: the conversation, and (links, tests) the variant to send to; '' is the connector's default. */
@@ -85,12 +85,12 @@ export function registerReplayCommands(extensionUri: vscode.Uri, connection: Con
 
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Command.replayConversation, (arg?: unknown) => runCommand(() => replay(arg))),
-    vscode.window.registerWebviewPanelSerializer(PanelType.replay, {
+    registerPanelSerializer(PanelType.replay, {
       // A replay that was open when the window closed shows what it had; one cut short says so, and Replay again runs it anew.
       async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
         if (!isReplayView(state)) {
           webviewPanel.dispose();
-          return;
+          return undefined;
         }
         const cut = state.state === 'running' || state.state === 'loading';
         const view: ReplayView = cut
@@ -104,7 +104,7 @@ export function registerReplayCommands(extensionUri: vscode.Uri, connection: Con
             }
           : state;
         const target = { label: state.target, ...(state.variantId ? { variantId: state.variantId } : {}) };
-        adopt(new ReplayPanel(webviewPanel, extensionUri, connection, log, state.conversationId, target, view));
+        return adopt(new ReplayPanel(webviewPanel, extensionUri, connection, log, state.conversationId, target, view));
       },
     }),
     panels,
