@@ -107,7 +107,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
     registerRuntimeTools({ connection, webhookSecrets, log, models }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
-    registerChatCommands(context.extensionUri, connection, log),
+    registerChatCommands(context.extensionUri, connection, log, models),
     registerConcurrencyCommands(context.extensionUri, connection, log, models),
     registerReplayCommands(context.extensionUri, connection, log),
     registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree),

@@ -55,6 +55,7 @@ export const Command = {
   openWebhookDelivery: 'agentWorkbench.openWebhookDelivery',
   checkAlerts: 'agentWorkbench.checkAlerts',
   openChat: 'agentWorkbench.openChat',
+  publishAndChat: 'agentWorkbench.publishAndChat',
   openSavedConversation: 'agentWorkbench.openSavedConversation',
   restartChat: 'agentWorkbench.restartChat',
   saveConversation: 'agentWorkbench.saveConversation',

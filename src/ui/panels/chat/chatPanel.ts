@@ -4,6 +4,7 @@ import { Emitter } from '../../../core/event';
 import { ObservableDisposable } from '../../../core/observableDisposable';
 import {
   type ChatCommand,
+  type ChatHeader,
   type ChatNotification,
   type ChatRequests,
   type ChatSettings,
@@ -56,6 +57,9 @@ export class ChatPanel extends ObservableDisposable {
   private readonly outbox: ChatNotification[] = [];
   /** When the current session was started (epoch ms): the transcript viewer looks for its conversation from then. */
   private startedAt = Date.now();
+  private _header: ChatHeader | undefined;
+  /** Reads what the header says (agent, project, environment, version); set by whoever opened the chat. */
+  headerSource: (() => Promise<ChatHeader>) | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -72,12 +76,14 @@ export class ChatPanel extends ObservableDisposable {
       app: 'chat',
       isCommand: isChatCommand,
       isRequest: isChatRequest,
-      onReady: () =>
+      onReady: () => {
         this.queue({
           type: 'snapshot',
           snapshot: this.transcript.snapshot(),
           ...(options.ackPaint ? { ackPaint: true } : {}),
-        }),
+        });
+        if (this._header) this.queue({ type: 'header', header: this._header });
+      },
       onCommand: (c) =>
         void this.command(c).catch((err: unknown) => this.log.error(err instanceof Error ? err : String(err))),
       requests: this.requests,
@@ -104,6 +110,24 @@ export class ChatPanel extends ObservableDisposable {
 
   get settings(): ChatSettings {
     return this.transcript.settings;
+  }
+
+  /** What the header says now: the agent, its project, the environment and the version the chat talks to. */
+  get header(): ChatHeader | undefined {
+    return this._header;
+  }
+
+  /** Reads the header again (after a publish, a push, a restart); a failed read keeps the last one. */
+  async refreshHeader(): Promise<ChatHeader | undefined> {
+    const header = await this.headerSource?.().catch((err: unknown) => {
+      this.log.warn(`Chat header: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    });
+    if (!header || this.isDisposed) return this._header;
+    this._header = header;
+    this.queue({ type: 'header', header });
+    this._onDidNotify.fire({ type: 'header', header });
+    return header;
   }
 
   get conversationId(): string | undefined {
@@ -250,8 +274,9 @@ export class ChatPanel extends ObservableDisposable {
       draft: (text) => this.queue({ type: 'draft', text }),
     };
     let backend: ChatBackend;
+    void this.refreshHeader();
     try {
-      const clients = requireClients(this.connection);
+      const clients = this.clients();
       backend =
         this.settings.mode === 'messaging'
           ? new MessagingBackend(clients.messaging, this.transcript, actions, messagingEventNames())
@@ -265,6 +290,25 @@ export class ChatPanel extends ObservableDisposable {
     this.backend.value = backend;
     // A panel closed meanwhile has released the session at once: nothing to start.
     if (this.backend.value === backend) await backend.start();
+  }
+
+  /**
+   * The clients of the profile the chat was opened with (its runtime keys reach the chat's agent), whatever
+   * profile is active now; the active profile's for a chat opened without one.
+   */
+  private clients() {
+    const profileId = this.settings.target.profileId;
+    if (!profileId || profileId === this.connection.profiles.active?.id) return requireClients(this.connection);
+    const profile = this.connection.profiles.get(profileId);
+    if (!profile)
+      throw new UserFacingError(
+        vscode.l10n.t(
+          'This chat was opened with the connection profile "{0}", which is not available now: open the chat again from {1}.',
+          profileId,
+          this.settings.target.label,
+        ),
+      );
+    return this.connection.clientsFor(profile);
   }
 
   /** A new session in the same panel, keeping what was said so far above it. */
