@@ -42,6 +42,7 @@ export interface TestingApi {
   sourceControl(): { folders: SourceControlSnapshot[]; statusBar: string | undefined };
 }
 import { registerChatCommands } from './ui/panels/chat/chatCommands';
+import { openWalkthroughOnFirstStart } from './ui/walkthrough';
 import { registerConcurrencyCommands } from './ui/panels/concurrency/concurrencyCommands';
 import { registerReplayCommands } from './ui/panels/replay/replayCommands';
 import { restorePanel } from './ui/panels/panelHost';
@@ -128,6 +129,7 @@ function start(context: vscode.ExtensionContext): Running {
   store.add(alertsTree.onDidFail((reason) => log.warn(reason)));
   // Teach the redactor every stored secret before anything else is logged; not awaited, so activation stays quick.
   void vault.primeRedactor(profiles.list().map((p) => p.id));
+  openWalkthroughOnFirstStart(context);
   const activationTimeMs = performance.now() - started;
   log.info(`Activated in ${activationTimeMs.toFixed(2)} ms`);
   const viewState: TestingApi['viewState'] = (view) =>
