@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatHeader } from '../../src/protocol/chat';
-import { checkOutSupportMain, editAndSave, shownFolder, waitForEditor } from '../support/editor/agentFolders';
+import { checkOutSupportMain, shownFolder, waitForEditor } from '../support/editor/agentFolders';
 import { answers, type ChatPanelHandle } from '../support/editor/chatPanel';
 import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
 import { scriptedPrompts, type ScriptedPrompts, type Shown } from '../support/editor/prompts';
@@ -116,7 +116,13 @@ suite('Chat reaches the agent it was opened for', function () {
     await waitForEditor(api, 'the status bar of the folder', () =>
       /Support Desk \(main\)/.test(api.testing!.sourceControl().statusBar ?? ''),
     );
-    await editAndSave(join(folder, 'behavior.md'), (t) => t.replace('You are Sam', 'You are Robin'));
+    // Written to disk as another editor would: Source Control lists it all the same.
+    const behavior = vscode.Uri.file(join(folder, 'behavior.md'));
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(behavior));
+    await vscode.workspace.fs.writeFile(
+      behavior,
+      new TextEncoder().encode(text.replace('You are Sam', 'You are Robin')),
+    );
     await waitForEditor(api, 'behavior.md under Local Changes', () =>
       shownFolder(api, folder)?.groups.local.includes('behavior.md'),
     );
