@@ -28,8 +28,6 @@ export interface ChatTarget {
   agentId?: string;
   branchId?: string;
   environment?: string;
-  /** The connection profile whose runtime keys reach this agent; the chat keeps to it whatever profile is active. */
-  profileId?: string;
 }
 
 /** What the chat talks to, shown above it: the agent, its project, the environment and the version served there. */
@@ -186,7 +184,6 @@ const isTarget: Guard<ChatTarget> = (v): v is ChatTarget =>
     agentId: isOptional(isString),
     branchId: isOptional(isString),
     environment: isOptional(isString),
-    profileId: isOptional(isString),
   });
 
 const isChatHeader: Guard<ChatHeader> = (v): v is ChatHeader =>

@@ -8,6 +8,7 @@ import type { PlatformClients } from '../../model/platformClients';
 import { chatHeader } from './chatHeader';
 import { prompts } from '../../common/prompts';
 import type { Connection } from '../../connection/connection';
+import type { ConnectionProfile } from '../../../client/profile';
 import { AgentNode, BranchNode } from '../../explorer/agents/agentNodes';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
 import { Command } from '../../ids';
@@ -151,7 +152,7 @@ export function registerChatCommands(
     const asked = targetOf(arg) ?? folder ?? args.target;
     const reached = await reachTarget(asked);
     if (!reached) return undefined;
-    const { target, agent } = reached;
+    const { target, agent, profile } = reached;
     const mode = args.mode ? { mode: args.mode, streaming: args.streaming ?? false } : await pickMode();
     if (!mode) return undefined;
     const settings: ChatSettings = {
@@ -164,7 +165,10 @@ export function registerChatCommands(
     };
     const panel = createPanel(vscode.l10n.t('Chat: {0}', target.label));
     const chat = adopt(
-      new ChatPanel(panel, extensionUri, connection, log, settings, { ackPaint: args.ackPaint === true }),
+      new ChatPanel(panel, extensionUri, connection, log, settings, {
+        ackPaint: args.ackPaint === true,
+        ...(profile ? { profileId: profile.id } : {}),
+      }),
     );
     followHeader(chat, agent);
     return chat;
@@ -177,27 +181,22 @@ export function registerChatCommands(
    */
   async function reachTarget(
     asked: ChatTarget | undefined,
-  ): Promise<{ target: ChatTarget; agent: AgentRef | undefined } | undefined> {
+  ): Promise<{ target: ChatTarget; agent: AgentRef | undefined; profile?: ConnectionProfile } | undefined> {
     const profile = connection.profiles.active;
     const model = models.active();
     if (!profile || !model) return { target: asked ?? { label: vscode.l10n.t('agent') }, agent: undefined };
     if (!asked?.agentId) {
       const served = servedAgent(profile, connection, model.agents.agents.peek());
-      const label = asked?.label ?? served?.name ?? profile.name;
-      return {
-        target: { ...asked, label, ...(served ? { agentId: served.agentId } : {}), profileId: profile.id },
-        agent: served,
-      };
+      return { target: { ...asked, label: asked?.label ?? served?.name ?? profile.name }, agent: served, profile };
     }
     const agent = await agentRef(model.agents, asked.agentId, asked.label);
     const reaching = await ensureReaches(connection, agent, vscode.l10n.t('Chat'));
-    return reaching && { target: { ...asked, profileId: reaching.id }, agent };
+    return reaching && { target: asked, agent, profile: reaching };
   }
 
   /** Keeps the chat's header true: read on open and restart, and again when the agent's branches or deployments change. */
   function followHeader(chat: ChatPanel, agent: AgentRef | undefined): void {
-    const profileId = chat.settings.target.profileId;
-    const profile = profileId ? connection.profiles.get(profileId) : connection.profiles.active;
+    const profile = chat.profile;
     if (!profile) return;
     chat.headerSource = () => {
       const clients =

@@ -14,6 +14,7 @@ import {
 } from '../../../protocol/chat';
 import { requireClients, runCommand, UserFacingError } from '../../common/commandSupport';
 import type { Connection } from '../../connection/connection';
+import type { ConnectionProfile } from '../../../client/profile';
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
 import { messagingEventNames } from '../../messagingSettings';
@@ -30,6 +31,8 @@ export const CHAT_VIEW_TYPE = PanelType.chat;
 export interface ChatPanelOptions {
   /** The webview reports each line version it has painted (benchmarks and tests). */
   ackPaint?: boolean;
+  /** The connection profile whose runtime keys reach the chat's agent; the chat keeps to it whatever profile is active. */
+  profileId?: string;
 }
 
 /**
@@ -110,6 +113,12 @@ export class ChatPanel extends ObservableDisposable {
 
   get settings(): ChatSettings {
     return this.transcript.settings;
+  }
+
+  /** The profile the chat keeps to (the active one for a chat opened without one). */
+  get profile(): ConnectionProfile | undefined {
+    const id = this.options.profileId;
+    return id ? this.connection.profiles.get(id) : this.connection.profiles.active;
   }
 
   /** What the header says now: the agent, its project, the environment and the version the chat talks to. */
@@ -297,7 +306,7 @@ export class ChatPanel extends ObservableDisposable {
    * profile is active now; the active profile's for a chat opened without one.
    */
   private clients() {
-    const profileId = this.settings.target.profileId;
+    const profileId = this.options.profileId;
     if (!profileId || profileId === this.connection.profiles.active?.id) return requireClients(this.connection);
     const profile = this.connection.profiles.get(profileId);
     if (!profile)
