@@ -45,6 +45,7 @@ export interface TestingApi {
   conversationTests(): ConversationTests;
 }
 import { registerChatCommands } from './ui/panels/chat/chatCommands';
+import { openWalkthroughOnFirstStart } from './ui/walkthrough';
 import { registerConcurrencyCommands } from './ui/panels/concurrency/concurrencyCommands';
 import { registerReplayCommands } from './ui/panels/replay/replayCommands';
 import { restorePanel } from './ui/panels/panelHost';
@@ -118,7 +119,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
     registerRuntimeTools({ connection, webhookSecrets, log, models }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
-    registerChatCommands(context.extensionUri, connection, log),
+    registerChatCommands(context.extensionUri, connection, log, models),
     registerConcurrencyCommands(context.extensionUri, connection, log, models),
     registerReplayCommands(context.extensionUri, connection, log),
     registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree),
@@ -140,6 +141,7 @@ function start(context: vscode.ExtensionContext): Running {
   store.add(alertsTree.onDidFail((reason) => log.warn(reason)));
   // Teach the redactor every stored secret before anything else is logged; not awaited, so activation stays quick.
   void vault.primeRedactor(profiles.list().map((p) => p.id));
+  openWalkthroughOnFirstStart(context);
   const activationTimeMs = performance.now() - started;
   log.info(`Activated in ${activationTimeMs.toFixed(2)} ms`);
   const viewState: TestingApi['viewState'] = (view) =>

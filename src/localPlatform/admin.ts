@@ -11,6 +11,7 @@ import { buildError, Router } from './http';
 import type { Fault } from './faults';
 import type { Platform } from './platform';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './seed/credentials';
+import { localProjects } from './seed/projects';
 import { applySeed, SEED_NAMES, type SeedName } from './seed/seeds';
 
 /**
@@ -30,6 +31,7 @@ export function createAdminRouter(platform: Platform): Router {
       projectId: LOCAL_PROJECT.slug,
       keys: LOCAL_KEYS,
       connectors: LOCAL_CONNECTORS,
+      projects: localProjects(platform),
     } satisfies ConnectionReply,
   }));
   r.post('/reset', (ctx) => {

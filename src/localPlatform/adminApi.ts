@@ -11,7 +11,7 @@ import type { Fault } from './faults';
 import type { ResponsesMode } from './responsesMode';
 import type { PlatformOptions } from './platform';
 import type { LoggedRequest } from './requestLog';
-import type { LOCAL_CONNECTORS, LOCAL_KEYS } from './seed/credentials';
+import type { LOCAL_CONNECTORS, LOCAL_KEYS, LocalProjectCredentials } from './seed/credentials';
 import type { SeedName } from './seed/seeds';
 import type { ProjectSettings, StoredConnector, StoredTurn } from './state';
 import type { ReceivedMessage, StoredSession } from './messaging/store';
@@ -42,6 +42,8 @@ export interface ConnectionReply {
   projectId: string;
   keys: typeof LOCAL_KEYS;
   connectors: typeof LOCAL_CONNECTORS;
+  /** Every project of the account with its runtime keys and the agent it serves; the first is `projectId`'s. */
+  projects: LocalProjectCredentials[];
 }
 
 /** `POST /reset`: the state seeded again, faults cleared, the clock back to the wall clock. */

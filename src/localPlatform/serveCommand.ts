@@ -71,6 +71,7 @@ export async function serve(args: string[]): Promise<void> {
     projectId: LOCAL_PROJECT.slug,
     keys: LOCAL_KEYS,
     connectors: LOCAL_CONNECTORS,
+    projects: lp.credentials.projects ?? [],
   };
   if (values.json) {
     process.stdout.write(JSON.stringify(info) + '\n');
@@ -85,6 +86,9 @@ export async function serve(args: string[]): Promise<void> {
       'Demo credentials (they open only this local platform):',
       ...Object.entries(LOCAL_KEYS).map(([k, v]) => `  ${k.padEnd(22)} ${v}`),
       ...Object.entries(LOCAL_CONNECTORS).map(([k, v]) => `  ${k.padEnd(22)} ${v}`),
+      ...info.projects
+        .slice(1)
+        .map((p) => `Project ${p.projectId} (${p.projectPrefixedId}) serves ${p.agentName}: chat key ${p.keys.chat}`),
       values['data-dir']
         ? `State is kept in ${values['data-dir']}`
         : 'State is in memory (use --data-dir DIR to keep it)',

@@ -11,7 +11,14 @@ import { refuseUnshown } from './specOnly';
 import { type PlatformOptions, Platform } from './platform';
 import { Persistence } from './persistence';
 import { hasDotSegment } from './requestGuards';
-import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './seed/credentials';
+import {
+  LOCAL_ACCOUNT,
+  LOCAL_CONNECTORS,
+  LOCAL_KEYS,
+  LOCAL_PROJECT,
+  type LocalProjectCredentials,
+} from './seed/credentials';
+import { localProjects } from './seed/projects';
 import { applySeed, type DemoAnchor, type SeedName } from './seed/seeds';
 
 export interface LocalPlatformOptions extends Partial<PlatformOptions> {
@@ -52,6 +59,8 @@ export interface LocalPlatformCredentials {
   projectId: string;
   keys: typeof LOCAL_KEYS;
   connectors: typeof LOCAL_CONNECTORS;
+  /** The account's projects with their runtime keys and the agent each serves (older platforms do not say). */
+  projects?: LocalProjectCredentials[];
 }
 
 /** A running local platform. */
@@ -215,6 +224,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       projectId: LOCAL_PROJECT.slug,
       keys: LOCAL_KEYS,
       connectors: LOCAL_CONNECTORS,
+      projects: localProjects(platform),
     },
     urls: {
       origin,

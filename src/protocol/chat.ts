@@ -30,6 +30,17 @@ export interface ChatTarget {
   environment?: string;
 }
 
+/** What the chat talks to, shown above it: the agent, its project, the environment and the version served there. */
+export interface ChatHeader {
+  agent: string;
+  project: string;
+  environment: string;
+  /** The deployment's version served there, when known. */
+  version?: string;
+  /** Said under it: a newer push not yet published, or why the agent cannot be told. */
+  note?: string;
+}
+
 /** Everything a session is started with; Restart starts a new one with the same. */
 export interface ChatSettings {
   mode: ChatMode;
@@ -142,7 +153,9 @@ export type ChatNotification =
   /** What was made in one turn of the host's event loop, in order, in one message (a line only in its newest version). */
   | { type: 'batch'; notifications: ChatNotification[] }
   /** Scrolls the conversation to its first or last line; with ackPaint, told back as a paint of version 0 once laid out. */
-  | { type: 'scroll'; to: 'top' | 'bottom' };
+  | { type: 'scroll'; to: 'top' | 'bottom' }
+  /** What the chat talks to (agent, project, environment, version), again whenever it changes. */
+  | { type: 'header'; header: ChatHeader };
 
 // ---- webview -> host commands ----
 
@@ -183,6 +196,15 @@ const isTarget: Guard<ChatTarget> = (v): v is ChatTarget =>
     agentId: isOptional(isString),
     branchId: isOptional(isString),
     environment: isOptional(isString),
+  });
+
+const isChatHeader: Guard<ChatHeader> = (v): v is ChatHeader =>
+  hasFields<ChatHeader>(v, {
+    agent: isString,
+    project: isString,
+    environment: isString,
+    version: isOptional(isString),
+    note: isOptional(isString),
   });
 
 export const isChatSettings: Guard<ChatSettings> = (v): v is ChatSettings =>
@@ -253,6 +275,7 @@ export const isChatNotification: Guard<ChatNotification> = isTagged<ChatNotifica
     isRecord(v) && isArrayOf(isChatNotification)(v.notifications),
   scroll: (v): v is Extract<ChatNotification, { type: 'scroll' }> =>
     isRecord(v) && isOneOf(['top', 'bottom'] as const)(v.to),
+  header: (v): v is Extract<ChatNotification, { type: 'header' }> => isRecord(v) && isChatHeader(v.header),
 });
 
 /** Longest text accepted from the webview; the clients check the platform's own limits after this. */

@@ -58,6 +58,7 @@ export const Command = {
   addWebhookEndpointById: 'agentWorkbench.addWebhookEndpointById',
   removeFromAlertsView: 'agentWorkbench.removeFromAlertsView',
   openChat: 'agentWorkbench.openChat',
+  publishAndChat: 'agentWorkbench.publishAndChat',
   openSavedConversation: 'agentWorkbench.openSavedConversation',
   restartChat: 'agentWorkbench.restartChat',
   saveConversation: 'agentWorkbench.saveConversation',

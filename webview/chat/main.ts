@@ -68,6 +68,8 @@ const report = reportProblems((message) => command({ type: 'problem', message })
 
 // ---- the page ----
 const app = document.getElementById('app')!;
+/** What the chat talks to: agent, project, environment and version, and a push not yet published. */
+const header = el('div', { class: 'header', 'aria-label': 'Talking to' });
 const status = el('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
 const toolbar = new Toolbar({
   restart: () => command({ type: 'restart' }),
@@ -130,7 +132,7 @@ const side = el('aside', { class: 'inspector', 'aria-label': 'Inspector' });
 side.append(el('h2', {}, 'Inspector'), events);
 const main = el('main', { class: 'split' });
 main.append(chat, side);
-app.append(toolbar.element, status, settingsForm.element, main);
+app.append(header, toolbar.element, status, settingsForm.element, main);
 
 // ---- applying what the host says ----
 const conversationEnd = new EndFollower(conversation);
@@ -303,6 +305,15 @@ async function apply(n: ChatNotification): Promise<void> {
     case 'draft':
       composer.draft(n.text);
       break;
+    case 'header': {
+      const h = n.header;
+      const what = [h.agent, `project ${h.project}`, h.environment, ...(h.version ? [`version ${h.version}`] : [])];
+      header.replaceChildren(
+        el('span', { class: 'target' }, what.join(' · ')),
+        ...(h.note ? [el('span', { class: 'note', role: 'note' }, h.note)] : []),
+      );
+      break;
+    }
     case 'scroll':
       conversation.scrollTo({ top: n.to === 'top' ? 0 : conversation.scrollHeight });
       // The list draws the lines now in view after the scroll event, a frame or two later.

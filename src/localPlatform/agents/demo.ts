@@ -1,6 +1,7 @@
 import type { Environment } from '../../contract/common';
 import type { Platform } from '../platform';
-import { LOCAL_ACCOUNT, LOCAL_PROJECT } from '../seed/credentials';
+import { DEMO_PROJECTS, LOCAL_ACCOUNT, type LocalProjectCredentials } from '../seed/credentials';
+import { addProject } from '../seed/projects';
 import { SEED_EPOCH } from '../seed/supportAgent';
 import type { AgentContent, AgentsState, StoredRealtimeConfig, StoredTopic } from './model';
 
@@ -12,6 +13,8 @@ import type { AgentContent, AgentsState, StoredRealtimeConfig, StoredTopic } fro
  */
 export function seedDemoAgents(platform: Platform): void {
   const state = platform.state.agents;
+  // Each demo agent is served by a project of its own, with its own runtime keys and connectors.
+  for (const project of Object.values(DEMO_PROJECTS)) addProject(platform.state, project);
   seedRestaurant(platform, state);
   seedBank(platform, state);
 }
@@ -42,6 +45,7 @@ function topics(
 }
 
 interface AgentSpec {
+  project: LocalProjectCredentials;
   agentId: string;
   key: string;
   name: string;
@@ -58,7 +62,7 @@ interface AgentSpec {
 }
 
 function addAgent(platform: Platform, state: AgentsState, spec: AgentSpec): void {
-  const common = { accountId: LOCAL_ACCOUNT.id, projectId: LOCAL_PROJECT.id };
+  const common = { accountId: LOCAL_ACCOUNT.id, projectId: spec.project.projectPrefixedId };
   state.agents[spec.agentId] = {
     ...common,
     agentId: spec.agentId,
@@ -245,6 +249,7 @@ function seedRestaurant(platform: Platform, state: AgentsState): void {
     },
   };
   addAgent(platform, state, {
+    project: DEMO_PROJECTS.restaurant,
     agentId: 'ag_restaurant',
     key: 'restaurant',
     name: 'Bella Tavola Bookings',
@@ -351,6 +356,7 @@ function seedBank(platform: Platform, state: AgentsState): void {
     },
   };
   addAgent(platform, state, {
+    project: DEMO_PROJECTS.bank,
     agentId: 'ag_bank_cards',
     key: 'bank',
     name: 'Northwind Card Services',

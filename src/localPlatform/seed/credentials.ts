@@ -39,3 +39,91 @@ export const LOCAL_CONNECTORS = {
   /** A voice connector token that is not configured for outbound calling. */
   voiceNoOutboundToken: 'lp_voice_inbound_only_token',
 } as const;
+
+/**
+ * The runtime keys and connectors of one project. Runtime keys belong to a project, and a project serves one
+ * agent: an editor reaches another agent's chat, conversations and DNI only with that agent's project's own.
+ */
+export interface LocalProjectCredentials {
+  /** Slug form, as a connection profile names the project. */
+  projectId: string;
+  /** Prefixed form, as agent records name it. */
+  projectPrefixedId: string;
+  name: string;
+  /** The agent the project serves. */
+  agentId: string;
+  agentName: string;
+  keys: Record<'conversations' | 'chat' | 'externalEvents' | 'dni', string>;
+  connectors: Record<'chatToken' | 'webchatToken' | 'webchatHost' | 'outboundToken', string>;
+}
+
+/** The seeded support agent's project, the one the Local profile reaches. */
+export const LOCAL_SUPPORT_PROJECT: LocalProjectCredentials = {
+  projectId: LOCAL_PROJECT.slug,
+  projectPrefixedId: LOCAL_PROJECT.id,
+  name: LOCAL_PROJECT.name,
+  agentId: LOCAL_AGENT_ID,
+  agentName: 'Support Desk',
+  keys: {
+    conversations: LOCAL_KEYS.conversations,
+    chat: LOCAL_KEYS.chat,
+    externalEvents: LOCAL_KEYS.externalEvents,
+    dni: LOCAL_KEYS.dni,
+  },
+  connectors: {
+    chatToken: LOCAL_CONNECTORS.chatToken,
+    webchatToken: LOCAL_CONNECTORS.webchatToken,
+    webchatHost: LOCAL_CONNECTORS.webchatHost,
+    outboundToken: LOCAL_CONNECTORS.outboundToken,
+  },
+};
+
+/** The credentials of a demo agent's own project (the demo seed adds these projects). */
+function demoProject(
+  key: string,
+  slug: string,
+  id: string,
+  name: string,
+  agentId: string,
+  agentName: string,
+): LocalProjectCredentials {
+  return {
+    projectId: slug,
+    projectPrefixedId: id,
+    name,
+    agentId,
+    agentName,
+    keys: {
+      conversations: `lp_${key}_conversations_key`,
+      chat: `lp_${key}_chat_key`,
+      externalEvents: `lp_${key}_external_events_key`,
+      dni: `lp_${key}_dni_key`,
+    },
+    connectors: {
+      chatToken: `lp_${key}_chat_connector_token`,
+      webchatToken: `lp_${key}_webchat_connector_token`,
+      webchatHost: LOCAL_CONNECTORS.webchatHost,
+      outboundToken: `lp_${key}_voice_live_token`,
+    },
+  };
+}
+
+/** The demo's other agents, each served by a project of its own, so each can be chatted with out of the box. */
+export const DEMO_PROJECTS = {
+  restaurant: demoProject(
+    'restaurant',
+    'bella-tavola',
+    'PROJECT-b7e11a7a',
+    'Bella Tavola',
+    'ag_restaurant',
+    'Bella Tavola Bookings',
+  ),
+  bank: demoProject(
+    'bank',
+    'northwind-cards',
+    'PROJECT-40a7b1d5',
+    'Northwind Cards',
+    'ag_bank_cards',
+    'Northwind Card Services',
+  ),
+} as const;

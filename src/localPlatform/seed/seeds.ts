@@ -1,7 +1,8 @@
 import type { Platform } from '../platform';
-import { emptyState, type PlatformState, type ProjectSettings } from '../state';
+import { emptyState, type PlatformState } from '../state';
 import { LOCAL_ACCOUNT, LOCAL_AGENT_ID, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './credentials';
 import { seedDemo } from './demo';
+import { defaultProjectSettings } from './projects';
 import { SEED_EPOCH, SUPPORT_AGENT_CONTENT } from './supportAgent';
 
 /** `empty`: nothing at all; `base`: the account, keys and one agent (tests); `demo`: base plus a week of data. */
@@ -51,13 +52,6 @@ export function shiftTimestamps(value: unknown, deltaMs: number): void {
     }
   }
 }
-
-export const defaultProjectSettings = (): ProjectSettings => ({
-  transcriptVisibility: true,
-  responseMetrics: ['CALL_DURATION', 'CALL_TURN', 'CALL_IN_PROGRESS', 'CALL_COMPLETED', 'HANDOFF_TO', 'HANDOFF_REASON'],
-  v1FieldWhitelist: false,
-  translation: false,
-});
 
 /** The account, its keys and connectors, and the support agent with a main branch and deployments. */
 export function seedBase(state: PlatformState): void {

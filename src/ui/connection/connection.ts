@@ -5,6 +5,7 @@ import { Disposable, MutableDisposable } from '../../core/disposable';
 import { Emitter } from '../../core/event';
 import { newTransport, PlatformClients } from '../model/platformClients';
 import type { LocalPlatformCredentials, LocalPlatformUrls } from '../../localPlatform/server';
+import type { LocalProjectCredentials } from '../../localPlatform/seed/credentials';
 import type { Log } from '../log';
 import type { ProfileStore } from './profileStore';
 import type { SecretVault } from './secretVault';
@@ -18,6 +19,8 @@ export class Connection extends Disposable {
   /** One transport (keep-alive pools) for every profile, created on first use. */
   private readonly transportHolder = this.register(new MutableDisposable<Transport>());
   private cached: PlatformClients | undefined;
+  /** The running local platform's addresses and projects (each with the agent it serves), while attached. */
+  private local: { urls: LocalPlatformUrls; credentials: LocalPlatformCredentials } | undefined;
   private readonly _onDidChange = this.register(new Emitter<void>());
   /**
    * Fires when what the active profile reaches may differ: another profile, new settings, or a credential of the
@@ -82,25 +85,66 @@ export class Connection extends Disposable {
       buildUrl: lp.urls.build,
       messagingUrl: lp.urls.messaging,
     };
-    const { keys, connectors } = lp.credentials;
-    await Promise.all([
-      this.vault.set(LOCAL_PROFILE_ID, 'agentsApiKey', keys.agents),
-      this.vault.set(LOCAL_PROFILE_ID, 'conversationsApiKey', keys.conversations),
-      this.vault.set(LOCAL_PROFILE_ID, 'alertsApiKey', keys.alerts),
-      this.vault.set(LOCAL_PROFILE_ID, 'chatApiKey', keys.chat),
-      this.vault.set(LOCAL_PROFILE_ID, 'chatConnectorToken', connectors.chatToken),
-      this.vault.set(LOCAL_PROFILE_ID, 'messagingConnectorToken', connectors.webchatToken),
-      this.vault.set(LOCAL_PROFILE_ID, 'messagingHost', connectors.webchatHost),
-      this.vault.set(LOCAL_PROFILE_ID, 'outboundAuthToken', connectors.outboundToken),
-      this.vault.set(LOCAL_PROFILE_ID, 'externalEventsApiKey', keys.externalEvents),
-      this.vault.set(LOCAL_PROFILE_ID, 'dniApiKey', keys.dni),
-    ]);
+    await this.storeLocalKeys(LOCAL_PROFILE_ID, lp.credentials, lp.credentials);
+    this.local = lp;
     this.profiles.setLocal(profile);
     if (!this.profiles.active) await this.profiles.setActive(LOCAL_PROFILE_ID);
     this.log.info(`Local profile points at ${lp.urls.origin}`);
   }
 
+  /** Stores a local profile's keys: the account's Agents and Alerts keys, and its project's runtime keys. */
+  private async storeLocalKeys(
+    profileId: string,
+    account: LocalPlatformCredentials,
+    project: Pick<LocalProjectCredentials, 'keys' | 'connectors'>,
+  ): Promise<void> {
+    const { keys, connectors } = project;
+    await Promise.all([
+      this.vault.set(profileId, 'agentsApiKey', account.keys.agents),
+      this.vault.set(profileId, 'alertsApiKey', account.keys.alerts),
+      this.vault.set(profileId, 'conversationsApiKey', keys.conversations),
+      this.vault.set(profileId, 'chatApiKey', keys.chat),
+      this.vault.set(profileId, 'chatConnectorToken', connectors.chatToken),
+      this.vault.set(profileId, 'messagingConnectorToken', connectors.webchatToken),
+      this.vault.set(profileId, 'messagingHost', connectors.webchatHost),
+      this.vault.set(profileId, 'outboundAuthToken', connectors.outboundToken),
+      this.vault.set(profileId, 'externalEventsApiKey', keys.externalEvents),
+      this.vault.set(profileId, 'dniApiKey', keys.dni),
+    ]);
+  }
+
   detachLocal(): void {
+    this.local = undefined;
     this.profiles.setLocal(undefined);
+  }
+
+  /** The projects of the attached local platform, each with the agent it serves (empty when none is attached). */
+  get localProjects(): readonly LocalProjectCredentials[] {
+    return this.local?.credentials.projects ?? [];
+  }
+
+  /**
+   * A profile for another project of the local platform, with that project's runtime keys (the account's
+   * Agents and Alerts keys are the Local profile's): shown beside the Local profile while the platform runs.
+   */
+  async addLocalProjectProfile(project: LocalProjectCredentials): Promise<ConnectionProfile> {
+    const lp = this.local;
+    if (!lp) throw new Error('The local platform is not running.');
+    if (project.projectId === lp.credentials.projectId) return this.profiles.get(LOCAL_PROFILE_ID)!;
+    const id = `${LOCAL_PROFILE_ID}.${project.projectId}`;
+    const profile: ConnectionProfile = {
+      id,
+      name: vscode.l10n.t('Local platform: {0}', project.name),
+      accountId: lp.credentials.accountId,
+      projectId: project.projectId,
+      region: 'local',
+      runtimeUrl: lp.urls.runtime,
+      buildUrl: lp.urls.build,
+      messagingUrl: lp.urls.messaging,
+    };
+    await this.storeLocalKeys(id, lp.credentials, project);
+    this.profiles.setLocalProject(profile);
+    this.log.info(`Profile ${profile.name} reaches project ${project.projectId} of the local platform`);
+    return profile;
   }
 }

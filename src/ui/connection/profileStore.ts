@@ -14,6 +14,8 @@ const ENVIRONMENT_KEY = 'agentWorkbench.environment';
  */
 export class ProfileStore extends Disposable {
   private local: ConnectionProfile | undefined;
+  /** Profiles of the local platform's other projects, added on request while it runs. */
+  private localProjects: ConnectionProfile[] = [];
   private readonly _onDidChange = this.register(new Emitter<void>());
   /** Profiles or the active profile changed. */
   readonly onDidChange = this._onDidChange.event;
@@ -27,7 +29,7 @@ export class ProfileStore extends Disposable {
 
   list(): ConnectionProfile[] {
     const saved = this.state.get<ConnectionProfile[]>(PROFILES_KEY, []);
-    return this.local ? [this.local, ...saved] : saved;
+    return this.local ? [this.local, ...this.localProjects, ...saved] : saved;
   }
 
   get(id: string): ConnectionProfile | undefined {
@@ -77,6 +79,13 @@ export class ProfileStore extends Disposable {
   /** Shows or hides the built-in Local profile. */
   setLocal(profile: ConnectionProfile | undefined): void {
     this.local = profile;
+    if (!profile) this.localProjects = [];
+    this._onDidChange.fire();
+  }
+
+  /** Shows a profile of another project of the running local platform (managed by it, like the Local profile). */
+  setLocalProject(profile: ConnectionProfile): void {
+    this.localProjects = [...this.localProjects.filter((p) => p.id !== profile.id), profile];
     this._onDidChange.fire();
   }
 

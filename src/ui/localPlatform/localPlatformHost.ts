@@ -46,7 +46,13 @@ export async function probeExternal(origin: string, signal?: AbortSignal): Promi
       messaging: base + body.bases.messaging,
       admin: `${base}/_local`,
     },
-    credentials: { accountId: body.accountId, projectId: body.projectId, keys: body.keys, connectors: body.connectors },
+    credentials: {
+      accountId: body.accountId,
+      projectId: body.projectId,
+      keys: body.keys,
+      connectors: body.connectors,
+      ...(Array.isArray(body.projects) ? { projects: body.projects } : {}),
+    },
   };
 }
 

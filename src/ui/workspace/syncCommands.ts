@@ -219,11 +219,24 @@ export function registerSyncCommands(
           if (choice === pullNow) void vscode.commands.executeCommand(Command.pull, c.folder.uri);
         });
     } else {
-      void prompts.info(
-        report.sent.length === 1
-          ? vscode.l10n.t('Pushed 1 change to {0} ({1}).', name, branch.name)
-          : vscode.l10n.t('Pushed {0} changes to {1} ({2}).', report.sent.length, name, branch.name),
-      );
+      // A push changes the branch; the chat talks to what sandbox serves: offer the publish that bridges the two.
+      const publishAndChat = vscode.l10n.t('Publish to Sandbox and Chat');
+      void prompts
+        .info(
+          (report.sent.length === 1
+            ? vscode.l10n.t('Pushed 1 change to {0} ({1}).', name, branch.name)
+            : vscode.l10n.t('Pushed {0} changes to {1} ({2}).', report.sent.length, name, branch.name)) +
+            ' ' +
+            vscode.l10n.t('The chat answers from it once it is published to sandbox.'),
+          publishAndChat,
+        )
+        .then((choice) => {
+          if (choice === publishAndChat)
+            void vscode.commands.executeCommand(Command.publishAndChat, {
+              agentId: c.folder.manifest.agentId,
+              branchId: branch.branchId,
+            });
+        });
     }
     return report;
   }

@@ -1,8 +1,14 @@
 import * as vscode from 'vscode';
 import { type ChatSettings, type ChatTarget, isChatSnapshot } from '../../../protocol/chat';
 import { runCommand, UserFacingError } from '../../common/commandSupport';
+import { type IDisposable, MutableDisposable } from '../../../core/disposable';
+import { type AgentRef, agentRef, ensureReaches, servedAgent } from '../../connection/agentReach';
+import type { ProfileModel, ProfileModels } from '../../model/profileModels';
+import type { PlatformClients } from '../../model/platformClients';
+import { chatHeader } from './chatHeader';
 import { prompts } from '../../common/prompts';
 import type { Connection } from '../../connection/connection';
+import type { ConnectionProfile } from '../../../client/profile';
 import { AgentNode, BranchNode } from '../../explorer/agents/agentNodes';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
 import { Command } from '../../ids';
@@ -15,6 +21,12 @@ import { conversationFilters, readConversation } from './conversationFile';
 
 /** What Open Chat accepts besides a tree node: the settings to start with (palette, tests, benchmarks). */
 export type OpenChatArgs = Partial<Omit<ChatSettings, 'target'>> & { target?: ChatTarget } & ChatPanelOptions;
+
+/** What Publish to Sandbox and Chat accepts besides a tree node: the agent (and branch) pushed, and how to chat. */
+export type PublishAndChatArgs = {
+  agentId?: string;
+  branchId?: string;
+} & Partial<Pick<ChatSettings, 'mode' | 'streaming'>>;
 
 /** The panel options of a command's argument; anything else tunes nothing. */
 function panelOptionsOf(arg: unknown): ChatPanelOptions {
@@ -110,7 +122,12 @@ async function pickMode(): Promise<Pick<ChatSettings, 'mode' | 'streaming'> | un
 }
 
 /** Open Chat (from the tree, the palette or a saved file), Restart, Save Conversation, Copy Conversation Id. */
-export function registerChatCommands(extensionUri: vscode.Uri, connection: Connection, log: Log): vscode.Disposable {
+export function registerChatCommands(
+  extensionUri: vscode.Uri,
+  connection: Connection,
+  log: Log,
+  models: ProfileModels<PlatformClients>,
+): vscode.Disposable {
   const panels = new OpenPanels<ChatPanel>();
   const adopt = (panel: ChatPanel): ChatPanel => panels.add(panel);
 
@@ -132,9 +149,10 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
         ? (arg as OpenChatArgs)
         : {};
     const folder = arg instanceof vscode.Uri ? await targetOfFolder(arg, connection) : undefined;
-    const target = targetOf(arg) ??
-      folder ??
-      args.target ?? { label: connection.profiles.active?.name ?? vscode.l10n.t('agent') };
+    const asked = targetOf(arg) ?? folder ?? args.target;
+    const reached = await reachTarget(asked);
+    if (!reached) return undefined;
+    const { target, agent, profile } = reached;
     const mode = args.mode ? { mode: args.mode, streaming: args.streaming ?? false } : await pickMode();
     if (!mode) return undefined;
     const settings: ChatSettings = {
@@ -146,7 +164,89 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
       ...(args.ttsLanguage ? { ttsLanguage: args.ttsLanguage } : {}),
     };
     const panel = createPanel(vscode.l10n.t('Chat: {0}', target.label));
-    return adopt(new ChatPanel(panel, extensionUri, connection, log, settings, { ackPaint: args.ackPaint === true }));
+    const chat = adopt(
+      new ChatPanel(panel, extensionUri, connection, log, settings, {
+        ackPaint: args.ackPaint === true,
+        ...(profile ? { profileId: profile.id } : {}),
+      }),
+    );
+    followHeader(chat, agent);
+    return chat;
+  }
+
+  /**
+   * The target with the profile whose runtime keys reach its agent. A target without an agent (the palette) is the
+   * agent the active profile's project serves, named when known; one served by another project is offered the
+   * profile of that project, or not opened.
+   */
+  async function reachTarget(
+    asked: ChatTarget | undefined,
+  ): Promise<{ target: ChatTarget; agent: AgentRef | undefined; profile?: ConnectionProfile } | undefined> {
+    const profile = connection.profiles.active;
+    const model = models.active();
+    if (!profile || !model) return { target: asked ?? { label: vscode.l10n.t('agent') }, agent: undefined };
+    if (!asked?.agentId) {
+      const served = servedAgent(profile, connection, model.agents.agents.peek());
+      return { target: { ...asked, label: asked?.label ?? served?.name ?? profile.name }, agent: served, profile };
+    }
+    const agent = await agentRef(model.agents, asked.agentId, asked.label);
+    const reaching = await ensureReaches(connection, agent, vscode.l10n.t('Chat'));
+    return reaching && { target: asked, agent, profile: reaching };
+  }
+
+  /** Keeps the chat's header true: read on open and restart, and again when the agent's branches or deployments change. */
+  function followHeader(chat: ChatPanel, agent: AgentRef | undefined): void {
+    const profile = chat.profile;
+    if (!profile) return;
+    chat.headerSource = () => {
+      const clients =
+        profile.id === connection.profiles.active?.id ? connection.clients : connection.clientsFor(profile);
+      if (!clients) return Promise.reject(new Error('no profile'));
+      return chatHeader(profile, agent, clients);
+    };
+    void chat.refreshHeader();
+    if (!agent) return;
+    const watch = (model: ProfileModel | undefined) =>
+      model?.agents.onDidChange((change) => {
+        if ('agentId' in change && change.agentId === agent.agentId) void chat.refreshHeader();
+      });
+    const subscription = new MutableDisposable<IDisposable>();
+    subscription.value = watch(models.active());
+    const onModel = models.onDidChange((model) => {
+      subscription.value = watch(model);
+    });
+    chat.onDidDispose(() => {
+      subscription.dispose();
+      onModel.dispose();
+    });
+  }
+
+  /**
+   * Publish to Sandbox and Chat (offered after a push): the publish command with its usual confirmation, then a
+   * chat with the agent, which sandbox now serves from what was pushed. Nothing opens when nothing was published.
+   */
+  async function publishAndChat(arg?: unknown): Promise<ChatPanel | undefined> {
+    const given = arg && typeof arg === 'object' && !(arg instanceof AgentNode) ? (arg as PublishAndChatArgs) : {};
+    const publishArg =
+      arg instanceof AgentNode || arg instanceof BranchNode
+        ? arg
+        : given.agentId
+          ? { agentId: given.agentId, ...(given.branchId ? { branchId: given.branchId } : {}) }
+          : undefined;
+    const result = await vscode.commands.executeCommand<{ deployment?: { agentId?: string } } | undefined>(
+      Command.publish,
+      publishArg,
+    );
+    const agentId = result?.deployment?.agentId ?? given.agentId ?? targetOf(arg)?.agentId;
+    if (!result || !agentId) return undefined;
+    const agent = await models
+      .active()
+      ?.agents.find(agentId)
+      .catch(() => undefined);
+    return openChat({
+      target: { label: agent?.name ?? agentId, agentId },
+      ...(given.mode ? { mode: given.mode, streaming: given.streaming ?? false } : {}),
+    });
   }
 
   /** Open Saved Conversation: the file is always the person's choice. `options` only tunes the panel (benchmarks). */
@@ -172,6 +272,7 @@ export function registerChatCommands(extensionUri: vscode.Uri, connection: Conne
 
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Command.openChat, (arg?: unknown) => runCommand(() => openChat(arg))),
+    vscode.commands.registerCommand(Command.publishAndChat, (arg?: unknown) => runCommand(() => publishAndChat(arg))),
     vscode.commands.registerCommand(Command.openSavedConversation, (options?: unknown) =>
       runCommand(() => openSaved(panelOptionsOf(options))),
     ),

@@ -4,6 +4,7 @@ import { Emitter } from '../../../core/event';
 import { ObservableDisposable } from '../../../core/observableDisposable';
 import {
   type ChatCommand,
+  type ChatHeader,
   type ChatNotification,
   type ChatRequests,
   type ChatSettings,
@@ -13,6 +14,7 @@ import {
 } from '../../../protocol/chat';
 import { requireClients, runCommand, UserFacingError } from '../../common/commandSupport';
 import type { Connection } from '../../connection/connection';
+import type { ConnectionProfile } from '../../../client/profile';
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
 import { messagingEventNames } from '../../messagingSettings';
@@ -29,6 +31,8 @@ export const CHAT_VIEW_TYPE = PanelType.chat;
 export interface ChatPanelOptions {
   /** The webview reports each line version it has painted (benchmarks and tests). */
   ackPaint?: boolean;
+  /** The connection profile whose runtime keys reach the chat's agent; the chat keeps to it whatever profile is active. */
+  profileId?: string;
 }
 
 /**
@@ -56,6 +60,9 @@ export class ChatPanel extends ObservableDisposable {
   private readonly outbox: ChatNotification[] = [];
   /** When the current session was started (epoch ms): the transcript viewer looks for its conversation from then. */
   private startedAt = Date.now();
+  private _header: ChatHeader | undefined;
+  /** Reads what the header says (agent, project, environment, version); set by whoever opened the chat. */
+  headerSource: (() => Promise<ChatHeader>) | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -72,12 +79,14 @@ export class ChatPanel extends ObservableDisposable {
       app: 'chat',
       isCommand: isChatCommand,
       isRequest: isChatRequest,
-      onReady: () =>
+      onReady: () => {
         this.queue({
           type: 'snapshot',
           snapshot: this.transcript.snapshot(),
           ...(options.ackPaint ? { ackPaint: true } : {}),
-        }),
+        });
+        if (this._header) this.queue({ type: 'header', header: this._header });
+      },
       onCommand: (c) =>
         void this.command(c).catch((err: unknown) => this.log.error(err instanceof Error ? err : String(err))),
       requests: this.requests,
@@ -104,6 +113,30 @@ export class ChatPanel extends ObservableDisposable {
 
   get settings(): ChatSettings {
     return this.transcript.settings;
+  }
+
+  /** The profile the chat keeps to (the active one for a chat opened without one). */
+  get profile(): ConnectionProfile | undefined {
+    const id = this.options.profileId;
+    return id ? this.connection.profiles.get(id) : this.connection.profiles.active;
+  }
+
+  /** What the header says now: the agent, its project, the environment and the version the chat talks to. */
+  get header(): ChatHeader | undefined {
+    return this._header;
+  }
+
+  /** Reads the header again (after a publish, a push, a restart); a failed read keeps the last one. */
+  async refreshHeader(): Promise<ChatHeader | undefined> {
+    const header = await this.headerSource?.().catch((err: unknown) => {
+      this.log.warn(`Chat header: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    });
+    if (!header || this.isDisposed) return this._header;
+    this._header = header;
+    this.queue({ type: 'header', header });
+    this._onDidNotify.fire({ type: 'header', header });
+    return header;
   }
 
   get conversationId(): string | undefined {
@@ -250,8 +283,9 @@ export class ChatPanel extends ObservableDisposable {
       draft: (text) => this.queue({ type: 'draft', text }),
     };
     let backend: ChatBackend;
+    void this.refreshHeader();
     try {
-      const clients = requireClients(this.connection);
+      const clients = this.clients();
       backend =
         this.settings.mode === 'messaging'
           ? new MessagingBackend(clients.messaging, this.transcript, actions, messagingEventNames())
@@ -265,6 +299,25 @@ export class ChatPanel extends ObservableDisposable {
     this.backend.value = backend;
     // A panel closed meanwhile has released the session at once: nothing to start.
     if (this.backend.value === backend) await backend.start();
+  }
+
+  /**
+   * The clients of the profile the chat was opened with (its runtime keys reach the chat's agent), whatever
+   * profile is active now; the active profile's for a chat opened without one.
+   */
+  private clients() {
+    const profileId = this.options.profileId;
+    if (!profileId || profileId === this.connection.profiles.active?.id) return requireClients(this.connection);
+    const profile = this.connection.profiles.get(profileId);
+    if (!profile)
+      throw new UserFacingError(
+        vscode.l10n.t(
+          'This chat was opened with the connection profile "{0}", which is not available now: open the chat again from {1}.',
+          profileId,
+          this.settings.target.label,
+        ),
+      );
+    return this.connection.clientsFor(profile);
   }
 
   /** A new session in the same panel, keeping what was said so far above it. */

@@ -1,0 +1,117 @@
+import * as vscode from 'vscode';
+import type { ConnectionProfile } from '../../client/profile';
+import type { Agent } from '../../contract/agents';
+import type { LocalProjectCredentials } from '../../localPlatform/seed/credentials';
+import { prompts } from '../common/prompts';
+import { Command } from '../ids';
+import type { AgentsModel } from '../model/agentsModel';
+import type { Connection } from './connection';
+
+/**
+ * Runtime keys (chat, messaging connectors, conversations, DNI, test calls) belong to a project, and a project
+ * serves one agent. These say which agent a profile's runtime keys reach, and keep a runtime feature opened for
+ * one agent from silently reaching another.
+ */
+
+/** An agent as far as a runtime feature needs it. */
+export interface AgentRef {
+  agentId: string;
+  name: string;
+  /** The project that serves it, when the platform says (agent record fields beyond id and name are not shown). */
+  projectId?: string;
+}
+
+/** Whether two project ids name one project: the same text, or the slug and prefixed forms of one known project. */
+export function sameProject(a: string, b: string, known: readonly LocalProjectCredentials[]): boolean {
+  if (a.toLowerCase() === b.toLowerCase()) return true;
+  const forms = (p: LocalProjectCredentials) => [p.projectId.toLowerCase(), p.projectPrefixedId.toLowerCase()];
+  return known.some((p) => forms(p).includes(a.toLowerCase()) && forms(p).includes(b.toLowerCase()));
+}
+
+/** The agent the profile's project serves, when the platform has said (the local platform's list, or a loaded agent list). */
+export function servedAgent(
+  profile: ConnectionProfile,
+  connection: Connection,
+  agents: readonly Agent[] | undefined,
+): AgentRef | undefined {
+  const known = profile.region === 'local' ? connection.localProjects : [];
+  const local = known.find((p) => sameProject(p.projectId, profile.projectId, known));
+  if (local) return { agentId: local.agentId, name: local.agentName, projectId: local.projectId };
+  const served = agents?.filter((a) => a.projectId !== undefined && sameProject(a.projectId, profile.projectId, known));
+  // A project serves one agent: several matches mean the records cannot be read this way.
+  return served?.length === 1
+    ? { agentId: served[0]!.agentId, name: served[0]!.name, projectId: served[0]!.projectId }
+    : undefined;
+}
+
+/** Whether the profile reaches the agent: false when another project serves it, undefined when nobody says. */
+export function reaches(profile: ConnectionProfile, connection: Connection, agent: AgentRef): boolean | undefined {
+  if (agent.projectId === undefined) return undefined;
+  const known = profile.region === 'local' ? connection.localProjects : [];
+  return sameProject(agent.projectId, profile.projectId, known);
+}
+
+/** The agent of an id, from the model (read alone when the list is not loaded); only its id when it cannot be read. */
+export async function agentRef(agents: AgentsModel, agentId: string, name?: string): Promise<AgentRef> {
+  const agent = await agents.find(agentId).catch(() => undefined);
+  if (!agent) return { agentId, name: name ?? agentId };
+  return { agentId, name: agent.name, ...(agent.projectId ? { projectId: agent.projectId } : {}) };
+}
+
+/**
+ * Makes sure the active profile's runtime keys reach `agent` before `feature` (such as "Chat") runs for it. When
+ * another project serves the agent, says so plainly and offers the way there in one click: a profile of that
+ * project (switched to), or for the local platform a profile made from its project's keys. Answers the profile to
+ * use, or undefined when the person went no further.
+ */
+export async function ensureReaches(
+  connection: Connection,
+  agent: AgentRef,
+  feature: string,
+): Promise<ConnectionProfile | undefined> {
+  const profile = connection.profiles.active;
+  if (!profile) return undefined;
+  if (reaches(profile, connection, agent) !== false) return profile;
+  const known = profile.region === 'local' ? connection.localProjects : [];
+  const project = agent.projectId!;
+  const served = servedAgent(profile, connection, undefined);
+  const existing = connection.profiles
+    .list()
+    .find((p) => p.id !== profile.id && p.buildUrl === profile.buildUrl && sameProject(p.projectId, project, known));
+  const local = known.find((p) => sameProject(p.projectId, project, known));
+  const projectName = local?.projectId ?? project;
+  const question = vscode.l10n.t(
+    '{0} is served by project {1}. The runtime keys of the profile "{2}" belong to project {3}{4}: {5} would reach {6}, not {0}.',
+    agent.name,
+    projectName,
+    profile.name,
+    profile.projectId,
+    served ? vscode.l10n.t(', which serves {0}', served.name) : '',
+    feature,
+    served?.name ?? vscode.l10n.t('another agent'),
+  );
+  const detail = vscode.l10n.t(
+    'Runtime keys belong to a project, and a project serves one agent. Use a profile of project {0} to reach {1}.',
+    projectName,
+    agent.name,
+  );
+  const use = existing && vscode.l10n.t('Use Profile "{0}"', existing.name);
+  const add = vscode.l10n.t("Add Profile for {0}'s Project", agent.name);
+  const answer = await prompts.ask(question, { detail, severity: 'warning' }, ...(use ? [use] : [add]));
+  if (answer === undefined) return undefined;
+  if (use && answer === use) {
+    await connection.profiles.setActive(existing.id);
+    return existing;
+  }
+  if (local) {
+    const made = await connection.addLocalProjectProfile(local);
+    await connection.profiles.setActive(made.id);
+    void prompts.info(
+      vscode.l10n.t('Now using the profile "{0}": it reaches {1} (project {2}).', made.name, agent.name, projectName),
+    );
+    return made;
+  }
+  // Another platform: the project's keys are the person's to enter (the question named the project).
+  await vscode.commands.executeCommand(Command.addProfile);
+  return undefined;
+}

@@ -1,0 +1,63 @@
+import * as vscode from 'vscode';
+import type { ConnectionProfile } from '../../../client/profile';
+import type { ChatHeader } from '../../../protocol/chat';
+import type { AgentRef } from '../../connection/agentReach';
+import { activeDeployment } from '../../explorer/agents/deploymentNodes';
+import type { PlatformClients } from '../../model/platformClients';
+
+/**
+ * The environment a chat talks to. The spec does not say which environment a chat or messaging connector serves;
+ * the playground's connectors are sandbox ones (docs/api-assumptions.md), so an edit is chatted with once published
+ * to sandbox.
+ */
+export const CHAT_ENVIRONMENT = 'sandbox';
+
+const newest = (dates: ReadonlyArray<string | null | undefined>): string | undefined =>
+  dates.filter((d): d is string => typeof d === 'string' && d !== '').sort((a, b) => Date.parse(b) - Date.parse(a))[0];
+
+/**
+ * What the chat header says: the agent, the profile's project, the environment, the version served there, and a
+ * push to main newer than that version (which the chat does not answer from until it is published).
+ */
+export async function chatHeader(
+  profile: ConnectionProfile,
+  agent: AgentRef | undefined,
+  clients: PlatformClients,
+  signal?: AbortSignal,
+): Promise<ChatHeader> {
+  const base: ChatHeader = {
+    agent: agent?.name ?? vscode.l10n.t('the agent of project {0}', profile.projectId),
+    project: profile.projectId,
+    environment: CHAT_ENVIRONMENT,
+  };
+  if (!agent) return base;
+  const quiet = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);
+  const [deployments, branches] = await Promise.all([
+    quiet(clients.agents.listDeployments(agent.agentId, CHAT_ENVIRONMENT, signal)),
+    quiet(clients.agents.listBranches(agent.agentId, signal)),
+  ]);
+  const serving = deployments ? activeDeployment(deployments) : undefined;
+  if (!serving) return { ...base, note: vscode.l10n.t('Nothing is published to {0} yet.', CHAT_ENVIRONMENT) };
+  const header = { ...base, version: serving.version };
+  const main = branches?.find((b) => b.isDefault) ?? branches?.find((b) => b.name === 'main');
+  if (!main) return header;
+  const [behavior, topics] = await Promise.all([
+    quiet(clients.agents.getBehavior(agent.agentId, main.branchId, signal)),
+    quiet(clients.agents.listTopics(agent.agentId, main.branchId, signal)),
+  ]);
+  const changed = newest([
+    main.updatedAt,
+    main.mergedAt,
+    behavior?.updatedAt,
+    ...(topics ?? []).map((t) => t.updatedAt),
+  ]);
+  if (!changed || !serving.createdAt || Date.parse(changed) <= Date.parse(serving.createdAt)) return header;
+  return {
+    ...header,
+    note: vscode.l10n.t(
+      'main has changes pushed after version {0}: the chat answers from them once they are published to {1}.',
+      serving.version,
+      CHAT_ENVIRONMENT,
+    ),
+  };
+}
