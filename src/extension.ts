@@ -120,7 +120,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerRuntimeTools({ connection, webhookSecrets, log, models }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
     registerChatCommands(context.extensionUri, connection, log, models),
-    registerConcurrencyCommands(context.extensionUri, connection, log, models),
+    registerConcurrencyCommands(context.extensionUri, connection, log, models, agentsView.remembered),
     registerReplayCommands(context.extensionUri, connection, log),
     registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree),
   ])

@@ -3,7 +3,14 @@ import * as vscode from 'vscode';
 import type { ChartQuery, ChartView } from '../../src/protocol/concurrency';
 import { until } from '../support/until';
 import { call } from '../support/http';
-import { type LocalPlatformUrls, openPanel, startLocalPlatformInEditor } from '../support/editor/extension';
+import type { ResponsesMode } from '../../src/localPlatform/responsesMode';
+import {
+  activateExtension,
+  type LocalPlatformUrls,
+  openPanel,
+  startLocalPlatformInEditor,
+} from '../support/editor/extension';
+import { scriptedPrompts } from '../support/editor/prompts';
 import { LocalAdmin } from '../support/localAdmin';
 
 /** What Open Concurrency Chart returns: the panel as the suite drives it (the webview posts the same queries). */
@@ -23,6 +30,7 @@ const KEY = 'lp_conversations_key';
 suite('Concurrency chart', () => {
   let urls: LocalPlatformUrls;
   let admin: LocalAdmin;
+  let mode: ResponsesMode;
   const open: ChartPanelHandle[] = [];
   const asked = () => admin.concurrencyQueries();
   const platformNow = async () => Date.parse((await admin.clock()).now);
@@ -35,12 +43,14 @@ suite('Concurrency chart', () => {
   suiteSetup(async () => {
     urls = await startLocalPlatformInEditor();
     admin = new LocalAdmin(urls.admin);
+    mode = (await admin.responses()).mode;
     await admin.reset('demo');
   });
 
   teardown(() => open.splice(0).forEach((p) => p.dispose()));
 
   suiteTeardown(async () => {
+    await admin.setResponses(mode);
     await vscode.commands.executeCommand('agentWorkbench.stopLocalPlatform');
   });
 
@@ -87,7 +97,13 @@ suite('Concurrency chart', () => {
       assert.deepEqual(s.values, expected, `the ${s.label} line`);
     }
     assert.ok(Math.max(...view.series.flatMap((s) => s.values)) > 0, 'the demo day has conversations');
-    assert.ok(view.deployments.length > 0, 'the demo deployments are marked at the end of the week');
+    if (mode === 'spec-only') {
+      // The spec shows no deployment list: the series stands, and the panel says why the demo's are not marked.
+      assert.match(view.note ?? '', /Deployments cannot be listed/);
+    } else {
+      assert.ok(view.deployments.length > 0, 'the demo deployments are marked at the end of the week');
+      assert.equal(view.note, undefined);
+    }
     assert.ok(view.deployments.every((d) => d.label.includes(d.version)));
     await until('the webview to draw the chart', () => drawn > 0, 30_000);
     assert.equal(drawn, view.times.length * view.series.length);
@@ -179,5 +195,38 @@ suite('Concurrency chart', () => {
     assert.equal(view.times.length, 2 * 12, 'every window of the two hours');
     const values = view.series[0]!.values;
     assert.deepEqual([values[0], values[1], values[11], values[12], values[13]], [3, 0, 0, 2, 0]);
+  });
+
+  test('AGENT-6 where deployments cannot be listed, the concurrency is still drawn, and a deployment published here is marked', async function () {
+    this.timeout(120_000);
+    await admin.setResponses('spec-only');
+    const ui = scriptedPrompts(await activateExtension());
+    try {
+      // Publish, going ahead at every question and leaving the message empty.
+      ui.setAnswer((s) => (s.modal ? s.items[0] : s.kind === 'input' ? '' : undefined));
+      const published = await vscode.commands.executeCommand<
+        { deployment: { id: string; version: string; environment: string } } | undefined
+      >('agentWorkbench.publish', { agentId: AGENT }, { deploymentMessage: '' });
+      assert.ok(published, 'published');
+      const now = await platformNow();
+      const p = await chart({
+        agentId: AGENT,
+        label: 'Support Desk',
+        start: new Date(now - 3_600_000).toISOString(),
+        end: new Date(now + 600_000).toISOString(),
+        environment: 'live',
+      });
+      await until('the chart', () => p.view.state === 'ready' || p.view.state === 'failed', 30_000);
+      assert.equal(p.view.state, 'ready', p.view.message);
+      assert.equal(p.view.series.length, 1, 'the concurrency series is shown');
+      assert.match(p.view.note ?? '', /only those published, promoted or rolled back from this editor are marked/);
+      assert.ok(
+        p.view.deployments.some((d) => d.version === published.deployment.version && d.environment === 'sandbox'),
+        `the published deployment is marked: ${JSON.stringify(p.view.deployments)}`,
+      );
+    } finally {
+      ui.dispose();
+      await admin.setResponses(mode);
+    }
   });
 });

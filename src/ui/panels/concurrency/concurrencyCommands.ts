@@ -12,6 +12,7 @@ import { runCommand } from '../../common/commandSupport';
 import type { Connection } from '../../connection/connection';
 import { AgentNode } from '../../explorer/agents/agentNodes';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
+import type { RememberedAgents } from '../../explorer/agents/rememberedAgents';
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
 import { OpenPanels } from '../openPanels';
@@ -52,6 +53,7 @@ export function registerConcurrencyCommands(
   connection: Connection,
   log: Log,
   models: ProfileModels<object>,
+  remembered: RememberedAgents,
 ): vscode.Disposable {
   const panels = new OpenPanels<ConcurrencyPanel>();
   const adopt = (panel: ConcurrencyPanel): ConcurrencyPanel => panels.add(panel);
@@ -77,7 +79,9 @@ export function registerConcurrencyCommands(
       vscode.ViewColumn.Active,
       panelOptions(extensionUri),
     );
-    const panel = adopt(new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, query, models));
+    const panel = adopt(
+      new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, query, models, remembered),
+    );
     void panel.show(query);
     return panel;
   }
@@ -95,7 +99,7 @@ export function registerConcurrencyCommands(
         }
         const target = { label: state.title, ...(state.agentId ? { agentId: state.agentId } : {}) };
         const panel = adopt(
-          new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, state.query, models),
+          new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, state.query, models, remembered),
         );
         void panel.show(state.query);
         return panel;

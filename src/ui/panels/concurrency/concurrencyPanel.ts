@@ -19,6 +19,7 @@ import {
 import { requireClients, requireModel } from '../../common/commandSupport';
 import { failureReport } from '../../common/failure';
 import type { Connection } from '../../connection/connection';
+import type { RememberedAgents } from '../../explorer/agents/rememberedAgents';
 import type { Log } from '../../log';
 import type { ProfileModels } from '../../model/profileModels';
 import { ViewPanel } from '../viewPanel';
@@ -31,7 +32,9 @@ export interface ChartTarget {
 
 /**
  * The concurrency chart: asks the Concurrent Calls API for the range the person chose (checked
- * first: at most a week, end after start), and the agent's deployments for the time axis.
+ * first: at most a week, end after start), and the agent's deployments for the time axis. Where the platform
+ * does not list deployments (an assumed endpoint), the deployments publish, promote and rollback returned here
+ * are marked instead, and the panel says so.
  */
 export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
   private readonly _onDidDraw = this.register(new Emitter<number>());
@@ -49,6 +52,7 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
     private readonly target: ChartTarget,
     query: ChartQuery,
     private readonly models: ProfileModels<object>,
+    private readonly remembered: RememberedAgents,
   ) {
     super(
       panel,
@@ -117,12 +121,12 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
         state: 'ready',
         times,
         series,
-        deployments: deployments.ok ? markersOf(deployments.d, from, to) : [],
+        deployments: markersOf(deployments.ok ? deployments.d : this.kept(), from, to),
         message: times.length === 0 ? vscode.l10n.t('No intervals in this range.') : undefined,
         note: deployments.ok
           ? undefined
           : vscode.l10n.t(
-              'Deployments are not marked: {0}',
+              'Deployments cannot be listed ({0}): only those published, promoted or rolled back from this editor are marked.',
               failureReport(vscode.l10n, deployments.err, false)?.message ?? '',
             ),
       });
@@ -137,6 +141,12 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
       });
     }
     return this.view;
+  }
+
+  /** The deployments of the agent that actions here returned, for the active profile. */
+  private kept(): Deployment[] {
+    const profileId = this.connection.profiles.active?.id;
+    return profileId && this.target.agentId ? this.remembered.deployments(profileId, this.target.agentId) : [];
   }
 
   override dispose(): void {
