@@ -12,6 +12,7 @@ import {
   UserFacingError,
   withProgress,
 } from '../common/commandSupport';
+import { isPlatformError } from '../common/failure';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
 import { BranchNode } from '../explorer/agents/agentNodes';
@@ -58,6 +59,19 @@ export function registerBranchCommands(
   }
 
   const isMain = (b: Pick<Branch, 'name' | 'isDefault'>): boolean => b.isDefault ?? b.name === 'main';
+
+  /**
+   * The agent's branches, or undefined where the platform has no branch list (an endpoint the spec does not show):
+   * a merge then goes ahead with the branch it was given, and the platform's answer says what diverged.
+   */
+  async function branchesIfListed(agentId: string): Promise<Branch[] | undefined> {
+    try {
+      return await branchesOf(agentId);
+    } catch (err) {
+      if (isPlatformError(err) && err.assumption) return undefined;
+      throw err;
+    }
+  }
 
   async function refreshStatus(): Promise<void> {
     if ((await vscode.commands.getCommands(true)).includes(REFRESH_STATUS))
@@ -307,7 +321,10 @@ export function registerBranchCommands(
       branch = arg.branch;
       target = (await folders.inWorkspace(agent.agentId)).find((f) => f.manifest.branch.branchId === branch!.branchId);
     } else if (isBranchRef(arg)) {
-      const named = (await branchesOf(arg.agentId)).find((b) => b.branchId === arg.branchId);
+      const listed = await branchesIfListed(arg.agentId);
+      const named = listed
+        ? listed.find((b) => b.branchId === arg.branchId)
+        : { branchId: arg.branchId, name: arg.branchId };
       if (!named) throw new UserFacingError(vscode.l10n.t('The agent has no branch {0}.', arg.branchId));
       agent = (await resolveAgent(models, { agentId: arg.agentId })) ?? { agentId: arg.agentId, name: arg.agentId };
       branch = named;
@@ -318,7 +335,7 @@ export function registerBranchCommands(
       agent = { agentId: target.manifest.agentId, name: target.manifest.name };
       branch = target.manifest.branch;
     }
-    const branches = await branchesOf(agent.agentId);
+    const branches = (await branchesIfListed(agent.agentId)) ?? [];
     const main = branches.find(isMain);
     if (isMain(branches.find((b) => b.branchId === branch!.branchId) ?? branch)) {
       // The folder holds main: the branch to merge is asked.
