@@ -5,6 +5,8 @@ import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
 import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
 import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
 import { call } from '../support/http';
+import { answers, openChat } from '../support/editor/chatPanel';
+import { until } from '../support/until';
 import { LocalAdmin } from '../support/localAdmin';
 
 /**
@@ -12,7 +14,7 @@ import { LocalAdmin } from '../support/localAdmin';
  * against a platform that has only the spec's endpoints (the local platform's spec-only mode, whatever mode the
  * run set): each is sent once, and nothing unshown is needed first.
  */
-suite('Agents and Alerts writes in spec-only mode', () => {
+suite('Agents, Alerts and Chat writes in spec-only mode', () => {
   let urls: LocalPlatformUrls;
   let admin: LocalAdmin;
   let ui: ScriptedPrompts;
@@ -105,5 +107,21 @@ suite('Agents and Alerts writes in spec-only mode', () => {
     assert.ok(result, ui.lastError());
     assert.equal(requests, 1);
     assert.ok(ui.shown.some((s) => s.kind === 'info' && /merged/i.test(s.message)));
+  });
+
+  test('[CHAT-1] the chat playground in Chat API mode creates, answers and closes a conversation against the spec-only platform', async () => {
+    const runtime = async (method: string, path: RegExp) =>
+      (await admin.requests({ base: 'runtime' })).filter((r) => r.method === method && path.test(r.path)).length;
+    const before = await runtime('PUT', /\/chat\/close$/);
+    const p = await openChat({ mode: 'chatApi' });
+    try {
+      await until('the greeting', () => answers(p).length === 1);
+      await p.send('What are your opening hours?');
+      await until('the answer', () => answers(p).length === 2);
+      await p.endSession();
+      await until('the close sent', async () => (await runtime('PUT', /\/chat\/close$/)) > before);
+    } finally {
+      p.dispose();
+    }
   });
 });
