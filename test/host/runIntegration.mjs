@@ -6,7 +6,7 @@
 // --responses spec-only against one that also has only the spec's endpoints and event names.
 // --webview-site own serves webviews from a site of their own, as desktop VS Code and vscode.dev do; by default
 // they come from the workbench's origin, as code-server serves them.
-// Environment: AGENT_WORKBENCH_TEST_TIMEOUT_MS (default 300000), AGENT_WORKBENCH_VERBOSE=1 (code-server output).
+// Environment: AGENT_WORKBENCH_TEST_TIMEOUT_MS (default 600000), AGENT_WORKBENCH_VERBOSE=1 (code-server output).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,7 +35,7 @@ const { values: opts } = parseArgs({
     'webview-site': { type: 'string', default: 'workbench' },
   },
 });
-const timeoutMs = Number(process.env.AGENT_WORKBENCH_TEST_TIMEOUT_MS ?? 300_000);
+const timeoutMs = Number(process.env.AGENT_WORKBENCH_TEST_TIMEOUT_MS ?? 600_000);
 if (!['full', 'minimal', 'spec-only'].includes(opts.responses))
   throw new Error('--responses is full, minimal or spec-only');
 const thin = opts.responses !== 'full';
