@@ -38,8 +38,8 @@ describe('Connection profiles in the workbench', { timeout: 240_000 }, () => {
       await answer(page, 'Acme staging', 'Add Connection Profile (1/7)');
       await answer(page, 'https://studio.example.com/acme/support-desk/agents', 'Add Connection Profile (2/7)');
       const widget = page.locator('.quick-input-widget');
-      // The address held both ids, so the project step is skipped: six steps in all.
-      await widget.locator('.quick-input-title', { hasText: '(3/6)' }).waitFor();
+      // The address held both ids, so the project step (3) is done: the counter goes on at 4 of the same 7.
+      await widget.locator('.quick-input-title', { hasText: '(4/7)' }).waitFor();
       await widget.locator('.monaco-list-row', { hasText: 'United States' }).first().waitFor();
       await widget.locator('input.input').fill('United States');
       await page.keyboard.press('Enter');
@@ -48,14 +48,14 @@ describe('Connection profiles in the workbench', { timeout: 240_000 }, () => {
         () =>
           document.querySelector('.quick-input-widget input.input')?.value === 'https://api.us-1.platform.polyai.app',
       );
-      await widget.locator('.quick-input-title', { hasText: '(4/6)' }).waitFor();
+      await widget.locator('.quick-input-title', { hasText: '(5/7)' }).waitFor();
       await page.keyboard.press('Enter');
       await page.waitForFunction(
         () => document.querySelector('.quick-input-widget input.input')?.value === 'https://api.us.poly.ai',
       );
-      await widget.locator('.quick-input-title', { hasText: '(5/6)' }).waitFor();
+      await widget.locator('.quick-input-title', { hasText: '(6/7)' }).waitFor();
       await page.keyboard.press('Enter');
-      await widget.locator('.quick-input-title', { hasText: '(6/6)' }).waitFor();
+      await widget.locator('.quick-input-title', { hasText: '(7/7)' }).waitFor();
       // The messaging address has no public pattern: it must be typed, and a bad one is refused as typed.
       await widget.locator('input.input').fill('chat.example.com');
       await widget.locator('.quick-input-message', { hasText: 'full address' }).waitFor();

@@ -23,6 +23,8 @@ const ALLOWED = [
   /^dist\/webview\//,
   /^media\//,
   /^docs\/images\/[^/]+\.png$/,
+  // The pages the Problems panel links each check's rule id to, offline.
+  /^docs\/rules\/[^/]+\.md$/,
   /^package\.json$/,
   /^package\.nls(\.[\w-]+)?\.json$/,
   /^README\.md$/,

@@ -45,11 +45,19 @@ test('a file dialog is always shown: no argument stands in for the file the pers
   assert.deepEqual(bypass, []);
 });
 
+/** A line's code: without its string literals and comments, where the words "confirmed" may well be said. */
+const codeOf = (line: string): string =>
+  /^\s*(\*|\/\*\*?|\/\/)/.test(line)
+    ? ''
+    : line.replace(/'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"|`(?:\\.|[^`\\])*`/g, "''").replace(/\/\/.*$/, '');
+
 test('no command takes an argument that answers a confirmation for the person', () => {
   const skips = [...files('src/ui'), 'src/extension.ts'].flatMap((f) =>
     readFileSync(f, 'utf8')
       .split('\n')
-      .flatMap((line, i) => (/\b(confirmed|typedName)\b|confirm\?: boolean/.test(line) ? [`${f}:${i + 1}`] : [])),
+      .flatMap((line, i) =>
+        /\b(confirmed|typedName)\b|confirm\?: boolean/.test(codeOf(line)) ? [`${f}:${i + 1}`] : [],
+      ),
   );
   assert.deepEqual(skips, []);
 });
