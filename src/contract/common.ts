@@ -2,13 +2,10 @@ import { z } from 'zod';
 
 /** Shared bits of the contract used by several API families. */
 
-/** The three environments of the platform. */
-export const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
+import { ENVIRONMENTS } from './environments';
+
+export { ENVIRONMENTS, type Environment, isEnvironment } from './environments';
 export const environmentSchema = z.enum(ENVIRONMENTS);
-export type Environment = z.infer<typeof environmentSchema>;
-/** True for one of the three environments (answers may carry others, which are kept as text). */
-export const isEnvironment = (value: unknown): value is Environment =>
-  (ENVIRONMENTS as readonly unknown[]).includes(value);
 
 /** Error body of the runtime APIs (External Events, Concurrent Calls, ...). */
 export const runtimeErrorBodySchema = z.looseObject({ error_message: z.string() });

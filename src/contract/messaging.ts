@@ -85,24 +85,7 @@ export const ASSUMED_CLIENT_EVENT_NAMES = {
 export type ClientEventKind = keyof typeof ASSUMED_CLIENT_EVENT_NAMES;
 /** The names a session sends its four assumed client events under. */
 export type ClientEventNames = Record<ClientEventKind, string>;
-/**
- * The server event names the spec does not show (it names the history batch, the joined event, system messages
- * and SESSION_END only): ours, kept in this one table that a person can override (the setting
- * agentWorkbench.messaging.serverEventNames) when the platform names them differently. A name set there is read
- * as the event it stands for; ours are still read too.
- */
-export const ASSUMED_SERVER_EVENT_NAMES = {
-  agentMessage: 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE',
-  agentMessageChunk: 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK',
-  agentTyping: 'EVENT_TYPE_VIRTUAL_AGENT_TYPING',
-  liveAgentMessage: 'EVENT_TYPE_LIVE_AGENT_MESSAGE',
-  handoffStarted: 'EVENT_TYPE_HANDOFF_STARTED',
-  handoffEnded: 'EVENT_TYPE_HANDOFF_ENDED',
-  userMessageEcho: 'EVENT_TYPE_USER_MESSAGE',
-} as const;
-export type ServerEventKind = keyof typeof ASSUMED_SERVER_EVENT_NAMES;
-/** The names a session reads the assumed server events under. */
-export type ServerEventNames = Record<ServerEventKind, string>;
+export { ASSUMED_SERVER_EVENT_NAMES, type ServerEventKind, type ServerEventNames } from './serverEventNames';
 /** The one client event type the spec shows. */
 export const JOIN_REQUEST_TYPE = 'EVENT_TYPE_REQUEST_VIRTUAL_AGENT_JOIN';
 

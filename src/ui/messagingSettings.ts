@@ -1,10 +1,6 @@
 import * as vscode from 'vscode';
-import {
-  ASSUMED_SERVER_EVENT_NAMES,
-  type ClientEventNames,
-  type ServerEventKind,
-  type ServerEventNames,
-} from '../contract/messaging';
+import type { ClientEventNames } from '../contract/messaging';
+import { ASSUMED_SERVER_EVENT_NAMES, type ServerEventKind, type ServerEventNames } from '../contract/serverEventNames';
 
 const SECTION = 'agentWorkbench.messaging';
 const CLIENT_KINDS: ReadonlyArray<keyof ClientEventNames> = [

@@ -10,7 +10,7 @@ import { requireClients, requireModel, runCommand, UserFacingError, withProgress
 import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
 import { isPlatformError } from '../common/failure';
-import { isEnvironment } from '../../contract/common';
+import { isEnvironment } from '../../contract/environments';
 import type { RememberedAgents } from '../explorer/agents/rememberedAgents';
 import { prompts } from '../common/prompts';
 import {
