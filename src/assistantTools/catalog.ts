@@ -1,0 +1,46 @@
+import type { ToolContext } from './context';
+import { failureText } from './failure';
+import { bounded } from './output';
+import type { AssistantTool, ToolAnswer } from './tool';
+import { agentDetailsTool } from './tools/agent';
+import { createBranchTool, promoteTool, publishTool } from './tools/deploy';
+import { agentFoldersTool, checkAgentFolderTool } from './tools/folders';
+import { pullTool, pushTool } from './tools/sync';
+import { inputProblem } from './validate';
+
+/** Every assistant tool, reads first, then what acts, then what changes: the order the lists show them in. */
+export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
+  agentFoldersTool,
+  agentDetailsTool,
+  checkAgentFolderTool,
+  pullTool,
+  pushTool,
+  publishTool,
+  promoteTool,
+  createBranchTool,
+];
+
+export function findTool(name: string): AssistantTool | undefined {
+  return ASSISTANT_TOOLS.find((t) => t.name === name);
+}
+
+/**
+ * Runs a tool as both the editor and the command line do: the input checked first (nothing runs on bad input, the
+ * answer says what to fix), the answer masked of every secret the connection knows and cut to size, and a failure
+ * answered in the sentence the person would see. Asking the person before a change is the caller's part.
+ */
+export async function invokeTool(
+  tool: AssistantTool,
+  input: unknown,
+  context: ToolContext,
+  signal?: AbortSignal,
+): Promise<ToolAnswer> {
+  const problem = inputProblem(tool, input, context);
+  if (problem !== undefined) return { text: context.redact(problem), isError: true };
+  try {
+    const text = await tool.invoke((input ?? {}) as Record<string, unknown>, context, signal);
+    return { text: bounded(context.redact(text)), isError: false };
+  } catch (err) {
+    return { text: bounded(context.redact(failureText(err, tool.kind))), isError: true };
+  }
+}
