@@ -4,14 +4,24 @@ import { bounded } from './output';
 import type { AssistantTool, ToolAnswer } from './tool';
 import { agentDetailsTool } from './tools/agent';
 import { createBranchTool, promoteTool, publishTool } from './tools/deploy';
+import { sendMessagesTool } from './tools/chat';
+import { conversationsTool, transcriptTool } from './tools/conversations';
 import { agentFoldersTool, checkAgentFolderTool } from './tools/folders';
+import { concurrencyTool, currentAlertsTool } from './tools/monitoring';
 import { pullTool, pushTool } from './tools/sync';
+import { runTestsTool } from './tools/tests';
 import { inputProblem } from './validate';
 
 /** Every assistant tool, reads first, then what acts, then what changes: the order the lists show them in. */
 export const ASSISTANT_TOOLS: readonly AssistantTool[] = [
   agentFoldersTool,
   agentDetailsTool,
+  conversationsTool,
+  transcriptTool,
+  concurrencyTool,
+  currentAlertsTool,
+  sendMessagesTool,
+  runTestsTool,
   checkAgentFolderTool,
   pullTool,
   pushTool,
