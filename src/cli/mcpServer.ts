@@ -4,6 +4,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { ASSISTANT_TOOLS, findTool, invokeTool } from '../assistantTools/catalog';
 import type { ToolContext } from '../assistantTools/context';
 import type { AssistantTool } from '../assistantTools/tool';
+import { mcpSchemaValidator } from './mcpSchemaValidator';
 
 export interface McpServerOptions {
   readonly allowWrites: boolean;
@@ -26,6 +27,7 @@ export function assistantToolsServer(context: ToolContext, options: McpServerOpt
     { name: 'agent-workbench', title: 'Agent Workbench', version: options.version },
     {
       capabilities: { tools: {} },
+      jsonSchemaValidator: mcpSchemaValidator,
       instructions:
         'Tools of Agent Workbench: read the agent folders, agents, deployments, conversations, transcripts, concurrency and alerts of a conversational agent platform; talk to the agent, run its conversation tests and checks; pull, push, publish, promote and branch (with --allow-writes).',
     },
