@@ -234,12 +234,30 @@ describe(`the MCP server (node dist/cli.js mcp --local, ${RESPONSES} answers)`, 
     assert.match(a.text, /restart the server with --allow-writes \(node dist\/cli\.js mcp .*--allow-writes\)/);
   });
 
-  test('with --allow-writes, a branch is created on the local platform', async () => {
+  test('with --allow-writes, a branch is created, an edit pushed and the draft published on the local platform', async () => {
     const writer = await connect(dir, ['--allow-writes']);
     try {
       const a = await call(writer, 'agentWorkbench_createBranch', { agentId: 'ag_support', name: 'assistant-trial' });
       assert.equal(a.isError, false, a.text);
       assert.match(a.text, /^Created branch assistant-trial( \(br_\w+\))? of agent ag_support/);
+
+      writeFileSync(join(dir, 'support', 'behavior.md'), 'Greet callers in one short sentence.\n');
+      const push = await call(writer, 'agentWorkbench_push', { folder: 'support' });
+      if (SPEC_ONLY) {
+        // The branch cannot be read where the spec shows no read: a push cannot tell what changed there.
+        assert.equal(push.isError, true);
+        assert.match(push.text, /The platform does not let this branch be read .* Nothing was pushed\./);
+      } else {
+        assert.equal(push.isError, false, push.text);
+        assert.match(
+          push.text,
+          /^Pushed support \(agent Support Desk ag_support, branch main\): 1 change\(s\) sent\.\n {2}behavior\.md: the behavior/,
+        );
+      }
+
+      const publish = await call(writer, 'agentWorkbench_publishToSandbox', { agentId: 'ag_support' });
+      assert.equal(publish.isError, false, publish.text);
+      assert.match(publish.text, /^Published agent ag_support to sandbox: deployment \S+, version \S+, now in sandbox/);
     } finally {
       await writer.close();
     }
