@@ -63,7 +63,14 @@ export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = proces
     const targets = new Map<string, (reach: Pick<TestCase, 'agent' | 'environment'>) => CaseTarget>();
     let connectionName: string;
     if (options.local) {
-      lp = await startLocalPlatform({ port: 0, seed: 'demo', responses: options.responses, streamDelayMs: 0 });
+      // As `serve` does for people: the demo week ends at the current hour, so "the last 24 hours" has traffic.
+      lp = await startLocalPlatform({
+        port: 0,
+        seed: 'demo',
+        demoAnchor: 'now',
+        responses: options.responses,
+        streamDelayMs: 0,
+      });
       const { keys, connectors, accountId, projectId } = lp.credentials;
       profile = {
         id: LOCAL_PROFILE_ID,
