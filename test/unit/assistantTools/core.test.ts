@@ -2,7 +2,7 @@
 // tools' descriptions, over a ToolContext of plain objects.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ASSISTANT_TOOLS, findTool, invokeTool } from '../../../src/assistantTools/catalog';
+import { ASSISTANT_TOOLS, describeChange, findTool, invokeTool } from '../../../src/assistantTools/catalog';
 import type { AgentFolder, ToolContext } from '../../../src/assistantTools/context';
 import { bounded, MAX_ANSWER_CHARS, pageOf } from '../../../src/assistantTools/output';
 import type { Words } from '../../../src/assistantTools/tool';
@@ -256,4 +256,22 @@ test('a folder checked out with another connection profile is refused by the syn
     answer.text,
     /support was checked out with the connection profile "local", not the test connection: switch to that profile first\./,
   );
+});
+
+test('a confirmation is described only for good input, masked, and says what is wrong otherwise', async () => {
+  const context = contextWith({
+    agent: async () => ({ agentId: 'ag_support', name: `Support ${SECRET}`, description: '' }),
+  });
+  const tool = findTool('agentWorkbench_createBranch')!;
+  const good = await describeChange(tool, { name: 'trial' }, context, plain);
+  assert.ok('message' in good);
+  assert.ok(!good.message.includes(SECRET));
+  const bad = await describeChange(tool, { name: 42 }, context, plain);
+  assert.ok('problem' in bad);
+  assert.match(bad.problem, /- name must be of type string/);
+  const noFolder = await describeChange(findTool('agentWorkbench_push')!, { folder: 'elsewhere' }, context, plain);
+  assert.deepEqual(noFolder, {
+    problem: 'No agent folder is "elsewhere". The agent folders: support (Support Desk, ag_support).',
+  });
+  assert.ok('problem' in (await describeChange(findTool('agentWorkbench_transcript')!, {}, context, plain)));
 });
