@@ -186,6 +186,18 @@ module.exports = {
       layer('agentTests'),
       'conversation tests are above the client: the layers below them do not run tests.',
     ),
+    never(
+      'assistantTools-headless',
+      layer('assistantTools'),
+      `${ROOT}(ui|localPlatform|cli|protocol)/|${ROOT}extension\\.ts$`,
+      'the assistant tools serve the editor and the command line alike: they reach the platform, the folders and the engines through their ToolContext, and import types of the layers below.',
+    ),
+    never(
+      'assistantTools-above-engines',
+      `${ROOT}(core|contract|client|workspace|localPlatform|protocol|lint|agentTests)/`,
+      layer('assistantTools'),
+      'the assistant tools are above the client, the file mirror and the engines: only ui and cli use them.',
+    ),
     never('nothing-imports-cli', `${ROOT}(?!cli/)`, layer('cli'), 'the command line is the top of the headless side.'),
     never(
       'protocol-beside-contract',

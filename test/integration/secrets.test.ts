@@ -1,18 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
 import { activateExtension } from '../support/editor/extension';
-
-/** Every secret the integration suites hand to the extension. */
-const SECRETS = [
-  ...Object.values(LOCAL_KEYS),
-  ...Object.entries(LOCAL_CONNECTORS)
-    .filter(([name]) => name !== 'webchatHost')
-    .map(([, v]) => v),
-  'integration-wrong-key-1',
-];
+import { leaks, SECRETS } from '../support/secretsScan';
 
 function filesUnder(dir: string, limit = 5000): string[] {
   if (!existsSync(dir)) return [];
@@ -28,15 +19,6 @@ function filesUnder(dir: string, limit = 5000): string[] {
   };
   walk(dir);
   return out;
-}
-
-function leaks(files: string[]): string[] {
-  const found: string[] = [];
-  for (const file of files) {
-    const text = readFileSync(file, 'latin1');
-    for (const secret of SECRETS) if (text.includes(secret)) found.push(`${secret.slice(0, 6)}… in ${file}`);
-  }
-  return found;
 }
 
 /** Runs last: after every other suite used the secrets, none of them may be found outside secret storage. */

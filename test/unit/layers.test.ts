@@ -59,6 +59,8 @@ test('every layer rule reports the import that breaks it, vscode also when reach
   has('nothing-imports-cli', 'src/client/usesCli.ts', 'src/cli/usesUi.ts');
   has('agentTests-headless', 'src/agentTests/usesLocalPlatform.ts', 'src/localPlatform/usesClient.ts');
   has('agentTests-above-client', 'src/client/usesAgentTests.ts', 'src/agentTests/usesLocalPlatform.ts');
+  has('assistantTools-headless', 'src/assistantTools/usesLocalPlatform.ts', 'src/localPlatform/usesClient.ts');
+  has('assistantTools-above-engines', 'src/lint/usesAssistantTools.ts', 'src/assistantTools/usesLocalPlatform.ts');
   has('vscode-only-in-ui', 'src/core/opensEditor.ts', 'vscode');
   // client may import core; it is the core module it uses that brings 'vscode' in.
   has('vscode-only-in-ui', 'src/client/reachesEditor.ts', 'vscode');
