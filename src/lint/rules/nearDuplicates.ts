@@ -1,4 +1,4 @@
-import type { ParsedFile } from '../agentFile';
+import type { ParsedFile, TopicParts } from '../agentFile';
 import type { Finding } from '../problem';
 import type { FolderRule } from '../rule';
 
@@ -59,13 +59,8 @@ function combine(from: number, to: number): number {
   return h >>> 0;
 }
 
-/** Shingles of a content, kept by content so typing in one topic does not shingle the other 999 again. */
-const cache = new Map<string, Uint32Array>();
-
 /** The distinct shingle hashes of a content, sorted. */
 export function shingles(content: string): Uint32Array {
-  const known = cache.get(content);
-  if (known) return known;
   const words = hashWords(content);
   if (shingleBuffer.length < words + 1) shingleBuffer = new Uint32Array(words * 2 + 1);
   let k = 0;
@@ -81,10 +76,23 @@ export function shingles(content: string): Uint32Array {
   const sorted = shingleBuffer.slice(0, k).sort();
   let distinct = 0;
   for (let i = 0; i < k; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinct++] = sorted[i]!;
-  const out = distinct === k ? sorted : sorted.slice(0, distinct);
-  if (cache.size > 20_000) cache.clear();
-  cache.set(content, out);
-  return out;
+  return distinct === k ? sorted : sorted.slice(0, distinct);
+}
+
+/**
+ * Shingles of each topic, kept while the check session keeps the topic's parsed file (its text unchanged), so
+ * typing in one topic does not shingle the other 999 again. Keyed by the parts object, not the content: a map by
+ * content would hash every topic's whole text once more.
+ */
+const shinglesOfTopic = new WeakMap<TopicParts, Uint32Array>();
+
+function topicShingles(topic: TopicParts): Uint32Array {
+  let known = shinglesOfTopic.get(topic);
+  if (!known) {
+    known = shingles(topic.content);
+    shinglesOfTopic.set(topic, known);
+  }
+  return known;
 }
 
 /** Topic indexes fit in the low bits of a shingle's entry: a folder holds fewer topics than this. */
@@ -151,7 +159,7 @@ export const topicNearDuplicate: FolderRule = {
   check(files, context) {
     const topics = files.filter((f) => f.topic && f.topic.content.trim() !== '');
     const pairs = similarPairs(
-      topics.map((f) => shingles(f.topic!.content)),
+      topics.map((f) => topicShingles(f.topic!)),
       context.options.nearDuplicateSimilarity,
     );
     const out: Finding[] = [];
