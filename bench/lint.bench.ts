@@ -28,11 +28,10 @@ const bench = (name: string, value: number, unit: string, target?: string): void
 function timed(args: string[]): { wallMs: number; cpuMs: number } {
   const started = performance.now();
   // /usr/bin/time is not everywhere: the child reports its own processor time as it exits instead.
-  const run = spawnSync(
-    process.execPath,
-    ['--require', PRINT_CPU, ...args],
-    { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
-  );
+  const run = spawnSync(process.execPath, ['--require', PRINT_CPU, ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   const wallMs = performance.now() - started;
   const m = /CPU_MS (\d+(?:\.\d+)?)/.exec(run.stderr);
   return { wallMs, cpuMs: m ? Number(m[1]) : NaN };
