@@ -1,9 +1,17 @@
-import { startLocalPlatform } from '../localPlatform/server';
+import type * as Server from '../localPlatform/server';
+import type { LocalPlatform, LocalPlatformOptions } from '../localPlatform/server';
 import { SUBCOMMANDS } from './subcommands';
 
-// Required rather than run, the bundle is the local platform as a library: a tool that runs the server in its own
-// process requires dist/cli.js and calls this.
-export { startLocalPlatform };
+/**
+ * Required rather than run, the bundle is the local platform as a library: a tool that runs the server in its own
+ * process requires dist/cli.js and calls this. The server is imported on the call, so a command that does not
+ * need it (lint) starts without loading it.
+ */
+export async function startLocalPlatform(options?: LocalPlatformOptions): Promise<LocalPlatform> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const server = require('../localPlatform/server') as typeof Server;
+  return server.startLocalPlatform(options);
+}
 
 export function usage(): string {
   const width = Math.max(...Object.keys(SUBCOMMANDS).map((name) => name.length));

@@ -1,7 +1,7 @@
-import { lint, LINT_SUMMARY } from '../lint/lintCommand';
-import { serve, SERVE_SUMMARY } from '../localPlatform/serveCommand';
-import { mcpCommand, MCP_SUMMARY } from './mcpCommand';
-import { testCommand, TEST_SUMMARY } from './testCommand';
+import type * as LintCommand from '../lint/lintCommand';
+import type * as ServeCommand from '../localPlatform/serveCommand';
+import type * as McpCommand from './mcpCommand';
+import type * as TestCommand from './testCommand';
 
 /** One subcommand of `node dist/cli.js`: its run resolves to the process's exit code, or to undefined when it keeps the process running (serve). */
 export interface Subcommand {
@@ -9,19 +9,37 @@ export interface Subcommand {
   run(args: string[]): Promise<number | undefined>;
 }
 
+// Each command's module is required when the command runs (the bundler keeps it in this bundle, evaluated on the
+// first require), so `lint` in CI does not first load the local platform, zod and undici.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const serveCommand = (): typeof ServeCommand => require('../localPlatform/serveCommand') as typeof ServeCommand;
+const lintCommand = (): typeof LintCommand => require('../lint/lintCommand') as typeof LintCommand;
+const testCommand = (): typeof TestCommand => require('./testCommand') as typeof TestCommand;
+const mcpCommand = (): typeof McpCommand => require('./mcpCommand') as typeof McpCommand;
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 /**
  * Every headless use of Agent Workbench is a subcommand of this one entry: the local platform, and the checks that
  * run in CI. Add one here; its own module parses its arguments and prints its own help for `--help`.
  */
 export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   serve: {
-    summary: SERVE_SUMMARY,
+    summary: 'run the local platform: the whole platform interface on a loopback port',
     run: async (args) => {
-      await serve(args);
+      await serveCommand().serve(args);
       return undefined;
     },
   },
-  lint: { summary: LINT_SUMMARY, run: lint },
-  test: { summary: TEST_SUMMARY, run: (args) => testCommand(args) },
-  mcp: { summary: MCP_SUMMARY, run: (args) => mcpCommand(args) },
+  lint: {
+    summary: 'check agent folders for problems before they are pushed (exit 1 on an error)',
+    run: (args) => lintCommand().lint(args),
+  },
+  test: {
+    summary: 'run conversation tests (tests/*.yaml) against the local platform or an environment',
+    run: (args) => testCommand().testCommand(args),
+  },
+  mcp: {
+    summary: 'serve the assistant tools over MCP (stdio) for Claude Code, Cursor and other assistants',
+    run: (args) => mcpCommand().mcpCommand(args),
+  },
 };

@@ -10,8 +10,6 @@ import { type LocalPlatform, startLocalPlatform } from '../localPlatform/server'
 import { findTestFiles, readTestFile } from './testFiles';
 import { CHAT_KEY_VARIABLE, CHAT_TOKEN_VARIABLE, localTargets, profileTargets, readProfileFile } from './testTargets';
 
-export const TEST_SUMMARY = 'run conversation tests (tests/*.yaml) against the local platform or an environment';
-
 const HELP = `Run conversation tests: each case a conversation through the Chat API whose answers are checked.
 
 Usage: node dist/cli.js test [paths...] --local [--responses full|minimal|spec-only]

@@ -6,8 +6,6 @@ import { LintSession } from './engine';
 import { findAgentFolders, readAgentFolder, readLintConfig } from './nodeFolder';
 import { type ReportedProblem, sarifLog } from './sarif';
 
-export const LINT_SUMMARY = 'check agent folders for problems before they are pushed (exit 1 on an error)';
-
 const HELP = `Agent Workbench lint: the editor's checks of agent folders, for CI.
 
 Usage: node dist/cli.js lint [folder] [--sarif FILE] [--credential-env NAME ...]

@@ -4,8 +4,6 @@ import { RESPONSES_MODES, type ResponsesMode } from './responsesMode';
 import { SEED_NAMES, type SeedName } from './seed/seeds';
 import { startLocalPlatform } from './server';
 
-export const SERVE_SUMMARY = 'run the local platform: the whole platform interface on a loopback port';
-
 const HELP = `Agent Workbench local platform: the whole platform interface on a loopback port.
 
 Usage: node dist/cli.js serve [--port N] [--seed empty|base|demo] [--data-dir DIR] [--stream-delay MS] [--responses full|minimal|spec-only] [--json]

@@ -1,4 +1,4 @@
-import type { ParsedFile } from '../agentFile';
+import type { ParsedFile, TopicParts } from '../agentFile';
 import type { Finding } from '../problem';
 import type { FolderRule } from '../rule';
 
@@ -11,56 +11,88 @@ const SAMPLE = 4;
 /** Topics shorter than this keep every shingle: a sample of a few would say little. */
 const SHORT_TOPIC_WORDS = 60;
 
+/** Letters and digits below 128 in lower case; 0 for every other character below 128 (a word's end). */
+const ASCII_WORD_CHAR = new Uint8Array(128).map((_, c) =>
+  (c >= 97 && c <= 122) || (c >= 48 && c <= 57) ? c : c >= 65 && c <= 90 ? c + 32 : 0,
+);
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** Buffers reused from one content to the next: shingling 1,000 topics allocates their results only. */
+let wordBuffer = new Int32Array(1024);
+let shingleBuffer = new Uint32Array(1024);
+
 /**
- * The words of a text as 32-bit hashes (FNV-1a of each word in lower case), read in one pass without building
- * strings: letters and digits make words; every character past ASCII counts as a letter.
+ * The words of a text as 32-bit hashes (FNV-1a of each word in lower case) into `wordBuffer`, read in one pass
+ * without building strings: letters and digits make words; every character past ASCII counts as a letter.
+ * Resolves to the number of words.
  */
-function wordHashes(text: string): number[] {
-  const out: number[] = [];
+function hashWords(text: string): number {
+  let n = 0;
   let h = 0;
   let inWord = false;
-  for (let i = 0; i <= text.length; i++) {
-    let c = i < text.length ? text.charCodeAt(i) : 32;
-    if (c >= 65 && c <= 90) c += 32;
-    const wordChar = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c > 127;
-    if (wordChar) {
-      if (!inWord) h = 0x811c9dc5;
-      h = Math.imul(h ^ c, 0x01000193);
+  const length = text.length;
+  for (let i = 0; i <= length; i++) {
+    let c = i < length ? text.charCodeAt(i) : 0;
+    if (c < 128) c = ASCII_WORD_CHAR[c]!;
+    if (c !== 0) {
+      if (!inWord) h = FNV_OFFSET;
+      h = Math.imul(h ^ c, FNV_PRIME);
       inWord = true;
     } else if (inWord) {
-      out.push(h >>> 0);
+      if (n === wordBuffer.length) {
+        const grown = new Int32Array(n * 2);
+        grown.set(wordBuffer);
+        wordBuffer = grown;
+      }
+      wordBuffer[n++] = h;
       inWord = false;
     }
   }
-  return out;
+  return n;
 }
 
 /** A hash of a run of word hashes. */
-function combine(words: readonly number[], from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
+function combine(from: number, to: number): number {
+  let h = FNV_OFFSET;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ wordBuffer[i]!, FNV_PRIME);
   return h >>> 0;
 }
 
-/** Shingles of a content, kept by content so typing in one topic does not shingle the other 999 again. */
-const cache = new Map<string, Uint32Array>();
-
+/** The distinct shingle hashes of a content, sorted. */
 export function shingles(content: string): Uint32Array {
-  const known = cache.get(content);
-  if (known) return known;
-  const words = wordHashes(content);
-  const set = new Set<number>();
-  if (words.length > 0 && words.length < SHINGLE_WORDS) set.add(combine(words, 0, words.length));
-  for (let i = 0; i + SHINGLE_WORDS <= words.length; i++) {
-    const h = combine(words, i, i + SHINGLE_WORDS);
+  const words = hashWords(content);
+  if (shingleBuffer.length < words + 1) shingleBuffer = new Uint32Array(words * 2 + 1);
+  let k = 0;
+  if (words > 0 && words < SHINGLE_WORDS) shingleBuffer[k++] = combine(0, words);
+  // Short topics keep every shingle: a sample of a few would say little.
+  const keepAll = words < SHORT_TOPIC_WORDS;
+  for (let i = 0; i + SHINGLE_WORDS <= words; i++) {
+    const h = combine(i, i + SHINGLE_WORDS);
     // One shingle in SAMPLE is kept, chosen by its hash, so two topics keep the same ones: the share stays an
-    // estimate of the whole share at a fraction of the work. Short topics keep all: a sample would say little.
-    if (h % SAMPLE === 0 || words.length < SHORT_TOPIC_WORDS) set.add(h);
+    // estimate of the whole share at a fraction of the work.
+    if (keepAll || h % SAMPLE === 0) shingleBuffer[k++] = h;
   }
-  const out = Uint32Array.from(set);
-  if (cache.size > 20_000) cache.clear();
-  cache.set(content, out);
-  return out;
+  const sorted = shingleBuffer.slice(0, k).sort();
+  let distinct = 0;
+  for (let i = 0; i < k; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinct++] = sorted[i]!;
+  return distinct === k ? sorted : sorted.slice(0, distinct);
+}
+
+/**
+ * Shingles of each topic, kept while the check session keeps the topic's parsed file (its text unchanged), so
+ * typing in one topic does not shingle the other 999 again. Keyed by the parts object, not the content: a map by
+ * content would hash every topic's whole text once more.
+ */
+const shinglesOfTopic = new WeakMap<TopicParts, Uint32Array>();
+
+function topicShingles(topic: TopicParts): Uint32Array {
+  let known = shinglesOfTopic.get(topic);
+  if (!known) {
+    known = shingles(topic.content);
+    shinglesOfTopic.set(topic, known);
+  }
+  return known;
 }
 
 /** Topic indexes fit in the low bits of a shingle's entry: a folder holds fewer topics than this. */
@@ -79,13 +111,19 @@ export function similarPairs(
   for (let i = 0; i < n; i++) total += sets[i]!.length;
   const entries = new Float64Array(total);
   let k = 0;
-  for (let i = 0; i < n; i++) for (const h of sets[i]!) entries[k++] = h * MAX_TOPICS + i;
+  // Indexed loops throughout: this runs once per check, mostly before the JIT has compiled it, where an iterator
+  // per element costs more than the work.
+  for (let i = 0; i < n; i++) {
+    const set = sets[i]!;
+    for (let j = 0; j < set.length; j++) entries[k++] = set[j]! * MAX_TOPICS + i;
+  }
   entries.sort();
   const shared = new Map<number, number>();
-  for (let start = 0; start < total;) {
-    const h = Math.floor(entries[start]! / MAX_TOPICS);
-    let end = start + 1;
-    while (end < total && Math.floor(entries[end]! / MAX_TOPICS) === h) end++;
+  let start = 0;
+  let current = total > 0 ? Math.floor(entries[0]! / MAX_TOPICS) : -1;
+  for (let end = 1; end <= total; end++) {
+    const h = end < total ? Math.floor(entries[end]! / MAX_TOPICS) : -1;
+    if (h === current) continue;
     const count = end - start;
     if (count >= 2 && count <= COMMON_SHINGLE_TOPICS)
       for (let x = start; x < end; x++)
@@ -94,6 +132,7 @@ export function similarPairs(
           shared.set(key, (shared.get(key) ?? 0) + 1);
         }
     start = end;
+    current = h;
   }
   const out: Array<{ a: number; b: number; similarity: number }> = [];
   for (const [key, count] of shared) {
@@ -120,7 +159,7 @@ export const topicNearDuplicate: FolderRule = {
   check(files, context) {
     const topics = files.filter((f) => f.topic && f.topic.content.trim() !== '');
     const pairs = similarPairs(
-      topics.map((f) => shingles(f.topic!.content)),
+      topics.map((f) => topicShingles(f.topic!)),
       context.options.nearDuplicateSimilarity,
     );
     const out: Finding[] = [];

@@ -9,11 +9,16 @@ import type { LintFix } from './problemDiagnostics';
 import { toDiagnostic } from './problemDiagnostics';
 
 /**
- * The longest wait after a keystroke before a folder is checked again. A folder whose last check was quick is
- * checked again sooner (after as long as that check took), so diagnostics follow typing closely where that costs
- * little, and a slow folder is not checked on every keystroke.
+ * The longest wait after a keystroke before a folder is checked again. A folder whose checks are quick is checked
+ * again as soon as the editor is free (a check asked for during one runs once, after it, with the newest text), so
+ * diagnostics follow typing closely; a slower folder waits as long as its checks take, so it is not checked on
+ * every keystroke.
  */
 const TYPING_DELAY_MS = 150;
+/** Checks at most this long (typically, see `typicalMs`) follow a keystroke without waiting. */
+const QUICK_CHECK_MS = 15;
+/** How many of the last checks' durations say how long a check of the folder typically takes. */
+const DURATIONS_KEPT = 5;
 /** How far up from a file an agent folder's agent.json is looked for. */
 const MAX_DEPTH = 6;
 
@@ -25,11 +30,25 @@ interface FolderState {
   disk?: AgentFileInput[];
   config?: LintConfig;
   timer?: ReturnType<typeof setTimeout>;
-  /** How long the last check took, in ms. */
-  lastMs?: number;
+  /** A check is asked for right after a keystroke and has not started yet. */
+  queued?: boolean;
+  /** How long the last few checks took, in ms, the newest last. */
+  durations: number[];
   running?: Promise<Problem[]>;
-  /** Files that were given diagnostics, to clear them when they have none. */
-  shown: Set<string>;
+  /** What each file with diagnostics was last given (see `signature`), to clear it or leave it as it is. */
+  shown: Map<string, string>;
+}
+
+/** The median of the last checks' durations: one check slowed by a busy machine does not delay the next ones. */
+function typicalMs(durations: readonly number[]): number | undefined {
+  if (durations.length === 0) return undefined;
+  const sorted = [...durations].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** A file's problems as one string: equal when its diagnostics would be the same. */
+function signature(problems: readonly Problem[]): string {
+  return JSON.stringify(problems);
 }
 
 /**
@@ -109,7 +128,7 @@ export class AgentLint extends Disposable {
   private stateOf(root: string): FolderState {
     let state = this.folders.get(root);
     if (!state) {
-      state = { root, shown: new Set() };
+      state = { root, shown: new Map(), durations: [] };
       this.folders.set(root, state);
     }
     return state;
@@ -119,10 +138,23 @@ export class AgentLint extends Disposable {
     const root = this.agentFolderOf(uri);
     if (!root || this.isDisposed) return;
     const state = this.stateOf(root);
-    const delay = when === 'typing' ? Math.min(TYPING_DELAY_MS, state.lastMs ?? TYPING_DELAY_MS) : when;
+    const typical = typicalMs(state.durations) ?? TYPING_DELAY_MS;
+    const delay = when !== 'typing' ? when : typical <= QUICK_CHECK_MS ? 0 : Math.min(TYPING_DELAY_MS, typical);
     // A closed document's unsaved text is gone: the file on disk is what counts again.
     if (closed) state.disk = undefined;
     if (state.timer) clearTimeout(state.timer);
+    state.timer = undefined;
+    if (delay === 0 && when === 'typing') {
+      // Right after the change event rather than on a timer, which on a busy editor waits behind other work; the
+      // keystrokes that come before it starts are checked together, with the newest text.
+      if (state.queued) return;
+      state.queued = true;
+      queueMicrotask(() => {
+        state.queued = false;
+        void this.run(state).catch(() => undefined);
+      });
+      return;
+    }
     state.timer = setTimeout(() => {
       state.timer = undefined;
       void this.run(state).catch(() => undefined);
@@ -176,7 +208,7 @@ export class AgentLint extends Disposable {
     state.session ??= new runtime.LintSession();
     const started = performance.now();
     const problems = state.session.lint(files, state.config, credentials);
-    state.lastMs = performance.now() - started;
+    state.durations = [...state.durations, performance.now() - started].slice(-DURATIONS_KEPT);
     this.publish(state, problems);
     return problems;
   }
@@ -192,14 +224,20 @@ export class AgentLint extends Disposable {
     const folder = vscode.Uri.file(state.root);
     const byFile = new Map<string, Problem[]>();
     for (const p of problems) byFile.set(p.path, [...(byFile.get(p.path) ?? []), p]);
-    for (const shown of state.shown)
+    for (const shown of state.shown.keys())
       if (!byFile.has(shown)) {
         const uri = vscode.Uri.joinPath(folder, ...shown.split('/'));
         this.collection.delete(uri);
         this.fixes.delete(uri.toString());
       }
-    state.shown = new Set(byFile.keys());
+    const before = state.shown;
+    state.shown = new Map();
     for (const [file, list] of byFile) {
+      const key = signature(list);
+      state.shown.set(file, key);
+      // A keystroke in one file leaves the others' diagnostics as they are: nothing is sent to the Problems panel
+      // for them.
+      if (before.get(file) === key) continue;
       const uri = vscode.Uri.joinPath(folder, ...file.split('/'));
       const converted = list.map((p) => toDiagnostic(p, folder, this.extensionUri));
       this.collection.set(
