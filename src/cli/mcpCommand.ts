@@ -13,7 +13,6 @@ import { CliToolContext } from './mcpContext';
 import { assistantToolsServer, serveUntilClosed } from './mcpServer';
 import { localTargets, profileTargets, readProfileFile } from './testTargets';
 
-
 const variables = Object.entries(CREDENTIAL_VARIABLES)
   .map(([id, name]) => `  ${name.padEnd(40)} ${id}`)
   .join('\n');
