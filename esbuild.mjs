@@ -6,7 +6,7 @@
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { undiciOneParser, undiciPoolOnly, zodEnglishOnly } from './scripts/lib/bundleTrims.mjs';
+import { mcpWithoutAjv, undiciOneParser, undiciPoolOnly, zodEnglishOnly } from './scripts/lib/bundleTrims.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -65,7 +65,7 @@ const common = {
   logLevel: 'warning',
   metafile: true,
   legalComments: 'none',
-  plugins: [zodEnglishOnly, undiciPoolOnly, undiciOneParser, ...(watch ? [problemMatcher] : [])],
+  plugins: [zodEnglishOnly, undiciPoolOnly, undiciOneParser, mcpWithoutAjv, ...(watch ? [problemMatcher] : [])],
 };
 
 const webviewDir = 'webview';

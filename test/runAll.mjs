@@ -38,11 +38,11 @@ const PARTS = [
   { name: 'typecheck', cmd: npm, args: ['run', '--silent', 'typecheck'], count: (_o, code) => single(code) },
   { name: 'lint', cmd: npm, args: ['run', '--silent', 'lint'], count: (_o, code) => single(code) },
   { name: 'unit', cmd: node, args: ['test/runUnit.mjs'], count: (o) => nodeTestSummary(o) },
-  // The client and file mirror suites again, against a local platform that answers only what the spec shows.
+  // The client, file mirror and MCP server suites again, against a local platform that answers only what the spec shows.
   {
     name: 'unit (spec-minimal)',
     cmd: node,
-    args: ['test/runUnit.mjs', 'test/unit/client', 'test/unit/workspace'],
+    args: ['test/runUnit.mjs', 'test/unit/client', 'test/unit/workspace', 'test/unit/assistantTools/mcpServer'],
     env: { AGENT_WORKBENCH_RESPONSES: 'minimal' },
     count: (o) => nodeTestSummary(o),
   },
@@ -51,7 +51,7 @@ const PARTS = [
   {
     name: 'unit (spec-only)',
     cmd: node,
-    args: ['test/runUnit.mjs', 'test/unit/client', 'test/unit/workspace'],
+    args: ['test/runUnit.mjs', 'test/unit/client', 'test/unit/workspace', 'test/unit/assistantTools/mcpServer'],
     env: { AGENT_WORKBENCH_RESPONSES: 'spec-only' },
     count: (o) => nodeTestSummary(o),
   },

@@ -64,3 +64,30 @@ export const undiciOneParser = {
     );
   },
 };
+
+/**
+ * The MCP SDK's server makes an Ajv validator (with ajv-formats and fast-uri: about 130 KB minified) unless it is
+ * given one, and uses it only for requests the command line's server never makes (elicitation). The command line
+ * gives it one on the project's own JSON Schema checker, so the SDK's Ajv provider resolves to a module that says
+ * so if it is ever made.
+ */
+export const mcpWithoutAjv = {
+  name: 'mcp-without-ajv',
+  setup(build) {
+    build.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/@modelcontextprotocol/sdk/`)
+        ? { path: 'mcp-ajv-provider', namespace: 'mcp-ajv' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'mcp-ajv' }, () => ({
+      contents: [
+        'export class AjvJsonSchemaValidator {',
+        '  getValidator() {',
+        "    throw new Error('This build of the MCP server has no Ajv: give the Server a jsonSchemaValidator.');",
+        '  }',
+        '}',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};

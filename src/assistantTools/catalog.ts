@@ -1,7 +1,7 @@
 import type { ToolContext } from './context';
 import { failureText } from './failure';
 import { bounded } from './output';
-import type { AssistantTool, ToolAnswer } from './tool';
+import type { AssistantTool, ChangeDescription, ToolAnswer, Words } from './tool';
 import { agentDetailsTool } from './tools/agent';
 import { createBranchTool, promoteTool, publishTool } from './tools/deploy';
 import { sendMessagesTool } from './tools/chat';
@@ -52,5 +52,28 @@ export async function invokeTool(
     return { text: bounded(context.redact(text)), isError: false };
   } catch (err) {
     return { text: bounded(context.redact(failureText(err, tool.kind))), isError: true };
+  }
+}
+
+/**
+ * What a change tool will do with this input, for the person's confirmation (the editor's prepareInvocation):
+ * checked and masked as an answer is. Bad input, or a folder or agent that cannot be found, is `{ problem }`: then
+ * nothing is asked, and invoking the tool answers the same problem.
+ */
+export async function describeChange(
+  tool: AssistantTool,
+  input: unknown,
+  context: ToolContext,
+  words: Words,
+  signal?: AbortSignal,
+): Promise<ChangeDescription | { problem: string }> {
+  if (!tool.describe) return { problem: `${tool.name} changes nothing: it needs no confirmation.` };
+  const problem = inputProblem(tool, input, context);
+  if (problem !== undefined) return { problem: context.redact(problem) };
+  try {
+    const d = await tool.describe((input ?? {}) as Record<string, unknown>, context, words, signal);
+    return { title: context.redact(d.title), message: context.redact(d.message), live: d.live };
+  } catch (err) {
+    return { problem: context.redact(failureText(err, 'read')) };
   }
 }

@@ -1,5 +1,6 @@
 import { lint, LINT_SUMMARY } from '../lint/lintCommand';
 import { serve, SERVE_SUMMARY } from '../localPlatform/serveCommand';
+import { mcpCommand, MCP_SUMMARY } from './mcpCommand';
 import { testCommand, TEST_SUMMARY } from './testCommand';
 
 /** One subcommand of `node dist/cli.js`: its run resolves to the process's exit code, or to undefined when it keeps the process running (serve). */
@@ -22,4 +23,5 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   },
   lint: { summary: LINT_SUMMARY, run: lint },
   test: { summary: TEST_SUMMARY, run: (args) => testCommand(args) },
+  mcp: { summary: MCP_SUMMARY, run: (args) => mcpCommand(args) },
 };

@@ -54,13 +54,16 @@ export function readProfileFile(path: string): ProfileFile {
   };
 }
 
+/** What a target needs of a case (or of a conversation the assistant tools hold): the agent and the environment it names. */
+export type CaseReach = Pick<TestCase, 'agent' | 'environment'>;
+
 /** Cases run against a profile's environment with the Chat keys of the environment variables. */
 export function profileTargets(
   file: ProfileFile,
   environment: string,
   transport: Transport,
   env: NodeJS.ProcessEnv,
-): (testCase: TestCase) => CaseTarget {
+): (testCase: CaseReach) => CaseTarget {
   const credentials: Partial<Record<CredentialId, string>> = {
     ...(env[CHAT_KEY_VARIABLE] ? { chatApiKey: env[CHAT_KEY_VARIABLE] } : {}),
     ...(env[CHAT_TOKEN_VARIABLE] ? { chatConnectorToken: env[CHAT_TOKEN_VARIABLE] } : {}),
@@ -84,7 +87,7 @@ export function profileTargets(
  * own Chat connector and key, in the environment the connector serves (a case naming an agent the local platform
  * does not have is skipped, never sent to another).
  */
-export function localTargets(lp: LocalPlatform, transport: Transport): (testCase: TestCase) => CaseTarget {
+export function localTargets(lp: LocalPlatform, transport: Transport): (testCase: CaseReach) => CaseTarget {
   const { state } = lp.platform;
   const clients = new Map<string, ChatClient>();
   return (testCase) => {

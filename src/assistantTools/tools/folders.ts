@@ -78,12 +78,18 @@ export const agentFoldersTool = defineTool<{ remote?: boolean; offset?: number; 
       let readRemote = remote;
       let unread: string | undefined;
       try {
-        status = await context.folderStatus(f.path, remote, signal);
+        try {
+          status = await context.folderStatus(f.path, remote, signal);
+        } catch (err) {
+          if (!remote) throw err;
+          // The platform's side may be unreadable (an endpoint the spec does not show): the files still say much.
+          unread = failureText(err, 'read');
+          status = await context.folderStatus(f.path, false, signal);
+          readRemote = false;
+        }
       } catch (err) {
-        if (!remote) throw err;
-        unread = failureText(err, 'read');
-        status = await context.folderStatus(f.path, false, signal);
-        readRemote = false;
+        blocks.push(`${head}\n  state could not be read: ${failureText(err, 'read')}`);
+        continue;
       }
       blocks.push(
         lines(

@@ -36,7 +36,7 @@ export class EditorLanguageModelTool implements vscode.LanguageModelTool<Input> 
     const tool = this.definition();
     const invocationMessage = vscode.l10n.t('{0}: {1}…', vscode.l10n.t('Agent Workbench'), tool.title);
     const change = await withSignal(token, (signal) => this.describe(tool, options.input, signal));
-    if (!change) return { invocationMessage };
+    if (!change || 'problem' in change) return { invocationMessage };
     return { invocationMessage, confirmationMessages: confirmationOf(change) };
   }
 
@@ -47,6 +47,8 @@ export class EditorLanguageModelTool implements vscode.LanguageModelTool<Input> 
     const tool = this.definition();
     const text = await withSignal(token, async (signal) => {
       const change = await this.describe(tool, options.input, signal);
+      // A change whose confirmation could not say what it changes was not asked, so it is not made.
+      if (change && 'problem' in change) return change.problem;
       if (change?.live && !(await askLive(change)))
         return vscode.l10n.t('Nothing was done: the person did not confirm "{0}", which reaches live.', change.title);
       const answer = await assistantRuntime().invokeTool(tool, options.input, this.context, signal);
@@ -56,32 +58,22 @@ export class EditorLanguageModelTool implements vscode.LanguageModelTool<Input> 
   }
 
   /**
-   * What a tool would change, when it is to be confirmed: always for a change tool (where it cannot be read, the input
-   * as given and why), for another tool only when it may reach live. Undefined for input that fails its schema: the
-   * tool answers what to fix and does nothing, so there is nothing to confirm.
+   * What a tool would change, when it is to be confirmed (checked and masked as an answer is): for a change tool its
+   * description, or the problem of its input (bad input, a folder or agent not found) with nothing to confirm; for
+   * another tool only what may reach live.
    */
   private async describe(
     tool: AssistantTool,
     input: Input,
     signal: AbortSignal,
-  ): Promise<ChangeDescription | undefined> {
-    if (assistantRuntime().inputProblem(tool, input, this.context) !== undefined) return undefined;
-    if (!tool.describe) return this.liveConversations(tool, input ?? {});
-    try {
-      const change = await tool.describe(input ?? {}, this.context, vscode.l10n, signal);
-      return tool.kind === 'change' || change.live ? change : undefined;
-    } catch (err) {
-      if (tool.kind !== 'change') return undefined;
-      return {
-        title: tool.title,
-        message: vscode.l10n.t(
-          'What this changes could not be read ({0}). Input: {1}',
-          this.context.redact(err instanceof Error ? err.message : String(err)),
-          this.context.redact(JSON.stringify(input ?? {})),
-        ),
-        live: true,
-      };
+  ): Promise<ChangeDescription | { problem: string } | undefined> {
+    const runtime = assistantRuntime();
+    if (tool.describe) {
+      const change = await runtime.describeChange(tool, input, this.context, vscode.l10n, signal);
+      return 'problem' in change || tool.kind === 'change' || change.live ? change : undefined;
     }
+    if (runtime.inputProblem(tool, input, this.context) !== undefined) return undefined;
+    return this.liveConversations(tool, input ?? {});
   }
 
   /**

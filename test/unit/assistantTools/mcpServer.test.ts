@@ -1,0 +1,272 @@
+// `node dist/cli.js mcp`: the assistant tools over MCP, driven by the SDK's own client over stdio against the local
+// platform the server starts (--local). Runs in the mode of AGENT_WORKBENCH_RESPONSES (full, minimal, spec-only).
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { AgentsClient } from '../../../src/client/agents';
+import { ASSISTANT_TOOLS } from '../../../src/assistantTools/catalog';
+import { LOCAL_AGENT_ID } from '../../../src/localPlatform/seed/credentials';
+import { startLocalPlatform } from '../../../src/localPlatform/server';
+import { NodeFileSystem } from '../../../src/workspace/fileSystem';
+import { AgentMirror } from '../../../src/workspace/mirror';
+import { localContext } from '../../support/localClient';
+import { RESPONSES } from '../../support/localPlatform';
+import { secretsIn } from '../../support/secretsScan';
+
+// The source entry through tsx, as test/unit/cli.test.ts runs it: the unit run needs no build first.
+const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
+const SPEC_ONLY = RESPONSES === 'spec-only';
+/** The demo week of `mcp --local` ends at the current hour: these ranges hold it whatever the hour. */
+const WEEK_AGO = new Date(Date.now() - 8 * 24 * 3_600_000).toISOString();
+const SOON = new Date(Date.now() + 2 * 3_600_000).toISOString();
+
+const TESTS_YAML = `cases:
+  - name: Opening hours
+    turns:
+      - contains: Hello
+      - user: What are your opening hours?
+        contains: [Monday, Saturday]
+  - name: Password reset
+    turns:
+      - user: How do I reset my password?
+        contains: reset link
+        reference: We sent you a reset link.
+`;
+
+/** A workspace with the support agent's main branch checked out (from a local platform with the same seed). */
+async function workspace(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'aw-mcp-'));
+  const folder = join(dir, 'support');
+  mkdirSync(join(folder, 'tests'), { recursive: true });
+  const lp = await startLocalPlatform({ port: 0, seed: 'demo', responses: RESPONSES, streamDelayMs: 0 });
+  const ctx = localContext(lp);
+  try {
+    await new AgentMirror(new NodeFileSystem(folder), new AgentsClient(ctx)).checkout({
+      agentId: LOCAL_AGENT_ID,
+      name: 'Support Desk',
+      profile: 'local',
+      branch: { branchId: 'br_support_main', name: 'main' },
+    });
+  } finally {
+    ctx.transport.dispose();
+    await lp.close();
+  }
+  writeFileSync(join(folder, 'tests', 'support.yaml'), TESTS_YAML);
+  return dir;
+}
+
+interface Answer {
+  text: string;
+  isError: boolean;
+}
+
+/** Every answer of the run, for the secrets scan at the end. */
+const answers: string[] = [];
+
+async function connect(dir: string, extra: string[] = []): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...CLI, 'mcp', '--local', '--responses', RESPONSES, '--workspace', dir, ...extra],
+    cwd: process.cwd(),
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'agent-workbench-test', version: '0.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Answer> {
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+  const content = result.content as Array<{ type: string; text?: string }>;
+  const text = content.map((c) => c.text ?? '').join('\n');
+  answers.push(text);
+  return { text, isError: result.isError === true };
+}
+
+describe(`the MCP server (node dist/cli.js mcp --local, ${RESPONSES} answers)`, () => {
+  let dir: string;
+  let client: Client;
+
+  before(async () => {
+    dir = await workspace();
+    client = await connect(dir);
+  });
+  after(async () => {
+    await client?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('lists every tool with its input schema, and the change tools as refused without --allow-writes', async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ASSISTANT_TOOLS.map((t) => t.name),
+    );
+    for (const t of tools) {
+      assert.equal(t.inputSchema.type, 'object', t.name);
+      assert.ok((t.description ?? '').length > 60, `${t.name} is described for the model`);
+    }
+    const push = tools.find((t) => t.name === 'agentWorkbench_push')!;
+    assert.match(push.description ?? '', /without --allow-writes/);
+    assert.equal(push.annotations?.destructiveHint, true);
+    assert.equal(tools.find((t) => t.name === 'agentWorkbench_transcript')!.annotations?.readOnlyHint, true);
+  });
+
+  test('agent folders: the checked-out folder with its agent, branch and sync state', async () => {
+    const a = await call(client, 'agentWorkbench_agentFolders');
+    assert.equal(a.isError, false, a.text);
+    assert.match(a.text, /support: agent Support Desk \(ag_support\), branch main \(br_support_main\), profile local/);
+    assert.match(a.text, SPEC_ONLY ? /state: / : /state: in sync with the platform/);
+  });
+
+  test("agent details: branches, deployments per environment and numbers, or the spec's gap in words", async () => {
+    const a = await call(client, 'agentWorkbench_agentDetails', { agentId: 'ag_support' });
+    assert.equal(a.isError, false, a.text);
+    assert.match(a.text, /Numbers \(\d+\):/);
+    if (SPEC_ONLY) {
+      assert.match(
+        a.text,
+        /Branches: could not be read\. .*does not seem to offer the endpoint.*docs\/api-assumptions\.md/,
+      );
+      assert.match(a.text, /Deployments: could not be read\./);
+    } else {
+      assert.match(a.text, /Branches \(\d+\):\n {2}main \(br_support_main\) \[default\]/);
+      assert.match(a.text, /Deployments per environment[^\n]*\n {2}sandbox: /);
+      assert.match(a.text, /\n {2}live: /);
+    }
+  });
+
+  test('conversations by range and by transcript search, then one transcript with turns, latency and metrics', async () => {
+    const list = await call(client, 'agentWorkbench_conversations', {
+      environment: 'live',
+      from: WEEK_AGO,
+      to: SOON,
+      limit: 5,
+    });
+    assert.equal(list.isError, false, list.text);
+    assert.match(list.text, new RegExp(`^\\d+ conversation\\(s\\) in live from ${WEEK_AGO}`));
+    assert.match(list.text, /More conversations match: call again with the same filters and cursor "/);
+    const id = /^ {2}(\S+) · /m.exec(list.text)?.[1];
+    assert.ok(id, list.text);
+
+    const search = await call(client, 'agentWorkbench_conversations', {
+      environment: 'live',
+      search: 'hours',
+      limit: 3,
+    });
+    assert.equal(search.isError, false, search.text);
+    assert.match(search.text, /matching "hours"/);
+
+    const one = await call(client, 'agentWorkbench_transcript', {
+      conversationId: id,
+      environment: 'live',
+      from: WEEK_AGO,
+      to: SOON,
+    });
+    assert.equal(one.isError, false, one.text);
+    assert.match(one.text, new RegExp(`^Conversation ${id}\\n {2}started `));
+    assert.match(one.text, /handoff/);
+    assert.match(one.text, /metrics: /);
+    assert.match(one.text, /^1\. user \(/m);
+    assert.match(one.text, /latency \d+ ms/);
+  });
+
+  test('the concurrency series and the current alerts', async () => {
+    const c = await call(client, 'agentWorkbench_concurrency', { environment: 'live', lastHours: 24 });
+    assert.equal(c.isError, false, c.text);
+    assert.match(c.text, /^Concurrent conversations in live from \S+ to \S+, 28[89] windows of 5 minutes:/);
+    assert.match(c.text, /peak [1-9]\d* at \d{4}-/);
+
+    const alerts = await call(client, 'agentWorkbench_currentAlerts');
+    assert.equal(alerts.isError, false, alerts.text);
+    assert.match(alerts.text, /(alert rule\(s\) firing now|No alert rule is firing now)/);
+    assert.match(alerts.text, /The spec shows GET \/v1\/alerts but not the shape of its answer/);
+  });
+
+  test("a conversation test run: each case's outcome, and a failing turn's expected and actual answer", async () => {
+    const run = await call(client, 'agentWorkbench_runConversationTests', { target: 'local' });
+    assert.equal(run.isError, false, run.text);
+    assert.match(run.text, /✔ \S*support\.yaml › Opening hours/);
+    assert.match(run.text, /✖ \S*support\.yaml › Password reset/);
+    assert.match(run.text, /turn 1 \(line \d+\), contains: The answer does not contain "reset link"/);
+    assert.match(run.text, /expected: We sent you a reset link\./);
+    assert.match(run.text, /actual: {3}\S/);
+    assert.match(run.text, /1 passed, 1 failed$/);
+  });
+
+  test('talking to the agent: the greeting and each answer, and the handoff', async () => {
+    const a = await call(client, 'agentWorkbench_sendMessages', {
+      messages: ['What are your opening hours?', 'I want to speak to a person'],
+      end: true,
+    });
+    assert.equal(a.isError, false, a.text);
+    assert.match(a.text, /agent \(greeting, \d+ ms\): /);
+    assert.match(a.text, /user: What are your opening hours\?\nagent \(\d+ ms\): .*Monday/);
+    assert.match(a.text, /handoff to human-support-queue/);
+  });
+
+  test('the checks of an agent folder', async () => {
+    const a = await call(client, 'agentWorkbench_checkAgentFolder', { folder: 'support' });
+    assert.equal(a.isError, false, a.text);
+    assert.match(a.text, /(No problems in support|error\(s\), \d+ warning\(s\))/);
+  });
+
+  test('bad input is answered with what to fix, and nothing runs', async () => {
+    const a = await call(client, 'agentWorkbench_conversations', { limit: 500, colour: 'blue' });
+    assert.equal(a.isError, true);
+    assert.match(a.text, /The input of agentWorkbench_conversations was not used: fix these and call it again\./);
+    assert.match(a.text, /- limit must be at most 50/);
+    assert.match(a.text, /- colour is not a known property/);
+  });
+
+  test('a change tool is refused without --allow-writes, with how to allow it', async () => {
+    const a = await call(client, 'agentWorkbench_createBranch', { agentId: 'ag_support', name: 'refused-branch' });
+    assert.equal(a.isError, true);
+    assert.match(
+      a.text,
+      /agentWorkbench_createBranch changes the platform .* started without --allow-writes, so nothing was done/,
+    );
+    assert.match(a.text, /restart the server with --allow-writes \(node dist\/cli\.js mcp .*--allow-writes\)/);
+  });
+
+  test('with --allow-writes, a branch is created, an edit pushed and the draft published on the local platform', async () => {
+    const writer = await connect(dir, ['--allow-writes']);
+    try {
+      const a = await call(writer, 'agentWorkbench_createBranch', { agentId: 'ag_support', name: 'assistant-trial' });
+      assert.equal(a.isError, false, a.text);
+      assert.match(a.text, /^Created branch assistant-trial( \(br_\w+\))? of agent ag_support/);
+
+      writeFileSync(join(dir, 'support', 'behavior.md'), 'Greet callers in one short sentence.\n');
+      const push = await call(writer, 'agentWorkbench_push', { folder: 'support' });
+      if (SPEC_ONLY) {
+        // The branch cannot be read where the spec shows no read: a push cannot tell what changed there.
+        assert.equal(push.isError, true);
+        assert.match(push.text, /The platform does not let this branch be read .* Nothing was pushed\./);
+      } else {
+        assert.equal(push.isError, false, push.text);
+        assert.match(
+          push.text,
+          /^Pushed support \(agent Support Desk ag_support, branch main\): 1 change\(s\) sent\.\n {2}behavior\.md: the behavior/,
+        );
+      }
+
+      const publish = await call(writer, 'agentWorkbench_publishToSandbox', { agentId: 'ag_support' });
+      assert.equal(publish.isError, false, publish.text);
+      assert.match(publish.text, /^Published agent ag_support to sandbox: deployment \S+, version \S+, now in sandbox/);
+    } finally {
+      await writer.close();
+    }
+  });
+
+  test('[AUTH-2] no answer of the run holds a secret used in it', () => {
+    assert.ok(answers.length >= 10);
+    assert.deepEqual(
+      answers.flatMap((text, i) => secretsIn(text, `answer ${i + 1}`)),
+      [],
+    );
+  });
+});
