@@ -38,6 +38,7 @@ const UI_FEATURES = [
   'localPlatform',
   'diagnostics',
   'testing',
+  'assistant',
 ];
 
 /**

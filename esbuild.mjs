@@ -86,6 +86,7 @@ const configs = [
       workspace: 'src/workspace/runtime.ts',
       lint: 'src/lint/runtime.ts',
       agentTests: 'src/agentTests/runtime.ts',
+      assistantTools: 'src/ui/assistant/runtime.ts',
     },
     outdir: 'dist',
     format: 'cjs',

@@ -43,6 +43,8 @@ export interface TestingApi {
   sourceControl(): { folders: SourceControlSnapshot[]; statusBar: string | undefined };
   /** The Testing view's conversation tests: the controller, its run profiles, and what each run reported. */
   conversationTests(): ConversationTests;
+  /** The language model tools as registered, by name (their prepareInvocation, which VS Code calls before invoke). */
+  languageModelTools(): ReadonlyMap<string, EditorLanguageModelTool>;
 }
 import { registerChatCommands } from './ui/panels/chat/chatCommands';
 import { openWalkthroughOnFirstStart } from './ui/walkthrough';
@@ -57,6 +59,8 @@ import { registerSyncCommands } from './ui/workspace/syncCommands';
 import { registerAgentDiagnostics } from './ui/diagnostics/registerDiagnostics';
 import { ConversationTests } from './ui/testing/conversationTests';
 import { promotionGate } from './ui/testing/promotionGate';
+import { contributedToolNames } from './ui/assistant/contributedTools';
+import { type EditorLanguageModelTool, registerLanguageModelTools } from './ui/assistant/languageModelTools';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -80,6 +84,7 @@ interface Running {
   readonly viewState: TestingApi['viewState'];
   readonly sourceControl: TestingApi['sourceControl'];
   readonly conversationTests: ConversationTests;
+  readonly languageModelTools: ReadonlyMap<string, EditorLanguageModelTool>;
   readonly activationTimeMs: number;
 }
 
@@ -136,6 +141,15 @@ function start(context: vscode.ExtensionContext): Running {
     registerAgentDiagnostics(context.extensionUri, profiles, vault),
   ])
     store.add(registration);
+  // The assistant tools as language model tools: registered by name here, their code loaded on first use.
+  const languageModelTools = registerLanguageModelTools(contributedToolNames(context.extension.packageJSON), {
+    connection,
+    models,
+    redactor: log.redactor,
+    folders: agentFolders,
+    sourceControls,
+  });
+  store.add(languageModelTools.disposable);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.
   store.add(agentsView.tree.onDidFail((reason) => log.warn(reason)));
   store.add(alertsTree.onDidFail((reason) => log.warn(reason)));
@@ -157,6 +171,7 @@ function start(context: vscode.ExtensionContext): Running {
     viewState,
     sourceControl,
     conversationTests,
+    languageModelTools: languageModelTools.tools,
     activationTimeMs,
   };
 }
@@ -188,6 +203,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     restorePanel: (viewType, state) => restorePanel(context.extensionUri, viewType, state),
     sourceControl: () => current().sourceControl(),
     conversationTests: () => current().conversationTests,
+    languageModelTools: () => current().languageModelTools,
     trackDisposables: () => {
       const leaks = new LeakTracker();
       const previous = setDisposableTracker(leaks);

@@ -32,7 +32,7 @@ function nodeTestSummary(output) {
 
 /** The integration suites that run in the spec-only mode too (suite titles). */
 const SPEC_ONLY_FLOWS =
-  '^(Alerts view against a platform with only the spec endpoints|Answers the extension cannot fully read|Concurrency chart|Connection profiles|Runtime tools|Transcript viewer) ';
+  '^(Alerts view against a platform with only the spec endpoints|Answers the extension cannot fully read|Concurrency chart|Connection profiles|Language model tools against a platform with only the spec endpoints|Runtime tools|Transcript viewer) ';
 
 const PARTS = [
   // Each of these two keeps one core busy: they run at once (their lines interleave, each whole).

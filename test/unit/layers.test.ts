@@ -82,6 +82,7 @@ test('inside src/ui, the base folders are below the feature folders and a featur
   has('ui-runtimeTools-apart', 'src/ui/runtimeTools/usesLocalPlatform.ts', 'src/ui/localPlatform/usesExplorer.ts');
   has('ui-localPlatform-apart', 'src/ui/localPlatform/usesExplorer.ts', 'src/ui/explorer/node.ts');
   has('ui-testing-apart', 'src/ui/testing/usesPanels.ts', 'src/ui/panels/host.ts');
+  has('ui-assistant-apart', 'src/ui/assistant/usesTesting.ts', 'src/ui/testing/usesPanels.ts');
   // The one narrow edge: the chat panel may name a runtime tool's types, nothing more, and no other panel may.
   has('ui-panels-chat-runtimeTools-types-only', 'src/ui/panels/chat/usesTool.ts', 'src/ui/runtimeTools/tool.ts');
   has('ui-runtimeTools-only-from-panels-chat', 'src/ui/panels/replay/usesTool.ts', 'src/ui/runtimeTools/tool.ts');

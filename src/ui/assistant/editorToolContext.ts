@@ -1,0 +1,186 @@
+import * as vscode from 'vscode';
+import type { AgentFolder, ChatRequest, DeploymentRef, ToolContext } from '../../assistantTools/context';
+import type { CaseTarget } from '../../agentTests/runner';
+import type { TestFile } from '../../agentTests/format';
+import type { ConcurrencyQueryInput } from '../../contract/concurrency';
+import type { ConversationsQueryInput } from '../../contract/conversations';
+import type { Problem } from '../../lint/problem';
+import type { Redactor } from '../../core/redact';
+import type { AgentManifest } from '../../workspace/agentManifest';
+import { requireClients, requireModel, UserFacingError, untilAborted } from '../common/commandSupport';
+import type { Connection } from '../connection/connection';
+import { Command } from '../ids';
+import type { ProfileModels } from '../model/profileModels';
+import { ChatReach } from './chatReach';
+import { type FolderSourceControls, FolderSync } from './folderSync';
+import { readTestFiles } from './testFiles';
+
+/** The editor's index of checked-out agent folders (src/ui/workspace/agentFolders.ts). */
+export interface AgentFolderIndex {
+  scan(): Promise<void>;
+  list(): ReadonlyArray<{ readonly root: string; readonly uri: vscode.Uri; readonly manifest: AgentManifest }>;
+  folderOf(uri: vscode.Uri): { readonly manifest: AgentManifest } | undefined;
+}
+
+/** What Check Agent Folder answers (src/ui/diagnostics/registerDiagnostics.ts). */
+interface FolderCheck {
+  folder: string;
+  problems: Problem[];
+}
+
+/** What the editor's tool context is made of: the objects extension.ts builds. */
+export interface EditorToolParts {
+  readonly connection: Connection;
+  readonly models: ProfileModels<object>;
+  readonly redactor: Redactor;
+  readonly folders: AgentFolderIndex;
+  readonly sourceControls: FolderSourceControls;
+}
+
+/**
+ * The assistant tools' ToolContext in the editor: reads through the model (the values the views show, read afresh
+ * so an answer is what the platform holds now), writes through the platform clients of the active profile and then
+ * into the model, pull and push through the folder's Source Control, the checks through Check Agent Folder, and
+ * conversations with the reach of the Testing view.
+ */
+export class EditorToolContext implements ToolContext {
+  private readonly sync: FolderSync;
+  private readonly reach: ChatReach;
+
+  constructor(private readonly parts: EditorToolParts) {
+    this.sync = new FolderSync(parts.connection, parts.models, parts.sourceControls);
+    this.reach = new ChatReach(parts.connection, parts.models);
+  }
+
+  get connectionName(): string {
+    return this.parts.connection.profiles.active?.name ?? vscode.l10n.t('no connection profile');
+  }
+
+  redact(text: string): string {
+    return this.parts.redactor.redact(text);
+  }
+
+  async agentFolders(): Promise<readonly AgentFolder[]> {
+    await this.parts.folders.scan();
+    const profileId = this.parts.connection.profiles.active?.id;
+    const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    return this.parts.folders.list().map((f) => ({
+      path: f.root,
+      label: vscode.workspace.asRelativePath(f.uri, several),
+      manifest: f.manifest,
+      sameConnection: f.manifest.profile === profileId,
+    }));
+  }
+
+  folderStatus(path: string, remote: boolean, signal?: AbortSignal) {
+    return this.sync.status(path, remote, signal);
+  }
+
+  pull(path: string, signal?: AbortSignal) {
+    return this.sync.pull(path, signal);
+  }
+
+  push(path: string, signal?: AbortSignal) {
+    return this.sync.push(path, signal);
+  }
+
+  private get agentsModel() {
+    return requireModel(this.parts.models).agents;
+  }
+
+  listAgents(signal?: AbortSignal) {
+    return untilAborted(this.agentsModel.agents.refresh(), signal ?? new AbortController().signal);
+  }
+
+  async agent(agentId: string, signal?: AbortSignal) {
+    signal?.throwIfAborted();
+    const found = await this.agentsModel.find(agentId);
+    if (found) return found;
+    // Where one agent cannot be read alone, the list says whether it exists.
+    const listed = (await this.agentsModel.agents.get()).find((a) => a.agentId === agentId);
+    if (listed) return listed;
+    throw new UserFacingError(vscode.l10n.t('The platform has no agent {0}.', agentId));
+  }
+
+  branches(agentId: string, signal?: AbortSignal) {
+    return this.fresh(this.agentsModel.agent(agentId).branches, signal);
+  }
+
+  deployments(agentId: string, signal?: AbortSignal) {
+    return this.fresh(this.agentsModel.agent(agentId).deployments, signal);
+  }
+
+  numbers(agentId: string, signal?: AbortSignal) {
+    return this.fresh(this.agentsModel.agent(agentId).numbers, signal);
+  }
+
+  conversations(query: ConversationsQueryInput, signal?: AbortSignal) {
+    return requireClients(this.parts.connection).conversations.page(query, signal);
+  }
+
+  concurrency(query: ConcurrencyQueryInput, signal?: AbortSignal) {
+    return requireClients(this.parts.connection).concurrency.query(query, signal);
+  }
+
+  currentAlerts(signal?: AbortSignal) {
+    return this.fresh(requireModel(this.parts.models).alerts.currentAlerts, signal);
+  }
+
+  chatTargets(): readonly string[] {
+    return this.reach.targets();
+  }
+
+  chat(request: ChatRequest): Promise<CaseTarget> {
+    return this.reach.chat(request);
+  }
+
+  testFiles(paths: readonly string[], signal?: AbortSignal): Promise<readonly TestFile[]> {
+    return readTestFiles(paths, (uri) => this.parts.folders.folderOf(uri), signal);
+  }
+
+  /** The checks of the folder as Check Agent Folder runs them: files on disk and open documents, the Problems panel updated. */
+  async diagnostics(path: string): Promise<readonly Problem[]> {
+    const check = await vscode.commands.executeCommand<FolderCheck | undefined>(
+      Command.checkAgentFolder,
+      vscode.Uri.file(path),
+      { quiet: true },
+    );
+    if (!check)
+      throw new UserFacingError(
+        vscode.l10n.t('The checks of {0} did not run: the notification and the log say why.', path),
+      );
+    return check.problems;
+  }
+
+  async publish(agentId: string, signal?: AbortSignal) {
+    const result = await requireClients(this.parts.connection).agents.publish(agentId, 'sandbox', '', signal);
+    this.agentsModel.agent(agentId).deployments.invalidate();
+    return result;
+  }
+
+  async promote(agentId: string, deployment: DeploymentRef, signal?: AbortSignal) {
+    const context = {
+      ...(deployment.environment ? { environment: deployment.environment } : {}),
+      ...(deployment.version ? { version: deployment.version } : {}),
+    };
+    const result = await requireClients(this.parts.connection).agents.promote(agentId, deployment.id, context, signal);
+    this.agentsModel.agent(agentId).deployments.invalidate();
+    return result;
+  }
+
+  async createBranch(agentId: string, name: string, signal?: AbortSignal) {
+    const client = requireClients(this.parts.connection).agents;
+    const made = await client.createBranch(agentId, name, signal);
+    const agent = this.agentsModel.agent(agentId);
+    agent.branches.invalidate();
+    // The spec shows the answer only as "new branch": where it has no id, the branch is found by its name.
+    if (made.branchId) return made;
+    const found = (await agent.branches.get().catch(() => [])).find((b) => b.name === name);
+    return found ? { ...made, branchId: found.branchId } : made;
+  }
+
+  /** A part of the model read afresh (a tool's answer is what the platform holds now), and every view showing it told. */
+  private fresh<T>(part: { refresh(): Promise<T> }, signal?: AbortSignal): Promise<T> {
+    return untilAborted(part.refresh(), signal ?? new AbortController().signal);
+  }
+}
