@@ -57,6 +57,7 @@ import { registerSyncCommands } from './ui/workspace/syncCommands';
 import { registerAgentDiagnostics } from './ui/diagnostics/registerDiagnostics';
 import { ConversationTests } from './ui/testing/conversationTests';
 import { promotionGate } from './ui/testing/promotionGate';
+import { registerSaveAsTest } from './ui/testing/saveAsTestCommand';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -123,6 +124,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerConcurrencyCommands(context.extensionUri, connection, log, models, agentsView.remembered),
     registerReplayCommands(context.extensionUri, connection, log),
     registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree),
+    registerSaveAsTest(),
   ])
     store.add(registration);
   // File mirror: source control, quick diff against the base, file decorations and sync status.
