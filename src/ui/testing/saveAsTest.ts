@@ -46,7 +46,13 @@ export async function saveConversationAsTest(
   if (!chosen) return undefined;
   const uri = chosen.uri ?? (await askNewFile(testsDir));
   if (!uri) return undefined;
-  const before = chosen.uri ? new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)) : undefined;
+  // A file open in the editor is read and written there, so its unsaved edits are kept.
+  const open = chosen.uri && vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  const before = open
+    ? open.getText()
+    : chosen.uri
+      ? new TextDecoder().decode(await vscode.workspace.fs.readFile(uri))
+      : undefined;
   const taken =
     before === undefined
       ? []
@@ -86,7 +92,12 @@ export async function saveConversationAsTest(
     if ('problem' in appended) throw new UserFacingError(`${path.basename(uri.fsPath)}: ${appended.problem}`);
     text = appended.text;
   }
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  if (open) {
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(0, 0, open.lineCount, 0), text);
+    if (!(await vscode.workspace.applyEdit(edit)) || !(await open.save()))
+      throw new UserFacingError(vscode.l10n.t('{0} could not be written.', path.basename(uri.fsPath)));
+  } else await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   const made = runtime.parseTestFile(uri.fsPath, text).cases.find((c) => c.name === name);
   const line = made?.nameRange.startLine ?? 0;
   const editor = await vscode.window.showTextDocument(uri, {
