@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ConversationTests } from '../../src/ui/testing/conversationTests';
 import type { SavedTest } from '../../src/ui/testing/saveAsTest';
+import { serializeAgentManifest } from '../../src/workspace/agentManifest';
 import { call } from '../support/http';
 import { answers, type ChatPanelHandle, openChat } from '../support/editor/chatPanel';
 import { activateExtension, type LocalPlatformUrls, startLocalPlatformInEditor } from '../support/editor/extension';
@@ -62,17 +63,13 @@ suite('Conversation tests made from conversations', function () {
     await new LocalAdmin(urls.admin).reset('demo');
     api = await activateExtension();
     tests = api.testing!.conversationTests();
-    await vscode.workspace.fs.writeFile(
-      vscode.Uri.joinPath(folder, 'agent.json'),
-      new TextEncoder().encode(
-        JSON.stringify({
-          agentId: 'ag_support',
-          name: 'Support Desk',
-          profile: 'local',
-          branch: { branchId: 'br_support_main', name: 'main' },
-        }),
-      ),
-    );
+    const manifest = serializeAgentManifest({
+      agentId: 'ag_support',
+      name: 'Support Desk',
+      profile: 'local',
+      branch: { branchId: 'br_support_main', name: 'main' },
+    });
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'agent.json'), new TextEncoder().encode(manifest));
   });
 
   suiteTeardown(async () => {

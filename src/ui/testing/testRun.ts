@@ -3,6 +3,7 @@ import type { TestCase } from '../../agentTests/format';
 import type { CaseResult, CaseTarget, ChatConversations } from '../../agentTests/runner';
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import { prompts } from '../common/prompts';
+import { Command } from '../ids';
 import { type TestItemData, toRange } from './testItems';
 
 /** Where a run profile sends the cases. */
@@ -152,7 +153,8 @@ export async function runConversationTests(opts: {
               : { chat },
           listener: {
             caseStarted: (testCase) => report(byCase.get(testCase)!, 'started'),
-            caseFinished: (result) => reportCase(result, byCase.get(result.testCase)!, report, output),
+            caseFinished: (result) =>
+              reportCase(result, byCase.get(result.testCase)!, report, output, target.environment),
           },
         },
       );
@@ -171,6 +173,7 @@ function reportCase(
   caseItem: vscode.TestItem,
   report: (item: vscode.TestItem, state: ReportedItem['state'], messages?: vscode.TestMessage[]) => void,
   output: (text: string, item?: vscode.TestItem) => void,
+  environment: string,
 ): void {
   const runtime = agentTestsRuntime();
   const uri = caseItem.uri!;
@@ -196,6 +199,13 @@ function reportCase(
     const title = many ? vscode.l10n.t('{0}, run {1}', result.testCase.name, run.attempt) : result.testCase.name;
     const id = run.conversationId ? ` (${run.conversationId})` : '';
     output(`── ${title}${id}\n${run.transcript.join('\n')}\n`, caseItem);
+    if (!run.passed && !run.cancelled && run.conversationId) {
+      const link = conversationLink(run.conversationId, result.testCase.agent, environment);
+      output(vscode.l10n.t('Open it: Agent Workbench: Open Conversation {0}', run.conversationId) + '\n', caseItem);
+      const m = new vscode.TestMessage(link);
+      m.location = new vscode.Location(uri, caseItem.range ?? new vscode.Range(0, 0, 0, 0));
+      caseMessages.push(m);
+    }
   }
   output(`${runtime.caseLine(result)}\n`, caseItem);
   if (result.outcome === 'skipped' || result.outcome === 'cancelled') {
@@ -226,4 +236,28 @@ function reportCase(
     );
   }
   report(caseItem, 'failed', caseMessages);
+}
+
+/**
+ * A failing run's conversation, a link that opens it in the transcript viewer: a Chat API conversation is recorded
+ * under its `conversation_id` (docs/api-assumptions.md); the chat playground cannot take up a conversation already
+ * made, so the transcript viewer is where it is read.
+ */
+function conversationLink(
+  conversationId: string,
+  agentId: string | undefined,
+  environment: string,
+): vscode.MarkdownString {
+  const args = encodeURIComponent(
+    JSON.stringify({ conversationId, environment, ...(agentId !== undefined ? { agentId } : {}) }),
+  );
+  const md = new vscode.MarkdownString(
+    vscode.l10n.t(
+      'Conversation {0}: [open it in the transcript viewer]({1})',
+      conversationId,
+      `command:${Command.openConversation}?${args}`,
+    ),
+  );
+  md.isTrusted = { enabledCommands: [Command.openConversation] };
+  return md;
 }
