@@ -103,7 +103,7 @@ function start(context: vscode.ExtensionContext): Running {
   const agentsView = createAgentsView(connection, models, context.workspaceState, agentFolders);
   store.add(agentsView.disposable);
   // The Testing view's conversation tests (tests/*.yaml), read when the view first asks for them.
-  const conversationTests = store.add(new ConversationTests(connection));
+  const conversationTests = store.add(new ConversationTests(connection, models));
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
   const alertsTree = store.add(new AlertsTree(models, webhookSecrets, new RememberedAlerts(context.globalState)));
   for (const registration of [

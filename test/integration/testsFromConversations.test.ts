@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ConversationTests } from '../../src/ui/testing/conversationTests';
 import type { SavedTest } from '../../src/ui/testing/saveAsTest';
+import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
 import { serializeAgentManifest } from '../../src/workspace/agentManifest';
 import { call } from '../support/http';
 import { answers, type ChatPanelHandle, openChat } from '../support/editor/chatPanel';
@@ -74,6 +75,8 @@ suite('Conversation tests made from conversations', function () {
 
   suiteTeardown(async () => {
     chats.splice(0).forEach((p) => p.dispose());
+    // What was published here goes: the suites after this one meet the demo data as it is seeded.
+    await new LocalAdmin(urls.admin).reset('demo');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.fs.delete(root, { recursive: true, useTrash: false }).then(undefined, () => undefined);
   });
@@ -103,13 +106,15 @@ suite('Conversation tests made from conversations', function () {
     const ui = scriptedPrompts(api);
     try {
       ui.setAnswer((s) =>
-        s.kind === 'pick'
-          ? s.items.find((i) => /New test file/.test(i))
-          : s.kind === 'input' && /new test file/.test(s.message)
-            ? 'from-conversations'
-            : s.kind === 'input' && /name of the new case/.test(s.message)
-              ? 'Recorded demo conversation'
-              : undefined,
+        s.modal && /publish to the local sandbox/.test(s.message)
+          ? 'Run As Is'
+          : s.kind === 'pick'
+            ? s.items.find((i) => /New test file/.test(i))
+            : s.kind === 'input' && /new test file/.test(s.message)
+              ? 'from-conversations'
+              : s.kind === 'input' && /name of the new case/.test(s.message)
+                ? 'Recorded demo conversation'
+                : undefined,
       );
       const saved = await panel.createTest();
       assert.ok(saved, ui.lastError());
@@ -144,11 +149,13 @@ suite('Conversation tests made from conversations', function () {
     const ui = scriptedPrompts(api);
     try {
       ui.setAnswer((s) =>
-        s.kind === 'pick'
-          ? 'from-conversations.yaml'
-          : s.kind === 'input' && /name of the new case/.test(s.message)
-            ? 'From the playground'
-            : undefined,
+        s.modal && /publish to the local sandbox/.test(s.message)
+          ? 'Run As Is'
+          : s.kind === 'pick'
+            ? 'from-conversations.yaml'
+            : s.kind === 'input' && /name of the new case/.test(s.message)
+              ? 'From the playground'
+              : undefined,
       );
       const saved = await (p as unknown as { saveAsTest(): Promise<SavedTest | undefined> }).saveAsTest();
       assert.ok(saved, ui.lastError());
@@ -169,6 +176,49 @@ suite('Conversation tests made from conversations', function () {
 
       const { state, output } = await runCase(saved);
       assert.equal(state?.state, 'passed', output);
+    } finally {
+      ui.dispose();
+    }
+  });
+
+  test('a run on the local platform first pushes the edited agent folder and publishes it to the local sandbox, asked once, so the case sees the edit', async () => {
+    const checkedOut = vscode.Uri.joinPath(root, 'checked-out');
+    const ui = scriptedPrompts(api);
+    try {
+      const done = await vscode.commands.executeCommand<string>('agentWorkbench.checkOut', {
+        agentId: 'ag_support',
+        branchId: 'br_support_main',
+        folder: checkedOut.fsPath,
+      });
+      assert.equal(done, checkedOut.fsPath, ui.lastError());
+      const behavior = vscode.Uri.joinPath(checkedOut, 'behavior.md');
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(behavior));
+      assert.match(text, /You are Sam/);
+      await vscode.workspace.fs.writeFile(
+        behavior,
+        new TextEncoder().encode(text.replace('You are Sam', 'You are Robin')),
+      );
+      const testFile = vscode.Uri.joinPath(checkedOut, 'tests', 'greeting.yaml');
+      await vscode.workspace.fs.writeFile(
+        testFile,
+        new TextEncoder().encode('cases:\n  - name: Greets as Robin\n    turns:\n      - contains: Robin\n'),
+      );
+      await vscode.workspace.openTextDocument(testFile);
+      ui.shown.length = 0;
+      ui.setAnswer((s) => (s.modal && /publish to the local sandbox/.test(s.message) ? 'Push and Publish' : undefined));
+      const { state, output } = await runCase({ uri: testFile, caseName: 'Greets as Robin', line: 1 });
+      assert.equal(state?.state, 'passed', output);
+      const asked = ui.shown.filter((s) => /publish to the local sandbox/.test(s.message));
+      assert.equal(asked.length, 1, 'asked once for the run');
+      assert.match(asked[0]!.message, /Push Support Desk/);
+      assert.match(output, /Pushed Support Desk \(main\): 1 change/);
+      assert.match(output, /Published Support Desk to the local sandbox/);
+      const pushed = await call<{ behavior: string }>(
+        'GET',
+        `${urls.build}/v1/agents/ag_support/branches/br_support_main/behavior`,
+        { headers: { 'x-api-key': LOCAL_KEYS.agents } },
+      );
+      assert.match(pushed.body.behavior, /You are Robin/);
     } finally {
       ui.dispose();
     }

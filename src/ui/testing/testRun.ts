@@ -4,6 +4,7 @@ import type { CaseResult, CaseTarget, ChatConversations } from '../../agentTests
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import { prompts } from '../common/prompts';
 import { Command } from '../ids';
+import type { Prepared } from './localSandbox';
 import { type TestItemData, toRange } from './testItems';
 
 /** Where a run profile sends the cases. */
@@ -15,6 +16,8 @@ export interface RunTarget {
   readonly real: boolean;
   /** The Chat API of the target, or why it cannot be reached (the message of an error). */
   chat(): Promise<ChatConversations>;
+  /** Asked once before the cases run (the local platform: push and publish first); a thrown error fails them. */
+  prepare?(testFiles: readonly vscode.Uri[], output: (text: string) => void): Promise<Prepared>;
 }
 
 /** What a run reported of one item, kept for the extension's tests (VS Code offers no reading of results). */
@@ -125,6 +128,16 @@ export async function runConversationTests(opts: {
     let chat: ChatConversations;
     try {
       chat = await target.chat();
+      if (target.prepare) {
+        const files = [...new Map(cases.map((c) => [c.caseItem.uri!.toString(), c.caseItem.uri!])).values()];
+        const prepared = await target.prepare(files, (text) => output(text));
+        if (!prepared.go) {
+          if (prepared.error) throw new Error(prepared.error);
+          for (const c of cases) report(c.caseItem, 'skipped');
+          output(vscode.l10n.t('Not run: the question before the run was dismissed.') + '\n');
+          return;
+        }
+      }
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       for (const c of cases) report(c.caseItem, 'errored', [new vscode.TestMessage(message)]);
