@@ -61,6 +61,7 @@ import { ConversationTests } from './ui/testing/conversationTests';
 import { promotionGate } from './ui/testing/promotionGate';
 import { contributedToolNames } from './ui/assistant/contributedTools';
 import { type EditorLanguageModelTool, registerLanguageModelTools } from './ui/assistant/languageModelTools';
+import { registerSaveAsTest } from './ui/testing/saveAsTestCommand';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -107,7 +108,7 @@ function start(context: vscode.ExtensionContext): Running {
   const agentsView = createAgentsView(connection, models, context.workspaceState, agentFolders);
   store.add(agentsView.disposable);
   // The Testing view's conversation tests (tests/*.yaml), read when the view first asks for them.
-  const conversationTests = store.add(new ConversationTests(connection));
+  const conversationTests = store.add(new ConversationTests(connection, models));
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
   const alertsTree = store.add(new AlertsTree(models, webhookSecrets, new RememberedAlerts(context.globalState)));
   for (const registration of [
@@ -128,6 +129,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerConcurrencyCommands(context.extensionUri, connection, log, models, agentsView.remembered),
     registerReplayCommands(context.extensionUri, connection, log),
     registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree),
+    registerSaveAsTest(),
   ])
     store.add(registration);
   // File mirror: source control, quick diff against the base, file decorations and sync status.

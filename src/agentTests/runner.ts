@@ -39,6 +39,8 @@ export interface CaseRun {
   readonly durationMs: number;
   /** The conversation as it happened, one line per message. */
   readonly transcript: readonly string[];
+  /** Why the case cannot run against this target (a variant the target does not have): the case is skipped. */
+  readonly skip?: string;
 }
 
 export type CaseOutcome = 'passed' | 'failed' | 'skipped' | 'cancelled';
@@ -83,7 +85,7 @@ const CLOSE_TIMEOUT_MS = 10_000;
 export async function runCases(cases: readonly TestCase[], options: RunOptions): Promise<CaseResult[]> {
   const signal = options.signal ?? new AbortController().signal;
   const results: CaseResult[] = new Array<CaseResult>(cases.length);
-  type Entry = { runs: CaseRun[]; left: number; started: number; target: CaseTarget };
+  type Entry = { runs: CaseRun[]; left: number; started: number; target: CaseTarget; skip?: string };
   // One promise per case, made on its first job: the jobs of its repeats share it, whichever worker runs them.
   const pending = new Map<number, Promise<Entry>>();
   const jobs: { index: number; attempt: number }[] = [];
@@ -122,10 +124,21 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
         if (attempt === 1) finish(index, skipped(testCase, entry.target.skip));
         continue;
       }
-      const run = signal.aborted ? cancelledRun(attempt) : await runOnce(testCase, attempt, entry.target.chat, signal);
+      // Once the target has said it lacks what the case names, its other repeats are not sent either.
+      const run =
+        signal.aborted || entry.skip !== undefined
+          ? cancelledRun(attempt)
+          : await runOnce(testCase, attempt, entry.target.chat, signal);
+      if (run.skip !== undefined) entry.skip ??= run.skip;
       entry.runs.push(run);
       options.listener?.runFinished?.(testCase, run);
-      if (--entry.left === 0) finish(index, summarize(testCase, entry.runs, entry.started, entry.target.note));
+      if (--entry.left === 0)
+        finish(
+          index,
+          entry.skip !== undefined
+            ? skipped(testCase, entry.skip)
+            : summarize(testCase, entry.runs, entry.started, entry.target.note),
+        );
     }
   };
   const workers = Math.max(1, Math.min(options.concurrency, jobs.length));
@@ -146,6 +159,7 @@ async function runOnce(
   let conversationId: string | undefined;
   let ended = false;
   let error: string | undefined;
+  let skip: string | undefined;
   const timed = async <T>(call: () => Promise<T>): Promise<{ reply: T; latencyMs: number }> => {
     const t0 = performance.now();
     const reply = await call();
@@ -202,7 +216,9 @@ async function runOnce(
       turns.push({ index, user: turn.user, answer, failures: checkAnswer(turn.checks, answer), range: turn.range });
     }
   } catch (err) {
-    if (!signal.aborted) error = messageOf(err);
+    if (conversationId === undefined && testCase.variant !== undefined && refusesVariant(err))
+      skip = `the target has no variant ${testCase.variant} (${messageOf(err)})`;
+    else if (!signal.aborted) error = messageOf(err);
   } finally {
     if (conversationId !== undefined && !ended) {
       // Closed with a signal of its own: a cancelled run still closes what it opened.
@@ -222,7 +238,32 @@ async function runOnce(
     ...(conversationId !== undefined ? { conversationId } : {}),
     durationMs: performance.now() - started,
     transcript,
+    ...(skip !== undefined ? { skip } : {}),
   };
+}
+
+/**
+ * A create refused because of its variant: a 400 that names `variant_id` (as a field of the error or of its body) or
+ * speaks of the variant (the Chat API takes a variant only on create; the spec shows no list of a project's
+ * variants, so the refusal is how a run learns the target lacks one). Read from the error's fields, whatever client
+ * threw it.
+ */
+function refusesVariant(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { status, fieldErrors, body, serverMessage } = err as {
+    status?: unknown;
+    fieldErrors?: unknown;
+    body?: unknown;
+    serverMessage?: unknown;
+  };
+  if (status !== 400) return false;
+  const named = (v: unknown) =>
+    typeof v === 'object' && v !== null && (v as { field?: unknown }).field === 'variant_id';
+  return (
+    (Array.isArray(fieldErrors) && fieldErrors.some(named)) ||
+    named(body) ||
+    (typeof serverMessage === 'string' && /variant/i.test(serverMessage))
+  );
 }
 
 function summarize(testCase: TestCase, runs: CaseRun[], started: number, note: string | undefined): CaseResult {

@@ -170,6 +170,8 @@ export type ChatCommand =
   | { type: 'sendExternalEvent' }
   /** Opens the conversation in the transcript viewer. */
   | { type: 'openTranscript' }
+  /** Makes a conversation test of the conversation (Save as Test). */
+  | { type: 'saveAsTest' }
   /**
    * The webview had each line version `rev` (0 for a snapshot) in its page at `at` (ms since the epoch,
    * sub-millisecond, read with epochClock so the extension host can compare it with its own), and now holds `elements` line elements; only when the snapshot asked with ackPaint.
@@ -295,6 +297,7 @@ export const isChatCommand: Guard<ChatCommand> = isTagged<ChatCommand>({
   fix: (v): v is Extract<ChatCommand, { type: 'fix' }> => isRecord(v) && isString(v.lineId),
   sendExternalEvent: (v): v is Extract<ChatCommand, { type: 'sendExternalEvent' }> => isRecord(v),
   openTranscript: (v): v is Extract<ChatCommand, { type: 'openTranscript' }> => isRecord(v),
+  saveAsTest: (v): v is Extract<ChatCommand, { type: 'saveAsTest' }> => isRecord(v),
   problem: (v): v is Extract<ChatCommand, { type: 'problem' }> => isRecord(v) && isText(v.message),
   painted: (v): v is Extract<ChatCommand, { type: 'painted' }> =>
     isRecord(v) && isArrayOf(isPaint)(v.paints) && isNumber(v.elements),

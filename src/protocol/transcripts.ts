@@ -200,6 +200,8 @@ export type TranscriptsCommand =
   | { type: 'find'; text: string; conversationId?: string }
   | { type: 'openAgent'; conversationId?: string }
   | { type: 'replay'; conversationId?: string }
+  /** Makes a conversation test of the conversation (Create Test from Conversation). */
+  | { type: 'createTest'; conversationId?: string }
   /** The list read again from its first page. */
   | { type: 'refresh' }
   /** The conversation read again. */
@@ -359,6 +361,7 @@ export const isTranscriptsCommand: Guard<TranscriptsCommand> = isTagged<Transcri
   find: (v): v is C<'find'> => isRecord(v) && isText(v.text) && names(v),
   openAgent: (v): v is C<'openAgent'> => isRecord(v) && names(v),
   replay: (v): v is C<'replay'> => isRecord(v) && names(v),
+  createTest: (v): v is C<'createTest'> => isRecord(v) && names(v),
   refresh: (v): v is C<'refresh'> => isRecord(v),
   refreshDetail: (v): v is C<'refreshDetail'> => isRecord(v) && names(v),
   painted: (v): v is C<'painted'> => isRecord(v) && isArrayOf(isPaint)(v.paints) && isNumber(v.elements),

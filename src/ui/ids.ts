@@ -72,6 +72,10 @@ export const Command = {
   exportConversation: 'agentWorkbench.exportConversation',
   revealAgent: 'agentWorkbench.revealAgent',
   openChatTranscript: 'agentWorkbench.openChatTranscript',
+  // Conversation tests made from a conversation (the chat playground's and the transcript viewer's)
+  saveConversationAsTest: 'agentWorkbench.saveConversationAsTest',
+  saveChatAsTest: 'agentWorkbench.saveChatAsTest',
+  createTestFromConversation: 'agentWorkbench.createTestFromConversation',
   // File mirror: source control
   pull: 'agentWorkbench.pull',
   push: 'agentWorkbench.push',

@@ -124,6 +124,58 @@ suite('Conversation tests in the Testing view', function () {
     assert.deepEqual(await open(), []);
   });
 
+  test('a failing case links its conversation: the link opens it in the transcript viewer, recorded under its id', async function () {
+    this.timeout(120_000);
+    const file = await write(`agent: ag_support
+cases:
+  - name: Link to the conversation
+    turns:
+      - user: How do I reset my password?
+        contains: reset link
+`);
+    const record = await runLocal([file]);
+    const failing = state(record, child(file, 'Link to the conversation'));
+    assert.equal(failing.state, 'failed');
+    const linked = failing.messages
+      .map((m) => m.message)
+      .find((m) => m.includes('command:agentWorkbench.openConversation'));
+    assert.ok(linked, JSON.stringify(failing.messages));
+    const [, id, args] =
+      /Conversation (\S+): \[open it in the transcript viewer\]\(command:agentWorkbench\.openConversation\?([^)]+)\)/.exec(
+        linked,
+      )!;
+    assert.match(record.output, new RegExp(`Open Conversation ${id}`));
+    const panel = await vscode.commands.executeCommand<{
+      loaded: Promise<void>;
+      recordRead?: { id: string };
+      dispose(): void;
+    }>('agentWorkbench.openConversation', JSON.parse(decodeURIComponent(args!)));
+    try {
+      await panel!.loaded;
+      assert.equal(panel!.recordRead?.id, id, 'the conversation the case held is shown');
+    } finally {
+      panel?.dispose();
+    }
+  });
+
+  test('a case naming a variant the local platform lacks, or another environment, is skipped with the reason', async () => {
+    const file = await write(`agent: ag_support
+cases:
+  - name: No such variant
+    variant: var_nowhere
+    turns: [{ user: hello }]
+  - name: Live only
+    environment: live
+    turns: [{ user: hello }]
+`);
+    const record = await runLocal([file]);
+    assert.equal(state(record, child(file, 'No such variant')).state, 'skipped');
+    assert.equal(state(record, child(file, 'Live only')).state, 'skipped');
+    assert.match(record.output, /Skipped: the target has no variant var_nowhere/);
+    assert.match(record.output, /Skipped: the case runs against live only; this run is against sandbox/);
+    assert.deepEqual(await open(), []);
+  });
+
   test('a case repeated is flaky when its runs both pass and fail, and passes at its required rate with each failing run named', async function () {
     // Several conversations, one after the other, on a busy machine.
     this.timeout(120_000);

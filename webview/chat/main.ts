@@ -84,6 +84,7 @@ const toolbar = new Toolbar({
       .request({ type: 'save' }, 10 * 60_000)
       .then((r) => toolbar.say(r.file ? `Saved to ${r.file}` : 'Not saved')),
   openTranscript: () => command({ type: 'openTranscript' }),
+  saveAsTest: () => command({ type: 'saveAsTest' }),
   toggleInspector: () => document.body.classList.toggle('no-inspector'),
   externalEvent: () => command({ type: 'sendExternalEvent' }),
 });

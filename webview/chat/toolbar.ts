@@ -9,6 +9,7 @@ export interface ToolbarActions {
   copyId(): void;
   save(): void;
   openTranscript(): void;
+  saveAsTest(): void;
   toggleInspector(): void;
   externalEvent(): void;
 }
@@ -38,6 +39,11 @@ export class Toolbar {
         'Open transcript',
         'Open the recorded conversation in the transcript viewer: turns, latency, metrics',
       ),
+      saveAsTest: make(
+        'saveAsTest',
+        'Save as Test',
+        "Write this conversation as a new case of the agent folder's conversation tests",
+      ),
       toggleInspector: make('toggleInspector', 'Inspector', 'Show or hide the inspector'),
     };
     this.element.append(...Object.values(this.buttons), this.said);
@@ -50,6 +56,7 @@ export class Toolbar {
     this.buttons.copyId.disabled = !s.conversationId;
     this.buttons.externalEvent.disabled = !live || !s.conversationId;
     this.buttons.openTranscript.disabled = !s.conversationId;
+    this.buttons.saveAsTest.disabled = !s.conversationId;
   }
 
   /** A short answer to an action (saved, copied), read out by screen readers. */

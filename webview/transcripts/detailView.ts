@@ -22,6 +22,7 @@ export interface DetailActions {
   copyId(): void;
   openAgent(): void;
   replay(): void;
+  createTest(): void;
   reveal(revealed: boolean): void;
   refresh(): void;
   /** Beside the list: closes the conversation, or moves it to a panel of its own. */
@@ -97,6 +98,12 @@ export class DetailView {
       this.openAgentButton,
       actionButton('replay', 'Replay…', 'Send the user turns again to a branch and compare the answers', () =>
         actions.replay(),
+      ),
+      actionButton(
+        'createTest',
+        'Create Test…',
+        "Write this conversation as a new case of the agent folder's tests",
+        () => actions.createTest(),
       ),
       actionButton('refresh', 'Refresh', 'Read the conversation again', () => actions.refresh()),
     );

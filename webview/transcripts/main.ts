@@ -80,6 +80,7 @@ function detailView(conversationId?: string): DetailView {
             .then((r) => view.say(r.conversationId ? `Copied ${r.conversationId}` : ''), report),
         openAgent: () => command({ type: 'openAgent', ...named(view) }),
         replay: () => command({ type: 'replay', ...named(view) }),
+        createTest: () => command({ type: 'createTest', ...named(view) }),
         reveal: (revealed) => command({ type: 'reveal', revealed }),
         refresh: () => command({ type: 'refreshDetail', ...named(view) }),
         ...(besideList

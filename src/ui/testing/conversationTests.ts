@@ -8,6 +8,8 @@ import { AGENT_MANIFEST, parseAgentManifest } from '../../workspace/agentManifes
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import type { Connection } from '../connection/connection';
 import { Command } from '../ids';
+import type { ProfileModels } from '../model/profileModels';
+import { pushAndPublishFirst } from './localSandbox';
 import { fillFileItem, type TestItemData, toRange } from './testItems';
 import { type RunRecord, type RunTarget, runConversationTests } from './testRun';
 
@@ -36,7 +38,10 @@ export class ConversationTests extends Disposable {
   /** The run profiles as they are now: the local platform's first. */
   runProfiles: readonly vscode.TestRunProfile[] = [];
 
-  constructor(readonly connection: Connection) {
+  constructor(
+    readonly connection: Connection,
+    private readonly models?: ProfileModels<object>,
+  ) {
     super();
     // Discovery starts when the Testing view first asks, so activation reads no file.
     this.controller.resolveHandler = async (item) => {
@@ -189,6 +194,12 @@ export class ConversationTests extends Disposable {
           throw new Error(vscode.l10n.t('The local platform is not running, so the cases could not run.'));
         return this.connection.clientsFor(profile).chat;
       },
+      ...(this.models
+        ? {
+            prepare: (files: readonly vscode.Uri[], output: (text: string) => void) =>
+              pushAndPublishFirst(files, this.connection, this.models!, output),
+          }
+        : {}),
     };
   }
 

@@ -3,6 +3,8 @@ import type { TestCase } from '../../agentTests/format';
 import type { CaseResult, CaseTarget, ChatConversations } from '../../agentTests/runner';
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import { prompts } from '../common/prompts';
+import { Command } from '../ids';
+import type { Prepared } from './localSandbox';
 import { type TestItemData, toRange } from './testItems';
 
 /** Where a run profile sends the cases. */
@@ -14,6 +16,8 @@ export interface RunTarget {
   readonly real: boolean;
   /** The Chat API of the target, or why it cannot be reached (the message of an error). */
   chat(): Promise<ChatConversations>;
+  /** Asked once before the cases run (the local platform: push and publish first); a thrown error fails them. */
+  prepare?(testFiles: readonly vscode.Uri[], output: (text: string) => void): Promise<Prepared>;
 }
 
 /** What a run reported of one item, kept for the extension's tests (VS Code offers no reading of results). */
@@ -124,6 +128,16 @@ export async function runConversationTests(opts: {
     let chat: ChatConversations;
     try {
       chat = await target.chat();
+      if (target.prepare) {
+        const files = [...new Map(cases.map((c) => [c.caseItem.uri!.toString(), c.caseItem.uri!])).values()];
+        const prepared = await target.prepare(files, (text) => output(text));
+        if (!prepared.go) {
+          if (prepared.error) throw new Error(prepared.error);
+          for (const c of cases) report(c.caseItem, 'skipped');
+          output(vscode.l10n.t('Not run: the question before the run was dismissed.') + '\n');
+          return;
+        }
+      }
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       for (const c of cases) report(c.caseItem, 'errored', [new vscode.TestMessage(message)]);
@@ -152,7 +166,8 @@ export async function runConversationTests(opts: {
               : { chat },
           listener: {
             caseStarted: (testCase) => report(byCase.get(testCase)!, 'started'),
-            caseFinished: (result) => reportCase(result, byCase.get(result.testCase)!, report, output),
+            caseFinished: (result) =>
+              reportCase(result, byCase.get(result.testCase)!, report, output, target.environment),
           },
         },
       );
@@ -171,6 +186,7 @@ function reportCase(
   caseItem: vscode.TestItem,
   report: (item: vscode.TestItem, state: ReportedItem['state'], messages?: vscode.TestMessage[]) => void,
   output: (text: string, item?: vscode.TestItem) => void,
+  environment: string,
 ): void {
   const runtime = agentTestsRuntime();
   const uri = caseItem.uri!;
@@ -196,6 +212,13 @@ function reportCase(
     const title = many ? vscode.l10n.t('{0}, run {1}', result.testCase.name, run.attempt) : result.testCase.name;
     const id = run.conversationId ? ` (${run.conversationId})` : '';
     output(`── ${title}${id}\n${run.transcript.join('\n')}\n`, caseItem);
+    if (!run.passed && !run.cancelled && run.conversationId) {
+      const link = conversationLink(run.conversationId, result.testCase.agent, environment);
+      output(vscode.l10n.t('Open it: Agent Workbench: Open Conversation {0}', run.conversationId) + '\n', caseItem);
+      const m = new vscode.TestMessage(link);
+      m.location = new vscode.Location(uri, caseItem.range ?? new vscode.Range(0, 0, 0, 0));
+      caseMessages.push(m);
+    }
   }
   output(`${runtime.caseLine(result)}\n`, caseItem);
   if (result.outcome === 'skipped' || result.outcome === 'cancelled') {
@@ -226,4 +249,28 @@ function reportCase(
     );
   }
   report(caseItem, 'failed', caseMessages);
+}
+
+/**
+ * A failing run's conversation, a link that opens it in the transcript viewer: a Chat API conversation is recorded
+ * under its `conversation_id` (docs/api-assumptions.md); the chat playground cannot take up a conversation already
+ * made, so the transcript viewer is where it is read.
+ */
+function conversationLink(
+  conversationId: string,
+  agentId: string | undefined,
+  environment: string,
+): vscode.MarkdownString {
+  const args = encodeURIComponent(
+    JSON.stringify({ conversationId, environment, ...(agentId !== undefined ? { agentId } : {}) }),
+  );
+  const md = new vscode.MarkdownString(
+    vscode.l10n.t(
+      'Conversation {0}: [open it in the transcript viewer]({1})',
+      conversationId,
+      `command:${Command.openConversation}?${args}`,
+    ),
+  );
+  md.isTrusted = { enabledCommands: [Command.openConversation] };
+  return md;
 }

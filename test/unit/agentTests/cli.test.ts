@@ -12,7 +12,7 @@ import { test } from 'node:test';
 const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
 const FIXTURES = 'test/fixtures/conversationTests';
 
-/** A JUnit reader as CI servers use one (xml2js, which the packaging tool brings). */
+/** A JUnit reader as CI servers use one (xml2js, a devDependency). */
 const xml2js = createRequire(__filename)('xml2js') as { parseStringPromise(text: string): Promise<unknown> };
 
 interface JUnitCase {

@@ -216,3 +216,33 @@ test('the repeats of a case run side by side up to the limit and make one result
   assert.equal(results[0]!.flaky, false);
   assert.equal(openConversations(), 0);
 });
+
+test('a case naming a variant the target lacks is skipped with the reason, and its repeats are not sent', async () => {
+  let created = 0;
+  const client = chat();
+  const counting: ChatConversations = {
+    create: (r, s) => {
+      created++;
+      return client.create(r, s);
+    },
+    respond: (r, s) => client.respond(r, s),
+    close: (id, s) => client.close(id, s),
+  };
+  const [missing, known] = await runCases(
+    cases(`cases:
+  - name: No such variant
+    variant: var_nowhere
+    repeat: 3
+    turns: [{ user: hello }]
+  - name: Without a variant
+    turns: [{ user: hello }]
+`),
+    options({ concurrency: 1, target: () => ({ chat: counting }) }),
+  );
+  assert.equal(missing!.outcome, 'skipped');
+  assert.match(missing!.skipReason ?? '', /the target has no variant var_nowhere/);
+  assert.match(missing!.skipReason ?? '', /no variant var_nowhere in this project/);
+  assert.equal(known!.outcome, 'passed');
+  assert.equal(created, 2, 'one refused create for the skipped case, one for the other');
+  assert.equal(openConversations(), 0);
+});

@@ -286,6 +286,7 @@ export function registerChatCommands(
       }),
     ),
     vscode.commands.registerCommand(Command.openChatTranscript, () => runCommand(() => active().openTranscript())),
+    vscode.commands.registerCommand(Command.saveChatAsTest, () => runCommand(() => active().saveAsTest())),
     registerPanelSerializer(CHAT_VIEW_TYPE, {
       // A panel that was open when the window closed comes back with its conversation, not connected.
       async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<ChatPanel | undefined> {

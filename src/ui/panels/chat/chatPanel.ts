@@ -23,6 +23,7 @@ import { PanelHost, type RequestHandlers } from '../panelHost';
 import { type ChatBackend, fixOf } from './chatBackend';
 import { ChatApiBackend } from './chatApiBackend';
 import { ChatTranscript } from './chatTranscript';
+import { chatAsRecorded } from './chatAsTest';
 import { saveConversation } from './conversationFile';
 import { MessagingBackend, type PanelActions } from './messagingBackend';
 
@@ -183,6 +184,23 @@ export class ChatPanel extends ObservableDisposable {
   /** Asks where to save, as Save does. */
   async save(): Promise<vscode.Uri | undefined> {
     return saveConversation(this.transcript.snapshot(Number.MAX_SAFE_INTEGER), this.conversationId);
+  }
+
+  /**
+   * Makes a conversation test of this conversation, as Save as Test does: its turns, handoff and end as they
+   * happened, each answer as the reference; the person picks the agent folder's test file and names the case.
+   */
+  async saveAsTest(): Promise<unknown> {
+    const conversation = chatAsRecorded(this.transcript.snapshot(Number.MAX_SAFE_INTEGER), this.conversationId);
+    if (conversation.turns.length === 0)
+      throw new UserFacingError(
+        vscode.l10n.t('Send a message first: a test is made of the turns of the conversation.'),
+      );
+    const agentId = this.settings.target.agentId;
+    return vscode.commands.executeCommand(Command.saveConversationAsTest, {
+      conversation,
+      ...(agentId ? { agentId } : {}),
+    });
   }
 
   /**
@@ -352,6 +370,9 @@ export class ChatPanel extends ObservableDisposable {
         break;
       case 'openTranscript':
         await runCommand(() => this.openTranscript());
+        break;
+      case 'saveAsTest':
+        await runCommand(() => this.saveAsTest());
         break;
       case 'problem':
         this.log.warn(`Chat panel page: ${c.message}`);

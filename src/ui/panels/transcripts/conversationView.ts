@@ -22,6 +22,7 @@ import { Command } from '../../ids';
 import type { RequestHandlers } from '../panelHost';
 import { findConversation, hintsOf, type LookupHints } from './conversationLookup';
 import type { Painted } from './transcriptsWebview';
+import { recordAsRecorded } from './recordAsTest';
 import { detailOf, findTurns, transcriptJson, transcriptMarkdown } from './transcriptView';
 
 /** Replay, offered by its own panel when installed: the user turns sent again, the answers compared. */
@@ -281,6 +282,22 @@ export class ConversationView extends ObservableDisposable {
     });
   }
 
+  /**
+   * Makes a conversation test of this conversation, as Create Test from Conversation does: its user turns and
+   * handoff as recorded, each recorded answer as the reference; the person picks the test file and names the case.
+   */
+  async createTest(): Promise<unknown> {
+    const record = this.record;
+    if (!record) throw new UserFacingError(vscode.l10n.t('The conversation is not loaded yet.'));
+    const conversation = recordAsRecorded(record);
+    if (conversation.turns.length === 0)
+      throw new UserFacingError(vscode.l10n.t('This conversation has no user turn to make a test of.'));
+    return vscode.commands.executeCommand(Command.saveConversationAsTest, {
+      conversation,
+      ...(this.args.agentId ? { agentId: this.args.agentId } : {}),
+    });
+  }
+
   /** What the page asks of the conversation it shows. */
   async command(c: TranscriptsCommand): Promise<void> {
     switch (c.type) {
@@ -299,6 +316,9 @@ export class ConversationView extends ObservableDisposable {
         break;
       case 'replay':
         await runCommand(() => this.replay());
+        break;
+      case 'createTest':
+        await runCommand(() => this.createTest());
         break;
       default:
         break;

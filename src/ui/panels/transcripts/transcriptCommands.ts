@@ -191,14 +191,19 @@ export function registerTranscriptCommands(
     );
   }
 
-  async function exportConversation(arg?: unknown): Promise<vscode.Uri | undefined> {
-    // The conversation in the active panel: one of its own, or beside the active list; else the last one looked at.
+  /** The conversation in the active panel: one of its own, or beside the active list; else the last one looked at. */
+  function activeDetail(): ConversationView {
     const panel: ConversationView | undefined =
       details.all.find((d) => d.panel.active) ??
       lists.all.find((l) => l.panel.active && l.openDetail)?.openDetail ??
       details.lastActive;
     if (!panel)
       throw new UserFacingError(vscode.l10n.t('Open a conversation first (Agent Workbench: Open Conversation).'));
+    return panel;
+  }
+
+  async function exportConversation(arg?: unknown): Promise<vscode.Uri | undefined> {
+    const panel = activeDetail();
     const a = (arg && typeof arg === 'object' ? arg : {}) as { format?: unknown };
     let format = EXPORT_FORMATS.find((f) => f === a.format);
     if (!format) {
@@ -274,6 +279,9 @@ export function registerTranscriptCommands(
     ),
     vscode.commands.registerCommand(Command.exportConversation, (arg?: unknown) =>
       runCommand(() => exportConversation(arg)),
+    ),
+    vscode.commands.registerCommand(Command.createTestFromConversation, () =>
+      runCommand(() => activeDetail().createTest()),
     ),
     vscode.commands.registerCommand(Command.revealAgent, (arg?: unknown) => runCommand(() => revealAgent(arg))),
     restore(PanelType.conversations),

@@ -1,0 +1,114 @@
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { LOCAL_PROFILE_ID } from '../../client/profile';
+import { AGENT_MANIFEST, type AgentManifest, parseAgentManifest } from '../../workspace/agentManifest';
+import { requireClients, requireModel } from '../common/commandSupport';
+import { prompts } from '../common/prompts';
+import type { Connection } from '../connection/connection';
+import { modelMirrorClient } from '../model/mirrorClient';
+import type { ProfileModels } from '../model/profileModels';
+import { workspaceRuntime } from '../workspaceRuntime';
+
+interface Folder {
+  readonly root: string;
+  readonly manifest: AgentManifest;
+}
+
+/** What the run does after the question: go on (after pushing and publishing, or as is), or not run at all. */
+export type Prepared = { readonly go: true } | { readonly go: false; readonly error?: string };
+
+/**
+ * Before a run on the local platform: the agent folders whose tests/ hold the cases (checked out with the Local
+ * profile) can be pushed and main published to the local sandbox first, asked once for the whole run, so a case
+ * tests what the files say now. A folder on another branch is pushed only (publish serves main).
+ */
+export async function pushAndPublishFirst(
+  testFiles: readonly vscode.Uri[],
+  connection: Connection,
+  models: ProfileModels<object>,
+  output: (text: string) => void,
+): Promise<Prepared> {
+  const folders = foldersOf(testFiles);
+  if (folders.length === 0) return { go: true };
+  const push = vscode.l10n.t('Push and Publish');
+  const asIs = vscode.l10n.t('Run As Is');
+  const answer = await prompts.ask(
+    vscode.l10n.t(
+      'Push {0} and publish to the local sandbox before the run?',
+      folders.map((f) => f.manifest.name).join(', '),
+    ),
+    {
+      detail: vscode.l10n.t(
+        "The cases then test what the files say now: each folder's edits are pushed to its branch, and main is published to sandbox, which the local platform's Chat API serves.",
+      ),
+    },
+    push,
+    asIs,
+  );
+  if (answer === undefined) return { go: false };
+  if (answer === asIs) return { go: true };
+  if (requireClients(connection).profile.id !== LOCAL_PROFILE_ID)
+    return {
+      go: false,
+      error: vscode.l10n.t('Switch to the Local connection profile to push and publish to the local sandbox.'),
+    };
+  const { AgentMirror, NodeFileSystem } = workspaceRuntime();
+  for (const { root, manifest } of folders) {
+    const client = modelMirrorClient(requireModel(models).agents, requireClients(connection).agents);
+    const report = await new AgentMirror(new NodeFileSystem(root), client).push();
+    if (report.refused.length > 0)
+      return {
+        go: false,
+        error: vscode.l10n.t(
+          '{0} was not pushed, so the cases were not run: {1}',
+          manifest.name,
+          report.refused.map((r) => r.message).join(' '),
+        ),
+      };
+    output(
+      vscode.l10n.t('Pushed {0} ({1}): {2} change(s).', manifest.name, manifest.branch.name, report.sent.length) + '\n',
+    );
+    if (manifest.branch.name !== 'main') {
+      output(
+        vscode.l10n.t(
+          '{0} is on branch {1}: publishing serves main, so merge the branch into main to test it on sandbox.',
+          manifest.name,
+          manifest.branch.name,
+        ) + '\n',
+      );
+      continue;
+    }
+    const result = await requireClients(connection).agents.publish(
+      manifest.agentId,
+      'sandbox',
+      vscode.l10n.t('Published before a conversation test run'),
+    );
+    const version = result.deployment?.version;
+    output(
+      (version
+        ? vscode.l10n.t('Published {0} to the local sandbox (version {1}).', manifest.name, version)
+        : vscode.l10n.t('Published {0} to the local sandbox.', manifest.name)) + '\n',
+    );
+  }
+  return { go: true };
+}
+
+/** The checked-out agent folders (the Local profile's) holding the test files in their tests/, each once. */
+function foldersOf(testFiles: readonly vscode.Uri[]): Folder[] {
+  const seen = new Map<string, Folder>();
+  for (const uri of testFiles) {
+    const root = path.dirname(path.dirname(uri.fsPath));
+    if (seen.has(root)) continue;
+    const file = path.join(root, AGENT_MANIFEST);
+    if (!existsSync(file)) continue;
+    let manifest: AgentManifest | undefined;
+    try {
+      manifest = parseAgentManifest(readFileSync(file, 'utf8'));
+    } catch {
+      continue;
+    }
+    if (manifest?.profile === LOCAL_PROFILE_ID) seen.set(root, { root, manifest });
+  }
+  return [...seen.values()];
+}
