@@ -1,0 +1,139 @@
+// The first hour's main path, as a newcomer walks it: check out the first agent of the Agents view, change who the
+// agent says it is in behavior.md, push, publish through the step the push offers, and hear the new behavior in the
+// chat opened from that agent. The local platform's agents greet from their behavior ("You are Gio, ..." is
+// "Hello! I'm Gio, ..."), so a changed name in behavior.md is a changed greeting once sandbox serves it.
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import {
+  chooseMenuItem,
+  notification,
+  openContextMenu,
+  openWorkbench,
+  resetWorkbench,
+  runCommand,
+  screenshot,
+  showAgentWorkbench,
+  startLocalPlatform,
+  step,
+} from '../support/browser/workbench.mjs';
+
+/** Chooses a row of the open quick pick by typing its label, as a person does with the keyboard. */
+async function choose(page, label) {
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.monaco-list-row', { hasText: label }).first().waitFor();
+  await widget.locator('input.input').fill(label);
+  await widget.locator('.monaco-list-row.focused', { hasText: label }).waitFor();
+  await page.keyboard.press('Enter');
+}
+
+describe('Edit, push, publish and chat', { timeout: 600_000 }, () => {
+  let wb;
+  before(async () => {
+    wb = await openWorkbench({ name: 'e2e-edit-publish-chat' });
+  });
+  after(async () => {
+    await wb?.close();
+  });
+  beforeEach(async () => {
+    if (wb) await resetWorkbench(wb.page);
+  });
+
+  const chat = () => wb.page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
+
+  it('checks out the first agent, edits its behavior, pushes, publishes through the offered step and hears the new behavior in its chat', async () => {
+    const { page } = wb;
+    const agentRows = page.locator('.sidebar .pane', { has: page.locator('.pane-header', { hasText: /^Agents/i }) });
+    let first;
+
+    await step(page, 'edit-publish-chat-check-out', async () => {
+      await showAgentWorkbench(page);
+      await startLocalPlatform(page);
+      // The first agent of the list, whatever it is called: its row is the first top-level row of the Agents view.
+      const firstRow = agentRows.locator('.monaco-list-row[aria-level="1"]').first();
+      await firstRow.waitFor();
+      first = (await firstRow.locator('.label-name').first().innerText()).trim();
+      const items = await openContextMenu(page, firstRow);
+      assert.ok(items.includes('Check Out into Workspace Folder'), `the agent's menu offers Check Out: ${items}`);
+      await chooseMenuItem(page, 'Check Out into Workspace Folder');
+      // The agent's main branch, then the folder suggested in the workspace, as offered.
+      await page.locator('.quick-input-widget input.input[placeholder="Branch to check out"]').waitFor();
+      await choose(page, 'main');
+      const input = page.locator('.quick-input-widget input.input');
+      await input.waitFor();
+      await page.waitForFunction(() =>
+        /\/[^/]+$/.test(document.querySelector('.quick-input-widget input.input')?.value ?? ''),
+      );
+      await input.press('Enter');
+      await page.locator('.tab.active', { hasText: 'behavior.md' }).waitFor({ timeout: 60_000 });
+    });
+
+    let before;
+    let after;
+    await step(page, 'edit-publish-chat-edit', async () => {
+      const editor = page.locator('.editor-instance .monaco-editor').first();
+      const text = await editor.locator('.view-lines').innerText();
+      // Monaco draws spaces as non-breaking ones.
+      const intro = /You are ([A-Z][\p{L}'-]*)/u.exec(text.replace(/\u00a0/g, ' '));
+      assert.ok(intro, `the behavior of ${first} says who the agent is: ${text}`);
+      before = intro[1];
+      after = before === 'Robin' ? 'Alex' : 'Robin';
+      // Find and replace, as a person renames the agent in an editor.
+      await editor.locator('.view-lines').click();
+      await page.keyboard.press('Control+H');
+      const find = page.locator('.editor-widget.find-widget textarea[aria-label="Find"]');
+      await find.waitFor();
+      await find.fill(`You are ${before}`);
+      const replace = page.locator('.editor-widget.find-widget textarea[aria-label="Replace"]');
+      await replace.fill(`You are ${after}`);
+      await page.keyboard.press('Control+Alt+Enter');
+      await page.keyboard.press('Escape');
+      // Saved (the file may already be, where the editor saves by itself).
+      await page.keyboard.press('Control+S');
+      await page.locator('.tab.active.dirty').waitFor({ state: 'detached' });
+      await screenshot(page, 'edit-publish-chat-edited');
+    });
+
+    await step(page, 'edit-publish-chat-push', async () => {
+      await runCommand(page, 'Agent Workbench: Push');
+      const pushed = notification(page, 'Pushed 1 change');
+      await pushed.waitFor({ timeout: 60_000 });
+      await screenshot(page, 'edit-publish-chat-pushed');
+      await pushed.getByRole('button', { name: 'Publish to Sandbox and Chat' }).click();
+    });
+
+    await step(page, 'edit-publish-chat-publish', async () => {
+      // The usual confirmation of a publish, then its message.
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.getByRole('button', { name: 'Publish', exact: true }).waitFor();
+      await screenshot(page, 'edit-publish-chat-confirm');
+      await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
+      const widget = page.locator('.quick-input-widget');
+      await widget.locator('.quick-input-title', { hasText: `Publish ${first} to sandbox` }).waitFor();
+      await widget.locator('input.input').fill(`The agent is now ${after}`);
+      await page.keyboard.press('Enter');
+      await notification(page, `${first} now serves version`).first().waitFor({ timeout: 60_000 });
+    });
+
+    await step(page, 'edit-publish-chat-chat', async () => {
+      // A demo agent has a project of its own: a chat for it is offered that project's profile (when the profile in
+      // use is another project's), then asks how to talk.
+      const reach = page.locator('.monaco-dialog-box', { hasText: `${first} is served by project` });
+      const pick = page.locator('.quick-input-widget .quick-input-title', { hasText: 'Open Chat' });
+      await reach.or(pick).first().waitFor();
+      if (await reach.isVisible()) {
+        await screenshot(page, 'edit-publish-chat-reach');
+        await reach.getByRole('button', { name: /^(Add|Use) Profile/ }).click();
+      }
+      await choose(page, 'Chat API');
+      await page.locator('.tab.active', { hasText: `Chat: ${first}` }).waitFor();
+      const greeting = chat().locator('.line.agent .text').first();
+      await greeting.waitFor();
+      const said = await greeting.innerText();
+      assert.match(said, new RegExp(`I'm ${after}\\b`), `the agent greets as ${after}, as its behavior now says`);
+      assert.doesNotMatch(said, new RegExp(`\\b${before}\\b`), `no longer as ${before}`);
+      // The header says which version it talks to: the one just published, with nothing newer waiting.
+      await chat().getByText(first).first().waitFor();
+      await screenshot(page, 'edit-publish-chat-answer');
+    });
+  });
+});
