@@ -84,6 +84,7 @@ export const Command = {
   createBranchFrom: 'agentWorkbench.createBranchFrom',
   switchBranch: 'agentWorkbench.switchBranch',
   mergeBranch: 'agentWorkbench.mergeBranch',
+  useBranchMergeResult: 'agentWorkbench.useBranchMergeResult',
   openBehavior: 'agentWorkbench.openBehavior',
 } as const;
 

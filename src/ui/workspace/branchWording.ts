@@ -76,8 +76,11 @@ export function sideDocument(value: MergeValue): string {
   return `# ${value.name}\n\n${value.content}\n`;
 }
 
-/** The choices of one conflict; `compare` opens the two sides side by side and asks again. */
-export type ConflictChoice = 'branch' | 'main' | 'compare';
+/**
+ * The choices of one conflict; `compare` opens the two sides side by side and asks again; `mergeEditor` (text items)
+ * opens the merge editor with both sides, so lines of each can be kept.
+ */
+export type ConflictChoice = 'branch' | 'main' | 'mergeEditor' | 'compare';
 
 export interface ChoiceItem {
   label: string;
@@ -85,7 +88,7 @@ export interface ChoiceItem {
   choice: ConflictChoice;
 }
 
-export function conflictChoices(l10n: L10n, conflict: MergeConflict, branchName: string): ChoiceItem[] {
+export function conflictChoices(l10n: L10n, conflict: MergeConflict, branchName: string, text = false): ChoiceItem[] {
   return [
     {
       label: l10n.t('Keep the branch’s version'),
@@ -97,6 +100,15 @@ export function conflictChoices(l10n: L10n, conflict: MergeConflict, branchName:
       description: l10n.t('main: {0}', sideSummary(l10n, conflict.base, conflict.ours)),
       choice: 'main',
     },
+    ...(text
+      ? [
+          {
+            label: l10n.t('Merge in the merge editor…'),
+            description: l10n.t('keep lines of main and of {0}', branchName),
+            choice: 'mergeEditor' as const,
+          },
+        ]
+      : []),
     { label: l10n.t('Compare main and the branch…'), description: '', choice: 'compare' },
   ];
 }
@@ -120,7 +132,7 @@ export function divergedQuestion(
         ? l10n.t('Main and {0} both changed one item since the branch was made.', branchName)
         : l10n.t('Main and {0} both changed {1} items since the branch was made.', branchName, conflicts.length),
     detail: l10n.t(
-      '{0}\n\nNothing has been merged yet. Choose, item by item, which version main keeps; the branch merge then completes with your choices.',
+      '{0}\n\nNothing has been merged yet. Choose, item by item, which version main keeps (a text can also be merged in the merge editor, keeping lines of both); the branch merge then completes with your choices.',
       items,
     ),
     go: l10n.t('Choose…'),

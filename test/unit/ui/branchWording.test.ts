@@ -67,6 +67,17 @@ test('each choice says what that side did; branch is theirs and main is ours', (
   assert.ok(long.endsWith('…') && long.length < 80, long);
 });
 
+test('a text item is offered the merge editor with both sides; a whole topic is not', () => {
+  const text = conflictChoices(plainL10n, behavior, 'spring', true);
+  assert.deepEqual(
+    text.map((c) => c.choice),
+    ['branch', 'main', 'mergeEditor', 'compare'],
+  );
+  assert.equal(text[2]!.label, 'Merge in the merge editor…');
+  assert.equal(text[2]!.description, 'keep lines of main and of spring');
+  assert.ok(!conflictChoices(plainL10n, behavior, 'spring').some((c) => c.choice === 'mergeEditor'));
+});
+
 test('the sides diff as documents: text with one final newline, a topic as heading and content, nothing for absent', () => {
   assert.equal(sideDocument('Be warm.'), 'Be warm.\n');
   assert.equal(sideDocument('Be warm.\n'), 'Be warm.\n');
