@@ -55,6 +55,7 @@ import { MirrorDocuments, registerMirrorDocuments } from './ui/workspace/mirrorD
 import { type SourceControlSnapshot, SourceControls } from './ui/workspace/sourceControls';
 import { registerSyncCommands } from './ui/workspace/syncCommands';
 import { registerAgentDiagnostics } from './ui/diagnostics/registerDiagnostics';
+import { RealtimeConfigSchemaCheck } from './ui/diagnostics/realtimeConfigSchema';
 import { ConversationTests } from './ui/testing/conversationTests';
 import { promotionGate } from './ui/testing/promotionGate';
 
@@ -134,6 +135,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerBranchCommands(connection, models, agentFolders),
     registerOpenBehaviorCommand(connection, agentFolders),
     registerAgentDiagnostics(context.extensionUri, profiles, vault),
+    new RealtimeConfigSchemaCheck(models),
   ])
     store.add(registration);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.
