@@ -135,5 +135,14 @@ describe('Edit, push, publish and chat', { timeout: 600_000 }, () => {
       await chat().getByText(first).first().waitFor();
       await screenshot(page, 'edit-publish-chat-answer');
     });
+
+    await step(page, 'edit-publish-chat-keyboard', async () => {
+      // The keyboard is in the message box as the chat opens: typing and Enter ask the agent, with no Tab or click.
+      await page.keyboard.type('What are your opening hours?');
+      await page.keyboard.press('Enter');
+      await chat().locator('.line.user', { hasText: 'What are your opening hours?' }).waitFor({ timeout: 30_000 });
+      await chat().locator('.line.agent').nth(1).waitFor();
+      await screenshot(page, 'edit-publish-chat-typed');
+    });
   });
 });
