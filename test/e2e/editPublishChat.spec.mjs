@@ -57,6 +57,10 @@ describe('Edit, push, publish and chat', { timeout: 600_000 }, () => {
       await chooseMenuItem(page, 'Check Out into Workspace Folder');
       // The agent's main branch, then the folder suggested in the workspace, as offered.
       await page.locator('.quick-input-widget input.input[placeholder="Branch to check out"]').waitFor();
+      // Branches by name, with who made them: no internal id to read.
+      const rows = page.locator('.quick-input-widget .monaco-list-row');
+      await rows.filter({ hasText: 'the branch that gets published' }).first().waitFor();
+      assert.deepEqual(await rows.filter({ hasText: /br_/ }).allInnerTexts(), []);
       await choose(page, 'main');
       const input = page.locator('.quick-input-widget input.input');
       await input.waitFor();

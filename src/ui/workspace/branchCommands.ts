@@ -22,6 +22,7 @@ import { workspaceRuntime } from '../workspaceRuntime';
 import { platformMirror, readAfresh } from './platformMirror';
 import { type PickedFolder, FolderPicker, type FolderArg, isBranchRef } from './folderPicker';
 import {
+  branchPickDescription,
   conflictChoices,
   conflictLabel,
   discardQuestion,
@@ -135,7 +136,7 @@ export function registerBranchCommands(
       const ordered = [...others.filter(isMain), ...others.filter((b) => !isMain(b))];
       branch = (
         await prompts.pick(
-          ordered.map((b) => ({ label: b.name, description: b.branchId, b })),
+          ordered.map((b) => ({ label: b.name, description: branchPickDescription(vscode.l10n, b), b })),
           { placeHolder: vscode.l10n.t('Switch {0} to the branch', target.manifest.name) },
         )
       )?.b;
@@ -323,7 +324,7 @@ export function registerBranchCommands(
         );
       branch = (
         await prompts.pick(
-          others.map((b) => ({ label: b.name, description: b.branchId, b })),
+          others.map((b) => ({ label: b.name, description: branchPickDescription(vscode.l10n, b), b })),
           { placeHolder: vscode.l10n.t('The branch of {0} to merge into main', agent.name) },
         )
       )?.b;

@@ -2,7 +2,7 @@
 // is named, how each side reads in a quick pick and in a diff, and the questions around switching.
 // "Branch merge" is the platform's merge of a branch into main; "file merge" (the three-way merge of
 // files on pull) is another thing and is not named here.
-import type { MergeConflict, MergeResolution, MergeValue } from '../../contract/agents';
+import type { Branch, MergeConflict, MergeResolution, MergeValue } from '../../contract/agents';
 import type { L10n } from '../common/l10n';
 
 const TOPIC_PATH = /^knowledge-base\/topics\/([^/]+)(?:\/(name|content))?$/;
@@ -190,4 +190,19 @@ export function mergedMessage(l10n: L10n, branchName: string, changes: number | 
   return resolved > 0
     ? `${what} ${resolved === 1 ? l10n.t('1 item as you chose.') : l10n.t('{0} items as you chose.', resolved)}`
     : what;
+}
+
+/**
+ * What a branch picker says beside a branch's name: main is the branch that gets published; another, who made it
+ * and when, where the platform says. Never the internal id, which means nothing to a person choosing.
+ */
+export function branchPickDescription(
+  l10n: L10n,
+  b: Pick<Branch, 'name' | 'isDefault' | 'createdAt' | 'createdBy'>,
+): string {
+  if (b.isDefault ?? b.name === 'main') return l10n.t('the branch that gets published');
+  const day = b.createdAt?.slice(0, 10);
+  if (b.createdBy && day) return l10n.t('made by {0} on {1}', b.createdBy, day);
+  if (b.createdBy) return l10n.t('made by {0}', b.createdBy);
+  return day ? l10n.t('made on {0}', day) : '';
 }
