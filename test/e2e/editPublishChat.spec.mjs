@@ -52,6 +52,14 @@ describe('Edit, push, publish and chat', { timeout: 600_000 }, () => {
       const firstRow = agentRows.locator('.monaco-list-row[aria-level="1"]').first();
       await firstRow.waitFor();
       first = (await firstRow.locator('.label-name').first().innerText()).trim();
+      // Nothing is checked out yet: Switch Branch, which switches a checked-out folder, is not offered on a branch.
+      await firstRow.click();
+      const branchRows = agentRows.locator('.monaco-list-row[aria-level="2"]');
+      await branchRows.first().waitFor();
+      const beforeCheckOut = await openContextMenu(page, branchRows.first());
+      assert.ok(!beforeCheckOut.includes('Switch Branch'), `no Switch Branch without a folder: ${beforeCheckOut}`);
+      await page.keyboard.press('Escape');
+      await page.locator('.context-view .monaco-menu').waitFor({ state: 'detached' });
       const items = await openContextMenu(page, firstRow);
       assert.ok(items.includes('Check Out into Workspace Folder'), `the agent's menu offers Check Out: ${items}`);
       await chooseMenuItem(page, 'Check Out into Workspace Folder');
@@ -69,6 +77,16 @@ describe('Edit, push, publish and chat', { timeout: 600_000 }, () => {
       );
       await input.press('Enter');
       await page.locator('.tab.active', { hasText: 'behavior.md' }).waitFor({ timeout: 60_000 });
+      // With the folder there (once the editor has found it), another branch of the agent offers Switch Branch.
+      const otherBranch = agentRows.locator('.monaco-list-row[aria-level="2"]').nth(1);
+      let afterCheckOut = [];
+      for (const started = Date.now(); !afterCheckOut.includes('Switch Branch') && Date.now() - started < 30_000;) {
+        afterCheckOut = await openContextMenu(page, otherBranch);
+        await page.keyboard.press('Escape');
+        await page.locator('.context-view .monaco-menu').waitFor({ state: 'detached' });
+      }
+      assert.ok(afterCheckOut.includes('Switch Branch'), `Switch Branch once checked out: ${afterCheckOut}`);
+      await page.locator('.tab', { hasText: 'behavior.md' }).first().click();
     });
 
     let before;
@@ -147,6 +165,22 @@ describe('Edit, push, publish and chat', { timeout: 600_000 }, () => {
       await chat().locator('.line.user', { hasText: 'What are your opening hours?' }).waitFor({ timeout: 30_000 });
       await chat().locator('.line.agent').nth(1).waitFor();
       await screenshot(page, 'edit-publish-chat-typed');
+      // In the dark theme the person's lines are told from the agent's at a glance: tinted, not another grey.
+      // As 0 to 255 per channel, whether the browser gives rgb() or color(srgb 0..1).
+      const rgb = async (selector) => {
+        const css = await chat()
+          .locator(selector)
+          .first()
+          .evaluate((e) => getComputedStyle(e).backgroundColor);
+        const scale = css.startsWith('color(') ? 255 : 1;
+        return css
+          .match(/[\d.]+/g)
+          .slice(0, 3)
+          .map((n) => Math.round(Number(n) * scale));
+      };
+      const [user, agent] = [await rgb('.line.user'), await rgb('.line.agent')];
+      assert.ok(Math.max(...user) - Math.min(...user) > 12, `the person's line is tinted: rgb ${user}`);
+      assert.notDeepEqual(user, agent, 'the agent line has another background');
     });
   });
 });
