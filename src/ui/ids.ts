@@ -100,6 +100,8 @@ export const ContextKey = {
   agentsProblem: 'agentWorkbench.agents.problem',
   alertsProblem: 'agentWorkbench.alerts.problem',
   webhookReceiverRunning: 'agentWorkbench.webhookReceiver.running',
+  /** The workspace holds a checked-out agent folder (Switch Branch has something to switch). */
+  hasAgentFolders: 'agentWorkbench.hasAgentFolders',
 } as const;
 
 export type ContextKeyId = (typeof ContextKey)[keyof typeof ContextKey];
