@@ -78,17 +78,11 @@ export class ChatPanel extends ObservableDisposable {
   ) {
     super();
     this.transcript = this.newTranscript(settings, restored);
-    let focusOnReady = !restored;
     this.host = new PanelHost(panel, extensionUri, {
       app: 'chat',
       isCommand: isChatCommand,
       isRequest: isChatRequest,
       onReady: () => {
-        // A chat just opened takes the keyboard once its page is there (the page puts it in the message box).
-        if (focusOnReady) {
-          focusOnReady = false;
-          if (this.panel.active) this.panel.reveal(undefined, false);
-        }
         this.queue({
           type: 'snapshot',
           snapshot: this.transcript.snapshot(),
