@@ -57,6 +57,7 @@ import { MirrorDocuments, registerMirrorDocuments } from './ui/workspace/mirrorD
 import { type SourceControlSnapshot, SourceControls } from './ui/workspace/sourceControls';
 import { registerSyncCommands } from './ui/workspace/syncCommands';
 import { registerAgentDiagnostics } from './ui/diagnostics/registerDiagnostics';
+import { RealtimeConfigSchemaCheck } from './ui/diagnostics/realtimeConfigSchema';
 import { ConversationTests } from './ui/testing/conversationTests';
 import { promotionGate } from './ui/testing/promotionGate';
 import { contributedToolNames } from './ui/assistant/contributedTools';
@@ -141,6 +142,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerBranchCommands(connection, models, agentFolders),
     registerOpenBehaviorCommand(connection, agentFolders),
     registerAgentDiagnostics(context.extensionUri, profiles, vault),
+    new RealtimeConfigSchemaCheck(models),
   ])
     store.add(registration);
   // The assistant tools as language model tools: registered by name here, their code loaded on first use.

@@ -70,6 +70,8 @@ export const FIX_KINDS = [
   'settings',
   /** Read the event this answer came as as the agent's answers from now on (a setting). */
   'useAnswerName',
+  /** Start the local platform again (it stopped under the chat); the chat then starts a new session by itself. */
+  'startLocalPlatform',
 ] as const;
 export type FixKind = (typeof FIX_KINDS)[number];
 export interface Fix {

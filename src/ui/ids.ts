@@ -88,6 +88,7 @@ export const Command = {
   createBranchFrom: 'agentWorkbench.createBranchFrom',
   switchBranch: 'agentWorkbench.switchBranch',
   mergeBranch: 'agentWorkbench.mergeBranch',
+  useBranchMergeResult: 'agentWorkbench.useBranchMergeResult',
   openBehavior: 'agentWorkbench.openBehavior',
 } as const;
 
@@ -103,6 +104,8 @@ export const ContextKey = {
   agentsProblem: 'agentWorkbench.agents.problem',
   alertsProblem: 'agentWorkbench.alerts.problem',
   webhookReceiverRunning: 'agentWorkbench.webhookReceiver.running',
+  /** The workspace holds a checked-out agent folder (Switch Branch has something to switch). */
+  hasAgentFolders: 'agentWorkbench.hasAgentFolders',
 } as const;
 
 export type ContextKeyId = (typeof ContextKey)[keyof typeof ContextKey];

@@ -11,6 +11,8 @@ export const Scheme = {
   mirror: 'agent-workbench-mirror',
   /** Read-only documents of a webhook delivery the receiver took: its verdict, signature headers and body. */
   delivery: 'agent-workbench-delivery',
+  /** Read-only sides of a diverged item of a branch merge (base, main, the branch), kept in memory. */
+  branchMerge: 'agent-workbench-branch-merge',
 } as const;
 
 /** The parts vscode.Uri.from takes, and the parts of a vscode.Uri the parsers read. */

@@ -6,4 +6,6 @@ export { NodeFileSystem } from './fileSystem';
 export { topicSlug } from './layout';
 export { behaviorText, realtimeText, topicText } from './serializer';
 export { readBase } from './baseStore';
+export { withConflictMarkers } from './conflictMarkers';
+export { mergeLines } from './fileMerge';
 export type { FileStatus } from './status';

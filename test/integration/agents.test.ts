@@ -13,7 +13,7 @@ import {
 import { LocalAdmin } from '../support/localAdmin';
 
 type Agent = { agentId: string; name: string };
-type Deployment = { id: string; environment: string; version: string; active?: boolean };
+type Deployment = { id: string; environment: string; version: string; artifactVersion?: string; active?: boolean };
 type ActionResult = { deployment: Deployment; testRunIds: string[] } | undefined;
 
 /** The Agents view and its commands, against the local platform, checking the tree and the platform afterwards. */
@@ -273,6 +273,18 @@ suite('Agents view and commands', () => {
     );
     const active = after.body.deployments.find((d) => d.active)!;
     assert.equal(active.id, result.deployment.id);
+    // The new version is said to carry the content of the one gone back to (its artifact), not to be new content.
+    const said = ui.shown.find((m) => /^Rolled back in live/.test(m.message))?.message ?? '';
+    const back = after.body.deployments.find(
+      (d) => d.id !== result.deployment.id && d.artifactVersion === result.deployment.artifactVersion,
+    );
+    assert.ok(back, 'a deployment of live had the artifact rolled back to');
+    assert.match(
+      said,
+      new RegExp(
+        `now serves version ${result.deployment.version} .*Version ${result.deployment.version} carries the content of version ${back.version} \\(artifact ${result.deployment.artifactVersion}\\)\\.`,
+      ),
+    );
   });
 
   test('a rollback with nothing to go back to is refused by the platform and changes nothing', async () => {

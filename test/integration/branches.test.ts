@@ -11,6 +11,26 @@ import type { BranchEditRequest } from '../../src/localPlatform/adminApi';
 import { until } from '../support/until';
 
 const AGENT = 'ag_support';
+
+/** A merge editor tab's sides (VS Code's TabInputTextMerge, which its typings of this version do not declare). */
+interface MergeTab {
+  base: vscode.Uri;
+  input1: vscode.Uri;
+  input2: vscode.Uri;
+  result: vscode.Uri;
+}
+
+/** The open compare tabs and merge editors of branch merges. */
+function branchMergeTabs(): Array<vscode.TabInputTextDiff | MergeTab> {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .map((t) => t.input)
+    .filter(
+      (i): i is vscode.TabInputTextDiff | MergeTab =>
+        (i instanceof vscode.TabInputTextDiff && i.original.scheme === 'agent-workbench-branch-merge') ||
+        (i as Partial<MergeTab> | undefined)?.base?.scheme === 'agent-workbench-branch-merge',
+    );
+}
 const MAIN = 'br_support_main';
 
 /** Create, switch and merge branches of a checked-out agent folder, against the local platform. */
@@ -193,12 +213,17 @@ suite('Branches of a checked-out agent folder', () => {
     });
     const folder = await checkOut(spring);
     let compared = false;
+    let comparedTab: vscode.TabInputTextDiff | undefined;
     ui.setAnswer((s) => {
       if (s.items.includes('Merge')) return 'Merge';
       if (s.items.includes('Choose…')) return 'Choose…';
       if (s.kind !== 'pick') return undefined;
       if (/^Behavior:/.test(s.message)) {
-        if (compared) return 'Keep the branch’s version';
+        if (compared) {
+          // Asked again once the two sides are shown side by side.
+          comparedTab = branchMergeTabs().find((i) => i instanceof vscode.TabInputTextDiff);
+          return 'Keep the branch’s version';
+        }
         compared = true;
         return 'Compare main and the branch…';
       }
@@ -211,22 +236,59 @@ suite('Branches of a checked-out agent folder', () => {
     assert.match(diverged?.message ?? '', /Main and spring-menu both changed 2 items/);
     assert.match(diverged?.detail ?? '', /Behavior/);
     assert.match(diverged?.detail ?? '', /Content of topic “Opening hours”/);
-    // Compare opened the two sides of the behavior side by side.
-    const diffs = vscode.window.tabGroups.all
-      .flatMap((g) => g.tabs)
-      .map((t) => t.input)
-      .filter((i) => i instanceof vscode.TabInputTextDiff && i.original.scheme === 'agent-workbench-branch-merge');
-    assert.equal(diffs.length, 1, vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label)).join(', '));
-    const diff = diffs[0] as vscode.TabInputTextDiff;
+    // Compare opened the two sides of the behavior side by side while the walk went on.
+    assert.ok(comparedTab, 'the two sides were shown side by side');
     const [left, right] = await Promise.all(
-      [diff.original, diff.modified].map((u) => vscode.workspace.openTextDocument(u)),
+      [comparedTab.original, comparedTab.modified].map((u) => vscode.workspace.openTextDocument(u)),
     );
     assert.equal(left!.getText(), 'Main: greet in English and Spanish.\n');
     assert.equal(right!.getText(), 'Branch: recommend the spring menu.\n');
+    // The merge done, its compare tab is closed.
+    await eventually('the compare tab closed', async () => branchMergeTabs().length === 0);
     // Main took the branch's behavior and kept its own opening hours.
     assert.equal(await behaviorOf(MAIN), 'Branch: recommend the spring menu.');
     assert.equal((await topicsOf(MAIN)).find((t) => t.topicId === topic.topicId)?.content, 'Main: open 9 to 17.');
     assert.match(ui.shown.at(-1)?.message ?? '', /merged into main.*2 items as you chose/);
+  });
+
+  test('a behavior both changed is merged in the merge editor, main on one side and the branch on the other, keeping lines of both', async () => {
+    const created = (await build<{ branchId?: string }>('POST', '/branches', { name: 'summer-menu' })).body.branchId;
+    const summer = created ?? (await branchNamed('summer-menu'));
+    const base = await behaviorOf(MAIN);
+    const mainLine = 'Main: greet in English and Spanish.';
+    const branchLine = 'Branch: recommend the summer menu.';
+    await teammateEdits(MAIN, { behavior: `${base}\n${mainLine}` });
+    await teammateEdits(summer, { behavior: `${base}\n${branchLine}` });
+    const folder = await checkOut(summer);
+    ui.setAnswer((s) => {
+      if (s.items.includes('Merge')) return 'Merge';
+      if (s.items.includes('Choose…')) return 'Choose…';
+      return s.kind === 'pick' && /^Behavior:/.test(s.message) ? 'Merge in the merge editor…' : undefined;
+    });
+    const merging = vscode.commands.executeCommand<object>('agentWorkbench.mergeBranch', folder);
+    const tab = await eventually('the merge editor of the behavior', async () =>
+      branchMergeTabs().find((i): i is MergeTab => !(i instanceof vscode.TabInputTextDiff)),
+    );
+    const text = async (u: vscode.Uri) => (await vscode.workspace.openTextDocument(u)).getText();
+    assert.equal(await text(tab.base), base);
+    assert.equal(await text(tab.input1), `${base}\n${mainLine}`, 'main on one side');
+    assert.equal(await text(tab.input2), `${base}\n${branchLine}`, 'the branch on the other');
+    // The lines both added are a conflict to settle, not already taken from either side.
+    const result = await vscode.workspace.openTextDocument(tab.result);
+    await eventually('the result with the conflict open', async () => !result.getText().includes('<<<<<<<'));
+    assert.ok(!result.getText().includes(mainLine) && !result.getText().includes(branchLine), result.getText());
+    await vscode.commands.executeCommand('mergeEditor.acceptAllCombination');
+    await eventually(
+      'both lines in the result',
+      async () => result.getText().includes(mainLine) && result.getText().includes(branchLine),
+    );
+    assert.equal(await vscode.commands.executeCommand('agentWorkbench.useBranchMergeResult'), true, ui.lastError());
+    assert.ok(await merging, ui.lastError());
+    const merged = await behaviorOf(MAIN);
+    assert.ok(merged.startsWith(base) && merged.includes(mainLine) && merged.includes(branchLine), merged);
+    assert.ok(!merged.endsWith('\n'), 'the behavior ends as both sides did');
+    assert.match(ui.shown.at(-1)?.message ?? '', /merged into main.*1 item as you chose/);
+    await eventually('the merge editor closed', async () => branchMergeTabs().length === 0);
   });
 
   test('stopping the walk through a 409 merges nothing', async () => {

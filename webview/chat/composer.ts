@@ -1,7 +1,7 @@
 import { el } from '../shared/styles';
 import { parseJsonObject } from './settingsForm';
 
-type Field = HTMLElement & { value: string; disabled: boolean };
+type Field = HTMLElement & { value: string; disabled: boolean; updateComplete?: Promise<unknown> };
 
 /** How long after the last keystroke the agent is told the person stopped typing. */
 const TYPING_IDLE_MS = 2_000;
@@ -74,8 +74,9 @@ export class Composer {
     this.text.focus();
   }
 
+  /** Puts the keyboard in the message box; the box takes it once it has drawn its inner text area. */
   focus(): void {
-    this.text.focus();
+    void (this.text.updateComplete ?? Promise.resolve()).then(() => this.text.focus());
   }
 
   private submit(): void {

@@ -400,3 +400,7 @@ const kept = host.state;
 if (isChatSnapshot(kept)) showSnapshot(kept);
 host.ready();
 composer.focus();
+// The page given the keyboard (its tab chosen, the panel opened) with nothing in it focused: the message box takes it.
+window.addEventListener('focus', () => {
+  if (document.activeElement === document.body || document.activeElement === null) composer.focus();
+});

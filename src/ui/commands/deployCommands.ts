@@ -103,7 +103,7 @@ export function registerDeployCommands(
    * Tells what an action did, and keeps the deployment it returned (listed where the platform does not list
    * deployments); with `from`, the environment a promoted deployment was in, where the promotion went.
    */
-  function report(verb: string, agentName: string, result: DeploymentActionResult, from?: string): void {
+  function report(verb: string, agentName: string, result: DeploymentActionResult, from?: string, note?: string): void {
     const d = result.deployment;
     const profileId = connection.profiles.active?.id;
     if (profileId) void remembered.keepDeployment(profileId, d, from);
@@ -120,6 +120,7 @@ export function registerDeployCommands(
           d.environment,
           d.id,
         ) +
+          (note ? ` ${note}` : '') +
           ' ' +
           testRunsText(vscode.l10n, runs),
         ...(runs.length ? [copy] : []),
@@ -386,6 +387,15 @@ export function registerDeployCommands(
         : vscode.l10n.t('Rolled back deployment {0} in {1}', d.id, result.deployment.environment),
       agentName,
       result,
+      undefined,
+      // A rollback serves the earlier content under a new version number: say whose content that is.
+      previous &&
+        vscode.l10n.t(
+          'Version {0} carries the content of version {1} (artifact {2}).',
+          result.deployment.version,
+          previous.version,
+          previous.artifactVersion,
+        ),
     );
     return result;
   }

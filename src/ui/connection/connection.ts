@@ -118,6 +118,11 @@ export class Connection extends Disposable {
     this.profiles.setLocal(undefined);
   }
 
+  /** Whether a local platform is attached (its Local profile shown). */
+  get localAttached(): boolean {
+    return this.local !== undefined;
+  }
+
   /** The projects of the attached local platform, each with the agent it serves (empty when none is attached). */
   get localProjects(): readonly LocalProjectCredentials[] {
     return this.local?.credentials.projects ?? [];

@@ -9,6 +9,7 @@ import {
   checkedOutBranches,
   parseAgentManifest,
 } from '../../workspace/agentManifest';
+import { ContextKey } from '../ids';
 
 /** A checked-out agent folder of the workspace: where it is and what its agent.json says. */
 export interface AgentFolder {
@@ -167,6 +168,7 @@ export class AgentFolders extends Disposable {
         JSON.stringify(folders.map((f) => [f.root, f.manifest])) !==
         JSON.stringify(this.folders.map((f) => [f.root, f.manifest]));
       this.folders = folders;
+      void vscode.commands.executeCommand('setContext', ContextKey.hasAgentFolders, folders.length > 0);
       if (changed) this._onDidChangeFolders.fire();
     })().finally(() => {
       this.scanning = undefined;

@@ -22,25 +22,20 @@ import { workspaceRuntime } from '../workspaceRuntime';
 import { platformMirror, readAfresh } from './platformMirror';
 import { type PickedFolder, FolderPicker, type FolderArg, isBranchRef } from './folderPicker';
 import {
+  branchPickDescription,
   conflictChoices,
   conflictLabel,
-  type ConflictChoice,
   discardQuestion,
   divergedQuestion,
   mergedMessage,
   resolutionFor,
-  sideDocument,
   unpushedQuestion,
 } from './branchWording';
+import { BranchMergeSides, isTextConflict } from './branchMergeSides';
 
 /** Commands of the file mirror's source control, registered elsewhere; run only when present. */
 const PUSH = 'agentWorkbench.push';
 const REFRESH_STATUS = 'agentWorkbench.refreshStatus';
-
-/** The two sides of a diverged item, shown side by side (read-only, kept in memory while the editor runs). */
-const SIDE_SCHEME = 'agent-workbench-branch-merge';
-/** How long the walk through a merge waits for the editor to show two sides compared. */
-const SIDES_WAIT_MS = 10_000;
 
 /** Registers Create Branch from a branch, Switch Branch and Merge into Main. */
 export function registerBranchCommands(
@@ -49,8 +44,7 @@ export function registerBranchCommands(
   index: AgentFolders,
 ): vscode.Disposable {
   const folders = new FolderPicker(connection, index);
-  const sides = new Map<string, string>();
-  let nextSide = 0;
+  const sides = new BranchMergeSides();
 
   async function branchesOf(agentId: string): Promise<Branch[]> {
     const model = requireModel(models).agents.agent(agentId).branches;
@@ -142,7 +136,7 @@ export function registerBranchCommands(
       const ordered = [...others.filter(isMain), ...others.filter((b) => !isMain(b))];
       branch = (
         await prompts.pick(
-          ordered.map((b) => ({ label: b.name, description: b.branchId, b })),
+          ordered.map((b) => ({ label: b.name, description: branchPickDescription(vscode.l10n, b), b })),
           { placeHolder: vscode.l10n.t('Switch {0} to the branch', target.manifest.name) },
         )
       )?.b;
@@ -248,28 +242,6 @@ export function registerBranchCommands(
 
   // ---- branch merge ----
 
-  async function showSides(conflict: MergeConflict, label: string, branchName: string): Promise<void> {
-    const id = ++nextSide;
-    const uriOf = (side: string, text: string): vscode.Uri => {
-      const uri = vscode.Uri.from({ scheme: SIDE_SCHEME, path: `/${id}/${side}/${label.replace(/[/\\?#%]/g, '-')}` });
-      sides.set(uri.path, text);
-      return uri;
-    };
-    const opened = vscode.commands.executeCommand(
-      'vscode.diff',
-      uriOf('main', sideDocument(conflict.ours)),
-      uriOf(branchName.replace(/[/\\?#%]/g, '-'), sideDocument(conflict.theirs)),
-      vscode.l10n.t('{0}: main ↔ {1}', label, branchName),
-      { preview: true },
-    );
-    // The walk goes on once the two sides are shown, or after a while if the editor is slow to show them.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      opened.then(undefined, () => undefined),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, SIDES_WAIT_MS))),
-    ]).finally(() => clearTimeout(timer));
-  }
-
   /** Main's topic names by id, to name the topics of conflicts that carry only a field. */
   async function topicNames(
     client: AgentsClient,
@@ -295,19 +267,25 @@ export function registerBranchCommands(
     const resolutions: MergeResolution[] = [];
     for (const [i, conflict] of conflicts.entries()) {
       const label = conflictLabel(vscode.l10n, conflict, names);
-      let choice: ConflictChoice | undefined = 'compare';
-      while (choice === 'compare') {
-        choice = (
-          await prompts.pick(conflictChoices(vscode.l10n, conflict, branchName), {
+      const text = isTextConflict(conflict);
+      let resolution: MergeResolution | undefined;
+      while (!resolution) {
+        const choice = (
+          await prompts.pick(conflictChoices(vscode.l10n, conflict, branchName, text), {
             title: vscode.l10n.t('Merge {0} into main ({1}/{2})', branchName, i + 1, conflicts.length),
             placeHolder: vscode.l10n.t('{0}: which version does main keep?', label),
             ignoreFocusOut: true,
           })
         )?.choice;
-        if (choice === 'compare') await showSides(conflict, label, branchName);
+        if (!choice) return undefined;
+        if (choice === 'compare') await sides.compare(conflict, label, branchName);
+        else if (choice === 'mergeEditor') {
+          // Closing the merge editor without using its result asks about the item again.
+          const value = await sides.merge(conflict, label, branchName);
+          if (value !== undefined) resolution = { path: conflict.path, strategy: 'theirs', value };
+        } else resolution = resolutionFor(conflict, choice);
       }
-      if (!choice) return undefined;
-      resolutions.push(resolutionFor(conflict, choice));
+      resolutions.push(resolution);
     }
     return resolutions;
   }
@@ -346,7 +324,7 @@ export function registerBranchCommands(
         );
       branch = (
         await prompts.pick(
-          others.map((b) => ({ label: b.name, description: b.branchId, b })),
+          others.map((b) => ({ label: b.name, description: branchPickDescription(vscode.l10n, b), b })),
           { placeHolder: vscode.l10n.t('The branch of {0} to merge into main', agent.name) },
         )
       )?.b;
@@ -411,15 +389,15 @@ export function registerBranchCommands(
     modelOf.branches.invalidate();
     // Main took the branch's behavior and topics (all branches' when main is not known by id).
     modelOf.invalidateDocuments(main?.branchId);
+    // The compare tabs and merge editors of the walk have done their work.
+    await sides.closeAll();
     await refreshStatus();
     void prompts.info(mergedMessage(vscode.l10n, branchName, outcome.result.changes?.length, resolutions.length));
     return outcome.result;
   }
 
   return vscode.Disposable.from(
-    vscode.workspace.registerTextDocumentContentProvider(SIDE_SCHEME, {
-      provideTextDocumentContent: (uri) => sides.get(uri.path) ?? '',
-    }),
+    sides,
     vscode.commands.registerCommand(Command.switchBranch, (arg?: FolderArg) => runCommand(() => switchBranch(arg))),
     vscode.commands.registerCommand(Command.mergeBranch, (arg?: FolderArg) => runCommand(() => mergeBranch(arg))),
     vscode.commands.registerCommand(Command.createBranchFrom, (arg?: FolderArg) =>

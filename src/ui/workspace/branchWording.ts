@@ -2,7 +2,7 @@
 // is named, how each side reads in a quick pick and in a diff, and the questions around switching.
 // "Branch merge" is the platform's merge of a branch into main; "file merge" (the three-way merge of
 // files on pull) is another thing and is not named here.
-import type { MergeConflict, MergeResolution, MergeValue } from '../../contract/agents';
+import type { Branch, MergeConflict, MergeResolution, MergeValue } from '../../contract/agents';
 import type { L10n } from '../common/l10n';
 
 const TOPIC_PATH = /^knowledge-base\/topics\/([^/]+)(?:\/(name|content))?$/;
@@ -76,8 +76,11 @@ export function sideDocument(value: MergeValue): string {
   return `# ${value.name}\n\n${value.content}\n`;
 }
 
-/** The choices of one conflict; `compare` opens the two sides side by side and asks again. */
-export type ConflictChoice = 'branch' | 'main' | 'compare';
+/**
+ * The choices of one conflict; `compare` opens the two sides side by side and asks again; `mergeEditor` (text items)
+ * opens the merge editor with both sides, so lines of each can be kept.
+ */
+export type ConflictChoice = 'branch' | 'main' | 'mergeEditor' | 'compare';
 
 export interface ChoiceItem {
   label: string;
@@ -85,7 +88,7 @@ export interface ChoiceItem {
   choice: ConflictChoice;
 }
 
-export function conflictChoices(l10n: L10n, conflict: MergeConflict, branchName: string): ChoiceItem[] {
+export function conflictChoices(l10n: L10n, conflict: MergeConflict, branchName: string, text = false): ChoiceItem[] {
   return [
     {
       label: l10n.t('Keep the branch’s version'),
@@ -97,6 +100,15 @@ export function conflictChoices(l10n: L10n, conflict: MergeConflict, branchName:
       description: l10n.t('main: {0}', sideSummary(l10n, conflict.base, conflict.ours)),
       choice: 'main',
     },
+    ...(text
+      ? [
+          {
+            label: l10n.t('Merge in the merge editor…'),
+            description: l10n.t('keep lines of main and of {0}', branchName),
+            choice: 'mergeEditor' as const,
+          },
+        ]
+      : []),
     { label: l10n.t('Compare main and the branch…'), description: '', choice: 'compare' },
   ];
 }
@@ -120,7 +132,7 @@ export function divergedQuestion(
         ? l10n.t('Main and {0} both changed one item since the branch was made.', branchName)
         : l10n.t('Main and {0} both changed {1} items since the branch was made.', branchName, conflicts.length),
     detail: l10n.t(
-      '{0}\n\nNothing has been merged yet. Choose, item by item, which version main keeps; the branch merge then completes with your choices.',
+      '{0}\n\nNothing has been merged yet. Choose, item by item, which version main keeps (a text can also be merged in the merge editor, keeping lines of both); the branch merge then completes with your choices.',
       items,
     ),
     go: l10n.t('Choose…'),
@@ -178,4 +190,19 @@ export function mergedMessage(l10n: L10n, branchName: string, changes: number | 
   return resolved > 0
     ? `${what} ${resolved === 1 ? l10n.t('1 item as you chose.') : l10n.t('{0} items as you chose.', resolved)}`
     : what;
+}
+
+/**
+ * What a branch picker says beside a branch's name: main is the branch that gets published; another, who made it
+ * and when, where the platform says. Never the internal id, which means nothing to a person choosing.
+ */
+export function branchPickDescription(
+  l10n: L10n,
+  b: Pick<Branch, 'name' | 'isDefault' | 'createdAt' | 'createdBy'>,
+): string {
+  if (b.isDefault ?? b.name === 'main') return l10n.t('the branch that gets published');
+  const day = b.createdAt?.slice(0, 10);
+  if (b.createdBy && day) return l10n.t('made by {0} on {1}', b.createdBy, day);
+  if (b.createdBy) return l10n.t('made by {0}', b.createdBy);
+  return day ? l10n.t('made on {0}', day) : '';
 }

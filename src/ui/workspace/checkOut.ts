@@ -20,6 +20,7 @@ import { workspaceRuntime } from '../workspaceRuntime';
 import { platformMirror } from './platformMirror';
 import { isPlatformError } from '../common/failure';
 import type { RememberedAgents } from '../explorer/agents/rememberedAgents';
+import { branchPickDescription } from './branchWording';
 
 /** What Check Out acts on: a tree node, or (palette and tests) an agent id with an optional branch id and folder. */
 export type CheckOutArg =
@@ -67,7 +68,7 @@ export function registerCheckOutCommand(
     const ordered = [...branches.filter(isMain), ...branches.filter((b) => !isMain(b))];
     if (ordered.length <= 1) return ordered[0];
     const pick = await prompts.pick(
-      ordered.map((b) => ({ label: b.name, description: b.branchId, branch: b })),
+      ordered.map((b) => ({ label: b.name, description: branchPickDescription(vscode.l10n, b), branch: b })),
       { placeHolder: vscode.l10n.t('Branch to check out'), ignoreFocusOut: true },
     );
     return pick?.branch;

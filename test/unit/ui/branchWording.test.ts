@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import type { MergeConflict } from '../../../src/contract/agents';
 import { plainL10n } from '../../../src/ui/common/l10n';
 import {
+  branchPickDescription,
   conflictChoices,
   conflictLabel,
   conflictSubject,
@@ -67,6 +68,17 @@ test('each choice says what that side did; branch is theirs and main is ours', (
   assert.ok(long.endsWith('…') && long.length < 80, long);
 });
 
+test('a text item is offered the merge editor with both sides; a whole topic is not', () => {
+  const text = conflictChoices(plainL10n, behavior, 'spring', true);
+  assert.deepEqual(
+    text.map((c) => c.choice),
+    ['branch', 'main', 'mergeEditor', 'compare'],
+  );
+  assert.equal(text[2]!.label, 'Merge in the merge editor…');
+  assert.equal(text[2]!.description, 'keep lines of main and of spring');
+  assert.ok(!conflictChoices(plainL10n, behavior, 'spring').some((c) => c.choice === 'mergeEditor'));
+});
+
 test('the sides diff as documents: text with one final newline, a topic as heading and content, nothing for absent', () => {
   assert.equal(sideDocument('Be warm.'), 'Be warm.\n');
   assert.equal(sideDocument('Be warm.\n'), 'Be warm.\n');
@@ -100,4 +112,21 @@ test('the merged message tells what moved where the platform says it', () => {
   assert.equal(mergedMessage(plainL10n, 'b', undefined, 0), 'Branch b is merged into main.');
   assert.equal(mergedMessage(plainL10n, 'b', 0, 0), 'Branch b is merged into main: main already had everything.');
   assert.equal(mergedMessage(plainL10n, 'b', 3, 2), 'Branch b is merged into main: 3 changes. 2 items as you chose.');
+});
+
+test('a branch picker names who made a branch and when, main as the one published, never an id', () => {
+  assert.equal(branchPickDescription(plainL10n, { name: 'main' }), 'the branch that gets published');
+  assert.equal(
+    branchPickDescription(plainL10n, {
+      name: 'christmas-menu',
+      createdBy: 'lee@acme.test',
+      createdAt: '2026-11-19T10:00:00Z',
+    }),
+    'made by lee@acme.test on 2026-11-19',
+  );
+  assert.equal(
+    branchPickDescription(plainL10n, { name: 'x', createdAt: '2026-11-19T10:00:00Z' }),
+    'made on 2026-11-19',
+  );
+  assert.equal(branchPickDescription(plainL10n, { name: 'x' }), '');
 });

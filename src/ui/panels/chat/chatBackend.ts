@@ -12,7 +12,7 @@ export interface ChatBackend {
   typing(typing: boolean): void;
   handoff(reason?: string): Promise<void>;
   endSession(): Promise<void>;
-  /** Carries out a one-click fix shown on `line`; `newSession`, `restart` and `settings` are the panel's. */
+  /** Carries out a one-click fix shown on `line`; `newSession`, `restart`, `settings` and `startLocalPlatform` are the panel's. */
   fix(kind: FixKind, line: ChatLine): Promise<void>;
   readonly conversationId: string | undefined;
   dispose(): void;
@@ -28,6 +28,7 @@ const fixLabels = (): Record<FixKind, string> => ({
   handoff: vscode.l10n.t('Ask for a person again'),
   settings: vscode.l10n.t('Check the connection profile'),
   useAnswerName: vscode.l10n.t('Use this name for answers'),
+  startLocalPlatform: vscode.l10n.t('Start Local Platform'),
 });
 
 export function fixOf(kind: FixKind): Fix {

@@ -199,8 +199,10 @@ export function registerChatCommands(
     const profile = chat.profile;
     if (!profile) return;
     chat.headerSource = () => {
+      // The profile as it is now: a local platform started again serves it at another address.
+      const current = connection.profiles.get(profile.id) ?? profile;
       const clients =
-        profile.id === connection.profiles.active?.id ? connection.clients : connection.clientsFor(profile);
+        profile.id === connection.profiles.active?.id ? connection.clients : connection.clientsFor(current);
       if (!clients) return Promise.reject(new Error('no profile'));
       return chatHeader(profile, agent, clients);
     };

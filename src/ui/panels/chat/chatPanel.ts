@@ -25,6 +25,7 @@ import { ChatApiBackend } from './chatApiBackend';
 import { ChatTranscript } from './chatTranscript';
 import { chatAsRecorded } from './chatAsTest';
 import { saveConversation } from './conversationFile';
+import { followLocalPlatform, localProfileAgain } from './localPlatformChat';
 import { MessagingBackend, type PanelActions } from './messagingBackend';
 
 export const CHAT_VIEW_TYPE = PanelType.chat;
@@ -62,6 +63,8 @@ export class ChatPanel extends ObservableDisposable {
   /** When the current session was started (epoch ms): the transcript viewer looks for its conversation from then. */
   private startedAt = Date.now();
   private _header: ChatHeader | undefined;
+  /** The local platform stopped under this chat: it starts anew once the platform runs again. */
+  private platformStopped = false;
   /** Reads what the header says (agent, project, environment, version); set by whoever opened the chat. */
   headerSource: (() => Promise<ChatHeader>) | undefined;
 
@@ -100,6 +103,13 @@ export class ChatPanel extends ObservableDisposable {
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'agent-workbench.svg');
     this.register(panel.onDidDispose(() => this.dispose()));
     this.register(panel);
+    const chatProfile = this.profile;
+    this.register(
+      followLocalPlatform(connection, chatProfile, {
+        stopped: () => this.localPlatformStopped(),
+        running: () => void this.localPlatformRunning(chatProfile!),
+      }),
+    );
     if (restored) {
       this.transcript.setStatus({
         state: 'closed',
@@ -177,6 +187,8 @@ export class ChatPanel extends ObservableDisposable {
     if (!line?.fix) return;
     if (line.fix.kind === 'restart') await this.restart();
     else if (line.fix.kind === 'settings') await vscode.commands.executeCommand(Command.editProfile);
+    // Once it runs, the chat starts anew by itself (localPlatformRunning).
+    else if (line.fix.kind === 'startLocalPlatform') await vscode.commands.executeCommand(Command.startLocalPlatform);
     else if (this.backend.value) await this.backend.value.fix(line.fix.kind, line);
     else await this.newSession();
   }
@@ -336,6 +348,34 @@ export class ChatPanel extends ObservableDisposable {
         ),
       );
     return this.connection.clientsFor(profile);
+  }
+
+  /**
+   * The local platform stopped under the chat: its session went with it. That is said as it is (not as a fault of
+   * the profile's addresses, which the session's failing reconnects would report), with Start Local Platform.
+   */
+  private localPlatformStopped(): void {
+    if (this.isDisposed || this.platformStopped) return;
+    this.platformStopped = true;
+    this.backend.value = undefined;
+    const text = vscode.l10n.t('The local platform stopped.');
+    this.transcript.setStatus({ state: 'closed', text, canSend: false, agentTyping: false, handoff: undefined });
+    this.transcript.notice(
+      vscode.l10n.t(
+        'The local platform stopped, and this conversation with it. Start Local Platform: the chat then starts a new session by itself.',
+      ),
+      { error: true, fix: fixOf('startLocalPlatform') },
+    );
+  }
+
+  /** The local platform runs again: a chat it stopped starts a new session with the same settings. */
+  private async localPlatformRunning(profile: ConnectionProfile): Promise<void> {
+    if (this.isDisposed || !this.platformStopped) return;
+    this.platformStopped = false;
+    await localProfileAgain(this.connection, profile).catch((err: unknown) =>
+      this.log.warn(`Chat: the profile ${profile.name} again: ${err instanceof Error ? err.message : String(err)}`),
+    );
+    if (!this.isDisposed) await this.newSession();
   }
 
   /** A new session in the same panel, keeping what was said so far above it. */
