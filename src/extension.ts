@@ -121,8 +121,8 @@ function start(context: vscode.ExtensionContext): Running {
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
     registerChatCommands(context.extensionUri, connection, log, models),
     registerConcurrencyCommands(context.extensionUri, connection, log, models, agentsView.remembered),
-    registerReplayCommands(context.extensionUri, connection, log),
-    registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree),
+    registerReplayCommands(context.extensionUri, connection, log, models),
+    registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree, models),
   ])
     store.add(registration);
   // File mirror: source control, quick diff against the base, file decorations and sync status.

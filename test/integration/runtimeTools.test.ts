@@ -224,6 +224,66 @@ suite('Runtime tools', () => {
     });
   });
 
+  suite('Test calls reach a final state or say why not', () => {
+    type Detail = {
+      status: { text: string; error?: string };
+      shown?: { row: { inProgress: boolean } };
+      refresh(): Promise<void>;
+      dispose(): void;
+    };
+    const openCall = (callSid: string, extra: Record<string, unknown> = {}) =>
+      exec<Detail>('openConversation', { conversationId: callSid, callSid, awaitRecordingMs: 60_000, ...extra });
+
+    test('[OUT-8] a call the platform cannot place says so in words a person reads, without advice meant for developers', async () => {
+      answer(['+15005550001', '', 'TLS/SRTP']);
+      assert.equal(await exec<Placed>('placeTestCall'), undefined);
+      const error = ui.lastError();
+      assert.match(error, /the call could not be placed/);
+      assert.match(error, /\+15005550001 could not be reached/);
+      assert.doesNotMatch(error, /backoff|Call placement failed/i);
+    });
+
+    test('a busy call ends without a conversation, and its conversation says so instead of waiting to be recorded', async () => {
+      answer(['+15005550002', '', 'TLS/SRTP']);
+      const placed = await exec<Placed>('placeTestCall');
+      assert.ok(placed, ui.lastError());
+      const d = await openCall(placed.callSid);
+      try {
+        const said = await waitFor(
+          'the reason',
+          () => Promise.resolve(d.status.error ?? ''),
+          (e) => e !== '',
+        );
+        assert.match(said, /ended without a conversation \(failed: busy\): nothing was recorded/);
+      } finally {
+        d.dispose();
+      }
+    });
+
+    test('a call nobody hangs up is no longer read again after a while and says why; Refresh reads its end', async () => {
+      answer(['+14155550123', '', 'TLS/SRTP']);
+      const placed = await exec<Placed>('placeTestCall');
+      assert.ok(placed, ui.lastError());
+      const d = await openCall(placed.callSid, { idleMs: 1_000 });
+      try {
+        const text = await until('the idle note', () => /no longer read again/.test(d.status.text) && d.status.text, {
+          timeoutMs: 30_000,
+        });
+        assert.match(
+          text,
+          /Still in progress with no new turn for 1 s: the call is still connected, nobody has hung up/,
+        );
+        const hungUp = await call('POST', `${urls.admin}/outbound/calls/${placed.callSid}/hangup`);
+        assert.equal(hungUp.status, 200);
+        await d.refresh();
+        assert.equal(d.shown?.row.inProgress, false);
+        assert.match(d.status.text, /Finished/);
+      } finally {
+        d.dispose();
+      }
+    });
+  });
+
   suite('Reserve Phone Number', () => {
     test('reserves with the attributes as a JSON object and shows the number with Copy', async () => {
       answer(['{"campaign": "spring", "visitor": {"id": 7}}'], (s) => (s.kind === 'info' ? 'Copy' : undefined));

@@ -9,6 +9,7 @@ import {
   PROGRESS,
   RANGE_PRESETS,
   SEARCH_TYPES,
+  SORT_ORDERS,
   TURN_SIDES,
 } from '../../src/protocol/transcripts';
 import { actionButton, labelled } from '../shared/controls';
@@ -34,6 +35,11 @@ const SIDE_LABELS: Record<(typeof TURN_SIDES)[number], string> = {
   both: 'User and agent turns',
   user: 'User turns',
   agent: 'Agent turns',
+};
+
+const SORT_LABELS: Record<(typeof SORT_ORDERS)[number], string> = {
+  newest: 'Newest first',
+  oldest: 'Oldest first',
 };
 
 /** Rows from the end at which the next page is asked for. */
@@ -116,6 +122,11 @@ export class ListView {
     TURN_SIDES.map((t) => [t, SIDE_LABELS[t]]),
   );
   private readonly sample = el('vscode-checkbox', { id: 'sample', label: 'Random sample' }) as Field;
+  private readonly sort = select(
+    'sort',
+    'Order',
+    SORT_ORDERS.map((o) => [o, SORT_LABELS[o]]),
+  );
   private readonly revealBox = el('vscode-checkbox', { id: 'reveal', label: 'Show numbers' }) as Field;
   private readonly customFields: HTMLElement;
 
@@ -138,6 +149,7 @@ export class ListView {
       labelled('search', 'Search', this.search),
       labelled('searchType', 'Search by', this.searchType),
       labelled('turnType', 'Search in', this.turnType),
+      labelled('sort', 'Order', this.sort),
       this.sample,
       apply,
     );
@@ -152,6 +164,8 @@ export class ListView {
       }
     });
     this.range.addEventListener('change', () => this.showCustom());
+    // A new order is a new list: applied at once.
+    this.sort.addEventListener('change', () => this.submit());
     this.revealBox.addEventListener('change', () => this.actions.reveal(this.revealBox.checked === true));
 
     const header = el('div', { class: 'row header', role: 'row' });
@@ -194,6 +208,7 @@ export class ListView {
     this.searchType.value = f.searchType;
     this.turnType.value = f.turnType;
     this.sample.checked = f.sample;
+    this.sort.value = f.sort ?? 'oldest';
     this.showCustom();
     this.items = s.rows.slice();
     this.rows.items = this.items;
@@ -258,6 +273,7 @@ export class ListView {
       searchType: this.searchType.value as ConversationFilters['searchType'],
       turnType: this.turnType.value as ConversationFilters['turnType'],
       sample: this.sample.checked === true,
+      sort: this.sort.value === 'newest' ? 'newest' : 'oldest',
       ...(this.range.value === 'custom' && text(this.start) ? { start: text(this.start) } : {}),
       ...(this.range.value === 'custom' && text(this.end) ? { end: text(this.end) } : {}),
       ...(text(this.variant) ? { variant: text(this.variant) } : {}),

@@ -25,13 +25,14 @@ export function registerRuntimeTools(deps: RuntimeToolsDeps): DisposableStore {
   const store = new DisposableStore();
   for (const tool of [
     // The call's conversation opens in the transcript viewer, which waits for it to be recorded.
-    registerOutboundCallCommand(connection, (callSid) =>
+    registerOutboundCallCommand(connection, deps.models, (callSid) =>
       vscode.commands.executeCommand(Command.openConversation, {
         conversationId: callSid,
+        callSid,
         awaitRecordingMs: 10 * 60_000,
       }),
     ),
-    registerDniReservationCommand(connection),
+    registerDniReservationCommand(connection, deps.models),
     registerExternalEventCommand(connection),
     registerWebhookReceiver(connection, deps.models, deps.webhookSecrets, deps.log),
     new AlertWatcher(deps.models, deps.log),
