@@ -117,7 +117,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerNumberCommands(connection, models),
     registerAlertCommands(connection, alertsTree),
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
-    registerRuntimeTools({ connection, webhookSecrets, log, models }),
+    registerRuntimeTools({ connection, webhookSecrets, log, models, memory: context.globalState }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
     registerChatCommands(context.extensionUri, connection, log, models),
     registerConcurrencyCommands(context.extensionUri, connection, log, models, agentsView.remembered),

@@ -17,6 +17,8 @@ export interface RuntimeToolsDeps {
   webhookSecrets: WebhookSecrets;
   log: Log;
   models: ProfileModels<object>;
+  /** Where Send External Event remembers the last values sent per profile. */
+  memory: vscode.Memento;
 }
 
 /** The tools an agent builder uses while building: test calls, number reservations, external events, the webhook receiver and the alerts watcher. */
@@ -33,7 +35,7 @@ export function registerRuntimeTools(deps: RuntimeToolsDeps): DisposableStore {
       }),
     ),
     registerDniReservationCommand(connection, deps.models),
-    registerExternalEventCommand(connection),
+    registerExternalEventCommand(connection, deps.memory),
     registerWebhookReceiver(connection, deps.models, deps.webhookSecrets, deps.log),
     new AlertWatcher(deps.models, deps.log),
   ])
