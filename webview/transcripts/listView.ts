@@ -12,6 +12,7 @@ import {
   SORT_ORDERS,
   TURN_SIDES,
 } from '../../src/protocol/transcripts';
+import { durationWords } from '../../src/protocol/timeWords';
 import { actionButton, labelled } from '../shared/controls';
 import { el } from '../shared/styles';
 import { visibleControls } from '../shared/text';
@@ -54,8 +55,7 @@ function select(id: string, label: string, options: ReadonlyArray<[string, strin
 export function durationText(seconds: number | undefined, inProgress: boolean): string {
   if (inProgress) return 'in progress';
   if (seconds === undefined) return '';
-  const s = Math.round(seconds);
-  return s >= 60 ? `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s` : `${s} s`;
+  return durationWords(seconds);
 }
 
 export function timeText(iso: string): string {
@@ -81,6 +81,8 @@ export class ListView {
   private items: ConversationRow[] = [];
   /** The conversation shown beside the list, marked in its row. */
   private opened: string | undefined;
+  /** The row the keyboard is on: the table's one Tab stop (roving tabindex); the arrow keys move it. */
+  private current: string | undefined;
   private status: ListStatus | undefined;
   private readonly statusLine = el('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
   private readonly problem = el('div', { class: 'problem', role: 'alert' });
@@ -211,6 +213,8 @@ export class ListView {
     this.sort.value = f.sort ?? 'oldest';
     this.showCustom();
     this.items = s.rows.slice();
+    // A new list keeps the keyboard's row only where it is still listed; else its first row is the Tab stop.
+    if (!this.items.some((r) => r.id === this.current)) this.current = undefined;
     this.rows.items = this.items;
     this.setStatus(s.status);
   }
@@ -247,6 +251,39 @@ export class ListView {
     this.revealBox.checked = s.revealed;
     // A first page shorter than the screen: the next one is asked for at once.
     if (s.more && !s.loading && this.items.length > 0 && this.items.length < LOAD_AHEAD) this.askMore();
+  }
+
+  /** Arrow keys, Home, End, Page Up and Page Down move the row the keyboard is on, instead of scrolling. */
+  private move(from: string, e: KeyboardEvent): void {
+    const at = this.items.findIndex((r) => r.id === from);
+    const page = 10;
+    const to =
+      e.key === 'ArrowDown'
+        ? at + 1
+        : e.key === 'ArrowUp'
+          ? at - 1
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? this.items.length - 1
+              : e.key === 'PageDown'
+                ? at + page
+                : e.key === 'PageUp'
+                  ? at - page
+                  : undefined;
+    if (to === undefined || at < 0) return;
+    e.preventDefault();
+    const next = this.items[Math.max(0, Math.min(this.items.length - 1, to))];
+    if (!next) return;
+    this.setCurrent(next.id);
+    void this.focusRow(next.id);
+  }
+
+  private setCurrent(id: string): void {
+    if (id === this.current) return;
+    this.current = id;
+    // The rows in view are drawn again with the one Tab stop moved.
+    this.rows.items = this.items.slice();
   }
 
   private askMore(): void {
@@ -292,10 +329,11 @@ export class ListView {
       if (!toSide) this.setOpened(r.id);
       this.actions.open(r.id, toSide);
     };
+    const current = this.current ?? this.items[0]?.id;
     return html`<div
       class="row ${r.inProgress ? 'in-progress' : ''} ${r.id === this.opened ? 'opened' : ''}"
       role="row"
-      tabindex="0"
+      tabindex=${r.id === current ? '0' : '-1'}
       aria-selected=${r.id === this.opened ? 'true' : 'false'}
       data-id=${r.id}
       title=${OPEN_HINT}
@@ -303,8 +341,10 @@ export class ListView {
       @auxclick=${(e: MouseEvent) => {
         if (e.button === 1) open(e);
       }}
+      @focus=${() => this.setCurrent(r.id)}
       @keydown=${(e: KeyboardEvent) => {
         if (e.key === 'Enter') open(e);
+        else this.move(r.id, e);
       }}
     >
       <span role="cell">${timeText(r.startedAt)}</span>
