@@ -21,7 +21,7 @@ const UNITS: ReadonlyArray<[number, Intl.RelativeTimeFormatUnit]> = [
 
 /**
  * How long ago (or from now) an instant is, in whole units counted down, so every place that shows the same
- * instant says the same: "less than a minute ago", "2 minutes ago", "3 hours ago", "yesterday".
+ * instant says the same: "12 seconds ago", "2 minutes ago", "3 hours ago", "yesterday" (in the locale's words).
  */
 export function relativeWords(atMs: number, nowMs: number, locale?: string): string {
   const diff = nowMs - atMs;
@@ -30,5 +30,5 @@ export function relativeWords(atMs: number, nowMs: number, locale?: string): str
   for (const [ms, unit] of UNITS) {
     if (abs >= ms) return fmt.format(-Math.sign(diff) * Math.floor(abs / ms), unit);
   }
-  return diff >= 0 ? 'less than a minute ago' : 'in less than a minute';
+  return fmt.format(-Math.sign(diff) * Math.floor(abs / 1000), 'second');
 }
