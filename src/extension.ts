@@ -124,12 +124,12 @@ function start(context: vscode.ExtensionContext): Running {
     registerNumberCommands(connection, models),
     registerAlertCommands(connection, alertsTree),
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
-    registerRuntimeTools({ connection, webhookSecrets, log, models }),
+    registerRuntimeTools({ connection, webhookSecrets, log, models, memory: context.globalState }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
     registerChatCommands(context.extensionUri, connection, log, models),
     registerConcurrencyCommands(context.extensionUri, connection, log, models, agentsView.remembered),
-    registerReplayCommands(context.extensionUri, connection, log),
-    registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree),
+    registerReplayCommands(context.extensionUri, connection, log, models),
+    registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree, models),
     registerSaveAsTest(),
   ])
     store.add(registration);

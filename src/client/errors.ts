@@ -352,8 +352,8 @@ function composeMessage(init: PlatformErrorInit): string {
       );
   }
   let text = parts.join('');
-  if (init.serverMessage && init.kind !== 'notConfigured' && init.kind !== 'network')
-    text += `. ${stripDot(init.serverMessage)}`;
+  const said = init.serverMessage && forPeople(init.serverMessage);
+  if (said && init.kind !== 'notConfigured' && init.kind !== 'network') text += `. ${stripDot(said)}`;
   if (init.fieldErrors?.length)
     text += `. ${init.fieldErrors.map((e) => `${e.field}: ${stripDot(e.message)}`).join('; ')}`;
   const assumed = init.assumption ?? init.unconfirmed;
@@ -364,6 +364,18 @@ function composeMessage(init: PlatformErrorInit): string {
 /** "either topic tp_1 does not exist or this platform has no such endpoint (assumption: row "...", see docs/...)". */
 export function eitherMissingWords(u: Pick<UnconfirmedEndpoint, 'resource' | 'row'>): string {
   return `either ${u.resource} does not exist or this platform has no such endpoint (assumption: row "${stripDot(u.row)}", see ${ASSUMPTIONS_DOC})`;
+}
+
+/**
+ * A platform's message without what is meant for the developers of a client: retry strategies ("Retry with
+ * exponential backoff": the error offers Retry where it may) and a lead that repeats the failure ("Call placement
+ * failed:", said already).
+ */
+export function forPeople(message: string): string {
+  return message
+    .replace(/(^|[.;]\s*)[^.;]*\bback-?off\b[^.;]*[.;]?/gi, '$1')
+    .replace(/^\s*call placement failed:\s*/i, '')
+    .replace(/[\s;,:]+$/, '');
 }
 
 function stripDot(s: string): string {

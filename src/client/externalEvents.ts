@@ -15,7 +15,8 @@ export interface ExternalEventInput {
   eventIdPath: string;
   /** The result payload as it will be sent. */
   body: string;
-  contentType: 'application/json' | 'application/x-www-form-urlencoded' | 'application/xml' | 'text/plain';
+  /** One of EXT-3's media types, or another the person typed (the platform judges it). */
+  contentType: string;
   /** Extra headers (where the event id lives in a header). */
   headers?: Record<string, string>;
   /** Extra query parameters (where the event id lives in the query string). */

@@ -112,6 +112,14 @@ export function utcMs(text: string): number {
   return Date.parse(zoneless ? `${zoneless[1]}T${zoneless[2]}Z` : t);
 }
 
+/** An instant as the range fields show it: "2026-01-05 09:00" (UTC, seconds only when not zero); other text as it is. */
+export function readableUtc(text: string): string {
+  const ms = utcMs(text);
+  if (!Number.isFinite(ms)) return text;
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(17, 23) === '00.000' ? iso.slice(11, 16) : iso.slice(11, 19)}`;
+}
+
 /**
  * What is wrong with a range, in words that say what to fix; undefined when it can be sent. The week is counted
  * as the platform may count it: after the start is rounded down and the end up to whole 5-minute windows.

@@ -29,6 +29,8 @@ export type TurnState = (typeof TURN_STATES)[number];
 export interface ReplayTurn {
   /** 0 is the greeting (sent by starting the conversation); then each user turn in order. */
   index: number;
+  /** The recorded turn's number as the transcript shows it (the greeting is turn 1); absent for a greeting not recorded. */
+  turn?: number;
   /** What the user said (empty for the greeting and for silence). */
   user: string;
   recorded: string;
@@ -75,6 +77,7 @@ const isDiffPart: Guard<DiffPart> = (v): v is DiffPart =>
 const isTurn: Guard<ReplayTurn> = (v): v is ReplayTurn =>
   hasFields<ReplayTurn>(v, {
     index: isNumber,
+    turn: isOptional(isNumber),
     user: isString,
     recorded: isString,
     replayed: isOptional(isString),

@@ -26,6 +26,8 @@ export const FILTER_ENVIRONMENTS = ['live', 'sandbox', 'pre-release'] as const;
 export const PROGRESS = ['any', 'inProgress', 'finished'] as const;
 export const SEARCH_TYPES = ['transcript', 'semantic'] as const;
 export const TURN_SIDES = ['both', 'user', 'agent'] as const;
+export const SORT_ORDERS = ['newest', 'oldest'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
 
 /** The list's filters as the person set them; the host turns them into a query. */
 export interface ConversationFilters {
@@ -46,6 +48,8 @@ export interface ConversationFilters {
   turnType: (typeof TURN_SIDES)[number];
   /** A random sample instead of every conversation. */
   sample: boolean;
+  /** The order of the rows; absent is the platform's own (oldest first). Open Conversations starts newest first. */
+  sort?: SortOrder;
 }
 
 export const DEFAULT_FILTERS: ConversationFilters = {
@@ -238,6 +242,7 @@ export const isConversationFilters: Guard<ConversationFilters> = (v): v is Conve
     searchType: isOneOf(SEARCH_TYPES),
     turnType: isOneOf(TURN_SIDES),
     sample: isBoolean,
+    sort: isOptional(isOneOf(SORT_ORDERS)),
   });
 
 export const isConversationRow: Guard<ConversationRow> = (v): v is ConversationRow =>

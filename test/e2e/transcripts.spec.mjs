@@ -103,6 +103,27 @@ describe('Transcript viewer in the workbench', { timeout: 300_000 }, () => {
     });
   });
 
+  it('the conversations table is one Tab stop; the arrow keys move the row, and Enter opens the row the keyboard is on', async () => {
+    const { page } = wb;
+    await step(page, 'transcripts-keyboard', async () => {
+      await runCommand(page, 'Agent Workbench: Open Conversations');
+      const list = await webviewWith(page, '.rows .row[data-id]');
+      await list.locator('.status', { hasText: /conversations? shown/ }).waitFor();
+      const stops = await list.locator('.rows .row[data-id][tabindex="0"]').count();
+      assert.equal(stops, 1, 'one row is the Tab stop of the table');
+      const rows = list.locator('.rows .row[data-id]');
+      await rows.first().focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      const third = await rows.nth(2).getAttribute('data-id');
+      const focused = await list.evaluate(() => document.activeElement?.getAttribute('data-id'));
+      assert.equal(focused, third, 'two presses of the down arrow put the keyboard on the third row');
+      assert.equal(await list.locator('.rows .row[data-id][tabindex="0"]').getAttribute('data-id'), third);
+      await page.keyboard.press('Enter');
+      await list.locator('.detail-view .title', { hasText: third }).waitFor();
+    });
+  });
+
   it('shows hostile transcript text as plain text and runs nothing', async () => {
     const { page } = wb;
     await step(page, 'transcripts-hostile', async () => {

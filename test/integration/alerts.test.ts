@@ -250,6 +250,34 @@ suite('Alerts view and commands', () => {
     assert.equal((await platformRules()).length, 10);
   });
 
+  test('a threshold edited after the last evaluation shows at once that the state is of the rule before; Check Alerts Now says when nothing changed', async () => {
+    await converse();
+    await alertsApi(
+      'POST',
+      '/v1/alert-rules',
+      rule({ name: 'Busy', metric: 'call_volume', operator: '>=', threshold_value: 1000 }),
+    );
+    await evaluate();
+    await exec('refreshAlerts');
+    const [before] = await groupChildren('Alert Rules');
+    const state = before!.description.split(' · ')[0]!;
+    assert.doesNotMatch(state, /before the change/);
+    await exec('editAlertRule', before!.node, { threshold_value: 1 });
+    const [after] = await groupChildren('Alert Rules');
+    assert.ok(
+      after!.description.startsWith(`${state} before the change, not evaluated since · `),
+      `the tree says at once that "${state}" was the state of the rule before the new threshold: ${after!.description}`,
+    );
+
+    ui.shown.length = 0;
+    const checked = await exec<{ triggered: string[]; resolved: string[] }>('checkAlerts');
+    assert.deepEqual([checked?.triggered, checked?.resolved], [[], []]);
+    assert.ok(
+      ui.shown.some((s) => s.kind === 'info' && /^Alerts checked: no change/.test(s.message)),
+      `Check Alerts Now said something: ${JSON.stringify(ui.shown.map((s) => s.message))}`,
+    );
+  });
+
   test('edit sends only the changed fields: a change made elsewhere meanwhile survives; no change sends nothing', async () => {
     await alertsApi('POST', '/v1/alert-rules', rule());
     const [node] = await groupChildren('Alert Rules');

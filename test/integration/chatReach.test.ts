@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ChatHeader } from '../../src/protocol/chat';
 import { checkOutSupportMain, shownFolder, waitForEditor } from '../support/editor/agentFolders';
 import { answers, type ChatPanelHandle } from '../support/editor/chatPanel';
+import { agentNodeNamed } from '../support/editor/agentsView';
 import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
 import { scriptedPrompts, type ScriptedPrompts, type Shown } from '../support/editor/prompts';
 import { LocalAdmin } from '../support/localAdmin';
@@ -53,16 +54,7 @@ suite('Chat reaches the agent it was opened for', function () {
     ui.dispose();
   });
 
-  /** The Agents view's node of an agent, as a click on it passes it to a command. */
-  async function agentNode(name: string): Promise<unknown> {
-    const roots = (await api.agentsView.getChildren()) ?? [];
-    for (const node of roots) {
-      const item = await api.agentsView.getTreeItem(node);
-      const label = typeof item.label === 'string' ? item.label : item.label?.label;
-      if (label === name) return node;
-    }
-    throw new Error(`no agent ${name} in the Agents view`);
-  }
+  const agentNode = (name: string): Promise<unknown> => agentNodeNamed(api, name);
 
   const MODES = [
     { mode: 'messaging', pick: 'Messaging' },

@@ -109,6 +109,18 @@ suite('Concurrency chart', () => {
     assert.equal(drawn, view.times.length * view.series.length);
   });
 
+  test('opened without an environment, the chart is of the environment the status bar shows, not live', async () => {
+    await vscode.commands.executeCommand('agentWorkbench.selectEnvironment', 'pre-release');
+    try {
+      const p = await chart({ agentId: AGENT, label: 'Support Desk' });
+      await until('the chart', () => p.view.state === 'ready' || p.view.state === 'failed', 30_000);
+      assert.equal(p.view.query.environment, 'pre-release');
+      assert.equal((await asked()).at(-1)?.client_env, 'pre-release');
+    } finally {
+      await vscode.commands.executeCommand('agentWorkbench.selectEnvironment', 'sandbox');
+    }
+  });
+
   test('a range longer than a week is refused before anything is sent, saying what to fix; a variant filter by name is sent as a name', async () => {
     const p = await chart({ preset: '6h', environment: 'sandbox' });
     await until('the first chart', () => p.view.state === 'ready', 30_000);

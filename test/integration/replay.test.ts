@@ -3,7 +3,13 @@ import * as vscode from 'vscode';
 import type { ReplayView } from '../../src/protocol/replay';
 import { until } from '../support/until';
 import { call } from '../support/http';
-import { type LocalPlatformUrls, openPanel, startLocalPlatformInEditor } from '../support/editor/extension';
+import {
+  activateExtension,
+  type LocalPlatformUrls,
+  openPanel,
+  startLocalPlatformInEditor,
+} from '../support/editor/extension';
+import { scriptedPrompts } from '../support/editor/prompts';
 import { LocalAdmin } from '../support/localAdmin';
 
 /** What Replay Conversation returns: the panel as the suite reads it. */
@@ -20,6 +26,8 @@ interface Turn {
 }
 interface Recorded {
   id: string;
+  variant_id: string;
+  variant_name: string;
   in_progress: boolean;
   handoff: boolean;
   channel: string;
@@ -156,6 +164,45 @@ suite('Replay', () => {
       );
     } finally {
       await admin.clearFaults();
+    }
+  });
+
+  test("the recording's variant is offered first and answers the replay; the turns are numbered as the transcript numbers them", async function () {
+    this.timeout(120_000);
+    const listed = await call<{ conversations: Recorded[] }>(
+      'GET',
+      `${urls.runtime}/v3/acme/support-desk/conversations?client_env=live&limit=500`,
+      { headers: { 'x-api-key': 'lp_conversations_key' } },
+    );
+    const recorded = listed.body.conversations.find(
+      (c) => c.variant_id === 'var_friendly' && !c.in_progress && !c.handoff && c.turns.length >= 2,
+    );
+    assert.ok(recorded, 'a demo conversation answered by Friendly Tone');
+    const ui = scriptedPrompts(await activateExtension());
+    try {
+      ui.setAnswer((s) => (s.kind === 'pick' ? s.items[0] : undefined));
+      const p = await replay({ conversationId: recorded.id });
+      const offered = ui.shown.find((s) => s.kind === 'pick');
+      assert.equal(offered?.items[0], "The recording's variant", 'offered first');
+      await p.finished;
+      assert.equal(p.view.state, 'done', p.view.message);
+      assert.equal(p.view.variantId, 'var_friendly', 'sent to the variant of the recording');
+      assert.match(p.view.target, /variant Friendly Tone/);
+      const replayed = await call<{ conversations: Recorded[] }>(
+        'GET',
+        `${urls.runtime}/v3/acme/support-desk/conversations?client_env=sandbox&limit=500`,
+        { headers: { 'x-api-key': 'lp_conversations_key' } },
+      );
+      const made = replayed.body.conversations.find((c) => c.id === p.view.newConversationId);
+      assert.equal(made?.variant_id, 'var_friendly', 'the platform recorded the replay with that variant');
+      // The transcript numbers every recorded turn from 1, the greeting too.
+      const greets = !recorded.turns[0]!.user_input;
+      assert.deepEqual(
+        p.view.turns.map((t) => t.turn),
+        greets ? recorded.turns.map((_, i) => i + 1) : [undefined, ...recorded.turns.map((_, i) => i + 1)],
+      );
+    } finally {
+      ui.dispose();
     }
   });
 });

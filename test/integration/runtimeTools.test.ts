@@ -224,6 +224,71 @@ suite('Runtime tools', () => {
     });
   });
 
+  suite('Test calls reach a final state or say why not', () => {
+    type Detail = {
+      status: { text: string; error?: string };
+      shown?: { row: { inProgress: boolean } };
+      refresh(): Promise<void>;
+      dispose(): void;
+    };
+    const openCall = (callSid: string, extra: Record<string, unknown> = {}) =>
+      exec<Detail>('openConversation', { conversationId: callSid, callSid, awaitRecordingMs: 60_000, ...extra });
+
+    test('[OUT-8] a call the platform cannot place says so in words a person reads, without advice meant for developers', async () => {
+      answer(['+15005550001', '', 'TLS/SRTP']);
+      assert.equal(await exec<Placed>('placeTestCall'), undefined);
+      const error = ui.lastError();
+      assert.match(error, /the call could not be placed/);
+      assert.match(error, /\+15005550001 could not be reached/);
+      assert.doesNotMatch(error, /backoff|Call placement failed/i);
+    });
+
+    test('a busy call ends without a conversation, and its conversation says so instead of waiting to be recorded', async () => {
+      answer(['+15005550002', '', 'TLS/SRTP']);
+      const placed = await exec<Placed>('placeTestCall');
+      assert.ok(placed, ui.lastError());
+      const d = await openCall(placed.callSid);
+      try {
+        if ((await admin.responses()).mode === 'spec-only') {
+          // Without the (assumed) call status endpoint, the view can only say it waits for the recording.
+          await until('the waiting note', () => /Waiting for conversation/.test(d.status.text), { timeoutMs: 10_000 });
+          return;
+        }
+        const said = await waitFor(
+          'the reason',
+          () => Promise.resolve(d.status.error ?? ''),
+          (e) => e !== '',
+        );
+        assert.match(said, /ended without a conversation \(failed: busy\): nothing was recorded/);
+      } finally {
+        d.dispose();
+      }
+    });
+
+    test('a call nobody hangs up is no longer read again after a while and says why; Refresh reads its end', async () => {
+      answer(['+14155550123', '', 'TLS/SRTP']);
+      const placed = await exec<Placed>('placeTestCall');
+      assert.ok(placed, ui.lastError());
+      const d = await openCall(placed.callSid, { idleMs: 1_000 });
+      try {
+        const text = await until('the idle note', () => /no longer read again/.test(d.status.text) && d.status.text, {
+          timeoutMs: 30_000,
+        });
+        assert.match(
+          text,
+          /Still in progress with no new turn for 1 s: the call is still connected, nobody has hung up/,
+        );
+        const hungUp = await call('POST', `${urls.admin}/outbound/calls/${placed.callSid}/hangup`);
+        assert.equal(hungUp.status, 200);
+        await d.refresh();
+        assert.equal(d.shown?.row.inProgress, false);
+        assert.match(d.status.text, /Finished/);
+      } finally {
+        d.dispose();
+      }
+    });
+  });
+
   suite('Reserve Phone Number', () => {
     test('reserves with the attributes as a JSON object and shows the number with Copy', async () => {
       answer(['{"campaign": "spring", "visitor": {"id": 7}}'], (s) => (s.kind === 'info' ? 'Copy' : undefined));
@@ -283,7 +348,7 @@ suite('Runtime tools', () => {
 
     test('delivers a JSON result whose id is at a dotted path of the payload, and shows the 201', async () => {
       const conversation = await waitingConversation('evt_booking_1');
-      answer(['payload', 'booking.id', 'JSON', '{"booking": {"id": "evt_booking_1", "status": "confirmed"}}']);
+      answer(['{"booking": {"id": "evt_booking_1", "status": "confirmed"}}', 'JSON', 'payload', 'booking.id']);
       const sent = await exec<{ eventId?: string; status: string }>('sendExternalEvent');
       assert.ok(sent, ui.lastError());
       assert.deepEqual(
@@ -296,9 +361,42 @@ suite('Runtime tools', () => {
       );
     });
 
+    test('asks the body first; the content type is read from it and a typed media type is kept; the last values are offered next time', async () => {
+      await waitingConversation('evt_first_1');
+      answer(['{"booking": {"event_id": "evt_first_1"}}', 'JSON', 'payload', 'booking.event_id']);
+      assert.ok(await exec('sendExternalEvent'), ui.lastError());
+      const asked = ui.shown.filter((s) => s.kind === 'input' || s.kind === 'pick');
+      assert.match(asked[0]!.message, /The result to deliver/, 'the body is asked first');
+      assert.equal(asked[1]!.items[0], 'JSON', 'the content type read from the body comes first');
+      assert.ok(asked[1]!.items.includes('Another content type…'), 'a media type of its own can be typed');
+
+      // Next time, the last body and path are offered; the content type may be one typed by the person.
+      await waitingConversation('evt_first_2');
+      ui.shown.length = 0;
+      answer([
+        '{"booking": {"event_id": "evt_first_2"}}',
+        'Another content type…',
+        'application/json; charset=utf-8',
+        'payload',
+        'booking.event_id',
+      ]);
+      assert.ok(await exec('sendExternalEvent'), ui.lastError());
+      const again = ui.shown.filter((s) => s.kind === 'input' || s.kind === 'pick');
+      assert.equal(again[0]!.value, '{"booking": {"event_id": "evt_first_1"}}', 'the last body is offered');
+      assert.equal(again.at(-1)!.value, 'booking.event_id', 'the last path is offered');
+      assert.deepEqual(
+        (await events()).delivered.map((d) => [d.event_id, d.content_type]),
+        [
+          ['evt_first_1', 'application/json'],
+          // The platform keeps the media type without its parameters.
+          ['evt_first_2', 'application/json'],
+        ],
+      );
+    });
+
     test('sends the id in a header, with a form body', async () => {
       await waitingConversation('evt_pay_9');
-      answer(['headers', 'X-Payment-Ref', 'evt_pay_9', 'Form', 'amount=12.50&currency=EUR']);
+      answer(['amount=12.50&currency=EUR', 'Form', 'headers', 'X-Payment-Ref', 'evt_pay_9']);
       assert.ok(await exec('sendExternalEvent'), ui.lastError());
       const delivered = (await events()).delivered;
       assert.deepEqual(
@@ -308,13 +406,13 @@ suite('Runtime tools', () => {
     });
 
     for (const [what, steps, refusal] of [
-      ['a JSON body that does not parse', ['payload', 'booking.id', 'JSON', '{booking'], /not valid JSON/],
+      ['a JSON body that does not parse', ['{booking'], /not valid JSON/],
       [
         'a JSON body without the id at the path',
-        ['payload', 'booking.id', 'JSON', '{"booking": {}}'],
+        ['{"booking": {}}', 'JSON', 'payload', 'booking.id'],
         /no event id at booking\.id/,
       ],
-      ['a form body without the id field', ['payload', 'ref', 'Form', 'amount=3'], /no field ref/],
+      ['a form body without the id field', ['amount=3', 'Form', 'payload', 'ref'], /no field ref/],
     ] as const) {
       test(`refuses ${what}, and nothing is sent`, async () => {
         await waitingConversation('evt_x');
@@ -327,14 +425,14 @@ suite('Runtime tools', () => {
 
     test("[EXT-2] sends a dotted path with an empty part, and shows the local platform's own refusal", async () => {
       await waitingConversation('evt_x');
-      answer(['querystring', 'booking..id', 'evt_x', 'Text', 'paid']);
+      answer(['paid', 'Text', 'querystring', 'booking..id', 'evt_x']);
       assert.equal(await exec('sendExternalEvent'), undefined);
       assert.match(ui.lastError(), /event_id_path: .*without empty parts \(a rule of its own\)/);
       assert.deepEqual((await events()).delivered, []);
     });
 
     test('shows the error_message of a 400 (no conversation waits on that id)', async () => {
-      answer(['querystring', 'ref', 'evt_nobody_waits', 'Text', 'paid']);
+      answer(['paid', 'Text', 'querystring', 'ref', 'evt_nobody_waits']);
       assert.equal(await exec('sendExternalEvent'), undefined);
       assert.match(ui.lastError(), /the event id could not be found or is invalid.*evt_nobody_waits/);
       assert.deepEqual((await events()).delivered, []);
@@ -342,7 +440,7 @@ suite('Runtime tools', () => {
 
     test('delivers an XML result, its id read below the root element', async () => {
       const conversation = await waitingConversation('evt_xml_7');
-      answer(['payload', 'event_id', 'XML', '<result><event_id>evt_xml_7</event_id><status>paid</status></result>']);
+      answer(['<result><event_id>evt_xml_7</event_id><status>paid</status></result>', 'XML', 'payload', 'event_id']);
       assert.ok(await exec('sendExternalEvent'), ui.lastError());
       assert.deepEqual(
         (await events()).delivered.map((d) => [d.event_id, d.conversation_id, d.content_type]),
@@ -356,7 +454,7 @@ suite('Runtime tools', () => {
 
     test('delivers a text result, its id in the query string', async () => {
       const conversation = await waitingConversation('evt_text_3');
-      answer(['querystring', 'ref', 'evt_text_3', 'Text', 'paid in full']);
+      answer(['paid in full', 'Text', 'querystring', 'ref', 'evt_text_3']);
       assert.ok(await exec('sendExternalEvent'), ui.lastError());
       assert.deepEqual(
         (await events()).delivered.map((d) => [d.event_id, d.conversation_id, d.content_type]),
@@ -367,7 +465,7 @@ suite('Runtime tools', () => {
     test('explains a 401 (the key), offers no Retry, and delivers nothing', async () => {
       await waitingConversation('evt_key');
       await fault('/v1/external-events/webhook', 401);
-      answer(['payload', 'id', 'JSON', '{"id": "evt_key"}']);
+      answer(['{"id": "evt_key"}', 'JSON', 'payload', 'id']);
       assert.equal(await exec('sendExternalEvent'), undefined);
       const error = ui.shown.find((s) => s.kind === 'error')!;
       assert.match(error.message, /External Events key is missing or was not accepted.*Set Credential/);
@@ -378,7 +476,7 @@ suite('Runtime tools', () => {
     test('a 500 offers Retry and sends nothing by itself', async () => {
       await waitingConversation('evt_retry');
       await fault('/v1/external-events/webhook', 500);
-      answer(['payload', 'id', 'JSON', '{"id": "evt_retry"}']);
+      answer(['{"id": "evt_retry"}', 'JSON', 'payload', 'id']);
       assert.equal(await exec('sendExternalEvent'), undefined);
       const error = ui.shown.find((s) => s.kind === 'error')!;
       assert.match(error.message, /transient processing error/);

@@ -204,6 +204,49 @@ suite('Transcript viewer', () => {
     assert.deepEqual(await conversationRequests(admin, before), [], 'nothing is asked while a filter is wrong');
   });
 
+  test('opened without filters, the list is of the environment the status bar shows, newest first, with the conversation just had on top; the order can be turned', async function () {
+    this.timeout(180_000);
+    const { now } = await admin.clock();
+    const justHad = await seedConversation(admin, {
+      environment: 'sandbox',
+      started_at: now,
+      channel: 'CHAT',
+      turns: [{ user_input: 'Is my order on its way?', agent_response: 'It ships today.' }],
+    });
+    await vscode.commands.executeCommand('agentWorkbench.selectEnvironment', 'sandbox');
+    const since = await lastRequestSeq(admin);
+    const p = await list({});
+    await until('the first page', () => p.shownRows().length > 0, 60_000);
+    assert.equal(p.currentFilters.environment, 'sandbox', 'the environment of the status bar, not live');
+    assert.equal(p.currentFilters.sort, 'newest');
+    const [first] = await conversationRequests(admin, since);
+    assert.deepEqual(first?.query.client_env, ['sandbox']);
+    // On the first page, behind only the conversations that started after it.
+    const at = p.shownRows().findIndex((r) => r.id === justHad);
+    assert.ok(at >= 0, 'the conversation just had is listed at once');
+    assert.ok(
+      p
+        .shownRows()
+        .slice(0, at)
+        .every((r) => Date.parse(r.startedAt) >= Date.parse(now)),
+      `only conversations that started later come before it (row ${at})`,
+    );
+    /** The rows' start times, and the same sorted in one direction. */
+    const order = (sign: number): [number[], number[]] => {
+      const started = p.shownRows().map((r) => Date.parse(r.startedAt));
+      return [started, [...started].sort((a, b) => sign * (a - b))];
+    };
+    await settled(p);
+    assert.deepEqual(...order(-1), 'newest first');
+    assert.match(p.status().text, /newest first/);
+
+    await p.apply({ ...p.currentFilters, sort: 'oldest' });
+    await settled(p);
+    assert.deepEqual(...order(1), 'oldest first once turned');
+    assert.notEqual(p.shownRows()[0]?.id, justHad);
+    assert.match(p.status().text, /oldest first/);
+  });
+
   test('a conversation opens from the list with its timeline, latency, metrics and state', async function () {
     this.timeout(120_000);
     const p = await list({ filters: { ...WEEK, channels: ['VOICE-SIP'], progress: 'finished' } });

@@ -15,6 +15,7 @@ import {
   checkRange,
   isChartView,
   presetRange,
+  readableUtc,
   utcMs,
   variantKind,
 } from '../../src/protocol/concurrency';
@@ -53,8 +54,8 @@ const preset = el('vscode-single-select', { id: 'preset', 'aria-label': 'Range' 
 for (const id of [...CHART_PRESET_IDS, 'custom' as const])
   preset.append(el('vscode-option', { value: id }, PRESET_LABELS[id]));
 preset.value = 'custom';
-const start = el('vscode-textfield', { id: 'start', placeholder: '2026-01-05T09:00Z' }) as Field;
-const end = el('vscode-textfield', { id: 'end', placeholder: '2026-01-05T17:00Z' }) as Field;
+const start = el('vscode-textfield', { id: 'start', placeholder: '2026-01-05 09:00' }) as Field;
+const end = el('vscode-textfield', { id: 'end', placeholder: '2026-01-05 17:00' }) as Field;
 const environment = el('vscode-single-select', { id: 'environment', 'aria-label': 'Environment' }) as Field;
 for (const env of CHART_ENVIRONMENTS) environment.append(el('vscode-option', { value: env }, env));
 const slice = el('vscode-checkbox', { id: 'slice', label: 'One line per variant' }) as Field;
@@ -111,8 +112,8 @@ preset.addEventListener('change', () => {
   const id = CHART_PRESET_IDS.find((p) => p === preset.value);
   if (!id) return;
   const range = presetRange(id, Date.now());
-  start.value = range.start;
-  end.value = range.end;
+  start.value = readableUtc(range.start);
+  end.value = readableUtc(range.end);
   send();
 });
 for (const f of [start, end]) f.addEventListener('input', () => (preset.value = 'custom'));
@@ -129,8 +130,8 @@ function show(view: ChartView): void {
   const q = JSON.stringify(view.query);
   if (q !== shownQuery) {
     shownQuery = q;
-    start.value = view.query.start;
-    end.value = view.query.end;
+    start.value = readableUtc(view.query.start);
+    end.value = readableUtc(view.query.end);
     environment.value = view.query.environment;
     slice.checked = view.query.sliceByVariant;
     variant.value = view.query.variant ?? '';

@@ -87,7 +87,12 @@ function turnItem(t: ReplayTurn): HTMLElement {
   });
   const head = el('div', { class: 'turn-head' });
   head.append(
-    el('span', { class: 'turn-no' }, t.index === 0 ? 'Greeting' : `Turn ${t.index}`),
+    // Numbered as the transcript numbers the recorded turns.
+    el(
+      'span',
+      { class: 'turn-no' },
+      t.index === 0 ? (t.turn === undefined ? 'Greeting' : `Turn ${t.turn} (greeting)`) : `Turn ${t.turn ?? t.index}`,
+    ),
     el(
       'span',
       { class: 'user' },

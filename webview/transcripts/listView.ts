@@ -9,8 +9,10 @@ import {
   PROGRESS,
   RANGE_PRESETS,
   SEARCH_TYPES,
+  SORT_ORDERS,
   TURN_SIDES,
 } from '../../src/protocol/transcripts';
+import { durationWords } from '../../src/protocol/timeWords';
 import { actionButton, labelled } from '../shared/controls';
 import { el } from '../shared/styles';
 import { visibleControls } from '../shared/text';
@@ -36,6 +38,11 @@ const SIDE_LABELS: Record<(typeof TURN_SIDES)[number], string> = {
   agent: 'Agent turns',
 };
 
+const SORT_LABELS: Record<(typeof SORT_ORDERS)[number], string> = {
+  newest: 'Newest first',
+  oldest: 'Oldest first',
+};
+
 /** Rows from the end at which the next page is asked for. */
 const LOAD_AHEAD = 150;
 
@@ -48,8 +55,7 @@ function select(id: string, label: string, options: ReadonlyArray<[string, strin
 export function durationText(seconds: number | undefined, inProgress: boolean): string {
   if (inProgress) return 'in progress';
   if (seconds === undefined) return '';
-  const s = Math.round(seconds);
-  return s >= 60 ? `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s` : `${s} s`;
+  return durationWords(seconds);
 }
 
 export function timeText(iso: string): string {
@@ -75,6 +81,8 @@ export class ListView {
   private items: ConversationRow[] = [];
   /** The conversation shown beside the list, marked in its row. */
   private opened: string | undefined;
+  /** The row the keyboard is on: the table's one Tab stop (roving tabindex); the arrow keys move it. */
+  private current: string | undefined;
   private status: ListStatus | undefined;
   private readonly statusLine = el('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
   private readonly problem = el('div', { class: 'problem', role: 'alert' });
@@ -116,6 +124,11 @@ export class ListView {
     TURN_SIDES.map((t) => [t, SIDE_LABELS[t]]),
   );
   private readonly sample = el('vscode-checkbox', { id: 'sample', label: 'Random sample' }) as Field;
+  private readonly sort = select(
+    'sort',
+    'Order',
+    SORT_ORDERS.map((o) => [o, SORT_LABELS[o]]),
+  );
   private readonly revealBox = el('vscode-checkbox', { id: 'reveal', label: 'Show numbers' }) as Field;
   private readonly customFields: HTMLElement;
 
@@ -138,6 +151,7 @@ export class ListView {
       labelled('search', 'Search', this.search),
       labelled('searchType', 'Search by', this.searchType),
       labelled('turnType', 'Search in', this.turnType),
+      labelled('sort', 'Order', this.sort),
       this.sample,
       apply,
     );
@@ -152,6 +166,8 @@ export class ListView {
       }
     });
     this.range.addEventListener('change', () => this.showCustom());
+    // A new order is a new list: applied at once.
+    this.sort.addEventListener('change', () => this.submit());
     this.revealBox.addEventListener('change', () => this.actions.reveal(this.revealBox.checked === true));
 
     const header = el('div', { class: 'row header', role: 'row' });
@@ -194,8 +210,11 @@ export class ListView {
     this.searchType.value = f.searchType;
     this.turnType.value = f.turnType;
     this.sample.checked = f.sample;
+    this.sort.value = f.sort ?? 'oldest';
     this.showCustom();
     this.items = s.rows.slice();
+    // A new list keeps the keyboard's row only where it is still listed; else its first row is the Tab stop.
+    if (!this.items.some((r) => r.id === this.current)) this.current = undefined;
     this.rows.items = this.items;
     this.setStatus(s.status);
   }
@@ -234,6 +253,39 @@ export class ListView {
     if (s.more && !s.loading && this.items.length > 0 && this.items.length < LOAD_AHEAD) this.askMore();
   }
 
+  /** Arrow keys, Home, End, Page Up and Page Down move the row the keyboard is on, instead of scrolling. */
+  private move(from: string, e: KeyboardEvent): void {
+    const at = this.items.findIndex((r) => r.id === from);
+    const page = 10;
+    const to =
+      e.key === 'ArrowDown'
+        ? at + 1
+        : e.key === 'ArrowUp'
+          ? at - 1
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? this.items.length - 1
+              : e.key === 'PageDown'
+                ? at + page
+                : e.key === 'PageUp'
+                  ? at - page
+                  : undefined;
+    if (to === undefined || at < 0) return;
+    e.preventDefault();
+    const next = this.items[Math.max(0, Math.min(this.items.length - 1, to))];
+    if (!next) return;
+    this.setCurrent(next.id);
+    void this.focusRow(next.id);
+  }
+
+  private setCurrent(id: string): void {
+    if (id === this.current) return;
+    this.current = id;
+    // The rows in view are drawn again with the one Tab stop moved.
+    this.rows.items = this.items.slice();
+  }
+
   private askMore(): void {
     if (!this.status?.more || this.status.loading) return;
     this.status = { ...this.status, loading: true };
@@ -258,6 +310,7 @@ export class ListView {
       searchType: this.searchType.value as ConversationFilters['searchType'],
       turnType: this.turnType.value as ConversationFilters['turnType'],
       sample: this.sample.checked === true,
+      sort: this.sort.value === 'newest' ? 'newest' : 'oldest',
       ...(this.range.value === 'custom' && text(this.start) ? { start: text(this.start) } : {}),
       ...(this.range.value === 'custom' && text(this.end) ? { end: text(this.end) } : {}),
       ...(text(this.variant) ? { variant: text(this.variant) } : {}),
@@ -276,10 +329,11 @@ export class ListView {
       if (!toSide) this.setOpened(r.id);
       this.actions.open(r.id, toSide);
     };
+    const current = this.current ?? this.items[0]?.id;
     return html`<div
       class="row ${r.inProgress ? 'in-progress' : ''} ${r.id === this.opened ? 'opened' : ''}"
       role="row"
-      tabindex="0"
+      tabindex=${r.id === current ? '0' : '-1'}
       aria-selected=${r.id === this.opened ? 'true' : 'false'}
       data-id=${r.id}
       title=${OPEN_HINT}
@@ -287,8 +341,10 @@ export class ListView {
       @auxclick=${(e: MouseEvent) => {
         if (e.button === 1) open(e);
       }}
+      @focus=${() => this.setCurrent(r.id)}
       @keydown=${(e: KeyboardEvent) => {
         if (e.key === 'Enter') open(e);
+        else this.move(r.id, e);
       }}
     >
       <span role="cell">${timeText(r.startedAt)}</span>

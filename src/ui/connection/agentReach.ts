@@ -5,6 +5,7 @@ import type { LocalProjectCredentials } from '../../localPlatform/seed/credentia
 import { prompts } from '../common/prompts';
 import { Command } from '../ids';
 import type { AgentsModel } from '../model/agentsModel';
+import type { ProfileModels } from '../model/profileModels';
 import type { Connection } from './connection';
 
 /**
@@ -114,4 +115,44 @@ export async function ensureReaches(
   // Another platform: the project's keys are the person's to enter (the question named the project).
   await vscode.commands.executeCommand(Command.addProfile);
   return undefined;
+}
+
+/**
+ * The agent a runtime feature was opened for (by id, from a tree node or a link) reached through the active
+ * profile: {@link ensureReaches} with the agent read from the model. Answers the profile to use, or undefined when
+ * the person went no further. Without an agent id or a profile nothing is asked (the feature runs for the
+ * agent the keys reach, which {@link reachedAgentName} names).
+ */
+export async function reachAgentById(
+  connection: Connection,
+  models: ProfileModels<object>,
+  agentId: string | undefined,
+  name: string | undefined,
+  feature: string,
+): Promise<{ profile?: ConnectionProfile; agent?: AgentRef } | undefined> {
+  const model = models.active();
+  const profile = connection.profiles.active;
+  if (!agentId || !model || !profile) return profile ? { profile } : {};
+  const agent = await agentRef(model.agents, agentId, name);
+  const reaching = await ensureReaches(connection, agent, feature);
+  return reaching && { profile: reaching, agent };
+}
+
+/**
+ * The agent the active profile's runtime keys reach, for a feature opened without an agent (the palette) to name
+ * in its title: "Support Desk", or "the agent of project support-desk" when the platform has not said.
+ */
+export function reachedAgentName(connection: Connection, models: ProfileModels<object>): string | undefined {
+  const profile = connection.profiles.active;
+  if (!profile) return undefined;
+  const served = servedAgent(profile, connection, models.active()?.agents.agents.peek());
+  return served?.name ?? vscode.l10n.t('the agent of project {0}', profile.projectId);
+}
+
+/** The agent id a runtime tool was given: an Agents view node's, or `{ agentId }` (links, tests). */
+export function agentIdOf(arg: unknown): string | undefined {
+  if (!arg || typeof arg !== 'object') return undefined;
+  const a = arg as { agentId?: unknown; agent?: { agentId?: unknown } };
+  const id = a.agent?.agentId ?? a.agentId;
+  return typeof id === 'string' && id ? id : undefined;
 }

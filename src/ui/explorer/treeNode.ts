@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { relativeWords } from '../../protocol/timeWords';
 import { Command, ItemContext } from '../ids';
 
 /** A node of an Agent Workbench tree. Small classes own their TreeItem and children. */
@@ -168,27 +169,13 @@ function escape(s: string): string {
   return s.replace(/[\\`*_{}[\]<>#|]/g, '\\$&');
 }
 
-/** "3 minutes ago" style text for a timestamp, with the exact time for tooltips. */
+/** "3 minutes ago" style text for a timestamp (in the one wording of relativeWords), with the exact time for tooltips. */
 export function when(iso: string | null | undefined): { relative: string; exact: string } {
   if (!iso) return { relative: '', exact: '' };
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return { relative: iso, exact: iso };
-  const diff = Date.now() - t;
-  const abs = Math.abs(diff);
-  const units: Array<[number, Intl.RelativeTimeFormatUnit]> = [
-    [31_536_000_000, 'year'],
-    [2_592_000_000, 'month'],
-    [86_400_000, 'day'],
-    [3_600_000, 'hour'],
-    [60_000, 'minute'],
-  ];
-  const fmt = new Intl.RelativeTimeFormat(vscode.env.language, { numeric: 'auto' });
-  let relative = fmt.format(0, 'minute');
-  for (const [ms, unit] of units) {
-    if (abs >= ms) {
-      relative = fmt.format(-Math.round(diff / ms), unit);
-      break;
-    }
-  }
-  return { relative, exact: new Date(t).toLocaleString(vscode.env.language) };
+  return {
+    relative: relativeWords(t, Date.now(), vscode.env.language),
+    exact: new Date(t).toLocaleString(vscode.env.language),
+  };
 }

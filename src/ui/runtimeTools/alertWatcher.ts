@@ -71,7 +71,7 @@ export class AlertWatcher extends Disposable {
         if (this.interval() > 0) void this.check();
       }),
     );
-    this.register(vscode.commands.registerCommand(Command.checkAlerts, () => this.check()));
+    this.register(vscode.commands.registerCommand(Command.checkAlerts, () => this.checkNow()));
     this.schedule();
   }
 
@@ -100,6 +100,35 @@ export class AlertWatcher extends Disposable {
       this.checking = undefined;
     });
     return this.checking;
+  }
+
+  /**
+   * Check Alerts Now: a reading, and a word when it changed nothing (a change is told as it always is), so the
+   * person knows the check ran.
+   */
+  async checkNow(): Promise<AlertsCheck | undefined> {
+    const result = await this.check();
+    if (!result) {
+      if (!this.models.active()) void prompts.info(vscode.l10n.t('Choose a connection profile to check its alerts.'));
+      return result;
+    }
+    if (result.unreadable) {
+      void prompts.warn(vscode.l10n.t('The current alerts could not be read: {0}', result.unreadable));
+    } else if (!result.triggered.length && !result.resolved.length) {
+      const names = result.firing.map((f) => f.name || f.ruleId).join(', ');
+      void prompts.info(
+        result.firing.length === 0
+          ? vscode.l10n.t('Alerts checked: no change, no alert rule is firing.')
+          : result.firing.length === 1
+            ? vscode.l10n.t('Alerts checked: no change, 1 alert rule is still firing ({0}).', names)
+            : vscode.l10n.t(
+                'Alerts checked: no change, {0} alert rules are still firing ({1}).',
+                result.firing.length,
+                names,
+              ),
+      );
+    }
+    return result;
   }
 
   private async read(): Promise<AlertsCheck | undefined> {

@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
+import { agentIdOf, reachAgentById, reachedAgentName } from '../connection/agentReach';
 import type { Connection } from '../connection/connection';
 import { requireClients, runCommand, withProgress } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import { Command } from '../ids';
+import type { ProfileModels } from '../model/profileModels';
 import { copyAction, parseJsonObject } from './toolSupport';
 
 /** A reserved number, as shown (also to automation and tests). */
@@ -13,11 +15,20 @@ export interface ReservedNumber {
 }
 
 /** Reserve a temporary number that routes to the key's agent with attributes written as a JSON object. */
-export function registerDniReservationCommand(connection: Connection): vscode.Disposable {
-  async function reserveNumber(): Promise<ReservedNumber | undefined> {
+export function registerDniReservationCommand(
+  connection: Connection,
+  models: ProfileModels<object>,
+): vscode.Disposable {
+  async function reserveNumber(arg?: unknown): Promise<ReservedNumber | undefined> {
     requireClients(connection);
+    const reached = await reachAgentById(connection, models, agentIdOf(arg), undefined, vscode.l10n.t('A number'));
+    if (!reached) return undefined;
+    // The agent the number routes to: the one the profile's runtime keys reach.
+    const agentName = reached.agent?.name ?? reachedAgentName(connection, models);
     const typed = await prompts.input({
-      title: vscode.l10n.t('Reserve Phone Number'),
+      title: agentName
+        ? vscode.l10n.t('Reserve Phone Number for {0}', agentName)
+        : vscode.l10n.t('Reserve Phone Number'),
       prompt: vscode.l10n.t('Attributes the agent receives with calls to this number, as a JSON object'),
       value: '{}',
       ignoreFocusOut: true,
@@ -53,5 +64,7 @@ export function registerDniReservationCommand(connection: Connection): vscode.Di
     return attempt();
   }
 
-  return vscode.commands.registerCommand(Command.reserveNumber, () => runCommand(reserveNumber));
+  return vscode.commands.registerCommand(Command.reserveNumber, (arg?: unknown) =>
+    runCommand(() => reserveNumber(arg)),
+  );
 }

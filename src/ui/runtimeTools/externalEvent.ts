@@ -128,26 +128,144 @@ function bodyProblem(
   return undefined;
 }
 
-async function askEvent(conversationId: string | undefined): Promise<ExternalEventInput | undefined> {
+/** What Send External Event remembers per connection profile (whose project serves one agent): the last values sent. */
+export interface RememberedEvent {
+  body: string;
+  contentType: string;
+  location: EventIdLocation;
+  path: string;
+}
+
+const REMEMBERED_KEY = 'agentWorkbench.externalEvent.last';
+
+/** The content type a body reads as: JSON when it parses, XML when it opens with a tag, a form of key=value, else text. */
+function contentTypeOf(body: string): ContentType {
+  const text = body.trim();
+  try {
+    JSON.parse(text);
+    return 'application/json';
+  } catch {
+    // not JSON
+  }
+  if (text.startsWith('<')) return 'application/xml';
+  if (/^[^\s=&]+=[^\s&]*(&[^\s=&]+=[^\s&]*)*$/.test(text)) return 'application/x-www-form-urlencoded';
+  return 'text/plain';
+}
+
+/** The dotted path of the first field of a JSON body whose name says it is an event id, such as booking.event_id. */
+function idPathOf(body: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const walk = (v: unknown, at: string[]): string | undefined => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+    for (const [k, child] of Object.entries(v)) {
+      if (/^(event_?id|eventId|id)$/i.test(k)) return [...at, k].join('.');
+      const deeper = walk(child, [...at, k]);
+      if (deeper) return deeper;
+    }
+    return undefined;
+  };
+  return walk(value, []);
+}
+
+const MEDIA_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(\s*;.*)?$/i;
+
+/**
+ * Asks the body first (the result, what the person came to send), then its content type, where the event id lives
+ * and its path, each with a default read from the body or remembered from the last event sent with this profile.
+ */
+async function askEvent(
+  conversationId: string | undefined,
+  last: RememberedEvent | undefined,
+): Promise<ExternalEventInput | undefined> {
   const title = conversationId
     ? vscode.l10n.t('Send External Event into Conversation {0}', conversationId)
     : vscode.l10n.t('Send External Event');
+  const body = await prompts.input({
+    title,
+    prompt: vscode.l10n.t('The result to deliver: JSON, a form (key=value&...), XML or text'),
+    value: conversationId
+      ? resultTemplate(
+          'application/json',
+          'payload',
+          last?.location === 'payload' ? last.path : 'event_id',
+          conversationId,
+        )
+      : (last?.body ?? '{"event_id": ""}'),
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim().startsWith('{') ? bodyProblem(v, 'application/json', 'headers', '') : undefined),
+  });
+  if (body === undefined) return undefined;
+
+  const detected = contentTypeOf(body);
+  const preferred = last && contentTypeOf(body) === contentTypeOf(last.body) ? last.contentType : detected;
+  const other = vscode.l10n.t('Another content type…');
+  const typeItems = [
+    ...CONTENT_TYPES.map((c) => ({
+      label: c.label,
+      description: c.contentType,
+      contentType: c.contentType as string,
+      ...(c.contentType === preferred ? { detail: vscode.l10n.t('read from the body') } : {}),
+    })),
+    ...(CONTENT_TYPES.some((c) => c.contentType === preferred)
+      ? []
+      : [{ label: preferred, description: vscode.l10n.t('last sent'), contentType: preferred }]),
+    // Always shown, so typing a media type never filters the list to nothing.
+    { label: other, description: '', contentType: '', alwaysShow: true },
+  ].sort((a, b) => Number(b.contentType === preferred) - Number(a.contentType === preferred));
+  const type = await prompts.pick(typeItems, {
+    title,
+    placeHolder: vscode.l10n.t('Content type of the body (type to filter by name or media type)'),
+    matchOnDescription: true,
+  });
+  if (!type) return undefined;
+  let contentType = type.contentType;
+  if (!contentType) {
+    const typed = await prompts.input({
+      title,
+      prompt: vscode.l10n.t('The media type of the body, such as text/xml or application/json; charset=utf-8'),
+      value: preferred,
+      ignoreFocusOut: true,
+      validateInput: (v) =>
+        MEDIA_TYPE.test(v.trim()) ? undefined : vscode.l10n.t('Write a media type as type/subtype.'),
+    });
+    if (typed === undefined) return undefined;
+    contentType = typed.trim();
+  }
+
+  const readable = contentType.startsWith('application/json') || contentType.startsWith('application/x-www-form');
+  const defaultLocation: EventIdLocation =
+    last?.location ?? (readable || contentType.includes('xml') ? 'payload' : 'headers');
   const where = await prompts.pick(
-    LOCATIONS.map((l) => ({ ...l, detail: vscode.l10n.t(l.detail) })),
+    LOCATIONS.map((l) => ({ ...l, detail: vscode.l10n.t(l.detail) })).sort(
+      (a, b) => Number(b.location === defaultLocation) - Number(a.location === defaultLocation),
+    ),
     { title, placeHolder: vscode.l10n.t('Where the event id lives') },
   );
   if (!where) return undefined;
+  const kind = contentType.startsWith('application/json')
+    ? 'application/json'
+    : contentType.startsWith('application/x-www-form-urlencoded')
+      ? 'application/x-www-form-urlencoded'
+      : 'text/plain';
+  const guessed = where.location === 'payload' ? idPathOf(body) : undefined;
   const path = await prompts.input({
     title,
     prompt:
       where.location === 'payload'
         ? vscode.l10n.t('Dotted path of the event id in the body, such as booking.id')
         : vscode.l10n.t('Name of the {0} entry that holds the event id', where.label),
+    value: (last?.location === where.location ? last.path : undefined) ?? guessed ?? '',
     ignoreFocusOut: true,
     validateInput: (v) => {
       const text = v.trim();
       // "name or dotted path" is all the spec shows: anything else is the platform's to judge.
-      return text ? undefined : vscode.l10n.t('Enter where the event id is.');
+      if (!text) return vscode.l10n.t('Enter where the event id is.');
+      return bodyProblem(body, kind, where.location, text);
     },
   });
   if (path === undefined) return undefined;
@@ -156,35 +274,20 @@ async function askEvent(conversationId: string | undefined): Promise<ExternalEve
   if (where.location !== 'payload') {
     eventId = await prompts.input({
       title,
-      prompt: vscode.l10n.t('The event id the conversation waits on'),
+      prompt: vscode.l10n.t(
+        'The event id the conversation waits on (the agent made it when it started the workflow; the platform does not list waiting ids)',
+      ),
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter the event id.')),
     });
     if (eventId === undefined) return undefined;
   }
-  const type = await prompts.pick(
-    CONTENT_TYPES.map((c) => ({ ...c, description: c.contentType })),
-    { title, placeHolder: vscode.l10n.t('Content type of the body') },
-  );
-  if (!type) return undefined;
-  const body = await prompts.input({
-    title,
-    prompt: vscode.l10n.t('The result to deliver, as {0}', type.label),
-    value: conversationId
-      ? resultTemplate(type.contentType, where.location, eventIdPath, conversationId)
-      : type.contentType === 'application/json'
-        ? '{}'
-        : '',
-    ignoreFocusOut: true,
-    validateInput: (v) => bodyProblem(v, type.contentType, where.location, eventIdPath),
-  });
-  if (body === undefined) return undefined;
   const id = eventId?.trim();
   return {
     eventIdLocation: where.location,
     eventIdPath,
     body,
-    contentType: type.contentType,
+    contentType,
     ...(id !== undefined && where.location === 'headers' ? { headers: { [eventIdPath]: id } } : {}),
     ...(id !== undefined && where.location === 'querystring' ? { query: { [eventIdPath]: id } } : {}),
   };
@@ -194,11 +297,23 @@ async function askEvent(conversationId: string | undefined): Promise<ExternalEve
  * Post a third-party result (a payment, a booking) into a conversation that waits on it. The chat
  * playground offers the same command for its conversation, which the result then names.
  */
-export function registerExternalEventCommand(connection: Connection): vscode.Disposable {
+export function registerExternalEventCommand(connection: Connection, memory: vscode.Memento): vscode.Disposable {
   async function sendExternalEvent(args: ExternalEventArgs): Promise<SentEvent | undefined> {
     requireClients(connection);
-    const input = await askEvent(args.conversationId);
+    const profileId = connection.profiles.active?.id ?? '';
+    const remembered = memory.get<Record<string, RememberedEvent>>(REMEMBERED_KEY, {});
+    const input = await askEvent(args.conversationId, remembered[profileId]);
     if (!input) return undefined;
+    const last: RememberedEvent = {
+      body: input.body,
+      contentType: input.contentType,
+      location: input.eventIdLocation,
+      path: input.eventIdPath,
+    };
+    await memory.update(REMEMBERED_KEY, {
+      ...memory.get<Record<string, RememberedEvent>>(REMEMBERED_KEY, {}),
+      [profileId]: last,
+    });
     const send = async (): Promise<SentEvent> => {
       const client = requireClients(connection).externalEvents;
       const reply = await withProgress(vscode.l10n.t('Sending the external event…'), (signal) =>

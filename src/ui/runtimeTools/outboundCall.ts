@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import type { OutboundEncryption, PhoneNumberResult } from '../../contract/outbound';
 import { platformContract } from '../model/platformClients';
+import { agentIdOf, reachAgentById, reachedAgentName } from '../connection/agentReach';
 import type { Connection } from '../connection/connection';
 import { requireClients, runCommand, withProgress } from '../common/commandSupport';
 import { MultiStepInput } from '../common/multiStep';
 import { prompts } from '../common/prompts';
 import { Command } from '../ids';
+import type { ProfileModels } from '../model/profileModels';
 import { copyAction, formatSize } from './toolSupport';
 
 /** What a placed test call gives back (also to automation and tests). */
@@ -79,8 +81,9 @@ const metadataOf = (pairs: CallDraft['pairs']): Record<string, string> =>
  * Asks the number, its country when national, the metadata pairs and the encryption, in one multi-step input
  * with Back (a national number typed without its country can be corrected). Nothing is sent here.
  */
-async function askCall(): Promise<Omit<PlacedCall, 'callSid'> | undefined> {
-  const title = vscode.l10n.t('Place Test Call');
+async function askCall(agentName: string | undefined): Promise<Omit<PlacedCall, 'callSid'> | undefined> {
+  // The agent that will speak: the one the profile's runtime keys reach.
+  const title = agentName ? vscode.l10n.t('Place Test Call: {0} calls', agentName) : vscode.l10n.t('Place Test Call');
   const { normalizeToNumber, OUTBOUND_ENCRYPTIONS, DEFAULT_OUTBOUND_ENCRYPTION } = outbound();
   const NUMBER = 0;
   const COUNTRY = 1;
@@ -205,6 +208,7 @@ async function askCall(): Promise<Omit<PlacedCall, 'callSid'> | undefined> {
 /** Place a test call from the editor: one attempt, a Retry offered by the error only when the platform says nothing was done. */
 export function registerOutboundCallCommand(
   connection: Connection,
+  models: ProfileModels<object>,
   openConversation?: OpenCallConversation,
 ): vscode.Disposable {
   async function send(call: Omit<PlacedCall, 'callSid'>): Promise<PlacedCall> {
@@ -227,14 +231,18 @@ export function registerOutboundCallCommand(
     return placed;
   }
 
-  async function placeTestCall(): Promise<PlacedCall | undefined> {
+  async function placeTestCall(arg?: unknown): Promise<PlacedCall | undefined> {
     requireClients(connection);
-    const call = await askCall();
+    const reached = await reachAgentById(connection, models, agentIdOf(arg), undefined, vscode.l10n.t('A test call'));
+    if (!reached) return undefined;
+    const call = await askCall(reached.agent?.name ?? reachedAgentName(connection, models));
     if (!call) return undefined;
     // A call is never placed twice by itself: Retry is the person's choice, after a 500 that placed nothing.
     const attempt = (): Promise<PlacedCall | undefined> => runCommand(() => send(call), { retry: attempt });
     return attempt();
   }
 
-  return vscode.commands.registerCommand(Command.placeTestCall, () => runCommand(placeTestCall));
+  return vscode.commands.registerCommand(Command.placeTestCall, (arg?: unknown) =>
+    runCommand(() => placeTestCall(arg)),
+  );
 }

@@ -17,6 +17,8 @@ export interface RuntimeToolsDeps {
   webhookSecrets: WebhookSecrets;
   log: Log;
   models: ProfileModels<object>;
+  /** Where Send External Event remembers the last values sent per profile. */
+  memory: vscode.Memento;
 }
 
 /** The tools an agent builder uses while building: test calls, number reservations, external events, the webhook receiver and the alerts watcher. */
@@ -25,14 +27,15 @@ export function registerRuntimeTools(deps: RuntimeToolsDeps): DisposableStore {
   const store = new DisposableStore();
   for (const tool of [
     // The call's conversation opens in the transcript viewer, which waits for it to be recorded.
-    registerOutboundCallCommand(connection, (callSid) =>
+    registerOutboundCallCommand(connection, deps.models, (callSid) =>
       vscode.commands.executeCommand(Command.openConversation, {
         conversationId: callSid,
+        callSid,
         awaitRecordingMs: 10 * 60_000,
       }),
     ),
-    registerDniReservationCommand(connection),
-    registerExternalEventCommand(connection),
+    registerDniReservationCommand(connection, deps.models),
+    registerExternalEventCommand(connection, deps.memory),
     registerWebhookReceiver(connection, deps.models, deps.webhookSecrets, deps.log),
     new AlertWatcher(deps.models, deps.log),
   ])

@@ -19,6 +19,7 @@ export interface ListHandle {
   readonly panel: vscode.WebviewPanel;
   shownRows(): readonly ConversationRow[];
   status(): ListStatus;
+  readonly currentFilters: ConversationFilters;
   apply(filters: ConversationFilters): Promise<void>;
   loadMore(): Promise<void>;
   reveal(revealed: boolean): void;

@@ -7,6 +7,7 @@ import {
   CHART_INTERVAL_MS,
   CHART_MAX_RANGE_MS,
   checkRange,
+  readableUtc,
   utcMs,
   isChartCommand,
   isChartView,
@@ -83,4 +84,12 @@ test('a time typed without a zone is UTC, as the fields say, wherever the comput
 test('the week is counted over whole 5-minute windows, as the platform rounds the range', () => {
   assert.equal(checkRange('2026-01-01T09:00Z', '2026-01-08T09:00Z'), undefined);
   assert.match(checkRange('2026-01-01T09:02Z', '2026-01-08T09:02Z')!, /longer than a week once rounded/);
+});
+
+test('the range fields show an instant as a person reads it, and what they show is read back as the same instant', () => {
+  assert.equal(readableUtc('2026-01-05T09:00:00.000Z'), '2026-01-05 09:00');
+  assert.equal(readableUtc('2026-01-05T09:00:30Z'), '2026-01-05 09:00:30');
+  assert.equal(readableUtc('not a date'), 'not a date', 'what a person typed stays as typed');
+  assert.equal(checkRange(readableUtc('2026-01-05T09:00:00.000Z'), readableUtc('2026-01-05T17:00:00.000Z')), undefined);
+  assert.equal(utcMs(readableUtc('2026-01-05T09:00:00.000Z')), Date.parse('2026-01-05T09:00:00Z'));
 });

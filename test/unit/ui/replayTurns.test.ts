@@ -70,3 +70,26 @@ test('each side of the comparison reads exactly as its answer, spaces included, 
   assert.equal(side('removed'), recorded, 'the recorded answer as it was (no space before its full stop)');
   assert.equal(side('added'), replayed, 'the new answer as it is');
 });
+
+test('each replayed turn carries the number the transcript gives the recorded turn (the greeting is turn 1)', () => {
+  const greeted = turnsOf({
+    turns: [turn('', 'Hello'), turn('Hi', 'How can I help?'), turn('Bye', 'Bye')],
+  } as unknown as ConversationRecord);
+  assert.deepEqual(
+    greeted.map((t) => [t.index, t.turn]),
+    [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+    ],
+  );
+  const ungreeted = turnsOf({ turns: [turn('Hi', 'Hello')] } as unknown as ConversationRecord);
+  assert.deepEqual(
+    ungreeted.map((t) => [t.index, t.turn]),
+    [
+      [0, undefined],
+      [1, 1],
+    ],
+    'a greeting that was not recorded has no number of the transcript',
+  );
+});

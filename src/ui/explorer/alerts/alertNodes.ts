@@ -41,6 +41,23 @@ export interface LastValue {
   at: string;
 }
 
+/**
+ * The rule's state as the tree says it. A rule changed after its last evaluation (a new threshold) has a state of
+ * the rule before the change, which would read "OK · 625 ms (> 100 ms)": it says so until the platform evaluates it.
+ */
+function shownState(r: AlertRule): string {
+  if (!r.enabled) return vscode.l10n.t('disabled');
+  // A state the platform reset with the change (no current value, as after switching a rule on) is its own.
+  const changed =
+    r.current_value !== null &&
+    r.updated_at &&
+    r.last_evaluated_at &&
+    Date.parse(r.updated_at) > Date.parse(r.last_evaluated_at);
+  return changed
+    ? vscode.l10n.t('{0} before the change, not evaluated since', stateLabel(r.current_state))
+    : stateLabel(r.current_state);
+}
+
 /** "774 ms", or "last 774 ms, 5 minutes ago" while the platform has no current value, or "no value yet". */
 function valueWords(metric: string, current: number | null, last: LastValue | undefined): string {
   if (current !== null) return formatAmount(metric, current);
@@ -106,16 +123,10 @@ export class RuleNode extends TreeNode {
     const item = new vscode.TreeItem(r.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = stateIcon(r.current_state, r.enabled);
+    const state = shownState(r);
     const condition = `${valueWords(r.metric, r.current_value, this.last)} (${r.operator} ${formatAmount(r.metric, r.threshold_value)})`;
     // The state first: a narrow sidebar cuts the description from its end.
-    item.description = [
-      r.enabled ? stateLabel(r.current_state) : vscode.l10n.t('disabled'),
-      condition,
-      r.window_duration,
-      scopeLabel(r.project_id),
-    ]
-      .filter(Boolean)
-      .join(' · ');
+    item.description = [state, condition, r.window_duration, scopeLabel(r.project_id)].filter(Boolean).join(' · ');
     item.contextValue = ItemContext.alertRule(r.enabled, r.current_state);
     item.tooltip = ruleTooltip(r, this.last);
     if (this.keptHere)
@@ -123,12 +134,7 @@ export class RuleNode extends TreeNode {
         `\n\n${vscode.l10n.t('As the platform answered when it was last created or saved here; whether it fires comes from the current alerts.')}`,
       );
     item.accessibilityInformation = {
-      label: vscode.l10n.t(
-        'Alert rule {0}, {1}, {2}',
-        r.name,
-        r.enabled ? stateLabel(r.current_state) : vscode.l10n.t('disabled'),
-        item.description,
-      ),
+      label: vscode.l10n.t('Alert rule {0}, {1}, {2}', r.name, state, item.description),
     };
     return item;
   }

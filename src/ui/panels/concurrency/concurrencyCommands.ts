@@ -9,6 +9,7 @@ import {
   presetRange,
 } from '../../../protocol/concurrency';
 import { runCommand } from '../../common/commandSupport';
+import { reachAgentById } from '../../connection/agentReach';
 import type { Connection } from '../../connection/connection';
 import { AgentNode } from '../../explorer/agents/agentNodes';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
@@ -47,6 +48,8 @@ function fromNode(arg: unknown): { target: ChartTarget; environment?: ChartEnvir
   return undefined;
 }
 
+const chartEnvironment = (env: string): ChartEnvironment => CHART_ENVIRONMENTS.find((e) => e === env) ?? 'live';
+
 /** Open Concurrency Chart: from the palette, an agent, or an environment of the Agents tree. */
 export function registerConcurrencyCommands(
   extensionUri: vscode.Uri,
@@ -58,18 +61,22 @@ export function registerConcurrencyCommands(
   const panels = new OpenPanels<ConcurrencyPanel>();
   const adopt = (panel: ConcurrencyPanel): ConcurrencyPanel => panels.add(panel);
 
-  function open(arg?: unknown): ConcurrencyPanel {
+  async function open(arg?: unknown): Promise<ConcurrencyPanel | undefined> {
     const node = fromNode(arg);
     const args: OpenChartArgs = !node && arg && typeof arg === 'object' ? (arg as OpenChartArgs) : {};
     const target: ChartTarget = node?.target ?? {
       ...(args.agentId ? { agentId: args.agentId } : {}),
       label: args.label ?? connection.profiles.active?.name ?? vscode.l10n.t('project'),
     };
+    // The chart counts the conversations of a project: the agent's, offered in one click when another.
+    const reached = await reachAgentById(connection, models, target.agentId, undefined, vscode.l10n.t('The chart'));
+    if (!reached) return undefined;
     const preset = args.preset && CHART_PRESET_IDS.includes(args.preset) ? args.preset : '24h';
     const range = args.start && args.end ? { start: args.start, end: args.end } : presetRange(preset, Date.now());
     const query: ChartQuery = {
       ...range,
-      environment: node?.environment ?? args.environment ?? 'live',
+      // The environment of the node, else the one the status bar says is worked against.
+      environment: node?.environment ?? args.environment ?? chartEnvironment(connection.profiles.environment),
       sliceByVariant: args.sliceByVariant ?? false,
       ...(args.variant ? { variant: args.variant } : {}),
     };
@@ -87,9 +94,7 @@ export function registerConcurrencyCommands(
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(Command.openConcurrencyChart, (arg?: unknown) =>
-      runCommand(() => Promise.resolve(open(arg))),
-    ),
+    vscode.commands.registerCommand(Command.openConcurrencyChart, (arg?: unknown) => runCommand(() => open(arg))),
     registerPanelSerializer(PanelType.concurrency, {
       // A chart that was open when the window closed asks again for the same range.
       async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {

@@ -2,12 +2,14 @@ import * as vscode from 'vscode';
 import { isReplayView, type ReplayView } from '../../../protocol/replay';
 import { runCommand } from '../../common/commandSupport';
 import { prompts } from '../../common/prompts';
+import { reachAgentById, servedAgent } from '../../connection/agentReach';
 import type { Connection } from '../../connection/connection';
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
+import type { ProfileModels } from '../../model/profileModels';
 import { OpenPanels } from '../openPanels';
 import { panelOptions, registerPanelSerializer } from '../panelHost';
-import { ReplayPanel, type ReplayTarget } from './replayPanel';
+import { ReplayPanel, replayLabel, type ReplayTarget } from './replayPanel';
 
 /** What Replay Conversation accepts: the conversation, and (links, tests) the variant to send to; '' is the connector's default. */
 export interface ReplayArgs {
@@ -18,15 +20,22 @@ export interface ReplayArgs {
 
 const VARIANT_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
-/** Asks where to send the turns: the Chat API serves the chat connector's agent in its environment; the variant is chosen here. */
-async function pickTarget(connection: Connection, given: string | undefined): Promise<ReplayTarget | undefined> {
-  const agent = vscode.l10n.t('the agent of the Chat API connector of {0}', connection.profiles.active?.name ?? '');
-  const labelOf = (variantId: string | undefined): string =>
-    variantId
-      ? vscode.l10n.t('Chat API: {0}, variant {1}', agent, variantId)
-      : vscode.l10n.t("Chat API: {0}, the connector's default variant", agent);
-  if (given !== undefined) return { ...(given ? { variantId: given } : {}), label: labelOf(given || undefined) };
+/** The agent the active profile's Chat API reaches, by name when known. */
+function servedName(connection: Connection, models: ProfileModels<object>): string {
+  const profile = connection.profiles.active;
+  const served = profile && servedAgent(profile, connection, models.active()?.agents.agents.peek());
+  return served?.name ?? vscode.l10n.t('the agent of project {0}', profile?.projectId ?? '');
+}
+
+/**
+ * Asks where to send the turns: the Chat API serves the agent of the profile's project in its environment; the
+ * variant is the recording's unless the person picks another. `agentName` is that agent when known.
+ */
+async function pickTarget(given: string | undefined, agentName: string): Promise<ReplayTarget | undefined> {
+  const agent = vscode.l10n.t('Chat API: {0}', agentName);
+  if (given !== undefined) return { ...(given ? { variantId: given } : {}), label: replayLabel(agent, given) };
   const picks = [
+    { label: vscode.l10n.t("The recording's variant"), variantId: RECORDED },
     { label: vscode.l10n.t("The connector's default variant"), variantId: '' },
     { label: vscode.l10n.t('Another variant…'), variantId: undefined },
   ];
@@ -35,6 +44,7 @@ async function pickTarget(connection: Connection, given: string | undefined): Pr
     placeHolder: vscode.l10n.t('Send the user turns to which variant?'),
   });
   if (!pick) return undefined;
+  if (pick.variantId === RECORDED) return { recordedVariant: true, label: agent };
   let variantId = pick.variantId;
   if (variantId === undefined) {
     variantId = await prompts.input({
@@ -47,11 +57,18 @@ async function pickTarget(connection: Connection, given: string | undefined): Pr
     if (variantId === undefined) return undefined;
   }
   variantId = variantId.trim();
-  return { ...(variantId ? { variantId } : {}), label: labelOf(variantId || undefined) };
+  return { ...(variantId ? { variantId } : {}), label: replayLabel(agent, variantId) };
 }
 
+const RECORDED = '\0recorded';
+
 /** Replay Conversation: from the palette (asks for the id), or from a conversation's detail. */
-export function registerReplayCommands(extensionUri: vscode.Uri, connection: Connection, log: Log): vscode.Disposable {
+export function registerReplayCommands(
+  extensionUri: vscode.Uri,
+  connection: Connection,
+  log: Log,
+  models: ProfileModels<object>,
+): vscode.Disposable {
   const panels = new OpenPanels<ReplayPanel>();
 
   async function replay(arg?: unknown): Promise<ReplayPanel | undefined> {
@@ -68,7 +85,11 @@ export function registerReplayCommands(extensionUri: vscode.Uri, connection: Con
             })
           )?.trim();
     if (!conversationId) return undefined;
-    const target = await pickTarget(connection, typeof args.variantId === 'string' ? args.variantId : undefined);
+    // The Chat API reaches the agent of the profile's project: the one asked for, offered in one click when another.
+    const reached = await reachAgentById(connection, models, args.agentId, undefined, vscode.l10n.t('Replay'));
+    if (!reached) return undefined;
+    const agentName = reached.agent?.name ?? servedName(connection, models);
+    const target = await pickTarget(typeof args.variantId === 'string' ? args.variantId : undefined, agentName);
     if (!target) return undefined;
     const webviewPanel = vscode.window.createWebviewPanel(
       PanelType.replay,
@@ -103,7 +124,10 @@ export function registerReplayCommands(extensionUri: vscode.Uri, connection: Con
               message: vscode.l10n.t('The window was reloaded during the replay: Replay again to run it anew.'),
             }
           : state;
-        const target = { label: state.target, ...(state.variantId ? { variantId: state.variantId } : {}) };
+        const target: ReplayTarget = {
+          label: state.target,
+          ...(state.variantId ? { variantId: state.variantId } : {}),
+        };
         return adopt(new ReplayPanel(webviewPanel, extensionUri, connection, log, state.conversationId, target, view));
       },
     }),

@@ -15,7 +15,16 @@ const PAGE = 5_000;
 /** Where a replay sends the turns: the Chat API's agent, with this variant (none: the connector's default). */
 export interface ReplayTarget {
   variantId?: string;
+  /** The variant the recording was made with (known once it is read). */
+  recordedVariant?: boolean;
   label: string;
+}
+
+/** A replay's target as shown: the agent and the variant. */
+export function replayLabel(agent: string, variant: string | undefined): string {
+  return variant
+    ? `${agent}, ${vscode.l10n.t('variant {0}', variant)}`
+    : `${agent}, ${vscode.l10n.t("the connector's default variant")}`;
 }
 
 /**
@@ -45,6 +54,7 @@ export async function findConversation(
 export class ReplayPanel extends ViewPanel<ReplayView, ReplayCommand> {
   private abort: AbortController | undefined;
   private record: ConversationRecord | undefined;
+  private variantId: string | undefined;
   private running: Promise<void> | undefined;
 
   constructor(
@@ -71,6 +81,7 @@ export class ReplayPanel extends ViewPanel<ReplayView, ReplayCommand> {
       { app: 'replay', name: 'Replay', isCommand: isReplayCommand },
     );
     panel.title = vscode.l10n.t('Replay: {0}', conversationId);
+    this.variantId = target.variantId;
   }
 
   protected onCommand(c: ReplayCommand): void {
@@ -113,6 +124,14 @@ export class ReplayPanel extends ViewPanel<ReplayView, ReplayCommand> {
           return;
         }
         this.record = record;
+        if (this.target.recordedVariant) {
+          // Sent to the variant that answered the recording, so only what changed since differs.
+          this.variantId = record.variant_id || undefined;
+          this.update({
+            target: replayLabel(this.target.label, record.variant_name || record.variant_id || undefined),
+            variantId: this.variantId,
+          });
+        }
       }
       const record = this.record;
       const turns = turnsOf(record);
@@ -158,7 +177,7 @@ export class ReplayPanel extends ViewPanel<ReplayView, ReplayCommand> {
     try {
       set(0, { state: 'sending' });
       try {
-        const created = await client.create(this.target.variantId ? { variant_id: this.target.variantId } : {}, signal);
+        const created = await client.create(this.variantId ? { variant_id: this.variantId } : {}, signal);
         conversationId = created.conversation_id;
         this.update({ newConversationId: conversationId });
         set(0, { state: 'done', replayed: created.response });

@@ -14,6 +14,7 @@ import type {
   TranscriptsNotification,
   TranscriptsRequests,
 } from '../../../protocol/transcripts';
+import { durationWords } from '../../../protocol/timeWords';
 import { requireClients, runCommand, UserFacingError } from '../../common/commandSupport';
 import { failureReport } from '../../common/failure';
 import { prompts } from '../../common/prompts';
@@ -30,6 +31,8 @@ const REPLAY_COMMAND = 'agentWorkbench.replayConversation';
 
 /** How often a conversation in progress is read again. */
 export const IN_PROGRESS_REFRESH_MS = 5_000;
+/** A conversation in progress whose record has not changed for this long is no longer read again by itself. */
+export const IN_PROGRESS_IDLE_MS = 10 * 60_000;
 
 export interface OpenConversationArgs {
   conversationId: string;
@@ -43,6 +46,18 @@ export interface OpenConversationArgs {
    * seconds until it appears, for at most this long (milliseconds).
    */
   awaitRecordingMs?: number;
+  /** The conversation of a test call placed from here: the call's status says why it has not ended. */
+  callSid?: string;
+  /** How long a record in progress may stay unchanged before it is no longer read again (tests shorten it). */
+  idleMs?: number;
+}
+
+/** The call's state as far as a conversation in progress needs it; undefined while connected or unknown. */
+type CallState = { ended: true; status: string; reason?: string } | undefined;
+
+/** A call's end in words: "failed: busy", "completed". */
+function callWords(call: NonNullable<CallState>): string {
+  return call.reason ? `${call.status}: ${call.reason.replace(/-/g, ' ')}` : call.status;
 }
 
 /** Where a conversation is shown: the page of its own panel, or the list's page beside the rows. */
@@ -69,6 +84,11 @@ export class ConversationView extends ObservableDisposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Until when a conversation not recorded yet is looked for again (epoch ms). */
   private readonly awaitingUntil: number;
+  /** When the record last changed (epoch ms), and what it was then. */
+  private changedAt = Date.now();
+  private lastSeen = '';
+  /** The platform has no call status endpoint: not asked again. */
+  private noCallStatus = false;
   private readonly abort = new AbortController();
   private readonly _onDidChange = this.register(new Emitter<ConversationDetail>());
   /** The record was read (again). */
@@ -147,6 +167,21 @@ export class ConversationView extends ObservableDisposable {
       const client: ConversationsClient = requireClients(this.connection).conversations;
       const record = await findConversation(client, this.args.conversationId, hints, this.abort.signal);
       if (this.isDisposed) return;
+      const call = record?.in_progress !== false ? await this.callState() : undefined;
+      if (this.isDisposed) return;
+      if (!record && call) {
+        // The call ended without a conversation (busy, unanswered): nothing will be recorded.
+        this.setStatus(
+          vscode.l10n.t(
+            'The call {0} ended without a conversation ({1}): nothing was recorded.',
+            this.args.callSid ?? this.args.conversationId,
+            callWords(call),
+          ),
+          false,
+          true,
+        );
+        return;
+      }
       if (!record && this.awaitingUntil > Date.now()) {
         this.setStatus(
           vscode.l10n.t(
@@ -184,7 +219,7 @@ export class ConversationView extends ObservableDisposable {
         );
         return;
       }
-      this.show(record);
+      this.show(record, call);
     } catch (err) {
       if (this.isDisposed) return;
       this.setStatus(failureReport(vscode.l10n, err, false)?.message ?? String(err), false, true);
@@ -192,7 +227,12 @@ export class ConversationView extends ObservableDisposable {
     }
   }
 
-  private show(record: ConversationRecord): void {
+  private show(record: ConversationRecord, call?: CallState): void {
+    const seen = `${record.in_progress}:${record.num_turns}:${record.turns.length}`;
+    if (seen !== this.lastSeen) {
+      this.lastSeen = seen;
+      this.changedAt = Date.now();
+    }
     this.record = record;
     this.detail = detailOf(record, {
       revealed: this.revealed,
@@ -201,10 +241,29 @@ export class ConversationView extends ObservableDisposable {
     });
     if (this.found) this.found = findTurns(this.detail.turns, this.found.query);
     const time = new Date().toLocaleTimeString();
+    const idle = record.in_progress && this.idle;
     this.state = {
-      text: record.in_progress
-        ? vscode.l10n.t('In progress: read at {0}, read again every {1} seconds.', time, IN_PROGRESS_REFRESH_MS / 1000)
-        : vscode.l10n.t('Finished. Read at {0}.', time),
+      text: !record.in_progress
+        ? vscode.l10n.t('Finished. Read at {0}.', time)
+        : call
+          ? vscode.l10n.t(
+              'The call ended ({0}), but the platform still records the conversation as in progress: read at {1}{2}',
+              callWords(call),
+              time,
+              idle ? vscode.l10n.t('; no longer read again by itself. Refresh reads it again.') : '.',
+            )
+          : idle
+            ? vscode.l10n.t(
+                'Still in progress with no new turn for {0}{1}: no longer read again by itself (read at {2}). Refresh reads it again.',
+                durationWords(this.idleMs / 1000),
+                this.args.callSid ? vscode.l10n.t(': the call is still connected, nobody has hung up') : '',
+                time,
+              )
+            : vscode.l10n.t(
+                'In progress: read at {0}, read again every {1} seconds.',
+                time,
+                IN_PROGRESS_REFRESH_MS / 1000,
+              ),
       loading: false,
       revealed: this.revealed,
     };
@@ -219,7 +278,35 @@ export class ConversationView extends ObservableDisposable {
     this.timer = undefined;
     if (this.isDisposed || (this.record && !this.record.in_progress)) return;
     if (!this.record && !this.state.error) return;
+    // A record that stopped changing is not read again forever: the status says why, and Refresh reads it.
+    if (this.record && this.idle) return;
     this.timer = setTimeout(() => void this.refresh(), IN_PROGRESS_REFRESH_MS);
+  }
+
+  private get idleMs(): number {
+    return this.args.idleMs ?? IN_PROGRESS_IDLE_MS;
+  }
+
+  private get idle(): boolean {
+    return Date.now() - this.changedAt >= this.idleMs;
+  }
+
+  /** The status of the call this conversation belongs to, when it ended; undefined while connected or not known. */
+  private async callState(): Promise<CallState> {
+    if (!this.args.callSid || this.noCallStatus) return undefined;
+    try {
+      const status = await requireClients(this.connection).outbound.callStatus(this.args.callSid, this.abort.signal);
+      if (status.status !== 'completed' && status.status !== 'failed') return undefined;
+      return {
+        ended: true,
+        status: status.status,
+        ...(status.failure_reason ? { reason: status.failure_reason } : {}),
+      };
+    } catch {
+      // Where the platform has no call status (an assumed endpoint), the record alone is shown.
+      this.noCallStatus = true;
+      return undefined;
+    }
   }
 
   private setStatus(text: string, loading: boolean, error = false): void {

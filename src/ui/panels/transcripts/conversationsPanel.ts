@@ -21,7 +21,8 @@ import type { Log } from '../../log';
 import { answerRequest, type RequestHandlers } from '../panelHost';
 import { ConversationView } from './conversationView';
 import { TranscriptsWebview, type TranscriptsWebviewOptions } from './transcriptsWebview';
-import { queryOf, rowOf } from './transcriptView';
+import { newestFirstPages } from './newestFirst';
+import { PAGE_SIZE, queryOf, rowOf } from './transcriptView';
 
 /** Opens a conversation of the list in its own panel. */
 export type OpenRecord = (
@@ -111,7 +112,7 @@ export class ConversationsPanel extends ObservableDisposable {
 
   status(): ListStatus {
     const n = this.rows.length;
-    // The platform lists a range oldest first; a read that failed or was not sent says nothing of what matches.
+    // A read that failed or was not sent says nothing of what matches.
     const count =
       n === 0 && !this.loading
         ? this.error
@@ -119,11 +120,17 @@ export class ConversationsPanel extends ObservableDisposable {
           : vscode.l10n.t('No conversations match these filters.')
         : n === 1
           ? vscode.l10n.t('1 conversation shown{0}', this.more ? vscode.l10n.t('; scroll for more') : '')
-          : vscode.l10n.t(
-              '{0} conversations shown, oldest first{1}',
-              n,
-              this.more ? vscode.l10n.t('; scroll for more') : '',
-            );
+          : this.filters.sort === 'newest' && !this.filters.sample
+            ? vscode.l10n.t(
+                '{0} conversations shown, newest first{1}',
+                n,
+                this.more ? vscode.l10n.t('; scroll for more') : '',
+              )
+            : vscode.l10n.t(
+                '{0} conversations shown, oldest first{1}',
+                n,
+                this.more ? vscode.l10n.t('; scroll for more') : '',
+              );
     return {
       loading: this.loading !== undefined,
       more: this.more,
@@ -144,7 +151,9 @@ export class ConversationsPanel extends ObservableDisposable {
     this.more = false;
     this.error = undefined;
     this.loading = undefined;
-    const built = queryOf(filters, Date.now(), platformContract().conversationsContract);
+    const now = Date.now();
+    const dates = platformContract().conversationsContract;
+    const built = queryOf(filters, now, dates);
     if (!built.ok) {
       this.error = built.problem;
       this.webview.resend(this.snapshot());
@@ -152,7 +161,11 @@ export class ConversationsPanel extends ObservableDisposable {
     }
     try {
       const client: ConversationsClient = requireClients(this.connection).conversations;
-      this.pages = client.pages(built.query);
+      // A sample has no order to keep.
+      this.pages =
+        filters.sort === 'newest' && !filters.sample
+          ? newestFirstPages((q) => client.pages(q), built.query, now, PAGE_SIZE, dates.isoToMs)
+          : client.pages(built.query);
     } catch (err) {
       this.error = failureReport(vscode.l10n, err, false)?.message ?? String(err);
       this.webview.resend(this.snapshot());

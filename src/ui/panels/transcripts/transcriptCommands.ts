@@ -12,12 +12,14 @@ import {
 } from '../../../protocol/transcripts';
 import { runCommand, UserFacingError } from '../../common/commandSupport';
 import { prompts } from '../../common/prompts';
+import { reachAgentById } from '../../connection/agentReach';
 import type { Connection } from '../../connection/connection';
 import { AgentNode, BranchNode } from '../../explorer/agents/agentNodes';
 import type { AgentsTree } from '../../explorer/agents/agentsTree';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
 import { Command, PanelType, View } from '../../ids';
 import type { Log } from '../../log';
+import type { ProfileModels } from '../../model/profileModels';
 import { OpenPanels } from '../openPanels';
 import { panelOptions, registerPanelSerializer } from '../panelHost';
 import type { LookupHints } from './conversationLookup';
@@ -70,6 +72,8 @@ function openArgsOf(arg: unknown): (OpenConversationArgs & TranscriptsWebviewOpt
     ...(typeof a.awaitRecordingMs === 'number' && a.awaitRecordingMs > 0
       ? { awaitRecordingMs: Math.min(a.awaitRecordingMs, 30 * 60_000) }
       : {}),
+    ...(typeof a.callSid === 'string' && a.callSid ? { callSid: a.callSid } : {}),
+    ...(typeof a.idleMs === 'number' && a.idleMs > 0 ? { idleMs: Math.min(a.idleMs, 24 * 60 * 60_000) } : {}),
   };
 }
 
@@ -82,6 +86,7 @@ export function registerTranscriptCommands(
   connection: Connection,
   log: Log,
   agents: AgentsTree,
+  models: ProfileModels<object>,
 ): vscode.Disposable {
   const lists = new OpenPanels<ConversationsPanel>();
   const details = new OpenPanels<ConversationPanel>();
@@ -142,7 +147,11 @@ export function registerTranscriptCommands(
     );
   }
 
-  async function openConversations(arg?: unknown): Promise<ConversationsPanel> {
+  /** Conversations are read with the runtime keys of a project: the agent's, offered in one click when another. */
+  const reach = async (agentId: string | undefined): Promise<boolean> =>
+    (await reachAgentById(connection, models, agentId, undefined, vscode.l10n.t('Conversations'))) !== undefined;
+
+  async function openConversations(arg?: unknown): Promise<ConversationsPanel | undefined> {
     const fromTree = targetOf(arg);
     const args: OpenConversationsArgs =
       !fromTree && arg && typeof arg === 'object' ? (arg as OpenConversationsArgs) : {};
@@ -150,14 +159,18 @@ export function registerTranscriptCommands(
       label: args.label ?? connection.profiles.active?.name ?? vscode.l10n.t('project'),
       ...(args.agentId ? { agentId: args.agentId } : {}),
     };
-    const environment = fromTree?.environment ?? args.environment;
+    // The environment of the node, else the one the status bar says is worked against; newest first unless the
+    // caller gives its own filters.
+    const environment = fromTree?.environment ?? args.environment ?? connection.profiles.environment;
     const filters: ConversationFilters = {
       ...DEFAULT_FILTERS,
+      ...(args.filters ? {} : { sort: 'newest' as const }),
       ...(isEnvironment(environment) ? { environment } : {}),
       ...args.filters,
     };
     if (!isConversationFilters(filters))
       throw new UserFacingError(vscode.l10n.t('The filters given to Open Conversations are not valid.'));
+    if (!(await reach(target.agentId))) return undefined;
     return newList(target, filters, { ...(args.ackPaint ? { ackPaint: true } : {}) });
   }
 
@@ -177,6 +190,7 @@ export function registerTranscriptCommands(
       existing.panel.reveal();
       return existing;
     }
+    if (!(await reach(args.agentId))) return undefined;
     const { ackPaint, ...open } = args;
     return adoptDetail(
       new ConversationPanel(

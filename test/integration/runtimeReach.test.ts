@@ -1,0 +1,137 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { DEMO_PROJECTS } from '../../src/localPlatform/seed/credentials';
+import { agentNodeNamed } from '../support/editor/agentsView';
+import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
+import { scriptedPrompts, type ScriptedPrompts, type Shown } from '../support/editor/prompts';
+import { LocalAdmin } from '../support/localAdmin';
+import { until } from '../support/until';
+
+const BELLA = DEMO_PROJECTS.restaurant;
+
+const exec = <T = unknown>(command: string, ...args: unknown[]) =>
+  vscode.commands.executeCommand<T>(`agentWorkbench.${command}`, ...args);
+
+/**
+ * Every runtime feature opened for an agent reaches that agent, as the chat does: runtime keys belong to a project
+ * and a project serves one agent, so a feature opened for an agent another project serves says which agent the
+ * profile's keys reach and offers that project's profile in one click. Opened from the palette, it names the agent
+ * the keys reach.
+ */
+suite('Runtime features reach the agent they were opened for', function () {
+  this.timeout(180_000);
+  let api: WorkbenchExports;
+  let urls: LocalPlatformUrls;
+  let admin: LocalAdmin;
+  let ui: ScriptedPrompts;
+  const open: Array<{ dispose(): void }> = [];
+
+  suiteSetup(async () => {
+    api = await activateExtension();
+    urls = await exec<LocalPlatformUrls>('startLocalPlatform');
+    admin = new LocalAdmin(urls.admin);
+    ui = scriptedPrompts(api);
+  });
+
+  setup(async () => {
+    await admin.reset('demo');
+    await exec('switchProfile', 'local');
+    await exec('refreshAgents');
+    ui.shown.length = 0;
+    ui.setAnswer(() => undefined);
+  });
+
+  teardown(async () => {
+    open.splice(0).forEach((p) => p.dispose());
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  suiteTeardown(async () => {
+    await exec('switchProfile', 'local');
+    ui.dispose();
+  });
+
+  const agentNode = (name: string): Promise<unknown> => agentNodeNamed(api, name);
+
+  /** The question that said the Local profile reaches Support Desk, not Bella Tavola. */
+  function askedAboutBella(feature: RegExp): Shown {
+    const question = ui.shown.find((s) => s.modal);
+    assert.ok(question, `the person was told; shown: ${JSON.stringify(ui.shown.map((s) => s.message))}`);
+    assert.match(question.message, /Bella Tavola Bookings is served by project bella-tavola/);
+    assert.match(question.message, /which serves Support Desk/);
+    assert.match(question.message, feature);
+    return question;
+  }
+
+  /** Paths the runtime base was asked since `since`. */
+  const runtimePaths = async (since: number, path: string) =>
+    (await admin.requests({ base: 'runtime', path, since })).map((r) => r.path);
+  const lastSeq = async () => (await admin.requests()).at(-1)?.seq ?? 0;
+
+  test("Open Conversations on Bella Tavola Bookings offers its project in one click and lists its conversations, not Support Desk's", async () => {
+    ui.setAnswer((s) => (s.modal ? s.items.find((i) => /^(Add|Use) Profile/.test(i)) : undefined));
+    const since = await lastSeq();
+    const list = await exec<{ dispose(): void; status(): { loading: boolean } } | undefined>(
+      'openConversations',
+      await agentNode('Bella Tavola Bookings'),
+    );
+    assert.ok(list, 'the list opened after the profile was added');
+    open.push(list);
+    askedAboutBella(/Conversations would reach Support Desk/);
+    const paths = await until('the list read', async () => {
+      const p = await runtimePaths(since, '/conversations');
+      return p.length ? p : undefined;
+    });
+    assert.ok(
+      paths.every((p) => p.includes(`/${BELLA.projectId}/`) || p.includes(`/${BELLA.projectPrefixedId}/`)),
+      `read from Bella Tavola's project: ${paths.join(', ')}`,
+    );
+  });
+
+  test('declined, Open Conversations, the chart, Replay, a test call and a number reservation for Bella Tavola send nothing', async () => {
+    const since = await lastSeq();
+    const node = await agentNode('Bella Tavola Bookings');
+    const features: Array<[string, unknown, RegExp]> = [
+      ['openConversations', node, /Conversations would reach/],
+      ['openConcurrencyChart', node, /The chart would reach/],
+      ['replayConversation', { conversationId: 'conv_x', agentId: BELLA.agentId, variantId: '' }, /Replay would reach/],
+      ['placeTestCall', node, /A test call would reach/],
+      ['reserveNumber', { agentId: BELLA.agentId }, /A number would reach/],
+    ];
+    for (const [command, arg, feature] of features) {
+      ui.shown.length = 0;
+      assert.equal(await exec(command, arg), undefined, `${command} opened nothing`);
+      askedAboutBella(feature);
+      assert.equal(
+        ui.shown.filter((s) => s.kind === 'input' || s.kind === 'pick').length,
+        0,
+        `${command} asked nothing more`,
+      );
+    }
+    const sent = (await admin.requests({ since })).filter((r) => r.base === 'runtime' || r.base === 'messaging');
+    assert.deepEqual(
+      sent.map((r) => r.path),
+      [],
+      'nothing reached the runtime',
+    );
+  });
+
+  test('the chart for Support Desk asks nothing; a test call and a reservation from the palette name the agent they reach', async () => {
+    const chart = await exec<{ dispose(): void } | undefined>('openConcurrencyChart', await agentNode('Support Desk'));
+    assert.ok(chart);
+    open.push(chart);
+    assert.equal(ui.shown.filter((s) => s.modal).length, 0, 'no question: the profile reaches Support Desk');
+
+    ui.setAnswer(() => undefined);
+    await exec('placeTestCall');
+    const number = ui.shown.find((s) => s.kind === 'input');
+    assert.equal(number?.detail, 'Place Test Call: Support Desk calls', 'the title names the agent that calls');
+    ui.shown.length = 0;
+    await exec('reserveNumber');
+    assert.equal(
+      ui.shown.find((s) => s.kind === 'input')?.detail,
+      'Reserve Phone Number for Support Desk',
+      'the title names the agent the number routes to',
+    );
+  });
+});
