@@ -260,6 +260,9 @@ suite('Branches of a checked-out agent folder', () => {
     await teammateEdits(MAIN, { behavior: `${base}\n${mainLine}` });
     await teammateEdits(summer, { behavior: `${base}\n${branchLine}` });
     const folder = await checkOut(summer);
+    // The merge editor's commands act on the active editor: what suites before left open (a chat panel beside) goes.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
     ui.setAnswer((s) => {
       if (s.items.includes('Merge')) return 'Merge';
       if (s.items.includes('Choose…')) return 'Choose…';
