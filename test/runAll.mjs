@@ -35,12 +35,11 @@ const SPEC_ONLY_FLOWS =
   '^(Alerts view against a platform with only the spec endpoints|Answers the extension cannot fully read|Concurrency chart|Connection profiles|Language model tools against a platform with only the spec endpoints|Runtime tools|Transcript viewer) ';
 
 /**
- * The integration suites that run in the spec-minimal mode too: those that read the platform's answers (suite titles
- * left out: panels' lifecycle and moves, the local platform's own commands, the checks of agent folders, the
- * messaging suite that switches the platform to spec-only itself, the long run of dropped connections).
+ * The integration suites that run in the spec-minimal mode too (suite titles): those whose views and tools show what
+ * the platform's answers hold. The client and file mirror read every answer of that mode in the unit suites.
  */
 const MINIMAL_FLOWS =
-  '^(?!Chat playground 100 dropped WebSocket connections|Panels hidden, shown, moved and restored|Chat playground against a platform of only the spec|Webhook receiver and alerts watcher|Agent folder checks in the editor|Chat when the local platform stops|File merge of a conflict|Lifecycle of the panels|Activation and deactivation|Local platform (commands|started outside)|No secret outside secret storage|Extension in VS Code|Real-time config values checked)';
+  '^(Agents view and commands|Alerts view and commands|Answers the extension cannot fully read|Concurrency chart|Connection profiles|Conversation tests in the Testing view|First use: |Language model tools|Replay|Runtime tools|Source control and the Agents view show the same platform text|Transcript viewer) ';
 
 const PARTS = [
   // Each of these two keeps one core busy: they run at once (their lines interleave, each whole).
@@ -48,34 +47,27 @@ const PARTS = [
     { name: 'typecheck', cmd: npm, args: ['run', '--silent', 'typecheck'], count: (_o, code) => single(code) },
     { name: 'lint', cmd: npm, args: ['run', '--silent', 'lint'], count: (_o, code) => single(code) },
   ],
-  // The unit suites (sources through tsx, no build) beside the end-to-end suites (which build dist first, and are
-  // the only part running then that reads it): the two chains share the machine's cores.
-  [
-    [
-      { name: 'unit', cmd: node, args: ['test/runUnit.mjs'], count: (o) => nodeTestSummary(o) },
-      // The client, file mirror and MCP server suites again, against a local platform that answers only what the
-      // spec shows.
-      {
-        name: 'unit (spec-minimal)',
-        cmd: node,
-        args: ['test/runUnit.mjs', 'test/unit/client', 'test/unit/workspace', 'test/unit/assistantTools/mcpServer'],
-        env: { AGENT_WORKBENCH_RESPONSES: 'minimal' },
-        count: (o) => nodeTestSummary(o),
-      },
-      // Again, against a local platform that has only the spec's endpoints and event names: tests that need one of
-      // our assumptions are skipped by name (`assumed(...)` in test/unit/support/localPlatform.ts).
-      {
-        name: 'unit (spec-only)',
-        cmd: node,
-        args: ['test/runUnit.mjs', 'test/unit/client', 'test/unit/workspace', 'test/unit/assistantTools/mcpServer'],
-        env: { AGENT_WORKBENCH_RESPONSES: 'spec-only' },
-        count: (o) => nodeTestSummary(o),
-      },
-      // Every rule of the spec is checked by a test whose title names its id (one test; fails without the rules file).
-      { name: 'rules', cmd: node, args: ['scripts/ruleCoverage.mjs'], count: (_o, code) => single(code) },
-    ],
-    [{ name: 'e2e', cmd: node, args: ['test/host/runE2e.mjs'], count: (o) => lastSummary(o) }],
-  ],
+  { name: 'unit', cmd: node, args: ['test/runUnit.mjs'], count: (o) => nodeTestSummary(o) },
+  // The client, file mirror and MCP server suites again, against a local platform that answers only what the
+  // spec shows.
+  {
+    name: 'unit (spec-minimal)',
+    cmd: node,
+    args: ['test/runUnit.mjs', 'test/unit/client', 'test/unit/workspace', 'test/unit/assistantTools/mcpServer'],
+    env: { AGENT_WORKBENCH_RESPONSES: 'minimal' },
+    count: (o) => nodeTestSummary(o),
+  },
+  // Again, against a local platform that has only the spec's endpoints and event names: tests that need one of
+  // our assumptions are skipped by name (`assumed(...)` in test/unit/support/localPlatform.ts).
+  {
+    name: 'unit (spec-only)',
+    cmd: node,
+    args: ['test/runUnit.mjs', 'test/unit/client', 'test/unit/workspace', 'test/unit/assistantTools/mcpServer'],
+    env: { AGENT_WORKBENCH_RESPONSES: 'spec-only' },
+    count: (o) => nodeTestSummary(o),
+  },
+  // Every rule of the spec is checked by a test whose title names its id (one test; fails without the rules file).
+  { name: 'rules', cmd: node, args: ['scripts/ruleCoverage.mjs'], count: (_o, code) => single(code) },
   { name: 'integration', cmd: node, args: ['test/host/runIntegration.mjs'], count: (o) => lastSummary(o) },
   // The suites that read the platform's answers again, against a local platform that answers only the fields the
   // spec shows, beside the main flows against one that has only the spec's endpoints and event names (what a person
@@ -83,38 +75,33 @@ const PARTS = [
   // out by the selection), then the panels with webviews served from sites of their own, as desktop VS Code and
   // vscode.dev serve them (code-server serves them from the workbench's origin): their sockets and security policy
   // across origins. All three use the build the integration part made.
-  [
-    [
-      {
-        name: 'integration (spec-minimal)',
-        cmd: node,
-        args: ['test/host/runIntegration.mjs', '--no-build', '--responses', 'minimal', '--grep', MINIMAL_FLOWS],
-        count: (o) => lastSummary(o),
-      },
+  {
+    name: 'integration (spec-minimal)',
+    cmd: node,
+    args: ['test/host/runIntegration.mjs', '--no-build', '--responses', 'minimal', '--grep', MINIMAL_FLOWS],
+    count: (o) => lastSummary(o),
+  },
+  {
+    name: 'integration (spec-only)',
+    cmd: node,
+    args: ['test/host/runIntegration.mjs', '--no-build', '--responses', 'spec-only', '--grep', SPEC_ONLY_FLOWS],
+    count: (o) => lastSummary(o),
+  },
+  {
+    name: 'integration (webviews on their own site)',
+    cmd: node,
+    args: [
+      'test/host/runIntegration.mjs',
+      '--no-build',
+      '--webview-site',
+      'own',
+      '--grep',
+      // Not the two long runs about the platform's connection and reading again, which no origin changes.
+      '^(Chat playground|Transcript viewer) (?!100 dropped WebSocket connections|a conversation in progress is read again|against a platform of only)',
     ],
-    [
-      {
-        name: 'integration (spec-only)',
-        cmd: node,
-        args: ['test/host/runIntegration.mjs', '--no-build', '--responses', 'spec-only', '--grep', SPEC_ONLY_FLOWS],
-        count: (o) => lastSummary(o),
-      },
-      {
-        name: 'integration (webviews on their own site)',
-        cmd: node,
-        args: [
-          'test/host/runIntegration.mjs',
-          '--no-build',
-          '--webview-site',
-          'own',
-          '--grep',
-          // Not the two long runs about the platform's connection and reading again, which no origin changes.
-          '^(Chat playground|Concurrency chart|Replay|Transcript viewer) (?!100 dropped WebSocket connections|a conversation in progress is read again)',
-        ],
-        count: (o) => lastSummary(o),
-      },
-    ],
-  ],
+    count: (o) => lastSummary(o),
+  },
+  { name: 'e2e', cmd: node, args: ['test/host/runE2e.mjs'], count: (o) => lastSummary(o) },
 ];
 
 /**

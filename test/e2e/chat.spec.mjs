@@ -81,7 +81,10 @@ describe('Chat playground in the workbench', { timeout: 300_000 }, () => {
       await chat().locator('#action-externalEvent').click();
       const widget = page.locator('.quick-input-widget');
       await widget.getByText(`Send External Event into Conversation ${conversation}`).waitFor();
-      await widget.locator('.monaco-list-row', { hasText: 'payload' }).waitFor();
+      // The result to deliver comes first, drafted for this conversation.
+      const body = widget.locator('.quick-input-box input');
+      await body.waitFor();
+      assert.match(await body.inputValue(), new RegExp(`"conversation_id":\\s*"${conversation}"`));
       await screenshot(page, 'chat-external-event');
       await page.keyboard.press('Escape');
       await widget.waitFor({ state: 'hidden' });

@@ -382,7 +382,8 @@ suite('Agents view and commands', () => {
       // The file watcher usually reports the new file; Refresh reads the workspace again in any case.
       await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
       let description = '';
-      for (let i = 0; i < 100 && !/checked out/.test(description); i++) {
+      // A loaded machine may take a while to report the file and paint the tree again.
+      for (let i = 0; i < 300 && !/checked out/.test(description); i++) {
         await new Promise((r) => setTimeout(r, 100));
         description = (await mainBranch()).description;
       }
