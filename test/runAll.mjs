@@ -171,14 +171,8 @@ function runPart(part) {
 
 const startedAll = Date.now();
 const results = [];
-/** A step is a part, or parts run at once: each entry a part or a chain of parts run one after the other. */
-async function runChain(chain) {
-  const done = [];
-  for (const part of [chain].flat()) done.push(await runPart(part));
-  return done;
-}
-for (const step of PARTS)
-  results.push(...(Array.isArray(step) ? (await Promise.all(step.map(runChain))).flat() : await runPart(step)));
+// A step is a part, or parts run at once.
+for (const step of PARTS) results.push(...(await Promise.all([step].flat().map(runPart))));
 
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
