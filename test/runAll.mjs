@@ -39,7 +39,7 @@ const SPEC_ONLY_FLOWS =
  * the platform's answers hold. The client and file mirror read every answer of that mode in the unit suites.
  */
 const MINIMAL_FLOWS =
-  '^(Agents view and commands|Alerts view and commands|Answers the extension cannot fully read|Concurrency chart|Connection profiles|Conversation tests in the Testing view|First use: |Language model tools|Replay|Runtime tools|Source control and the Agents view show the same platform text|Transcript viewer) ';
+  '^(Agents view and commands|Alerts view and commands|Answers the extension cannot fully read|Concurrency chart|Connection profiles|Conversation tests in the Testing view|First use:|Language model tools|Replay|Runtime tools|Source control and the Agents view show the same platform text|Transcript viewer) ';
 
 const PARTS = [
   // Each of these two keeps one core busy: they run at once (their lines interleave, each whole).
