@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   notification,
+  notificationShown,
   openWorkbench,
   runCommand,
   screenshot,
@@ -97,8 +98,7 @@ describe('Alerts that reach the editor', { timeout: 300_000 }, () => {
       assert.doesNotMatch(await verified.innerText(), /unverified/);
 
       // The watcher's own reading (nobody asked) shows the badge and tells that the rule triggered.
-      const toast = notification(page, 'Alert triggered: Busy line');
-      await toast.waitFor();
+      await notificationShown(page, 'Alert triggered: Busy line');
       const badge = page.locator('.statusbar-item[id$=".agentWorkbench.alerts"]', {
         has: page.locator('.codicon-bell-dot'),
       });

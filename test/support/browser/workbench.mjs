@@ -139,6 +139,39 @@ export function notification(page, text) {
 }
 
 /**
+ * Waits until a notification that contains `text` has been shown, as a toast or, once its toast has gone, in the
+ * notification center. VS Code hides an information toast after 15 s while the window has focus, and shows at most
+ * three at once: a notification raised by a background reading may be gone from the toasts by the time a busy
+ * machine looks, yet a person still finds it under the bell.
+ */
+export async function notificationShown(page, text, { timeout = UI_TIMEOUT } = {}) {
+  const deadline = Date.now() + timeout;
+  const centerItem = page.locator('.notifications-center .monaco-list-row', { hasText: text });
+  for (;;) {
+    const toast = await notification(page, text)
+      .first()
+      .waitFor({ timeout: 5_000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (toast) return;
+    await runCommand(page, 'Notifications: Show Notifications');
+    const inCenter = await centerItem
+      .first()
+      .waitFor({ timeout: 2_000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    await runCommand(page, 'Notifications: Hide Notifications');
+    if (inCenter) return;
+    if (Date.now() > deadline)
+      throw new Error(`no notification with "${text}" was shown within ${Math.round(timeout / 1000)} s`);
+  }
+}
+
+/**
  * Saves a screenshot into the test output folder. With `docsName`, and only when the run refreshes the README's
  * pictures (`npm run screenshots`), it also goes to docs/images; an ordinary test run leaves the work tree as it was.
  */
