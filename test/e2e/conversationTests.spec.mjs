@@ -67,6 +67,9 @@ describe('Conversation tests in the Testing view', { timeout: 300_000 }, () => {
         .locator('.part.panel .monaco-list-row', { hasText: /Conversation conv_\d+: open it/ })
         .first()
         .waitFor();
+      // The run's output holds each whole conversation; in which order the cases ended varies, and the output as a
+      // whole may be longer than the panel is high: the panel is made as high as the window, as a person would.
+      await runCommand(page, 'View: Toggle Maximized Panel');
       await page.locator('.part.panel', { hasText: "agent: Sorry, I can't help with that" }).first().waitFor();
       await screenshot(page, 'conversation-tests-diff');
     });
