@@ -1,10 +1,12 @@
 // Conversation tests in the Testing view of the workbench: a test file in the workspace is listed, its cases are
 // run against the local platform from the view, and the failing one shows its result, its message and its
-// conversation in the Test Results panel. (Opening the message's diff editor by clicking is not checked yet.)
+// conversation in the Test Results panel; its message opens as a diff of the expected and the actual answer.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
+  chooseMenuItem,
+  openContextMenu,
   openWorkbench,
   runCommand,
   screenshot,
@@ -71,6 +73,25 @@ describe('Conversation tests in the Testing view', { timeout: 300_000 }, () => {
       // whole may be longer than the panel is high: the panel is made as high as the window, as a person would.
       await runCommand(page, 'View: Toggle Maximized Panel');
       await page.locator('.part.panel', { hasText: "agent: Sorry, I can't help with that" }).first().waitFor();
+      await screenshot(page, 'conversation-tests-output');
+
+      // The test file opened shows the failing turn's message on its line; its Peek Error shows the message as a
+      // diff of the expected and the actual answer.
+      await runCommand(page, 'View: Toggle Maximized Panel');
+      await page.keyboard.press('Control+P');
+      await page.locator('.quick-input-widget input.input').fill('cases.yaml');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'cases.yaml' }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.tab.active', { hasText: 'cases.yaml' }).waitFor();
+      // The failing turn's gutter mark (line 9, the last failing mark) offers Peek Error.
+      await openContextMenu(
+        page,
+        page.locator('.editor-instance .testing-run-glyph.codicon-testing-failed-icon').last(),
+      );
+      await chooseMenuItem(page, 'Peek Error');
+      const diff = page.locator('.peekview-widget .monaco-diff-editor');
+      await diff.locator('.editor.original', { hasText: 'We sent you a reset link.' }).waitFor();
+      await diff.locator('.editor.modified', { hasText: "Sorry, I can't help with that" }).waitFor();
       await screenshot(page, 'conversation-tests-diff');
     });
   });
