@@ -152,6 +152,7 @@ function start(context: vscode.ExtensionContext): Running {
     redactor: log.redactor,
     folders: agentFolders,
     sourceControls,
+    beforePromote: (agentId, name, from) => promotionGate(conversationTests, log, agentId, name, from),
   });
   store.add(languageModelTools.disposable);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.

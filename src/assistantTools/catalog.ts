@@ -72,7 +72,12 @@ export async function describeChange(
   if (problem !== undefined) return { problem: context.redact(problem) };
   try {
     const d = await tool.describe((input ?? {}) as Record<string, unknown>, context, words, signal);
-    return { title: context.redact(d.title), message: context.redact(d.message), live: d.live };
+    return {
+      title: context.redact(d.title),
+      message: context.redact(d.message),
+      live: d.live,
+      ...(d.typeName !== undefined ? { typeName: d.typeName } : {}),
+    };
   } catch (err) {
     return { problem: context.redact(failureText(err, 'read')) };
   }

@@ -19,6 +19,11 @@ export interface ChangeDescription {
   readonly message: string;
   /** True when the change reaches live (or may): it is never made without the person's yes. */
   readonly live: boolean;
+  /**
+   * The agent's name, when the person must type it to confirm (a promotion that may reach live), as the Promote
+   * command asks; a client without a way to ask for typing asks yes or no.
+   */
+  readonly typeName?: string;
 }
 
 /** A tool's answer: text sized for a model, with every secret masked. */

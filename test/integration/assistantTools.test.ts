@@ -252,7 +252,7 @@ suite('Language model tools', function () {
     assert.equal((await deployments('sandbox')).length, before + 1);
   });
 
-  test('promote (confirmation read from prepareInvocation): to pre-release is said so; to live says so and is asked again in the editor', async () => {
+  test('promote (confirmation read from prepareInvocation): to pre-release is said so; to live says so and is asked again in the editor, with the agent name typed', async () => {
     const toPreRelease = await tools.prepare(tool('promote'), { deploymentId: 'dep_support_1' });
     assert.ok(toPreRelease);
     assert.match(toPreRelease.message, /from sandbox to pre-release/);
@@ -272,7 +272,20 @@ suite('Language model tools', function () {
     assert.equal(asked.length, 1, 'the change to live is asked in the editor');
     assert.match(asked[0]!.detail, /from pre-release to live/);
     assert.equal((await deployments('live')).length, liveBefore);
-    ui.setAnswer((s) => (s.modal && /LIVE/.test(s.message) ? 'Continue on Live' : undefined));
+    // Yes in the editor, then the agent's name typed wrong: as the Promote command, nothing changes.
+    ui.shown.length = 0;
+    ui.setAnswer((s) =>
+      s.modal && /LIVE/.test(s.message) ? 'Continue on Live' : s.kind === 'input' ? 'support desk' : undefined,
+    );
+    assert.match(await tools.invoke(tool('promote'), { deploymentId: 'dep_support_2' }), /Nothing was done/);
+    const typing = ui.shown.find((s) => s.kind === 'input');
+    assert.ok(typing, 'the agent name is asked to be typed');
+    assert.match(typing.message, /Type the agent name "Support Desk"/);
+    assert.equal(typing.refused, 'Type exactly: Support Desk');
+    assert.equal((await deployments('live')).length, liveBefore);
+    ui.setAnswer((s) =>
+      s.modal && /LIVE/.test(s.message) ? 'Continue on Live' : s.kind === 'input' ? 'Support Desk' : undefined,
+    );
     const promoted = await tools.invoke(tool('promote'), { deploymentId: 'dep_support_2' });
     assert.match(promoted, /now in live/);
     assert.equal((await deployments('live')).length, liveBefore + 1);

@@ -82,9 +82,13 @@ suite('Language model tools against a platform with only the spec endpoints', fu
     assert.match(promote.message, /could not be read/);
     assert.match(promote.message, /This changes what live callers reach/);
     ui.shown.length = 0;
-    ui.setAnswer((s) => (s.modal ? 'Continue on Live' : undefined));
+    // Asked as a step to live: yes, then the agent's name typed as the box asks.
+    ui.setAnswer((s) =>
+      s.modal ? 'Continue on Live' : s.kind === 'input' ? /Type the agent name "(.+)"/.exec(s.message)?.[1] : undefined,
+    );
     const promoted = await tools.invoke(tool('promote'), { agentId: AGENT, deploymentId });
     assert.equal(ui.shown.filter((s) => s.modal).length, 1, 'asked in the editor');
+    assert.equal(ui.shown.filter((s) => s.kind === 'input').length, 1, 'the agent name typed');
     assert.match(promoted, /now in pre-release/);
     ui.setAnswer(() => undefined);
   });

@@ -243,7 +243,7 @@ cases:
     assert.ok(child(good, 'Opening hours'));
   });
 
-  test('Promote first offers the cases tagged with the source environment; a failing run blocks it unless a reason is typed', async function () {
+  test('Promote, from the command and from the promote tool of assistants, first offers the cases tagged with the source environment; a failing run blocks it unless a reason is typed', async function () {
     // Several conversations, one after the other, on a busy machine.
     this.timeout(120_000);
     await write(`agent: ag_support
@@ -271,6 +271,33 @@ cases:
       assert.ok(
         [...run.items.values()].some((i) => /Password reset before promoting$/.test(i.id) && i.state === 'failed'),
       );
+
+      // The promote tool of assistants runs the same gate: blocked, and no reason typed, nothing is promoted.
+      const text = async (result: vscode.LanguageModelToolResult) =>
+        result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      const details = await text(
+        await vscode.lm.invokeTool('agentWorkbench_agentDetails', {
+          input: { agentId: 'ag_support' },
+          toolInvocationToken: undefined,
+        }),
+      );
+      const inSandbox = /\n {2}sandbox: .*\n {4}.*?\b(dep_\w+)/.exec(details)?.[1];
+      assert.ok(inSandbox, details);
+      const runsBefore = tests.runs.length;
+      ui.shown.length = 0;
+      ui.setAnswer((s) => (s.modal && /conversation tests tagged sandbox/.test(s.message) ? 'Run Tests' : undefined));
+      const refused = await text(
+        await vscode.lm.invokeTool('agentWorkbench_promote', {
+          input: { agentId: 'ag_support', deploymentId: inSandbox },
+          toolInvocationToken: undefined,
+        }),
+      );
+      assert.match(
+        refused,
+        /Nothing was promoted: it stopped at the conversation tests of Support Desk tagged sandbox/,
+      );
+      assert.equal(tests.runs.length, runsBefore + 1, 'the tagged cases ran first');
+      assert.ok(ui.shown.some((s) => s.kind === 'input' && /The promotion is blocked/.test(s.message)));
 
       ui.setAnswer((s) =>
         s.modal

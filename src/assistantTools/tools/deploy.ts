@@ -9,8 +9,14 @@ const NEXT: Record<string, string | undefined> = { sandbox: 'pre-release', 'pre-
 
 /** The agent's name for messages, or its id where the record cannot be read. */
 async function agentName(context: ToolContext, agentId: string, signal?: AbortSignal): Promise<string> {
+  const plain = await plainName(context, agentId, signal);
+  return plain === agentId ? agentId : `${plain} (${agentId})`;
+}
+
+/** The agent's name as the person types it to confirm a change to live; its id where the name cannot be read. */
+async function plainName(context: ToolContext, agentId: string, signal?: AbortSignal): Promise<string> {
   try {
-    return `${(await context.agent(agentId, signal)).name} (${agentId})`;
+    return (await context.agent(agentId, signal)).name;
   } catch {
     return agentId;
   }
@@ -103,6 +109,9 @@ export const promoteTool = defineTool<{ agentId?: string; deploymentId: string }
       ),
       // Unknown where it goes is treated as live: it may be.
       live: next === 'live' || !isEnvironment(ref.environment),
+      ...(next === 'live' || !isEnvironment(ref.environment)
+        ? { typeName: await plainName(context, agentId, signal) }
+        : {}),
     };
   },
   async invoke(input, context, signal) {

@@ -35,6 +35,11 @@ export interface EditorToolParts {
   readonly redactor: Redactor;
   readonly folders: AgentFolderIndex;
   readonly sourceControls: FolderSourceControls;
+  /**
+   * Asked before a promotion, as the Promote command asks it (the agent's conversation tests tagged with the source
+   * environment); false stops it.
+   */
+  readonly beforePromote?: (agentId: string, agentName: string, from: string) => Promise<boolean>;
 }
 
 /**
@@ -159,6 +164,18 @@ export class EditorToolContext implements ToolContext {
   }
 
   async promote(agentId: string, deployment: DeploymentRef, signal?: AbortSignal) {
+    const from = deployment.environment;
+    if (from !== undefined && this.parts.beforePromote) {
+      const { name } = await this.agent(agentId, signal);
+      if (!(await this.parts.beforePromote(agentId, name, from)))
+        throw new UserFacingError(
+          vscode.l10n.t(
+            'Nothing was promoted: it stopped at the conversation tests of {0} tagged {1} (the question was dismissed, or tests failed and no reason was typed).',
+            name,
+            from,
+          ),
+        );
+    }
     const context = {
       ...(deployment.environment ? { environment: deployment.environment } : {}),
       ...(deployment.version ? { version: deployment.version } : {}),

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { ToolContext } from '../../assistantTools/context';
 import type { AssistantTool, ChangeDescription } from '../../assistantTools/tool';
 import { prompts } from '../common/prompts';
+import { askTypedAgentName } from '../common/askTypedName';
+import { typedNameProblem } from '../common/typedName';
 import { assistantRuntime } from './assistantRuntime';
 import type { EditorToolParts } from './editorToolContext';
 
@@ -107,7 +109,10 @@ export function confirmationOf(change: ChangeDescription): vscode.LanguageModelT
   return { title: change.title, message };
 }
 
-/** What may reach live, asked in the editor as well (Agent Workbench never acts on live unasked). */
+/**
+ * What may reach live, asked in the editor as well (Agent Workbench never acts on live unasked); a promotion asks for
+ * the agent's name typed, as the Promote command does.
+ */
 async function askLive(change: ChangeDescription): Promise<boolean> {
   const go = vscode.l10n.t('Continue on Live');
   const answer = await prompts.ask(
@@ -118,7 +123,11 @@ async function askLive(change: ChangeDescription): Promise<boolean> {
     },
     go,
   );
-  return answer === go;
+  if (answer !== go) return false;
+  const agentName = change.typeName;
+  if (agentName === undefined) return true;
+  const typed = await askTypedAgentName(agentName);
+  return typed !== undefined && typedNameProblem(vscode.l10n, typed, agentName) === undefined;
 }
 
 /** Runs with an AbortSignal that follows the cancellation token. */

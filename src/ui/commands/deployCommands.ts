@@ -22,9 +22,10 @@ import {
   rollbackConfirmation,
   rollbackTarget,
   testRunsText,
-  typedNameProblem,
   confirmationName,
 } from './deployConfirmations';
+import { askTypedAgentName } from '../common/askTypedName';
+import { typedNameProblem } from '../common/typedName';
 
 /** An agent to publish, or one of its branches (the platform publishes main; another branch can be merged first). */
 export type PublishArg = AgentArg | EnvironmentDeploymentsNode | BranchNode | { agentId: string; branchId?: string };
@@ -76,13 +77,7 @@ export function registerDeployCommands(
     if (answer === undefined || (answer !== c.go && answer !== c.alternative)) return undefined;
     if (c.typeName === undefined) return answer;
     const agentName = c.typeName;
-    const typed = await prompts.input({
-      title: vscode.l10n.t('Confirm a change to live'),
-      prompt: vscode.l10n.t('Type the agent name "{0}" to change what callers reach in live', agentName),
-      placeHolder: agentName,
-      ignoreFocusOut: true,
-      validateInput: (v) => typedNameProblem(vscode.l10n, v, agentName),
-    });
+    const typed = await askTypedAgentName(agentName);
     if (typed === undefined) return undefined;
     if (typedNameProblem(vscode.l10n, typed, agentName))
       throw new UserFacingError(vscode.l10n.t('Nothing was changed: the name typed does not match "{0}".', agentName));

@@ -204,11 +204,6 @@ export function confirmationName(
   return same ? `${agent.name} (${agent.agentId})` : agent.name;
 }
 
-/** What the name box says while the text typed is not the agent's name; undefined once it is. */
-export function typedNameProblem(l10n: L10n, typed: string, agentName: string): string | undefined {
-  return typed === agentName ? undefined : l10n.t('Type exactly: {0}', agentName);
-}
-
 /** Main's last change as the platform tells it: the newest of the branch, its behavior and its topics; undefined when none is dated. */
 export function lastChange(dates: ReadonlyArray<string | undefined>): string | undefined {
   return dates.filter((x): x is string => typeof x === 'string' && x !== '').sort((a, b) => b.localeCompare(a))[0];

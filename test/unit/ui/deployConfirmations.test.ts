@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { plainL10n } from '../../../src/ui/common/l10n';
+import { typedNameProblem } from '../../../src/ui/common/typedName';
 import { actorShort, actorText } from '../../../src/ui/explorer/agents/deploymentActors';
 import {
   confirmationName,
@@ -9,7 +10,6 @@ import {
   rollbackConfirmation,
   rollbackTarget,
   testRunsText,
-  typedNameProblem,
 } from '../../../src/ui/commands/deployConfirmations';
 
 const d = (environment: 'sandbox' | 'pre-release' | 'live') => ({
