@@ -479,6 +479,54 @@ suite('Transcript viewer', () => {
     }
   });
 
+  test('an export says where it wrote the file and opens it from the message; a failed write says nothing of a file', async function () {
+    this.timeout(120_000);
+    const id = await seedConversation(admin, {
+      started_at: '2026-01-03T11:00:00Z',
+      turns: [{ user_input: 'Where is my parcel?', agent_response: 'On its way.' }],
+    });
+    const d = await detail({ conversationId: id });
+    await d.loaded;
+    await until('the conversation', () => d.shown);
+    const prompts = scriptedPrompts(await activateExtension());
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    try {
+      d.panel.reveal();
+      await until('the conversation panel to be active', () => d.panel.active);
+      prompts.setAnswer((s) =>
+        s.kind === 'saveFile' ? `exported/${id}.md` : s.kind === 'info' && s.message.includes(id) ? 'Open' : undefined,
+      );
+      const md = await vscode.commands.executeCommand<vscode.Uri>('agentWorkbench.exportConversation', {
+        format: 'markdown',
+      });
+      assert.ok(md, prompts.lastError());
+      const said = prompts.shown.filter((s) => s.kind === 'info');
+      assert.equal(said.length, 1, `one message: ${JSON.stringify(said)}`);
+      assert.ok(said[0]!.message.includes(`exported/${id}.md`), `says where: ${said[0]!.message}`);
+      assert.deepEqual(said[0]!.items, ['Open', 'Reveal in Explorer']);
+      await until(
+        'the exported file open in an editor',
+        () => vscode.window.activeTextEditor?.document.uri.toString() === md.toString(),
+      );
+
+      // Writing under a file fails: the error is said, and no message speaks of a file written.
+      prompts.shown.length = 0;
+      prompts.setAnswer((s) => (s.kind === 'saveFile' ? `exported/${id}.md/inside.json` : undefined));
+      const failed = await vscode.commands.executeCommand('agentWorkbench.exportConversation', { format: 'json' });
+      assert.equal(failed, undefined);
+      assert.ok(prompts.lastError(), 'the failed write is said');
+      assert.deepEqual(
+        prompts.shown.filter((s) => s.kind === 'info'),
+        [],
+        'no message of an export that did not happen',
+      );
+    } finally {
+      prompts.dispose();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, 'exported'), { recursive: true });
+    }
+  });
+
   test('empty turns and metrics say why: transcript visibility off, no metrics enabled', async function () {
     this.timeout(60_000);
     const settingsUrl = `${urls.admin}/projects/support-desk/settings`;
