@@ -215,7 +215,9 @@ suite('Transcript viewer', () => {
         { user_input: said, agent_response: 'Sorry to hear that.' },
       ],
     });
-    const p = await list({ filters: { ...WEEK, search: 'ZEBRAFISH cracked', searchType: 'transcript', turnType: 'user' } });
+    const p = await list({
+      filters: { ...WEEK, search: 'ZEBRAFISH cracked', searchType: 'transcript', turnType: 'user' },
+    });
     await settled(p);
     const row = p.shownRows().find((r) => r.id === id);
     assert.ok(row, `the seeded conversation is found: ${JSON.stringify(p.shownRows().map((r) => r.id))}`);

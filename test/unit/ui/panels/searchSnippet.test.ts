@@ -13,7 +13,10 @@ const record = conversationRecordSchema.parse({
   num_turns: 3,
   turns: [
     { user_input: '', agent_response: 'Hello! How can I help with your refund or order?' },
-    { user_input: `${LONG_BEFORE}Can I get a REFUND for the late parcel? Call me on +14155550123 <b>today</b>.`, agent_response: 'Sure.' },
+    {
+      user_input: `${LONG_BEFORE}Can I get a REFUND for the late parcel? Call me on +14155550123 <b>today</b>.`,
+      agent_response: 'Sure.',
+    },
     { user_input: 'Thanks', agent_response: 'Your refund is on its way.' },
   ],
 });
@@ -55,7 +58,9 @@ describe('search results: translated turns', () => {
     const turns = conversationRecordSchema.parse({
       id: 'conv_8',
       started_at: '2026-01-05T08:00:00Z',
-      turns: [{ user_input: 'Quiero un reembolso', translated_user_input: 'I want a refund', agent_response: 'Claro.' }],
+      turns: [
+        { user_input: 'Quiero un reembolso', translated_user_input: 'I want a refund', agent_response: 'Claro.' },
+      ],
     }).turns;
     const s = snippetOf(turns, 'refund', 'user', String);
     assert.deepEqual([s?.who, text(s)], ['user', 'I want a refund']);
