@@ -32,3 +32,30 @@ export function relativeWords(atMs: number, nowMs: number, locale?: string): str
   }
   return fmt.format(-Math.sign(diff) * Math.floor(abs / 1000), 'second');
 }
+
+/** Where and how an instant is written: the reader's locale and time zone unless given (tests give both). */
+export interface ClockOptions {
+  locale?: string;
+  timeZone?: string;
+  /** Writes the date too ("5 Jan 2026, 08:00:01"), for an instant read without a day around it. */
+  withDate?: boolean;
+}
+
+/** An instant as a time of day ("08:00:01"), with its date when asked; "" for a time that cannot be read. */
+export function clockWords(atMs: number, opts: ClockOptions = {}): string {
+  if (!Number.isFinite(atMs)) return '';
+  return new Intl.DateTimeFormat(opts.locale, {
+    ...(opts.timeZone ? { timeZone: opts.timeZone } : {}),
+    ...(opts.withDate ? { dateStyle: 'medium' } : {}),
+    timeStyle: 'medium',
+  }).format(atMs);
+}
+
+/** Whether two instants fall on the same calendar day where they are read. */
+export function sameDay(aMs: number, bMs: number, opts: ClockOptions = {}): boolean {
+  const day = new Intl.DateTimeFormat('en-CA', {
+    ...(opts.timeZone ? { timeZone: opts.timeZone } : {}),
+    dateStyle: 'short',
+  });
+  return day.format(aMs) === day.format(bMs);
+}

@@ -63,6 +63,20 @@ export const DEFAULT_FILTERS: ConversationFilters = {
   sample: false,
 };
 
+/** A piece of a search snippet: text, marked where it matched. */
+export interface SnippetPart {
+  text: string;
+  match: boolean;
+}
+
+/** Where a search matched in a conversation: a short piece of the turn around the match. */
+export interface SearchSnippet {
+  /** The turn's number, from 1. */
+  turn: number;
+  who: 'user' | 'agent';
+  parts: SnippetPart[];
+}
+
 /** One row of the list. `from` and `to` are masked unless the person revealed numbers. */
 export interface ConversationRow {
   id: string;
@@ -77,6 +91,8 @@ export interface ConversationRow {
   to: string;
   variant: string;
   inProgress: boolean;
+  /** With a search: the text that matched, when the words are found in a turn. */
+  snippet?: SearchSnippet;
 }
 
 export interface ListStatus {
@@ -245,6 +261,16 @@ export const isConversationFilters: Guard<ConversationFilters> = (v): v is Conve
     sort: isOptional(isOneOf(SORT_ORDERS)),
   });
 
+const isSnippetPart: Guard<SnippetPart> = (v): v is SnippetPart =>
+  hasFields<SnippetPart>(v, { text: isString, match: isBoolean });
+
+const isSearchSnippet: Guard<SearchSnippet> = (v): v is SearchSnippet =>
+  hasFields<SearchSnippet>(v, {
+    turn: isNumber,
+    who: isOneOf(['user', 'agent'] as const),
+    parts: isArrayOf(isSnippetPart),
+  });
+
 export const isConversationRow: Guard<ConversationRow> = (v): v is ConversationRow =>
   hasFields<ConversationRow>(v, {
     id: isString,
@@ -258,6 +284,7 @@ export const isConversationRow: Guard<ConversationRow> = (v): v is ConversationR
     to: isString,
     variant: isString,
     inProgress: isBoolean,
+    snippet: isOptional(isSearchSnippet),
   });
 
 const isListStatus: Guard<ListStatus> = (v): v is ListStatus =>

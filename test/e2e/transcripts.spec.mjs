@@ -87,6 +87,15 @@ describe('Transcript viewer in the workbench', { timeout: 300_000 }, () => {
       assert.ok(widths.length >= 4 && widths.every((w) => w > 0), `a latency bar per turn (${widths.join(', ')})`);
       assert.ok(new Set(widths.map(Math.round)).size > 1, 'bars of different lengths for different latencies');
       await detail.locator('.side .metrics').waitFor();
+      // Metrics read as words: no UPPER_SNAKE names, no raw timestamps.
+      const metricNames = await detail.locator('.side .metrics dt').allInnerTexts();
+      const metricValues = await detail.locator('.side .metrics dd').allInnerTexts();
+      assert.ok(metricNames.includes('Call duration'), `metric names in words: ${metricNames.join(', ')}`);
+      assert.ok(!metricNames.some((n) => /^[A-Z0-9]+_[A-Z0-9_]+$/.test(n)), `no raw names: ${metricNames.join(', ')}`);
+      assert.ok(
+        !metricValues.some((v) => /\d{4}-\d{2}-\d{2}T\d{2}/.test(v)),
+        `no raw times: ${metricValues.join(' | ')}`,
+      );
       await screenshot(page, 'transcripts-detail', 'transcripts-detail.png');
 
       // Escape closes it and puts the person back on its row; Ctrl+Enter opens it in a tab of its own.

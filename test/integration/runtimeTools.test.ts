@@ -324,6 +324,39 @@ suite('Runtime tools', () => {
       });
     }
 
+    test('names the agent the number routes to, in the box and in what it says after', async () => {
+      answer(['{"campaign": "spring"}']);
+      const reserved = await exec<{ number: string; agent?: string }>('reserveNumber');
+      assert.ok(reserved, ui.lastError());
+      assert.equal(reserved.agent, 'Support Desk');
+      assert.match(inputs()[0]!.message, /Support Desk/, 'the box says whose attributes they are');
+      assert.ok(
+        infos().some((m) => m.startsWith(`Reserved ${reserved.number} for Support Desk.`)),
+        JSON.stringify(infos()),
+      );
+    });
+
+    for (const [what, typed, said] of [
+      ['a comma before }', '{"campaign": "spring",\n}', /line 2, column 1: remove the comma before \}/],
+      [
+        'a name without quotes',
+        '{\n  campaign: "spring"}',
+        /line 2, column 3: write campaign in double quotes \("campaign"\)/,
+      ],
+      ['single quotes', "{'campaign': 'spring'}", /line 1, column 2: JSON writes text in double quotes/],
+      ['a missing }', '{"campaign": "spring"', /line 1, column 22: a closing \} is missing/],
+      ['text after the object', '{"campaign": "spring"} x', /line 1, column 24: nothing may follow the object/],
+    ] as const) {
+      test(`says where the JSON goes wrong and what to fix, not the parser's position: ${what}`, async () => {
+        answer([typed]);
+        assert.equal(await exec('reserveNumber'), undefined);
+        const refused = inputs()[0]!.refused ?? '';
+        assert.match(refused, said);
+        assert.doesNotMatch(refused, /position|Unexpected token/);
+        assert.deepEqual(await reservations(), []);
+      });
+    }
+
     test('explains a 401 from the platform', async () => {
       await fault('/v1/conversations/dni-reservation', 401);
       answer(['{}']);

@@ -204,6 +204,48 @@ suite('Transcript viewer', () => {
     assert.deepEqual(await conversationRequests(admin, before), [], 'nothing is asked while a filter is wrong');
   });
 
+  test('a search shows in each row the turn text that matched, its words marked, markup as text', async function () {
+    this.timeout(120_000);
+    const said = '<img src=x onerror=alert(1)> My zebrafish tank arrived cracked, I would like my money back please';
+    const id = await seedConversation(admin, {
+      started_at: new Date(Date.parse(WEEK.end!) - 2 * 3_600_000).toISOString(),
+      environment: 'live',
+      turns: [
+        { user_input: 'Hello', agent_response: 'Hi! How can I help?' },
+        { user_input: said, agent_response: 'Sorry to hear that.' },
+      ],
+    });
+    const p = await list({
+      filters: { ...WEEK, search: 'ZEBRAFISH cracked', searchType: 'transcript', turnType: 'user' },
+    });
+    await settled(p);
+    const row = p.shownRows().find((r) => r.id === id);
+    assert.ok(row, `the seeded conversation is found: ${JSON.stringify(p.shownRows().map((r) => r.id))}`);
+    assert.deepEqual([row.snippet?.turn, row.snippet?.who], [2, 'user']);
+    assert.deepEqual(
+      row.snippet!.parts.filter((x) => x.match).map((x) => x.text),
+      ['zebrafish', 'cracked'],
+    );
+    assert.equal(row.snippet!.parts.map((x) => x.text).join(''), said, 'the turn as said, markup kept as text');
+
+    // Over the demo week, every row that carries a snippet marks the word searched for.
+    await p.apply({ ...WEEK, search: 'refund', searchType: 'transcript', turnType: 'both' });
+    await settled(p);
+    const withSnippet = p.shownRows().filter((r) => r.snippet);
+    assert.ok(withSnippet.length > 0, 'demo conversations speak of a refund');
+    for (const r of withSnippet)
+      assert.ok(
+        r.snippet!.parts.some((x) => x.match && x.text.toLowerCase() === 'refund'),
+        `${r.id}: ${JSON.stringify(r.snippet)}`,
+      );
+    await p.apply({ ...WEEK });
+    await settled(p);
+    assert.ok(
+      p.shownRows().every((r) => r.snippet === undefined),
+      'without a search no row has a snippet',
+    );
+  });
+
   test('opened without filters, the list is of the environment the status bar shows, newest first, with the conversation just had on top; the order can be turned', async function () {
     this.timeout(180_000);
     const { now } = await admin.clock();
@@ -436,6 +478,54 @@ suite('Transcript viewer', () => {
       await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, 'exports'), { recursive: true });
     } finally {
       prompts.dispose();
+    }
+  });
+
+  test('an export says where it wrote the file and opens it from the message; a failed write says nothing of a file', async function () {
+    this.timeout(120_000);
+    const id = await seedConversation(admin, {
+      started_at: '2026-01-03T11:00:00Z',
+      turns: [{ user_input: 'Where is my parcel?', agent_response: 'On its way.' }],
+    });
+    const d = await detail({ conversationId: id });
+    await d.loaded;
+    await until('the conversation', () => d.shown);
+    const prompts = scriptedPrompts(await activateExtension());
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    try {
+      d.panel.reveal();
+      await until('the conversation panel to be active', () => d.panel.active);
+      prompts.setAnswer((s) =>
+        s.kind === 'saveFile' ? `exported/${id}.md` : s.kind === 'info' && s.message.includes(id) ? 'Open' : undefined,
+      );
+      const md = await vscode.commands.executeCommand<vscode.Uri>('agentWorkbench.exportConversation', {
+        format: 'markdown',
+      });
+      assert.ok(md, prompts.lastError());
+      const said = prompts.shown.filter((s) => s.kind === 'info');
+      assert.equal(said.length, 1, `one message: ${JSON.stringify(said)}`);
+      assert.ok(said[0]!.message.includes(`exported/${id}.md`), `says where: ${said[0]!.message}`);
+      assert.deepEqual(said[0]!.items, ['Open', 'Reveal in Explorer']);
+      await until(
+        'the exported file open in an editor',
+        () => vscode.window.activeTextEditor?.document.uri.toString() === md.toString(),
+      );
+
+      // Writing under a file fails: the error is said, and no message speaks of a file written.
+      prompts.shown.length = 0;
+      prompts.setAnswer((s) => (s.kind === 'saveFile' ? `exported/${id}.md/inside.json` : undefined));
+      const failed = await vscode.commands.executeCommand('agentWorkbench.exportConversation', { format: 'json' });
+      assert.equal(failed, undefined);
+      assert.ok(prompts.lastError(), 'the failed write is said');
+      assert.deepEqual(
+        prompts.shown.filter((s) => s.kind === 'info'),
+        [],
+        'no message of an export that did not happen',
+      );
+    } finally {
+      prompts.dispose();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, 'exported'), { recursive: true });
     }
   });
 

@@ -9,6 +9,7 @@ import type {
   TranscriptsSnapshot,
   TurnView,
 } from '../../src/protocol/transcripts';
+import { metricName, metricText } from '../../src/protocol/metricWords';
 import { actionButton, type Button } from '../shared/controls';
 import { el } from '../shared/styles';
 import { marked, visibleControls } from '../shared/text';
@@ -49,6 +50,17 @@ function pairs(items: readonly NameValue[], cls: string): TemplateResult {
       (i) =>
         html`<dt>${visibleControls(i.name)}</dt>
           <dd>${visibleControls(i.value)}</dd>`,
+    )}
+  </dl>`;
+}
+
+/** Metrics in words (the platform's name in each name's tooltip, so alert rules and docs can be matched). */
+function metricPairs(items: readonly NameValue[]): TemplateResult {
+  return html`<dl class="metrics">
+    ${items.map(
+      (i) =>
+        html`<dt title=${visibleControls(i.name)}>${visibleControls(metricName(i.name))}</dt>
+          <dd>${visibleControls(metricText(i.name, i.value))}</dd>`,
     )}
   </dl>`;
 }
@@ -243,7 +255,7 @@ export class DetailView {
           : html`<p class="empty">Not handed off.</p>`
       }
       <h2>Metrics</h2>
-      ${d.metrics.length ? pairs(d.metrics, 'metrics') : html`<p class="empty metrics-note">${d.metricsNote}</p>`}
+      ${d.metrics.length ? metricPairs(d.metrics) : html`<p class="empty metrics-note">${d.metricsNote}</p>`}
       <h2>State</h2>
       ${d.state.length ? pairs(d.state, 'state') : html`<p class="empty">No conversation variables were set.</p>`}`;
     // Every value is a text binding.

@@ -1,11 +1,12 @@
 import { LitVirtualizer } from '@lit-labs/virtualizer';
-import { html, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import {
   type ConversationFilters,
   type ConversationRow,
   FILTER_ENVIRONMENTS,
   type ListSnapshot,
   type ListStatus,
+  type SearchSnippet,
   PROGRESS,
   RANGE_PRESETS,
   SEARCH_TYPES,
@@ -61,6 +62,14 @@ export function durationText(seconds: number | undefined, inProgress: boolean): 
 export function timeText(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+}
+
+/** What a search matched in a row's conversation; every piece a text binding, the matches marked. */
+function snippetCell(s: SearchSnippet): TemplateResult {
+  return html`<span role="cell" class="snippet"
+    ><span class="who">Turn ${s.turn}, ${s.who === 'user' ? 'user' : 'agent'}:</span>
+    ${s.parts.map((p) => (p.match ? html`<mark>${visibleControls(p.text)}</mark>` : visibleControls(p.text)))}</span
+  >`;
 }
 
 const MAC = /Mac/.test(navigator.platform);
@@ -358,6 +367,7 @@ export class ListView {
       <span role="cell" class="number">${visibleControls(r.to)}</span>
       <span role="cell">${visibleControls(r.variant)}</span>
       <span role="cell" class="id">${visibleControls(r.id)}</span>
+      ${r.snippet ? snippetCell(r.snippet) : nothing}
     </div>`;
   }
 }

@@ -9,6 +9,7 @@ import { requireClients, requireModel, runCommand, UserFacingError, withProgress
 import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
+import { findHolders, holderText, type NumberHolder } from './numberHolders';
 import { environmentItems, servedVersions } from './environmentChoice';
 
 /** Splits pasted text into numbers: commas, semicolons, spaces between groups of digits are not separators. */
@@ -27,6 +28,10 @@ export interface ImportReport extends ImportPhoneNumbersResponse {
    * `imported`, so a platform that says no more leaves these unexplained (often numbers it already had).
    */
   unreported: string[];
+  /** Numbers given more than once in the input (sent once). */
+  duplicates: string[];
+  /** Numbers not imported because they are held already, with who holds each where a number list shows it. */
+  held: NumberHolder[];
 }
 
 /** The platform names a refused number by its place in the request (`phoneNumbers[4]`): name the number instead. */
@@ -135,7 +140,28 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
     const skipped = result.skipped ?? [];
     const accounted = new Set([...result.imported, ...skipped.map((s) => s.number)]);
     const unreported = valid.filter((n) => !accounted.has(n));
-    const report: ImportReport = { ...result, rejected, unreported };
+    const givenTwice = numbers.filter((n, i) => numbers.indexOf(n) !== i);
+    const duplicates = [
+      ...new Set([...givenTwice, ...skipped.filter((s) => s.reason === 'duplicate').map((s) => s.number)]),
+    ];
+    // Held already: the platform skipped them (not as repeats), or did not report them as imported.
+    const notTaken = [
+      ...new Set([...skipped.filter((s) => s.reason !== 'duplicate').map((s) => s.number), ...unreported]),
+    ].filter((n) => !result.imported.includes(n));
+    const model = requireModel(models).agents;
+    const holders = notTaken.length
+      ? await findHolders(
+          notTaken,
+          agent,
+          () => model.agents.get(),
+          (id) => client.listPhoneNumbers(id),
+        )
+      : [];
+    const held = holders.filter((h) => h.agent || !unreported.includes(h.number));
+    const unexplained = holders.filter((h) => !h.agent && unreported.includes(h.number)).map((h) => h.number);
+    const report: ImportReport = { ...result, rejected, unreported, duplicates, held };
+    const heldBy = held.filter((h) => h.agent);
+    const unnamed = held.filter((h) => !h.agent).map((h) => h.number);
     const lines = [
       unique.length === 1
         ? vscode.l10n.t('Imported {0} of 1 number to {1} ({2}).', result.imported.length, agent.name, clientEnv)
@@ -146,14 +172,21 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
             agent.name,
             clientEnv,
           ),
-      ...(skipped.length
-        ? [vscode.l10n.t('Skipped: {0}.', skipped.map((s) => `${s.number} (${s.reason})`).join(', '))]
+      ...(duplicates.length ? [vscode.l10n.t('Given more than once, sent once: {0}.', duplicates.join(', '))] : []),
+      ...(heldBy.length ? [vscode.l10n.t('Not imported, already held: {0}.', heldBy.map(holderText).join(', '))] : []),
+      ...(unnamed.length
+        ? [
+            vscode.l10n.t(
+              'Not imported, already held on the platform (its answer does not say by which agent): {0}.',
+              unnamed.join(', '),
+            ),
+          ]
         : []),
-      ...(unreported.length
+      ...(unexplained.length
         ? [
             vscode.l10n.t(
               'Not reported as imported by the platform (it may have them already): {0}.',
-              unreported.join(', '),
+              unexplained.join(', '),
             ),
           ]
         : []),
@@ -166,7 +199,7 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
           ]
         : []),
     ];
-    if (skipped.length || rejected.length || unreported.length) void prompts.warn(lines.join(' '));
+    if (held.length || rejected.length || unexplained.length) void prompts.warn(lines.join(' '));
     else void prompts.info(lines.join(' '));
     requireModel(models).agents.agent(agent.agentId).numbers.invalidate();
     return report;

@@ -12,6 +12,8 @@ export interface ReservedNumber {
   number: string;
   expiresAt?: string;
   attributes: Record<string, unknown>;
+  /** The agent the number routes to (the one the DNI key is tied to), as the editor knows it. */
+  agent?: string;
 }
 
 /** Reserve a temporary number that routes to the key's agent with attributes written as a JSON object. */
@@ -29,7 +31,9 @@ export function registerDniReservationCommand(
       title: agentName
         ? vscode.l10n.t('Reserve Phone Number for {0}', agentName)
         : vscode.l10n.t('Reserve Phone Number'),
-      prompt: vscode.l10n.t('Attributes the agent receives with calls to this number, as a JSON object'),
+      prompt: agentName
+        ? vscode.l10n.t('Attributes {0} receives with calls to this number, as a JSON object', agentName)
+        : vscode.l10n.t('Attributes the agent receives with calls to this number, as a JSON object'),
       value: '{}',
       ignoreFocusOut: true,
       validateInput: (v) => {
@@ -50,11 +54,23 @@ export function registerDniReservationCommand(
         number: reply.dni,
         attributes,
         ...(reply.expires_at ? { expiresAt: reply.expires_at } : {}),
+        ...(agentName ? { agent: agentName } : {}),
       };
       const until = reserved.expiresAt
-        ? ` ${vscode.l10n.t('It routes to the agent until {0}.', new Date(reserved.expiresAt).toLocaleTimeString())}`
+        ? ` ${
+            agentName
+              ? vscode.l10n.t(
+                  'It routes to {0} until {1}.',
+                  agentName,
+                  new Date(reserved.expiresAt).toLocaleTimeString(),
+                )
+              : vscode.l10n.t('It routes to the agent until {0}.', new Date(reserved.expiresAt).toLocaleTimeString())
+          }`
         : '';
-      void prompts.info(vscode.l10n.t('Reserved {0}.', reserved.number) + until, copyAction()).then(async (choice) => {
+      const said = agentName
+        ? vscode.l10n.t('Reserved {0} for {1}.', reserved.number, agentName)
+        : vscode.l10n.t('Reserved {0}.', reserved.number);
+      void prompts.info(said + until, copyAction()).then(async (choice) => {
         if (choice === copyAction()) await vscode.env.clipboard.writeText(reserved.number);
       });
       return reserved;

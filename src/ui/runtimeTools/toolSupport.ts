@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { jsonProblem } from './jsonProblem';
 
 /** The button that copies what a message shows. */
 export const copyAction = (): string => vscode.l10n.t('Copy');
@@ -16,7 +17,9 @@ export function parseJsonObject(
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, message: vscode.l10n.t('This is not valid JSON: {0}', (err as Error).message) };
+    // The parser's own words name an offset ("at position 37"): say the line, column and fix instead.
+    const problem = jsonProblem(text) ?? (text.trim() ? (err as Error).message : vscode.l10n.t('it is empty'));
+    return { ok: false, message: vscode.l10n.t('This is not valid JSON: {0}', problem) };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return {

@@ -17,6 +17,7 @@ import type {
 import { durationWords } from '../../../protocol/timeWords';
 import { requireClients, runCommand, UserFacingError } from '../../common/commandSupport';
 import { failureReport } from '../../common/failure';
+import { announceSavedFile } from '../../common/savedFile';
 import { prompts } from '../../common/prompts';
 import type { Connection } from '../../connection/connection';
 import { Command } from '../../ids';
@@ -341,6 +342,7 @@ export class ConversationView extends ObservableDisposable {
     const text =
       format === 'json' ? transcriptJson(record, new Date().toISOString()) : transcriptMarkdown(record, this.revealed);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    announceSavedFile(uri, (where) => vscode.l10n.t('Exported conversation {0} to {1}.', record.id, where));
     return uri;
   }
 

@@ -191,7 +191,7 @@ export class ConversationsPanel extends ObservableDisposable {
         this.more = !next.done;
         const added = records.filter((r) => !this.records.has(r.id));
         for (const r of added) this.records.set(r.id, r);
-        const rows = added.map((r) => rowOf(r, this.revealed));
+        const rows = added.map((r) => rowOf(r, this.revealed, this.filters));
         this.rows.push(...rows);
         if (rows.length) this.webview.notify({ type: 'rows', rows, seq: this.webview.nextSeq() });
         // The platform ends a result with an empty page or no cursor; the next read tells which.
@@ -215,7 +215,7 @@ export class ConversationsPanel extends ObservableDisposable {
     this.revealed = revealed;
     this.rows = this.rows.map((row) => {
       const r = this.records.get(row.id);
-      return r ? rowOf(r, revealed) : row;
+      return r ? rowOf(r, revealed, this.filters) : row;
     });
     this.webview.resend(this.snapshot());
   }

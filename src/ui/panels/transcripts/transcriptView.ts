@@ -14,6 +14,7 @@ import type {
   NameValue,
   TurnView,
 } from '../../../protocol/transcripts';
+import { snippetOf } from './searchSnippet';
 
 // What the transcript viewer shows of a conversation record, and the query its filters make. No
 // 'vscode' here, so every rule is unit-tested.
@@ -100,8 +101,22 @@ export function maskNumbersIn(text: string, revealed: boolean): string {
   return revealed ? text : text.replace(E164_IN_TEXT, maskNumber);
 }
 
-export function rowOf(r: ConversationRecord, revealed: boolean): ConversationRow {
+/**
+ * A conversation as a row of the list; with the list's search, the turn text that matched (a transcript search
+ * looks on the side its filter names).
+ */
+export function rowOf(
+  r: ConversationRecord,
+  revealed: boolean,
+  filters?: Pick<ConversationFilters, 'search' | 'searchType' | 'turnType'>,
+): ConversationRow {
   const show = (n: string) => (revealed ? n : maskNumber(n));
+  const search = filters?.search?.trim();
+  const snippet = search
+    ? snippetOf(r.turns, search, filters!.searchType === 'transcript' ? filters!.turnType : 'both', (t) =>
+        maskNumbersIn(t, revealed),
+      )
+    : undefined;
   return {
     id: r.id,
     startedAt: r.started_at,
@@ -114,6 +129,7 @@ export function rowOf(r: ConversationRecord, revealed: boolean): ConversationRow
     to: show(r.to_number),
     variant: r.variant_name || r.variant_id,
     inProgress: r.in_progress,
+    ...(snippet ? { snippet } : {}),
   };
 }
 
