@@ -25,13 +25,14 @@ export function zipEntries(file) {
 
 /**
  * The facts a package is checked on: its size, the source maps in it (there should be none) and the
- * local platform bundles (there should be one, serving the command line and the editor).
+ * local platform bundles (there should be one, serving the command line and the editor). dist/cli.js
+ * only dispatches: it requires dist/localPlatform.js for the commands that start the platform.
  */
 export function vsixFacts(file) {
   const names = zipEntries(file);
   return {
     bytes: statSync(file).size,
     maps: names.filter((n) => n.endsWith('.map')),
-    localPlatformBundles: names.filter((n) => /^extension\/dist\/(cli|localPlatform[^/]*)\.js$/.test(n)),
+    localPlatformBundles: names.filter((n) => /^extension\/dist\/localPlatform[^/]*\.js$/.test(n)),
   };
 }

@@ -86,10 +86,15 @@ export class LintSession {
       const set = config.rules[id];
       return set === 'off' ? undefined : (set ?? fallback);
     };
-    for (const rule of FILE_RULES) {
-      const severity = severityOf(rule.id, rule.severity);
-      if (!severity) continue;
-      for (const m of memos) for (const f of m.findings.get(rule.id) ?? []) emit(rule.id, severity, f);
+    // File by file, only those with findings: after a keystroke most files have none, and every rule's severity is
+    // settled once. The order they are emitted in does not show: they are sorted by file, place and rule below.
+    const fileSeverity = new Map(FILE_RULES.map((r) => [r.id, severityOf(r.id, r.severity)]));
+    for (const m of memos) {
+      if (m.findings.size === 0) continue;
+      for (const [id, found] of m.findings) {
+        const severity = fileSeverity.get(id);
+        if (severity) for (const f of found) emit(id, severity, f);
+      }
     }
     for (const rule of FOLDER_RULES) {
       const severity = severityOf(rule.id, rule.severity);

@@ -1,6 +1,8 @@
 // The checks of agent folders as their own bundle (dist/lint.js: yaml, libphonenumber-js and the rules), loaded the
-// first time a checked-out agent's file is opened, so activation stays small. src/ui/lintRuntime.ts loads it.
+// first time a checked-out agent's file is opened, so activation stays small. src/ui/lintRuntime.ts loads it, and so
+// does `node dist/cli.js lint` (the command itself is here), which then loads nothing else.
 export { LintSession } from './engine';
+export { lint } from './lintCommand';
 export { DEFAULT_CONFIG, LINT_CONFIG_FILE, parseLintConfig, readSeverities, withSeverities } from './config';
 export type { LintConfig } from './config';
 export { readAgentFolder, readLintConfig } from './nodeFolder';

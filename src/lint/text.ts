@@ -24,14 +24,23 @@ export class LineIndex {
   }
 }
 
-/** Each line of a text with the offset it starts at (without its line break). */
-export function* linesOf(text: string): Generator<{ line: string; offset: number }> {
-  let offset = 0;
-  while (offset <= text.length) {
+/** The lines of a text, each without its line break (nor a `\r` before it), and the offset each starts at. */
+export interface Lines {
+  texts: string[];
+  offsets: number[];
+}
+
+/** A text's lines in one pass, looking for line breaks only (no pattern per line). */
+export function splitLines(text: string): Lines {
+  const texts: string[] = [];
+  const offsets: number[] = [];
+  for (let offset = 0; ;) {
     const next = text.indexOf('\n', offset);
     const end = next === -1 ? text.length : next;
-    yield { line: text.slice(offset, end).replace(/\r$/, ''), offset };
-    if (next === -1) return;
+    // One `\r` before the break is part of it (a Windows line end), not of the line.
+    texts.push(text.slice(offset, end > offset && text.charCodeAt(end - 1) === 13 ? end - 1 : end));
+    offsets.push(offset);
+    if (next === -1) return { texts, offsets };
     offset = next + 1;
   }
 }

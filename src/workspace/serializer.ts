@@ -1,4 +1,15 @@
-import { parse as parseYaml } from 'yaml';
+import type * as Yaml from 'yaml';
+
+/**
+ * yaml is required on the first front matter that is not in the canonical form (canonicalFront reads that one):
+ * loading it costs more than checking a folder of canonical topics, and most folders hold nothing else.
+ */
+let yaml: typeof Yaml | undefined;
+function parseYaml(text: string): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  yaml ??= require('yaml') as typeof Yaml;
+  return yaml.parse(text);
+}
 
 /**
  * The one place where platform content becomes file text and file text becomes platform

@@ -53,6 +53,8 @@ describe('Packaged extension', { timeout: 300_000 }, () => {
       'package.nls.json',
       'dist/extension.js',
       'dist/cli.js',
+      'dist/localPlatform.js',
+      'dist/lint.js',
       'media/icon.png',
       'LICENSE',
     ]) {
@@ -63,7 +65,7 @@ describe('Packaged extension', { timeout: 300_000 }, () => {
   it('ships no source map and one local platform bundle', () => {
     const { maps, localPlatformBundles } = vsixFacts(VSIX);
     assert.deepEqual(maps, [], `source maps in the package: ${maps.join(', ')}`);
-    assert.deepEqual(localPlatformBundles, ['extension/dist/cli.js']);
+    assert.deepEqual(localPlatformBundles, ['extension/dist/localPlatform.js']);
   });
 
   it('the .vsix is smaller than 2 MB', () => {

@@ -1,7 +1,8 @@
 import type { ParsedFile } from '../agentFile';
 import type { Finding } from '../problem';
 import type { FileRule } from '../rule';
-import { linesOf } from '../text';
+import { perObject } from '../perObject';
+import { type Lines, splitLines } from '../text';
 
 /** Every character of the behavior is read on every turn: a long prompt is slower, dearer and harder to follow. */
 export const behaviorLengthBudget: FileRule = {
@@ -23,12 +24,18 @@ export const behaviorLengthBudget: FileRule = {
   },
 };
 
+/** The behavior's lines, split once for both rules that read it line by line. */
+const behaviorLines = perObject((file: ParsedFile): Lines => splitLines(file.text));
+
 /** A finding on each line of the behavior that `matches`, from its first non-blank character. */
 function lineFindings(file: ParsedFile, matches: (line: string) => boolean, message: string): Finding[] {
   if (file.kind !== 'behavior' || file.unreadable) return [];
   const out: Finding[] = [];
-  for (const { line, offset } of linesOf(file.text)) {
+  const { texts, offsets } = behaviorLines(file);
+  for (let i = 0; i < texts.length; i++) {
+    const line = texts[i]!;
     if (!matches(line)) continue;
+    const offset = offsets[i]!;
     out.push({
       path: file.path,
       start: offset + (line.length - line.trimStart().length),

@@ -1,5 +1,6 @@
 import type { ParsedFile, TopicParts } from '../agentFile';
 import type { Finding } from '../problem';
+import { perObject } from '../perObject';
 import type { FolderRule } from '../rule';
 
 /** Words per shingle: long enough that ordinary phrases do not make two topics look alike. */
@@ -84,16 +85,7 @@ export function shingles(content: string): Uint32Array {
  * typing in one topic does not shingle the other 999 again. Keyed by the parts object, not the content: a map by
  * content would hash every topic's whole text once more.
  */
-const shinglesOfTopic = new WeakMap<TopicParts, Uint32Array>();
-
-function topicShingles(topic: TopicParts): Uint32Array {
-  let known = shinglesOfTopic.get(topic);
-  if (!known) {
-    known = shingles(topic.content);
-    shinglesOfTopic.set(topic, known);
-  }
-  return known;
-}
+const topicShingles = perObject((topic: TopicParts): Uint32Array => shingles(topic.content));
 
 /** Topic indexes fit in the low bits of a shingle's entry: a folder holds fewer topics than this. */
 const MAX_TOPICS = 2 ** 20;

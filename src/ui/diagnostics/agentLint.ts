@@ -223,7 +223,11 @@ export class AgentLint extends Disposable {
   private publish(state: FolderState, problems: readonly Problem[]): void {
     const folder = vscode.Uri.file(state.root);
     const byFile = new Map<string, Problem[]>();
-    for (const p of problems) byFile.set(p.path, [...(byFile.get(p.path) ?? []), p]);
+    for (const p of problems) {
+      const list = byFile.get(p.path);
+      if (list) list.push(p);
+      else byFile.set(p.path, [p]);
+    }
     for (const shown of state.shown.keys())
       if (!byFile.has(shown)) {
         const uri = vscode.Uri.joinPath(folder, ...shown.split('/'));

@@ -2,9 +2,12 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
+import Ajv from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
 import { RULES } from '../../../src/lint/rules';
 import { MANIFEST, topic } from './lintFiles';
 
@@ -76,10 +79,22 @@ test('lint of a folder without agents, or with a bad option, is a usage error (2
   assert.match(empty.stderr, /No agent folder/);
 });
 
+/** The SARIF 2.1.0 JSON Schema (draft-04), as SchemaStore publishes it, read as it is installed. */
+const SARIF_SCHEMA = createRequire(__filename).resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json');
+
+/** Every error the SARIF 2.1.0 schema finds in a log, one per line (none: it validates). */
+async function sarifSchemaErrors(log: unknown): Promise<string[]> {
+  // The schema's language pattern has a lone "]" (a literal in ECMAScript patterns, refused under the u flag).
+  const ajv = new Ajv({ allErrors: true, unicodeRegExp: false });
+  addFormats(ajv);
+  const validate = ajv.compile(JSON.parse(await readFile(SARIF_SCHEMA, 'utf8')) as object);
+  if (validate(log)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+}
+
 /**
- * The SARIF 2.1.0 schema's required structure (sarif-schema-2.1.0.json: sarifLog needs version and runs; a run its
- * tool; a tool its driver with a name; a result its message; levels none, note, warning, error; regions from 1),
- * checked without a schema validator, which is not a dependency of the project.
+ * What the schema cannot say about this tool's log: every rule listed with its page, each result's rule index
+ * pointing at its rule, relative file URIs from a base URI that ends in a slash.
  */
 function checkSarif(log: unknown): void {
   const l = log as Record<string, unknown>;
@@ -110,7 +125,7 @@ function checkSarif(log: unknown): void {
   }
 }
 
-test('--sarif writes SARIF 2.1.0 with every rule, its page, each problem with its place, related place and fix', async () => {
+test('--sarif writes SARIF 2.1.0 that validates against its schema, with every rule, its page, each problem with its place, related place and fix', async () => {
   const out = join(root, 'out.sarif');
   const run = lint(root, '--sarif', out);
   assert.equal(run.status, 1);
@@ -119,6 +134,8 @@ test('--sarif writes SARIF 2.1.0 with every rule, its page, each problem with it
       results: Array<{ ruleId: string; locations: unknown[]; relatedLocations?: unknown[]; fixes?: unknown[] }>;
     }>;
   };
+  const errors = await sarifSchemaErrors(log);
+  assert.deepEqual(errors, [], `the SARIF does not validate against the SARIF 2.1.0 schema:\n${errors.join('\n')}`);
   checkSarif(log);
   const results = log.runs[0]!.results;
   assert.deepEqual(
