@@ -121,7 +121,7 @@ test('the name must be typed exactly', () => {
   assert.equal(typedNameProblem(plainL10n, 'Support Desk ', 'Support Desk'), 'Type exactly: Support Desk');
 });
 
-test('a rollback names the version and artifact it goes back to, when the history shows it', () => {
+test('AGENT-8 a rollback names its environment, the version served now, the version whose content comes back, and that it is a new deployment', () => {
   const active = {
     id: 'dep_3',
     createdAt: '2026-01-03',
@@ -136,11 +136,20 @@ test('a rollback names the version and artifact it goes back to, when the histor
   ];
   const previous = rollbackTarget(active, history);
   assert.equal(previous?.id, 'dep_2');
+  const asked = rollbackConfirmation(plainL10n, 'Support Desk', active, previous);
+  assert.equal(asked.question, 'Roll back Support Desk in live from version 3 to the content of version 2?');
   assert.equal(
-    rollbackConfirmation(plainL10n, 'Support Desk', active, previous).detail,
-    'live stops serving version 3 (artifact art-7) and goes back to version 2 (artifact art-5), as a new deployment.',
+    asked.detail,
+    'live serves version 3 (artifact art-7) now. ' +
+      'After the rollback, live serves the content of version 2 (artifact art-5), the version it served before 3. ' +
+      'The rollback is a new deployment carrying that old content: the platform answers with it, and its version is said when the rollback is done.',
   );
   assert.equal(rollbackTarget(active, [active]), undefined);
+  // Without a readable history, what it serves now and that the old content comes back as a new deployment still stand.
+  assert.match(
+    rollbackConfirmation(plainL10n, 'Support Desk', active).detail,
+    /^live serves version 3 \(artifact art-7\) now\. After the rollback, live serves the content of the deployment it served before version 3, as a new deployment/,
+  );
 });
 
 test('the name typed to confirm a change to live picks out one agent, with its id where another has the same name', () => {
