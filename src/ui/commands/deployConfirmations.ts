@@ -177,12 +177,7 @@ export function rollbackConfirmation(
           previous.version,
         )
       : l10n.t('Roll back {0} in {1}?', agentName, d.environment);
-  const now = l10n.t(
-    '{0} serves version {1} (artifact {2}) now.',
-    d.environment,
-    d.version,
-    d.artifactVersion || '?',
-  );
+  const now = l10n.t('{0} serves version {1} (artifact {2}) now.', d.environment, d.version, d.artifactVersion || '?');
   const detail = !known
     ? l10n.t(
         'The environment of {0} stops serving it and serves the deployment it replaced, as a new deployment. This platform has not shown which environment that is: it may be live, so you will be asked to type the agent name.',
@@ -244,14 +239,22 @@ export function lastChange(dates: ReadonlyArray<string | undefined>): string | u
   return dates.filter((x): x is string => typeof x === 'string' && x !== '').sort((a, b) => b.localeCompare(a))[0];
 }
 
-/** What a deployment action's test runs come to, in words: the ids, and where their results are. */
-export function testRunsText(l10n: L10n, ids: readonly string[]): string {
+/**
+ * What a deployment action's test runs come to, in words: the ids, and where their results are. The local platform
+ * has no studio and runs no tests behind its ids, so there the words point at this editor's own ways to check a
+ * version: the Testing view's conversation tests and a chat.
+ */
+export function testRunsText(l10n: L10n, ids: readonly string[], local = false): string {
   if (ids.length === 0) return l10n.t('No test runs were started.');
   return (
     (ids.length === 1
       ? l10n.t('It triggered test run {0}.', ids[0]!)
       : l10n.t('It triggered {0} test runs: {1}.', ids.length, ids.join(', '))) +
     ' ' +
-    l10n.t("The platform's API returns only their ids: see their results in the studio.")
+    (local
+      ? l10n.t(
+          'The local platform runs no tests behind these ids: check this version here by running its conversation tests in the Testing view, or with Open Chat.',
+        )
+      : l10n.t("The platform's API returns only their ids: see their results in the studio."))
   );
 }

@@ -67,16 +67,32 @@ test('a promotion says what the target serves now, where the platform has shown 
   assert.doesNotMatch(promoteConfirmation(plainL10n, 'Support Desk', d4, { serves: null })!.detail, /serves nothing/);
 });
 
-test("who deployed is said in a person's words: an API key is not a name", () => {
-  assert.equal(actorShort(plainL10n, 'Agents API key'), 'an API key');
-  assert.equal(actorText(plainL10n, 'Agents API key'), 'an API key ("Agents API key")');
+test("who deployed is said in a person's words: which API key, by the profile it was made with here, else its label", () => {
+  assert.equal(actorShort(plainL10n, 'Agents API key'), 'API key "Agents API key"');
+  assert.equal(
+    actorText(plainL10n, 'Agents API key'),
+    'the API key "Agents API key" (a key of the workspace, not a person)',
+  );
+  assert.equal(actorShort(plainL10n, 'Agents API key', 'Local platform'), 'key of profile "Local platform"');
+  assert.equal(
+    actorText(plainL10n, 'Agents API key', 'Local platform'),
+    'the API key "Agents API key" of profile "Local platform", from this editor',
+  );
   assert.equal(actorShort(plainL10n, 'Dana Reyes'), 'Dana Reyes');
+  assert.equal(actorShort(plainL10n, 'Dana Reyes', 'Local platform'), 'Dana Reyes');
 });
 
 test('test runs name their ids and where their results are', () => {
   assert.equal(testRunsText(plainL10n, []), 'No test runs were started.');
   assert.match(testRunsText(plainL10n, ['tr_1']), /^It triggered test run tr_1\. .*see their results in the studio/);
   assert.match(testRunsText(plainL10n, ['tr_1', 'tr_2']), /^It triggered 2 test runs: tr_1, tr_2\./);
+  // The local platform has no studio: the words point at this editor's Testing view and chat instead.
+  const local = testRunsText(plainL10n, ['tr_1'], true);
+  assert.match(
+    local,
+    /^It triggered test run tr_1\. The local platform runs no tests behind these ids: .*Testing view, or with Open Chat\.$/,
+  );
+  assert.doesNotMatch(local, /studio/);
 });
 
 test('AGENT-7 promoting names the target only where the platform has shown it, and asks for the name whenever it may be live', () => {

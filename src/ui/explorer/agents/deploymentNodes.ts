@@ -55,6 +55,12 @@ export class DeploymentsNode extends LoadingNode {
     return this.byEnvironment(all);
   }
 
+  /** The profile whose key made `d`, where it was made from this editor (kept here); else undefined. */
+  madeWith(d: Deployment): string | undefined {
+    const kept = this.agentNode.kept;
+    return kept.deployments(this.agentNode.agent.agentId).some((k) => k.id === d.id) ? kept.profileName() : undefined;
+  }
+
   private byEnvironment(all: readonly Deployment[]): EnvironmentDeploymentsNode[] {
     return ENVIRONMENT_ORDER.map(
       (env) =>
@@ -119,7 +125,7 @@ export class EnvironmentDeploymentsNode extends TreeNode {
       ? vscode.l10n.t(
           'v{0} · {1} · {2}',
           active.version,
-          actorShort(vscode.l10n, active.createdBy),
+          actorShort(vscode.l10n, active.createdBy, this.group.madeWith(active)),
           when(active.createdAt).relative,
         )
       : vscode.l10n.t('nothing deployed');
@@ -130,7 +136,7 @@ export class EnvironmentDeploymentsNode extends TreeNode {
           this.environment,
           active.version,
           active.artifactVersion,
-          actorText(vscode.l10n, active.createdBy),
+          actorText(vscode.l10n, active.createdBy, this.group.madeWith(active)),
           when(active.createdAt).exact,
         )
       : vscode.l10n.t('Nothing is deployed to {0}', this.environment);
@@ -169,7 +175,7 @@ export class DeploymentNode extends TreeNode {
     const message = typeof d.metadata.message === 'string' ? d.metadata.message : '';
     item.description = [
       this.isActive ? vscode.l10n.t('active') : '',
-      actorShort(vscode.l10n, d.createdBy),
+      actorShort(vscode.l10n, d.createdBy, this.envNode.group.madeWith(d)),
       when(d.createdAt).relative,
       message,
     ]
@@ -185,7 +191,7 @@ export class DeploymentNode extends TreeNode {
       `${vscode.l10n.t('Deployment id')}: \`${d.id}\`\n\n${vscode.l10n.t('Artifact')}: \`${d.artifactVersion}\`\n\n`,
     );
     md.appendMarkdown(
-      `${vscode.l10n.t('Deployed {0} by {1}', when(d.createdAt).exact, actorText(vscode.l10n, d.createdBy))}`,
+      `${vscode.l10n.t('Deployed {0} by {1}', when(d.createdAt).exact, actorText(vscode.l10n, d.createdBy, this.envNode.group.madeWith(d)))}`,
     );
     if (message) {
       md.appendMarkdown('\n\n');
