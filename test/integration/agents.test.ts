@@ -267,6 +267,20 @@ suite('Agents view and commands', () => {
     );
     assert.equal(result?.deployment.environment, 'live');
     assert.notEqual(result.deployment.id, live.body.deployment.id);
+    // AGENT-8: the question says which environment, what it serves now, and whose content comes back as a new deployment.
+    const question = ui.shown.find((m) => m.modal)!;
+    assert.match(
+      question.message,
+      new RegExp(
+        `^Roll back Returns Helper in live from version ${live.body.deployment.version} to the content of version \\d+\\?$`,
+      ),
+    );
+    assert.match(
+      question.detail ?? '',
+      new RegExp(
+        `^live serves version ${live.body.deployment.version} \\(artifact ${live.body.deployment.artifactVersion}\\) now\\. After the rollback, live serves the content of version \\d+ \\(artifact [^)]+\\), the version it served before ${live.body.deployment.version}\\. The rollback is a new deployment carrying that old content`,
+      ),
+    );
     const after = await agentsApi<{ deployments: Deployment[] }>(
       'GET',
       `/v1/agents/${id}/deployments?environment=live`,
