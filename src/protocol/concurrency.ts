@@ -88,11 +88,33 @@ export interface ChartView {
 
 export type ChartNotification = { type: 'view'; view: ChartView };
 
+/** A deployment's label as drawn over the chart, in CSS pixels of the plot; a marker where no label fits. */
+export interface ChartLabelBox {
+  text: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  /** No room for the text: a marker whose tooltip (and the deployment list) names it. */
+  marker: boolean;
+}
+
+/** What the webview drew: the deployment labels' boxes and the colours of the grid and the series. */
+export interface ChartLayout {
+  labels: ChartLabelBox[];
+  grid: string;
+  series: string[];
+  /** The editor's theme is a High Contrast one. */
+  highContrast: boolean;
+}
+
 export type ChartCommand =
   | { type: 'query'; query: ChartQuery }
   | { type: 'problem'; message: string }
   /** The webview drew the view of this query (tests and screenshots wait for it). */
-  | { type: 'drawn'; points: number };
+  | { type: 'drawn'; points: number }
+  /** The webview drew the chart again (a new view, a theme change): what it drew, for tests and screenshots. */
+  | { type: 'layout'; layout: ChartLayout };
 
 /** A range as the platform rounds it: the start down and the end up to whole windows of CHART_INTERVAL_MS. */
 export function roundedRange(from: number, to: number): { from: number; to: number } {
@@ -185,7 +207,26 @@ export const isChartCommand: Guard<ChartCommand> = isTagged<ChartCommand>({
   problem: (v): v is Extract<ChartCommand, { type: 'problem' }> =>
     isRecord(v) && isString(v.message) && v.message.length <= 4_096,
   drawn: (v): v is Extract<ChartCommand, { type: 'drawn' }> => isRecord(v) && isNumber(v.points),
+  layout: (v): v is Extract<ChartCommand, { type: 'layout' }> => isRecord(v) && isChartLayout(v.layout),
 });
+
+const isLabelBox: Guard<ChartLabelBox> = (v): v is ChartLabelBox =>
+  hasFields<ChartLabelBox>(v, {
+    text: isShort,
+    left: isNumber,
+    top: isNumber,
+    width: isNumber,
+    height: isNumber,
+    marker: isBoolean,
+  });
+
+const isChartLayout: Guard<ChartLayout> = (v): v is ChartLayout =>
+  hasFields<ChartLayout>(v, {
+    labels: isArrayOf(isLabelBox),
+    grid: isShort,
+    series: isArrayOf(isShort),
+    highContrast: isBoolean,
+  });
 
 /** The chart asks nothing of the host. */
 export type ChartRequest = { type: never };

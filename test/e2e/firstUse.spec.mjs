@@ -167,7 +167,11 @@ describe('First use of the sidebar', { timeout: 420_000 }, () => {
       await runCommand(page, 'Agent Workbench: Roll Back Deployment');
       await choose(page, 'Bella Tavola Bookings');
       const dialog = page.locator('.monaco-dialog-box');
-      await dialog.getByText(/sandbox stops serving version \d+ \(artifact [^)]+\) and goes back to version/).waitFor();
+      await dialog
+        .getByText(
+          /sandbox serves version \d+ \(artifact [^)]+\) now\. After the rollback, sandbox serves the content of version/,
+        )
+        .waitFor();
       await screenshot(page, 'first-use-rollback-question');
       await dialog.getByRole('button', { name: 'Roll Back' }).click();
       await answer(page, 'Back to the previous hours', 'Roll back Bella Tavola Bookings in sandbox');

@@ -242,6 +242,39 @@ suite('Agents view and commands', () => {
     assert.match(envs.find((e) => e.label === 'live')!.description, new RegExp(`^v${live.deployment.version} · `));
   });
 
+  test('a narrow sidebar keeps the state of each branch and deployment: a coloured icon, the hover and the accessibility label say it, not only the description', async () => {
+    const agentNode = (await roots()).find((i) => i.label === 'Returns Helper')!.node;
+    const said = (item: vscode.TreeItem) =>
+      `${String(item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip)}`;
+    const colour = (item: vscode.TreeItem) =>
+      item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.color?.id : undefined;
+    const main = (await treeItems(api.agentsView, agentNode)).find((c) => c.label === 'main')!;
+    assert.match(main.description, /default/);
+    assert.match(said(main.item), /default/, 'the hover says main is the default branch');
+    assert.match(main.item.accessibilityInformation?.label ?? '', /^Branch main, default/);
+    const deployments = (await treeItems(api.agentsView, agentNode)).find((c) => c.label === 'Deployments')!;
+    const envs = await treeItems(api.agentsView, deployments.node);
+    const live = envs.find((e) => e.label === 'live')!;
+    assert.equal(colour(live.item), 'charts.green', 'an environment that serves a version has a coloured icon');
+    assert.match(live.item.accessibilityInformation?.label ?? '', /^live: serves version \d+, /);
+    assert.match(said(live.item), /^live serves version \d+/);
+    const versions = await treeItems(api.agentsView, live.node);
+    const active = versions.find((v) => /^active/.test(v.description))!;
+    assert.equal(colour(active.item), 'charts.green', 'the active deployment is marked by its icon');
+    assert.match(active.item.accessibilityInformation?.label ?? '', /^Version \d+, active in live, /);
+    assert.match(said(active.item), /active/);
+    // An agent without a deployment in an environment says so in the icon and label too.
+    const other = (await roots()).find((i) => i.label !== 'Returns Helper' && !/not verified/.test(i.description))!;
+    const otherDeployments = (await treeItems(api.agentsView, other.node)).find((c) => c.label === 'Deployments')!;
+    const empty = (await treeItems(api.agentsView, otherDeployments.node)).find(
+      (e) => e.description === 'nothing deployed',
+    );
+    if (empty) {
+      assert.equal(colour(empty.item), 'disabledForeground');
+      assert.match(empty.item.accessibilityInformation?.label ?? '', /: nothing deployed$/);
+    }
+  });
+
   test('rolls back live to the release it replaced, with a deployment message, after the name is typed', async () => {
     const id = ((await roots()).find((i) => i.label === 'Returns Helper')!.node as { agent: Agent }).agent.agentId;
     // A second release reaches live through the API, so live has a release to go back to.
@@ -267,6 +300,20 @@ suite('Agents view and commands', () => {
     );
     assert.equal(result?.deployment.environment, 'live');
     assert.notEqual(result.deployment.id, live.body.deployment.id);
+    // AGENT-8: the question says which environment, what it serves now, and whose content comes back as a new deployment.
+    const question = ui.shown.find((m) => m.modal)!;
+    assert.match(
+      question.message,
+      new RegExp(
+        `^Roll back Returns Helper in live from version ${live.body.deployment.version} to the content of version \\d+\\?$`,
+      ),
+    );
+    assert.match(
+      question.detail ?? '',
+      new RegExp(
+        `^live serves version ${live.body.deployment.version} \\(artifact ${live.body.deployment.artifactVersion}\\) now\\. After the rollback, live serves the content of version \\d+ \\(artifact [^)]+\\), the version it served before ${live.body.deployment.version}\\. The rollback is a new deployment carrying that old content`,
+      ),
+    );
     const after = await agentsApi<{ deployments: Deployment[] }>(
       'GET',
       `/v1/agents/${id}/deployments?environment=live`,

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ChartQuery, ChartView } from '../../src/protocol/concurrency';
+import type { ChartLabelBox, ChartLayout, ChartQuery, ChartView } from '../../src/protocol/concurrency';
 import { until } from '../support/until';
 import { call } from '../support/http';
 import type { ResponsesMode } from '../../src/localPlatform/responsesMode';
@@ -19,8 +19,14 @@ interface ChartPanelHandle {
   lastSent: Record<string, unknown> | undefined;
   show(query: ChartQuery): Promise<ChartView>;
   onDidDraw: vscode.Event<number>;
+  /** What the webview drew last: the deployment labels' boxes and the colours. */
+  readonly layout: ChartLayout | undefined;
   dispose(): void;
 }
+
+/** Whether two drawn boxes share any area. */
+const intersect = (a: ChartLabelBox, b: ChartLabelBox): boolean =>
+  a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
 
 const AGENT = 'ag_support';
 const ACCOUNT = 'acme';
@@ -207,6 +213,100 @@ suite('Concurrency chart', () => {
     assert.equal(view.times.length, 2 * 12, 'every window of the two hours');
     const values = view.series[0]!.values;
     assert.deepEqual([values[0], values[1], values[11], values[12], values[13]], [3, 0, 0, 2, 0]);
+  });
+
+  test('deployments made minutes apart get labels that never cover each other, and a marker with a tooltip where no label fits', async function () {
+    this.timeout(180_000);
+    const ui = scriptedPrompts(await activateExtension());
+    try {
+      // Go ahead at every question, typing the agent's name where asked, with an empty deployment message.
+      ui.setAnswer((s) =>
+        s.modal
+          ? s.items[0]
+          : s.kind === 'input'
+            ? (/^Type the agent name "(.+)"/.exec(s.message)?.[1] ?? '')
+            : undefined,
+      );
+      const made: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const r = await vscode.commands.executeCommand<{ deployment: { id: string; version: string } } | undefined>(
+          'agentWorkbench.publish',
+          { agentId: AGENT },
+          { deploymentMessage: '' },
+        );
+        assert.ok(r, 'published');
+        made.push(r.deployment.version);
+      }
+      const now = await platformNow();
+      const p = await chart({
+        agentId: AGENT,
+        label: 'Support Desk',
+        start: new Date(now - 6 * 3_600_000).toISOString(),
+        end: new Date(now + 600_000).toISOString(),
+        environment: 'sandbox',
+      });
+      await until('the chart', () => p.view.state === 'ready' || p.view.state === 'failed', 30_000);
+      assert.equal(p.view.state, 'ready', p.view.message);
+      const layout = await until(
+        'the labels drawn',
+        () => (p.layout && p.layout.labels.length >= made.length ? p.layout : undefined),
+        30_000,
+      );
+      const texts = layout.labels.filter((l) => !l.marker);
+      assert.ok(texts.length >= 2, `several labels drawn: ${JSON.stringify(layout.labels)}`);
+      for (const [i, a] of texts.entries())
+        for (const b of texts.slice(i + 1))
+          assert.ok(!intersect(a, b), `"${a.text}" and "${b.text}" overlap: ${JSON.stringify([a, b])}`);
+      // Every deployment made is named, by a label or by a marker's tooltip.
+      for (const v of made)
+        assert.ok(
+          layout.labels.some((l) => new RegExp(`\\bversion ${v}\\b`, 'i').test(l.text)),
+          `version ${v} is named: ${layout.labels.map((l) => l.text).join(' | ')}`,
+        );
+    } finally {
+      ui.dispose();
+    }
+  });
+
+  test('in a High Contrast theme the grid lines are not the colour of any series', async function () {
+    this.timeout(120_000);
+    const workbench = vscode.workspace.getConfiguration('workbench');
+    const before = workbench.inspect<string>('colorTheme')?.globalValue;
+    const p = await chart({
+      agentId: AGENT,
+      label: 'Support Desk',
+      preset: '24h',
+      environment: 'live',
+      sliceByVariant: true,
+    });
+    await until('the chart', () => p.view.state === 'ready', 30_000);
+    try {
+      for (const theme of ['Default High Contrast', 'Default High Contrast Light']) {
+        await workbench.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+        const layout = await until(
+          'the chart drawn in High Contrast',
+          () => (p.layout?.highContrast ? p.layout : undefined),
+          30_000,
+        );
+        assert.ok(layout.series.length >= 2, 'one line per variant');
+        assert.ok(layout.grid, 'the grid has a colour');
+        for (const c of layout.series)
+          assert.notEqual(
+            c.replace(/\s/g, '').toLowerCase(),
+            layout.grid.replace(/\s/g, '').toLowerCase(),
+            `${theme}: a series has the grid's colour`,
+          );
+        assert.equal(new Set(layout.series).size, layout.series.length, `${theme}: the series differ from each other`);
+        await workbench.update('colorTheme', before, vscode.ConfigurationTarget.Global);
+        await until(
+          'the chart drawn again out of High Contrast',
+          () => (p.layout && !p.layout.highContrast ? p.layout : undefined),
+          30_000,
+        );
+      }
+    } finally {
+      await workbench.update('colorTheme', before, vscode.ConfigurationTarget.Global);
+    }
   });
 
   test('AGENT-6 where deployments cannot be listed, the concurrency is still drawn, and a deployment published here is marked', async function () {

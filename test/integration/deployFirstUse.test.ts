@@ -95,7 +95,12 @@ suite('First use: publishing, promoting and environments', () => {
     assert.match(question.detail, /Main becomes the first version in sandbox/);
     assert.equal(result?.deployment.environment, 'sandbox');
     const report = ui.shown.find((s) => /^Published main: Billing Bot now serves version/.test(s.message));
-    assert.match(report?.message ?? '', /It triggered test run tr_\w+\. .*see their results in the studio/);
+    // The local platform has no studio: the report says where this editor checks the version instead.
+    assert.match(
+      report?.message ?? '',
+      /It triggered test run tr_\w+\. The local platform runs no tests behind these ids: .*conversation tests in the Testing view, or with Open Chat\./,
+    );
+    assert.doesNotMatch(report?.message ?? '', /studio/);
     const copied = await until('the copy confirmed', () => ui.shown.find((s) => /copied/.test(s.message)));
     assert.match(copied.message, /^Test run id tr_\w+ copied\./);
     assert.equal(await vscode.env.clipboard.readText(), result.testRunIds.join('\n'));
@@ -161,13 +166,18 @@ suite('First use: publishing, promoting and environments', () => {
     assert.match(modal().detail, new RegExp(`^pre-release already serves version ${sandbox.version}`));
   });
 
-  test('the deployer is said in words: "an API key", not a name', async () => {
+  test('the deployer is said in words: which API key, by the profile it was made with here, never the key', async () => {
     const agent = (await treeItems(api.agentsView)).find((i) => i.label === 'Billing Bot')!;
     const deployments = await child(api.agentsView, agent.node, 'Deployments');
     const envs = await treeItems(api.agentsView, deployments.node);
     const sandbox = envs.find((e) => e.label === 'sandbox')!;
-    assert.match(sandbox.description, /^v\d+ · an API key · /);
-    assert.match(String(sandbox.item.tooltip), /deployed by an API key \("Agents API key"\)/);
+    // Published from this editor with the Local profile's Agents key: the profile is named, the key never.
+    assert.equal(sandbox.description.split(' · ')[1], 'key of profile "Local platform"');
+    assert.match(
+      String(sandbox.item.tooltip),
+      /deployed by the API key "Agents API key" of profile "Local platform", from this editor/,
+    );
+    assert.doesNotMatch(String(sandbox.item.tooltip) + sandbox.description, new RegExp(LOCAL_KEYS.agents));
   });
 
   test('Select Environment is what Promote from the palette starts from', async () => {

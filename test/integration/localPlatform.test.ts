@@ -3,6 +3,8 @@ import * as vscode from 'vscode';
 import type { ProbeResult } from '../../src/client/probe';
 import { type LocalPlatform, startLocalPlatform } from '../../src/localPlatform/server';
 import { activateExtension, type LocalPlatformUrls, treeItems } from '../support/editor/extension';
+import { scriptedPrompts } from '../support/editor/prompts';
+import { until } from '../support/until';
 
 /** Using a local platform that already runs on this machine (as `npm start` runs one), instead of starting one. */
 suite('Local platform started outside the editor', () => {
@@ -50,6 +52,56 @@ suite('Local platform started outside the editor', () => {
     await vscode.commands.executeCommand('agentWorkbench.stopLocalPlatform');
     const res = await fetch(`${outside.urls.admin}/health`);
     assert.equal(res.status, 200);
+  });
+
+  test('a platform used from outside the editor that stops is noticed and said, with Start Local Platform offered; it is used again when it answers again', async function () {
+    this.timeout(120_000);
+    await config().update('url', outside.urls.origin, vscode.ConfigurationTarget.Global);
+    assert.equal(
+      (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))?.origin,
+      outside.urls.origin,
+    );
+    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+    const ui = scriptedPrompts(await activateExtension());
+    try {
+      // As when it is stopped in its terminal or killed: the editor is told nothing.
+      const port = Number(new URL(outside.urls.origin).port);
+      await outside.close();
+      const lost = await until(
+        'the editor to say the platform stopped answering',
+        () => ui.shown.find((s) => /^The local platform at .* stopped answering/.test(s.message)),
+        { timeoutMs: 60_000 },
+      );
+      assert.ok(lost.message.includes(outside.urls.origin));
+      assert.deepEqual(lost.items, ['Start Local Platform']);
+      assert.equal(
+        await vscode.commands.executeCommand('agentWorkbench.testConnection', 'local'),
+        undefined,
+        'the Local profile is gone while nothing answers',
+      );
+      // Started again at the same address: taken up again without a command.
+      outside = await startLocalPlatform({
+        port,
+        seed: 'demo',
+        demoAnchor: 'now',
+        streamDelayMs: 0,
+        alertEvaluationIntervalMs: 0,
+      });
+      await until(
+        'the editor to use the platform again',
+        () => ui.shown.find((s) => /answers again: the Local profile is back/.test(s.message)),
+        { timeoutMs: 60_000 },
+      );
+      const results = await vscode.commands.executeCommand<ProbeResult[]>('agentWorkbench.testConnection', 'local');
+      assert.ok(results?.length, 'the Local profile is back');
+      assert.deepEqual(
+        results.filter((r) => r.outcome !== 'works').map((r) => r.label),
+        [],
+      );
+    } finally {
+      ui.dispose();
+      await vscode.commands.executeCommand('agentWorkbench.stopLocalPlatform');
+    }
   });
 
   test('a configured address where nothing answers is refused with what to do, and nothing is attached', async () => {

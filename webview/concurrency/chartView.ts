@@ -1,14 +1,36 @@
 import uPlot from 'uplot';
-import type { ChartView as View } from '../../src/protocol/concurrency';
+import type { ChartLabelBox, ChartLayout, ChartView as View } from '../../src/protocol/concurrency';
 import { el } from '../shared/styles';
 import { visibleControls as shown } from '../shared/text';
 import { formatTime } from './time';
+import { layoutLabels } from './labelLayout';
 
 /** Series colours from the editor's chart palette, so the chart follows the theme. */
 const PALETTE = ['blue', 'orange', 'green', 'purple', 'red', 'yellow'].map((c) => `--vscode-charts-${c}`);
 /** Steps of the value axis: 1, 2, 5, 10, 20, 50, ... */
 const WHOLE_STEPS = Array.from({ length: 18 }, (_, i) => [1, 2, 5][i % 3]! * 10 ** Math.floor(i / 3));
 const HEIGHT = 320;
+/** Rows of deployment labels at the top of the plot, and the height of one, CSS pixels. */
+const LABEL_ROWS = 3;
+const LABEL_ROW_HEIGHT = 15;
+
+/** The editor marks a High Contrast theme on the body's class (dark and light). */
+function highContrast(): boolean {
+  return (
+    document.body.classList.contains('vscode-high-contrast') ||
+    document.body.classList.contains('vscode-high-contrast-light')
+  );
+}
+
+/** A CSS colour as the browser reads it (rgb(...)), so two ways of writing one colour compare equal. */
+function computedColour(c: string): string {
+  const probe = document.createElement('span');
+  probe.style.color = c;
+  document.body.append(probe);
+  const value = getComputedStyle(probe).color;
+  probe.remove();
+  return value;
+}
 
 function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
@@ -32,6 +54,14 @@ export class ChartView {
   private plot: uPlot | undefined;
   private view: View | undefined;
   private index = -1;
+  /** Told what was drawn each time the chart is drawn (a new view, a theme change). */
+  onLayout: (layout: ChartLayout) => void = () => undefined;
+  private colours: Pick<ChartLayout, 'grid' | 'series' | 'highContrast'> = {
+    grid: '',
+    series: [],
+    highContrast: false,
+  };
+  private labels: ChartLabelBox[] = [];
 
   constructor() {
     this.element.append(this.plotBox, this.readout);
@@ -66,12 +96,26 @@ export class ChartView {
       `Maximum concurrent conversations per 5-minute window, ${shown(view.title)}. Use the arrow keys to read each window.`,
     );
     const fg = cssVar('--vscode-foreground', '#888');
-    const grid = cssVar('--vscode-editorWidget-border', 'rgba(128,128,128,0.25)');
+    const hc = highContrast();
+    // In High Contrast themes the widget border is the contrast border, which may be the colour of a series: the
+    // grid takes the contrast border, dotted, and the series take the chart palette without that colour.
+    const grid = hc
+      ? cssVar('--vscode-contrastBorder', cssVar('--vscode-editorWidget-border', fg))
+      : cssVar('--vscode-editorWidget-border', 'rgba(128,128,128,0.25)');
+    const palette = PALETTE.map((v) => cssVar(v, fg));
+    const gridColour = computedColour(grid);
+    const seriesColours = palette.filter((c) => computedColour(c) !== gridColour);
+    const seriesColour = (i: number): string => (seriesColours.length ? seriesColours[i % seriesColours.length]! : fg);
+    this.colours = {
+      grid: gridColour,
+      series: view.series.map((_, i) => computedColour(seriesColour(i))),
+      highContrast: hc,
+    };
     const marker = cssVar('--vscode-charts-red', '#e51400');
     const font = getComputedStyle(document.body).fontFamily || 'sans-serif';
     const axis = {
       stroke: fg,
-      grid: { stroke: grid, width: 1 },
+      grid: { stroke: grid, width: 1, ...(hc ? { dash: [1, 3] } : {}) },
       ticks: { stroke: grid, width: 1 },
       font: `11px ${font}`,
     };
@@ -85,8 +129,8 @@ export class ChartView {
         { label: 'Window (UTC)', value: (_u, v) => (v == null ? '' : formatTime(v * 1e3)) },
         ...view.series.map((s, i) => ({
           label: shown(s.label),
-          stroke: cssVar(PALETTE[i % PALETTE.length]!, fg),
-          width: 1.5,
+          stroke: seriesColour(i),
+          width: hc ? 2.5 : 1.5,
           points: { show: false },
         })),
       ],
@@ -104,25 +148,19 @@ export class ChartView {
             ctx.fillStyle = marker;
             ctx.lineWidth = dpr;
             ctx.setLineDash([4 * dpr, 3 * dpr]);
-            ctx.font = `${11 * dpr}px ${font}`;
-            // Labels of deployments close together are stacked, not drawn over each other.
-            const stacked = new Map<number, number>();
+            const lines: Array<{ x: number; d: (typeof deployments)[number] }> = [];
             for (const d of deployments) {
               const x = Math.round(u.valToPos(d.time / 1e3, 'x', true));
               if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) continue;
-              const bucket = Math.round(x / (40 * dpr));
-              const row = stacked.get(bucket) ?? 0;
-              stacked.set(bucket, row + 1);
               ctx.beginPath();
               ctx.moveTo(x, u.bbox.top);
               ctx.lineTo(x, u.bbox.top + u.bbox.height);
               ctx.stroke();
-              const text = shown(`v${d.version} ${d.environment}`);
-              const w = ctx.measureText(text).width;
-              const tx = x + 3 * dpr + w > u.bbox.left + u.bbox.width ? x - 3 * dpr - w : x + 3 * dpr;
-              ctx.fillText(text, tx, u.bbox.top + (12 + row * 13) * dpr);
+              lines.push({ x: (x - u.bbox.left) / dpr, d });
             }
             ctx.restore();
+            this.placeLabels(u, lines, marker);
+            this.onLayout({ ...this.colours, labels: this.labels });
           },
         ],
         setCursor: [(u) => this.say(u.cursor.idx ?? -1)],
@@ -130,6 +168,58 @@ export class ChartView {
     };
     const data: uPlot.AlignedData = [view.times.map((t) => t / 1e3), ...view.series.map((s) => s.values)];
     this.plot = new uPlot(opts, data, this.plotBox);
+  }
+
+  /**
+   * The deployments' labels as elements over the plot (each with a tooltip), laid out so none covers another; a
+   * deployment whose label has no room is a marker whose tooltip names it.
+   */
+  private placeLabels(
+    u: uPlot,
+    lines: ReadonlyArray<{ x: number; d: View['deployments'][number] }>,
+    colour: string,
+  ): void {
+    u.over.querySelector('.deploy-labels')?.remove();
+    const layer = el('div', { class: 'deploy-labels', 'aria-hidden': 'true' });
+    layer.style.color = colour;
+    u.over.append(layer);
+    const spans = lines.map(({ d }) => {
+      const span = el(
+        'span',
+        { class: 'deploy-label', title: shown(d.label) },
+        shown(`v${d.version} ${d.environment}`),
+      );
+      layer.append(span);
+      return span;
+    });
+    const places = layoutLabels(
+      lines.map(({ x }, i) => ({ x, width: spans[i]!.offsetWidth })),
+      { width: u.over.clientWidth, rows: LABEL_ROWS, gap: 3 },
+    );
+    places.forEach((place, i) => {
+      const span = spans[i]!;
+      if ('marker' in place) {
+        span.className = 'deploy-marker';
+        span.textContent = '';
+        span.style.left = `${lines[i]!.x - 4}px`;
+        span.style.top = `${LABEL_ROWS * LABEL_ROW_HEIGHT + 2}px`;
+      } else {
+        span.style.left = `${place.left}px`;
+        span.style.top = `${2 + place.row * LABEL_ROW_HEIGHT}px`;
+      }
+    });
+    const origin = u.over.getBoundingClientRect();
+    this.labels = spans.map((span, i) => {
+      const r = span.getBoundingClientRect();
+      return {
+        text: span.title,
+        left: r.left - origin.left,
+        top: r.top - origin.top,
+        width: r.width,
+        height: r.height,
+        marker: 'marker' in places[i]!,
+      };
+    });
   }
 
   /** The readout of a window: its time, each series' value, and a deployment made in it. */

@@ -87,6 +87,7 @@ tableBox.append(table);
 app.append(title, form, problem, status, chart.element, deploymentList, tableBox);
 
 const { command } = startViewApp<ChartView, ChartCommand>(isChartView, show);
+chart.onLayout = (layout) => command({ type: 'layout', layout });
 
 function read(): ChartQuery | undefined {
   const query: ChartQuery = {

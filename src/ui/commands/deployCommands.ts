@@ -3,6 +3,7 @@ import type { Deployment, DeploymentActionResult } from '../../contract/agents';
 import type { Environment } from '../../contract/common';
 import type { Connection } from '../connection/connection';
 import type { DeploymentContext } from '../../client/agents';
+import { LOCAL_PROFILE_ID } from '../../client/profile';
 import { activeDeployment, DeploymentNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
 import { BranchNode } from '../explorer/agents/agentNodes';
 import { type AgentArg, resolveAgent } from '../explorer/agents/agentChoice';
@@ -117,7 +118,7 @@ export function registerDeployCommands(
         ) +
           (note ? ` ${note}` : '') +
           ' ' +
-          testRunsText(vscode.l10n, runs),
+          testRunsText(vscode.l10n, runs, profileId === LOCAL_PROFILE_ID),
         ...(runs.length ? [copy] : []),
       )
       .then(async (choice) => {

@@ -152,7 +152,13 @@ export function rollbackTarget<D extends Pick<Deployment, 'id' | 'createdAt'>>(
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
 }
 
-/** The question before a rollback; where the platform has not shown the deployment's environment, it may be live. */
+/**
+ * The question before a rollback, in the words of what happens: which environment, what it serves now, and whose
+ * content it serves after. The spec shows only that a rollback of a deployment returns the resulting deployment;
+ * which earlier deployment comes back is read from the environment's history, and the new deployment's version is
+ * the platform's to give, so it is said once the platform has answered. Where the platform has not shown the
+ * deployment's environment, it may be live.
+ */
 export function rollbackConfirmation(
   l10n: L10n,
   agentName: string,
@@ -160,29 +166,48 @@ export function rollbackConfirmation(
   previous?: Pick<Deployment, 'version' | 'artifactVersion'>,
 ): Confirmation {
   const known = isKnownEnvironment(d.environment);
-  return {
-    question: known
-      ? l10n.t('Roll back {0} in {1}?', agentName, d.environment)
-      : l10n.t('Roll back {0} of {1}?', deploymentWords(l10n, d), agentName),
-    detail: !known
+  const question = !known
+    ? l10n.t('Roll back {0} of {1}?', deploymentWords(l10n, d), agentName)
+    : previous
       ? l10n.t(
-          'The environment of {0} stops serving it and serves the deployment it replaced, as a new deployment. This platform has not shown which environment that is: it may be live, so you will be asked to type the agent name.',
-          deploymentWords(l10n, d),
+          'Roll back {0} in {1} from version {2} to the content of version {3}?',
+          agentName,
+          d.environment,
+          d.version,
+          previous.version,
         )
-      : previous
-        ? l10n.t(
-            '{0} stops serving version {1} (artifact {2}) and goes back to version {3} (artifact {4}), as a new deployment.',
+      : l10n.t('Roll back {0} in {1}?', agentName, d.environment);
+  const now = l10n.t('{0} serves version {1} (artifact {2}) now.', d.environment, d.version, d.artifactVersion || '?');
+  const detail = !known
+    ? l10n.t(
+        'The environment of {0} stops serving it and serves the deployment it replaced, as a new deployment. This platform has not shown which environment that is: it may be live, so you will be asked to type the agent name.',
+        deploymentWords(l10n, d),
+      )
+    : previous
+      ? [
+          now,
+          l10n.t(
+            'After the rollback, {0} serves the content of version {1} (artifact {2}), the version it served before {3}.',
             d.environment,
-            d.version,
-            d.artifactVersion ?? '?',
             previous.version,
             previous.artifactVersion,
-          )
-        : l10n.t(
-            '{0} stops serving version {1} and serves the version it replaced, as a new deployment.',
+            d.version,
+          ),
+          l10n.t(
+            'The rollback is a new deployment carrying that old content: the platform answers with it, and its version is said when the rollback is done.',
+          ),
+        ].join(' ')
+      : [
+          now,
+          l10n.t(
+            'After the rollback, {0} serves the content of the deployment it served before version {1}, as a new deployment; the history could not be read to say which version that is.',
             d.environment,
             d.version,
           ),
+        ].join(' ');
+  return {
+    question,
+    detail,
     go: l10n.t('Roll Back'),
     ...(d.environment === 'live' || !known ? { typeName: agentName } : {}),
   };
@@ -209,14 +234,22 @@ export function lastChange(dates: ReadonlyArray<string | undefined>): string | u
   return dates.filter((x): x is string => typeof x === 'string' && x !== '').sort((a, b) => b.localeCompare(a))[0];
 }
 
-/** What a deployment action's test runs come to, in words: the ids, and where their results are. */
-export function testRunsText(l10n: L10n, ids: readonly string[]): string {
+/**
+ * What a deployment action's test runs come to, in words: the ids, and where their results are. The local platform
+ * has no studio and runs no tests behind its ids, so there the words point at this editor's own ways to check a
+ * version: the Testing view's conversation tests and a chat.
+ */
+export function testRunsText(l10n: L10n, ids: readonly string[], local = false): string {
   if (ids.length === 0) return l10n.t('No test runs were started.');
   return (
     (ids.length === 1
       ? l10n.t('It triggered test run {0}.', ids[0]!)
       : l10n.t('It triggered {0} test runs: {1}.', ids.length, ids.join(', '))) +
     ' ' +
-    l10n.t("The platform's API returns only their ids: see their results in the studio.")
+    (local
+      ? l10n.t(
+          'The local platform runs no tests behind these ids: check this version here by running its conversation tests in the Testing view, or with Open Chat.',
+        )
+      : l10n.t("The platform's API returns only their ids: see their results in the studio."))
   );
 }

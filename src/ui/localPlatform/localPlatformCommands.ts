@@ -11,6 +11,37 @@ export function registerLocalPlatformCommands(host: LocalPlatformHost, connectio
     host.onDidChange((lp) => {
       if (!lp) connection.detachLocal();
     }),
+    // A platform started outside the editor (npm start, node dist/cli.js serve) that stops says nothing: the host's
+    // watch notices, and the editor says so, offers to start one, and takes it up again when it answers again.
+    host.onDidLose(({ origin, external }) => {
+      const start = vscode.l10n.t('Start Local Platform');
+      void prompts
+        .warn(
+          external
+            ? vscode.l10n.t(
+                'The local platform at {0} stopped answering: it runs outside the editor (for example by npm start) and was stopped or ended there. The Local profile is gone until it answers again; the editor checks every few seconds.',
+                origin,
+              )
+            : vscode.l10n.t(
+                'The local platform the editor ran at {0} ended without being stopped here (see the Agent Workbench log). The Local profile is gone until it starts again.',
+                origin,
+              ),
+          start,
+        )
+        .then((choice) => choice === start && vscode.commands.executeCommand(Command.startLocalPlatform));
+    }),
+    host.onDidReturn((lp) =>
+      connection.attachLocal(lp).then(
+        () =>
+          void prompts.info(
+            vscode.l10n.t('The local platform at {0} answers again: the Local profile is back.', lp.urls.origin),
+          ),
+        (err: unknown) =>
+          host.log.warn(
+            `The local platform at ${lp.urls.origin} could not be used: ${err instanceof Error ? err.message : String(err)}`,
+          ),
+      ),
+    ),
     vscode.commands.registerCommand(
       Command.startLocalPlatform,
       async (opts?: { inEditor?: boolean }): Promise<LocalPlatformUrls | undefined> => {

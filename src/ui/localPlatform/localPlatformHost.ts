@@ -6,6 +6,7 @@ import { Disposable } from '../../core/disposable';
 import { Emitter } from '../../core/event';
 import type { Log } from '../log';
 import { ContextKey } from '../ids';
+import { AnswerWatch } from './answerWatch';
 
 /** A local platform the editor can use: one it runs itself, or one already running elsewhere on this machine. */
 export interface LocalPlatformInfo {
@@ -64,8 +65,19 @@ export class LocalPlatformHost extends Disposable {
   private running: { child: ChildProcess; info: LocalPlatformInfo } | undefined;
   private external: LocalPlatformInfo | undefined;
   private starting: Promise<LocalPlatformInfo> | undefined;
+  /** Whether the platform used from outside the editor still answers; set while one is used or awaited back. */
+  private watch: AnswerWatch<LocalPlatformInfo> | undefined;
   private readonly _onDidChange = this.register(new Emitter<LocalPlatformInfo | undefined>());
   readonly onDidChange = this._onDidChange.event;
+  /**
+   * The platform in use went away without Stop Local Platform: one used from outside the editor stopped answering,
+   * or the one the editor ran ended (killed, or it failed). The editor no longer uses it.
+   */
+  private readonly _onDidLose = this.register(new Emitter<{ origin: string; external: boolean }>());
+  readonly onDidLose = this._onDidLose.event;
+  /** The platform lost before answers again at the same address, and is used again. */
+  private readonly _onDidReturn = this.register(new Emitter<LocalPlatformInfo>());
+  readonly onDidReturn = this._onDidReturn.event;
 
   constructor(
     private readonly extensionPath: string,
@@ -100,11 +112,36 @@ export class LocalPlatformHost extends Disposable {
 
   private async attach(origin: string): Promise<LocalPlatformInfo> {
     const info = await probeExternal(origin);
-    this.external = info;
+    this.use(info);
     this.log.info(`Using the local platform already running at ${info.urls.origin}`);
     await vscode.commands.executeCommand('setContext', ContextKey.localPlatformRunning, true);
     this._onDidChange.fire(info);
     return info;
+  }
+
+  /** Uses a platform running outside the editor, and watches that it keeps answering. */
+  private use(info: LocalPlatformInfo): void {
+    this.external = info;
+    this.watch?.dispose();
+    const origin = info.urls.origin;
+    this.watch = new AnswerWatch(() => probeExternal(origin), {
+      lost: () => {
+        if (this.external?.urls.origin !== origin) return;
+        this.log.warn(`The local platform at ${origin} no longer answers`);
+        this.external = undefined;
+        void vscode.commands.executeCommand('setContext', ContextKey.localPlatformRunning, false);
+        this._onDidChange.fire(undefined);
+        this._onDidLose.fire({ origin, external: true });
+      },
+      back: (again) => {
+        if (this.current || this.starting) return;
+        this.log.info(`The local platform at ${origin} answers again`);
+        this.external = again;
+        void vscode.commands.executeCommand('setContext', ContextKey.localPlatformRunning, true);
+        this._onDidChange.fire(again);
+        this._onDidReturn.fire(again);
+      },
+    });
   }
 
   private async doStart(): Promise<LocalPlatformInfo> {
@@ -136,6 +173,8 @@ export class LocalPlatformHost extends Disposable {
     }
     this.running = { child, info };
     this.external = undefined;
+    this.watch?.dispose();
+    this.watch = undefined;
     child.once('exit', (code, signal) => {
       if (this.running?.child !== child) return;
       // It ended on its own: the editor no longer has a local platform.
@@ -143,6 +182,7 @@ export class LocalPlatformHost extends Disposable {
       this.running = undefined;
       void vscode.commands.executeCommand('setContext', ContextKey.localPlatformRunning, false);
       this._onDidChange.fire(undefined);
+      this._onDidLose.fire({ origin: info.urls.origin, external: false });
     });
     this.log.info(`Local platform started on ${info.urls.origin} (process ${child.pid})`);
     await vscode.commands.executeCommand('setContext', ContextKey.localPlatformRunning, true);
@@ -157,6 +197,9 @@ export class LocalPlatformHost extends Disposable {
   async stop(): Promise<{ outcome: 'stopped' | 'released'; origin: string } | undefined> {
     const lp = this.running;
     const wasExternal = this.external;
+    // Let go of a platform that stopped answering too: the editor no longer waits for it.
+    this.watch?.dispose();
+    this.watch = undefined;
     if (!lp && !wasExternal) return undefined;
     this.running = undefined;
     this.external = undefined;

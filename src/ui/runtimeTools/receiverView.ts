@@ -38,9 +38,13 @@ function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.id = `${d.id}@${d.receivedAt.getTime()}`;
   item.description = `${verdictText(d.verdict)} · ${d.receivedAt.toLocaleTimeString()}`;
-  item.iconPath = new vscode.ThemeIcon(
-    d.verdict.verified ? 'verified-filled' : d.verdict.checking ? 'loading~spin' : 'unverified',
-  );
+  // The verdict is in the icon's colour and the accessibility label too: a narrow sidebar cuts the description.
+  item.iconPath = d.verdict.verified
+    ? new vscode.ThemeIcon('verified-filled', new vscode.ThemeColor('charts.green'))
+    : d.verdict.checking
+      ? new vscode.ThemeIcon('loading~spin')
+      : new vscode.ThemeIcon('unverified', new vscode.ThemeColor('list.warningForeground'));
+  item.accessibilityInformation = { label: `${label}, ${item.description}` };
   item.contextValue = ItemContext.webhookDelivery(d.verdict.verified);
   const v = d.values ?? {};
   const md = new vscode.MarkdownString();

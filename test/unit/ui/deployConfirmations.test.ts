@@ -67,16 +67,32 @@ test('a promotion says what the target serves now, where the platform has shown 
   assert.doesNotMatch(promoteConfirmation(plainL10n, 'Support Desk', d4, { serves: null })!.detail, /serves nothing/);
 });
 
-test("who deployed is said in a person's words: an API key is not a name", () => {
-  assert.equal(actorShort(plainL10n, 'Agents API key'), 'an API key');
-  assert.equal(actorText(plainL10n, 'Agents API key'), 'an API key ("Agents API key")');
+test("who deployed is said in a person's words: which API key, by the profile it was made with here, else its label", () => {
+  assert.equal(actorShort(plainL10n, 'Agents API key'), 'API key "Agents API key"');
+  assert.equal(
+    actorText(plainL10n, 'Agents API key'),
+    'the API key "Agents API key" (a key of the workspace, not a person)',
+  );
+  assert.equal(actorShort(plainL10n, 'Agents API key', 'Local platform'), 'key of profile "Local platform"');
+  assert.equal(
+    actorText(plainL10n, 'Agents API key', 'Local platform'),
+    'the API key "Agents API key" of profile "Local platform", from this editor',
+  );
   assert.equal(actorShort(plainL10n, 'Dana Reyes'), 'Dana Reyes');
+  assert.equal(actorShort(plainL10n, 'Dana Reyes', 'Local platform'), 'Dana Reyes');
 });
 
 test('test runs name their ids and where their results are', () => {
   assert.equal(testRunsText(plainL10n, []), 'No test runs were started.');
   assert.match(testRunsText(plainL10n, ['tr_1']), /^It triggered test run tr_1\. .*see their results in the studio/);
   assert.match(testRunsText(plainL10n, ['tr_1', 'tr_2']), /^It triggered 2 test runs: tr_1, tr_2\./);
+  // The local platform has no studio: the words point at this editor's Testing view and chat instead.
+  const local = testRunsText(plainL10n, ['tr_1'], true);
+  assert.match(
+    local,
+    /^It triggered test run tr_1\. The local platform runs no tests behind these ids: .*Testing view, or with Open Chat\.$/,
+  );
+  assert.doesNotMatch(local, /studio/);
 });
 
 test('AGENT-7 promoting names the target only where the platform has shown it, and asks for the name whenever it may be live', () => {
@@ -121,7 +137,7 @@ test('the name must be typed exactly', () => {
   assert.equal(typedNameProblem(plainL10n, 'Support Desk ', 'Support Desk'), 'Type exactly: Support Desk');
 });
 
-test('a rollback names the version and artifact it goes back to, when the history shows it', () => {
+test('AGENT-8 a rollback names its environment, the version served now, the version whose content comes back, and that it is a new deployment', () => {
   const active = {
     id: 'dep_3',
     createdAt: '2026-01-03',
@@ -136,11 +152,20 @@ test('a rollback names the version and artifact it goes back to, when the histor
   ];
   const previous = rollbackTarget(active, history);
   assert.equal(previous?.id, 'dep_2');
+  const asked = rollbackConfirmation(plainL10n, 'Support Desk', active, previous);
+  assert.equal(asked.question, 'Roll back Support Desk in live from version 3 to the content of version 2?');
   assert.equal(
-    rollbackConfirmation(plainL10n, 'Support Desk', active, previous).detail,
-    'live stops serving version 3 (artifact art-7) and goes back to version 2 (artifact art-5), as a new deployment.',
+    asked.detail,
+    'live serves version 3 (artifact art-7) now. ' +
+      'After the rollback, live serves the content of version 2 (artifact art-5), the version it served before 3. ' +
+      'The rollback is a new deployment carrying that old content: the platform answers with it, and its version is said when the rollback is done.',
   );
   assert.equal(rollbackTarget(active, [active]), undefined);
+  // Without a readable history, what it serves now and that the old content comes back as a new deployment still stand.
+  assert.match(
+    rollbackConfirmation(plainL10n, 'Support Desk', active).detail,
+    /^live serves version 3 \(artifact art-7\) now\. After the rollback, live serves the content of the deployment it served before version 3, as a new deployment/,
+  );
 });
 
 test('the name typed to confirm a change to live picks out one agent, with its id where another has the same name', () => {

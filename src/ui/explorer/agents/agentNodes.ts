@@ -33,7 +33,15 @@ export class AgentNode extends LoadingNode {
     const item = new vscode.TreeItem(this.agent.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.description = this.agent.unverified ? vscode.l10n.t('not verified') : this.agent.description;
-    item.iconPath = new vscode.ThemeIcon('hubot');
+    // A narrow sidebar cuts the description away: the icon and the accessibility label carry the state too.
+    item.iconPath = this.agent.unverified
+      ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+      : new vscode.ThemeIcon('hubot');
+    item.accessibilityInformation = {
+      label: this.agent.unverified
+        ? vscode.l10n.t('Agent {0}, not verified', this.agent.name)
+        : vscode.l10n.t('Agent {0}', this.agent.name),
+    };
     item.contextValue = ItemContext.agent();
     return item;
   }
@@ -113,11 +121,19 @@ export class BranchNode extends LoadingNode {
       this.branch.mergedAt ? vscode.l10n.t('merged') : '',
     ].filter(Boolean);
     item.description = parts.join(' · ');
-    item.iconPath = new vscode.ThemeIcon(this.checkedOut ? 'check' : 'git-branch');
+    // The state is in the icon, the hover and the accessibility label too: a narrow sidebar cuts the description.
+    item.iconPath = this.checkedOut
+      ? new vscode.ThemeIcon('check', new vscode.ThemeColor('charts.green'))
+      : this.branch.mergedAt
+        ? new vscode.ThemeIcon('git-merge', new vscode.ThemeColor('disabledForeground'))
+        : new vscode.ThemeIcon('git-branch');
+    item.accessibilityInformation = {
+      label: [vscode.l10n.t('Branch {0}', this.branch.name), ...parts].join(', '),
+    };
     item.contextValue = ItemContext.branch({ isMain: this.isMain, checkedOut: this.checkedOut });
     const md = new vscode.MarkdownString();
     md.appendMarkdown(
-      `**${this.branch.name}**${this.checkedOut ? ` (${vscode.l10n.t('checked out')})` : ''}\n\n${vscode.l10n.t('Branch id')}: \`${this.branch.branchId}\``,
+      `**${this.branch.name}**${parts.length ? ` (${parts.join(' · ')})` : ''}\n\n${vscode.l10n.t('Branch id')}: \`${this.branch.branchId}\``,
     );
     if (this.branch.createdAt) md.appendMarkdown(`\n\n${createdLine(this.branch.createdAt, this.branch.createdBy)}`);
     if (this.branch.updatedAt)

@@ -55,6 +55,12 @@ export class DeploymentsNode extends LoadingNode {
     return this.byEnvironment(all);
   }
 
+  /** The profile whose key made `d`, where it was made from this editor (kept here); else undefined. */
+  madeWith(d: Deployment): string | undefined {
+    const kept = this.agentNode.kept;
+    return kept.deployments(this.agentNode.agent.agentId).some((k) => k.id === d.id) ? kept.profileName() : undefined;
+  }
+
   private byEnvironment(all: readonly Deployment[]): EnvironmentDeploymentsNode[] {
     return ENVIRONMENT_ORDER.map(
       (env) =>
@@ -113,13 +119,17 @@ export class EnvironmentDeploymentsNode extends TreeNode {
       this.deployments.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
     );
     item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon(ENV_ICON[this.environment]);
     const active = this.active;
+    // Whether it serves anything shows in the icon's colour too: a narrow sidebar cuts the description.
+    item.iconPath = new vscode.ThemeIcon(
+      ENV_ICON[this.environment],
+      new vscode.ThemeColor(active ? 'charts.green' : 'disabledForeground'),
+    );
     item.description = active
       ? vscode.l10n.t(
           'v{0} · {1} · {2}',
           active.version,
-          actorShort(vscode.l10n, active.createdBy),
+          actorShort(vscode.l10n, active.createdBy, this.group.madeWith(active)),
           when(active.createdAt).relative,
         )
       : vscode.l10n.t('nothing deployed');
@@ -130,10 +140,15 @@ export class EnvironmentDeploymentsNode extends TreeNode {
           this.environment,
           active.version,
           active.artifactVersion,
-          actorText(vscode.l10n, active.createdBy),
+          actorText(vscode.l10n, active.createdBy, this.group.madeWith(active)),
           when(active.createdAt).exact,
         )
       : vscode.l10n.t('Nothing is deployed to {0}', this.environment);
+    item.accessibilityInformation = {
+      label: active
+        ? vscode.l10n.t('{0}: serves version {1}, {2}', this.environment, active.version, item.description)
+        : vscode.l10n.t('{0}: nothing deployed', this.environment),
+    };
     return item;
   }
 
@@ -167,15 +182,22 @@ export class DeploymentNode extends TreeNode {
     const item = new vscode.TreeItem(vscode.l10n.t('Version {0}', d.version), vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     const message = typeof d.metadata.message === 'string' ? d.metadata.message : '';
-    item.description = [
-      this.isActive ? vscode.l10n.t('active') : '',
-      actorShort(vscode.l10n, d.createdBy),
+    const about = [
+      actorShort(vscode.l10n, d.createdBy, this.envNode.group.madeWith(d)),
       when(d.createdAt).relative,
       message,
-    ]
-      .filter(Boolean)
-      .join(' · ');
-    item.iconPath = new vscode.ThemeIcon(this.isActive ? 'pass-filled' : 'circle-outline');
+    ];
+    item.description = [this.isActive ? vscode.l10n.t('active') : '', ...about].filter(Boolean).join(' · ');
+    item.iconPath = this.isActive
+      ? new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('charts.green'))
+      : new vscode.ThemeIcon('circle-outline');
+    item.accessibilityInformation = {
+      label: [
+        vscode.l10n.t('Version {0}', d.version),
+        this.isActive ? vscode.l10n.t('active in {0}', d.environment) : vscode.l10n.t('not active'),
+        ...about.filter(Boolean),
+      ].join(', '),
+    };
     item.contextValue = ItemContext.deployment(d.environment, this.isActive);
     const md = new vscode.MarkdownString();
     md.appendMarkdown(
@@ -185,7 +207,7 @@ export class DeploymentNode extends TreeNode {
       `${vscode.l10n.t('Deployment id')}: \`${d.id}\`\n\n${vscode.l10n.t('Artifact')}: \`${d.artifactVersion}\`\n\n`,
     );
     md.appendMarkdown(
-      `${vscode.l10n.t('Deployed {0} by {1}', when(d.createdAt).exact, actorText(vscode.l10n, d.createdBy))}`,
+      `${vscode.l10n.t('Deployed {0} by {1}', when(d.createdAt).exact, actorText(vscode.l10n, d.createdBy, this.envNode.group.madeWith(d)))}`,
     );
     if (message) {
       md.appendMarkdown('\n\n');

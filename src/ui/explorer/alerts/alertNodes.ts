@@ -294,6 +294,9 @@ export class CurrentAlertNode extends TreeNode {
     item.iconPath = new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('charts.red'));
     item.description = `${formatAmount(a.metric, a.current_value)} (${a.operator} ${formatAmount(a.metric, a.threshold_value)}) · ${vscode.l10n.t('since {0}', when(a.triggered_at).relative)}`;
     item.contextValue = ItemContext.currentAlert();
+    item.accessibilityInformation = {
+      label: vscode.l10n.t('Alert {0}, firing, {1}', a.name, item.description),
+    };
     const t = new vscode.MarkdownString();
     t.appendMarkdown(`**${md(a.name)}** · ${vscode.l10n.t('Firing')}\n\n`);
     t.appendMarkdown(

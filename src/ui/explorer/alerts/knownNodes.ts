@@ -107,9 +107,14 @@ export class TypedRuleNode extends TreeNode {
     item.description = this.firing
       ? vscode.l10n.t('firing · added by id')
       : vscode.l10n.t('added by id · its settings are shown once saved here');
+    // The state is in the hover and the accessibility label too: a narrow sidebar cuts the description.
+    const state = this.firing ? vscode.l10n.t('Firing') : vscode.l10n.t('State not known');
     item.tooltip = new vscode.MarkdownString(
-      `${vscode.l10n.t('Rule id')}: \`${this.ruleId}\`\n\n${vscode.l10n.t('The platform does not say what this rule watches until it is saved here: edit, enable or disable it and the answer is shown.')}`,
+      `**${state}**\n\n${vscode.l10n.t('Rule id')}: \`${this.ruleId}\`\n\n${vscode.l10n.t('The platform does not say what this rule watches until it is saved here: edit, enable or disable it and the answer is shown.')}`,
     );
+    item.accessibilityInformation = {
+      label: vscode.l10n.t('Alert rule {0}, {1}, {2}', String(item.label), state, String(item.description)),
+    };
     item.contextValue = ItemContext.typedAlertRule();
     return item;
   }

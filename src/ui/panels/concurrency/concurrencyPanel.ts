@@ -5,6 +5,7 @@ import type { Deployment } from '../../../contract/agents';
 import {
   type ChartCommand,
   type ChartDeployment,
+  type ChartLayout,
   type ChartQuery,
   type ChartSeries,
   type ChartView,
@@ -40,6 +41,10 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
   private readonly _onDidDraw = this.register(new Emitter<number>());
   /** The webview drew the current view with this many points. */
   readonly onDidDraw = this._onDidDraw.event;
+  /** What the webview drew last: the deployment labels' boxes and the colours (read by the extension's tests). */
+  layout: ChartLayout | undefined;
+  private readonly _onDidLayout = this.register(new Emitter<ChartLayout>());
+  readonly onDidLayout = this._onDidLayout.event;
   private abort: AbortController | undefined;
   /** What was last sent to the platform (none when the range was refused before sending). */
   lastSent: ConcurrencyQueryInput | undefined;
@@ -75,6 +80,10 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
   protected async onCommand(c: ChartCommand): Promise<void> {
     if (c.type === 'query') await this.show(c.query);
     else if (c.type === 'drawn') this._onDidDraw.fire(c.points);
+    else if (c.type === 'layout') {
+      this.layout = c.layout;
+      this._onDidLayout.fire(c.layout);
+    }
   }
 
   /** Shows the chart of a query; a range the platform would refuse is refused here, saying what to fix. */
