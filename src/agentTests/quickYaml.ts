@@ -19,8 +19,11 @@ export function readQuickYaml(text: string): { root: YMap; lineStarts: number[] 
   }
 }
 
-/** Tabs, carriage returns, control and other line-break characters, a BOM, and document markers or directives. */
-const BEYOND_TEXT = /[\t\r\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\u2028\u2029]|^(?:---|\.\.\.|%)/m;
+/**
+ * Tabs, a carriage return but in a CRLF line break (as Windows checkouts have them), control and other line-break
+ * characters, a BOM, and document markers or directives.
+ */
+const BEYOND_TEXT = /[\t\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufeff\u2028\u2029]|\r(?!\n)|^(?:---|\.\.\.|%)/m;
 
 /** Thrown where the text leaves the subset; caught by readQuickYaml. */
 const BEYOND = new Error('beyond the YAML subset read quickly');
@@ -89,9 +92,11 @@ class QuickReader {
     return node;
   }
 
+  /** Where a line's content ends: before its line break, LF or CRLF. */
   private lineEnd(line: number): number {
     const next = this.lineStarts[line + 1];
-    return next === undefined ? this.text.length : next - 1;
+    if (next === undefined) return this.text.length;
+    return this.text.charCodeAt(next - 2) === 13 /* \r */ && next - 2 >= this.lineStarts[line]! ? next - 2 : next - 1;
   }
 
   /** The end of a value that fills the rest of its line: past the line break, as the library counts it. */
