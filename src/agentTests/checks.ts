@@ -20,44 +20,56 @@ export interface CheckFailure {
 export function checkAnswer(checks: AnswerChecks, answer: Answer): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const text = answer.response;
-  const has = (needle: string) => text.toLowerCase().includes(needle.toLowerCase());
-  // The answer's side of a text check; its expected side is the recorded answer when there is one.
-  const textFailure = (check: string, message: string, wanted: string): CheckFailure => ({
-    check,
-    message,
-    expected: checks.reference ?? wanted,
-    actual: text,
-  });
+  // Lowered once per answer: the text checks are case-insensitive and a turn may have many.
+  const lower = text.toLowerCase();
 
-  const missing = (checks.contains ?? []).filter((n) => !has(n));
+  const missing = checks.contains ? those(lower, checks.contains, false) : [];
   if (missing.length > 0)
     failures.push(
-      textFailure('contains', `The answer does not contain ${quoteAll(missing)}.`, listed(checks.contains!)),
+      textFailure(
+        checks,
+        text,
+        'contains',
+        `The answer does not contain ${quoteAll(missing)}.`,
+        listed(checks.contains!),
+      ),
     );
-  if (checks.containsAny && !checks.containsAny.some(has))
+  if (checks.containsAny && !containsSome(lower, checks.containsAny))
     failures.push(
       textFailure(
+        checks,
+        text,
         'contains_any',
         `The answer contains none of ${quoteAll(checks.containsAny)}.`,
         listed(checks.containsAny, 'one of'),
       ),
     );
-  const present = (checks.notContains ?? []).filter(has);
+  const present = checks.notContains ? those(lower, checks.notContains, true) : [];
   if (present.length > 0)
     failures.push(
-      textFailure('not_contains', `The answer contains ${quoteAll(present)}, which it must not.`, withoutAll(present)),
+      textFailure(
+        checks,
+        text,
+        'not_contains',
+        `The answer contains ${quoteAll(present)}, which it must not.`,
+        withoutAll(present),
+      ),
     );
-  if (checks.notContainsAll?.every(has))
+  if (checks.notContainsAll && containsEvery(lower, checks.notContainsAll))
     failures.push(
       textFailure(
+        checks,
+        text,
         'not_contains_all',
         `The answer contains all of ${quoteAll(checks.notContainsAll)}, which must not all appear.`,
         withoutAll(checks.notContainsAll),
       ),
     );
-  if (checks.matches && !new RegExp(checks.matches.source, checks.matches.flags).test(text))
+  if (checks.matches && !compiled(checks.matches).test(text))
     failures.push(
       textFailure(
+        checks,
+        text,
         'matches',
         `The answer does not match /${checks.matches.source}/${checks.matches.flags}.`,
         `an answer matching /${checks.matches.source}/${checks.matches.flags}`,
@@ -82,6 +94,42 @@ export function checkAnswer(checks: AnswerChecks, answer: Answer): CheckFailure[
       actual: `${Math.round(answer.latencyMs)} ms`,
     });
   return failures;
+}
+
+/** The answer's side of a text check; its expected side is the recorded answer when there is one. */
+function textFailure(checks: AnswerChecks, text: string, check: string, message: string, wanted: string): CheckFailure {
+  return { check, message, expected: checks.reference ?? wanted, actual: text };
+}
+
+/** The texts the answer contains (`contained`), or those it lacks. */
+function those(lower: string, needles: readonly string[], contained: boolean): string[] {
+  const out: string[] = [];
+  for (const needle of needles) if (lower.includes(needle.toLowerCase()) === contained) out.push(needle);
+  return out;
+}
+
+function containsSome(lower: string, needles: readonly string[]): boolean {
+  for (const needle of needles) if (lower.includes(needle.toLowerCase())) return true;
+  return false;
+}
+
+function containsEvery(lower: string, needles: readonly string[]): boolean {
+  for (const needle of needles) if (!lower.includes(needle.toLowerCase())) return false;
+  return true;
+}
+
+/** A `matches:` pattern compiled once per case as read, not once per answer. */
+const patterns = new WeakMap<object, RegExp>();
+
+function compiled(matches: { readonly source: string; readonly flags: string }): RegExp {
+  let pattern = patterns.get(matches);
+  if (!pattern) {
+    pattern = new RegExp(matches.source, matches.flags);
+    patterns.set(matches, pattern);
+  }
+  // A global or sticky pattern remembers where it last matched; each answer is matched from its start.
+  pattern.lastIndex = 0;
+  return pattern;
 }
 
 function handoffFailure(

@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type YAMLMap } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type {
   AnswerChecks,
   HandoffExpectation,
@@ -8,7 +8,9 @@ import type {
   TestTurn,
   TextRange,
 } from './format';
+import { readQuickYaml } from './quickYaml';
 import { parseRegex } from './regex';
+import { fromYaml, mapToJS, type YMap, type YNode, type YScalar, valueOf } from './yamlNodes';
 
 /** The keys each level of a test file may have; anything else is reported, so a misspelt check never passes silently. */
 export const FILE_KEYS = ['agent', 'description', 'cases'] as const;
@@ -44,33 +46,46 @@ const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
 
 /** Reads a test file's text; never throws: whatever is wrong is a problem with its place. */
 export function parseTestFile(path: string, text: string): TestFile {
+  const quick = readQuickYaml(text);
+  if (quick) {
+    const lines = new LineCounter();
+    for (const start of quick.lineStarts) lines.addNewLine(start);
+    return readFile(path, quick.root, new Reader(lines, text.length));
+  }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const reader = new Reader(lines, text.length);
   for (const err of doc.errors) reader.problemAt(err.pos, yamlMessage(err.message));
   for (const warning of doc.warnings) reader.problemAt(warning.pos, yamlMessage(warning.message), 'warning');
-  const root = doc.contents;
-  if (doc.errors.length === 0 && !isMap(root)) {
+  const root = fromYaml(doc.contents);
+  if (doc.errors.length === 0 && root?.kind !== 'map') {
     reader.problem(
       root ?? undefined,
       'A conversation test file is a YAML mapping with a list of `cases:` (each with a `name:` and `turns:`).',
     );
     return { path, cases: [], problems: reader.problems };
   }
-  if (!isMap(root)) return { path, cases: [], problems: reader.problems };
+  if (root?.kind !== 'map') return { path, cases: [], problems: reader.problems };
+  return readFile(path, root, reader);
+}
+
+function readFile(path: string, root: YMap, reader: Reader): TestFile {
   reader.unknownKeys(root, FILE_KEYS, 'the file');
   const agent = reader.text(root, 'agent');
-  const casesNode = root.get('cases', true);
+  const casesNode = valueOf(root, 'cases');
   const cases: TestCase[] = [];
-  if (!isSeq(casesNode) || casesNode.items.length === 0) {
+  if (casesNode?.kind !== 'seq' || casesNode.items.length === 0) {
     reader.problem(casesNode ?? root, 'Add `cases:`, a list of cases, each with a `name:` and `turns:`.');
   } else {
     const names = new Set<string>();
     for (const item of casesNode.items) {
       const before = reader.errorCount;
-      const testCase = readCase(reader, item as Node, path, agent);
+      const testCase = readCase(reader, item, path, agent);
       if (testCase && names.has(testCase.name))
-        reader.problem(item as Node, `Another case is named "${testCase.name}": give each case a name of its own.`);
+        reader.problem(
+          item ?? undefined,
+          `Another case is named "${testCase.name}": give each case a name of its own.`,
+        );
       if (testCase) names.add(testCase.name);
       // A case with a problem of its own does not run: it would not test what it says.
       if (testCase && reader.errorCount === before) cases.push(testCase);
@@ -79,25 +94,30 @@ export function parseTestFile(path: string, text: string): TestFile {
   return { path, ...(agent !== undefined ? { agent } : {}), cases, problems: reader.problems };
 }
 
-function readCase(reader: Reader, node: Node, file: string, fileAgent: string | undefined): TestCase | undefined {
-  if (!isMap(node)) {
-    reader.problem(node, 'A case is a mapping with a `name:` and `turns:`.');
+function readCase(
+  reader: Reader,
+  node: YNode | null,
+  file: string,
+  fileAgent: string | undefined,
+): TestCase | undefined {
+  if (node?.kind !== 'map') {
+    reader.problem(node ?? undefined, 'A case is a mapping with a `name:` and `turns:`.');
     return undefined;
   }
   reader.unknownKeys(node, CASE_KEYS, 'a case');
   const name = reader.text(node, 'name');
-  if (!name) reader.problem(node.get('name', true) ?? node, 'Give the case a `name:`.');
+  if (!name) reader.problem(valueOf(node, 'name') ?? node, 'Give the case a `name:`.');
   const repeat = reader.number(node, 'repeat', { integer: true, min: 1 }) ?? 1;
   const requiredPassRate = reader.number(node, 'required_pass_rate', { min: 0, max: 1 }) ?? 1;
   const asr = reader.languageCode(node, 'asr_lang_code');
   const tts = reader.languageCode(node, 'tts_lang_code');
-  const turnsNode = node.get('turns', true);
+  const turnsNode = valueOf(node, 'turns');
   const turns: TestTurn[] = [];
-  if (!isSeq(turnsNode) || turnsNode.items.length === 0) {
+  if (turnsNode?.kind !== 'seq' || turnsNode.items.length === 0) {
     reader.problem(turnsNode ?? node, 'Add `turns:`, a list of turns, each with a `user:` message and its checks.');
   } else {
     turnsNode.items.forEach((item, i) => {
-      const turn = readTurn(reader, item as Node | null, i);
+      const turn = readTurn(reader, item, i);
       if (turn) turns.push(turn);
     });
   }
@@ -114,7 +134,7 @@ function readCase(reader: Reader, node: Node, file: string, fileAgent: string | 
     requiredPassRate,
     turns,
     range: reader.range(node),
-    nameRange: reader.range(node.get('name', true) as Node),
+    nameRange: reader.range(valueOf(node, 'name')),
     ...(agent !== undefined ? { agent } : {}),
     ...(environment !== undefined ? { environment } : {}),
     ...(variant !== undefined ? { variant } : {}),
@@ -124,12 +144,12 @@ function readCase(reader: Reader, node: Node, file: string, fileAgent: string | 
   };
 }
 
-function readTurn(reader: Reader, node: Node | null, index: number): TestTurn | undefined {
-  if (node === null || (isScalar(node) && (node.value === null || node.value === ''))) {
+function readTurn(reader: Reader, node: YNode | null, index: number): TestTurn | undefined {
+  if (node === null || (node.kind === 'scalar' && (node.value === null || node.value === ''))) {
     reader.problem(node ?? undefined, 'This turn is empty: give it a `user:` message, checks, or both.');
     return undefined;
   }
-  if (!isMap(node)) {
+  if (node.kind !== 'map') {
     reader.problem(node, 'A turn is a mapping: `user:` and the checks of the answer (`contains:`, `matches:` ...).');
     return undefined;
   }
@@ -142,41 +162,39 @@ function readTurn(reader: Reader, node: Node | null, index: number): TestTurn | 
   if (user === undefined && index > 0)
     reader.problem(node, 'Only the first turn may leave out `user:` (it then checks the greeting); add the message.');
   if (user !== undefined && user.trim() === '')
-    reader.problem(node.get('user', true) as Node, 'The user message is empty: write what the user says.');
+    reader.problem(valueOf(node, 'user'), 'The user message is empty: write what the user says.');
   const metadata = reader.mapping(node, 'metadata');
-  return {
-    ...(user !== undefined ? { user } : {}),
-    ...(metadata !== undefined ? { metadata } : {}),
-    checks: readChecks(reader, node),
-    range: reader.range(node),
-  };
+  const checks = readChecks(reader, node);
+  const range = reader.range(node);
+  if (user === undefined) return metadata === undefined ? { checks, range } : { metadata, checks, range };
+  return metadata === undefined ? { user, checks, range } : { user, metadata, checks, range };
 }
 
-function readChecks(reader: Reader, node: YAMLMap): AnswerChecks {
-  const regex = reader.regex(node, 'matches');
-  const checks: AnswerChecks = {
-    ...defined('contains', reader.texts(node, 'contains', true)),
-    ...defined('containsAny', reader.texts(node, 'contains_any', true)),
-    ...defined('notContains', reader.texts(node, 'not_contains', true)),
-    ...defined('notContainsAll', reader.texts(node, 'not_contains_all', true)),
-    ...defined('matches', regex),
-    ...defined('handoff', readHandoff(reader, node)),
-    ...defined('end', reader.boolean(node, 'end')),
-    ...defined('maxLatencyMs', reader.number(node, 'max_latency_ms', { min: 0 })),
-    ...defined('reference', reader.text(node, 'reference')),
-  };
+function readChecks(reader: Reader, node: YMap): AnswerChecks {
+  const matches = reader.regex(node, 'matches');
+  // Read in this order, so the problems come in the order of the checks; only the checks written are set.
+  const checks: Writable<AnswerChecks> = {};
+  put(checks, 'contains', reader.texts(node, 'contains', true));
+  put(checks, 'containsAny', reader.texts(node, 'contains_any', true));
+  put(checks, 'notContains', reader.texts(node, 'not_contains', true));
+  put(checks, 'notContainsAll', reader.texts(node, 'not_contains_all', true));
+  put(checks, 'matches', matches);
+  put(checks, 'handoff', readHandoff(reader, node));
+  put(checks, 'end', reader.boolean(node, 'end'));
+  put(checks, 'maxLatencyMs', reader.number(node, 'max_latency_ms', { min: 0 }));
+  put(checks, 'reference', reader.text(node, 'reference'));
   return checks;
 }
 
-function readHandoff(reader: Reader, node: YAMLMap): HandoffExpectation | undefined {
-  const value = node.get('handoff', true);
+function readHandoff(reader: Reader, node: YMap): HandoffExpectation | undefined {
+  const value = valueOf(node, 'handoff');
   if (value === undefined) return undefined;
-  if (isScalar(value)) {
+  if (value.kind === 'scalar') {
     if (value.value === false || value.value === 'none' || value.value === null) return { kind: 'none' };
     if (value.value === true) return { kind: 'any' };
     if (typeof value.value === 'string' && value.value) return { kind: 'to', destination: value.value };
   }
-  if (isMap(value)) {
+  if (value.kind === 'map') {
     reader.unknownKeys(value, ['destination', 'reason'], '`handoff:`');
     const destination = reader.text(value, 'destination');
     const reason = reader.text(value, 'reason');
@@ -193,8 +211,10 @@ function readHandoff(reader: Reader, node: YAMLMap): HandoffExpectation | undefi
   return undefined;
 }
 
-function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+function put<T, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
+  if (value !== undefined) target[key] = value;
 }
 
 /** The yaml library's messages end with a code and a caret picture; the first sentence is what helps. */
@@ -212,9 +232,8 @@ class Reader {
     private readonly length: number,
   ) {}
 
-  range(node: Node | undefined): TextRange {
-    const [start, end] = node?.range ?? [0, 0];
-    return this.span(start, end);
+  range(node: YNode | undefined): TextRange {
+    return node ? this.span(node.start, node.end) : this.span(0, 0);
   }
 
   private span(start: number, end: number): TextRange {
@@ -223,7 +242,7 @@ class Reader {
     return { startLine: a.line - 1, startCharacter: a.col - 1, endLine: b.line - 1, endCharacter: b.col - 1 };
   }
 
-  problem(node: Node | undefined, message: string, severity: 'error' | 'warning' = 'error'): void {
+  problem(node: YNode | undefined, message: string, severity: 'error' | 'warning' = 'error'): void {
     if (severity === 'error') this.errorCount++;
     this.problems.push({ message, range: this.range(node), severity });
   }
@@ -233,43 +252,44 @@ class Reader {
     this.problems.push({ message, range: this.span(pos[0], pos[1]), severity });
   }
 
-  unknownKeys(map: YAMLMap, known: readonly string[], where: string): void {
+  unknownKeys(map: YMap, known: readonly string[], where: string): void {
     for (const pair of map.items) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+      const key = pair.key?.kind === 'scalar' ? String(pair.key.value) : undefined;
       if (key !== undefined && known.includes(key)) continue;
       const near = key === undefined ? undefined : closest(key, known);
       this.problem(
-        pair.key as Node,
+        pair.key ?? undefined,
         `Unknown key ${key === undefined ? '' : `\`${key}\` `}in ${where}${near ? `: did you mean \`${near}\`?` : ''}. Known keys: ${known.join(', ')}.`,
       );
     }
   }
 
-  text(map: YAMLMap, key: string): string | undefined {
-    const node = map.get(key, true);
+  text(map: YMap, key: string): string | undefined {
+    const node = valueOf(map, key);
     if (node === undefined) return undefined;
-    if (isScalar(node) && (typeof node.value === 'string' || typeof node.value === 'number')) return String(node.value);
+    if (node.kind === 'scalar' && (typeof node.value === 'string' || typeof node.value === 'number'))
+      return String(node.value);
     this.problem(node, `\`${key}:\` is a text.`);
     return undefined;
   }
 
   /** A list of texts; `single` also takes one text alone. */
-  texts(map: YAMLMap, key: string, single = false): string[] | undefined {
-    const node = map.get(key, true);
+  texts(map: YMap, key: string, single = false): string[] | undefined {
+    const node = valueOf(map, key);
     if (node === undefined) return undefined;
-    if (single && isScalar(node) && typeof node.value === 'string') return [node.value];
-    if (isSeq(node) && node.items.every((i) => isScalar(i) && typeof i.value !== 'object')) {
-      const values = node.items.map((i) => String((i as { value: unknown }).value));
+    if (single && node.kind === 'scalar' && typeof node.value === 'string') return [node.value];
+    if (node.kind === 'seq' && node.items.every((i) => i?.kind === 'scalar' && typeof i.value !== 'object')) {
+      const values = node.items.map((i) => String((i as YScalar).value));
       if (values.length > 0) return values;
     }
     this.problem(node, `\`${key}:\` is ${single ? 'a text or ' : ''}a list of texts.`);
     return undefined;
   }
 
-  number(map: YAMLMap, key: string, limits: { integer?: boolean; min?: number; max?: number }): number | undefined {
-    const node = map.get(key, true);
+  number(map: YMap, key: string, limits: { integer?: boolean; min?: number; max?: number }): number | undefined {
+    const node = valueOf(map, key);
     if (node === undefined) return undefined;
-    const value = isScalar(node) ? node.value : undefined;
+    const value = node.kind === 'scalar' ? node.value : undefined;
     const ok =
       typeof value === 'number' &&
       Number.isFinite(value) &&
@@ -283,35 +303,35 @@ class Reader {
     return undefined;
   }
 
-  boolean(map: YAMLMap, key: string): boolean | undefined {
-    const node = map.get(key, true);
+  boolean(map: YMap, key: string): boolean | undefined {
+    const node = valueOf(map, key);
     if (node === undefined) return undefined;
-    if (isScalar(node) && typeof node.value === 'boolean') return node.value;
+    if (node.kind === 'scalar' && typeof node.value === 'boolean') return node.value;
     this.problem(node, `\`${key}:\` is true or false.`);
     return undefined;
   }
 
-  mapping(map: YAMLMap, key: string): Record<string, unknown> | undefined {
-    const node = map.get(key, true);
+  mapping(map: YMap, key: string): Record<string, unknown> | undefined {
+    const node = valueOf(map, key);
     if (node === undefined) return undefined;
-    if (isMap(node)) return node.toJSON() as Record<string, unknown>;
+    if (node.kind === 'map') return mapToJS(node);
     this.problem(node, `\`${key}:\` is a mapping of names to values.`);
     return undefined;
   }
 
-  languageCode(map: YAMLMap, key: string): string | undefined {
+  languageCode(map: YMap, key: string): string | undefined {
     const value = this.text(map, key);
     if (value === undefined || LANGUAGE_CODE.test(value)) return value;
-    this.problem(map.get(key, true) as Node, `\`${key}:\` is a language code such as en or en-GB.`);
+    this.problem(valueOf(map, key), `\`${key}:\` is a language code such as en or en-GB.`);
     return undefined;
   }
 
-  regex(map: YAMLMap, key: string): { source: string; flags: string } | undefined {
+  regex(map: YMap, key: string): { source: string; flags: string } | undefined {
     const value = this.text(map, key);
     if (value === undefined) return undefined;
     const parsed = parseRegex(value);
     if ('error' in parsed) {
-      this.problem(map.get(key, true) as Node, `\`${key}:\` is not a valid regular expression: ${parsed.error}`);
+      this.problem(valueOf(map, key), `\`${key}:\` is not a valid regular expression: ${parsed.error}`);
       return undefined;
     }
     return parsed;

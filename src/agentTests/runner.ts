@@ -83,7 +83,8 @@ const CLOSE_TIMEOUT_MS = 10_000;
  * fails that run and the others go on; cancelling stops sending and closes every open conversation.
  */
 export async function runCases(cases: readonly TestCase[], options: RunOptions): Promise<CaseResult[]> {
-  const signal = options.signal ?? new AbortController().signal;
+  // Without a signal nothing can cancel the run: its calls then carry none (each would cost a listener).
+  const signal = options.signal;
   const results: CaseResult[] = new Array<CaseResult>(cases.length);
   type Entry = { runs: CaseRun[]; left: number; started: number; target: CaseTarget; skip?: string };
   // One promise per case, made on its first job: the jobs of its repeats share it, whichever worker runs them.
@@ -126,7 +127,7 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
       }
       // Once the target has said it lacks what the case names, its other repeats are not sent either.
       const run =
-        signal.aborted || entry.skip !== undefined
+        signal?.aborted || entry.skip !== undefined
           ? cancelledRun(attempt)
           : await runOnce(testCase, attempt, entry.target.chat, signal);
       if (run.skip !== undefined) entry.skip ??= run.skip;
@@ -151,7 +152,7 @@ async function runOnce(
   testCase: TestCase,
   attempt: number,
   chat: ChatConversations,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
 ): Promise<CaseRun> {
   const started = performance.now();
   const transcript: string[] = [];
@@ -160,22 +161,17 @@ async function runOnce(
   let ended = false;
   let error: string | undefined;
   let skip: string | undefined;
-  const timed = async <T>(call: () => Promise<T>): Promise<{ reply: T; latencyMs: number }> => {
-    const t0 = performance.now();
-    const reply = await call();
-    return { reply, latencyMs: performance.now() - t0 };
-  };
   try {
-    const { reply: created, latencyMs } = await timed(() =>
-      chat.create(
-        {
-          ...(testCase.variant !== undefined ? { variant_id: testCase.variant } : {}),
-          ...(testCase.integrationAttributes ? { integration_attributes: { ...testCase.integrationAttributes } } : {}),
-        },
-        // No signal: a create the platform carried out but whose answer was dropped on cancel would leave a
-        // conversation open that nothing knows the id of. Once its answer is in, it is closed below.
-      ),
+    const createdAt = performance.now();
+    const created = await chat.create(
+      {
+        ...(testCase.variant !== undefined ? { variant_id: testCase.variant } : {}),
+        ...(testCase.integrationAttributes ? { integration_attributes: { ...testCase.integrationAttributes } } : {}),
+      },
+      // No signal: a create the platform carried out but whose answer was dropped on cancel would leave a
+      // conversation open that nothing knows the id of. Once its answer is in, it is closed below.
     );
+    const latencyMs = performance.now() - createdAt;
     conversationId = created.conversation_id;
     transcript.push(`agent: ${created.response}`);
     const greeting: Answer = { response: created.response, endConversation: false, latencyMs };
@@ -188,20 +184,20 @@ async function runOnce(
         error = `The agent ended the conversation before turn ${index + 1}; the turns after it were not sent.`;
         break;
       }
-      if (signal.aborted) break;
+      if (signal?.aborted) break;
       transcript.push(`user: ${turn.user}`);
-      const { reply, latencyMs: took } = await timed(() =>
-        chat.respond(
-          {
-            conversation_id: created.conversation_id,
-            message: turn.user!,
-            ...(turn.metadata ? { metadata: { ...turn.metadata } } : {}),
-            ...(testCase.asrLangCode ? { asr_lang_code: testCase.asrLangCode } : {}),
-            ...(testCase.ttsLangCode ? { tts_lang_code: testCase.ttsLangCode } : {}),
-          },
-          signal,
-        ),
+      const sentAt = performance.now();
+      const reply = await chat.respond(
+        {
+          conversation_id: created.conversation_id,
+          message: turn.user,
+          ...(turn.metadata ? { metadata: { ...turn.metadata } } : {}),
+          ...(testCase.asrLangCode ? { asr_lang_code: testCase.asrLangCode } : {}),
+          ...(testCase.ttsLangCode ? { tts_lang_code: testCase.ttsLangCode } : {}),
+        },
+        signal,
       );
+      const took = performance.now() - sentAt;
       const answer: Answer = {
         response: reply.response,
         endConversation: reply.end_conversation,
@@ -218,16 +214,18 @@ async function runOnce(
   } catch (err) {
     if (conversationId === undefined && testCase.variant !== undefined && refusesVariant(err))
       skip = `the target has no variant ${testCase.variant} (${messageOf(err)})`;
-    else if (!signal.aborted) error = messageOf(err);
+    else if (!signal?.aborted) error = messageOf(err);
   } finally {
     if (conversationId !== undefined && !ended) {
-      // Closed with a signal of its own: a cancelled run still closes what it opened.
-      await chat.close(conversationId, AbortSignal.timeout(CLOSE_TIMEOUT_MS)).catch((err: unknown) => {
+      try {
+        // Closed with a signal of its own: a cancelled run still closes what it opened.
+        await chat.close(conversationId, AbortSignal.timeout(CLOSE_TIMEOUT_MS));
+      } catch (err) {
         transcript.push(`  (the conversation could not be closed: ${messageOf(err)})`);
-      });
+      }
     }
   }
-  const cancelled = signal.aborted && turns.length < testCase.turns.length && error === undefined;
+  const cancelled = signal?.aborted === true && turns.length < testCase.turns.length && error === undefined;
   if (error) transcript.push(`  (${error})`);
   return {
     attempt,
