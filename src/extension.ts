@@ -14,6 +14,7 @@ import { registerOpenBehaviorCommand } from './ui/workspace/openBehavior';
 import { registerDeployCommands } from './ui/commands/deployCommands';
 import { registerNumberCommands } from './ui/commands/numberCommands';
 import { createAgentsView } from './ui/explorer/agents/registerAgentsView';
+import type { RememberedAgents } from './ui/explorer/agents/rememberedAgents';
 import { registerAlertCommands } from './ui/commands/alertCommands';
 import { registerWebhookCommands } from './ui/commands/webhookCommands';
 import { registerRuntimeTools } from './ui/runtimeTools/registerRuntimeTools';
@@ -45,6 +46,8 @@ export interface TestingApi {
   conversationTests(): ConversationTests;
   /** The language model tools as registered, by name (their prepareInvocation, which VS Code calls before invoke). */
   languageModelTools(): ReadonlyMap<string, EditorLanguageModelTool>;
+  /** Forgets the deployments kept for a profile, as after its platform's data was reset (the local platform's admin reset). */
+  forgetKeptDeployments(profileId: string): Promise<void>;
 }
 import { registerChatCommands } from './ui/panels/chat/chatCommands';
 import { openWalkthroughOnFirstStart } from './ui/walkthrough';
@@ -87,6 +90,7 @@ interface Running {
   readonly sourceControl: TestingApi['sourceControl'];
   readonly conversationTests: ConversationTests;
   readonly languageModelTools: ReadonlyMap<string, EditorLanguageModelTool>;
+  readonly remembered: RememberedAgents;
   readonly activationTimeMs: number;
 }
 
@@ -177,6 +181,7 @@ function start(context: vscode.ExtensionContext): Running {
     sourceControl,
     conversationTests,
     languageModelTools: languageModelTools.tools,
+    remembered: agentsView.remembered,
     activationTimeMs,
   };
 }
@@ -209,6 +214,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     sourceControl: () => current().sourceControl(),
     conversationTests: () => current().conversationTests,
     languageModelTools: () => current().languageModelTools,
+    forgetKeptDeployments: (profileId) => current().remembered.forgetDeployments(profileId),
     trackDisposables: () => {
       const leaks = new LeakTracker();
       const previous = setDisposableTracker(leaks);

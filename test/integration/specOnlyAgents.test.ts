@@ -64,6 +64,8 @@ suite('Agents in spec-only mode: every operation the spec shows is reachable', (
     modeBefore = (await admin.responses()).mode;
     await admin.setResponses('spec-only');
     await admin.reset();
+    // The platform's data is made afresh: deployments kept by earlier suites name what is gone.
+    await api.testing!.forgetKeptDeployments('local');
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
     ui = scriptedPrompts(api);

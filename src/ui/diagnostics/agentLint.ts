@@ -192,8 +192,16 @@ export class AgentLint extends Disposable {
 
   private async checkNow(state: FolderState): Promise<Problem[]> {
     const runtime = lintRuntime();
-    state.disk ??= await runtime.readAgentFolder(state.root);
-    state.config ??= await this.configOf(state.root);
+    // The folder, the lint file and the stored credentials are read at once: none waits for another.
+    this.credentials ??= this.readCredentials().catch(() => []);
+    if (!state.disk || !state.config) {
+      const [disk, config] = await Promise.all([
+        state.disk ?? runtime.readAgentFolder(state.root),
+        state.config ?? this.configOf(state.root),
+      ]);
+      state.disk ??= disk;
+      state.config ??= config;
+    }
     if (this.isDisposed) return [];
     const open = new Map<string, string>();
     for (const d of vscode.workspace.textDocuments) {
@@ -203,7 +211,6 @@ export class AgentLint extends Disposable {
     const files = state.disk.map((f) => (open.has(f.path) ? { path: f.path, text: open.get(f.path) } : f));
     // A document not yet saved to disk is checked too.
     for (const [p, text] of open) if (!state.disk.some((f) => f.path === p)) files.push({ path: p, text });
-    this.credentials ??= this.readCredentials().catch(() => []);
     const credentials = await this.credentials;
     state.session ??= new runtime.LintSession();
     const started = performance.now();
@@ -236,6 +243,8 @@ export class AgentLint extends Disposable {
       }
     const before = state.shown;
     state.shown = new Map();
+    // One message to the Problems panel for every file that changed, not one per file.
+    const changed: Array<[vscode.Uri, vscode.Diagnostic[]]> = [];
     for (const [file, list] of byFile) {
       const key = signature(list);
       state.shown.set(file, key);
@@ -244,15 +253,14 @@ export class AgentLint extends Disposable {
       if (before.get(file) === key) continue;
       const uri = vscode.Uri.joinPath(folder, ...file.split('/'));
       const converted = list.map((p) => toDiagnostic(p, folder, this.extensionUri));
-      this.collection.set(
-        uri,
-        converted.map((c) => c.diagnostic),
-      );
+      changed.push([uri, converted.map((c) => c.diagnostic)]);
       this.fixes.set(
         uri.toString(),
         converted.filter((c): c is { diagnostic: vscode.Diagnostic; fix: LintFix } => c.fix !== undefined),
       );
     }
+    if (changed.length === 1) this.collection.set(changed[0]![0], changed[0]![1]);
+    else if (changed.length > 1) this.collection.set(changed);
   }
 
   override dispose(): void {

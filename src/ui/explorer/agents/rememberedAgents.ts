@@ -91,6 +91,17 @@ export class RememberedAgents {
     }
   }
 
+  /**
+   * Forgets the deployments kept for a profile and where its promotions went: its platform's data was made afresh
+   * (a local platform reset), so the ids kept no longer name the same deployments.
+   */
+  async forgetDeployments(profileId: string): Promise<void> {
+    const keep = <T>(all: Record<string, T>) =>
+      Object.fromEntries(Object.entries(all).filter(([key]) => !key.startsWith(`${profileId}/`)));
+    await this.state.update(DEPLOYMENTS_KEY, keep(this.state.get<Record<string, Deployment[]>>(DEPLOYMENTS_KEY, {})));
+    await this.state.update(STEPS_KEY, keep(this.state.get<Record<string, Record<string, string>>>(STEPS_KEY, {})));
+  }
+
   /** Where the last promotion of this agent's deployment from `from` went, as the platform answered. */
   promotedTo(profileId: string, agentId: string, from: string): string | undefined {
     return this.state.get<Record<string, Record<string, string>>>(STEPS_KEY, {})[`${profileId}/${agentId}`]?.[from];
