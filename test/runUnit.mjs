@@ -30,10 +30,11 @@ let entries = files;
 if (!process.argv.includes('--isolated') && files.length > SHARDS) {
   // Longest first into the lightest group; a file's size stands for its time.
   const groups = Array.from({ length: SHARDS }, () => ({ weight: 0, files: [] }));
-  for (const f of [...files].sort((a, b) => statSync(b).size - statSync(a).size)) {
+  const sized = files.map((f) => ({ f, size: statSync(f).size })).sort((a, b) => b.size - a.size);
+  for (const { f, size } of sized) {
     const lightest = groups.reduce((min, g) => (g.weight < min.weight ? g : min));
     lightest.files.push(f);
-    lightest.weight += statSync(f).size;
+    lightest.weight += size;
   }
   const dir = mkdtempSync(join(tmpdir(), 'aw-unit-'));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
