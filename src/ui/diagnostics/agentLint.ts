@@ -32,18 +32,26 @@ interface FolderState {
   timer?: ReturnType<typeof setTimeout>;
   /** A check is asked for right after a keystroke and has not started yet. */
   queued?: boolean;
-  /** How long the last few checks took, in ms, the newest last. */
+  /** How long the last few checks after a keystroke took, in ms, the newest last. */
   durations: number[];
+  /**
+   * How long the last check of files just read from disk took: what a keystroke's check is expected to take until
+   * one has been measured (it checks every file, so it takes longer than a keystroke's check).
+   */
+  wholeMs?: number;
   running?: Promise<Problem[]>;
   /** What each file with diagnostics was last given (see `signature`), to clear it or leave it as it is. */
   shown: Map<string, string>;
 }
 
-/** The median of the last checks' durations: one check slowed by a busy machine does not delay the next ones. */
+/**
+ * The lower median of the last checks' durations: one check slowed by a busy machine (or by code running for the
+ * first time) does not delay the next ones.
+ */
 function typicalMs(durations: readonly number[]): number | undefined {
   if (durations.length === 0) return undefined;
   const sorted = [...durations].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
 /** A file's problems as one string: equal when its diagnostics would be the same. */
@@ -138,7 +146,7 @@ export class AgentLint extends Disposable {
     const root = this.agentFolderOf(uri);
     if (!root || this.isDisposed) return;
     const state = this.stateOf(root);
-    const typical = typicalMs(state.durations) ?? TYPING_DELAY_MS;
+    const typical = typicalMs(state.durations) ?? state.wholeMs ?? TYPING_DELAY_MS;
     const delay = when !== 'typing' ? when : typical <= QUICK_CHECK_MS ? 0 : Math.min(TYPING_DELAY_MS, typical);
     // A closed document's unsaved text is gone: the file on disk is what counts again.
     if (closed) state.disk = undefined;
@@ -194,6 +202,7 @@ export class AgentLint extends Disposable {
     const runtime = lintRuntime();
     // The folder, the lint file and the stored credentials are read at once: none waits for another.
     this.credentials ??= this.readCredentials().catch(() => []);
+    const whole = !state.disk || !state.config || !state.session;
     if (!state.disk || !state.config) {
       const [disk, config] = await Promise.all([
         state.disk ?? runtime.readAgentFolder(state.root),
@@ -215,7 +224,9 @@ export class AgentLint extends Disposable {
     state.session ??= new runtime.LintSession();
     const started = performance.now();
     const problems = state.session.lint(files, state.config, credentials);
-    state.durations = [...state.durations, performance.now() - started].slice(-DURATIONS_KEPT);
+    const took = performance.now() - started;
+    if (whole) state.wholeMs = took;
+    else state.durations = [...state.durations, took].slice(-DURATIONS_KEPT);
     this.publish(state, problems);
     return problems;
   }
