@@ -14,6 +14,8 @@ import type {
   NameValue,
   TurnView,
 } from '../../../protocol/transcripts';
+import { metricName, metricText } from '../../../protocol/metricWords';
+import { type ClockOptions, clockWords, durationWords } from '../../../protocol/timeWords';
 import { snippetOf } from './searchSnippet';
 
 // What the transcript viewer shows of a conversation record, and the query its filters make. No
@@ -262,13 +264,22 @@ export function markdownText(text: string): string {
  * A Markdown transcript: the conversation's facts, then each turn with its times, latency and flags. Phone
  * numbers are masked where the viewer masks them (facts, metrics, state), unless the person revealed them.
  */
-export function transcriptMarkdown(r: ConversationRecord, revealed = false): string {
+export function transcriptMarkdown(r: ConversationRecord, revealed = false, clock: ClockOptions = {}): string {
   const m = markdownText;
+  // A file is read away from the editor, perhaps elsewhere in the world: times of day name their zone.
+  const timeZone = clock.timeZone ?? new Intl.DateTimeFormat(clock.locale).resolvedOptions().timeZone;
+  /** An instant as a time of day, the platform's text when it is not one. */
+  const when = (iso: string, withDate = false): string => {
+    const ms = Date.parse(iso);
+    return Number.isNaN(ms) ? iso : clockWords(ms, { ...clock, timeZone, withDate });
+  };
+  /** A turn's time after a space, or "" when the turn has none. */
+  const at = (iso: string): string => (iso ? ` ${m(when(iso))}` : '');
   const n = (text: string) => markdownText(maskNumbersIn(text, revealed));
   const out = [`# Conversation ${m(r.id)}`, ''];
   const facts: Array<[string, string]> = [
-    ['Started', r.started_at],
-    ['Duration', r.in_progress ? 'in progress' : r.total_duration === null ? '' : `${r.total_duration} s`],
+    ['Started', r.started_at && when(r.started_at, true)],
+    ['Duration', r.in_progress ? 'in progress' : r.total_duration === null ? '' : durationWords(r.total_duration)],
     ['Turns', String(r.num_turns)],
     ['Channel', r.channel],
     ['Environment', r.environment],
@@ -276,6 +287,7 @@ export function transcriptMarkdown(r: ConversationRecord, revealed = false): str
     ['Handoff', r.handoff ? `${r.handoff_destination} (${r.handoff_reason})` : 'no'],
   ];
   out.push('| | |', '|---|---|', ...facts.map(([k, v]) => `| ${k} | ${n(v)} |`), '');
+  out.push(`_Times of day in ${m(timeZone)}._`, '');
   if (r.turns.length === 0)
     out.push(r.num_turns > 0 ? '_Transcript visibility is off for this project._' : '_No turns._', '');
   r.turns.forEach((t, i) => {
@@ -287,9 +299,9 @@ export function transcriptMarkdown(r: ConversationRecord, revealed = false): str
     ].filter(Boolean);
     out.push(`## Turn ${i + 1}${flags.length ? ` (${flags.join(', ')})` : ''}`, '');
     if (t.user_input || t.user_input_dtmf)
-      out.push(`**User** ${m(t.user_input_datetime)}: ${m(t.user_input || `keypad ${t.user_input_dtmf}`)}`, '');
+      out.push(`**User**${at(t.user_input_datetime)}: ${m(t.user_input || `keypad ${t.user_input_dtmf}`)}`, '');
     if (t.translated_user_input) out.push(`_User, translated:_ ${m(t.translated_user_input)}`, '');
-    if (t.agent_response) out.push(`**Agent** ${m(t.agent_response_datetime)}: ${m(t.agent_response)}`, '');
+    if (t.agent_response) out.push(`**Agent**${at(t.agent_response_datetime)}: ${m(t.agent_response)}`, '');
     if (t.english_agent_response) out.push(`_Agent, in English:_ ${m(t.english_agent_response)}`, '');
     if (t.intents.length) out.push(`Intents: ${m(t.intents.join(', '))}`, '');
     const entities = entitiesOf(t.entities);
@@ -300,7 +312,12 @@ export function transcriptMarkdown(r: ConversationRecord, revealed = false): str
     '## Metrics',
     '',
     ...(metrics.length
-      ? metrics.map(([k, v]) => `- ${m(k)}: ${n(valueText(v))}`)
+      ? [
+          ...metrics.map(
+            ([k, v]) =>
+              `- ${m(metricName(k))}: ${m(metricText(k, maskNumbersIn(valueText(v), revealed), { ...clock, timeZone }))}`,
+          ),
+        ]
       : ['_No response metrics are enabled._']),
     '',
   );

@@ -174,9 +174,18 @@ describe('transcript viewer: export', () => {
     assert.equal(markdownText('<b>x</b> *y* \u202Eevil'), '&lt;b&gt;x&lt;/b&gt; \\*y\\* ⟦U+202E⟧evil');
     const md = transcriptMarkdown(record());
     assert.match(md, /^# Conversation conv\\_000042\n/);
-    assert.match(md, /## Turn 2 \(latency 420 ms\)\n\n\*\*User\*\* .*: Where is my parcel\?/);
+    assert.match(md, /## Turn 2 \(latency 420 ms\)\n\n\*\*User\*\*.*: Where is my parcel\?/);
     assert.match(md, /## Turn 3 \(barge-in, silence, latency 120 ms\)/);
-    assert.match(md, /- CALL\\_DURATION: 61.5/);
+    assert.match(md, /\| Duration \| .+ \|/);
+    assert.match(md, /- Call duration: 1 min 2 s\n/, 'metrics in words, as the viewer shows them');
+    const utc = transcriptMarkdown(record(), false, { locale: 'en-GB', timeZone: 'UTC' });
+    assert.match(utc, /_Times of day in UTC\._\n\n/);
+    assert.match(utc, /\| Started \| 5 Jan 2026, 08:00:00 \|/);
+    const timed = record();
+    timed.turns[1]!.user_input_datetime = '2026-01-05T08:00:03Z';
+    assert.match(transcriptMarkdown(timed, false, { locale: 'en-GB', timeZone: 'UTC' }), /\*\*User\*\* 08:00:03: Where/);
+    assert.match(utc, /- Turn times: 5 Jan 2026, 08:00:01\n/);
+    assert.doesNotMatch(utc, /CALL\\_TURN|2026-01-05T08/, 'no raw metric names or instants');
     assert.match(transcriptMarkdown(record({ turns: [] })), /Transcript visibility is off/);
   });
 
