@@ -474,6 +474,9 @@ suite('Chat playground', () => {
         /^conversation-.+\.chat\.json$/,
         'the dialog proposes a file named after the conversation',
       );
+      const said = ui.shown.find((s) => s.kind === 'info' && s.message.startsWith('Saved the conversation'));
+      assert.equal(said?.message, 'Saved the conversation to saved.chat.json.', 'the person is told where it went');
+      assert.deepEqual(said.items, ['Open', 'Reveal in Explorer']);
       reopened = await vscode.commands.executeCommand<ChatPanelHandle>('agentWorkbench.openSavedConversation');
       assert.equal(ui.shown.find((s) => s.kind === 'openFile')?.message, 'Open Saved Conversation');
     } finally {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { prompts } from '../../common/prompts';
+import { announceSavedFile } from '../../common/savedFile';
 import { type ChatSnapshot, isChatSnapshot } from '../../../protocol/chat';
 
 /** What a saved conversation file holds: the panel's view of it (never a key or a token). */
@@ -38,6 +39,7 @@ export async function saveConversation(
     conversation: snapshot,
   };
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${JSON.stringify(file, null, 2)}\n`));
+  announceSavedFile(uri, (where) => vscode.l10n.t('Saved the conversation to {0}.', where));
   return uri;
 }
 
