@@ -76,6 +76,8 @@ export interface RequestLog {
   ms: number;
   retries: number;
   error?: string;
+  /** Nothing answered at the origin (refused, reset, not resolved): no HTTP answer came at all. */
+  unreachable?: boolean;
   /** The answer as received (secret-looking fields masked, shortened) when it could not be read. */
   answer?: string;
 }
@@ -268,6 +270,7 @@ export class Transport implements IDisposable {
       ms: Math.round(performance.now() - started),
       retries,
       ...(error ? { error: error.message } : {}),
+      ...(error?.kind === 'network' ? { unreachable: true } : {}),
       ...(unreadable && error.body !== undefined ? { answer: rawAnswer(error.body) } : {}),
     });
   }

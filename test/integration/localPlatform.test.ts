@@ -10,16 +10,22 @@ import { until } from '../support/until';
 suite('Local platform started outside the editor', () => {
   let outside: LocalPlatform;
   const config = () => vscode.workspace.getConfiguration('agentWorkbench.localPlatform');
+  const startOutside = (port?: number) =>
+    startLocalPlatform({ port, seed: 'demo', demoAnchor: 'now', streamDelayMs: 0, alertEvaluationIntervalMs: 0 });
+  /** The editor uses the platform running outside it, through the Local profile. */
+  const useOutside = async () => {
+    await config().update('url', outside.urls.origin, vscode.ConfigurationTarget.Global);
+    assert.equal(
+      (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))?.origin,
+      outside.urls.origin,
+    );
+    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+  };
 
   suiteSetup(async () => {
     await activateExtension();
     await vscode.commands.executeCommand('agentWorkbench.stopLocalPlatform');
-    outside = await startLocalPlatform({
-      seed: 'demo',
-      demoAnchor: 'now',
-      streamDelayMs: 0,
-      alertEvaluationIntervalMs: 0,
-    });
+    outside = await startOutside();
   });
 
   suiteTeardown(async () => {
@@ -56,12 +62,7 @@ suite('Local platform started outside the editor', () => {
 
   test('a platform used from outside the editor that stops is noticed and said, with Start Local Platform offered; it is used again when it answers again', async function () {
     this.timeout(120_000);
-    await config().update('url', outside.urls.origin, vscode.ConfigurationTarget.Global);
-    assert.equal(
-      (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))?.origin,
-      outside.urls.origin,
-    );
-    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+    await useOutside();
     const ui = scriptedPrompts(await activateExtension());
     try {
       // As when it is stopped in its terminal or killed: the editor is told nothing.
@@ -80,13 +81,7 @@ suite('Local platform started outside the editor', () => {
         'the Local profile is gone while nothing answers',
       );
       // Started again at the same address: taken up again without a command.
-      outside = await startLocalPlatform({
-        port,
-        seed: 'demo',
-        demoAnchor: 'now',
-        streamDelayMs: 0,
-        alertEvaluationIntervalMs: 0,
-      });
+      outside = await startOutside(port);
       await until(
         'the editor to use the platform again',
         () => ui.shown.find((s) => /answers again: the Local profile is back/.test(s.message)),
@@ -100,6 +95,32 @@ suite('Local platform started outside the editor', () => {
       );
     } finally {
       ui.dispose();
+      await vscode.commands.executeCommand('agentWorkbench.stopLocalPlatform');
+    }
+  });
+
+  test("a request that finds nothing there has the editor say so at once, not at the watch's next turns", async function () {
+    this.timeout(120_000);
+    await useOutside();
+    const ui = scriptedPrompts(await activateExtension());
+    const port = Number(new URL(outside.urls.origin).port);
+    try {
+      await outside.close();
+      const closed = performance.now();
+      // The watch asks every 5 s and says a platform is gone after two failed asks in a row: 5 s at the soonest.
+      await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
+      await treeItems((await activateExtension()).agentsView).catch(() => []);
+      const lost = await until(
+        'the editor to say the platform stopped answering',
+        () => ui.shown.find((s) => /^The local platform at .* stopped answering/.test(s.message)),
+        { timeoutMs: 60_000 },
+      );
+      const ms = performance.now() - closed;
+      assert.ok(lost.message.includes(outside.urls.origin));
+      assert.ok(ms < 4_900, `said ${Math.round(ms)} ms after it stopped, sooner than the watch alone could`);
+    } finally {
+      ui.dispose();
+      outside = await startOutside(port);
       await vscode.commands.executeCommand('agentWorkbench.stopLocalPlatform');
     }
   });

@@ -27,6 +27,9 @@ export class Connection extends Disposable {
    * active profile set or removed. Its clients are then new ones, so what was read (or failed) before is not kept.
    */
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidNotReach = this.register(new Emitter<string>());
+  /** Fires with an origin at which a request found nothing answering (refused, reset, not resolved). */
+  readonly onDidNotReach = this._onDidNotReach.event;
 
   constructor(
     readonly profiles: ProfileStore,
@@ -69,7 +72,10 @@ export class Connection extends Disposable {
   }
 
   private get transport(): Transport {
-    this.transportHolder.value ??= newTransport((entry) => this.log.request(entry));
+    this.transportHolder.value ??= newTransport((entry) => {
+      this.log.request(entry);
+      if (entry.unreachable) this._onDidNotReach.fire(entry.origin);
+    });
     return this.transportHolder.value;
   }
 

@@ -9,6 +9,7 @@ export class AnswerWatch<T> {
   private failures = 0;
   private gone = false;
   private stopped = false;
+  private checking = false;
 
   constructor(
     private readonly ask: () => Promise<T>,
@@ -24,7 +25,27 @@ export class AnswerWatch<T> {
     this.timer = setTimeout(() => void this.check(), this.gone ? this.goneEveryMs : this.everyMs);
   }
 
+  /**
+   * A request to the platform found nothing answering: asks at once rather than at the next turn, so the person
+   * hears of it now. That failed request counts as the first of the two failures.
+   */
+  askNow(): void {
+    if (this.stopped || this.gone || this.checking) return;
+    clearTimeout(this.timer);
+    this.failures = Math.max(this.failures, 1);
+    void this.check();
+  }
+
   private async check(): Promise<void> {
+    this.checking = true;
+    try {
+      await this.checkOnce();
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  private async checkOnce(): Promise<void> {
     let answer: T;
     try {
       answer = await this.ask();

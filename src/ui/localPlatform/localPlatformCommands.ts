@@ -13,6 +13,8 @@ export function registerLocalPlatformCommands(host: LocalPlatformHost, connectio
     }),
     // A platform started outside the editor (npm start, node dist/cli.js serve) that stops says nothing: the host's
     // watch notices, and the editor says so, offers to start one, and takes it up again when it answers again.
+    // A request that finds nothing there is the first sign: the watch asks at once rather than at its next turn.
+    connection.onDidNotReach((origin) => host.notReached(origin)),
     host.onDidLose(({ origin, external }) => {
       const start = vscode.l10n.t('Start Local Platform');
       void prompts

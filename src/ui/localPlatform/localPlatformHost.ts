@@ -144,6 +144,14 @@ export class LocalPlatformHost extends Disposable {
     });
   }
 
+  /**
+   * A request found nothing answering at `origin`: when that is the platform used from outside the editor, it is
+   * asked at once whether it is still there, rather than at the next turn of the watch.
+   */
+  notReached(origin: string): void {
+    if (this.external?.urls.origin === origin) this.watch?.askNow();
+  }
+
   private async doStart(): Promise<LocalPlatformInfo> {
     const config = vscode.workspace.getConfiguration('agentWorkbench.localPlatform');
     const args = [

@@ -183,7 +183,10 @@ describe('transcript viewer: export', () => {
     assert.match(utc, /\| Started \| 5 Jan 2026, 08:00:00 \|/);
     const timed = record();
     timed.turns[1]!.user_input_datetime = '2026-01-05T08:00:03Z';
-    assert.match(transcriptMarkdown(timed, false, { locale: 'en-GB', timeZone: 'UTC' }), /\*\*User\*\* 08:00:03: Where/);
+    assert.match(
+      transcriptMarkdown(timed, false, { locale: 'en-GB', timeZone: 'UTC' }),
+      /\*\*User\*\* 08:00:03: Where/,
+    );
     assert.match(utc, /- Turn times: 5 Jan 2026, 08:00:01\n/);
     assert.doesNotMatch(utc, /CALL\\_TURN|2026-01-05T08/, 'no raw metric names or instants');
     assert.match(transcriptMarkdown(record({ turns: [] })), /Transcript visibility is off/);
