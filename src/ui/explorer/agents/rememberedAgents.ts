@@ -84,11 +84,14 @@ export class RememberedAgents {
     const all = this.state.get<Record<string, Deployment[]>>(DEPLOYMENTS_KEY, {});
     const key = `${profileId}/${d.agentId}`;
     const kept = [...this.deployments(profileId, d.agentId).filter((x) => x.id !== d.id), d].slice(-DEPLOYMENTS_KEPT);
-    await this.state.update(DEPLOYMENTS_KEY, { ...all, [key]: kept });
+    // Both are set before either is awaited: the memento holds a value as soon as it is updated, so a promotion
+    // made right after this one already names where this one went.
+    const writes = [this.state.update(DEPLOYMENTS_KEY, { ...all, [key]: kept })];
     if (from) {
       const steps = this.state.get<Record<string, Record<string, string>>>(STEPS_KEY, {});
-      await this.state.update(STEPS_KEY, { ...steps, [key]: { ...steps[key], [from]: d.environment } });
+      writes.push(this.state.update(STEPS_KEY, { ...steps, [key]: { ...steps[key], [from]: d.environment } }));
     }
+    await Promise.all(writes);
   }
 
   /**
@@ -98,8 +101,10 @@ export class RememberedAgents {
   async forgetDeployments(profileId: string): Promise<void> {
     const keep = <T>(all: Record<string, T>) =>
       Object.fromEntries(Object.entries(all).filter(([key]) => !key.startsWith(`${profileId}/`)));
-    await this.state.update(DEPLOYMENTS_KEY, keep(this.state.get<Record<string, Deployment[]>>(DEPLOYMENTS_KEY, {})));
-    await this.state.update(STEPS_KEY, keep(this.state.get<Record<string, Record<string, string>>>(STEPS_KEY, {})));
+    await Promise.all([
+      this.state.update(DEPLOYMENTS_KEY, keep(this.state.get<Record<string, Deployment[]>>(DEPLOYMENTS_KEY, {}))),
+      this.state.update(STEPS_KEY, keep(this.state.get<Record<string, Record<string, string>>>(STEPS_KEY, {}))),
+    ]);
   }
 
   /** Where the last promotion of this agent's deployment from `from` went, as the platform answered. */
