@@ -6,7 +6,7 @@ import { scriptedPrompts } from '../support/editor/prompts';
 import { call } from '../support/http';
 import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
 import { until } from '../support/until';
-import { answers, byRole, type ChatPanelHandle, openChat, sessionIdOf } from '../support/editor/chatPanel';
+import { answers, byRole, type ChatPanelHandle, greeted, openChat, sessionIdOf } from '../support/editor/chatPanel';
 import { LocalAdmin } from '../support/localAdmin';
 
 suite('Chat playground', () => {
@@ -41,7 +41,7 @@ suite('Chat playground', () => {
     const p = await chat({ mode: 'messaging', streaming: true, ackPaint: true, target: { label: 'Support Desk' } });
     const painted: number[] = [];
     p.onDidPaint(({ rev }) => painted.push(rev));
-    await until('the greeting', () => answers(p).length === 1);
+    await greeted(p);
     await until('the webview to show the conversation', () => painted.length > 0);
     assert.equal(p.snapshot().status.state, 'open');
     assert.ok(p.conversationId, 'the conversation id is known once the agent joined');
@@ -80,7 +80,7 @@ suite('Chat playground', () => {
     const p = await chat({ mode: 'messaging', streaming: true, ackPaint: true });
     const painted: number[] = [];
     p.onDidPaint(({ rev }) => painted.push(rev));
-    await until('the greeting', () => answers(p).length === 1);
+    await greeted(p);
     await until('the webview to show the conversation', () => painted.length > 0);
     await until("the page's own socket", () => p.directChannel.open);
 
@@ -131,7 +131,7 @@ suite('Chat playground', () => {
 
   test("the page's socket carries its paint reports to the panel; any other command sent on it is ignored", async () => {
     const p = await chat({ mode: 'messaging', streaming: false, ackPaint: true });
-    await until('the greeting', () => answers(p).length === 1);
+    await greeted(p);
     await until("the page's own socket", () => p.directChannel.open);
     const painted: number[] = [];
     p.onDidPaint(({ rev }) => painted.push(rev));
@@ -153,7 +153,7 @@ suite('Chat playground', () => {
     this.timeout(240_000);
     await admin.setOptions({ streamDelayMs: 15 });
     const p = await chat({ mode: 'messaging', streaming: true });
-    await until('the greeting', () => answers(p).length === 1);
+    await greeted(p);
     const remaining = async () =>
       (await call<{ faults: Array<{ times?: number }> }>('GET', `${urls.admin}/faults`)).body.faults.reduce(
         (n, f) => n + (f.times ?? 0),
@@ -220,7 +220,7 @@ suite('Chat playground', () => {
   test('a message the platform drops over its rate limit (no echo) is marked after a while, with Send again, which gets it through', async function () {
     this.timeout(60_000);
     const p = await chat({ mode: 'messaging', streaming: false });
-    await until('the greeting', () => answers(p).length === 1);
+    await greeted(p);
     // A first message echoed: a missing echo means something only once the platform is seen to echo. Then a
     // second passes, so that the limit's window starts afresh.
     await p.send('Hello');
@@ -268,7 +268,7 @@ suite('Chat playground', () => {
 
   test('handoff and session end are shown', async () => {
     const p = await chat({ mode: 'messaging', streaming: false });
-    await until('the greeting', () => answers(p).length === 1);
+    await greeted(p);
     await p.send('Can I talk to a person please?');
     await until('the handoff', () => p.snapshot().status.handoff);
     await until('the person', () => byRole(p, 'liveAgent').length > 0);
@@ -286,7 +286,7 @@ suite('Chat playground', () => {
 
   test('"Error: Session not found": the conversation goes on in a new session, and the old session\'s end does not close the panel', async () => {
     const p = await chat({ mode: 'messaging', streaming: false });
-    await until('the greeting', () => answers(p).length === 1);
+    await greeted(p);
     const first = sessionIdOf(p);
     const before = p.conversationId;
     await admin.addFault({ family: 'messaging', messagingError: 'session-not-found', path: first, times: 1 });
@@ -308,7 +308,7 @@ suite('Chat playground', () => {
     await settings.update('clientEventNames', { userMessage: 'USER_TEXT' }, vscode.ConfigurationTarget.Global);
     try {
       const p = await chat({ mode: 'messaging', streaming: false });
-      await until('the greeting', () => answers(p).length === 1);
+      await greeted(p);
       await p.send('Hello');
       const sent = await until('the message in the inspector', () =>
         p.snapshot(Number.MAX_SAFE_INTEGER).inspector.find((e) => e.direction === 'out' && /Hello/.test(e.json)),
@@ -322,7 +322,7 @@ suite('Chat playground', () => {
 
   test("a system error is shown, and the session carries out the spec's client action itself and says so", async () => {
     const p = await chat({ mode: 'messaging', streaming: false });
-    await until('the greeting', () => answers(p).length === 1);
+    await greeted(p);
     await admin.addFault({ family: 'messaging', messagingError: 'response-failed', times: 1 });
     await p.send('Do you deliver on Sundays?');
     const error = await until('the system error', () => byRole(p, 'system').find((l) => l.error));
@@ -375,7 +375,7 @@ suite('Chat playground', () => {
         branchId: 'br_support_main',
       });
       assert.equal(p.panel.title, 'Chat: Support Desk (main)');
-      await until('the greeting', () => answers(p).length === 1);
+      await greeted(p);
 
       await vscode.workspace.fs.createDirectory(plain);
       assert.equal(await vscode.commands.executeCommand('agentWorkbench.openChat', plain), undefined);
@@ -394,7 +394,7 @@ suite('Chat playground', () => {
       asrLanguage: 'en-US',
       ttsLanguage: 'en-GB',
     });
-    await until('the greeting', () => answers(p).length === 1);
+    await greeted(p);
     const inspector = () => p.snapshot(Number.MAX_SAFE_INTEGER).inspector;
     assert.deepEqual(JSON.parse(inspector().find((e) => e.label === 'POST chat/create')!.json), {
       integration_attributes: { customer_tier: 'gold' },
@@ -419,7 +419,7 @@ suite('Chat playground', () => {
 
   test('Chat API: a turn the platform accepted with an answer it could not read is not reported as failed; a close that failed leaves the conversation open and can be tried again', async () => {
     const p = await chat({ mode: 'chatApi', target: { label: 'Unreadable' } });
-    await until('the greeting', () => answers(p).length === 1);
+    await greeted(p);
     // The platform carries out the turn and answers 200 without end_conversation.
     await admin.addFault({
       family: 'runtime',
@@ -503,7 +503,7 @@ suite('Chat playground', () => {
     const p = await chat({ mode: 'messaging', streaming: false, ackPaint: true, target: { label: 'Hide and show' } });
     const paints: Array<{ rev: number; elements: number }> = [];
     p.onDidPaint(({ rev, elements }) => paints.push({ rev, elements }));
-    await until('the greeting', () => answers(p).length === 1);
+    await greeted(p);
     await until('the greeting in the page', () => paints.some((e) => e.elements > 0));
 
     // Another editor in the panel's group hides it: its webview is discarded.
@@ -553,7 +553,7 @@ suite('Chat playground', () => {
 
   test('an event the client does not know is shown in the inspector, and the conversation goes on', async () => {
     const p = await chat({ mode: 'messaging', streaming: false });
-    await until('the greeting', () => answers(p).length === 1);
+    await greeted(p);
     await admin.sendSessionEvent(sessionIdOf(p), {
       type: 'EVENT_TYPE_SURVEY_OFFERED',
       payload: { survey: 'csat', scale: 5 },

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChatLine, ChatSnapshot } from '../../../src/protocol/chat';
+import { until } from '../until';
 
 /** What Open Chat returns: the panel, as the integration suites drive it (the webview posts the same commands). */
 export interface ChatPanelHandle {
@@ -36,4 +37,19 @@ export function sessionIdOf(p: ChatPanelHandle): string {
   const entry = p.snapshot(Number.MAX_SAFE_INTEGER).inspector.find((e) => e.label === 'session');
   if (!entry) throw new Error('no session in the inspector');
   return (JSON.parse(entry.json) as { session_id: string }).session_id;
+}
+
+/**
+ * Waits for the agent's greeting (the first complete answer). A failure says what the panel showed: its status,
+ * its lines and the inspector's last entries, so a greeting that never came can be told from a slow one.
+ */
+export function greeted(p: ChatPanelHandle, what = 'the greeting', timeoutMs = 20_000): Promise<true> {
+  return until(what, () => answers(p).length === 1, {
+    timeoutMs,
+    detail: () => {
+      const s = p.snapshot(Number.MAX_SAFE_INTEGER);
+      const last = s.inspector.slice(-8).map((e) => `${e.label} ${e.json.slice(0, 200)}`);
+      return `status ${JSON.stringify(s.status)}; lines ${JSON.stringify(s.lines.map((l) => [l.role, l.text.slice(0, 60), l.streaming ?? false]))}; inspector ${JSON.stringify(last)}`;
+    },
+  });
 }
