@@ -1,3 +1,4 @@
+import { LOCAL_PROFILE_ID } from './client/profile';
 import * as vscode from 'vscode';
 import { DisposableStore, LeakTracker, setDisposableTracker } from './core/disposable';
 import { Connection } from './ui/connection/connection';
@@ -135,6 +136,10 @@ function start(context: vscode.ExtensionContext): Running {
     registerReplayCommands(context.extensionUri, connection, log, models),
     registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree, models),
     registerSaveAsTest(),
+    // A local platform whose data is new (a restart without a data folder) no longer has the deployments kept here.
+    localPlatform.onDidChange((lp) => {
+      if (lp?.dataId) void agentsView.remembered.platformData(LOCAL_PROFILE_ID, lp.dataId);
+    }),
   ])
     store.add(registration);
   // File mirror: source control, quick diff against the base, file decorations and sync status.

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type {
   ClockReply,
   ConnectionReply,
@@ -32,6 +33,8 @@ export function createAdminRouter(platform: Platform): Router {
       keys: LOCAL_KEYS,
       connectors: LOCAL_CONNECTORS,
       projects: localProjects(platform),
+      // Data saved before data ids were kept gets one now.
+      dataId: (platform.state.dataId ??= randomUUID()),
     } satisfies ConnectionReply,
   }));
   r.post('/reset', (ctx) => {

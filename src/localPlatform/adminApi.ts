@@ -44,6 +44,8 @@ export interface ConnectionReply {
   connectors: typeof LOCAL_CONNECTORS;
   /** Every project of the account with its runtime keys and the agent it serves; the first is `projectId`'s. */
   projects: LocalProjectCredentials[];
+  /** Which data the platform holds: another id after a reset, a new seed or a restart without a data folder. */
+  dataId: string;
 }
 
 /** `POST /reset`: the state seeded again, faults cleared, the clock back to the wall clock. */

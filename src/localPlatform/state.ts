@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type AgentsState, emptyAgentsState, type Environment } from './agents/model';
 
 /** Everything the local platform knows. Plain JSON, so it can be persisted and reset. */
@@ -140,6 +141,11 @@ export interface PlatformState {
   families: Record<string, unknown>;
   /** Id counters, so ids stay deterministic for a seed. */
   counters: Record<string, number>;
+  /**
+   * Made afresh with the data (a seed, a reset): an editor that finds another one knows the ids it kept from
+   * this platform (deployments, promotion steps) no longer name the same things. Absent in data saved before.
+   */
+  dataId?: string;
 }
 
 export function emptyState(): PlatformState {
@@ -154,5 +160,6 @@ export function emptyState(): PlatformState {
     conversations: [],
     families: {},
     counters: {},
+    dataId: randomUUID(),
   };
 }

@@ -14,6 +14,8 @@ export interface LocalPlatformInfo {
   credentials: LocalPlatformCredentials;
   /** True when it runs outside the editor (for example started by `npm start`): stopping only lets go of it. */
   external: boolean;
+  /** Which data it holds: another id after a reset or a restart without a data folder. */
+  dataId?: string;
 }
 
 /** Reads a running local platform's addresses and demo credentials from its admin API. */
@@ -26,7 +28,11 @@ export async function probeExternal(origin: string, signal?: AbortSignal): Promi
   if (!res.ok)
     throw new Error(vscode.l10n.t('{0} answered HTTP {1}: it does not look like a local platform.', base, res.status));
   const body = (await res.json().catch(() => undefined)) as
-    ({ bases?: Record<'runtime' | 'build' | 'messaging', string> } & Partial<LocalPlatformCredentials>) | undefined;
+    | ({
+        bases?: Record<'runtime' | 'build' | 'messaging', string>;
+        dataId?: unknown;
+      } & Partial<LocalPlatformCredentials>)
+    | undefined;
   if (
     !body?.bases?.runtime ||
     !body.bases.build ||
@@ -40,6 +46,7 @@ export async function probeExternal(origin: string, signal?: AbortSignal): Promi
   }
   return {
     external: true,
+    ...(typeof body.dataId === 'string' ? { dataId: body.dataId } : {}),
     urls: {
       origin: base,
       runtime: base + body.bases.runtime,

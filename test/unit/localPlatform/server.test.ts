@@ -122,4 +122,32 @@ describe('local platform persistence', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('says which data it holds: the same id after a restart with its data folder, another after a reset or without one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lp-data-'));
+    const dataId = async (admin: string) => (await call<{ dataId: string }>('GET', `${admin}/connection`)).body.dataId;
+    try {
+      const first = await startLocalPlatform({ dataDir: dir, seed: 'base', streamDelayMs: 0 });
+      const kept = await dataId(first.urls.admin);
+      assert.match(kept, /^[0-9a-f-]{36}$/);
+      first.platform.mutated();
+      await first.close();
+      const second = await startLocalPlatform({ dataDir: dir, seed: 'base', streamDelayMs: 0 });
+      assert.equal(await dataId(second.urls.admin), kept, 'the same data, read back from its folder');
+      await call('POST', `${second.urls.admin}/reset`, { body: { seed: 'base' } });
+      assert.notEqual(await dataId(second.urls.admin), kept, 'a reset makes the data afresh');
+      await second.close();
+      const inMemory = await startLocalPlatform({ seed: 'base', streamDelayMs: 0 });
+      const again = await startLocalPlatform({ seed: 'base', streamDelayMs: 0 });
+      assert.notEqual(
+        await dataId(inMemory.urls.admin),
+        await dataId(again.urls.admin),
+        'no folder: new data each start',
+      );
+      await inMemory.close();
+      await again.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

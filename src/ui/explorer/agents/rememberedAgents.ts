@@ -4,6 +4,8 @@ import type { Deployment } from '../../../contract/agents';
 const AGENTS_KEY = 'agentWorkbench.rememberedAgents';
 const BRANCHES_KEY = 'agentWorkbench.rememberedBranches';
 const DEPLOYMENTS_KEY = 'agentWorkbench.keptDeployments';
+/** Per profile, the data id of the platform the deployments were kept from (local platforms say theirs). */
+const DATA_KEY = 'agentWorkbench.keptFromData';
 const STEPS_KEY = 'agentWorkbench.promoteSteps';
 /** Deployments kept per agent: enough for a history, few enough to keep the workspace state small. */
 const DEPLOYMENTS_KEPT = 50;
@@ -104,6 +106,20 @@ export class RememberedAgents {
     await Promise.all([
       this.state.update(DEPLOYMENTS_KEY, keep(this.state.get<Record<string, Deployment[]>>(DEPLOYMENTS_KEY, {}))),
       this.state.update(STEPS_KEY, keep(this.state.get<Record<string, Record<string, string>>>(STEPS_KEY, {}))),
+    ]);
+  }
+
+  /**
+   * Tells which data a profile's platform holds now (a local platform's data id). When it is not the data the
+   * deployments were kept from (a reset, or a restart without a data folder), they are forgotten: their ids no
+   * longer name the same deployments.
+   */
+  async platformData(profileId: string, dataId: string): Promise<void> {
+    const seen = this.state.get<Record<string, string>>(DATA_KEY, {});
+    if (seen[profileId] === dataId) return;
+    await Promise.all([
+      this.forgetDeployments(profileId),
+      this.state.update(DATA_KEY, { ...seen, [profileId]: dataId }),
     ]);
   }
 
