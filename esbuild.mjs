@@ -7,6 +7,11 @@ import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { mcpWithoutAjv, undiciOneParser, undiciPoolOnly, zodEnglishOnly } from './scripts/lib/bundleTrims.mjs';
+import {
+  sharedLibraryEntries,
+  sharedLibraryEntryPoints,
+  sharedLibraryImports,
+} from './scripts/lib/sharedLibraries.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -121,6 +126,7 @@ const configs = [
     external: ['vscode'],
     // Keep the local platform out of the extension bundle: it is loaded on demand.
     mainFields: ['module', 'main'],
+    plugins: [sharedLibraryImports, ...common.plugins],
   },
   {
     ...common,
@@ -132,7 +138,19 @@ const configs = [
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    plugins: [...common.plugins, cliCommandBundles],
+    plugins: [sharedLibraryImports, ...common.plugins, cliCommandBundles],
+  },
+  {
+    ...common,
+    // The libraries more than one of the bundles above use, one bundle each, which those require (see
+    // scripts/lib/sharedLibraries.mjs).
+    entryPoints: sharedLibraryEntryPoints,
+    outdir: 'dist',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    plugins: [sharedLibraryEntries, ...common.plugins],
   },
   ...(panels.length
     ? [
@@ -141,6 +159,11 @@ const configs = [
           entryPoints: Object.fromEntries(panels.map((p) => [p, join(webviewDir, p, 'main.ts')])),
           outdir: 'dist/webview',
           format: 'esm',
+          // The apps share lit, the elements and the virtualizer: one copy of each, in chunks the apps import
+          // (dist/webview/chunk-*.js). A page's module script imports them with its own nonce, so the content
+          // security policy stays as it is.
+          splitting: true,
+          chunkNames: 'chunk-[hash]',
           platform: 'browser',
           target: 'es2022',
           loader: { '.css': 'text', '.ttf': 'file' },
@@ -164,6 +187,11 @@ const configs = [
       ]
     : []),
 ];
+
+// Two entries of dist/ with one name would write one file.
+const distNames = configs.filter((c) => c.outdir === 'dist').flatMap((c) => Object.keys(c.entryPoints));
+const twice = distNames.filter((name, i) => distNames.indexOf(name) !== i);
+if (twice.length) throw new Error(`two bundles would be written as dist/${twice[0]}.js`);
 
 function sizeReport(metafile) {
   const rows = Object.entries(metafile.outputs)

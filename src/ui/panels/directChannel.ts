@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import * as vscode from 'vscode';
-import { type WebSocket, WebSocketServer } from 'ws';
+import type * as Ws from 'ws';
 import { Disposable, toDisposable } from '../../core/disposable';
 import { Emitter } from '../../core/event';
 
@@ -24,7 +24,7 @@ const HEARTBEAT_MS = 15_000;
  * opened, the panel keeps posting messages as before.
  */
 export class DirectChannel extends Disposable {
-  private socket: WebSocket | undefined;
+  private socket: Ws.WebSocket | undefined;
   private readonly _onDidOpen = this.register(new Emitter<void>());
   private readonly _onDidClose = this.register(new Emitter<void>());
   private readonly _onDidReceive = this.register(new Emitter<unknown>());
@@ -90,7 +90,7 @@ export class DirectChannel extends Disposable {
   }
 
   /** A page connected with this channel's token; a page loaded again replaces the one before. */
-  accept(socket: WebSocket): void {
+  accept(socket: Ws.WebSocket): void {
     // The panel closed while the page was connecting.
     if (this.isDisposed) return void socket.terminate();
     const before = this.socket;
@@ -145,6 +145,9 @@ class ChannelHub {
     this.address = ChannelHub.externalAddress(port);
     // Failures of the server after it listens never stop the extension host.
     server.on('error', () => undefined);
+    // ws is required with the first channel, not at activation (dist/ws.js, which the client shares).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { WebSocketServer } = require('ws') as typeof Ws;
     const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_REPORT_BYTES });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on('error', () => socket.destroy());

@@ -1,8 +1,16 @@
-import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
+import type * as JsoncParser from 'jsonc-parser';
 import * as vscode from 'vscode';
 
 // What is wrong with JSON a person typed, at a line and column and in words, rather than the parser's
 // "Unexpected token } in JSON at position 37".
+
+/** jsonc-parser, required on the first check rather than at activation (dist/jsonc-parser.js). */
+let jsonc: typeof JsoncParser | undefined;
+function parser(): typeof JsoncParser {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  jsonc ??= require('jsonc-parser') as typeof JsoncParser;
+  return jsonc;
+}
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
@@ -22,11 +30,11 @@ function completeBefore(text: string, offset: number): boolean {
 }
 
 /** What to fix for one parse error, said of the text at its place. */
-function fixOf(text: string, e: ParseError): string {
+function fixOf(text: string, e: JsoncParser.ParseError): string {
   const at = text.slice(e.offset, e.offset + Math.max(1, e.length));
   const previous = text.slice(0, e.offset).trimEnd().slice(-1);
   // The error's name (the enum is const, so read by name).
-  const code = printParseErrorCode(e.error);
+  const code = parser().printParseErrorCode(e.error);
   if ((at.startsWith('}') || at.startsWith(']')) && previous === ',')
     return vscode.l10n.t('remove the comma before {0}', at.charAt(0));
   if (code === 'EndOfFileExpected' || completeBefore(text, e.offset))
@@ -72,8 +80,8 @@ function fixOf(text: string, e: ParseError): string {
  * before }". Undefined when the text parses (or is empty, which the caller says in its own words).
  */
 export function jsonProblem(text: string): string | undefined {
-  const errors: ParseError[] = [];
-  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const errors: JsoncParser.ParseError[] = [];
+  parser().parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
   if (!first) return undefined;
   const { line, column } = lineAndColumn(text, first.offset);
