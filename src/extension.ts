@@ -1,6 +1,7 @@
 import { LOCAL_PROFILE_ID } from './client/profile';
 import * as vscode from 'vscode';
 import { DisposableStore, LeakTracker, setDisposableTracker } from './core/disposable';
+import type { Event } from './core/event';
 import { Connection } from './ui/connection/connection';
 import { registerConnectionCommands } from './ui/connection/connectionCommands';
 import { ProfileStore } from './ui/connection/profileStore';
@@ -49,6 +50,11 @@ export interface TestingApi {
   languageModelTools(): ReadonlyMap<string, EditorLanguageModelTool>;
   /** Forgets the deployments kept for a profile, as after its platform's data was reset (the local platform's admin reset). */
   forgetKeptDeployments(profileId: string): Promise<void>;
+  /**
+   * Calls `listener` each time the agent folder checks hand diagnostics to VS Code (the files whose diagnostics
+   * changed, when, and when the keystroke they answer reached the extension host), for the benchmarks.
+   */
+  onDiagnosticsHandedOver(listener: (e: HandOver) => void): vscode.Disposable;
 }
 import { registerChatCommands } from './ui/panels/chat/chatCommands';
 import { openWalkthroughOnFirstStart } from './ui/walkthrough';
@@ -61,6 +67,7 @@ import { MirrorDocuments, registerMirrorDocuments } from './ui/workspace/mirrorD
 import { type SourceControlSnapshot, SourceControls } from './ui/workspace/sourceControls';
 import { registerSyncCommands } from './ui/workspace/syncCommands';
 import { registerAgentDiagnostics } from './ui/diagnostics/registerDiagnostics';
+import type { HandOver } from './ui/diagnostics/agentLint';
 import { RealtimeConfigSchemaCheck } from './ui/diagnostics/realtimeConfigSchema';
 import { ConversationTests } from './ui/testing/conversationTests';
 import { promotionGate } from './ui/testing/promotionGate';
@@ -87,6 +94,7 @@ interface Running {
   readonly store: DisposableStore;
   readonly localPlatform: LocalPlatformHost;
   readonly agentsView: vscode.TreeDataProvider<unknown>;
+  readonly diagnosticsHandedOver: Event<HandOver>;
   readonly viewState: TestingApi['viewState'];
   readonly sourceControl: TestingApi['sourceControl'];
   readonly conversationTests: ConversationTests;
@@ -145,12 +153,13 @@ function start(context: vscode.ExtensionContext): Running {
   // File mirror: source control, quick diff against the base, file decorations and sync status.
   const mirrorDocuments = store.add(new MirrorDocuments(agentFolders));
   const sourceControls = store.add(new SourceControls(agentFolders, mirrorDocuments));
+  const agentDiagnostics = registerAgentDiagnostics(context.extensionUri, profiles, vault);
   for (const registration of [
     registerMirrorDocuments(mirrorDocuments),
     registerSyncCommands(connection, sourceControls, mirrorDocuments, models),
     registerBranchCommands(connection, models, agentFolders),
     registerOpenBehaviorCommand(connection, agentFolders),
-    registerAgentDiagnostics(context.extensionUri, profiles, vault),
+    agentDiagnostics,
     new RealtimeConfigSchemaCheck(models),
   ])
     store.add(registration);
@@ -187,6 +196,7 @@ function start(context: vscode.ExtensionContext): Running {
     conversationTests,
     languageModelTools: languageModelTools.tools,
     remembered: agentsView.remembered,
+    diagnosticsHandedOver: agentDiagnostics.onDidHandOver,
     activationTimeMs,
   };
 }
@@ -220,6 +230,10 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     conversationTests: () => current().conversationTests,
     languageModelTools: () => current().languageModelTools,
     forgetKeptDeployments: (profileId) => current().remembered.forgetDeployments(profileId),
+    onDiagnosticsHandedOver: (listener) => {
+      const sub = current().diagnosticsHandedOver(listener);
+      return new vscode.Disposable(() => sub.dispose());
+    },
     trackDisposables: () => {
       const leaks = new LeakTracker();
       const previous = setDisposableTracker(leaks);

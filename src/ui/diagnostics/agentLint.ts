@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../../core/disposable';
+import { Emitter } from '../../core/event';
 import type { AgentFileInput, LintConfig, LintSession, Problem } from '../../lint/runtime';
 import { AGENT_MANIFEST } from '../../workspace/agentManifest';
 import { lintRuntime } from '../lintRuntime';
@@ -22,6 +23,14 @@ const DURATIONS_KEPT = 5;
 /** How far up from a file an agent folder's agent.json is looked for. */
 const MAX_DEPTH = 6;
 
+/** Diagnostics handed to VS Code (`performance.now()` times). */
+export interface HandOver {
+  uris: readonly vscode.Uri[];
+  at: number;
+  /** When the extension host told of the first keystroke this check answers; undefined for other checks. */
+  typedAt?: number;
+}
+
 interface FolderState {
   root: string;
   /** Made on the first check, so the checks' bundle loads only when a folder is checked. */
@@ -32,6 +41,8 @@ interface FolderState {
   timer?: ReturnType<typeof setTimeout>;
   /** A check is asked for right after a keystroke and has not started yet. */
   queued?: boolean;
+  /** When the extension host told of the first keystroke not checked yet (`performance.now()`). */
+  typedAt?: number;
   /** How long the last few checks after a keystroke took, in ms, the newest last. */
   durations: number[];
   /**
@@ -71,6 +82,12 @@ export class AgentLint extends Disposable {
   private readonly fixes = new Map<string, Array<{ diagnostic: vscode.Diagnostic; fix: LintFix }>>();
   /** Read on the first check, and again after a profile or a secret changed. */
   private credentials: Promise<string[]> | undefined;
+  private readonly _onDidHandOver = this.register(new Emitter<HandOver>());
+  /**
+   * Fires right after diagnostics are handed to VS Code: the files whose diagnostics changed, when, and when the
+   * first keystroke they answer reached the extension host.
+   */
+  readonly onDidHandOver = this._onDidHandOver.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -146,6 +163,7 @@ export class AgentLint extends Disposable {
     const root = this.agentFolderOf(uri);
     if (!root || this.isDisposed) return;
     const state = this.stateOf(root);
+    if (when === 'typing') state.typedAt ??= performance.now();
     const typical = typicalMs(state.durations) ?? state.wholeMs ?? TYPING_DELAY_MS;
     const delay = when !== 'typing' ? when : typical <= QUICK_CHECK_MS ? 0 : Math.min(TYPING_DELAY_MS, typical);
     // A closed document's unsaved text is gone: the file on disk is what counts again.
@@ -221,13 +239,16 @@ export class AgentLint extends Disposable {
     // A document not yet saved to disk is checked too.
     for (const [p, text] of open) if (!state.disk.some((f) => f.path === p)) files.push({ path: p, text });
     const credentials = await this.credentials;
+    // The keystrokes typed until now are the ones this check answers.
+    const typedAt = state.typedAt;
+    state.typedAt = undefined;
     state.session ??= new runtime.LintSession();
     const started = performance.now();
     const problems = state.session.lint(files, state.config, credentials);
     const took = performance.now() - started;
     if (whole) state.wholeMs = took;
     else state.durations = [...state.durations, took].slice(-DURATIONS_KEPT);
-    this.publish(state, problems);
+    this.publish(state, problems, typedAt);
     return problems;
   }
 
@@ -238,7 +259,7 @@ export class AgentLint extends Disposable {
     return runtime.withSeverities(config, runtime.readSeverities(setting, 'agentWorkbench.lint.rules', []));
   }
 
-  private publish(state: FolderState, problems: readonly Problem[]): void {
+  private publish(state: FolderState, problems: readonly Problem[], typedAt: number | undefined): void {
     const folder = vscode.Uri.file(state.root);
     const byFile = new Map<string, Problem[]>();
     for (const p of problems) {
@@ -272,6 +293,12 @@ export class AgentLint extends Disposable {
     }
     if (changed.length === 1) this.collection.set(changed[0]![0], changed[0]![1]);
     else if (changed.length > 1) this.collection.set(changed);
+    if (changed.length > 0)
+      this._onDidHandOver.fire({
+        uris: changed.map(([uri]) => uri),
+        at: performance.now(),
+        ...(typedAt ? { typedAt } : {}),
+      });
   }
 
   override dispose(): void {

@@ -27,7 +27,7 @@ export function registerAgentDiagnostics(
   extensionUri: vscode.Uri,
   profiles: ProfileStore,
   vault: SecretVault,
-): vscode.Disposable {
+): vscode.Disposable & { readonly onDidHandOver: AgentLint['onDidHandOver'] } {
   const store = new DisposableStore();
   const lint = store.add(new AgentLint(extensionUri, () => workspaceCredentials(profiles, vault)));
   store.add(vault.onDidChange(() => lint.credentialsChanged()));
@@ -55,5 +55,5 @@ export function registerAgentDiagnostics(
       }),
     ),
   );
-  return store;
+  return { dispose: () => store.dispose(), onDidHandOver: lint.onDidHandOver };
 }

@@ -53,8 +53,9 @@ export class ConversationTests extends Disposable {
     };
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(`${SETTINGS}.include`) && this.discovered)
-          void this.controller.refreshHandler?.(new vscode.CancellationTokenSource().token);
+        if (!e.affectsConfiguration(`${SETTINGS}.include`)) return;
+        this.includeRead = undefined;
+        if (this.discovered) void this.controller.refreshHandler?.(new vscode.CancellationTokenSource().token);
       }),
     );
     this.register(vscode.workspace.onDidChangeTextDocument((e) => this.edited(e.document)));
@@ -65,8 +66,13 @@ export class ConversationTests extends Disposable {
     void this.makeProfiles();
   }
 
+  /** The setting as last read: every keystroke in any document asks whether it is a test file. */
+  private includeRead: string | undefined;
+
   private get include(): string {
-    return vscode.workspace.getConfiguration(SETTINGS).get<string>('include', '**/tests/*.yaml') || '**/tests/*.yaml';
+    this.includeRead ??=
+      vscode.workspace.getConfiguration(SETTINGS).get<string>('include', '**/tests/*.yaml') || '**/tests/*.yaml';
+    return this.includeRead;
   }
 
   private get concurrency(): number {
