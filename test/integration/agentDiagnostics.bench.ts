@@ -76,7 +76,7 @@ suite('Agent folder check figures', function () {
     const openToEvent: number[] = [];
     const toldToShown: number[] = [];
     let behavior: vscode.Uri | undefined;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       const folder = join(dir, `agent-${i}`);
       await writeBenchFolder(folder);
       behavior = vscode.Uri.file(join(folder, 'behavior.md'));

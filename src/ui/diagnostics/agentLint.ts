@@ -170,9 +170,10 @@ export class AgentLint extends Disposable {
     if (closed) state.disk = undefined;
     if (state.timer) clearTimeout(state.timer);
     state.timer = undefined;
-    if (delay === 0 && when === 'typing') {
-      // Right after the change event rather than on a timer, which on a busy editor waits behind other work; the
-      // keystrokes that come before it starts are checked together, with the newest text.
+    if (delay === 0) {
+      // Right after the event (a keystroke, a file opened) rather than on a timer, which on a busy editor waits
+      // behind other work (an opened file sets other extensions to work too); the events that come before it
+      // starts are checked together, with the newest text.
       if (state.queued) return;
       state.queued = true;
       queueMicrotask(() => {
