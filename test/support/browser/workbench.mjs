@@ -203,6 +203,14 @@ export async function chooseMenuItem(page, title) {
 
 /** Opens the context menu of a locator (right click) and returns the menu's item titles. */
 export async function openContextMenu(page, target) {
+  // The tooltip of the row the pointer rests on (a tree item's hover) can lie over the target and take the click:
+  // the pointer leaves it first, and the tooltip is let go.
+  await page.mouse.move(0, 0);
+  await page
+    .locator('.context-view .workbench-hover, .context-view .monaco-hover')
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 })
+    .catch(() => {});
   await target.click({ button: 'right' });
   const menu = page.locator('.context-view .monaco-menu');
   await menu.waitFor();
