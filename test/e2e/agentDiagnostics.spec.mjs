@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openWorkbench, runCommand, screenshot, step } from '../support/browser/workbench.mjs';
+import { openFileAtEnd, openWorkbench, runCommand, screenshot, step } from '../support/browser/workbench.mjs';
 
 const MANIFEST = JSON.stringify(
   { agentId: 'ag_support', name: 'Support Desk', profile: 'local', branch: { branchId: 'br_main', name: 'main' } },
@@ -33,13 +33,7 @@ describe('Diagnostics of an agent folder in the Problems panel', { timeout: 300_
   it('secret, personal-data: a problem typed into a topic appears in the Problems panel with its rule id', async () => {
     const { page } = wb;
     await step(page, 'agent-diagnostics', async () => {
-      await runCommand(page, 'Go to File...');
-      await page.locator('.quick-input-widget input.input').fill('returns.md');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'returns.md' }).first().waitFor();
-      await page.keyboard.press('Enter');
-      await page.locator('.tab.active', { hasText: 'returns.md' }).waitFor();
-      await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
-      await page.keyboard.press('Control+End');
+      await openFileAtEnd(page, 'returns.md');
       await page.keyboard.type('\nWrite to jane.doe@acme-stores.co.uk or use key sk-proj-abcdefghijklmnopqrstuvwx12');
 
       await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');

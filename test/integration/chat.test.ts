@@ -504,7 +504,9 @@ suite('Chat playground', () => {
     const paints: Array<{ rev: number; elements: number }> = [];
     p.onDidPaint(({ rev, elements }) => paints.push({ rev, elements }));
     await greeted(p);
-    await until('the greeting in the page', () => paints.some((e) => e.elements > 0));
+    await until('the greeting in the page', () => paints.some((e) => e.elements > 0), {
+      detail: () => `paints ${JSON.stringify(paints)}; panel visible ${p.panel.visible}; ${answers(p).length} answers`,
+    });
 
     // Another editor in the panel's group hides it: its webview is discarded.
     const doc = await vscode.workspace.openTextDocument({ language: 'plaintext' });

@@ -133,6 +133,17 @@ export async function runCommand(page, title) {
   }
 }
 
+/** Opens a workspace file by name with Go to File, as a person does, and puts the cursor at its end. */
+export async function openFileAtEnd(page, name) {
+  await runCommand(page, 'Go to File...');
+  await page.locator('.quick-input-widget input.input').fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: name }).waitFor();
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+End');
+}
+
 /** The notification toast that contains `text` (string or RegExp). */
 export function notification(page, text) {
   return page.locator('.notifications-toasts .notification-toast', { hasText: text });
