@@ -7,6 +7,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import {
   chooseMenuItem,
   notification,
+  notificationShown,
   openContextMenu,
   openWorkbench,
   resetWorkbench,
@@ -133,7 +134,14 @@ describe('Edit, push, publish and chat', { timeout: 600_000 }, () => {
       await widget.locator('.quick-input-title', { hasText: `Publish ${first} to sandbox` }).waitFor();
       await widget.locator('input.input').fill(`The agent is now ${after}`);
       await page.keyboard.press('Enter');
-      await notification(page, `${first} now serves version`).first().waitFor({ timeout: 60_000 });
+      // The report of the publish, or the chat's first question over it when the chat follows at once (a dialog
+      // hides the toasts): the report is then looked for under the bell once the chat is open.
+      const report = notification(page, `${first} now serves version`).first();
+      await report
+        .or(page.locator('.monaco-dialog-box', { hasText: `${first} is served by project` }))
+        .or(page.locator('.quick-input-widget .quick-input-title', { hasText: 'Open Chat' }))
+        .first()
+        .waitFor({ timeout: 60_000 });
     });
 
     await step(page, 'edit-publish-chat-chat', async () => {
@@ -181,6 +189,11 @@ describe('Edit, push, publish and chat', { timeout: 600_000 }, () => {
       const [user, agent] = [await rgb('.line.user'), await rgb('.line.agent')];
       assert.ok(Math.max(...user) - Math.min(...user) > 12, `the person's line is tinted: rgb ${user}`);
       assert.notDeepEqual(user, agent, 'the agent line has another background');
+    });
+
+    await step(page, 'edit-publish-chat-report', async () => {
+      // The publish was reported, as a toast or, once the chat's question hid it, under the bell.
+      await notificationShown(page, `${first} now serves version`);
     });
   });
 });
