@@ -160,7 +160,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerBranchCommands(connection, models, agentFolders),
     registerOpenBehaviorCommand(connection, agentFolders),
     agentDiagnostics,
-    new RealtimeConfigSchemaCheck(models),
+    new RealtimeConfigSchemaCheck(context.extensionUri, models),
   ])
     store.add(registration);
   // The assistant tools as language model tools: registered by name here, their code loaded on first use.

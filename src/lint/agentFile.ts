@@ -1,3 +1,6 @@
+import * as jsonc from 'jsonc-parser';
+import { jsonSyntaxProblem } from '../core/jsonSyntax';
+import { plainL10n } from '../core/l10n';
 import { AGENT_MANIFEST } from '../workspace/agentManifest';
 import { KNOWLEDGE_DIR, kindOfPath } from '../workspace/layout';
 import { isUnreadable, parseTopic } from '../workspace/serializer';
@@ -28,8 +31,11 @@ export interface ParsedFile {
   path: string;
   text: string;
   kind: FileKind;
-  /** Set when the file cannot be checked further: what is wrong and where. */
-  unreadable?: { message: string; start: number; end: number };
+  /**
+   * Set when the file cannot be checked further: what is wrong and where; `json` when it is JSON that does not
+   * parse (which an editor's JSON language support marks too).
+   */
+  unreadable?: { message: string; start: number; end: number; json?: true };
   topic?: TopicParts;
   /** The value of a JSON file (agent.json, real-time configs) that parses. */
   json?: unknown;
@@ -72,20 +78,23 @@ function parseTopicParts(path: string, text: string): Pick<ParsedFile, 'topic' |
   };
 }
 
-/** Where a JSON.parse error is, from its message ("... at position 12"). */
-function jsonErrorOffset(message: string, text: string): number {
-  const m = /position (\d+)/.exec(message);
-  return m ? Math.min(Number(m[1]), text.length) : 0;
-}
-
+/**
+ * A JSON file's value, or where it first goes wrong in words ("line 2, column 5: a comma is expected between two
+ * entries"), never the parser's own text, which quotes a piece of the file (it could be a secret).
+ */
 function parseJson(text: string): Pick<ParsedFile, 'json' | 'unreadable'> {
   try {
     return { json: JSON.parse(text) as unknown };
-  } catch (err) {
-    // Node quotes a piece of the text in some messages: it could be a secret, so it is left out.
-    const message = (err as Error).message.replace(/, "[\s\S]*" is not valid JSON$/, '');
-    const at = jsonErrorOffset(message, text);
-    return { unreadable: { message: `not valid JSON: ${message}`, start: at, end: Math.max(at, lineEnd(text, at)) } };
+  } catch {
+    const problem = text.trim() ? jsonSyntaxProblem(jsonc, plainL10n, text) : undefined;
+    const at = problem ? Math.min(problem.offset, text.length) : 0;
+    const message = problem
+      ? `not valid JSON at line ${problem.line}, column ${problem.column}: ${problem.fix}`
+      : text.trim()
+        ? 'not valid JSON'
+        : 'empty: a JSON file holds one object';
+    const end = Math.max(at, lineEnd(text, at));
+    return { unreadable: { message, start: at, end, ...(problem ? { json: true as const } : {}) } };
   }
 }
 

@@ -1,5 +1,5 @@
 import { type AgentFileInput, type ParsedFile, parseAgentFile } from './agentFile';
-import type { LintConfig } from './config';
+import { type LintConfig, severityFor } from './config';
 import type { Finding, Problem, Severity } from './problem';
 import type { FileRule, FolderRule, LintContext } from './rule';
 import { RULES } from './rules';
@@ -16,6 +16,7 @@ interface FileMemo {
 
 const FILE_RULES = RULES.filter((r): r is FileRule => r.scope === 'file');
 const FOLDER_RULES = RULES.filter((r): r is FolderRule => r.scope === 'folder');
+const DEFAULT_SEVERITY = new Map(RULES.map((r) => [r.id, r.severity]));
 
 /**
  * Checks the files of one agent folder with every rule. It keeps what it found per file while the file's text stays
@@ -80,27 +81,28 @@ export class LintSession {
               },
             }
           : {}),
+        ...(f.jsonSyntax ? { jsonSyntax: true as const } : {}),
       });
     };
-    const severityOf = (id: string, fallback: Severity): Severity | undefined => {
-      const set = config.rules[id];
-      return set === 'off' ? undefined : (set ?? fallback);
+    // A rule's severity for a file: the lint file's overrides for that file, else the folder's.
+    const severityOf = (id: string, path: string, fallback: Severity): Severity | undefined => {
+      const set = config.overrides ? severityFor(config, id, path, fallback) : (config.rules[id] ?? fallback);
+      return set === 'off' ? undefined : set;
     };
-    // File by file, only those with findings: after a keystroke most files have none, and every rule's severity is
-    // settled once. The order they are emitted in does not show: they are sorted by file, place and rule below.
-    const fileSeverity = new Map(FILE_RULES.map((r) => [r.id, severityOf(r.id, r.severity)]));
+    // File by file, only those with findings: after a keystroke most files have none. The order they are emitted
+    // in does not show: they are sorted by file, place and rule below.
     for (const m of memos) {
       if (m.findings.size === 0) continue;
       for (const [id, found] of m.findings) {
-        const severity = fileSeverity.get(id);
+        const severity = severityOf(id, m.parsed.path, DEFAULT_SEVERITY.get(id) ?? 'warning');
         if (severity) for (const f of found) emit(id, severity, f);
       }
     }
-    for (const rule of FOLDER_RULES) {
-      const severity = severityOf(rule.id, rule.severity);
-      if (!severity) continue;
-      for (const f of this.folderMemo.findings.get(rule.id) ?? []) emit(rule.id, severity, f);
-    }
+    for (const rule of FOLDER_RULES)
+      for (const f of this.folderMemo.findings.get(rule.id) ?? []) {
+        const severity = severityOf(rule.id, f.path, rule.severity);
+        if (severity) emit(rule.id, severity, f);
+      }
     return problems.sort(
       (a, b) =>
         a.path.localeCompare(b.path) ||

@@ -29,6 +29,8 @@ export interface Finding extends Span {
   /** Other places the problem involves (the other topic of a duplicate). */
   related?: Array<Span & { message: string }>;
   fix?: Fix;
+  /** JSON that does not parse: an editor's own JSON support marks the same place, so an editor may leave it out. */
+  jsonSyntax?: true;
 }
 
 /** Zero-based line and character, as editors count them. */
@@ -51,4 +53,5 @@ export interface Problem {
   message: string;
   related: Array<{ path: string; range: Range; message: string }>;
   fix?: { title: string; edits: Array<{ path: string; range: Range; newText: string }> };
+  jsonSyntax?: true;
 }

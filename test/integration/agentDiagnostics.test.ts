@@ -20,6 +20,22 @@ const MANIFEST = JSON.stringify({
   branch: { branchId: 'br_support_main', name: 'main' },
 });
 
+/** The page a diagnostic's rule id links to: the Markdown file a command link of the Markdown preview opens. */
+function rulePage(d: vscode.Diagnostic): vscode.Uri {
+  const target = (d.code as { target: vscode.Uri }).target;
+  assert.equal(`${target.scheme}:${target.path}`, 'command:markdown.showPreview', target.toString());
+  const [page] = (JSON.parse(target.query) as unknown[]).map(revive);
+  assert.ok(page instanceof vscode.Uri, target.query);
+  return page;
+}
+
+/** A command link's argument as the editor hands it to the command: a URI is a URI again. */
+function revive(arg: unknown): unknown {
+  return arg && typeof arg === 'object' && (arg as { $mid?: unknown }).$mid === 1
+    ? vscode.Uri.from(arg as { scheme: string; path: string })
+    : arg;
+}
+
 const codeOf = (d: vscode.Diagnostic): string => (typeof d.code === 'object' ? String(d.code.value) : String(d.code));
 const ours = (uri: vscode.Uri): vscode.Diagnostic[] =>
   vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
@@ -95,7 +111,7 @@ suite('Agent folder checks in the editor', function () {
   });
 
   for (const [ruleId, c] of Object.entries(LINT_CASES)) {
-    test(`${ruleId}: its diagnostic appears as the text is typed, unsaved, linked to the rule's page`, async () => {
+    test(`${ruleId}: its diagnostic appears as the text is typed, unsaved, linked to the rule's page rendered`, async () => {
       const folder = await agentFolder(c.passes);
       const docs: vscode.TextDocument[] = [];
       for (const [path, text] of Object.entries(c.breaks)) docs.push(await typeInto(join(folder, path), text));
@@ -106,11 +122,68 @@ suite('Agent folder checks in the editor', function () {
         docs.some((d) => d.isDirty) || Object.keys(c.breaks).some((p) => !(p in c.passes)),
         'the text was typed, not saved',
       );
-      const target = (shown.diagnostic.code as { target: vscode.Uri }).target;
-      assert.ok(target.path.endsWith(`/docs/rules/${ruleId}.md`), target.toString());
-      assert.ok(existsSync(target.fsPath), `${target.fsPath} ships with the extension`);
+      const page = rulePage(shown.diagnostic);
+      assert.ok(page.path.endsWith(`/docs/rules/${ruleId}.md`), page.toString());
+      assert.ok(existsSync(page.fsPath), `${page.fsPath} ships with the extension`);
     });
   }
+
+  test("a rule id's link opens the rule's page rendered in the editor, not its Markdown source", async () => {
+    const folder = await agentFolder({});
+    const doc = await typeInto(join(folder, 'behavior.md'), 'Say: "Hello there"\n');
+    const diagnostic = await waitForRule(doc.uri, 'behavior-scripted-line');
+    const target = (diagnostic.code as { target: vscode.Uri }).target;
+    // The Problems panel and the hover open the link as the editor opens a command link: its arguments as JSON.
+    await vscode.commands.executeCommand(target.path, ...(JSON.parse(target.query) as unknown[]).map(revive));
+    const tab = await until('the rendered page', () => {
+      const active = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return active?.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(active.input.viewType)
+        ? active
+        : undefined;
+    });
+    assert.match(tab.label, /behavior-scripted-line\.md/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test('file-unreadable: JSON that does not parse, open in the editor, is said once, by the JSON editor; the check still counts it', async () => {
+    const folder = await agentFolder({ 'realtime/store.json': '{"open": "09:00"}' });
+    const doc = await typeInto(join(folder, 'realtime', 'store.json'), '{\n  "open": "09:00"\n  "close": "17:00"\n}\n');
+    const editors = await until('the JSON editor marks the missing comma', () => {
+      const theirs = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source !== SOURCE);
+      return theirs.length > 0 && theirs;
+    });
+    assert.ok(
+      editors.some((d) => d.range.start.line === 2),
+      'the JSON editor marks the line of the missing comma',
+    );
+    const check = await vscode.commands.executeCommand<{ problems: Array<{ ruleId: string; message: string }> }>(
+      'agentWorkbench.checkAgentFolder',
+      vscode.Uri.file(folder),
+      { quiet: true },
+    );
+    const unreadable = check.problems.find((p) => p.ruleId === 'file-unreadable');
+    assert.match(
+      unreadable?.message ?? '',
+      /not valid JSON at line 3, column 3: a comma is expected between two entries/,
+    );
+    assert.deepEqual(
+      ours(doc.uri).map((d) => codeOf(d)),
+      [],
+      'no second message beside the JSON editor',
+    );
+  });
+
+  test('personal-data: the quick fix marks the line as meant to be public, and the warning goes', async () => {
+    const folder = await agentFolder({});
+    const doc = await typeInto(
+      join(folder, 'knowledge', 'contact.md'),
+      '---\nname: Contact\n---\n\nCall the restaurant on +1 415 555 0132.\n',
+    );
+    assert.equal(
+      await applyQuickFix(doc, 'personal-data', /^Mark this line as meant to be public$/),
+      '---\nname: Contact\n---\n\nCall the restaurant on +1 415 555 0132. <!-- agent-workbench: public -->\n',
+    );
+  });
 
   /** The quick fix of a rule's diagnostic, applied; resolves with the document's text after it. */
   async function applyQuickFix(doc: vscode.TextDocument, ruleId: string, title: RegExp): Promise<string> {
@@ -138,7 +211,7 @@ suite('Agent folder checks in the editor', function () {
     );
   });
 
-  test('secret: the quick fix replaces a credential of this workspace by a placeholder, and the value is never shown', async () => {
+  test('secret: the quick fix removes a credential of this workspace, leaving no placeholder a voice agent would say, and the value is never shown', async () => {
     await vscode.commands.executeCommand('agentWorkbench.startLocalPlatform');
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
     const folder = await agentFolder({});
@@ -146,8 +219,8 @@ suite('Agent folder checks in the editor', function () {
     const diagnostic = await waitForRule(doc.uri, 'secret');
     assert.ok(!diagnostic.message.includes(LOCAL_KEYS.agents), diagnostic.message);
     assert.equal(
-      await applyQuickFix(doc, 'secret', /^Replace the credential .* by a placeholder$/),
-      'Look orders up with <credential removed>.\n',
+      await applyQuickFix(doc, 'secret', /^Remove the credential of this workspace's profiles$/),
+      'Look orders up with.\n',
     );
   });
 

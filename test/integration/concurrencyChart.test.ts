@@ -10,6 +10,7 @@ import {
   openPanel,
   startLocalPlatformInEditor,
 } from '../support/editor/extension';
+import { agentNodeNamed } from '../support/editor/agentsView';
 import { scriptedPrompts } from '../support/editor/prompts';
 import { LocalAdmin } from '../support/localAdmin';
 
@@ -40,7 +41,7 @@ suite('Concurrency chart', () => {
   const open: ChartPanelHandle[] = [];
   const asked = () => admin.concurrencyQueries();
   const platformNow = async () => Date.parse((await admin.clock()).now);
-  const chart = async (args: Record<string, unknown>) => {
+  const chart = async (args: unknown) => {
     const p = await openPanel<ChartPanelHandle>('agentWorkbench.openConcurrencyChart', args);
     open.push(p);
     return p;
@@ -125,6 +126,21 @@ suite('Concurrency chart', () => {
     } finally {
       await vscode.commands.executeCommand('agentWorkbench.selectEnvironment', 'sandbox');
     }
+  });
+
+  test("opened from the palette, the chart names the agent the profile's project serves and marks its deployments as the Agents view's chart does", async () => {
+    const api = await activateExtension();
+    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+    await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
+    const fromPalette = await chart(undefined);
+    const fromTree = await chart(await agentNodeNamed(api, 'Support Desk'));
+    for (const p of [fromPalette, fromTree])
+      await until('the chart', () => p.view.state === 'ready' || p.view.state === 'failed', 30_000);
+    assert.equal(fromPalette.view.state, 'ready', fromPalette.view.message);
+    assert.equal(fromPalette.view.title, 'Support Desk');
+    assert.equal(fromPalette.view.agentId, AGENT);
+    assert.deepEqual(fromPalette.view.deployments, fromTree.view.deployments);
+    if (mode !== 'spec-only') assert.ok(fromPalette.view.deployments.length > 0, 'the demo deployments are marked');
   });
 
   test('a range longer than a week is refused before anything is sent, saying what to fix; a variant filter by name is sent as a name', async () => {

@@ -7,9 +7,20 @@ import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts
 import { LocalAdmin } from '../support/localAdmin';
 import { until } from '../support/until';
 
-/** The config's own schema's problems, as the editor shows them (the JSON editor's are another source). */
+/**
+ * The config's own schema's problems, as the editor shows them (the JSON editor's are another source): under the
+ * rule id the docs name, `realtime-variables`, linked to its page.
+ */
 const configProblems = (uri: vscode.Uri): vscode.Diagnostic[] =>
-  vscode.languages.getDiagnostics(uri).filter((d) => d.code === 'AGENT-10');
+  vscode.languages
+    .getDiagnostics(uri)
+    .filter(
+      (d) =>
+        d.source === 'Agent Workbench' &&
+        typeof d.code === 'object' &&
+        d.code.value === 'realtime-variables' &&
+        decodeURIComponent(d.code.target.toString()).includes('/docs/rules/realtime-variables.md'),
+    );
 
 /**
  * AGENT-10: a real-time config's variables are checked as typed against the schema the platform has for that config
@@ -56,7 +67,7 @@ suite('Real-time config values checked against the config’s own schema (AGENT-
     assert.ok(await vscode.workspace.applyEdit(edit));
   }
 
-  test('"maxPartySize": "twelve" is an error on its line as it is typed, before any push; a fitting value clears it', async () => {
+  test('"maxPartySize": "twelve" is an error on its line as it is typed, before any push, under the rule id realtime-variables; a fitting value clears it', async () => {
     const doc = await vscode.workspace.openTextDocument(file);
     await vscode.window.showTextDocument(doc);
     assert.match(doc.getText(), /"maxPartySize": 12/);

@@ -134,4 +134,28 @@ suite('Runtime features reach the agent they were opened for', function () {
       'the title names the agent the number routes to',
     );
   });
+  test("publishing Bella Tavola Bookings from its project's profile of the local platform: the report points at this editor's checks, not a studio", async () => {
+    // Reached as a person reaches it: a runtime feature opened for Bella Tavola offers its project in one click.
+    ui.setAnswer((s) =>
+      s.modal ? (s.items.find((i) => /^(Add|Use) Profile/.test(i)) ?? s.items[0]) : s.kind === 'input' ? '' : undefined,
+    );
+    const list = await exec<{ dispose(): void } | undefined>(
+      'openConversations',
+      await agentNode('Bella Tavola Bookings'),
+    );
+    if (list) open.push(list);
+    ui.shown.length = 0;
+    const published = await exec<{ testRunIds: string[] } | undefined>(
+      'publish',
+      { agentId: BELLA.agentId },
+      { deploymentMessage: '' },
+    );
+    assert.ok(published, ui.lastError());
+    const report = await until('the publish report', () =>
+      ui.shown.find((s) => /^Published main: Bella Tavola Bookings now serves/.test(s.message)),
+    );
+    if (published.testRunIds.length > 0)
+      assert.match(report.message, /The local platform runs no tests behind these ids/);
+    assert.doesNotMatch(report.message, /studio/);
+  });
 });

@@ -23,9 +23,10 @@ export const LINT_CASES: Record<string, LintCase> = {
     breaks: { 'agent.json': manifest('x'.repeat(129)) },
     passes: { 'agent.json': manifest('x'.repeat(128)) },
   },
+  // JSON that does not parse is a case of its own in the editor (its JSON support marks it): front matter here.
   'file-unreadable': {
-    breaks: { 'realtime/store.json': '{"open": ' },
-    passes: { 'realtime/store.json': '{"open": "09:00"}' },
+    breaks: { 'knowledge/broken.md': '---\nname: [open\n---\n\nHours\n' },
+    passes: { 'knowledge/broken.md': topic('Broken', 'Hours') },
   },
   'file-ignored-by-push': {
     breaks: { 'knowledge/faq.txt': 'Hours' },

@@ -11,8 +11,9 @@ export const fileUnreadable: FileRule = {
   check(file) {
     // Files Push ignores are reported as ignored: what they hold does not reach the agent.
     if (!file.unreadable || file.kind === 'other') return [];
-    const { message, start, end } = file.unreadable;
-    return [{ path: file.path, start, end, message: `${file.path} cannot be checked: ${message.replace(/:$/, '')}` }];
+    const { message, start, end, json } = file.unreadable;
+    const text = `${file.path} cannot be checked: ${message.replace(/:$/, '')}`;
+    return [{ path: file.path, start, end, message: text, ...(json ? { jsonSyntax: true as const } : {}) }];
   },
 };
 

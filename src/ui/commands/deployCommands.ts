@@ -3,7 +3,6 @@ import type { Deployment, DeploymentActionResult } from '../../contract/agents';
 import type { Environment } from '../../contract/common';
 import type { Connection } from '../connection/connection';
 import type { DeploymentContext } from '../../client/agents';
-import { LOCAL_PROFILE_ID } from '../../client/profile';
 import { activeDeployment, DeploymentNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
 import { BranchNode } from '../explorer/agents/agentNodes';
 import { type AgentArg, resolveAgent } from '../explorer/agents/agentChoice';
@@ -118,7 +117,8 @@ export function registerDeployCommands(
         ) +
           (note ? ` ${note}` : '') +
           ' ' +
-          testRunsText(vscode.l10n, runs, profileId === LOCAL_PROFILE_ID),
+          // Every profile of the local platform (one of its other projects too) has no studio behind it.
+          testRunsText(vscode.l10n, runs, connection.profiles.active?.region === 'local'),
         ...(runs.length ? [copy] : []),
       )
       .then(async (choice) => {

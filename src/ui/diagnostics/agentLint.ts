@@ -263,7 +263,15 @@ export class AgentLint extends Disposable {
   private publish(state: FolderState, problems: readonly Problem[], typedAt: number | undefined): void {
     const folder = vscode.Uri.file(state.root);
     const byFile = new Map<string, Problem[]>();
+    // JSON that does not parse, in a document open in the editor, is marked by the editor's JSON support in its
+    // own words at the same place: one message says it, not two.
+    const openJson = new Set(
+      vscode.workspace.textDocuments
+        .filter((d) => d.uri.scheme === 'file' && (d.languageId === 'json' || d.languageId === 'jsonc'))
+        .map((d) => d.uri.fsPath),
+    );
     for (const p of problems) {
+      if (p.jsonSyntax && openJson.has(path.join(state.root, ...p.path.split('/')))) continue;
       const list = byFile.get(p.path);
       if (list) list.push(p);
       else byFile.set(p.path, [p]);

@@ -18,6 +18,18 @@ export function ruleDocUri(extensionUri: vscode.Uri, ruleId: string): vscode.Uri
   return vscode.Uri.joinPath(extensionUri, 'docs', 'rules', `${ruleId}.md`);
 }
 
+/**
+ * The link of a diagnostic's rule id: the rule's page rendered, in the editor's Markdown preview, rather than its
+ * Markdown source. The Problems panel and the hover open a command link with its arguments.
+ */
+export function ruleLink(extensionUri: vscode.Uri, ruleId: string): vscode.Uri {
+  return vscode.Uri.from({
+    scheme: 'command',
+    path: 'markdown.showPreview',
+    query: JSON.stringify([ruleDocUri(extensionUri, ruleId)]),
+  });
+}
+
 /** A quick fix of a diagnostic. */
 export interface LintFix {
   title: string;
@@ -39,7 +51,7 @@ export function toDiagnostic(
   const fileOf = (path: string) => vscode.Uri.joinPath(folder, ...path.split('/'));
   const d = new vscode.Diagnostic(range(problem.range), problem.message, SEVERITY[problem.severity]);
   d.source = LINT_SOURCE;
-  d.code = { value: problem.ruleId, target: ruleDocUri(extensionUri, problem.ruleId) };
+  d.code = { value: problem.ruleId, target: ruleLink(extensionUri, problem.ruleId) };
   if (problem.related.length > 0)
     d.relatedInformation = problem.related.map(
       (r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(fileOf(r.path), range(r.range)), r.message),

@@ -5,18 +5,22 @@ import { Disposable, MutableDisposable } from '../../core/disposable';
 import { checkJsonSchema } from '../../core/jsonSchema';
 import { AGENT_MANIFEST, parseAgentManifest } from '../../workspace/agentManifest';
 import type { ProfileModel, ProfileModels } from '../model/profileModels';
+import { LINT_SOURCE, ruleLink } from './problemDiagnostics';
 
+/** The rule id these problems carry, as the checks of agent folders and docs/rules name it. */
+const REALTIME_RULE = 'realtime-variables';
 /** How long typing pauses before the file is checked again. */
 const DEBOUNCE_MS = 250;
 /** `<agent folder>/realtime/<config>.json`. */
 const REALTIME_FILE = /[\\/]realtime[\\/]([^\\/]+)\.json$/;
 
 /**
- * AGENT-10: the platform checks a real-time config's variables against the config's own JSON Schema. The editor's
+ * The platform checks a real-time config's variables against the config's own JSON Schema. The editor's
  * shipped schema knows only that a file is an object of values; this check, as typed, applies the schema the platform
  * has for that config (read through the model, `GET …/real-time-configs`), so `"maxPartySize": "twelve"` shows
  * before a push meets the 422. It checks files of agent folders of the profile in use, and says nothing where the
- * platform cannot list the configs or does not know the config.
+ * platform cannot list the configs or does not know the config. Its problems carry the id of the rule that checks
+ * the shipped schema, `realtime-variables`, whose page tells of both.
  */
 export class RealtimeConfigSchemaCheck extends Disposable {
   private readonly diagnostics = this.register(vscode.languages.createDiagnosticCollection('agentWorkbench.realtime'));
@@ -24,7 +28,10 @@ export class RealtimeConfigSchemaCheck extends Disposable {
   private readonly watchModel = this.register(new MutableDisposable());
   private followed: ProfileModel | undefined;
 
-  constructor(private readonly models: ProfileModels<object>) {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly models: ProfileModels<object>,
+  ) {
     super();
     this.register(vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d)));
     this.register(vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)));
@@ -105,8 +112,8 @@ export class RealtimeConfigSchemaCheck extends Disposable {
               ),
           vscode.DiagnosticSeverity.Error,
         );
-        problem.source = 'Agent Workbench';
-        problem.code = 'AGENT-10';
+        problem.source = LINT_SOURCE;
+        problem.code = { value: REALTIME_RULE, target: ruleLink(this.extensionUri, REALTIME_RULE) };
         return problem;
       }),
     );

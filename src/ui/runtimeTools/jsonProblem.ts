@@ -1,8 +1,6 @@
 import type * as JsoncParser from 'jsonc-parser';
 import * as vscode from 'vscode';
-
-// What is wrong with JSON a person typed, at a line and column and in words, rather than the parser's
-// "Unexpected token } in JSON at position 37".
+import { jsonSyntaxProblem } from '../../core/jsonSyntax';
 
 /** jsonc-parser, required on the first check rather than at activation (dist/jsonc-parser.js). */
 let jsonc: typeof JsoncParser | undefined;
@@ -12,78 +10,11 @@ function parser(): typeof JsoncParser {
   return jsonc;
 }
 
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
-}
-
-/** Whether the text before an offset is already whole JSON (so what follows is too much). */
-function completeBefore(text: string, offset: number): boolean {
-  if (!text.slice(0, offset).trim()) return false;
-  try {
-    JSON.parse(text.slice(0, offset));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** What to fix for one parse error, said of the text at its place. */
-function fixOf(text: string, e: JsoncParser.ParseError): string {
-  const at = text.slice(e.offset, e.offset + Math.max(1, e.length));
-  const previous = text.slice(0, e.offset).trimEnd().slice(-1);
-  // The error's name (the enum is const, so read by name).
-  const code = parser().printParseErrorCode(e.error);
-  if ((at.startsWith('}') || at.startsWith(']')) && previous === ',')
-    return vscode.l10n.t('remove the comma before {0}', at.charAt(0));
-  if (code === 'EndOfFileExpected' || completeBefore(text, e.offset))
-    return vscode.l10n.t('nothing may follow the object: remove what comes after its closing }');
-  switch (code) {
-    case 'InvalidSymbol':
-      if (at.startsWith("'")) return vscode.l10n.t('JSON writes text in double quotes ("…"), not single quotes');
-      if (/^[A-Za-z_$]/.test(at))
-        return vscode.l10n.t('write {0} in double quotes ("{0}"), as JSON writes names and text', at);
-      return vscode.l10n.t('{0} cannot stand here', at);
-    case 'PropertyNameExpected':
-      return vscode.l10n.t('a name in double quotes is expected here, such as "campaign"');
-    case 'ValueExpected':
-      return vscode.l10n.t('a value is expected here, such as "spring", 7, true or {}');
-    case 'ColonExpected':
-      return vscode.l10n.t('a colon is expected after the name');
-    case 'CommaExpected':
-      return vscode.l10n.t('a comma is expected between two entries');
-    case 'CloseBraceExpected':
-      return vscode.l10n.t('a closing } is missing');
-    case 'CloseBracketExpected':
-      return vscode.l10n.t('a closing ] is missing');
-    case 'InvalidCommentToken':
-    case 'UnexpectedEndOfComment':
-      return vscode.l10n.t('JSON has no comments: remove it');
-    case 'UnexpectedEndOfString':
-      return vscode.l10n.t('a text is not closed: add its closing double quote');
-    case 'InvalidNumberFormat':
-    case 'UnexpectedEndOfNumber':
-      return vscode.l10n.t('{0} is not a number JSON can read', at);
-    case 'InvalidEscapeCharacter':
-    case 'InvalidUnicode':
-      return vscode.l10n.t('a backslash starts an escape JSON does not know: write \\\\ for a backslash');
-    case 'InvalidCharacter':
-      return vscode.l10n.t('a line break or tab inside a text: write it as \\n or \\t');
-    default:
-      return vscode.l10n.t('the text here cannot be read as JSON');
-  }
-}
-
 /**
  * Where JSON that failed to parse first goes wrong and what to fix there: "line 1, column 23: remove the comma
  * before }". Undefined when the text parses (or is empty, which the caller says in its own words).
  */
 export function jsonProblem(text: string): string | undefined {
-  const errors: JsoncParser.ParseError[] = [];
-  parser().parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const first = errors[0];
-  if (!first) return undefined;
-  const { line, column } = lineAndColumn(text, first.offset);
-  return vscode.l10n.t('line {0}, column {1}: {2}', line, column, fixOf(text, first));
+  const problem = jsonSyntaxProblem(parser(), vscode.l10n, text);
+  return problem && vscode.l10n.t('line {0}, column {1}: {2}', problem.line, problem.column, problem.fix);
 }

@@ -52,23 +52,21 @@ test('bad input is a problem of the file, never an exception: binary, invalid UT
   assert.match(unreadable.find((p) => p.path === 'knowledge/front.md')!.message, /YAML/);
   const json = unreadable.find((p) => p.path === 'realtime/store.json')!;
   assert.match(json.message, /not valid JSON/);
+  assert.equal(json.jsonSyntax, true, 'marked as JSON syntax, which the JSON editor marks too');
   assert.ok(!json.message.includes('sk-'), 'the text of the file is not quoted');
   assert.equal(json.range.start.character, 37, 'the JSON error points where the parser stopped');
 });
 
-test("a credential of this workspace is found and never repeated, in the message or the fix's title", () => {
+test("a credential of this workspace is found and never repeated, in the message or the fix's title; the fix leaves no placeholder for a voice agent to read out", () => {
   const key = 'lp-live-4f9a8b7c6d5e';
   const problems = lintFiles({ 'behavior.md': `Call the API with ${key} when asked.\n` }, undefined, [key]);
   const found = problems.filter((p) => p.ruleId === 'secret');
   assert.equal(found.length, 1);
   assert.ok(!JSON.stringify(found).includes(key), 'the value is in the problem');
-  assert.equal(
-    applyFix(`Call the API with ${key} when asked.\n`, found[0]!),
-    'Call the API with <credential removed> when asked.\n',
-  );
+  assert.equal(applyFix(`Call the API with ${key} when asked.\n`, found[0]!), 'Call the API with when asked.\n');
 });
 
-test('the safe fixes: rename a duplicate topic, replace a secret, trim a name, name a topic after its file', () => {
+test('the safe fixes: rename a duplicate topic, remove a secret, trim a name, name a topic after its file', () => {
   const b = topic('Hours', 'Closed Sundays');
   const dup = lintFiles({ 'knowledge/a.md': topic('Hours', 'Nine to five'), 'knowledge/b.md': b }).find(
     (p) => p.ruleId === 'topic-duplicate-name',
@@ -81,7 +79,7 @@ test('the safe fixes: rename a duplicate topic, replace a secret, trim a name, n
   const config = `{\n  "token": "${jwt}"\n}\n`;
   const secret = lintFiles({ 'realtime/store.json': config }).find((p) => p.ruleId === 'secret')!;
   const fixed = applyFix(config, secret);
-  assert.deepEqual(JSON.parse(fixed), { token: '<token removed>' }, 'the file stays valid JSON');
+  assert.deepEqual(JSON.parse(fixed), { token: '' }, 'the file stays valid JSON');
 
   const long = `{"agentId": "ag_a", "name": "  ${'n'.repeat(140)}", "profile": "p", "branch": {"branchId": "b", "name": "main"}}`;
   const name = lintFiles({ 'agent.json': long }).find((p) => p.ruleId === 'agent-name-length')!;
@@ -126,4 +124,93 @@ test('checking again after an edit re-reads only what changed, and a fixed probl
   assert.equal(session.lint(files, config).filter((p) => p.ruleId === 'topic-duplicate-name').length, 1);
   files[2] = { path: 'knowledge/b.md', text: topic('Sundays', 'Closed Sundays') };
   assert.deepEqual(session.lint(files, config), []);
+});
+
+test('file-unreadable: JSON that does not parse is said in words, with its line and column, never in the parser text', () => {
+  const problems = lintFiles({
+    'realtime/store.json': '{\n  "open": "09:00"\n  "close": "17:00"\n}\n',
+    'realtime/hours.json': '{"open": ',
+  }).filter((p) => p.ruleId === 'file-unreadable');
+  const store = problems.find((p) => p.path === 'realtime/store.json')!;
+  assert.equal(
+    store.message,
+    'realtime/store.json cannot be checked: not valid JSON at line 3, column 3: a comma is expected between two entries',
+  );
+  assert.deepEqual(store.range.start, { line: 2, character: 2 });
+  const hours = problems.find((p) => p.path === 'realtime/hours.json')!;
+  assert.match(hours.message, /not valid JSON at line 1, column 10: a value is expected here/);
+  for (const p of problems) assert.doesNotMatch(p.message, /Unexpected|position \d|after property value/);
+});
+
+test('secret: the message says a key the agent uses belongs in the platform secrets, not in a connection profile', () => {
+  const [found] = lintFiles({
+    'behavior.md': 'Use the key sk-proj-abcdefghijklmnopqrstuvwxyz0123 when asked.\n',
+  }).filter((p) => p.ruleId === 'secret');
+  assert.match(found!.message, /belongs in the platform's secrets/);
+  assert.match(found!.message, /not in the agent's files nor in a connection profile/);
+  assert.doesNotMatch(found!.message, /keep it in the profile/);
+  assert.equal(found!.fix!.title, 'Remove the API key');
+  assert.equal(
+    applyFix('Use the key sk-proj-abcdefghijklmnopqrstuvwxyz0123 when asked.\n', found!),
+    'Use the key when asked.\n',
+  );
+});
+
+test('personal-data: a line marked as meant to be public is not reported, and the quick fix marks the line', () => {
+  const text = topic('Contact', 'Call us on +1 415 555 0132 or write to hello@bellatavola.it.\r\nAsk for Jane.');
+  const found = lintFiles({ 'knowledge/contact.md': text }).filter((p) => p.ruleId === 'personal-data');
+  assert.equal(found.length, 2, 'the phone number and the e-mail address');
+  assert.equal(found[0]!.fix!.title, 'Mark this line as meant to be public');
+  assert.match(found[0]!.message, /mark the line as meant to be public \(<!-- agent-workbench: public -->\)/);
+  const fixed = applyFix(text, found[0]!);
+  assert.equal(
+    fixed,
+    topic(
+      'Contact',
+      'Call us on +1 415 555 0132 or write to hello@bellatavola.it. <!-- agent-workbench: public -->\r\nAsk for Jane.',
+    ),
+  );
+  assert.deepEqual(
+    lintFiles({ 'knowledge/contact.md': fixed }).filter((p) => p.ruleId === 'personal-data'),
+    [],
+  );
+  // The mark covers its own line only.
+  const other = topic('Staff', 'Reception: +1 415 555 0132 <!-- agent-workbench: public -->\nJane: +1 415 555 0199');
+  const left = lintFiles({ 'knowledge/staff.md': other }).filter((p) => p.ruleId === 'personal-data');
+  assert.deepEqual(
+    left.map((p) => p.range.start.line),
+    [5],
+  );
+});
+
+test('personal-data: the lint file sets a rule per file, by path or pattern, the last that fits winning', () => {
+  const files = {
+    'knowledge/contact.md': topic('Contact', 'Call us on +1 415 555 0132.'),
+    'knowledge/staff.md': topic('Staff', 'Jane: +1 415 555 0199.'),
+    'knowledge/public/press.md': topic('Press', 'press@bellatavola.it'),
+  };
+  const { config, problems } = parseLintConfig(
+    JSON.stringify({
+      rules: { 'personal-data': 'error' },
+      overrides: [
+        { files: ['knowledge/contact.md', 'knowledge/**/press.md'], rules: { 'personal-data': 'off' } },
+        { files: 'knowledge/s*.md', rules: { 'personal-data': 'info' } },
+      ],
+    }),
+  );
+  assert.deepEqual(problems, []);
+  const found = lintFiles(files, config).filter((p) => p.ruleId === 'personal-data');
+  assert.deepEqual(
+    found.map((p) => `${p.path} ${p.severity}`),
+    ['knowledge/staff.md info'],
+  );
+  assert.deepEqual(
+    parseLintConfig('{"overrides": [{"rules": {"personal-data": "off"}}, {"files": ["x"], "rules": {"nope": "off"}}]}')
+      .problems,
+    [
+      '.agent-workbench/lint.json "overrides"[0] "files" must name the files it applies to, relative to the agent folder (such as "knowledge/contact.md")',
+      '.agent-workbench/lint.json "overrides"[1] "rules": "nope" is not a rule',
+    ],
+  );
+  assert.match(parseLintConfig('{"overrides": {}}').problems[0]!, /must be a list/);
 });

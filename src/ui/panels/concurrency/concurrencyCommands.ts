@@ -9,7 +9,7 @@ import {
   presetRange,
 } from '../../../protocol/concurrency';
 import { runCommand } from '../../common/commandSupport';
-import { reachAgentById } from '../../connection/agentReach';
+import { reachAgentById, servedAgent } from '../../connection/agentReach';
 import type { Connection } from '../../connection/connection';
 import { AgentNode } from '../../explorer/agents/agentNodes';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
@@ -61,16 +61,31 @@ export function registerConcurrencyCommands(
   const panels = new OpenPanels<ConcurrencyPanel>();
   const adopt = (panel: ConcurrencyPanel): ConcurrencyPanel => panels.add(panel);
 
+  /**
+   * Opened without an agent (the palette): the chart counts the conversations of the active profile's project, so
+   * it is of the agent that project serves, named and with its deployments marked as from the Agents view; where
+   * nobody says which agent that is, of "the agent of project …".
+   */
+  async function servedTarget(label: string | undefined): Promise<ChartTarget> {
+    const profile = connection.profiles.active;
+    if (!profile) return { label: label ?? vscode.l10n.t('project') };
+    const agents = models.active()?.agents.agents;
+    const listed = agents?.peek() ?? (await agents?.get().catch(() => undefined));
+    const served = servedAgent(profile, connection, listed);
+    if (!served) return { label: label ?? vscode.l10n.t('the agent of project {0}', profile.projectId) };
+    return { agentId: served.agentId, label: label ?? served.name };
+  }
+
   async function open(arg?: unknown): Promise<ConcurrencyPanel | undefined> {
     const node = fromNode(arg);
     const args: OpenChartArgs = !node && arg && typeof arg === 'object' ? (arg as OpenChartArgs) : {};
-    const target: ChartTarget = node?.target ?? {
-      ...(args.agentId ? { agentId: args.agentId } : {}),
-      label: args.label ?? connection.profiles.active?.name ?? vscode.l10n.t('project'),
-    };
+    const asked = node?.target ?? (args.agentId ? { agentId: args.agentId, label: args.label ?? '' } : undefined);
+    const target: ChartTarget = asked ?? (await servedTarget(args.label));
     // The chart counts the conversations of a project: the agent's, offered in one click when another.
     const reached = await reachAgentById(connection, models, target.agentId, undefined, vscode.l10n.t('The chart'));
     if (!reached) return undefined;
+    // An agent given by id alone is named as the platform names it.
+    if (!target.label) target.label = reached.agent?.name ?? target.agentId ?? '';
     const preset = args.preset && CHART_PRESET_IDS.includes(args.preset) ? args.preset : '24h';
     const range = args.start && args.end ? { start: args.start, end: args.end } : presetRange(preset, Date.now());
     const query: ChartQuery = {
