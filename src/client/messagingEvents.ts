@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  type ClientEventKind,
   type ClientEventType,
   clientEventSchema,
   clientPayloadSchemas,
@@ -84,6 +85,15 @@ export interface SystemMessage {
   event: MessagingEventOf<'EVENT_TYPE_SYSTEM_MESSAGE'>;
   /** What the session itself does about it (the spec's client action), when it does something. */
   sessionAction?: Exclude<RecoveryAction, 'none'>;
+  /** The refusal of a client event the session sends by itself, which it does not send again in this session. */
+  refused?: RefusedEvent;
+}
+
+/** A client event kind the platform refused: its name, and whether this is the first refusal of it here. */
+export interface RefusedEvent {
+  kind: ClientEventKind;
+  type: string;
+  first: boolean;
 }
 
 export type HandoffChange =
@@ -227,8 +237,20 @@ export class SessionEvents implements IDisposable {
     }
     const parsed = parseServerEvent(this.renamed(raw));
     if ('event' in parsed) return parsed.event;
-    this._onUnrecognizedEvent.fire(parsed.unrecognized);
+    this.unrecognized(parsed.unrecognized);
     return undefined;
+  }
+
+  /**
+   * Tells of an event this client cannot read, unless it was told before: a replay repeats those too, and one of
+   * them shown again (an answer under a name not known here) would be a line twice. True when told.
+   */
+  private unrecognized(u: UnrecognizedEvent): boolean {
+    const id = idOf(u.raw);
+    if (id !== undefined && this.seen.has(id)) return false;
+    if (id !== undefined) this.seen.add(id);
+    this._onUnrecognizedEvent.fire(u);
+    return true;
   }
 
   /** The event with the type it stands for, when a person named it so; as it came otherwise. */
@@ -261,8 +283,7 @@ export class SessionEvents implements IDisposable {
     let fresh = 0;
     for (const raw of events) {
       const parsed = parseServerEvent(this.renamed(raw));
-      if ('unrecognized' in parsed) this._onUnrecognizedEvent.fire(parsed.unrecognized);
-      else if (this.deliver(parsed.event)) fresh += 1;
+      if ('unrecognized' in parsed ? this.unrecognized(parsed.unrecognized) : this.deliver(parsed.event)) fresh += 1;
     }
     const cursor = batchCursor ?? Math.max(this.cursor ?? 0, start + events.length);
     this.cursor = cursor;
@@ -335,6 +356,12 @@ export class SessionEvents implements IDisposable {
     ])
       e.dispose();
   }
+}
+
+/** The id of an event as it came (a non-empty string), if it has one. */
+function idOf(raw: unknown): string | undefined {
+  if (typeof raw !== 'object' || raw === null || !('id' in raw)) return undefined;
+  return typeof raw.id === 'string' && raw.id !== '' ? raw.id : undefined;
 }
 
 /** True for a text of the spec's system-message error table. */

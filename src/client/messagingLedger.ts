@@ -113,11 +113,13 @@ export class DeliveryLedger implements IDisposable {
 
   /**
    * The platform answered: the oldest message written before it is delivered. Where the platform echoes, only
-   * echoes count, since an answer to one message may follow the writing of the next.
+   * echoes count, since an answer to one message may follow the writing of the next. A message already in doubt
+   * is taken only when none waits that was written since: an answer after a newer message is that one's, and
+   * giving it to an older one the platform may never have had would show that one delivered and this one not.
    */
   answered(): void {
     if (this.echoKnown) return;
-    const e = this.oldest((x) => x.state !== 'queued');
+    const e = this.oldest((x) => x.state === 'written') ?? this.oldest((x) => x.state === 'unconfirmed');
     if (!e) return;
     e.confirmedBy = 'answer';
     this.setState(e, 'delivered');

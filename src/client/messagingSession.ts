@@ -7,6 +7,7 @@ import {
   type ServerEventKind,
   type ServerEventNames,
   type SessionEndReason,
+  SYSTEM_ERRORS,
 } from '../contract/messaging';
 import type { IDisposable } from '../core/disposable';
 import { Emitter, type Event } from '../core/event';
@@ -20,6 +21,7 @@ import {
   type HandoffChange,
   type HistoryBatch,
   type MessagingEvent,
+  type RefusedEvent,
   SessionEvents,
   type SystemMessage,
   type UnrecognizedEvent,
@@ -73,6 +75,11 @@ export interface MessagingSessionOptions {
   heartbeatMs?: number;
 }
 
+/** A session that ends for this reason has expired: onExpired says so (a session end for it needs no word of its own). */
+export function endsAsExpired(reason: string): boolean {
+  return reason === 'inactivity';
+}
+
 /** Why something was not sent: the session is closed, for the reason its state gives. */
 export class SessionClosedError extends Error {
   constructor(readonly state: ClosedState) {
@@ -92,6 +99,12 @@ const CANONICAL: Record<ClientEventKind, ClientEventType> = {
   requestHandoff: 'EVENT_TYPE_REQUEST_HANDOFF',
   endSession: 'EVENT_TYPE_END_SESSION',
 };
+/**
+ * How long after a typing indicator was written the platform's "Unknown event type or invalid message format" is
+ * taken for its refusal: the platform answers a refused event at once, and the indicator is what the session sends
+ * by itself, unasked, under a name the spec does not show.
+ */
+const TYPING_REFUSAL_MS = 3_000;
 const DEFAULT_RECONNECT: BackoffPolicy = { retries: 8, baseMs: 500, maxMs: 15_000 };
 /** A token this close to its expiry is renewed before a reconnect rather than refused after it. */
 const RENEW_MARGIN_MS = 5_000;
@@ -157,6 +170,10 @@ export class MessagingSession implements IDisposable {
   private openedOnce = false;
   private settleAttempt: ((o: Outcome) => void) | undefined;
   private connecting: Promise<void> | undefined;
+  /** When each typing indicator not yet answered was written (a refusal takes the oldest). */
+  private typingWritten: number[] = [];
+  /** The platform refused the typing indicator in this session: it is not sent again. */
+  private typingRefused = false;
 
   constructor(private readonly options: MessagingSessionOptions) {
     this.currentSessionId = options.sessionId;
@@ -180,6 +197,8 @@ export class MessagingSession implements IDisposable {
     // These listeners come first, so the ledger knows of an echo or an answer before anyone else hears of it.
     this.events.onSessionEnd(({ reason }) => this.ended(reason));
     this.events.onSystemMessage((m) => {
+      const refused = this.refusal(m.text);
+      if (refused) return this._onSystemMessage.fire({ ...m, refused });
       const action = this.recover(m.text);
       this._onSystemMessage.fire(action ? { ...m, sessionAction: action } : m);
     });
@@ -270,13 +289,34 @@ export class MessagingSession implements IDisposable {
     }
   }
 
-  /** Typing is momentary: while the connection is down it is not kept for later. */
-  sendTyping(typing: boolean): Promise<void> {
-    return this.send('userTyping', { typing }, undefined, 'Send the typing indicator', false);
+  /**
+   * Typing is momentary: while the connection is down it is not kept for later. Once the platform has refused it,
+   * it is not sent again in this session.
+   */
+  async sendTyping(typing: boolean): Promise<void> {
+    if (this.typingRefused) return;
+    if (await this.send('userTyping', { typing }, undefined, 'Send the typing indicator', false))
+      this.typingWritten.push(Date.now());
   }
 
-  requestHandoff(reason?: string, custom?: Record<string, unknown>): Promise<void> {
-    return this.send('requestHandoff', reason === undefined ? {} : { reason }, custom, 'Ask for a person');
+  /**
+   * The typing indicator this system error refuses, if it is one: "Event type not allowed" naming its type, or the
+   * unknown-type error soon after one was written (the oldest such one). Nothing else is sent again or asked about.
+   */
+  private refusal(text: string): RefusedEvent | undefined {
+    const type = this.names.userTyping;
+    const now = Date.now();
+    this.typingWritten = this.typingWritten.filter((at) => now - at < TYPING_REFUSAL_MS);
+    const named = text === `${SYSTEM_ERRORS.notAllowedPrefix}${type}`;
+    if (!named && (text !== SYSTEM_ERRORS.invalidFormat || this.typingWritten.length === 0)) return undefined;
+    this.typingWritten.shift();
+    const first = !this.typingRefused;
+    this.typingRefused = true;
+    return { kind: 'userTyping', type, first };
+  }
+
+  async requestHandoff(reason?: string, custom?: Record<string, unknown>): Promise<void> {
+    await this.send('requestHandoff', reason === undefined ? {} : { reason }, custom, 'Ask for a person');
   }
 
   /** Asks the agent to join again (after "unable to start a conversation"); goes out ahead of waiting messages. */
@@ -286,8 +326,8 @@ export class MessagingSession implements IDisposable {
   }
 
   /** Ends the session on the platform; SESSION_END follows and closes it here. */
-  endSession(reason?: string): Promise<void> {
-    return this.send('endSession', reason === undefined ? {} : { reason }, undefined, 'End the session');
+  async endSession(reason?: string): Promise<void> {
+    await this.send('endSession', reason === undefined ? {} : { reason }, undefined, 'End the session');
   }
 
   /** Closes the connection and stops reconnecting; the session stays on the platform until it expires. */
@@ -649,7 +689,7 @@ export class MessagingSession implements IDisposable {
 
   private ended(reason: string): void {
     if (this.moving) return;
-    if (reason === 'inactivity') {
+    if (endsAsExpired(reason)) {
       this.finish({
         kind: 'closed',
         reason: 'expired',
@@ -670,15 +710,16 @@ export class MessagingSession implements IDisposable {
     custom: Record<string, unknown> | undefined,
     operation: string,
     keep = true,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const envelope = checkClientEvent(
       { type: CANONICAL[kind], payload, ...(custom !== undefined ? { metadata: { custom } } : {}) },
       operation,
     );
     if (this.closed) throw new SessionClosedError(this.closed);
-    if (!keep && !this.ready) return;
+    if (!keep && !this.ready) return false;
     // Sent under the name the session was given (the spec does not show the four assumed names).
     await this.outbox.push(JSON.stringify({ ...envelope, type: this.names[kind] }));
+    return true;
   }
 
   private finish(state: ClosedState): void {

@@ -21,6 +21,13 @@ export const SPEC_ONLY_EVENT_NAMES: Readonly<Record<string, string>> = {
 /** The one key under which the spec-only batch carries its replayed events (ours: `events`). */
 export const SPEC_ONLY_BATCH_KEY = 'history';
 
+/**
+ * Client events of ours the spec-only mode refuses as of an unknown type ("Unknown event type or invalid message
+ * format"): the spec shows no typing indicator from a client, so a client must do without it being accepted. The
+ * join, the message, the handoff request and the end are taken under our names, or nobody could talk to it.
+ */
+export const SPEC_ONLY_REFUSED_CLIENT_TYPES: ReadonlySet<string> = new Set(['EVENT_TYPE_USER_TYPING']);
+
 /** Ours, not the spec's: the echo of the user's message, never sent in the spec-only mode. */
 const USER_MESSAGE_ECHO = 'EVENT_TYPE_USER_MESSAGE';
 

@@ -141,6 +141,121 @@ suite("Chat playground against a platform of only the spec's messaging events", 
     assert.ok(!mine.streaming && mine.note === undefined && !mine.error, 'the message counts as delivered: answered');
   });
 
+  test('[MSG-17][MSG-20][MSG-26] three forced drops while a person types and sends, with the names as they come: each line shown once, "not confirmed" only on the message the platform never had, and the refused typing indicator said once, quietly, and not sent again', async function () {
+    this.timeout(90_000);
+    const p = await chat({ mode: 'messaging', streaming: false });
+    await until('the greeting', () => answers(p).length === 1);
+    const sessionId = sessionIdOf(p);
+    const lines = () =>
+      JSON.stringify(p.snapshot().lines.map((l) => [l.role, l.text.slice(0, 40), l.note, l.fix?.kind]));
+    /** As the message box does: typing on the first keystroke, stopped on Enter, then the message. */
+    const say = async (text: string) => {
+      await p.typing(true);
+      await p.typing(false);
+      await p.send(text);
+    };
+    const drop = async (n: number) => {
+      await admin.addFault({ family: 'messaging', dropWebSocket: true, path: sessionId, times: 1 });
+      await until(
+        `reconnect ${n} caught up`,
+        () =>
+          byRole(p, 'notice').some(
+            (l) => CAUGHT_UP.test(l.text) && (n === 1 ? !/ times\)/.test(l.text) : l.text.includes(`(${n} times)`)),
+          ),
+        { timeoutMs: 15_000, detail: lines },
+      );
+    };
+    const hours = 'What are your opening hours on Sunday?';
+    const lost = 'Do you sell gift cards?';
+    const returns = 'Can I return an item I bought online?';
+
+    // The first keystroke's indicator is refused while the person is still typing.
+    await p.typing(true);
+    await until('the refusal said', () => byRole(p, 'notice').some((l) => /typing indicator/.test(l.text)), {
+      detail: lines,
+    });
+    await p.typing(false);
+    await p.send(hours);
+    await until('the answer', () => answers(p).length === 2, { timeoutMs: 10_000, detail: lines });
+    await drop(1);
+    // The platform drops what comes over its rate (MSG-28): this message never reaches it, and no answer comes.
+    await admin.setOptions({ wsMessagesPerSecond: 0 });
+    await say(lost);
+    await drop(2);
+    const doubted = await until(
+      'the lost message not confirmed',
+      () => byRole(p, 'user').find((l) => l.text === lost && l.note === 'not confirmed'),
+      { timeoutMs: 10_000, detail: lines },
+    );
+    assert.equal(doubted.fix?.kind, 'resend');
+    await admin.setOptions({ wsMessagesPerSecond: 20 });
+    await say(returns);
+    await until('the answer after the reconnect', () => answers(p).length === 3, { timeoutMs: 10_000, detail: lines });
+    const answered = await until(
+      'the answered message confirmed',
+      () => byRole(p, 'user').find((l) => l.text === returns && !l.streaming),
+      { timeoutMs: 5_000, detail: lines },
+    );
+    assert.equal(answered.note, undefined, `the answered message is not in doubt: ${lines()}`);
+    assert.equal(
+      byRole(p, 'user').find((l) => l.id === doubted.id)?.note,
+      'not confirmed',
+      'the answer after a newer message does not confirm the lost one',
+    );
+    await p.fix(doubted.id);
+    await until('the answer to the message sent again', () => answers(p).length === 4, {
+      timeoutMs: 10_000,
+      detail: lines,
+    });
+    await drop(3);
+
+    assert.deepEqual(
+      (await admin.receivedMessages(sessionId)).map((m) => m.text),
+      [hours, returns, lost],
+      'each text reached the platform once',
+    );
+    assert.equal(byRole(p, 'agent').length, 4, `the greeting and three answers, each once: ${lines()}`);
+    assert.deepEqual(
+      byRole(p, 'user').map((l) => [l.text, l.note ?? null, l.fix?.kind ?? null]),
+      [
+        [hours, null, null],
+        [lost, 'not confirmed', null],
+        [returns, null, null],
+        [lost, null, null],
+      ],
+      'each message once; "not confirmed" only on the one the platform never had, without a second Send again',
+    );
+    assert.deepEqual(byRole(p, 'system'), [], 'no red bubble for the typing indicator');
+    const typingNotes = byRole(p, 'notice').filter((l) => /typing indicator/.test(l.text));
+    assert.equal(typingNotes.length, 1, 'said once');
+    assert.match(
+      typingNotes[0]!.text,
+      /^This platform does not take the typing indicator \(EVENT_TYPE_USER_TYPING: "Unknown event type or invalid message format"\), so it is not sent again in this session\.$/,
+    );
+    assert.ok(!typingNotes[0]!.error && !typingNotes[0]!.fix, 'quietly');
+    assert.ok(!byRole(p, 'notice').some((l) => /did not understand an event/.test(l.text)), 'no advice about names');
+    const refusals = p
+      .snapshot(Number.MAX_SAFE_INTEGER)
+      .inspector.filter((e) => e.direction === 'in' && e.label === 'EVENT_TYPE_SYSTEM_MESSAGE');
+    assert.equal(refusals.length, 1, 'the typing indicator is not sent again once refused: one refusal');
+  });
+
+  test('an expired session is said once, with Start a new session', async () => {
+    const p = await chat({ mode: 'messaging', streaming: false });
+    await until('the greeting', () => answers(p).length === 1);
+    await admin.advanceClock(11 * 60_000);
+    try {
+      await until('the session expired', () => p.snapshot().status.state === 'expired');
+    } finally {
+      await admin.advanceClock(-11 * 60_000);
+    }
+    const said = byRole(p, 'notice').filter((l) => /expired|ended|inactivity/i.test(l.text));
+    assert.deepEqual(
+      said.map((l) => [l.text, l.fix?.kind]),
+      [['The messaging session expired after a period of inactivity. Start a new session.', 'newSession']],
+    );
+  });
+
   test('[MSG-17] the history batch under another key is read from its one list: after a reconnect the panel counts what the platform really replayed', async () => {
     await settings().update('serverEventNames', SPEC_ONLY_NAMES, vscode.ConfigurationTarget.Global);
     const p = await chat({ mode: 'messaging', streaming: false });

@@ -25,6 +25,7 @@ import {
 import type { Outbox } from './outbox';
 import { findSession, isIdle, nextEventId, type StoredSession } from './store';
 import { jsonTooDeep } from '../limits';
+import { SPEC_ONLY_REFUSED_CLIENT_TYPES } from '../specOnlyEvents';
 
 type Custom = Record<string, unknown> | undefined;
 type HandoffMode = NonNullable<StoredConnector['handoffMode']>;
@@ -38,8 +39,14 @@ interface Parsed {
 const CLIENT_TYPES: ReadonlySet<string> = new Set(CLIENT_EVENT_TYPES);
 const SERVER_TYPES: ReadonlySet<string> = new Set(SERVER_EVENT_TYPES);
 
-/** Reads one client message: the event, or the system error text it deserves (MSG-19..21). */
-export function parseClientEvent(data: string): Parsed | { error: string; custom: Custom } {
+/**
+ * Reads one client message: the event, or the system error text it deserves (MSG-19..21). `refused`: client types
+ * of ours taken for unknown ones (the spec-only mode's).
+ */
+export function parseClientEvent(
+  data: string,
+  refused: ReadonlySet<string> = new Set(),
+): Parsed | { error: string; custom: Custom } {
   let json: unknown;
   // A message nested too deep could not be kept in the history and replayed: refused as bad input.
   if (jsonTooDeep(data)) return { error: S.invalidFormat, custom: undefined };
@@ -53,7 +60,7 @@ export function parseClientEvent(data: string): Parsed | { error: string; custom
   const { type, payload, metadata } = envelope.data;
   const custom = metadata?.custom;
   if (SERVER_TYPES.has(type)) return { error: `${S.notAllowedPrefix}${type}`, custom };
-  if (!CLIENT_TYPES.has(type)) return { error: S.invalidFormat, custom };
+  if (!CLIENT_TYPES.has(type) || refused.has(type)) return { error: S.invalidFormat, custom };
   const clientType = type as ClientEventType;
   if (!clientPayloadSchemas[clientType].safeParse(payload).success) return { error: S.invalidFormat, custom };
   return { type: clientType, payload, custom };
@@ -69,7 +76,10 @@ export class ClientEvents {
   ) {}
 
   async handle(sessionId: string, ws: WebSocket, data: string): Promise<void> {
-    const event = parseClientEvent(data);
+    const event = parseClientEvent(
+      data,
+      this.platform.responses.mode === 'spec-only' ? SPEC_ONLY_REFUSED_CLIENT_TYPES : undefined,
+    );
     const session = findSession(this.platform, sessionId);
     if ('error' in event) return this.out.error(ws, session, event.error, event.custom);
     const { custom } = event;

@@ -8,6 +8,7 @@ export interface ChatPanelHandle {
   readonly conversationId: string | undefined;
   snapshot(inspectorLimit?: number): ChatSnapshot;
   send(text: string, custom?: Record<string, unknown>): Promise<void>;
+  typing(typing: boolean): Promise<void>;
   fix(lineId: string): Promise<void>;
   restart(): Promise<void>;
   endSession(): Promise<void>;

@@ -47,6 +47,21 @@ describe('client: messaging events as delivered (spec: Events > Messaging events
     assert.equal(events.conversationId, 'conv-1');
   });
 
+  it('[MSG-17] an event of a name not known here is told of once, however often it is replayed; one without an id each time', () => {
+    const events = new SessionEvents();
+    const told: unknown[] = [];
+    events.onUnrecognizedEvent((u) => told.push(u.raw));
+    const answer = event('EVENT_TYPE_BOT_RESPONSE', { text: 'Hello' });
+    events.parse(JSON.stringify(answer));
+    assert.deepEqual(events.history([answer]), { events: 1, fresh: 0, cursor: 1 });
+    const later = event('EVENT_TYPE_BOT_RESPONSE', { text: 'We open at 9' });
+    assert.deepEqual(events.history([answer, later]), { events: 2, fresh: 1, cursor: 3 });
+    const anonymous = { ...event('EVENT_TYPE_BOT_RESPONSE', { text: 'again' }), id: '' };
+    events.history([anonymous]);
+    events.history([anonymous]);
+    assert.equal(told.length, 4, 'the first answer once, the later one once, the one without an id twice');
+  });
+
   it('[MSG-17] a live history event beyond the cursor is recognised as a gap', () => {
     const events = new SessionEvents();
     events.history([], 4);

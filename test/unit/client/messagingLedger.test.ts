@@ -71,6 +71,20 @@ describe('client: the ledger of messages sent in a messaging session', () => {
     y.l.dispose();
   });
 
+  it("without an echo, an answer after a newer message is that one's, not an older one's in doubt; with none newer waiting, a late answer still confirms the one in doubt", () => {
+    const x = ledger();
+    const lost = written(x, 'lost');
+    x.current.c = {};
+    x.l.lost();
+    const next = written(x, 'next');
+    x.l.answered();
+    assert.equal(x.told.filter((d) => d.id === next.id).at(-1)?.state, 'delivered');
+    assert.equal(x.l.get(lost.id)?.state, 'unconfirmed', 'still in doubt');
+    x.l.answered();
+    assert.equal(x.told.filter((d) => d.id === lost.id).at(-1)?.state, 'delivered', 'a late answer');
+    x.l.dispose();
+  });
+
   it("the person's Send again and the platform's re-send each make a message of their own; the one before is no longer waited for", () => {
     const x = ledger();
     const a = written(x, 'a');

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { AccessToken } from '../../../src/client/accessToken';
+import type { SystemMessage } from '../../../src/client/messagingEvents';
 import type { SessionRecovery } from '../../../src/client/messagingRecovery';
 import { MessagingSession } from '../../../src/client/messagingSession';
 import { SYSTEM_ERRORS } from '../../../src/contract/messaging';
@@ -135,6 +136,35 @@ describe('client: a messaging session against a server that sends only what the 
       payload: { text: SYSTEM_ERRORS.sessionNotFound, level: 'SYSTEM_MESSAGE_LEVEL_ERROR' },
     });
     await until('the new session', () => s.sessionId === 'ses_2' && sockets.length === 2);
+  });
+
+  it('[MSG-20] a typing indicator refused as of an unknown type is told as refused once and not sent again; a later unknown-type error stays an error', async () => {
+    const s = open();
+    const system: SystemMessage[] = [];
+    s.onSystemMessage((m) => system.push(m));
+    await s.connect();
+    send({
+      type: 'EVENT_TYPE_EVENT_BATCH',
+      payload: { events: [{ type: 'EVENT_TYPE_VIRTUAL_AGENT_JOINED', payload: {} }] },
+    });
+    await s.sendMessage('hello');
+    await s.sendTyping(true);
+    await until('the indicator', () => types().length === 2);
+    const refusal = { type: 'EVENT_TYPE_SYSTEM_MESSAGE', payload: { text: SYSTEM_ERRORS.invalidFormat } };
+    send(refusal);
+    await until('the refusal', () => system.length === 1);
+    assert.deepEqual(system[0]?.refused, { kind: 'userTyping', type: 'EVENT_TYPE_USER_TYPING', first: true });
+    await s.sendTyping(false);
+    await s.sendMessage('and gift cards?');
+    await until('the message', () => types().length === 3);
+    assert.deepEqual(
+      types(),
+      ['EVENT_TYPE_USER_MESSAGE', 'EVENT_TYPE_USER_TYPING', 'EVENT_TYPE_USER_MESSAGE'],
+      'no second indicator',
+    );
+    send(refusal);
+    await until('the second error', () => system.length === 2);
+    assert.equal(system[1]?.refused, undefined, 'not taken for the indicator: none was in flight');
   });
 
   it("[MSG-19] the four assumed client event names can be changed; the join request keeps the spec's name", async () => {

@@ -93,6 +93,19 @@ describe('local platform: spec-only messaging events (--responses spec-only)', (
     again.client.ws.close();
   });
 
+  it('[MSG-20] the typing indicator under our name is refused as an unknown type; the connection stays open and a message is still answered', async () => {
+    const { client, greeting } = await joinedSession();
+    client.send({ type: 'EVENT_TYPE_USER_TYPING', payload: { typing: true } });
+    const refusal = await client.type('EVENT_TYPE_SYSTEM_MESSAGE', greeting);
+    assert.deepEqual(refusal.payload, {
+      level: 'SYSTEM_MESSAGE_LEVEL_ERROR',
+      text: 'Unknown event type or invalid message format',
+    });
+    client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'When are you open?' } });
+    await client.type(ANSWER, refusal);
+    client.ws.close();
+  });
+
   it('[MSG-19] asking for a person: the handoff and the live agent come under the other names', async () => {
     const { client, greeting } = await joinedSession();
     client.send({ type: 'EVENT_TYPE_REQUEST_HANDOFF', payload: {} });

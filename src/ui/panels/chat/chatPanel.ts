@@ -164,6 +164,11 @@ export class ChatPanel extends ObservableDisposable {
     return this.command({ type: 'send', text, ...(custom ? { custom } : {}) });
   }
 
+  /** Tells the agent the person is typing, or has stopped, as the message box does on a keystroke and on send. */
+  typing(typing: boolean): Promise<void> {
+    return this.command({ type: 'typing', typing });
+  }
+
   /** Ends the session on the platform, as End session does. */
   endSession(): Promise<void> {
     return this.command({ type: 'endSession' });

@@ -9,7 +9,7 @@ import type {
 } from '../../../client/messagingEvents';
 import type { Delivery } from '../../../client/messagingLedger';
 import type { SessionRecovery } from '../../../client/messagingRecovery';
-import type { MessagingSession, SessionState } from '../../../client/messagingSession';
+import { endsAsExpired, type MessagingSession, type SessionState } from '../../../client/messagingSession';
 import type { ClientEventKind, ClientEventNames } from '../../../contract/messaging';
 import { Disposable, toDisposable } from '../../../core/disposable';
 import type { ChatLine, FixKind } from '../../../protocol/chat';
@@ -336,7 +336,9 @@ export class MessagingBackend extends Disposable implements ChatBackend {
       case 'SESSION_END':
         if (this.session?.movingToNewSession)
           this.t.notice(vscode.l10n.t('The old session ended; the conversation goes on in a new one.'));
-        else this.t.notice(vscode.l10n.t('The session ended ({0}).', e.payload.reason), { fix: fixOf('newSession') });
+        // Expired: said once, by the expiry's own line with its button.
+        else if (!endsAsExpired(e.payload.reason))
+          this.t.notice(vscode.l10n.t('The session ended ({0}).', e.payload.reason), { fix: fixOf('newSession') });
         break;
       default:
         break;
@@ -366,6 +368,18 @@ export class MessagingBackend extends Disposable implements ChatBackend {
   }
 
   private systemMessage(m: SystemMessage): void {
+    // The typing indicator goes out by itself, unasked: its refusal is said once, as a note, and it stops.
+    if (m.refused) {
+      if (m.refused.first)
+        this.t.notice(
+          vscode.l10n.t(
+            'This platform does not take the typing indicator ({0}: "{1}"), so it is not sent again in this session.',
+            m.refused.type,
+            m.text,
+          ),
+        );
+      return;
+    }
     // No one-click fix for what the session is already doing: a second re-send would send the message twice.
     const fix =
       m.isError && !m.sessionAction
