@@ -71,13 +71,15 @@ export function keyPhrases(answer: string): string[] {
     const word = m[0].replace(/[.,]+$/, '');
     const before = answer.slice(0, m.index).trimEnd();
     const startsSentence = before === '' || /[.!?:\n]$/.test(before);
-    const rank = /\p{N}/u.test(word)
-      ? 0
-      : /^\p{Lu}/u.test(word) && !startsSentence && !NOT_NAMES.test(word)
-        ? 1
-        : word.length >= 6 && !COMMON.has(word.toLowerCase())
-          ? 2
-          : 3;
+    // A lone digit is in too many answers to tell them apart.
+    const rank =
+      /\p{N}/u.test(word) && word.length > 1
+        ? 0
+        : /^\p{Lu}/u.test(word) && !startsSentence && !NOT_NAMES.test(word)
+          ? 1
+          : word.length >= 6 && !COMMON.has(word.toLowerCase())
+            ? 2
+            : 3;
     return { word, at: m.index, rank };
   });
   const seen = new Set<string>();
