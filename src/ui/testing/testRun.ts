@@ -5,6 +5,7 @@ import type { CaseResult, CaseTarget, ChatConversations } from '../../agentTests
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import { prompts } from '../common/prompts';
 import { Command } from '../ids';
+import { walkthroughStepDone } from '../walkthrough';
 import type { Prepared } from './localSandbox';
 import { caseDescription, type TestItemData, toRange } from './testItems';
 
@@ -230,6 +231,7 @@ function reportCase(
     }
   }
   output(`${runtime.caseLine(result)}\n`, caseItem);
+  if (result.outcome === 'passed' || result.outcome === 'failed') walkthroughStepDone('test');
   if (result.outcome === 'skipped' || result.outcome === 'cancelled') {
     if (result.skipReason) output(vscode.l10n.t('Skipped: {0}', result.skipReason) + '\n', caseItem);
     report(caseItem, 'skipped');
