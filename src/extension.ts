@@ -57,7 +57,7 @@ export interface TestingApi {
   onDiagnosticsHandedOver(listener: (e: HandOver) => void): vscode.Disposable;
 }
 import { registerChatCommands } from './ui/panels/chat/chatCommands';
-import { openWalkthroughOnFirstStart } from './ui/walkthrough';
+import { openWalkthroughOnFirstStart, watchWalkthroughEdits } from './ui/walkthrough';
 import { registerConcurrencyCommands } from './ui/panels/concurrency/concurrencyCommands';
 import { registerReplayCommands } from './ui/panels/replay/replayCommands';
 import { restorePanel } from './ui/panels/panelHost';
@@ -179,6 +179,7 @@ function start(context: vscode.ExtensionContext): Running {
   // Teach the redactor every stored secret before anything else is logged; not awaited, so activation stays quick.
   void vault.primeRedactor(profiles.list().map((p) => p.id));
   openWalkthroughOnFirstStart(context);
+  store.add(watchWalkthroughEdits());
   const activationTimeMs = performance.now() - started;
   log.info(`Activated in ${activationTimeMs.toFixed(2)} ms`);
   const viewState: TestingApi['viewState'] = (view) =>

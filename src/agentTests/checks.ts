@@ -11,9 +11,15 @@ export interface Answer {
 /** One check that did not hold: what it wanted and what came, as texts a diff can show side by side. */
 export interface CheckFailure {
   readonly check: string;
+  /** The check that did not hold, in words: `The answer does not contain "open around the clock".` */
   readonly message: string;
   readonly expected: string;
   readonly actual: string;
+  /**
+   * Whether `expected` is a text to set beside `actual` in a diff: the recorded answer when it differs from the
+   * answer, the handoff or end wanted. Not so when the turn has no recorded answer, or the answer is the same.
+   */
+  readonly comparable: boolean;
 }
 
 /** Every check of the turn that does not hold for the answer (none: the turn passed). */
@@ -85,6 +91,7 @@ export function checkAnswer(checks: AnswerChecks, answer: Answer): CheckFailure[
         : 'The agent ended the conversation with this answer.',
       expected: `end_conversation: ${checks.end}`,
       actual: `end_conversation: ${answer.endConversation}`,
+      comparable: true,
     });
   if (checks.maxLatencyMs !== undefined && answer.latencyMs > checks.maxLatencyMs)
     failures.push({
@@ -92,13 +99,24 @@ export function checkAnswer(checks: AnswerChecks, answer: Answer): CheckFailure[
       message: `The answer took ${Math.round(answer.latencyMs)} ms, over the budget of ${checks.maxLatencyMs} ms.`,
       expected: `at most ${checks.maxLatencyMs} ms`,
       actual: `${Math.round(answer.latencyMs)} ms`,
+      comparable: true,
     });
   return failures;
 }
 
-/** The answer's side of a text check; its expected side is the recorded answer when there is one. */
+/**
+ * The answer's side of a text check; its expected side is the recorded answer when there is one, and a diff is worth
+ * showing only when that differs from the answer (else the message alone says what did not hold).
+ */
 function textFailure(checks: AnswerChecks, text: string, check: string, message: string, wanted: string): CheckFailure {
-  return { check, message, expected: checks.reference ?? wanted, actual: text };
+  const reference = checks.reference;
+  return {
+    check,
+    message,
+    expected: reference ?? wanted,
+    actual: text,
+    comparable: reference !== undefined && reference !== text,
+  };
 }
 
 /** The texts the answer contains (`contained`), or those it lacks. */
@@ -139,16 +157,23 @@ function handoffFailure(
   const actual = describeHandoff(got);
   if (want.kind === 'none')
     return got
-      ? { check: 'handoff', message: `The agent handed off (${actual}).`, expected: 'no handoff', actual }
+      ? {
+          check: 'handoff',
+          message: `The agent handed off (${actual}).`,
+          expected: 'no handoff',
+          actual,
+          comparable: true,
+        }
       : undefined;
   const expected =
     want.kind === 'any' ? 'a handoff' : describeHandoff({ destination: want.destination, reason: want.reason });
-  if (!got) return { check: 'handoff', message: 'The agent did not hand off.', expected, actual };
+  if (!got) return { check: 'handoff', message: 'The agent did not hand off.', expected, actual, comparable: true };
   if (want.kind === 'to') {
     const wrong =
       (want.destination !== undefined && want.destination !== got.destination) ||
       (want.reason !== undefined && want.reason !== got.reason);
-    if (wrong) return { check: 'handoff', message: `The agent handed off, but ${actual}.`, expected, actual };
+    if (wrong)
+      return { check: 'handoff', message: `The agent handed off, but ${actual}.`, expected, actual, comparable: true };
   }
   return undefined;
 }

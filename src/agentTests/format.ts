@@ -85,6 +85,21 @@ export interface TestFile {
   readonly problems: readonly TestFileProblem[];
 }
 
+/** Whether a turn checks its answer at all: `reference:` is only the expected side of a diff, not a check. */
+export function turnChecks(checks: AnswerChecks): boolean {
+  return Object.keys(checks).some((key) => key !== 'reference');
+}
+
+/** What a case that checks nothing is told to add, in the file and in a run: it would pass whatever the agent said. */
+export const CHECKS_TO_ADD =
+  'add `contains:`, `matches:`, `handoff:` or `end:` to a turn (`reference:` is only shown in a diff)';
+export const NO_CHECKS = `no checks: ${CHECKS_TO_ADD}`;
+
+/** Whether any turn of the case checks its answer; a case that checks nothing is never run as a pass. */
+export function hasChecks(testCase: TestCase): boolean {
+  return testCase.turns.some((t) => turnChecks(t.checks));
+}
+
 /** Whether the file has a problem that keeps it (or some of its cases) from running as written. */
 export function hasErrors(file: TestFile): boolean {
   return file.problems.some((p) => p.severity === 'error');

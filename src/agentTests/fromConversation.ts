@@ -3,8 +3,8 @@ import { isMap, isSeq, parseDocument } from 'yaml';
 /**
  * A conversation as it happened (in the chat playground, or as the platform recorded it), made into a new case of a
  * test file: its user turns, its handoff and end as they happened, and each answer as the `reference` a failing
- * turn's diff shows. The checks are loose on purpose (the answer's words are not checked): the person tightens
- * them to what must stay the same.
+ * turn's diff shows. Each answer is also checked for a few of its own key phrases (`contains:`), so the case holds on
+ * the agent it was recorded with and not on any other: the person loosens them to what must stay the same.
  */
 export interface RecordedTurn {
   readonly user: string;
@@ -40,13 +40,83 @@ function flowMap(value: Readonly<Record<string, unknown>>): string {
     .join(', ')} }`;
 }
 
+function flowList(texts: readonly string[]): string {
+  return `[${texts.map(q).join(', ')}]`;
+}
+
+/** At most this many phrases of an answer are checked: enough to tell agents apart, few enough to keep. */
+const MAX_PHRASES = 3;
+/** Words of an answer: letters and digits, with the marks inside them that keep a time, a price or a name whole. */
+const WORD = /[\p{L}\p{N}$€£]+(?:[':/.,’-][\p{L}\p{N}]+)*%?/gu;
+/** Words that say nothing of what an answer is about, however long. */
+const COMMON = new Set(
+  (
+    'about above across after again against almost already always another anything around away because before ' +
+    'behind being below between cannot could course doing during either enough every everything further having ' +
+    'getting hello however itself little maybe might myself nothing other please pretty rather really should something ' +
+    'sorry still their there these thing things think those though through today together under until would ' +
+    'without yourself thank thanks welcome happy help'
+  ).split(' '),
+);
+/** Capitalised, but not a name: the speaker, and words that start a line of speech anyway. */
+const NOT_NAMES = /^(?:I|I'm|I’m|I'll|I’ll|I've|I’ve|I'd|I’d|OK|Okay)$/;
+
+/**
+ * A few phrases of an answer that a rewording of it would most likely keep and another agent's answer would most
+ * likely lack: numbers (times, prices, counts), then names (capitalised words inside a sentence), then its longest
+ * uncommon words; in the order they come in the answer. The same answer always gives the same phrases.
+ */
+export function keyPhrases(answer: string): string[] {
+  const words = [...answer.matchAll(WORD)].map((m) => {
+    const word = m[0].replace(/[.,]+$/, '');
+    const before = answer.slice(0, m.index).trimEnd();
+    const startsSentence = before === '' || /[.!?:\n]$/.test(before);
+    // A lone digit is in too many answers to tell them apart.
+    const rank =
+      /\p{N}/u.test(word) && word.length > 1
+        ? 0
+        : /^\p{Lu}/u.test(word) && !startsSentence && !NOT_NAMES.test(word)
+          ? 1
+          : word.length >= 6 && !COMMON.has(word.toLowerCase())
+            ? 2
+            : 3;
+    return { word, at: m.index, rank };
+  });
+  const seen = new Set<string>();
+  const unique = words.filter((w) => {
+    const key = w.word.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const byRank = (a: (typeof unique)[number], b: (typeof unique)[number]) =>
+    a.rank - b.rank || (a.rank === 2 ? b.word.length - a.word.length : 0) || a.at - b.at;
+  let picked = unique
+    .filter((w) => w.rank < 3)
+    .sort(byRank)
+    .slice(0, MAX_PHRASES);
+  // An answer of short common words only: its longest word, or the whole of a short answer without words.
+  if (picked.length === 0) {
+    const longest = unique
+      .filter((w) => w.word.length >= 3)
+      .sort((a, b) => b.word.length - a.word.length || a.at - b.at);
+    picked = longest.slice(0, 1);
+    const trimmed = answer.trim();
+    if (picked.length === 0 && trimmed !== '' && trimmed.length <= 80) return [trimmed];
+  }
+  return picked.sort((a, b) => a.at - b.at).map((w) => w.word);
+}
+
 /** The case's YAML: a list item at column 0 (the caller indents it to the file's list). */
 export function caseYaml(name: string, conversation: RecordedConversation): string {
   const lines: string[] = [`- name: ${q(name)}`];
   const from = conversation.conversationId ? ` ${conversation.conversationId}` : '';
   const where = conversation.environment ? ` (${conversation.environment})` : '';
-  lines.push(`  # Made from conversation${from}${where}. Each reference is the answer as it came; tighten the checks`);
-  lines.push('  # (contains, matches, not_contains) to what must stay the same.');
+  lines.push(`  # Made from conversation${from}${where}. Each reference is the answer as it came, shown in a failing`);
+  lines.push(
+    "  # turn's diff but not checked. The contains: phrases were picked from each answer (numbers, names, long",
+  );
+  lines.push('  # words): loosen or remove those that may change, and tighten what must stay the same.');
   if (conversation.leftOut)
     lines.push(
       `  # ${conversation.leftOut} turn(s) without a message or an answer (a silence, a failed send) were left out.`,
@@ -57,10 +127,19 @@ export function caseYaml(name: string, conversation: RecordedConversation): stri
   if (conversation.asrLangCode) lines.push(`  asr_lang_code: ${q(conversation.asrLangCode)}`);
   if (conversation.ttsLangCode) lines.push(`  tts_lang_code: ${q(conversation.ttsLangCode)}`);
   lines.push('  turns:');
-  if (conversation.greeting !== undefined) lines.push(`    - reference: ${q(conversation.greeting)}`);
+  if (conversation.greeting !== undefined) {
+    const phrases = keyPhrases(conversation.greeting);
+    lines.push(
+      phrases.length > 0
+        ? `    - contains: ${flowList(phrases)}\n      reference: ${q(conversation.greeting)}`
+        : `    - reference: ${q(conversation.greeting)}`,
+    );
+  }
   for (const turn of conversation.turns) {
     lines.push(`    - user: ${q(turn.user)}`);
     if (turn.metadata && Object.keys(turn.metadata).length > 0) lines.push(`      metadata: ${flowMap(turn.metadata)}`);
+    const phrases = keyPhrases(turn.answer);
+    if (phrases.length > 0) lines.push(`      contains: ${flowList(phrases)}`);
     if (!turn.handoff) lines.push('      handoff: none');
     else {
       const parts = [

@@ -1,12 +1,14 @@
 import { LineCounter, parseDocument } from 'yaml';
-import type {
-  AnswerChecks,
-  HandoffExpectation,
-  TestCase,
-  TestFile,
-  TestFileProblem,
-  TestTurn,
-  TextRange,
+import {
+  type AnswerChecks,
+  type HandoffExpectation,
+  CHECKS_TO_ADD,
+  type TestCase,
+  type TestFile,
+  type TestFileProblem,
+  type TestTurn,
+  type TextRange,
+  turnChecks,
 } from './format';
 import { readQuickYaml } from './quickYaml';
 import { parseRegex } from './regex';
@@ -104,6 +106,7 @@ function readCase(
     reader.problem(node ?? undefined, 'A case is a mapping with a `name:` and `turns:`.');
     return undefined;
   }
+  const errorsBefore = reader.errorCount;
   reader.unknownKeys(node, CASE_KEYS, 'a case');
   const name = reader.text(node, 'name');
   if (!name) reader.problem(valueOf(node, 'name') ?? node, 'Give the case a `name:`.');
@@ -126,6 +129,13 @@ function readCase(
   const agent = reader.text(node, 'agent') ?? fileAgent;
   const attributes = reader.mapping(node, 'integration_attributes');
   if (!name) return undefined;
+  // Said of a case whose turns read well: a check misspelt or malformed is reported as itself.
+  if (reader.errorCount === errorsBefore && turns.length > 0 && !turns.some((t) => turnChecks(t.checks)))
+    reader.problem(
+      valueOf(node, 'name'),
+      `The case "${name}" checks nothing, so it would pass whatever the agent says: ${CHECKS_TO_ADD}.`,
+      'warning',
+    );
   return {
     file,
     name,

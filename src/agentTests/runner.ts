@@ -1,6 +1,6 @@
 import type { ChatCreateReply, ChatCreateRequest, ChatRespondReply, ChatRespondRequest } from '../contract/chat';
 import { type Answer, type CheckFailure, checkAnswer } from './checks';
-import type { TestCase, TextRange } from './format';
+import { hasChecks, NO_CHECKS, type TestCase, type TextRange } from './format';
 
 /** The Chat API as the runner uses it: the client's ChatClient, or anything answering the same way. */
 export interface ChatConversations {
@@ -80,7 +80,8 @@ const CLOSE_TIMEOUT_MS = 10_000;
 
 /**
  * Runs cases, each as many times as it repeats, at most `concurrency` conversations at a time. A platform error
- * fails that run and the others go on; cancelling stops sending and closes every open conversation.
+ * fails that run and the others go on; cancelling stops sending and closes every open conversation. A case that
+ * checks nothing is skipped, never passed.
  */
 export async function runCases(cases: readonly TestCase[], options: RunOptions): Promise<CaseResult[]> {
   // Without a signal nothing can cancel the run: its calls then carry none (each would cost a listener).
@@ -107,7 +108,8 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
       options.listener?.caseStarted?.(testCase);
       const started = performance.now();
       entry = Promise.resolve()
-        .then(() => options.target(testCase))
+        // A case that checks nothing would pass whatever the agent said: it is skipped with what to add.
+        .then(() => (hasChecks(testCase) ? options.target(testCase) : { skip: NO_CHECKS }))
         .catch((err: unknown): CaseTarget => ({ skip: messageOf(err) }))
         .then((target) => ({ runs: [], left: options.repeat ?? testCase.repeat, started, target }));
       pending.set(index, entry);

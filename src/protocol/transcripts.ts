@@ -220,7 +220,7 @@ export type TranscriptsCommand =
   | { type: 'find'; text: string; conversationId?: string }
   | { type: 'openAgent'; conversationId?: string }
   | { type: 'replay'; conversationId?: string }
-  /** Makes a conversation test of the conversation (Create Test from Conversation). */
+  /** Makes a conversation test of the conversation (Save as Test). */
   | { type: 'createTest'; conversationId?: string }
   /** The list read again from its first page. */
   | { type: 'refresh' }

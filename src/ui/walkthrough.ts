@@ -1,8 +1,44 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { AGENT_MANIFEST } from '../workspace/agentManifest';
+import { BEHAVIOR_FILE } from '../workspace/layout';
 
 const SHOWN_KEY = 'agentWorkbench.walkthroughShown';
 /** The Getting Started walkthrough, as package.json contributes it (`<publisher>.<name>#<id>`). */
 export const WALKTHROUGH_ID = 'agent-workbench.agent-workbench#gettingStarted';
+
+/**
+ * The steps the walkthrough ticks when they are done (a context key each, `agentWorkbench.walkthrough.<step>`, that
+ * package.json's completionEvents name), not when their command opens a picker or a question.
+ */
+export type WalkthroughStep = 'editBehavior' | 'push' | 'publish' | 'chat' | 'test' | 'conversations';
+
+/** Ticks a step of the walkthrough. */
+export function walkthroughStepDone(step: WalkthroughStep): void {
+  void vscode.commands.executeCommand('setContext', `agentWorkbench.walkthrough.${step}`, true);
+}
+
+/**
+ * For a command's result: ticks the step when the command did what it says (a result came), not when the person
+ * stopped at a picker or a question, or it failed (undefined). The result goes on unchanged.
+ */
+export function tickWhenDone(step: WalkthroughStep): <T>(result: T) => T {
+  return (result) => {
+    if (result !== undefined && result !== false) walkthroughStepDone(step);
+    return result;
+  };
+}
+
+/** Ticks Edit its behavior when a behavior.md of an agent folder is saved. */
+export function watchWalkthroughEdits(): vscode.Disposable {
+  return vscode.workspace.onDidSaveTextDocument((doc) => {
+    if (doc.uri.scheme !== 'file' || path.basename(doc.uri.fsPath) !== BEHAVIOR_FILE) return;
+    void vscode.workspace.fs.stat(vscode.Uri.file(path.join(path.dirname(doc.uri.fsPath), AGENT_MANIFEST))).then(
+      () => walkthroughStepDone('editBehavior'),
+      () => undefined,
+    );
+  });
+}
 
 /**
  * Opens the Getting Started walkthrough on the first start, so a new user's first screen says where to begin.

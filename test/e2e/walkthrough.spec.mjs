@@ -132,7 +132,8 @@ describe('Getting Started walkthrough', { timeout: 600_000 }, () => {
       await screenshot(page, 'walkthrough-3-edit');
       await press('Open behavior.md');
       await page.locator('.tab.active', { hasText: 'behavior.md' }).waitFor();
-      assert.ok(await completes('Edit its behavior'), 'the step is marked done');
+      // Opening the file is not editing it: the step is done once a change is saved.
+      assert.equal(await completes('Edit its behavior', 2_000), false, 'not done when the file is only opened');
       await page.locator('.tab', { hasText: 'behavior.md' }).first().click();
       await page.locator('.tab.active', { hasText: 'behavior.md' }).waitFor();
       await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
@@ -142,6 +143,7 @@ describe('Getting Started walkthrough', { timeout: 600_000 }, () => {
       await page.keyboard.press('Control+S');
       await page.locator('.tab.active.dirty').waitFor({ state: 'detached' });
       await mediaPicture('push.png');
+      assert.ok(await completes('Edit its behavior'), 'the step is marked done once saved');
     });
 
     await step(page, 'walkthrough-4-push', async () => {

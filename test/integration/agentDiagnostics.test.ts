@@ -185,6 +185,17 @@ suite('Agent folder checks in the editor', function () {
     );
   });
 
+  test("file-ignored-by-push: the conversation tests Save as Test writes (tests/*.yaml) are the folder's own files, not reported", async () => {
+    const folder = await agentFolder({
+      'tests/conversations.yaml': 'cases:\n  - name: Hours\n    turns:\n      - user: Hi\n        end: false\n',
+    });
+    const notes = await typeInto(join(folder, 'notes.txt'), 'not part of the agent\n');
+    // Once the folder is checked (the note is reported), the test file has nothing of the rule.
+    await waitForRule(notes.uri, 'file-ignored-by-push');
+    const testFile = vscode.Uri.file(join(folder, 'tests', 'conversations.yaml'));
+    assert.deepEqual(detailOf(testFile)(), '');
+  });
+
   /** The quick fix of a rule's diagnostic, applied; resolves with the document's text after it. */
   async function applyQuickFix(doc: vscode.TextDocument, ruleId: string, title: RegExp): Promise<string> {
     const diagnostic = await waitForRule(doc.uri, ruleId);

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ConversationTests } from '../../src/ui/testing/conversationTests';
 import type { ReportedItem, RunRecord } from '../../src/ui/testing/testRun';
+import { SUPPORT_AGENT_CONTENT } from '../../src/localPlatform/seed/supportAgent';
 import { call } from '../support/http';
 import { activateExtension, type LocalPlatformUrls, startLocalPlatformInEditor } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
@@ -124,6 +125,27 @@ suite('Conversation tests in the Testing view', function () {
     assert.deepEqual(await open(), []);
   });
 
+  test('a failing contains: whose recorded answer is the answer says which text is missing, with the answer, and shows no diff of two identical texts', async () => {
+    const hours = SUPPORT_AGENT_CONTENT.topics.kt_opening_hours!.content;
+    const file = await write(`agent: ag_support
+cases:
+  - name: Around the clock
+    turns:
+      - user: What are your opening hours?
+        contains: open around the clock
+        reference: ${JSON.stringify(hours)}
+`);
+    const record = await runLocal([file]);
+    const turn = child(child(file, 'Around the clock'), 'turn 1: What are your opening hours?');
+    const [message] = state(record, turn).messages;
+    assert.match(
+      message!.message,
+      /^The answer does not contain "open around the clock"\.\n\nThe answer: Our stores are open/,
+    );
+    assert.equal(message!.expected, undefined, 'no diff: the recorded answer and the answer are the same text');
+    assert.equal(message!.actual, undefined);
+  });
+
   test('a failing case links its conversation: the link opens it in the transcript viewer, recorded under its id', async function () {
     this.timeout(120_000);
     const file = await write(`agent: ag_support
@@ -163,10 +185,10 @@ cases:
 cases:
   - name: No such variant
     variant: var_nowhere
-    turns: [{ user: hello }]
+    turns: [{ user: hello, end: false }]
   - name: Live only
     environment: live
-    turns: [{ user: hello }]
+    turns: [{ user: hello, end: false }]
 `);
     const record = await runLocal([file]);
     assert.equal(state(record, child(file, 'No such variant')).state, 'skipped');
@@ -174,6 +196,43 @@ cases:
     assert.match(record.output, /Skipped: the target has no variant var_nowhere/);
     assert.match(record.output, /Skipped: the case runs against live only; this run is against sandbox/);
     assert.deepEqual(await open(), []);
+  });
+
+  test('a case that checks nothing shows "no checks" in the tree and a warning at its name, and a run skips it instead of passing it', async () => {
+    const file = await write(`agent: ag_support
+cases:
+  - name: Recorded only
+    turns:
+      - reference: Hello! I'm Sam, the support agent of Acme. How can I help you today?
+      - user: What are your opening hours?
+        reference: Open around the clock.
+  - name: Checked
+    turns:
+      - user: What are your opening hours?
+        contains: Monday
+`);
+    const recorded = child(file, 'Recorded only');
+    assert.equal(recorded.description, 'no checks');
+    assert.equal(child(file, 'Checked').description, undefined);
+    assert.equal(file.error, undefined, 'a warning: the file and its other cases still run');
+    const [warning, ...others] = vscode.languages.getDiagnostics(file.uri!);
+    assert.deepEqual(others, []);
+    assert.equal(warning!.severity, vscode.DiagnosticSeverity.Warning);
+    assert.equal(warning!.range.start.line, 2, 'at the case name');
+    assert.match(
+      warning!.message,
+      /^The case "Recorded only" checks nothing, so it would pass whatever the agent says: add `contains:`/,
+    );
+    const before = (await open()).length;
+    const record = await runLocal([file]);
+    assert.equal(state(record, recorded).state, 'skipped');
+    assert.equal(state(record, child(file, 'Checked')).state, 'passed');
+    assert.match(
+      record.output,
+      /Recorded only: skipped, no checks: add `contains:`, `matches:`, `handoff:` or `end:` to a turn/,
+    );
+    assert.match(record.output, /1 passed, 0 failed, 1 skipped/);
+    assert.equal((await open()).length, before);
   });
 
   test('a case repeated is flaky when its runs both pass and fail, and passes at its required rate with each failing run named', async function () {
@@ -198,6 +257,23 @@ cases:
       assert.equal(state(record, hours).state, 'passed');
       assert.match(record.output, /Hours \(2\/3 runs passed\) \[flaky\]/);
       assert.match(record.output, /Hours, run 1/);
+      assert.equal(hours.description, '× 3 · flaky: 2 of 3 runs passed', 'the tree says so, not only the output');
+
+      // Below its required rate, the case fails; its messages say it is flaky and name it, each read on its own.
+      const strict = await write(`agent: ag_support
+cases:
+  - name: Strict hours
+    repeat: 2
+    turns:
+      - user: What are your opening hours?
+        contains: Monday
+`);
+      await admin.addFault({ family: 'runtime', method: 'POST', path: 'chat/respond', status: 503, times: 1 });
+      const failed = state(await runLocal([strict]), child(strict, 'Strict hours'));
+      assert.equal(failed.state, 'failed');
+      assert.equal(failed.messages[0]!.message, 'Strict hours is flaky: 1 of 2 runs passed; 100% must pass.');
+      assert.match(failed.messages[1]!.message, /^Strict hours, run 1 of 2: /);
+      assert.equal(child(strict, 'Strict hours').description, '× 2 · flaky: 1 of 2 runs passed');
     } finally {
       await vscode.workspace
         .getConfiguration('agentWorkbench.tests')
@@ -209,9 +285,9 @@ cases:
     const file = await write(`agent: ag_support
 cases:
   - name: One
-    turns: [{ user: hello }, { user: What are your opening hours? }]
+    turns: [{ user: hello }, { user: What are your opening hours?, contains: Monday }]
   - name: Two
-    turns: [{ user: hello }, { user: What are your opening hours? }]
+    turns: [{ user: hello }, { user: What are your opening hours?, contains: Monday }]
 `);
     await admin.addFault({ family: 'runtime', method: 'POST', path: 'chat/respond', delayMs: 3000 });
     const source = new vscode.CancellationTokenSource();

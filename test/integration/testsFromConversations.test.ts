@@ -1,4 +1,4 @@
-// Conversation tests made from conversations: Create Test from Conversation on a recorded demo conversation (the
+// Conversation tests made from conversations: Save as Test on a recorded demo conversation (the
 // transcript viewer) and Save as Test in the chat playground write a case into the agent folder's tests/ (a new
 // file, then appended to it), open it at the case, and the case runs green through the Testing view's API.
 import * as assert from 'node:assert/strict';
@@ -18,7 +18,7 @@ interface Recorded {
   id: string;
   in_progress: boolean;
   handoff: boolean;
-  turns: Array<{ user_input: string; is_silence: boolean }>;
+  turns: Array<{ user_input: string; agent_response: string; is_silence: boolean }>;
 }
 
 /** Words after which the built-in agent hands off or ends: a conversation with them would not replay as recorded. */
@@ -34,6 +34,8 @@ suite('Conversation tests made from conversations', function () {
   const folder = vscode.Uri.joinPath(root, 'support-desk');
   const file = vscode.Uri.joinPath(folder, 'tests', 'from-conversations.yaml');
   const chats: ChatPanelHandle[] = [];
+  /** The case Save as Test wrote from the playground's chat with Sam. */
+  let playgroundCase: SavedTest | undefined;
 
   /** Runs one case of the file through the local platform's run profile and returns its reported state. */
   const runCase = async (saved: SavedTest) => {
@@ -81,7 +83,7 @@ suite('Conversation tests made from conversations', function () {
     await vscode.workspace.fs.delete(root, { recursive: true, useTrash: false }).then(undefined, () => undefined);
   });
 
-  test('Create Test from Conversation: a recorded demo conversation becomes a case in a new tests/ file, opened at the case, and runs green', async () => {
+  test('Save as Test in the transcript viewer: a recorded demo conversation becomes a case in a new tests/ file, opened at the case, and runs green', async () => {
     const listed = await call<{ conversations: Recorded[] }>(
       'GET',
       `${urls.runtime}/v3/acme/support-desk/conversations?client_env=live&limit=200`,
@@ -91,11 +93,13 @@ suite('Conversation tests made from conversations', function () {
       (c) =>
         !c.in_progress &&
         !c.handoff &&
+        // The case checks the answers' words: a conversation held in another language would not replay as recorded.
+        /^Hello\b/.test(c.turns[0]?.agent_response ?? '') &&
         c.turns.length >= 3 &&
         c.turns.length <= 6 &&
         c.turns.every((t) => !ENDS_OR_HANDS_OFF.test(t.user_input ?? '')),
     );
-    assert.ok(recorded, 'a finished demo conversation without a handoff');
+    assert.ok(recorded, 'a finished demo conversation in English without a handoff');
     const panel = await vscode.commands.executeCommand<{
       loaded: Promise<void>;
       createTest(): Promise<SavedTest | undefined>;
@@ -128,6 +132,13 @@ suite('Conversation tests made from conversations', function () {
       const spoken = recorded.turns.filter((t) => t.user_input?.trim());
       assert.equal((text.match(/ {6}- user: /g) ?? []).length, spoken.length, 'one turn per recorded user turn');
       assert.equal((text.match(/ {8}handoff: none/g) ?? []).length, spoken.length, 'no handoff, as it happened');
+      assert.match(text, /^ {6}- contains: \[.*"Sam".*\]\n {8}reference: "Hello.* I'm Sam/m, text);
+      assert.equal(
+        (text.match(/ {8}contains: \[/g) ?? []).length,
+        spoken.length,
+        'key phrases of each answer are checked',
+      );
+      assert.match(text, /# .*contains: phrases were picked from each answer/);
 
       const { state, output } = await runCase(saved);
       assert.equal(state?.state, 'passed', output);
@@ -164,18 +175,25 @@ suite('Conversation tests made from conversations', function () {
       assert.ok(text.startsWith(before), 'what the file held is kept as it was');
       const added = text.slice(before.length);
       assert.match(added, /^ {2}- name: "From the playground"\n/);
+      assert.match(added, /- contains: \["Sam", "support", "Acme"\]\n {8}reference: "Hello! I'm Sam/);
       assert.match(
         added,
-        /- user: "What are your opening hours\?"\n {8}handoff: none\n {8}end: false\n {8}reference: "/,
+        /- user: "What are your opening hours\?"\n {8}contains: \["9am", "6pm", "10am"\]\n {8}handoff: none\n {8}end: false\n {8}reference: "Our stores/,
       );
       assert.match(
         added,
-        /- user: "Can I talk to a person\?"\n {8}handoff: \{ destination: "human-support-queue", reason: "[^"]+" \}\n {8}end: false/,
+        /- user: "Can I talk to a person\?"\n {8}contains: \["transferring", "member"\]\n {8}handoff: \{ destination: "human-support-queue", reason: "[^"]+" \}\n {8}end: false/,
       );
       assert.equal(vscode.window.activeTextEditor?.selection.start.line, saved.line, 'opened at the new case');
 
       const { state, output } = await runCase(saved);
       assert.equal(state?.state, 'passed', output);
+      assert.deepEqual(
+        vscode.languages.getDiagnostics(file).map((d) => d.message),
+        [],
+        'a saved case checks something: no warning',
+      );
+      playgroundCase = saved;
     } finally {
       ui.dispose();
     }
@@ -219,6 +237,14 @@ suite('Conversation tests made from conversations', function () {
         { headers: { 'x-api-key': LOCAL_KEYS.agents } },
       );
       assert.match(pushed.body.behavior, /You are Robin/);
+
+      // The case saved from the chat with Sam no longer holds: the agent greets as someone else.
+      assert.ok(playgroundCase, 'the case saved in the playground');
+      ui.setAnswer((s) => (s.modal && /publish to the local sandbox/.test(s.message) ? 'Run As Is' : undefined));
+      const again = await runCase(playgroundCase);
+      assert.equal(again.state?.state, 'failed', again.output);
+      assert.match(again.state?.messages[0]?.message ?? '', /^The answer does not contain "Sam"\./);
+      assert.match(again.output, /agent: Hello! I'm Robin/);
     } finally {
       ui.dispose();
     }

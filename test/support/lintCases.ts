@@ -30,7 +30,12 @@ export const LINT_CASES: Record<string, LintCase> = {
   },
   'file-ignored-by-push': {
     breaks: { 'knowledge/faq.txt': 'Hours' },
-    passes: { 'knowledge/faq.md': topic('FAQ', 'Hours') },
+    // The conversation tests of the folder (Save as Test writes them) are its own files.
+    passes: {
+      'knowledge/faq.md': topic('FAQ', 'Hours'),
+      'tests/conversations.yaml': 'cases: []\n',
+      'tests/greeting.yml': 'cases: []\n',
+    },
   },
   'file-name-refused': {
     breaks: { 'realtime/store settings.json': '{}' },

@@ -113,7 +113,7 @@ export class DetailView {
       ),
       actionButton(
         'createTest',
-        'Create Test…',
+        'Save as Test',
         "Write this conversation as a new case of the agent folder's tests",
         () => actions.createTest(),
       ),

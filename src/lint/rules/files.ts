@@ -17,9 +17,12 @@ export const fileUnreadable: FileRule = {
   },
 };
 
-/** Files of the folder that are not the agent's and that nobody needs to be told about. */
+/**
+ * Files of the folder that are not the agent's and that nobody needs to be told about: its manifest, what the
+ * workbench and git keep, and its conversation tests (tests/*.yaml, as Save as Test writes them).
+ */
 const OWN_FILES =
-  /^(?:agent\.json|\.workbench\/.*|\.agent-workbench\/.*|\.git\/.*|\.gitignore|\.gitattributes|\.DS_Store)$/;
+  /^(?:agent\.json|\.workbench\/.*|\.agent-workbench\/.*|\.git\/.*|\.gitignore|\.gitattributes|\.DS_Store|tests\/[^/]+\.ya?ml)$/;
 
 /** What Push sends: behavior.md, knowledge/<name>.md and realtime/<config>.json; nothing else goes out. */
 export const fileIgnoredByPush: FileRule = {

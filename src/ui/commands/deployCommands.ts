@@ -26,6 +26,7 @@ import {
 } from './deployConfirmations';
 import { askTypedAgentName } from '../common/askTypedName';
 import { typedNameProblem } from '../common/typedName';
+import { tickWhenDone } from '../walkthrough';
 
 /** An agent to publish, or one of its branches (the platform publishes main; another branch can be merged first). */
 export type PublishArg = AgentArg | EnvironmentDeploymentsNode | BranchNode | { agentId: string; branchId?: string };
@@ -398,7 +399,7 @@ export function registerDeployCommands(
 
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Command.publish, (arg?: PublishArg, opts?: ActionOptions) =>
-      runCommand(() => publish(arg, opts)),
+      runCommand(() => publish(arg, opts)).then(tickWhenDone('publish')),
     ),
     vscode.commands.registerCommand(Command.promote, (arg?: DeploymentArg, opts?: ActionOptions) =>
       runCommand(() => promote(arg, opts)),

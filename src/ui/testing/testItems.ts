@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { TestCase, TestFile, TextRange } from '../../agentTests/format';
+import { agentTestsRuntime } from '../agentTestsRuntime';
 
 /** What a test item of the controller stands for: a file, a case, or one turn of a case. */
 export type TestItemData =
@@ -17,6 +18,22 @@ function turnLabel(testCase: TestCase, index: number): string {
   return user === undefined
     ? vscode.l10n.t('greeting')
     : vscode.l10n.t('turn {0}: {1}', index + 1, user.length > 60 ? `${user.slice(0, 59)}…` : user);
+}
+
+/**
+ * What a case's row says beside its name: how often it runs, that it checks nothing (so it never runs as a pass), and
+ * after a run whose repeats both passed and failed, that it is flaky.
+ */
+export function caseDescription(
+  testCase: TestCase,
+  flaky?: { readonly passed: number; readonly runs: number },
+): string | undefined {
+  const parts = [
+    ...(testCase.repeat > 1 ? [vscode.l10n.t('× {0}', testCase.repeat)] : []),
+    ...(agentTestsRuntime().hasChecks(testCase) ? [] : [vscode.l10n.t('no checks')]),
+    ...(flaky ? [vscode.l10n.t('flaky: {0} of {1} runs passed', flaky.passed, flaky.runs)] : []),
+  ];
+  return parts.length > 0 ? parts.join(' · ') : undefined;
 }
 
 /**
@@ -44,7 +61,7 @@ export function fillFileItem(
     const caseItem = controller.createTestItem(`${item.id}#${testCase.name}`, testCase.name, item.uri);
     caseItem.range = toRange(testCase.range);
     caseItem.tags = testCase.tags.map((t) => new vscode.TestTag(t));
-    caseItem.description = testCase.repeat > 1 ? vscode.l10n.t('× {0}', testCase.repeat) : undefined;
+    caseItem.description = caseDescription(testCase);
     data.set(caseItem, { kind: 'case', file, testCase });
     caseItem.children.replace(
       testCase.turns.map((turn, index) => {

@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import type { TestCase } from '../../agentTests/format';
+import type { CheckFailure } from '../../agentTests/checks';
 import type { CaseResult, CaseTarget, ChatConversations } from '../../agentTests/runner';
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import { prompts } from '../common/prompts';
 import { Command } from '../ids';
+import { walkthroughStepDone } from '../walkthrough';
 import type { Prepared } from './localSandbox';
-import { type TestItemData, toRange } from './testItems';
+import { caseDescription, type TestItemData, toRange } from './testItems';
 
 /** Where a run profile sends the cases. */
 export interface RunTarget {
@@ -180,7 +182,7 @@ export async function runConversationTests(opts: {
   }
 }
 
-/** A case's result on its item and its turns' items, with each failing check as a diff at its turn's line. */
+/** A case's result on its item and its turns' items, with each failing check at its turn's line. */
 function reportCase(
   result: CaseResult,
   caseItem: vscode.TestItem,
@@ -193,13 +195,21 @@ function reportCase(
   const turnItems: vscode.TestItem[] = [];
   caseItem.children.forEach((t) => turnItems.push(t));
   const many = result.runs.length > 1;
+  const name = result.testCase.name;
+  const passedRuns = result.runs.filter((r) => r.passed).length;
+  // The tree says what only the output said before: the case passed or failed by chance.
+  caseItem.description = caseDescription(
+    result.testCase,
+    result.flaky ? { passed: passedRuns, runs: result.runs.length } : undefined,
+  );
   const turnMessages = new Map<number, vscode.TestMessage[]>();
   const caseMessages: vscode.TestMessage[] = [];
   for (const run of result.runs) {
-    const prefix = many ? vscode.l10n.t('Run {0} of {1}: ', run.attempt, result.runs.length) : '';
+    // A repeated case's messages name it: each is read out on its own, away from the case's row.
+    const prefix = many ? vscode.l10n.t('{0}, run {1} of {2}: ', name, run.attempt, result.runs.length) : '';
     for (const turn of run.turns)
       for (const f of turn.failures) {
-        const m = vscode.TestMessage.diff(`${prefix}${f.message}`, f.expected, f.actual);
+        const m = checkMessage(`${prefix}${f.message}`, f);
         m.location = new vscode.Location(uri, toRange(turn.range));
         turnMessages.set(turn.index, [...(turnMessages.get(turn.index) ?? []), m]);
         caseMessages.push(m);
@@ -209,7 +219,7 @@ function reportCase(
       m.location = new vscode.Location(uri, caseItem.range ?? new vscode.Range(0, 0, 0, 0));
       caseMessages.push(m);
     }
-    const title = many ? vscode.l10n.t('{0}, run {1}', result.testCase.name, run.attempt) : result.testCase.name;
+    const title = many ? vscode.l10n.t('{0}, run {1}', name, run.attempt) : name;
     const id = run.conversationId ? ` (${run.conversationId})` : '';
     output(`── ${title}${id}\n${run.transcript.join('\n')}\n`, caseItem);
     if (!run.passed && !run.cancelled && run.conversationId) {
@@ -221,6 +231,7 @@ function reportCase(
     }
   }
   output(`${runtime.caseLine(result)}\n`, caseItem);
+  if (result.outcome === 'passed' || result.outcome === 'failed') walkthroughStepDone('test');
   if (result.outcome === 'skipped' || result.outcome === 'cancelled') {
     if (result.skipReason) output(vscode.l10n.t('Skipped: {0}', result.skipReason) + '\n', caseItem);
     report(caseItem, 'skipped');
@@ -236,19 +247,31 @@ function reportCase(
     return;
   }
   if (many) {
-    const passed = result.runs.filter((r) => r.passed).length;
+    const rate = Math.round(result.testCase.requiredPassRate * 100);
     caseMessages.unshift(
       new vscode.TestMessage(
-        vscode.l10n.t(
-          '{0} of {1} runs passed; {2}% must pass.',
-          passed,
-          result.runs.length,
-          Math.round(result.testCase.requiredPassRate * 100),
-        ),
+        result.flaky
+          ? vscode.l10n.t(
+              '{0} is flaky: {1} of {2} runs passed; {3}% must pass.',
+              name,
+              passedRuns,
+              result.runs.length,
+              rate,
+            )
+          : vscode.l10n.t('{0}: {1} of {2} runs passed; {3}% must pass.', name, passedRuns, result.runs.length, rate),
       ),
     );
   }
   report(caseItem, 'failed', caseMessages);
+}
+
+/**
+ * A failed check as the Testing view shows it: a diff where there is an expected text to set beside the answer (the
+ * recorded answer when it differs, the handoff or end wanted); else the check that failed, with the answer.
+ */
+function checkMessage(message: string, f: CheckFailure): vscode.TestMessage {
+  if (f.comparable) return vscode.TestMessage.diff(message, f.expected, f.actual);
+  return new vscode.TestMessage(vscode.l10n.t('{0}\n\nThe answer: {1}', message, f.actual));
 }
 
 /**

@@ -15,6 +15,7 @@ import { platformMirror, readAfresh } from './platformMirror';
 import { confirmRealtimePush } from './realtimeConfigs';
 import { confirmPushDespiteErrors } from './pushLintCheck';
 import type { AgentSourceControl, ShownStatus, SourceControls } from './sourceControls';
+import { tickWhenDone } from '../walkthrough';
 
 /** What the Pull, Push and Refresh commands act on: a folder or file, a source control, a resource, or the current folder. */
 export type SyncArg =
@@ -431,7 +432,9 @@ export function registerSyncCommands(
 
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Command.pull, (arg?: SyncArg) => runCommand(() => pull(arg))),
-    vscode.commands.registerCommand(Command.push, (arg?: SyncArg) => runCommand(() => push(arg))),
+    vscode.commands.registerCommand(Command.push, (arg?: SyncArg) =>
+      runCommand(() => push(arg)).then(tickWhenDone('push')),
+    ),
     vscode.commands.registerCommand(Command.refreshStatus, () => runCommand(refreshStatus)),
     vscode.commands.registerCommand(Command.openFileMerge, (arg?: SyncArg) => runCommand(() => openMerge(arg))),
     vscode.commands.registerCommand(Command.completeFileMerge, (arg?: SyncArg) => runCommand(() => completeMerge(arg))),

@@ -73,6 +73,34 @@ test('an unknown key is reported at its place with the key it was likely meant t
   assert.deepEqual([p!.range.startLine, p!.range.startCharacter], [4, 8]);
 });
 
+test('a case that checks nothing (user messages and references only) is warned of at its name, and is still listed', () => {
+  const text = [
+    'cases:',
+    '  - name: Recorded',
+    '    turns:',
+    '      - reference: Hello!',
+    '      - user: What are your opening hours?',
+    '        reference: Open around the clock.',
+    '  - name: Checked',
+    '    turns:',
+    '      - user: What are your opening hours?',
+    '        end: false',
+  ].join('\n');
+  const file = parseTestFile('t.yaml', text);
+  assert.deepEqual(
+    file.cases.map((c) => c.name),
+    ['Recorded', 'Checked'],
+  );
+  assert.equal(file.problems.length, 1);
+  const [p] = file.problems;
+  assert.equal(p!.severity, 'warning');
+  assert.match(
+    p!.message,
+    /^The case "Recorded" checks nothing, so it would pass whatever the agent says: add `contains:`/,
+  );
+  assert.deepEqual([p!.range.startLine, p!.range.startCharacter], [1, 10]);
+});
+
 test('a bad regular expression is reported with what is wrong', () => {
   const file = parseTestFile(
     't.yaml',

@@ -1,6 +1,7 @@
 // Running conversation tests against a real local platform through the Chat API client.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { checkAnswer } from '../../../src/agentTests/checks';
 import { ChatClient } from '../../../src/client/chat';
 import { parseTestFile } from '../../../src/agentTests/parse';
 import { type ChatConversations, type RunOptions, runCases } from '../../../src/agentTests/runner';
@@ -18,6 +19,23 @@ function cases(text: string): TestCase[] {
 
 function chat(): ChatClient {
   return new ChatClient(localContext(local.lp));
+}
+
+/** The local Chat API, counting the conversations created through it. */
+function countingCreates(): { counting: ChatConversations; created: () => number } {
+  let created = 0;
+  const client = chat();
+  return {
+    counting: {
+      create: (r, s) => {
+        created++;
+        return client.create(r, s);
+      },
+      respond: (r, s) => client.respond(r, s),
+      close: (id, s) => client.close(id, s),
+    },
+    created: () => created,
+  };
 }
 
 const openConversations = () => local.lp.platform.state.conversations.filter((c) => c.in_progress).length;
@@ -124,6 +142,7 @@ test('a platform error mid-run fails that case with the platform message and the
     turns:
       - user: hello
       - user: What are your opening hours?
+        contains: Monday
       - user: goodbye
   - name: Fine
     turns:
@@ -146,11 +165,11 @@ test('cancelling stops sending, closes the open conversations and reports the ca
   const run = runCases(
     cases(`cases:
   - name: One
-    turns: [{ user: hello }, { user: goodbye }]
+    turns: [{ user: hello }, { user: goodbye, end: true }]
   - name: Two
-    turns: [{ user: hello }, { user: goodbye }]
+    turns: [{ user: hello }, { user: goodbye, end: true }]
   - name: Three
-    turns: [{ user: hello }]
+    turns: [{ user: hello, end: false }]
 `),
     options({ signal: controller.signal, listener: { caseStarted: (c) => started.push(c.name) } }),
   );
@@ -181,9 +200,11 @@ test('no more conversations are open at once than the limit, and a case without 
       return client.close(id, s);
     },
   };
-  const many = Array.from({ length: 8 }, (_, i) => `  - name: c${i}\n    turns: [{ user: hello }]`).join('\n');
+  const many = Array.from({ length: 8 }, (_, i) => `  - name: c${i}\n    turns: [{ user: hello, end: false }]`).join(
+    '\n',
+  );
   const results = await runCases(
-    cases(`cases:\n${many}\n  - name: live only\n    environment: live\n    turns: [{ user: hello }]\n`),
+    cases(`cases:\n${many}\n  - name: live only\n    environment: live\n    turns: [{ user: hello, end: false }]\n`),
     options({
       concurrency: 3,
       target: (c) => (c.environment === 'live' ? { skip: 'this run is against sandbox' } : { chat: counting }),
@@ -218,24 +239,15 @@ test('the repeats of a case run side by side up to the limit and make one result
 });
 
 test('a case naming a variant the target lacks is skipped with the reason, and its repeats are not sent', async () => {
-  let created = 0;
-  const client = chat();
-  const counting: ChatConversations = {
-    create: (r, s) => {
-      created++;
-      return client.create(r, s);
-    },
-    respond: (r, s) => client.respond(r, s),
-    close: (id, s) => client.close(id, s),
-  };
+  const { counting, created } = countingCreates();
   const [missing, known] = await runCases(
     cases(`cases:
   - name: No such variant
     variant: var_nowhere
     repeat: 3
-    turns: [{ user: hello }]
+    turns: [{ user: hello, end: false }]
   - name: Without a variant
-    turns: [{ user: hello }]
+    turns: [{ user: hello, end: false }]
 `),
     options({ concurrency: 1, target: () => ({ chat: counting }) }),
   );
@@ -243,6 +255,46 @@ test('a case naming a variant the target lacks is skipped with the reason, and i
   assert.match(missing!.skipReason ?? '', /the target has no variant var_nowhere/);
   assert.match(missing!.skipReason ?? '', /no variant var_nowhere in this project/);
   assert.equal(known!.outcome, 'passed');
-  assert.equal(created, 2, 'one refused create for the skipped case, one for the other');
+  assert.equal(created(), 2, 'one refused create for the skipped case, one for the other');
   assert.equal(openConversations(), 0);
+});
+
+test('a case that checks nothing is skipped with what to add, never passed, and opens no conversation', async () => {
+  const { counting, created } = countingCreates();
+  const file = parseTestFile(
+    't.yaml',
+    `cases:
+  - name: Only references
+    turns:
+      - reference: Hello! I'm Sam.
+      - user: What are your opening hours?
+        reference: Open around the clock.
+  - name: Checked
+    turns:
+      - user: What are your opening hours?
+        contains: Monday
+`,
+  );
+  const [unchecked, checked] = await runCases(file.cases, options({ target: () => ({ chat: counting }) }));
+  assert.equal(unchecked!.outcome, 'skipped');
+  assert.match(unchecked!.skipReason ?? '', /^no checks: add `contains:`, `matches:`, `handoff:` or `end:` to a turn/);
+  assert.equal(checked!.outcome, 'passed');
+  assert.equal(created(), 1, 'only the case with checks made a conversation');
+});
+
+test('a failing contains: says which text is missing; a diff is offered only when the recorded answer differs from the answer', () => {
+  const answer = { response: 'Our stores are open Monday to Saturday.', endConversation: false, latencyMs: 5 };
+  const [same] = checkAnswer(
+    { contains: ['open around the clock'], reference: 'Our stores are open Monday to Saturday.' },
+    answer,
+  );
+  assert.equal(same!.message, 'The answer does not contain "open around the clock".');
+  assert.equal(same!.comparable, false, 'the recorded answer is the answer: a diff would show two identical texts');
+  const [none] = checkAnswer({ contains: ['open around the clock'] }, answer);
+  assert.equal(none!.comparable, false, 'no recorded answer: nothing to compare');
+  const [changed] = checkAnswer({ contains: ['Sunday'], reference: 'Open Monday to Sunday.' }, answer);
+  assert.equal(changed!.comparable, true);
+  assert.deepEqual([changed!.expected, changed!.actual], ['Open Monday to Sunday.', answer.response]);
+  const [end] = checkAnswer({ end: true }, answer);
+  assert.equal(end!.comparable, true);
 });

@@ -18,6 +18,7 @@ import { panelOptions, registerPanelSerializer } from '../panelHost';
 import { CHAT_VIEW_TYPE, ChatPanel, type ChatPanelOptions } from './chatPanel';
 import { AGENT_MANIFEST, parseAgentManifest } from '../../../workspace/agentManifest';
 import { conversationFilters, readConversation } from './conversationFile';
+import { tickWhenDone } from '../../walkthrough';
 
 /** What Open Chat accepts besides a tree node: the settings to start with (palette, tests, benchmarks). */
 export type OpenChatArgs = Partial<Omit<ChatSettings, 'target'>> & { target?: ChatTarget } & ChatPanelOptions;
@@ -273,8 +274,12 @@ export function registerChatCommands(
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(Command.openChat, (arg?: unknown) => runCommand(() => openChat(arg))),
-    vscode.commands.registerCommand(Command.publishAndChat, (arg?: unknown) => runCommand(() => publishAndChat(arg))),
+    vscode.commands.registerCommand(Command.openChat, (arg?: unknown) =>
+      runCommand(() => openChat(arg)).then(tickWhenDone('chat')),
+    ),
+    vscode.commands.registerCommand(Command.publishAndChat, (arg?: unknown) =>
+      runCommand(() => publishAndChat(arg)).then(tickWhenDone('publish')),
+    ),
     vscode.commands.registerCommand(Command.openSavedConversation, (options?: unknown) =>
       runCommand(() => openSaved(panelOptionsOf(options))),
     ),

@@ -372,7 +372,7 @@ export class ConversationView extends ObservableDisposable {
   }
 
   /**
-   * Makes a conversation test of this conversation, as Create Test from Conversation does: its user turns and
+   * Makes a conversation test of this conversation, as Save Conversation as Test does: its user turns and
    * handoff as recorded, each recorded answer as the reference; the person picks the test file and names the case.
    */
   async createTest(): Promise<unknown> {

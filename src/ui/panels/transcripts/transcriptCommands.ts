@@ -27,6 +27,7 @@ import { ConversationPanel } from './conversationPanel';
 import type { ConversationView, OpenConversationArgs } from './conversationView';
 import { ConversationsPanel } from './conversationsPanel';
 import type { TranscriptsWebviewOptions } from './transcriptsWebview';
+import { tickWhenDone } from '../../walkthrough';
 
 /** What Open Conversations accepts besides a tree node (palette, other commands, tests). */
 export interface OpenConversationsArgs extends TranscriptsWebviewOptions {
@@ -286,7 +287,7 @@ export function registerTranscriptCommands(
 
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Command.openConversations, (arg?: unknown) =>
-      runCommand(() => openConversations(arg)),
+      runCommand(() => openConversations(arg)).then(tickWhenDone('conversations')),
     ),
     vscode.commands.registerCommand(Command.openConversation, (arg?: unknown) =>
       runCommand(() => openConversation(arg)),
