@@ -10,30 +10,13 @@ import {
   showAgentWorkbench,
   startLocalPlatform,
   step,
+  webviewShowing,
 } from '../support/browser/workbench.mjs';
 import { LocalAdmin } from '../support/localAdmin.ts';
 
 const HOSTILE_USER = '<script>top.pwned=1</script><img src=x onerror="top.pwned=2"> where is my order?';
 const HOSTILE_AGENT =
   '<a href="javascript:top.pwned=3">track it here</a> \u202Eevil\u202C <b onmouseover="top.pwned=4">b</b>';
-
-/** The page of the webview that shows `selector` (several panels may be open, each two frames deep). */
-async function webviewWith(page, selector, timeoutMs = 60_000) {
-  const started = Date.now();
-  for (;;) {
-    for (const frame of page.frames()) {
-      if (
-        await frame
-          .locator(selector)
-          .count()
-          .catch(() => 0)
-      )
-        return frame;
-    }
-    if (Date.now() - started > timeoutMs) throw new Error(`no webview shows ${selector}`);
-    await page.waitForTimeout(200);
-  }
-}
 
 describe('Transcript viewer in the workbench', { timeout: 300_000 }, () => {
   let wb;
@@ -54,7 +37,7 @@ describe('Transcript viewer in the workbench', { timeout: 300_000 }, () => {
       await showAgentWorkbench(page);
       origin = await startLocalPlatform(page);
       await runCommand(page, 'Agent Workbench: Open Conversations');
-      const list = await webviewWith(page, '.rows .row[data-id]');
+      const list = await webviewShowing(page, '.rows .row[data-id]');
       await list.locator('.status', { hasText: /conversations? shown/ }).waitFor();
       const header = await list.locator('.row.header').innerText();
       for (const column of ['Started', 'Duration', 'Turns', 'Channel', 'Handoff', 'From', 'To', 'Variant'])
@@ -77,7 +60,7 @@ describe('Transcript viewer in the workbench', { timeout: 300_000 }, () => {
       }
       assert.ok(opened, 'a voice call with four turns or more is listed');
       // Beside the list, in the same page: no page to load.
-      const detail = await webviewWith(page, '.turn .latency .bar');
+      const detail = await webviewShowing(page, '.turn .latency .bar');
       assert.equal(detail, list, 'the conversation opens in the list panel');
       await detail.locator('.detail-view .title', { hasText: opened }).waitFor();
       assert.equal(await list.locator(`.rows .row.opened[data-id="${opened}"]`).count(), 1, 'its row is marked');
@@ -106,7 +89,7 @@ describe('Transcript viewer in the workbench', { timeout: 300_000 }, () => {
       assert.equal(await row.evaluate((r) => r === document.activeElement), true, 'focus back on the row');
       await row.press('Control+Enter');
       await page.locator('.tab', { hasText: `Conversation ${opened}` }).waitFor();
-      const own = await webviewWith(page, '.detail-view:only-child .turn');
+      const own = await webviewShowing(page, '.detail-view:only-child .turn');
       assert.notEqual(own, list, 'a page of its own');
       assert.equal(await list.locator('.detail-view').count(), 0, 'not beside the list');
     });
@@ -116,7 +99,7 @@ describe('Transcript viewer in the workbench', { timeout: 300_000 }, () => {
     const { page } = wb;
     await step(page, 'transcripts-keyboard', async () => {
       await runCommand(page, 'Agent Workbench: Open Conversations');
-      const list = await webviewWith(page, '.rows .row[data-id]');
+      const list = await webviewShowing(page, '.rows .row[data-id]');
       await list.locator('.status', { hasText: /conversations? shown/ }).waitFor();
       const stops = await list.locator('.rows .row[data-id][tabindex="0"]').count();
       assert.equal(stops, 1, 'one row is the Tab stop of the table');
@@ -156,7 +139,7 @@ describe('Transcript viewer in the workbench', { timeout: 300_000 }, () => {
       await input.waitFor();
       await input.fill(id);
       await page.keyboard.press('Enter');
-      const detail = await webviewWith(page, '.turn .said.agent');
+      const detail = await webviewShowing(page, '.turn .said.agent');
       assert.equal(
         await detail.locator('.turn script, .turn img, .turn a, .turn b, .side script, .side img, .side b').count(),
         0,

@@ -95,7 +95,8 @@ const settingsForm = new SettingsForm((settings) => command({ type: 'restart', s
  * out again (which takes frames and holds up a streamed answer beside it); the older of the newest lines
  * join the list together once they are many.
  */
-const conversation = el('div', { class: 'lines', role: 'log', 'aria-label': 'Conversation' });
+// A Tab stop of its own: the keyboard reaches the log to read it and scroll it, though it may hold no control.
+const conversation = el('div', { class: 'lines', role: 'log', 'aria-label': 'Conversation', tabindex: '0' });
 const fixLine = (line: ChatLine) => command({ type: 'fix', lineId: line.id });
 const list = new LitVirtualizer<ChatLine>();
 list.keyFunction = (l) => l.id;

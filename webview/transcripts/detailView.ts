@@ -15,7 +15,7 @@ import { el } from '../shared/styles';
 import { marked, visibleControls } from '../shared/text';
 import { durationText, timeText } from './listView';
 
-type Field = HTMLElement & { value: string; checked?: boolean };
+type Field = HTMLElement & { value: string; checked?: boolean; updateComplete?: Promise<unknown> };
 
 export interface DetailActions {
   find(text: string): void;
@@ -88,7 +88,8 @@ export class DetailView {
   private readonly revealBox = el('vscode-checkbox', { id: 'reveal', label: 'Show numbers' }) as Field;
   private readonly title = el('h1', { class: 'title' });
   private readonly note = el('p', { class: 'empty turns-note' });
-  private readonly side = el('aside', { class: 'side', 'aria-label': 'Conversation facts' });
+  /** Scrolls on its own: a Tab stop, so the keyboard can scroll it too. */
+  private readonly side = el('aside', { class: 'side', 'aria-label': 'Conversation facts', tabindex: '0' });
   private readonly openAgentButton: Button;
   private findTimer: ReturnType<typeof setTimeout> | undefined;
   private wentToTurn = false;
@@ -146,6 +147,8 @@ export class DetailView {
     this.turns.className = 'turns';
     this.turns.setAttribute('role', 'list');
     this.turns.setAttribute('aria-label', 'Turns');
+    // The timeline scrolls on its own and holds nothing to focus: a Tab stop, so the keyboard can read and scroll it.
+    this.turns.tabIndex = 0;
     this.turns.keyFunction = (s) => s.turn.n;
     this.turns.renderItem = (s) => this.renderTurn(s);
     const timeline = el('section', { class: 'timeline', 'aria-label': 'Timeline' });
@@ -199,6 +202,11 @@ export class DetailView {
     if (this.findTimer) clearTimeout(this.findTimer);
     this.findTimer = undefined;
     this.element.remove();
+  }
+
+  /** Puts the keyboard in the Find box, once the box has drawn its inner field. */
+  focusFind(): void {
+    void (this.findBox.updateComplete ?? Promise.resolve()).then(() => this.findBox.focus());
   }
 
   say(text: string): void {

@@ -18,7 +18,7 @@ import { actionButton, labelled } from '../shared/controls';
 import { el } from '../shared/styles';
 import { visibleControls } from '../shared/text';
 
-type Field = HTMLElement & { value: string; checked?: boolean };
+type Field = HTMLElement & { value: string; checked?: boolean; updateComplete?: Promise<unknown> };
 
 const RANGE_LABELS: Record<(typeof RANGE_PRESETS)[number], string> = {
   lastHour: 'Last hour',
@@ -238,6 +238,17 @@ export class ListView {
       await this.rows.layoutComplete;
     }
     find()?.focus();
+  }
+
+  /** Gives the keyboard to the list: its first filter, or the table's Tab-stop row while the filters are folded away. */
+  focusStart(): void {
+    if (this.range.offsetParent !== null) {
+      // The list draws its inner control first.
+      void (this.range.updateComplete ?? Promise.resolve()).then(() => this.range.focus());
+      return;
+    }
+    const id = this.current ?? this.items[0]?.id;
+    if (id !== undefined) void this.focusRow(id);
   }
 
   /** Marks the row of the conversation shown beside the list (none: undefined). */

@@ -183,7 +183,17 @@ function show(s: TranscriptsSnapshot): void {
     const active = document.activeElement;
     if (opening && (active === document.body || active?.closest('.rows'))) void list?.focusRow(s.conversationId);
   }
+  focusStart();
 }
+
+/** With nothing in the page focused (just opened, its tab chosen), a control takes the keyboard: the list's, else Find. */
+function focusStart(): void {
+  const active = document.activeElement;
+  if (active !== null && active !== document.body) return;
+  if (list) list.focusStart();
+  else detail?.focusFind();
+}
+window.addEventListener('focus', focusStart);
 
 async function apply(n: TranscriptsNotification): Promise<void> {
   switch (n.type) {

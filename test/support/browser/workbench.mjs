@@ -31,8 +31,9 @@ const OWN_WEBVIEW_SITE = process.env.AGENT_WORKBENCH_WEBVIEW_SITE === 'own';
  * @param {boolean} [o.devExtension]    load the extension from this tree (extensionDevelopmentPath)
  * @param {(sandbox) => Promise<void>} [o.prepare]  runs before code-server starts (e.g. install a .vsix)
  * @param {Record<string, unknown>} [o.settings]  user settings over the quiet ones of the test hosts
+ * @param {{ width: number, height: number }} [o.viewport]  the window's size, for a suite that shows several panels at once
  */
-export async function openWorkbench({ name, devExtension = true, prepare, settings = {} }) {
+export async function openWorkbench({ name, devExtension = true, prepare, settings = {}, viewport = VIEWPORT }) {
   const sandbox = createSandbox(name, settings);
   const hostLog = [];
   let server;
@@ -41,7 +42,7 @@ export async function openWorkbench({ name, devExtension = true, prepare, settin
     await prepare?.(sandbox);
     server = await startHost(sandbox, { logLines: hostLog, ownWebviewSite: OWN_WEBVIEW_SITE });
     browser = await launchBrowser({ ownWebviewSite: OWN_WEBVIEW_SITE });
-    const page = await browser.newPage({ viewport: VIEWPORT });
+    const page = await browser.newPage({ viewport });
     page.setDefaultTimeout(UI_TIMEOUT);
     const framesOnOwnSite = OWN_WEBVIEW_SITE ? await serveWebviewsFromOwnSite(page, server) : () => 0;
     await page.goto(
@@ -123,8 +124,13 @@ export async function runCommand(page, title) {
       await page.keyboard.press('Control+Shift+P');
       await input.waitFor({ timeout: 15_000 });
       await input.fill(`>${title}`, { timeout: 10_000 });
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 30_000 });
-      await page.keyboard.press('Enter');
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+      await row.waitFor({ timeout: 30_000 });
+      // A recently used command whose title contains this one ("Browse Color Themes…" for "Color Theme") may be first.
+      const label = page.locator('.quick-input-list .monaco-list-row.focused .label-name');
+      if ((await label.count()) && !(await label.first().innerText()).replace(/\s+/g, ' ').includes(title))
+        await row.click();
+      else await page.keyboard.press('Enter');
       return;
     } catch (err) {
       if (attempt === 3) throw err;
@@ -142,6 +148,28 @@ export async function openFileAtEnd(page, name) {
   await page.locator('.tab.active', { hasText: name }).waitFor();
   await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
   await page.keyboard.press('Control+End');
+}
+
+/** The webviews' own pages: VS Code's inner frame of each webview. */
+export function webviewPages(page) {
+  return page.frames().filter((f) => f.url().includes('/webview/browser/pre/fake.html'));
+}
+
+/** The page of the webview that shows `selector` (several panels may be open, each two frames deep). */
+export async function webviewShowing(page, selector, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of webviewPages(page))
+      if (
+        await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0)
+      )
+        return frame;
+    if (Date.now() > deadline) throw new Error(`no webview shows ${selector}`);
+    await page.waitForTimeout(200);
+  }
 }
 
 /** The notification toast that contains `text` (string or RegExp). */
