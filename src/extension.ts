@@ -40,6 +40,8 @@ export interface TestingApi {
   trackDisposables(): { undisposed(): string[]; stop(): void };
   /** What a view shows instead of items (its welcome state and problem), and its message. */
   viewState(view: 'agents' | 'alerts'): { state: string; problem?: string; message?: string; selected?: string[] };
+  /** The data behind the Alerts view, read the way VS Code reads it when the view is shown (no refresh first). */
+  readonly alertsView: vscode.TreeDataProvider<unknown>;
   /** Restores a panel of the type with the state its webview kept, as VS Code does after a reload; resolves with the panel made. */
   restorePanel(viewType: string, state: unknown): Promise<unknown>;
   /** What the Source Control view and the status bar show of the checked-out agent folders. */
@@ -94,6 +96,7 @@ interface Running {
   readonly store: DisposableStore;
   readonly localPlatform: LocalPlatformHost;
   readonly agentsView: vscode.TreeDataProvider<unknown>;
+  readonly alertsView: vscode.TreeDataProvider<unknown>;
   readonly diagnosticsHandedOver: Event<HandOver>;
   readonly viewState: TestingApi['viewState'];
   readonly sourceControl: TestingApi['sourceControl'];
@@ -139,7 +142,9 @@ function start(context: vscode.ExtensionContext): Running {
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
     registerRuntimeTools({ connection, webhookSecrets, log, models, memory: context.globalState }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
-    registerChatCommands(context.extensionUri, connection, log, models),
+    registerChatCommands(context.extensionUri, connection, log, models, (profileId, agentId) =>
+      agentsView.remembered.deployments(profileId, agentId),
+    ),
     registerConcurrencyCommands(context.extensionUri, connection, log, models, agentsView.remembered),
     registerReplayCommands(context.extensionUri, connection, log, models),
     registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree, models),
@@ -192,6 +197,7 @@ function start(context: vscode.ExtensionContext): Running {
     store,
     localPlatform,
     agentsView: agentsView.tree.provider,
+    alertsView: alertsTree.provider,
     viewState,
     sourceControl,
     conversationTests,
@@ -226,6 +232,9 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
       running ??= start(context);
     },
     viewState: (view) => current().viewState(view),
+    get alertsView() {
+      return current().alertsView;
+    },
     restorePanel: (viewType, state) => restorePanel(context.extensionUri, viewType, state),
     sourceControl: () => current().sourceControl(),
     conversationTests: () => current().conversationTests,

@@ -146,7 +146,9 @@ export const ItemContext = {
   knowledge: () => 'knowledge',
   topic: () => 'topic',
   deployments: () => 'deployments',
-  environment: (env: Environment) => `environment.${env}${env === 'sandbox' ? '.publishable' : ''}`,
+  /** An environment row: sandbox takes a publish; one that serves a deployment promotes it, but live (nothing is beyond). */
+  environment: (env: Environment, serving = false) =>
+    `environment.${env}${env === 'sandbox' ? '.publishable' : ''}${serving && env !== 'live' ? '.promotable' : ''}`,
   /**
    * Only the deployment an environment serves can be promoted (or rolled back), and nothing beyond live. An
    * environment the extension does not know (the platform may add one) has no known next step.
@@ -193,7 +195,7 @@ export function producedContextValues(): Record<ViewId, string[]> {
       c.realtimeConfigs(),
       c.realtimeConfig(),
       ...bools.flatMap((isMain) => bools.map((checkedOut) => c.branch({ isMain, checkedOut }))),
-      ...ENVIRONMENTS.map((env) => c.environment(env)),
+      ...ENVIRONMENTS.flatMap((env) => bools.map((serving) => c.environment(env, serving))),
       ...ENVIRONMENTS.flatMap((env) => bools.map((active) => c.deployment(env, active))),
     ],
     [View.alerts]: [

@@ -118,9 +118,14 @@ export class AgentMirror {
   /**
    * Sends the local edits. The platform is read again first (the specification offers no
    * version precondition): an edit to a document changed there since the last pull is never
-   * sent over it; the push then sends nothing and asks for a pull.
+   * sent over it; the push then sends nothing and asks for a pull. `onAction` is told of each action as it is
+   * sent (`done` false) and once the platform took it (`done` true): a push that fails on one file can then say
+   * what it already changed.
    */
-  async push(signal?: AbortSignal, opts: { overwrite?: boolean } = {}): Promise<PushReport> {
+  async push(
+    signal?: AbortSignal,
+    opts: { overwrite?: boolean; onAction?: (action: PushAction, done: boolean) => void } = {},
+  ): Promise<PushReport> {
     const base = await this.recover();
     const read = await fetchRemoteIfReadable(this.client, { ...base, known: base.docs }, signal);
     if ('unreadable' in read && !opts.overwrite) throw new UnreadableRemoteError(read.unreadable);
@@ -145,8 +150,10 @@ export class AgentMirror {
     const sent: PushAction[] = [];
     try {
       for (const action of plan.actions) {
+        opts.onAction?.(action, false);
         await this.send(base, action, record, signal);
         sent.push(action);
+        opts.onAction?.(action, true);
       }
     } catch (err) {
       // Keep what went through; if even that cannot be written, the next push finds it in step.

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
+import { LocalAdmin } from '../support/localAdmin';
 import { checkOutSupportMain, editAndSave, supportMainOnPlatform } from '../support/editor/agentFolders';
 import { activateExtension, getExtension, type LocalPlatformUrls } from '../support/editor/extension';
 import { scriptedPrompts } from '../support/editor/prompts';
@@ -346,9 +347,22 @@ suite('Agent folder checks in the editor', function () {
       const question = ui.shown.find((s) => s.modal && /error remains in Support Desk/.test(s.message));
       assert.ok(question, JSON.stringify(ui.shown));
       assert.match(question.detail, /^behavior\.md:\d+ secret: An API key is written here/);
-      assert.deepEqual(question.items, ['Push Anyway', 'Show Problems']);
+      // The default button (the first, which Enter presses) is the safe one.
+      assert.deepEqual(question.items, ['Show Problems', 'Push Anyway']);
       assert.ok(!question.detail.includes('sk-proj-'), 'the secret is not repeated');
       assert.equal(await supportMainOnPlatform(() => urls).behavior(), before, 'nothing was sent');
+      // Pushed anyway: the report names what the push carried.
+      ui.shown.length = 0;
+      ui.setAnswer((s) => (s.modal ? (s.items.includes('Push Anyway') ? 'Push Anyway' : s.items[0]) : undefined));
+      const report = await vscode.commands.executeCommand<{ sent: unknown[] }>(
+        'agentWorkbench.push',
+        vscode.Uri.file(folder),
+      );
+      assert.equal(report?.sent.length, 1, ui.lastError());
+      const told = ui.shown.find((s) => s.kind === 'info' && /^Pushed 1 change/.test(s.message));
+      assert.match(told?.message ?? '', /It carries 1 error: behavior\.md:\d+ secret\./);
+      // The key pushed for this check does not stay on the platform for the suites after it.
+      await new LocalAdmin(urls.admin).reset();
     } finally {
       ui.dispose();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -341,20 +341,20 @@ suite('Alerts view and commands', () => {
     assert.deepEqual(
       steps.map((s) => `${s.step} ${s.value}`),
       [
-        '1/7 ',
-        '2/7 This project',
-        '3/7 ',
-        '4/7 >',
-        '5/7 ',
-        '6/7 10 minutes',
-        '5/7 1,500',
-        '4/7 >',
-        '5/7 2,000',
-        '6/7 10 minutes',
-        '7/7 $(check) Create Rule',
-        '4/7 >=',
-        '5/7 2,000',
-        '7/7 $(check) Create Rule',
+        '1/8 ',
+        '2/8 This project',
+        '4/8 ',
+        '5/8 >',
+        '6/8 ',
+        '7/8 10 minutes',
+        '6/8 1,500',
+        '5/8 >',
+        '6/8 2,000',
+        '7/8 10 minutes',
+        '8/8 $(check) Create Rule',
+        '5/8 >=',
+        '6/8 2,000',
+        '8/8 $(check) Create Rule',
       ],
       'Back shows the threshold as typed, and a change from the review returns to it',
     );
@@ -378,7 +378,7 @@ suite('Alerts view and commands', () => {
     const labels: string[][] = [];
     ui.setAnswer((s) => {
       if (s.kind === 'pick' && s.step) labels.push(s.items);
-      if (s.kind === 'pick' && s.step?.startsWith('7/')) return '$(check) Save Changes';
+      if (s.kind === 'pick' && s.step?.startsWith('8/')) return '$(check) Save Changes';
       if (s.step) return s.kind === 'input' ? s.value : s.value;
       return undefined;
     });
@@ -387,7 +387,8 @@ suite('Alerts view and commands', () => {
     assert.equal(same?.updated_at, stored!.updated_at);
     assert.match(ui.shown.find((s) => s.kind === 'info')!.message, /unchanged: nothing was sent/);
     assert.deepEqual(labels[0], ['This project', 'Account-wide', 'Another project…'], 'the project once');
-    assert.ok(ui.shown.some((s) => s.step === '7/7' && /Save the rule as shown/.test(s.message)));
+    // Numbered by place, out of a total that stays 8: the typed project step is skipped, not uncounted.
+    assert.ok(ui.shown.some((s) => s.step === '8/8' && /Save the rule as shown/.test(s.message)));
   });
 
   test('a rule keeps showing its last value, with its time, while the platform has none', async () => {

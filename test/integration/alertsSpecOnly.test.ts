@@ -2,10 +2,15 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ProbeResult } from '../../src/client/probe';
 import { LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
-import { alertsRoots, group, groupChildren, rows } from '../support/editor/alertsView';
+import { type AlertsNode, alertsRoots, group, groupChildren, rows } from '../support/editor/alertsView';
 import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
 import { call } from '../support/http';
-import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
+import {
+  activateExtension,
+  type LocalPlatformUrls,
+  treeItems,
+  type WorkbenchExports,
+} from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
 
 type Rule = { id: string; name: string; enabled: boolean; threshold_value: number };
@@ -19,6 +24,7 @@ const exec = <T = unknown>(command: string, ...args: unknown[]) =>
  * here whatever mode the run uses): no rule or endpoint list, no read of one rule or endpoint, no rotate path.
  */
 suite('Alerts view against a platform with only the spec endpoints', () => {
+  let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
   let admin: LocalAdmin;
   let ui: ScriptedPrompts;
@@ -40,7 +46,7 @@ suite('Alerts view against a platform with only the spec endpoints', () => {
     ).body;
 
   suiteSetup(async () => {
-    const api = await activateExtension();
+    api = await activateExtension();
     urls = (await exec<LocalPlatformUrls>('startLocalPlatform'))!;
     admin = new LocalAdmin(urls.admin);
     await exec('switchProfile', 'local');
@@ -142,6 +148,28 @@ suite('Alerts view against a platform with only the spec endpoints', () => {
     );
     assert.match(error, /Rotate the signing secret in the studio instead/);
     assert.doesNotMatch(error, /it was not found/);
+  });
+
+  test('[ALERT-8] a list the platform does not have is not asked again as the alerts are checked, only on a Refresh', async () => {
+    await groupChildren('Webhook Endpoints');
+    await admin.clearRequests();
+    const lists = async () =>
+      (await admin.requests()).filter(
+        (r) => r.method === 'GET' && (r.path === '/v1/alert-rules' || r.path === '/v1/webhook-endpoints'),
+      ).length;
+    // Each check of the current alerts redraws the view, which VS Code reads again as it is shown.
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await exec<Check>('checkAlerts'))?.unreadable, undefined);
+      const top = await treeItems(api.testing!.alertsView);
+      for (const g of top) await treeItems(api.testing!.alertsView, g.node);
+    }
+    assert.equal((await admin.requests()).filter((r) => r.path === '/v1/alerts').length, 3, 'the alerts are read');
+    assert.equal(await lists(), 0, 'the rule and endpoint lists (405 and 404 before) are not asked again');
+    const shown = await treeItems(api.testing!.alertsView);
+    const ruleRows = await rows((shown[1]!.node as AlertsNode).getChildren());
+    assert.match(ruleRows[0]?.label ?? '', /does not list alert rules/, 'the view still says why');
+    await alertsRoots();
+    assert.equal(await lists(), 1, 'a Refresh asks the rule list again');
   });
 
   test('[ALERT-11] a 502 after Create Alert Rule says it may have been done, and offers no Retry', async () => {

@@ -79,6 +79,35 @@ suite('Connection profiles', () => {
     ui.setAnswer(() => undefined);
   });
 
+  test('Set Credential from the palette asks whose keys, the profile just added first, not the active one silently', async () => {
+    const added = await vscode.commands.executeCommand<{ id: string } | undefined>('agentWorkbench.addProfile', {
+      name: 'Just added',
+      studioUrl: 'https://studio.example.com/ACCOUNT-a1b2c3d/PROJECT-5a7e1c0d/agents',
+      region: 'custom',
+      runtimeUrl: urls.runtime,
+      buildUrl: urls.build,
+      messagingUrl: urls.messaging,
+      activate: false,
+    });
+    assert.ok(added, ui.lastError());
+    try {
+      ui.shown.length = 0;
+      ui.setAnswer((s) =>
+        s.kind === 'pick' && /^Profile to set a credential for/.test(s.message) ? 'Just added' : undefined,
+      );
+      assert.equal(await vscode.commands.executeCommand('agentWorkbench.setCredential'), false);
+      const profiles = ui.shown.find((s) => s.kind === 'pick' && /^Profile to set a credential for/.test(s.message));
+      assert.ok(profiles, `the profile is asked: ${JSON.stringify(ui.shown.map((s) => s.message))}`);
+      assert.equal(profiles.items[0], 'Just added', 'the profile just added comes first');
+      const credential = ui.shown.find((s) => s.kind === 'pick' && /^Credential of/.test(s.message));
+      assert.equal(credential?.message, 'Credential of "Just added" to set');
+    } finally {
+      ui.setAnswer((s) => (s.modal && /^Remove the profile/.test(s.message) ? 'Remove' : undefined));
+      await vscode.commands.executeCommand('agentWorkbench.removeProfile', added.id);
+      ui.setAnswer(() => undefined);
+    }
+  });
+
   test('refuses a profile with a bad account id or a region-less build address, and saves nothing', async () => {
     const bad = await vscode.commands.executeCommand('agentWorkbench.addProfile', {
       name: 'Broken',

@@ -1,12 +1,15 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
+import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
 import { until } from '../support/until';
 import { type ScriptedPrompts, type Shown, scriptedPrompts } from '../support/editor/prompts';
 import { call } from '../support/http';
 import {
   activateExtension,
   child,
+  getExtension,
   type LocalPlatformUrls,
   treeItems,
   type WorkbenchExports,
@@ -151,10 +154,15 @@ suite('First use: publishing, promoting and environments', () => {
       { agentId, deploymentId: sandbox.id },
       { deploymentMessage: '' },
     );
-    // AGENT-7: the target is named only once an earlier promotion from sandbox showed it; until then the name is asked.
-    if (/ to pre-release\?$/.test(modal().message))
-      assert.match(modal().detail, /^pre-release serves nothing yet\. .*pre-release will serve version/);
-    else assert.match(modal().detail, /It may reach live.*type the agent name/);
+    // AGENT-7: where the platform lists deployments, the target is named with what it serves, and no name is asked
+    // for a step to pre-release.
+    assert.match(modal().message, / from sandbox to pre-release\?$/);
+    assert.match(modal().detail, /^pre-release serves nothing yet\. .*pre-release will serve version/);
+    assert.equal(
+      ui.shown.some((s) => s.kind === 'input' && /^Type the agent name/.test(s.message)),
+      false,
+      'no name typed for a step that does not reach live',
+    );
     assert.equal(first?.deployment.environment, 'pre-release');
     ui.shown.length = 0;
     ui.setAnswer(() => undefined);
@@ -166,24 +174,69 @@ suite('First use: publishing, promoting and environments', () => {
     assert.match(modal().detail, new RegExp(`^pre-release already serves version ${sandbox.version}`));
   });
 
-  test('the deployer is said in words: which API key, by the profile it was made with here, never the key', async () => {
+  test('the deployer is said in words, the same way under every profile: which API key by its label, never the key', async () => {
+    const sandboxRow = async () => {
+      await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
+      const agent = (await treeItems(api.agentsView)).find((i) => i.label === 'Billing Bot')!;
+      const deployments = await child(api.agentsView, agent.node, 'Deployments');
+      return (await treeItems(api.agentsView, deployments.node)).find((e) => e.label === 'sandbox')!;
+    };
+    const underLocal = await sandboxRow();
+    assert.equal(underLocal.description.split(' · ')[1], 'API key "Agents API key"');
+    assert.match(String(underLocal.item.tooltip), /deployed by the API key "Agents API key" \(a key of the workspace/);
+    assert.doesNotMatch(String(underLocal.item.tooltip) + underLocal.description, new RegExp(LOCAL_KEYS.agents));
+    // Another profile of the same platform: the deployment reads the same.
+    const other = await vscode.commands.executeCommand<{ id: string } | undefined>('agentWorkbench.addProfile', {
+      name: 'Same platform',
+      studioUrl: `https://studio.example.com/${LOCAL_ACCOUNT.id}/${LOCAL_PROJECT.id}/agents`,
+      region: 'custom',
+      runtimeUrl: urls.runtime,
+      buildUrl: urls.build,
+      messagingUrl: urls.messaging,
+      credentials: { agentsApiKey: LOCAL_KEYS.agents },
+    });
+    assert.ok(other, ui.lastError());
+    await vscode.commands.executeCommand('agentWorkbench.switchProfile', other.id);
+    try {
+      const underOther = await sandboxRow();
+      assert.equal(underOther.description.split(' · ')[1], underLocal.description.split(' · ')[1]);
+      assert.equal(String(underOther.item.tooltip), String(underLocal.item.tooltip));
+    } finally {
+      await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+      ui.setAnswer((s) => (s.modal && /^Remove the profile/.test(s.message) ? 'Remove' : undefined));
+      await vscode.commands.executeCommand('agentWorkbench.removeProfile', other.id);
+    }
+  });
+
+  test('Promote is offered on an environment row that serves a deployment, and not on live', async () => {
     const agent = (await treeItems(api.agentsView)).find((i) => i.label === 'Billing Bot')!;
     const deployments = await child(api.agentsView, agent.node, 'Deployments');
     const envs = await treeItems(api.agentsView, deployments.node);
-    const sandbox = envs.find((e) => e.label === 'sandbox')!;
-    // Published from this editor with the Local profile's Agents key: the profile is named, the key never.
-    assert.equal(sandbox.description.split(' · ')[1], 'key of profile "Local platform"');
-    assert.match(
-      String(sandbox.item.tooltip),
-      /deployed by the API key "Agents API key" of profile "Local platform", from this editor/,
-    );
-    assert.doesNotMatch(String(sandbox.item.tooltip) + sandbox.description, new RegExp(LOCAL_KEYS.agents));
+    const manifest = JSON.parse(fs.readFileSync(path.join(getExtension().extensionPath, 'package.json'), 'utf8')) as {
+      contributes: { menus: Record<string, Array<{ command: string; when?: string }>> };
+    };
+    const offered = (value: string) =>
+      manifest.contributes.menus['view/item/context']!.some(
+        (m) =>
+          m.command === 'agentWorkbench.promote' &&
+          [...(m.when ?? '').matchAll(/viewItem =~ \/(.+?)\/(?=\s|\)|$)/g)].some((r) => new RegExp(r[1]!).test(value)),
+      );
+    const row = (env: string) => envs.find((e) => e.label === env)!;
+    assert.ok(offered(row('sandbox').item.contextValue ?? ''), 'on sandbox, which serves a version');
+    assert.ok(offered(row('pre-release').item.contextValue ?? ''), 'on pre-release, which serves a version');
+    assert.equal(offered(row('live').item.contextValue ?? ''), false, 'nothing is beyond live');
+    // The row's command promotes what the environment serves.
+    answerWith(() => undefined);
+    await vscode.commands.executeCommand('agentWorkbench.promote', row('sandbox').node);
+    assert.match(modal().message, /^Promote version \d+ of Billing Bot from sandbox to pre-release\?$/);
   });
 
   test('Select Environment is what Promote from the palette starts from', async () => {
     await vscode.commands.executeCommand('agentWorkbench.selectEnvironment', 'pre-release');
     await vscode.commands.executeCommand('agentWorkbench.promote', { agentId }, { deploymentMessage: '' });
-    assert.match(modal().message, /^Promote version \d+ of Billing Bot from pre-release( to live)?\?/);
+    // Live is the target, as the platform's lists say: the question names it and its detail asks for the name.
+    assert.match(modal().message, /^Promote version \d+ of Billing Bot from pre-release to live\?/);
+    assert.match(modal().detail, /Callers in live will reach .* type the agent name/);
     ui.shown.length = 0;
     await vscode.commands.executeCommand('agentWorkbench.selectEnvironment', 'sandbox');
     await vscode.commands.executeCommand('agentWorkbench.promote', { agentId }, { deploymentMessage: '' });

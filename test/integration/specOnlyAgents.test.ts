@@ -16,9 +16,13 @@ import {
 import { type ScriptedPrompts, type Shown, scriptedPrompts } from '../support/editor/prompts';
 import { call } from '../support/http';
 import { LocalAdmin } from '../support/localAdmin';
+import { type ChatPanelHandle, openChat } from '../support/editor/chatPanel';
+import { until } from '../support/until';
+import type { ChatHeader } from '../../src/protocol/chat';
 
 type Deployment = { id: string; environment: string; version: string };
 type ActionResult = { deployment: Deployment; testRunIds: string[] } | undefined;
+type ChatWithHeader = ChatPanelHandle & { readonly header: ChatHeader | undefined };
 
 /**
  * The Agents view, Check Out and Push, and the deploy actions against a platform that has only the spec's
@@ -253,5 +257,126 @@ suite('Agents in spec-only mode: every operation the spec shows is reachable', (
     assert.ok(ui.shown.some((s) => s.kind === 'input' && /does not list deployments/.test(s.message)));
     assert.equal(rolledBack?.deployment.environment, 'pre-release', ui.lastError());
     assert.equal(askedName(), false, 'pre-release, as the promotion answered, is not live');
+  });
+
+  test('AGENT-6 AGENT-8 after a publish and a rollback made here, Publish and the chat say what sandbox serves', async () => {
+    goAhead('ag_support');
+    const published = await vscode.commands.executeCommand<ActionResult>(
+      'agentWorkbench.publish',
+      { agentId: 'ag_support' },
+      { deploymentMessage: '' },
+    );
+    assert.equal(published?.deployment.environment, 'sandbox', ui.lastError());
+    // A version published here before is what sandbox serves, as far as this editor can tell.
+    const question = ui.shown.find((s) => s.modal && /^Publish the main branch/.test(s.message));
+    assert.match(question?.detail ?? '', /Main becomes a new version in sandbox, which serves version \d+ now/);
+    ui.shown.length = 0;
+    goAhead('ag_support');
+    const rolledBack = await vscode.commands.executeCommand<ActionResult>(
+      'agentWorkbench.rollback',
+      { agentId: 'ag_support', deploymentId: published.deployment.id },
+      { deploymentMessage: '' },
+    );
+    assert.equal(rolledBack?.deployment.environment, 'sandbox', ui.lastError());
+    ui.setAnswer(() => undefined);
+    const chat = await openChat({ mode: 'chatApi', target: { agentId: 'ag_support', label: 'Support Desk' } });
+    try {
+      const header = await until('the header', () => (chat as ChatWithHeader).header);
+      assert.equal(header.version, rolledBack.deployment.version, JSON.stringify(header));
+      assert.doesNotMatch(header.note ?? '', /Nothing is published/);
+    } finally {
+      chat.dispose();
+    }
+  });
+
+  test('AGENT-4 a push that stops on one file says first what it already changed on the platform', async () => {
+    const folder = folders[0]!;
+    await writeFile(join(folder, 'behavior.md'), 'You answer in spec-only mode, briefly.\n');
+    await writeFile(join(folder, 'knowledge', 'hours.md'), '---\nname: Hours\n---\n\nOpen nine to five.\n');
+    await admin.addFault({
+      family: 'build',
+      method: 'POST',
+      path: '/\\/knowledge-base\\/topics$/',
+      status: 500,
+      times: 1,
+    });
+    try {
+      goAhead('', (s) => (s.items.includes('Overwrite') ? 'Overwrite' : s.items[0]));
+      const report = await vscode.commands.executeCommand<{ sent: unknown[]; stoppedAt?: string }>(
+        'agentWorkbench.push',
+        { folder },
+      );
+      assert.equal(report?.stoppedAt, 'knowledge/hours.md', ui.lastError());
+      const told = ui.shown.find((s) => s.kind === 'warning' && /^Pushed 1 change/.test(s.message));
+      assert.ok(told, JSON.stringify(ui.shown.map((s) => `${s.kind}: ${s.message}`)));
+      assert.match(
+        told.message,
+        /^Pushed 1 change to .*: behavior\.md\. Then the push stopped at knowledge\/hours\.md/,
+      );
+      assert.deepEqual(told.items, ['Push Again']);
+      assert.equal(ui.lastError(), '', 'the behavior that was set is not reported as failed');
+    } finally {
+      await admin.clearFaults();
+    }
+    // Pushing again sends only the rest.
+    ui.shown.length = 0;
+    await admin.clearRequests();
+    const again = await vscode.commands.executeCommand<{ sent: unknown[] }>('agentWorkbench.push', { folder });
+    assert.equal(again?.sent.length, 1, ui.lastError());
+    assert.deepEqual(await sent('PATCH', /behavior$/), []);
+  });
+
+  test('AGENT-3 a merge the platform accepted is told as done, with no error after it where its follow-up reads are missing', async () => {
+    await admin.setResponses('full');
+    let branchId: string | undefined;
+    try {
+      const name = `feature/merge-${randomBytes(3).toString('hex')}`;
+      await agentsApi('POST', '/v1/agents/ag_support/branches', { name });
+      const listed = await agentsApi<{ branches: Array<{ branchId: string; name: string }> }>(
+        'GET',
+        '/v1/agents/ag_support/branches',
+      );
+      branchId = listed.body.branches.find((b) => b.name === name)?.branchId;
+    } finally {
+      await admin.setResponses('spec-only');
+    }
+    assert.ok(branchId, 'the branch to merge was made');
+    ui.setAnswer((s) => (s.modal ? (s.items.includes('Merge') ? 'Merge' : s.items[0]) : undefined));
+    const result = await vscode.commands.executeCommand('agentWorkbench.mergeBranch', {
+      agentId: 'ag_support',
+      branchId,
+    });
+    assert.ok(result, ui.lastError());
+    assert.ok(ui.shown.some((s) => s.kind === 'info' && /merged/i.test(s.message)));
+    assert.deepEqual(
+      ui.shown.filter((s) => s.kind === 'error' || s.kind === 'warning').map((s) => s.message),
+      [],
+      'a merge that was done is not followed by an error',
+    );
+  });
+
+  test('AGENT-7 an agent known only by a long id is confirmed by the end of its id; the palette offers the agents remembered here', async () => {
+    const id = '3f2a9c1d-5b7e-4c3a-9d1f-2e8b6a4c0f17';
+    ui.setAnswer((s) => (s.modal ? s.items[0] : undefined));
+    await vscode.commands.executeCommand(
+      'agentWorkbench.promote',
+      { agentId: id, deploymentId: 'dep_made_elsewhere' },
+      { deploymentMessage: '' },
+    );
+    const typed = ui.shown.find((s) => s.kind === 'input' && /to change what callers reach in live$/.test(s.message));
+    assert.equal(
+      typed?.message,
+      `Type "4c0f17", the last 6 characters of the agent id ${id}, to change what callers reach in live`,
+      JSON.stringify(ui.shown.map((s) => s.message)),
+    );
+    for (const command of ['agentWorkbench.promote', 'agentWorkbench.rollback']) {
+      ui.shown.length = 0;
+      ui.setAnswer(() => undefined);
+      await vscode.commands.executeCommand(command, undefined, { deploymentMessage: '' });
+      const pick = ui.shown.find((s) => s.kind === 'pick');
+      assert.ok(pick, `${command} offers a pick: ${JSON.stringify(ui.shown.map((s) => s.message))}`);
+      assert.ok(pick.items.includes('Spec Only Desk'), JSON.stringify(pick.items));
+      assert.equal(pick.items.at(-1), 'Enter an Agent Id…');
+    }
   });
 });

@@ -320,9 +320,17 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(Command.refreshAlerts, () => tree.refresh()),
-    vscode.commands.registerCommand(Command.refreshAlertsNode, (node?: TreeNode | 'rules' | 'current' | 'endpoints') =>
-      typeof node === 'string' ? tree.refreshGroup(node) : tree.refreshNode(node),
+    // A refresh the person asks for asks again even the lists the platform said it does not have.
+    vscode.commands.registerCommand(Command.refreshAlerts, () => {
+      tree.model()?.forgetMissing();
+      return tree.refresh();
+    }),
+    vscode.commands.registerCommand(
+      Command.refreshAlertsNode,
+      (node?: TreeNode | 'rules' | 'current' | 'endpoints') => {
+        tree.model()?.forgetMissing();
+        return typeof node === 'string' ? tree.refreshGroup(node) : tree.refreshNode(node);
+      },
     ),
     vscode.commands.registerCommand(Command.createAlertRule, (args?: AlertRuleFields | TreeNode) =>
       runCommand(() => createRule(args instanceof TreeNode ? undefined : args)),

@@ -236,8 +236,6 @@ export async function promptRule(
       }
     : { project_id: project.profile, operator: '>', window_duration: '10m' };
   const other = Symbol('another project');
-  /** Whether the flow asks for a typed project id (the optional step, counted only when taken). */
-  let typedProject = typeof draft.project_id === 'string' && draft.project_id !== thisProject;
   /** Once at the review, a change to one field returns to the review. */
   let reviewing = false;
   const then = (next: number): number => (reviewing ? REVIEW : next);
@@ -286,7 +284,6 @@ export async function promptRule(
       items,
       active: items.find((i) => i.value === d.project_id),
     });
-    typedProject = picked.value === other;
     if (picked.value === other) return PROJECT;
     d.project_id = picked.value;
     return then(METRIC);
@@ -399,12 +396,9 @@ export async function promptRule(
     });
     return picked.value;
   };
-  const result = await MultiStepInput.run<Partial<RuleDraft>>(
-    () => (typedProject ? 8 : 7),
-    draft,
-    steps,
-    (index) => (index <= SCOPE || typedProject ? index + 1 : index),
-  );
+  // Eight steps, numbered by their place: the project id is typed only for another project, so the counter goes
+  // from 2/8 to 4/8 otherwise (a total that changed as the person went would read as a mistake).
+  const result = await MultiStepInput.run<Partial<RuleDraft>>(8, draft, steps, (index) => index + 1);
   return result as RuleDraft | undefined;
 }
 

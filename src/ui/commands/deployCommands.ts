@@ -11,12 +11,14 @@ import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
 import { isPlatformError } from '../common/failure';
 import { isEnvironment } from '../../contract/environments';
-import type { RememberedAgents } from '../explorer/agents/rememberedAgents';
+import type { RememberedAgent, RememberedAgents } from '../explorer/agents/rememberedAgents';
 import { prompts } from '../common/prompts';
 import {
   type Confirmation,
+  type PromoteTarget,
   type PublishSituation,
   lastChange,
+  nextEnvironment,
   promoteConfirmation,
   publishConfirmation,
   rollbackConfirmation,
@@ -25,7 +27,7 @@ import {
   confirmationName,
 } from './deployConfirmations';
 import { askTypedAgentName } from '../common/askTypedName';
-import { typedNameProblem } from '../common/typedName';
+import { typedConfirmation, typedNameProblem } from '../common/typedName';
 import { tickWhenDone } from '../walkthrough';
 
 /** An agent to publish, or one of its branches (the platform publishes main; another branch can be merged first). */
@@ -61,7 +63,21 @@ export function registerDeployCommands(
   function typedForOne<C extends Confirmation | undefined>(agentId: string, c: C): C {
     if (!c?.typeName) return c;
     const listed = models.active()?.agents.agents.peek() ?? [];
+    const typed = typedConfirmation(agentId, c.typeName);
+    if (typed.ofId) return { ...c, typeName: typed.text, typeNameOfId: typed.ofId };
     return { ...c, typeName: confirmationName({ agentId, name: c.typeName }, listed) };
+  }
+
+  /** The deployments of an environment that actions returned here (kept for the active profile). */
+  function keptIn(agentId: string, environment: Environment): Deployment[] {
+    const profileId = connection.profiles.active?.id;
+    return profileId ? remembered.deployments(profileId, agentId).filter((d) => d.environment === environment) : [];
+  }
+
+  /** The agents the Agents view remembers for the active profile. */
+  function rememberedAgents(): RememberedAgent[] {
+    const profileId = connection.profiles.active?.id;
+    return profileId ? remembered.list(profileId) : [];
   }
 
   async function confirm(c: Confirmation): Promise<boolean> {
@@ -78,7 +94,7 @@ export function registerDeployCommands(
     if (answer === undefined || (answer !== c.go && answer !== c.alternative)) return undefined;
     if (c.typeName === undefined) return answer;
     const agentName = c.typeName;
-    const typed = await askTypedAgentName(agentName);
+    const typed = await askTypedAgentName(agentName, c.typeNameOfId);
     if (typed === undefined) return undefined;
     if (typedNameProblem(vscode.l10n, typed, agentName))
       throw new UserFacingError(vscode.l10n.t('Nothing was changed: the name typed does not match "{0}".', agentName));
@@ -153,6 +169,7 @@ export function registerDeployCommands(
     const agent = await resolveAgent(
       models,
       arg ? { agentId: arg.agentId, ...(arg.name ? { name: arg.name } : {}) } : undefined,
+      rememberedAgents,
     );
     if (!agent) return undefined;
     const client = requireClients(connection).agents;
@@ -236,7 +253,8 @@ export function registerDeployCommands(
     const main = branches?.find((b) => b.isDefault) ?? branches?.find((b) => b.name === 'main');
     const otherId = chosenBranchId ?? checkedOut(agentId);
     const other = otherId && otherId !== main?.branchId ? branches?.find((b) => b.branchId === otherId) : undefined;
-    const serving = sandbox ? activeDeployment(sandbox) : undefined;
+    // Where the platform does not list deployments, what publish and rollback returned here says what sandbox serves.
+    const serving = activeDeployment(sandbox ?? keptIn(agentId, 'sandbox'));
     const situation: PublishSituation = {
       ...(other ? { branch: other.name } : {}),
       ...(serving ? { sandboxVersion: serving.version } : {}),
@@ -285,7 +303,7 @@ export function registerDeployCommands(
   async function publish(arg: PublishArg, opts: ActionOptions = {}): Promise<DeploymentActionResult | undefined> {
     const agentArg: AgentArg =
       arg instanceof EnvironmentDeploymentsNode ? arg.group.agentNode : arg instanceof BranchNode ? arg.agentNode : arg;
-    const agent = await resolveAgent(models, agentArg);
+    const agent = await resolveAgent(models, agentArg, rememberedAgents);
     if (!agent) return undefined;
     const chosen =
       arg instanceof BranchNode ? arg.branch.branchId : arg && 'branchId' in arg ? arg.branchId : undefined;
@@ -308,26 +326,34 @@ export function registerDeployCommands(
     return result;
   }
 
+  /**
+   * Where a promotion of `d` goes, and what that environment serves now. The spec does not show a promotion's
+   * target: where the platform lists deployments by environment, the next environment is read there; elsewhere
+   * only where an earlier promotion from here went names it.
+   */
+  async function promoteTarget(agentId: string, d: Deployment): Promise<PromoteTarget> {
+    const client = requireClients(connection);
+    const next = nextEnvironment(d.environment);
+    if (next) {
+      const listed = await client.agents.listDeployments(agentId, next).then(
+        (list) => ({ serves: activeDeployment(list) ?? null }),
+        () => undefined,
+      );
+      if (listed) return { shown: next, serves: listed.serves, by: 'listing' };
+    }
+    const shown = d.environment ? remembered.promotedTo(client.profile.id, agentId, d.environment) : undefined;
+    return shown ? { shown } : {};
+  }
+
   async function promote(arg: DeploymentArg, opts: ActionOptions = {}): Promise<DeploymentActionResult | undefined> {
     // From the palette, from the selected environment (from pre-release when live is selected: nothing is beyond live).
     const selected = connection.profiles.environment;
     const target = await resolveDeployment(arg, selected === 'live' ? 'pre-release' : selected);
     if (!target) return undefined;
     const { deployment: d, agentName } = target;
-    // The spec does not show a promotion's target: only where an earlier promotion from here went names it.
-    const profileId = requireClients(connection).profile.id;
-    const shown = d.environment ? remembered.promotedTo(profileId, target.agentId, d.environment) : undefined;
-    // What the shown target serves now; when it cannot be read, the question stands without it.
-    const serves =
-      shown && isEnvironment(shown)
-        ? await requireClients(connection)
-            .agents.listDeployments(target.agentId, shown)
-            .then((list) => activeDeployment(list) ?? null)
-            .catch(() => undefined)
-        : undefined;
     const question = typedForOne(
       target.agentId,
-      promoteConfirmation(vscode.l10n, agentName, d, { ...(shown ? { shown } : {}), serves }),
+      promoteConfirmation(vscode.l10n, agentName, d, await promoteTarget(target.agentId, d)),
     );
     if (!question)
       throw new UserFacingError(

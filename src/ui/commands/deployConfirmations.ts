@@ -20,6 +20,8 @@ export interface Confirmation {
   alternative?: string;
   /** Set when live changes: the name that must then be typed, exactly. */
   typeName?: string;
+  /** Set where `typeName` is the end of this agent id (an agent whose name is not known here). */
+  typeNameOfId?: string;
 }
 
 /** What a publish is about to do, as far as the platform lets it be read beforehand. */
@@ -77,6 +79,16 @@ export interface PromoteTarget {
   shown?: string;
   /** What the shown target serves now: a deployment, null for nothing, undefined when it could not be read. */
   serves?: Pick<Deployment, 'version' | 'artifactVersion'> | null;
+  /**
+   * How the target is known: by where the last promotion from the environment went (the default), or by the
+   * platform's own lists of deployments by environment, where one step leads from sandbox to pre-release to live.
+   */
+  by?: 'lastPromotion' | 'listing';
+}
+
+/** Where a promotion from `from` goes on a platform that lists deployments: the next environment; none beyond live. */
+export function nextEnvironment(from: string): Environment | undefined {
+  return isKnownEnvironment(from) ? NEXT_ENVIRONMENT[from] : undefined;
 }
 
 /** "version 3", or "deployment dep_1" where the platform has not shown the version (an id typed by hand). */
@@ -111,15 +123,17 @@ export function promoteConfirmation(
               d.version,
             )
           : l10n.t('{0} serves version {1} now.', to, serves.version);
-  const where = to
+  const where = !to
     ? l10n.t(
-        'The last promotion from {0} went to {1}; the platform does not say in advance where a promotion goes.',
-        from!,
-        to,
-      )
-    : l10n.t(
         'The platform moves a deployment on towards pre-release, then live, and does not say in advance which environment this promotion reaches.',
-      );
+      )
+    : target.by === 'listing'
+      ? l10n.t('This platform lists its deployments by environment: a promotion from {0} goes to {1}.', from ?? '', to)
+      : l10n.t(
+          'The last promotion from {0} went to {1}; the platform does not say in advance where a promotion goes.',
+          from!,
+          to,
+        );
   const effect = !to
     ? l10n.t(
         'It may reach live, where callers would reach it as soon as the promotion finishes: you will be asked to type the agent name.',

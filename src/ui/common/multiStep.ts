@@ -45,7 +45,8 @@ export class MultiStepInput {
     let index = 0;
     for (;;) {
       input.step = position ? position(index, state) : history.length + 1;
-      input.totalSteps = Math.max(total(), input.step);
+      // The total never shrinks once shown: a counter going from 5/6 back to 4/5 reads as a mistake.
+      input.totalSteps = Math.max(total(), input.step, input.totalSteps);
       input.index = index;
       try {
         const next = await steps[index]!(input, state);

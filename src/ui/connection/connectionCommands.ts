@@ -60,9 +60,12 @@ function fixOf(
 export function registerConnectionCommands(connection: Connection): vscode.Disposable {
   const { profiles, vault } = connection;
 
+  /** The profile added last in this window: the one whose keys a person sets next, offered first. */
+  let addedLast: string | undefined;
+
   async function pickProfile(
     placeHolder: string,
-    opts: { includeLocal?: boolean } = {},
+    opts: { includeLocal?: boolean; pickOne?: boolean } = {},
   ): Promise<ConnectionProfile | undefined> {
     const list = profiles.list().filter((p) => opts.includeLocal || p.id !== LOCAL_PROFILE_ID);
     if (list.length === 0) {
@@ -71,11 +74,17 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
       );
       return undefined;
     }
+    if (opts.pickOne && list.length === 1) return list[0];
     const active = profiles.active?.id;
+    const ordered = [...list.filter((p) => p.id === addedLast), ...list.filter((p) => p.id !== addedLast)];
     const pick = await prompts.pick(
-      list.map((p) => ({
+      ordered.map((p) => ({
         label: p.name,
-        description: `${p.accountId}/${p.projectId}${p.id === active ? ` · ${vscode.l10n.t('active')}` : ''}`,
+        description: [
+          `${p.accountId}/${p.projectId}`,
+          ...(p.id === active ? [vscode.l10n.t('active')] : []),
+          ...(p.id === addedLast ? [vscode.l10n.t('just added')] : []),
+        ].join(' · '),
         detail: p.buildUrl,
         profile: p,
       })),
@@ -93,6 +102,7 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
     }
     if (!profile) return undefined;
     await profiles.save(profile);
+    addedLast = profile.id;
     for (const [id, value] of Object.entries(args?.credentials ?? {}) as Array<[CredentialId, string]>)
       await vault.set(profile.id, id, value);
     // Given fields (tests, automation) make it active unless told not to. From the wizard it is not in use
@@ -118,9 +128,10 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
   async function setCredential(
     args: { profileId?: string; credential?: CredentialId; value?: string } = {},
   ): Promise<boolean> {
+    // Without a profile named, the person chooses (the one just added first): the active one may not be it.
     const profile = args.profileId
       ? profiles.get(args.profileId)
-      : (profiles.active ?? (await pickProfile(vscode.l10n.t('Profile to set a credential for'))));
+      : await pickProfile(vscode.l10n.t('Profile to set a credential for'), { pickOne: true, includeLocal: true });
     if (!profile) return false;
     let id = args.credential;
     if (!id) {

@@ -12,17 +12,28 @@ export class Loadable<T> extends Disposable {
   private pending: Promise<T> | undefined;
   /** Counts invalidations and sets, so a load can tell it was overtaken. */
   private generation = 0;
+  /** A failure kept (see `missing`): when it happened, and what it was. */
+  private missing: { at: number; err: unknown } | undefined;
   private readonly _onDidChange = this.register(new Emitter<void>());
   /** Fires after invalidate() and set(): readers should read again. */
   readonly onDidChange: Event<void> = this._onDidChange.event;
 
-  constructor(private readonly load: () => Promise<T>) {
+  /**
+   * `keep` marks a failure that reading again soon would only repeat (an endpoint the platform does not have):
+   * it is kept for `keepMs`, through invalidations, and read again only after that or on `refresh()`.
+   */
+  constructor(
+    private readonly load: () => Promise<T>,
+    private readonly keep?: { failure: (err: unknown) => boolean; keepMs: number; now?: () => number },
+  ) {
     super();
   }
 
   /** The value, loading it when not known. */
   get(): Promise<T> {
     if (this.value) return Promise.resolve(this.value.v);
+    const missing = this.missing;
+    if (missing && this.keep && this.clock() - missing.at < this.keep.keepMs) return Promise.reject(missing.err);
     if (this.pending) return this.pending;
     const started = this.generation;
     const pending: Promise<T> = this.load().then(
@@ -35,6 +46,7 @@ export class Loadable<T> extends Disposable {
       (err: unknown) => {
         if (this.generation !== started) return this.get();
         this.pending = undefined;
+        if (this.keep?.failure(err)) this.missing = { at: this.clock(), err };
         throw err;
       },
     );
@@ -61,13 +73,24 @@ export class Loadable<T> extends Disposable {
 
   /** Reads the platform again now (invalidate, then read): every reader gets the fresh value. */
   refresh(): Promise<T> {
+    this.forgetFailure();
     this.invalidate();
     return this.get();
+  }
+
+  /** Forgets a kept failure, so the next read asks the platform again (a refresh the person asked for). */
+  forgetFailure(): void {
+    this.missing = undefined;
+  }
+
+  private clock(): number {
+    return (this.keep?.now ?? Date.now)();
   }
 
   /** Takes a value the platform just answered with, instead of asking again. */
   set(v: T): void {
     this.generation++;
+    this.missing = undefined;
     this.value = { v };
     this.pending = undefined;
     this._onDidChange.fire();

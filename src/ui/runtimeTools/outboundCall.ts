@@ -186,17 +186,14 @@ async function askCall(agentName: string | undefined): Promise<Omit<PlacedCall, 
     d.encryption = pick.label;
     return 'done';
   };
-  // The counter numbers a step by its place: number, country (when national), each pair, the empty pair, encryption.
-  const place = (index: number, d: CallDraft): number => {
-    const head = d.country !== undefined || (d.number !== '' && !d.number.startsWith('+')) ? 2 : 1;
-    if (index === NUMBER) return 1;
-    if (index === COUNTRY) return 2;
-    if (index === ENCRYPTION) return head + d.pairs.length + 2;
-    return head + (index - PAIR) + 1;
-  };
+  // Four steps, numbered by their place: number, country (only for a national number: else the counter goes from
+  // 1/4 to 3/4), the metadata pairs (one step, however many pairs: each says how many so far), encryption. The total
+  // stays the same as the person goes.
+  const place = (index: number): number =>
+    index === NUMBER ? 1 : index === COUNTRY ? 2 : index === ENCRYPTION ? 4 : 3;
   const draft: CallDraft = { number: '', toNumber: '', pairs: [] };
   const done = await MultiStepInput.run<CallDraft>(
-    (d) => place(ENCRYPTION, d),
+    4,
     draft,
     [numberStep, countryStep, encryptionStep, ...Array.from({ length: MAX_PAIRS }, (_, k) => pairStep(k))],
     place,

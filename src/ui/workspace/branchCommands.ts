@@ -313,7 +313,8 @@ export function registerBranchCommands(
       agent = { agentId: target.manifest.agentId, name: target.manifest.name };
       branch = target.manifest.branch;
     }
-    const branches = (await branchesIfListed(agent.agentId)) ?? [];
+    const listed = await branchesIfListed(agent.agentId);
+    const branches = listed ?? [];
     const main = branches.find(isMain);
     if (isMain(branches.find((b) => b.branchId === branch!.branchId) ?? branch)) {
       // The folder holds main: the branch to merge is asked.
@@ -391,7 +392,9 @@ export function registerBranchCommands(
     modelOf.invalidateDocuments(main?.branchId);
     // The compare tabs and merge editors of the walk have done their work.
     await sides.closeAll();
-    await refreshStatus();
+    // Where the platform does not let branches be read (endpoints the spec does not show), reading the folders'
+    // status from it again fails too: that read is not made, so the merge done is not followed by its error.
+    if (listed) await refreshStatus();
     void prompts.info(mergedMessage(vscode.l10n, branchName, outcome.result.changes?.length, resolutions.length));
     return outcome.result;
   }

@@ -18,15 +18,16 @@ const LISTED = 5;
 
 /**
  * Before a push: the checks of the folder run on its files and open documents, and when errors remain the person
- * is told which (rule, file and line) and chooses to push anyway, look at them, or stop. Resolves true to go on;
- * also when the checks cannot run, since they never stand between a person and the platform.
+ * is told which (rule, file and line) and chooses to look at them (the default button: Enter pushes nothing), push
+ * anyway, or stop. Resolves the errors the push carries (each as "file:line rule"), empty when there are none or the
+ * checks cannot run (they never stand between a person and the platform); undefined when the person did not push.
  */
-export async function confirmPushDespiteErrors(folder: vscode.Uri, agentName: string): Promise<boolean> {
+export async function confirmPushDespiteErrors(folder: vscode.Uri, agentName: string): Promise<string[] | undefined> {
   const check = await Promise.resolve(
     vscode.commands.executeCommand<FolderCheck | undefined>(Command.checkAgentFolder, folder, { quiet: true }),
   ).catch(() => undefined);
   const errors = check?.problems.filter((p) => p.severity === 'error') ?? [];
-  if (errors.length === 0) return true;
+  if (errors.length === 0) return [];
   const go = vscode.l10n.t('Push Anyway');
   const show = vscode.l10n.t('Show Problems');
   const named = errors
@@ -44,9 +45,20 @@ export async function confirmPushDespiteErrors(folder: vscode.Uri, agentName: st
           : named,
       severity: 'warning',
     },
-    go,
+    // The first button is the dialog's default: the safe choice.
     show,
+    go,
   );
   if (answer === show) void vscode.commands.executeCommand('workbench.actions.view.problems');
-  return answer === go;
+  return answer === go ? errors.map((e) => `${e.path}:${e.range.start.line + 1} ${e.ruleId}`) : undefined;
+}
+
+/** What a push report adds about the errors the push carried: " It carries 1 error: behavior.md:3 secret." */
+export function carriedErrorsText(carried: readonly string[]): string {
+  if (carried.length === 0) return '';
+  const listed = carried.slice(0, LISTED).join(', ');
+  const more = carried.length > LISTED ? vscode.l10n.t(' and {0} more', carried.length - LISTED) : '';
+  return carried.length === 1
+    ? vscode.l10n.t('It carries 1 error: {0}.', listed)
+    : vscode.l10n.t('It carries {0} errors: {1}{2}.', carried.length, listed, more);
 }

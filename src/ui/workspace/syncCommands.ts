@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { PullReport, PushReport, UnreadableRemoteError } from '../../workspace/mirror';
+import type { PushAction } from '../../workspace/pushPlan';
 import { workspaceRuntime } from '../workspaceRuntime';
 import { firstSentence } from '../explorer/treeNode';
 import { requireClients, runCommand, UserFacingError, withProgress } from '../common/commandSupport';
@@ -13,7 +14,7 @@ import { activeMergeResult, closeFileMerge, type FileMergeView, openFileMerge } 
 import { type MirrorDocuments, mirrorUri } from './mirrorDocuments';
 import { platformMirror, readAfresh } from './platformMirror';
 import { confirmRealtimePush } from './realtimeConfigs';
-import { confirmPushDespiteErrors } from './pushLintCheck';
+import { carriedErrorsText, confirmPushDespiteErrors } from './pushLintCheck';
 import type { AgentSourceControl, ShownStatus, SourceControls } from './sourceControls';
 import { tickWhenDone } from '../walkthrough';
 
@@ -192,12 +193,19 @@ export function registerSyncCommands(
       return { sent: [], refused: [] };
     }
     if (!(await confirmPush(name, outgoing))) return undefined;
-    if (!(await confirmPushDespiteErrors(c.folder.uri, name))) return undefined;
+    const carried = await confirmPushDespiteErrors(c.folder.uri, name);
+    if (!carried) return undefined;
+    // What the platform took so far, and the file being sent: said when a push stops on one file.
+    const progress: { done: PushAction[]; at?: PushAction } = { done: [] };
+    const onAction = (a: PushAction, done: boolean): void => {
+      if (done) progress.done.push(a);
+      else progress.at = a;
+    };
     const pushOnce = (overwrite: boolean): Promise<PushReport> =>
       c.serial(() =>
         withProgress(vscode.l10n.t('Pushing {0} ({1})…', name, branch.name), (signal) => {
           readFolderAfresh(c);
-          return c.mirror(client).push(signal, { overwrite });
+          return c.mirror(client).push(signal, { overwrite, onAction });
         }),
       );
     const report = await pushOnce(false)
@@ -205,9 +213,15 @@ export function registerSyncCommands(
         if (!(err instanceof workspaceRuntime().UnreadableRemoteError)) throw err;
         return (await confirmOverwrite(name, branch.name, err)) ? pushOnce(true) : undefined;
       })
+      .catch((err: unknown) => {
+        const at = progress.at;
+        if (progress.done.length === 0 || !at || progress.done.includes(at)) throw err;
+        return stopped(err, progress.done, at, name, branch.name, c.folder.uri);
+      })
       .finally(() => void refreshWithPlatform(c, client).catch(() => undefined));
     if (!report) return undefined;
     c.pushed(report);
+    if ('stoppedAt' in report) return report;
     if (report.refused.length > 0) {
       const pullNow = vscode.l10n.t('Pull');
       const remoteChanged = report.refused.some((r) => r.reason === 'remoteChanged');
@@ -227,6 +241,7 @@ export function registerSyncCommands(
           (report.sent.length === 1
             ? vscode.l10n.t('Pushed 1 change to {0} ({1}).', name, branch.name)
             : vscode.l10n.t('Pushed {0} changes to {1} ({2}).', report.sent.length, name, branch.name)) +
+            (carried.length > 0 ? ` ${carriedErrorsText(carried)}` : '') +
             ' ' +
             vscode.l10n.t('The chat answers from it once it is published to sandbox.'),
           publishAndChat,
@@ -240,6 +255,45 @@ export function registerSyncCommands(
         });
     }
     return report;
+  }
+
+  /**
+   * A push that stopped on one file after others went through: what the platform holds now is said first (those
+   * writes were done), then the file it stopped on and why. Push Again sends only the rest.
+   */
+  function stopped(
+    err: unknown,
+    sent: readonly PushAction[],
+    failed: PushAction,
+    agentName: string,
+    branchName: string,
+    folder: vscode.Uri,
+  ): PushReport & { stoppedAt: string } {
+    const done = sent.map((a) => a.path);
+    const again = vscode.l10n.t('Push Again');
+    void prompts
+      .warn(
+        (done.length === 1
+          ? vscode.l10n.t('Pushed 1 change to {0} ({1}): {2}.', agentName, branchName, done.join(', '))
+          : vscode.l10n.t(
+              'Pushed {0} changes to {1} ({2}): {3}.',
+              done.length,
+              agentName,
+              branchName,
+              done.join(', '),
+            )) +
+          ' ' +
+          vscode.l10n.t(
+            'Then the push stopped at {0}, which was not pushed: {1} Push again to send the rest.',
+            failed.path,
+            err instanceof Error ? err.message : String(err),
+          ),
+        again,
+      )
+      .then((choice) => {
+        if (choice === again) void vscode.commands.executeCommand(Command.push, folder);
+      });
+    return { sent: [...sent], refused: [], stoppedAt: failed.path };
   }
 
   /**

@@ -167,6 +167,8 @@ test('contextValues say what a person can do with the item', () => {
     'only the active deployment is promoted',
   );
   assert.equal(ItemContext.environment('sandbox'), 'environment.sandbox.publishable');
+  assert.equal(ItemContext.environment('pre-release', true), 'environment.pre-release.promotable');
+  assert.equal(ItemContext.environment('live', true), 'environment.live', 'nothing is beyond live');
   assert.equal(ItemContext.branch({ isMain: true, checkedOut: true }), 'branch.main.checkedOut');
   assert.equal(ItemContext.alertRule(false, 'alert'), 'alertRule.disabled.alert');
   assert.equal(ItemContext.webhookEndpoint(true), 'webhookEndpoint.secretStored');

@@ -8,16 +8,27 @@ import { prompts } from '../../common/prompts';
 import type { ProfileModels } from '../../model/profileModels';
 import { AgentNode } from './agentNodes';
 import type { AgentParent } from './agentParent';
+import type { RememberedAgent } from './rememberedAgents';
 
 /** An agent given by a tree node (the agent's, or its parent seen from a group below it) or by id (palette and tests). */
 export type AgentArg = AgentParent | { agentId: string; name?: string } | undefined;
 
-/** Resolves the agent a command applies to: the node clicked, the id given, or a pick. */
-export async function resolveAgent(models: ProfileModels<object>, arg: AgentArg): Promise<Agent | undefined> {
+/**
+ * Resolves the agent a command applies to: the node clicked, the id given, or a pick. `remembered` gives the
+ * agents the Agents view remembers for the active profile (created or added here): where the platform does not
+ * list agents, they are the pick, and they name an agent given only by its id.
+ */
+export async function resolveAgent(
+  models: ProfileModels<object>,
+  arg: AgentArg,
+  remembered: () => readonly RememberedAgent[] = () => [],
+): Promise<Agent | undefined> {
   if (arg instanceof AgentNode) return arg.agent;
   const model = requireModel(models).agents;
   if (arg && 'agentId' in arg && arg.agentId) {
-    const fallback = { agentId: arg.agentId, name: arg.name ?? arg.agentId, description: '' };
+    const id = arg.agentId;
+    const known = remembered().find((a) => a.agentId === id);
+    const fallback = { agentId: id, name: arg.name ?? known?.name ?? id, description: known?.description ?? '' };
     try {
       // From the list when it is loaded, else read alone: acting on one agent never lists them all.
       return (await model.find(arg.agentId)) ?? fallback;
@@ -35,7 +46,32 @@ export async function resolveAgent(models: ProfileModels<object>, arg: AgentArg)
       (await withProgress(vscode.l10n.t('Loading agents…'), (signal) => untilAborted(model.agents.get(), signal)));
   } catch (err) {
     if (!(isPlatformError(err) && err.assumption)) throw err;
-    // Listing agents is an assumed endpoint: the manual path is the agent id, typed by hand.
+    // Listing agents is an assumed endpoint: the agents remembered here, or the agent id typed by hand.
+    const kept = remembered();
+    if (kept.length > 0) {
+      const byId = { label: vscode.l10n.t('Enter an Agent Id…'), agent: undefined };
+      const pick = await prompts.pick(
+        [
+          ...kept.map((a) => ({
+            label: a.name ?? a.agentId,
+            description: a.agentId,
+            detail: a.description ?? '',
+            agent: { agentId: a.agentId, name: a.name ?? a.agentId, description: a.description ?? '' },
+          })),
+          byId,
+        ],
+        {
+          placeHolder: vscode.l10n.t(
+            'Agent: this platform does not list agents ({0}); these are the ones the Agents view remembers',
+            err.assumption.row,
+          ),
+          matchOnDescription: true,
+          ignoreFocusOut: true,
+        },
+      );
+      if (!pick) return undefined;
+      if (pick.agent) return pick.agent;
+    }
     const id = await prompts.input({
       title: vscode.l10n.t('Agent id'),
       prompt: vscode.l10n.t(

@@ -55,12 +55,6 @@ export class DeploymentsNode extends LoadingNode {
     return this.byEnvironment(all);
   }
 
-  /** The profile whose key made `d`, where it was made from this editor (kept here); else undefined. */
-  madeWith(d: Deployment): string | undefined {
-    const kept = this.agentNode.kept;
-    return kept.deployments(this.agentNode.agent.agentId).some((k) => k.id === d.id) ? kept.profileName() : undefined;
-  }
-
   private byEnvironment(all: readonly Deployment[]): EnvironmentDeploymentsNode[] {
     return ENVIRONMENT_ORDER.map(
       (env) =>
@@ -129,18 +123,18 @@ export class EnvironmentDeploymentsNode extends TreeNode {
       ? vscode.l10n.t(
           'v{0} · {1} · {2}',
           active.version,
-          actorShort(vscode.l10n, active.createdBy, this.group.madeWith(active)),
+          actorShort(vscode.l10n, active.createdBy),
           when(active.createdAt).relative,
         )
       : vscode.l10n.t('nothing deployed');
-    item.contextValue = ItemContext.environment(this.environment);
+    item.contextValue = ItemContext.environment(this.environment, active !== undefined);
     item.tooltip = active
       ? vscode.l10n.t(
           '{0} serves version {1} (artifact {2}), deployed by {3} on {4}',
           this.environment,
           active.version,
           active.artifactVersion,
-          actorText(vscode.l10n, active.createdBy, this.group.madeWith(active)),
+          actorText(vscode.l10n, active.createdBy),
           when(active.createdAt).exact,
         )
       : vscode.l10n.t('Nothing is deployed to {0}', this.environment);
@@ -182,11 +176,7 @@ export class DeploymentNode extends TreeNode {
     const item = new vscode.TreeItem(vscode.l10n.t('Version {0}', d.version), vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     const message = typeof d.metadata.message === 'string' ? d.metadata.message : '';
-    const about = [
-      actorShort(vscode.l10n, d.createdBy, this.envNode.group.madeWith(d)),
-      when(d.createdAt).relative,
-      message,
-    ];
+    const about = [actorShort(vscode.l10n, d.createdBy), when(d.createdAt).relative, message];
     item.description = [this.isActive ? vscode.l10n.t('active') : '', ...about].filter(Boolean).join(' · ');
     item.iconPath = this.isActive
       ? new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('charts.green'))
@@ -207,7 +197,7 @@ export class DeploymentNode extends TreeNode {
       `${vscode.l10n.t('Deployment id')}: \`${d.id}\`\n\n${vscode.l10n.t('Artifact')}: \`${d.artifactVersion}\`\n\n`,
     );
     md.appendMarkdown(
-      `${vscode.l10n.t('Deployed {0} by {1}', when(d.createdAt).exact, actorText(vscode.l10n, d.createdBy, this.envNode.group.madeWith(d)))}`,
+      `${vscode.l10n.t('Deployed {0} by {1}', when(d.createdAt).exact, actorText(vscode.l10n, d.createdBy))}`,
     );
     if (message) {
       md.appendMarkdown('\n\n');

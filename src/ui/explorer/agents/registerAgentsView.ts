@@ -77,7 +77,6 @@ export function createAgentsView(
         const profileId = connection.profiles.active?.id;
         return profileId ? remembered.deployments(profileId, agentId) : [];
       },
-      profileName: () => connection.profiles.active?.name,
     },
   );
   const disposable = vscode.Disposable.from(

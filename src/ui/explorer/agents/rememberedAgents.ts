@@ -133,8 +133,6 @@ export class RememberedAgents {
 export interface KeptRecords {
   branches(agentId: string): RememberedBranch[];
   deployments(agentId: string): Deployment[];
-  /** The name of the profile they were kept for: a kept deployment was made with its key. */
-  profileName(): string | undefined;
 }
 
-export const NOTHING_KEPT: KeptRecords = { branches: () => [], deployments: () => [], profileName: () => undefined };
+export const NOTHING_KEPT: KeptRecords = { branches: () => [], deployments: () => [] };

@@ -1,3 +1,4 @@
+import type { Deployment } from '../../../contract/agents';
 import * as vscode from 'vscode';
 import { type ChatSettings, type ChatTarget, isChatSnapshot } from '../../../protocol/chat';
 import { runCommand, UserFacingError } from '../../common/commandSupport';
@@ -128,6 +129,8 @@ export function registerChatCommands(
   connection: Connection,
   log: Log,
   models: ProfileModels<PlatformClients>,
+  /** The deployments actions returned here, per profile and agent, for a platform that does not list them. */
+  keptDeployments: (profileId: string, agentId: string) => readonly Deployment[] = () => [],
 ): vscode.Disposable {
   const panels = new OpenPanels<ChatPanel>();
   const adopt = (panel: ChatPanel): ChatPanel => panels.add(panel);
@@ -205,7 +208,7 @@ export function registerChatCommands(
       const clients =
         profile.id === connection.profiles.active?.id ? connection.clients : connection.clientsFor(current);
       if (!clients) return Promise.reject(new Error('no profile'));
-      return chatHeader(profile, agent, clients);
+      return chatHeader(profile, agent, clients, undefined, agent ? keptDeployments(profile.id, agent.agentId) : []);
     };
     void chat.refreshHeader();
     if (!agent) return;

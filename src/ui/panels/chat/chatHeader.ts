@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConnectionProfile } from '../../../client/profile';
+import type { Deployment } from '../../../contract/agents';
 import type { ChatHeader } from '../../../protocol/chat';
 import type { AgentRef } from '../../connection/agentReach';
 import { activeDeployment } from '../../explorer/agents/deploymentNodes';
@@ -24,6 +25,8 @@ export async function chatHeader(
   agent: AgentRef | undefined,
   clients: PlatformClients,
   signal?: AbortSignal,
+  /** The agent's deployments that publish, promote and rollback returned here, for a platform that does not list them. */
+  kept: readonly Deployment[] = [],
 ): Promise<ChatHeader> {
   const base: ChatHeader = {
     agent: agent?.name ?? vscode.l10n.t('the agent of project {0}', profile.projectId),
@@ -36,8 +39,17 @@ export async function chatHeader(
     quiet(clients.agents.listDeployments(agent.agentId, CHAT_ENVIRONMENT, signal)),
     quiet(clients.agents.listBranches(agent.agentId, signal)),
   ]);
-  const serving = deployments ? activeDeployment(deployments) : undefined;
-  if (!serving) return { ...base, note: vscode.l10n.t('Nothing is published to {0} yet.', CHAT_ENVIRONMENT) };
+  const serving = activeDeployment(deployments ?? kept.filter((d) => d.environment === CHAT_ENVIRONMENT));
+  if (!serving)
+    return {
+      ...base,
+      note: deployments
+        ? vscode.l10n.t('Nothing is published to {0} yet.', CHAT_ENVIRONMENT)
+        : vscode.l10n.t(
+            'This platform does not list deployments, and nothing was published to {0} from here: which version it serves is not known.',
+            CHAT_ENVIRONMENT,
+          ),
+    };
   const header = { ...base, version: serving.version };
   const main = branches?.find((b) => b.isDefault) ?? branches?.find((b) => b.name === 'main');
   if (!main) return header;

@@ -68,3 +68,25 @@ test('invalidate and set tell the readers', () => {
   assert.equal(told, 2);
   assert.equal(item.peek(), undefined);
 });
+
+test('a failure marked as kept is not asked again through invalidations until its time is up, or on refresh', async () => {
+  let now = 0;
+  let loads = 0;
+  const missing = new Error('no such endpoint');
+  const l = new Loadable(
+    () => {
+      loads++;
+      return Promise.reject(missing);
+    },
+    { failure: (err) => err === missing, keepMs: 1000, now: () => now },
+  );
+  await assert.rejects(l.get(), missing);
+  l.invalidate();
+  await assert.rejects(l.get(), missing);
+  assert.equal(loads, 1, 'kept through an invalidation');
+  now = 1000;
+  await assert.rejects(l.get(), missing);
+  assert.equal(loads, 2, 'asked again once its time is up');
+  await assert.rejects(l.refresh(), missing);
+  assert.equal(loads, 3, 'a refresh asks at once');
+});
