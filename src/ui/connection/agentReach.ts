@@ -90,9 +90,10 @@ export function reachesOther(
   connection: Connection,
   agent: AgentRef,
   feature: string,
+  agents?: readonly Agent[],
 ): string | undefined {
   if (reaches(profile, connection, agent) !== false) return undefined;
-  const served = servedAgent(profile, connection, undefined);
+  const served = servedAgent(profile, connection, agents);
   return vscode.l10n.t(
     '{0} is served by project {1}. The runtime keys of the profile "{2}" belong to project {3}{4}: {5} would reach {6}, not {0}.',
     agent.name,

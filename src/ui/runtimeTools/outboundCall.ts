@@ -238,7 +238,8 @@ export function registerOutboundCallCommand(
     const call = await askCall(reached.agent?.name ?? reachedAgentName(connection, models));
     if (!call) return undefined;
     // A call is never placed twice by itself: Retry is the person's choice, after a 500 that placed nothing.
-    const attempt = (): Promise<PlacedCall | undefined> => runCommand(() => send(call, connection.through(reached.profile)), { retry: attempt });
+    const attempt = (): Promise<PlacedCall | undefined> =>
+      runCommand(() => send(call, connection.through(reached.profile)), { retry: attempt });
     return attempt();
   }
 

@@ -312,7 +312,11 @@ export function registerSyncCommands(
       }),
     );
     if (failure) throw failure;
-    if (!opts?.quiet) sayRefreshed(online.length, controls.list().filter((c) => !online.includes(c)));
+    if (!opts?.quiet)
+      sayRefreshed(
+        online.length,
+        controls.list().filter((c) => !online.includes(c)),
+      );
     return out;
   }
 
