@@ -116,12 +116,13 @@ export async function ensureReaches(
   connection: Connection,
   agent: AgentRef,
   feature: string,
+  agents?: readonly Agent[],
 ): Promise<ConnectionProfile | undefined> {
   const profile = connection.profiles.active;
   if (!profile) return undefined;
   const local = await localProfileReaching(connection, profile, agent);
   if (local) return local;
-  const question = reachesOther(profile, connection, agent, feature);
+  const question = reachesOther(profile, connection, agent, feature, agents);
   if (question === undefined) return profile;
   const project = agent.projectId ?? '';
   const existing = connection.profiles
@@ -162,7 +163,7 @@ export async function reachAgentById(
   const profile = connection.profiles.active;
   if (!agentId || !model || !profile) return profile ? { profile } : {};
   const agent = await agentRef(model.agents, agentId, name);
-  const reaching = await ensureReaches(connection, agent, feature);
+  const reaching = await ensureReaches(connection, agent, feature, model.agents.agents.peek());
   return reaching && { profile: reaching, agent };
 }
 

@@ -191,7 +191,7 @@ export function registerChatCommands(
       return { target: { ...asked, label: asked?.label ?? served?.name ?? profile.name }, agent: served, profile };
     }
     const agent = await agentRef(model.agents, asked.agentId, asked.label);
-    const reaching = await ensureReaches(connection, agent, vscode.l10n.t('Chat'));
+    const reaching = await ensureReaches(connection, agent, vscode.l10n.t('Chat'), model.agents.agents.peek());
     return reaching && { target: asked, agent, profile: reaching };
   }
 

@@ -139,7 +139,7 @@ export function registerTranscriptCommands(
       new ConversationsPanel(
         panel ?? createPanel(PanelType.conversations, target.label, false),
         extensionUri,
-        connection,
+        via,
         log,
         target,
         filters,
