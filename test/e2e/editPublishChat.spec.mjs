@@ -145,8 +145,8 @@ describe('Edit, push, publish and chat', { timeout: 600_000 }, () => {
     });
 
     await step(page, 'edit-publish-chat-chat', async () => {
-      // A demo agent has a project of its own: a chat for it is offered that project's profile (when the profile in
-      // use is another project's), then asks how to talk.
+      // A demo agent has a project of its own: the Local profile reaches it with that project's keys and asks only
+      // how to talk; a profile of another platform would first offer the project's profile.
       const reach = page.locator('.monaco-dialog-box', { hasText: `${first} is served by project` });
       const pick = page.locator('.quick-input-widget .quick-input-title', { hasText: 'Open Chat' });
       await reach.or(pick).first().waitFor();

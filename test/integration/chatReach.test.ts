@@ -15,8 +15,8 @@ type ChatWithHeader = ChatPanelHandle & { readonly header: ChatHeader | undefine
 
 /**
  * Open Chat reaches the agent it was opened for: runtime keys belong to a project and a project serves one agent,
- * so a chat opened for an agent another project serves is offered that project's profile in one click (the local
- * platform's demo gives each agent a project of its own), and the header says agent, project, environment and the
+ * and the Local profile reaches each project of the local platform (whose demo gives each agent a project of its
+ * own) with that project's keys, asking nothing; the header says agent, project, environment and the
  * version served. After a push, Publish to Sandbox and Chat makes the chat answer from what was pushed.
  */
 suite('Chat reaches the agent it was opened for', function () {
@@ -62,22 +62,20 @@ suite('Chat reaches the agent it was opened for', function () {
   ] as const;
 
   for (const { mode, pick } of MODES) {
-    test(`Open Chat on Bella Tavola Bookings (${mode}) offers its project's profile in one click and gets Bella Tavola's greeting, not Support Desk's`, async () => {
-      ui.setAnswer((s: Shown) => {
-        if (s.kind === 'pick') return pick;
-        if (s.modal) return s.items.find((i) => /^(Add|Use) Profile/.test(i));
-        return undefined;
-      });
+    test(`Open Chat on Bella Tavola Bookings (${mode}) under the Local profile asks nothing, keeps the profile and gets Bella Tavola's greeting, not Support Desk's`, async () => {
+      ui.setAnswer((s: Shown) => (s.kind === 'pick' ? pick : undefined));
       const chat = await vscode.commands.executeCommand<ChatWithHeader | undefined>(
         'agentWorkbench.openChat',
         await agentNode('Bella Tavola Bookings'),
       );
       assert.ok(chat, `a chat opened; shown: ${JSON.stringify(ui.shown)}`);
       open.push(chat);
-      const question = ui.shown.find((s) => s.modal);
-      assert.ok(question, 'the person was told the Local profile reaches another agent');
-      assert.match(question.message, /Bella Tavola Bookings is served by project bella-tavola/);
-      assert.match(question.message, /which serves Support Desk/);
+      assert.deepEqual(
+        ui.shown.filter((s) => s.kind !== 'pick').map((s) => s.message),
+        [],
+        'nothing asked: the Local profile reaches every project of the local platform',
+      );
+      assert.equal(api.testing!.conversationTests().connection.profiles.active?.id, 'local');
       const greeting = await until('the greeting', () => answers(chat)[0]);
       assert.match(greeting.text, /Gio/, 'Bella Tavola answers');
       assert.doesNotMatch(greeting.text, /Sam|Acme/, 'not the support desk');

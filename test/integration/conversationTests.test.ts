@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ConversationTests } from '../../src/ui/testing/conversationTests';
 import type { ReportedItem, RunRecord } from '../../src/ui/testing/testRun';
 import { SUPPORT_AGENT_CONTENT } from '../../src/localPlatform/seed/supportAgent';
+import { LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
 import { call } from '../support/http';
 import { activateExtension, type LocalPlatformUrls, startLocalPlatformInEditor } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
@@ -233,6 +234,98 @@ cases:
     );
     assert.match(record.output, /1 passed, 0 failed, 1 skipped/);
     assert.equal((await open()).length, before);
+  });
+
+  test('a case naming Bella Tavola Bookings reaches Bella Tavola through its own project on the local platform, not Support Desk; one naming an agent the platform lacks is skipped with the reason', async () => {
+    const file = await write(`agent: ag_restaurant
+cases:
+  - name: Bella's greeting
+    turns:
+      - contains: Gio
+  - name: Nowhere
+    agent: ag_nowhere
+    turns: [{ user: hello }]
+`);
+    const ui = scriptedPrompts(api);
+    try {
+      const record = await runLocal([file]);
+      assert.equal(state(record, child(file, "Bella's greeting")).state, 'passed', record.output);
+      assert.doesNotMatch(record.output, /Sam/, 'Support Desk did not answer');
+      assert.equal(state(record, child(file, 'Nowhere')).state, 'skipped');
+      assert.match(record.output, /Skipped: the local platform serves no agent ag_nowhere/);
+      assert.equal(tests.connection.profiles.active?.id, 'local', 'the profile in use stayed the Local one');
+      assert.deepEqual(
+        ui.shown.map((s) => s.message),
+        [],
+        'nothing was asked or shown: the local platform runs without a word',
+      );
+    } finally {
+      ui.dispose();
+    }
+  });
+
+  test('the default run profile follows the connection profile in use; its run skips a case whose agent its Chat key cannot reach, with the reason, and asks once before its real conversations', async () => {
+    const file = await write(`cases:
+  - name: Support's greeting
+    agent: ag_support
+    turns:
+      - contains: Sam
+  - name: Bella's greeting
+    agent: ag_restaurant
+    turns:
+      - contains: Gio
+`);
+    const { connection } = tests;
+    // A platform other than the local one as the editor sees it: a saved profile of the support desk's project.
+    const id = 'remote-desk-test';
+    await connection.profiles.save({
+      id,
+      name: 'Remote desk',
+      accountId: 'acme',
+      projectId: LOCAL_PROJECT.id,
+      region: 'custom',
+      runtimeUrl: urls.runtime,
+      buildUrl: urls.build,
+      messagingUrl: urls.messaging,
+    });
+    const ui = scriptedPrompts(api);
+    try {
+      await connection.vault.set(id, 'agentsApiKey', LOCAL_KEYS.agents);
+      await connection.vault.set(id, 'chatApiKey', LOCAL_KEYS.chat);
+      await connection.vault.set(id, 'chatConnectorToken', LOCAL_CONNECTORS.chatToken);
+      await vscode.commands.executeCommand('agentWorkbench.switchProfile', id);
+      const byDefault = await until('the run profiles of the profile in use', () =>
+        tests.runProfiles.find((p) => p.isDefault && p.label.startsWith('Remote desk')),
+      );
+      assert.equal(tests.runProfiles.filter((p) => p.isDefault).length, 1, 'one default');
+      ui.setAnswer((s) => (s.modal ? 'Run' : undefined));
+      await byDefault.runHandler(
+        new vscode.TestRunRequest([file], undefined, byDefault),
+        new vscode.CancellationTokenSource().token,
+      );
+      const record = tests.runs.at(-1)!;
+      assert.equal(state(record, child(file, "Support's greeting")).state, 'passed', record.output);
+      assert.equal(state(record, child(file, "Bella's greeting")).state, 'skipped');
+      assert.match(
+        record.output,
+        /Skipped: Bella Tavola Bookings is served by project PROJECT-b7e11a7a\. The runtime keys of the profile "Remote desk" belong to project PROJECT-5a7e1c0d, which serves Support Desk: Chat would reach Support Desk, not Bella Tavola Bookings\./,
+      );
+      assert.deepEqual(
+        ui.shown.filter((s) => s.modal).map((s) => s.message),
+        [
+          'This run makes 2 real conversations through Remote desk (sandbox, its Chat key). They are recorded like any other conversation.',
+        ],
+      );
+      await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+      await until(
+        'the local platform the default again',
+        () => tests.runProfiles.find((p) => p.isDefault)?.label === 'Local platform',
+      );
+    } finally {
+      ui.dispose();
+      await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+      await connection.profiles.remove(id);
+    }
   });
 
   test('a case repeated is flaky when its runs both pass and fail, and passes at its required rate with each failing run named', async function () {

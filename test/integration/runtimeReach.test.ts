@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { DEMO_PROJECTS } from '../../src/localPlatform/seed/credentials';
+import { DEMO_PROJECTS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
 import { agentNodeNamed } from '../support/editor/agentsView';
 import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
 import { scriptedPrompts, type ScriptedPrompts, type Shown } from '../support/editor/prompts';
@@ -14,9 +14,10 @@ const exec = <T = unknown>(command: string, ...args: unknown[]) =>
 
 /**
  * Every runtime feature opened for an agent reaches that agent, as the chat does: runtime keys belong to a project
- * and a project serves one agent, so a feature opened for an agent another project serves says which agent the
- * profile's keys reach and offers that project's profile in one click. Opened from the palette, it names the agent
- * the keys reach.
+ * and a project serves one agent. The Local profile reaches every project of the local platform with that project's
+ * keys; on another platform a feature opened for an agent another project serves says which agent the profile's
+ * keys reach and offers that project's profile in one click. Opened from the palette, it names the agent the keys
+ * reach.
  */
 suite('Runtime features reach the agent they were opened for', function () {
   this.timeout(180_000);
@@ -53,13 +54,14 @@ suite('Runtime features reach the agent they were opened for', function () {
 
   const agentNode = (name: string): Promise<unknown> => agentNodeNamed(api, name);
 
-  /** The question that said the Local profile reaches Support Desk, not Bella Tavola. */
+  /** The question that said the remote profile reaches Support Desk, not Bella Tavola, and offered a profile of its project. */
   function askedAboutBella(feature: RegExp): Shown {
     const question = ui.shown.find((s) => s.modal);
     assert.ok(question, `the person was told; shown: ${JSON.stringify(ui.shown.map((s) => s.message))}`);
-    assert.match(question.message, /Bella Tavola Bookings is served by project bella-tavola/);
+    assert.match(question.message, /Bella Tavola Bookings is served by project PROJECT-b7e11a7a/);
     assert.match(question.message, /which serves Support Desk/);
     assert.match(question.message, feature);
+    assert.deepEqual(question.items, ['Add Profile for Project PROJECT-b7e11a7a']);
     return question;
   }
 
@@ -68,52 +70,79 @@ suite('Runtime features reach the agent they were opened for', function () {
     (await admin.requests({ base: 'runtime', path, since })).map((r) => r.path);
   const lastSeq = async () => (await admin.requests()).at(-1)?.seq ?? 0;
 
-  test("Open Conversations on Bella Tavola Bookings offers its project in one click and lists its conversations, not Support Desk's", async () => {
-    ui.setAnswer((s) => (s.modal ? s.items.find((i) => /^(Add|Use) Profile/.test(i)) : undefined));
+  test("Open Conversations on Bella Tavola Bookings under the Local profile asks nothing and lists Bella Tavola's conversations, not Support Desk's", async () => {
     const since = await lastSeq();
     const list = await exec<{ dispose(): void; status(): { loading: boolean } } | undefined>(
       'openConversations',
       await agentNode('Bella Tavola Bookings'),
     );
-    assert.ok(list, 'the list opened after the profile was added');
+    assert.ok(list, `the list opened; shown: ${JSON.stringify(ui.shown.map((s) => s.message))}`);
     open.push(list);
-    askedAboutBella(/Conversations would reach Support Desk/);
-    const paths = await until('the list read', async () => {
-      const p = await runtimePaths(since, '/conversations');
-      return p.length ? p : undefined;
-    });
-    assert.ok(
-      paths.every((p) => p.includes(`/${BELLA.projectId}/`) || p.includes(`/${BELLA.projectPrefixedId}/`)),
-      `read from Bella Tavola's project: ${paths.join(', ')}`,
+    assert.deepEqual(
+      ui.shown.map((s) => s.message),
+      [],
+      'nothing asked',
+    );
+    assert.equal(api.testing!.conversationTests().connection.profiles.active?.id, 'local', 'the Local profile kept');
+    // The Agents view may read the Local profile's own conversations meanwhile: the list's read is Bella Tavola's.
+    await until("the list read from Bella Tavola's project", async () =>
+      (await runtimePaths(since, '/conversations')).some(
+        (p) => p.includes(`/${BELLA.projectId}/`) || p.includes(`/${BELLA.projectPrefixedId}/`),
+      ),
     );
   });
 
-  test('declined, Open Conversations, the chart, Replay, a test call and a number reservation for Bella Tavola send nothing', async () => {
-    const since = await lastSeq();
-    const node = await agentNode('Bella Tavola Bookings');
-    const features: Array<[string, unknown, RegExp]> = [
-      ['openConversations', node, /Conversations would reach/],
-      ['openConcurrencyChart', node, /The chart would reach/],
-      ['replayConversation', { conversationId: 'conv_x', agentId: BELLA.agentId, variantId: '' }, /Replay would reach/],
-      ['placeTestCall', node, /A test call would reach/],
-      ['reserveNumber', { agentId: BELLA.agentId }, /A number would reach/],
-    ];
-    for (const [command, arg, feature] of features) {
-      ui.shown.length = 0;
-      assert.equal(await exec(command, arg), undefined, `${command} opened nothing`);
-      askedAboutBella(feature);
-      assert.equal(
-        ui.shown.filter((s) => s.kind === 'input' || s.kind === 'pick').length,
-        0,
-        `${command} asked nothing more`,
+  test("on another platform, Open Conversations, the chart, Replay, a test call and a number reservation for an agent another project serves are offered that project's profile; declined, they send nothing", async () => {
+    const { connection } = api.testing!.conversationTests();
+    // Another platform as the editor sees it: a saved profile of the support desk's project (the keys its own).
+    const id = 'remote-desk-reach';
+    await connection.profiles.save({
+      id,
+      name: 'Remote desk',
+      accountId: 'acme',
+      projectId: LOCAL_PROJECT.id,
+      region: 'custom',
+      runtimeUrl: urls.runtime,
+      buildUrl: urls.build,
+      messagingUrl: urls.messaging,
+    });
+    try {
+      await connection.vault.set(id, 'agentsApiKey', LOCAL_KEYS.agents);
+      await exec('switchProfile', id);
+      await exec('refreshAgents');
+      const since = await lastSeq();
+      const node = await agentNode('Bella Tavola Bookings');
+      const features: Array<[string, unknown, RegExp]> = [
+        ['openConversations', node, /Conversations would reach/],
+        ['openConcurrencyChart', node, /The chart would reach/],
+        [
+          'replayConversation',
+          { conversationId: 'conv_x', agentId: BELLA.agentId, variantId: '' },
+          /Replay would reach/,
+        ],
+        ['placeTestCall', node, /A test call would reach/],
+        ['reserveNumber', { agentId: BELLA.agentId }, /A number would reach/],
+      ];
+      for (const [command, arg, feature] of features) {
+        ui.shown.length = 0;
+        assert.equal(await exec(command, arg), undefined, `${command} opened nothing`);
+        askedAboutBella(feature);
+        assert.equal(
+          ui.shown.filter((s) => s.kind === 'input' || s.kind === 'pick').length,
+          0,
+          `${command} asked nothing more`,
+        );
+      }
+      const sent = (await admin.requests({ since })).filter((r) => r.base === 'runtime' || r.base === 'messaging');
+      assert.deepEqual(
+        sent.map((r) => r.path),
+        [],
+        'nothing reached the runtime',
       );
+    } finally {
+      await exec('switchProfile', 'local');
+      await connection.profiles.remove(id);
     }
-    const sent = (await admin.requests({ since })).filter((r) => r.base === 'runtime' || r.base === 'messaging');
-    assert.deepEqual(
-      sent.map((r) => r.path),
-      [],
-      'nothing reached the runtime',
-    );
   });
 
   test('the chart for Support Desk asks nothing; a test call and a reservation from the palette name the agent they reach', async () => {

@@ -322,4 +322,35 @@ suite('Source control of agent folders', function () {
       return g && !g.conflicts.includes('knowledge/returns.md') && g.local.includes('knowledge/returns.md');
     });
   });
+
+  test('Refresh Status under another profile says that a folder shows its files only, naming the profile it was checked out with', async () => {
+    const folder = await checkOut();
+    const { connection } = api.testing!.conversationTests();
+    const id = 'other-desk-status';
+    await connection.profiles.save({
+      id,
+      name: 'Other desk',
+      accountId: 'acme',
+      projectId: 'support-desk',
+      region: 'custom',
+      runtimeUrl: urls.runtime,
+      buildUrl: urls.build,
+      messagingUrl: urls.messaging,
+    });
+    try {
+      await vscode.commands.executeCommand('agentWorkbench.switchProfile', id);
+      ui.shown.length = 0;
+      await vscode.commands.executeCommand('agentWorkbench.refreshStatus');
+      const said = ui.shown.find((s) => s.kind === 'warning');
+      assert.ok(said, `Refresh Status said something; shown: ${JSON.stringify(ui.shown.map((s) => s.message))}`);
+      assert.equal(
+        said.message,
+        'The status of Support Desk shows its files only: it was checked out with the connection profile "Local platform", not "Other desk". Switch to "Local platform" to compare it with the platform.',
+      );
+      assert.ok(shown(folder), 'the folder is still shown');
+    } finally {
+      await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+      await connection.profiles.remove(id);
+    }
+  });
 });

@@ -199,7 +199,7 @@ suite('Conversation tests made from conversations', function () {
     }
   });
 
-  test('a run on the local platform first pushes the edited agent folder and publishes it to the local sandbox, asked once, so the case sees the edit', async () => {
+  test('a run on the local platform first pushes the edited agent folder and publishes it to the local sandbox, asked once, so the case sees the edit; a run in step with the platform asks nothing', async () => {
     const checkedOut = vscode.Uri.joinPath(root, 'checked-out');
     const ui = scriptedPrompts(api);
     try {
@@ -237,6 +237,16 @@ suite('Conversation tests made from conversations', function () {
         { headers: { 'x-api-key': LOCAL_KEYS.agents } },
       );
       assert.match(pushed.body.behavior, /You are Robin/);
+
+      // Nothing left to push and sandbox serving main: the next run asks nothing and says nothing of the platform.
+      ui.shown.length = 0;
+      const inStep = await runCase({ uri: testFile, caseName: 'Greets as Robin', line: 1 });
+      assert.equal(inStep.state?.state, 'passed', inStep.output);
+      assert.deepEqual(
+        ui.shown.map((s) => s.message),
+        [],
+        'the run in step with the platform asks nothing',
+      );
 
       // The case saved from the chat with Sam no longer holds: the agent greets as someone else.
       assert.ok(playgroundCase, 'the case saved in the playground');

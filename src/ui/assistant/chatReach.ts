@@ -3,7 +3,7 @@ import type { CaseTarget } from '../../agentTests/runner';
 import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
 import type { ChatRequest } from '../../assistantTools/context';
 import { UserFacingError } from '../common/commandSupport';
-import { agentRef, reaches, servedAgent } from '../connection/agentReach';
+import { agentRef, localProfileReaching, reachesOther } from '../connection/agentReach';
 import type { Connection } from '../connection/connection';
 import { Command } from '../ids';
 import type { ProfileModels } from '../model/profileModels';
@@ -40,6 +40,12 @@ export class ChatReach {
         ),
       };
     const profile = local ? await this.localProfile() : await this.environmentProfile(request.target);
+    if (local && request.agentId !== undefined) {
+      // The local platform serves every project it holds: the agent is reached through its own project's keys.
+      const reaching = await localProfileReaching(this.connection, profile, { agentId: request.agentId });
+      if (!reaching) return { skip: vscode.l10n.t('the local platform serves no agent {0}', request.agentId) };
+      return { chat: this.connection.clientsFor(reaching).chat };
+    }
     if (request.agentId !== undefined) {
       const refused = await this.otherAgent(profile, request.agentId);
       if (refused) return { skip: refused };
@@ -78,25 +84,9 @@ export class ChatReach {
 
   /** Why the profile's Chat key would reach another agent than the one named, or undefined when it reaches it (or nobody says). */
   private async otherAgent(profile: ConnectionProfile, agentId: string): Promise<string | undefined> {
-    const knownLocally = this.connection.localProjects.find((p) => p.agentId === agentId);
     const model = this.models.active();
-    const agent =
-      profile.region === 'local' && knownLocally
-        ? { agentId, name: knownLocally.agentName, projectId: knownLocally.projectId }
-        : model && profile.id === this.connection.profiles.active?.id
-          ? await agentRef(model.agents, agentId)
-          : undefined;
-    if (!agent || reaches(profile, this.connection, agent) !== false) return undefined;
-    const served = servedAgent(profile, this.connection, undefined);
-    return vscode.l10n.t(
-      '{0} is served by project {1}. The runtime keys of the profile "{2}" belong to project {3}{4}: {5} would reach {6}, not {0}.',
-      agent.name,
-      agent.projectId ?? '',
-      profile.name,
-      profile.projectId,
-      served ? vscode.l10n.t(', which serves {0}', served.name) : '',
-      vscode.l10n.t('Chat'),
-      served?.name ?? vscode.l10n.t('another agent'),
-    );
+    if (!model || profile.id !== this.connection.profiles.active?.id) return undefined;
+    const agent = await agentRef(model.agents, agentId);
+    return reachesOther(profile, this.connection, agent, vscode.l10n.t('Chat'), model.agents.agents.peek());
   }
 }

@@ -5,6 +5,7 @@ import type { MirrorClient } from '../../workspace/remote';
 import type { FileStatus } from '../../workspace/status';
 import { requireClients, requireModel, UserFacingError } from '../common/commandSupport';
 import type { Connection } from '../connection/connection';
+import { checkedOutWith, profileName } from '../connection/profileStore';
 import { modelMirrorClient } from '../model/mirrorClient';
 import type { ProfileModels } from '../model/profileModels';
 
@@ -81,12 +82,12 @@ export class FolderSync {
   /** The platform as the folder's mirror reaches it, when the profile in use is the one it was checked out with. */
   private clientFor(control: FolderSourceControl): MirrorClient {
     const clients = requireClients(this.connection);
-    if (control.folder.manifest.profile !== clients.profile.id)
+    if (!checkedOutWith(control.folder.manifest.profile, clients.profile))
       throw new UserFacingError(
         vscode.l10n.t(
           '{0} was checked out with connection profile "{1}": switch to it first (Agent Workbench: Switch Connection Profile).',
           control.folder.root,
-          control.folder.manifest.profile,
+          profileName(this.connection.profiles, control.folder.manifest.profile),
         ),
       );
     return modelMirrorClient(requireModel(this.models).agents, clients.agents);

@@ -60,59 +60,88 @@ export async function agentRef(agents: AgentsModel, agentId: string, name?: stri
 }
 
 /**
- * Makes sure the active profile's runtime keys reach `agent` before `feature` (such as "Chat") runs for it. When
- * another project serves the agent, says so plainly and offers the way there in one click: a profile of that
- * project (switched to), or for the local platform a profile made from its project's keys. Answers the profile to
- * use, or undefined when the person went no further.
+ * The profile of the local platform whose runtime keys reach `agent`, when `profile` is one of the local platform's:
+ * the platform serves every project it holds, so the Local profile reaches each of their agents through the keys of
+ * the agent's own project, asking nothing and switching nothing. Undefined for another platform, or an agent the
+ * local platform does not serve.
  */
-export async function ensureReaches(
+export async function localProfileReaching(
+  connection: Connection,
+  profile: ConnectionProfile,
+  agent: Pick<AgentRef, 'agentId' | 'projectId'>,
+): Promise<ConnectionProfile | undefined> {
+  if (profile.region !== 'local' || !connection.localAttached) return undefined;
+  const known = connection.localProjects;
+  const { projectId } = agent;
+  const project =
+    known.find((p) => p.agentId === agent.agentId) ??
+    (projectId !== undefined ? known.find((p) => sameProject(p.projectId, projectId, known)) : undefined);
+  if (!project) return undefined;
+  if (sameProject(project.projectId, profile.projectId, known)) return profile;
+  return connection.localProjectProfile(project);
+}
+
+/**
+ * Why the profile's runtime keys would reach another agent than `agent` with `feature` (such as "Chat"), or
+ * undefined when they reach it (or nobody says).
+ */
+export function reachesOther(
+  profile: ConnectionProfile,
   connection: Connection,
   agent: AgentRef,
   feature: string,
-): Promise<ConnectionProfile | undefined> {
-  const profile = connection.profiles.active;
-  if (!profile) return undefined;
-  if (reaches(profile, connection, agent) !== false) return profile;
-  const known = profile.region === 'local' ? connection.localProjects : [];
-  const project = agent.projectId!;
-  const served = servedAgent(profile, connection, undefined);
-  const existing = connection.profiles
-    .list()
-    .find((p) => p.id !== profile.id && p.buildUrl === profile.buildUrl && sameProject(p.projectId, project, known));
-  const local = known.find((p) => sameProject(p.projectId, project, known));
-  const projectName = local?.projectId ?? project;
-  const question = vscode.l10n.t(
+  agents?: readonly Agent[],
+): string | undefined {
+  if (reaches(profile, connection, agent) !== false) return undefined;
+  const served = servedAgent(profile, connection, agents);
+  return vscode.l10n.t(
     '{0} is served by project {1}. The runtime keys of the profile "{2}" belong to project {3}{4}: {5} would reach {6}, not {0}.',
     agent.name,
-    projectName,
+    agent.projectId ?? '',
     profile.name,
     profile.projectId,
     served ? vscode.l10n.t(', which serves {0}', served.name) : '',
     feature,
     served?.name ?? vscode.l10n.t('another agent'),
   );
+}
+
+/**
+ * Makes sure the active profile's runtime keys reach `agent` before `feature` (such as "Chat") runs for it. On the
+ * local platform the keys of the agent's project are used, without a word. On another platform, when another
+ * project serves the agent, says so plainly and offers the way there in one click: a profile of that project
+ * (switched to), or adding one. Answers the profile to use, or undefined when the person went no further.
+ */
+export async function ensureReaches(
+  connection: Connection,
+  agent: AgentRef,
+  feature: string,
+  agents?: readonly Agent[],
+): Promise<ConnectionProfile | undefined> {
+  const profile = connection.profiles.active;
+  if (!profile) return undefined;
+  const local = await localProfileReaching(connection, profile, agent);
+  if (local) return local;
+  const question = reachesOther(profile, connection, agent, feature, agents);
+  if (question === undefined) return profile;
+  const project = agent.projectId ?? '';
+  const existing = connection.profiles
+    .list()
+    .find((p) => p.id !== profile.id && p.buildUrl === profile.buildUrl && sameProject(p.projectId, project, []));
   const detail = vscode.l10n.t(
     'Runtime keys belong to a project, and a project serves one agent. Use a profile of project {0} to reach {1}.',
-    projectName,
+    project,
     agent.name,
   );
   const use = existing && vscode.l10n.t('Use Profile "{0}"', existing.name);
-  const add = vscode.l10n.t("Add Profile for {0}'s Project", agent.name);
+  const add = vscode.l10n.t('Add Profile for Project {0}', project);
   const answer = await prompts.ask(question, { detail, severity: 'warning' }, ...(use ? [use] : [add]));
   if (answer === undefined) return undefined;
   if (use && answer === use) {
     await connection.profiles.setActive(existing.id);
     return existing;
   }
-  if (local) {
-    const made = await connection.addLocalProjectProfile(local);
-    await connection.profiles.setActive(made.id);
-    void prompts.info(
-      vscode.l10n.t('Now using the profile "{0}": it reaches {1} (project {2}).', made.name, agent.name, projectName),
-    );
-    return made;
-  }
-  // Another platform: the project's keys are the person's to enter (the question named the project).
+  // The project's keys are the person's to enter (the question named the project).
   await vscode.commands.executeCommand(Command.addProfile);
   return undefined;
 }
@@ -134,7 +163,7 @@ export async function reachAgentById(
   const profile = connection.profiles.active;
   if (!agentId || !model || !profile) return profile ? { profile } : {};
   const agent = await agentRef(model.agents, agentId, name);
-  const reaching = await ensureReaches(connection, agent, feature);
+  const reaching = await ensureReaches(connection, agent, feature, model.agents.agents.peek());
   return reaching && { profile: reaching, agent };
 }
 

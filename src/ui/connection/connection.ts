@@ -135,27 +135,38 @@ export class Connection extends Disposable {
   }
 
   /**
-   * A profile for another project of the local platform, with that project's runtime keys (the account's
-   * Agents and Alerts keys are the Local profile's): shown beside the Local profile while the platform runs.
+   * The profile of a project of the local platform, with that project's runtime keys (the account's Agents and
+   * Alerts keys are the Local profile's): what a feature opened under the Local profile uses for an agent of that
+   * project. It is never made active nor listed, so the Local profile stays the one in use; it goes when the
+   * platform stops.
    */
-  async addLocalProjectProfile(project: LocalProjectCredentials): Promise<ConnectionProfile> {
+  async localProjectProfile(project: LocalProjectCredentials): Promise<ConnectionProfile> {
     const lp = this.local;
-    if (!lp) throw new Error('The local platform is not running.');
-    if (project.projectId === lp.credentials.projectId) return this.profiles.get(LOCAL_PROFILE_ID)!;
+    const main = this.profiles.get(LOCAL_PROFILE_ID);
+    if (!lp || !main) throw new Error('The local platform is not running.');
+    if (project.projectId === lp.credentials.projectId) return main;
     const id = `${LOCAL_PROFILE_ID}.${project.projectId}`;
+    const kept = this.profiles.get(id);
+    if (kept?.runtimeUrl === lp.urls.runtime) return kept;
     const profile: ConnectionProfile = {
+      ...main,
       id,
       name: vscode.l10n.t('Local platform: {0}', project.name),
-      accountId: lp.credentials.accountId,
       projectId: project.projectId,
-      region: 'local',
-      runtimeUrl: lp.urls.runtime,
-      buildUrl: lp.urls.build,
-      messagingUrl: lp.urls.messaging,
     };
     await this.storeLocalKeys(id, lp.credentials, project);
     this.profiles.setLocalProject(profile);
-    this.log.info(`Profile ${profile.name} reaches project ${project.projectId} of the local platform`);
+    this.log.info(`Runtime features for ${project.agentName} use the keys of project ${project.projectId}`);
     return profile;
+  }
+
+  /**
+   * The connection as a runtime feature for one agent sees it: its clients are the given profile's (the project
+   * whose runtime keys reach the agent), everything else is this connection's. This one when the profile is active.
+   */
+  through(profile: ConnectionProfile | undefined): Connection {
+    if (!profile || profile.id === this.profiles.active?.id) return this;
+    const clients = this.clientsFor(profile);
+    return Object.create(this, { clients: { get: () => clients } }) as Connection;
   }
 }

@@ -355,7 +355,8 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
     vscode.commands.registerCommand(Command.switchProfile, (id?: string) =>
       reportErrors(async () => {
         if (id) {
-          if (!profiles.get(id)) throw new Error(vscode.l10n.t('There is no profile with id "{0}".', id));
+          if (!profiles.list().some((p) => p.id === id))
+            throw new Error(vscode.l10n.t('There is no profile with id "{0}".', id));
           await profiles.setActive(id);
           return id;
         }

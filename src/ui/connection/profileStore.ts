@@ -14,7 +14,10 @@ const ENVIRONMENT_KEY = 'agentWorkbench.environment';
  */
 export class ProfileStore extends Disposable {
   private local: ConnectionProfile | undefined;
-  /** Profiles of the local platform's other projects, added on request while it runs. */
+  /**
+   * Profiles of the local platform's other projects while it runs: the runtime keys a feature opened under the Local
+   * profile uses for an agent of another project. Found by id (a chat keeps to its profile), never listed or active.
+   */
   private localProjects: ConnectionProfile[] = [];
   private readonly _onDidChange = this.register(new Emitter<void>());
   /** Profiles or the active profile changed. */
@@ -29,16 +32,16 @@ export class ProfileStore extends Disposable {
 
   list(): ConnectionProfile[] {
     const saved = this.state.get<ConnectionProfile[]>(PROFILES_KEY, []);
-    return this.local ? [this.local, ...this.localProjects, ...saved] : saved;
+    return this.local ? [this.local, ...saved] : saved;
   }
 
   get(id: string): ConnectionProfile | undefined {
-    return this.list().find((p) => p.id === id);
+    return this.list().find((p) => p.id === id) ?? this.localProjects.find((p) => p.id === id);
   }
 
   get active(): ConnectionProfile | undefined {
     const id = this.state.get<string>(ACTIVE_KEY);
-    return id ? this.get(id) : undefined;
+    return id ? this.list().find((p) => p.id === id) : undefined;
   }
 
   get environment(): Environment {
@@ -83,10 +86,9 @@ export class ProfileStore extends Disposable {
     this._onDidChange.fire();
   }
 
-  /** Shows a profile of another project of the running local platform (managed by it, like the Local profile). */
+  /** Keeps a profile of another project of the running local platform (managed by it, like the Local profile). */
   setLocalProject(profile: ConnectionProfile): void {
     this.localProjects = [...this.localProjects.filter((p) => p.id !== profile.id), profile];
-    this._onDidChange.fire();
   }
 
   /** A profile name that is not taken yet. */
@@ -104,4 +106,23 @@ export function newProfileId(name: string): string {
       .replace(/^-|-$/g, '')
       .slice(0, 24) || 'profile';
   return `${slug}-${Date.now().toString(36)}`;
+}
+
+/** Whether a profile id is the local platform's: the Local profile, or the profile of one of its projects. */
+function isLocalPlatformProfile(id: string): boolean {
+  return id === LOCAL_PROFILE_ID || id.startsWith(`${LOCAL_PROFILE_ID}.`);
+}
+
+/**
+ * Whether a folder checked out with the profile of id `checkedOut` is worked on with `active`: the same profile, or
+ * both the local platform's (its projects' runtime keys go with the Local profile; the account is one).
+ */
+export function checkedOutWith(checkedOut: string, active: Pick<ConnectionProfile, 'id'> | undefined): boolean {
+  if (!active) return false;
+  return checkedOut === active.id || (isLocalPlatformProfile(checkedOut) && isLocalPlatformProfile(active.id));
+}
+
+/** The name of the profile of an id, for a message: the id itself when no such profile is there now. */
+export function profileName(profiles: ProfileStore, id: string): string {
+  return profiles.get(id)?.name ?? id;
 }

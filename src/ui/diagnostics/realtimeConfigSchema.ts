@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { Disposable, MutableDisposable } from '../../core/disposable';
 import { checkJsonSchema } from '../../core/jsonSchema';
 import { AGENT_MANIFEST, parseAgentManifest } from '../../workspace/agentManifest';
+import { checkedOutWith } from '../connection/profileStore';
 import type { ProfileModel, ProfileModels } from '../model/profileModels';
 import { LINT_SOURCE, ruleLink } from './problemDiagnostics';
 
@@ -76,7 +77,8 @@ export class RealtimeConfigSchemaCheck extends Disposable {
     const folder = path.dirname(path.dirname(doc.uri.fsPath));
     const manifest = parseAgentManifest(await readFile(path.join(folder, AGENT_MANIFEST), 'utf8').catch(() => ''));
     const model = this.models.active();
-    if (!config || !manifest || model?.profileId !== manifest.profile) return this.clear(doc);
+    if (!config || !manifest || !model || !checkedOutWith(manifest.profile, { id: model.profileId }))
+      return this.clear(doc);
     this.follow(model);
     const configs = await model.agents
       .agent(manifest.agentId)

@@ -46,7 +46,7 @@ export function registerDniReservationCommand(
     if (!parsed.ok) return undefined;
     const attributes = parsed.value;
     const send = async (): Promise<ReservedNumber> => {
-      const client = requireClients(connection).dni;
+      const client = requireClients(connection.through(reached.profile)).dni;
       const reply = await withProgress(vscode.l10n.t('Reserving a number…'), (signal) =>
         client.reserve(attributes, signal),
       );

@@ -208,8 +208,8 @@ export function registerOutboundCallCommand(
   models: ProfileModels<object>,
   openConversation?: OpenCallConversation,
 ): vscode.Disposable {
-  async function send(call: Omit<PlacedCall, 'callSid'>): Promise<PlacedCall> {
-    const client = requireClients(connection).outbound;
+  async function send(call: Omit<PlacedCall, 'callSid'>, via: Connection): Promise<PlacedCall> {
+    const client = requireClients(via).outbound;
     const reply = await withProgress(vscode.l10n.t('Calling {0}…', call.toNumber), (signal) =>
       client.placeCall({ to_number: call.toNumber, metadata: call.metadata, encryption: call.encryption }, signal),
     );
@@ -235,7 +235,8 @@ export function registerOutboundCallCommand(
     const call = await askCall(reached.agent?.name ?? reachedAgentName(connection, models));
     if (!call) return undefined;
     // A call is never placed twice by itself: Retry is the person's choice, after a 500 that placed nothing.
-    const attempt = (): Promise<PlacedCall | undefined> => runCommand(() => send(call), { retry: attempt });
+    const attempt = (): Promise<PlacedCall | undefined> =>
+      runCommand(() => send(call, connection.through(reached.profile)), { retry: attempt });
     return attempt();
   }
 

@@ -2,10 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestFile } from '../../agentTests/format';
-import { LOCAL_PROFILE_ID } from '../../client/profile';
+import type { ChatConversations } from '../../agentTests/runner';
+import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
 import { Disposable, DisposableStore, MutableDisposable } from '../../core/disposable';
 import { AGENT_MANIFEST, parseAgentManifest } from '../../workspace/agentManifest';
 import { agentTestsRuntime } from '../agentTestsRuntime';
+import { agentRef, localProfileReaching, reachesOther } from '../connection/agentReach';
 import type { Connection } from '../connection/connection';
 import { Command } from '../ids';
 import type { ProfileModels } from '../model/profileModels';
@@ -156,19 +158,19 @@ export class ConversationTests extends Disposable {
     return file;
   }
 
-  /** The run profiles: the local platform, and each connection profile that has a Chat key. */
+  /**
+   * The run profiles: the local platform, and each connection profile that has a Chat key. The default is the one
+   * of the profile in use: its own when it has a Chat key, else the local platform's.
+   */
   private async makeProfiles(): Promise<void> {
     const store = new DisposableStore();
     const targets: RunTarget[] = [this.localTarget()];
-    const environment = this.connection.profiles.environment;
+    const active = this.connection.profiles.active;
+    let byDefault = 0;
     for (const profile of this.connection.profiles.list()) {
-      if (profile.id === LOCAL_PROFILE_ID || !(await this.connection.vault.get(profile.id, 'chatApiKey'))) continue;
-      targets.push({
-        label: vscode.l10n.t('{0} ({1}, its Chat key)', profile.name, environment),
-        environment,
-        real: true,
-        chat: async () => this.connection.clientsFor(profile).chat,
-      });
+      if (profile.region === 'local' || !(await this.connection.vault.get(profile.id, 'chatApiKey'))) continue;
+      if (profile.id === active?.id) byDefault = targets.length;
+      targets.push(this.profileTarget(profile, true));
     }
     if (this.isDisposed) {
       store.dispose();
@@ -180,25 +182,70 @@ export class ConversationTests extends Disposable {
           target.label,
           vscode.TestRunProfileKind.Run,
           (request, token) => this.run(request, token, target),
-          i === 0,
+          i === byDefault,
         ),
       ),
     );
     this.profiles.value = store;
   }
 
+  /**
+   * The environment the status bar says is worked against, through a connection profile's Chat key. A case naming
+   * an agent that the profile's project does not serve is skipped with the reason, never sent to another agent.
+   */
+  private profileTarget(profile: ConnectionProfile, real: boolean): RunTarget {
+    const environment = this.connection.profiles.environment;
+    return {
+      label: vscode.l10n.t('{0} ({1}, its Chat key)', profile.name, environment),
+      environment,
+      real,
+      reach: async () => {
+        const chat = this.connection.clientsFor(profile).chat;
+        // The agents the editor has read are the active profile's: another profile's cannot be told apart here.
+        const model = profile.id === this.connection.profiles.active?.id ? this.models?.active() : undefined;
+        const agents = await model?.agents.agents.get().catch(() => undefined);
+        return async (testCase) => {
+          if (testCase.agent === undefined || !model) return { chat };
+          const agent = await agentRef(model.agents, testCase.agent);
+          const other = reachesOther(profile, this.connection, agent, vscode.l10n.t('Chat'), agents);
+          return other ? { skip: other } : { chat };
+        };
+      },
+    };
+  }
+
+  /**
+   * The local platform: each case reaches the agent it names through the Chat key and connector of that agent's own
+   * project (the Local profile reaches every project the platform serves); a case naming an agent the platform does
+   * not serve is skipped.
+   */
   private localTarget(): RunTarget {
     return {
       label: vscode.l10n.t('Local platform'),
-      // The Local profile's Chat key is provisioned for sandbox.
+      // The local projects' Chat keys are provisioned for sandbox.
       environment: 'sandbox',
       real: false,
-      chat: async () => {
-        const urls = await vscode.commands.executeCommand<unknown>(Command.startLocalPlatform);
-        const profile = this.connection.profiles.get(LOCAL_PROFILE_ID);
-        if (!urls || !profile)
+      reach: async () => {
+        // Started when it is not running; one already running is used as it is, without a word.
+        const urls = this.connection.localAttached
+          ? true
+          : await vscode.commands.executeCommand<unknown>(Command.startLocalPlatform);
+        const local = this.connection.profiles.get(LOCAL_PROFILE_ID);
+        if (!urls || !local)
           throw new Error(vscode.l10n.t('The local platform is not running, so the cases could not run.'));
-        return this.connection.clientsFor(profile).chat;
+        const chats = new Map<string, ChatConversations>();
+        const chatOf = (profile: ConnectionProfile) => {
+          let chat = chats.get(profile.id);
+          if (!chat) chats.set(profile.id, (chat = this.connection.clientsFor(profile).chat));
+          return chat;
+        };
+        return async (testCase) => {
+          if (testCase.agent === undefined) return { chat: chatOf(local) };
+          const profile = await localProfileReaching(this.connection, local, { agentId: testCase.agent });
+          return profile
+            ? { chat: chatOf(profile) }
+            : { skip: vscode.l10n.t('the local platform serves no agent {0}', testCase.agent) };
+        };
       },
       ...(this.models
         ? {
@@ -230,11 +277,9 @@ export class ConversationTests extends Disposable {
       local || !profile
         ? this.localTarget()
         : {
+            ...this.profileTarget(profile, false),
             label: vscode.l10n.t('{0} ({1})', profile.name, environment),
             environment,
-            // The person was told before the run that it makes real conversations.
-            real: false,
-            chat: async () => this.connection.clientsFor(profile).chat,
           };
     await this.run(new vscode.TestRunRequest(items), new vscode.CancellationTokenSource().token, target);
     return this.runs.at(-1)!;

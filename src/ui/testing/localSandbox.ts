@@ -9,6 +9,7 @@ import type { Connection } from '../connection/connection';
 import { modelMirrorClient } from '../model/mirrorClient';
 import type { ProfileModels } from '../model/profileModels';
 import { workspaceRuntime } from '../workspaceRuntime';
+import { chatHeader } from '../panels/chat/chatHeader';
 
 interface Folder {
   readonly root: string;
@@ -20,8 +21,9 @@ export type Prepared = { readonly go: true } | { readonly go: false; readonly er
 
 /**
  * Before a run on the local platform: the agent folders whose tests/ hold the cases (checked out with the Local
- * profile) can be pushed and main published to the local sandbox first, asked once for the whole run, so a case
- * tests what the files say now. A folder on another branch is pushed only (publish serves main).
+ * profile) can be pushed and main published to the local sandbox first, so a case tests what the files say now.
+ * Asked once for the whole run, and only when a folder has edits to push or sandbox does not serve its main as it
+ * is. A folder on another branch is pushed only (publish serves main).
  */
 export async function pushAndPublishFirst(
   testFiles: readonly vscode.Uri[],
@@ -29,7 +31,18 @@ export async function pushAndPublishFirst(
   models: ProfileModels<object>,
   output: (text: string) => void,
 ): Promise<Prepared> {
-  const folders = foldersOf(testFiles);
+  const all = foldersOf(testFiles);
+  if (all.length === 0) return { go: true };
+  if (connection.profiles.active?.id !== LOCAL_PROFILE_ID) {
+    output(
+      vscode.l10n.t(
+        'Not pushed before the run: {0} (the Local connection profile is not the one in use).',
+        all.map((f) => f.manifest.name).join(', '),
+      ) + '\n',
+    );
+    return { go: true };
+  }
+  const folders = await behind(all, connection, models);
   if (folders.length === 0) return { go: true };
   const push = vscode.l10n.t('Push and Publish');
   const asIs = vscode.l10n.t('Run As Is');
@@ -92,6 +105,36 @@ export async function pushAndPublishFirst(
     );
   }
   return { go: true };
+}
+
+/**
+ * The folders a push and publish would change: edits to push, or (on main) a sandbox that serves nothing yet or a
+ * version older than main. A folder whose state cannot be read counts as behind, so the question is still asked.
+ */
+async function behind(
+  folders: readonly Folder[],
+  connection: Connection,
+  models: ProfileModels<object>,
+): Promise<Folder[]> {
+  const { AgentMirror, NodeFileSystem } = workspaceRuntime();
+  const clients = requireClients(connection);
+  const client = modelMirrorClient(requireModel(models).agents, clients.agents);
+  const out: Folder[] = [];
+  for (const folder of folders) {
+    const { root, manifest } = folder;
+    const edited = await new AgentMirror(new NodeFileSystem(root), client)
+      .status()
+      .then((files) => files.some((f) => f.local !== 'none'))
+      .catch(() => true);
+    const stale =
+      !edited &&
+      manifest.branch.name === 'main' &&
+      (await chatHeader(clients.profile, { agentId: manifest.agentId, name: manifest.name }, clients)
+        .then((header) => header.note !== undefined)
+        .catch(() => true));
+    if (edited || stale) out.push(folder);
+  }
+  return out;
 }
 
 /** The checked-out agent folders (the Local profile's) holding the test files in their tests/, each once. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { TestCase } from '../../agentTests/format';
 import type { CheckFailure } from '../../agentTests/checks';
-import type { CaseResult, CaseTarget, ChatConversations } from '../../agentTests/runner';
+import type { CaseResult, CaseTarget } from '../../agentTests/runner';
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import { prompts } from '../common/prompts';
 import { Command } from '../ids';
@@ -16,8 +16,11 @@ export interface RunTarget {
   readonly environment: string;
   /** Runs against a platform other than the local one make real conversations, and say so first. */
   readonly real: boolean;
-  /** The Chat API of the target, or why it cannot be reached (the message of an error). */
-  chat(): Promise<ChatConversations>;
+  /**
+   * Where each case goes: the Chat API that reaches the agent it names, or why it is skipped. Throws why the target
+   * cannot be reached at all (the message of an error).
+   */
+  reach(): Promise<(testCase: TestCase) => Promise<CaseTarget>>;
   /** Asked once before the cases run (the local platform: push and publish first); a thrown error fails them. */
   prepare?(testFiles: readonly vscode.Uri[], output: (text: string) => void): Promise<Prepared>;
 }
@@ -111,13 +114,19 @@ export async function runConversationTests(opts: {
       ]);
     if (cases.length === 0) return;
     if (target.real) {
+      const conversations = cases.reduce((n, c) => n + c.testCase.repeat, 0);
       const go = vscode.l10n.t('Run');
       const answer = await prompts.ask(
-        vscode.l10n.t(
-          'This run makes {0} real conversations through {1}. They are recorded like any other conversation.',
-          cases.reduce((n, c) => n + c.testCase.repeat, 0),
-          target.label,
-        ),
+        conversations === 1
+          ? vscode.l10n.t(
+              'This run makes 1 real conversation through {0}. It is recorded like any other conversation.',
+              target.label,
+            )
+          : vscode.l10n.t(
+              'This run makes {0} real conversations through {1}. They are recorded like any other conversation.',
+              conversations,
+              target.label,
+            ),
         { severity: 'warning' },
         go,
       );
@@ -127,9 +136,9 @@ export async function runConversationTests(opts: {
         return;
       }
     }
-    let chat: ChatConversations;
+    let reach: (testCase: TestCase) => Promise<CaseTarget>;
     try {
-      chat = await target.chat();
+      reach = await target.reach();
       if (target.prepare) {
         const files = [...new Map(cases.map((c) => [c.caseItem.uri!.toString(), c.caseItem.uri!])).values()];
         const prepared = await target.prepare(files, (text) => output(text));
@@ -156,7 +165,7 @@ export async function runConversationTests(opts: {
         {
           concurrency: opts.concurrency,
           signal: abort.signal,
-          target: (testCase): CaseTarget =>
+          target: (testCase): CaseTarget | Promise<CaseTarget> =>
             testCase.environment !== undefined && testCase.environment !== target.environment
               ? {
                   skip: vscode.l10n.t(
@@ -165,7 +174,7 @@ export async function runConversationTests(opts: {
                     target.environment,
                   ),
                 }
-              : { chat },
+              : reach(testCase),
           listener: {
             caseStarted: (testCase) => report(byCase.get(testCase)!, 'started'),
             caseFinished: (result) =>

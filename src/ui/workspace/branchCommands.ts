@@ -69,7 +69,8 @@ export function registerBranchCommands(
 
   async function refreshStatus(): Promise<void> {
     if ((await vscode.commands.getCommands(true)).includes(REFRESH_STATUS))
-      await vscode.commands.executeCommand(REFRESH_STATUS).then(undefined, () => undefined);
+      // Quietly: the switch says what it did.
+      await vscode.commands.executeCommand(REFRESH_STATUS, { quiet: true }).then(undefined, () => undefined);
   }
 
   // ---- switch ----

@@ -7,6 +7,7 @@ import { firstSentence } from '../explorer/treeNode';
 import { requireClients, runCommand, UserFacingError, withProgress } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
+import { checkedOutWith, profileName } from '../connection/profileStore';
 import { Command } from '../ids';
 import type { ProfileModels } from '../model/profileModels';
 import type { MirrorClient } from '../../workspace/remote';
@@ -124,12 +125,12 @@ export function registerSyncCommands(
    */
   function clientFor(c: AgentSourceControl): MirrorClient {
     const clients = requireClients(connection);
-    if (c.folder.manifest.profile !== clients.profile.id)
+    if (!checkedOutWith(c.folder.manifest.profile, clients.profile))
       throw new UserFacingError(
         vscode.l10n.t(
           '{0} was checked out with connection profile "{1}": switch to it first (Agent Workbench: Switch Connection Profile).',
           c.folder.root,
-          c.folder.manifest.profile,
+          profileName(connection.profiles, c.folder.manifest.profile),
         ),
       );
     return platformMirror(connection, models);
@@ -346,10 +347,10 @@ export function registerSyncCommands(
    * The platform is read afresh into the model, so the status, its Remote Changes diffs and the Agents view
    * show the same text.
    */
-  async function refreshStatus(): Promise<Array<{ folder: string; files: ShownStatus[] }>> {
+  async function refreshStatus(opts?: { quiet?: boolean }): Promise<Array<{ folder: string; files: ShownStatus[] }>> {
     await controls.folders.scan();
-    const profile = connection.clients?.profile.id;
-    const online = controls.list().filter((c) => c.folder.manifest.profile === profile);
+    const profile = connection.clients?.profile;
+    const online = controls.list().filter((c) => checkedOutWith(c.folder.manifest.profile, profile));
     // Every folder's documents are forgotten before any is read, so folders of one branch share one read.
     for (const c of online) readFolderAfresh(c);
     let failure: unknown;
@@ -366,7 +367,47 @@ export function registerSyncCommands(
       }),
     );
     if (failure) throw failure;
+    if (!opts?.quiet)
+      sayRefreshed(
+        online.length,
+        controls.list().filter((c) => !online.includes(c)),
+      );
     return out;
+  }
+
+  /** Refresh Status always says what it did: the folders it could not compare with the platform, and why. */
+  function sayRefreshed(compared: number, offline: readonly AgentSourceControl[]): void {
+    if (compared === 0 && offline.length === 0) {
+      void prompts.info(
+        vscode.l10n.t('No agent is checked out in this workspace: check one out first (Agent Workbench: Check Out).'),
+      );
+      return;
+    }
+    if (offline.length === 0) {
+      vscode.window.setStatusBarMessage(
+        compared === 1
+          ? vscode.l10n.t('Status of 1 agent folder read from the platform.')
+          : vscode.l10n.t('Status of {0} agent folders read from the platform.', compared),
+        5000,
+      );
+      return;
+    }
+    const active = connection.profiles.active;
+    for (const c of offline)
+      void prompts.warn(
+        active
+          ? vscode.l10n.t(
+              'The status of {0} shows its files only: it was checked out with the connection profile "{1}", not "{2}". Switch to "{1}" to compare it with the platform.',
+              c.folder.manifest.name,
+              profileName(connection.profiles, c.folder.manifest.profile),
+              active.name,
+            )
+          : vscode.l10n.t(
+              'The status of {0} shows its files only: no connection profile is in use. Switch to "{1}" to compare it with the platform.',
+              c.folder.manifest.name,
+              profileName(connection.profiles, c.folder.manifest.profile),
+            ),
+      );
   }
 
   /**
@@ -489,7 +530,9 @@ export function registerSyncCommands(
     vscode.commands.registerCommand(Command.push, (arg?: SyncArg) =>
       runCommand(() => push(arg)).then(tickWhenDone('push')),
     ),
-    vscode.commands.registerCommand(Command.refreshStatus, () => runCommand(refreshStatus)),
+    vscode.commands.registerCommand(Command.refreshStatus, (opts?: { quiet?: boolean }) =>
+      runCommand(() => refreshStatus(opts && typeof opts === 'object' ? opts : undefined)),
+    ),
     vscode.commands.registerCommand(Command.openFileMerge, (arg?: SyncArg) => runCommand(() => openMerge(arg))),
     vscode.commands.registerCommand(Command.completeFileMerge, (arg?: SyncArg) => runCommand(() => completeMerge(arg))),
   );

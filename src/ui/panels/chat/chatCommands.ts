@@ -9,6 +9,7 @@ import type { PlatformClients } from '../../model/platformClients';
 import { chatHeader } from './chatHeader';
 import { prompts } from '../../common/prompts';
 import type { Connection } from '../../connection/connection';
+import { checkedOutWith, profileName } from '../../connection/profileStore';
 import type { ConnectionProfile } from '../../../client/profile';
 import { AgentNode, BranchNode } from '../../explorer/agents/agentNodes';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
@@ -75,11 +76,11 @@ async function targetOfFolder(uri: vscode.Uri, connection: Connection): Promise<
       vscode.l10n.t('{0} does not say which agent and branch the folder holds.', vscode.workspace.asRelativePath(file)),
     );
   const active = connection.profiles.active;
-  if (active && manifest.profile !== active.id) {
+  if (active && !checkedOutWith(manifest.profile, active)) {
     throw new UserFacingError(
       vscode.l10n.t(
         'This folder belongs to the connection profile "{0}", not "{1}": switch profile to chat with {2}.',
-        manifest.profile,
+        profileName(connection.profiles, manifest.profile),
         active.name,
         manifest.name,
       ),
@@ -194,7 +195,7 @@ export function registerChatCommands(
       return { target: { ...asked, label: asked?.label ?? served?.name ?? profile.name }, agent: served, profile };
     }
     const agent = await agentRef(model.agents, asked.agentId, asked.label);
-    const reaching = await ensureReaches(connection, agent, vscode.l10n.t('Chat'));
+    const reaching = await ensureReaches(connection, agent, vscode.l10n.t('Chat'), model.agents.agents.peek());
     return reaching && { target: asked, agent, profile: reaching };
   }
 

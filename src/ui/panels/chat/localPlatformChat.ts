@@ -40,5 +40,5 @@ export async function localProfileAgain(
   const there = connection.profiles.get(profile.id);
   if (there) return there;
   const project = connection.localProjects.find((p) => p.projectId === profile.projectId);
-  return project && connection.addLocalProjectProfile(project);
+  return project && connection.localProjectProfile(project);
 }

@@ -102,7 +102,16 @@ export function registerConcurrencyCommands(
       panelOptions(extensionUri),
     );
     const panel = adopt(
-      new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, query, models, remembered),
+      new ConcurrencyPanel(
+        webviewPanel,
+        extensionUri,
+        connection.through(reached.profile),
+        log,
+        target,
+        query,
+        models,
+        remembered,
+      ),
     );
     void panel.show(query);
     return panel;

@@ -97,7 +97,8 @@ export function registerReplayCommands(
       vscode.ViewColumn.Active,
       panelOptions(extensionUri),
     );
-    const panel = adopt(new ReplayPanel(webviewPanel, extensionUri, connection, log, conversationId, target));
+    const via = connection.through(reached.profile);
+    const panel = adopt(new ReplayPanel(webviewPanel, extensionUri, via, log, conversationId, target));
     void panel.start();
     return panel;
   }

@@ -108,6 +108,7 @@ export function registerTranscriptCommands(
     record: ConversationRecord,
     agentId: string | undefined,
     options: TranscriptsWebviewOptions & { revealed?: boolean } = {},
+    via: Connection = connection,
   ): ConversationPanel {
     const existing = details.all.find((d) => d.conversationId === record.id);
     if (existing) {
@@ -119,7 +120,7 @@ export function registerTranscriptCommands(
       new ConversationPanel(
         createPanel(PanelType.conversation, record.id, true),
         extensionUri,
-        connection,
+        via,
         log,
         args,
         record,
@@ -133,24 +134,30 @@ export function registerTranscriptCommands(
     filters: ConversationFilters,
     options: TranscriptsWebviewOptions,
     panel?: vscode.WebviewPanel,
+    via: Connection = connection,
   ): ConversationsPanel {
     return adoptList(
       new ConversationsPanel(
         panel ?? createPanel(PanelType.conversations, target.label, false),
         extensionUri,
-        connection,
+        via,
         log,
         target,
         filters,
-        (record, agentId, revealed) => Promise.resolve(openRecord(record, agentId, { ...options, revealed })),
+        (record, agentId, revealed) => Promise.resolve(openRecord(record, agentId, { ...options, revealed }, via)),
         options,
       ),
     );
   }
 
-  /** Conversations are read with the runtime keys of a project: the agent's, offered in one click when another. */
-  const reach = async (agentId: string | undefined): Promise<boolean> =>
-    (await reachAgentById(connection, models, agentId, undefined, vscode.l10n.t('Conversations'))) !== undefined;
+  /**
+   * Conversations are read with the runtime keys of a project: the agent's (offered in one click on another platform
+   * when the active profile's are another project's). The connection to read them through, or undefined.
+   */
+  const reach = async (agentId: string | undefined): Promise<Connection | undefined> => {
+    const reached = await reachAgentById(connection, models, agentId, undefined, vscode.l10n.t('Conversations'));
+    return reached && connection.through(reached.profile);
+  };
 
   async function openConversations(arg?: unknown): Promise<ConversationsPanel | undefined> {
     const fromTree = targetOf(arg);
@@ -171,8 +178,9 @@ export function registerTranscriptCommands(
     };
     if (!isConversationFilters(filters))
       throw new UserFacingError(vscode.l10n.t('The filters given to Open Conversations are not valid.'));
-    if (!(await reach(target.agentId))) return undefined;
-    return newList(target, filters, { ...(args.ackPaint ? { ackPaint: true } : {}) });
+    const via = await reach(target.agentId);
+    if (!via) return undefined;
+    return newList(target, filters, { ...(args.ackPaint ? { ackPaint: true } : {}) }, undefined, via);
   }
 
   async function openConversation(arg?: unknown): Promise<ConversationPanel | undefined> {
@@ -191,13 +199,14 @@ export function registerTranscriptCommands(
       existing.panel.reveal();
       return existing;
     }
-    if (!(await reach(args.agentId))) return undefined;
+    const via = await reach(args.agentId);
+    if (!via) return undefined;
     const { ackPaint, ...open } = args;
     return adoptDetail(
       new ConversationPanel(
         createPanel(PanelType.conversation, args.conversationId, lists.size > 0),
         extensionUri,
-        connection,
+        via,
         log,
         open,
         undefined,
