@@ -38,34 +38,35 @@ export function registerSetUpAssistantTools(extensionPath: string): vscode.Dispo
     switch (assistant) {
       case 'vscode':
         return writeVsCodeConfig(folder, args);
-      case 'claude': {
-        const line = ['claude', 'mcp', 'add', MCP_SERVER_NAME, '--', 'node', ...args].map(shellWord).join(' ');
-        await vscode.env.clipboard.writeText(line);
-        void prompts.info(
+      case 'claude':
+        return copied(
+          ['claude', 'mcp', 'add', MCP_SERVER_NAME, '--', 'node', ...args].map(shellWord).join(' '),
           vscode.l10n.t(
             'Copied the command that adds the Agent Workbench tools to Claude Code: run it in a terminal in {0}.',
             folder,
           ),
         );
-        return line;
-      }
-      case 'cursor': {
-        const config = JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { command: 'node', args } } }, null, 2);
-        await vscode.env.clipboard.writeText(config);
-        void prompts.info(
+      case 'cursor':
+        return copied(
+          JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { command: 'node', args } } }, null, 2),
           vscode.l10n.t(
             "Copied the Agent Workbench tools' entry for Cursor: paste it into .cursor/mcp.json in {0} (or merge its server into the file's mcpServers).",
             folder,
           ),
         );
-        return config;
-      }
     }
   }
 
   return vscode.commands.registerCommand(Command.setUpAssistantTools, (arg?: SetUpAssistantToolsArg) =>
     runCommand(() => setUp(arg)),
   );
+}
+
+/** Puts an assistant's configuration on the clipboard and says where it goes. */
+async function copied(text: string, message: string): Promise<string> {
+  await vscode.env.clipboard.writeText(text);
+  void prompts.info(message);
+  return text;
 }
 
 async function pickAssistant(): Promise<Assistant | undefined> {
