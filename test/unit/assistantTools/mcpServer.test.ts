@@ -356,8 +356,6 @@ describe(`the MCP server with no local platform of the editor (${RESPONSES} answ
   });
 
   test('says it runs a local platform of its own, and refuses to pull or push a folder read from another, changing no file', async () => {
-    assert.match(client.getInstructions() ?? '', /They reach a local platform of its own at http:\/\/127\.0\.0\.1:\d+/);
-    assert.match(client.getInstructions() ?? '', /agent folders checked out in the editor are not pulled or pushed/);
     const folder = join(dir, 'support');
     const behavior = 'Answer in one short sentence, and always name the store.\n';
     writeFileSync(join(folder, 'behavior.md'), behavior);
@@ -378,6 +376,8 @@ describe(`the MCP server with no local platform of the editor (${RESPONSES} answ
 
     assert.equal(readFileSync(join(folder, 'behavior.md'), 'utf8'), behavior);
     assert.equal(readFileSync(join(folder, '.workbench', 'base.json'), 'utf8'), before);
+    assert.match(client.getInstructions() ?? '', /They reach a local platform of its own at http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(client.getInstructions() ?? '', /agent folders checked out in the editor are not pulled or pushed/);
     const onPlatform = localContext(lp);
     try {
       const held = await new AgentsClient(onPlatform)
