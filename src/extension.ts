@@ -75,6 +75,7 @@ import { ConversationTests } from './ui/testing/conversationTests';
 import { promotionGate } from './ui/testing/promotionGate';
 import { contributedToolNames } from './ui/assistant/contributedTools';
 import { type EditorLanguageModelTool, registerLanguageModelTools } from './ui/assistant/languageModelTools';
+import { registerSetUpAssistantTools } from './ui/assistant/setUpAssistantTools';
 import { registerSaveAsTest } from './ui/testing/saveAsTestCommand';
 
 /** What the extension offers other extensions and its own tests. */
@@ -142,6 +143,7 @@ function start(context: vscode.ExtensionContext): Running {
     registerWebhookCommands(connection, alertsTree, webhookSecrets),
     registerRuntimeTools({ connection, webhookSecrets, log, models, memory: context.globalState }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
+    registerSetUpAssistantTools(context.extensionPath),
     registerChatCommands(context.extensionUri, connection, log, models, (profileId, agentId) =>
       agentsView.remembered.deployments(profileId, agentId),
     ),

@@ -4,14 +4,23 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CaseTarget } from '../agentTests/runner';
 import type { TestCase } from '../agentTests/format';
 import { ClientContext } from '../client/context';
-import { type ConnectionProfile, type CredentialId, LOCAL_PROFILE_ID } from '../client/profile';
+import { type ConnectionProfile, type CredentialId } from '../client/profile';
 import { Transport } from '../client/transport';
 import { RESPONSES_MODES, type ResponsesMode } from '../localPlatform/responsesMode';
 import { type LocalPlatform, startLocalPlatform } from '../localPlatform/server';
+import { announcedLocalPlatforms, isLoopback, readLocalConnection } from '../client/localPlatformDiscovery';
+import type { LocalProjectCredentials } from '../localPlatform/seed/credentials';
 import { CREDENTIAL_VARIABLES, credentialsFromEnvironment } from './environmentCredentials';
 import { CliToolContext } from './mcpContext';
 import { assistantToolsServer, serveUntilClosed } from './mcpServer';
-import { localTargets, profileTargets, readProfileFile } from './testTargets';
+import {
+  localPlatformProfile,
+  localTargets,
+  profileTargets,
+  type ReachedLocalPlatform,
+  reachedLocalTargets,
+  readProfileFile,
+} from './testTargets';
 
 const variables = Object.entries(CREDENTIAL_VARIABLES)
   .map(([id, name]) => `  ${name.padEnd(40)} ${id}`)
@@ -19,10 +28,15 @@ const variables = Object.entries(CREDENTIAL_VARIABLES)
 
 const HELP = `Serve Agent Workbench's assistant tools over the Model Context Protocol on stdin and stdout.
 
-Usage: node dist/cli.js mcp --local [--responses full|minimal|spec-only] [--workspace DIR] [--allow-writes]
-       node dist/cli.js mcp --profile-file F [--environment E] [--workspace DIR] [--allow-writes]
+Usage: node <extension folder>/dist/cli.js mcp --local [--responses full|minimal|spec-only] [--workspace DIR] [--allow-writes]
+       node <extension folder>/dist/cli.js mcp --local-url URL [--workspace DIR] [--allow-writes]
+       node <extension folder>/dist/cli.js mcp --profile-file F [--environment E] [--workspace DIR] [--allow-writes]
 
-  --local            start the bundled local platform for this server (no credentials, nothing leaves the machine)
+  --local            use the local platform the editor runs (the window whose workspace holds --workspace first);
+                     when no editor runs one, start the bundled local platform for this server (no credentials,
+                     nothing leaves the machine). Folders read from another local platform are never pulled or pushed
+  --local-url URL    use the local platform at URL (for example http://127.0.0.1:4780, as \`serve\` runs it)
+  --responses MODE   the answers of a local platform this server starts itself (the editor's keeps its own)
   --profile-file F   a connection profile as JSON: id, accountId, projectId, region (us, uk, eu) or runtimeUrl and
                      buildUrl. It holds no secrets: they come from the environment variables below
   --environment E    the environment the Chat API key and connector token are for (sandbox, pre-release, live):
@@ -38,6 +52,9 @@ Only the protocol is written to stdout; what the server says of itself goes to s
 `;
 
 class UsageError extends Error {}
+
+const OWN_PLATFORM_NOTE =
+  "No local platform of the editor answered, so this server started its own: agent folders checked out in the editor are not pulled or pushed through it. To use the editor's, start the local platform there (Agent Workbench: Start Local Platform) and restart this server.";
 
 /** `mcp`: resolves when the client closes the connection (to the exit code), or at once to 0 or 2. */
 export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -60,7 +77,30 @@ export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = proces
     let credentials: Partial<Record<CredentialId, string>>;
     const targets = new Map<string, (reach: Pick<TestCase, 'agent' | 'environment'>) => CaseTarget>();
     let connectionName: string;
-    if (options.local) {
+    let reachedSecrets: string[] = [];
+    let ownLocalPlatform = false;
+    let note = '';
+    const reached = options.localUrl
+      ? await reachLocalPlatform(options.localUrl)
+      : options.local
+        ? await editorLocalPlatform(options.workspace, env)
+        : undefined;
+    if (reached) {
+      const own = reached.projects.find((p) => p.projectId === reached.projectId) ?? reached.projects[0];
+      profile = localPlatformProfile(reached.accountId, reached.projectId, reached.urls);
+      credentials = {
+        agentsApiKey: reached.keys.agents,
+        conversationsApiKey: reached.keys.conversations,
+        alertsApiKey: reached.keys.alerts,
+        chatApiKey: own?.keys.chat ?? reached.keys.chat,
+        chatConnectorToken: own?.connectors.chatToken ?? reached.connectors.chatToken,
+      };
+      reachedSecrets = reached.secrets;
+      targets.set('local', reachedLocalTargets(reached, transport));
+      connectionName = options.localUrl
+        ? `the local platform at ${reached.urls.origin}`
+        : `the local platform the editor runs at ${reached.urls.origin}`;
+    } else if (options.local) {
       // As `serve` does for people: the demo week ends at the current hour, so "the last 24 hours" has traffic.
       lp = await startLocalPlatform({
         port: 0,
@@ -70,16 +110,7 @@ export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = proces
         streamDelayMs: 0,
       });
       const { keys, connectors, accountId, projectId } = lp.credentials;
-      profile = {
-        id: LOCAL_PROFILE_ID,
-        name: 'Local platform',
-        accountId,
-        projectId,
-        region: 'local',
-        runtimeUrl: lp.urls.runtime,
-        buildUrl: lp.urls.build,
-        messagingUrl: lp.urls.messaging,
-      };
+      profile = localPlatformProfile(accountId, projectId, lp.urls);
       credentials = {
         agentsApiKey: keys.agents,
         conversationsApiKey: keys.conversations,
@@ -88,9 +119,11 @@ export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = proces
         chatConnectorToken: connectors.chatToken,
       };
       targets.set('local', localTargets(lp, transport));
-      connectionName = `the local platform (${options.responses} answers)`;
+      ownLocalPlatform = true;
+      connectionName = `a local platform of its own at ${lp.urls.origin} (${options.responses} answers)`;
+      note = OWN_PLATFORM_NOTE;
     } else {
-      const file = readProfileFile(options.profileFile!);
+      const file = readProfileFile(options.profileFile ?? '');
       profile = file.profile;
       credentials = credentialsFromEnvironment(env);
       if (options.environment !== undefined && credentials.chatApiKey && credentials.chatConnectorToken)
@@ -100,6 +133,7 @@ export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = proces
     const secrets = [
       ...Object.values(credentials),
       ...(lp ? [...Object.values(lp.credentials.keys), ...Object.values(lp.credentials.connectors)] : []),
+      ...reachedSecrets,
     ].filter((v): v is string => typeof v === 'string' && v.length > 0 && v !== lp?.credentials.connectors.webchatHost);
     const client = new ClientContext(profile, async (id) => credentials[id], transport);
     const context = new CliToolContext({
@@ -108,11 +142,13 @@ export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = proces
       workspace: options.workspace,
       secrets,
       chatTargets: targets,
+      ownLocalPlatform,
     });
     const server = assistantToolsServer(context, {
       allowWrites: options.allowWrites,
-      allowWritesHint: `node dist/cli.js mcp ${[...args.filter((a) => a !== '--allow-writes'), '--allow-writes'].join(' ')}`,
+      allowWritesHint: `node ${cliPath()} mcp ${[...args.filter((a) => a !== '--allow-writes'), '--allow-writes'].join(' ')}`,
       version: '0.1.0',
+      connectionName: `${connectionName}${note ? `. ${note}` : ''}`,
     });
     const stdio = new StdioServerTransport();
     // The client ends the session by closing stdin; the SDK's transport does not notice that by itself.
@@ -120,12 +156,15 @@ export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = proces
     process.once('SIGTERM', () => void server.close());
     process.once('SIGINT', () => void server.close());
     process.stderr.write(
-      `Agent Workbench MCP server on stdio: ${connectionName}, agent folders under ${options.workspace}, change tools ${options.allowWrites ? 'allowed' : 'refused (start with --allow-writes to allow them)'}.\n`,
+      `Agent Workbench MCP server on stdio: ${connectionName}, agent folders under ${options.workspace}, change tools ${options.allowWrites ? 'allowed' : 'refused (start with --allow-writes to allow them)'}.${note ? ` ${note}` : ''}\n`,
     );
     await serveUntilClosed(server, stdio);
     return 0;
   } catch (err) {
-    if (!(err instanceof UsageError) && !(err instanceof Error && err.message.startsWith('The profile file')))
+    if (
+      !(err instanceof UsageError) &&
+      !(err instanceof Error && /^(The profile file|No local platform answers)/.test(err.message))
+    )
       throw err;
     process.stderr.write(`${err.message}\n`);
     return 2;
@@ -140,6 +179,7 @@ function parseOptions(args: string[]) {
     args,
     options: {
       local: { type: 'boolean', default: false },
+      'local-url': { type: 'string' },
       'profile-file': { type: 'string' },
       environment: { type: 'string' },
       responses: { type: 'string', default: 'full' },
@@ -149,8 +189,10 @@ function parseOptions(args: string[]) {
     },
   });
   if (!values.help) {
-    if (values.local === Boolean(values['profile-file']))
-      throw new UsageError('Give either --local or --profile-file F (with the credentials in environment variables).');
+    if ([values.local, Boolean(values['local-url']), Boolean(values['profile-file'])].filter(Boolean).length !== 1)
+      throw new UsageError(
+        'Give one of --local, --local-url URL or --profile-file F (with the credentials in environment variables).',
+      );
     if (!RESPONSES_MODES.includes(values.responses as ResponsesMode))
       throw new UsageError(`--responses must be one of ${RESPONSES_MODES.join(', ')}, got "${values.responses}"`);
     if (values.environment !== undefined && !['sandbox', 'pre-release', 'live'].includes(values.environment))
@@ -159,10 +201,76 @@ function parseOptions(args: string[]) {
   return {
     help: values.help,
     local: values.local,
+    localUrl: values['local-url'],
     profileFile: values['profile-file'],
     environment: values.environment,
     responses: values.responses as ResponsesMode,
     workspace: resolve(values.workspace ?? '.'),
     allowWrites: values['allow-writes'],
   };
+}
+
+/** The command line as this process runs it, for the words of a hint (the bundle, or the source entry in tests). */
+function cliPath(): string {
+  return process.argv[1] ?? 'dist/cli.js';
+}
+
+/** A running local platform as the server reaches it: addresses, the account's credentials, its projects. */
+interface ReachedPlatform extends ReachedLocalPlatform {
+  readonly urls: ReachedLocalPlatform['urls'] & { readonly origin: string };
+  readonly projectId: string;
+  readonly keys: Record<string, string>;
+  readonly connectors: Record<string, string>;
+  /** Every key and token it named, for the redactor. */
+  readonly secrets: string[];
+}
+
+async function reachAt(origin: string): Promise<ReachedPlatform | undefined> {
+  const base = origin.replace(/\/+$/, '');
+  const reply = await readLocalConnection(base);
+  if (!reply) return undefined;
+  const projects = (reply.projects ?? []) as LocalProjectCredentials[];
+  return {
+    urls: {
+      origin: base,
+      runtime: base + reply.bases.runtime,
+      build: base + reply.bases.build,
+      messaging: base + reply.bases.messaging,
+    },
+    accountId: reply.accountId,
+    projectId: reply.projectId,
+    keys: reply.keys,
+    connectors: reply.connectors,
+    projects,
+    secrets: [
+      ...Object.values(reply.keys),
+      ...Object.entries(reply.connectors)
+        .filter(([k]) => k !== 'webchatHost')
+        .map(([, v]) => v),
+      ...projects.flatMap((p) => [...Object.values(p.keys), p.connectors.chatToken, p.connectors.webchatToken]),
+    ],
+  };
+}
+
+/** The local platform at `--local-url`; an error saying so when nothing answers there as one. */
+async function reachLocalPlatform(origin: string): Promise<ReachedPlatform> {
+  if (!isLoopback(origin))
+    throw new UsageError(
+      `--local-url must be an address on this machine (127.0.0.1, localhost or [::1]), got "${origin}"`,
+    );
+  const found = await reachAt(origin);
+  if (!found)
+    throw new Error(
+      `No local platform answers at ${origin} (GET /_local/connection): start it (node dist/cli.js serve, or Start Local Platform in the editor) or check the address.`,
+    );
+  return found;
+}
+
+/** The local platform an editor window runs (docs/assistants.md), the one whose workspace holds `workspace` first. */
+async function editorLocalPlatform(workspace: string, env: NodeJS.ProcessEnv): Promise<ReachedPlatform | undefined> {
+  for (const a of await announcedLocalPlatforms(workspace, env)) {
+    const found = await reachAt(a.origin);
+    if (found) return found;
+  }
+  return undefined;
 }

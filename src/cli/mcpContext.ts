@@ -7,6 +7,7 @@ import { AgentsClient } from '../client/agents';
 import { AlertsClient } from '../client/alerts';
 import { ConcurrencyClient } from '../client/concurrency';
 import type { ClientContext } from '../client/context';
+import { profilePlatformData } from '../client/localPlatformDiscovery';
 import { ConversationsClient } from '../client/conversations';
 import type { Agent } from '../contract/agents';
 import { Redactor } from '../core/redact';
@@ -14,7 +15,7 @@ import { LintSession } from '../lint/engine';
 import { findAgentFolders, readAgentFolder, readLintConfig } from '../lint/nodeFolder';
 import { AGENT_MANIFEST, parseAgentManifest } from '../workspace/agentManifest';
 import { NodeFileSystem } from '../workspace/fileSystem';
-import { AgentMirror } from '../workspace/mirror';
+import { AgentMirror, OtherPlatformDataError } from '../workspace/mirror';
 import { findTestFiles, readTestFile } from './testFiles';
 
 export interface CliToolContextOptions {
@@ -27,6 +28,11 @@ export interface CliToolContextOptions {
   readonly secrets: readonly string[];
   /** The Chat targets of the run (`local`, or the environment of the Chat keys) and how each reaches a case's agent. */
   readonly chatTargets: ReadonlyMap<string, (reach: Pick<TestCase, 'agent' | 'environment'>) => CaseTarget>;
+  /**
+   * The server runs a local platform of its own, started with it: a folder whose base does not record that
+   * platform's data is refused too, since it cannot have been read from it.
+   */
+  readonly ownLocalPlatform?: boolean;
 }
 
 const slash = (p: string): string => p.split(sep).join('/');
@@ -74,20 +80,49 @@ export class CliToolContext implements ToolContext {
     return found;
   }
 
+  /**
+   * The folder's mirror, which knows which data the platform holds (the local platform's data id): a folder read
+   * from other data is neither pulled nor pushed, nor compared with this platform.
+   */
   private mirror(path: string): AgentMirror {
-    return new AgentMirror(new NodeFileSystem(path), this.agents);
+    const profile = this.options.client.profile;
+    return new AgentMirror(new NodeFileSystem(path), this.agents, {
+      platformData: (signal) => profilePlatformData(profile, signal),
+      refuseUnrecorded: this.options.ownLocalPlatform === true,
+    });
   }
 
-  folderStatus(path: string, remote: boolean, signal?: AbortSignal) {
-    return this.mirror(path).status({ remote, ...(signal ? { signal } : {}) });
+  /** The mirror's refusal of a folder read from other data, with what this server can do about it. */
+  private async guarded<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (!(err instanceof OtherPlatformDataError)) throw err;
+      throw new Error(
+        `${err.message} ${
+          this.options.ownLocalPlatform
+            ? 'This MCP server runs a local platform of its own, started with it, because no local platform of the editor answered: start the local platform in the editor (Agent Workbench: Start Local Platform), then restart this server, which then uses it; or name one with --local-url.'
+            : `This server uses ${this.connectionName}.`
+        }`,
+        { cause: err },
+      );
+    }
+  }
+
+  async folderStatus(path: string, remote: boolean, signal?: AbortSignal) {
+    const mirror = this.mirror(path);
+    return this.guarded(async () => {
+      if (remote) await mirror.checkPlatformData(signal);
+      return mirror.status({ remote, ...(signal ? { signal } : {}) });
+    });
   }
 
   pull(path: string, signal?: AbortSignal) {
-    return this.mirror(path).pull(signal);
+    return this.guarded(() => this.mirror(path).pull(signal));
   }
 
   push(path: string, signal?: AbortSignal) {
-    return this.mirror(path).push(signal);
+    return this.guarded(() => this.mirror(path).push(signal));
   }
 
   async listAgents(signal?: AbortSignal): Promise<readonly Agent[]> {

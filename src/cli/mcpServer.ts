@@ -11,6 +11,8 @@ export interface McpServerOptions {
   /** How to start this server with writes allowed, for the refusal's words. */
   readonly allowWritesHint: string;
   readonly version: string;
+  /** Which platform the tools reach, in words ("the local platform the editor runs at …"): the instructions say it. */
+  readonly connectionName?: string;
 }
 
 /** What a change tool answers when the server was started without --allow-writes. */
@@ -29,7 +31,8 @@ export function assistantToolsServer(context: ToolContext, options: McpServerOpt
       capabilities: { tools: {} },
       jsonSchemaValidator: mcpSchemaValidator,
       instructions:
-        'Tools of Agent Workbench: read the agent folders, agents, deployments, conversations, transcripts, concurrency and alerts of a conversational agent platform; talk to the agent, run its conversation tests and checks; pull, push, publish, promote and branch (with --allow-writes).',
+        'Tools of Agent Workbench: read the agent folders, agents, deployments, conversations, transcripts, concurrency and alerts of a conversational agent platform; talk to the agent, run its conversation tests and checks; pull, push, publish, promote and branch (with --allow-writes).' +
+        (options.connectionName ? ` They reach ${options.connectionName}.` : ''),
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({

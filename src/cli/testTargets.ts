@@ -3,8 +3,9 @@ import type { CaseTarget } from '../agentTests/runner';
 import type { TestCase } from '../agentTests/format';
 import { ChatClient } from '../client/chat';
 import { ClientContext } from '../client/context';
-import { type ConnectionProfile, type CredentialId, REGION_PRESETS } from '../client/profile';
+import { type ConnectionProfile, type CredentialId, LOCAL_PROFILE_ID, REGION_PRESETS } from '../client/profile';
 import type { Transport } from '../client/transport';
+import type { LocalProjectCredentials } from '../localPlatform/seed/credentials';
 import type { LocalPlatform } from '../localPlatform/server';
 
 /** The environment variables the Chat API's credentials are read from: never from a file or an argument. */
@@ -115,23 +116,79 @@ export function localTargets(lp: LocalPlatform, transport: Transport): (testCase
       return { skip: `the local platform has no Chat key for the agent ${connector.agentId}` };
     let chat = clients.get(connector.id);
     if (!chat) {
-      const profile: ConnectionProfile = {
-        id: 'local',
-        name: 'local platform',
-        accountId: account.slug,
-        projectId: project.slug,
-        region: 'local',
-        runtimeUrl: lp.urls.runtime,
-        buildUrl: lp.urls.build,
-        messagingUrl: lp.urls.messaging,
-      };
-      const secrets: Partial<Record<CredentialId, string>> = {
-        chatApiKey: key.key,
-        chatConnectorToken: connector.token,
-      };
-      chat = new ChatClient(new ClientContext(profile, async (id) => secrets[id], transport));
+      chat = localChat(lp.urls, account.slug, project.slug, { key: key.key, token: connector.token }, transport);
       clients.set(connector.id, chat);
     }
     return { chat };
+  };
+}
+
+/** A local platform the run reaches over its admin API (`GET /_local/connection`), not one it runs itself. */
+export interface ReachedLocalPlatform {
+  readonly urls: { readonly runtime: string; readonly build: string; readonly messaging: string };
+  readonly accountId: string;
+  /** The account's projects, each with its runtime keys, Chat connector token and the agent it serves. */
+  readonly projects: readonly LocalProjectCredentials[];
+}
+
+/**
+ * Cases run against a local platform another program runs (the editor's): each reaches the agent it names through
+ * the Chat key and connector of that agent's own project, as the local platform lists them; the local platform's
+ * Chat connectors serve sandbox. A case naming an agent no project serves is skipped, never sent to another.
+ */
+export function reachedLocalTargets(
+  lp: ReachedLocalPlatform,
+  transport: Transport,
+): (testCase: CaseReach) => CaseTarget {
+  const clients = new Map<string, ChatClient>();
+  return (testCase) => {
+    const project =
+      testCase.agent === undefined ? lp.projects[0] : lp.projects.find((p) => p.agentId === testCase.agent);
+    if (!project) return { skip: `the local platform has no Chat connector for the agent ${testCase.agent ?? ''}` };
+    if (testCase.environment !== undefined && testCase.environment !== 'sandbox')
+      return {
+        skip: `the case runs against ${testCase.environment} only; the local platform's Chat connector of ${project.agentId} serves sandbox`,
+      };
+    let chat = clients.get(project.projectId);
+    if (!chat) {
+      const secrets = { key: project.keys.chat, token: project.connectors.chatToken };
+      chat = localChat(lp.urls, lp.accountId, project.projectId, secrets, transport);
+      clients.set(project.projectId, chat);
+    }
+    return { chat };
+  };
+}
+
+/** The Chat API of one project of a local platform, with that project's Chat key and connector token. */
+function localChat(
+  urls: ReachedLocalPlatform['urls'],
+  accountId: string,
+  projectId: string,
+  secrets: { key: string; token: string },
+  transport: Transport,
+): ChatClient {
+  const profile = localPlatformProfile(accountId, projectId, urls);
+  const credentials: Partial<Record<CredentialId, string>> = {
+    chatApiKey: secrets.key,
+    chatConnectorToken: secrets.token,
+  };
+  return new ChatClient(new ClientContext(profile, async (id) => credentials[id], transport));
+}
+
+/** The Local profile of a project of a local platform. */
+export function localPlatformProfile(
+  accountId: string,
+  projectId: string,
+  urls: ReachedLocalPlatform['urls'],
+): ConnectionProfile {
+  return {
+    id: LOCAL_PROFILE_ID,
+    name: 'Local platform',
+    accountId,
+    projectId,
+    region: 'local',
+    runtimeUrl: urls.runtime,
+    buildUrl: urls.build,
+    messagingUrl: urls.messaging,
   };
 }

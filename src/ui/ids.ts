@@ -17,6 +17,7 @@ export const Command = {
   startLocalPlatform: 'agentWorkbench.startLocalPlatform',
   stopLocalPlatform: 'agentWorkbench.stopLocalPlatform',
   showLog: 'agentWorkbench.showLog',
+  setUpAssistantTools: 'agentWorkbench.setUpAssistantTools',
   createAgent: 'agentWorkbench.createAgent',
   createBranch: 'agentWorkbench.createBranch',
   checkOut: 'agentWorkbench.checkOut',

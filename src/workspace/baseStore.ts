@@ -30,6 +30,12 @@ export interface BaseSnapshot {
   conflicts: Record<DocKey, ConflictRecord>;
   /** Set while the files are being rewritten for another branch: the base of the branch left. */
   switching?: { from: Record<DocKey, BaseEntry> };
+  /**
+   * Which data the base was read from: the local platform's data id (`GET /_local/connection`), which changes when
+   * that platform starts afresh or is reset. Absent for a platform that has none (a real one) and for bases written
+   * before it was kept.
+   */
+  dataId?: string;
 }
 
 export function emptyBase(agentId: string, branchId: string): BaseSnapshot {
@@ -68,6 +74,7 @@ export async function readBase(fs: MirrorFileSystem): Promise<BaseSnapshot | und
     docs: v.docs,
     conflicts: v.conflicts ?? {},
     ...(v.switching ? { switching: v.switching } : {}),
+    ...(typeof v.dataId === 'string' ? { dataId: v.dataId } : {}),
   };
 }
 

@@ -39,6 +39,43 @@ export class UnreadableRemoteError extends Error {
   }
 }
 
+/**
+ * Thrown by a pull, push or branch switch of a folder whose base was read from other platform data than the
+ * platform reached now holds (another local platform, or the same one started afresh or reset): the platform does
+ * not hold what the folder was read from, so a pull would undo what was pushed there and a push would send edits
+ * over other content. Nothing was changed.
+ */
+export class OtherPlatformDataError extends Error {
+  constructor(
+    /** The data id the base records (undefined: it records none). */
+    readonly recorded: string | undefined,
+    /** The data id of the platform reached now (undefined: it has none). */
+    readonly current: string | undefined,
+  ) {
+    super(
+      `${
+        recorded === undefined
+          ? 'This folder does not record which local platform it was read from, and the local platform reached now started afresh, so it cannot hold what the folder was read from.'
+          : current === undefined
+            ? 'This folder was read from a local platform, and the platform reached now is not one: it does not hold what the folder was read from.'
+            : 'This folder was read from another local platform (or from this one before it started afresh or was reset): the platform reached now does not hold what the folder was read from, so a pull would undo what you pushed and a push would send your edits over other content.'
+      } Nothing was pulled or pushed, and no file was changed. Use the local platform the folder was read from, or check the agent out again into another folder and copy your edits there.`,
+    );
+    this.name = 'OtherPlatformDataError';
+  }
+}
+
+export interface AgentMirrorOptions {
+  /** Which data the platform holds now, where the client does not say it itself (MirrorClient.platformData). */
+  readonly platformData?: (signal?: AbortSignal) => Promise<string | undefined>;
+  /**
+   * Refuse a folder whose base records no data id while the platform has one (the platform started afresh just
+   * now, so the folder cannot have been read from it). Otherwise such a base, written before data ids were kept,
+   * takes the platform's id at its next pull or push.
+   */
+  readonly refuseUnrecorded?: boolean;
+}
+
 /** A recorded conflict of one file: the platform's side (null: deleted there) and the fixed snapshot of yours. */
 export interface FileConflict extends ConflictRecord {
   key: DocKey;
@@ -68,7 +105,35 @@ export class AgentMirror {
   constructor(
     private readonly fs: MirrorFileSystem,
     private readonly client: MirrorClient,
+    private readonly options: AgentMirrorOptions = {},
   ) {}
+
+  /**
+   * The base, when it was read from the data the platform holds now (a base that records none takes the
+   * platform's id, unless `refuseUnrecorded`); otherwise OtherPlatformDataError. Where the client cannot tell which
+   * data it reaches, the base as it is.
+   */
+  async checkPlatformData(signal?: AbortSignal): Promise<BaseSnapshot> {
+    return this.sameData(await this.recover(), signal);
+  }
+
+  /** Which data the platform holds now; undefined when the mirror cannot tell (nothing is recorded or checked). */
+  private get platformData(): ((signal?: AbortSignal) => Promise<string | undefined>) | undefined {
+    if (this.options.platformData) return this.options.platformData;
+    const client = this.client;
+    const read = client.platformData;
+    return typeof read === 'function' ? (signal) => read.call(client, signal) : undefined;
+  }
+
+  private async sameData(base: BaseSnapshot, signal?: AbortSignal): Promise<BaseSnapshot> {
+    const read = this.platformData;
+    if (!read) return base;
+    const current = await read(signal);
+    if (base.dataId === current) return base;
+    if (base.dataId === undefined && current !== undefined && !this.options.refuseUnrecorded)
+      return { ...base, dataId: current };
+    throw new OtherPlatformDataError(base.dataId, current);
+  }
 
   async manifest(): Promise<AgentManifest | undefined> {
     const text = await this.fs.read(AGENT_MANIFEST);
@@ -88,12 +153,13 @@ export class AgentMirror {
       await this.switchBranch(manifest.branch, signal);
       return { readable: true };
     }
+    const dataId = await this.platformData?.(signal);
     const read = await fetchRemoteIfReadable(
       this.client,
       { agentId: manifest.agentId, branchId: manifest.branch.branchId },
       signal,
     );
-    await this.moveTo(manifest, {}, 'docs' in read ? read.docs : new Map());
+    await this.moveTo(manifest, {}, 'docs' in read ? read.docs : new Map(), dataId);
     return { readable: 'docs' in read };
   }
 
@@ -105,7 +171,7 @@ export class AgentMirror {
   }
 
   async pull(signal?: AbortSignal): Promise<PullReport> {
-    const base = await this.recover();
+    const base = await this.checkPlatformData(signal);
     const remote = await fetchRemote(this.client, { ...base, known: base.docs }, signal);
     const plan = planPull(base, await readLocal(this.fs, base, remote), remote);
     await forEachLimit(plan.actions, WRITES_AT_ONCE, (a) =>
@@ -126,7 +192,7 @@ export class AgentMirror {
     signal?: AbortSignal,
     opts: { overwrite?: boolean; onAction?: (action: PushAction, done: boolean) => void } = {},
   ): Promise<PushReport> {
-    const base = await this.recover();
+    const base = await this.checkPlatformData(signal);
     const read = await fetchRemoteIfReadable(this.client, { ...base, known: base.docs }, signal);
     if ('unreadable' in read && !opts.overwrite) throw new UnreadableRemoteError(read.unreadable);
     // Overwriting: the platform is taken to hold what the base says, so every edit is sent.
@@ -316,7 +382,7 @@ export class AgentMirror {
 
   /** Rewrites the files for another branch of the agent, like `git checkout`; refused while edits are unpushed. */
   async switchBranch(branch: { branchId: string; name: string }, signal?: AbortSignal): Promise<void> {
-    const base = await this.recover();
+    const base = await this.checkPlatformData(signal);
     const unpushed = computeStatus(base, await readLocal(this.fs, base)).filter((f) => f.state !== 'unchanged');
     if (unpushed.length > 0) throw new UnpushedEditsError(unpushed);
     const manifest = (await this.manifest()) ?? { agentId: base.agentId, name: base.agentId, profile: '', branch };
@@ -325,7 +391,7 @@ export class AgentMirror {
       { agentId: base.agentId, branchId: branch.branchId, known: base.docs },
       signal,
     );
-    await this.moveTo({ ...manifest, branch }, base.docs, remote);
+    await this.moveTo({ ...manifest, branch }, base.docs, remote, base.dataId);
   }
 
   /**
@@ -333,7 +399,12 @@ export class AgentMirror {
    * the old one kept as `switching.from`; then agent.json; then the files; then the base without
    * the mark. Anything stopped half way is finished by `recover`.
    */
-  private async moveTo(manifest: AgentManifest, from: Record<DocKey, BaseEntry>, remote: RemoteDocs): Promise<void> {
+  private async moveTo(
+    manifest: AgentManifest,
+    from: Record<DocKey, BaseEntry>,
+    remote: RemoteDocs,
+    dataId: string | undefined,
+  ): Promise<void> {
     const docs: Record<DocKey, BaseEntry> = {};
     const taken = new Set<string>();
     for (const [key, doc] of remote) {
@@ -349,7 +420,12 @@ export class AgentMirror {
       taken.add(path);
       docs[key] = { path, text: docText(doc) };
     }
-    const base: BaseSnapshot = { ...emptyBase(manifest.agentId, manifest.branch.branchId), docs, switching: { from } };
+    const base: BaseSnapshot = {
+      ...emptyBase(manifest.agentId, manifest.branch.branchId),
+      docs,
+      switching: { from },
+      ...(dataId !== undefined ? { dataId } : {}),
+    };
     const docsJson = JSON.stringify(docs);
     await writeBase(this.fs, base, docsJson);
     await this.fs.write(AGENT_MANIFEST, serializeAgentManifest(manifest));

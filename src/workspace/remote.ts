@@ -30,6 +30,11 @@ export interface MirrorClient {
     variables: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<unknown>;
+  /**
+   * Which data the platform holds now: the local platform's data id, undefined for a platform that has none (a real
+   * one). Where the client does not have it, the mirror neither records nor checks where its base was read from.
+   */
+  platformData?(signal?: AbortSignal): Promise<string | undefined>;
 }
 
 /** Where a mirror points: an agent and one of its branches. */

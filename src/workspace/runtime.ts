@@ -1,6 +1,6 @@
 // The file mirror as its own bundle (yaml, node-diff3 and the plans), loaded the first time a command needs it,
 // so activation stays small. src/ui/workspaceRuntime.ts loads it.
-export { AgentMirror, UnpushedEditsError, UnreadableRemoteError } from './mirror';
+export { AgentMirror, OtherPlatformDataError, UnpushedEditsError, UnreadableRemoteError } from './mirror';
 export type { PullReport, PushReport } from './mirror';
 export { NodeFileSystem } from './fileSystem';
 export { topicSlug } from './layout';

@@ -4,9 +4,9 @@ import type { PullReport, PushReport } from '../../workspace/mirror';
 import type { MirrorClient } from '../../workspace/remote';
 import type { FileStatus } from '../../workspace/status';
 import { requireClients, requireModel, UserFacingError } from '../common/commandSupport';
+import { platformMirror } from '../workspace/platformMirror';
 import type { Connection } from '../connection/connection';
 import { checkedOutWith, profileName } from '../connection/profileStore';
-import { modelMirrorClient } from '../model/mirrorClient';
 import type { ProfileModels } from '../model/profileModels';
 
 /** The Source Control of one agent folder, as the tools use it (src/ui/workspace/sourceControls.ts). */
@@ -14,6 +14,7 @@ export interface FolderSourceControl {
   readonly folder: { readonly root: string; readonly manifest: AgentManifest };
   serial<T>(fn: () => Promise<T>): Promise<T>;
   mirror(client?: MirrorClient): {
+    checkPlatformData(signal?: AbortSignal): Promise<unknown>;
     pull(signal?: AbortSignal): Promise<PullReport>;
     push(signal?: AbortSignal, opts?: { overwrite?: boolean }): Promise<PushReport>;
   };
@@ -44,6 +45,8 @@ export class FolderSync {
     const control = await this.control(path);
     if (!remote) return control.refresh();
     const client = this.clientFor(control);
+    // A folder read from other data is not compared with this platform: its status would list that data as changes.
+    await control.mirror(client).checkPlatformData(signal);
     this.readAfresh(control);
     return control.refresh(client, signal);
   }
@@ -90,7 +93,7 @@ export class FolderSync {
           profileName(this.connection.profiles, control.folder.manifest.profile),
         ),
       );
-    return modelMirrorClient(requireModel(this.models).agents, clients.agents);
+    return platformMirror(this.connection, this.models);
   }
 
   /** The next read of the folder's branch documents asks the platform: status, pull and push compare with it now. */

@@ -1,7 +1,13 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import {
+  announceLocalPlatform,
+  isLocalConnectionReply,
+  withdrawLocalPlatformSync,
+} from '../../client/localPlatformDiscovery';
 import type { LocalPlatformCredentials, LocalPlatformUrls } from '../../localPlatform/server';
+import type { LocalProjectCredentials } from '../../localPlatform/seed/credentials';
 import { Disposable } from '../../core/disposable';
 import { Emitter } from '../../core/event';
 import type { Log } from '../log';
@@ -27,23 +33,9 @@ export async function probeExternal(origin: string, signal?: AbortSignal): Promi
   const res = await fetch(`${base}/_local/connection`, { signal: signal ?? AbortSignal.timeout(3000) });
   if (!res.ok)
     throw new Error(vscode.l10n.t('{0} answered HTTP {1}: it does not look like a local platform.', base, res.status));
-  const body = (await res.json().catch(() => undefined)) as
-    | ({
-        bases?: Record<'runtime' | 'build' | 'messaging', string>;
-        dataId?: unknown;
-      } & Partial<LocalPlatformCredentials>)
-    | undefined;
-  if (
-    !body?.bases?.runtime ||
-    !body.bases.build ||
-    !body.bases.messaging ||
-    !body.keys ||
-    !body.connectors ||
-    !body.accountId ||
-    !body.projectId
-  ) {
+  const body: unknown = await res.json().catch(() => undefined);
+  if (!isLocalConnectionReply(body))
     throw new Error(vscode.l10n.t('{0} answered, but not as a local platform does.', base));
-  }
   return {
     external: true,
     ...(typeof body.dataId === 'string' ? { dataId: body.dataId } : {}),
@@ -57,9 +49,9 @@ export async function probeExternal(origin: string, signal?: AbortSignal): Promi
     credentials: {
       accountId: body.accountId,
       projectId: body.projectId,
-      keys: body.keys,
-      connectors: body.connectors,
-      ...(Array.isArray(body.projects) ? { projects: body.projects } : {}),
+      keys: body.keys as LocalPlatformCredentials['keys'],
+      connectors: body.connectors as LocalPlatformCredentials['connectors'],
+      ...(Array.isArray(body.projects) ? { projects: body.projects as LocalProjectCredentials[] } : {}),
     },
   };
 }
@@ -86,11 +78,31 @@ export class LocalPlatformHost extends Disposable {
   private readonly _onDidReturn = this.register(new Emitter<LocalPlatformInfo>());
   readonly onDidReturn = this._onDidReturn.event;
 
+  /** The announcement of the platform in use for programs on this machine (the MCP server): one write at a time. */
+  private announcing: Promise<void> = Promise.resolve();
+  private disposed = false;
+
   constructor(
     private readonly extensionPath: string,
     readonly log: Log,
   ) {
     super();
+    // The MCP server (`mcp --local`) finds the local platform this window uses, so its tools read the same data.
+    this.register(this.onDidChange(() => this.announce()));
+    this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.current && this.announce()));
+  }
+
+  private announce(): void {
+    this.announcing = this.announcing.then(async () => {
+      if (this.disposed) return;
+      const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+      await announceLocalPlatform(
+        this.current?.urls.origin,
+        folders.map((f) => f.uri.fsPath),
+      ).catch((err: unknown) =>
+        this.log.warn(`Could not say which local platform this window uses to the assistant tools: ${String(err)}`),
+      );
+    });
   }
 
   get current(): LocalPlatformInfo | undefined {
@@ -232,6 +244,12 @@ export class LocalPlatformHost extends Disposable {
   }
 
   override dispose(): void {
+    this.disposed = true;
+    try {
+      withdrawLocalPlatformSync();
+    } catch {
+      // Gone already, or the folder cannot be written: a reader leaves out files of windows that no longer run.
+    }
     void this.stop();
     super.dispose();
   }

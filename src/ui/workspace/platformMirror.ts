@@ -1,3 +1,4 @@
+import { profilePlatformData } from '../../client/localPlatformDiscovery';
 import type { MirrorClient } from '../../workspace/remote';
 import { requireClients, requireModel } from '../common/commandSupport';
 import type { Connection } from '../connection/connection';
@@ -8,6 +9,8 @@ import type { ProfileModels } from '../model/profileModels';
  * The platform as a folder's mirror reaches it through the active profile: reads through the model (the values
  * every view shows), writes to the platform and then into the model. With `fresh`, that branch's documents are
  * read afresh first, so a check out, pull, push, branch switch or status compares with what the platform holds now.
+ * On the local platform the mirror also learns which data it holds (its data id): a check out records it, and a pull
+ * or push of a folder read from other data is refused.
  */
 export function platformMirror(
   connection: Connection,
@@ -15,9 +18,10 @@ export function platformMirror(
   fresh?: { agentId: string; branchId: string },
 ): MirrorClient {
   const agents = requireModel(models).agents;
-  const client = modelMirrorClient(agents, requireClients(connection).agents);
+  const clients = requireClients(connection);
+  const client = modelMirrorClient(agents, clients.agents);
   if (fresh) agents.agent(fresh.agentId).invalidateDocuments(fresh.branchId);
-  return client;
+  return { ...client, platformData: (signal) => profilePlatformData(clients.profile, signal) };
 }
 
 /** Makes the next read of a branch's documents ask the platform. */

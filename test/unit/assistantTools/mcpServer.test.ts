@@ -1,16 +1,19 @@
-// `node dist/cli.js mcp`: the assistant tools over MCP, driven by the SDK's own client over stdio against the local
-// platform the server starts (--local). Runs in the mode of AGENT_WORKBENCH_RESPONSES (full, minimal, spec-only).
+// `node dist/cli.js mcp`: the assistant tools over MCP, driven by the SDK's own client over stdio. `--local` uses the
+// local platform an editor window says it runs (here one this test runs, announced as an editor announces it), and
+// starts one of its own only when none answers. Runs in the mode of AGENT_WORKBENCH_RESPONSES (full, minimal,
+// spec-only).
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { AgentsClient } from '../../../src/client/agents';
+import { announceLocalPlatform, profilePlatformData } from '../../../src/client/localPlatformDiscovery';
 import { ASSISTANT_TOOLS } from '../../../src/assistantTools/catalog';
 import { LOCAL_AGENT_ID } from '../../../src/localPlatform/seed/credentials';
-import { startLocalPlatform } from '../../../src/localPlatform/server';
+import { type LocalPlatform, startLocalPlatform } from '../../../src/localPlatform/server';
 import { NodeFileSystem } from '../../../src/workspace/fileSystem';
 import { AgentMirror } from '../../../src/workspace/mirror';
 import { localContext } from '../../support/localClient';
@@ -20,7 +23,7 @@ import { secretsIn } from '../../support/secretsScan';
 // The source entry through tsx, as test/unit/cli.test.ts runs it: the unit run needs no build first.
 const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
 const SPEC_ONLY = RESPONSES === 'spec-only';
-/** The demo week of `mcp --local` ends at the current hour: these ranges hold it whatever the hour. */
+/** The demo week of the local platforms here ends at the current hour: these ranges hold it whatever the hour. */
 const WEEK_AGO = new Date(Date.now() - 8 * 24 * 3_600_000).toISOString();
 const SOON = new Date(Date.now() + 2 * 3_600_000).toISOString();
 
@@ -37,23 +40,35 @@ const TESTS_YAML = `cases:
         reference: We sent you a reset link.
 `;
 
-/** A workspace with the support agent's main branch checked out (from a local platform with the same seed). */
-async function workspace(): Promise<string> {
+/** The local platform "the editor runs": started here, as `serve` starts it for the editor. */
+function editorPlatform(): Promise<LocalPlatform> {
+  return startLocalPlatform({ port: 0, seed: 'demo', demoAnchor: 'now', responses: RESPONSES, streamDelayMs: 0 });
+}
+
+/** The support agent's folder as the editor's file mirror reaches it on `lp`: it records which data it read. */
+function editorMirror(lp: LocalPlatform, folder: string): { mirror: AgentMirror; dispose(): void } {
+  const ctx = localContext(lp);
+  const mirror = new AgentMirror(new NodeFileSystem(folder), new AgentsClient(ctx), {
+    platformData: (signal) => profilePlatformData(ctx.profile, signal),
+  });
+  return { mirror, dispose: () => ctx.transport.dispose() };
+}
+
+/** A workspace with the support agent's main branch checked out from `lp`, and a test file. */
+async function workspace(lp: LocalPlatform): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'aw-mcp-'));
   const folder = join(dir, 'support');
   mkdirSync(join(folder, 'tests'), { recursive: true });
-  const lp = await startLocalPlatform({ port: 0, seed: 'demo', responses: RESPONSES, streamDelayMs: 0 });
-  const ctx = localContext(lp);
+  const { mirror, dispose } = editorMirror(lp, folder);
   try {
-    await new AgentMirror(new NodeFileSystem(folder), new AgentsClient(ctx)).checkout({
+    await mirror.checkout({
       agentId: LOCAL_AGENT_ID,
       name: 'Support Desk',
       profile: 'local',
       branch: { branchId: 'br_support_main', name: 'main' },
     });
   } finally {
-    ctx.transport.dispose();
-    await lp.close();
+    dispose();
   }
   writeFileSync(join(folder, 'tests', 'support.yaml'), TESTS_YAML);
   return dir;
@@ -67,18 +82,23 @@ interface Answer {
 /** Every answer of the run, for the secrets scan at the end. */
 const answers: string[] = [];
 
-async function connect(dir: string, extra: string[] = []): Promise<Client> {
+/** What the servers of the run wrote to stderr. */
+let stderrText = '';
+
+/** An MCP server of `mcp --local` for `dir`, finding local platforms where `runtimeDir` holds their announcements. */
+async function connect(dir: string, runtimeDir: string, extra: string[] = []): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...CLI, 'mcp', '--local', '--responses', RESPONSES, '--workspace', dir, ...extra],
     cwd: process.cwd(),
-    stderr: 'ignore',
+    env: { ...(process.env as Record<string, string>), AGENT_WORKBENCH_RUNTIME_DIR: runtimeDir },
+    stderr: 'pipe',
   });
+  transport.stderr?.on('data', (chunk: Buffer) => (stderrText += chunk.toString()));
   const client = new Client({ name: 'agent-workbench-test', version: '0.0.0' });
   await client.connect(transport);
   return client;
 }
-
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Answer> {
   const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
   const content = result.content as Array<{ type: string; text?: string }>;
@@ -89,15 +109,36 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 
 describe(`the MCP server (node dist/cli.js mcp --local, ${RESPONSES} answers)`, () => {
   let dir: string;
+  let runtimeDir: string;
+  let lp: LocalPlatform;
   let client: Client;
+  /** One server with --allow-writes for the tests that change things (starting one takes seconds). */
+  let writer: Client | undefined;
+  const writerClient = async (): Promise<Client> => (writer ??= await connect(dir, runtimeDir, ['--allow-writes']));
 
   before(async () => {
-    dir = await workspace();
-    client = await connect(dir);
+    lp = await editorPlatform();
+    dir = await workspace(lp);
+    runtimeDir = mkdtempSync(join(tmpdir(), 'aw-mcp-runtime-'));
+    // As an editor window does when it runs a local platform for this workspace.
+    await announceLocalPlatform(lp.urls.origin, [dir], { AGENT_WORKBENCH_RUNTIME_DIR: runtimeDir });
+    client = await connect(dir, runtimeDir);
   });
   after(async () => {
     await client?.close();
+    await writer?.close();
+    await lp?.close();
     rmSync(dir, { recursive: true, force: true });
+    rmSync(runtimeDir, { recursive: true, force: true });
+  });
+
+  test('uses the local platform the editor runs, and says so in its instructions and on stderr', () => {
+    const instructions = client.getInstructions() ?? '';
+    assert.match(instructions, new RegExp(`They reach the local platform the editor runs at ${lp.urls.origin}\\.`));
+    assert.match(
+      stderrText,
+      new RegExp(`MCP server on stdio: the local platform the editor runs at ${lp.urls.origin},`),
+    );
   });
 
   test('lists every tool with its input schema, and the change tools as refused without --allow-writes', async () => {
@@ -230,37 +271,60 @@ describe(`the MCP server (node dist/cli.js mcp --local, ${RESPONSES} answers)`, 
       a.text,
       /agentWorkbench_createBranch changes the platform .* started without --allow-writes, so nothing was done/,
     );
-    assert.match(a.text, /restart the server with --allow-writes \(node dist\/cli\.js mcp .*--allow-writes\)/);
+    assert.match(a.text, /restart the server with --allow-writes \(node \S+ mcp .*--allow-writes\)/);
   });
 
   test('with --allow-writes, a branch is created, an edit pushed and the draft published on the local platform', async () => {
-    const writer = await connect(dir, ['--allow-writes']);
-    try {
-      const a = await call(writer, 'agentWorkbench_createBranch', { agentId: 'ag_support', name: 'assistant-trial' });
-      assert.equal(a.isError, false, a.text);
-      assert.match(a.text, /^Created branch assistant-trial( \(br_\w+\))? of agent ag_support/);
+    const writer = await writerClient();
+    const a = await call(writer, 'agentWorkbench_createBranch', { agentId: 'ag_support', name: 'assistant-trial' });
+    assert.equal(a.isError, false, a.text);
+    assert.match(a.text, /^Created branch assistant-trial( \(br_\w+\))? of agent ag_support/);
 
-      writeFileSync(join(dir, 'support', 'behavior.md'), 'Greet callers in one short sentence.\n');
-      const push = await call(writer, 'agentWorkbench_push', { folder: 'support' });
-      if (SPEC_ONLY) {
-        // The branch cannot be read where the spec shows no read: a push cannot tell what changed there.
-        assert.equal(push.isError, true);
-        assert.match(push.text, /The platform does not let this branch be read .* Nothing was pushed\./);
-      } else {
-        assert.equal(push.isError, false, push.text);
-        assert.match(
-          push.text,
-          /^Pushed support \(agent Support Desk ag_support, branch main\): 1 change\(s\) sent\.\n {2}behavior\.md: the behavior/,
-        );
-      }
-
-      const publish = await call(writer, 'agentWorkbench_publishToSandbox', { agentId: 'ag_support' });
-      assert.equal(publish.isError, false, publish.text);
-      assert.match(publish.text, /^Published agent ag_support to sandbox: deployment \S+, version \S+, now in sandbox/);
-    } finally {
-      await writer.close();
+    writeFileSync(join(dir, 'support', 'behavior.md'), 'Greet callers in one short sentence.\n');
+    const push = await call(writer, 'agentWorkbench_push', { folder: 'support' });
+    if (SPEC_ONLY) {
+      // The branch cannot be read where the spec shows no read: a push cannot tell what changed there.
+      assert.equal(push.isError, true);
+      assert.match(push.text, /The platform does not let this branch be read .* Nothing was pushed\./);
+    } else {
+      assert.equal(push.isError, false, push.text);
+      assert.match(
+        push.text,
+        /^Pushed support \(agent Support Desk ag_support, branch main\): 1 change\(s\) sent\.\n {2}behavior\.md: the behavior/,
+      );
     }
+
+    const publish = await call(writer, 'agentWorkbench_publishToSandbox', { agentId: 'ag_support' });
+    assert.equal(publish.isError, false, publish.text);
+    assert.match(publish.text, /^Published agent ag_support to sandbox: deployment \S+, version \S+, now in sandbox/);
   });
+
+  test(
+    "a folder the editor just pushed is in step with the server's platform: its pull changes no file",
+    { skip: SPEC_ONLY && 'the spec shows no read of a branch: the folder cannot be pulled at all' },
+    async () => {
+      const folder = join(dir, 'support');
+      const behavior = 'Answer in one short sentence, and always name the store.\n';
+      const topic = '---\nname: Parking\n---\nThere are 20 free spaces behind the store.\n';
+      writeFileSync(join(folder, 'behavior.md'), behavior);
+      writeFileSync(join(folder, 'knowledge', 'parking.md'), topic);
+      const editor = editorMirror(lp, folder);
+      try {
+        const pushed = await editor.mirror.push();
+        assert.equal(pushed.sent.length, 2, JSON.stringify(pushed));
+      } finally {
+        editor.dispose();
+      }
+      const writer = await writerClient();
+      const status = await call(writer, 'agentWorkbench_agentFolders');
+      assert.match(status.text, /state: in sync with the platform/);
+      const pull = await call(writer, 'agentWorkbench_pull', { folder: 'support' });
+      assert.equal(pull.isError, false, pull.text);
+      assert.match(pull.text, /^Pulled support \(agent Support Desk ag_support, branch main\): no file changed\./);
+      assert.equal(readFileSync(join(folder, 'behavior.md'), 'utf8'), behavior);
+      assert.match(readFileSync(join(folder, 'knowledge', 'parking.md'), 'utf8'), /20 free spaces/);
+    },
+  );
 
   test('[AUTH-2] no answer of the run holds a secret used in it', () => {
     assert.ok(answers.length >= 10);
@@ -268,5 +332,60 @@ describe(`the MCP server (node dist/cli.js mcp --local, ${RESPONSES} answers)`, 
       answers.flatMap((text, i) => secretsIn(text, `answer ${i + 1}`)),
       [],
     );
+  });
+});
+
+describe(`the MCP server with no local platform of the editor (${RESPONSES} answers)`, () => {
+  let dir: string;
+  let runtimeDir: string;
+  let lp: LocalPlatform;
+  let client: Client;
+
+  before(async () => {
+    lp = await editorPlatform();
+    dir = await workspace(lp);
+    // The editor's platform runs, but no window announces it: the server cannot know it and starts its own.
+    runtimeDir = mkdtempSync(join(tmpdir(), 'aw-mcp-runtime-'));
+    client = await connect(dir, runtimeDir, ['--allow-writes']);
+  });
+  after(async () => {
+    await client?.close();
+    await lp?.close();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(runtimeDir, { recursive: true, force: true });
+  });
+
+  test('says it runs a local platform of its own, and refuses to pull or push a folder read from another, changing no file', async () => {
+    const folder = join(dir, 'support');
+    const behavior = 'Answer in one short sentence, and always name the store.\n';
+    writeFileSync(join(folder, 'behavior.md'), behavior);
+    const before = readFileSync(join(folder, '.workbench', 'base.json'), 'utf8');
+
+    const pull = await call(client, 'agentWorkbench_pull', { folder: 'support' });
+    assert.equal(pull.isError, true, pull.text);
+    assert.match(pull.text, /This folder was read from another local platform/);
+    assert.match(pull.text, /Nothing was pulled or pushed, and no file was changed\./);
+    assert.match(
+      pull.text,
+      /This MCP server runs a local platform of its own.*Start Local Platform.*restart this server/,
+    );
+
+    const push = await call(client, 'agentWorkbench_push', { folder: 'support' });
+    assert.equal(push.isError, true, push.text);
+    assert.match(push.text, /This folder was read from another local platform/);
+
+    assert.equal(readFileSync(join(folder, 'behavior.md'), 'utf8'), behavior);
+    assert.equal(readFileSync(join(folder, '.workbench', 'base.json'), 'utf8'), before);
+    assert.match(client.getInstructions() ?? '', /They reach a local platform of its own at http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(client.getInstructions() ?? '', /agent folders checked out in the editor are not pulled or pushed/);
+    const onPlatform = localContext(lp);
+    try {
+      const held = await new AgentsClient(onPlatform)
+        .getBehavior(LOCAL_AGENT_ID, 'br_support_main')
+        .catch(() => undefined);
+      assert.notEqual(held?.behavior, behavior.trimEnd(), "nothing reached the editor's platform either");
+    } finally {
+      onPlatform.transport.dispose();
+    }
   });
 });
