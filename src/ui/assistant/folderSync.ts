@@ -4,7 +4,7 @@ import type { PullReport, PushReport } from '../../workspace/mirror';
 import type { MirrorClient } from '../../workspace/remote';
 import type { FileStatus } from '../../workspace/status';
 import { requireClients, requireModel, UserFacingError } from '../common/commandSupport';
-import { platformMirror } from '../workspace/platformMirror';
+import { platformMirror } from '../connection/platformMirror';
 import type { Connection } from '../connection/connection';
 import { checkedOutWith, profileName } from '../connection/profileStore';
 import type { ProfileModels } from '../model/profileModels';

@@ -3,7 +3,8 @@
 import type { Deployment } from '../../contract/agents';
 import type { Environment } from '../../contract/common';
 import type { L10n } from '../common/l10n';
-import { activeDeployment, ENVIRONMENT_ORDER as ORDER } from '../explorer/agents/deploymentNodes';
+import { ENVIRONMENT_ORDER as ORDER } from '../explorer/agents/deploymentNodes';
+import { activeDeployment } from '../model/deployments';
 
 /** The version each environment serves (the active deployment, else the newest), by environment. */
 export function servedVersions(deployments: readonly Deployment[]): Map<Environment, string> {

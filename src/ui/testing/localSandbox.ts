@@ -7,9 +7,9 @@ import { requireClients, requireModel } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
 import { modelMirrorClient } from '../model/mirrorClient';
+import { servedIn } from '../model/served';
 import type { ProfileModels } from '../model/profileModels';
 import { workspaceRuntime } from '../workspaceRuntime';
-import { chatHeader } from '../panels/chat/chatHeader';
 
 interface Folder {
   readonly root: string;
@@ -129,8 +129,8 @@ async function behind(
     const stale =
       !edited &&
       manifest.branch.name === 'main' &&
-      (await chatHeader(clients.profile, { agentId: manifest.agentId, name: manifest.name }, clients)
-        .then((header) => header.note !== undefined)
+      (await servedIn(clients, manifest.agentId, 'sandbox')
+        .then((served) => !served.serving || served.mainChangedAfter !== undefined)
         .catch(() => true));
     if (edited || stale) out.push(folder);
   }

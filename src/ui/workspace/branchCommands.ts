@@ -19,7 +19,7 @@ import { BranchNode } from '../explorer/agents/agentNodes';
 import { Command } from '../ids';
 import type { ProfileModels } from '../model/profileModels';
 import { workspaceRuntime } from '../workspaceRuntime';
-import { platformMirror, readAfresh } from './platformMirror';
+import { platformMirror, readAfresh } from '../connection/platformMirror';
 import { type PickedFolder, FolderPicker, type FolderArg, isBranchRef } from './folderPicker';
 import {
   branchPickDescription,

@@ -17,7 +17,7 @@ import { AgentNode, BranchNode } from '../explorer/agents/agentNodes';
 import { Command } from '../ids';
 import type { ProfileModels } from '../model/profileModels';
 import { workspaceRuntime } from '../workspaceRuntime';
-import { platformMirror } from './platformMirror';
+import { platformMirror } from '../connection/platformMirror';
 import { isPlatformError } from '../common/failure';
 import type { RememberedAgents } from '../explorer/agents/rememberedAgents';
 import { branchPickDescription } from './branchWording';

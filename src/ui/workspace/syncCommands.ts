@@ -13,7 +13,7 @@ import type { ProfileModels } from '../model/profileModels';
 import type { MirrorClient } from '../../workspace/remote';
 import { activeMergeResult, closeFileMerge, type FileMergeView, openFileMerge } from './mergeEditor';
 import { type MirrorDocuments, mirrorUri } from './mirrorDocuments';
-import { platformMirror, readAfresh } from './platformMirror';
+import { platformMirror, readAfresh } from '../connection/platformMirror';
 import { confirmRealtimePush } from './realtimeConfigs';
 import { carriedErrorsText, confirmPushDespiteErrors } from './pushLintCheck';
 import type { AgentSourceControl, ShownStatus, SourceControls } from './sourceControls';

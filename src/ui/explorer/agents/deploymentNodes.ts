@@ -5,6 +5,7 @@ import { ActionNode, ErrorNode, InfoNode, LoadingNode, TreeNode, when } from '..
 import type { AgentParent } from './agentParent';
 import { Command, ItemContext } from '../../ids';
 import { actorShort, actorText } from './deploymentActors';
+import { activeDeployment, newestFirst } from '../../model/deployments';
 
 export const ENVIRONMENT_ORDER: readonly Environment[] = ['sandbox', 'pre-release', 'live'];
 
@@ -65,24 +66,6 @@ export class DeploymentsNode extends LoadingNode {
         ),
     );
   }
-}
-
-/** Newest first: by creation time, then by version. */
-export function newestFirst(deployments: readonly Deployment[]): Deployment[] {
-  return [...deployments].sort(
-    (a, b) => b.createdAt.localeCompare(a.createdAt) || Number(b.version) - Number(a.version),
-  );
-}
-
-/**
- * The deployment an environment serves: the one marked active; where the platform marks none
- * (the field is ours), the newest.
- */
-export function activeDeployment(deployments: readonly Deployment[]): Deployment | undefined {
-  return (
-    deployments.find((d) => d.active === true) ??
-    (deployments.some((d) => d.active !== undefined) ? undefined : newestFirst(deployments)[0])
-  );
 }
 
 export class EnvironmentDeploymentsNode extends TreeNode {

@@ -3,8 +3,8 @@ import type { ConnectionProfile } from '../../../client/profile';
 import type { Deployment } from '../../../contract/agents';
 import type { ChatHeader } from '../../../protocol/chat';
 import type { AgentRef } from '../../connection/agentReach';
-import { activeDeployment } from '../../explorer/agents/deploymentNodes';
 import type { PlatformClients } from '../../model/platformClients';
+import { servedIn } from '../../model/served';
 
 /**
  * The environment a chat talks to. The spec does not say which environment a chat or messaging connector serves;
@@ -12,9 +12,6 @@ import type { PlatformClients } from '../../model/platformClients';
  * to sandbox.
  */
 export const CHAT_ENVIRONMENT = 'sandbox';
-
-const newest = (dates: ReadonlyArray<string | null | undefined>): string | undefined =>
-  dates.filter((d): d is string => typeof d === 'string' && d !== '').sort((a, b) => Date.parse(b) - Date.parse(a))[0];
 
 /**
  * What the chat header says: the agent, the profile's project, the environment, the version served there, and a
@@ -34,16 +31,11 @@ export async function chatHeader(
     environment: CHAT_ENVIRONMENT,
   };
   if (!agent) return base;
-  const quiet = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);
-  const [deployments, branches] = await Promise.all([
-    quiet(clients.agents.listDeployments(agent.agentId, CHAT_ENVIRONMENT, signal)),
-    quiet(clients.agents.listBranches(agent.agentId, signal)),
-  ]);
-  const serving = activeDeployment(deployments ?? kept.filter((d) => d.environment === CHAT_ENVIRONMENT));
+  const { listed, serving, mainChangedAfter } = await servedIn(clients, agent.agentId, CHAT_ENVIRONMENT, kept, signal);
   if (!serving)
     return {
       ...base,
-      note: deployments
+      note: listed
         ? vscode.l10n.t('Nothing is published to {0} yet.', CHAT_ENVIRONMENT)
         : vscode.l10n.t(
             'This platform does not list deployments, and nothing was published to {0} from here: which version it serves is not known.',
@@ -51,19 +43,7 @@ export async function chatHeader(
           ),
     };
   const header = { ...base, version: serving.version };
-  const main = branches?.find((b) => b.isDefault) ?? branches?.find((b) => b.name === 'main');
-  if (!main) return header;
-  const [behavior, topics] = await Promise.all([
-    quiet(clients.agents.getBehavior(agent.agentId, main.branchId, signal)),
-    quiet(clients.agents.listTopics(agent.agentId, main.branchId, signal)),
-  ]);
-  const changed = newest([
-    main.updatedAt,
-    main.mergedAt,
-    behavior?.updatedAt,
-    ...(topics ?? []).map((t) => t.updatedAt),
-  ]);
-  if (!changed || !serving.createdAt || Date.parse(changed) <= Date.parse(serving.createdAt)) return header;
+  if (!mainChangedAfter) return header;
   return {
     ...header,
     note: vscode.l10n.t(

@@ -1,7 +1,7 @@
 import { profilePlatformData } from '../../client/localPlatformDiscovery';
 import type { MirrorClient } from '../../workspace/remote';
 import { requireClients, requireModel } from '../common/commandSupport';
-import type { Connection } from '../connection/connection';
+import type { Connection } from './connection';
 import { modelMirrorClient } from '../model/mirrorClient';
 import type { ProfileModels } from '../model/profileModels';
 
