@@ -117,6 +117,25 @@ export class AgentMirror {
     return this.sameData(await this.recover(), signal);
   }
 
+  /**
+   * Takes what the platform reached now holds as the folder's base, keeping every file as it is: for a folder read
+   * from other data (a local platform started afresh or reset, {@link OtherPlatformDataError}), what the files hold
+   * that this platform does not then shows as local changes, to push or to discard, and nothing is lost. No file is
+   * written and nothing is sent to the platform; the conflicts recorded against the other data are let go.
+   */
+  async adoptPlatformData(signal?: AbortSignal): Promise<void> {
+    const { switching: _switching, ...base } = await this.recover();
+    const dataId = await this.platformData?.(signal);
+    const remote = await fetchRemote(this.client, { ...base, known: base.docs }, signal);
+    const { dataId: _was, ...rest } = base;
+    await writeBase(this.fs, {
+      ...rest,
+      docs: baseDocs(base.docs, remote),
+      conflicts: {},
+      ...(dataId !== undefined ? { dataId } : {}),
+    });
+  }
+
   /** Which data the platform holds now; undefined when the mirror cannot tell (nothing is recorded or checked). */
   private get platformData(): ((signal?: AbortSignal) => Promise<string | undefined>) | undefined {
     if (this.options.platformData) return this.options.platformData;
@@ -405,21 +424,7 @@ export class AgentMirror {
     remote: RemoteDocs,
     dataId: string | undefined,
   ): Promise<void> {
-    const docs: Record<DocKey, BaseEntry> = {};
-    const taken = new Set<string>();
-    for (const [key, doc] of remote) {
-      const kept = from[key]?.path;
-      if (kept) {
-        docs[key] = { path: kept, text: docText(doc) };
-        taken.add(kept);
-      }
-    }
-    for (const [key, doc] of remote) {
-      if (docs[key]) continue;
-      const path = pathForDoc(key, doc.kind === 'topic' ? doc.name : undefined, taken);
-      taken.add(path);
-      docs[key] = { path, text: docText(doc) };
-    }
+    const docs = baseDocs(from, remote);
     const base: BaseSnapshot = {
       ...emptyBase(manifest.agentId, manifest.branch.branchId),
       docs,
@@ -474,4 +479,24 @@ function unlisted(err: unknown): undefined {
 /** Where a conflict of a document the base does not hold lives (added on both sides). */
 function conflictPath(key: DocKey): string | undefined {
   return kindOfKey(key) === 'realtime' ? realtimePath(configOfKey(key)) : undefined;
+}
+
+/** The base entries of the platform's documents: each at the path `from` gives its key, the others at a path of their own. */
+function baseDocs(from: Record<DocKey, BaseEntry>, remote: RemoteDocs): Record<DocKey, BaseEntry> {
+  const docs: Record<DocKey, BaseEntry> = {};
+  const taken = new Set<string>();
+  for (const [key, doc] of remote) {
+    const kept = from[key]?.path;
+    if (kept) {
+      docs[key] = { path: kept, text: docText(doc) };
+      taken.add(kept);
+    }
+  }
+  for (const [key, doc] of remote) {
+    if (docs[key]) continue;
+    const path = pathForDoc(key, doc.kind === 'topic' ? doc.name : undefined, taken);
+    taken.add(path);
+    docs[key] = { path, text: docText(doc) };
+  }
+  return docs;
 }

@@ -353,4 +353,37 @@ suite('Source control of agent folders', function () {
       await connection.profiles.remove(id);
     }
   });
+  test('after the local platform starts afresh, Pull is refused with no file changed, and Keep My Files and Compare lists what the files hold under Local Changes, to push', async () => {
+    const folder = await checkOut();
+    const file = join(folder, 'behavior.md');
+    await editAndSave(file, (t) => t.replace('Be brief and friendly.', 'Be brief and warm.'));
+    await waitFor('behavior.md under Local Changes', () => shown(folder)?.groups.local.includes('behavior.md'));
+    const pushed = await vscode.commands.executeCommand<PushReport>('agentWorkbench.push', vscode.Uri.file(folder));
+    assert.equal(pushed?.sent.length, 1, ui.lastError());
+    // The platform starts afresh: the seed again, without the push.
+    await admin.reset();
+    const mine = await readFile(file, 'utf8');
+    const keep = 'Keep My Files and Compare';
+    ui.shown.length = 0;
+    ui.setAnswer((s) => (s.kind === 'warning' && s.message.includes(keep) ? keep : undefined));
+    const pulled = await vscode.commands.executeCommand<PullReport | undefined>(
+      'agentWorkbench.pull',
+      vscode.Uri.file(folder),
+    );
+    assert.equal(pulled, undefined, 'nothing was pulled');
+    assert.match(ui.shown[0]?.message ?? '', /another local platform \(or from this one before it started afresh/);
+    assert.equal(await readFile(file, 'utf8'), mine, 'the file is kept as it was');
+    await waitFor('behavior.md under Local Changes again', () => shown(folder)?.groups.local.includes('behavior.md'));
+    assert.ok(
+      ui.shown.some((s) => /now compares with this platform: 1 file holds what it does not/.test(s.message)),
+      JSON.stringify(ui.shown.map((s) => s.message)),
+    );
+    const report = await vscode.commands.executeCommand<PushReport>('agentWorkbench.push', vscode.Uri.file(folder));
+    assert.deepEqual(
+      report?.sent.map((a) => a.path),
+      ['behavior.md'],
+      ui.lastError(),
+    );
+    assert.match(await platformBehavior(), /Be brief and warm\./);
+  });
 });

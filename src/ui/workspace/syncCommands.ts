@@ -146,17 +146,69 @@ export function registerSyncCommands(
     return c.refresh(client).catch(() => c.refresh());
   }
 
+  /**
+   * A pull or push refused because the folder was read from other local platform data (the platform started afresh
+   * or was reset since): nothing was pulled or pushed. Offers to keep the files as they are and compare them with the
+   * platform reached now, so what they hold that it does not shows under Local Changes, to push. Rethrows any other
+   * error; answers undefined (the pull or push did not happen).
+   */
+  async function offerOtherData(c: AgentSourceControl, client: MirrorClient, err: unknown): Promise<undefined> {
+    if (!(err instanceof workspaceRuntime().OtherPlatformDataError)) throw err;
+    const { name, branch } = c.folder.manifest;
+    const keep = vscode.l10n.t('Keep My Files and Compare');
+    const choice = await prompts.warn(
+      vscode.l10n.t(
+        '{0} {1} keeps every file as it is and compares it with this platform: what your files hold that it does not is then under Local Changes, to push.',
+        err.message,
+        keep,
+      ),
+      keep,
+    );
+    if (choice !== keep) return undefined;
+    await c.serial(() =>
+      withProgress(vscode.l10n.t('Comparing {0} ({1}) with this platform…', name, branch.name), (signal) =>
+        c.mirror(client).adoptPlatformData(signal),
+      ),
+    );
+    const files = await refreshWithPlatform(c, client);
+    const changed = files.filter((f) => f.local !== 'none').length;
+    void prompts.info(
+      changed === 0
+        ? vscode.l10n.t(
+            '{0} ({1}) now compares with this platform, and its files hold what it holds.',
+            name,
+            branch.name,
+          )
+        : changed === 1
+          ? vscode.l10n.t(
+              '{0} ({1}) now compares with this platform: 1 file holds what it does not, under Local Changes. Push to send it.',
+              name,
+              branch.name,
+            )
+          : vscode.l10n.t(
+              '{0} ({1}) now compares with this platform: {2} files hold what it does not, under Local Changes. Push to send them.',
+              name,
+              branch.name,
+              changed,
+            ),
+    );
+    return undefined;
+  }
+
   async function pull(arg: SyncArg): Promise<PullReport | undefined> {
     const c = await target(arg);
     if (!c) return undefined;
     const client = clientFor(c);
     const { name, branch } = c.folder.manifest;
-    const report = await c.serial(() =>
-      withProgress(vscode.l10n.t('Pulling {0} ({1})…', name, branch.name), (signal) => {
-        readFolderAfresh(c);
-        return c.mirror(client).pull(signal);
-      }),
-    );
+    const report = await c
+      .serial(() =>
+        withProgress(vscode.l10n.t('Pulling {0} ({1})…', name, branch.name), (signal) => {
+          readFolderAfresh(c);
+          return c.mirror(client).pull(signal);
+        }),
+      )
+      .catch((err: unknown) => offerOtherData(c, client, err));
+    if (!report) return undefined;
     // The base now holds what the model holds (conflicts aside): no remote change is left to show.
     c.pulled();
     await c.refresh().catch(() => undefined);
@@ -210,6 +262,7 @@ export function registerSyncCommands(
         }),
       );
     const report = await pushOnce(false)
+      .catch((err: unknown) => offerOtherData(c, client, err))
       .catch(async (err: unknown) => {
         if (!(err instanceof workspaceRuntime().UnreadableRemoteError)) throw err;
         return (await confirmOverwrite(name, branch.name, err)) ? pushOnce(true) : undefined;

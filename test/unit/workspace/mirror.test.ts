@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UnpushedEditsError } from '../../../src/workspace/mirror';
+import { AgentsClient } from '../../../src/client/agents';
+import { MemoryFileSystem } from '../../../src/workspace/fileSystem';
+import { AgentMirror, OtherPlatformDataError, UnpushedEditsError } from '../../../src/workspace/mirror';
 import { behaviorText, realtimeText, topicText } from '../../../src/workspace/serializer';
+import { LocalAdmin } from '../../support/localAdmin';
+import { localContext } from '../../support/localClient';
 import { assumed, useLocalPlatform } from '../../support/localPlatform';
-import { AGENT, checkedOut, MAIN, remoteEdit } from './mirrorSupport';
+import { AGENT, checkedOut, MAIN, MANIFEST, remoteEdit } from './mirrorSupport';
 
 // Check out, pull and push read the platform's copy (behavior, topics, branches), which the spec does not show.
 const READS_PLATFORM_COPY = assumed(
@@ -208,5 +212,42 @@ describe('file mirror: check out, edit, push, pull', { skip: READS_PLATFORM_COPY
       ['knowledge/returns.md'],
     );
     assert.ok((await mirror.status({ remote: true })).every((f) => f.state === 'unchanged'));
+  });
+});
+
+describe('file mirror: a folder read from other local platform data', { skip: READS_PLATFORM_COPY }, () => {
+  const t = useLocalPlatform();
+
+  it('is refused a pull or push after the local platform starts afresh, changing no file; taken up with this platform, its files are kept and what the platform lacks shows as a local change to push', async () => {
+    const admin = new LocalAdmin(t.lp.urls.admin);
+    const fs = new MemoryFileSystem();
+    const mirror = new AgentMirror(fs, new AgentsClient(localContext(t.lp)), {
+      platformData: async () => (await admin.connection()).dataId,
+    });
+    await mirror.checkout(MANIFEST);
+    const edited = fs.files.get('behavior.md')!.replace('You are Sam', 'You are Robin');
+    await fs.write('behavior.md', edited);
+    assert.equal((await mirror.push()).sent.length, 1);
+
+    // The platform starts afresh: it holds the seed again, without the edit pushed.
+    await admin.reset();
+    const before = new Map(fs.files);
+    await assert.rejects(mirror.pull(), OtherPlatformDataError);
+    await assert.rejects(mirror.push(), OtherPlatformDataError);
+    assert.deepEqual(fs.files, before, 'a refused pull or push changes no file');
+
+    await mirror.adoptPlatformData();
+    for (const [path, text] of before)
+      if (!path.startsWith('.workbench/')) assert.equal(fs.files.get(path), text, `${path} is kept as it was`);
+    const changed = (await mirror.status({ remote: true })).filter((f) => f.local !== 'none');
+    assert.deepEqual(
+      changed.map((f) => [f.path, f.local, f.remote]),
+      [['behavior.md', 'modified', 'none']],
+      'what the files hold that the platform lacks is a local change, and nothing is to pull',
+    );
+    assert.equal((await mirror.pull()).actions.length, 0, 'a pull now takes nothing over the files');
+    assert.equal((await mirror.push()).sent.length, 1);
+    const behavior = await new AgentsClient(localContext(t.lp)).getBehavior(AGENT, MAIN.branchId);
+    assert.match(behavior.behavior, /You are Robin/);
   });
 });
