@@ -63,6 +63,7 @@ import { openWalkthroughOnFirstStart, watchWalkthroughEdits } from './ui/walkthr
 import { registerConcurrencyCommands } from './ui/panels/concurrency/concurrencyCommands';
 import { registerReplayCommands } from './ui/panels/replay/replayCommands';
 import { restorePanel } from './ui/panels/panelHost';
+import { TestRunConversations } from './ui/model/testRunConversations';
 import { registerTranscriptCommands } from './ui/panels/transcripts/transcriptCommands';
 import { AgentFolders } from './ui/workspace/agentFolders';
 import { MirrorDocuments, registerMirrorDocuments } from './ui/workspace/mirrorDocuments';
@@ -126,7 +127,8 @@ function start(context: vscode.ExtensionContext): Running {
   const agentsView = createAgentsView(connection, models, context.workspaceState, agentFolders);
   store.add(agentsView.disposable);
   // The Testing view's conversation tests (tests/*.yaml), read when the view first asks for them.
-  const conversationTests = store.add(new ConversationTests(connection, models));
+  const testRuns = new TestRunConversations(context.workspaceState);
+  const conversationTests = store.add(new ConversationTests(connection, models, testRuns));
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
   const alertsTree = store.add(new AlertsTree(models, webhookSecrets, new RememberedAlerts(context.globalState)));
   for (const registration of [
@@ -149,7 +151,7 @@ function start(context: vscode.ExtensionContext): Running {
     ),
     registerConcurrencyCommands(context.extensionUri, connection, log, models, agentsView.remembered),
     registerReplayCommands(context.extensionUri, connection, log, models),
-    registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree, models),
+    registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree, models, testRuns),
     registerSaveAsTest(),
     // A local platform whose data is new (a restart without a data folder) no longer has the deployments kept here.
     localPlatform.onDidChange((lp) => {

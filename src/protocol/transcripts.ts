@@ -91,6 +91,8 @@ export interface ConversationRow {
   to: string;
   variant: string;
   inProgress: boolean;
+  /** A conversation test run of this editor made it (the platform's record does not say; the editor remembers). */
+  testRun?: boolean;
   /** With a search: the text that matched, when the words are found in a turn. */
   snippet?: SearchSnippet;
 }
@@ -284,6 +286,7 @@ export const isConversationRow: Guard<ConversationRow> = (v): v is ConversationR
     to: isString,
     variant: isString,
     inProgress: isBoolean,
+    testRun: isOptional(isBoolean),
     snippet: isOptional(isSearchSnippet),
   });
 

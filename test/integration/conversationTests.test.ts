@@ -12,6 +12,8 @@ import { activateExtension, type LocalPlatformUrls, startLocalPlatformInEditor }
 import { LocalAdmin } from '../support/localAdmin';
 import { scriptedPrompts } from '../support/editor/prompts';
 import { until } from '../support/until';
+import { DEFAULT_FILTERS } from '../../src/protocol/transcripts';
+import { openList, settled } from '../support/editor/transcriptPanels';
 
 const SUPPORT = `agent: ag_support
 cases:
@@ -244,7 +246,7 @@ cases:
       - contains: Gio
   - name: Nowhere
     agent: ag_nowhere
-    turns: [{ user: hello }]
+    turns: [{ user: hello, contains: hello }]
 `);
     const ui = scriptedPrompts(api);
     try {
@@ -484,6 +486,26 @@ cases:
       assert.equal(promoted?.deployment.environment, 'pre-release');
     } finally {
       ui.dispose();
+    }
+  });
+  test("the conversations a run makes are marked as a test run's in the conversations list", async () => {
+    const file = await write(`agent: ag_support
+cases:
+  - name: Marked
+    turns:
+      - contains: Sam
+`);
+    const record = await runLocal([file]);
+    assert.equal(state(record, child(file, 'Marked')).state, 'passed', record.output);
+    const made = /── Marked \((\S+)\)/.exec(record.output)?.[1];
+    assert.ok(made, `the run names its conversation: ${record.output}`);
+    const list = await openList({ agentId: 'ag_support', filters: { ...DEFAULT_FILTERS, environment: 'sandbox' } });
+    try {
+      const row = await until("the run's conversation in the list", () => list.shownRows().find((r) => r.id === made));
+      await settled(list);
+      assert.equal(row.testRun, true, 'marked as a test run');
+    } finally {
+      list.dispose();
     }
   });
 });

@@ -370,7 +370,13 @@ export class ListView {
       <span role="cell">${timeText(r.startedAt)}</span>
       <span role="cell">${durationText(r.durationS, r.inProgress)}</span>
       <span role="cell" class="num">${r.turns}</span>
-      <span role="cell">${visibleControls(r.channel)}</span>
+      <span role="cell"
+        >${visibleControls(r.channel)}${
+          r.testRun
+            ? html` <span class="flag" title="Made by a conversation test run of this editor">test run</span>`
+            : nothing
+        }</span
+      >
       <span role="cell" title=${visibleControls(r.handoffTo)}
         >${r.handoff ? visibleControls(r.handoffTo || 'yes') : ''}</span
       >

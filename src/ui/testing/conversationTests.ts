@@ -10,6 +10,7 @@ import { agentTestsRuntime } from '../agentTestsRuntime';
 import { agentRef, localProfileReaching, reachesOther } from '../connection/agentReach';
 import type { Connection } from '../connection/connection';
 import { Command } from '../ids';
+import type { TestRunConversations } from '../model/testRunConversations';
 import type { ProfileModels } from '../model/profileModels';
 import { pushAndPublishFirst } from './localSandbox';
 import { fillFileItem, type TestItemData, toRange } from './testItems';
@@ -43,6 +44,8 @@ export class ConversationTests extends Disposable {
   constructor(
     readonly connection: Connection,
     private readonly models?: ProfileModels<object>,
+    /** Where the conversations the runs make are remembered, for the conversations list to mark. */
+    private readonly testRuns?: TestRunConversations,
   ) {
     super();
     // Discovery starts when the Testing view first asks, so activation reads no file.
@@ -304,6 +307,7 @@ export class ConversationTests extends Disposable {
         target,
         concurrency: this.concurrency,
         record,
+        made: (id) => this.testRuns?.add(id),
       }),
     );
     return record.done;

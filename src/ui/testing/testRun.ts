@@ -81,6 +81,8 @@ export async function runConversationTests(opts: {
   target: RunTarget;
   concurrency: number;
   record: RunRecord;
+  /** Told of each conversation the run made. */
+  made?: (conversationId: string) => void;
 }): Promise<void> {
   const { controller, data, request, token, target, record } = opts;
   const { cases, brokenFiles } = selectedCases(controller, request, data);
@@ -177,8 +179,10 @@ export async function runConversationTests(opts: {
               : reach(testCase),
           listener: {
             caseStarted: (testCase) => report(byCase.get(testCase)!, 'started'),
-            caseFinished: (result) =>
-              reportCase(result, byCase.get(result.testCase)!, report, output, target.environment),
+            caseFinished: (result) => {
+              for (const r of result.runs) if (r.conversationId) opts.made?.(r.conversationId);
+              reportCase(result, byCase.get(result.testCase)!, report, output, target.environment);
+            },
           },
         },
       );

@@ -64,6 +64,8 @@ export class ConversationsPanel extends ObservableDisposable {
     private filters: ConversationFilters,
     private readonly openRecord: OpenRecord,
     options: TranscriptsWebviewOptions = {},
+    /** Whether a test run of this editor made a conversation: its row is marked. */
+    private readonly testRun: (conversationId: string) => boolean = () => false,
   ) {
     super();
     // Closed: a page being read is dropped, and the conversation beside the list closes with it.
@@ -191,7 +193,7 @@ export class ConversationsPanel extends ObservableDisposable {
         this.more = !next.done;
         const added = records.filter((r) => !this.records.has(r.id));
         for (const r of added) this.records.set(r.id, r);
-        const rows = added.map((r) => rowOf(r, this.revealed, this.filters));
+        const rows = added.map((r) => rowOf(r, this.revealed, this.filters, this.testRun));
         this.rows.push(...rows);
         if (rows.length) this.webview.notify({ type: 'rows', rows, seq: this.webview.nextSeq() });
         // The platform ends a result with an empty page or no cursor; the next read tells which.
@@ -215,7 +217,7 @@ export class ConversationsPanel extends ObservableDisposable {
     this.revealed = revealed;
     this.rows = this.rows.map((row) => {
       const r = this.records.get(row.id);
-      return r ? rowOf(r, revealed, this.filters) : row;
+      return r ? rowOf(r, revealed, this.filters, this.testRun) : row;
     });
     this.webview.resend(this.snapshot());
   }

@@ -19,6 +19,7 @@ import type { AgentsTree } from '../../explorer/agents/agentsTree';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
 import { Command, PanelType, View } from '../../ids';
 import type { Log } from '../../log';
+import type { TestRunConversations } from '../../model/testRunConversations';
 import type { ProfileModels } from '../../model/profileModels';
 import { OpenPanels } from '../openPanels';
 import { panelOptions, registerPanelSerializer } from '../panelHost';
@@ -88,6 +89,7 @@ export function registerTranscriptCommands(
   log: Log,
   agents: AgentsTree,
   models: ProfileModels<object>,
+  testRuns?: TestRunConversations,
 ): vscode.Disposable {
   const lists = new OpenPanels<ConversationsPanel>();
   const details = new OpenPanels<ConversationPanel>();
@@ -146,6 +148,7 @@ export function registerTranscriptCommands(
         filters,
         (record, agentId, revealed) => Promise.resolve(openRecord(record, agentId, { ...options, revealed }, via)),
         options,
+        (id) => testRuns?.has(id) ?? false,
       ),
     );
   }

@@ -111,6 +111,8 @@ export function rowOf(
   r: ConversationRecord,
   revealed: boolean,
   filters?: Pick<ConversationFilters, 'search' | 'searchType' | 'turnType'>,
+  /** Whether a test run of this editor made a conversation. */
+  testRun?: (conversationId: string) => boolean,
 ): ConversationRow {
   const show = (n: string) => (revealed ? n : maskNumber(n));
   const search = filters?.search?.trim();
@@ -131,6 +133,7 @@ export function rowOf(
     to: show(r.to_number),
     variant: r.variant_name || r.variant_id,
     inProgress: r.in_progress,
+    ...(testRun?.(r.id) ? { testRun: true } : {}),
     ...(snippet ? { snippet } : {}),
   };
 }
