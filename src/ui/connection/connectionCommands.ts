@@ -128,10 +128,13 @@ export function registerConnectionCommands(connection: Connection): vscode.Dispo
   async function setCredential(
     args: { profileId?: string; credential?: CredentialId; value?: string } = {},
   ): Promise<boolean> {
-    // Without a profile named, the person chooses (the one just added first): the active one may not be it.
+    // A view's button names the credential its profile lacks: the profile it shows, the active one. From the palette,
+    // with nothing named, the person chooses (the one just added first): the active one may not be it.
     const profile = args.profileId
       ? profiles.get(args.profileId)
-      : await pickProfile(vscode.l10n.t('Profile to set a credential for'), { pickOne: true, includeLocal: true });
+      : args.credential
+        ? profiles.active
+        : await pickProfile(vscode.l10n.t('Profile to set a credential for'), { pickOne: true, includeLocal: true });
     if (!profile) return false;
     let id = args.credential;
     if (!id) {
