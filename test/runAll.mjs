@@ -2,7 +2,7 @@
 // Chromium), in that order, every part even when an earlier one fails. Ends with one line `N passed, N failed`.
 import { spawn } from 'node:child_process';
 
-const PART_LIMIT_MS = 12 * 60_000;
+const PART_LIMIT_MS = 15 * 60_000;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const node = process.execPath;
 
