@@ -8,7 +8,12 @@ import type { ReportedItem, RunRecord } from '../../src/ui/testing/testRun';
 import { SUPPORT_AGENT_CONTENT } from '../../src/localPlatform/seed/supportAgent';
 import { LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
 import { call } from '../support/http';
-import { activateExtension, type LocalPlatformUrls, startLocalPlatformInEditor } from '../support/editor/extension';
+import {
+  activateExtension,
+  type LocalPlatformUrls,
+  startLocalPlatformInEditor,
+  otherPlatformProfile,
+} from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
 import { scriptedPrompts } from '../support/editor/prompts';
 import { until } from '../support/until';
@@ -280,16 +285,7 @@ cases:
     const { connection } = tests;
     // A platform other than the local one as the editor sees it: a saved profile of the support desk's project.
     const id = 'remote-desk-test';
-    await connection.profiles.save({
-      id,
-      name: 'Remote desk',
-      accountId: 'acme',
-      projectId: LOCAL_PROJECT.id,
-      region: 'custom',
-      runtimeUrl: urls.runtime,
-      buildUrl: urls.build,
-      messagingUrl: urls.messaging,
-    });
+    await connection.profiles.save(otherPlatformProfile(urls, id, 'Remote desk', LOCAL_PROJECT.id));
     const ui = scriptedPrompts(api);
     try {
       await connection.vault.set(id, 'agentsApiKey', LOCAL_KEYS.agents);

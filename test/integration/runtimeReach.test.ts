@@ -2,7 +2,12 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEMO_PROJECTS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
 import { agentNodeNamed } from '../support/editor/agentsView';
-import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
+import {
+  activateExtension,
+  type LocalPlatformUrls,
+  type WorkbenchExports,
+  otherPlatformProfile,
+} from '../support/editor/extension';
 import { scriptedPrompts, type ScriptedPrompts, type Shown } from '../support/editor/prompts';
 import { LocalAdmin } from '../support/localAdmin';
 import { until } from '../support/until';
@@ -96,16 +101,7 @@ suite('Runtime features reach the agent they were opened for', function () {
     const { connection } = api.testing!.conversationTests();
     // Another platform as the editor sees it: a saved profile of the support desk's project (the keys its own).
     const id = 'remote-desk-reach';
-    await connection.profiles.save({
-      id,
-      name: 'Remote desk',
-      accountId: 'acme',
-      projectId: LOCAL_PROJECT.id,
-      region: 'custom',
-      runtimeUrl: urls.runtime,
-      buildUrl: urls.build,
-      messagingUrl: urls.messaging,
-    });
+    await connection.profiles.save(otherPlatformProfile(urls, id, 'Remote desk', LOCAL_PROJECT.id));
     try {
       await connection.vault.set(id, 'agentsApiKey', LOCAL_KEYS.agents);
       await exec('switchProfile', id);

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PullReport, PushReport } from '../../src/workspace/mirror';
 import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
-import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
+import {
+  activateExtension,
+  type LocalPlatformUrls,
+  type WorkbenchExports,
+  otherPlatformProfile,
+} from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
 import {
   checkOutSupportMain,
@@ -327,16 +332,7 @@ suite('Source control of agent folders', function () {
     const folder = await checkOut();
     const { connection } = api.testing!.conversationTests();
     const id = 'other-desk-status';
-    await connection.profiles.save({
-      id,
-      name: 'Other desk',
-      accountId: 'acme',
-      projectId: 'support-desk',
-      region: 'custom',
-      runtimeUrl: urls.runtime,
-      buildUrl: urls.build,
-      messagingUrl: urls.messaging,
-    });
+    await connection.profiles.save(otherPlatformProfile(urls, id, 'Other desk', 'support-desk'));
     try {
       await vscode.commands.executeCommand('agentWorkbench.switchProfile', id);
       ui.shown.length = 0;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ConnectionProfile } from '../../../src/client/profile';
 import type { TestingApi } from '../../../src/extension';
 
 export const EXTENSION_ID = 'agent-workbench.agent-workbench';
@@ -75,4 +76,26 @@ export async function openPanel<T>(command: string, args?: unknown): Promise<T> 
   const panel = await vscode.commands.executeCommand<T | undefined>(command, args);
   if (!panel) throw new Error(`${command} did not open a panel`);
   return panel;
+}
+
+/**
+ * A profile of a platform other than the local one, as the editor sees it (a custom region at the local platform's
+ * addresses): saved by a test with the keys it gives it, and removed after.
+ */
+export function otherPlatformProfile(
+  urls: LocalPlatformUrls,
+  id: string,
+  name: string,
+  projectId: string,
+): ConnectionProfile {
+  return {
+    id,
+    name,
+    accountId: 'acme',
+    projectId,
+    region: 'custom',
+    runtimeUrl: urls.runtime,
+    buildUrl: urls.build,
+    messagingUrl: urls.messaging,
+  };
 }
