@@ -32,7 +32,7 @@ const UI_BASE = ['common', 'model', 'connection'];
 const UI_FEATURES = [
   'explorer',
   'commands',
-  'workspace',
+  'files',
   'panels',
   'runtimeTools',
   'localPlatform',
@@ -48,7 +48,7 @@ const UI_FEATURES = [
 const UI_FEATURE_EDGES = [
   { from: 'commands', to: 'explorer', why: "commands take the views' nodes as arguments and refresh the views" },
   {
-    from: 'workspace',
+    from: 'files',
     to: 'explorer',
     why: 'Check Out and the branch commands take Agents view nodes; Source Control opens the read-only remote documents',
   },

@@ -76,8 +76,8 @@ test('inside src/ui, the base folders are below the feature folders and a featur
   has('ui-model-below-features', 'src/ui/model/usesConnection.ts', 'src/ui/connection/usesExplorer.ts');
   has('ui-connection-below-features', 'src/ui/connection/usesExplorer.ts', 'src/ui/explorer/node.ts');
   has('ui-explorer-apart', 'src/ui/explorer/usesCommands.ts', 'src/ui/commands/takesNode.ts');
-  has('ui-commands-apart', 'src/ui/commands/usesWorkspace.ts', 'src/ui/workspace/usesPanels.ts');
-  has('ui-workspace-apart', 'src/ui/workspace/usesPanels.ts', 'src/ui/panels/chat/namesTool.ts');
+  has('ui-commands-apart', 'src/ui/commands/usesFiles.ts', 'src/ui/files/usesPanels.ts');
+  has('ui-files-apart', 'src/ui/files/usesPanels.ts', 'src/ui/panels/chat/namesTool.ts');
   has('ui-panels-apart', 'src/ui/panels/replay/usesChat.ts', 'src/ui/commands/takesNode.ts');
   has('ui-runtimeTools-apart', 'src/ui/runtimeTools/usesLocalPlatform.ts', 'src/ui/localPlatform/usesExplorer.ts');
   has('ui-localPlatform-apart', 'src/ui/localPlatform/usesExplorer.ts', 'src/ui/explorer/node.ts');

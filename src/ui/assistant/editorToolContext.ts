@@ -15,7 +15,7 @@ import { ChatReach } from './chatReach';
 import { type FolderSourceControls, FolderSync } from './folderSync';
 import { readTestFiles } from './testFiles';
 
-/** The editor's index of checked-out agent folders (src/ui/workspace/agentFolders.ts). */
+/** The editor's index of checked-out agent folders (src/ui/files/agentFolders.ts). */
 export interface AgentFolderIndex {
   scan(): Promise<void>;
   list(): ReadonlyArray<{ readonly root: string; readonly uri: vscode.Uri; readonly manifest: AgentManifest }>;

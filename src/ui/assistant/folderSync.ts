@@ -9,7 +9,7 @@ import type { Connection } from '../connection/connection';
 import { checkedOutWith, profileName } from '../connection/profileStore';
 import type { ProfileModels } from '../model/profileModels';
 
-/** The Source Control of one agent folder, as the tools use it (src/ui/workspace/sourceControls.ts). */
+/** The Source Control of one agent folder, as the tools use it (src/ui/files/sourceControls.ts). */
 export interface FolderSourceControl {
   readonly folder: { readonly root: string; readonly manifest: AgentManifest };
   serial<T>(fn: () => Promise<T>): Promise<T>;
@@ -23,7 +23,7 @@ export interface FolderSourceControl {
   pushed(report: PushReport): void;
 }
 
-/** The Source Control provider's folders (src/ui/workspace/sourceControls.ts). */
+/** The Source Control provider's folders (src/ui/files/sourceControls.ts). */
 export interface FolderSourceControls {
   forUri(uri: vscode.Uri): Promise<FolderSourceControl | undefined>;
 }

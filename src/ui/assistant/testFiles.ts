@@ -8,7 +8,7 @@ import { UserFacingError } from '../common/commandSupport';
 /** The most test files one tool call reads. */
 const MAX_FILES = 200;
 
-/** The checked-out agent folder a file is in, from the editor's index (src/ui/workspace/agentFolders.ts). */
+/** The checked-out agent folder a file is in, from the editor's index (src/ui/files/agentFolders.ts). */
 export type FolderOf = (uri: vscode.Uri) => { readonly manifest: AgentManifest } | undefined;
 
 /**

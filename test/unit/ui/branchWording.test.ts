@@ -13,7 +13,7 @@ import {
   resolutionFor,
   sideDocument,
   unpushedQuestion,
-} from '../../../src/ui/workspace/branchWording';
+} from '../../../src/ui/files/branchWording';
 
 const names = new Map([['kt_hours', 'Opening hours']]);
 const behavior: MergeConflict = { path: 'behavior', base: 'Be kind.', ours: 'Be brief.', theirs: 'Be warm.' };

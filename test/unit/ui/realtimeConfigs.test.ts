@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { checkJsonSchema } from '../../../src/core/jsonSchema';
 import { plainL10n } from '../../../src/ui/common/l10n';
-import { realtimeConfigsIn, realtimePushWarning } from '../../../src/ui/workspace/realtimeWarning';
+import { realtimeConfigsIn, realtimePushWarning } from '../../../src/ui/files/realtimeWarning';
 
 interface JsonValidation {
   fileMatch: string[];
