@@ -231,6 +231,14 @@ module.exports = {
     ),
     ...uiBaseRules(),
     ...uiFeatureRules(),
+    {
+      name: 'ui-alerts-writes-in-model',
+      severity: 'error',
+      comment:
+        'the alerts model makes every write of alert rules and webhook endpoints (it keeps what the platform answered and forgets what changed) and holds their reads: the rest of src/ui calls the model, never the Alerts API client.',
+      from: { path: '(^|/)src/ui/', pathNot: ui('model') },
+      to: { path: '(^|/)src/client/alerts\\.ts$' },
+    },
     never(
       'ui-each-panel-apart',
       '(^|/)src/ui/panels/([^/]+)/',

@@ -52,6 +52,21 @@ export default tseslint.config(
     rules: layerRule,
   },
   {
+    // The rest of src/ui reaches the platform through Connection.clients, which has no Alerts API client: the alerts
+    // model makes those writes and holds those reads (rule ui-alerts-writes-in-model of .dependency-cruiser.cjs).
+    files: ['src/ui/**/*.ts'],
+    ignores: ['src/ui/model/**', 'src/ui/connection/connection.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'platformClients',
+          message: "Every platform client is for the models only: use the connection's clients, or the model.",
+        },
+      ],
+    },
+  },
+  {
     // Webview code runs in the browser: it may only use src/protocol, never the host's layers.
     files: ['webview/**/*.ts'],
     rules: {

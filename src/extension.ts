@@ -21,7 +21,6 @@ import { registerAlertCommands } from './ui/commands/alertCommands';
 import { registerWebhookCommands } from './ui/commands/webhookCommands';
 import { registerRuntimeTools } from './ui/runtimeTools/registerRuntimeTools';
 import { AlertsTree } from './ui/explorer/alerts/alertsTree';
-import { RememberedAlerts } from './ui/explorer/alerts/rememberedAlerts';
 import { WebhookSecrets } from './ui/connection/webhookSecrets';
 import { Log } from './ui/log';
 import { profileModelsOf } from './ui/model/connectionModels';
@@ -121,7 +120,7 @@ function start(context: vscode.ExtensionContext): Running {
   const vault = store.add(new SecretVault(context.secrets, log.redactor));
   const connection = store.add(new Connection(profiles, vault, log));
   const localPlatform = store.add(new LocalPlatformHost(context.extensionPath, log));
-  const models = store.add(profileModelsOf(connection));
+  const models = store.add(profileModelsOf(connection, { alerts: context.globalState }));
   // The one index of checked-out agent folders, shared by the Agents view and the Source Control provider.
   const agentFolders = store.add(new AgentFolders());
   const agentsView = createAgentsView(connection, models, context.workspaceState, agentFolders);
@@ -130,7 +129,7 @@ function start(context: vscode.ExtensionContext): Running {
   const testRuns = new TestRunConversations(context.workspaceState);
   const conversationTests = store.add(new ConversationTests(connection, models, testRuns));
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
-  const alertsTree = store.add(new AlertsTree(models, webhookSecrets, new RememberedAlerts(context.globalState)));
+  const alertsTree = store.add(new AlertsTree(models, webhookSecrets));
   for (const registration of [
     new ConnectionStatusBar(profiles),
     registerConnectionCommands(connection),
@@ -141,8 +140,8 @@ function start(context: vscode.ExtensionContext): Running {
       promotionGate(conversationTests, log, agentId, name, from),
     ),
     registerNumberCommands(connection, models),
-    registerAlertCommands(connection, alertsTree),
-    registerWebhookCommands(connection, alertsTree, webhookSecrets),
+    registerAlertCommands(models, alertsTree),
+    registerWebhookCommands(models, webhookSecrets),
     registerRuntimeTools({ connection, webhookSecrets, log, models, memory: context.globalState }),
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
     registerSetUpAssistantTools(context.extensionPath),

@@ -90,6 +90,14 @@ test('inside src/ui, the base folders are below the feature folders and a featur
   has('ui-panel-host-below-panels', 'src/ui/panels/host.ts', 'src/ui/panels/replay/usesTool.ts');
 });
 
+test('outside src/ui/model, nothing of src/ui imports the Alerts API client: its writes and reads go through the alerts model', () => {
+  has('ui-alerts-writes-in-model', 'src/ui/commands/writesAlerts.ts', 'src/client/alerts.ts');
+  assert.ok(
+    !violations().some(([, from]) => from === 'src/ui/model/alertsWrites.ts'),
+    'the alerts model may use the client',
+  );
+});
+
 test('what the rules allow is not reported', () => {
   const found = violations();
   assert.ok(!found.some(([, from]) => from === 'src/ui/view.ts'), 'src/ui may import vscode');

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import type { AlertRule, CreateAlertRuleRequest, UpdateAlertRuleRequest } from '../../contract/alerts';
 import { platformContract } from '../model/platformClients';
-import type { Connection } from '../connection/connection';
-import { CurrentAlertNode, EndpointNode, listIsMissing, RuleNode } from '../explorer/alerts/alertNodes';
-import { TypedEndpointNode, TypedRuleNode } from '../explorer/alerts/knownNodes';
+import type { AlertsModel } from '../model/alertsModel';
+import type { ProfileModels } from '../model/profileModels';
+import { CurrentAlertNode } from '../explorer/alerts/alertNodes';
+import { EndpointNode } from '../explorer/alerts/endpointNodes';
+import { RuleNode } from '../explorer/alerts/ruleNodes';
 import type { AlertsTree } from '../explorer/alerts/alertsTree';
 import { TreeNode } from '../explorer/treeNode';
 import {
@@ -18,12 +20,12 @@ import {
 } from './alertRuleInput';
 import { formatAmount, metricLabel, windowWords } from '../common/alertFormat';
 import { isPlatformError } from '../common/failure';
-import { requireClients, runCommand, untilAborted, UserFacingError, withProgress } from '../common/commandSupport';
+import { requireModel, runCommand, untilAborted, UserFacingError, withProgress } from '../common/commandSupport';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 
 /** A rule given by a tree node (a rule or a firing alert), by id (palette, automation), or picked. */
-export type RuleArg = RuleNode | TypedRuleNode | CurrentAlertNode | { ruleId: string } | string | undefined;
+export type RuleArg = RuleNode | CurrentAlertNode | { ruleId: string } | string | undefined;
 
 /** The rule a command acts on: its id, and the rule itself when the view or an earlier answer here knows it. */
 interface RuleRef {
@@ -46,60 +48,51 @@ function limitMessage(max: number, serverWords?: string): string {
 }
 
 /** Create, edit, enable, disable and delete alert rules; refresh the Alerts view. */
-export function registerAlertCommands(connection: Connection, tree: AlertsTree): vscode.Disposable {
+export function registerAlertCommands(models: ProfileModels<object>, tree: AlertsTree): vscode.Disposable {
+  /** The alerts model of the active profile, which makes every write. */
+  const alerts = (): AlertsModel => requireModel(models).alerts;
+
   function refuseAtLimit(): void {
     const max = platformContract().alertsContract.ALERT_RULES_MAX;
-    const known = tree.knownRuleCount();
+    const known = alerts().rules.peek()?.length;
     if (known !== undefined && known >= max) throw new UserFacingError(limitMessage(max));
   }
 
-  const profileId = (): string => requireClients(connection).profile.id;
-
-  /** A rule by id, as the view's list or an earlier answer here knows it; never read from the platform (not shown). */
+  /** A rule by id, as the loaded list or an earlier answer here knows it; never read from the platform (not shown). */
   function ruleById(id: string): RuleRef {
-    const listed = tree
-      .model()
-      ?.rules.peek()
-      ?.find((r) => r.id === id);
-    return { id, rule: listed ?? tree.remembered.rule(profileId(), id) };
+    return { id, rule: alerts().rule(id) };
   }
 
   async function resolveRule(arg: RuleArg, placeHolder: string): Promise<RuleRef | undefined> {
-    if (arg instanceof RuleNode) return { id: arg.rule.id, rule: arg.rule };
-    if (arg instanceof TypedRuleNode) return ruleById(arg.ruleId);
+    if (arg instanceof RuleNode)
+      return arg.rule.record ? { id: arg.rule.id, rule: arg.rule.record } : ruleById(arg.rule.id);
     const id = arg instanceof CurrentAlertNode ? arg.alert.rule_id : typeof arg === 'string' ? arg : arg?.ruleId;
     if (id !== undefined) return ruleById(id);
-    const model = tree.model();
-    const client = requireClients(connection).alerts;
-    // The list the view holds, when it holds one; read once for the view and the pick otherwise.
-    let rules: AlertRule[] | undefined;
-    try {
-      rules =
-        model?.rules.peek() ??
-        (await withProgress(vscode.l10n.t('Loading alert rules…'), (signal) =>
-          model ? untilAborted(model.rules.get(), signal) : client.listRules({}, signal),
-        ));
-    } catch (err) {
-      if (!listIsMissing(err)) throw err;
-    }
+    const model = alerts();
+    // The rules the view holds (listed, or kept here where the platform lists none); read once for both otherwise.
+    const known =
+      model.knownRules.peek() ??
+      (await withProgress(vscode.l10n.t('Loading alert rules…'), (signal) =>
+        untilAborted(model.knownRules.get(), signal),
+      ));
+    const listed = known.notListed === undefined;
     const typeId = vscode.l10n.t('Enter a Rule Id…');
-    const choices: Array<vscode.QuickPickItem & { ref?: RuleRef }> = (
-      rules?.map((r) => ({ id: r.id, rule: r })) ??
-      tree.remembered.rules(profileId()).map((r) => ({ id: r.id, rule: r.record }))
-    ).map((ref) => ({
-      label: nameOf(ref),
-      description: ref.rule
-        ? `${metricLabel(ref.rule.metric)} ${ref.rule.operator} ${formatAmount(ref.rule.metric, ref.rule.threshold_value)} · ${windowWords(ref.rule.window_duration)}${ref.rule.enabled ? '' : ` · ${vscode.l10n.t('disabled')}`}`
-        : vscode.l10n.t('added by id'),
-      detail: ref.id,
-      ref,
-    }));
-    if (rules?.length === 0)
+    const choices: Array<vscode.QuickPickItem & { ref?: RuleRef }> = known.items
+      .map((r) => ({ id: r.id, rule: r.record }))
+      .map((ref) => ({
+        label: nameOf(ref),
+        description: ref.rule
+          ? `${metricLabel(ref.rule.metric)} ${ref.rule.operator} ${formatAmount(ref.rule.metric, ref.rule.threshold_value)} · ${windowWords(ref.rule.window_duration)}${ref.rule.enabled ? '' : ` · ${vscode.l10n.t('disabled')}`}`
+          : vscode.l10n.t('added by id'),
+        detail: ref.id,
+        ref,
+      }));
+    if (listed && known.items.length === 0)
       throw new UserFacingError(
         vscode.l10n.t('This account has no alert rules yet. Create one with Agent Workbench: Create Alert Rule.'),
       );
     // Where the platform does not list rules, any rule is reachable by its id.
-    if (!rules) choices.push({ label: typeId, description: vscode.l10n.t('the id from the studio, ar_…') });
+    if (!listed) choices.push({ label: typeId, description: vscode.l10n.t('the id from the studio, ar_…') });
     const pick = await prompts.pick(choices, { placeHolder, matchOnDescription: true, matchOnDetail: true });
     if (!pick) return undefined;
     if (pick.ref) return pick.ref;
@@ -119,33 +112,27 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
       .then((v) => v?.trim());
   }
 
-  /** Keeps a rule the platform answered with, so the view shows it where the platform does not list rules. */
-  async function remember(rule: AlertRule): Promise<void> {
-    await tree.remembered.keepRule(profileId(), rule.id, rule);
-  }
-
   /** Adds a rule to the view by its id, without reading it (the spec shows no read of one rule). */
   async function addRuleById(id?: string): Promise<string | undefined> {
-    requireClients(connection);
+    const model = alerts();
     const typed = id?.trim() ?? (await askRuleId());
     if (!typed) return undefined;
     if (!platformContract().alertsContract.ALERT_RULE_ID_PATTERN.test(typed))
       throw new UserFacingError(
         vscode.l10n.t('"{0}" is not an alert rule id: ar_ followed by letters and digits. Nothing was added.', typed),
       );
-    await tree.remembered.keepRule(profileId(), typed);
-    await tree.refresh();
+    await model.add('rules', typed);
     return typed;
   }
 
   /** The rule to create, from the caller's fields or the multi-step input; checked, or undefined when cancelled. */
   async function askNewRule(args?: AlertRuleFields): Promise<CreateAlertRuleRequest | undefined> {
-    const ctx = requireClients(connection);
+    const projectId = alerts().source.projectId;
     refuseAtLimit();
-    if (!args) return promptRule(vscode.l10n.t('Create Alert Rule'), { profile: ctx.profile.projectId });
+    if (!args) return promptRule(vscode.l10n.t('Create Alert Rule'), { profile: projectId });
     const checked = checkRuleFields({
       ...args,
-      project_id: args.project_id === undefined ? ctx.profile.projectId : args.project_id,
+      project_id: args.project_id === undefined ? projectId : args.project_id,
     });
     const missing = (['name', 'metric', 'operator', 'threshold_value', 'window_duration'] as const).filter(
       (f) => checked[f] === undefined,
@@ -159,13 +146,11 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
 
   async function sendNewRule(draft: CreateAlertRuleRequest): Promise<AlertRule> {
     refuseAtLimit();
-    const client = requireClients(connection).alerts;
+    const model = alerts();
     try {
       const created = await withProgress(vscode.l10n.t('Creating alert rule {0}…', draft.name), (signal) =>
-        client.createRule(draft, signal),
+        model.createRule(draft, signal),
       );
-      await remember(created);
-      tree.model()?.invalidateRules();
       void prompts.info(
         vscode.l10n.t(
           'Alert rule "{0}" created ({1}). It reports OK until its first evaluation.',
@@ -175,10 +160,8 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
       );
       return created;
     } catch (err) {
-      if (isPlatformError(err) && err.status === 409) {
-        tree.model()?.invalidateRules();
+      if (isPlatformError(err) && err.status === 409)
         throw new UserFacingError(limitMessage(platformContract().alertsContract.ALERT_RULES_MAX, err.serverMessage));
-      }
       throw err;
     }
   }
@@ -193,13 +176,10 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
 
   /** A flat PATCH by id: nothing is read first. */
   async function save(ref: RuleRef, change: UpdateAlertRuleRequest, verb: string): Promise<AlertRule> {
-    const client = requireClients(connection).alerts;
-    const saved = await withProgress(vscode.l10n.t('{0} alert rule {1}…', verb, nameOf(ref)), (signal) =>
-      client.updateRule(ref.id, change, signal),
+    const model = alerts();
+    return withProgress(vscode.l10n.t('{0} alert rule {1}…', verb, nameOf(ref)), (signal) =>
+      model.updateRule(ref.id, change, signal),
     );
-    await remember(saved);
-    tree.model()?.invalidateRules();
-    return saved;
   }
 
   /**
@@ -209,9 +189,9 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
   async function projectNames(profileProject: string, rule: AlertRule): Promise<ProjectNames> {
     if (rule.project_id === null || rule.project_id === profileProject) return { profile: profileProject };
     try {
-      const client = requireClients(connection).alerts;
+      const model = alerts();
       const ofProject = await withProgress(vscode.l10n.t('Reading alert rule {0}…', rule.name), (signal) =>
-        client.listRules({ project_id: profileProject }, signal),
+        model.rulesOfProject(profileProject, signal),
       );
       return ofProject.some((r) => r.id === rule.id && r.project_id === rule.project_id)
         ? { profile: profileProject, sameAs: rule.project_id }
@@ -223,7 +203,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
   }
 
   async function editRule(arg?: RuleArg, fields?: AlertRuleFields): Promise<AlertRule | undefined> {
-    const ctx = requireClients(connection);
+    const projectId = alerts().source.projectId;
     const ref = await resolveRule(arg, vscode.l10n.t('Alert rule to edit'));
     if (!ref) return undefined;
     const rule = ref.rule;
@@ -236,7 +216,7 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
     else {
       const prompted = await promptRule(
         vscode.l10n.t('Edit Alert Rule {0}', nameOf(ref)),
-        rule ? await projectNames(ctx.profile.projectId, rule) : { profile: ctx.profile.projectId },
+        rule ? await projectNames(projectId, rule) : { profile: projectId },
         rule,
       );
       if (!prompted) return undefined;
@@ -297,38 +277,33 @@ export function registerAlertCommands(connection: Connection, tree: AlertsTree):
       go,
     );
     if (answer !== go) return false;
-    const client = requireClients(connection).alerts;
+    const model = alerts();
     await withProgress(vscode.l10n.t('Deleting alert rule {0}…', nameOf(ref)), (signal) =>
-      client.deleteRule(ref.id, signal),
+      model.deleteRule(ref.id, signal),
     );
-    await tree.remembered.forget(profileId(), 'rules', ref.id);
-    tree.model()?.invalidateRules();
     void prompts.info(vscode.l10n.t('Alert rule "{0}" deleted.', nameOf(ref)));
     return true;
   }
 
   /** Takes a rule or endpoint known here off the view (it is not deleted on the platform). */
   async function removeFromView(node?: TreeNode): Promise<boolean> {
-    const rule = node instanceof RuleNode ? node.rule.id : node instanceof TypedRuleNode ? node.ruleId : undefined;
-    const endpoint =
-      node instanceof EndpointNode ? node.endpoint.id : node instanceof TypedEndpointNode ? node.endpointId : undefined;
-    if (rule === undefined && endpoint === undefined) return false;
-    if (rule !== undefined) await tree.remembered.forget(profileId(), 'rules', rule);
-    if (endpoint !== undefined) await tree.remembered.forget(profileId(), 'endpoints', endpoint);
-    await tree.refresh();
+    const model = alerts();
+    if (node instanceof RuleNode) await model.forget('rules', node.rule.id);
+    else if (node instanceof EndpointNode) await model.forget('endpoints', node.endpoint.id);
+    else return false;
     return true;
   }
 
   return vscode.Disposable.from(
     // A refresh the person asks for asks again even the lists the platform said it does not have.
     vscode.commands.registerCommand(Command.refreshAlerts, () => {
-      tree.model()?.forgetMissing();
+      models.active()?.alerts.forgetMissing();
       return tree.refresh();
     }),
     vscode.commands.registerCommand(
       Command.refreshAlertsNode,
       (node?: TreeNode | 'rules' | 'current' | 'endpoints') => {
-        tree.model()?.forgetMissing();
+        models.active()?.alerts.forgetMissing();
         return typeof node === 'string' ? tree.refreshGroup(node) : tree.refreshNode(node);
       },
     ),

@@ -6,17 +6,16 @@ import type {
   WebhookVerification,
 } from '../../contract/alerts';
 import { platformContract } from '../model/platformClients';
-import type { Connection } from '../connection/connection';
-import { EndpointNode, listIsMissing } from '../explorer/alerts/alertNodes';
-import { TypedEndpointNode } from '../explorer/alerts/knownNodes';
-import type { AlertsTree } from '../explorer/alerts/alertsTree';
-import { asEndpointRecords, type EndpointRecord, type EndpointResult } from '../model/alertsSource';
+import type { AlertsModel } from '../model/alertsModel';
+import type { EndpointRecord, EndpointResult } from '../model/endpointRecord';
+import type { ProfileModels } from '../model/profileModels';
+import { EndpointNode } from '../explorer/alerts/endpointNodes';
 import { assumedScheme } from '../common/signatureScheme';
 import type { WebhookSecrets } from '../connection/webhookSecrets';
 import { TreeNode } from '../explorer/treeNode';
 import { MultiStepInput } from '../common/multiStep';
 import { isPlatformError } from '../common/failure';
-import { requireClients, runCommand, untilAborted, UserFacingError, withProgress } from '../common/commandSupport';
+import { requireModel, runCommand, untilAborted, UserFacingError, withProgress } from '../common/commandSupport';
 import {
   changedEndpointFields,
   checkEndpointFields,
@@ -28,7 +27,7 @@ import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 
 /** An endpoint given by a tree node, by id, or picked. */
-export type EndpointArg = EndpointNode | TypedEndpointNode | { endpointId: string } | string | undefined;
+export type EndpointArg = EndpointNode | { endpointId: string } | string | undefined;
 
 /** How a new signing secret is handed over. Without them, the user is asked. */
 export interface SecretOptions {
@@ -39,61 +38,47 @@ export interface SecretOptions {
 }
 
 /** Create, edit, rotate the secret of, and delete webhook endpoints; keep or forget their signing secrets. */
-export function registerWebhookCommands(
-  connection: Connection,
-  tree: AlertsTree,
-  secrets: WebhookSecrets,
-): vscode.Disposable {
-  const profileId = (): string => requireClients(connection).profile.id;
+export function registerWebhookCommands(models: ProfileModels<object>, secrets: WebhookSecrets): vscode.Disposable {
+  /** The alerts model of the active profile, which makes every write. */
+  const alerts = (): AlertsModel => requireModel(models).alerts;
+  const profileId = (): string => alerts().source.profileId;
 
   /**
    * An endpoint by id, as the view's list or an earlier answer here knows it; never read from the platform (the
    * spec shows no read of one endpoint). One known by its id only has no name or address yet.
    */
   function endpointById(id: string): EndpointRecord {
-    const listed = tree
-      .model()
-      ?.endpoints.peek()
-      ?.find((e) => e.id === id);
-    return listed ?? tree.remembered.endpoint(profileId(), id) ?? { id, name: id, url: '', event_types: [] };
+    return alerts().endpoint(id) ?? { id, name: id, url: '', event_types: [] };
   }
 
   async function resolveEndpoint(arg: EndpointArg, placeHolder: string): Promise<EndpointRecord | undefined> {
-    if (arg instanceof EndpointNode) return arg.endpoint;
-    if (arg instanceof TypedEndpointNode) return endpointById(arg.endpointId);
+    if (arg instanceof EndpointNode) return arg.endpoint.record ?? endpointById(arg.endpoint.id);
     const id = typeof arg === 'string' ? arg : arg?.endpointId;
     if (id !== undefined) return endpointById(id);
-    const client = requireClients(connection).alerts;
-    const model = tree.model();
-    // The list the view holds, when it holds one; read once for the view and the pick otherwise.
-    let all: EndpointRecord[] | undefined;
-    try {
-      all =
-        model?.endpoints.peek() ??
-        asEndpointRecords(
-          await withProgress(vscode.l10n.t('Loading webhook endpoints…'), (signal) =>
-            model ? untilAborted(model.endpoints.get(), signal) : client.listEndpoints(signal),
-          ),
-        );
-    } catch (err) {
-      if (!listIsMissing(err)) throw err;
-    }
-    if (all?.length === 0)
+    const model = alerts();
+    // The endpoints the view holds (listed, or kept here where the platform lists none); read once for both otherwise.
+    const known =
+      model.knownEndpoints.peek() ??
+      (await withProgress(vscode.l10n.t('Loading webhook endpoints…'), (signal) =>
+        untilAborted(model.knownEndpoints.get(), signal),
+      ));
+    const listed = known.notListed === undefined;
+    if (listed && known.items.length === 0)
       throw new UserFacingError(
         vscode.l10n.t(
           'This account has no webhook endpoints yet. Create one with Agent Workbench: Create Webhook Endpoint.',
         ),
       );
-    const choices: Array<vscode.QuickPickItem & { endpoint?: EndpointRecord }> = (
-      all ?? tree.remembered.endpoints(profileId()).map((e) => e.record ?? endpointById(e.id))
-    ).map((e) => ({
-      label: e.name,
-      description: e.url,
-      detail: `${e.id} · ${e.event_types.join(', ')}`,
-      endpoint: e,
-    }));
+    const choices: Array<vscode.QuickPickItem & { endpoint?: EndpointRecord }> = known.items
+      .map((e) => e.record ?? endpointById(e.id))
+      .map((e) => ({
+        label: e.name,
+        description: e.url,
+        detail: `${e.id} · ${e.event_types.join(', ')}`,
+        endpoint: e,
+      }));
     // Where the platform does not list endpoints, any endpoint is reachable by its id.
-    if (!all) choices.push({ label: vscode.l10n.t('Enter an Endpoint Id…') });
+    if (!listed) choices.push({ label: vscode.l10n.t('Enter an Endpoint Id…') });
     const pick = await prompts.pick(choices, { placeHolder, matchOnDescription: true, matchOnDetail: true });
     if (!pick) return undefined;
     if (pick.endpoint) return pick.endpoint;
@@ -113,11 +98,10 @@ export function registerWebhookCommands(
 
   /** Adds an endpoint to the view by its id, without reading it. */
   async function addEndpointById(id?: string): Promise<string | undefined> {
-    requireClients(connection);
+    const model = alerts();
     const typed = id?.trim() || (await askEndpointId());
     if (!typed) return undefined;
-    await tree.remembered.keepEndpoint(profileId(), typed);
-    await tree.refresh();
+    await model.add('endpoints', typed);
     return typed;
   }
 
@@ -211,12 +195,12 @@ export function registerWebhookCommands(
   }
 
   async function sendNewEndpoint(body: CreateWebhookEndpointRequest, opts: SecretOptions): Promise<EndpointResult> {
-    const owner = profileId();
-    const client = requireClients(connection).alerts;
+    const model = alerts();
+    const owner = model.source.profileId;
     let created: WebhookEndpointWithSecret;
     try {
       created = await withProgress(vscode.l10n.t('Creating webhook endpoint {0}…', body.name), (signal) =>
-        client.createEndpoint(body, signal),
+        model.createEndpoint(body, signal),
       );
     } catch (err) {
       if (isPlatformError(err) && err.status === 409) {
@@ -229,17 +213,12 @@ export function registerWebhookCommands(
       }
       throw err;
     }
-    // Its id is kept (when the platform said it), so edit, rotate and delete reach it where nothing lists endpoints.
-    if (created.id !== undefined) await tree.remembered.keepEndpoint(owner, created.id, withoutSecret(created));
-    tree.model()?.endpoints.invalidate();
     const secretStored = await handOver(created, owner, opts, false);
-    // Whether its secret is kept here shows beside the endpoint: a local fact, shown again without asking the platform.
-    void tree.refreshEndpoints();
     return { endpoint: withoutSecret(created), secretStored };
   }
 
   async function createEndpoint(args?: WebhookEndpointFields & SecretOptions): Promise<EndpointResult | undefined> {
-    requireClients(connection);
+    alerts();
     const opts: SecretOptions = { storeSecret: args?.storeSecret, showSecret: args?.showSecret };
     refuseLosingSecret(opts);
     let body: CreateWebhookEndpointRequest | undefined;
@@ -273,14 +252,10 @@ export function registerWebhookCommands(
       void prompts.info(vscode.l10n.t('Webhook endpoint "{0}" is unchanged: nothing was sent.', endpoint.name));
       return endpoint;
     }
-    const client = requireClients(connection).alerts;
-    const saved = asEndpointRecords([
-      await withProgress(vscode.l10n.t('Saving webhook endpoint {0}…', endpoint.name), (signal) =>
-        client.updateEndpoint(endpoint.id, change, signal),
-      ),
-    ])[0]!;
-    await tree.remembered.keepEndpoint(profileId(), saved.id ?? endpoint.id, { ...saved, id: saved.id ?? endpoint.id });
-    tree.model()?.endpoints.invalidate();
+    const model = alerts();
+    const saved = await withProgress(vscode.l10n.t('Saving webhook endpoint {0}…', endpoint.name), (signal) =>
+      model.updateEndpoint(endpoint.id, change, signal),
+    );
     void prompts.info(
       vscode.l10n.t('Webhook endpoint "{0}" saved: {1} changed.', saved.name, Object.keys(change).join(', ')),
     );
@@ -305,13 +280,12 @@ export function registerWebhookCommands(
     const owner = profileId();
     const keptBefore = await secrets.has(owner, endpoint.id);
     const send = async (): Promise<EndpointResult> => {
-      const client = requireClients(connection).alerts;
+      const model = alerts();
       const rotated = await withProgress(
         vscode.l10n.t('Rotating the signing secret of {0}…', endpoint.name),
-        (signal) => client.rotateSecret(endpoint.id, signal),
+        (signal) => model.rotateSecret(endpoint.id, signal),
       );
       const secretStored = await handOver(rotated, owner, opts, keptBefore);
-      tree.model()?.endpoints.invalidate();
       return { endpoint: withoutSecret(rotated), secretStored };
     };
     const attempt = (): Promise<EndpointResult | undefined> => runCommand(send, { retry: attempt });
@@ -333,13 +307,11 @@ export function registerWebhookCommands(
       go,
     );
     if (answer !== go) return false;
-    const client = requireClients(connection).alerts;
+    const model = alerts();
     await withProgress(vscode.l10n.t('Deleting webhook endpoint {0}…', endpoint.name), (signal) =>
-      client.deleteEndpoint(endpoint.id, signal),
+      model.deleteEndpoint(endpoint.id, signal),
     );
-    await secrets.delete(profileId(), endpoint.id);
-    await tree.remembered.forget(profileId(), 'endpoints', endpoint.id);
-    tree.model()?.endpoints.invalidate();
+    await secrets.delete(model.source.profileId, endpoint.id);
     void prompts.info(vscode.l10n.t('Webhook endpoint "{0}" deleted.', endpoint.name));
     return true;
   }
@@ -348,7 +320,6 @@ export function registerWebhookCommands(
     const endpoint = await resolveEndpoint(arg, vscode.l10n.t('Webhook endpoint whose kept signing secret to forget'));
     if (!endpoint) return undefined;
     await secrets.delete(profileId(), endpoint.id);
-    void tree.refreshEndpoints();
     void prompts.info(vscode.l10n.t('The signing secret of "{0}" is no longer kept here.', endpoint.name));
     return true;
   }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { UpdateWebhookEndpointRequest, WebhookEventType } from '../../contract/alerts';
 import { platformContract } from '../model/platformClients';
 import { MultiStepInput } from '../common/multiStep';
-import type { EndpointRecord } from '../model/alertsSource';
+import type { EndpointRecord } from '../model/endpointRecord';
 import { UserFacingError } from '../common/commandSupport';
 import { prompts, type StepNote } from '../common/prompts';
 

@@ -11,6 +11,9 @@ import type { ProfileStore } from './profileStore';
 import type { SecretVault } from './secretVault';
 import { ContextKey } from '../ids';
 
+/** The platform clients as src/ui uses them outside the model: the Alerts API is reached through the alerts model. */
+export type ConnectionClients = Omit<PlatformClients, 'alerts'>;
+
 /**
  * The live connection: the platform clients of the active profile (one `PlatformClients`, made again when
  * the profile or its settings change), and the built-in Local profile while the local platform runs.
@@ -55,15 +58,24 @@ export class Connection extends Disposable {
   }
 
   /** The platform clients of the active profile, or undefined when none is chosen. */
-  get clients(): PlatformClients | undefined {
+  get clients(): ConnectionClients | undefined {
+    return this.platformClients;
+  }
+
+  /** Every platform client of the active profile: what the models read and write through. */
+  get platformClients(): PlatformClients | undefined {
     const profile = this.profiles.active;
     if (!profile) return undefined;
-    if (this.cached?.profile.id !== profile.id) this.cached = this.clientsFor(profile);
+    if (this.cached?.profile.id !== profile.id) this.cached = this.allClientsFor(profile);
     return this.cached;
   }
 
   /** Clients of any profile (Test Connection of one that is not active), sharing the one transport. */
-  clientsFor(profile: ConnectionProfile): PlatformClients {
+  clientsFor(profile: ConnectionProfile): ConnectionClients {
+    return this.allClientsFor(profile);
+  }
+
+  private allClientsFor(profile: ConnectionProfile): PlatformClients {
     return new PlatformClients(
       profile,
       (id) => this.vault.get(profile.id, id),

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import { Disposable } from '../../core/disposable';
+import { Emitter } from '../../core/event';
 import type { Redactor } from '../../core/redact';
 
 /** Which endpoints of which profiles have a kept secret (ids only), so a removed profile leaves none behind. */
@@ -17,6 +18,10 @@ interface ProfileList {
  * so it can never reach the log. Secrets of a removed profile are deleted with it.
  */
 export class WebhookSecrets extends Disposable {
+  private readonly _onDidChange = this.register(new Emitter<{ profileId: string; endpointId: string }>());
+  /** Fires when the secret of an endpoint is kept or forgotten here (never with the secret). */
+  readonly onDidChange = this._onDidChange.event;
+
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly redactor: Redactor,
@@ -53,6 +58,7 @@ export class WebhookSecrets extends Disposable {
       ...index,
       [profileId]: [...new Set([...(index[profileId] ?? []), endpointId])],
     }));
+    this._onDidChange.fire({ profileId, endpointId });
   }
 
   async delete(profileId: string, endpointId: string): Promise<void> {
@@ -60,6 +66,7 @@ export class WebhookSecrets extends Disposable {
     await this.updateIndex((index) =>
       withoutEmpty({ ...index, [profileId]: (index[profileId] ?? []).filter((id) => id !== endpointId) }),
     );
+    this._onDidChange.fire({ profileId, endpointId });
   }
 
   /** Deletes the kept secrets of saved profiles that were removed (the Local profile only comes and goes with the local platform). */

@@ -2,6 +2,7 @@ import type { Event } from '../../core/event';
 import type { AgentsSource } from './agentsSource';
 import { agentsSourceOf } from './clientAgentsSource';
 import { type AlertsSource, alertsSourceOf } from './alertsSource';
+import { KeptAlerts, type KeptState } from './keptAlerts';
 import type { PlatformClients } from './platformClients';
 import { ProfileModels } from './profileModels';
 
@@ -13,15 +14,21 @@ function onFirstUse<T extends object>(make: () => T): () => T {
 
 /** The connection as the models see it: the active profile's platform clients, and when they change. */
 export interface ClientsOfConnection {
-  readonly clients: PlatformClients | undefined;
+  readonly platformClients: PlatformClients | undefined;
   readonly onDidChange: Event<void>;
 }
 
-/** The models of the live connection: the active profile's, read through its platform clients. */
-export function profileModelsOf(connection: ClientsOfConnection): ProfileModels<PlatformClients> {
+/**
+ * The models of the live connection: the active profile's, read through its platform clients. `kept.alerts` holds
+ * the rules and endpoints created or added here, by profile (the editor's global state).
+ */
+export function profileModelsOf(
+  connection: ClientsOfConnection,
+  kept: { alerts: KeptState },
+): ProfileModels<PlatformClients> {
   return new ProfileModels<PlatformClients>({
     active: () => {
-      const clients = connection.clients;
+      const clients = connection.platformClients;
       return clients ? { profileId: clients.profile.id, ctx: clients } : undefined;
     },
     onDidChangeActive: connection.onDidChange,
@@ -39,15 +46,7 @@ export function profileModelsOf(connection: ClientsOfConnection): ProfileModels<
         listRealtimeConfigs: (agentId) => real().listRealtimeConfigs(agentId),
       };
     },
-    alerts: (clients): AlertsSource => {
-      const real = onFirstUse(() => alertsSourceOf(clients.alerts, clients.profile.id, clients.profile.projectId));
-      return {
-        profileId: clients.profile.id,
-        projectId: clients.profile.projectId,
-        listRules: (signal) => real().listRules(signal),
-        currentAlerts: (signal) => real().currentAlerts(signal),
-        listEndpoints: (signal) => real().listEndpoints(signal),
-      };
-    },
+    alerts: (clients): AlertsSource =>
+      alertsSourceOf(() => clients.alerts, clients.profile, new KeptAlerts(kept.alerts, clients.profile.id)),
   });
 }

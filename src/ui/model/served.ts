@@ -23,7 +23,7 @@ const newest = (dates: ReadonlyArray<string | null | undefined>): string | undef
  * not known; this never throws for them.
  */
 export async function servedIn(
-  clients: PlatformClients,
+  clients: Pick<PlatformClients, 'agents'>,
   agentId: string,
   environment: Environment,
   kept: readonly Deployment[] = [],

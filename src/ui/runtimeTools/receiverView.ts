@@ -6,7 +6,7 @@ import type { Connection } from '../connection/connection';
 import { assumedScheme } from '../common/signatureScheme';
 import type { WebhookSecrets } from '../connection/webhookSecrets';
 import { runCommand, UserFacingError } from '../common/commandSupport';
-import type { EndpointResult } from '../model/alertsSource';
+import type { EndpointResult } from '../model/endpointRecord';
 import { prompts } from '../common/prompts';
 import { Command, ContextKey, ItemContext, View } from '../ids';
 import type { Log } from '../log';

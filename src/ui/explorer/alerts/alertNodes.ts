@@ -1,27 +1,9 @@
 import * as vscode from 'vscode';
-import type { AlertRule, CurrentAlert } from '../../../contract/alerts';
-import { ErrorNode, InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
-import {
-  formatAmount,
-  md,
-  metricExplained,
-  metricLabel,
-  operatorWords,
-  scopeLabel,
-  stateIcon,
-  stateLabel,
-  windowWords,
-} from '../../common/alertFormat';
-import type { EndpointRecord } from '../../model/alertsSource';
+import type { CurrentAlert } from '../../../contract/alerts';
+import { ActionNode, ErrorNode, InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
+import { formatAmount, md, metricLabel, operatorWords, scopeLabel, windowWords } from '../../common/alertFormat';
 import type { AlertsModel } from '../../model/alertsModel';
-import type { WebhookSecrets } from '../../connection/webhookSecrets';
 import { Command, ItemContext } from '../../ids';
-import { isPlatformError } from '../../common/failure';
-
-/** A list read that failed because the platform has no such list (a 404 or 405 from an assumed endpoint). */
-export function listIsMissing(err: unknown): boolean {
-  return isPlatformError(err) && err.assumption !== undefined;
-}
 
 /** The command that reloads one node of the Alerts view (the shared refreshNode serves the Agents view). */
 export const REFRESH_ALERTS_NODE = Command.refreshAlertsNode;
@@ -41,180 +23,45 @@ export interface LastValue {
   at: string;
 }
 
-/**
- * The rule's state as the tree says it. A rule changed after its last evaluation (a new threshold) has a state of
- * the rule before the change, which would read "OK · 625 ms (> 100 ms)": it says so until the platform evaluates it.
- */
-function shownState(r: AlertRule): string {
-  if (!r.enabled) return vscode.l10n.t('disabled');
-  // A state the platform reset with the change (no current value, as after switching a rule on) is its own.
-  const changed =
-    r.current_value !== null &&
-    r.updated_at &&
-    r.last_evaluated_at &&
-    Date.parse(r.updated_at) > Date.parse(r.last_evaluated_at);
-  return changed
-    ? vscode.l10n.t('{0} before the change, not evaluated since', stateLabel(r.current_state))
-    : stateLabel(r.current_state);
-}
-
-/** "774 ms", or "last 774 ms, 5 minutes ago" while the platform has no current value, or "no value yet". */
-function valueWords(metric: string, current: number | null, last: LastValue | undefined): string {
-  if (current !== null) return formatAmount(metric, current);
-  if (last) return vscode.l10n.t('last {0}, {1}', formatAmount(metric, last.value), when(last.at).relative);
-  return vscode.l10n.t('no value yet');
-}
-
-/** The account's alert rules, with their count against the account's limit. */
-export class RulesGroupNode extends TreeNode {
-  constructor(
-    readonly rules: readonly AlertRule[],
-    readonly max: number,
-    private readonly lastValue: (rule: AlertRule) => LastValue | undefined = () => undefined,
-  ) {
-    super(undefined);
-  }
-
-  get id(): string {
-    return 'alerts/rules';
-  }
-
-  getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(vscode.l10n.t('Alert Rules'), vscode.TreeItemCollapsibleState.Expanded);
-    item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon('bell');
-    const full = this.rules.length >= this.max;
-    item.description = vscode.l10n.t('{0} of {1}', this.rules.length, this.max);
-    item.tooltip = full
-      ? vscode.l10n.t(
-          '{0} of {1} alert rules: the account has as many as it can. Delete a rule (or edit one) to watch something else.',
-          this.rules.length,
-          this.max,
-        )
-      : vscode.l10n.t('{0} of {1} alert rules: an account can have at most {1}.', this.rules.length, this.max);
-    item.contextValue = ItemContext.alertRules(full);
-    return item;
-  }
-
-  override getChildren(): Promise<TreeNode[]> {
-    if (this.rules.length === 0)
-      return Promise.resolve([new InfoNode(this, 'none', vscode.l10n.t('No alert rules yet'))]);
-    return Promise.resolve(this.rules.map((r) => new RuleNode(this, r, this.lastValue(r))));
-  }
-}
-
-export class RuleNode extends TreeNode {
-  constructor(
-    parent: TreeNode,
-    readonly rule: AlertRule,
-    readonly last?: LastValue,
-    /** Shown from what the platform last answered here (it does not list rules), not from a list. */
-    readonly keptHere = false,
-  ) {
-    super(parent);
-  }
-
-  get id(): string {
-    return `alerts/rules/${this.rule.id}`;
-  }
-
-  getTreeItem(): vscode.TreeItem {
-    const r = this.rule;
-    const item = new vscode.TreeItem(r.name, vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = this.id;
-    item.iconPath = stateIcon(r.current_state, r.enabled);
-    const state = shownState(r);
-    const condition = `${valueWords(r.metric, r.current_value, this.last)} (${r.operator} ${formatAmount(r.metric, r.threshold_value)})`;
-    // The state first: a narrow sidebar cuts the description from its end.
-    item.description = [state, condition, r.window_duration, scopeLabel(r.project_id)].filter(Boolean).join(' · ');
-    item.contextValue = ItemContext.alertRule(r.enabled, r.current_state);
-    item.tooltip = ruleTooltip(r, this.last);
-    if (this.keptHere)
-      item.tooltip.appendMarkdown(
-        `\n\n${vscode.l10n.t('As the platform answered when it was last created or saved here; whether it fires comes from the current alerts.')}`,
-      );
-    item.accessibilityInformation = {
-      label: vscode.l10n.t('Alert rule {0}, {1}, {2}', r.name, state, item.description),
-    };
-    return item;
-  }
-
-  /** The details of the hover, one line each, so a keyboard reaches them too. */
-  override getChildren(): Promise<TreeNode[]> {
-    return detailNodes(this, ruleDetails(this.rule, this.last));
-  }
-}
-
-type Detail = [key: string, label: string, text: string, icon: string];
+export type Detail = [key: string, label: string, text: string, icon: string];
 
 /** Lines of details as child rows: what a hover says, reachable by keyboard. */
-function detailNodes(parent: TreeNode, details: readonly Detail[]): Promise<TreeNode[]> {
+export function detailNodes(parent: TreeNode, details: readonly Detail[]): Promise<TreeNode[]> {
   return Promise.resolve(details.map(([key, label, text, icon]) => new InfoNode(parent, key, label, icon, text)));
 }
 
-function currentValueText(r: AlertRule, last: LastValue | undefined): string {
-  if (r.current_value !== null) return formatAmount(r.metric, r.current_value);
-  return last
-    ? vscode.l10n.t(
-        'the platform has no value for the current window; last {0} at {1}',
-        formatAmount(r.metric, last.value),
-        when(last.at).exact,
-      )
-    : vscode.l10n.t('the platform has no value for it yet');
-}
-
-function timeText(iso: string | null | undefined): string {
+export function timeText(iso: string | null | undefined): string {
   return iso ? `${when(iso).exact} (${when(iso).relative})` : vscode.l10n.t('never');
 }
 
-function ruleDetails(r: AlertRule, last: LastValue | undefined): Detail[] {
-  return [
-    [
-      'condition',
-      vscode.l10n.t('Fires when'),
-      vscode.l10n.t(
-        '{0} is {1} {2} over {3}',
-        metricLabel(r.metric),
-        operatorWords(r.operator),
-        formatAmount(r.metric, r.threshold_value),
-        windowWords(r.window_duration),
-      ),
-      'bell',
-    ],
-    ['value', vscode.l10n.t('Current value'), currentValueText(r, last), 'pulse'],
-    ['state', vscode.l10n.t('State'), r.enabled ? stateLabel(r.current_state) : vscode.l10n.t('Disabled'), 'circle'],
-    [
-      'scope',
-      vscode.l10n.t('Scope'),
-      r.project_id === null ? vscode.l10n.t('account-wide (every project)') : r.project_id,
-      'project',
-    ],
-    ['since', vscode.l10n.t('In this state since'), timeText(r.since), 'history'],
-    ['evaluated', vscode.l10n.t('Last evaluated'), timeText(r.last_evaluated_at), 'clock'],
-    ['id', vscode.l10n.t('Rule id'), r.id, 'key'],
-  ];
+/** The row of docs/api-assumptions.md behind a list the platform does not have, from the failed read. */
+function rowOf(reason: unknown): string {
+  const row = (reason as { assumption?: { row?: string } } | undefined)?.assumption?.row;
+  return row ? row.replace(/[.\s]+$/, '') : '';
 }
 
-function ruleTooltip(r: AlertRule, last: LastValue | undefined): vscode.MarkdownString {
-  const t = new vscode.MarkdownString();
-  t.appendMarkdown(`**${md(r.name)}** · ${r.enabled ? stateLabel(r.current_state) : vscode.l10n.t('Disabled')}\n\n`);
-  t.appendMarkdown(
-    `${vscode.l10n.t('Fires when {0} is {1} {2} over {3}', md(metricLabel(r.metric)), operatorWords(r.operator), md(formatAmount(r.metric, r.threshold_value)), windowWords(r.window_duration))}\n\n`,
-  );
-  t.appendMarkdown(`${md(metricExplained(r.metric))}\n\n`);
-  t.appendMarkdown(`${vscode.l10n.t('Current value')}: ${md(currentValueText(r, last))}\n\n`);
-  t.appendMarkdown(
-    `${vscode.l10n.t('Scope')}: ${r.project_id === null ? vscode.l10n.t('account-wide (every project)') : `${vscode.l10n.t('project')} \`${r.project_id}\``}\n\n`,
-  );
-  t.appendMarkdown(`${vscode.l10n.t('Rule id')}: \`${r.id}\`\n\n`);
-  const times: Array<[string, string | null]> = [
-    [vscode.l10n.t('In this state since'), r.since],
-    [vscode.l10n.t('Last evaluated'), r.last_evaluated_at],
-    [vscode.l10n.t('Created'), r.created_at ?? null],
-    [vscode.l10n.t('Updated'), r.updated_at ?? null],
+export function whyNotListed(what: 'rules' | 'endpoints', reason: unknown): string {
+  const row = rowOf(reason);
+  const text =
+    what === 'rules'
+      ? vscode.l10n.t('This platform does not list alert rules: the rules created, saved or added by id here are shown')
+      : vscode.l10n.t(
+          'This platform does not list webhook endpoints: the endpoints created or added by id here are shown',
+        );
+  return row ? `${text} (${vscode.l10n.t('assumption: row "{0}"', row)})` : text;
+}
+
+/** The rows that head a group the platform does not list: why, and the button that adds one by its id. */
+export function notListedRows(parent: TreeNode, what: 'rules' | 'endpoints', reason: unknown): TreeNode[] {
+  const title =
+    what === 'rules' ? vscode.l10n.t('Add Alert Rule by Id…') : vscode.l10n.t('Add Webhook Endpoint by Id…');
+  return [
+    new InfoNode(parent, 'why', whyNotListed(what, reason), 'info'),
+    new ActionNode(parent, 'add', title, 'add', {
+      command: what === 'rules' ? Command.addAlertRuleById : Command.addWebhookEndpointById,
+      title,
+    }),
   ];
-  t.appendMarkdown(times.map(([label, iso]) => `${label}: ${timeText(iso)}`).join('  \n'));
-  return t;
 }
 
 /** The rules firing now (GET /v1/alerts), loaded when expanded. */
@@ -335,101 +182,6 @@ export class CurrentAlertNode extends TreeNode {
       ['since', vscode.l10n.t('Firing since'), timeText(a.triggered_at), 'history'],
       ['evaluated', vscode.l10n.t('Last evaluated'), timeText(a.last_evaluated_at), 'clock'],
       ['id', vscode.l10n.t('Rule id'), a.rule_id, 'key'],
-    ];
-    return detailNodes(this, details);
-  }
-}
-
-/** The account's webhook endpoints, loaded when expanded. */
-export class EndpointsGroupNode extends LoadingNode {
-  constructor(
-    readonly model: AlertsModel,
-    private readonly secrets: WebhookSecrets,
-    /** What to show where the platform does not list endpoints (the endpoints created or added here). */
-    private readonly whenNotListed?: (group: EndpointsGroupNode, reason: unknown) => Promise<TreeNode[]>,
-  ) {
-    super(undefined);
-  }
-
-  get id(): string {
-    return 'alerts/endpoints';
-  }
-
-  getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(vscode.l10n.t('Webhook Endpoints'), vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon('radio-tower');
-    item.tooltip = vscode.l10n.t('Addresses that receive signed notifications when a rule fires or resolves');
-    item.contextValue = ItemContext.webhookEndpoints();
-    return item;
-  }
-
-  protected async loadChildren(): Promise<TreeNode[]> {
-    try {
-      const endpoints = await this.model.endpoints.get();
-      if (endpoints.length === 0) return [new InfoNode(this, 'none', vscode.l10n.t('No webhook endpoints yet'))];
-      const stored = await Promise.all(endpoints.map((e) => this.secrets.has(this.model.source.profileId, e.id)));
-      return endpoints.map((e, i) => new EndpointNode(this, e, stored[i]!));
-    } catch (err) {
-      if (!this.whenNotListed || !listIsMissing(err)) return [new AlertsErrorNode(this, err)];
-      return this.whenNotListed(this, err);
-    }
-  }
-}
-
-export class EndpointNode extends TreeNode {
-  constructor(
-    parent: TreeNode,
-    readonly endpoint: EndpointRecord,
-    readonly secretStored: boolean,
-    /** Shown from the platform's answer when it was created here (it does not list endpoints). */
-    readonly keptHere = false,
-  ) {
-    super(parent);
-  }
-
-  get id(): string {
-    return `alerts/endpoints/${this.endpoint.id}`;
-  }
-
-  getTreeItem(): vscode.TreeItem {
-    const e = this.endpoint;
-    const item = new vscode.TreeItem(e.name, vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon(this.secretStored ? 'workspace-trusted' : 'radio-tower');
-    item.description = e.event_types.join(', ');
-    item.contextValue = ItemContext.webhookEndpoint(this.secretStored);
-    const t = new vscode.MarkdownString();
-    t.appendMarkdown(`**${md(e.name)}**\n\n`);
-    t.appendMarkdown(`${vscode.l10n.t('URL')}: \`${e.url.replace(/`/g, '')}\`\n\n`);
-    t.appendMarkdown(`${vscode.l10n.t('Events')}: ${e.event_types.map((x) => `\`${x}\``).join(', ')}\n\n`);
-    t.appendMarkdown(`${vscode.l10n.t('Endpoint id')}: \`${e.id}\`\n\n`);
-    t.appendMarkdown(
-      this.secretStored
-        ? vscode.l10n.t("Its signing secret is kept in this editor's secret storage, for signature checks.")
-        : vscode.l10n.t('Its signing secret is not kept here.'),
-    );
-    t.appendMarkdown('\n\n');
-    t.appendMarkdown(
-      `${vscode.l10n.t('Created')}: ${timeText(e.created_at)}  \n${vscode.l10n.t('Updated')}: ${timeText(e.updated_at)}`,
-    );
-    if (this.keptHere)
-      t.appendMarkdown(`\n\n${vscode.l10n.t('As the platform answered when it was created or saved here.')}`);
-    item.tooltip = t;
-    return item;
-  }
-  override getChildren(): Promise<TreeNode[]> {
-    const e = this.endpoint;
-    const details: Detail[] = [
-      ['url', vscode.l10n.t('URL'), e.url, 'link'],
-      ['events', vscode.l10n.t('Events'), e.event_types.join(', '), 'bell'],
-      [
-        'secret',
-        vscode.l10n.t('Signing secret'),
-        this.secretStored ? vscode.l10n.t('kept here for signature checks') : vscode.l10n.t('not kept here'),
-        this.secretStored ? 'workspace-trusted' : 'circle-slash',
-      ],
-      ['id', vscode.l10n.t('Endpoint id'), e.id, 'key'],
     ];
     return detailNodes(this, details);
   }

@@ -3,23 +3,13 @@ import type { AlertRule, CurrentAlert } from '../../../contract/alerts';
 import { Disposable, MutableDisposable } from '../../../core/disposable';
 import { Emitter } from '../../../core/event';
 import { platformContract } from '../../model/platformClients';
-import type { AlertsModel } from '../../model/alertsModel';
+import type { AlertsModel, Known } from '../../model/alertsModel';
 import type { ProfileModels } from '../../model/profileModels';
 import { NodeTreeProvider } from '../treeProvider';
 import type { TreeNode } from '../treeNode';
-import {
-  AlertsErrorNode,
-  CurrentAlertNode,
-  CurrentAlertsGroupNode,
-  EndpointNode,
-  EndpointsGroupNode,
-  type LastValue,
-  RuleNode,
-  listIsMissing,
-  RulesGroupNode,
-} from './alertNodes';
-import { KnownRulesGroupNode, knownEndpointNodes, TypedEndpointNode, TypedRuleNode } from './knownNodes';
-import type { RememberedAlerts } from './rememberedAlerts';
+import { AlertsErrorNode, CurrentAlertNode, CurrentAlertsGroupNode, type LastValue } from './alertNodes';
+import { EndpointNode, EndpointsGroupNode } from './endpointNodes';
+import { RuleNode, RulesGroupNode } from './ruleNodes';
 import type { WebhookSecrets } from '../../connection/webhookSecrets';
 import { ContextKey, View } from '../../ids';
 import { type ViewProblem, viewProblemOf } from '../viewProblem';
@@ -42,7 +32,7 @@ export class AlertsTree extends Disposable {
   private shown: AlertsModel | undefined;
   private readonly watching = this.register(new MutableDisposable());
   /** The rules group as last loaded: the platform's list, or the rules known here where it has none. */
-  private rulesGroup: RulesGroupNode | KnownRulesGroupNode | undefined;
+  private rulesGroup: RulesGroupNode | undefined;
   private currentGroup: CurrentAlertsGroupNode | undefined;
   private endpointsGroup: EndpointsGroupNode | undefined;
   private readonly _onDidFail = this.register(new Emitter<string>());
@@ -54,9 +44,7 @@ export class AlertsTree extends Disposable {
 
   constructor(
     private readonly models: ProfileModels<object>,
-    readonly secrets: WebhookSecrets,
-    /** Rules and endpoints created, saved or added by id here, per profile. */
-    readonly remembered: RememberedAlerts,
+    private readonly secrets: WebhookSecrets,
   ) {
     super();
     this.provider = this.register(new NodeTreeProvider(() => this.roots()));
@@ -65,16 +53,18 @@ export class AlertsTree extends Disposable {
     );
     // Another profile: forget what was shown; VS Code asks again only if the view is showing.
     this.register(models.onDidChange(() => this.forget()));
+    // Whether an endpoint's signing secret is kept here shows beside it: a local fact, shown again without asking.
+    this.register(
+      secrets.onDidChange(({ profileId }) => {
+        if (this.endpointsGroup && profileId === this.model()?.source.profileId)
+          this.provider.refresh(this.endpointsGroup);
+      }),
+    );
   }
 
   /** What the view shows: the alerts model of the active profile. */
-  model(): AlertsModel | undefined {
+  private model(): AlertsModel | undefined {
     return this.models.active()?.alerts;
-  }
-
-  /** How many rules the view knows the account has, when they are loaded for the active profile. */
-  knownRuleCount(): number | undefined {
-    return this.model()?.rules.peek()?.length;
   }
 
   /** Reloads everything; resolves with the top-level nodes as loaded. */
@@ -118,14 +108,8 @@ export class AlertsTree extends Disposable {
   /** Reloads what a node shows; resolves with the node's children (or the top level) as loaded. */
   async refreshNode(node: TreeNode | undefined): Promise<TreeNode[]> {
     const target = node instanceof AlertsErrorNode ? node.parent : node;
-    if (target instanceof EndpointsGroupNode || target instanceof EndpointNode || target instanceof TypedEndpointNode)
-      return this.refreshEndpoints();
-    if (
-      target instanceof RulesGroupNode ||
-      target instanceof KnownRulesGroupNode ||
-      target instanceof RuleNode ||
-      target instanceof TypedRuleNode
-    ) {
+    if (target instanceof EndpointsGroupNode || target instanceof EndpointNode) return this.refreshEndpoints();
+    if (target instanceof RulesGroupNode || target instanceof RuleNode) {
       await this.refreshRules();
       return this.rulesGroup?.getChildren() ?? [];
     }
@@ -142,7 +126,7 @@ export class AlertsTree extends Disposable {
     this.shown = model;
     this.watching.value = model.onDidChange((part) => {
       // Without a rule list, the current alerts are what the rules group and the badge show as firing.
-      if (part === 'rules' || (part === 'currentAlerts' && this.rulesGroup instanceof KnownRulesGroupNode))
+      if (part === 'rules' || (part === 'currentAlerts' && this.rulesGroup?.rules.notListed !== undefined))
         this.provider.refresh();
       else if (part === 'currentAlerts' && this.currentGroup) this.provider.refresh(this.currentGroup);
       else if (part === 'endpoints' && this.endpointsGroup) this.provider.refresh(this.endpointsGroup);
@@ -157,37 +141,29 @@ export class AlertsTree extends Disposable {
       return [];
     }
     this.watch(model);
-    let rules: AlertRule[] | undefined;
-    let notListed: unknown;
+    let rules: Known<AlertRule>;
     try {
-      rules = await model.rules.get();
+      rules = await model.knownRules.get();
     } catch (err) {
-      // A platform without the rule list (an assumed endpoint) still has the current alerts and the writes.
-      if (!listIsMissing(err)) return this.failed(err);
-      notListed = err;
+      return this.failed(err);
     }
     if (this.currentGroup?.model !== model) this.currentGroup = new CurrentAlertsGroupNode(model);
-    if (this.endpointsGroup?.model !== model)
-      this.endpointsGroup = new EndpointsGroupNode(model, this.secrets, (group, reason) =>
-        this.knownEndpoints(group, model, reason),
-      );
+    if (this.endpointsGroup?.model !== model) this.endpointsGroup = new EndpointsGroupNode(model, this.secrets);
     const profile = model.source.profileId;
     // By rule and creation: a rule deleted and another made with its id start afresh.
     const key = (r: AlertRule): string => `${profile}/${r.id}/${r.created_at ?? ''}`;
     const lastValue = (r: AlertRule): LastValue | undefined => this.lastValues.get(key(r));
-    const keepValues = (list: readonly AlertRule[]): void => {
-      for (const r of list)
-        if (r.current_value !== null)
+    // Kept once per answer: a value the platform stops reporting is still shown, with its time.
+    if (this.rulesGroup?.rules !== rules)
+      for (const { record: r } of rules.items)
+        if (r && r.current_value !== null)
           this.lastValues.set(key(r), { value: r.current_value, at: r.last_evaluated_at ?? new Date().toISOString() });
-    };
+    const max = platformContract().alertsContract.ALERT_RULES_MAX;
     let firing: number | undefined;
     this.currentGroup.unreadable = undefined;
-    if (rules) {
-      if (!(this.rulesGroup instanceof RulesGroupNode) || this.rulesGroup.rules !== rules) {
-        keepValues(rules);
-        this.rulesGroup = new RulesGroupNode(rules, platformContract().alertsContract.ALERT_RULES_MAX, lastValue);
-      }
-      firing = rules.filter((r) => r.enabled && r.current_state === 'alert').length;
+    if (rules.notListed === undefined) {
+      if (this.rulesGroup?.rules !== rules) this.rulesGroup = new RulesGroupNode(rules, max, lastValue);
+      firing = rules.items.filter((r) => r.record?.enabled && r.record.current_state === 'alert').length;
     } else {
       // Without the list, the current alerts (which the spec shows) say what fires.
       let current: CurrentAlert[] | undefined;
@@ -197,13 +173,11 @@ export class AlertsTree extends Disposable {
       } catch (err) {
         this.currentGroup.unreadable = err instanceof Error ? err.message : String(err);
       }
-      const known = this.remembered.rules(profile);
-      keepValues(known.flatMap((r) => (r.record ? [r.record] : [])));
-      this.rulesGroup = new KnownRulesGroupNode(
-        known,
-        notListed,
-        current && new Map(current.map((a) => [a.rule_id, a])),
+      this.rulesGroup = new RulesGroupNode(
+        rules,
+        max,
         lastValue,
+        current && new Map(current.map((a) => [a.rule_id, a])),
       );
     }
     this.currentGroup.firing = firing ?? 0;
@@ -228,14 +202,6 @@ export class AlertsTree extends Disposable {
     this.setState('error', viewProblemOf(err));
     this.view.badge = undefined;
     return [];
-  }
-
-  /** The endpoints created or added here, where the platform does not list them. */
-  private async knownEndpoints(group: EndpointsGroupNode, model: AlertsModel, reason: unknown): Promise<TreeNode[]> {
-    const profile = model.source.profileId;
-    const known = this.remembered.endpoints(profile);
-    const stored = await Promise.all(known.map((e) => this.secrets.has(profile, e.id)));
-    return knownEndpointNodes(group, known, stored, reason);
   }
 
   /** What the view shows instead of alerts, and why. */

@@ -20,7 +20,7 @@ export const CHAT_ENVIRONMENT = 'sandbox';
 export async function chatHeader(
   profile: ConnectionProfile,
   agent: AgentRef | undefined,
-  clients: PlatformClients,
+  clients: Pick<PlatformClients, 'agents'>,
   signal?: AbortSignal,
   /** The agent's deployments that publish, promote and rollback returned here, for a platform that does not list them. */
   kept: readonly Deployment[] = [],
