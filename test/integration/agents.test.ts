@@ -11,6 +11,7 @@ import {
   type WorkbenchExports,
 } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
+import { until } from '../support/until';
 
 type Agent = { agentId: string; name: string };
 type Deployment = { id: string; environment: string; version: string; artifactVersion?: string; active?: boolean };
@@ -428,12 +429,15 @@ suite('Agents view and commands', () => {
     try {
       // The file watcher usually reports the new file; Refresh reads the workspace again in any case.
       await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
-      let description = '';
       // A loaded machine may take a while to report the file and paint the tree again.
-      for (let i = 0; i < 300 && !/checked out/.test(description); i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        description = (await mainBranch()).description;
-      }
+      const description = await until(
+        'main marked checked out',
+        async () => {
+          const now = (await mainBranch()).description;
+          return /checked out/.test(now) && now;
+        },
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
       assert.match(description, /default · checked out/);
       assert.match((await mainBranch()).item.contextValue ?? '', /checkedOut/);
     } finally {

@@ -10,6 +10,7 @@ import { call } from '../support/http';
 import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
 import { startReceiver } from '../support/webhookReceiver';
+import { until } from '../support/until';
 
 type Rule = {
   id: string;
@@ -767,11 +768,14 @@ suite('Alerts view and commands', () => {
       return readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
     })(dir).filter((f) => f.includes('Agent Workbench') || f.includes('agent-workbench'));
     // The log is written asynchronously: wait until the webhook requests of this suite are in it.
-    let text = '';
-    for (let i = 0; i < 100 && !/rotate-secret/.test(text); i++) {
-      text = files.map((f) => readFileSync(f, 'utf8')).join('\n');
-      if (!/rotate-secret/.test(text)) await new Promise((r) => setTimeout(r, 100));
-    }
+    const text = await until(
+      'the rotation of a secret in the log',
+      () => {
+        const all = files.map((f) => readFileSync(f, 'utf8')).join('\n');
+        return /rotate-secret/.test(all) && all;
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
     // Each line names the host the request went to: "POST 127.0.0.1:port/build/v1/webhook-endpoints".
     assert.match(text, /POST \S*\/v1\/webhook-endpoints/);
     assert.match(text, /rotate-secret/);

@@ -14,6 +14,7 @@ import {
   type WorkbenchExports,
 } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
+import { until } from '../support/until';
 
 /** Check Out writes an agent's branch into a folder as files, against the local platform. */
 suite('Check out into a workspace folder', () => {
@@ -83,8 +84,11 @@ suite('Check out into a workspace folder', () => {
     ] as const) {
       const doc = await vscode.workspace.openTextDocument(item.command!.arguments![0] as vscode.Uri);
       const text = await readFile(join(folder, file), 'utf8');
-      for (const until = Date.now() + 10_000; doc.getText() !== text && Date.now() < until;)
-        await new Promise((r) => setTimeout(r, 50));
+      await until(`the document of ${file} to hold the file's text`, () => doc.getText() === text, {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+        detail: () => doc.getText(),
+      }).catch(() => undefined);
       assert.equal(doc.getText(), text, file);
     }
   });

@@ -202,12 +202,19 @@ suite('Runtime tools', () => {
       await fault('/v1/outbound-calling', 500);
       let retry = false;
       answer(['+442071838750', '', 'TLS/SRTP'], (s) => (s.kind === 'error' && retry ? 'Retry' : undefined));
+      const since = await admin.lastRequestSeq();
       assert.equal(await exec<Placed>('placeTestCall'), undefined);
       const error = ui.shown.find((s) => s.kind === 'error')!;
       assert.match(error.message, /the call could not be placed/);
       assert.ok(error.items.includes('Retry'));
-      await new Promise((r) => setTimeout(r, 300));
-      assert.deepEqual(await calls(), [], 'not retried by itself');
+      // What the editor sent reached the platform before a marker request sent now: the one refused call.
+      const placing = (await admin.sentBeforeMarker(since)).filter((r) => r.path.endsWith('/outbound-calling'));
+      assert.deepEqual(
+        placing.map((r) => r.method),
+        ['POST'],
+        'not retried by itself',
+      );
+      assert.deepEqual(await calls(), [], 'nothing placed');
 
       await fault('/v1/outbound-calling', 500);
       retry = true;
