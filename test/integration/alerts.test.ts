@@ -5,12 +5,13 @@ import * as vscode from 'vscode';
 import { verifyWebhookSignature } from '../../src/contract/alerts';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
 import { type AlertsNode, alertsRoots, group, groupChildren, rows, webhookHeaders } from '../support/editor/alertsView';
-import { BACK, type ScriptedPrompts, scriptedPrompts, typedThenBack } from '../support/editor/prompts';
+import { BACK, type ScriptedPrompts, typedThenBack } from '../support/editor/prompts';
 import { call } from '../support/http';
-import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
+import { type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
 import { startReceiver } from '../support/webhookReceiver';
 import { until } from '../support/until';
+import { editorSuite } from '../support/editor/suite';
 
 type Rule = {
   id: string;
@@ -68,21 +69,8 @@ suite('Alerts view and commands', () => {
     });
   const evaluate = () => admin.evaluateAlerts();
 
-  suiteSetup(async () => {
-    api = await activateExtension();
-    urls = (await exec<LocalPlatformUrls>('startLocalPlatform'))!;
-    admin = new LocalAdmin(urls.admin);
-    await exec('switchProfile', 'local');
-    ui = scriptedPrompts(api);
-  });
-
-  suiteTeardown(() => ui.dispose());
-
-  setup(async () => {
-    await reset('base');
-    ui.shown.length = 0;
-    ui.setAnswer(() => undefined);
-  });
+  const editor = editorSuite();
+  suiteSetup(() => ({ api, urls, admin, ui } = editor));
 
   test('shows firing alerts, rules with their state, value against threshold and unit, and endpoints with their events (demo data)', async () => {
     await reset('demo');
