@@ -70,7 +70,7 @@ const PARTS = [
     count: (o) => nodeTestSummary(o),
   },
   // Again, against a local platform that has only the spec's endpoints and event names: tests that need one of
-  // our assumptions are skipped by name (`assumed(...)` in test/unit/support/localPlatform.ts).
+  // our assumptions are skipped by name (`assumed(...)` in test/support/localPlatform.ts).
   {
     name: 'unit (spec-only)',
     cmd: node,
