@@ -62,7 +62,7 @@ suite('Runtime features reach the agent they were opened for', function () {
   /** Paths the runtime base was asked since `since`. */
   const runtimePaths = async (since: number, path: string) =>
     (await admin.requests({ base: 'runtime', path, since })).map((r) => r.path);
-  const lastSeq = async () => (await admin.requests()).at(-1)?.seq ?? 0;
+  const lastSeq = () => admin.lastRequestSeq();
 
   test("Open Conversations on Bella Tavola Bookings under the Local profile asks nothing and lists Bella Tavola's conversations, not Support Desk's", async () => {
     const since = await lastSeq();
