@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { type ScriptedPrompts } from '../support/editor/prompts';
+import type { ScriptedPrompts } from '../support/editor/prompts';
 import { call } from '../support/http';
 import { child, type LocalPlatformUrls, treeItems, type WorkbenchExports } from '../support/editor/extension';
-import { type LocalAdmin } from '../support/localAdmin';
+import type { LocalAdmin } from '../support/localAdmin';
 import { until } from '../support/until';
 import { editorSuite } from '../support/editor/suite';
 

@@ -7,7 +7,7 @@ import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../.
 import { type AlertsNode, alertsRoots, group, groupChildren, rows, webhookHeaders } from '../support/editor/alertsView';
 import { BACK, type ScriptedPrompts, typedThenBack } from '../support/editor/prompts';
 import { call } from '../support/http';
-import { type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
+import type { LocalPlatformUrls, WorkbenchExports } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
 import { startReceiver } from '../support/webhookReceiver';
 import { until } from '../support/until';

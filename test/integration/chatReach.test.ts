@@ -6,8 +6,8 @@ import type { ChatHeader } from '../../src/protocol/chat';
 import { checkOutSupportMain, shownFolder, waitForEditor } from '../support/editor/agentFolders';
 import { answers, type ChatPanelHandle } from '../support/editor/chatPanel';
 import { agentNodeNamed } from '../support/editor/agentsView';
-import { type WorkbenchExports } from '../support/editor/extension';
-import { type ScriptedPrompts, type Shown } from '../support/editor/prompts';
+import type { WorkbenchExports } from '../support/editor/extension';
+import type { ScriptedPrompts, Shown } from '../support/editor/prompts';
 import { until } from '../support/until';
 import { editorSuite } from '../support/editor/suite';
 

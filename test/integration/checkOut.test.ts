@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { type ScriptedPrompts } from '../support/editor/prompts';
+import type { ScriptedPrompts } from '../support/editor/prompts';
 import { call } from '../support/http';
 import { child, type LocalPlatformUrls, treeItems, type WorkbenchExports } from '../support/editor/extension';
 import { until } from '../support/until';

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ProbeResult } from '../../src/client/probe';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
 import { until } from '../support/until';
-import { type ScriptedPrompts, type Shown } from '../support/editor/prompts';
+import type { ScriptedPrompts, Shown } from '../support/editor/prompts';
 import { type LocalPlatformUrls, treeItems, type WorkbenchExports } from '../support/editor/extension';
 import { editorSuite } from '../support/editor/suite';
 

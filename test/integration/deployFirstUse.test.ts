@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
 import { until } from '../support/until';
-import { type ScriptedPrompts, type Shown } from '../support/editor/prompts';
+import type { ScriptedPrompts, Shown } from '../support/editor/prompts';
 import { call } from '../support/http';
 import {
   child,

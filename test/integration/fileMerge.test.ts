@@ -3,9 +3,9 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PullReport } from '../../src/workspace/mirror';
-import { type ScriptedPrompts } from '../support/editor/prompts';
-import { type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
-import { type LocalAdmin } from '../support/localAdmin';
+import type { ScriptedPrompts } from '../support/editor/prompts';
+import type { LocalPlatformUrls, WorkbenchExports } from '../support/editor/extension';
+import type { LocalAdmin } from '../support/localAdmin';
 import { checkOutSupportMain, shownFolder, supportMainOnPlatform, waitForEditor } from '../support/editor/agentFolders';
 import { editorSuite } from '../support/editor/suite';
 

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import Mocha from 'mocha';
-import { type TestFailure, type TestResults, type TestRetry } from '../support/editor/results';
+import type { TestFailure, TestResults, TestRetry } from '../support/editor/results';
 
 // Every test/integration/*.test.ts and *.bench.ts, found by the bundler (esbuild.mjs), the secret scan last.
 // Suites are imported after mocha has set up its globals (`suite`, `test`), so their bodies register.

@@ -7,8 +7,8 @@ import type { ChatHeader } from '../../src/protocol/chat';
 import type { SavedTest } from '../../src/ui/testing/saveAsTest';
 import { shownFolder, waitForEditor } from '../support/editor/agentFolders';
 import { answers, type ChatPanelHandle } from '../support/editor/chatPanel';
-import { type WorkbenchExports } from '../support/editor/extension';
-import { type ScriptedPrompts, type Shown } from '../support/editor/prompts';
+import type { WorkbenchExports } from '../support/editor/extension';
+import type { ScriptedPrompts, Shown } from '../support/editor/prompts';
 import { until } from '../support/until';
 import { editorSuite } from '../support/editor/suite';
 

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { type ScriptedPrompts } from '../support/editor/prompts';
+import type { ScriptedPrompts } from '../support/editor/prompts';
 import { call } from '../support/http';
-import { type LocalPlatformUrls } from '../support/editor/extension';
+import type { LocalPlatformUrls } from '../support/editor/extension';
 import {} from '../support/localAdmin';
 import { editorSuite } from '../support/editor/suite';
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { type ScriptedPrompts } from '../support/editor/prompts';
+import type { ScriptedPrompts } from '../support/editor/prompts';
 import {} from '../support/localAdmin';
 import { until } from '../support/until';
 import { editorSuite } from '../support/editor/suite';

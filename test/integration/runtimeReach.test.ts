@@ -3,8 +3,8 @@ import * as vscode from 'vscode';
 import { DEMO_PROJECTS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
 import { agentNodeNamed } from '../support/editor/agentsView';
 import { type LocalPlatformUrls, type WorkbenchExports, otherPlatformProfile } from '../support/editor/extension';
-import { type ScriptedPrompts, type Shown } from '../support/editor/prompts';
-import { type LocalAdmin } from '../support/localAdmin';
+import type { ScriptedPrompts, Shown } from '../support/editor/prompts';
+import type { LocalAdmin } from '../support/localAdmin';
 import { until } from '../support/until';
 import { editorSuite } from '../support/editor/suite';
 

@@ -3,8 +3,8 @@ import * as vscode from 'vscode';
 import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
 import { BACK, type ScriptedPrompts, type Shown } from '../support/editor/prompts';
 import { call } from '../support/http';
-import { type LocalPlatformUrls } from '../support/editor/extension';
-import { type LocalAdmin } from '../support/localAdmin';
+import type { LocalPlatformUrls } from '../support/editor/extension';
+import type { LocalAdmin } from '../support/localAdmin';
 import { until } from '../support/until';
 import { editorSuite } from '../support/editor/suite';
 

@@ -3,9 +3,9 @@ import { readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PullReport, PushReport } from '../../src/workspace/mirror';
-import { type ScriptedPrompts } from '../support/editor/prompts';
+import type { ScriptedPrompts } from '../support/editor/prompts';
 import { type LocalPlatformUrls, type WorkbenchExports, otherPlatformProfile } from '../support/editor/extension';
-import { type LocalAdmin } from '../support/localAdmin';
+import type { LocalAdmin } from '../support/localAdmin';
 import {
   checkOutSupportMain,
   editAndSave,
