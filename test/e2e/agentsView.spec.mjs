@@ -10,6 +10,7 @@ import {
   showAgentWorkbench,
   step,
 } from '../support/browser/workbench.mjs';
+import { until } from '../support/until.ts';
 
 describe('Agent Workbench in the workbench', { timeout: 240_000 }, () => {
   let wb;
@@ -55,16 +56,15 @@ describe('Agent Workbench in the workbench', { timeout: 240_000 }, () => {
       const text = await notification(page, 'The local platform is running on').innerText();
       const origin = text.match(/http:\/\/127\.0\.0\.1:\d+/)[0];
       await runCommand(page, 'Agent Workbench: Stop Local Platform');
-      const deadline = Date.now() + 30_000;
-      let stopped = false;
-      while (!stopped && Date.now() < deadline) {
-        stopped = await fetch(`${origin}/_local/health`).then(
-          () => false,
-          () => true,
-        );
-        if (!stopped) await new Promise((r) => setTimeout(r, 250));
-      }
-      assert.ok(stopped, `${origin} still answers after Stop Local Platform`);
+      await until(
+        `${origin} to stop answering after Stop Local Platform`,
+        () =>
+          fetch(`${origin}/_local/health`).then(
+            () => false,
+            () => true,
+          ),
+        { timeoutMs: 30_000, intervalMs: 250 },
+      );
     });
   });
 });

@@ -11,6 +11,7 @@ import {
   step,
 } from '../support/browser/workbench.mjs';
 import { LocalAdmin } from '../support/localAdmin.ts';
+import { until } from '../support/until.ts';
 
 const HOSTILE = [
   '<script>top.pwned=1</script><img src=x onerror="top.pwned=2">',
@@ -48,12 +49,32 @@ describe('Chat playground in the workbench', { timeout: 300_000 }, () => {
       await page.keyboard.press('Enter');
       await chat().locator('.line.user', { hasText: 'What are your opening hours on Sunday?' }).waitFor();
       const answer = chat().locator('.line.agent').nth(1);
-      const seen = new Set();
       await answer.locator('.text').waitFor();
-      while ((await answer.getAttribute('class')).includes('streaming')) {
-        seen.add(await answer.locator('.text').innerText());
-        await page.waitForTimeout(40);
-      }
+      // The page itself keeps each text the answer shows, at every change of the conversation, until it is no
+      // longer streaming: every piece drawn is seen, however fast they come.
+      const seen = await answer.evaluate(
+        (first) =>
+          new Promise((resolve) => {
+            const texts = new Set();
+            const read = () => {
+              const line = first.ownerDocument.querySelectorAll('.line.agent')[1];
+              const text = line?.querySelector('.text');
+              if (text instanceof HTMLElement) texts.add(text.innerText);
+              if (line && !line.classList.contains('streaming')) {
+                observer.disconnect();
+                resolve([...texts]);
+              }
+            };
+            const observer = new MutationObserver(read);
+            observer.observe(first.ownerDocument.body, {
+              subtree: true,
+              childList: true,
+              characterData: true,
+              attributes: true,
+            });
+            read();
+          }),
+      );
       const final = await answer.locator('.text').innerText();
       const pieces = [...seen].filter((t) => t && t !== final);
       assert.ok(pieces.length >= 2, `the answer grew in pieces on screen (saw ${pieces.length} partial texts)`);
@@ -147,14 +168,18 @@ describe('Chat playground in the workbench', { timeout: 300_000 }, () => {
         );
       const scrollTop = () => conversation.evaluate((e) => e.scrollTop);
       /** The first reading of `measure` under 2 px within 5 s (the page draws what arrives a frame or more later), else the last. */
-      const settles = async (measure) => {
-        let value = await measure();
-        for (let i = 0; i < 50 && value >= 2; i++) {
-          await page.waitForTimeout(100);
-          value = await measure();
-        }
-        return value;
-      };
+      const settles = (measure) =>
+        until(
+          'the view to reach the end',
+          async () => {
+            const value = await measure();
+            return value < 2 && { value };
+          },
+          { timeoutMs: 5_000, intervalMs: 100 },
+        ).then(
+          (settled) => settled.value,
+          () => measure(),
+        );
       const send = async (text) => {
         await box.fill(text);
         await box.press('Enter');
@@ -178,11 +203,14 @@ describe('Chat playground in the workbench', { timeout: 300_000 }, () => {
       // The person scrolls back to read: new lines no longer move the view.
       await conversation.hover();
       await page.mouse.wheel(0, -100_000);
-      for (let i = 0; i < 50 && (await scrollTop()) > 0; i++) await page.waitForTimeout(100);
-      assert.equal(await scrollTop(), 0, 'scrolled to the start');
+      await until('scrolled to the start', async () => (await scrollTop()) === 0, {
+        timeoutMs: 5_000,
+        intervalMs: 100,
+      });
       await send('A line written while the person reads the start');
+      // A marker: one more line, drawn after the first and two frames on; a view that followed the first had moved.
+      await send('And a line after it');
       await belowView();
-      await page.waitForTimeout(300);
       assert.equal(await scrollTop(), 0, 'the view stays where the person put it');
 
       // Back at the end, it follows again.

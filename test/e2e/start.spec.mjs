@@ -2,15 +2,16 @@
 // prints the workbench address, and the workbench there shows the Agents view with the demo agents.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { cacheRoot } from '../../scripts/lib/hostPaths.mjs';
 import { stopProcessGroup } from '../../scripts/lib/processes.mjs';
 import { launchBrowser } from '../host/workbench.mjs';
 import { OUT, ROOT, showAgentWorkbench, step } from '../support/browser/workbench.mjs';
+import { until } from '../support/until.ts';
 
 /** Resolves with the first line of the process's output that matches `pattern`; rejects when it exits first. Collects all output. */
 function waitForLine(child, pattern, output) {
@@ -42,14 +43,15 @@ async function answers(origin) {
   );
 }
 
-/** Polls until `origin` no longer answers; false if it still does after `timeoutMs`. */
-async function goesAway(origin, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!(await answers(origin))) return true;
-    await delay(250);
-  }
-  return false;
+/** Waits until `origin` no longer answers; false if it still does after `timeoutMs`. */
+function goesAway(origin, timeoutMs) {
+  return until(`${origin} to stop answering`, async () => !(await answers(origin)), {
+    timeoutMs,
+    intervalMs: 250,
+  }).then(
+    () => true,
+    () => false,
+  );
 }
 
 describe('npm start on a fresh machine', { timeout: 240_000 }, () => {
@@ -106,9 +108,10 @@ describe('npm start on a fresh machine', { timeout: 240_000 }, () => {
   it('Ctrl-C stops everything it started: the workbench and the local platform no longer answer', async () => {
     assert.ok(platformOrigin && workbenchOrigin, 'npm start was running');
     await browser?.close().catch(() => {});
-    const exited = new Promise((resolveExit) => start.once('exit', resolveExit));
+    const exited = once(start, 'exit', { signal: AbortSignal.timeout(30_000) }).catch(() => {});
     process.kill(-start.pid, 'SIGINT'); // what a terminal sends to the whole foreground group on Ctrl-C
-    await Promise.race([exited, delay(30_000)]);
+    // Its exit, or after 30 s the check below, which names what still answers.
+    await exited;
     assert.ok(
       await goesAway(workbenchOrigin, 15_000),
       `the workbench at ${workbenchOrigin} still answers after Ctrl-C`,

@@ -1,16 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
+import type { ScriptedPrompts } from '../support/editor/prompts';
 import { call } from '../support/http';
-import {
-  activateExtension,
-  child,
-  type LocalPlatformUrls,
-  treeItems,
-  type WorkbenchExports,
-} from '../support/editor/extension';
-import { LocalAdmin } from '../support/localAdmin';
+import { child, type LocalPlatformUrls, treeItems, type WorkbenchExports } from '../support/editor/extension';
+import type { LocalAdmin } from '../support/localAdmin';
+import { until } from '../support/until';
+import { editorSuite } from '../support/editor/suite';
 
 type Agent = { agentId: string; name: string };
 type Deployment = { id: string; environment: string; version: string; artifactVersion?: string; active?: boolean };
@@ -33,22 +29,10 @@ suite('Agents view and commands', () => {
   const agentCount = async () =>
     (await agentsApi<{ agents: Agent[] }>('GET', '/v1/agents?limit=1000')).body.agents.length;
 
+  const editor = editorSuite({ reset: 'once' });
   suiteSetup(async () => {
-    api = await activateExtension();
-    const started = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-    urls = started;
-    admin = new LocalAdmin(urls.admin);
-    await admin.reset();
-    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+    ({ api, urls, admin, ui } = editor);
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
-    ui = scriptedPrompts(api);
-  });
-
-  suiteTeardown(() => ui.dispose());
-
-  setup(() => {
-    ui.shown.length = 0;
-    ui.setAnswer(() => undefined);
   });
 
   test('shows the agents of the workspace, and under an agent its branches (main first) and groups', async () => {
@@ -428,12 +412,15 @@ suite('Agents view and commands', () => {
     try {
       // The file watcher usually reports the new file; Refresh reads the workspace again in any case.
       await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
-      let description = '';
       // A loaded machine may take a while to report the file and paint the tree again.
-      for (let i = 0; i < 300 && !/checked out/.test(description); i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        description = (await mainBranch()).description;
-      }
+      const description = await until(
+        'main marked checked out',
+        async () => {
+          const now = (await mainBranch()).description;
+          return /checked out/.test(now) && now;
+        },
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
       assert.match(description, /default · checked out/);
       assert.match((await mainBranch()).item.contextValue ?? '', /checkedOut/);
     } finally {

@@ -5,11 +5,13 @@ import * as vscode from 'vscode';
 import { verifyWebhookSignature } from '../../src/contract/alerts';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
 import { type AlertsNode, alertsRoots, group, groupChildren, rows, webhookHeaders } from '../support/editor/alertsView';
-import { BACK, type ScriptedPrompts, scriptedPrompts, typedThenBack } from '../support/editor/prompts';
+import { BACK, type ScriptedPrompts, typedThenBack } from '../support/editor/prompts';
 import { call } from '../support/http';
-import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
+import type { LocalPlatformUrls, WorkbenchExports } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
 import { startReceiver } from '../support/webhookReceiver';
+import { until } from '../support/until';
+import { editorSuite } from '../support/editor/suite';
 
 type Rule = {
   id: string;
@@ -67,21 +69,8 @@ suite('Alerts view and commands', () => {
     });
   const evaluate = () => admin.evaluateAlerts();
 
-  suiteSetup(async () => {
-    api = await activateExtension();
-    urls = (await exec<LocalPlatformUrls>('startLocalPlatform'))!;
-    admin = new LocalAdmin(urls.admin);
-    await exec('switchProfile', 'local');
-    ui = scriptedPrompts(api);
-  });
-
-  suiteTeardown(() => ui.dispose());
-
-  setup(async () => {
-    await reset('base');
-    ui.shown.length = 0;
-    ui.setAnswer(() => undefined);
-  });
+  const editor = editorSuite();
+  suiteSetup(() => ({ api, urls, admin, ui } = editor));
 
   test('shows firing alerts, rules with their state, value against threshold and unit, and endpoints with their events (demo data)', async () => {
     await reset('demo');
@@ -767,11 +756,14 @@ suite('Alerts view and commands', () => {
       return readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
     })(dir).filter((f) => f.includes('Agent Workbench') || f.includes('agent-workbench'));
     // The log is written asynchronously: wait until the webhook requests of this suite are in it.
-    let text = '';
-    for (let i = 0; i < 100 && !/rotate-secret/.test(text); i++) {
-      text = files.map((f) => readFileSync(f, 'utf8')).join('\n');
-      if (!/rotate-secret/.test(text)) await new Promise((r) => setTimeout(r, 100));
-    }
+    const text = await until(
+      'the rotation of a secret in the log',
+      () => {
+        const all = files.map((f) => readFileSync(f, 'utf8')).join('\n');
+        return /rotate-secret/.test(all) && all;
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
     // Each line names the host the request went to: "POST 127.0.0.1:port/build/v1/webhook-endpoints".
     assert.match(text, /POST \S*\/v1\/webhook-endpoints/);
     assert.match(text, /rotate-secret/);

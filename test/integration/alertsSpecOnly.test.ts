@@ -3,15 +3,11 @@ import * as vscode from 'vscode';
 import type { ProbeResult } from '../../src/client/probe';
 import { LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
 import { type AlertsNode, alertsRoots, group, groupChildren, rows } from '../support/editor/alertsView';
-import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
+import type { ScriptedPrompts } from '../support/editor/prompts';
 import { call } from '../support/http';
-import {
-  activateExtension,
-  type LocalPlatformUrls,
-  treeItems,
-  type WorkbenchExports,
-} from '../support/editor/extension';
-import { LocalAdmin } from '../support/localAdmin';
+import { type LocalPlatformUrls, treeItems, type WorkbenchExports } from '../support/editor/extension';
+import type { LocalAdmin } from '../support/localAdmin';
+import { editorSuite } from '../support/editor/suite';
 
 type Rule = { id: string; name: string; enabled: boolean; threshold_value: number };
 type Check = { firing: unknown[]; badge: string | undefined; unreadable?: string };
@@ -45,25 +41,18 @@ suite('Alerts view against a platform with only the spec endpoints', () => {
       })
     ).body;
 
+  const editor = editorSuite();
   suiteSetup(async () => {
-    api = await activateExtension();
-    urls = (await exec<LocalPlatformUrls>('startLocalPlatform'))!;
-    admin = new LocalAdmin(urls.admin);
-    await exec('switchProfile', 'local');
-    ui = scriptedPrompts(api);
+    ({ api, urls, admin, ui } = editor);
     configured = (await admin.responses()).mode;
     await admin.setResponses('spec-only');
   });
 
   suiteTeardown(async () => {
     await admin.setResponses(configured as 'full');
-    ui.dispose();
   });
 
   setup(async () => {
-    await admin.reset('base');
-    ui.shown.length = 0;
-    ui.setAnswer(() => undefined);
     // What earlier tests kept here is taken off the view, so each test starts from none.
     for (const label of ['Alert Rules', 'Webhook Endpoints'])
       for (const r of await groupChildren(label))

@@ -6,10 +6,10 @@ import type { ChatHeader } from '../../src/protocol/chat';
 import { checkOutSupportMain, shownFolder, waitForEditor } from '../support/editor/agentFolders';
 import { answers, type ChatPanelHandle } from '../support/editor/chatPanel';
 import { agentNodeNamed } from '../support/editor/agentsView';
-import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
-import { scriptedPrompts, type ScriptedPrompts, type Shown } from '../support/editor/prompts';
-import { LocalAdmin } from '../support/localAdmin';
+import type { WorkbenchExports } from '../support/editor/extension';
+import type { ScriptedPrompts, Shown } from '../support/editor/prompts';
 import { until } from '../support/until';
+import { editorSuite } from '../support/editor/suite';
 
 type ChatWithHeader = ChatPanelHandle & { readonly header: ChatHeader | undefined };
 
@@ -22,25 +22,17 @@ type ChatWithHeader = ChatPanelHandle & { readonly header: ChatHeader | undefine
 suite('Chat reaches the agent it was opened for', function () {
   this.timeout(180_000);
   let api: WorkbenchExports;
-  let urls: LocalPlatformUrls;
-  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   const open: ChatWithHeader[] = [];
   const folders: string[] = [];
 
-  suiteSetup(async () => {
-    api = await activateExtension();
-    urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-    admin = new LocalAdmin(urls.admin);
-    ui = scriptedPrompts(api);
-  });
+  const editor = editorSuite({ seed: 'demo' });
+  suiteSetup(() => ({ api, ui } = editor));
 
+  // A test may leave another profile active.
   setup(async () => {
-    await admin.reset('demo');
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
-    ui.shown.length = 0;
-    ui.setAnswer(() => undefined);
   });
 
   teardown(async () => {
@@ -51,7 +43,6 @@ suite('Chat reaches the agent it was opened for', function () {
 
   suiteTeardown(async () => {
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
-    ui.dispose();
   });
 
   const agentNode = (name: string): Promise<unknown> => agentNodeNamed(api, name);

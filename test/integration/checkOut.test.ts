@@ -4,22 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
+import type { ScriptedPrompts } from '../support/editor/prompts';
 import { call } from '../support/http';
-import {
-  activateExtension,
-  child,
-  type LocalPlatformUrls,
-  treeItems,
-  type WorkbenchExports,
-} from '../support/editor/extension';
-import { LocalAdmin } from '../support/localAdmin';
+import { child, type LocalPlatformUrls, treeItems, type WorkbenchExports } from '../support/editor/extension';
+import { until } from '../support/until';
+import { editorSuite } from '../support/editor/suite';
 
 /** Check Out writes an agent's branch into a folder as files, against the local platform. */
 suite('Check out into a workspace folder', () => {
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
-  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   const folders: string[] = [];
   const newFolder = async () => {
@@ -28,24 +22,12 @@ suite('Check out into a workspace folder', () => {
     return join(dir, 'support-desk');
   };
 
-  suiteSetup(async () => {
-    api = await activateExtension();
-    urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-    admin = new LocalAdmin(urls.admin);
-    await admin.reset();
-    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
-    ui = scriptedPrompts(api);
-  });
+  const editor = editorSuite({ reset: 'once' });
+  suiteSetup(() => ({ api, urls, ui } = editor));
 
   suiteTeardown(async () => {
-    ui.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const dir of folders) await rm(dir, { recursive: true, force: true });
-  });
-
-  setup(() => {
-    ui.shown.length = 0;
-    ui.setAnswer(() => undefined);
   });
 
   test("writes agent.json, behavior.md and one file per topic, with the platform's behavior", async () => {
@@ -83,8 +65,11 @@ suite('Check out into a workspace folder', () => {
     ] as const) {
       const doc = await vscode.workspace.openTextDocument(item.command!.arguments![0] as vscode.Uri);
       const text = await readFile(join(folder, file), 'utf8');
-      for (const until = Date.now() + 10_000; doc.getText() !== text && Date.now() < until;)
-        await new Promise((r) => setTimeout(r, 50));
+      await until(`the document of ${file} to hold the file's text`, () => doc.getText() === text, {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+        detail: () => doc.getText(),
+      }).catch(() => undefined);
       assert.equal(doc.getText(), text, file);
     }
   });

@@ -5,20 +5,14 @@ import * as vscode from 'vscode';
 import type { ProbeResult } from '../../src/client/probe';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
 import { until } from '../support/until';
-import { type ScriptedPrompts, type Shown, scriptedPrompts } from '../support/editor/prompts';
-import {
-  activateExtension,
-  type LocalPlatformUrls,
-  treeItems,
-  type WorkbenchExports,
-} from '../support/editor/extension';
-import { LocalAdmin } from '../support/localAdmin';
+import type { ScriptedPrompts, Shown } from '../support/editor/prompts';
+import { type LocalPlatformUrls, treeItems, type WorkbenchExports } from '../support/editor/extension';
+import { editorSuite } from '../support/editor/suite';
 
 /** What a newcomer meets when connecting: each outcome is said, and each failure leads to its fix. */
 suite('First use: connecting, testing and switching', () => {
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
-  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   const added: string[] = [];
 
@@ -39,26 +33,14 @@ suite('First use: connecting, testing and switching', () => {
     return profile.id;
   }
 
-  suiteSetup(async () => {
-    api = await activateExtension();
-    ui = scriptedPrompts(api);
-    urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-    admin = new LocalAdmin(urls.admin);
-    await admin.reset();
-    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
-  });
+  const editor = editorSuite({ reset: 'once' });
+  suiteSetup(() => ({ api, urls, ui } = editor));
 
   suiteTeardown(async () => {
     ui.setAnswer((s) => (s.modal ? 'Remove' : undefined));
     for (const id of added) await vscode.commands.executeCommand('agentWorkbench.removeProfile', id);
     await vscode.commands.executeCommand('agentWorkbench.startLocalPlatform');
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
-    ui.dispose();
-  });
-
-  setup(() => {
-    ui.shown.length = 0;
-    ui.setAnswer(() => undefined);
   });
 
   test('Connect to a Platform offers the local platform, a new profile and the saved ones', async () => {

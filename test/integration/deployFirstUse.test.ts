@@ -4,17 +4,16 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
 import { until } from '../support/until';
-import { type ScriptedPrompts, type Shown, scriptedPrompts } from '../support/editor/prompts';
+import type { ScriptedPrompts, Shown } from '../support/editor/prompts';
 import { call } from '../support/http';
 import {
-  activateExtension,
   child,
   getExtension,
   type LocalPlatformUrls,
   treeItems,
   type WorkbenchExports,
 } from '../support/editor/extension';
-import { LocalAdmin } from '../support/localAdmin';
+import { editorSuite } from '../support/editor/suite';
 
 type Deployment = { id: string; environment: string; version: string; active?: boolean; createdBy: string };
 type ActionResult = { deployment: Deployment; testRunIds: string[] } | undefined;
@@ -23,7 +22,6 @@ type ActionResult = { deployment: Deployment; testRunIds: string[] } | undefined
 suite('First use: publishing, promoting and environments', () => {
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
-  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   let agentId: string;
   const agentsApi = <T>(method: string, path: string, body?: unknown) =>
@@ -50,14 +48,10 @@ suite('First use: publishing, promoting and environments', () => {
   const publish = (arg: unknown) =>
     vscode.commands.executeCommand<ActionResult>('agentWorkbench.publish', arg, { deploymentMessage: '' });
 
+  const editor = editorSuite({ reset: 'once' });
   suiteSetup(async () => {
-    api = await activateExtension();
-    urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-    admin = new LocalAdmin(urls.admin);
-    await admin.reset();
-    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+    ({ api, urls, ui } = editor);
     await vscode.commands.executeCommand('agentWorkbench.selectEnvironment', 'sandbox');
-    ui = scriptedPrompts(api);
     const created = await agentsApi<{ agentId: string }>('POST', '/v1/agents', {
       name: 'Billing Bot',
       description: 'Answers billing questions',

@@ -3,10 +3,11 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PullReport } from '../../src/workspace/mirror';
-import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
-import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
-import { LocalAdmin } from '../support/localAdmin';
+import type { ScriptedPrompts } from '../support/editor/prompts';
+import type { LocalPlatformUrls, WorkbenchExports } from '../support/editor/extension';
+import type { LocalAdmin } from '../support/localAdmin';
 import { checkOutSupportMain, shownFolder, supportMainOnPlatform, waitForEditor } from '../support/editor/agentFolders';
+import { editorSuite } from '../support/editor/suite';
 
 interface MergeTab {
   base: vscode.Uri;
@@ -51,16 +52,11 @@ suite('File merge of a conflict', function () {
     waitForEditor(api, what, read);
   const shown = (folder: string) => shownFolder(api, folder);
 
-  suiteSetup(async () => {
-    api = await activateExtension();
-    urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-    admin = new LocalAdmin(urls.admin);
-    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
-    ui = scriptedPrompts(api);
-  });
+  // The platform is reset below, once the editors of the last test are closed and its folders gone.
+  const editor = editorSuite({ reset: 'never' });
+  suiteSetup(() => ({ api, urls, admin, ui } = editor));
 
   suiteTeardown(async () => {
-    ui.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const dir of folders) await rm(dir, { recursive: true, force: true });
   });
@@ -69,8 +65,6 @@ suite('File merge of a conflict', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const dir of folders.splice(0)) await rm(dir, { recursive: true, force: true });
     await admin.reset();
-    ui.shown.length = 0;
-    ui.setAnswer(() => undefined);
   });
 
   /** A folder whose behavior's line was changed here one way and on the platform another (each a replacement). */

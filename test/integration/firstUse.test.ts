@@ -13,6 +13,7 @@ import {
   type WorkbenchExports,
 } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
+import { editorSuite } from '../support/editor/suite';
 
 interface Welcome {
   view: string;
@@ -55,18 +56,13 @@ const buttons = (w: Welcome | undefined) =>
 suite("First use: the views' states and their buttons", () => {
   let api: WorkbenchExports;
   let urls: LocalPlatformUrls;
-  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   let profileId: string;
   const state = (view: 'agents' | 'alerts') => api.testing!.viewState(view);
 
+  const editor = editorSuite({ reset: 'once' });
   suiteSetup(async () => {
-    api = await activateExtension();
-    ui = scriptedPrompts(api);
-    const started = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-    urls = started;
-    admin = new LocalAdmin(urls.admin);
-    await admin.reset();
+    ({ api, urls, ui } = editor);
     const profile = await vscode.commands.executeCommand<{ id: string }>('agentWorkbench.addProfile', {
       name: 'No keys yet',
       accountId: 'ACCOUNT-a1b2c3d',
@@ -83,12 +79,6 @@ suite("First use: the views' states and their buttons", () => {
     ui.setAnswer((s) => (s.modal && /^Remove the profile/.test(s.message) ? 'Remove' : undefined));
     await vscode.commands.executeCommand('agentWorkbench.removeProfile', profileId);
     await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
-    ui.dispose();
-  });
-
-  setup(() => {
-    ui.shown.length = 0;
-    ui.setAnswer(() => undefined);
   });
 
   test('a profile without keys shows why, with Set Credential, Test Connection and Show Log buttons (no message hides them)', async () => {

@@ -20,15 +20,14 @@ function handles(): Map<string, number> {
 
 /** Kinds with more handles now than before, waiting up to `ms` for closing sockets and ending processes. */
 async function handlesLeft(before: Map<string, number>, ms = 5000): Promise<string[]> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const now = handles();
-    const more = [...now]
+  const more = () =>
+    [...handles()]
       .filter(([kind, n]) => n > (before.get(kind) ?? 0))
       .map(([kind, n]) => `${kind}: ${before.get(kind) ?? 0} → ${n}`);
-    if (more.length === 0 || Date.now() > deadline) return more;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return until('no more handles than before', () => more().length === 0, { timeoutMs: ms, intervalMs: 100 }).then(
+    () => [],
+    () => more(),
+  );
 }
 
 const POLL_SETTING = 'agentWorkbench.alerts.pollIntervalSeconds';

@@ -7,10 +7,10 @@ import type { ChatHeader } from '../../src/protocol/chat';
 import type { SavedTest } from '../../src/ui/testing/saveAsTest';
 import { shownFolder, waitForEditor } from '../support/editor/agentFolders';
 import { answers, type ChatPanelHandle } from '../support/editor/chatPanel';
-import { activateExtension, type LocalPlatformUrls, type WorkbenchExports } from '../support/editor/extension';
-import { scriptedPrompts, type ScriptedPrompts, type Shown } from '../support/editor/prompts';
-import { LocalAdmin } from '../support/localAdmin';
+import type { WorkbenchExports } from '../support/editor/extension';
+import type { ScriptedPrompts, Shown } from '../support/editor/prompts';
 import { until } from '../support/until';
+import { editorSuite } from '../support/editor/suite';
 
 type Chat = ChatPanelHandle & { readonly header: ChatHeader | undefined; saveAsTest(): Promise<SavedTest | undefined> };
 
@@ -32,24 +32,18 @@ const exec = <T = unknown>(command: string, ...args: unknown[]) =>
 suite('One Local profile for the whole loop on every demo agent', function () {
   this.timeout(240_000);
   let api: WorkbenchExports;
-  let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   const folders: string[] = [];
   const chats: Chat[] = [];
 
+  const editor = editorSuite({ seed: 'demo', reset: 'once' });
   suiteSetup(async () => {
-    api = await activateExtension();
-    const urls = await exec<LocalPlatformUrls>('startLocalPlatform');
-    admin = new LocalAdmin(urls.admin);
-    await admin.reset('demo');
-    await exec('switchProfile', 'local');
+    ({ api, ui } = editor);
     await exec('refreshAgents');
-    ui = scriptedPrompts(api);
   });
 
   suiteTeardown(async () => {
     chats.forEach((c) => c.dispose());
-    ui.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const dir of folders) await rm(dir, { recursive: true, force: true });
   });

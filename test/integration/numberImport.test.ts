@@ -1,10 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
+import type { ScriptedPrompts } from '../support/editor/prompts';
 import { call } from '../support/http';
-import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
-import { LocalAdmin } from '../support/localAdmin';
+import type { LocalPlatformUrls } from '../support/editor/extension';
+import {} from '../support/localAdmin';
+import { editorSuite } from '../support/editor/suite';
 
 type Report = {
   imported: string[];
@@ -20,16 +21,11 @@ suite('Import Numbers report', () => {
     call<T>(method, `${urls.build}${path}`, { headers: { 'x-api-key': LOCAL_KEYS.agents }, body });
   const told = () => ui.shown.filter((s) => s.kind === 'warning' || s.kind === 'info').map((s) => s.message);
 
+  const editor = editorSuite({ reset: 'once' });
   suiteSetup(async () => {
-    const api = await activateExtension();
-    urls = (await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform'))!;
-    await new LocalAdmin(urls.admin).reset();
-    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+    ({ urls, ui } = editor);
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
-    ui = scriptedPrompts(api);
   });
-
-  suiteTeardown(() => ui.dispose());
 
   test('lists numbers given twice as such, and names the agent, project and environment that hold a number already', async () => {
     const holderNumber = '+14155550161';

@@ -71,22 +71,25 @@ async function useEveryPanel(urls: LocalPlatformUrls): Promise<void> {
   const receiver = await vscode.commands.executeCommand<{ url: string }>('agentWorkbench.startWebhookReceiver');
   assert.ok(receiver?.url, 'the webhook receiver listens');
   assert.equal((await fetch(receiver.url, { method: 'POST', body: '{}' })).status, 200);
-  for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 100))) {
+  await until('the delivery listed with its verdict', async () => {
     const listed = await vscode.commands.executeCommand<Array<{ delivery: { verdict: { checking?: boolean } } }>>(
       'agentWorkbench.refreshWebhookDeliveries',
     );
-    if (listed[0] && !listed[0].delivery.verdict.checking) break;
-    assert.ok(Date.now() - started < 20_000, 'the delivery is listed with its verdict');
-  }
+    return listed[0] && !listed[0].delivery.verdict.checking;
+  });
   await vscode.commands.executeCommand('agentWorkbench.clearWebhookDeliveries');
   await vscode.commands.executeCommand('agentWorkbench.stopWebhookReceiver');
 }
 
 /** What the tracker still lists, waiting a little for what closes asynchronously (a socket, a read under way). */
 async function leftAfter(tracking: { undisposed(): string[] }, ms = 5_000): Promise<string[]> {
-  const deadline = Date.now() + ms;
-  while (tracking.undisposed().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  return tracking.undisposed();
+  return until('nothing left undisposed', () => tracking.undisposed().length === 0, {
+    timeoutMs: ms,
+    intervalMs: 100,
+  }).then(
+    () => [],
+    () => tracking.undisposed(),
+  );
 }
 
 suite('Lifecycle of the panels', () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateExtension } from '../support/editor/extension';
+import { until } from '../support/until';
 
 /** realtime/<config>.json is checked in the editor as it is typed, with the schema the extension ships. */
 suite('Real-time config files in the editor', () => {
@@ -25,13 +26,16 @@ suite('Real-time config files in the editor', () => {
     await writeFile(file, text);
     const uri = vscode.Uri.file(file);
     await vscode.window.showTextDocument(uri);
-    // The JSON language server reads the file and the schema on its own time: wait for its verdict.
-    const started = Date.now();
-    for (;;) {
-      const problems = vscode.languages.getDiagnostics(uri);
-      if (problems.length > 0 || Date.now() - started > 20_000) return problems;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // The JSON language server reads the file and the schema on its own time: wait for its verdict (each file
+    // these tests wait for has a problem).
+    return until(
+      'the JSON language server to show a problem',
+      () => {
+        const problems = vscode.languages.getDiagnostics(uri);
+        return problems.length > 0 && problems;
+      },
+      { intervalMs: 100 },
+    );
   };
 
   test('a variable set to null and a file that is not an object are shown as problems', async () => {

@@ -2,10 +2,10 @@ import * as assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
-import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
-import { LocalAdmin } from '../support/localAdmin';
+import type { ScriptedPrompts } from '../support/editor/prompts';
+import {} from '../support/localAdmin';
 import { until } from '../support/until';
+import { editorSuite } from '../support/editor/suite';
 
 /**
  * The config's own schema's problems, as the editor shows them (the JSON editor's are another source): under the
@@ -33,13 +33,10 @@ suite('Real-time config values checked against the config’s own schema (AGENT-
   let dir: string;
   let file: vscode.Uri;
 
+  const editor = editorSuite({ seed: 'demo', reset: 'once' });
   suiteSetup(async () => {
-    const api = await activateExtension();
-    const urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-    await new LocalAdmin(urls.admin).reset('demo');
-    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
+    ({ ui } = editor);
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
-    ui = scriptedPrompts(api);
     dir = await mkdtemp(join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'realtime-schema-'));
     const folder = join(dir, 'bella-tavola-bookings');
     const done = await vscode.commands.executeCommand<string>('agentWorkbench.checkOut', {
@@ -52,7 +49,6 @@ suite('Real-time config values checked against the config’s own schema (AGENT-
   });
 
   suiteTeardown(async () => {
-    ui.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await rm(dir, { recursive: true, force: true });
   });

@@ -2,15 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEMO_PROJECTS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
 import { agentNodeNamed } from '../support/editor/agentsView';
-import {
-  activateExtension,
-  type LocalPlatformUrls,
-  type WorkbenchExports,
-  otherPlatformProfile,
-} from '../support/editor/extension';
-import { scriptedPrompts, type ScriptedPrompts, type Shown } from '../support/editor/prompts';
-import { LocalAdmin } from '../support/localAdmin';
+import { type LocalPlatformUrls, type WorkbenchExports, otherPlatformProfile } from '../support/editor/extension';
+import type { ScriptedPrompts, Shown } from '../support/editor/prompts';
+import type { LocalAdmin } from '../support/localAdmin';
 import { until } from '../support/until';
+import { editorSuite } from '../support/editor/suite';
 
 const BELLA = DEMO_PROJECTS.restaurant;
 
@@ -32,19 +28,13 @@ suite('Runtime features reach the agent they were opened for', function () {
   let ui: ScriptedPrompts;
   const open: Array<{ dispose(): void }> = [];
 
-  suiteSetup(async () => {
-    api = await activateExtension();
-    urls = await exec<LocalPlatformUrls>('startLocalPlatform');
-    admin = new LocalAdmin(urls.admin);
-    ui = scriptedPrompts(api);
-  });
+  const editor = editorSuite({ seed: 'demo' });
+  suiteSetup(() => ({ api, urls, admin, ui } = editor));
 
+  // A test may leave another profile active.
   setup(async () => {
-    await admin.reset('demo');
     await exec('switchProfile', 'local');
     await exec('refreshAgents');
-    ui.shown.length = 0;
-    ui.setAnswer(() => undefined);
   });
 
   teardown(async () => {
@@ -54,7 +44,6 @@ suite('Runtime features reach the agent they were opened for', function () {
 
   suiteTeardown(async () => {
     await exec('switchProfile', 'local');
-    ui.dispose();
   });
 
   const agentNode = (name: string): Promise<unknown> => agentNodeNamed(api, name);
@@ -73,7 +62,7 @@ suite('Runtime features reach the agent they were opened for', function () {
   /** Paths the runtime base was asked since `since`. */
   const runtimePaths = async (since: number, path: string) =>
     (await admin.requests({ base: 'runtime', path, since })).map((r) => r.path);
-  const lastSeq = async () => (await admin.requests()).at(-1)?.seq ?? 0;
+  const lastSeq = () => admin.lastRequestSeq();
 
   test("Open Conversations on Bella Tavola Bookings under the Local profile asks nothing and lists Bella Tavola's conversations, not Support Desk's", async () => {
     const since = await lastSeq();

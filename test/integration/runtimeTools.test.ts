@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
-import { BACK, type ScriptedPrompts, scriptedPrompts, type Shown } from '../support/editor/prompts';
+import { BACK, type ScriptedPrompts, type Shown } from '../support/editor/prompts';
 import { call } from '../support/http';
-import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
-import { LocalAdmin } from '../support/localAdmin';
+import type { LocalPlatformUrls } from '../support/editor/extension';
+import type { LocalAdmin } from '../support/localAdmin';
 import { until } from '../support/until';
+import { editorSuite } from '../support/editor/suite';
 
 type Placed = { callSid: string; toNumber: string; encryption: string; metadata: Record<string, string> } | undefined;
 
@@ -42,21 +43,9 @@ suite('Runtime tools', () => {
       { timeoutMs: 10_000, intervalMs: 50 },
     ).then((r) => r.v);
 
-  suiteSetup(async () => {
-    const api = await activateExtension();
-    urls = (await exec<LocalPlatformUrls>('startLocalPlatform'))!;
-    admin = new LocalAdmin(urls.admin);
-    await exec('switchProfile', 'local');
-    ui = scriptedPrompts(api);
-  });
-
-  suiteTeardown(() => ui.dispose());
-
-  setup(async () => {
-    await admin.clearFaults();
-    await admin.reset();
-    ui.shown.length = 0;
-  });
+  // The platform's reset before each test clears its faults too.
+  const editor = editorSuite();
+  suiteSetup(() => ({ urls, admin, ui } = editor));
 
   suite('Place Test Call', () => {
     test('a national number with its country is sent in E.164 with its metadata and encryption; the call id is shown and copied', async () => {
@@ -202,12 +191,19 @@ suite('Runtime tools', () => {
       await fault('/v1/outbound-calling', 500);
       let retry = false;
       answer(['+442071838750', '', 'TLS/SRTP'], (s) => (s.kind === 'error' && retry ? 'Retry' : undefined));
+      const since = await admin.lastRequestSeq();
       assert.equal(await exec<Placed>('placeTestCall'), undefined);
       const error = ui.shown.find((s) => s.kind === 'error')!;
       assert.match(error.message, /the call could not be placed/);
       assert.ok(error.items.includes('Retry'));
-      await new Promise((r) => setTimeout(r, 300));
-      assert.deepEqual(await calls(), [], 'not retried by itself');
+      // What the editor sent reached the platform before a marker request sent now: the one refused call.
+      const placing = (await admin.sentBeforeMarker(since)).filter((r) => r.path.endsWith('/outbound-calling'));
+      assert.deepEqual(
+        placing.map((r) => r.method),
+        ['POST'],
+        'not retried by itself',
+      );
+      assert.deepEqual(await calls(), [], 'nothing placed');
 
       await fault('/v1/outbound-calling', 500);
       retry = true;

@@ -3,14 +3,9 @@ import { readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PullReport, PushReport } from '../../src/workspace/mirror';
-import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
-import {
-  activateExtension,
-  type LocalPlatformUrls,
-  type WorkbenchExports,
-  otherPlatformProfile,
-} from '../support/editor/extension';
-import { LocalAdmin } from '../support/localAdmin';
+import type { ScriptedPrompts } from '../support/editor/prompts';
+import { type LocalPlatformUrls, type WorkbenchExports, otherPlatformProfile } from '../support/editor/extension';
+import type { LocalAdmin } from '../support/localAdmin';
 import {
   checkOutSupportMain,
   editAndSave,
@@ -19,6 +14,7 @@ import {
   waitForEditor,
 } from '../support/editor/agentFolders';
 import type { BranchEditRequest } from '../../src/localPlatform/adminApi';
+import { editorSuite } from '../support/editor/suite';
 
 /**
  * The Source Control provider of checked-out agent folders, against the local platform: edits listed
@@ -44,16 +40,11 @@ suite('Source control of agent folders', function () {
 
   const checkOut = () => checkOutSupportMain(api, ui, folders, 'desk');
 
-  suiteSetup(async () => {
-    api = await activateExtension();
-    urls = await vscode.commands.executeCommand<LocalPlatformUrls>('agentWorkbench.startLocalPlatform');
-    admin = new LocalAdmin(urls.admin);
-    await vscode.commands.executeCommand('agentWorkbench.switchProfile', 'local');
-    ui = scriptedPrompts(api);
-  });
+  // The platform is reset below, once the editors of the last test are closed and its folders gone.
+  const editor = editorSuite({ reset: 'never' });
+  suiteSetup(() => ({ api, urls, admin, ui } = editor));
 
   suiteTeardown(async () => {
-    ui.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const dir of folders) await rm(dir, { recursive: true, force: true });
   });
@@ -62,8 +53,6 @@ suite('Source control of agent folders', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const dir of folders.splice(0)) await rm(dir, { recursive: true, force: true });
     await admin.reset();
-    ui.shown.length = 0;
-    ui.setAnswer(() => undefined);
   });
 
   test('an edit is listed under Local Changes and counted in the status bar; Push sends it, and only it', async () => {

@@ -5,6 +5,7 @@ import { type ScriptedPrompts, scriptedPrompts, type Shown } from '../support/ed
 import { call } from '../support/http';
 import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
+import { until } from '../support/until';
 
 type Listed = Array<{
   delivery: {
@@ -68,14 +69,17 @@ suite('Webhook receiver and alerts watcher', () => {
     });
     await admin.evaluateAlerts();
 
-    /** The listed deliveries once `ok` holds of them (or after `ms`). */
+    /** The listed deliveries once `ok` holds of them (or after `ms`, for the assertions to say what was listed). */
     const listedWhen = async (ok: (l: Listed) => boolean, ms = 10_000): Promise<Listed> => {
-      let l = (await exec<Listed>('refreshWebhookDeliveries'))!;
-      for (const deadline = Date.now() + ms; !ok(l) && Date.now() < deadline;) {
-        await new Promise((r) => setTimeout(r, 50));
-        l = (await exec<Listed>('refreshWebhookDeliveries'))!;
-      }
-      return l;
+      const list = async () => (await exec<Listed>('refreshWebhookDeliveries')) ?? [];
+      return until(
+        'the deliveries listed',
+        async () => {
+          const l = await list();
+          return ok(l) && l;
+        },
+        { timeoutMs: ms, intervalMs: 50 },
+      ).catch(() => list());
     };
     const checked = (d: Listed[number] | undefined) => d !== undefined && !/^checking/.test(String(d.item.description));
     let listed = await listedWhen((l) => checked(l[0]));
@@ -208,12 +212,11 @@ suite('Webhook receiver and alerts watcher', () => {
   }
 
   /** What the person is shown, waited for without asking: only the watcher's own readings can show it. */
-  async function shownWithin(what: string, match: (s: Shown) => boolean, timeoutMs = 30_000): Promise<Shown> {
-    for (const deadline = Date.now() + timeoutMs; ;) {
-      const found = ui.shown.find(match);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`${what} was not shown; shown: ${JSON.stringify(ui.shown)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  function shownWithin(what: string, match: (s: Shown) => boolean, timeoutMs = 30_000): Promise<Shown> {
+    return until(`${what} shown`, () => ui.shown.find(match), {
+      timeoutMs,
+      intervalMs: 100,
+      detail: () => `shown: ${JSON.stringify(ui.shown)}`,
+    });
   }
 });

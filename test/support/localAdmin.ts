@@ -107,6 +107,27 @@ export class LocalAdmin {
     return this.send<RequestsReply>('GET', `/requests${search}`).then((r) => r.requests);
   }
 
+  /** The seq of the last request logged (0 before any): `since` for a later `requests()` or `sentBeforeMarker()`. */
+  async lastRequestSeq(): Promise<number> {
+    return (await this.requests()).at(-1)?.seq ?? 0;
+  }
+
+  /**
+   * The barrier of a "nothing else was sent" check: sends a marker request after the action (a GET no client sends,
+   * under the runtime base, answered 404; the platform logs a request before it answers it) and returns what was
+   * logged after `since` and before the marker. A check then reads everything that reached the platform first, and
+   * never waits a time.
+   */
+  async sentBeforeMarker(since = 0): Promise<RequestsReply['requests']> {
+    const name = `marker-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+    const origin = this.url.slice(0, -ADMIN_PREFIX.length);
+    await (await fetch(`${origin}/runtime/_test/${name}`)).text();
+    const logged = await this.requests({ since });
+    const marker = logged.find((r) => r.path.endsWith(`/${name}`));
+    if (!marker) throw new Error(`the marker request ${name} is not in the request log`);
+    return logged.filter((r) => r.seq < marker.seq);
+  }
+
   clearRequests(): Promise<OkReply> {
     return this.send('DELETE', '/requests');
   }

@@ -71,8 +71,8 @@ export async function conversationRequests(admin: LocalAdmin, since = 0): Promis
 }
 
 /** The seq of the newest request so far (what came after it is what an action asked). */
-export async function lastRequestSeq(admin: LocalAdmin): Promise<number> {
-  return (await admin.requests()).at(-1)?.seq ?? 0;
+export function lastRequestSeq(admin: LocalAdmin): Promise<number> {
+  return admin.lastRequestSeq();
 }
 
 /** Records a conversation on the local platform as given (any text, any number of turns); answers its id. */

@@ -4,7 +4,7 @@ import { SYSTEM_ERRORS } from '../../../src/contract/messaging';
 import { PlatformError } from '../../../src/client/errors';
 import { MessagingSession, SessionClosedError } from '../../../src/client/messagingSession';
 import { assumed, RESPONSES, useLocalPlatform } from '../../support/localPlatform';
-import { EventClient, socketUrl } from '../localPlatform/messagingSupport';
+import { EventClient, socketUrl } from '../../support/messaging';
 import {
   agentTexts,
   connections,

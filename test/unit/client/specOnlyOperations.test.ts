@@ -4,7 +4,7 @@ import { AgentsClient } from '../../../src/client/agents';
 import { AlertsClient } from '../../../src/client/alerts';
 import type { CreateAlertRuleRequest } from '../../../src/contract/alerts';
 import { localContext } from '../../support/localClient';
-import { validRule } from '../localPlatform/alertsKit';
+import { validRule } from '../../support/alerts';
 import { useLocalPlatform } from '../../support/localPlatform';
 
 // The Agents and Alerts writes the spec shows, done by the client alone against a platform that has only the

@@ -12,7 +12,7 @@ import { Platform } from '../../../src/localPlatform/platform';
 import { applySeed } from '../../../src/localPlatform/seed/seeds';
 import { call } from '../../support/http';
 import { useLocalPlatform } from '../../support/localPlatform';
-import { alerts, conversation, turn } from './alertsKit';
+import { alerts, conversation, turn } from '../../support/alerts';
 
 describe('Alerts demo data', () => {
   const t = useLocalPlatform({ seed: 'demo' });

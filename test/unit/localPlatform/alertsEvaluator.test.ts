@@ -12,7 +12,7 @@ import { LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
 import { startLocalPlatform } from '../../../src/localPlatform/server';
 import { call } from '../../support/http';
 import { useLocalPlatform } from '../../support/localPlatform';
-import { alerts, conversation, evaluate, turn, validRule } from './alertsKit';
+import { alerts, conversation, evaluate, turn, validRule } from '../../support/alerts';
 import { startReceiver } from '../../support/webhookReceiver';
 
 const MIN = 60_000;

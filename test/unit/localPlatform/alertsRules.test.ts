@@ -10,7 +10,7 @@ import {
 import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
 import { call } from '../../support/http';
 import { useLocalPlatform } from '../../support/localPlatform';
-import { alerts, validRule } from './alertsKit';
+import { alerts, validRule } from '../../support/alerts';
 
 interface ErrorBody {
   message: string;

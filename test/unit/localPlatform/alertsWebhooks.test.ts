@@ -12,7 +12,7 @@ import {
 import type { StoredDelivery } from '../../../src/localPlatform/alerts/model';
 import { call } from '../../support/http';
 import { useLocalPlatform } from '../../support/localPlatform';
-import { alerts, conversation, evaluate, validRule } from './alertsKit';
+import { alerts, conversation, evaluate, validRule } from '../../support/alerts';
 import { startReceiver } from '../../support/webhookReceiver';
 
 interface ErrorBody {

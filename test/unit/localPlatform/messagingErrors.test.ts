@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { SERVER_EVENT_TYPES, SYSTEM_ERRORS, type ServerEvent } from '../../../src/contract/messaging';
 import { call } from '../../support/http';
 import { useLocalPlatform } from '../../support/localPlatform';
-import { advanceClock, connect, type EventClient, injectFault, joined } from './messagingSupport';
+import { advanceClock, connect, type EventClient, injectFault, joined } from '../../support/messaging';
 
 /** The socket is still open and answering: a user message gets its echo. */
 async function stillAnswers(client: EventClient, after: ServerEvent): Promise<void> {

@@ -6,7 +6,7 @@ import { messagingOf } from '../../../src/localPlatform/messaging/store';
 import { LOCAL_CONNECTORS } from '../../../src/localPlatform/seed/credentials';
 import { call } from '../../support/http';
 import { useLocalPlatform } from '../../support/localPlatform';
-import { accessToken, advanceClock, injectFault } from './messagingSupport';
+import { accessToken, advanceClock, injectFault } from '../../support/messaging';
 
 describe('Messaging API over HTTP (spec: Endpoints > Messaging API, Errors > Messaging HTTP errors)', () => {
   const t = useLocalPlatform();

@@ -13,7 +13,7 @@ import {
   newSession,
   refusalOf,
   socketUrl,
-} from './messagingSupport';
+} from '../../support/messaging';
 
 describe('Messaging WebSocket (spec: Endpoints > Messaging API, Events > Messaging events, Messaging session states)', () => {
   const t = useLocalPlatform();

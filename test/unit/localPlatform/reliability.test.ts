@@ -9,7 +9,7 @@ import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../../src/localPlatform/seed/cr
 import { type LocalPlatform, startLocalPlatform } from '../../../src/localPlatform/server';
 import { call } from '../../support/http';
 import { useLocalPlatform } from '../../support/localPlatform';
-import { connect, EventClient, socketUrl } from './messagingSupport';
+import { connect, EventClient, socketUrl } from '../../support/messaging';
 
 const AGENTS = { 'x-api-key': LOCAL_KEYS.agents };
 const CHAT = { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': LOCAL_CONNECTORS.chatToken };

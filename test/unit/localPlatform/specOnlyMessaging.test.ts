@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { SERVER_EVENT_TYPES } from '../../../src/contract/messaging';
 import { SPEC_ONLY_BATCH_KEY, SPEC_ONLY_EVENT_NAMES } from '../../../src/localPlatform/specOnlyEvents';
 import { useLocalPlatform } from '../../support/localPlatform';
-import { connect } from './messagingSupport';
+import { connect } from '../../support/messaging';
 
 // The spec-only mode's WebSocket: no echo, other names for the events the spec does not name, another batch shape.
 

@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
-import type { AccessTokenReply, ServerEvent, SessionReply } from '../../../src/contract/messaging';
-import { LOCAL_CONNECTORS } from '../../../src/localPlatform/seed/credentials';
-import type { LocalPlatform } from '../../../src/localPlatform/server';
-import { call } from '../../support/http';
-import type { FaultRequest } from '../../../src/localPlatform/adminApi';
-import { LocalAdmin } from '../../support/localAdmin';
+import type { AccessTokenReply, ServerEvent, SessionReply } from '../../src/contract/messaging';
+import { LOCAL_CONNECTORS } from '../../src/localPlatform/seed/credentials';
+import type { LocalPlatform } from '../../src/localPlatform/server';
+import { call } from './http';
+import type { FaultRequest } from '../../src/localPlatform/adminApi';
+import { LocalAdmin } from './localAdmin';
 
 /** Longest a test waits for an event before failing (a guard, not a timing assertion). */
 const WAIT_MS = 5000;

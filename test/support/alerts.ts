@@ -1,9 +1,9 @@
-import type { LocalPlatform } from '../../../src/localPlatform/server';
-import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../../src/localPlatform/seed/credentials';
-import type { StoredConversation, StoredTurn } from '../../../src/localPlatform/state';
-import { call, type JsonResponse } from '../../support/http';
-import type { EvaluationReply } from '../../../src/localPlatform/adminApi';
-import { LocalAdmin } from '../../support/localAdmin';
+import type { LocalPlatform } from '../../src/localPlatform/server';
+import { LOCAL_ACCOUNT, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
+import type { StoredConversation, StoredTurn } from '../../src/localPlatform/state';
+import { call, type JsonResponse } from './http';
+import type { EvaluationReply } from '../../src/localPlatform/adminApi';
+import { LocalAdmin } from './localAdmin';
 
 /** A call to the Alerts API with the seeded Alerts key. */
 export function alerts<T = unknown>(
