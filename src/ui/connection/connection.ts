@@ -3,7 +3,7 @@ import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
 import type { Transport } from '../../client/transport';
 import { Disposable, MutableDisposable } from '../../core/disposable';
 import { Emitter } from '../../core/event';
-import { newTransport, PlatformClients } from '../model/platformClients';
+import { newTransport, PlatformClients, type UiClients } from '../model/platformClients';
 import type { LocalPlatformCredentials, LocalPlatformUrls } from '../../localPlatform/server';
 import type { LocalProjectCredentials } from '../../localPlatform/seed/credentials';
 import type { Log } from '../log';
@@ -54,16 +54,23 @@ export class Connection extends Disposable {
     void vscode.commands.executeCommand('setContext', ContextKey.connected, Boolean(profiles.active));
   }
 
-  /** The platform clients of the active profile, or undefined when none is chosen. */
-  get clients(): PlatformClients | undefined {
+  /**
+   * The platform clients of the active profile, or undefined when none is chosen. Agents are read and written through
+   * the profile's model (`ProfileModels`), which these clients serve.
+   */
+  get clients(): UiClients | undefined {
     const profile = this.profiles.active;
     if (!profile) return undefined;
-    if (this.cached?.profile.id !== profile.id) this.cached = this.clientsFor(profile);
+    if (this.cached?.profile.id !== profile.id) this.cached = this.makeClients(profile);
     return this.cached;
   }
 
   /** Clients of any profile (Test Connection of one that is not active), sharing the one transport. */
-  clientsFor(profile: ConnectionProfile): PlatformClients {
+  clientsFor(profile: ConnectionProfile): UiClients {
+    return this.makeClients(profile);
+  }
+
+  private makeClients(profile: ConnectionProfile): PlatformClients {
     return new PlatformClients(
       profile,
       (id) => this.vault.get(profile.id, id),

@@ -2,7 +2,9 @@ import type { Event } from '../../core/event';
 import type { AgentsSource } from './agentsSource';
 import { agentsSourceOf } from './clientAgentsSource';
 import { type AlertsSource, alertsSourceOf } from './alertsSource';
-import type { PlatformClients } from './platformClients';
+import { agentsClientOf } from './agentsClientOf';
+import type { UiClients } from './platformClients';
+import type { RememberedAgents } from './rememberedAgents';
 import { ProfileModels } from './profileModels';
 
 /** Makes the reads on their first use, so a model made for a new profile does not load the client bundle yet. */
@@ -13,20 +15,25 @@ function onFirstUse<T extends object>(make: () => T): () => T {
 
 /** The connection as the models see it: the active profile's platform clients, and when they change. */
 export interface ClientsOfConnection {
-  readonly clients: PlatformClients | undefined;
+  readonly clients: UiClients | undefined;
   readonly onDidChange: Event<void>;
 }
 
-/** The models of the live connection: the active profile's, read through its platform clients. */
-export function profileModelsOf(connection: ClientsOfConnection): ProfileModels<PlatformClients> {
-  return new ProfileModels<PlatformClients>({
+/**
+ * The models of the live connection: the active profile's, read and written through its platform clients; what is
+ * kept of agents for platforms that do not list them is in `kept` (the workspace's state).
+ */
+export function profileModelsOf(connection: ClientsOfConnection, kept?: RememberedAgents): ProfileModels<UiClients> {
+  return new ProfileModels<UiClients>({
+    ...(kept ? { kept } : {}),
+    agentsPlatform: (clients) => () => agentsClientOf(clients),
     active: () => {
       const clients = connection.clients;
       return clients ? { profileId: clients.profile.id, ctx: clients } : undefined;
     },
     onDidChangeActive: connection.onDidChange,
     agents: (clients): AgentsSource => {
-      const real = onFirstUse(() => agentsSourceOf(clients.agents));
+      const real = onFirstUse(() => agentsSourceOf(agentsClientOf(clients)));
       return {
         listAgents: (signal) => real().listAgents(signal),
         getAgent: (agentId) =>
