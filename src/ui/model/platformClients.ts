@@ -53,7 +53,7 @@ export function newTransport(onRequest: (entry: RequestLog) => void): Transport 
 
 /**
  * The platform clients as src/ui outside the model holds them: the agents family is reached through the profile's
- * `AgentsModel`, which makes every read it keeps and every write (dependency-cruiser's `ui-agents-through-model`
+ * `AgentsModel`, which makes every read it keeps and every write (dependency-cruiser's `ui-clients-through-model`
  * keeps src/client/agents.ts and `agentsClientOf` to src/ui/model/).
  */
 export type UiClients = Omit<PlatformClients, 'agents'>;
