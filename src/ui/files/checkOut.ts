@@ -1,3 +1,4 @@
+import { isMain } from '../model/agentsSource';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Branch } from '../../contract/agents';
@@ -62,7 +63,6 @@ export function registerCheckOutCommand(
       if (!found) throw new UserFacingError(vscode.l10n.t('The agent has no branch {0}.', given));
       return found;
     }
-    const isMain = (b: Branch): boolean => b.isDefault ?? b.name === 'main';
     const ordered = [...branches.filter(isMain), ...branches.filter((b) => !isMain(b))];
     if (ordered.length <= 1) return ordered[0];
     const pick = await prompts.pick(

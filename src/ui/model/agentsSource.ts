@@ -1,4 +1,5 @@
 import type { AgentsClient } from '../../client/agents';
+import { isMain } from '../../client/mainBranch';
 import type { Agent, Branch, Deployment, PhoneNumber, RealtimeConfig, Topic } from '../../contract/agents';
 
 /** What the Agents model reads from the platform. */
@@ -41,10 +42,7 @@ export type AgentsPlatform = Pick<
   | 'importPhoneNumbers'
 >;
 
-/** Whether a branch is the agent's main: as the platform marks it (`isDefault`), else by its name. */
-export function isMain(branch: Pick<Branch, 'name' | 'isDefault'>): boolean {
-  return branch.isDefault ?? branch.name === 'main';
-}
+export { isMain };
 
 /** The agent's main among its branches. */
 export function mainOf<B extends Pick<Branch, 'name' | 'isDefault'>>(

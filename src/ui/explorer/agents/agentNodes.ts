@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Branch, Topic } from '../../../contract/agents';
-import { remoteUri } from '../remoteDocuments';
+import { remoteUri } from '../../remoteUri';
 import { ActionNode, createdLine, ErrorNode, InfoNode, LoadingNode, TreeNode, updatedLine, when } from '../treeNode';
 import { isMain, orderBranches } from '../../model/agentsSource';
 import type { AgentModel, ShownAgent } from '../../model/agentsModel';

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Connection } from '../../connection/connection';
-import { RemoteDocuments, setShownProfile } from '../remoteDocuments';
+import { RemoteDocuments } from '../remoteDocuments';
+import { setShownProfile } from '../../remoteUri';
 import { Scheme } from '../../uris';
 import { AgentsTree } from './agentsTree';
 import type { Event } from '../../../core/event';
