@@ -65,6 +65,13 @@ const UI_FEATURE_EDGES = [
   },
 ];
 
+/**
+ * The client families src/ui reaches only through the model, which makes their reads and writes and tells every view
+ * (AgentsModel): outside src/ui/model/ nothing imports their client module (src/client/<family>.ts), not even for a
+ * type, nor the model's `<family>ClientOf.ts`, the one way from the clients src/ui holds to that family's client.
+ */
+const THROUGH_MODEL = ['agents'];
+
 const ui = (folder) => `(^|/)src/ui/${folder}/`;
 const uiAny = (folders) => `(^|/)src/ui/(${folders.join('|')})/`;
 
@@ -239,6 +246,12 @@ module.exports = {
       from: { path: '(^|/)src/ui/', pathNot: ui('model') },
       to: { path: '(^|/)src/client/alerts\\.ts$' },
     },
+    never(
+      'ui-clients-through-model',
+      '(^|/)src/ui/(?!model/)',
+      `${ROOT}client/(${THROUGH_MODEL.join('|')})\\.ts$|${ui('model')}(${THROUGH_MODEL.join('|')})ClientOf\\.ts$`,
+      `src/ui reads and writes ${THROUGH_MODEL.join(', ')} through the profile's model (src/ui/model/), which keeps what a platform that cannot list it needs and tells every view.`,
+    ),
     never(
       'ui-each-panel-apart',
       '(^|/)src/ui/panels/([^/]+)/',

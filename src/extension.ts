@@ -16,7 +16,7 @@ import { registerOpenBehaviorCommand } from './ui/files/openBehavior';
 import { registerDeployCommands } from './ui/commands/deployCommands';
 import { registerNumberCommands } from './ui/commands/numberCommands';
 import { createAgentsView } from './ui/explorer/agents/registerAgentsView';
-import type { RememberedAgents } from './ui/explorer/agents/rememberedAgents';
+import { RememberedAgents } from './ui/model/rememberedAgents';
 import { registerAlertCommands } from './ui/commands/alertCommands';
 import { registerWebhookCommands } from './ui/commands/webhookCommands';
 import { registerRuntimeTools } from './ui/runtimeTools/registerRuntimeTools';
@@ -24,6 +24,7 @@ import { AlertsTree } from './ui/explorer/alerts/alertsTree';
 import { WebhookSecrets } from './ui/connection/webhookSecrets';
 import { Log } from './ui/log';
 import { profileModelsOf } from './ui/model/connectionModels';
+import type { ProfileModels } from './ui/model/profileModels';
 import { type Prompts, replacePrompts } from './ui/common/prompts';
 import { Command } from './ui/ids';
 
@@ -104,6 +105,7 @@ interface Running {
   readonly conversationTests: ConversationTests;
   readonly languageModelTools: ReadonlyMap<string, EditorLanguageModelTool>;
   readonly remembered: RememberedAgents;
+  readonly models: ProfileModels<object>;
   readonly activationTimeMs: number;
 }
 
@@ -120,10 +122,12 @@ function start(context: vscode.ExtensionContext): Running {
   const vault = store.add(new SecretVault(context.secrets, log.redactor));
   const connection = store.add(new Connection(profiles, vault, log));
   const localPlatform = store.add(new LocalPlatformHost(context.extensionPath, log));
-  const models = store.add(profileModelsOf(connection, { alerts: context.globalState }));
+  // What is kept per profile of agents, branches and deployments, for platforms that do not list them.
+  const remembered = new RememberedAgents(context.workspaceState);
+  const models = store.add(profileModelsOf(connection, { alerts: context.globalState, agents: remembered }));
   // The one index of checked-out agent folders, shared by the Agents view and the Source Control provider.
   const agentFolders = store.add(new AgentFolders());
-  const agentsView = createAgentsView(connection, models, context.workspaceState, agentFolders);
+  const agentsView = createAgentsView(connection, models, agentFolders);
   store.add(agentsView.disposable);
   // The Testing view's conversation tests (tests/*.yaml), read when the view first asks for them.
   const testRuns = new TestRunConversations(context.workspaceState);
@@ -134,9 +138,9 @@ function start(context: vscode.ExtensionContext): Running {
     new ConnectionStatusBar(profiles),
     registerConnectionCommands(connection),
     registerLocalPlatformCommands(localPlatform, connection),
-    registerAgentCommands(connection, models, agentsView.tree, agentsView.remembered),
-    registerCheckOutCommand(connection, models, agentsView.remembered, () => void agentFolders.scan()),
-    registerDeployCommands(connection, models, agentsView.remembered, agentsView.checkedOut, (agentId, name, from) =>
+    registerAgentCommands(models, agentsView.tree),
+    registerCheckOutCommand(connection, models, () => void agentFolders.scan()),
+    registerDeployCommands(connection, models, agentsView.checkedOut, (agentId, name, from) =>
       promotionGate(conversationTests, log, agentId, name, from),
     ),
     registerNumberCommands(connection, models),
@@ -146,15 +150,18 @@ function start(context: vscode.ExtensionContext): Running {
     vscode.commands.registerCommand(Command.showLog, () => log.show()),
     registerSetUpAssistantTools(context.extensionPath),
     registerChatCommands(context.extensionUri, connection, log, models, (profileId, agentId) =>
-      agentsView.remembered.deployments(profileId, agentId),
+      remembered.deployments(profileId, agentId),
     ),
-    registerConcurrencyCommands(context.extensionUri, connection, log, models, agentsView.remembered),
+    registerConcurrencyCommands(context.extensionUri, connection, log, models),
     registerReplayCommands(context.extensionUri, connection, log, models),
     registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree, models, testRuns),
     registerSaveAsTest(),
     // A local platform whose data is new (a restart without a data folder) no longer has the deployments kept here.
     localPlatform.onDidChange((lp) => {
-      if (lp?.dataId) void agentsView.remembered.platformData(LOCAL_PROFILE_ID, lp.dataId);
+      if (lp?.dataId)
+        void remembered
+          .platformData(LOCAL_PROFILE_ID, lp.dataId)
+          .then(() => models.active()?.agents.keptDeploymentsForgotten());
     }),
   ])
     store.add(registration);
@@ -205,7 +212,8 @@ function start(context: vscode.ExtensionContext): Running {
     sourceControl,
     conversationTests,
     languageModelTools: languageModelTools.tools,
-    remembered: agentsView.remembered,
+    remembered,
+    models,
     diagnosticsHandedOver: agentDiagnostics.onDidHandOver,
     activationTimeMs,
   };
@@ -242,7 +250,10 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     sourceControl: () => current().sourceControl(),
     conversationTests: () => current().conversationTests,
     languageModelTools: () => current().languageModelTools,
-    forgetKeptDeployments: (profileId) => current().remembered.forgetDeployments(profileId),
+    forgetKeptDeployments: async (profileId) => {
+      await current().remembered.forgetDeployments(profileId);
+      current().models.active()?.agents.keptDeploymentsForgotten();
+    },
     onDiagnosticsHandedOver: (listener) => {
       const sub = current().diagnosticsHandedOver(listener);
       return new vscode.Disposable(() => sub.dispose());

@@ -167,6 +167,33 @@ export class PlatformError extends Error {
   }
 }
 
+/**
+ * A PlatformError, known by its name: the editor's bundle and the client bundle (dist/client.js) each have their own
+ * copy of the class, so `instanceof` would not recognise one made in the other.
+ */
+export function isPlatformError(err: unknown): err is PlatformError {
+  return err instanceof Error && err.name === 'PlatformError' && typeof (err as { kind?: unknown }).kind === 'string';
+}
+
+/** A failure of an endpoint the spec does not show (a 404 or 405 naming its assumption). */
+export function isAssumptionFailure(err: unknown): err is PlatformError & { assumption: Assumption } {
+  return isPlatformError(err) && err.assumption !== undefined;
+}
+
+/**
+ * How much a failed write tells of what happened on the platform: `answerLost` (network, timeout: the write may have
+ * acted before its answer was lost), `gateway` (502, 503, 504: a gateway's error says nothing of whether the platform
+ * behind it acted), `accepted` (a 2xx whose answer could not be read: it did act), or undefined (the platform
+ * answered that it did not act).
+ */
+export function mayHaveActed(err: unknown): 'answerLost' | 'gateway' | 'accepted' | undefined {
+  if (!isPlatformError(err)) return undefined;
+  if (err.kind === 'acceptedUnreadable') return 'accepted';
+  if (err.kind === 'network' || err.kind === 'timeout') return 'answerLost';
+  if (err.kind === 'badGateway' || err.kind === 'unavailable') return 'gateway';
+  return undefined;
+}
+
 export function kindOfStatus(status: number): ErrorKind {
   switch (status) {
     case 400:

@@ -1,5 +1,5 @@
 import type { Behavior, CreatedTopic, RealtimeConfig, Topic, UpdateTopicRequest } from '../contract/agents';
-import type { PlatformError } from '../client/errors';
+import { isAssumptionFailure, type PlatformError } from '../client/errors';
 import type { BaseSnapshot } from './baseStore';
 import { docOf, type RemoteDocs } from './documents';
 import { BEHAVIOR_KEY, kindOfKey, realtimeKey, topicKey } from './layout';
@@ -105,12 +105,4 @@ export function remoteFromBase(known: BaseSnapshot['docs']): RemoteDocs {
     if (doc) docs.set(key, doc);
   }
   return docs;
-}
-
-/**
- * A failure of an endpoint the spec does not show (a 404 or 405 naming its assumption). Told by name: the
- * client's errors come from another bundle than this one, so `instanceof` would not recognise them.
- */
-export function isAssumptionFailure(err: unknown): err is PlatformError {
-  return err instanceof Error && err.name === 'PlatformError' && Boolean((err as PlatformError).assumption);
 }

@@ -88,6 +88,9 @@ test('inside src/ui, the base folders are below the feature folders and a featur
   has('ui-runtimeTools-only-from-panels-chat', 'src/ui/panels/replay/usesTool.ts', 'src/ui/runtimeTools/tool.ts');
   has('ui-each-panel-apart', 'src/ui/panels/replay/usesChat.ts', 'src/ui/panels/chat/namesTool.ts');
   has('ui-panel-host-below-panels', 'src/ui/panels/host.ts', 'src/ui/panels/replay/usesTool.ts');
+  // The agents family is read and written through the model: its client, even as a type, and the model's door to it.
+  has('ui-clients-through-model', 'src/ui/commands/publishes.ts', 'src/client/agents.ts');
+  has('ui-clients-through-model', 'src/ui/commands/publishes.ts', 'src/ui/model/agentsClientOf.ts');
 });
 
 test('outside src/ui/model, nothing of src/ui imports the Alerts API client: its writes and reads go through the alerts model', () => {
@@ -115,4 +118,8 @@ test('what the rules allow is not reported', () => {
     'the chat panel may import types of a runtime tool',
   );
   assert.ok(!found.some(([, from]) => from === 'src/ui/explorer/node.ts'), 'a module that imports nothing is fine');
+  assert.ok(
+    !found.some(([, from]) => from === 'src/ui/model/agentsClientOf.ts'),
+    'the model reaches the agents client',
+  );
 });

@@ -1,3 +1,4 @@
+import { isMain } from '../../client/mainBranch';
 import type { Deployment } from '../../contract/agents';
 import { ENVIRONMENTS } from '../../contract/environments';
 import type { ToolContext } from '../context';
@@ -87,7 +88,7 @@ export const agentDetailsTool = defineTool<{ agentId?: string; offset?: number; 
             `Branches (${list.length}):`,
             shown.map(
               (b) =>
-                `  ${b.name} (${b.branchId})${b.isDefault === true || b.name === 'main' ? ' [default]' : ''}${b.mergedAt ? `, merged ${b.mergedAt}` : ''}`,
+                `  ${b.name} (${b.branchId})${isMain(b) ? ' [default]' : ''}${b.mergedAt ? `, merged ${b.mergedAt}` : ''}`,
             ),
             note,
           );

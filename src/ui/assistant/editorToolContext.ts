@@ -44,8 +44,8 @@ export interface EditorToolParts {
 
 /**
  * The assistant tools' ToolContext in the editor: reads through the model (the values the views show, read afresh
- * so an answer is what the platform holds now), writes through the platform clients of the active profile and then
- * into the model, pull and push through the folder's Source Control, the checks through Check Agent Folder, and
+ * so an answer is what the platform holds now), writes through the model as the commands make them (it keeps what a
+ * platform that cannot list it needs and tells every view), pull and push through the folder's Source Control, the checks through Check Agent Folder, and
  * conversations with the reach of the Testing view.
  */
 export class EditorToolContext implements ToolContext {
@@ -157,10 +157,8 @@ export class EditorToolContext implements ToolContext {
     return check.problems;
   }
 
-  async publish(agentId: string, signal?: AbortSignal) {
-    const result = await requireClients(this.parts.connection).agents.publish(agentId, 'sandbox', '', signal);
-    this.agentsModel.agent(agentId).deployments.invalidate();
-    return result;
+  publish(agentId: string, signal?: AbortSignal) {
+    return this.agentsModel.agent(agentId).publish('sandbox', '', signal);
   }
 
   async promote(agentId: string, deployment: DeploymentRef, signal?: AbortSignal) {
@@ -176,24 +174,11 @@ export class EditorToolContext implements ToolContext {
           ),
         );
     }
-    const context = {
-      ...(deployment.environment ? { environment: deployment.environment } : {}),
-      ...(deployment.version ? { version: deployment.version } : {}),
-    };
-    const result = await requireClients(this.parts.connection).agents.promote(agentId, deployment.id, context, signal);
-    this.agentsModel.agent(agentId).deployments.invalidate();
-    return result;
+    return this.agentsModel.agent(agentId).promote(deployment, '', signal);
   }
 
-  async createBranch(agentId: string, name: string, signal?: AbortSignal) {
-    const client = requireClients(this.parts.connection).agents;
-    const made = await client.createBranch(agentId, name, signal);
-    const agent = this.agentsModel.agent(agentId);
-    agent.branches.invalidate();
-    // The spec shows the answer only as "new branch": where it has no id, the branch is found by its name.
-    if (made.branchId) return made;
-    const found = (await agent.branches.get().catch(() => [])).find((b) => b.name === name);
-    return found ? { ...made, branchId: found.branchId } : made;
+  createBranch(agentId: string, name: string, signal?: AbortSignal) {
+    return this.agentsModel.agent(agentId).createBranch(name, signal);
   }
 
   /** A part of the model read afresh (a tool's answer is what the platform holds now), and every view showing it told. */

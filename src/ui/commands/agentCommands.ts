@@ -1,39 +1,24 @@
 import * as vscode from 'vscode';
 import type { Agent, CreatedBranch } from '../../contract/agents';
 import { platformContract } from '../model/platformClients';
-import type { Connection } from '../connection/connection';
 import { AgentNode, BranchNode, TopicNode } from '../explorer/agents/agentNodes';
 import type { AgentsTree } from '../explorer/agents/agentsTree';
-import type { RememberedAgents } from '../explorer/agents/rememberedAgents';
 import { DeploymentNode } from '../explorer/agents/deploymentNodes';
 import { ConnectorNode, NumberNode, RealtimeConfigNode } from '../explorer/agents/telephonyNodes';
 import type { TreeNode } from '../explorer/treeNode';
-import { verifyAgentId } from './agentVerification';
-import { firstSentence } from '../explorer/treeNode';
-import {
-  requireClients,
-  requireModel,
-  runCommand,
-  untilAborted,
-  UserFacingError,
-  withProgress,
-} from '../common/commandSupport';
+import { firstSentence } from '../common/failure';
+import { requireModel, runCommand, untilAborted, UserFacingError, withProgress } from '../common/commandSupport';
 import type { ProfileModels } from '../model/profileModels';
-import { type AgentArg, resolveAgent } from '../explorer/agents/agentChoice';
+import { type AgentArg, resolveAgent } from '../connection/agentChoice';
 import { branchNameShapeProblem } from '../model/nameRules';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
 
 /** Create agent, create branch, copy id, refresh and filter. */
-export function registerAgentCommands(
-  connection: Connection,
-  models: ProfileModels<object>,
-  tree: AgentsTree,
-  remembered: RememberedAgents,
-): vscode.Disposable {
+export function registerAgentCommands(models: ProfileModels<object>, tree: AgentsTree): vscode.Disposable {
   /** Adds an agent by its id, for platforms that do not list agents; the Agents view then shows it. */
   async function addAgentById(given?: string): Promise<string | undefined> {
-    const ctx = requireClients(connection);
+    const model = requireModel(models).agents;
     const id = (
       given ??
       (await prompts.input({
@@ -48,7 +33,7 @@ export function registerAgentCommands(
     if (/\s/.test(id)) throw new UserFacingError(vscode.l10n.t('An agent id has no spaces.'));
     // The platform is asked first: an id that names no agent is said so, and not added.
     const check = await withProgress(vscode.l10n.t('Looking for agent {0}…', id), (signal) =>
-      verifyAgentId(requireClients(connection).agents, id, signal),
+      model.addAgentById(id, signal),
     );
     if (check.kind === 'missing')
       throw new UserFacingError(
@@ -58,12 +43,6 @@ export function registerAgentCommands(
         ),
       );
     const found = check.kind === 'found' ? check.agent : undefined;
-    await remembered.add(ctx.profile.id, {
-      agentId: id,
-      ...(found ? { name: found.name, description: found.description } : {}),
-      ...(check.kind === 'unverified' ? { unverified: true } : {}),
-    });
-    tree.refresh();
     void prompts.info(
       found
         ? vscode.l10n.t('Agent "{0}" ({1}) added to the Agents view.', found.name, id)
@@ -142,20 +121,11 @@ export function registerAgentCommands(
         ignoreFocusOut: true,
       }));
     if (description === undefined) return undefined;
-    const client = requireClients(connection).agents;
+    // The model keeps the agent and its main, so they stay in the view where the platform does not list agents.
+    const model = requireModel(models).agents;
     const created = await withProgress(vscode.l10n.t('Creating agent {0}…', name.trim()), (signal) =>
-      client.createAgent({ name: name.trim(), description }, signal),
+      model.createAgent({ name: name.trim(), description }, signal),
     );
-    // Remembered, so the agent stays in the view where the platform does not list agents.
-    const profileId = requireClients(connection).profile.id;
-    await remembered.add(profileId, { agentId: created.agentId, name: created.name, description: created.description });
-    if (created.defaultBranch)
-      await remembered.addBranch(profileId, created.agentId, {
-        branchId: created.defaultBranch.branchId,
-        name: created.defaultBranch.name,
-      });
-    tree.rememberedChanged();
-    requireModel(models).agents.agents.invalidate();
     await tree.reveal(created.agentId);
     void prompts.info(vscode.l10n.t('Agent "{0}" created ({1}) with its main branch.', created.name, created.agentId));
     return created;
@@ -186,17 +156,11 @@ export function registerAgentCommands(
     if (name === undefined) return undefined;
     const problem = check(name);
     if (problem) throw new UserFacingError(problem);
-    const client = requireClients(connection).agents;
+    // Its id, where the platform says it, is kept: the branch can be checked out where branches are not listed.
+    const model = requireModel(models).agents.agent(agent.agentId);
     const branch = await withProgress(vscode.l10n.t('Creating branch {0}…', name.trim()), (signal) =>
-      client.createBranch(agent.agentId, name.trim(), signal),
+      model.createBranch(name.trim(), signal),
     );
-    // Its id, where the answer says it, is remembered: the branch can be checked out where branches are not listed.
-    if (branch.branchId)
-      await remembered.addBranch(requireClients(connection).profile.id, agent.agentId, {
-        branchId: branch.branchId,
-        name: branch.name,
-      });
-    requireModel(models).agents.agent(agent.agentId).branches.invalidate();
     void prompts.info(
       branch.branchId
         ? vscode.l10n.t('Branch "{0}" of {1} created from main.', branch.name, agent.name)

@@ -2,23 +2,21 @@ import * as vscode from 'vscode';
 import type { Deployment, DeploymentActionResult } from '../../contract/agents';
 import type { Environment } from '../../contract/common';
 import type { Connection } from '../connection/connection';
-import type { DeploymentContext } from '../../client/agents';
 import { DeploymentNode, EnvironmentDeploymentsNode } from '../explorer/agents/deploymentNodes';
 import { activeDeployment } from '../model/deployments';
+import { mainOf } from '../model/agentsSource';
 import { BranchNode } from '../explorer/agents/agentNodes';
-import { type AgentArg, resolveAgent } from '../explorer/agents/agentChoice';
-import { requireClients, requireModel, runCommand, UserFacingError, withProgress } from '../common/commandSupport';
+import { type AgentArg, resolveAgent } from '../connection/agentChoice';
+import { requireModel, runCommand, UserFacingError, withProgress } from '../common/commandSupport';
 import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
 import { isPlatformError } from '../common/failure';
 import { isEnvironment } from '../../contract/environments';
-import type { RememberedAgent, RememberedAgents } from '../explorer/agents/rememberedAgents';
 import { prompts } from '../common/prompts';
 import {
   type Confirmation,
   type PromoteTarget,
   type PublishSituation,
-  lastChange,
   nextEnvironment,
   promoteConfirmation,
   publishConfirmation,
@@ -52,8 +50,6 @@ export interface ActionOptions {
 export function registerDeployCommands(
   connection: Connection,
   models: ProfileModels<object>,
-  /** Keeps the deployments actions return, and where promotions went, for platforms that do not list them. */
-  remembered: RememberedAgents,
   /** The branch id of an agent checked out into the workspace, if any. */
   checkedOut: (agentId: string) => string | undefined = () => undefined,
   /** Asked before a promotion is confirmed (the agent's conversation tests); false stops it. */
@@ -69,16 +65,14 @@ export function registerDeployCommands(
     return { ...c, typeName: confirmationName({ agentId, name: c.typeName }, listed) };
   }
 
-  /** The deployments of an environment that actions returned here (kept for the active profile). */
-  function keptIn(agentId: string, environment: Environment): Deployment[] {
-    const profileId = connection.profiles.active?.id;
-    return profileId ? remembered.deployments(profileId, agentId).filter((d) => d.environment === environment) : [];
+  /** What the model knows of an agent: its writes keep the deployments they return and where promotions went. */
+  function agentModel(agentId: string) {
+    return requireModel(models).agents.agent(agentId);
   }
 
-  /** The agents the Agents view remembers for the active profile. */
-  function rememberedAgents(): RememberedAgent[] {
-    const profileId = connection.profiles.active?.id;
-    return profileId ? remembered.list(profileId) : [];
+  /** The deployments of an environment, read afresh (an action is never based on a cached view of what is served). */
+  async function deploymentsIn(agentId: string, environment: string): Promise<Deployment[]> {
+    return (await agentModel(agentId).deployments.refresh()).filter((d) => d.environment === environment);
   }
 
   async function confirm(c: Confirmation): Promise<boolean> {
@@ -112,14 +106,9 @@ export function registerDeployCommands(
     });
   }
 
-  /**
-   * Tells what an action did, and keeps the deployment it returned (listed where the platform does not list
-   * deployments); with `from`, the environment a promoted deployment was in, where the promotion went.
-   */
-  function report(verb: string, agentName: string, result: DeploymentActionResult, from?: string, note?: string): void {
+  /** Tells what an action did (the model kept the deployment it returned, and told every view). */
+  function report(verb: string, agentName: string, result: DeploymentActionResult, note?: string): void {
     const d = result.deployment;
-    const profileId = connection.profiles.active?.id;
-    if (profileId) void remembered.keepDeployment(profileId, d, from);
     const copy = vscode.l10n.t('Copy Test Run Ids');
     const runs = result.testRunIds;
     void prompts
@@ -148,7 +137,6 @@ export function registerDeployCommands(
             : vscode.l10n.t('{0} test run ids copied, one per line.', runs.length),
         );
       });
-    requireModel(models).agents.agent(d.agentId).deployments.invalidate();
   }
 
   /** Finds the deployment a command applies to; for an environment, its active deployment. */
@@ -170,51 +158,23 @@ export function registerDeployCommands(
     const agent = await resolveAgent(
       models,
       arg ? { agentId: arg.agentId, ...(arg.name ? { name: arg.name } : {}) } : undefined,
-      rememberedAgents,
     );
     if (!agent) return undefined;
-    const client = requireClients(connection).agents;
     const found = (deployment: Deployment) => ({ agentId: agent.agentId, agentName: agent.name, deployment });
-    if (arg?.deploymentId) return found(await deploymentById(agent.agentId, arg.deploymentId));
+    if (arg?.deploymentId) return found(await agentModel(agent.agentId).deploymentById(arg.deploymentId));
     const env = arg?.environment ?? fallbackEnv;
     let list: Deployment[];
     try {
-      list = await client.listDeployments(agent.agentId, env);
+      list = await deploymentsIn(agent.agentId, env);
     } catch (err) {
       if (!(isPlatformError(err) && err.assumption)) throw err;
       // The platform does not list deployments: the manual path is the deployment id, typed by hand.
       const id = await askDeploymentId(agent, env, err.assumption.row);
-      return id ? found(await deploymentById(agent.agentId, id)) : undefined;
+      return id ? found(await agentModel(agent.agentId).deploymentById(id)) : undefined;
     }
     const active = activeDeployment(list);
     if (!active) throw new UserFacingError(vscode.l10n.t('{0} has nothing deployed to {1} yet.', agent.name, env));
     return found(active);
-  }
-
-  /**
-   * A deployment by id: as an action here returned it, else read; where the platform cannot read one deployment
-   * (404 or 405 of an endpoint the spec does not show), only its id is known, and the action itself is the check.
-   */
-  async function deploymentById(agentId: string, deploymentId: string): Promise<Deployment> {
-    const profileId = requireClients(connection).profile.id;
-    const kept = remembered.deployments(profileId, agentId).find((d) => d.id === deploymentId);
-    if (kept) return kept;
-    try {
-      return await requireClients(connection).agents.getDeployment(agentId, deploymentId);
-    } catch (err) {
-      if (!(isPlatformError(err) && (err.assumption || err.status === 404 || err.status === 405))) throw err;
-      return {
-        id: deploymentId,
-        agentId,
-        accountId: '',
-        environment: '',
-        artifactVersion: '',
-        version: '',
-        createdBy: '',
-        createdAt: '',
-        metadata: {},
-      };
-    }
   }
 
   /** Asks for a deployment id; the newest one kept here in the environment is offered first. */
@@ -223,9 +183,7 @@ export function registerDeployCommands(
     environment: Environment,
     unlistedRow: string,
   ): Promise<string | undefined> {
-    const kept = remembered
-      .deployments(requireClients(connection).profile.id, agent.agentId)
-      .filter((d) => d.environment === environment);
+    const kept = agentModel(agent.agentId).keptIn(environment);
     const id = await prompts.input({
       title: vscode.l10n.t('Deployment of {0}', agent.name),
       prompt: vscode.l10n.t(
@@ -245,45 +203,29 @@ export function registerDeployCommands(
     agentId: string,
     chosenBranchId: string | undefined,
   ): Promise<{ situation: PublishSituation; branch?: { branchId: string; name: string } }> {
-    const client = requireClients(connection).agents;
-    const quiet = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);
-    const [branches, sandbox] = await Promise.all([
-      quiet(client.listBranches(agentId)),
-      quiet(client.listDeployments(agentId, 'sandbox')),
-    ]);
-    const main = branches?.find((b) => b.isDefault) ?? branches?.find((b) => b.name === 'main');
+    // Read afresh through the model, so the Agents view shows what the question says.
+    const served = await agentModel(agentId).served('sandbox');
+    const branches = served.branches;
+    const main = mainOf(branches);
     const otherId = chosenBranchId ?? checkedOut(agentId);
     const other = otherId && otherId !== main?.branchId ? branches?.find((b) => b.branchId === otherId) : undefined;
     // Where the platform does not list deployments, what publish and rollback returned here says what sandbox serves.
-    const serving = activeDeployment(sandbox ?? keptIn(agentId, 'sandbox'));
+    const serving = served.serving;
     const situation: PublishSituation = {
       ...(other ? { branch: other.name } : {}),
       ...(serving ? { sandboxVersion: serving.version } : {}),
     };
-    if (main) {
-      const [behavior, topics] = await Promise.all([
-        quiet(client.getBehavior(agentId, main.branchId)),
-        quiet(client.listTopics(agentId, main.branchId)),
-      ]);
-      if (behavior && behavior.behavior.trim() === '') situation.emptyBehavior = true;
-      const changed = lastChange([
-        main.updatedAt,
-        main.mergedAt ?? undefined,
-        behavior?.updatedAt,
-        ...(topics ?? []).map((t) => t.updatedAt),
-      ]);
-      if (serving && changed && changed <= serving.createdAt) situation.unchanged = true;
-    }
+    if (served.behavior !== undefined && served.behavior.trim() === '') situation.emptyBehavior = true;
+    // Unchanged: main's last change is known, and is not after what sandbox serves.
+    if (serving?.createdAt && served.mainChanged && !served.mainChangedAfter) situation.unchanged = true;
     return { situation, ...(other ? { branch: { branchId: other.branchId, name: other.name } } : {}) };
   }
 
   /** Merges a branch into main before a publish; false when it did not merge (conflicts or a failure, already told). */
   async function mergeFirst(agentId: string, branch: { branchId: string; name: string }): Promise<boolean> {
-    const client = requireClients(connection).agents;
     const outcome = await withProgress(vscode.l10n.t('Merging {0} into main…', branch.name), (signal) =>
-      client.merge(agentId, branch.branchId, { branchName: branch.name }, signal),
+      agentModel(agentId).merge(branch.branchId, { branchName: branch.name }, signal),
     );
-    requireModel(models).agents.agent(agentId).invalidate();
     if (outcome.merged) return true;
     const n = outcome.conflicts.length;
     const resolve = vscode.l10n.t('Resolve Conflicts');
@@ -304,7 +246,7 @@ export function registerDeployCommands(
   async function publish(arg: PublishArg, opts: ActionOptions = {}): Promise<DeploymentActionResult | undefined> {
     const agentArg: AgentArg =
       arg instanceof EnvironmentDeploymentsNode ? arg.group.agentNode : arg instanceof BranchNode ? arg.agentNode : arg;
-    const agent = await resolveAgent(models, agentArg, rememberedAgents);
+    const agent = await resolveAgent(models, agentArg);
     if (!agent) return undefined;
     const chosen =
       arg instanceof BranchNode ? arg.branch.branchId : arg && 'branchId' in arg ? arg.branchId : undefined;
@@ -319,9 +261,8 @@ export function registerDeployCommands(
     if (answer === question.alternative && branch && !(await mergeFirst(agent.agentId, branch))) return undefined;
     const message = await askMessage(vscode.l10n.t('Publish {0} to sandbox', agent.name), opts.deploymentMessage);
     if (message === undefined) return undefined;
-    const client = requireClients(connection).agents;
     const result = await withProgress(vscode.l10n.t('Publishing main of {0} to sandbox…', agent.name), (signal) =>
-      client.publish(agent.agentId, 'sandbox', message, signal),
+      agentModel(agent.agentId).publish('sandbox', message, signal),
     );
     report(vscode.l10n.t('Published main'), agent.name, result);
     return result;
@@ -333,16 +274,15 @@ export function registerDeployCommands(
    * only where an earlier promotion from here went names it.
    */
   async function promoteTarget(agentId: string, d: Deployment): Promise<PromoteTarget> {
-    const client = requireClients(connection);
     const next = nextEnvironment(d.environment);
     if (next) {
-      const listed = await client.agents.listDeployments(agentId, next).then(
+      const listed = await deploymentsIn(agentId, next).then(
         (list) => ({ serves: activeDeployment(list) ?? null }),
         () => undefined,
       );
       if (listed) return { shown: next, serves: listed.serves, by: 'listing' };
     }
-    const shown = d.environment ? remembered.promotedTo(client.profile.id, agentId, d.environment) : undefined;
+    const shown = d.environment ? agentModel(agentId).promotedTo(d.environment) : undefined;
     return shown ? { shown } : {};
   }
 
@@ -365,9 +305,8 @@ export function registerDeployCommands(
     const what = d.version ? vscode.l10n.t('version {0}', d.version) : vscode.l10n.t('deployment {0}', d.id);
     const message = await askMessage(vscode.l10n.t('Promote {0} of {1}', what, agentName), opts.deploymentMessage);
     if (message === undefined) return undefined;
-    const client = requireClients(connection).agents;
     const result = await withProgress(vscode.l10n.t('Promoting {0} of {1}…', what, agentName), (signal) =>
-      client.promote(target.agentId, d.id, actionContext(d, message), signal),
+      agentModel(target.agentId).promote(d, message, signal),
     );
     report(
       d.environment
@@ -375,7 +314,6 @@ export function registerDeployCommands(
         : vscode.l10n.t('Promoted to {0}', result.deployment.environment),
       agentName,
       result,
-      d.environment || undefined,
     );
     return result;
   }
@@ -386,9 +324,7 @@ export function registerDeployCommands(
     const { deployment: d, agentName } = target;
     // Name the version it goes back to; when the history cannot be read, the question still stands without it.
     const history = isEnvironment(d.environment)
-      ? await requireClients(connection)
-          .agents.listDeployments(target.agentId, d.environment)
-          .catch(() => [])
+      ? await deploymentsIn(target.agentId, d.environment).catch(() => [])
       : [];
     const previous = rollbackTarget(d, history);
     if (!(await confirm(typedForOne(target.agentId, rollbackConfirmation(vscode.l10n, agentName, d, previous)))))
@@ -396,9 +332,8 @@ export function registerDeployCommands(
     const where = d.environment || vscode.l10n.t('its environment');
     const message = await askMessage(vscode.l10n.t('Roll back {0} in {1}', agentName, where), opts.deploymentMessage);
     if (message === undefined) return undefined;
-    const client = requireClients(connection).agents;
     const result = await withProgress(vscode.l10n.t('Rolling back {0} in {1}…', agentName, where), (signal) =>
-      client.rollback(target.agentId, d.id, actionContext(d, message), signal),
+      agentModel(target.agentId).rollback(d, message, signal),
     );
     report(
       d.version
@@ -411,7 +346,6 @@ export function registerDeployCommands(
         : vscode.l10n.t('Rolled back deployment {0} in {1}', d.id, result.deployment.environment),
       agentName,
       result,
-      undefined,
       // A rollback serves the earlier content under a new version number: say whose content that is.
       previous &&
         vscode.l10n.t(
@@ -435,13 +369,4 @@ export function registerDeployCommands(
       runCommand(() => rollback(arg, opts)),
     ),
   );
-}
-
-/** What the client's messages say of a deployment: only what the platform has shown of it (an id typed by hand shows none). */
-function actionContext(d: Deployment, deploymentMessage: string): DeploymentContext {
-  return {
-    ...(d.environment ? { environment: d.environment } : {}),
-    ...(d.version ? { version: d.version } : {}),
-    deploymentMessage,
-  };
 }

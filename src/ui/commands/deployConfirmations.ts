@@ -243,11 +243,6 @@ export function confirmationName(
   return same ? `${agent.name} (${agent.agentId})` : agent.name;
 }
 
-/** Main's last change as the platform tells it: the newest of the branch, its behavior and its topics; undefined when none is dated. */
-export function lastChange(dates: ReadonlyArray<string | undefined>): string | undefined {
-  return dates.filter((x): x is string => typeof x === 'string' && x !== '').sort((a, b) => b.localeCompare(a))[0];
-}
-
 /**
  * What a deployment action's test runs come to, in words: the ids, and where their results are. The local platform
  * has no studio and runs no tests behind its ids, so there the words point at this editor's own ways to check a

@@ -4,8 +4,8 @@ import type { Environment } from '../../contract/common';
 import { platformContract } from '../model/platformClients';
 import type { Connection } from '../connection/connection';
 import { ConnectorNode, NumbersNode } from '../explorer/agents/telephonyNodes';
-import { type AgentArg, resolveAgent } from '../explorer/agents/agentChoice';
-import { requireClients, requireModel, runCommand, UserFacingError, withProgress } from '../common/commandSupport';
+import { type AgentArg, resolveAgent } from '../connection/agentChoice';
+import { requireModel, runCommand, UserFacingError, withProgress } from '../common/commandSupport';
 import type { ProfileModels } from '../model/profileModels';
 import { Command } from '../ids';
 import { prompts } from '../common/prompts';
@@ -111,9 +111,10 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
     // The default is where the agent is deployed (the selected environment when it is deployed there).
     const served = given?.clientEnv
       ? undefined
-      : await requireClients(connection)
-          .agents.listDeployments(agent.agentId)
-          .then(servedVersions)
+      : await requireModel(models)
+          .agents.agent(agent.agentId)
+          .knownDeployments.get()
+          .then((known) => servedVersions(known.items))
           .catch(() => undefined);
     const clientEnv =
       given?.clientEnv ??
@@ -124,15 +125,16 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
         })
       )?.label;
     if (!clientEnv) return undefined;
-    const client = requireClients(connection).agents;
+    const model = requireModel(models).agents;
     const result = await withProgress(
       valid.length === 1 ? vscode.l10n.t('Importing 1 number…') : vscode.l10n.t('Importing {0} numbers…', valid.length),
       (signal) =>
-        client.importPhoneNumbers(
-          agent.agentId,
-          { phoneNumbers: valid, clientEnv, ...(given?.connectorId ? { connectorId: given.connectorId } : {}) },
-          signal,
-        ),
+        model
+          .agent(agent.agentId)
+          .importNumbers(
+            { phoneNumbers: valid, clientEnv, ...(given?.connectorId ? { connectorId: given.connectorId } : {}) },
+            signal,
+          ),
     ).catch((err: unknown) => {
       throw err instanceof Error ? Object.assign(err, { message: namingNumbers(err.message, valid) }) : err;
     });
@@ -148,13 +150,12 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
     const notTaken = [
       ...new Set([...skipped.filter((s) => s.reason !== 'duplicate').map((s) => s.number), ...unreported]),
     ].filter((n) => !result.imported.includes(n));
-    const model = requireModel(models).agents;
     const holders = notTaken.length
       ? await findHolders(
           notTaken,
           agent,
           () => model.agents.get(),
-          (id) => client.listPhoneNumbers(id),
+          (id) => model.agent(id).numbersOf(),
         )
       : [];
     const held = holders.filter((h) => h.agent || !unreported.includes(h.number));
@@ -201,7 +202,6 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
     ];
     if (held.length || rejected.length || unexplained.length) void prompts.warn(lines.join(' '));
     else void prompts.info(lines.join(' '));
-    requireModel(models).agents.agent(agent.agentId).numbers.invalidate();
     return report;
   }
 
@@ -211,10 +211,10 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
   ): Promise<PhoneNumber[] | undefined> {
     const agent = await resolveAgent(models, arg instanceof ConnectorNode ? arg.envNode.group.agentNode : arg);
     if (!agent) return undefined;
-    const client = requireClients(connection).agents;
+    const model = requireModel(models).agents.agent(agent.agentId);
     let connector = arg instanceof ConnectorNode ? arg.connectorId : connectorId;
     if (!connector) {
-      const all = await client.listPhoneNumbers(agent.agentId);
+      const all = await model.numbersOf();
       const ids = [...new Set(all.map((n) => n.connectorId))].sort();
       if (ids.length === 0) throw new UserFacingError(vscode.l10n.t('{0} has no phone numbers yet.', agent.name));
       connector = (
@@ -225,7 +225,7 @@ export function registerNumberCommands(connection: Connection, models: ProfileMo
       )?.label;
       if (!connector) return undefined;
     }
-    const numbers = await client.listPhoneNumbers(agent.agentId, connector);
+    const numbers = await model.numbersOf(connector);
     if (!connectorId) {
       void prompts.pick(
         numbers.map((n) => ({

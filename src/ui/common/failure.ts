@@ -1,15 +1,15 @@
 // What a failed command tells the person, and whether it offers Retry, decided without the editor.
-import { ASSUMPTIONS_DOC, type PlatformError, TRY_AGAIN_ADVICE, type UnconfirmedEndpoint } from '../../client/errors';
+import {
+  ASSUMPTIONS_DOC,
+  isPlatformError,
+  mayHaveActed,
+  type PlatformError,
+  TRY_AGAIN_ADVICE,
+  type UnconfirmedEndpoint,
+} from '../../client/errors';
 import type { L10n } from './l10n';
 
-export function isPlatformError(err: unknown): err is PlatformError {
-  return err instanceof Error && err.name === 'PlatformError';
-}
-
-/** Failures where the answer was lost: the action may have happened. */
-const ANSWER_LOST: ReadonlySet<string> = new Set(['network', 'timeout']);
-/** A gateway's error (502, 503, 504) says nothing of whether the platform behind it acted. */
-const GATEWAY: ReadonlySet<string> = new Set(['badGateway', 'unavailable']);
+export { isAssumptionFailure, isPlatformError } from '../../client/errors';
 /**
  * Families whose 500 the spec explains as "not done, try again": Outbound Calling ("call placement failed; retry
  * with exponential backoff") and External Events ("transient processing error").
@@ -37,9 +37,10 @@ export function failureReport(l10n: L10n, err: unknown, retryable: boolean): Fai
     return undefined;
   let message = err instanceof Error ? err.message : String(err);
   if (!isPlatformError(err)) return { message, offerRetry: false };
-  if (ANSWER_LOST.has(err.kind) && retryable) {
+  const acted = mayHaveActed(err);
+  if (acted === 'answerLost' && retryable) {
     message += ` ${l10n.t('It may have been done before the answer was lost: refresh and check before trying again.')}`;
-  } else if (GATEWAY.has(err.kind) && retryable) {
+  } else if (acted === 'gateway' && retryable) {
     // A gateway error says nothing of whether the write reached the platform: "try again" could do it twice.
     const advice = ` ${TRY_AGAIN_ADVICE}`;
     if (message.endsWith(advice)) message = message.slice(0, -advice.length);
@@ -60,4 +61,10 @@ export function eitherMissing(l10n: L10n, u: UnconfirmedEndpoint): string {
     ASSUMPTIONS_DOC,
   );
   return u.manualPath ? `${words} ${u.manualPath}` : words;
+}
+
+/** The first sentence of a message (at most 140 characters), for a line that has room for one: a tree item, a note. */
+export function firstSentence(s: string): string {
+  const cut = s.search(/\.\s/);
+  return cut > 0 && cut < 140 ? s.slice(0, cut) : s.length > 140 ? `${s.slice(0, 137)}…` : s;
 }

@@ -3,16 +3,13 @@ import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
 import type { Transport } from '../../client/transport';
 import { Disposable, MutableDisposable } from '../../core/disposable';
 import { Emitter } from '../../core/event';
-import { newTransport, PlatformClients } from '../model/platformClients';
+import { newTransport, PlatformClients, type UiClients } from '../model/platformClients';
 import type { LocalPlatformCredentials, LocalPlatformUrls } from '../../localPlatform/server';
 import type { LocalProjectCredentials } from '../../localPlatform/seed/credentials';
 import type { Log } from '../log';
 import type { ProfileStore } from './profileStore';
 import type { SecretVault } from './secretVault';
 import { ContextKey } from '../ids';
-
-/** The platform clients as src/ui uses them outside the model: the Alerts API is reached through the alerts model. */
-export type ConnectionClients = Omit<PlatformClients, 'alerts'>;
 
 /**
  * The live connection: the platform clients of the active profile (one `PlatformClients`, made again when
@@ -57,8 +54,11 @@ export class Connection extends Disposable {
     void vscode.commands.executeCommand('setContext', ContextKey.connected, Boolean(profiles.active));
   }
 
-  /** The platform clients of the active profile, or undefined when none is chosen. */
-  get clients(): ConnectionClients | undefined {
+  /**
+   * The platform clients of the active profile, or undefined when none is chosen. Agents and alerts are read and
+   * written through the profile's models (`ProfileModels`), which `platformClients` serve.
+   */
+  get clients(): UiClients | undefined {
     return this.platformClients;
   }
 
@@ -71,7 +71,7 @@ export class Connection extends Disposable {
   }
 
   /** Clients of any profile (Test Connection of one that is not active), sharing the one transport. */
-  clientsFor(profile: ConnectionProfile): ConnectionClients {
+  clientsFor(profile: ConnectionProfile): UiClients {
     return this.allClientsFor(profile);
   }
 

@@ -2,7 +2,6 @@ import { profilePlatformData } from '../../client/localPlatformDiscovery';
 import type { MirrorClient } from '../../workspace/remote';
 import { requireClients, requireModel } from '../common/commandSupport';
 import type { Connection } from './connection';
-import { modelMirrorClient } from '../model/mirrorClient';
 import type { ProfileModels } from '../model/profileModels';
 
 /**
@@ -19,7 +18,7 @@ export function platformMirror(
 ): MirrorClient {
   const agents = requireModel(models).agents;
   const clients = requireClients(connection);
-  const client = modelMirrorClient(agents, clients.agents);
+  const client = agents.mirrorClient();
   if (fresh) agents.agent(fresh.agentId).invalidateDocuments(fresh.branchId);
   return { ...client, platformData: (signal) => profilePlatformData(clients.profile, signal) };
 }

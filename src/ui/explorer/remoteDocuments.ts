@@ -2,23 +2,8 @@ import * as vscode from 'vscode';
 import { Disposable, MutableDisposable } from '../../core/disposable';
 import { Emitter } from '../../core/event';
 import type { AgentsChange, AgentsModel } from '../model/agentsModel';
-import { parseRemoteDocumentUri, remoteDocumentUri, type RemoteRef, Scheme } from '../uris';
+import { parseRemoteDocumentUri, type RemoteRef, Scheme } from '../uris';
 import { workspaceRuntime } from '../workspaceRuntime';
-
-type WithoutProfile<T> = T extends unknown ? Omit<T, 'profile'> : never;
-
-/** The profile the trees show (set by the Agents view): a document opened from them is of that profile. */
-let shownProfile: () => string | undefined = () => undefined;
-
-/** Tells remoteUri which profile the trees show. */
-export function setShownProfile(profile: () => string | undefined): void {
-  shownProfile = profile;
-}
-
-/** A read-only document of what the platform of the shown profile holds now (behavior, a topic, a config's variables). */
-export function remoteUri(ref: WithoutProfile<RemoteRef>): vscode.Uri {
-  return vscode.Uri.from(remoteDocumentUri({ ...ref, profile: shownProfile() ?? '' } as RemoteRef));
-}
 
 /** The read-only documents of what the platform holds, read from the active profile's model and re-read when it changes. */
 export class RemoteDocuments extends Disposable implements vscode.TextDocumentContentProvider {

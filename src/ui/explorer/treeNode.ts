@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { relativeWords } from '../../protocol/timeWords';
 import { Command, ItemContext } from '../ids';
+import { firstSentence } from '../common/failure';
 
 /** A node of an Agent Workbench tree. Small classes own their TreeItem and children. */
 export abstract class TreeNode {
@@ -158,11 +159,6 @@ export function createdLine(iso: string, by: string | null | undefined): string 
 export function updatedLine(iso: string, by: string | null | undefined): string {
   const at = when(iso).exact;
   return by ? vscode.l10n.t('Updated {0} by {1}', at, by) : vscode.l10n.t('Updated {0}', at);
-}
-
-export function firstSentence(s: string): string {
-  const cut = s.search(/\.\s/);
-  return cut > 0 && cut < 140 ? s.slice(0, cut) : s.length > 140 ? `${s.slice(0, 137)}…` : s;
 }
 
 function escape(s: string): string {

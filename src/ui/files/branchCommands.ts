@@ -1,17 +1,10 @@
 import * as vscode from 'vscode';
-import type { AgentsClient } from '../../client/agents';
 import type { Branch, MergeConflict, MergeResolution, MergeResult } from '../../contract/agents';
 import type { AgentFolders } from './agentFolders';
-import { resolveAgent } from '../explorer/agents/agentChoice';
+import { resolveAgent } from '../connection/agentChoice';
 import { branchNameShapeProblem } from '../model/nameRules';
-import {
-  requireClients,
-  requireModel,
-  runCommand,
-  untilAborted,
-  UserFacingError,
-  withProgress,
-} from '../common/commandSupport';
+import { isMain, mainOf } from '../model/agentsSource';
+import { requireModel, runCommand, untilAborted, UserFacingError, withProgress } from '../common/commandSupport';
 import { isPlatformError } from '../common/failure';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
@@ -51,8 +44,6 @@ export function registerBranchCommands(
     model.invalidate();
     return withProgress(vscode.l10n.t('Loading branches…'), (signal) => untilAborted(model.get(), signal));
   }
-
-  const isMain = (b: Pick<Branch, 'name' | 'isDefault'>): boolean => b.isDefault ?? b.name === 'main';
 
   /**
    * The agent's branches, or undefined where the platform has no branch list (an endpoint the spec does not show):
@@ -152,31 +143,6 @@ export function registerBranchCommands(
 
   // ---- create ----
 
-  /** Gives the new branch the content of `from` (the platform starts every branch as a copy of main). */
-  async function copyContent(
-    client: AgentsClient,
-    agentId: string,
-    fromId: string,
-    toId: string,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const [behavior, source, copy] = await Promise.all([
-      client.getBehavior(agentId, fromId, signal),
-      client.listTopics(agentId, fromId, signal),
-      client.listTopics(agentId, toId, signal),
-    ]);
-    await client.updateBehavior(agentId, toId, behavior.behavior, signal);
-    const inCopy = new Map(copy.map((t) => [t.topicId, t]));
-    for (const t of source) {
-      const there = inCopy.get(t.topicId);
-      if (!there) await client.createTopic(agentId, toId, { name: t.name, content: t.content }, signal);
-      else if (there.name !== t.name || there.content !== t.content)
-        await client.updateTopic(agentId, toId, t.topicId, { name: t.name, content: t.content }, signal);
-      inCopy.delete(t.topicId);
-    }
-    for (const gone of inCopy.keys()) await client.deleteTopic(agentId, toId, gone, signal);
-  }
-
   async function createBranchFrom(arg: FolderArg): Promise<string | undefined> {
     let agent: { agentId: string; name: string };
     let from: { branchId: string; name: string };
@@ -213,23 +179,20 @@ export function registerBranchCommands(
     )?.trim();
     if (!name) return undefined;
     const fromMain = isMain(branches.find((b) => b.branchId === from.branchId) ?? from);
-    const client = requireClients(connection).agents;
+    const agentModel = requireModel(models).agents.agent(agent.agentId);
     const created = await withProgress(vscode.l10n.t('Creating branch {0}…', name), async (signal) => {
-      const made = await client.createBranch(agent.agentId, name, signal);
-      // The spec shows the answer only as "new branch": where it has no id, the branch is found by its name.
-      const branchId =
-        made.branchId ?? (await client.listBranches(agent.agentId, signal)).find((b) => b.name === name)?.branchId;
+      const made = await agentModel.createBranch(name, signal);
+      const { branchId } = made;
       if (!branchId)
         throw new UserFacingError(
-          vscode.l10n.t('Branch {0} was created, but the platform did not say its id: refresh the Agents view.', name),
+          vscode.l10n.t(
+            'Branch {0} was created from main, but the platform did not say its id: find it in the studio to check the branch out.',
+            name,
+          ),
         );
-      if (!fromMain) await copyContent(client, agent.agentId, from.branchId, branchId, signal);
+      if (!fromMain) await agentModel.copyBranch(from.branchId, branchId, signal);
       return { branchId, name };
     });
-    const agentModel = requireModel(models).agents.agent(agent.agentId);
-    agentModel.branches.invalidate();
-    // Copied from another branch: what the model may hold of the new branch is not what it holds now.
-    agentModel.invalidateDocuments(created.branchId);
     const message = vscode.l10n.t('Branch {0} of {1} created from {2}.', name, agent.name, from.name);
     const switchTo = vscode.l10n.t('Switch Folder to {0}', name);
     if (target) {
@@ -244,14 +207,11 @@ export function registerBranchCommands(
   // ---- branch merge ----
 
   /** Main's topic names by id, to name the topics of conflicts that carry only a field. */
-  async function topicNames(
-    client: AgentsClient,
-    agentId: string,
-    mainId: string | undefined,
-  ): Promise<Map<string, string>> {
+  async function topicNames(agentId: string, mainId: string | undefined): Promise<Map<string, string>> {
     if (!mainId) return new Map();
     try {
-      return new Map((await client.listTopics(agentId, mainId)).map((t) => [t.topicId, t.name]));
+      const topics = await requireModel(models).agents.agent(agentId).topics.get(mainId).refresh();
+      return new Map(topics.map((t) => [t.topicId, t.name]));
     } catch {
       return new Map();
     }
@@ -316,7 +276,7 @@ export function registerBranchCommands(
     }
     const listed = await branchesIfListed(agent.agentId);
     const branches = listed ?? [];
-    const main = branches.find(isMain);
+    const main = mainOf(branches);
     if (isMain(branches.find((b) => b.branchId === branch!.branchId) ?? branch)) {
       // The folder holds main: the branch to merge is asked.
       const others = branches.filter((b) => !isMain(b));
@@ -337,7 +297,10 @@ export function registerBranchCommands(
     if (target) {
       const { AgentMirror, NodeFileSystem } = workspaceRuntime();
       const unpushed = (
-        await new AgentMirror(new NodeFileSystem(target.folder), requireClients(connection).agents).status()
+        await new AgentMirror(
+          new NodeFileSystem(target.folder),
+          platformMirror(connection, models, { agentId: agent.agentId, branchId: target.manifest.branch.branchId }),
+        ).status()
       ).filter((f) => f.state !== 'unchanged');
       if (unpushed.length > 0) {
         const go = vscode.l10n.t('Merge Without Them');
@@ -366,18 +329,19 @@ export function registerBranchCommands(
       go,
     );
     if (answer !== go) return undefined;
-    const client = requireClients(connection).agents;
     const { agentId } = agent;
+    const agentModel = requireModel(models).agents.agent(agentId);
+    const branchId = branch.branchId;
     const mergeOnce = (resolutions: MergeResolution[]) =>
       withProgress(vscode.l10n.t('Merging {0} into main…', branchName), (signal) =>
-        client.merge(agentId, branch!.branchId, { resolutions, branchName }, signal),
+        agentModel.merge(branchId, { resolutions, branchName }, signal),
       );
     let resolutions: MergeResolution[] = [];
     let outcome = await mergeOnce(resolutions);
     // A 409 lists what diverged; the person settles each, and the merge is sent again with the choices.
     // Should main move again meanwhile, the platform answers 409 anew and the new items are asked.
     for (let round = 0; !outcome.merged && round < 3; round++) {
-      const names = await topicNames(client, agentId, main?.branchId);
+      const names = await topicNames(agentId, main?.branchId);
       const chosen = await chooseResolutions(outcome.conflicts, branchName, names);
       if (!chosen) {
         void prompts.info(vscode.l10n.t('Branch merge of {0} stopped: nothing was merged.', branchName));
@@ -386,11 +350,8 @@ export function registerBranchCommands(
       resolutions = chosen;
       outcome = await mergeOnce(resolutions);
     }
+    // The model forgot what the merge changed: the branches, and main's behavior and topics.
     if (!outcome.merged) throw outcome.error;
-    const modelOf = requireModel(models).agents.agent(agentId);
-    modelOf.branches.invalidate();
-    // Main took the branch's behavior and topics (all branches' when main is not known by id).
-    modelOf.invalidateDocuments(main?.branchId);
     // The compare tabs and merge editors of the walk have done their work.
     await sides.closeAll();
     // Where the platform does not let branches be read (endpoints the spec does not show), reading the folders'

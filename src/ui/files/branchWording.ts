@@ -2,6 +2,7 @@
 // is named, how each side reads in a quick pick and in a diff, and the questions around switching.
 // "Branch merge" is the platform's merge of a branch into main; "file merge" (the three-way merge of
 // files on pull) is another thing and is not named here.
+import { isMain } from '../model/agentsSource';
 import type { Branch, MergeConflict, MergeResolution, MergeValue } from '../../contract/agents';
 import type { L10n } from '../common/l10n';
 
@@ -200,7 +201,7 @@ export function branchPickDescription(
   l10n: L10n,
   b: Pick<Branch, 'name' | 'isDefault' | 'createdAt' | 'createdBy'>,
 ): string {
-  if (b.isDefault ?? b.name === 'main') return l10n.t('the branch that gets published');
+  if (isMain(b)) return l10n.t('the branch that gets published');
   const day = b.createdAt?.slice(0, 10);
   if (b.createdBy && day) return l10n.t('made by {0} on {1}', b.createdBy, day);
   if (b.createdBy) return l10n.t('made by {0}', b.createdBy);

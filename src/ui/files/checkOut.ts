@@ -1,8 +1,9 @@
+import { isMain } from '../model/agentsSource';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Branch } from '../../contract/agents';
 import type { AgentManifest } from '../../workspace/agentManifest';
-import { resolveAgent } from '../explorer/agents/agentChoice';
+import { resolveAgent } from '../connection/agentChoice';
 import {
   requireClients,
   requireModel,
@@ -19,7 +20,6 @@ import type { ProfileModels } from '../model/profileModels';
 import { workspaceRuntime } from '../workspaceRuntime';
 import { platformMirror } from '../connection/platformMirror';
 import { isPlatformError } from '../common/failure';
-import type { RememberedAgents } from '../explorer/agents/rememberedAgents';
 import { branchPickDescription } from './branchWording';
 
 /** What Check Out acts on: a tree node, or (palette and tests) an agent id with an optional branch id and folder. */
@@ -36,7 +36,6 @@ class UnlistedBranches extends Error {}
 export function registerCheckOutCommand(
   connection: Connection,
   models: ProfileModels<object>,
-  remembered: RememberedAgents,
   /** Told of each folder checked out (the index of agent folders reads it at once, not only when the watcher says). */
   checkedOut: (folder: string) => void = () => undefined,
 ): vscode.Disposable {
@@ -64,7 +63,6 @@ export function registerCheckOutCommand(
       if (!found) throw new UserFacingError(vscode.l10n.t('The agent has no branch {0}.', given));
       return found;
     }
-    const isMain = (b: Branch): boolean => b.isDefault ?? b.name === 'main';
     const ordered = [...branches.filter(isMain), ...branches.filter((b) => !isMain(b))];
     if (ordered.length <= 1) return ordered[0];
     const pick = await prompts.pick(
@@ -80,8 +78,8 @@ export function registerCheckOutCommand(
     given: string | undefined,
     unlistedRow: string | undefined,
   ): Promise<Pick<Branch, 'branchId' | 'name'> | undefined> {
-    const profileId = requireClients(connection).profile.id;
-    const known = remembered.branches(profileId, agent.agentId);
+    const model = requireModel(models).agents.agent(agent.agentId);
+    const known = model.keptBranches();
     const id = (
       given ??
       (await prompts.input({
@@ -102,7 +100,7 @@ export function registerCheckOutCommand(
     )?.trim();
     if (!id) return undefined;
     const branch = { branchId: id, name: known.find((b) => b.branchId === id)?.name ?? id };
-    await remembered.addBranch(profileId, agent.agentId, branch);
+    await model.keepBranch(branch);
     return branch;
   }
 

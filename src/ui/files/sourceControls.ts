@@ -5,7 +5,7 @@ import { Emitter } from '../../core/event';
 import type { FileStatus } from '../../workspace/status';
 import type { MirrorClient } from '../../workspace/remote';
 import type { PullReport, PushReport } from '../../workspace/mirror';
-import { remoteUri } from '../explorer/remoteDocuments';
+import { remoteUri } from '../remoteUri';
 import { Command } from '../ids';
 import { workspaceRuntime } from '../workspaceRuntime';
 import type { AgentFolder, AgentFolders } from './agentFolders';

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { PullReport, PushReport, UnreadableRemoteError } from '../../workspace/mirror';
 import type { PushAction } from '../../workspace/pushPlan';
 import { workspaceRuntime } from '../workspaceRuntime';
-import { firstSentence } from '../explorer/treeNode';
+import { firstSentence } from '../common/failure';
 import { requireClients, runCommand, UserFacingError, withProgress } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';

@@ -1,98 +1,57 @@
-import type { Agent, Branch, Deployment, PhoneNumber, RealtimeConfig, Topic } from '../../contract/agents';
+import type { Agent, CreateAgentRequest, CreateAgentResponse } from '../../contract/agents';
 import { Disposable } from '../../core/disposable';
 import { Emitter, type Event } from '../../core/event';
-import type { AgentsSource } from './agentsSource';
-import { Loadable, LoadableMap } from './loadable';
+import { type AgentsChange, AgentModel, writeThen } from './agentModel';
+import type { AgentsPlatform, AgentsSource } from './agentsSource';
+import { type AgentIdCheck, verifyAgentId } from './agentVerification';
+import { ListedOrKept, Loadable } from './loadable';
+import type { MirrorClient } from '../../workspace/remote';
+import { modelMirrorClient } from './mirrorClient';
+import { type KeptOfProfile, keptOf, RememberedAgents, stateInMemory } from './rememberedAgents';
 
-/** What changed: the list of agents, or one part of one agent. */
-export type AgentsChange =
-  | { part: 'agents' }
-  | { part: 'branches' | 'deployments' | 'numbers' | 'realtimeConfigs'; agentId: string }
-  | { part: 'topics' | 'behavior'; agentId: string; branchId: string };
+export type { AgentsChange, DeploymentRef } from './agentModel';
+export { AgentModel } from './agentModel';
 
-/** What the editor knows of one agent; each part is read when first needed. */
-export class AgentModel extends Disposable {
-  readonly branches: Loadable<Branch[]>;
-  readonly deployments: Loadable<Deployment[]>;
-  readonly numbers: Loadable<PhoneNumber[]>;
-  readonly realtimeConfigs: Loadable<RealtimeConfig[]>;
-  /** The knowledge topics of each branch, by branch id. */
-  readonly topics: LoadableMap<Topic[]>;
-  /** The behavior prompt of each branch, by branch id. */
-  readonly behavior: LoadableMap<string>;
+/** An agent as the views show it: marked where it was added by id and no read could confirm the id. */
+export type ShownAgent = Agent & { unverified?: boolean };
 
-  constructor(
-    readonly agentId: string,
-    source: AgentsSource,
-    changed: (change: AgentsChange) => void,
-  ) {
-    super();
-    const part = <T>(
-      name: 'branches' | 'deployments' | 'numbers' | 'realtimeConfigs',
-      load: () => Promise<T>,
-    ): Loadable<T> => {
-      const loadable = this.register(new Loadable(load));
-      this.register(loadable.onDidChange(() => changed({ part: name, agentId })));
-      return loadable;
-    };
-    this.branches = part('branches', () => source.listBranches(agentId));
-    this.deployments = part('deployments', () => source.listDeployments(agentId));
-    this.numbers = part('numbers', () => source.listPhoneNumbers(agentId));
-    this.realtimeConfigs = part('realtimeConfigs', () => source.listRealtimeConfigs(agentId));
-    this.topics = this.register(new LoadableMap((branchId) => source.listTopics(agentId, branchId)));
-    this.register(this.topics.onDidChange((branchId) => changed({ part: 'topics', agentId, branchId })));
-    this.behavior = this.register(new LoadableMap((branchId) => source.getBehavior(agentId, branchId)));
-    this.register(this.behavior.onDidChange((branchId) => changed({ part: 'behavior', agentId, branchId })));
-  }
-
-  /**
-   * Forgets what a checked-out folder of a branch mirrors: its behavior and topics, and the agent's
-   * real-time configs (or the behavior and topics of every branch, without a branch). The next read asks
-   * the platform, so a pull, a push or a status read compares with what the platform holds now.
-   */
-  invalidateDocuments(branchId?: string): void {
-    this.behavior.invalidate(branchId);
-    this.topics.invalidate(branchId);
-    this.realtimeConfigs.invalidate();
-  }
-
-  /** Forgets everything known of this agent. */
-  invalidate(): void {
-    for (const part of [
-      this.branches,
-      this.deployments,
-      this.numbers,
-      this.realtimeConfigs,
-      this.topics,
-      this.behavior,
-    ])
-      part.invalidate();
-  }
-}
+const noPlatform = (): AgentsPlatform => {
+  throw new Error('This model was made without the platform: it only reads.');
+};
 
 /**
- * The agents of one connection profile and, per agent, its branches, deployments, numbers, real-time
- * configs and topics. Trees, commands and (soon) source control and panels read it; a command that
- * changes something on the platform invalidates exactly the part it changed, and every reader hears.
+ * The agents of one connection profile and, per agent, its branches, deployments, numbers, real-time configs and
+ * topics, and every write the editor makes to them: trees, commands, source control, panels, the Testing view and
+ * the assistant tools read and write here. A write keeps what a platform that cannot list it needs (the agents
+ * created or added, branch ids, deployments) and invalidates exactly the part it changed, and every reader hears.
  */
 export class AgentsModel extends Disposable {
   /** Every agent of the workspace (all pages); an assumed endpoint that some platforms lack. */
   readonly agents: Loadable<Agent[]>;
+  /** The agents listed or, where they cannot be, those created or added by id here (each read where it can be). */
+  readonly knownAgents: ListedOrKept<ShownAgent>;
   private readonly byId = new Map<string, AgentModel>();
   private readonly _onDidChange = this.register(new Emitter<AgentsChange>());
   readonly onDidChange: Event<AgentsChange> = this._onDidChange.event;
 
-  constructor(private readonly source: AgentsSource) {
+  constructor(
+    private readonly source: AgentsSource,
+    private readonly platform: () => AgentsPlatform = noPlatform,
+    private readonly kept: KeptOfProfile = keptOf(new RememberedAgents(stateInMemory()), ''),
+  ) {
     super();
     this.agents = this.register(new Loadable(() => source.listAgents()));
     this.register(this.agents.onDidChange(() => this._onDidChange.fire({ part: 'agents' })));
+    this.knownAgents = this.register(new ListedOrKept(this.agents, () => this.keptAgents()));
   }
 
   /** What is known of one agent (nothing is read until a part is). */
   agent(agentId: string): AgentModel {
     let model = this.byId.get(agentId);
     if (!model) {
-      model = this.register(new AgentModel(agentId, this.source, (change) => this._onDidChange.fire(change)));
+      model = this.register(
+        new AgentModel(agentId, this.source, (change) => this._onDidChange.fire(change), this.platform, this.kept),
+      );
       this.byId.set(agentId, model);
     }
     return model;
@@ -108,9 +67,78 @@ export class AgentsModel extends Disposable {
     return this.source.getAgent?.(agentId);
   }
 
+  /** The agents created or added by id here, each as the platform reads it where it can, else as kept. */
+  private keptAgents(): Promise<ShownAgent[]> {
+    return Promise.all(
+      this.kept.agents().map(async (r) => {
+        const read = await this.find(r.agentId).catch(() => undefined);
+        return (
+          read ?? {
+            agentId: r.agentId,
+            name: r.name ?? r.agentId,
+            description: r.description ?? '',
+            ...(r.unverified ? { unverified: true } : {}),
+          }
+        );
+      }),
+    );
+  }
+
+  /** The agents created or added by id here, as kept (no read). */
+  keptAgentRecords(): ReturnType<KeptOfProfile['agents']> {
+    return this.kept.agents();
+  }
+
+  /** Creates an agent with its main branch; the agent and main's id are kept, for platforms that do not list them. */
+  createAgent(request: CreateAgentRequest, signal?: AbortSignal): Promise<CreateAgentResponse> {
+    return writeThen(
+      () => this.platform().createAgent(request, signal),
+      () => this.agents.invalidate(),
+      async (created) => {
+        await this.kept.addAgent({ agentId: created.agentId, name: created.name, description: created.description });
+        if (created.defaultBranch)
+          await this.kept.addBranch(created.agentId, {
+            branchId: created.defaultBranch.branchId,
+            name: created.defaultBranch.name,
+          });
+      },
+    );
+  }
+
+  /**
+   * Adds an agent by its id, for platforms that do not list agents: the platform is asked first, and an id that
+   * names no agent (`missing`) is not kept. Every view then shows the agent.
+   */
+  async addAgentById(agentId: string, signal?: AbortSignal): Promise<AgentIdCheck> {
+    const check = await verifyAgentId(this.platform(), agentId, signal);
+    if (check.kind === 'missing') return check;
+    const found = check.kind === 'found' ? check.agent : undefined;
+    await this.kept.addAgent({
+      agentId,
+      ...(found ? { name: found.name, description: found.description } : {}),
+      ...(check.kind === 'unverified' ? { unverified: true } : {}),
+    });
+    this.knownAgents.refresh().catch(() => undefined);
+    return check;
+  }
+
+  /**
+   * The platform as a checked-out folder's mirror reaches it: its reads are this model's values, and each write
+   * updates (behavior) or forgets (topics, configs) what it changed.
+   */
+  mirrorClient(): MirrorClient {
+    return modelMirrorClient(this, this.platform());
+  }
+
+  /** What was kept of deployments was forgotten (the platform's data is new): every view reads them again. */
+  keptDeploymentsForgotten(): void {
+    for (const model of this.byId.values()) model.deployments.invalidate();
+  }
+
   /** Forgets everything (a full refresh). */
   invalidate(): void {
     for (const model of this.byId.values()) model.invalidate();
+    this.agents.forgetFailure();
     this.agents.invalidate();
   }
 }

@@ -2,8 +2,10 @@ import type { Event } from '../../core/event';
 import type { AgentsSource } from './agentsSource';
 import { agentsSourceOf } from './clientAgentsSource';
 import { type AlertsSource, alertsSourceOf } from './alertsSource';
+import { agentsClientOf } from './agentsClientOf';
 import { KeptAlerts, type KeptState } from './keptAlerts';
 import type { PlatformClients } from './platformClients';
+import type { RememberedAgents } from './rememberedAgents';
 import { ProfileModels } from './profileModels';
 
 /** Makes the reads on their first use, so a model made for a new profile does not load the client bundle yet. */
@@ -19,21 +21,24 @@ export interface ClientsOfConnection {
 }
 
 /**
- * The models of the live connection: the active profile's, read through its platform clients. `kept.alerts` holds
- * the rules and endpoints created or added here, by profile (the editor's global state).
+ * The models of the live connection: the active profile's, read and written through its platform clients. What is
+ * kept for platforms that do not list it: `kept.agents` (agents, branches and deployments, the workspace's state)
+ * and `kept.alerts` (the rules and endpoints created or added here, by profile, the editor's global state).
  */
 export function profileModelsOf(
   connection: ClientsOfConnection,
-  kept: { alerts: KeptState },
+  kept: { alerts: KeptState; agents?: RememberedAgents },
 ): ProfileModels<PlatformClients> {
   return new ProfileModels<PlatformClients>({
+    ...(kept.agents ? { kept: kept.agents } : {}),
+    agentsPlatform: (clients) => () => agentsClientOf(clients),
     active: () => {
       const clients = connection.platformClients;
       return clients ? { profileId: clients.profile.id, ctx: clients } : undefined;
     },
     onDidChangeActive: connection.onDidChange,
     agents: (clients): AgentsSource => {
-      const real = onFirstUse(() => agentsSourceOf(clients.agents));
+      const real = onFirstUse(() => agentsSourceOf(agentsClientOf(clients)));
       return {
         listAgents: (signal) => real().listAgents(signal),
         getAgent: (agentId) =>

@@ -125,3 +125,37 @@ export class LoadableMap<T> extends Disposable {
     else for (const item of this.items.values()) item.invalidate();
   }
 }
+
+/** What the platform lists or, where it cannot, what was kept here for it, with the failure of the list. */
+export type Known<T> =
+  | { readonly listed: true; readonly items: readonly T[] }
+  | { readonly listed: false; readonly items: readonly T[]; readonly failure: unknown };
+
+/**
+ * "Listed and kept" as one value: the platform's list (`listed`), or where that read fails, what the editor kept
+ * (the agents created or added by id, branch ids from create answers, the deployments actions returned). Follows
+ * the list: when it changes (a write invalidated it) this is read again. `refresh()` reads the platform's list
+ * afresh too, so every view showing either hears.
+ */
+export class ListedOrKept<T> extends Loadable<Known<T>> {
+  constructor(
+    private readonly list: Loadable<T[]>,
+    kept: () => Promise<readonly T[]> | readonly T[],
+  ) {
+    super(async () => {
+      try {
+        return { listed: true, items: await list.get() };
+      } catch (failure) {
+        return { listed: false, items: await kept(), failure };
+      }
+    });
+    this.register(list.onDidChange(() => this.invalidate()));
+  }
+
+  override refresh(): Promise<Known<T>> {
+    // Invalidating the list invalidates this too.
+    this.list.forgetFailure();
+    this.list.invalidate();
+    return this.get();
+  }
+}

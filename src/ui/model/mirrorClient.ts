@@ -1,5 +1,5 @@
 import type { MirrorClient } from '../../workspace/remote';
-import type { AgentsModel } from './agentsModel';
+import type { AgentModel } from './agentModel';
 
 /**
  * The file mirror's calls served by the model: reads of behavior, topics and real-time configs come from
@@ -7,7 +7,7 @@ import type { AgentsModel } from './agentsModel';
  * platform through `writes` and then updates the model with the answer (behavior, which the answer holds
  * whole) or forgets what it changed (topics, configs), so every reader hears of it.
  */
-export function modelMirrorClient(model: AgentsModel, writes: MirrorClient): MirrorClient {
+export function modelMirrorClient(model: { agent(agentId: string): AgentModel }, writes: MirrorClient): MirrorClient {
   // A read shared with other views goes on when a pull is cancelled; only its answer is dropped here.
   const read = async <T>(value: Promise<T>, signal?: AbortSignal): Promise<T> => {
     signal?.throwIfAborted();

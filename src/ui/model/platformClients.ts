@@ -52,6 +52,13 @@ export function newTransport(onRequest: (entry: RequestLog) => void): Transport 
 }
 
 /**
+ * The platform clients as src/ui outside the model holds them: the agents family is reached through the profile's
+ * `AgentsModel`, which makes every read it keeps and every write (dependency-cruiser's `ui-clients-through-model`
+ * keeps src/client/agents.ts and `agentsClientOf` to src/ui/model/).
+ */
+export type UiClients = Omit<PlatformClients, 'agents' | 'alerts'>;
+
+/**
  * The platform clients of one profile with one set of credentials: each client is made on first use and
  * kept, and so is the client context they share. The connection owns one for the active profile and makes
  * a new one when the profile or its settings change, so nothing made for one profile serves another.

@@ -1,9 +1,10 @@
 import { Disposable, MutableDisposable } from '../../core/disposable';
 import { Emitter, type Event } from '../../core/event';
-import type { AgentsSource } from './agentsSource';
+import type { AgentsPlatform, AgentsSource } from './agentsSource';
 import type { AlertsSource } from './alertsSource';
 import { AgentsModel } from './agentsModel';
 import { AlertsModel } from './alertsModel';
+import { keptOf, type RememberedAgents } from './rememberedAgents';
 
 /** Everything the editor knows of the platform through one connection profile. */
 export class ProfileModel extends Disposable {
@@ -12,10 +13,17 @@ export class ProfileModel extends Disposable {
 
   constructor(
     readonly profileId: string,
-    sources: { agents: AgentsSource; alerts: AlertsSource },
+    sources: {
+      agents: AgentsSource;
+      alerts: AlertsSource;
+      agentsPlatform?: () => AgentsPlatform;
+      kept?: RememberedAgents;
+    },
   ) {
     super();
-    this.agents = this.register(new AgentsModel(sources.agents));
+    this.agents = this.register(
+      new AgentsModel(sources.agents, sources.agentsPlatform, sources.kept && keptOf(sources.kept, profileId)),
+    );
     this.alerts = this.register(new AlertsModel(sources.alerts));
   }
 }
@@ -26,6 +34,10 @@ export interface ModelSources<Ctx extends object> {
   readonly onDidChangeActive: Event<unknown>;
   agents(ctx: Ctx): AgentsSource;
   alerts(ctx: Ctx): AlertsSource;
+  /** The agents family's writes (and the reads they need), made on first use. */
+  agentsPlatform?(ctx: Ctx): () => AgentsPlatform;
+  /** What is kept per profile of agents, branches and deployments, for platforms that do not list them. */
+  readonly kept?: RememberedAgents;
 }
 
 /**
@@ -62,6 +74,8 @@ export class ProfileModels<Ctx extends object> extends Disposable {
       this.current.value = new ProfileModel(now.profileId, {
         agents: this.sources.agents(now.ctx),
         alerts: this.sources.alerts(now.ctx),
+        ...(this.sources.agentsPlatform ? { agentsPlatform: this.sources.agentsPlatform(now.ctx) } : {}),
+        ...(this.sources.kept ? { kept: this.sources.kept } : {}),
       });
       this.currentCtx = now.ctx;
     }

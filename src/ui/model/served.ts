@@ -1,7 +1,9 @@
-import type { Deployment } from '../../contract/agents';
+import type { Behavior, Branch, Deployment, Topic } from '../../contract/agents';
 import type { Environment } from '../../contract/common';
+import { agentsClientOf } from './agentsClientOf';
+import { mainOf } from './agentsSource';
 import { activeDeployment } from './deployments';
-import type { PlatformClients } from './platformClients';
+import type { UiClients } from './platformClients';
 
 /** What an environment serves of an agent, and whether main has changed since. */
 export interface Served {
@@ -11,10 +13,30 @@ export interface Served {
   readonly serving?: Deployment;
   /** When main was last changed (the branch, its behavior or a topic), if that is after what is served. */
   readonly mainChangedAfter?: string;
+  /** When main was last changed, where a read says; with `serving`, whether that is after it is `mainChangedAfter`. */
+  readonly mainChanged?: string;
+  /** The agent's branches, where they could be read. */
+  readonly branches?: readonly Branch[];
+  /** Main's behavior, where it could be read. */
+  readonly behavior?: string;
+}
+
+/** The reads `servedFrom` makes: through the model (which every view then shows) or a client of another profile. */
+export interface ServedReads {
+  deployments(): Promise<readonly Deployment[]>;
+  branches(): Promise<readonly Branch[]>;
+  behavior(branchId: string): Promise<Pick<Behavior, 'behavior' | 'updatedAt'>>;
+  topics(branchId: string): Promise<readonly Topic[]>;
 }
 
 const newest = (dates: ReadonlyArray<string | null | undefined>): string | undefined =>
   dates.filter((d): d is string => typeof d === 'string' && d !== '').sort((a, b) => Date.parse(b) - Date.parse(a))[0];
+
+/** `changed`, when it is after what `serving` was made from; undefined where either date is unknown. */
+export function changedAfter(changed: string | undefined, serving: Deployment): string | undefined {
+  if (!changed || !serving.createdAt || Date.parse(changed) <= Date.parse(serving.createdAt)) return undefined;
+  return changed;
+}
 
 /**
  * What `environment` serves of the agent, from the platform's list of its deployments or, on a platform that does not
@@ -22,26 +44,20 @@ const newest = (dates: ReadonlyArray<string | null | undefined>): string | undef
  * pushed after it (which that environment does not answer from until they are published). Reads that fail count as
  * not known; this never throws for them.
  */
-export async function servedIn(
-  clients: Pick<PlatformClients, 'agents'>,
-  agentId: string,
+export async function servedFrom(
+  reads: ServedReads,
   environment: Environment,
   kept: readonly Deployment[] = [],
-  signal?: AbortSignal,
 ): Promise<Served> {
-  const quiet = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);
-  const [deployments, branches] = await Promise.all([
-    quiet(clients.agents.listDeployments(agentId, environment, signal)),
-    quiet(clients.agents.listBranches(agentId, signal)),
-  ]);
+  const quiet = <T>(p: () => Promise<T>): Promise<T | undefined> => p().catch(() => undefined);
+  const [deployments, branches] = await Promise.all([quiet(reads.deployments), quiet(reads.branches)]);
   const listed = deployments !== undefined;
-  const serving = activeDeployment(deployments ?? kept.filter((d) => d.environment === environment));
-  if (!serving) return { listed };
-  const main = branches?.find((b) => b.isDefault) ?? branches?.find((b) => b.name === 'main');
-  if (!main) return { listed, serving };
+  const serving = activeDeployment((deployments ?? kept).filter((d) => d.environment === environment));
+  const main = mainOf(branches);
+  if (!main) return { listed, ...(serving ? { serving } : {}), ...(branches ? { branches } : {}) };
   const [behavior, topics] = await Promise.all([
-    quiet(clients.agents.getBehavior(agentId, main.branchId, signal)),
-    quiet(clients.agents.listTopics(agentId, main.branchId, signal)),
+    quiet(() => reads.behavior(main.branchId)),
+    quiet(() => reads.topics(main.branchId)),
   ]);
   const changed = newest([
     main.updatedAt,
@@ -49,7 +65,34 @@ export async function servedIn(
     behavior?.updatedAt,
     ...(topics ?? []).map((t) => t.updatedAt),
   ]);
-  if (!changed || !serving.createdAt || Date.parse(changed) <= Date.parse(serving.createdAt))
-    return { listed, serving };
-  return { listed, serving, mainChangedAfter: changed };
+  const after = serving && changedAfter(changed, serving);
+  return {
+    listed,
+    branches,
+    ...(serving ? { serving } : {}),
+    ...(changed ? { mainChanged: changed } : {}),
+    ...(after ? { mainChangedAfter: after } : {}),
+    ...(behavior ? { behavior: behavior.behavior } : {}),
+  };
+}
+
+/** `servedFrom` through the clients of a profile that may not be the active one (a chat's header). */
+export function servedIn(
+  clients: UiClients,
+  agentId: string,
+  environment: Environment,
+  kept: readonly Deployment[] = [],
+  signal?: AbortSignal,
+): Promise<Served> {
+  const client = agentsClientOf(clients);
+  return servedFrom(
+    {
+      deployments: () => client.listDeployments(agentId, environment, signal),
+      branches: () => client.listBranches(agentId, signal),
+      behavior: (branchId) => client.getBehavior(agentId, branchId, signal),
+      topics: (branchId) => client.listTopics(agentId, branchId, signal),
+    },
+    environment,
+    kept,
+  );
 }

@@ -6,8 +6,6 @@ import { AGENT_MANIFEST, type AgentManifest, parseAgentManifest } from '../../wo
 import { requireClients, requireModel } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
-import { modelMirrorClient } from '../model/mirrorClient';
-import { servedIn } from '../model/served';
 import type { ProfileModels } from '../model/profileModels';
 import { workspaceRuntime } from '../workspaceRuntime';
 
@@ -42,7 +40,7 @@ export async function pushAndPublishFirst(
     );
     return { go: true };
   }
-  const folders = await behind(all, connection, models);
+  const folders = await behind(all, models);
   if (folders.length === 0) return { go: true };
   const push = vscode.l10n.t('Push and Publish');
   const asIs = vscode.l10n.t('Run As Is');
@@ -68,7 +66,7 @@ export async function pushAndPublishFirst(
     };
   const { AgentMirror, NodeFileSystem } = workspaceRuntime();
   for (const { root, manifest } of folders) {
-    const client = modelMirrorClient(requireModel(models).agents, requireClients(connection).agents);
+    const client = requireModel(models).agents.mirrorClient();
     const report = await new AgentMirror(new NodeFileSystem(root), client).push();
     if (report.refused.length > 0)
       return {
@@ -92,11 +90,10 @@ export async function pushAndPublishFirst(
       );
       continue;
     }
-    const result = await requireClients(connection).agents.publish(
-      manifest.agentId,
-      'sandbox',
-      vscode.l10n.t('Published before a conversation test run'),
-    );
+    // Through the model, as Publish does: the Agents view and the chart show it, and the deployment is kept.
+    const result = await requireModel(models)
+      .agents.agent(manifest.agentId)
+      .publish('sandbox', vscode.l10n.t('Published before a conversation test run'));
     const version = result.deployment?.version;
     output(
       (version
@@ -111,14 +108,10 @@ export async function pushAndPublishFirst(
  * The folders a push and publish would change: edits to push, or (on main) a sandbox that serves nothing yet or a
  * version older than main. A folder whose state cannot be read counts as behind, so the question is still asked.
  */
-async function behind(
-  folders: readonly Folder[],
-  connection: Connection,
-  models: ProfileModels<object>,
-): Promise<Folder[]> {
+async function behind(folders: readonly Folder[], models: ProfileModels<object>): Promise<Folder[]> {
   const { AgentMirror, NodeFileSystem } = workspaceRuntime();
-  const clients = requireClients(connection);
-  const client = modelMirrorClient(requireModel(models).agents, clients.agents);
+  const agents = requireModel(models).agents;
+  const client = agents.mirrorClient();
   const out: Folder[] = [];
   for (const folder of folders) {
     const { root, manifest } = folder;
@@ -129,7 +122,9 @@ async function behind(
     const stale =
       !edited &&
       manifest.branch.name === 'main' &&
-      (await servedIn(clients, manifest.agentId, 'sandbox')
+      (await agents
+        .agent(manifest.agentId)
+        .served('sandbox')
         .then((served) => !served.serving || served.mainChangedAfter !== undefined)
         .catch(() => true));
     if (edited || stale) out.push(folder);

@@ -1,26 +1,21 @@
 import * as vscode from 'vscode';
-import type { Agent, Branch, Topic } from '../../../contract/agents';
-import { remoteUri } from '../remoteDocuments';
+import type { Branch, Topic } from '../../../contract/agents';
+import { remoteUri } from '../../remoteUri';
 import { ActionNode, createdLine, ErrorNode, InfoNode, LoadingNode, TreeNode, updatedLine, when } from '../treeNode';
-import { orderBranches } from '../../model/agentsSource';
-import type { AgentModel } from '../../model/agentsModel';
+import { isMain, orderBranches } from '../../model/agentsSource';
+import type { AgentModel, ShownAgent } from '../../model/agentsModel';
 import { DeploymentsNode } from './deploymentNodes';
 import { NumbersNode, RealtimeConfigsNode } from './telephonyNodes';
 import { Command, ItemContext } from '../../ids';
-import type { KeptRecords } from './rememberedAgents';
 
 /** Knows which branch of an agent is checked out into the workspace, if any. */
 export type CheckedOutBranch = (agentId: string) => string | undefined;
-
-/** An agent as the view shows it: marked where it was added by id and no read could confirm the id. */
-export type ShownAgent = Agent & { unverified?: boolean };
 
 export class AgentNode extends LoadingNode {
   constructor(
     readonly agent: ShownAgent,
     readonly model: AgentModel,
     private readonly checkedOut: CheckedOutBranch,
-    readonly kept: KeptRecords,
   ) {
     super(undefined);
   }
@@ -76,22 +71,19 @@ export class AgentNode extends LoadingNode {
    */
   private async branchNodes(): Promise<TreeNode[]> {
     const checkedOut = this.checkedOut(this.agent.agentId);
-    try {
-      const branches = orderBranches(await this.model.branches.get());
-      return branches.map((b) => new BranchNode(this, b, b.branchId === checkedOut));
-    } catch (err) {
-      const kept = this.kept.branches(this.agent.agentId).map((b) => ({ ...b, agentId: this.agent.agentId }));
-      return [
-        new ErrorNode(this, err),
-        ...orderBranches(kept).map((b) => new BranchNode(this, b, b.branchId === checkedOut)),
-        new ActionNode(this, 'checkOutById', vscode.l10n.t('Check Out a Branch by Id…'), 'git-branch', {
-          command: Command.checkOut,
-          title: vscode.l10n.t('Check Out a Branch by Id'),
-          tooltip: vscode.l10n.t('Check out a branch of {0} whose id you know (the studio shows it)', this.agent.name),
-          arguments: [{ agentId: this.agent.agentId, name: this.agent.name, askBranchId: true }],
-        }),
-      ];
-    }
+    const known = await this.model.knownBranches.get();
+    const nodes = orderBranches(known.items).map((b) => new BranchNode(this, b, b.branchId === checkedOut));
+    if (known.listed) return nodes;
+    return [
+      new ErrorNode(this, known.failure),
+      ...nodes,
+      new ActionNode(this, 'checkOutById', vscode.l10n.t('Check Out a Branch by Id…'), 'git-branch', {
+        command: Command.checkOut,
+        title: vscode.l10n.t('Check Out a Branch by Id'),
+        tooltip: vscode.l10n.t('Check out a branch of {0} whose id you know (the studio shows it)', this.agent.name),
+        arguments: [{ agentId: this.agent.agentId, name: this.agent.name, askBranchId: true }],
+      }),
+    ];
   }
 }
 
@@ -109,7 +101,7 @@ export class BranchNode extends LoadingNode {
   }
 
   get isMain(): boolean {
-    return this.branch.isDefault ?? this.branch.name === 'main';
+    return isMain(this.branch);
   }
 
   getTreeItem(): vscode.TreeItem {

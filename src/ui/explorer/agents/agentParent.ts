@@ -1,7 +1,6 @@
 import type { Agent } from '../../../contract/agents';
 import type { AgentModel } from '../../model/agentsModel';
 import type { TreeNode } from '../treeNode';
-import type { KeptRecords } from './rememberedAgents';
 
 /**
  * An agent's node as the groups below it (deployments, numbers, real-time configs) see it: the agent and its
@@ -10,6 +9,4 @@ import type { KeptRecords } from './rememberedAgents';
 export interface AgentParent extends TreeNode {
   readonly agent: Agent;
   readonly model: AgentModel;
-  /** What was made or typed here for the agent, shown where the platform does not list it. */
-  readonly kept: KeptRecords;
 }

@@ -3,14 +3,13 @@ import { Disposable, MutableDisposable } from '../../../core/disposable';
 import { Emitter } from '../../../core/event';
 import { NodeTreeProvider } from '../treeProvider';
 import { ErrorNode, type TreeNode } from '../treeNode';
-import { AgentNode, BranchNode, type CheckedOutBranch, KnowledgeNode, type ShownAgent } from './agentNodes';
-import { type KeptRecords, NOTHING_KEPT } from './rememberedAgents';
+import { AgentNode, BranchNode, type CheckedOutBranch, KnowledgeNode } from './agentNodes';
 import { DeploymentsNode } from './deploymentNodes';
 import { NumbersNode, RealtimeConfigsNode } from './telephonyNodes';
-import type { AgentsChange, AgentsModel } from '../../model/agentsModel';
+import type { AgentsChange, AgentsModel, ShownAgent } from '../../model/agentsModel';
 import { ContextKey, View } from '../../ids';
 import { type ViewProblem, viewProblemOf } from '../viewProblem';
-import { isPlatformError } from '../../common/failure';
+import { isAssumptionFailure } from '../../common/failure';
 
 export const AGENTS_VIEW = View.agents;
 
@@ -40,8 +39,6 @@ export class AgentsTree extends Disposable {
   private filterText = '';
   /** False while the platform does not list agents and the view shows those added by id. */
   private listed = true;
-  /** The agents added by id, read once where the platform does not list agents. */
-  private fallback: Promise<ShownAgent[]> | undefined;
   private nodes = new Map<string, AgentNode>();
   /** The model the view shows, and the subscription to its changes. */
   private shown: AgentsModel | undefined;
@@ -56,10 +53,6 @@ export class AgentsTree extends Disposable {
     private readonly checkedOut: CheckedOutBranch,
     /** What else a full refresh reloads (which branches are checked out, open read-only documents). */
     private readonly onRefresh: () => void = () => undefined,
-    /** The agents created or added by id here, shown where the platform does not list agents. */
-    private readonly remembered: () => Promise<ShownAgent[]> = () => Promise.resolve([]),
-    /** The branches and deployments kept here, shown where the platform does not list them. */
-    private readonly kept: KeptRecords = NOTHING_KEPT,
   ) {
     super();
     this.provider = this.register(
@@ -113,20 +106,10 @@ export class AgentsTree extends Disposable {
   refresh(): void {
     this.onRefresh();
     this.listed = true;
-    this.fallback = undefined;
     this.nodes.clear();
     const model = this.model();
     if (model) model.invalidate();
     this.provider.refresh();
-  }
-
-  /** Shows the agents remembered here afresh (one was created or added), where the platform does not list agents. */
-  rememberedChanged(): void {
-    this.fallback = undefined;
-    if (!this.listed) {
-      this.nodes.clear();
-      this.provider.refresh();
-    }
   }
 
   /** Reloads the children of the agents already shown (which branch is checked out changed). */
@@ -186,32 +169,27 @@ export class AgentsTree extends Disposable {
       return [];
     }
     this.watch(model);
-    let agents: ShownAgent[];
-    try {
-      agents = this.fallback ? await this.fallback : await model.agents.get();
-    } catch (err) {
-      if (isAssumptionError(err)) {
-        // The platform does not list agents: the manual path is the agents added by id.
-        this.fallback ??= this.remembered();
-        agents = await this.fallback;
-        this.listed = false;
-        if (agents.length === 0) {
-          this._onDidFail.fire(err instanceof Error ? err.message : String(err));
-          this.setState('notListed');
-          return [];
-        }
-        return this.show(model, agents);
+    // Listed, or where the platform does not list agents (the manual path), the agents created or added by id here.
+    const known = await model.knownAgents.get();
+    this.listed = known.listed;
+    if (known.listed) return this.show(model, known.items);
+    const err = known.failure;
+    if (isAssumptionFailure(err)) {
+      if (known.items.length === 0) {
+        this._onDidFail.fire(err.message);
+        this.setState('notListed');
+        return [];
       }
-      this._onDidFail.fire(
-        vscode.l10n.t('The agents could not be loaded: {0}', err instanceof Error ? err.message : String(err)),
-      );
-      this.setState('error', viewProblemOf(err));
-      return [];
+      return this.show(model, known.items);
     }
-    return this.show(model, agents);
+    this._onDidFail.fire(
+      vscode.l10n.t('The agents could not be loaded: {0}', err instanceof Error ? err.message : String(err)),
+    );
+    this.setState('error', viewProblemOf(err));
+    return [];
   }
 
-  private show(model: AgentsModel, agents: ShownAgent[]): TreeNode[] {
+  private show(model: AgentsModel, agents: readonly ShownAgent[]): TreeNode[] {
     if (agents.length === 0) {
       this.setState('empty');
       return [];
@@ -251,7 +229,7 @@ export class AgentsTree extends Disposable {
       .map((a) => {
         let node = this.nodes.get(a.agentId);
         if (!node || node.agent !== a) {
-          node = new AgentNode(a, model.agent(a.agentId), this.checkedOut, this.kept);
+          node = new AgentNode(a, model.agent(a.agentId), this.checkedOut);
           this.nodes.set(a.agentId, node);
         }
         return node;
@@ -309,9 +287,4 @@ function invalidatePartOf(node: TreeNode): boolean {
   else if (node instanceof RealtimeConfigsNode) node.agentNode.model.realtimeConfigs.invalidate();
   else return false;
   return true;
-}
-
-/** A failure of an endpoint the spec does not show (the client marks it with the assumption). */
-function isAssumptionError(err: unknown): boolean {
-  return isPlatformError(err) && Boolean(err.assumption);
 }

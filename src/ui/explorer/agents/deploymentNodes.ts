@@ -34,12 +34,9 @@ export class DeploymentsNode extends LoadingNode {
    * and rollback returned here, and rows that promote or roll back a deployment by its id.
    */
   protected async loadChildren(): Promise<TreeNode[]> {
-    let all: Deployment[];
-    try {
-      all = await this.agentNode.model.deployments.get();
-    } catch (err) {
+    const known = await this.agentNode.model.knownDeployments.get();
+    if (!known.listed) {
       const { agent } = this.agentNode;
-      const kept = this.agentNode.kept.deployments(agent.agentId);
       const byId = (key: string, label: string, command: string, icon: string): ActionNode =>
         new ActionNode(this, key, label, icon, {
           command,
@@ -47,13 +44,13 @@ export class DeploymentsNode extends LoadingNode {
           arguments: [{ agentId: agent.agentId, name: agent.name }],
         });
       return [
-        new ErrorNode(this, err),
-        ...this.byEnvironment(kept).filter((e) => e.deployments.length > 0),
+        new ErrorNode(this, known.failure),
+        ...this.byEnvironment(known.items).filter((e) => e.deployments.length > 0),
         byId('promoteById', vscode.l10n.t('Promote a Deployment by Id…'), Command.promote, 'rocket'),
         byId('rollbackById', vscode.l10n.t('Roll Back a Deployment by Id…'), Command.rollback, 'discard'),
       ];
     }
-    return this.byEnvironment(all);
+    return this.byEnvironment(known.items);
   }
 
   private byEnvironment(all: readonly Deployment[]): EnvironmentDeploymentsNode[] {

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { Connection } from '../../connection/connection';
-import { RemoteDocuments, setShownProfile } from '../remoteDocuments';
+import { RemoteDocuments } from '../remoteDocuments';
+import { setShownProfile } from '../../remoteUri';
 import { Scheme } from '../../uris';
 import { AgentsTree } from './agentsTree';
 import type { Event } from '../../../core/event';
-import { RememberedAgents } from './rememberedAgents';
 import type { ProfileModels } from '../../model/profileModels';
 import { prompts } from '../../common/prompts';
 
@@ -24,16 +24,13 @@ export interface CheckedOutFolders {
 export function createAgentsView(
   connection: Connection,
   models: ProfileModels<object>,
-  workspaceState: vscode.Memento,
   checkouts: CheckedOutFolders,
 ): {
   tree: AgentsTree;
-  remembered: RememberedAgents;
   /** The branch id of an agent checked out into the workspace for the active profile. */
   checkedOut: (agentId: string) => string | undefined;
   disposable: vscode.Disposable;
 } {
-  const remembered = new RememberedAgents(workspaceState);
   // Which branch is checked out comes from the index of agent folders (agent.json) the Source Control provider shares.
   const documents = new RemoteDocuments(
     () => models.active()?.agents,
@@ -48,35 +45,6 @@ export function createAgentsView(
     () => {
       void checkouts.scan();
       documents.refreshOpen();
-    },
-    async () => {
-      const profileId = connection.profiles.active?.id;
-      const known = profileId ? remembered.list(profileId) : [];
-      const model = models.active()?.agents;
-      // Each agent is read where the platform can; otherwise what was kept here stands for it.
-      return Promise.all(
-        known.map((r) =>
-          (model ? model.find(r.agentId).catch(() => undefined) : Promise.resolve(undefined)).then(
-            (a) =>
-              a ?? {
-                agentId: r.agentId,
-                name: r.name ?? r.agentId,
-                description: r.description ?? '',
-                ...(r.unverified ? { unverified: true } : {}),
-              },
-          ),
-        ),
-      );
-    },
-    {
-      branches: (agentId) => {
-        const profileId = connection.profiles.active?.id;
-        return profileId ? remembered.branches(profileId, agentId) : [];
-      },
-      deployments: (agentId) => {
-        const profileId = connection.profiles.active?.id;
-        return profileId ? remembered.deployments(profileId, agentId) : [];
-      },
     },
   );
   const disposable = vscode.Disposable.from(
@@ -101,5 +69,5 @@ export function createAgentsView(
       });
     }),
   );
-  return { tree, remembered, checkedOut, disposable };
+  return { tree, checkedOut, disposable };
 }

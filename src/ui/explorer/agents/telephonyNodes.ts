@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { PhoneNumber, RealtimeConfig } from '../../../contract/agents';
-import { remoteUri } from '../remoteDocuments';
+import { remoteUri } from '../../remoteUri';
 import { ActionNode, InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
 import type { AgentParent } from './agentParent';
 import { ENVIRONMENT_ORDER } from './deploymentNodes';

@@ -5,7 +5,7 @@ import { runCommand, UserFacingError } from '../../common/commandSupport';
 import { type IDisposable, MutableDisposable } from '../../../core/disposable';
 import { type AgentRef, agentRef, ensureReaches, servedAgent } from '../../connection/agentReach';
 import type { ProfileModel, ProfileModels } from '../../model/profileModels';
-import type { PlatformClients } from '../../model/platformClients';
+import type { UiClients } from '../../model/platformClients';
 import { chatHeader } from './chatHeader';
 import { prompts } from '../../common/prompts';
 import type { Connection } from '../../connection/connection';
@@ -129,7 +129,7 @@ export function registerChatCommands(
   extensionUri: vscode.Uri,
   connection: Connection,
   log: Log,
-  models: ProfileModels<PlatformClients>,
+  models: ProfileModels<UiClients>,
   /** The deployments actions returned here, per profile and agent, for a platform that does not list them. */
   keptDeployments: (profileId: string, agentId: string) => readonly Deployment[] = () => [],
 ): vscode.Disposable {

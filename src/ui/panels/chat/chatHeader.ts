@@ -3,7 +3,7 @@ import type { ConnectionProfile } from '../../../client/profile';
 import type { Deployment } from '../../../contract/agents';
 import type { ChatHeader } from '../../../protocol/chat';
 import type { AgentRef } from '../../connection/agentReach';
-import type { PlatformClients } from '../../model/platformClients';
+import type { UiClients } from '../../model/platformClients';
 import { servedIn } from '../../model/served';
 
 /**
@@ -20,7 +20,7 @@ export const CHAT_ENVIRONMENT = 'sandbox';
 export async function chatHeader(
   profile: ConnectionProfile,
   agent: AgentRef | undefined,
-  clients: Pick<PlatformClients, 'agents'>,
+  clients: UiClients,
   signal?: AbortSignal,
   /** The agent's deployments that publish, promote and rollback returned here, for a platform that does not list them. */
   kept: readonly Deployment[] = [],

@@ -13,7 +13,6 @@ import { reachAgentById, servedAgent } from '../../connection/agentReach';
 import type { Connection } from '../../connection/connection';
 import { AgentNode } from '../../explorer/agents/agentNodes';
 import { EnvironmentDeploymentsNode } from '../../explorer/agents/deploymentNodes';
-import type { RememberedAgents } from '../../explorer/agents/rememberedAgents';
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
 import { OpenPanels } from '../openPanels';
@@ -56,7 +55,6 @@ export function registerConcurrencyCommands(
   connection: Connection,
   log: Log,
   models: ProfileModels<object>,
-  remembered: RememberedAgents,
 ): vscode.Disposable {
   const panels = new OpenPanels<ConcurrencyPanel>();
   const adopt = (panel: ConcurrencyPanel): ConcurrencyPanel => panels.add(panel);
@@ -102,16 +100,7 @@ export function registerConcurrencyCommands(
       panelOptions(extensionUri),
     );
     const panel = adopt(
-      new ConcurrencyPanel(
-        webviewPanel,
-        extensionUri,
-        connection.through(reached.profile),
-        log,
-        target,
-        query,
-        models,
-        remembered,
-      ),
+      new ConcurrencyPanel(webviewPanel, extensionUri, connection.through(reached.profile), log, target, query, models),
     );
     void panel.show(query);
     return panel;
@@ -128,7 +117,7 @@ export function registerConcurrencyCommands(
         }
         const target = { label: state.title, ...(state.agentId ? { agentId: state.agentId } : {}) };
         const panel = adopt(
-          new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, state.query, models, remembered),
+          new ConcurrencyPanel(webviewPanel, extensionUri, connection, log, target, state.query, models),
         );
         void panel.show(state.query);
         return panel;

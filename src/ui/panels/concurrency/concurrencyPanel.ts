@@ -20,8 +20,8 @@ import {
 import { requireClients, requireModel } from '../../common/commandSupport';
 import { failureReport } from '../../common/failure';
 import type { Connection } from '../../connection/connection';
-import type { RememberedAgents } from '../../explorer/agents/rememberedAgents';
 import type { Log } from '../../log';
+import type { Known } from '../../model/loadable';
 import type { ProfileModels } from '../../model/profileModels';
 import { ViewPanel } from '../viewPanel';
 
@@ -57,7 +57,6 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
     private readonly target: ChartTarget,
     query: ChartQuery,
     private readonly models: ProfileModels<object>,
-    private readonly remembered: RememberedAgents,
   ) {
     super(
       panel,
@@ -111,16 +110,11 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
       this.lastSent = input;
       const [reply, deployments] = await Promise.all([
         clients.concurrency.query(input, abort.signal),
-        // The deployments the Agents view shows: the model is told of every publish, promote and rollback.
+        // The deployments the Agents view shows (listed, or kept from the publishes, promotions and rollbacks made
+        // here): the model is told of every one.
         this.target.agentId
-          ? requireModel(this.models)
-              .agents.agent(this.target.agentId)
-              .deployments.get()
-              .then(
-                (d) => ({ ok: true as const, d }),
-                (err: unknown) => ({ ok: false as const, err }),
-              )
-          : Promise.resolve({ ok: true as const, d: [] as Deployment[] }),
+          ? requireModel(this.models).agents.agent(this.target.agentId).knownDeployments.get()
+          : Promise.resolve<Known<Deployment>>({ listed: true, items: [] }),
       ]);
       if (abort.signal.aborted) return this.view;
       const from = utcMs(query.start);
@@ -130,13 +124,13 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
         state: 'ready',
         times,
         series,
-        deployments: markersOf(deployments.ok ? deployments.d : this.kept(), from, to),
+        deployments: markersOf(deployments.items, from, to),
         message: times.length === 0 ? vscode.l10n.t('No intervals in this range.') : undefined,
-        note: deployments.ok
+        note: deployments.listed
           ? undefined
           : vscode.l10n.t(
               'Deployments cannot be listed ({0}): only those published, promoted or rolled back from this editor are marked.',
-              failureReport(vscode.l10n, deployments.err, false)?.message ?? '',
+              failureReport(vscode.l10n, deployments.failure, false)?.message ?? '',
             ),
       });
     } catch (err) {
@@ -150,12 +144,6 @@ export class ConcurrencyPanel extends ViewPanel<ChartView, ChartCommand> {
       });
     }
     return this.view;
-  }
-
-  /** The deployments of the agent that actions here returned, for the active profile. */
-  private kept(): Deployment[] {
-    const profileId = this.connection.profiles.active?.id;
-    return profileId && this.target.agentId ? this.remembered.deployments(profileId, this.target.agentId) : [];
   }
 
   override dispose(): void {

@@ -1,5 +1,22 @@
-import type * as vscode from 'vscode';
-import type { Deployment } from '../../../contract/agents';
+import type { Deployment } from '../../contract/agents';
+
+/** Where the records are kept: the workspace's state (VS Code's `Memento`), or memory. */
+export interface KeptState {
+  get<T>(key: string, defaultValue: T): T;
+  update(key: string, value: unknown): PromiseLike<void>;
+}
+
+/** State held in memory only (a model made without the workspace's, as in unit tests). */
+export function stateInMemory(): KeptState {
+  const values = new Map<string, unknown>();
+  return {
+    get: <T>(key: string, defaultValue: T) => (values.has(key) ? (values.get(key) as T) : defaultValue),
+    update: (key, value) => {
+      values.set(key, value);
+      return Promise.resolve();
+    },
+  };
+}
 
 const AGENTS_KEY = 'agentWorkbench.rememberedAgents';
 const BRANCHES_KEY = 'agentWorkbench.rememberedBranches';
@@ -33,7 +50,7 @@ export interface RememberedBranch {
  * rollback returned, and where each promotion went. Kept in the workspace's state.
  */
 export class RememberedAgents {
-  constructor(private readonly state: vscode.Memento) {}
+  constructor(private readonly state: KeptState) {}
 
   list(profileId: string): RememberedAgent[] {
     // Earlier versions kept bare ids.
@@ -129,10 +146,26 @@ export class RememberedAgents {
   }
 }
 
-/** What was kept for the agents of the active profile, as the Agents view reads it. */
-export interface KeptRecords {
+/** What was kept for one profile: the records of `RememberedAgents` with the profile given once. */
+export interface KeptOfProfile {
+  agents(): RememberedAgent[];
+  addAgent(agent: RememberedAgent): Promise<void>;
   branches(agentId: string): RememberedBranch[];
+  addBranch(agentId: string, branch: RememberedBranch): Promise<void>;
   deployments(agentId: string): Deployment[];
+  keepDeployment(d: Deployment, from?: string): Promise<void>;
+  promotedTo(agentId: string, from: string): string | undefined;
 }
 
-export const NOTHING_KEPT: KeptRecords = { branches: () => [], deployments: () => [] };
+/** The records of one profile. */
+export function keptOf(remembered: RememberedAgents, profileId: string): KeptOfProfile {
+  return {
+    agents: () => remembered.list(profileId),
+    addAgent: (agent) => remembered.add(profileId, agent),
+    branches: (agentId) => remembered.branches(profileId, agentId),
+    addBranch: (agentId, branch) => remembered.addBranch(profileId, agentId, branch),
+    deployments: (agentId) => remembered.deployments(profileId, agentId),
+    keepDeployment: (d, from) => remembered.keepDeployment(profileId, d, from),
+    promotedTo: (agentId, from) => remembered.promotedTo(profileId, agentId, from),
+  };
+}

@@ -1,6 +1,6 @@
-import type { AgentsClient } from '../../client/agents';
+import { isPlatformError } from '../../client/errors';
 import type { Agent } from '../../contract/agents';
-import { isPlatformError } from '../common/failure';
+import type { AgentsPlatform } from './agentsSource';
 
 /** What the platform could say about an agent id typed by hand. */
 export type AgentIdCheck =
@@ -18,7 +18,7 @@ export type AgentIdCheck =
  * whose 404 does name the agent. Where that read fails otherwise, the id cannot be verified.
  */
 export async function verifyAgentId(
-  client: AgentsClient,
+  client: Pick<AgentsPlatform, 'getAgent' | 'listPhoneNumbers'>,
   agentId: string,
   signal?: AbortSignal,
 ): Promise<AgentIdCheck> {

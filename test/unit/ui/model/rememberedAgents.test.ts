@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type * as vscode from 'vscode';
 import type { Deployment } from '../../../../src/contract/agents';
-import { RememberedAgents } from '../../../../src/ui/explorer/agents/rememberedAgents';
+import { type KeptState, RememberedAgents } from '../../../../src/ui/model/rememberedAgents';
 
 /** A workspace memento as VS Code's: a value is there as soon as it is updated. */
-function memento(): vscode.Memento {
+function memento(): KeptState {
   const values = new Map<string, unknown>();
   return {
-    keys: () => [...values.keys()],
-    get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
+    get: <T>(key: string, fallback: T) => (values.has(key) ? (values.get(key) as T) : fallback),
     update: async (key: string, value: unknown) => {
       values.set(key, value);
       await new Promise((r) => setImmediate(r));
     },
-  } as vscode.Memento;
+  };
 }
 
 const deployment = (id: string, environment: string): Deployment => ({

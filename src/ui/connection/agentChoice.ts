@@ -1,30 +1,27 @@
 // The agent a command acts on: the Agents view's node it was run on, an id given (palette, tests,
 // other commands), or one the person picks from the profile's agents.
 import * as vscode from 'vscode';
-import type { Agent } from '../../../contract/agents';
-import { requireModel, untilAborted, UserFacingError, withProgress } from '../../common/commandSupport';
-import { isPlatformError } from '../../common/failure';
-import { prompts } from '../../common/prompts';
-import type { ProfileModels } from '../../model/profileModels';
-import { AgentNode } from './agentNodes';
-import type { AgentParent } from './agentParent';
-import type { RememberedAgent } from './rememberedAgents';
-
-/** An agent given by a tree node (the agent's, or its parent seen from a group below it) or by id (palette and tests). */
-export type AgentArg = AgentParent | { agentId: string; name?: string } | undefined;
+import type { Agent } from '../../contract/agents';
+import { requireModel, untilAborted, UserFacingError, withProgress } from '../common/commandSupport';
+import { isPlatformError } from '../common/failure';
+import { prompts } from '../common/prompts';
+import type { ProfileModels } from '../model/profileModels';
 
 /**
- * Resolves the agent a command applies to: the node clicked, the id given, or a pick. `remembered` gives the
- * agents the Agents view remembers for the active profile (created or added here): where the platform does not
- * list agents, they are the pick, and they name an agent given only by its id.
+ * An agent given by an Agents view node (the agent's, or its parent seen from a group below it: each holds the
+ * agent it shows) or by id (palette and tests).
  */
-export async function resolveAgent(
-  models: ProfileModels<object>,
-  arg: AgentArg,
-  remembered: () => readonly RememberedAgent[] = () => [],
-): Promise<Agent | undefined> {
-  if (arg instanceof AgentNode) return arg.agent;
+export type AgentArg = { readonly agent: Agent } | { agentId: string; name?: string } | undefined;
+
+/**
+ * Resolves the agent a command applies to: the node clicked, the id given, or a pick. The agents created or added
+ * here for the active profile (the model keeps them): where the platform does not list agents, they are the pick,
+ * and they name an agent given only by its id.
+ */
+export async function resolveAgent(models: ProfileModels<object>, arg: AgentArg): Promise<Agent | undefined> {
+  if (arg && 'agent' in arg) return arg.agent;
   const model = requireModel(models).agents;
+  const remembered = () => model.keptAgentRecords();
   if (arg && 'agentId' in arg && arg.agentId) {
     const id = arg.agentId;
     const known = remembered().find((a) => a.agentId === id);
