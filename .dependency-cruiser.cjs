@@ -1,4 +1,4 @@
-// The layer rules of docs/architecture.md, checked on the import graph by `npm run lint` (scripts/layers.mjs).
+// The layer rules of docs/architecture.md, checked on the import graph by `npm run lint` (its `depcruise` step).
 // Unlike a per-file lint rule, a graph rule also sees what a module reaches through others, so
 // `vscode` stays out of everything but src/ui and src/extension.ts even when it would come in indirectly.
 // Inside src/ui the folders are layered too (UI_BASE, UI_FEATURES and UI_FEATURE_EDGES below, written down once).

@@ -47,6 +47,13 @@ export default tseslint.config(
     },
   },
   {
+    // Claims the compiler checks: no `!` in the product's code. The ones left from before are counted per file in
+    // eslint-suppressions.json, a budget that only falls: a file with one more fails the lint, and one with fewer
+    // fails it until `npx eslint . --prune-suppressions` writes the lower count.
+    files: ['src/**/*.ts', 'webview/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
+  },
+  {
     files: ['src/**/*.ts', 'webview/**/*.ts'],
     ignores: ['src/ui/**', 'src/extension.ts'],
     rules: layerRule,

@@ -5,7 +5,8 @@
 // - in the editor (a real extension host): a keystroke in the 100 KB behavior until its diagnostics are published,
 //   and opening a file of a folder not checked yet until the folder's diagnostics are published; each from when the
 //   extension host is told (of the keystroke, of the opening) to when the diagnostics are handed to VS Code, and
-//   also from the test's edit or open to VS Code's change event (which VS Code fires 50 ms after the change)
+//   for the opening also from the test's open to VS Code's change event (which VS Code fires 50 ms after the change);
+//   what a person sees after a keystroke is measured in Chromium (lintWorkbench.bench.mjs)
 // The command line's processor time (user and system, its own and its threads') is given beside its wall time: on
 // a shared machine the wall time is mostly waiting for a processor.
 import { spawnSync } from 'node:child_process';
@@ -97,7 +98,7 @@ async function main(): Promise<void> {
 
     const editor = editorFigures(
       'Agent folder check figures',
-      ['lintKeystrokeP95Ms', 'lintKeystrokeEditP95Ms', 'lintKeystrokeToldP95Ms', 'lintFolderMs', 'lintFolderToldMs'],
+      ['lintKeystrokeEditP95Ms', 'lintKeystrokeToldP95Ms', 'lintFolderMs', 'lintFolderToldMs'],
       { timeoutMs: 600_000 },
     );
     bench(
@@ -110,12 +111,6 @@ async function main(): Promise<void> {
       'lint: the same from the edit sent by the extension host (a round trip through the workbench first, p95 of 30)',
       editor.lintKeystrokeEditP95Ms,
       'ms',
-    );
-    bench(
-      'lint: diagnostics of a 100 KB behavior after a keystroke, in the editor (p95 of 30)',
-      editor.lintKeystrokeP95Ms,
-      'ms',
-      '< 20',
     );
     bench(
       'lint: the whole rule set over an agent folder of 1,000 topics in the editor, file opened to diagnostics (median of 5)',

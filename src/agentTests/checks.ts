@@ -29,16 +29,11 @@ export function checkAnswer(checks: AnswerChecks, answer: Answer): CheckFailure[
   // Lowered once per answer: the text checks are case-insensitive and a turn may have many.
   const lower = text.toLowerCase();
 
-  const missing = checks.contains ? those(lower, checks.contains, false) : [];
+  const contains = checks.contains ?? [];
+  const missing = those(lower, contains, false);
   if (missing.length > 0)
     failures.push(
-      textFailure(
-        checks,
-        text,
-        'contains',
-        `The answer does not contain ${quoteAll(missing)}.`,
-        listed(checks.contains!),
-      ),
+      textFailure(checks, text, 'contains', `The answer does not contain ${quoteAll(missing)}.`, listed(contains)),
     );
   if (checks.containsAny && !containsSome(lower, checks.containsAny))
     failures.push(

@@ -1,4 +1,4 @@
-import { LineCounter, parseDocument } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Range, type YAMLMap } from 'yaml';
 import {
   type AnswerChecks,
   type HandoffExpectation,
@@ -10,9 +10,7 @@ import {
   type TextRange,
   turnChecks,
 } from './format';
-import { readQuickYaml } from './quickYaml';
 import { parseRegex } from './regex';
-import { fromYaml, mapToJS, type YMap, type YNode, type YScalar, valueOf } from './yamlNodes';
 
 /** The keys each level of a test file may have; anything else is reported, so a misspelt check never passes silently. */
 export const FILE_KEYS = ['agent', 'description', 'cases'] as const;
@@ -46,29 +44,35 @@ export const TURN_KEYS = ['user', 'metadata', ...CHECK_KEYS] as const;
 /** A language code such as `en` or `en-GB`, as the Chat API takes it. */
 const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
 
+/** A mapping of the `yaml` library's document: the checks read its nodes as the library composed them. */
+type YMap = YAMLMap<unknown, unknown>;
+
+/** Where a node of the document is: a scalar, mapping, list or alias has a place; anything else (a pair) has none. */
+function placeOf(node: unknown): Range | undefined {
+  return (isMap(node) || isSeq(node) || isScalar(node) || isAlias(node)) && node.range ? node.range : undefined;
+}
+
 /** Reads a test file's text; never throws: whatever is wrong is a problem with its place. */
 export function parseTestFile(path: string, text: string): TestFile {
-  const quick = readQuickYaml(text);
-  if (quick) {
-    const lines = new LineCounter();
-    for (const start of quick.lineStarts) lines.addNewLine(start);
-    return readFile(path, quick.root, new Reader(lines, text.length));
-  }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const reader = new Reader(lines, text.length);
   for (const err of doc.errors) reader.problemAt(err.pos, yamlMessage(err.message));
   for (const warning of doc.warnings) reader.problemAt(warning.pos, yamlMessage(warning.message), 'warning');
-  const root = fromYaml(doc.contents);
-  if (doc.errors.length === 0 && root?.kind !== 'map') {
+  const root = doc.contents;
+  if (isMap(root)) return readFile(path, root, reader);
+  if (doc.errors.length === 0)
     reader.problem(
       root ?? undefined,
       'A conversation test file is a YAML mapping with a list of `cases:` (each with a `name:` and `turns:`).',
     );
-    return { path, cases: [], problems: reader.problems };
-  }
-  if (root?.kind !== 'map') return { path, cases: [], problems: reader.problems };
-  return readFile(path, root, reader);
+  return { path, cases: [], problems: reader.problems };
+}
+
+/** The value of the first pair whose key is the scalar `key`, as `YAMLMap.get(key, true)` finds it. */
+function valueOf(map: YMap, key: string): unknown {
+  for (const pair of map.items) if (isScalar(pair.key) && pair.key.value === key) return pair.value ?? undefined;
+  return undefined;
 }
 
 function readFile(path: string, root: YMap, reader: Reader): TestFile {
@@ -76,7 +80,7 @@ function readFile(path: string, root: YMap, reader: Reader): TestFile {
   const agent = reader.text(root, 'agent');
   const casesNode = valueOf(root, 'cases');
   const cases: TestCase[] = [];
-  if (casesNode?.kind !== 'seq' || casesNode.items.length === 0) {
+  if (!isSeq(casesNode) || casesNode.items.length === 0) {
     reader.problem(casesNode ?? root, 'Add `cases:`, a list of cases, each with a `name:` and `turns:`.');
   } else {
     const names = new Set<string>();
@@ -96,14 +100,9 @@ function readFile(path: string, root: YMap, reader: Reader): TestFile {
   return { path, ...(agent !== undefined ? { agent } : {}), cases, problems: reader.problems };
 }
 
-function readCase(
-  reader: Reader,
-  node: YNode | null,
-  file: string,
-  fileAgent: string | undefined,
-): TestCase | undefined {
-  if (node?.kind !== 'map') {
-    reader.problem(node ?? undefined, 'A case is a mapping with a `name:` and `turns:`.');
+function readCase(reader: Reader, node: unknown, file: string, fileAgent: string | undefined): TestCase | undefined {
+  if (!isMap(node)) {
+    reader.problem(node, 'A case is a mapping with a `name:` and `turns:`.');
     return undefined;
   }
   const errorsBefore = reader.errorCount;
@@ -116,7 +115,7 @@ function readCase(
   const tts = reader.languageCode(node, 'tts_lang_code');
   const turnsNode = valueOf(node, 'turns');
   const turns: TestTurn[] = [];
-  if (turnsNode?.kind !== 'seq' || turnsNode.items.length === 0) {
+  if (!isSeq(turnsNode) || turnsNode.items.length === 0) {
     reader.problem(turnsNode ?? node, 'Add `turns:`, a list of turns, each with a `user:` message and its checks.');
   } else {
     turnsNode.items.forEach((item, i) => {
@@ -154,12 +153,12 @@ function readCase(
   };
 }
 
-function readTurn(reader: Reader, node: YNode | null, index: number): TestTurn | undefined {
-  if (node === null || (node.kind === 'scalar' && (node.value === null || node.value === ''))) {
-    reader.problem(node ?? undefined, 'This turn is empty: give it a `user:` message, checks, or both.');
+function readTurn(reader: Reader, node: unknown, index: number): TestTurn | undefined {
+  if (node === null || (isScalar(node) && (node.value === null || node.value === ''))) {
+    reader.problem(node, 'This turn is empty: give it a `user:` message, checks, or both.');
     return undefined;
   }
-  if (node.kind !== 'map') {
+  if (!isMap(node)) {
     reader.problem(node, 'A turn is a mapping: `user:` and the checks of the answer (`contains:`, `matches:` ...).');
     return undefined;
   }
@@ -199,12 +198,12 @@ function readChecks(reader: Reader, node: YMap): AnswerChecks {
 function readHandoff(reader: Reader, node: YMap): HandoffExpectation | undefined {
   const value = valueOf(node, 'handoff');
   if (value === undefined) return undefined;
-  if (value.kind === 'scalar') {
+  if (isScalar(value)) {
     if (value.value === false || value.value === 'none' || value.value === null) return { kind: 'none' };
     if (value.value === true) return { kind: 'any' };
     if (typeof value.value === 'string' && value.value) return { kind: 'to', destination: value.value };
   }
-  if (value.kind === 'map') {
+  if (isMap(value)) {
     reader.unknownKeys(value, ['destination', 'reason'], '`handoff:`');
     const destination = reader.text(value, 'destination');
     const reason = reader.text(value, 'reason');
@@ -229,7 +228,8 @@ function put<T, K extends keyof T>(target: T, key: K, value: T[K] | undefined): 
 
 /** The yaml library's messages end with a code and a caret picture; the first sentence is what helps. */
 function yamlMessage(message: string): string {
-  return `Not valid YAML: ${message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
+  const [first = message] = message.split('\n', 1);
+  return `Not valid YAML: ${first.replace(/ at line \d+, column \d+:?$/, '')}`;
 }
 
 /** Reads values of a mapping and keeps the problems found, each at its node. */
@@ -242,8 +242,10 @@ class Reader {
     private readonly length: number,
   ) {}
 
-  range(node: YNode | undefined): TextRange {
-    return node ? this.span(node.start, node.end) : this.span(0, 0);
+  /** Where a node is, from its start to the end of its value (the library's `range[1]`); the file's start if unknown. */
+  range(node: unknown): TextRange {
+    const [start, end] = placeOf(node) ?? [0, 0];
+    return this.span(start, end);
   }
 
   private span(start: number, end: number): TextRange {
@@ -252,7 +254,7 @@ class Reader {
     return { startLine: a.line - 1, startCharacter: a.col - 1, endLine: b.line - 1, endCharacter: b.col - 1 };
   }
 
-  problem(node: YNode | undefined, message: string, severity: 'error' | 'warning' = 'error'): void {
+  problem(node: unknown, message: string, severity: 'error' | 'warning' = 'error'): void {
     if (severity === 'error') this.errorCount++;
     this.problems.push({ message, range: this.range(node), severity });
   }
@@ -264,7 +266,7 @@ class Reader {
 
   unknownKeys(map: YMap, known: readonly string[], where: string): void {
     for (const pair of map.items) {
-      const key = pair.key?.kind === 'scalar' ? String(pair.key.value) : undefined;
+      const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
       if (key !== undefined && known.includes(key)) continue;
       const near = key === undefined ? undefined : closest(key, known);
       this.problem(
@@ -277,8 +279,7 @@ class Reader {
   text(map: YMap, key: string): string | undefined {
     const node = valueOf(map, key);
     if (node === undefined) return undefined;
-    if (node.kind === 'scalar' && (typeof node.value === 'string' || typeof node.value === 'number'))
-      return String(node.value);
+    if (isScalar(node) && (typeof node.value === 'string' || typeof node.value === 'number')) return String(node.value);
     this.problem(node, `\`${key}:\` is a text.`);
     return undefined;
   }
@@ -287,11 +288,9 @@ class Reader {
   texts(map: YMap, key: string, single = false): string[] | undefined {
     const node = valueOf(map, key);
     if (node === undefined) return undefined;
-    if (single && node.kind === 'scalar' && typeof node.value === 'string') return [node.value];
-    if (node.kind === 'seq' && node.items.every((i) => i?.kind === 'scalar' && typeof i.value !== 'object')) {
-      const values = node.items.map((i) => String((i as YScalar).value));
-      if (values.length > 0) return values;
-    }
+    if (single && isScalar(node) && typeof node.value === 'string') return [node.value];
+    const values = isSeq(node) ? node.items.map((i) => (isScalar(i) ? i.value : null)) : [];
+    if (values.length > 0 && values.every((v) => v !== null && typeof v !== 'object')) return values.map(String);
     this.problem(node, `\`${key}:\` is ${single ? 'a text or ' : ''}a list of texts.`);
     return undefined;
   }
@@ -299,7 +298,7 @@ class Reader {
   number(map: YMap, key: string, limits: { integer?: boolean; min?: number; max?: number }): number | undefined {
     const node = valueOf(map, key);
     if (node === undefined) return undefined;
-    const value = node.kind === 'scalar' ? node.value : undefined;
+    const value = isScalar(node) ? node.value : undefined;
     const ok =
       typeof value === 'number' &&
       Number.isFinite(value) &&
@@ -316,7 +315,7 @@ class Reader {
   boolean(map: YMap, key: string): boolean | undefined {
     const node = valueOf(map, key);
     if (node === undefined) return undefined;
-    if (node.kind === 'scalar' && typeof node.value === 'boolean') return node.value;
+    if (isScalar(node) && typeof node.value === 'boolean') return node.value;
     this.problem(node, `\`${key}:\` is true or false.`);
     return undefined;
   }
@@ -324,7 +323,7 @@ class Reader {
   mapping(map: YMap, key: string): Record<string, unknown> | undefined {
     const node = valueOf(map, key);
     if (node === undefined) return undefined;
-    if (node.kind === 'map') return mapToJS(node);
+    if (isMap(node)) return node.toJSON() as Record<string, unknown>;
     this.problem(node, `\`${key}:\` is a mapping of names to values.`);
     return undefined;
   }
@@ -358,13 +357,21 @@ function closest(key: string, known: readonly string[]): string | undefined {
   return best && best.distance <= Math.max(2, Math.floor(key.length / 3)) ? best.word : undefined;
 }
 
+/** Levenshtein's distance, a row at a time: `diagonal`, `above` and `left` are the three cells the next one comes from. */
 function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let distance = b.length;
+  for (let i = 0; i < a.length; i++) {
+    let diagonal = i;
+    let left = i + 1;
+    const next = [left];
+    for (const [j, above] of row.slice(1).entries()) {
+      left = Math.min(above + 1, left + 1, diagonal + (a[i] === b[j] ? 0 : 1));
+      next.push(left);
+      diagonal = above;
+    }
     row = next;
+    distance = left;
   }
-  return row[b.length]!;
+  return distance;
 }

@@ -3,9 +3,7 @@
  * Returns the pattern, or what is wrong with it in JavaScript's words.
  */
 export function parseRegex(text: string): { source: string; flags: string } | { error: string } {
-  const literal = /^\/(.*)\/([a-z]*)$/s.exec(text);
-  const source = literal ? literal[1]! : text;
-  const flags = literal ? literal[2]! : '';
+  const [, source = text, flags = ''] = /^\/(.*)\/([a-z]*)$/s.exec(text) ?? [];
   try {
     new RegExp(source, flags);
     return { source, flags };

@@ -90,10 +90,10 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
   type Entry = { runs: CaseRun[]; left: number; started: number; target: CaseTarget; skip?: string };
   // One promise per case, made on its first job: the jobs of its repeats share it, whichever worker runs them.
   const pending = new Map<number, Promise<Entry>>();
-  const jobs: { index: number; attempt: number }[] = [];
+  const jobs: { index: number; testCase: TestCase; attempt: number }[] = [];
   for (const [index, testCase] of cases.entries()) {
     const times = options.repeat ?? testCase.repeat;
-    for (let attempt = 1; attempt <= times; attempt++) jobs.push({ index, attempt });
+    for (let attempt = 1; attempt <= times; attempt++) jobs.push({ index, testCase, attempt });
   }
 
   const finish = (index: number, result: CaseResult) => {
@@ -101,10 +101,9 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
     options.listener?.caseFinished?.(result);
   };
 
-  const targetOf = (index: number): Promise<Entry> => {
+  const targetOf = (index: number, testCase: TestCase): Promise<Entry> => {
     let entry = pending.get(index);
     if (!entry) {
-      const testCase = cases[index]!;
       options.listener?.caseStarted?.(testCase);
       const started = performance.now();
       entry = Promise.resolve()
@@ -117,12 +116,11 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
     return entry;
   };
 
-  let next = 0;
+  // One queue for all workers: each takes the next job when it is free.
+  const queue = jobs.values();
   const worker = async () => {
-    while (next < jobs.length) {
-      const { index, attempt } = jobs[next++]!;
-      const entry = await targetOf(index);
-      const testCase = cases[index]!;
+    for (const { index, testCase, attempt } of queue) {
+      const entry = await targetOf(index, testCase);
       if ('skip' in entry.target) {
         if (attempt === 1) finish(index, skipped(testCase, entry.target.skip));
         continue;

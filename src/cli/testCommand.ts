@@ -68,17 +68,18 @@ export async function testCommand(args: string[], env: NodeJS.ProcessEnv = proce
     if (options.local) {
       lp = await startLocalPlatform({ port: 0, seed: 'demo', responses: options.responses, streamDelayMs: 0 });
       target = localTargets(lp, transport);
-    } else {
-      const profile = readProfileFile(options.profileFile!);
+    } else if (options.remote) {
+      const { profileFile, environment } = options.remote;
+      const profile = readProfileFile(profileFile);
       if (!env[CHAT_KEY_VARIABLE] || !env[CHAT_TOKEN_VARIABLE])
         throw new UsageError(
-          `Set ${CHAT_KEY_VARIABLE} and ${CHAT_TOKEN_VARIABLE} to the Chat API key and connector token of ${options.environment}.`,
+          `Set ${CHAT_KEY_VARIABLE} and ${CHAT_TOKEN_VARIABLE} to the Chat API key and connector token of ${environment}.`,
         );
       process.stdout.write(
-        `Running against ${options.environment} of ${profile.profile.projectId}: each case is a real conversation.\n`,
+        `Running against ${environment} of ${profile.profile.projectId}: each case is a real conversation.\n`,
       );
-      target = profileTargets(profile, options.environment!, transport, env);
-    }
+      target = profileTargets(profile, environment, transport, env);
+    } else throw new UsageError('Give either --local or --profile-file F --environment E.');
     const results = await runCases(cases, {
       target,
       concurrency: options.concurrency,
@@ -135,12 +136,14 @@ function parseOptions(args: string[]) {
     if (!RESPONSES_MODES.includes(values.responses as ResponsesMode))
       throw new UsageError(`--responses must be one of ${RESPONSES_MODES.join(', ')}, got "${values.responses}"`);
   }
+  const profileFile = values['profile-file'];
+  const environment = values.environment;
   return {
     help: values.help,
     paths: positionals,
     local: values.local,
-    profileFile: values['profile-file'],
-    environment: values.environment,
+    /** The profile file and environment of a run against a platform other than the local one. */
+    remote: profileFile !== undefined && environment !== undefined ? { profileFile, environment } : undefined,
     responses: values.responses as ResponsesMode,
     junit: values.junit,
     repeat: whole('repeat', values.repeat),

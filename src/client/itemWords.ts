@@ -15,10 +15,13 @@ const COLLECTIONS: Record<string, string> = {
  * `/v1/webhook-endpoints/we_1/rotate-secret` is "webhook endpoint we_1" (the last collection followed by an id).
  */
 export function itemOfPath(path: string): string {
-  const segments = path.split('?')[0]!.split('/').filter(Boolean).map(decode);
+  const [beforeQuery = ''] = path.split('?', 1);
+  const segments = beforeQuery.split('/').filter(Boolean).map(decode);
+  // The last collection followed by an id: read from the end, each segment with the one after it.
   for (let i = segments.length - 2; i >= 0; i--) {
-    const word = COLLECTIONS[segments[i]!];
-    if (word) return `${word} ${segments[i + 1]!}`;
+    const [collection, id] = segments.slice(i, i + 2);
+    const word = collection === undefined ? undefined : COLLECTIONS[collection];
+    if (word && id !== undefined) return `${word} ${id}`;
   }
   return 'the item';
 }

@@ -20,7 +20,7 @@ export interface Delivery {
   readonly echoId?: string;
   /** Unconfirmed: the connection it was written on was lost, or nothing came back on an open one. */
   readonly doubt?: 'reconnected' | 'quiet';
-  /** The platform has echoed a message in this session, so a missing echo means something (as of this change). */
+  /** The platform had echoed a message in this session when this state was reported: a missing echo means something. */
   readonly echoKnown: boolean;
   /** How many times the session wrote it again by itself (after a lost connection, or at the platform's word). */
   readonly rewrites: number;

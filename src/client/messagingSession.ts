@@ -393,9 +393,10 @@ export class MessagingSession implements IDisposable {
   private async openWithToken(): Promise<Outcome> {
     let renewed = false;
     let tokenExpired = false;
-    const renew = async (): Promise<Outcome | undefined> => {
+    const renewAccessToken = this.options.renewAccessToken;
+    const renew = async (renewWith: () => Promise<AccessToken>): Promise<Outcome | undefined> => {
       try {
-        this.token = await this.options.renewAccessToken!();
+        this.token = await renewWith();
         this.redactor.add(this.token.reveal());
         renewed = true;
         return undefined;
@@ -412,15 +413,14 @@ export class MessagingSession implements IDisposable {
         return { kind: error.isTransient ? 'failed' : 'refused', error };
       }
     };
-    const canRenew = this.options.renewAccessToken !== undefined;
-    if (canRenew && this.token.expiresWithin(RENEW_MARGIN_MS)) {
-      const failed = await renew();
+    if (renewAccessToken && this.token.expiresWithin(RENEW_MARGIN_MS)) {
+      const failed = await renew(renewAccessToken);
       if (failed) return failed;
       tokenExpired = true;
     }
     let outcome = await this.attempt();
-    if (outcome.kind === 'refused' && outcome.error.status === 401 && canRenew && !renewed && !this.closed) {
-      const failed = await renew();
+    if (outcome.kind === 'refused' && outcome.error.status === 401 && renewAccessToken && !renewed && !this.closed) {
+      const failed = await renew(renewAccessToken);
       if (failed) return failed;
       // A token that opened this session before and is refused now has most likely expired.
       tokenExpired = this.openedOnce;

@@ -1,3 +1,4 @@
+import { soleItem } from '../core/arrays';
 import { ASSUMED_SERVER_EVENT_NAMES, type ServerEventKind, type ServerEventNames } from '../contract/messaging';
 
 /**
@@ -9,7 +10,8 @@ import { ASSUMED_SERVER_EVENT_NAMES, type ServerEventKind, type ServerEventNames
 export function historyEvents(payload: Record<string, unknown>): { events: unknown[] } | { unreadable: string } {
   if (Array.isArray(payload.events)) return { events: payload.events };
   const lists = Object.entries(payload).filter(([, v]) => Array.isArray(v));
-  if (lists.length === 1) return { events: lists[0]![1] as unknown[] };
+  const [only, ...others] = lists;
+  if (only && others.length === 0 && Array.isArray(only[1])) return { events: only[1] };
   const keys = Object.keys(payload);
   return {
     unreadable:
@@ -29,8 +31,8 @@ const TEXT_FIELD = /text|message|content|body|answer|response|reply|utterance/i;
  */
 export function oneText(payload: unknown): string | undefined {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
-  const texts = Object.entries(payload).filter(([k, v]) => typeof v === 'string' && TEXT_FIELD.test(k));
-  return texts.length === 1 ? (texts[0]![1] as string) : undefined;
+  const texts = Object.entries(payload).flatMap(([k, v]) => (typeof v === 'string' && TEXT_FIELD.test(k) ? [v] : []));
+  return soleItem(texts);
 }
 
 /**

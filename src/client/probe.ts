@@ -27,7 +27,7 @@ interface Probe {
    * the platform must refuse after checking the credential: 400 then means the credential was
    * accepted, 401/403 that it was not (see docs/api-assumptions.md).
    */
-  request(ctx: ClientContext, creds: Record<string, string>): Omit<RequestSpec, 'family' | 'retry'>;
+  request(ctx: ClientContext, credential: (id: CredentialId) => string): Omit<RequestSpec, 'family' | 'retry'>;
   acceptedStatuses: number[];
   /**
    * For families whose 400 the spec does not explain (Chat, DNI): the field the probe left out on purpose.
@@ -50,23 +50,23 @@ const PROBES: Probe[] = [
     acceptedStatuses: [200, 404, 422],
     explainedBy: 'agentId',
     explainedByWords: /\bagent\b/i,
-    request: (ctx, c) => ({
+    request: (ctx, credential) => ({
       baseUrl: ctx.base('build'),
       method: 'GET',
       path: `/v1/agents/${PROBE_AGENT_ID}/telephony/phone-numbers`,
-      headers: { 'x-api-key': c.agentsApiKey! },
+      headers: { 'x-api-key': credential('agentsApiKey') },
     }),
   },
   {
     family: 'conversations',
     needs: ['conversationsApiKey'],
     acceptedStatuses: [200],
-    request: (ctx, c) => ({
+    request: (ctx, credential) => ({
       baseUrl: ctx.base('runtime'),
       method: 'GET',
       path: `/v3${ctx.projectPath}/conversations`,
       query: { limit: 1 },
-      headers: { 'x-api-key': c.conversationsApiKey! },
+      headers: { 'x-api-key': credential('conversationsApiKey') },
     }),
   },
   {
@@ -74,11 +74,11 @@ const PROBES: Probe[] = [
     family: 'alerts',
     needs: ['alertsApiKey'],
     acceptedStatuses: [200],
-    request: (ctx, c) => ({
+    request: (ctx, credential) => ({
       baseUrl: ctx.base('build'),
       method: 'GET',
       path: ALERTS_PATH,
-      headers: { 'x-api-key': c.alertsApiKey! },
+      headers: { 'x-api-key': credential('alertsApiKey') },
     }),
   },
   {
@@ -87,43 +87,46 @@ const PROBES: Probe[] = [
     needs: ['chatApiKey', 'chatConnectorToken'],
     acceptedStatuses: [400],
     explainedBy: 'conversation_id',
-    request: (ctx, c) => ({
+    request: (ctx, credential) => ({
       baseUrl: ctx.base('runtime'),
       method: 'PUT',
       path: `/v1${ctx.projectPath}/chat/close`,
       body: {},
-      headers: { [CHAT_API_KEY_HEADER]: c.chatApiKey!, [CHAT_TOKEN_HEADER]: c.chatConnectorToken! },
+      headers: {
+        [CHAT_API_KEY_HEADER]: credential('chatApiKey'),
+        [CHAT_TOKEN_HEADER]: credential('chatConnectorToken'),
+      },
     }),
   },
   {
     family: 'messaging',
     needs: ['messagingConnectorToken', 'messagingHost'],
     acceptedStatuses: [200],
-    request: (ctx, c) => ({
+    request: (ctx, credential) => ({
       baseUrl: ctx.base('messaging'),
       method: 'POST',
       path: '/api/v1/access-token',
       body: {},
-      headers: { 'X-Token': c.messagingConnectorToken!, 'X-Host': c.messagingHost! },
+      headers: { 'X-Token': credential('messagingConnectorToken'), 'X-Host': credential('messagingHost') },
     }),
   },
   {
     family: 'outbound',
     needs: ['outboundAuthToken'],
     acceptedStatuses: [400],
-    request: (ctx, c) => ({
+    request: (ctx, credential) => ({
       baseUrl: ctx.base('runtime'),
       method: 'POST',
       path: OUTBOUND_CALL_PATH,
       body: {},
-      headers: { [OUTBOUND_AUTH_HEADER]: c.outboundAuthToken! },
+      headers: { [OUTBOUND_AUTH_HEADER]: credential('outboundAuthToken') },
     }),
   },
   {
     family: 'externalEvents',
     needs: ['externalEventsApiKey'],
     acceptedStatuses: [400],
-    request: (ctx, c) => ({
+    request: (ctx, credential) => ({
       baseUrl: ctx.base('runtime'),
       method: 'POST',
       path: EXTERNAL_EVENTS_WEBHOOK_PATH,
@@ -134,7 +137,7 @@ const PROBES: Probe[] = [
         project_id: ctx.profile.projectId,
       },
       body: { id: 'connection-check' },
-      headers: { [EXTERNAL_EVENTS_AUTH_HEADER]: c.externalEventsApiKey! },
+      headers: { [EXTERNAL_EVENTS_AUTH_HEADER]: credential('externalEventsApiKey') },
     }),
   },
   {
@@ -142,12 +145,12 @@ const PROBES: Probe[] = [
     needs: ['dniApiKey'],
     acceptedStatuses: [400],
     explainedBy: 'attributes',
-    request: (ctx, c) => ({
+    request: (ctx, credential) => ({
       baseUrl: ctx.base('runtime'),
       method: 'POST',
       path: DNI_RESERVATION_PATH,
       body: { attributes: 'connection-check' },
-      headers: { [DNI_AUTH_HEADER]: c.dniApiKey! },
+      headers: { [DNI_AUTH_HEADER]: credential('dniApiKey') },
     }),
   },
 ];
@@ -159,10 +162,10 @@ export async function probeConnection(ctx: ClientContext, signal?: AbortSignal):
 
 async function runProbe(ctx: ClientContext, probe: Probe, signal?: AbortSignal): Promise<ProbeResult> {
   const label = FAMILY_LABEL[probe.family];
-  const creds: Record<string, string> = {};
+  const creds = new Map<CredentialId, string>();
   for (const id of probe.needs) {
     try {
-      creds[id] = await ctx.credential(id, probe.family, `Test ${label}`);
+      creds.set(id, await ctx.credential(id, probe.family, `Test ${label}`));
     } catch (err) {
       return {
         family: probe.family,
@@ -173,7 +176,11 @@ async function runProbe(ctx: ClientContext, probe: Probe, signal?: AbortSignal):
     }
   }
   const started = performance.now();
-  const request = probe.request(ctx, creds);
+  const request = probe.request(ctx, (id) => {
+    const value = creds.get(id);
+    if (value === undefined) throw new Error(`The check of the ${label} reads ${id} without naming it in its needs.`);
+    return value;
+  });
   try {
     await ctx.transport.request({
       ...request,

@@ -111,10 +111,9 @@ export function parseStudioUrl(text: string): { accountId: string; projectId: st
     .map((s) => decodeURIComponent(s));
   // The ids are the first two segments; a prefixed pair anywhere is also accepted (some studio links carry a locale first).
   const prefixedAt = segs.findIndex((s, i) => ACCOUNT_PREFIXED.test(s) && PROJECT_PREFIXED.test(segs[i + 1] ?? ''));
-  if (prefixedAt >= 0) return { accountId: segs[prefixedAt]!, projectId: segs[prefixedAt + 1]! };
-  if (segs.length >= 2 && SLUG.test(segs[0]!) && SLUG.test(segs[1]!))
-    return { accountId: segs[0]!, projectId: segs[1]! };
-  return undefined;
+  const [accountId, projectId] = prefixedAt >= 0 ? segs.slice(prefixedAt) : segs;
+  if (accountId === undefined || projectId === undefined) return undefined;
+  return prefixedAt >= 0 || (SLUG.test(accountId) && SLUG.test(projectId)) ? { accountId, projectId } : undefined;
 }
 
 /** Checks a base URL; returns what is wrong, or undefined. Plain http is allowed only on loopback. */

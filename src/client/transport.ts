@@ -133,7 +133,9 @@ export class Transport implements IDisposable {
               body: res.body,
             });
           }
-          const body = spec.schema ? parseBody(spec, operation, res.status, withFill(res.body, spec.fill)) : res.body;
+          const body = spec.schema
+            ? parseBody(spec, spec.schema, operation, res.status, withFill(res.body, spec.fill))
+            : res.body;
           this.log(spec, url, status, started, retries);
           return { status: res.status, body: body as Parsed<S>, headers: res.headers };
         }
@@ -305,8 +307,14 @@ function appendQuery(params: URLSearchParams, query: Record<string, QueryValue> 
   }
 }
 
-function parseBody(spec: RequestSpec, operation: string, status: number, body: unknown): unknown {
-  const result = spec.schema!.safeParse(body);
+function parseBody(
+  spec: RequestSpec,
+  schema: NonNullable<RequestSpec['schema']>,
+  operation: string,
+  status: number,
+  body: unknown,
+): unknown {
+  const result = schema.safeParse(body);
   if (result.success) return result.data;
   const fieldErrors: FieldError[] = result.error.issues
     .slice(0, 5)

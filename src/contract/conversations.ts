@@ -59,6 +59,7 @@ export function searchParamsToRecord(
   const issues: ParamIssue[] = [];
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
+    const [v = ''] = values;
     if (!shape.known.includes(key)) {
       issues.push({ param: key, message: `unknown parameter ${key}; accepted parameters: ${shape.known.join(', ')}` });
     } else if (shape.repeatable?.includes(key)) {
@@ -66,7 +67,6 @@ export function searchParamsToRecord(
     } else if (values.length > 1) {
       issues.push({ param: key, message: `${key} may be given only once` });
     } else {
-      const v = values[0]!;
       if (shape.booleans?.includes(key)) record[key] = v === 'true' ? true : v === 'false' ? false : v;
       else if (shape.integers?.includes(key)) record[key] = /^[+-]?\d+$/.test(v) ? Number(v) : v;
       else record[key] = v;

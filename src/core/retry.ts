@@ -30,9 +30,9 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       reject(signal.reason);
       return;
     }
-    const onAbort = (): void => {
+    const onAbort = function (this: AbortSignal): void {
       clearTimeout(timer);
-      reject(signal!.reason);
+      reject(this.reason);
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

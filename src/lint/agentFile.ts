@@ -60,14 +60,16 @@ function lineEnd(text: string, from: number): number {
 
 function parseTopicParts(path: string, text: string): Pick<ParsedFile, 'topic' | 'unreadable'> {
   const fileName = path.slice(KNOWLEDGE_DIR.length + 1);
-  const m = FRONT_MATTER.exec(text);
-  const nameLine = m ? NAME_LINE.exec(m[1]!) : null;
+  const [block, front] = FRONT_MATTER.exec(text) ?? [];
+  const nameLine = front === undefined ? null : NAME_LINE.exec(front);
+  const [line, name] = nameLine ?? [];
   // Where the front matter's text starts in the file: after the first `---` line.
-  const frontStart = m ? m[0].indexOf(m[1]!) : 0;
-  const nameStart = nameLine ? frontStart + nameLine.index + nameLine[0].length - nameLine[1]!.length : 0;
-  const nameEnd = nameLine ? nameStart + nameLine[1]!.length : 0;
+  const frontStart = block !== undefined && front !== undefined ? block.indexOf(front) : 0;
+  const nameStart =
+    nameLine && line !== undefined && name !== undefined ? frontStart + nameLine.index + line.length - name.length : 0;
+  const nameEnd = name === undefined ? 0 : nameStart + name.length;
   // An empty name is a topic problem of its own, not a file that cannot be read.
-  const emptyName = nameLine !== null && EMPTY_SCALAR.test(nameLine[1]!);
+  const emptyName = name !== undefined && EMPTY_SCALAR.test(name);
   const source = emptyName ? text.replace(NAME_LINE, 'name: "-"') : text;
   const doc = parseTopic(source, fileName);
   if (isUnreadable(doc)) return { unreadable: { message: doc.problem, start: 0, end: lineEnd(text, 0) } };

@@ -78,9 +78,9 @@ export async function readAgentFolder(folder: string): Promise<AgentFileInput[]>
   paths.sort();
   const out: AgentFileInput[] = [];
   const prefix = join(folder, sep);
-  for (let i = 0; i < paths.length; i++) {
+  for (const [i, path] of paths.entries()) {
     if (i > 0 && i % READ_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    out.push(readOne(prefix, paths[i]!));
+    out.push(readOne(prefix, path));
   }
   return out;
 }

@@ -110,7 +110,7 @@ export function createAdminRouter(platform: Platform): Router {
   });
   r.patch('/projects/:projectId/settings', (ctx) => {
     const project =
-      platform.projectById(ctx.params.projectId!) ??
+      platform.projectById(ctx.param('projectId')) ??
       platform.state.projects.find((p) => p.slug === ctx.params.projectId);
     if (!project) throw buildError(404, 'Project not found');
     const body = (ctx.json() ?? {}) as Record<string, unknown>;

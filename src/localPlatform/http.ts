@@ -42,6 +42,8 @@ export interface RequestContext {
   /** Path below the family prefix, for example `/v1/agents/ag_1`. */
   readonly path: string;
   readonly params: Readonly<Record<string, string>>;
+  /** A parameter the route's pattern names (`:agentId`); a route that names none such is the platform's mistake (500). */
+  param(name: string): string;
   readonly query: URLSearchParams;
   readonly headers: IncomingHttpHeaders;
   /** The raw body text and its media type (lower case, no parameters). */
@@ -108,11 +110,11 @@ export class Router {
       const params: Record<string, string> = {};
       let score = 0;
       let ok = true;
-      for (let i = 0; i < segs.length; i++) {
-        const part = route.parts[i]!;
+      for (const [i, seg] of segs.entries()) {
+        const part = route.parts[i] ?? '';
         if (part.startsWith(':')) {
-          params[part.slice(1)] = segs[i]!;
-        } else if (part === segs[i]) {
+          params[part.slice(1)] = seg;
+        } else if (part === seg) {
           score += 1;
         } else {
           ok = false;
@@ -149,7 +151,8 @@ export async function readBody(req: IncomingMessage): Promise<RawBody> {
     if (size > MAX_BODY_BYTES) throw new HttpError(413, { message: 'Request body too large' });
     chunks.push(buf);
   }
-  const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const [mediaType = ''] = (req.headers['content-type'] ?? '').split(';', 1);
+  const contentType = mediaType.trim().toLowerCase();
   return { text: Buffer.concat(chunks).toString('utf8'), contentType };
 }
 
@@ -166,6 +169,11 @@ export function makeContext(
     method: (req.method ?? 'GET').toUpperCase(),
     path,
     params,
+    param(name) {
+      const value = params[name];
+      if (value === undefined) throw new HttpError(500, { message: `The route of ${path} has no :${name}` });
+      return value;
+    },
     query,
     headers: req.headers,
     raw,

@@ -92,7 +92,8 @@ export function isTagged<T extends { type: string }>(guards: {
 }): Guard<T> {
   return (v: unknown): v is T => {
     if (!isRecord(v) || typeof v.type !== 'string' || !Object.hasOwn(guards, v.type)) return false;
-    return (guards as Record<string, Guard<T>>)[v.type]!(v);
+    const guard = (guards as Record<string, Guard<T>>)[v.type];
+    return guard?.(v) ?? false;
   };
 }
 

@@ -39,14 +39,14 @@ function instantMs(text: string): number | undefined {
 }
 
 /** Instants as times of day, with their dates only when they do not all fall on one day. */
-function timesText(times: readonly number[], opts: ClockOptions): string {
-  const sorted = [...times].sort((a, b) => a - b);
-  const first = sorted[0]!;
-  const last = sorted[sorted.length - 1]!;
-  const at = (ms: number) => clockWords(ms, { ...opts, withDate: !sameDay(first, last, opts) });
+function timesText(first: number, others: readonly number[], opts: ClockOptions): string {
+  const sorted = [first, ...others].sort((a, b) => a - b);
+  const earliest = sorted[0] ?? first;
+  const latest = sorted.at(-1) ?? first;
+  const at = (ms: number) => clockWords(ms, { ...opts, withDate: !sameDay(earliest, latest, opts) });
   if (sorted.length <= LIST_WRITTEN_OUT) return sorted.map(at).join(', ');
   const count = new Intl.NumberFormat(opts.locale).format(sorted.length);
-  return `${count} times, from ${at(first)} to ${at(last)} (${durationWords((last - first) / 1000)})`;
+  return `${count} times, from ${at(earliest)} to ${at(latest)} (${durationWords((latest - earliest) / 1000)})`;
 }
 
 /**
@@ -56,9 +56,10 @@ function timesText(times: readonly number[], opts: ClockOptions): string {
  */
 export function metricText(name: string, value: string, opts: ClockOptions = {}): string {
   const parts = value.split(', ');
-  const times = parts.map(instantMs);
-  if (value !== '' && times.every((t) => t !== undefined)) {
-    return parts.length === 1 ? clockWords(times[0]!, { ...opts, withDate: true }) : timesText(times as number[], opts);
+  const times = parts.map(instantMs).filter((t) => t !== undefined);
+  const [first, ...others] = times;
+  if (value !== '' && first !== undefined && times.length === parts.length) {
+    return others.length === 0 ? clockWords(first, { ...opts, withDate: true }) : timesText(first, others, opts);
   }
   if (SECONDS.has(name) && /^\d+(?:\.\d+)?$/.test(value)) return durationWords(Number(value));
   if (value === 'true') return 'yes';

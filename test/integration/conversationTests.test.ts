@@ -391,6 +391,52 @@ cases:
     assert.deepEqual(await open(), []);
   });
 
+  test('a file is read when the Testing view expands it or a run needs it, and read again when it changes on disk', async () => {
+    const token = new vscode.CancellationTokenSource().token;
+    const labels = (item: vscode.TestItem) => {
+      const found: string[] = [];
+      item.children.forEach((c) => found.push(c.label));
+      return found;
+    };
+    /** Writes a file without opening it and lists it as the Testing view's Refresh does. */
+    const listed = async (text: string) => {
+      const uri = vscode.Uri.joinPath(root, `agent${++n}`, 'tests', 'cases.yaml');
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+      await tests.controller.refreshHandler?.(token);
+      return until(`the item of ${uri.fsPath}`, () => tests.controller.items.get(uri.toString()));
+    };
+    const text = `agent: ag_support
+cases:
+  - name: Greeting
+    turns:
+      - contains: Sam
+  - name: Recorded only
+    turns:
+      - reference: Hello!
+`;
+    const file = await listed(text);
+    assert.equal(file.canResolveChildren, true);
+    assert.deepEqual(labels(file), [], 'listed, not read');
+    assert.deepEqual(vscode.languages.getDiagnostics(file.uri!), [], 'no diagnostics of a file not read');
+
+    await tests.controller.resolveHandler?.(file);
+    assert.deepEqual(labels(file), ['Greeting', 'Recorded only']);
+    assert.equal(file.canResolveChildren, false);
+    assert.deepEqual(
+      vscode.languages.getDiagnostics(file.uri!).map((d) => d.range.start.line),
+      [5],
+      'the warning of the case that checks nothing, once the file is read',
+    );
+
+    await vscode.workspace.fs.writeFile(file.uri!, new TextEncoder().encode(text.replace('Recorded only', 'Renamed')));
+    await until('the case renamed on disk', () => labels(file).includes('Renamed'), { timeoutMs: 90_000 });
+
+    const unread = await listed(text);
+    assert.deepEqual(labels(unread), []);
+    const record = await runLocal([unread]);
+    assert.equal(state(record, child(unread, 'Greeting')).state, 'passed', record.output);
+  });
+
   test('a file that is not the format, or not YAML, gets diagnostics and a failed item that says what to fix', async () => {
     const misspelt = await write('cases:\n  - name: x\n    turns:\n      - user: hi\n        contians: hello\n');
     assert.match(String((misspelt.error as vscode.MarkdownString).value), /line 5: Unknown key `contians`/);

@@ -33,6 +33,7 @@ import { renderEntry } from './inspectorView';
 import { renderLine } from './lineView';
 import { SettingsForm } from './settingsForm';
 import { Toolbar } from './toolbar';
+import { appElement } from '../shared/page';
 
 /** The inspector keeps the newest events in the page; the saved conversation has all of them. */
 const INSPECTOR_KEEP = 2_000;
@@ -67,7 +68,7 @@ const command = (c: ChatCommand) => host.command(c);
 const report = reportProblems((message) => command({ type: 'problem', message }));
 
 // ---- the page ----
-const app = document.getElementById('app')!;
+const app = appElement();
 /** What the chat talks to: agent, project, environment and version, and a push not yet published. */
 const header = el('div', { class: 'header', 'aria-label': 'Talking to' });
 const status = el('div', { class: 'status', role: 'status', 'aria-live': 'polite' });

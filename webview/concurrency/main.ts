@@ -27,6 +27,7 @@ import chartCss from './concurrency.css';
 import { ChartView as Chart } from './chartView';
 import uplotCss from 'uplot/dist/uPlot.min.css';
 import { formatTime } from './time';
+import { appElement } from '../shared/page';
 
 adoptStyles(themeCss, uplotCss, chartCss);
 
@@ -48,7 +49,7 @@ function labelled(id: string, label: string, field: HTMLElement): HTMLElement {
 }
 
 // ---- the page ----
-const app = document.getElementById('app')!;
+const app = appElement();
 const title = el('h1', { class: 'title' });
 const preset = el('vscode-single-select', { id: 'preset', 'aria-label': 'Range' }) as Field;
 for (const id of [...CHART_PRESET_IDS, 'custom' as const])

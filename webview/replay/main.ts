@@ -12,6 +12,7 @@ import themeCss from '../shared/theme.css';
 import { visibleControls as shown } from '../shared/text';
 import { startViewApp } from '../shared/viewApp';
 import replayCss from './replay.css';
+import { appElement } from '../shared/page';
 
 adoptStyles(themeCss, replayCss);
 
@@ -25,7 +26,7 @@ const STATE_WORDS: Record<ReplayTurn['state'], string> = {
 };
 
 // ---- the page ----
-const app = document.getElementById('app')!;
+const app = appElement();
 const title = el('h1', { class: 'title' });
 const source = el('div', { class: 'source' });
 const target = el('div', { class: 'target' });

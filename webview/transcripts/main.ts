@@ -21,6 +21,7 @@ import themeCss from '../shared/theme.css';
 import { DetailView } from './detailView';
 import { ListView } from './listView';
 import transcriptsCss from './transcripts.css';
+import { appElement } from '../shared/page';
 
 adoptStyles(themeCss, transcriptsCss);
 
@@ -33,7 +34,7 @@ const host = new Host<TranscriptsCommand, TranscriptsRequests, TranscriptsNotifi
 const command = (c: TranscriptsCommand) => host.command(c);
 const report = reportProblems((message) => command({ type: 'problem', message }));
 
-const app = document.getElementById('app')!;
+const app = appElement();
 let list: ListView | undefined;
 let detail: DetailView | undefined;
 let ackPaint = false;

@@ -1,5 +1,6 @@
 import { isMain } from '../../client/mainBranch';
 import type { Deployment } from '../../contract/agents';
+import { soleItem } from '../../core/arrays';
 import { ENVIRONMENTS } from '../../contract/environments';
 import type { ToolContext } from '../context';
 import { failureText } from '../failure';
@@ -68,9 +69,9 @@ export const agentDetailsTool = defineTool<{ agentId?: string; offset?: number; 
     const limit = input.limit ?? 30;
     let agentId = input.agentId;
     if (agentId === undefined) {
-      const ids = [...new Set((await context.agentFolders(signal)).map((f) => f.manifest.agentId))];
-      if (ids.length !== 1) return listAgents(context, offset, limit, signal);
-      agentId = ids[0]!;
+      const only = soleItem([...new Set((await context.agentFolders(signal)).map((f) => f.manifest.agentId))]);
+      if (only === undefined) return listAgents(context, offset, limit, signal);
+      agentId = only;
     }
     const id = agentId;
     const [agent, branches, deployments, numbers] = await Promise.all([

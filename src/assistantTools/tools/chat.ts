@@ -14,11 +14,12 @@ export const TARGET_PROPERTY = {
 /** The target named, or the connection's first; an unknown one is refused with the ones there are. */
 export function targetOf(context: ToolContext, named: string | undefined): string {
   const targets = context.chatTargets();
-  if (targets.length === 0)
+  const [first] = targets;
+  if (first === undefined)
     throw new Error(
       `${context.connectionName} has no Chat API key and connector token, so no conversation can be held: set them on the connection (Agent Workbench: Set Credential), or use the local platform.`,
     );
-  if (named === undefined) return targets[0]!;
+  if (named === undefined) return first;
   if (!targets.includes(named))
     throw new Error(`"${named}" is not a target of ${context.connectionName}; its targets: ${targets.join(', ')}.`);
   return named;
@@ -122,9 +123,10 @@ async function converse(
       id = created.conversation_id;
       said.push(`agent (greeting, ${ms} ms): ${created.response}`);
     }
+    const conversationId = id;
     for (const message of messages) {
       if (ended) break;
-      const [reply, ms] = await timed(() => chat.respond({ conversation_id: id!, message }, signal));
+      const [reply, ms] = await timed(() => chat.respond({ conversation_id: conversationId, message }, signal));
       sent++;
       said.push(`user: ${message}`, `agent (${ms} ms): ${reply.response}`);
       if (reply.handoff)

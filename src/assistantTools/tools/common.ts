@@ -1,3 +1,4 @@
+import { soleItem } from '../../core/arrays';
 import { ENVIRONMENTS } from '../../contract/environments';
 import type { AgentFolder, ToolContext } from '../context';
 
@@ -51,7 +52,8 @@ export async function resolveFolder(
     );
   const listed = folders.map((f) => `${f.label} (${f.manifest.name}, ${f.manifest.agentId})`).join('; ');
   if (named === undefined) {
-    if (folders.length === 1) return folders[0]!;
+    const only = soleItem(folders);
+    if (only) return only;
     throw new Error(`The workspace has ${folders.length} agent folders; name one as "folder": ${listed}.`);
   }
   const n = normal(named);
@@ -60,7 +62,8 @@ export async function resolveFolder(
     folders.find((f) => normal(f.path).endsWith(`/${n}`)) ??
     folders.filter((f) => f.manifest.agentId === named || f.manifest.name === named);
   if (!Array.isArray(found)) return found;
-  if (found.length === 1) return found[0]!;
+  const one = soleItem(found);
+  if (one) return one;
   if (found.length > 1)
     throw new Error(`More than one agent folder mirrors "${named}"; name one by its path: ${listed}.`);
   throw new Error(`No agent folder is "${named}". The agent folders: ${listed}.`);
@@ -74,7 +77,8 @@ export async function resolveAgentId(
 ): Promise<string> {
   if (named !== undefined) return named;
   const agents = [...new Set((await context.agentFolders(signal)).map((f) => f.manifest.agentId))];
-  if (agents.length === 1) return agents[0]!;
+  const only = soleItem(agents);
+  if (only !== undefined) return only;
   throw new Error(
     agents.length === 0
       ? 'Name the agent as "agentId" (ag_…): the workspace has no agent folder to take it from. agentWorkbench_agentDetails without an agentId lists the agents.'

@@ -37,8 +37,9 @@ export const agentNameLength: FileRule = {
     const length = [...name].length;
     if (length >= AGENT_NAME_MIN && length <= AGENT_NAME_MAX && name.trim() !== '') return [];
     const m = NAME_FIELD.exec(file.text);
-    const start = m ? m.index + m[0].length - m[1]!.length : 0;
-    const end = m ? start + m[1]!.length : 0;
+    const [field, value] = m ?? [];
+    const start = m && field !== undefined && value !== undefined ? m.index + field.length - value.length : 0;
+    const end = value === undefined ? 0 : start + value.length;
     const trimmed = [...name.trim()].slice(0, AGENT_NAME_MAX).join('').trim();
     return [
       {

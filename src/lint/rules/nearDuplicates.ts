@@ -1,4 +1,4 @@
-import type { ParsedFile, TopicParts } from '../agentFile';
+import type { TopicParts } from '../agentFile';
 import type { Finding } from '../problem';
 import { perObject } from '../perObject';
 import type { FolderRule } from '../rule';
@@ -136,10 +136,10 @@ export function similarPairs(
   return out;
 }
 
-function firstLine(file: ParsedFile): { start: number; end: number } {
-  const start = file.topic!.contentStart;
-  const next = file.text.indexOf('\n', start);
-  return { start, end: next === -1 ? file.text.length : next };
+function firstLine(text: string, topic: TopicParts): { start: number; end: number } {
+  const start = topic.contentStart;
+  const next = text.indexOf('\n', start);
+  return { start, end: next === -1 ? text.length : next };
 }
 
 /** Two topics that say mostly the same: retrieval finds either, and an answer may come from the stale one. */
@@ -149,23 +149,27 @@ export const topicNearDuplicate: FolderRule = {
   summary: 'two topics whose content mostly overlaps',
   scope: 'folder',
   check(files, context) {
-    const topics = files.filter((f) => f.topic && f.topic.content.trim() !== '');
+    const topics = files.flatMap(({ path, text, topic }) =>
+      topic && topic.content.trim() !== '' ? [{ path, text, topic }] : [],
+    );
     const pairs = similarPairs(
-      topics.map((f) => topicShingles(f.topic!)),
+      topics.map((t) => topicShingles(t.topic)),
       context.options.nearDuplicateSimilarity,
     );
     const out: Finding[] = [];
     for (const { a, b, similarity } of pairs) {
       const percent = Math.round(similarity * 100);
+      const [first, second] = [topics[a], topics[b]];
+      if (!first || !second) continue;
       for (const [self, other] of [
-        [topics[a]!, topics[b]!],
-        [topics[b]!, topics[a]!],
+        [first, second],
+        [second, first],
       ] as const)
         out.push({
           path: self.path,
-          ...firstLine(self),
-          message: `This topic's content overlaps ${percent}% with "${other.topic!.name}" (${other.path}): merge them or make each about one thing`,
-          related: [{ path: other.path, ...firstLine(other), message: 'the overlapping topic' }],
+          ...firstLine(self.text, self.topic),
+          message: `This topic's content overlaps ${percent}% with "${other.topic.name}" (${other.path}): merge them or make each about one thing`,
+          related: [{ path: other.path, ...firstLine(other.text, other.topic), message: 'the overlapping topic' }],
         });
     }
     return out;

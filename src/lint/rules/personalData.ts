@@ -52,7 +52,7 @@ export const personalData: FileRule = {
     EMAIL.lastIndex = 0;
     if (topic.content.includes('@'))
       for (let m = EMAIL.exec(topic.content); m; m = EMAIL.exec(topic.content))
-        if (!EXAMPLE_DOMAIN.test(m[1]!)) say(m.index, m.index + m[0].length, 'An e-mail address');
+        if (!EXAMPLE_DOMAIN.test(m[1] ?? '')) say(m.index, m.index + m[0].length, 'An e-mail address');
     // Only where digits are: the search costs far more than this test.
     if (/\d{3}/.test(topic.content))
       for (const found of findPhoneNumbersInText(topic.content, { defaultCountry: 'US' }))

@@ -63,7 +63,7 @@ function removal(text: string, start: number, end: number): { start: number; end
 }
 
 function finding(file: ParsedFile, start: number, end: number, kind: string): Finding {
-  const what = `${kind[0]!.toUpperCase()}${kind.slice(1)}`;
+  const what = `${kind.charAt(0).toUpperCase()}${kind.slice(1)}`;
   const cut = removal(file.text, start, end);
   return {
     path: file.path,
@@ -105,7 +105,8 @@ export const secret: FileRule = {
     for (const p of PATTERNS) {
       p.pattern.lastIndex = 0;
       for (let m = p.pattern.exec(file.text); m; m = p.pattern.exec(file.text)) {
-        const value = m[p.group]!;
+        const value = m[p.group];
+        if (value === undefined) continue;
         const start = m.index + m[0].lastIndexOf(value);
         add(start, start + value.length, p.kind);
       }

@@ -1,4 +1,4 @@
-import type { ParsedFile } from '../agentFile';
+import type { TopicParts } from '../agentFile';
 import type { Finding } from '../problem';
 import type { FileRule, FolderRule } from '../rule';
 
@@ -68,13 +68,13 @@ export const topicDuplicateName: FolderRule = {
   summary: 'two topics with the same name',
   scope: 'folder',
   check(files) {
-    const byName = new Map<string, ParsedFile[]>();
-    for (const f of files) {
-      if (!f.topic || f.topic.name.trim() === '') continue;
-      const key = f.topic.name.trim().toLowerCase();
+    const byName = new Map<string, Array<{ path: string; topic: TopicParts }>>();
+    for (const { path, topic } of files) {
+      if (!topic || topic.name.trim() === '') continue;
+      const key = topic.name.trim().toLowerCase();
       const list = byName.get(key);
-      if (list) list.push(f);
-      else byName.set(key, [f]);
+      if (list) list.push({ path, topic });
+      else byName.set(key, [{ path, topic }]);
     }
     const taken = new Set(byName.keys());
     const out: Finding[] = [];
@@ -82,21 +82,21 @@ export const topicDuplicateName: FolderRule = {
       if (group.length < 2) continue;
       const sorted = [...group].sort((a, b) => a.path.localeCompare(b.path));
       // The first file keeps the name; every other one is told, with the first linked.
-      const [first, ...rest] = sorted as [ParsedFile, ...ParsedFile[]];
-      for (const f of rest) {
-        const topic = f.topic!;
+      const [first, ...rest] = sorted;
+      if (!first) continue;
+      for (const { path, topic } of rest) {
         const renamed = freeName(topic.name.trim(), taken);
         taken.add(renamed.toLowerCase());
         out.push({
-          path: f.path,
+          path,
           start: topic.nameStart,
           end: topic.nameEnd,
           message: `Another topic is also named "${topic.name.trim()}" (${first.path}): rename one of them`,
           related: [
             {
               path: first.path,
-              start: first.topic!.nameStart,
-              end: first.topic!.nameEnd,
+              start: first.topic.nameStart,
+              end: first.topic.nameEnd,
               message: 'the other topic of this name',
             },
           ],
@@ -104,9 +104,7 @@ export const topicDuplicateName: FolderRule = {
             ? {
                 fix: {
                   title: `Rename the topic to "${renamed}"`,
-                  edits: [
-                    { path: f.path, start: topic.nameStart, end: topic.nameEnd, newText: JSON.stringify(renamed) },
-                  ],
+                  edits: [{ path, start: topic.nameStart, end: topic.nameEnd, newText: JSON.stringify(renamed) }],
                 },
               }
             : {}),

@@ -35,9 +35,9 @@ export function registerAgentsAdminRoutes(admin: Router, access: AgentsAccess): 
   const { platform } = access;
 
   admin.post('/agents/:agentId/branches/:branchId/edit', (ctx) => {
-    const agent = access.state.agents[ctx.params.agentId!];
+    const agent = access.state.agents[ctx.param('agentId')];
     if (!agent) throw buildError(404, `Agent not found: ${ctx.params.agentId}`);
-    const branch = access.state.branches[ctx.params.branchId!];
+    const branch = access.state.branches[ctx.param('branchId')];
     if (!branch || branch.agentId !== agent.agentId) throw buildError(404, `Branch not found: ${ctx.params.branchId}`);
     const edit = parseBody(ctx, adminEditSchema);
     const at = platform.now();

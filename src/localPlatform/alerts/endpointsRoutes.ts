@@ -87,7 +87,7 @@ export function addEndpointRoutes(router: Router, platform: Platform): void {
 /** The account's endpoint named in the path: 401, then 422 for a malformed id, then 404. */
 function findEndpoint(platform: Platform, ctx: RequestContext): StoredWebhookEndpoint {
   const account = accountOf(platform, ctx);
-  const id = ctx.params.endpointId!;
+  const id = ctx.param('endpointId');
   requireIdFormat(id, WEBHOOK_ENDPOINT_ID_PATTERN, 'endpoint_id', WHAT);
   const endpoint = alertsOf(platform).endpoints.find((e) => e.id === id && e.accountId === account.id);
   if (!endpoint)

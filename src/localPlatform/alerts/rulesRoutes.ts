@@ -147,7 +147,7 @@ export function addRuleRoutes(router: Router, platform: Platform): void {
 /** The account's rule named in the path: 401, then 422 for a malformed id, then 404. */
 function findRule(platform: Platform, ctx: RequestContext): StoredAlertRule {
   const account = accountOf(platform, ctx);
-  const id = ctx.params.ruleId!;
+  const id = ctx.param('ruleId');
   requireIdFormat(id, ALERT_RULE_ID_PATTERN, 'rule_id', WHAT);
   const rule = alertsOf(platform).rules.find((r) => r.id === id && r.accountId === account.id);
   if (!rule)

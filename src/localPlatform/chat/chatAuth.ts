@@ -19,7 +19,7 @@ export interface ChatCaller {
  * name in another case is a missing header, and the 401 names the one expected.
  */
 export function authenticateChat(platform: Platform, ctx: RequestContext): ChatCaller {
-  const version = ctx.params.version!;
+  const version = ctx.param('version');
   if (!(CHAT_VERSIONS as readonly string[]).includes(version)) {
     throw chatError(404, `Chat API version ${version} is not available; use ${CHAT_VERSIONS.join(', ')}`);
   }
@@ -31,8 +31,8 @@ export function authenticateChat(platform: Platform, ctx: RequestContext): ChatC
   const connector = platform.state.connectors.find((c) => c.token === token && c.kind === 'chat');
   if (!connector) throw chatError(401, 'Invalid connector token');
   const { account, project } = platform.resolveProjectPath(
-    ctx.params.account!,
-    ctx.params.project!,
+    ctx.param('account'),
+    ctx.param('project'),
     key,
     (status, msg) => chatError(status, msg),
   );

@@ -16,7 +16,7 @@ export interface ConversationsAccess {
  */
 export function authorizeConversations(platform: Platform, ctx: RequestContext): ConversationsAccess {
   const key = platform.requireRuntimeKey('conversations', ctx.header('x-api-key'));
-  const { account, project } = platform.resolveProjectPath(ctx.params.accountId!, ctx.params.projectId!, key);
+  const { account, project } = platform.resolveProjectPath(ctx.param('accountId'), ctx.param('projectId'), key);
   return { key, account, project };
 }
 

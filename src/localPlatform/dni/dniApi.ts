@@ -61,7 +61,10 @@ export function createDniFamily(ctx: FamilyContext): Family {
   ctx.admin.get('/dni/reservations', () => ({ body: { reservations: pool.active() } satisfies DniReservationsReply }));
   // A call arriving on a reserved number (DNI-3): the agent starts with the reservation's attributes.
   ctx.admin.post('/dni/:number/call', (req) => {
-    const number = req.params.number!.trim().replace(/^(?!\+)/, '+');
+    const number = req
+      .param('number')
+      .trim()
+      .replace(/^(?!\+)/, '+');
     const body = (req.json() ?? {}) as { from_number?: unknown };
     const from = typeof body.from_number === 'string' ? body.from_number : null;
     const reservation = pool.takeForCall(number);

@@ -104,8 +104,9 @@ function parseForm(text: string): ParsedPayload {
   const root: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of params) {
     if (!flat.has(name)) flat.set(name, value);
-    const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(name);
-    const keys = m ? [m[1]!, ...[...m[2]!.matchAll(/\[([^[\]]*)\]/g)].map((k) => k[1]!)] : [name];
+    const [, head, brackets = ''] = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(name) ?? [];
+    const keys =
+      head === undefined ? [name] : [head, ...[...brackets.matchAll(/\[([^[\]]*)\]/g)].map(([, key = '']) => key)];
     if (keys.length > MAX_NESTING) throw new PayloadError(`The form field ${name.slice(0, 40)}… ${TOO_DEEP}`);
     assign(root, keys, value);
   }
@@ -114,8 +115,7 @@ function parseForm(text: string): ParsedPayload {
 
 function assign(target: Record<string, unknown>, keys: string[], value: string): void {
   let cur = target;
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k]!;
+  for (const [k, key] of keys.entries()) {
     if (key === '') return; // a stray `[]` in the middle of a name
     const existing = cur[key];
     if (k === keys.length - 1 || keys[k + 1] === '') {
@@ -135,10 +135,13 @@ function assign(target: Record<string, unknown>, keys: string[], value: string):
 /** text/plain: `key=value` lines make an object; any other text is kept as the string it is. */
 function parseText(text: string): ParsedPayload {
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  const pairs = lines.map((l) => /^\s*([^=\s][^=]*?)\s*=\s*(.*?)\s*$/.exec(l));
-  if (!lines.length || pairs.some((p) => !p)) return { kind: 'text', value: text };
+  const pairs = lines.flatMap((l) => {
+    const [, key, value] = /^\s*([^=\s][^=]*?)\s*=\s*(.*?)\s*$/.exec(l) ?? [];
+    return key === undefined || value === undefined ? [] : [{ key, value }];
+  });
+  if (!lines.length || pairs.length < lines.length) return { kind: 'text', value: text };
   const obj: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const p of pairs) if (!Object.hasOwn(obj, p![1]!)) obj[p![1]!] = p![2]!;
+  for (const { key, value } of pairs) if (!Object.hasOwn(obj, key)) obj[key] = value;
   return { kind: 'text', value: plain(obj) };
 }
 

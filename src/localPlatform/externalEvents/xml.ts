@@ -24,7 +24,8 @@ export function parseXml(text: string): XmlElement {
   const stack: XmlElement[] = [];
   let root: XmlElement | undefined;
 
-  const fail = (why: string): never => {
+  // Typed where it is declared, so the compiler knows nothing follows a call.
+  const fail: (why: string) => never = (why) => {
     throw new XmlError(`${why} (at character ${i})`);
   };
   const skipUntil = (end: string, what: string): void => {
@@ -35,11 +36,11 @@ export function parseXml(text: string): XmlElement {
   const readName = (): string => {
     const m = NAME.exec(text.slice(i, i + 256));
     if (!m) fail('expected a name');
-    i += m![0].length;
-    return m![0];
+    i += m[0].length;
+    return m[0];
   };
   const skipSpace = (): void => {
-    while (i < text.length && /\s/.test(text[i]!)) i++;
+    while (i < text.length && /\s/.test(text.charAt(i))) i++;
   };
 
   while (i < text.length) {
@@ -52,8 +53,8 @@ export function parseXml(text: string): XmlElement {
     } else if (text.startsWith('<![CDATA[', i)) {
       const start = i + 9;
       skipUntil(']]>', 'CDATA section');
-      if (!stack.length) fail('text outside the root element');
-      stack[stack.length - 1]!.text += text.slice(start, i - 3);
+      const parent = stack.at(-1) ?? fail('text outside the root element');
+      parent.text += text.slice(start, i - 3);
     } else if (text.startsWith('</', i)) {
       i += 2;
       const name = readName();
@@ -82,12 +83,12 @@ export function parseXml(text: string): XmlElement {
         skipSpace();
         const quote = text[i];
         if (quote !== '"' && quote !== "'") fail('expected a quoted attribute value');
-        const end = text.indexOf(quote!, i + 1);
+        const end = text.indexOf(quote, i + 1);
         if (end < 0) fail('unterminated attribute value');
         el.attributes[attr] = decodeEntities(text.slice(i + 1, end), fail);
         i = end + 1;
       }
-      if (stack.length) stack[stack.length - 1]!.children.push(el);
+      stack.at(-1)?.children.push(el);
       if (text.startsWith('/>', i)) {
         i += 2;
         if (!stack.length) root = el;
@@ -99,17 +100,18 @@ export function parseXml(text: string): XmlElement {
     } else {
       const next = text.indexOf('<', i);
       const chunk = text.slice(i, next < 0 ? text.length : next);
-      if (!stack.length) {
+      const parent = stack.at(-1);
+      if (!parent) {
         if (chunk.trim()) fail('text outside the root element');
       } else {
-        stack[stack.length - 1]!.text += decodeEntities(chunk, fail);
+        parent.text += decodeEntities(chunk, fail);
       }
       i = next < 0 ? text.length : next;
     }
   }
-  if (stack.length) fail(`element <${stack[stack.length - 1]!.name}> is not closed`);
-  if (!root) fail('no root element');
-  return root!;
+  const unclosed = stack.at(-1);
+  if (unclosed) fail(`element <${unclosed.name}> is not closed`);
+  return root ?? fail('no root element');
 }
 
 function decodeEntities(s: string, fail: (why: string) => never): string {

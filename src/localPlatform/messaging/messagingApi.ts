@@ -152,14 +152,14 @@ function addMessagingAdminRoutes(admin: Router, platform: Platform, hub: SocketH
   }));
   // What the WebSocket took in: how a test counts that each message reached the platform once.
   admin.get('/messaging/sessions/:sessionId/messages', (ctx) => {
-    const session = findSession(platform, ctx.params.sessionId!);
+    const session = findSession(platform, ctx.param('sessionId'));
     if (!session) throw buildError(404, `No messaging session ${ctx.params.sessionId}`);
     return { body: { messages: session.received ?? [] } satisfies ReceivedMessagesReply };
   });
   // One event of any type, to the session's open sockets only (never its history): how a client under test
   // meets an event it does not know.
   admin.post('/messaging/sessions/:sessionId/events', (ctx) => {
-    const session = findSession(platform, ctx.params.sessionId!);
+    const session = findSession(platform, ctx.param('sessionId'));
     if (!session) throw buildError(404, `No messaging session ${ctx.params.sessionId}`);
     const body = (ctx.json() ?? {}) as Record<string, unknown>;
     if (typeof body.type !== 'string' || body.type === '')

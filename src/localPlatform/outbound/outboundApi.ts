@@ -64,18 +64,18 @@ export function createOutboundFamily(ctx: FamilyContext): Family {
   // OUT-10: the spec names a status endpoint without its path; this is our assumption.
   router.get(`${OUTBOUND_CALL_PATH}/:callSid`, (req) => {
     const connector = requireOutboundConnector(platform, req);
-    const call = calls.get(req.params.callSid!);
+    const call = calls.get(req.param('callSid'));
     if (!call || call.connector_id !== connector.id)
       throw runtimeError(
         404,
-        `Call not found: ${req.params.callSid!} (statuses are kept about 2 hours after a call ends)`,
+        `Call not found: ${req.param('callSid')} (statuses are kept about 2 hours after a call ends)`,
       );
     return { body: calls.view(call) };
   });
 
   const adminCall = (req: RequestContext): StoredCall => {
-    const call = calls.get(req.params.callSid!);
-    if (!call) throw buildError(404, `Call not found: ${req.params.callSid!}`);
+    const call = calls.get(req.param('callSid'));
+    if (!call) throw buildError(404, `Call not found: ${req.param('callSid')}`);
     return call;
   };
   ctx.admin.get('/outbound/calls', () => ({

@@ -20,9 +20,10 @@ const SETTINGS = 'agentWorkbench.tests';
 
 /**
  * The Testing view's conversation tests: a TestController whose items are the test files (setting
- * agentWorkbench.tests.include), their cases and turns, kept current as files change and as they are edited, with
- * each file's problems as diagnostics; a run profile for the local platform and one per connection profile with a
- * Chat key.
+ * agentWorkbench.tests.include), their cases and turns, with each file's problems as diagnostics; a run profile for
+ * the local platform and one per connection profile with a Chat key. Discovery only lists the files: a file is read
+ * when the Testing view expands it, a run needs it, or it is open in the editor, and once read it is kept current as
+ * it changes on disk and as it is edited.
  */
 export class ConversationTests extends Disposable {
   readonly controller = this.register(
@@ -48,9 +49,10 @@ export class ConversationTests extends Disposable {
     private readonly testRuns?: TestRunConversations,
   ) {
     super();
-    // Discovery starts when the Testing view first asks, so activation reads no file.
+    // Discovery starts when the Testing view first asks, so activation reads no file; a file's cases when it asks.
     this.controller.resolveHandler = async (item) => {
       if (!item) await this.discover();
+      else if (item.uri) await this.readFile(item.uri);
     };
     this.controller.refreshHandler = async () => {
       this.discovered = undefined;
@@ -64,7 +66,12 @@ export class ConversationTests extends Disposable {
       }),
     );
     this.register(vscode.workspace.onDidChangeTextDocument((e) => this.edited(e.document)));
-    this.register(vscode.workspace.onDidOpenTextDocument((doc) => this.edited(doc)));
+    // A test file opened is read at once: the person is looking at it.
+    this.register(
+      vscode.workspace.onDidOpenTextDocument((doc) => {
+        if (this.matches(doc)) this.show(doc.uri, doc.getText());
+      }),
+    );
     this.register(connection.profiles.onDidChange(() => void this.makeProfiles()));
     this.register(connection.profiles.onDidChangeEnvironment(() => void this.makeProfiles()));
     this.register({ dispose: () => this.edits.forEach((t) => clearTimeout(t)) });
@@ -84,25 +91,63 @@ export class ConversationTests extends Disposable {
     return Math.max(1, Math.floor(vscode.workspace.getConfiguration(SETTINGS).get<number>('concurrency', 4)));
   }
 
-  /** Finds every test file and watches for more; resolves when the items are there. */
+  /**
+   * Finds every test file and watches for more; resolves when their items are there. A file is not read here (its
+   * item can resolve its children), but for one already read, which is read again, and one open in the editor.
+   */
   discover(): Promise<void> {
     this.discovered ??= (async () => {
       const include = this.include;
       const watcher = vscode.workspace.createFileSystemWatcher(include);
       const store = new DisposableStore();
       store.add(watcher);
-      store.add(watcher.onDidCreate((uri) => void this.readFile(uri)));
-      store.add(watcher.onDidChange((uri) => void this.readFile(uri)));
+      store.add(watcher.onDidCreate((uri) => void this.fileItem(uri)));
+      // A file changed on disk is read again if it was read; one not read yet waits for the Testing view to ask.
+      store.add(
+        watcher.onDidChange((uri) => {
+          if (this.isRead(this.fileItem(uri))) void this.readFile(uri);
+        }),
+      );
       store.add(watcher.onDidDelete((uri) => this.forget(uri)));
       this.watcher.value = store;
       const uris = await vscode.workspace.findFiles(include, '**/node_modules/**');
       const seen = new Set(uris.map((u) => u.toString()));
+      const gone: vscode.Uri[] = [];
       this.controller.items.forEach((item) => {
-        if (!seen.has(item.id)) this.forget(item.uri!);
+        if (!seen.has(item.id) && item.uri) gone.push(item.uri);
       });
-      await Promise.all(uris.map((uri) => this.readFile(uri)));
+      gone.forEach((uri) => this.forget(uri));
+      const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
+      await Promise.all(
+        uris.map((uri) =>
+          this.isRead(this.fileItem(uri)) || open.has(uri.toString()) ? this.readFile(uri) : undefined,
+        ),
+      );
     })();
     return this.discovered;
+  }
+
+  /** The item of a test file, made unread (its children resolved when the Testing view asks) if it is new. */
+  private fileItem(uri: vscode.Uri): vscode.TestItem {
+    const id = uri.toString();
+    const known = this.controller.items.get(id);
+    if (known) return known;
+    const item = this.controller.createTestItem(id, path.basename(uri.fsPath), uri);
+    item.description = vscode.workspace.asRelativePath(path.dirname(path.dirname(uri.fsPath)));
+    item.canResolveChildren = true;
+    this.controller.items.add(item);
+    return item;
+  }
+
+  /** Whether a file's cases have been read (its item resolved). */
+  private isRead(item: vscode.TestItem): boolean {
+    return this.data.get(item)?.kind === 'file';
+  }
+
+  /** Reads the files among these items that are not read yet, so a run or a search sees their cases. */
+  private async readUnread(items: readonly vscode.TestItem[]): Promise<void> {
+    // Cases and turns have data from the moment they are made: only an unread file item has none.
+    await Promise.all(items.map((item) => (item.uri && !this.data.has(item) ? this.readFile(item.uri) : undefined)));
   }
 
   private matches(doc: vscode.TextDocument): boolean {
@@ -141,11 +186,9 @@ export class ConversationTests extends Disposable {
   /** Reads a file's text into its items and diagnostics; never throws, whatever the text. */
   private show(uri: vscode.Uri, text: string): TestFile {
     const file = withFolderAgent(agentTestsRuntime().parseTestFile(vscode.workspace.asRelativePath(uri), text), uri);
-    const id = uri.toString();
-    const item = this.controller.items.get(id) ?? this.controller.createTestItem(id, path.basename(uri.fsPath), uri);
-    item.description = vscode.workspace.asRelativePath(path.dirname(path.dirname(uri.fsPath)));
+    const item = this.fileItem(uri);
     fillFileItem(this.controller, item, file, this.data);
-    this.controller.items.add(item);
+    item.canResolveChildren = false;
     this.diagnostics.set(
       uri,
       file.problems.map((p) => {
@@ -263,6 +306,7 @@ export class ConversationTests extends Disposable {
   async casesTagged(agentId: string, tag: string): Promise<vscode.TestItem[]> {
     this.discovered = undefined;
     await this.discover();
+    await this.readUnread(this.fileItems());
     const found: vscode.TestItem[] = [];
     this.controller.items.forEach((file) =>
       file.children.forEach((item) => {
@@ -298,8 +342,10 @@ export class ConversationTests extends Disposable {
     };
     this.runs.push(record);
     if (this.runs.length > 20) this.runs.shift();
-    record.done = this.discover().then(() =>
-      runConversationTests({
+    record.done = this.discover().then(async () => {
+      // A file the Testing view has not expanded yet is read first, so its cases run.
+      await this.readUnread(request.include ?? this.fileItems());
+      await runConversationTests({
         controller: this.controller,
         data: this.data,
         request,
@@ -308,9 +354,15 @@ export class ConversationTests extends Disposable {
         concurrency: this.concurrency,
         record,
         made: (id) => this.testRuns?.add(id),
-      }),
-    );
+      });
+    });
     return record.done;
+  }
+
+  private fileItems(): vscode.TestItem[] {
+    const items: vscode.TestItem[] = [];
+    this.controller.items.forEach((item) => items.push(item));
+    return items;
   }
 }
 
