@@ -9,6 +9,7 @@ import { AGENT_MANIFEST, parseAgentManifest } from '../../workspace/agentManifes
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import { agentRef, localProfileReaching, reachesOther } from '../connection/agentReach';
 import type { Connection } from '../connection/connection';
+import type { FolderSync } from '../connection/folderSync';
 import { Command } from '../ids';
 import type { TestRunConversations } from '../model/testRunConversations';
 import type { ProfileModels } from '../model/profileModels';
@@ -46,6 +47,8 @@ export class ConversationTests extends Disposable {
     private readonly models?: ProfileModels<object>,
     /** Where the conversations the runs make are remembered, for the conversations list to mark. */
     private readonly testRuns?: TestRunConversations,
+    /** Status and push of agent folders, as Source Control does them: Push and Publish before a local run. */
+    private readonly sync?: FolderSync,
   ) {
     super();
     // Discovery starts when the Testing view first asks, so activation reads no file.
@@ -223,6 +226,7 @@ export class ConversationTests extends Disposable {
    * not serve is skipped.
    */
   private localTarget(): RunTarget {
+    const sync = this.sync;
     return {
       label: vscode.l10n.t('Local platform'),
       // The local projects' Chat keys are provisioned for sandbox.
@@ -250,10 +254,10 @@ export class ConversationTests extends Disposable {
             : { skip: vscode.l10n.t('the local platform serves no agent {0}', testCase.agent) };
         };
       },
-      ...(this.models
+      ...(sync
         ? {
             prepare: (files: readonly vscode.Uri[], output: (text: string) => void) =>
-              pushAndPublishFirst(files, this.connection, this.models!, output),
+              pushAndPublishFirst(files, this.connection, sync, output),
           }
         : {}),
     };
