@@ -163,4 +163,26 @@ suite('One folder sync from every door', function () {
     assert.equal((await admin.requests({ since })).filter(isBehaviorWrite).length, 1, 'the behavior was sent once');
     await afterPush('both');
   });
+  test("the assistant tool runs the conversation test files the Testing view lists (agentWorkbench.tests.include), a case naming no agent reaching the folder's agent", async () => {
+    const settings = vscode.workspace.getConfiguration('agentWorkbench.tests');
+    await mkdir(join(folder, 'tests'), { recursive: true });
+    await writeFile(join(folder, 'tests', 'elsewhere.yaml'), GREETING_CASE.replace('Greeting', 'Not listed'));
+    await mkdir(join(folder, 'conversations'), { recursive: true });
+    const listed = vscode.Uri.file(join(folder, 'conversations', 'greeting.yaml'));
+    await writeFile(listed.fsPath, GREETING_CASE);
+    await settings.update('include', '**/conversations/*.yaml', vscode.ConfigurationTarget.Workspace);
+    try {
+      const tests = api.testing!.conversationTests();
+      await until('the Testing view lists the file the setting names', async () => {
+        await tests.discover();
+        return tests.controller.items.get(listed.toString());
+      });
+      const text = await tools.invoke(`${TOOL_PREFIX}runConversationTests`, { paths: [folder] });
+      assert.match(text, /✔ .*conversations\/greeting\.yaml › Greeting/);
+      assert.doesNotMatch(text, /Not listed/, 'a file the setting does not name is not run');
+      assert.match(text, /1 passed, 0 failed/);
+    } finally {
+      await settings.update('include', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
 });

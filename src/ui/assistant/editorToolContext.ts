@@ -19,7 +19,6 @@ import { readTestFiles } from './testFiles';
 export interface AgentFolderIndex {
   scan(): Promise<void>;
   list(): ReadonlyArray<{ readonly root: string; readonly uri: vscode.Uri; readonly manifest: AgentManifest }>;
-  folderOf(uri: vscode.Uri): { readonly manifest: AgentManifest } | undefined;
 }
 
 /** What Check Agent Folder answers (src/ui/diagnostics/registerDiagnostics.ts). */
@@ -145,7 +144,7 @@ export class EditorToolContext implements ToolContext {
   }
 
   testFiles(paths: readonly string[], signal?: AbortSignal): Promise<readonly TestFile[]> {
-    return readTestFiles(paths, (uri) => this.parts.folders.folderOf(uri), signal);
+    return readTestFiles(paths, signal);
   }
 
   /** The checks of the folder as Check Agent Folder runs them: files on disk and open documents, the Problems panel updated. */

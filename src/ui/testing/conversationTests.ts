@@ -1,23 +1,21 @@
-import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestFile } from '../../agentTests/format';
 import type { ChatConversations } from '../../agentTests/runner';
 import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
 import { Disposable, DisposableStore, MutableDisposable } from '../../core/disposable';
-import { AGENT_MANIFEST, parseAgentManifest } from '../../workspace/agentManifest';
+import { folderAgentOf } from '../../workspace/testFolderAgent';
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import { agentRef, localProfileReaching, reachesOther } from '../connection/agentReach';
 import type { Connection } from '../connection/connection';
 import type { FolderSync } from '../connection/folderSync';
 import { Command } from '../ids';
+import { TESTS_SECTION, testFilesInclude } from '../testSettings';
 import type { TestRunConversations } from '../model/testRunConversations';
 import type { ProfileModels } from '../model/profileModels';
 import { pushAndPublishFirst } from './localSandbox';
 import { fillFileItem, type TestItemData, toRange } from './testItems';
 import { type RunRecord, type RunTarget, runConversationTests } from './testRun';
-
-const SETTINGS = 'agentWorkbench.tests';
 
 /**
  * The Testing view's conversation tests: a TestController whose items are the test files (setting
@@ -61,7 +59,7 @@ export class ConversationTests extends Disposable {
     };
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration(`${SETTINGS}.include`)) return;
+        if (!e.affectsConfiguration(`${TESTS_SECTION}.include`)) return;
         this.includeRead = undefined;
         if (this.discovered) void this.controller.refreshHandler?.(new vscode.CancellationTokenSource().token);
       }),
@@ -78,13 +76,12 @@ export class ConversationTests extends Disposable {
   private includeRead: string | undefined;
 
   private get include(): string {
-    this.includeRead ??=
-      vscode.workspace.getConfiguration(SETTINGS).get<string>('include', '**/tests/*.yaml') || '**/tests/*.yaml';
+    this.includeRead ??= testFilesInclude();
     return this.includeRead;
   }
 
   private get concurrency(): number {
-    return Math.max(1, Math.floor(vscode.workspace.getConfiguration(SETTINGS).get<number>('concurrency', 4)));
+    return Math.max(1, Math.floor(vscode.workspace.getConfiguration(TESTS_SECTION).get<number>('concurrency', 4)));
   }
 
   /** Finds every test file and watches for more; resolves when the items are there. */
@@ -143,7 +140,12 @@ export class ConversationTests extends Disposable {
 
   /** Reads a file's text into its items and diagnostics; never throws, whatever the text. */
   private show(uri: vscode.Uri, text: string): TestFile {
-    const file = withFolderAgent(agentTestsRuntime().parseTestFile(vscode.workspace.asRelativePath(uri), text), uri);
+    const runtime = agentTestsRuntime();
+    // A case naming no agent reaches the agent of its folder.
+    const file = runtime.withAgent(
+      runtime.parseTestFile(vscode.workspace.asRelativePath(uri), text),
+      folderAgentOf(uri.fsPath),
+    );
     const id = uri.toString();
     const item = this.controller.items.get(id) ?? this.controller.createTestItem(id, path.basename(uri.fsPath), uri);
     item.description = vscode.workspace.asRelativePath(path.dirname(path.dirname(uri.fsPath)));
@@ -316,18 +318,4 @@ export class ConversationTests extends Disposable {
     );
     return record.done;
   }
-}
-
-/** A case naming no agent reaches the agent of the folder whose tests/ holds the file (its agent.json). */
-function withFolderAgent(file: TestFile, uri: vscode.Uri): TestFile {
-  const manifest = path.join(path.dirname(path.dirname(uri.fsPath)), AGENT_MANIFEST);
-  if (!existsSync(manifest)) return file;
-  let agent: string | undefined;
-  try {
-    agent = parseAgentManifest(readFileSync(manifest, 'utf8'))?.agentId;
-  } catch {
-    return file;
-  }
-  if (!agent) return file;
-  return { ...file, cases: file.cases.map((c) => (c.agent === undefined ? { ...c, agent } : c)) };
 }
