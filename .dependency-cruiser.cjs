@@ -19,7 +19,7 @@ const ROOT = '(^|/)src/';
 
 /**
  * The folders of src/ui below the feature folders, lowest first: each may import the ones before it, and the
- * modules directly in src/ui (ids, uris, log, the settings and the file mirror's loader), never one after it or a
+ * modules directly in src/ui (ids, uris, log, the settings and the loader of bundles), never one after it or a
  * feature folder.
  * - common: editor plumbing every feature uses (prompts, l10n, multi-step input, running a command, failure
  *   wording, alert wording)

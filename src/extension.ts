@@ -69,6 +69,7 @@ import { AgentFolders } from './ui/files/agentFolders';
 import { MirrorDocuments, registerMirrorDocuments } from './ui/files/mirrorDocuments';
 import { type SourceControlSnapshot, SourceControls } from './ui/files/sourceControls';
 import { registerSyncCommands } from './ui/files/syncCommands';
+import { FolderSync } from './ui/connection/folderSync';
 import { registerAgentDiagnostics } from './ui/diagnostics/registerDiagnostics';
 import type { HandOver } from './ui/diagnostics/agentLint';
 import { RealtimeConfigSchemaCheck } from './ui/diagnostics/realtimeConfigSchema';
@@ -129,9 +130,14 @@ function start(context: vscode.ExtensionContext): Running {
   const agentFolders = store.add(new AgentFolders());
   const agentsView = createAgentsView(connection, models, agentFolders);
   store.add(agentsView.disposable);
+  // File mirror: source control, quick diff against the base, file decorations and sync status.
+  const mirrorDocuments = store.add(new MirrorDocuments(agentFolders));
+  const sourceControls = store.add(new SourceControls(agentFolders, mirrorDocuments));
+  // Status, pull and push of agent folders: one service for Source Control, the assistant tools and the Testing view.
+  const folderSync = new FolderSync(connection, models, sourceControls);
   // The Testing view's conversation tests (tests/*.yaml), read when the view first asks for them.
   const testRuns = new TestRunConversations(context.workspaceState);
-  const conversationTests = store.add(new ConversationTests(connection, models, testRuns));
+  const conversationTests = store.add(new ConversationTests(connection, models, testRuns, folderSync));
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
   const alertsTree = store.add(new AlertsTree(models, webhookSecrets));
   for (const registration of [
@@ -165,13 +171,10 @@ function start(context: vscode.ExtensionContext): Running {
     }),
   ])
     store.add(registration);
-  // File mirror: source control, quick diff against the base, file decorations and sync status.
-  const mirrorDocuments = store.add(new MirrorDocuments(agentFolders));
-  const sourceControls = store.add(new SourceControls(agentFolders, mirrorDocuments));
   const agentDiagnostics = registerAgentDiagnostics(context.extensionUri, profiles, vault);
   for (const registration of [
     registerMirrorDocuments(mirrorDocuments),
-    registerSyncCommands(connection, sourceControls, mirrorDocuments, models),
+    registerSyncCommands(connection, sourceControls, mirrorDocuments, folderSync),
     registerBranchCommands(connection, models, agentFolders),
     registerOpenBehaviorCommand(connection, agentFolders),
     agentDiagnostics,
@@ -184,7 +187,7 @@ function start(context: vscode.ExtensionContext): Running {
     models,
     redactor: log.redactor,
     folders: agentFolders,
-    sourceControls,
+    sync: folderSync,
     beforePromote: (agentId, name, from) => promotionGate(conversationTests, log, agentId, name, from),
   });
   store.add(languageModelTools.disposable);

@@ -104,3 +104,9 @@ export function hasChecks(testCase: TestCase): boolean {
 export function hasErrors(file: TestFile): boolean {
   return file.problems.some((p) => p.severity === 'error');
 }
+
+/** The file with `agent` as the agent of each case that names none (the folder's agent, src/workspace/testFolderAgent.ts). */
+export function withAgent(file: TestFile, agent: string | undefined): TestFile {
+  if (agent === undefined) return file;
+  return { ...file, cases: file.cases.map((c) => (c.agent === undefined ? { ...c, agent } : c)) };
+}

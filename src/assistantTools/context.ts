@@ -61,7 +61,8 @@ export interface ChatRequest {
  * - `chatTargets()`: the names `chat` accepts as `target`, first the one to use when none is named.
  * - `chat(request)`: the Chat API of `request.target` reaching `request.agentId`, or `{ skip }` saying why not
  *   (another agent's keys, another environment, no Chat key); the same reach conversation tests use.
- * - `testFiles(paths)`: the conversation test files (tests/*.yaml) at or below each path (absolute, or relative to
+ * - `testFiles(paths)`: the conversation test files (tests/*.yaml; in the editor, those of the setting
+ *   agentWorkbench.tests.include, as the Testing view lists them) at or below each path (absolute, or relative to
  *   the workspace), or of every agent folder when `paths` is empty, each read with its problems
  *   (agentTests/parse); a case naming no agent reaches its folder's agent.
  * - `diagnostics(path)`: the checks of one agent folder (src/lint, with the folder's lint.json and the connection's

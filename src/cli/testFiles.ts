@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
-import type { TestFile } from '../agentTests/format';
+import { basename, join, relative } from 'node:path';
+import { type TestFile, withAgent } from '../agentTests/format';
 import { parseTestFile } from '../agentTests/parse';
-import { AGENT_MANIFEST, parseAgentManifest } from '../workspace/agentManifest';
+import { folderAgentOf } from '../workspace/testFolderAgent';
 
 const TEST_FILE = /\.ya?ml$/;
 
@@ -28,16 +28,7 @@ export function findTestFiles(paths: readonly string[]): string[] {
   return [...found].sort();
 }
 
-/** Reads a test file; a case naming no agent reaches the agent of the folder the file's tests/ folder is in. */
+/** Reads a test file; a case naming no agent reaches the agent of its folder. */
 export function readTestFile(path: string, cwd: string): TestFile {
-  const file = parseTestFile(relative(cwd, path) || path, readFileSync(path, 'utf8'));
-  const agent = folderAgent(path);
-  if (!agent) return file;
-  return { ...file, cases: file.cases.map((c) => (c.agent === undefined ? { ...c, agent } : c)) };
-}
-
-function folderAgent(path: string): string | undefined {
-  const manifest = join(dirname(dirname(path)), AGENT_MANIFEST);
-  if (basename(dirname(path)) !== 'tests' || !existsSync(manifest)) return undefined;
-  return parseAgentManifest(readFileSync(manifest, 'utf8'))?.agentId;
+  return withAgent(parseTestFile(relative(cwd, path) || path, readFileSync(path, 'utf8')), folderAgentOf(path));
 }

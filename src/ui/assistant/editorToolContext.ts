@@ -9,17 +9,16 @@ import type { Redactor } from '../../core/redact';
 import type { AgentManifest } from '../../workspace/agentManifest';
 import { requireClients, requireModel, UserFacingError, untilAborted } from '../common/commandSupport';
 import type { Connection } from '../connection/connection';
+import type { FolderSync } from '../connection/folderSync';
 import { Command } from '../ids';
 import type { ProfileModels } from '../model/profileModels';
 import { ChatReach } from './chatReach';
-import { type FolderSourceControls, FolderSync } from './folderSync';
 import { readTestFiles } from './testFiles';
 
 /** The editor's index of checked-out agent folders (src/ui/files/agentFolders.ts). */
 export interface AgentFolderIndex {
   scan(): Promise<void>;
   list(): ReadonlyArray<{ readonly root: string; readonly uri: vscode.Uri; readonly manifest: AgentManifest }>;
-  folderOf(uri: vscode.Uri): { readonly manifest: AgentManifest } | undefined;
 }
 
 /** What Check Agent Folder answers (src/ui/diagnostics/registerDiagnostics.ts). */
@@ -34,7 +33,8 @@ export interface EditorToolParts {
   readonly models: ProfileModels<object>;
   readonly redactor: Redactor;
   readonly folders: AgentFolderIndex;
-  readonly sourceControls: FolderSourceControls;
+  /** Status, pull and push of agent folders, the service the Source Control commands and the Testing view use. */
+  readonly sync: FolderSync;
   /**
    * Asked before a promotion, as the Promote command asks it (the agent's conversation tests tagged with the source
    * environment); false stops it.
@@ -45,15 +45,13 @@ export interface EditorToolParts {
 /**
  * The assistant tools' ToolContext in the editor: reads through the model (the values the views show, read afresh
  * so an answer is what the platform holds now), writes through the model as the commands make them (it keeps what a
- * platform that cannot list it needs and tells every view), pull and push through the folder's Source Control, the checks through Check Agent Folder, and
+ * platform that cannot list it needs and tells every view), status, pull and push through the folder sync service (as Source Control does them), the checks through Check Agent Folder, and
  * conversations with the reach of the Testing view.
  */
 export class EditorToolContext implements ToolContext {
-  private readonly sync: FolderSync;
   private readonly reach: ChatReach;
 
   constructor(private readonly parts: EditorToolParts) {
-    this.sync = new FolderSync(parts.connection, parts.models, parts.sourceControls);
     this.reach = new ChatReach(parts.connection, parts.models);
   }
 
@@ -77,16 +75,22 @@ export class EditorToolContext implements ToolContext {
     }));
   }
 
-  folderStatus(path: string, remote: boolean, signal?: AbortSignal) {
-    return this.sync.status(path, remote, signal);
+  async folderStatus(path: string, remote: boolean, signal?: AbortSignal) {
+    const { sync } = this.parts;
+    return sync.status(await sync.folderAt(path), { remote, signal });
   }
 
-  pull(path: string, signal?: AbortSignal) {
-    return this.sync.pull(path, signal);
+  async pull(path: string, signal?: AbortSignal) {
+    const { sync } = this.parts;
+    return sync.pull(await sync.folderAt(path), { signal });
   }
 
-  push(path: string, signal?: AbortSignal) {
-    return this.sync.push(path, signal);
+  /** What the tool's confirmation asked is not asked again; errors the checks find are, as Push asks them. */
+  async push(path: string, signal?: AbortSignal) {
+    const { sync } = this.parts;
+    const folder = await sync.folderAt(path);
+    if (!(await sync.errorsToCarry(folder))) throw new UserFacingError(sync.notPushedForErrors(folder));
+    return sync.push(folder, { signal });
   }
 
   private get agentsModel() {
@@ -140,7 +144,7 @@ export class EditorToolContext implements ToolContext {
   }
 
   testFiles(paths: readonly string[], signal?: AbortSignal): Promise<readonly TestFile[]> {
-    return readTestFiles(paths, (uri) => this.parts.folders.folderOf(uri), signal);
+    return readTestFiles(paths, signal);
   }
 
   /** The checks of the folder as Check Agent Folder runs them: files on disk and open documents, the Problems panel updated. */

@@ -4,18 +4,16 @@ import type { PullReport, PushReport, UnreadableRemoteError } from '../../worksp
 import type { PushAction } from '../../workspace/pushPlan';
 import { workspaceRuntime } from '../workspaceRuntime';
 import { firstSentence } from '../common/failure';
-import { requireClients, runCommand, UserFacingError, withProgress } from '../common/commandSupport';
+import { runCommand, UserFacingError } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
 import { checkedOutWith, profileName } from '../connection/profileStore';
 import { Command } from '../ids';
-import type { ProfileModels } from '../model/profileModels';
-import type { MirrorClient } from '../../workspace/remote';
 import { activeMergeResult, closeFileMerge, type FileMergeView, openFileMerge } from './mergeEditor';
 import { type MirrorDocuments, mirrorUri } from './mirrorDocuments';
-import { platformMirror, readAfresh } from '../connection/platformMirror';
+import type { FolderSync } from '../connection/folderSync';
 import { confirmRealtimePush } from './realtimeConfigs';
-import { carriedErrorsText, confirmPushDespiteErrors } from './pushLintCheck';
+import { carriedErrorsText } from '../connection/pushLintCheck';
 import type { AgentSourceControl, ShownStatus, SourceControls } from './sourceControls';
 import { tickWhenDone } from '../walkthrough';
 
@@ -86,7 +84,7 @@ export function registerSyncCommands(
   connection: Connection,
   controls: SourceControls,
   documents: MirrorDocuments,
-  models: ProfileModels<object>,
+  sync: FolderSync,
 ): vscode.Disposable {
   function uriOf(arg: SyncArg): vscode.Uri | undefined {
     if (!arg) return undefined;
@@ -119,99 +117,20 @@ export function registerSyncCommands(
     return pick?.control;
   }
 
-  /**
-   * The platform as a folder's mirror reaches it, when the profile in use is the one the folder was checked
-   * out with: reads through the model (the values every view shows), writes to the platform and then into the model.
-   */
-  function clientFor(c: AgentSourceControl): MirrorClient {
-    const clients = requireClients(connection);
-    if (!checkedOutWith(c.folder.manifest.profile, clients.profile))
-      throw new UserFacingError(
-        vscode.l10n.t(
-          '{0} was checked out with connection profile "{1}": switch to it first (Agent Workbench: Switch Connection Profile).',
-          c.folder.root,
-          profileName(connection.profiles, c.folder.manifest.profile),
-        ),
-      );
-    return platformMirror(connection, models);
-  }
-
-  /** Makes the next read of a folder's documents ask the platform (pull, push and Refresh Status compare with it now). */
-  function readFolderAfresh(c: AgentSourceControl): void {
-    readAfresh(models, c.folder.manifest.agentId, c.folder.manifest.branch.branchId);
-  }
-
   /** The status with the platform's side as the model holds it; the files alone when the platform cannot be read. */
-  function refreshWithPlatform(c: AgentSourceControl, client: MirrorClient): Promise<ShownStatus[]> {
-    return c.refresh(client).catch(() => c.refresh());
-  }
-
-  /**
-   * A pull or push refused because the folder was read from other local platform data (the platform started afresh
-   * or was reset since): nothing was pulled or pushed. Offers to keep the files as they are and compare them with the
-   * platform reached now, so what they hold that it does not shows under Local Changes, to push. Rethrows any other
-   * error; answers undefined (the pull or push did not happen).
-   */
-  async function offerOtherData(c: AgentSourceControl, client: MirrorClient, err: unknown): Promise<undefined> {
-    if (!(err instanceof workspaceRuntime().OtherPlatformDataError)) throw err;
-    const { name, branch } = c.folder.manifest;
-    const keep = vscode.l10n.t('Keep My Files and Compare');
-    const choice = await prompts.warn(
-      vscode.l10n.t(
-        '{0} {1} keeps every file as it is and compares it with this platform: what your files hold that it does not is then under Local Changes, to push.',
-        err.message,
-        keep,
-      ),
-      keep,
-    );
-    if (choice !== keep) return undefined;
-    await c.serial(() =>
-      withProgress(vscode.l10n.t('Comparing {0} ({1}) with this platform…', name, branch.name), (signal) =>
-        c.mirror(client).adoptPlatformData(signal),
-      ),
-    );
-    const files = await refreshWithPlatform(c, client);
-    const changed = files.filter((f) => f.local !== 'none').length;
-    void prompts.info(
-      changed === 0
-        ? vscode.l10n.t(
-            '{0} ({1}) now compares with this platform, and its files hold what it holds.',
-            name,
-            branch.name,
-          )
-        : changed === 1
-          ? vscode.l10n.t(
-              '{0} ({1}) now compares with this platform: 1 file holds what it does not, under Local Changes. Push to send it.',
-              name,
-              branch.name,
-            )
-          : vscode.l10n.t(
-              '{0} ({1}) now compares with this platform: {2} files hold what it does not, under Local Changes. Push to send them.',
-              name,
-              branch.name,
-              changed,
-            ),
-    );
-    return undefined;
+  function refreshWithPlatform(c: AgentSourceControl): Promise<ShownStatus[]> {
+    return sync.status(c, { remote: true }).catch(() => c.refresh());
   }
 
   async function pull(arg: SyncArg): Promise<PullReport | undefined> {
     const c = await target(arg);
     if (!c) return undefined;
-    const client = clientFor(c);
     const { name, branch } = c.folder.manifest;
-    const report = await c
-      .serial(() =>
-        withProgress(vscode.l10n.t('Pulling {0} ({1})…', name, branch.name), (signal) => {
-          readFolderAfresh(c);
-          return c.mirror(client).pull(signal);
-        }),
-      )
-      .catch((err: unknown) => offerOtherData(c, client, err));
+    const report = await sync.pull(c, {
+      progress: vscode.l10n.t('Pulling {0} ({1})…', name, branch.name),
+      waitForOffer: true,
+    });
     if (!report) return undefined;
-    // The base now holds what the model holds (conflicts aside): no remote change is left to show.
-    c.pulled();
-    await c.refresh().catch(() => undefined);
     if (report.conflicts.length > 0) {
       const first = report.conflicts[0]!;
       const deletion = first.remote === undefined || first.local === undefined;
@@ -234,7 +153,8 @@ export function registerSyncCommands(
   async function push(arg: SyncArg): Promise<PushReport | undefined> {
     const c = await target(arg);
     if (!c) return undefined;
-    const client = clientFor(c);
+    // The profile is checked before anything is asked.
+    sync.clientFor(c);
     const { name, branch } = c.folder.manifest;
     const files = await c.refresh();
     // Recorded conflicts go to the push too: it refuses them with what to do, or takes them when settled.
@@ -246,7 +166,7 @@ export function registerSyncCommands(
       return { sent: [], refused: [] };
     }
     if (!(await confirmPush(name, outgoing))) return undefined;
-    const carried = await confirmPushDespiteErrors(c.folder.uri, name);
+    const carried = await sync.errorsToCarry(c);
     if (!carried) return undefined;
     // What the platform took so far, and the file being sent: said when a push stops on one file.
     const progress: { done: PushAction[]; at?: PushAction } = { done: [] };
@@ -254,15 +174,14 @@ export function registerSyncCommands(
       if (done) progress.done.push(a);
       else progress.at = a;
     };
-    const pushOnce = (overwrite: boolean): Promise<PushReport> =>
-      c.serial(() =>
-        withProgress(vscode.l10n.t('Pushing {0} ({1})…', name, branch.name), (signal) => {
-          readFolderAfresh(c);
-          return c.mirror(client).push(signal, { overwrite, onAction });
-        }),
-      );
+    const pushOnce = (overwrite: boolean): Promise<PushReport | undefined> =>
+      sync.push(c, {
+        progress: vscode.l10n.t('Pushing {0} ({1})…', name, branch.name),
+        overwrite,
+        onAction,
+        waitForOffer: true,
+      });
     const report = await pushOnce(false)
-      .catch((err: unknown) => offerOtherData(c, client, err))
       .catch(async (err: unknown) => {
         if (!(err instanceof workspaceRuntime().UnreadableRemoteError)) throw err;
         return (await confirmOverwrite(name, branch.name, err)) ? pushOnce(true) : undefined;
@@ -271,10 +190,8 @@ export function registerSyncCommands(
         const at = progress.at;
         if (progress.done.length === 0 || !at || progress.done.includes(at)) throw err;
         return stopped(err, progress.done, at, name, branch.name, c.folder.uri);
-      })
-      .finally(() => void refreshWithPlatform(c, client).catch(() => undefined));
+      });
     if (!report) return undefined;
-    c.pushed(report);
     if ('stoppedAt' in report) return report;
     if (report.refused.length > 0) {
       const pullNow = vscode.l10n.t('Pull');
@@ -405,13 +322,13 @@ export function registerSyncCommands(
     const profile = connection.clients?.profile;
     const online = controls.list().filter((c) => checkedOutWith(c.folder.manifest.profile, profile));
     // Every folder's documents are forgotten before any is read, so folders of one branch share one read.
-    for (const c of online) readFolderAfresh(c);
+    for (const c of online) sync.readAfresh(c);
     let failure: unknown;
     const out = await Promise.all(
       controls.list().map(async (c) => {
         let files: ShownStatus[];
         try {
-          files = await c.refresh(online.includes(c) ? clientFor(c) : undefined);
+          files = await (online.includes(c) ? sync.status(c, { remote: true, afresh: false }) : c.refresh());
         } catch (err) {
           failure ??= err;
           files = await c.refresh().catch(() => []);
@@ -479,15 +396,10 @@ export function registerSyncCommands(
       throw new UserFacingError(vscode.l10n.t('{0} has no conflict to merge: pull first to find out.', rel));
     const conflict =
       (await c.mirror().conflictAt(rel)) ??
-      (await c.serial(() =>
-        withProgress(vscode.l10n.t('Reading {0} on the platform…', rel), (signal) => {
-          readFolderAfresh(c);
-          return c.mirror(clientFor(c)).recordConflict(rel, signal);
-        }),
-      ));
+      (await sync.recordConflict(c, rel, { progress: vscode.l10n.t('Reading {0} on the platform…', rel) }));
     if (!conflict) {
       // The platform's side changed since the status was read, and the two now combine.
-      await refreshWithPlatform(c, clientFor(c));
+      await refreshWithPlatform(c);
       void prompts.info(vscode.l10n.t('{0} is no longer in conflict: Pull combines both changes.', rel));
       return undefined;
     }

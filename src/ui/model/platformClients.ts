@@ -1,7 +1,6 @@
 // The one door to the platform's API: every platform client of the editor, and every value of the contract
 // it uses, comes from here. The client bundle (dist/client.js, with zod and undici) is required the first
 // time one of them is used, never at activation; everything else imports only types from src/client.
-import * as path from 'node:path';
 import type { AgentsClient } from '../../client/agents';
 import type { AlertsClient } from '../../client/alerts';
 import type { ChatClient } from '../../client/chat';
@@ -16,16 +15,11 @@ import type { ProbeResult } from '../../client/probe';
 import type { ConnectionProfile, CredentialSource } from '../../client/profile';
 import type * as Runtime from '../../client/runtime';
 import type { RequestLog, Transport } from '../../client/transport';
+import { lazyBundle } from '../bundles';
 
 type ClientRuntime = typeof Runtime;
 
-let loaded: ClientRuntime | undefined;
-
-function clientRuntime(): ClientRuntime {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loaded ??= require(path.join(__dirname, 'client.js')) as ClientRuntime;
-  return loaded;
-}
+const clientRuntime = lazyBundle<ClientRuntime>('client.js');
 
 /** The contract's values the editor uses (limits, enumerations, checks), one module per API family. */
 export type PlatformContract = Pick<

@@ -1,22 +1,21 @@
-import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestFile } from '../../agentTests/format';
 import type { ChatConversations } from '../../agentTests/runner';
 import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
 import { Disposable, DisposableStore, MutableDisposable } from '../../core/disposable';
-import { AGENT_MANIFEST, parseAgentManifest } from '../../workspace/agentManifest';
+import { folderAgentOf } from '../../workspace/testFolderAgent';
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import { agentRef, localProfileReaching, reachesOther } from '../connection/agentReach';
 import type { Connection } from '../connection/connection';
+import type { FolderSync } from '../connection/folderSync';
 import { Command } from '../ids';
+import { TESTS_SECTION, testFilesInclude } from '../testSettings';
 import type { TestRunConversations } from '../model/testRunConversations';
 import type { ProfileModels } from '../model/profileModels';
 import { pushAndPublishFirst } from './localSandbox';
 import { fillFileItem, type TestItemData, toRange } from './testItems';
 import { type RunRecord, type RunTarget, runConversationTests } from './testRun';
-
-const SETTINGS = 'agentWorkbench.tests';
 
 /**
  * The Testing view's conversation tests: a TestController whose items are the test files (setting
@@ -47,6 +46,8 @@ export class ConversationTests extends Disposable {
     private readonly models?: ProfileModels<object>,
     /** Where the conversations the runs make are remembered, for the conversations list to mark. */
     private readonly testRuns?: TestRunConversations,
+    /** Status and push of agent folders, as Source Control does them: Push and Publish before a local run. */
+    private readonly sync?: FolderSync,
   ) {
     super();
     // Discovery starts when the Testing view first asks, so activation reads no file; a file's cases when it asks.
@@ -60,7 +61,7 @@ export class ConversationTests extends Disposable {
     };
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration(`${SETTINGS}.include`)) return;
+        if (!e.affectsConfiguration(`${TESTS_SECTION}.include`)) return;
         this.includeRead = undefined;
         if (this.discovered) void this.controller.refreshHandler?.(new vscode.CancellationTokenSource().token);
       }),
@@ -82,13 +83,12 @@ export class ConversationTests extends Disposable {
   private includeRead: string | undefined;
 
   private get include(): string {
-    this.includeRead ??=
-      vscode.workspace.getConfiguration(SETTINGS).get<string>('include', '**/tests/*.yaml') || '**/tests/*.yaml';
+    this.includeRead ??= testFilesInclude();
     return this.includeRead;
   }
 
   private get concurrency(): number {
-    return Math.max(1, Math.floor(vscode.workspace.getConfiguration(SETTINGS).get<number>('concurrency', 4)));
+    return Math.max(1, Math.floor(vscode.workspace.getConfiguration(TESTS_SECTION).get<number>('concurrency', 4)));
   }
 
   /**
@@ -185,7 +185,12 @@ export class ConversationTests extends Disposable {
 
   /** Reads a file's text into its items and diagnostics; never throws, whatever the text. */
   private show(uri: vscode.Uri, text: string): TestFile {
-    const file = withFolderAgent(agentTestsRuntime().parseTestFile(vscode.workspace.asRelativePath(uri), text), uri);
+    const runtime = agentTestsRuntime();
+    // A case naming no agent reaches the agent of its folder.
+    const file = runtime.withAgent(
+      runtime.parseTestFile(vscode.workspace.asRelativePath(uri), text),
+      folderAgentOf(uri.fsPath),
+    );
     const item = this.fileItem(uri);
     fillFileItem(this.controller, item, file, this.data);
     item.canResolveChildren = false;
@@ -266,6 +271,7 @@ export class ConversationTests extends Disposable {
    * not serve is skipped.
    */
   private localTarget(): RunTarget {
+    const { sync, models } = this;
     return {
       label: vscode.l10n.t('Local platform'),
       // The local projects' Chat keys are provisioned for sandbox.
@@ -293,10 +299,10 @@ export class ConversationTests extends Disposable {
             : { skip: vscode.l10n.t('the local platform serves no agent {0}', testCase.agent) };
         };
       },
-      ...(this.models
+      ...(sync && models
         ? {
             prepare: (files: readonly vscode.Uri[], output: (text: string) => void) =>
-              pushAndPublishFirst(files, this.connection, this.models!, output),
+              pushAndPublishFirst(files, this.connection, models, sync, output),
           }
         : {}),
     };
@@ -364,18 +370,4 @@ export class ConversationTests extends Disposable {
     this.controller.items.forEach((item) => items.push(item));
     return items;
   }
-}
-
-/** A case naming no agent reaches the agent of the folder whose tests/ holds the file (its agent.json). */
-function withFolderAgent(file: TestFile, uri: vscode.Uri): TestFile {
-  const manifest = path.join(path.dirname(path.dirname(uri.fsPath)), AGENT_MANIFEST);
-  if (!existsSync(manifest)) return file;
-  let agent: string | undefined;
-  try {
-    agent = parseAgentManifest(readFileSync(manifest, 'utf8'))?.agentId;
-  } catch {
-    return file;
-  }
-  if (!agent) return file;
-  return { ...file, cases: file.cases.map((c) => (c.agent === undefined ? { ...c, agent } : c)) };
 }

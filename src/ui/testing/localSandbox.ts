@@ -6,8 +6,9 @@ import { AGENT_MANIFEST, type AgentManifest, parseAgentManifest } from '../../wo
 import { requireClients, requireModel } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
+import type { FolderSync } from '../connection/folderSync';
 import type { ProfileModels } from '../model/profileModels';
-import { workspaceRuntime } from '../workspaceRuntime';
+import type { PushReport } from '../../workspace/mirror';
 
 interface Folder {
   readonly root: string;
@@ -27,6 +28,7 @@ export async function pushAndPublishFirst(
   testFiles: readonly vscode.Uri[],
   connection: Connection,
   models: ProfileModels<object>,
+  sync: FolderSync,
   output: (text: string) => void,
 ): Promise<Prepared> {
   const all = foldersOf(testFiles);
@@ -40,7 +42,7 @@ export async function pushAndPublishFirst(
     );
     return { go: true };
   }
-  const folders = await behind(all, models);
+  const folders = await behind(all, models, sync);
   if (folders.length === 0) return { go: true };
   const push = vscode.l10n.t('Push and Publish');
   const asIs = vscode.l10n.t('Run As Is');
@@ -64,18 +66,20 @@ export async function pushAndPublishFirst(
       go: false,
       error: vscode.l10n.t('Switch to the Local connection profile to push and publish to the local sandbox.'),
     };
-  const { AgentMirror, NodeFileSystem } = workspaceRuntime();
   for (const { root, manifest } of folders) {
-    const client = requireModel(models).agents.mirrorClient();
-    const report = await new AgentMirror(new NodeFileSystem(root), client).push();
+    // Pushed as Push in Source Control pushes: the folder's queue, the same questions, its view and the model told.
+    const folder = await sync.folderAt(root);
+    if (!(await sync.errorsToCarry(folder))) return { go: false, error: sync.notPushedForErrors(folder) };
+    let report: PushReport;
+    try {
+      report = await sync.push(folder);
+    } catch (err) {
+      return { go: false, error: notPushed(manifest.name, err instanceof Error ? err.message : String(err)) };
+    }
     if (report.refused.length > 0)
       return {
         go: false,
-        error: vscode.l10n.t(
-          '{0} was not pushed, so the cases were not run: {1}',
-          manifest.name,
-          report.refused.map((r) => r.message).join(' '),
-        ),
+        error: notPushed(manifest.name, report.refused.map((r) => r.message).join(' ')),
       };
     output(
       vscode.l10n.t('Pushed {0} ({1}): {2} change(s).', manifest.name, manifest.branch.name, report.sent.length) + '\n',
@@ -104,19 +108,22 @@ export async function pushAndPublishFirst(
   return { go: true };
 }
 
+function notPushed(agentName: string, why: string): string {
+  return vscode.l10n.t('{0} was not pushed, so the cases were not run: {1}', agentName, why);
+}
+
 /**
  * The folders a push and publish would change: edits to push, or (on main) a sandbox that serves nothing yet or a
  * version older than main. A folder whose state cannot be read counts as behind, so the question is still asked.
  */
-async function behind(folders: readonly Folder[], models: ProfileModels<object>): Promise<Folder[]> {
-  const { AgentMirror, NodeFileSystem } = workspaceRuntime();
+async function behind(folders: readonly Folder[], models: ProfileModels<object>, sync: FolderSync): Promise<Folder[]> {
   const agents = requireModel(models).agents;
-  const client = agents.mirrorClient();
   const out: Folder[] = [];
   for (const folder of folders) {
     const { root, manifest } = folder;
-    const edited = await new AgentMirror(new NodeFileSystem(root), client)
-      .status()
+    const edited = await sync
+      .folderAt(root)
+      .then((f) => sync.status(f))
       .then((files) => files.some((f) => f.local !== 'none'))
       .catch(() => true);
     const stale =
