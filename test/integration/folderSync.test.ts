@@ -108,7 +108,10 @@ suite('One folder sync from every door', function () {
       'the test file item',
       async () => {
         await tests.discover();
-        return tests.controller.items.get(testFile.toString());
+        const found = tests.controller.items.get(testFile.toString());
+        // Discovery may have run in an earlier suite: then Refresh Tests finds the new file, as a person would.
+        if (!found) await tests.controller.refreshHandler?.(new vscode.CancellationTokenSource().token);
+        return found ?? tests.controller.items.get(testFile.toString());
       },
       { timeoutMs: 90_000 },
     );
