@@ -64,5 +64,4 @@ export async function run(): Promise<void> {
     writeFileSync(out, JSON.stringify(results, null, 2));
   }
   if (failures.length > 0) throw new Error(`${failures.length} integration test(s) failed`);
-  if (retried.length >= 2) throw new Error(`${retried.length} integration tests needed a second attempt`);
 }
