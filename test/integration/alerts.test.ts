@@ -7,6 +7,7 @@ import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../.
 import { type AlertsNode, alertsRoots, group, groupChildren, rows, webhookHeaders } from '../support/editor/alertsView';
 import { BACK, type ScriptedPrompts, typedThenBack } from '../support/editor/prompts';
 import { call } from '../support/http';
+import { validRule } from '../support/alerts';
 import type { LocalPlatformUrls, WorkbenchExports } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
 import { startReceiver } from '../support/webhookReceiver';
@@ -52,15 +53,7 @@ suite('Alerts view and commands', () => {
   const platformEndpoints = async () =>
     (await alertsApi<{ webhook_endpoints: Endpoint[] }>('GET', '/v1/webhook-endpoints')).body.webhook_endpoints;
   const reset = (seed: 'base' | 'demo') => admin.reset(seed);
-  const rule = (over: Partial<Rule> = {}) => ({
-    name: 'Slow answers',
-    project_id: LOCAL_PROJECT.id,
-    metric: 'turn_latency_p95',
-    operator: '>',
-    threshold_value: 2000,
-    window_duration: '5m',
-    ...over,
-  });
+  const rule = (over: Partial<Rule> = {}) => validRule(over);
   /** A chat conversation that starts now, so call_volume in the window is at least 1. */
   const converse = () =>
     call('POST', `${urls.runtime}/v1/${LOCAL_ACCOUNT.slug}/${LOCAL_PROJECT.slug}/chat/create`, {

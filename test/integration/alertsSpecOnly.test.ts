@@ -1,10 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ProbeResult } from '../../src/client/probe';
-import { LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
+import { LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
 import { type AlertsNode, alertsRoots, group, groupChildren, rows } from '../support/editor/alertsView';
 import type { ScriptedPrompts } from '../support/editor/prompts';
 import { call } from '../support/http';
+import { validRule } from '../support/alerts';
 import { type LocalPlatformUrls, treeItems, type WorkbenchExports } from '../support/editor/extension';
 import type { LocalAdmin } from '../support/localAdmin';
 import { editorSuite } from '../support/editor/suite';
@@ -25,14 +26,7 @@ suite('Alerts view against a platform with only the spec endpoints', () => {
   let admin: LocalAdmin;
   let ui: ScriptedPrompts;
   let configured: string;
-  const rule = {
-    name: 'Slow answers',
-    project_id: LOCAL_PROJECT.id,
-    metric: 'turn_latency_p95',
-    operator: '>',
-    threshold_value: 2000,
-    window_duration: '5m',
-  };
+  const rule = validRule();
   const postRule = async (name: string) =>
     (
       await call<Rule>('POST', `${urls.build}/v1/alert-rules`, {
