@@ -46,12 +46,36 @@ export interface AnswerChecks {
   readonly reference?: string;
 }
 
+/** A sentence in the builder's words, judged by a model against the conversation (`expect:`, `criteria:`, `success:`). */
+export interface Criterion {
+  readonly text: string;
+  readonly range: TextRange;
+}
+
 /** One turn: the user's message (none for the greeting) and what the answer must be. */
 export interface TestTurn {
   /** Undefined for the greeting: only the first turn may leave it out. */
   readonly user?: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
   readonly checks: AnswerChecks;
+  /** `expect:` of the turn: judged on this answer, with the conversation so far as context. */
+  readonly expect?: readonly Criterion[];
+  readonly range: TextRange;
+}
+
+/** `scenario:` of a case: a model plays the caller instead of scripted turns. */
+export interface Scenario {
+  /** What the caller wants, in the builder's words. */
+  readonly goal: string;
+  readonly persona?: string;
+  /** What the caller knows and says when asked (name, booking reference). */
+  readonly facts?: Readonly<Record<string, string>>;
+  /** The caller's first message, as written; the model writes it when absent. */
+  readonly firstLine?: string;
+  /** The most caller messages sent. */
+  readonly maxTurns: number;
+  /** Judged on the whole conversation once it stops; "goal met" is judged on these. */
+  readonly success: readonly Criterion[];
   readonly range: TextRange;
 }
 
@@ -71,7 +95,11 @@ export interface TestCase {
   readonly repeat: number;
   /** The share of runs (0 to 1) that must pass for the case to pass. */
   readonly requiredPassRate: number;
+  /** Scripted turns; empty for a case with a `scenario:`. */
   readonly turns: readonly TestTurn[];
+  /** `criteria:` of the case: judged on the whole conversation once it ends. */
+  readonly criteria?: readonly Criterion[];
+  readonly scenario?: Scenario;
   readonly range: TextRange;
   /** Where the name is written: the gutter's run button sits there. */
   readonly nameRange: TextRange;
@@ -97,7 +125,16 @@ export const NO_CHECKS = `no checks: ${CHECKS_TO_ADD}`;
 
 /** Whether any turn of the case checks its answer; a case that checks nothing is never run as a pass. */
 export function hasChecks(testCase: TestCase): boolean {
-  return testCase.turns.some((t) => turnChecks(t.checks));
+  return testCase.turns.some((t) => turnChecks(t.checks)) || isJudged(testCase);
+}
+
+/** Whether the case needs a model: a judged criterion anywhere, or a simulated caller. */
+export function isJudged(testCase: TestCase): boolean {
+  return (
+    testCase.scenario !== undefined ||
+    (testCase.criteria?.length ?? 0) > 0 ||
+    testCase.turns.some((t) => (t.expect?.length ?? 0) > 0)
+  );
 }
 
 /** Whether the file has a problem that keeps it (or some of its cases) from running as written. */
