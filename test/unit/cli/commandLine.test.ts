@@ -18,7 +18,7 @@ const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: 
 const FIXTURES = 'test/fixtures/conversationTests';
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const base = { ...process.env, NO_COLOR: '', FORCE_COLOR: undefined };
+  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '' };
   delete base.GITHUB_STEP_SUMMARY;
   delete base.FORCE_COLOR;
   return spawnSync(process.execPath, [...CLI, ...args], { encoding: 'utf8', env: { ...base, ...env } });

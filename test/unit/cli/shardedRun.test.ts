@@ -9,7 +9,7 @@ import type { CaseRecord, ReportRecord, SummaryRecord } from '../../../src/cli/r
 import { runCli } from '../../support/commandLine';
 
 function cli(args: string[], cwd: string) {
-  const env = { ...process.env, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.GITHUB_STEP_SUMMARY;
   return runCli(args, { cwd, env });
 }
