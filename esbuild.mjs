@@ -4,8 +4,9 @@
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       also bundle the integration suites into out/test
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { CLI_PACKAGE_DIR, cliPackageConfigs, writeCliPackage } from './scripts/lib/cliPackage.mjs';
 import { mcpWithoutAjv, undiciOneParser, undiciPoolOnly, zodEnglishOnly } from './scripts/lib/bundleTrims.mjs';
 import {
   sharedLibraryEntries,
@@ -75,11 +76,12 @@ const CLI_COMMAND_BUNDLES = {
   '../localPlatform/server': './localPlatform.js',
   './testCommand': './localPlatform.js',
   './mcpCommand': './localPlatform.js',
+  './mergeReports': './localPlatform.js',
 };
 const cliCommandBundles = {
   name: 'cli-command-bundles',
   setup(build) {
-    build.onResolve({ filter: /(?:Command|\/server)$/ }, (args) =>
+    build.onResolve({ filter: /(?:Command|\/server|\/mergeReports)$/ }, (args) =>
       Object.hasOwn(CLI_COMMAND_BUNDLES, args.path) &&
       /[\\/]src[\\/]cli[\\/](?:main|subcommands)\.ts$/.test(args.importer)
         ? { path: CLI_COMMAND_BUNDLES[args.path], external: true }
@@ -87,6 +89,9 @@ const cliCommandBundles = {
     );
   },
 };
+
+// The command line says its version (`--version`, the MCP server's) from the extension's manifest.
+const version = JSON.parse(readFileSync('package.json', 'utf8')).version;
 
 const common = {
   bundle: true,
@@ -106,6 +111,33 @@ const panels = existsSync(webviewDir)
         d !== 'shared' && statSync(join(webviewDir, d)).isDirectory() && existsSync(join(webviewDir, d, 'main.ts')),
     )
   : [];
+
+const cliConfig = {
+  ...common,
+  // The command line (`node dist/cli.js <command>`: `serve` is what the editor forks) and, when required, the
+  // local platform as a library (`startLocalPlatform`); the commands' code is in dist/lint.js and
+  // dist/localPlatform.js, required by dist/cli.js when one runs (see cliCommandBundles).
+  entryPoints: { cli: 'src/cli/main.ts', localPlatform: 'src/cli/localPlatformRuntime.ts' },
+  outdir: 'dist',
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  define: { AGENT_WORKBENCH_VERSION: JSON.stringify(version) },
+  plugins: [sharedLibraryImports, ...common.plugins, cliCommandBundles],
+};
+
+const sharedLibrariesConfig = {
+  ...common,
+  // The libraries more than one of the bundles above use, one bundle each, which those require (see
+  // scripts/lib/sharedLibraries.mjs).
+  entryPoints: sharedLibraryEntryPoints,
+  outdir: 'dist',
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  mainFields: ['module', 'main'],
+  plugins: [sharedLibraryEntries, ...common.plugins],
+};
 
 const configs = [
   {
@@ -128,30 +160,11 @@ const configs = [
     mainFields: ['module', 'main'],
     plugins: [sharedLibraryImports, ...common.plugins],
   },
-  {
-    ...common,
-    // The command line (`node dist/cli.js <command>`: `serve` is what the editor forks) and, when required, the
-    // local platform as a library (`startLocalPlatform`); the commands' code is in dist/lint.js and
-    // dist/localPlatform.js, required by dist/cli.js when one runs (see cliCommandBundles).
-    entryPoints: { cli: 'src/cli/main.ts', localPlatform: 'src/cli/localPlatformRuntime.ts' },
-    outdir: 'dist',
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    plugins: [sharedLibraryImports, ...common.plugins, cliCommandBundles],
-  },
-  {
-    ...common,
-    // The libraries more than one of the bundles above use, one bundle each, which those require (see
-    // scripts/lib/sharedLibraries.mjs).
-    entryPoints: sharedLibraryEntryPoints,
-    outdir: 'dist',
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    mainFields: ['module', 'main'],
-    plugins: [sharedLibraryEntries, ...common.plugins],
-  },
+  cliConfig,
+  sharedLibrariesConfig,
+  // The command line as an npm package of its own (dist/cli-package/, `npx agent-workbench`): its bundles and the
+  // libraries' bundles they require, always minified and without source maps (scripts/lib/cliPackage.mjs).
+  ...(watch ? [] : cliPackageConfigs(cliConfig, sharedLibrariesConfig)),
   ...(panels.length
     ? [
         {
@@ -195,7 +208,7 @@ if (twice.length) throw new Error(`two bundles would be written as dist/${twice[
 
 function sizeReport(metafile) {
   const rows = Object.entries(metafile.outputs)
-    .filter(([file]) => !file.endsWith('.map'))
+    .filter(([file]) => !file.endsWith('.map') && !file.startsWith(CLI_PACKAGE_DIR))
     .map(([file, out]) => `  ${relative('.', file).padEnd(40)} ${(out.bytes / 1024).toFixed(1).padStart(9)} KB`);
   return rows.join('\n');
 }
@@ -210,7 +223,13 @@ if (watch) {
   console.log('[watch] watching for changes');
 } else {
   const started = Date.now();
+  // The package folder holds only what this build writes there.
+  rmSync(CLI_PACKAGE_DIR, { recursive: true, force: true });
   const results = await Promise.all(configs.map((c) => esbuild.build(c)));
+  const cliPackage = writeCliPackage({ version });
   console.log(`Built in ${Date.now() - started} ms${production ? ' (production)' : ''}:`);
-  for (const r of results) console.log(sizeReport(r.metafile));
+  for (const r of results) if (sizeReport(r.metafile)) console.log(sizeReport(r.metafile));
+  console.log(
+    `  ${`${CLI_PACKAGE_DIR}/ (${cliPackage.files.length} files)`.padEnd(40)} ${(cliPackage.bytes / 1024).toFixed(1).padStart(9)} KB`,
+  );
 }

@@ -1,6 +1,9 @@
 import type * as Server from '../localPlatform/server';
 import type { LocalPlatform, LocalPlatformOptions } from '../localPlatform/server';
+import { closestWord } from '../core/closest';
+import { UsageError } from '../core/commandLine';
 import { SUBCOMMANDS } from './subcommands';
+import { cliVersion } from './version';
 
 /**
  * Required rather than run, the bundle is the local platform as a library: a tool that runs the server in its own
@@ -18,12 +21,13 @@ export function usage(): string {
   return [
     'Agent Workbench on the command line.',
     '',
-    'Usage: node dist/cli.js <command> [options]',
+    'Usage: agent-workbench <command> [options]      (in a clone of Agent Workbench: node dist/cli.js <command>)',
     '',
     'Commands:',
     ...Object.entries(SUBCOMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
     '',
-    'Run `node dist/cli.js <command> --help` for the options of one command.',
+    'Every command takes --help (its options) and --version.',
+    'Exit codes: 0 success, 1 failures (a failed case, a lint error, a problem in a file), 2 a wrong command line.',
     '',
   ].join('\n');
 }
@@ -35,12 +39,32 @@ export async function runCli(argv: readonly string[]): Promise<number | undefine
     process.stdout.write(usage());
     return 0;
   }
+  // Before a command's own options (and before its module loads): `agent-workbench test --version` is quick too.
+  const beforeOperands = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+  if (
+    name === '--version' ||
+    name === '-v' ||
+    (Object.hasOwn(SUBCOMMANDS, name) && beforeOperands.includes('--version'))
+  ) {
+    process.stdout.write(`${cliVersion()}\n`);
+    return 0;
+  }
   const command = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
   if (!command) {
-    process.stderr.write(`"${name}" is not a command of Agent Workbench.\n\n${usage()}`);
+    const near = closestWord(name, Object.keys(SUBCOMMANDS));
+    process.stderr.write(
+      `"${name}" is not a command of Agent Workbench.${near ? ` Did you mean ${near}?` : ''}\n\n${usage()}`,
+    );
     return 2;
   }
-  return command.run(args);
+  try {
+    return await command.run(args);
+  } catch (err) {
+    // A mistake in the command line that the command did not answer itself (serve's options).
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`${err.message}\n\nRun \`agent-workbench ${name} --help\` for its options.\n`);
+    return 2;
+  }
 }
 
 // Run as a program (`node dist/cli.js ...`, `npm start`, or forked by the editor); required, it only exports.

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from '../core/commandLine';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CaseTarget } from '../agentTests/runner';
 import type { TestCase } from '../agentTests/format';
@@ -12,6 +12,7 @@ import { announcedLocalPlatforms, isLoopback, readLocalConnection } from '../cli
 import type { LocalProjectCredentials } from '../localPlatform/seed/credentials';
 import { CREDENTIAL_VARIABLES, credentialsFromEnvironment } from './environmentCredentials';
 import { CliToolContext } from './mcpContext';
+import { cliVersion } from './version';
 import { assistantToolsServer, serveUntilClosed } from './mcpServer';
 import {
   localPlatformProfile,
@@ -147,7 +148,7 @@ export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = proces
     const server = assistantToolsServer(context, {
       allowWrites: options.allowWrites,
       allowWritesHint: `node ${cliPath()} mcp ${[...args.filter((a) => a !== '--allow-writes'), '--allow-writes'].join(' ')}`,
-      version: '0.1.0',
+      version: cliVersion(),
       connectionName: `${connectionName}${note ? `. ${note}` : ''}`,
     });
     const stdio = new StdioServerTransport();
@@ -175,7 +176,7 @@ export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = proces
 }
 
 function parseOptions(args: string[]) {
-  const { values } = parseArgs({
+  const { values } = parseCommandLine({
     args,
     options: {
       local: { type: 'boolean', default: false },

@@ -1,6 +1,7 @@
 import type * as LintCommand from '../lint/lintCommand';
 import type * as ServeCommand from '../localPlatform/serveCommand';
 import type * as McpCommand from './mcpCommand';
+import type * as MergeReports from './mergeReports';
 import type * as TestCommand from './testCommand';
 
 /** One subcommand of `node dist/cli.js`: its run resolves to the process's exit code, or to undefined when it keeps the process running (serve). */
@@ -16,6 +17,7 @@ const serveCommand = (): typeof ServeCommand => require('../localPlatform/serveC
 const lintCommand = (): typeof LintCommand => require('../lint/lintCommand') as typeof LintCommand;
 const testCommand = (): typeof TestCommand => require('./testCommand') as typeof TestCommand;
 const mcpCommand = (): typeof McpCommand => require('./mcpCommand') as typeof McpCommand;
+const mergeReports = (): typeof MergeReports => require('./mergeReports') as typeof MergeReports;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /**
@@ -37,6 +39,10 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   test: {
     summary: 'run conversation tests (tests/*.yaml) against the local platform or an environment',
     run: (args) => testCommand().testCommand(args),
+  },
+  'merge-reports': {
+    summary: 'join the JSON reports of sharded test runs (test --shard I/N) into one JUnit, Markdown and summary',
+    run: (args) => mergeReports().mergeReportsCommand(args),
   },
   mcp: {
     summary: 'serve the assistant tools over MCP (stdio) for Claude Code, Cursor and other assistants',

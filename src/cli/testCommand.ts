@@ -1,20 +1,20 @@
-import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { TestCase } from '../agentTests/format';
-import { junitXml } from '../agentTests/junit';
-import { caseLine, failureLines, summaryLine } from '../agentTests/report';
 import { type CaseTarget, runCases } from '../agentTests/runner';
+import { parseCommandLine, UsageError } from '../core/commandLine';
 import { Transport } from '../client/transport';
 import { RESPONSES_MODES, type ResponsesMode } from '../localPlatform/responsesMode';
 import { type LocalPlatform, startLocalPlatform } from '../localPlatform/server';
-import { findTestFiles, readTestFile } from './testFiles';
+import { parseReporters, RunReport } from './reporters/runReport';
+import { problemRecord } from './reporters/records';
+import { casesOfShard, parseShard } from './shard';
+import { findTestFiles, noTestFiles, readTestFile } from './testFiles';
 import { CHAT_KEY_VARIABLE, CHAT_TOKEN_VARIABLE, localTargets, profileTargets, readProfileFile } from './testTargets';
 
 const HELP = `Run conversation tests: each case a conversation through the Chat API whose answers are checked.
 
-Usage: node dist/cli.js test [paths...] --local [--responses full|minimal|spec-only]
-       node dist/cli.js test [paths...] --profile-file F --environment E
-       [--junit out.xml] [--repeat N] [--concurrency N]
+Usage: agent-workbench test [paths...] --local [--responses full|minimal|spec-only]
+       agent-workbench test [paths...] --profile-file F --environment E
+       [--reporter NAME[:FILE]]... [--shard I/N] [--repeat N] [--concurrency N] [--pass-with-no-tests]
 
   paths              test files, or folders searched for tests/*.yaml (default: the current folder)
   --local            start the bundled local platform for this run (no credentials, nothing leaves the machine)
@@ -23,14 +23,20 @@ Usage: node dist/cli.js test [paths...] --local [--responses full|minimal|spec-o
                      token are read from ${CHAT_KEY_VARIABLE} and ${CHAT_TOKEN_VARIABLE}
   --environment E    the environment those keys are for (sandbox, pre-release, live); cases naming another
                      environment are skipped
-  --junit FILE       also write the results as JUnit XML
+  --reporter R[:F]   line (the default), json (a line per case, then the summary), junit or markdown; to
+                     standard output, or to the file F. Repeatable: --reporter line --reporter junit:out.xml
+  --junit FILE       also write the results as JUnit XML (--reporter junit:FILE)
+  --shard I/N        run the I-th of N shares of the cases (from 1), split by each case's file and name, so
+                     N jobs run every case once; join their --reporter json files with merge-reports
+  --pass-with-no-tests  exit 0 when no test file is found
   --repeat N         run every case N times instead of its own repeat
   --concurrency N    conversations open at once, at most (default 4)
 
-Prints one line per case and "N passed, N failed" last; exits 1 when a case fails or a file has a problem.
+Prints one line per case and "N passed, N failed" last, progress on standard error. With GITHUB_STEP_SUMMARY
+set, a Markdown summary is appended to that file. Colour on a terminal only (NO_COLOR, FORCE_COLOR).
+Exit codes: 0 every case passed or was skipped, 1 a case failed or a file has a problem (or no test file was
+found), 2 a wrong command line.
 `;
-
-class UsageError extends Error {}
 
 /** `test`: resolves to the exit code. */
 export async function testCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -46,17 +52,25 @@ export async function testCommand(args: string[], env: NodeJS.ProcessEnv = proce
     return 0;
   }
   const cwd = process.cwd();
-  const files = findTestFiles(options.paths.length > 0 ? options.paths : [cwd]).map((p) => readTestFile(p, cwd));
-  let problems = 0;
-  for (const file of files)
-    for (const p of file.problems) {
-      if (p.severity === 'error') problems++;
-      process.stdout.write(
-        `${file.path}:${p.range.startLine + 1}:${p.range.startCharacter + 1}: ${p.severity}: ${p.message}\n`,
-      );
-    }
-  const cases: TestCase[] = files.flatMap((f) => f.cases);
-  if (files.length === 0) process.stdout.write('No test files found (tests/*.yaml).\n');
+  const searched = options.paths.length > 0 ? options.paths : [cwd];
+  const files = findTestFiles(searched).map((p) => readTestFile(p, cwd));
+  const report = new RunReport(options.reporters, {
+    env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    ...(options.shard ? { shard: options.shard } : {}),
+  });
+  for (const file of files) for (const p of file.problems) report.problem(problemRecord(file.path, p));
+  const cases: TestCase[] = casesOfShard(
+    files.flatMap((f) => f.cases),
+    options.shard,
+  );
+  if (files.length === 0) {
+    process.stderr.write(noTestFiles(searched, cwd, options.passWithNoTests));
+    report.finish([], 0);
+    return options.passWithNoTests ? 0 : 1;
+  }
+  const started = performance.now();
 
   const transport = new Transport();
   let lp: LocalPlatform | undefined;
@@ -75,26 +89,20 @@ export async function testCommand(args: string[], env: NodeJS.ProcessEnv = proce
         throw new UsageError(
           `Set ${CHAT_KEY_VARIABLE} and ${CHAT_TOKEN_VARIABLE} to the Chat API key and connector token of ${environment}.`,
         );
-      process.stdout.write(
+      process.stderr.write(
         `Running against ${environment} of ${profile.profile.projectId}: each case is a real conversation.\n`,
       );
       target = profileTargets(profile, environment, transport, env);
     } else throw new UsageError('Give either --local or --profile-file F --environment E.');
+    report.started(cases.length);
     const results = await runCases(cases, {
       target,
       concurrency: options.concurrency,
       signal: controller.signal,
       ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
-      listener: {
-        caseFinished: (r) => {
-          process.stdout.write(`${caseLine(r)}\n`);
-          for (const line of failureLines(r).slice(1)) process.stdout.write(`    ${line}\n`);
-        },
-      },
+      listener: { caseFinished: (r) => report.caseFinished(r) },
     });
-    if (options.junit) writeFileSync(options.junit, junitXml(results));
-    process.stdout.write(`${summaryLine(results)}${problems ? `, ${problems} problems in test files` : ''}\n`);
-    return results.some((r) => r.outcome === 'failed' || r.outcome === 'cancelled') || problems > 0 ? 1 : 0;
+    return report.finish(results, performance.now() - started).ok ? 0 : 1;
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`${err.message}\n`);
@@ -107,7 +115,7 @@ export async function testCommand(args: string[], env: NodeJS.ProcessEnv = proce
 }
 
 function parseOptions(args: string[]) {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine({
     args,
     allowPositionals: true,
     options: {
@@ -116,6 +124,9 @@ function parseOptions(args: string[]) {
       environment: { type: 'string' },
       responses: { type: 'string', default: 'full' },
       junit: { type: 'string' },
+      reporter: { type: 'string', multiple: true, default: [] },
+      shard: { type: 'string' },
+      'pass-with-no-tests': { type: 'boolean', default: false },
       repeat: { type: 'string' },
       concurrency: { type: 'string', default: '4' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -145,7 +156,9 @@ function parseOptions(args: string[]) {
     /** The profile file and environment of a run against a platform other than the local one. */
     remote: profileFile !== undefined && environment !== undefined ? { profileFile, environment } : undefined,
     responses: values.responses as ResponsesMode,
-    junit: values.junit,
+    reporters: parseReporters(values.reporter, values.junit),
+    shard: values.shard === undefined ? undefined : parseShard(values.shard),
+    passWithNoTests: values['pass-with-no-tests'],
     repeat: whole('repeat', values.repeat),
     concurrency: whole('concurrency', values.concurrency) ?? 4,
   };

@@ -32,3 +32,14 @@ export function findTestFiles(paths: readonly string[]): string[] {
 export function readTestFile(path: string, cwd: string): TestFile {
   return withAgent(parseTestFile(relative(cwd, path) || path, readFileSync(path, 'utf8')), folderAgentOf(path));
 }
+
+/** What a run that found no test file says: where it looked and what it looked for. */
+export function noTestFiles(searched: readonly string[], cwd: string, passWithNoTests: boolean): string {
+  const places = searched
+    .map((p) => {
+      const near = relative(cwd, p);
+      return near === '' ? '.' : near.startsWith('..') ? p : near;
+    })
+    .join(', ');
+  return `No test files found: looked for tests/*.yaml and tests/*.yml at any depth below ${places} (hidden folders and node_modules skipped).${passWithNoTests ? '' : ' Give the folders or files to run, or --pass-with-no-tests to pass anyway.'}\n`;
+}

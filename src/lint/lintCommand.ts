@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from '../core/commandLine';
 import { LintSession } from './engine';
 import { findAgentFolders, readAgentFolder, readLintConfig } from './nodeFolder';
 import { type ReportedProblem, sarifLog } from './sarif';
@@ -31,7 +31,7 @@ const slash = (p: string): string => p.split(sep).join('/');
 export async function lint(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
+    parsed = parseCommandLine({
       args,
       allowPositionals: true,
       options: {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from '../core/commandLine';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './seed/credentials';
 import { RESPONSES_MODES, type ResponsesMode } from './responsesMode';
 import { SEED_NAMES, type SeedName } from './seed/seeds';
@@ -24,7 +24,7 @@ Usage: node dist/cli.js serve [--port N] [--seed empty|base|demo] [--data-dir DI
 
 /** `serve`: starts the local platform and keeps it running until a signal (or the editor that forked it) ends it. */
 export async function serve(args: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseCommandLine({
     args,
     options: {
       port: { type: 'string', default: '4780' },

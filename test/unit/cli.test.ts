@@ -11,7 +11,7 @@ const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
 test('without a command, the command line lists its commands and exits 0', () => {
   const run = spawnSync(process.execPath, CLI, { encoding: 'utf8' });
   assert.equal(run.status, 0);
-  assert.match(run.stdout, /Usage: node dist\/cli\.js <command>/);
+  assert.match(run.stdout, /Usage: agent-workbench <command> .*node dist\/cli\.js <command>/);
   assert.match(run.stdout, /\n {2}serve {2,}run the local platform/);
 });
 

@@ -1,15 +1,12 @@
 // `node dist/cli.js test`: conversation tests on the command line, against a local platform it starts.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { runCli } from '../../support/commandLine';
 
-// The source entry through tsx, as test/unit/cli.test.ts runs it: the unit run needs no build first.
-const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
 const FIXTURES = 'test/fixtures/conversationTests';
 
 /** A JUnit reader as CI servers use one (xml2js, a devDependency). */
@@ -27,15 +24,7 @@ interface JUnit {
   };
 }
 
-async function cli(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const child = spawn(process.execPath, [...CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = process.env) => runCli(args, { env });
 
 test('against a local platform it starts, a failing case exits 1, prints a line per case and the summary last, and writes JUnit XML a parser reads', async () => {
   const junit = join(mkdtempSync(join(tmpdir(), 'aw-junit-')), 'results.xml');

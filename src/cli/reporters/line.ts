@@ -1,0 +1,32 @@
+import { caseLine, failureLines, summaryLine } from '../../agentTests/report';
+import type { CaseResult } from '../../agentTests/runner';
+import type { Paint } from './colour';
+import type { ProblemRecord, SummaryRecord } from './records';
+
+/** The line reporter (the default): a line per problem and per case as it finishes, the counts last. */
+export function problemLine(p: ProblemRecord): string {
+  return `${p.file}:${p.line}:${p.column}: ${p.severity}: ${p.message}\n`;
+}
+
+export function caseLines(r: CaseResult, colours: Paint): string {
+  const line = caseLine(r);
+  const mark = line.slice(0, 1);
+  const painted =
+    r.outcome === 'passed' ? colours.green(mark) : r.outcome === 'failed' ? colours.red(mark) : colours.yellow(mark);
+  return (
+    [
+      `${painted}${line.slice(1)}`,
+      ...failureLines(r)
+        .slice(1)
+        .map((l) => `    ${l}`),
+    ].join('\n') + '\n'
+  );
+}
+
+export function summaryLines(results: readonly CaseResult[], summary: SummaryRecord, colours: Paint): string {
+  const shard = summary.shard ? ` (shard ${summary.shard.index}/${summary.shard.total})` : '';
+  const merged = summary.shards ? ` (${summary.shards.length} shards merged)` : '';
+  const problems = summary.problems ? `, ${summary.problems} problems in test files` : '';
+  const text = `${summaryLine(results)}${problems}`;
+  return `${summary.ok ? text : colours.bold(text)}${shard}${merged}\n`;
+}

@@ -1,0 +1,29 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { closestWord } from './closest';
+
+/** A wrong command line: the message says what to fix; the command exits 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/**
+ * node's parseArgs, whose mistakes are usage errors that name the closest valid option: `--reporer` is answered
+ * with "Did you mean --reporter?".
+ */
+export function parseCommandLine<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (err) {
+    throw new UsageError(explained(err, Object.keys(config.options ?? {})));
+  }
+}
+
+function explained(err: unknown, names: readonly string[]): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return message;
+  const given = /'(-[^']*)'/.exec(message)?.[1] ?? '';
+  const bare = given.replace(/^-+/, '').split('=')[0] ?? '';
+  const near = closestWord(bare, names);
+  return `Unknown option ${given}.${near ? ` Did you mean --${near}?` : ''}`;
+}
