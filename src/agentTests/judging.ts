@@ -23,7 +23,7 @@ export type RunModel = { readonly calls: ModelCalls } | { readonly none: string 
 
 /** Said when the run was given no model at all. */
 export const NO_MODEL =
-  'no model is set for judged criteria: choose one with "Agent Workbench: Choose Test Model", or on the command line give --model-base-url and --model';
+  'no model is set for judged criteria: choose one in the editor (the agentWorkbench.tests.model settings), or on the command line give --model-base-url and --model';
 
 export const NO_SPEND: ModelSpend = { calls: 0, replayed: 0, inputTokens: 0, outputTokens: 0 };
 
