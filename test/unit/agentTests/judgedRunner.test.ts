@@ -7,11 +7,32 @@ import { parseTestFile } from '../../../src/agentTests/parse';
 import { type CaseResult, type RunOptions, runCases, totalSpend } from '../../../src/agentTests/runner';
 import { caseLine, criterionLines, failureLines, summaryLine } from '../../../src/agentTests/report';
 import type { TestCase } from '../../../src/agentTests/format';
+import { junitXml } from '../../../src/agentTests/junit';
+import { createRequire } from 'node:module';
 import { useLocalPlatform } from '../../support/localPlatform';
 import { localContext } from '../../support/localClient';
 import { type Rule, answers, callerDone, callerSays, judged } from './judgedModel';
 
 const local = useLocalPlatform();
+
+/** A JUnit reader as CI servers use one (xml2js, a devDependency). */
+const xml2js = createRequire(__filename)('xml2js') as { parseStringPromise(text: string): Promise<unknown> };
+type JUnitProperties = Array<{ property: Array<{ $: { name: string; value: string } }> }>;
+interface JUnit {
+  testsuites: {
+    properties?: JUnitProperties;
+    testsuite: Array<{
+      $: { tests: string; failures: string; errors: string };
+      testcase: Array<{
+        $: { name: string };
+        failure?: unknown[];
+        error?: unknown[];
+        properties?: JUnitProperties;
+        'system-out'?: string[];
+      }>;
+    }>;
+  };
+}
 
 function cases(text: string): TestCase[] {
   const file = parseTestFile('t.yaml', text);
@@ -286,4 +307,34 @@ test('a simulated caller whose model fails stops with an error and fails its suc
   assert.equal(r!.runs[0]!.stop, 'error');
   assert.match(failureLines(r!).join('\n'), /success "s" \(line 5\): the model call failed: .*base URL is right/);
   assert.equal(openConversations(), 0);
+});
+
+test('JUnit lists each criterion as a test case of its own, with the verdict, and calls and tokens as properties', async () => {
+  const { results } = await runWith(HOURS, [
+    (m) => (m.includes('stays polite') ? judged('fail', 'it was curt', []) : undefined),
+    (m) => (m.includes('open on Sunday') ? judged('unsure', 'cannot tell', []) : undefined),
+    () => judged('pass', 'it gives them', [{ turn: 3, text: 'Monday' }]),
+  ]);
+  const report = (await xml2js.parseStringPromise(junitXml(results))) as JUnit;
+  const suite = report.testsuites.testsuite[0]!;
+  assert.deepEqual(
+    suite.testcase.map((c) => [c.$.name, c.failure ? 'failure' : c.error ? 'error' : 'passed']),
+    [
+      ['Hours', 'failure'],
+      ['Hours › turn 1 expect "gives the opening hours" (line 7)', 'passed'],
+      ['Hours › turn 2 expect "says whether it is open on Sunday" (line 9)', 'error'],
+      ['Hours › criterion "stays polite" (line 3)', 'failure'],
+    ],
+  );
+  assert.deepEqual([suite.$.tests, suite.$.failures, suite.$.errors], ['4', '2', '1']);
+  assert.match(suite.testcase[1]!['system-out']![0]!, /pass: it gives them\nturn 3: "Monday"/);
+  const props = (p: JUnitProperties | undefined) =>
+    Object.fromEntries((p?.[0]?.property ?? []).map((x) => [x.$.name, x.$.value]));
+  assert.deepEqual(props(suite.testcase[0]!.properties), {
+    'model.calls': '3',
+    'model.replayed': '0',
+    'model.inputTokens': '30',
+    'model.outputTokens': '15',
+  });
+  assert.equal(props(report.testsuites.properties)['model.calls'], '3');
 });
