@@ -125,10 +125,10 @@ function testcase(attrs: string, body: readonly string[]): string {
     : `    <testcase ${attrs}>\n      ${body.join('\n      ')}\n    </testcase>`;
 }
 
-/** Calls, tokens and cost as JUnit properties (a cost only when the model has a price). */
+/** Calls made and replayed, tokens and cost as JUnit properties (a cost only when the model has a price). */
 function properties(s: ModelSpend): string {
   const props: [string, number][] = [
-    ['model.calls', s.calls],
+    ['model.calls', s.calls - s.replayed],
     ['model.replayed', s.replayed],
     ['model.inputTokens', s.inputTokens],
     ['model.outputTokens', s.outputTokens],

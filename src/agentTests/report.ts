@@ -93,11 +93,16 @@ export function criterionLines(r: CaseResult): string[] {
   return lines;
 }
 
-/** Model calls, tokens and cost in words: `3 model calls (1 replayed), 1200 tokens in, 80 out, cost 0.0042`. */
+/**
+ * Model calls, tokens and cost in words: `3 model calls, 1200 tokens in, 80 out, cost 0.0042`; calls answered from
+ * the cassette are said apart (`0 model calls, 3 replayed`): they call no model and cost nothing.
+ */
 export function spendWords(s: ModelSpend): string {
-  const replayed = s.replayed > 0 ? ` (${s.replayed === s.calls ? 'all' : s.replayed} replayed)` : '';
-  const cost = s.cost !== undefined ? `, cost ${roundCost(s.cost)}` : ', cost unknown (no price for the model)';
-  return `${s.calls} model call${s.calls === 1 ? '' : 's'}${replayed}, ${s.inputTokens} tokens in, ${s.outputTokens} out${cost}`;
+  const made = s.calls - s.replayed;
+  const replayed = s.replayed > 0 ? `, ${s.replayed} replayed` : '';
+  const cost =
+    s.cost !== undefined ? `, cost ${roundCost(s.cost)}` : made > 0 ? ', cost unknown (no price for the model)' : '';
+  return `${made} model call${made === 1 ? '' : 's'}${replayed}, ${s.inputTokens} tokens in, ${s.outputTokens} out${cost}`;
 }
 
 function roundCost(cost: number): string {
