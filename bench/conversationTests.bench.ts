@@ -1,6 +1,8 @@
 // Conversation tests: the runner against a bare loop making the same Chat API calls at the same concurrency
 // (200 cases of 5 turns, 4 at a time, against a local platform in a process of its own), and reading 1,000 cases
-// in 50 test files from disk, as the Testing view and the command line discover them.
+// in 50 test files from disk, as the Testing view and the command line discover them. Judged: the same 200 cases
+// with an `expect:` on each turn, against a scripted OpenAI-compatible model server answering in 50 ms, against a
+// bare loop of the same agent and model calls.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,8 @@ import { Transport } from '../src/client/transport';
 import { localContext } from '../test/support/localClient';
 import { median } from '../test/support/median';
 import { bench, type PlatformProcess, withPlatformProcess } from './platformProcess';
+import { startScriptedModel } from '../test/support/scriptedModel';
+import type { ModelCallReply, ModelCalls, ModelMessage, ModelSpend } from '../src/agentTests/model/types';
 
 const CASES = 200;
 const TURNS = 5;
@@ -38,8 +42,12 @@ async function bareLoop(chat: ChatClient): Promise<void> {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }
 
-async function runner(chat: ChatClient, cases: readonly TestCase[]): Promise<void> {
-  const results = await runCases(cases, { concurrency: CONCURRENCY, target: () => ({ chat }) });
+async function runner(chat: ChatClient, cases: readonly TestCase[], calls?: ModelCalls): Promise<void> {
+  const results = await runCases(cases, {
+    concurrency: CONCURRENCY,
+    target: () => ({ chat }),
+    ...(calls ? { model: { calls } } : {}),
+  });
   const failed = results.filter((r) => r.outcome !== 'passed');
   if (failed.length > 0) throw new Error(`${failed.length} cases did not pass: ${JSON.stringify(failed[0]!.runs[0])}`);
 }
@@ -79,8 +87,114 @@ async function main(server: PlatformProcess): Promise<void> {
       '',
     );
     bench('conversation tests: runner time / bare loop time', median(run) / median(bare), 'x', '<= 1.3');
+    await measureJudged(chat);
   } finally {
     transport.dispose();
+  }
+}
+
+const MODEL_DELAY_MS = 50;
+const VERDICT = JSON.stringify({ verdict: 'pass', reason: 'it answers', quotes: [] });
+
+function judgedCaseText(i: number): string {
+  const turns = QUESTIONS.map(
+    (q) =>
+      `      - user: ${q}\n        not_contains: [error]\n        handoff: none\n        expect: answers "${q}" helpfully`,
+  );
+  return `  - name: judged ${i}\n    tags: [sandbox]\n    turns:\n${turns.join('\n')}`;
+}
+
+/** A chat completion from the model server, as any OpenAI-compatible client makes it. */
+async function complete(baseUrl: string, messages: readonly ModelMessage[]): Promise<ModelCallReply> {
+  const res = await fetch(`${baseUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'scripted-model', messages }),
+  });
+  const body = (await res.json()) as {
+    choices: { message: { content: string } }[];
+    usage: { prompt_tokens: number; completion_tokens: number };
+  };
+  const text = body.choices[0]?.message.content ?? '';
+  return {
+    text,
+    usage: { inputTokens: body.usage.prompt_tokens, outputTokens: body.usage.completion_tokens },
+    replayed: false,
+  };
+}
+
+/** The run's model calls in live mode: each call to the server, counted. */
+function liveCalls(baseUrl: string): ModelCalls {
+  let calls = 0;
+  return {
+    modelId: 'openai:127.0.0.1/scripted-model',
+    mode: 'live',
+    call: (_purpose, _file, messages) => {
+      calls++;
+      return complete(baseUrl, messages);
+    },
+    spent: (): ModelSpend => ({ calls, replayed: 0, inputTokens: 0, outputTokens: 0 }),
+    flush: () => Promise.resolve(),
+  };
+}
+
+/**
+ * The same conversations and model calls without the runner: each answer's judge call starts as the answer comes
+ * (the conversation goes on meanwhile, as the runner does), and a case ends when its judgements are in.
+ */
+async function bareJudgedLoop(chat: ChatClient, baseUrl: string): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < CASES) {
+      next++;
+      const created = await chat.create({});
+      const lines = [`agent: ${created.response}`];
+      const judging: Promise<ModelCallReply>[] = [];
+      for (const message of QUESTIONS) {
+        const reply = await chat.respond({ conversation_id: created.conversation_id, message });
+        lines.push(`user: ${message}`, `agent: ${reply.response}`);
+        judging.push(
+          complete(baseUrl, [{ role: 'user', content: `answers "${message}" helpfully\n${lines.join('\n')}` }]),
+        );
+      }
+      await chat.close(created.conversation_id);
+      await Promise.all(judging);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+async function measureJudged(chat: ChatClient): Promise<void> {
+  const model = await startScriptedModel({ answer: VERDICT, delayMs: MODEL_DELAY_MS });
+  const file = parseTestFile(
+    'judged.yaml',
+    `cases:\n${Array.from({ length: CASES }, (_, i) => judgedCaseText(i)).join('\n')}\n`,
+  );
+  if (file.problems.length > 0) throw new Error(file.problems[0]!.message);
+  try {
+    await bareJudgedLoop(chat, model.baseUrl);
+    await runner(chat, file.cases, liveCalls(model.baseUrl));
+    const bare: number[] = [];
+    const run: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      model.reset();
+      let t0 = performance.now();
+      await bareJudgedLoop(chat, model.baseUrl);
+      bare.push(performance.now() - t0);
+      const bareCalls = model.calls();
+      model.reset();
+      t0 = performance.now();
+      await runner(chat, file.cases, liveCalls(model.baseUrl));
+      run.push(performance.now() - t0);
+      if (model.calls() !== bareCalls || bareCalls !== CASES * TURNS)
+        throw new Error(`the runner made ${model.calls()} model calls, the bare loop ${bareCalls}`);
+    }
+    const what = `${CASES} judged cases of ${TURNS} turns, ${CONCURRENCY} at a time, a model answering in ${MODEL_DELAY_MS} ms`;
+    bench(`conversation tests: ${what}, bare loop of the same agent and model calls (floor)`, median(bare), 'ms', '');
+    bench(`conversation tests: ${what}, the runner`, median(run), 'ms', '');
+    bench('conversation tests: judged runner time / bare loop time', median(run) / median(bare), 'x', '<= 1.2');
+  } finally {
+    await model.close();
   }
 }
 
