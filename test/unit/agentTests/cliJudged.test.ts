@@ -44,53 +44,47 @@ const steady = (out: string) =>
     .filter((l) => !/model call/.test(l))
     .join('\n');
 
-test(
-  'recorded against the model server, then replayed with the server stopped: the same results and no model called',
-  {
-    todo: "the command line's model endpoint needs wt-model's openaiModel.ts and modelCalls.ts",
-  },
-  async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'aw-judged-'));
-    mkdirSync(join(dir, 'tests'));
-    const file = join(dir, 'tests', 'judged.yaml');
-    writeFileSync(file, FILE);
-    const model = await startScriptedModel({
-      key: KEY,
-      answer: (r) =>
-        JSON.stringify(
-          r.text.includes('offers a discount')
-            ? { verdict: 'fail', reason: 'no discount is offered', quotes: [] }
-            : { verdict: 'pass', reason: 'it gives the hours', quotes: [] },
-        ),
-    });
-    const env = { ...process.env, AGENT_WORKBENCH_MODEL_KEY: KEY };
-    const flags = ['--local', '--model-base-url', model.baseUrl, '--model', 'scripted-model'];
-    const junit = join(dir, 'record.xml');
-    const recorded = await cli(['test', file, ...flags, '--cassette', 'record', '--junit', junit], env);
-    await model.close();
-    const calls = model.calls();
-    assert.equal(recorded.code, 1, recorded.stdout + recorded.stderr);
-    assert.ok(calls >= 3, `the model was called ${calls} times`);
-    assert.match(recorded.stdout, /✔ .*Hours/);
-    assert.match(
-      recorded.stdout,
-      /✖ .*Polite.*criterion "offers a discount" \(line 9\): judged not to hold: no discount is offered/,
-    );
-    assert.match(recorded.stdout, new RegExp(`1 passed, 1 failed, ${calls} model calls`));
+test('recorded against the model server, then replayed with the server stopped: the same results and no model called', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'aw-judged-'));
+  mkdirSync(join(dir, 'tests'));
+  const file = join(dir, 'tests', 'judged.yaml');
+  writeFileSync(file, FILE);
+  const model = await startScriptedModel({
+    key: KEY,
+    answer: (r) =>
+      JSON.stringify(
+        r.text.includes('offers a discount')
+          ? { verdict: 'fail', reason: 'no discount is offered', quotes: [] }
+          : { verdict: 'pass', reason: 'it gives the hours', quotes: [] },
+      ),
+  });
+  const env = { ...process.env, AGENT_WORKBENCH_MODEL_KEY: KEY };
+  const flags = ['--local', '--model-base-url', model.baseUrl, '--model', 'scripted-model'];
+  const junit = join(dir, 'record.xml');
+  const recorded = await cli(['test', file, ...flags, '--cassette', 'record', '--junit', junit], env);
+  await model.close();
+  const calls = model.calls();
+  assert.equal(recorded.code, 1, recorded.stdout + recorded.stderr);
+  assert.ok(calls >= 3, `the model was called ${calls} times`);
+  assert.match(recorded.stdout, /✔ .*Hours/);
+  assert.match(
+    recorded.stdout,
+    /✖ .*Polite.*criterion "offers a discount" \(line 9\): judged not to hold: no discount is offered/,
+  );
+  assert.match(recorded.stdout, new RegExp(`1 passed, 1 failed, ${calls} model calls`));
 
-    const replayed = await cli(['test', file, ...flags, '--junit', join(dir, 'replay.xml')], env);
-    assert.equal(replayed.code, 1, replayed.stdout + replayed.stderr);
-    assert.equal(steady(replayed.stdout), steady(recorded.stdout));
-    assert.match(replayed.stdout, new RegExp(`1 passed, 1 failed, 0 model calls, ${calls} replayed`));
-    assert.match(readFileSync(join(dir, 'replay.xml'), 'utf8'), /<property name="model.calls" value="0"\/>/);
+  const replayed = await cli(['test', file, ...flags, '--junit', join(dir, 'replay.xml')], env);
+  assert.equal(replayed.code, 1, replayed.stdout + replayed.stderr);
+  assert.equal(steady(replayed.stdout), steady(recorded.stdout));
+  assert.match(replayed.stdout, new RegExp(`1 passed, 1 failed, 0 model calls, ${calls} replayed`));
+  assert.match(readFileSync(join(dir, 'replay.xml'), 'utf8'), /<property name="model.calls" value="0"\/>/);
 
-    // The key is nowhere: not in the output, the JUnit, or the cassettes beside the test file.
-    const written = readdirSync(join(dir, 'tests')).map((f) => readFileSync(join(dir, 'tests', f), 'utf8'));
-    for (const text of [recorded.stdout, recorded.stderr, replayed.stdout, readFileSync(junit, 'utf8'), ...written])
-      assert.ok(!text.includes(KEY));
-    assert.ok(written.length > 1, 'a cassette is written beside the test file');
-  },
-);
+  // The key is nowhere: not in the output, the JUnit, or the cassettes beside the test file.
+  const written = readdirSync(join(dir, 'tests')).map((f) => readFileSync(join(dir, 'tests', f), 'utf8'));
+  for (const text of [recorded.stdout, recorded.stderr, replayed.stdout, readFileSync(junit, 'utf8'), ...written])
+    assert.ok(!text.includes(KEY));
+  assert.ok(written.length > 1, 'a cassette is written beside the test file');
+});
 
 test('with no model flags, judged criteria are skipped with how to set a model, and nothing judged passes', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'aw-judged-'));
