@@ -15,7 +15,9 @@ import { localContext } from '../test/support/localClient';
 import { median } from '../test/support/median';
 import { bench, type PlatformProcess, withPlatformProcess } from './platformProcess';
 import { startScriptedModel } from '../test/support/scriptedModel';
-import type { ModelCallReply, ModelCalls, ModelMessage, ModelSpend } from '../src/agentTests/model/types';
+import type { LanguageModel, ModelCalls, ModelReply } from '../src/agentTests/model/types';
+import { createModelCalls } from '../src/agentTests/model/modelCalls';
+import { createOpenAiModel } from '../src/agentTests/model/openaiModel';
 
 const CASES = 200;
 const TURNS = 5;
@@ -87,7 +89,7 @@ async function main(server: PlatformProcess): Promise<void> {
       '',
     );
     bench('conversation tests: runner time / bare loop time', median(run) / median(bare), 'x', '<= 1.3');
-    await measureJudged(chat);
+    await measureJudged(chat, median(run));
   } finally {
     transport.dispose();
   }
@@ -104,57 +106,23 @@ function judgedCaseText(i: number): string {
   return `  - name: judged ${i}\n    tags: [sandbox]\n    turns:\n${turns.join('\n')}`;
 }
 
-/** A chat completion from the model server, as any OpenAI-compatible client makes it. */
-async function complete(baseUrl: string, messages: readonly ModelMessage[]): Promise<ModelCallReply> {
-  const res = await fetch(`${baseUrl}/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'scripted-model', messages }),
-  });
-  const body = (await res.json()) as {
-    choices: { message: { content: string } }[];
-    usage: { prompt_tokens: number; completion_tokens: number };
-  };
-  const text = body.choices[0]?.message.content ?? '';
-  return {
-    text,
-    usage: { inputTokens: body.usage.prompt_tokens, outputTokens: body.usage.completion_tokens },
-    replayed: false,
-  };
-}
-
-/** The run's model calls in live mode: each call to the server, counted. */
-function liveCalls(baseUrl: string): ModelCalls {
-  let calls = 0;
-  return {
-    modelId: 'openai:127.0.0.1/scripted-model',
-    mode: 'live',
-    call: (_purpose, _file, messages) => {
-      calls++;
-      return complete(baseUrl, messages);
-    },
-    spent: (): ModelSpend => ({ calls, replayed: 0, inputTokens: 0, outputTokens: 0 }),
-    flush: () => Promise.resolve(),
-  };
-}
-
 /**
  * The same conversations and model calls without the runner: each answer's judge call starts as the answer comes
  * (the conversation goes on meanwhile, as the runner does), and a case ends when its judgements are in.
  */
-async function bareJudgedLoop(chat: ChatClient, baseUrl: string): Promise<void> {
+async function bareJudgedLoop(chat: ChatClient, model: LanguageModel): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < CASES) {
       next++;
       const created = await chat.create({});
       const lines = [`agent: ${created.response}`];
-      const judging: Promise<ModelCallReply>[] = [];
+      const judging: Promise<ModelReply>[] = [];
       for (const message of QUESTIONS) {
         const reply = await chat.respond({ conversation_id: created.conversation_id, message });
         lines.push(`user: ${message}`, `agent: ${reply.response}`);
         judging.push(
-          complete(baseUrl, [{ role: 'user', content: `answers "${message}" helpfully\n${lines.join('\n')}` }]),
+          model.complete([{ role: 'user', content: `answers "${message}" helpfully\n${lines.join('\n')}` }]),
         );
       }
       await chat.close(created.conversation_id);
@@ -164,37 +132,69 @@ async function bareJudgedLoop(chat: ChatClient, baseUrl: string): Promise<void> 
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }
 
-async function measureJudged(chat: ChatClient): Promise<void> {
-  const model = await startScriptedModel({ answer: VERDICT, delayMs: MODEL_DELAY_MS });
+/**
+ * The judged suite against the bare loop of the same agent and model calls, and replayed from its cassettes
+ * against `unjudged`, the median time of the same cases without criteria.
+ */
+async function measureJudged(chat: ChatClient, unjudged: number): Promise<void> {
+  const server = await startScriptedModel({ answer: VERDICT, delayMs: MODEL_DELAY_MS });
+  const model = createOpenAiModel({ baseUrl: server.baseUrl, model: 'scripted-model' });
+  const dir = mkdtempSync(join(tmpdir(), 'aw-bench-judged-'));
   const file = parseTestFile(
-    'judged.yaml',
+    join(dir, 'judged.yaml'),
     `cases:\n${Array.from({ length: CASES }, (_, i) => judgedCaseText(i)).join('\n')}\n`,
   );
   if (file.problems.length > 0) throw new Error(file.problems[0]!.message);
+  const live = () => createModelCalls({ model, mode: 'live' });
   try {
-    await bareJudgedLoop(chat, model.baseUrl);
-    await runner(chat, file.cases, liveCalls(model.baseUrl));
+    await bareJudgedLoop(chat, model);
+    await runner(chat, file.cases, live());
     const bare: number[] = [];
     const run: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      model.reset();
+      server.reset();
       let t0 = performance.now();
-      await bareJudgedLoop(chat, model.baseUrl);
+      await bareJudgedLoop(chat, model);
       bare.push(performance.now() - t0);
-      const bareCalls = model.calls();
-      model.reset();
+      const bareCalls = server.calls();
+      server.reset();
       t0 = performance.now();
-      await runner(chat, file.cases, liveCalls(model.baseUrl));
+      await runner(chat, file.cases, live());
       run.push(performance.now() - t0);
-      if (model.calls() !== bareCalls || bareCalls !== CASES * TURNS)
-        throw new Error(`the runner made ${model.calls()} model calls, the bare loop ${bareCalls}`);
+      if (server.calls() !== bareCalls || bareCalls !== CASES * TURNS)
+        throw new Error(`the runner made ${server.calls()} model calls, the bare loop ${bareCalls}`);
     }
     const what = `${CASES} judged cases of ${TURNS} turns, ${CONCURRENCY} at a time, a model answering in ${MODEL_DELAY_MS} ms`;
     bench(`conversation tests: ${what}, bare loop of the same agent and model calls (floor)`, median(bare), 'ms', '');
     bench(`conversation tests: ${what}, the runner`, median(run), 'ms', '');
     bench('conversation tests: judged runner time / bare loop time', median(run) / median(bare), 'x', '<= 1.2');
+
+    // Recorded once, then replayed: no model is called.
+    const recording = createModelCalls({ model, mode: 'record' });
+    await runner(chat, file.cases, recording);
+    await recording.flush();
+    server.reset();
+    const replayed: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const t0 = performance.now();
+      await runner(chat, file.cases, createModelCalls({ model, mode: 'replay' }));
+      replayed.push(performance.now() - t0);
+    }
+    if (server.calls() !== 0) throw new Error(`the replayed runs called the model ${server.calls()} times`);
+    bench(
+      `conversation tests: ${CASES} judged cases of ${TURNS} turns replayed from their cassettes`,
+      median(replayed),
+      'ms',
+      '',
+    );
+    bench(
+      'conversation tests: replayed judged run time / unjudged run time',
+      median(replayed) / unjudged,
+      'x',
+      '<= 1.5',
+    );
   } finally {
-    await model.close();
+    await server.close();
   }
 }
 
