@@ -137,8 +137,22 @@ export async function judge(
   if (signal?.aborted) outcome = { kind: 'skipped', reason: 'cancelled' };
   else
     try {
+      // The judge turns a failed call into an error outcome; a call that failed (down, rate-limited, unreadable)
+      // is a model failure, which fails the criterion, where a judge error does not.
+      let failed: unknown;
+      const watched: ModelCalls = {
+        modelId: calls.modelId,
+        mode: calls.mode,
+        call: (purpose, file, messages, s) =>
+          calls.call(purpose, file, messages, s).catch((err: unknown) => {
+            failed = err;
+            throw err;
+          }),
+        spent: () => calls.spent(),
+        flush: () => calls.flush(),
+      };
       outcome = await judgeCriterion(
-        calls,
+        watched,
         {
           file: input.file,
           criterion: { text: input.criterion.text },
@@ -148,6 +162,7 @@ export async function judge(
         },
         signal,
       );
+      if (failed !== undefined && outcome.kind === 'error') outcome = modelOutcome(failed, signal);
     } catch (err) {
       outcome = modelOutcome(err, signal);
     }

@@ -18,9 +18,9 @@ export type Rule = (text: string, purpose: ModelPurpose, lines: number) => strin
 export function judged(verdict: 'pass' | 'fail' | 'unsure', reason: string, quotes: { turn: number; text: string }[]) {
   return JSON.stringify({ verdict, reason, quotes });
 }
-export const callerSays = (text: string) => JSON.stringify({ kind: 'say', text });
+export const callerSays = (text: string) => JSON.stringify({ done: false, message: text });
 export const callerDone = (why: 'goal-met' | 'caller-gave-up', reason: string) =>
-  JSON.stringify({ kind: 'done', why, reason });
+  JSON.stringify({ done: true, why: why === 'caller-gave-up' ? 'gave up' : 'goal met', message: reason });
 
 export function answers(rules: Rule[], limits: { cap?: number } = {}) {
   const requests: { purpose: ModelPurpose; conversationLength: number }[] = [];
