@@ -1,62 +1,10 @@
-import type { ChatCreateReply, ChatCreateRequest, ChatRespondReply, ChatRespondRequest } from '../contract/chat';
-import { type Answer, type CheckFailure, checkAnswer } from './checks';
-import { hasChecks, NO_CHECKS, type TestCase, type TextRange } from './format';
+import type { CaseOutcome, CaseResult, CaseRun, CaseTarget, RunStatus } from './results';
+import { runOnce } from './conversationRun';
+import { hasChecks, isJudged, NO_CHECKS, type TestCase, turnChecks } from './format';
+import { addSpend, type CaseModelCalls, NO_SPEND, RunJudging, type RunModel } from './judging';
+import type { ModelSpend } from './model/types';
 
-/** The Chat API as the runner uses it: the client's ChatClient, or anything answering the same way. */
-export interface ChatConversations {
-  create(request: ChatCreateRequest, signal?: AbortSignal): Promise<ChatCreateReply>;
-  respond(request: ChatRespondRequest, signal?: AbortSignal): Promise<ChatRespondReply>;
-  close(conversationId: string, signal?: AbortSignal): Promise<unknown>;
-}
-
-/** Where a case runs, or why it does not. */
-export type CaseTarget =
-  | {
-      readonly chat: ChatConversations;
-      /** Said in the result when the keys reach another agent than the one the case names. */
-      readonly note?: string;
-    }
-  | { readonly skip: string };
-
-export interface TurnResult {
-  readonly index: number;
-  /** Undefined for the greeting. */
-  readonly user?: string;
-  readonly answer?: Answer;
-  readonly failures: readonly CheckFailure[];
-  readonly range: TextRange;
-}
-
-/** One run of a case (a case with `repeat: N` has N). */
-export interface CaseRun {
-  readonly attempt: number;
-  readonly passed: boolean;
-  readonly cancelled: boolean;
-  readonly turns: readonly TurnResult[];
-  /** The platform's message when a call failed, or why turns were not sent. */
-  readonly error?: string;
-  readonly conversationId?: string;
-  readonly durationMs: number;
-  /** The conversation as it happened, one line per message. */
-  readonly transcript: readonly string[];
-  /** Why the case cannot run against this target (a variant the target does not have): the case is skipped. */
-  readonly skip?: string;
-}
-
-export type CaseOutcome = 'passed' | 'failed' | 'skipped' | 'cancelled';
-
-export interface CaseResult {
-  readonly testCase: TestCase;
-  readonly outcome: CaseOutcome;
-  readonly runs: readonly CaseRun[];
-  /** Passed runs over finished runs, 0 to 1. */
-  readonly passRate: number;
-  /** Some runs passed and some failed. */
-  readonly flaky: boolean;
-  readonly skipReason?: string;
-  readonly note?: string;
-  readonly durationMs: number;
-}
+export type { CaseOutcome, CaseResult, CaseRun, CaseTarget, ChatConversations, RunStatus, TurnResult } from './results';
 
 export interface RunListener {
   caseStarted?(testCase: TestCase): void;
@@ -73,10 +21,17 @@ export interface RunOptions {
   repeat?: number;
   signal?: AbortSignal;
   listener?: RunListener;
+  /**
+   * The model that judges criteria and plays simulated callers, or why none is set and how to set one. Without
+   * one, judged criteria are skipped with that reason, simulated cases are not run, and no judged case passes.
+   */
+  model?: RunModel;
 }
 
-/** How long closing a conversation may take once a run is over or cancelled. */
-const CLOSE_TIMEOUT_MS = 10_000;
+/** What the cases of a run spent on models, added up. */
+export function totalSpend(results: readonly CaseResult[]): ModelSpend {
+  return addSpend(results.map((r) => r.spend));
+}
 
 /**
  * Runs cases, each as many times as it repeats, at most `concurrency` conversations at a time. A platform error
@@ -87,7 +42,15 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
   // Without a signal nothing can cancel the run: its calls then carry none (each would cost a listener).
   const signal = options.signal;
   const results: CaseResult[] = new Array<CaseResult>(cases.length);
-  type Entry = { runs: CaseRun[]; left: number; started: number; target: CaseTarget; skip?: string };
+  const judging = new RunJudging(options.model);
+  type Entry = {
+    runs: CaseRun[];
+    left: number;
+    started: number;
+    target: CaseTarget;
+    skip?: string;
+    calls?: CaseModelCalls;
+  };
   // One promise per case, made on its first job: the jobs of its repeats share it, whichever worker runs them.
   const pending = new Map<number, Promise<Entry>>();
   const jobs: { index: number; testCase: TestCase; attempt: number }[] = [];
@@ -108,9 +71,15 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
       const started = performance.now();
       entry = Promise.resolve()
         // A case that checks nothing would pass whatever the agent said: it is skipped with what to add.
-        .then(() => (hasChecks(testCase) ? options.target(testCase) : { skip: NO_CHECKS }))
+        .then(() => {
+          const unrunnable = hasChecks(testCase) ? notRunnable(testCase, judging) : NO_CHECKS;
+          return unrunnable !== undefined ? { skip: unrunnable } : options.target(testCase);
+        })
         .catch((err: unknown): CaseTarget => ({ skip: messageOf(err) }))
-        .then((target) => ({ runs: [], left: options.repeat ?? testCase.repeat, started, target }));
+        .then((target): Entry => {
+          const calls = isJudged(testCase) ? judging.forCase(`${testCase.file} › ${testCase.name}`) : undefined;
+          return { runs: [], left: options.repeat ?? testCase.repeat, started, target, ...(calls ? { calls } : {}) };
+        });
       pending.set(index, entry);
     }
     return entry;
@@ -129,7 +98,7 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
       const run =
         signal?.aborted || entry.skip !== undefined
           ? cancelledRun(attempt)
-          : await runOnce(testCase, attempt, entry.target.chat, signal);
+          : await runOnce(testCase, attempt, entry.target.chat, { judging, calls: entry.calls }, signal);
       if (run.skip !== undefined) entry.skip ??= run.skip;
       entry.runs.push(run);
       options.listener?.runFinished?.(testCase, run);
@@ -138,7 +107,7 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
           index,
           entry.skip !== undefined
             ? skipped(testCase, entry.skip)
-            : summarize(testCase, entry.runs, entry.started, entry.target.note),
+            : summarize(testCase, entry.runs, entry.started, entry.target.note, entry.calls?.spent()),
         );
     }
   };
@@ -147,130 +116,40 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
   return results;
 }
 
-/** One conversation: create, a respond per user turn, and close unless the agent ended it. */
-async function runOnce(
+/** Why a case is not run at all: it needs a model for everything it checks, and none can be asked. */
+function notRunnable(testCase: TestCase, judging: RunJudging): string | undefined {
+  const unavailable = judging.noModel ?? judging.capReached;
+  if (unavailable === undefined || !isJudged(testCase)) return undefined;
+  if (testCase.scenario !== undefined) return `the simulated caller needs a model: ${unavailable}`;
+  if (!testCase.turns.some((t) => turnChecks(t.checks))) return `every check is judged: ${unavailable}`;
+  return undefined;
+}
+
+function summarize(
   testCase: TestCase,
-  attempt: number,
-  chat: ChatConversations,
-  signal: AbortSignal | undefined,
-): Promise<CaseRun> {
-  const started = performance.now();
-  const transcript: string[] = [];
-  const turns: TurnResult[] = [];
-  let conversationId: string | undefined;
-  let ended = false;
-  let error: string | undefined;
-  let skip: string | undefined;
-  try {
-    const createdAt = performance.now();
-    const created = await chat.create(
-      {
-        ...(testCase.variant !== undefined ? { variant_id: testCase.variant } : {}),
-        ...(testCase.integrationAttributes ? { integration_attributes: { ...testCase.integrationAttributes } } : {}),
-      },
-      // No signal: a create the platform carried out but whose answer was dropped on cancel would leave a
-      // conversation open that nothing knows the id of. Once its answer is in, it is closed below.
-    );
-    const latencyMs = performance.now() - createdAt;
-    conversationId = created.conversation_id;
-    transcript.push(`agent: ${created.response}`);
-    const greeting: Answer = { response: created.response, endConversation: false, latencyMs };
-    for (const [index, turn] of testCase.turns.entries()) {
-      if (turn.user === undefined) {
-        turns.push({ index, answer: greeting, failures: checkAnswer(turn.checks, greeting), range: turn.range });
-        continue;
-      }
-      if (ended) {
-        error = `The agent ended the conversation before turn ${index + 1}; the turns after it were not sent.`;
-        break;
-      }
-      if (signal?.aborted) break;
-      transcript.push(`user: ${turn.user}`);
-      const sentAt = performance.now();
-      const reply = await chat.respond(
-        {
-          conversation_id: created.conversation_id,
-          message: turn.user,
-          ...(turn.metadata ? { metadata: { ...turn.metadata } } : {}),
-          ...(testCase.asrLangCode ? { asr_lang_code: testCase.asrLangCode } : {}),
-          ...(testCase.ttsLangCode ? { tts_lang_code: testCase.ttsLangCode } : {}),
-        },
-        signal,
-      );
-      const took = performance.now() - sentAt;
-      const answer: Answer = {
-        response: reply.response,
-        endConversation: reply.end_conversation,
-        ...(reply.handoff ? { handoff: reply.handoff } : {}),
-        latencyMs: took,
-      };
-      transcript.push(`agent: ${reply.response}`);
-      if (reply.handoff)
-        transcript.push(`  (handoff to ${reply.handoff.destination ?? '?'}: ${reply.handoff.reason ?? ''})`);
-      if (reply.end_conversation) transcript.push('  (the agent ended the conversation)');
-      ended = reply.end_conversation;
-      turns.push({ index, user: turn.user, answer, failures: checkAnswer(turn.checks, answer), range: turn.range });
-    }
-  } catch (err) {
-    if (conversationId === undefined && testCase.variant !== undefined && refusesVariant(err))
-      skip = `the target has no variant ${testCase.variant} (${messageOf(err)})`;
-    else if (!signal?.aborted) error = messageOf(err);
-  } finally {
-    if (conversationId !== undefined && !ended) {
-      try {
-        // Closed with a signal of its own: a cancelled run still closes what it opened.
-        await chat.close(conversationId, AbortSignal.timeout(CLOSE_TIMEOUT_MS));
-      } catch (err) {
-        transcript.push(`  (the conversation could not be closed: ${messageOf(err)})`);
-      }
-    }
-  }
-  const cancelled = signal?.aborted === true && turns.length < testCase.turns.length && error === undefined;
-  if (error) transcript.push(`  (${error})`);
-  return {
-    attempt,
-    passed: !cancelled && error === undefined && turns.every((t) => t.failures.length === 0),
-    cancelled,
-    turns,
-    ...(error !== undefined ? { error } : {}),
-    ...(conversationId !== undefined ? { conversationId } : {}),
-    durationMs: performance.now() - started,
-    transcript,
-    ...(skip !== undefined ? { skip } : {}),
-  };
-}
-
-/**
- * A create refused because of its variant: a 400 that names `variant_id` (as a field of the error or of its body) or
- * speaks of the variant (the Chat API takes a variant only on create; the spec shows no list of a project's
- * variants, so the refusal is how a run learns the target lacks one). Read from the error's fields, whatever client
- * threw it.
- */
-function refusesVariant(err: unknown): boolean {
-  if (typeof err !== 'object' || err === null) return false;
-  const { status, fieldErrors, body, serverMessage } = err as {
-    status?: unknown;
-    fieldErrors?: unknown;
-    body?: unknown;
-    serverMessage?: unknown;
-  };
-  if (status !== 400) return false;
-  const named = (v: unknown) =>
-    typeof v === 'object' && v !== null && (v as { field?: unknown }).field === 'variant_id';
-  return (
-    (Array.isArray(fieldErrors) && fieldErrors.some(named)) ||
-    named(body) ||
-    (typeof serverMessage === 'string' && /variant/i.test(serverMessage))
-  );
-}
-
-function summarize(testCase: TestCase, runs: CaseRun[], started: number, note: string | undefined): CaseResult {
+  runs: CaseRun[],
+  started: number,
+  note: string | undefined,
+  spend: ModelSpend | undefined,
+): CaseResult {
   runs.sort((a, b) => a.attempt - b.attempt);
   const finished = runs.filter((r) => !r.cancelled);
   const passed = finished.filter((r) => r.passed).length;
   const passRate = finished.length === 0 ? 0 : passed / finished.length;
   const cancelled = finished.length < runs.length;
-  const outcome: CaseOutcome = cancelled ? 'cancelled' : passRate >= testCase.requiredPassRate ? 'passed' : 'failed';
+  const some = (status: RunStatus) => finished.some((r) => r.status === status);
+  // Short of the rate: a failed run fails the case; else an unusable judgement makes it errored; else its
+  // criteria were not judged, and it is skipped with which and why: never passed.
+  const outcome: CaseOutcome = cancelled
+    ? 'cancelled'
+    : passRate >= testCase.requiredPassRate && finished.length > 0
+      ? 'passed'
+      : some('failed')
+        ? 'failed'
+        : some('errored')
+          ? 'errored'
+          : 'skipped';
+  const skipReason = outcome === 'skipped' ? unjudgedReason(finished) : undefined;
   return {
     testCase,
     outcome,
@@ -278,16 +157,46 @@ function summarize(testCase: TestCase, runs: CaseRun[], started: number, note: s
     passRate,
     flaky: passed > 0 && passed < finished.length,
     ...(note !== undefined ? { note } : {}),
+    ...(skipReason !== undefined ? { skipReason } : {}),
     durationMs: performance.now() - started,
+    spend: spend ?? NO_SPEND,
   };
 }
 
+/** Which criteria were not judged, and why: the reason of the first. */
+function unjudgedReason(runs: readonly CaseRun[]): string {
+  const skipped = runs.flatMap((r) => r.criteria).filter((c) => c.outcome.kind === 'skipped');
+  const texts = [...new Set(skipped.map((c) => `"${c.text}"`))];
+  const first = skipped[0]?.outcome;
+  const why = first?.kind === 'skipped' ? first.reason : 'not judged';
+  return `the scripted checks held, but ${texts.length === 1 ? 'the criterion' : `${texts.length} criteria`} ${texts.join(', ')} ${texts.length === 1 ? 'was' : 'were'} not judged: ${why}`;
+}
+
 function skipped(testCase: TestCase, reason: string): CaseResult {
-  return { testCase, outcome: 'skipped', runs: [], passRate: 0, flaky: false, skipReason: reason, durationMs: 0 };
+  return {
+    testCase,
+    outcome: 'skipped',
+    runs: [],
+    passRate: 0,
+    flaky: false,
+    skipReason: reason,
+    durationMs: 0,
+    spend: NO_SPEND,
+  };
 }
 
 function cancelledRun(attempt: number): CaseRun {
-  return { attempt, passed: false, cancelled: true, turns: [], durationMs: 0, transcript: [] };
+  return {
+    attempt,
+    passed: false,
+    cancelled: true,
+    status: 'cancelled',
+    turns: [],
+    criteria: [],
+    conversation: [],
+    durationMs: 0,
+    transcript: [],
+  };
 }
 
 function messageOf(err: unknown): string {

@@ -1,5 +1,6 @@
 import type { TestCase } from '../agentTests/format';
-import { type CaseTarget, runCases } from '../agentTests/runner';
+import type { CassetteMode } from '../agentTests/model/types';
+import { type CaseTarget, runCases, totalSpend } from '../agentTests/runner';
 import { parseCommandLine, UsageError } from '../core/commandLine';
 import { Transport } from '../client/transport';
 import { RESPONSES_MODES, type ResponsesMode } from '../localPlatform/responsesMode';
@@ -8,6 +9,7 @@ import { parseReporters, RunReport } from './reporters/runReport';
 import { problemRecord } from './reporters/records';
 import { casesOfShard, parseShard } from './shard';
 import { findTestFiles, noTestFiles, readTestFile } from './testFiles';
+import { CASSETTE_MODES, MODEL_KEY_VARIABLE, ModelFlagError, type ModelFlags, modelOfRun } from './testModel';
 import { CHAT_KEY_VARIABLE, CHAT_TOKEN_VARIABLE, localTargets, profileTargets, readProfileFile } from './testTargets';
 
 const HELP = `Run conversation tests: each case a conversation through the Chat API whose answers are checked.
@@ -15,6 +17,8 @@ const HELP = `Run conversation tests: each case a conversation through the Chat 
 Usage: agent-workbench test [paths...] --local [--responses full|minimal|spec-only]
        agent-workbench test [paths...] --profile-file F --environment E
        [--reporter NAME[:FILE]]... [--shard I/N] [--repeat N] [--concurrency N] [--pass-with-no-tests]
+       [--model-base-url URL --model NAME] [--cassette replay|record|live]
+       [--max-model-calls N] [--max-model-cost X] [--prices F]
 
   paths              test files, or folders searched for tests/*.yaml (default: the current folder)
   --local            start the bundled local platform for this run (no credentials, nothing leaves the machine)
@@ -32,9 +36,20 @@ Usage: agent-workbench test [paths...] --local [--responses full|minimal|spec-on
   --repeat N         run every case N times instead of its own repeat
   --concurrency N    conversations open at once, at most (default 4)
 
+Judged criteria (expect:, criteria:) and simulated callers (scenario:) need a model:
+  --model-base-url URL  an OpenAI-compatible endpoint (a hosted service, Ollama, llama.cpp, vLLM, LM Studio);
+                     its key, if it needs one, is read only from ${MODEL_KEY_VARIABLE}
+  --model NAME       the model's name at that endpoint
+  --cassette MODE    replay (default): answer from the cassettes beside the test files, call no model;
+                     record: call the model and keep its answers; live: call without keeping
+  --max-model-calls N, --max-model-cost X
+                     the cap: the run stops asking the model there and keeps every result so far
+  --prices F         a JSON price table that turns tokens into cost
+Without a model, judged criteria are skipped with that reason: never passed.
+
 Prints one line per case and "N passed, N failed" last, progress on standard error. With GITHUB_STEP_SUMMARY
 set, a Markdown summary is appended to that file. Colour on a terminal only (NO_COLOR, FORCE_COLOR).
-Exit codes: 0 every case passed or was skipped, 1 a case failed or a file has a problem (or no test file was
+Exit codes: 0 every case passed or was skipped, 1 a case failed or errored or a file has a problem (or no test file was
 found), 2 a wrong command line.
 `;
 
@@ -94,17 +109,21 @@ export async function testCommand(args: string[], env: NodeJS.ProcessEnv = proce
       );
       target = profileTargets(profile, environment, transport, env);
     } else throw new UsageError('Give either --local or --profile-file F --environment E.');
+    const model = modelOfRun(options.model, env);
     report.started(cases.length);
     const results = await runCases(cases, {
       target,
+      model: model.run,
       concurrency: options.concurrency,
       signal: controller.signal,
       ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
       listener: { caseFinished: (r) => report.caseFinished(r) },
     });
-    return report.finish(results, performance.now() - started).ok ? 0 : 1;
+    await model.calls?.flush();
+    const spend = model.calls?.spent() ?? totalSpend(results);
+    return report.finish(results, performance.now() - started, spend).ok ? 0 : 1;
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
+    if (!(err instanceof UsageError || err instanceof ModelFlagError)) throw err;
     process.stderr.write(`${err.message}\n`);
     return 2;
   } finally {
@@ -127,6 +146,12 @@ function parseOptions(args: string[]) {
       reporter: { type: 'string', multiple: true, default: [] },
       shard: { type: 'string' },
       'pass-with-no-tests': { type: 'boolean', default: false },
+      'model-base-url': { type: 'string' },
+      model: { type: 'string' },
+      cassette: { type: 'string', default: 'replay' },
+      'max-model-calls': { type: 'string' },
+      'max-model-cost': { type: 'string' },
+      prices: { type: 'string' },
       repeat: { type: 'string' },
       concurrency: { type: 'string', default: '4' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -146,6 +171,13 @@ function parseOptions(args: string[]) {
       throw new UsageError('--environment names the environment the Chat keys are for (sandbox, pre-release, live).');
     if (!RESPONSES_MODES.includes(values.responses as ResponsesMode))
       throw new UsageError(`--responses must be one of ${RESPONSES_MODES.join(', ')}, got "${values.responses}"`);
+    if ((values['model-base-url'] === undefined) !== (values.model === undefined))
+      throw new UsageError('Give both --model-base-url and --model (the endpoint and the model name at it).');
+    if (!CASSETTE_MODES.includes(values.cassette as CassetteMode))
+      throw new UsageError(`--cassette must be one of ${CASSETTE_MODES.join(', ')}, got "${values.cassette}"`);
+    const cost = values['max-model-cost'];
+    if (cost !== undefined && !(Number(cost) >= 0))
+      throw new UsageError(`--max-model-cost must be a number of 0 or more, got "${cost}"`);
   }
   const profileFile = values['profile-file'];
   const environment = values.environment;
@@ -161,5 +193,15 @@ function parseOptions(args: string[]) {
     passWithNoTests: values['pass-with-no-tests'],
     repeat: whole('repeat', values.repeat),
     concurrency: whole('concurrency', values.concurrency) ?? 4,
+    model: {
+      ...(values['model-base-url'] !== undefined ? { baseUrl: values['model-base-url'] } : {}),
+      ...(values.model !== undefined ? { name: values.model } : {}),
+      cassette: values.cassette as CassetteMode,
+      ...(values['max-model-calls'] !== undefined
+        ? { maxCalls: whole('max-model-calls', values['max-model-calls']) }
+        : {}),
+      ...(values['max-model-cost'] !== undefined ? { maxCost: Number(values['max-model-cost']) } : {}),
+      ...(values.prices !== undefined ? { pricesFile: values.prices } : {}),
+    } satisfies ModelFlags,
   };
 }

@@ -1,4 +1,5 @@
-import { caseLine, failureLines, summaryLine } from '../../agentTests/report';
+import type { ModelSpend } from '../../agentTests/model/types';
+import { caseLine, criterionLines, failureLines, summaryLine } from '../../agentTests/report';
 import type { CaseResult } from '../../agentTests/runner';
 import type { Paint } from './colour';
 import type { ProblemRecord, SummaryRecord } from './records';
@@ -19,14 +20,20 @@ export function caseLines(r: CaseResult, colours: Paint): string {
       ...failureLines(r)
         .slice(1)
         .map((l) => `    ${l}`),
+      ...criterionLines(r).map((l) => `    ${l}`),
     ].join('\n') + '\n'
   );
 }
 
-export function summaryLines(results: readonly CaseResult[], summary: SummaryRecord, colours: Paint): string {
+export function summaryLines(
+  results: readonly CaseResult[],
+  summary: SummaryRecord,
+  colours: Paint,
+  spend?: ModelSpend,
+): string {
   const shard = summary.shard ? ` (shard ${summary.shard.index}/${summary.shard.total})` : '';
   const merged = summary.shards ? ` (${summary.shards.length} shards merged)` : '';
   const problems = summary.problems ? `, ${summary.problems} problems in test files` : '';
-  const text = `${summaryLine(results)}${problems}`;
+  const text = `${summaryLine(results, spend)}${problems}`;
   return `${summary.ok ? text : colours.bold(text)}${shard}${merged}\n`;
 }

@@ -69,6 +69,8 @@ export interface Counts {
   readonly total: number;
   readonly passed: number;
   readonly failed: number;
+  /** Cases whose judge could not decide (unsure, a quote not in the conversation): neither passed nor failed. */
+  readonly errored: number;
   readonly skipped: number;
   readonly cancelled: number;
   readonly flaky: number;
@@ -153,6 +155,7 @@ export function countsOf(results: readonly CaseResult[], problems: number): Coun
     total: results.length,
     passed: n('passed'),
     failed: n('failed'),
+    errored: n('errored'),
     skipped: n('skipped'),
     cancelled: n('cancelled'),
     flaky: results.filter((r) => r.flaky).length,
@@ -160,9 +163,9 @@ export function countsOf(results: readonly CaseResult[], problems: number): Coun
   };
 }
 
-/** Whether a run with these counts fails: a failed or cancelled case, or an error in a test file. */
+/** Whether a run with these counts fails: a failed, errored or cancelled case, or an error in a test file. */
 export function failing(counts: Counts): boolean {
-  return counts.failed > 0 || counts.cancelled > 0 || counts.problems > 0;
+  return counts.failed > 0 || counts.errored > 0 || counts.cancelled > 0 || counts.problems > 0;
 }
 
 const line = (n: number) => ({ startLine: n - 1, startCharacter: 0, endLine: n - 1, endCharacter: 0 });

@@ -1,7 +1,8 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { junitXml } from '../../agentTests/junit';
-import type { CaseResult } from '../../agentTests/runner';
+import type { ModelSpend } from '../../agentTests/model/types';
+import { type CaseResult, totalSpend } from '../../agentTests/runner';
 import { closestWord } from '../../core/closest';
 import { UsageError } from '../../core/commandLine';
 import type { Shard } from '../shard';
@@ -97,7 +98,7 @@ export class RunReport {
   }
 
   /** Writes the summary, the files and the step summary; resolves to the summary (its `ok` is the exit code). */
-  finish(results: readonly CaseResult[], durationMs: number): SummaryRecord {
+  finish(results: readonly CaseResult[], durationMs: number, spend: ModelSpend = totalSpend(results)): SummaryRecord {
     this.progress?.stop();
     const counts = countsOf(results, this.problems.filter((p) => p.severity === 'error').length);
     const summary: SummaryRecord = {
@@ -113,18 +114,18 @@ export class RunReport {
       switch (name) {
         case 'line':
           return live
-            ? summaryLines(results, summary, this.colours)
+            ? summaryLines(results, summary, this.colours, spend)
             : [
                 ...this.problems.map(problemLine),
                 ...results.map((r) => caseLines(r, paint(false))),
-                summaryLines(results, summary, paint(false)),
+                summaryLines(results, summary, paint(false), spend),
               ].join('');
         case 'json':
           return live
             ? `${JSON.stringify(summary)}\n`
             : [...this.problems, ...results.map(caseRecord), summary].map((r) => `${JSON.stringify(r)}\n`).join('');
         case 'junit':
-          return junitXml(results);
+          return junitXml(results, undefined, spend);
         case 'markdown':
           return markdownReport(results, summary, this.problems);
       }
