@@ -1,0 +1,175 @@
+// Judged conversation tests in the editor: the model chosen once (the editor's vscode.lm models in a quick pick, or
+// an OpenAI-compatible endpoint with its key in SecretStorage), and runs of judged and simulated cases through the
+// Testing view against the local platform, the model answered by the scripted OpenAI-compatible server.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { MODEL_SECTION } from '../../src/ui/testing/modelSettings';
+import { ModelKeys } from '../../src/ui/testing/modelKey';
+import { replaceChatModels, VscodeLanguageModel } from '../../src/ui/testing/vscodeLanguageModel';
+import { editorSuite } from '../support/editor/suite';
+import { MODEL_ENDPOINT_KEY } from '../support/secretsScan';
+
+/** A model as another extension's provider would hand it to `vscode.lm`, answering `answer(prompt)`. */
+function editorModel(
+  answer: (messages: readonly vscode.LanguageModelChatMessage[]) => string,
+  refuse?: () => Error,
+): vscode.LanguageModelChat & { readonly sent: vscode.LanguageModelChatMessage[][] } {
+  const sent: vscode.LanguageModelChatMessage[][] = [];
+  const words = (m: string | vscode.LanguageModelChatMessage) =>
+    (typeof m === 'string' ? m : textOf(m)).split(/\s+/).filter(Boolean).length;
+  return {
+    name: 'Scripted Editor Model',
+    id: 'scripted-editor-model-1',
+    vendor: 'scripted',
+    family: 'scripted-family',
+    version: '1.0',
+    maxInputTokens: 100_000,
+    sent,
+    sendRequest: async (messages) => {
+      if (refuse) throw refuse();
+      sent.push(messages);
+      const text = answer(messages);
+      async function* stream() {
+        // In two parts, as a provider streams it.
+        yield text.slice(0, Math.ceil(text.length / 2));
+        yield text.slice(Math.ceil(text.length / 2));
+      }
+      return { text: stream(), stream: (async function* () {})() };
+    },
+    countTokens: async (m) => words(m),
+  };
+}
+
+function textOf(m: vscode.LanguageModelChatMessage): string {
+  return m.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+suite('Judged conversation tests in the editor', function () {
+  this.timeout(120_000);
+  const editor = editorSuite({ reset: 'once' });
+  const settings = () => vscode.workspace.getConfiguration(MODEL_SECTION);
+  const clearSettings = async () => {
+    for (const key of ['provider', 'languageModel', 'baseUrl', 'name', 'cassette', 'maxCalls', 'maxCost', 'prices'])
+      await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+  };
+
+  teardown(clearSettings);
+
+  test('Choose the Model for Judged Tests in this host: vscode.lm offers no model, so the pick says so and offers an OpenAI-compatible endpoint, whose key is asked and kept in SecretStorage only', async () => {
+    const { ui } = editor;
+    ui.setAnswer((s) => {
+      if (s.kind === 'pick') return 'OpenAI-compatible endpoint…';
+      if (s.kind === 'input' && /base URL/.test(s.detail)) return 'http://127.0.0.1:9/v1';
+      if (s.kind === 'input' && /endpoint: model/.test(s.detail)) return 'judge-1';
+      if (s.kind === 'warning' && s.modal) return 'Set Key';
+      if (s.kind === 'input' && /^The key of/.test(s.detail)) return MODEL_ENDPOINT_KEY;
+      return undefined;
+    });
+    await vscode.commands.executeCommand('agentWorkbench.chooseTestModel');
+    const pick = ui.shown.find((s) => s.kind === 'pick');
+    assert.ok(pick, 'the quick pick was shown');
+    assert.match(pick.message, /offers no language model/);
+    assert.deepEqual(pick.items.filter(Boolean), ['OpenAI-compatible endpoint…', 'No model']);
+    assert.equal(settings().get('provider'), 'openai-compatible');
+    assert.equal(settings().get('baseUrl'), 'http://127.0.0.1:9/v1');
+    assert.equal(settings().get('name'), 'judge-1');
+    const keyBox = ui.shown.find((s) => s.kind === 'input' && /^The key of/.test(s.detail));
+    assert.ok(keyBox, 'the key was asked');
+    assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('agentWorkbench')).includes(MODEL_ENDPOINT_KEY));
+  });
+
+  test('Set the Key of the Model Endpoint keeps the key under its endpoint's origin: another host's key has a name of its own', async () => {
+    const { ui } = editor;
+    await settings().update('provider', 'openai-compatible', vscode.ConfigurationTarget.Global);
+    await settings().update('baseUrl', 'http://127.0.0.1:9/v1', vscode.ConfigurationTarget.Global);
+    await settings().update('name', 'judge-1', vscode.ConfigurationTarget.Global);
+    ui.setAnswer((s) => (s.kind === 'input' ? MODEL_ENDPOINT_KEY : undefined));
+    await vscode.commands.executeCommand('agentWorkbench.setTestModelKey');
+    assert.ok(ui.shown.some((s) => s.kind === 'info' && /key of http:\/\/127\.0\.0\.1:9\/v1 is kept/.test(s.message)));
+    // The same SecretStorage the extension uses, read by its key name (no key in the name).
+    assert.equal(ModelKeys.keyOf('http://127.0.0.1:9/v1/'), 'agentWorkbench.tests.model.key.http://127.0.0.1:9');
+    assert.notEqual(ModelKeys.keyOf('http://127.0.0.1:9/v1'), ModelKeys.keyOf('https://other.example/v1'));
+  });
+
+  test('with an editor model offered to vscode.lm, the pick lists it first and keeps its vendor, family and id', async () => {
+    const { api, ui } = editor;
+    const model = editorModel(() => 'ok');
+    const restore = api.testing?.replaceChatModels(async () => [model]);
+    try {
+      ui.setAnswer((s) => (s.kind === 'pick' ? 'Scripted Editor Model' : undefined));
+      await vscode.commands.executeCommand('agentWorkbench.chooseTestModel');
+      const pick = ui.shown.find((s) => s.kind === 'pick');
+      assert.deepEqual(pick?.items.filter(Boolean), [
+        "The editor's language models",
+        'Scripted Editor Model',
+        'OpenAI-compatible endpoint…',
+        'No model',
+      ]);
+      assert.equal(settings().get('provider'), 'vscode-lm');
+      assert.deepEqual(settings().get('languageModel'), {
+        vendor: 'scripted',
+        family: 'scripted-family',
+        id: 'scripted-editor-model-1',
+        version: '1.0',
+        name: 'Scripted Editor Model',
+      });
+    } finally {
+      restore?.dispose();
+    }
+  });
+
+  test('the vscode.lm adapter: the system prompt goes as the first user message, the streamed answer is read whole, usage comes from countTokens, and a refused consent says what to do', async () => {
+    const model = editorModel((messages) => `judged: ${messages.length} messages`);
+    const restore = replaceChatModels(async () => [model]);
+    try {
+      const lm = new VscodeLanguageModel({
+        vendor: 'scripted',
+        family: 'scripted-family',
+        id: model.id,
+        version: '1.0',
+      });
+      assert.equal(lm.id, 'vscode-lm:scripted/scripted-family/1.0');
+      const reply = await lm.complete([
+        { role: 'system', content: 'You judge criteria.' },
+        { role: 'user', content: 'Does the answer say hello?' },
+      ]);
+      assert.equal(reply.text, 'judged: 2 messages');
+      assert.deepEqual(reply.usage, { inputTokens: 3 + 5, outputTokens: 3 });
+      assert.equal(model.sent[0]?.[0]?.role, vscode.LanguageModelChatMessageRole.User);
+      assert.equal(textOf(model.sent[0]![0]!), 'You judge criteria.');
+    } finally {
+      restore.dispose();
+    }
+    const refusing = editorModel(
+      () => '',
+      () => vscode.LanguageModelError.NoPermissions('the person said no'),
+    );
+    const restoreRefusing = replaceChatModels(async () => [refusing]);
+    try {
+      const lm = new VscodeLanguageModel({
+        vendor: 'scripted',
+        family: 'scripted-family',
+        id: refusing.id,
+        name: 'Scripted',
+      });
+      await assert.rejects(lm.complete([{ role: 'user', content: 'x' }]), (err: Error & { kind?: string }) => {
+        assert.equal(err.kind, 'refused');
+        assert.match(err.message, /Agent Workbench may not use Scripted: allow it when the editor asks/);
+        return true;
+      });
+    } finally {
+      restoreRefusing.dispose();
+    }
+    // A model the settings name that the editor does not offer (the real vscode.lm of this host offers none).
+    const missing = new VscodeLanguageModel({
+      vendor: 'copilot',
+      family: 'gpt-4o',
+      id: 'copilot-gpt-4o',
+      name: 'GPT-4o',
+    });
+    await assert.rejects(
+      missing.complete([{ role: 'user', content: 'x' }]),
+      /GPT-4o chosen for judged tests is not available in this editor/,
+    );
+  });
+});
