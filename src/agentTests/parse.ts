@@ -1,8 +1,10 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Range, type YAMLMap } from 'yaml';
 import {
   type AnswerChecks,
+  type Criterion,
   type HandoffExpectation,
   CHECKS_TO_ADD,
+  type Scenario,
   type TestCase,
   type TestFile,
   type TestFileProblem,
@@ -27,6 +29,8 @@ export const CASE_KEYS = [
   'repeat',
   'required_pass_rate',
   'turns',
+  'criteria',
+  'scenario',
 ] as const;
 const CHECK_KEYS = [
   'contains',
@@ -39,7 +43,12 @@ const CHECK_KEYS = [
   'max_latency_ms',
   'reference',
 ] as const;
-export const TURN_KEYS = ['user', 'metadata', ...CHECK_KEYS] as const;
+export const TURN_KEYS = ['user', 'metadata', ...CHECK_KEYS, 'expect'] as const;
+export const SCENARIO_KEYS = ['goal', 'persona', 'facts', 'first_line', 'max_turns', 'success'] as const;
+
+/** A simulated caller's turn budget: the default, and the most a file may ask for. */
+export const DEFAULT_MAX_TURNS = 8;
+export const MAX_TURNS_LIMIT = 50;
 
 /** A language code such as `en` or `en-GB`, as the Chat API takes it. */
 const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
@@ -114,22 +123,40 @@ function readCase(reader: Reader, node: unknown, file: string, fileAgent: string
   const asr = reader.languageCode(node, 'asr_lang_code');
   const tts = reader.languageCode(node, 'tts_lang_code');
   const turnsNode = valueOf(node, 'turns');
+  const scenarioNode = valueOf(node, 'scenario');
   const turns: TestTurn[] = [];
-  if (!isSeq(turnsNode) || turnsNode.items.length === 0) {
-    reader.problem(turnsNode ?? node, 'Add `turns:`, a list of turns, each with a `user:` message and its checks.');
+  let scenario: Scenario | undefined;
+  if (turnsNode !== undefined && scenarioNode !== undefined) {
+    reader.problem(
+      scenarioNode,
+      'A case has either `turns:` (scripted) or `scenario:` (a simulated caller), not both: make two cases.',
+    );
+  } else if (scenarioNode !== undefined) {
+    scenario = readScenario(reader, scenarioNode);
+  } else if (!isSeq(turnsNode) || turnsNode.items.length === 0) {
+    reader.problem(
+      turnsNode ?? node,
+      'Add `turns:`, a list of turns, each with a `user:` message and its checks (or a `scenario:` for a simulated caller).',
+    );
   } else {
     turnsNode.items.forEach((item, i) => {
       const turn = readTurn(reader, item, i);
       if (turn) turns.push(turn);
     });
   }
+  const criteria = reader.criteria(node, 'criteria');
   const variant = reader.text(node, 'variant');
   const environment = reader.text(node, 'environment');
   const agent = reader.text(node, 'agent') ?? fileAgent;
   const attributes = reader.mapping(node, 'integration_attributes');
   if (!name) return undefined;
   // Said of a case whose turns read well: a check misspelt or malformed is reported as itself.
-  if (reader.errorCount === errorsBefore && turns.length > 0 && !turns.some((t) => turnChecks(t.checks)))
+  if (
+    reader.errorCount === errorsBefore &&
+    turns.length > 0 &&
+    !turns.some((t) => turnChecks(t.checks) || (t.expect?.length ?? 0) > 0) &&
+    (criteria?.length ?? 0) === 0
+  )
     reader.problem(
       valueOf(node, 'name'),
       `The case "${name}" checks nothing, so it would pass whatever the agent says: ${CHECKS_TO_ADD}.`,
@@ -150,6 +177,49 @@ function readCase(reader: Reader, node: unknown, file: string, fileAgent: string
     ...(attributes !== undefined ? { integrationAttributes: attributes } : {}),
     ...(asr !== undefined ? { asrLangCode: asr } : {}),
     ...(tts !== undefined ? { ttsLangCode: tts } : {}),
+    ...(criteria !== undefined ? { criteria } : {}),
+    ...(scenario !== undefined ? { scenario } : {}),
+  };
+}
+
+/** `scenario:`: a model plays the caller, with a goal and `success:` criteria judged once it stops. */
+function readScenario(reader: Reader, node: unknown): Scenario | undefined {
+  if (!isMap(node)) {
+    reader.problem(node, "A `scenario:` is a mapping with the caller's `goal:` and the `success:` criteria.");
+    return undefined;
+  }
+  reader.unknownKeys(node, SCENARIO_KEYS, '`scenario:`');
+  const goal = reader.text(node, 'goal');
+  if (goal === undefined || goal.trim() === '')
+    reader.problem(
+      valueOf(node, 'goal') ?? node,
+      'Give the scenario a `goal:`: what the caller wants, in your words ("change the booking to Friday").',
+    );
+  const persona = reader.text(node, 'persona');
+  const facts = reader.textMapping(node, 'facts');
+  const firstLine = reader.text(node, 'first_line');
+  if (firstLine !== undefined && firstLine.trim() === '')
+    reader.problem(
+      valueOf(node, 'first_line'),
+      '`first_line:` is empty: write what the caller says first, or leave it out.',
+    );
+  const maxTurns =
+    reader.number(node, 'max_turns', { integer: true, min: 1, max: MAX_TURNS_LIMIT }) ?? DEFAULT_MAX_TURNS;
+  const success = reader.criteria(node, 'success');
+  if (success === undefined && valueOf(node, 'success') === undefined)
+    reader.problem(
+      node,
+      'Add `success:`, one or more sentences judged on the whole conversation ("the booking is moved to Friday").',
+    );
+  if (goal === undefined || goal.trim() === '' || success === undefined) return undefined;
+  return {
+    goal,
+    maxTurns,
+    success,
+    range: reader.range(node),
+    ...(persona !== undefined ? { persona } : {}),
+    ...(facts !== undefined ? { facts } : {}),
+    ...(firstLine !== undefined ? { firstLine } : {}),
   };
 }
 
@@ -174,9 +244,14 @@ function readTurn(reader: Reader, node: unknown, index: number): TestTurn | unde
     reader.problem(valueOf(node, 'user'), 'The user message is empty: write what the user says.');
   const metadata = reader.mapping(node, 'metadata');
   const checks = readChecks(reader, node);
-  const range = reader.range(node);
-  if (user === undefined) return metadata === undefined ? { checks, range } : { metadata, checks, range };
-  return metadata === undefined ? { user, checks, range } : { user, metadata, checks, range };
+  const expect = reader.criteria(node, 'expect');
+  return {
+    ...(user !== undefined ? { user } : {}),
+    ...(metadata !== undefined ? { metadata } : {}),
+    checks,
+    ...(expect !== undefined ? { expect } : {}),
+    range: reader.range(node),
+  };
 }
 
 function readChecks(reader: Reader, node: YMap): AnswerChecks {
@@ -292,6 +367,53 @@ class Reader {
     const values = isSeq(node) ? node.items.map((i) => (isScalar(i) ? i.value : null)) : [];
     if (values.length > 0 && values.every((v) => v !== null && typeof v !== 'object')) return values.map(String);
     this.problem(node, `\`${key}:\` is ${single ? 'a text or ' : ''}a list of texts.`);
+    return undefined;
+  }
+
+  /** Criteria: one sentence or a list of them; an empty one would judge nothing and is reported. */
+  criteria(map: YMap, key: string): Criterion[] | undefined {
+    const node = valueOf(map, key);
+    if (node === undefined) return undefined;
+    const items = isSeq(node) ? node.items : [node];
+    const what = `\`${key}:\` is a sentence the answer must bear out, or a list of them`;
+    if (items.length === 0) {
+      this.problem(node, `${what}: the list is empty.`);
+      return undefined;
+    }
+    const criteria: Criterion[] = [];
+    for (const item of items) {
+      const value = isScalar(item) ? item.value : undefined;
+      if (value === null || (typeof value === 'string' && value.trim() === '')) {
+        this.problem(item ?? node, `An empty criterion judges nothing: write what must hold, in your words.`);
+        continue;
+      }
+      if (typeof value !== 'string') {
+        this.problem(item ?? node, `${what}.`);
+        continue;
+      }
+      criteria.push({ text: value.trim(), range: this.range(item) });
+    }
+    return criteria.length === items.length ? criteria : undefined;
+  }
+
+  /** A mapping of names to texts (numbers are taken as written). */
+  textMapping(map: YMap, key: string): Record<string, string> | undefined {
+    const node = valueOf(map, key);
+    if (node === undefined) return undefined;
+    const entries = isMap(node)
+      ? node.items.map((pair) => [
+          isScalar(pair.key) ? pair.key.value : undefined,
+          isScalar(pair.value) ? pair.value.value : undefined,
+        ])
+      : undefined;
+    if (
+      entries?.every(
+        ([k, v]) =>
+          (typeof k === 'string' || typeof k === 'number') && (typeof v === 'string' || typeof v === 'number'),
+      )
+    )
+      return Object.fromEntries(entries.map(([k, v]) => [String(k), String(v)]));
+    this.problem(node, `\`${key}:\` is a mapping of names to texts (name: Ada Lovelace).`);
     return undefined;
   }
 
