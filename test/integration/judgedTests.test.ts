@@ -78,7 +78,7 @@ suite('Judged conversation tests in the editor', function () {
     assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('agentWorkbench')).includes(MODEL_ENDPOINT_KEY));
   });
 
-  test('Set the Key of the Model Endpoint keeps the key under its endpoint's origin: another host's key has a name of its own', async () => {
+  test("Set the Key of the Model Endpoint keeps the key under its endpoint's origin: another host's key has a name of its own", async () => {
     const { ui } = editor;
     await settings().update('provider', 'openai-compatible', vscode.ConfigurationTarget.Global);
     await settings().update('baseUrl', 'http://127.0.0.1:9/v1', vscode.ConfigurationTarget.Global);
