@@ -173,3 +173,35 @@ suite('Judged conversation tests in the editor', function () {
     );
   });
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Runs through the Testing view: the local platform's agent answers, the scripted model server judges.
+
+const RETURNS = 'says items can be returned within 30 days';
+const HOURS = 'gives the opening hours of the stores';
+const JUDGED = `agent: ag_support
+cases:
+  - name: Returns
+    turns:
+      - user: Can I return a jacket I bought?
+        expect: ${RETURNS}
+    criteria:
+      - ${HOURS}
+`;
+
+/** What the scripted judge answers for a criterion, given the conversation the request holds. */
+type JudgeRule = (conversation: string) => { verdict: string; reason: string; quotes: { turn: number; text: string }[] };
+
+/** The conversation of a judge request as one text (every message's content), and the criterion it asks about. */
+function judged(messages: readonly { role: string; content: string }[], rules: Record<string, JudgeRule>): string {
+  const all = messages.map((m) => m.content).join('\n');
+  const criterion = Object.keys(rules).find((c) => all.includes(c));
+  if (!criterion) return JSON.stringify({ verdict: 'unsure', reason: 'no rule for this criterion', quotes: [] });
+  return JSON.stringify(rules[criterion]!(all));
+}
+
+/** A quote of words the agent said, at the turn they are in (the agent's answer to the first user turn is turn 3). */
+const quoteOf = (conversation: string, words: RegExp, turn: number) => {
+  const m = words.exec(conversation);
+  return m ? [{ turn, text: m[0] }] : [];
+};
