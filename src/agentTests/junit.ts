@@ -1,45 +1,140 @@
-import type { CaseResult } from './runner';
-import { failureLines } from './report';
+import type { CriterionResult, ModelSpend } from './model/types';
+import { criterionName, erroredLines, failureLines } from './report';
+import { type CaseResult, type CaseRun, totalSpend } from './runner';
 
 /**
  * JUnit XML of a run, the form CI servers read: one `<testsuite>` per test file, one `<testcase>` per case with
- * `<failure>` (every failing run's checks), `<skipped>` (the reason), and the conversations in `<system-out>`.
+ * `<failure>` (every failing run's checks), `<error>` (a judgement that could not be used), `<skipped>` (the reason),
+ * and the conversations in `<system-out>`; each judged criterion is a `<testcase>` of its own, named after its case.
+ * Model calls, tokens and cost are `<properties>` of each judged case and of the whole run.
  */
-export function junitXml(results: readonly CaseResult[], suiteName = 'Agent Workbench conversation tests'): string {
+export function junitXml(
+  results: readonly CaseResult[],
+  suiteName = 'Agent Workbench conversation tests',
+  spend: ModelSpend = totalSpend(results),
+): string {
   const byFile = new Map<string, CaseResult[]>();
   for (const r of results) byFile.set(r.testCase.file, [...(byFile.get(r.testCase.file) ?? []), r]);
-  const count = (list: readonly CaseResult[], outcome: CaseResult['outcome']) =>
-    list.filter((r) => r.outcome === outcome).length;
-  const seconds = (list: readonly CaseResult[]) => (list.reduce((sum, r) => sum + r.durationMs, 0) / 1000).toFixed(3);
+  const all: CaseXml[] = [];
   const suites = [...byFile.entries()].map(([file, list]) => {
-    const cases = list.map((r) => {
-      const attrs = `name="${xml(r.testCase.name)}" classname="${xml(file)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
-      const body: string[] = [];
-      if (r.outcome === 'failed')
-        body.push(
-          `<failure message="${xml(failureSummary(r))}" type="ConversationTestFailure">${xml(failureLines(r).join('\n'))}</failure>`,
-        );
-      if (r.outcome === 'skipped') body.push(`<skipped message="${xml(r.skipReason ?? '')}"/>`);
-      if (r.outcome === 'cancelled') body.push('<skipped message="cancelled"/>');
-      const transcript = r.runs.map((run) => `run ${run.attempt}:\n${run.transcript.join('\n')}`).join('\n\n');
-      if (transcript) body.push(`<system-out>${xml(transcript)}</system-out>`);
-      return body.length === 0
-        ? `    <testcase ${attrs}/>`
-        : `    <testcase ${attrs}>\n      ${body.join('\n      ')}\n    </testcase>`;
-    });
+    const cases = list.flatMap((r) => [caseXml(r, file), ...criteriaXml(r, file)]);
+    all.push(...cases);
+    const counts = countOf(cases);
     return [
-      `  <testsuite name="${xml(file)}" tests="${list.length}" failures="${count(list, 'failed')}" errors="0" skipped="${count(list, 'skipped') + count(list, 'cancelled')}" time="${seconds(list)}">`,
-      ...cases,
+      `  <testsuite name="${xml(file)}" tests="${cases.length}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${seconds(list)}">`,
+      ...cases.map((c) => c.text),
       '  </testsuite>',
     ].join('\n');
   });
+  const counts = countOf(all);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(suiteName)}" tests="${results.length}" failures="${count(results, 'failed')}" errors="0" skipped="${count(results, 'skipped') + count(results, 'cancelled')}" time="${seconds(results)}">`,
+    `<testsuites name="${xml(suiteName)}" tests="${all.length}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${seconds(results)}">`,
+    ...(spend.calls > 0 || results.some((r) => r.testCase.scenario || r.runs.some((run) => run.criteria.length > 0))
+      ? [`  ${properties(spend)}`]
+      : []),
     ...suites,
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+interface CaseXml {
+  readonly text: string;
+  readonly state: 'passed' | 'failure' | 'error' | 'skipped';
+}
+
+function countOf(cases: readonly CaseXml[]) {
+  return {
+    failures: cases.filter((c) => c.state === 'failure').length,
+    errors: cases.filter((c) => c.state === 'error').length,
+    skipped: cases.filter((c) => c.state === 'skipped').length,
+  };
+}
+
+const seconds = (list: readonly CaseResult[]) => (list.reduce((sum, r) => sum + r.durationMs, 0) / 1000).toFixed(3);
+
+function caseXml(r: CaseResult, file: string): CaseXml {
+  const attrs = `name="${xml(r.testCase.name)}" classname="${xml(file)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
+  const body: string[] = [];
+  const judged = r.spend.calls > 0 || r.runs.some((run) => run.criteria.length > 0);
+  if (judged) body.push(properties(r.spend));
+  let state: CaseXml['state'] = 'passed';
+  if (r.outcome === 'failed') {
+    state = 'failure';
+    body.push(
+      `<failure message="${xml(failureSummary(r))}" type="ConversationTestFailure">${xml(failureLines(r).join('\n'))}</failure>`,
+    );
+  }
+  if (r.outcome === 'errored') {
+    state = 'error';
+    body.push(
+      `<error message="${xml(erroredLines(r)[0] ?? 'a judgement could not be used')}" type="JudgeError">${xml(erroredLines(r).join('\n'))}</error>`,
+    );
+  }
+  if (r.outcome === 'skipped' || r.outcome === 'cancelled') {
+    state = 'skipped';
+    body.push(`<skipped message="${xml(r.outcome === 'cancelled' ? 'cancelled' : (r.skipReason ?? ''))}"/>`);
+  }
+  const transcript = r.runs.map((run) => `run ${run.attempt}:\n${run.transcript.join('\n')}`).join('\n\n');
+  if (transcript) body.push(`<system-out>${xml(transcript)}</system-out>`);
+  return { text: testcase(attrs, body), state };
+}
+
+/** Each criterion of each run, a test case named after its case, so that CI lists which one failed. */
+function criteriaXml(r: CaseResult, file: string): CaseXml[] {
+  const many = r.runs.length > 1;
+  return r.runs.flatMap((run: CaseRun) =>
+    run.criteria.map((c) => {
+      const name = `${r.testCase.name} › ${criterionName(c)}${many ? ` (run ${run.attempt})` : ''}`;
+      return criterionXml(c, `name="${xml(name)}" classname="${xml(file)}" time="0.000"`);
+    }),
+  );
+}
+
+function criterionXml(c: CriterionResult, attrs: string): CaseXml {
+  const o = c.outcome;
+  if (o.kind === 'skipped')
+    return { text: testcase(attrs, [`<skipped message="${xml(`not judged: ${o.reason}`)}"/>`]), state: 'skipped' };
+  if (o.kind === 'error') {
+    const failed = o.cassetteMiss || o.modelFailure;
+    const tag = failed ? 'failure' : 'error';
+    const type = o.cassetteMiss ? 'CassetteMiss' : failed ? 'ModelFailure' : 'JudgeError';
+    return {
+      text: testcase(attrs, [`<${tag} message="${xml(o.message)}" type="${type}"/>`]),
+      state: failed ? 'failure' : 'error',
+    };
+  }
+  const quotes = o.quotes.map((q) => `turn ${q.turn}: "${q.text}"`).join('\n');
+  const out = `<system-out>${xml(`${o.verdict}: ${o.reason}${quotes ? `\n${quotes}` : ''}`)}</system-out>`;
+  if (o.verdict === 'pass') return { text: testcase(attrs, [out]), state: 'passed' };
+  if (o.verdict === 'fail')
+    return {
+      text: testcase(attrs, [`<failure message="${xml(o.reason)}" type="CriterionFailed"/>`, out]),
+      state: 'failure',
+    };
+  return {
+    text: testcase(attrs, [`<error message="${xml(`the judge is unsure: ${o.reason}`)}" type="JudgeUnsure"/>`, out]),
+    state: 'error',
+  };
+}
+
+function testcase(attrs: string, body: readonly string[]): string {
+  return body.length === 0
+    ? `    <testcase ${attrs}/>`
+    : `    <testcase ${attrs}>\n      ${body.join('\n      ')}\n    </testcase>`;
+}
+
+/** Calls, tokens and cost as JUnit properties (a cost only when the model has a price). */
+function properties(s: ModelSpend): string {
+  const props: [string, number][] = [
+    ['model.calls', s.calls],
+    ['model.replayed', s.replayed],
+    ['model.inputTokens', s.inputTokens],
+    ['model.outputTokens', s.outputTokens],
+    ...(s.cost !== undefined ? ([['model.cost', s.cost]] as [string, number][]) : []),
+  ];
+  return `<properties>${props.map(([name, value]) => `<property name="${name}" value="${value}"/>`).join('')}</properties>`;
 }
 
 function failureSummary(r: CaseResult): string {

@@ -2,12 +2,14 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { TestCase } from '../agentTests/format';
 import { junitXml } from '../agentTests/junit';
-import { caseLine, failureLines, summaryLine } from '../agentTests/report';
-import { type CaseTarget, runCases } from '../agentTests/runner';
+import { caseLine, criterionLines, failureLines, summaryLine } from '../agentTests/report';
+import { type CaseTarget, runCases, totalSpend } from '../agentTests/runner';
 import { Transport } from '../client/transport';
 import { RESPONSES_MODES, type ResponsesMode } from '../localPlatform/responsesMode';
 import { type LocalPlatform, startLocalPlatform } from '../localPlatform/server';
+import type { CassetteMode } from '../agentTests/model/types';
 import { findTestFiles, readTestFile } from './testFiles';
+import { CASSETTE_MODES, MODEL_KEY_VARIABLE, ModelFlagError, type ModelFlags, modelOfRun } from './testModel';
 import { CHAT_KEY_VARIABLE, CHAT_TOKEN_VARIABLE, localTargets, profileTargets, readProfileFile } from './testTargets';
 
 const HELP = `Run conversation tests: each case a conversation through the Chat API whose answers are checked.
@@ -15,6 +17,8 @@ const HELP = `Run conversation tests: each case a conversation through the Chat 
 Usage: node dist/cli.js test [paths...] --local [--responses full|minimal|spec-only]
        node dist/cli.js test [paths...] --profile-file F --environment E
        [--junit out.xml] [--repeat N] [--concurrency N]
+       [--model-base-url URL --model NAME] [--cassette replay|record|live]
+       [--max-model-calls N] [--max-model-cost X] [--prices F]
 
   paths              test files, or folders searched for tests/*.yaml (default: the current folder)
   --local            start the bundled local platform for this run (no credentials, nothing leaves the machine)
@@ -26,6 +30,17 @@ Usage: node dist/cli.js test [paths...] --local [--responses full|minimal|spec-o
   --junit FILE       also write the results as JUnit XML
   --repeat N         run every case N times instead of its own repeat
   --concurrency N    conversations open at once, at most (default 4)
+
+Judged criteria (expect:, criteria:) and simulated callers (scenario:) need a model:
+  --model-base-url URL  an OpenAI-compatible endpoint (a hosted service, Ollama, llama.cpp, vLLM, LM Studio);
+                     its key, if it needs one, is read only from ${MODEL_KEY_VARIABLE}
+  --model NAME       the model's name at that endpoint
+  --cassette MODE    replay (default): answer from the cassettes beside the test files, call no model;
+                     record: call the model and keep its answers; live: call without keeping
+  --max-model-calls N, --max-model-cost X
+                     the cap: the run stops asking the model there and keeps every result so far
+  --prices F         a JSON price table that turns tokens into cost
+Without a model, judged criteria are skipped with that reason: never passed.
 
 Prints one line per case and "N passed, N failed" last; exits 1 when a case fails or a file has a problem.
 `;
@@ -80,8 +95,10 @@ export async function testCommand(args: string[], env: NodeJS.ProcessEnv = proce
       );
       target = profileTargets(profile, environment, transport, env);
     } else throw new UsageError('Give either --local or --profile-file F --environment E.');
+    const model = modelOfRun(options.model, env);
     const results = await runCases(cases, {
       target,
+      model: model.run,
       concurrency: options.concurrency,
       signal: controller.signal,
       ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
@@ -89,14 +106,20 @@ export async function testCommand(args: string[], env: NodeJS.ProcessEnv = proce
         caseFinished: (r) => {
           process.stdout.write(`${caseLine(r)}\n`);
           for (const line of failureLines(r).slice(1)) process.stdout.write(`    ${line}\n`);
+          for (const line of criterionLines(r)) process.stdout.write(`    ${line}\n`);
         },
       },
     });
-    if (options.junit) writeFileSync(options.junit, junitXml(results));
-    process.stdout.write(`${summaryLine(results)}${problems ? `, ${problems} problems in test files` : ''}\n`);
-    return results.some((r) => r.outcome === 'failed' || r.outcome === 'cancelled') || problems > 0 ? 1 : 0;
+    await model.calls?.flush();
+    const spend = model.calls?.spent() ?? totalSpend(results);
+    if (options.junit) writeFileSync(options.junit, junitXml(results, undefined, spend));
+    process.stdout.write(`${summaryLine(results, spend)}${problems ? `, ${problems} problems in test files` : ''}\n`);
+    return results.some((r) => r.outcome === 'failed' || r.outcome === 'errored' || r.outcome === 'cancelled') ||
+      problems > 0
+      ? 1
+      : 0;
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
+    if (!(err instanceof UsageError || err instanceof ModelFlagError)) throw err;
     process.stderr.write(`${err.message}\n`);
     return 2;
   } finally {
@@ -118,6 +141,12 @@ function parseOptions(args: string[]) {
       junit: { type: 'string' },
       repeat: { type: 'string' },
       concurrency: { type: 'string', default: '4' },
+      'model-base-url': { type: 'string' },
+      model: { type: 'string' },
+      cassette: { type: 'string', default: 'replay' },
+      'max-model-calls': { type: 'string' },
+      'max-model-cost': { type: 'string' },
+      prices: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -133,6 +162,13 @@ function parseOptions(args: string[]) {
       throw new UsageError('Give either --local or --profile-file F --environment E.');
     if (values['profile-file'] && !values.environment)
       throw new UsageError('--environment names the environment the Chat keys are for (sandbox, pre-release, live).');
+    if ((values['model-base-url'] === undefined) !== (values.model === undefined))
+      throw new UsageError('Give both --model-base-url and --model (the endpoint and the model name at it).');
+    if (!CASSETTE_MODES.includes(values.cassette as CassetteMode))
+      throw new UsageError(`--cassette must be one of ${CASSETTE_MODES.join(', ')}, got "${values.cassette}"`);
+    const cost = values['max-model-cost'];
+    if (cost !== undefined && !(Number(cost) >= 0))
+      throw new UsageError(`--max-model-cost must be a number of 0 or more, got "${cost}"`);
     if (!RESPONSES_MODES.includes(values.responses as ResponsesMode))
       throw new UsageError(`--responses must be one of ${RESPONSES_MODES.join(', ')}, got "${values.responses}"`);
   }
@@ -148,5 +184,15 @@ function parseOptions(args: string[]) {
     junit: values.junit,
     repeat: whole('repeat', values.repeat),
     concurrency: whole('concurrency', values.concurrency) ?? 4,
+    model: {
+      ...(values['model-base-url'] !== undefined ? { baseUrl: values['model-base-url'] } : {}),
+      ...(values.model !== undefined ? { name: values.model } : {}),
+      cassette: values.cassette as CassetteMode,
+      ...(values['max-model-calls'] !== undefined
+        ? { maxCalls: whole('max-model-calls', values['max-model-calls']) }
+        : {}),
+      ...(values['max-model-cost'] !== undefined ? { maxCost: Number(values['max-model-cost']) } : {}),
+      ...(values.prices !== undefined ? { pricesFile: values.prices } : {}),
+    } satisfies ModelFlags,
   };
 }

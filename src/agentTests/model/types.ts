@@ -64,7 +64,13 @@ export type Verdict = 'pass' | 'fail' | 'unsure';
  */
 export type CriterionOutcome =
   | { readonly kind: 'judged'; readonly verdict: Verdict; readonly reason: string; readonly quotes: readonly Quote[] }
-  | { readonly kind: 'error'; readonly message: string; readonly cassetteMiss?: boolean }
+  | {
+      readonly kind: 'error';
+      readonly message: string;
+      readonly cassetteMiss?: boolean;
+      /** The model could not be asked (down, slow, rate-limited, an answer that is no chat completion): a failure. */
+      readonly modelFailure?: boolean;
+    }
   | { readonly kind: 'skipped'; readonly reason: string };
 
 export interface CriterionResult {
@@ -110,6 +116,8 @@ export type ModelPurpose = 'judge' | 'caller';
 export interface ModelCallReply extends ModelReply {
   /** Answered from the cassette: no model was called. */
   readonly replayed: boolean;
+  /** What the call cost by the price table; undefined when the model has no price (0 when replayed). */
+  readonly cost?: number;
 }
 
 /**
@@ -152,6 +160,8 @@ export class ModelCapError extends Error {
  *
  *   judgeCriterion(calls, { file, criterion, scope, turnIndex?, conversation }, signal): Promise<CriterionOutcome>
  *     asks for { verdict, reason, quotes }, checks every quote against `conversation` (a quote not there: error).
+ *     A failed call (ModelCallError, CassetteMissError, ModelCapError) is thrown, not returned: the runner says
+ *     what happened and what to do, and a model failure or a miss fails the criterion where a judge error does not.
  *
  *   nextCallerTurn(calls, { file, scenario, conversation }, signal):
  *     Promise<{ kind: 'say'; text: string } | { kind: 'done'; why: 'goal-met' | 'caller-gave-up'; reason: string }>

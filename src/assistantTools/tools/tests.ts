@@ -1,5 +1,5 @@
 import type { TestCase } from '../../agentTests/format';
-import { caseLine, summaryLine } from '../../agentTests/report';
+import { caseLine, criterionLines, summaryLine } from '../../agentTests/report';
 import { type CaseResult, runCases } from '../../agentTests/runner';
 import { clip } from '../output';
 import { defineTool } from '../tool';
@@ -42,6 +42,8 @@ export function resultLines(r: CaseResult): string[] {
         );
     if (run.error) out.push(`    ${prefix}${run.error}`);
   }
+  // The judged criteria of every run, passed or not: verdict, reason and quotes, or why not judged.
+  for (const line of criterionLines(r)) out.push(`    ${clip(line, 500)}`);
   return out;
 }
 
