@@ -24,12 +24,15 @@ export function criterionLine(c: CriterionResult): string {
   }
 }
 
-/** What a criterion's result means for its item: passed, failed (fail, unsure), errored (judge error), skipped. */
+/**
+ * What a criterion's result means for its item, as the runner counts it: passed; failed (a fail verdict, a model that
+ * could not be asked, a cassette miss); errored (unsure, a judge error: neither passed nor failed); skipped.
+ */
 export function criterionState(c: CriterionResult): 'passed' | 'failed' | 'errored' | 'skipped' {
   const o = c.outcome;
   if (o.kind === 'skipped') return 'skipped';
-  if (o.kind === 'error') return 'errored';
-  return o.verdict === 'pass' ? 'passed' : 'failed';
+  if (o.kind === 'error') return o.cassetteMiss || o.modelFailure ? 'failed' : 'errored';
+  return o.verdict === 'pass' ? 'passed' : o.verdict === 'fail' ? 'failed' : 'errored';
 }
 
 /**
@@ -57,7 +60,12 @@ export function criterionMessage(
       }
     }
   } else if (o.kind === 'error') {
-    lines.push(`${prefix}**${vscode.l10n.t('judge error')}**: ${criterion}`, '', escape(o.message));
+    const what = o.cassetteMiss
+      ? vscode.l10n.t('re-record needed')
+      : o.modelFailure
+        ? vscode.l10n.t('model failed')
+        : vscode.l10n.t('judge error');
+    lines.push(`${prefix}**${what}**: ${criterion}`, '', escape(o.message));
     if (o.cassetteMiss)
       lines.push(
         '',

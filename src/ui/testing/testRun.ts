@@ -1,14 +1,9 @@
 import * as vscode from 'vscode';
 import type { TestCase } from '../../agentTests/format';
 import type { CheckFailure } from '../../agentTests/checks';
-import type { CaseResult, CaseRun, CaseTarget } from '../../agentTests/runner';
-import type {
-  ConversationLine,
-  CriterionResult,
-  ModelCalls,
-  ModelSpend,
-  ScenarioStop,
-} from '../../agentTests/model/types';
+import type { RunModel } from '../../agentTests/judging';
+import type { CaseResult, CaseTarget } from '../../agentTests/runner';
+import type { CriterionResult, ModelSpend, ScenarioStop } from '../../agentTests/model/types';
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import { prompts } from '../common/prompts';
 import { Command } from '../ids';
@@ -55,7 +50,7 @@ export interface RunRecord {
 }
 
 /** The model of a run's judged criteria and simulated callers: its calls, or why there is none (they are skipped). */
-export type RunModel = { readonly calls: ModelCalls } | { readonly none: string };
+export type { RunModel };
 
 /** What a run of judged cases needs of the editor: the model (after its estimate is confirmed), and where results go. */
 export interface JudgedSupport {
@@ -223,7 +218,7 @@ export async function runConversationTests(opts: {
         {
           concurrency: opts.concurrency,
           signal: abort.signal,
-          ...(model ? { model: 'calls' in model ? { calls: model.calls } : { none: model.none } } : {}),
+          ...(model ? { model } : {}),
           target: (testCase): CaseTarget | Promise<CaseTarget> =>
             testCase.environment !== undefined && testCase.environment !== target.environment
               ? {
@@ -294,7 +289,8 @@ function reportCase(
   const skippedCriteria: CriterionResult[] = [];
   const advisoryMessages = new Set<vscode.TestMessage>();
   let blocking = 0;
-  let judgeErrors = 0;
+  const erroredMessages = new Set<vscode.TestMessage>();
+  const links = new Set<vscode.TestMessage>();
   for (const run of result.runs) {
     // A repeated case's messages name it: each is read out on its own, away from the case's row.
     const prefix = many ? vscode.l10n.t('{0}, run {1} of {2}: ', name, run.attempt, result.runs.length) : '';
@@ -314,7 +310,7 @@ function reportCase(
     const id = run.conversationId ? ` (${run.conversationId})` : '';
     output(`── ${title}${id}\n${run.transcript.join('\n')}\n`, caseItem);
     // Each criterion its own message, at its line and on its turn's item; the quotes open the run's conversation.
-    const { criteria, conversation, stop } = judgedOf(run);
+    const { criteria, conversation, stop } = run;
     const transcript =
       judged && conversation.length > 0
         ? judged.transcripts.keep(`${result.testCase.file} › ${title}`, conversation)
@@ -328,17 +324,22 @@ function reportCase(
       const m = criterionMessage(c, uri, transcript, prefix);
       if (c.advisory) advisoryMessages.add(m);
       else blocking++;
-      if (state === 'errored') judgeErrors++;
+      if (state === 'errored') erroredMessages.add(m);
       if (c.scope === 'turn' && c.turnIndex !== undefined)
         turnMessages.set(c.turnIndex, [...(turnMessages.get(c.turnIndex) ?? []), m]);
       caseMessages.push(m);
     }
-    if (stop) output(vscode.l10n.t('  the simulated conversation stopped: {0}', stopText(stop)) + '\n', caseItem);
+    if (stop)
+      output(
+        vscode.l10n.t('  the simulated conversation stopped: {0}', run.stopReason ?? stopText(stop)) + '\n',
+        caseItem,
+      );
     if (!run.passed && !run.cancelled && run.conversationId) {
       const link = conversationLink(run.conversationId, result.testCase.agent, environment);
       output(vscode.l10n.t('Open it: Agent Workbench: Open Conversation {0}', run.conversationId) + '\n', caseItem);
       const m = new vscode.TestMessage(link);
       m.location = new vscode.Location(uri, caseItem.range ?? new vscode.Range(0, 0, 0, 0));
+      links.add(m);
       caseMessages.push(m);
     }
   }
@@ -353,7 +354,7 @@ function reportCase(
     skippedCriteria.some((c) => index === undefined || (c.scope === 'turn' && c.turnIndex === index));
   for (const [index, item] of turnItems.entries()) {
     const messages = turnMessages.get(index);
-    if (messages) report(item, 'failed', messages);
+    if (messages) report(item, messages.every((m) => erroredMessages.has(m)) ? 'errored' : 'failed', messages);
     // A turn whose judged criteria were not run is never shown passed, whatever its other checks said.
     else if (notJudged(index)) report(item, 'skipped');
     else if (result.runs.some((r) => r.turns.some((t) => t.index === index))) report(item, 'passed');
@@ -366,8 +367,9 @@ function reportCase(
     report(caseItem, notJudged() ? 'skipped' : 'passed');
     return;
   }
-  const advisoryOnly =
-    blocking === 0 && advisoryMessages.size > 0 && caseMessages.every((m) => advisoryMessages.has(m));
+  // The links to the failing runs' conversations are beside the findings, not findings of their own.
+  const findings = caseMessages.filter((m) => !links.has(m));
+  const advisoryOnly = blocking === 0 && advisoryMessages.size > 0 && findings.every((m) => advisoryMessages.has(m));
   if (many) {
     const rate = Math.round(result.testCase.requiredPassRate * 100);
     caseMessages.unshift(
@@ -385,7 +387,9 @@ function reportCase(
     );
   }
   // A judge error is neither a pass nor a fail: the case is errored when nothing else failed.
-  const onlyJudgeErrors = judgeErrors > 0 && judgeErrors === caseMessages.length;
+  const onlyJudgeErrors =
+    result.outcome === 'errored' ||
+    (erroredMessages.size > 0 && findings.every((m) => erroredMessages.has(m)));
   report(caseItem, onlyJudgeErrors ? 'errored' : 'failed', caseMessages, advisoryOnly);
 }
 
@@ -395,25 +399,6 @@ type Report = (
   messages?: vscode.TestMessage[],
   advisoryOnly?: boolean,
 ) => void;
-
-/** The judged criteria of a run and its conversation as the judge read it (none for a case without criteria). */
-function judgedOf(run: CaseRun): {
-  criteria: readonly CriterionResult[];
-  conversation: readonly ConversationLine[];
-  stop?: ScenarioStop;
-} {
-  // The runner's judged results, as src/agentTests/runner.ts reports them once judged criteria are merged there.
-  const judged = run as CaseRun & {
-    criteria?: readonly CriterionResult[];
-    conversation?: readonly ConversationLine[];
-    stop?: ScenarioStop;
-  };
-  return {
-    criteria: judged.criteria ?? [],
-    conversation: judged.conversation ?? [],
-    ...(judged.stop ? { stop: judged.stop } : {}),
-  };
-}
 
 /** Why a simulated conversation stopped, in words. */
 function stopText(stop: ScenarioStop): string {
