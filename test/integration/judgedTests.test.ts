@@ -3,11 +3,14 @@
 // Testing view against the local platform, the model answered by the scripted OpenAI-compatible server.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { ConversationTests } from '../../src/ui/testing/conversationTests';
 import { MODEL_SECTION } from '../../src/ui/testing/modelSettings';
+import type { ReportedItem, RunRecord } from '../../src/ui/testing/testRun';
 import { ModelKeys } from '../../src/ui/testing/modelKey';
 import { replaceChatModels, VscodeLanguageModel } from '../../src/ui/testing/vscodeLanguageModel';
 import { editorSuite } from '../support/editor/suite';
 import { MODEL_ENDPOINT_KEY } from '../support/secretsScan';
+import { until } from '../support/until';
 
 /** A model as another extension's provider would hand it to `vscode.lm`, answering `answer(prompt)`. */
 function editorModel(
@@ -177,31 +180,87 @@ suite('Judged conversation tests in the editor', function () {
 // ---------------------------------------------------------------------------------------------------------------
 // Runs through the Testing view: the local platform's agent answers, the scripted model server judges.
 
-const RETURNS = 'says items can be returned within 30 days';
 const HOURS = 'gives the opening hours of the stores';
+const NO_COMPETITOR = 'never mentions a competitor';
 const JUDGED = `agent: ag_support
 cases:
-  - name: Returns
+  - name: Hours
     turns:
-      - user: Can I return a jacket I bought?
-        expect: ${RETURNS}
+      - user: What are your opening hours?
+        contains: Monday
+        expect: ${HOURS}
     criteria:
-      - ${HOURS}
+      - ${NO_COMPETITOR}
 `;
 
-/** What the scripted judge answers for a criterion, given the conversation the request holds. */
-type JudgeRule = (conversation: string) => { verdict: string; reason: string; quotes: { turn: number; text: string }[] };
+suite('Judged conversation tests in the Testing view', function () {
+  // Conversations with the local platform and model calls, one after the other, on a busy machine.
+  this.timeout(180_000);
+  const editor = editorSuite({ reset: 'once' });
+  let tests: ConversationTests;
+  const root = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'judged-tests');
+  let n = 0;
+  const settings = () => vscode.workspace.getConfiguration(MODEL_SECTION);
 
-/** The conversation of a judge request as one text (every message's content), and the criterion it asks about. */
-function judged(messages: readonly { role: string; content: string }[], rules: Record<string, JudgeRule>): string {
-  const all = messages.map((m) => m.content).join('\n');
-  const criterion = Object.keys(rules).find((c) => all.includes(c));
-  if (!criterion) return JSON.stringify({ verdict: 'unsure', reason: 'no rule for this criterion', quotes: [] });
-  return JSON.stringify(rules[criterion]!(all));
-}
+  suiteSetup(() => {
+    tests = editor.api.testing!.conversationTests();
+  });
 
-/** A quote of words the agent said, at the turn they are in (the agent's answer to the first user turn is turn 3). */
-const quoteOf = (conversation: string, words: RegExp, turn: number) => {
-  const m = words.exec(conversation);
-  return m ? [{ turn, text: m[0] }] : [];
-};
+  teardown(async () => {
+    for (const key of ['provider', 'languageModel', 'baseUrl', 'name', 'cassette', 'maxCalls', 'maxCost', 'prices'])
+      await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  suiteTeardown(async () => {
+    await vscode.workspace.fs.delete(root, { recursive: true, useTrash: false }).then(undefined, () => undefined);
+  });
+
+  /** Writes a test file into an agent folder of its own and waits for its item. */
+  const write = async (text: string): Promise<vscode.TestItem> => {
+    const uri = vscode.Uri.joinPath(root, `agent${++n}`, 'tests', 'judged.yaml');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    await tests.discover();
+    await vscode.workspace.openTextDocument(uri);
+    return until(`the item of ${uri.fsPath}`, () => tests.controller.items.get(uri.toString()), { timeoutMs: 90_000 });
+  };
+  const child = (item: vscode.TestItem, label: string): vscode.TestItem => {
+    let found: vscode.TestItem | undefined;
+    item.children.forEach((c) => {
+      if (c.label === label) found = c;
+    });
+    if (!found) throw new Error(`no item ${label} under ${item.label}`);
+    return found;
+  };
+  const runLocal = async (items: vscode.TestItem[]): Promise<RunRecord> => {
+    const profile = tests.runProfiles[0]!;
+    await profile.runHandler(
+      new vscode.TestRunRequest(items, undefined, profile),
+      new vscode.CancellationTokenSource().token,
+    );
+    return tests.runs.at(-1)!;
+  };
+  const state = (record: RunRecord, item: vscode.TestItem): ReportedItem => {
+    const reported = record.items.get(item.id);
+    if (!reported) throw new Error(`${item.id} was not reported; reported: ${[...record.items.keys()].join(', ')}`);
+    return reported;
+  };
+
+  test('no model set: the judged case is skipped with the reason and how to set a model, its turn whose contains: held is not shown passed, and the run offers Choose Model', async () => {
+    const { ui } = editor;
+    const file = await write(JUDGED);
+    const hours = child(file, 'Hours');
+    assert.equal(hours.description, 'judged');
+    const record = await runLocal([file]);
+    assert.equal(state(record, hours).state, 'skipped');
+    assert.equal(
+      record.items.get(child(hours, 'turn 1: What are your opening hours?').id)?.state ?? 'skipped',
+      'skipped',
+    );
+    assert.notEqual(state(record, hours).state, 'passed');
+    assert.match(record.output, /not judged \(turn 1\): "gives the opening hours of the stores": no model is set/);
+    assert.match(record.output, /Choose the Model for Judged Tests/);
+    assert.match(record.output, /0 passed, 0 failed, 1 skipped/);
+    const offer = ui.shown.find((s) => s.kind === 'info' && /Judged criteria were not run/.test(s.message));
+    assert.deepEqual(offer?.items, ['Choose Model']);
+  });
+});
