@@ -113,7 +113,9 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
     req.on('end', () => {
       const path = (req.url ?? '/').split('?')[0];
       if (options.key !== undefined && req.headers.authorization !== `Bearer ${options.key}`) {
-        return sendError(res, 401, 'invalid_api_key', 'Incorrect API key provided.');
+        // As some endpoints do, the refusal names the key it was given: what shows it is the caller's fault.
+        const given = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+        return sendError(res, 401, 'invalid_api_key', `Incorrect API key provided: ${given}.`);
       }
       if (req.method === 'GET' && path === '/v1/models') {
         return sendJson(res, 200, {
