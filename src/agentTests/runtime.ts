@@ -6,3 +6,5 @@ export { appendCase, newTestFile } from './fromConversation';
 export { runCases } from './runner';
 export { caseLine, failureLines, summaryLine } from './report';
 export { draftExpectations } from './draftExpect';
+export { createModelCalls, priceOf } from './model/modelCalls';
+export { createOpenAiModel } from './model/openaiModel';

@@ -1,6 +1,7 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestCase } from '../../agentTests/format';
-import type { LanguageModel, ModelCalls } from '../../agentTests/model/types';
+import type { LanguageModel } from '../../agentTests/model/types';
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import { prompts } from '../common/prompts';
 import type { ModelKeys } from './modelKey';
@@ -22,18 +23,19 @@ export async function modelForRun(
   const settings = modelSettings();
   const { choice } = settings;
   if (choice.kind === 'none') return { none: noModelReason() };
-  const runtime = modelRuntime();
+  const runtime = agentTestsRuntime();
   const model = await languageModelOf(choice, keys);
-  // A case's file is named relative to the workspace in its results; its cassette sits beside the file on disk.
-  const paths = new Map(judged.map((c) => [c.testCase.file, c.uri.fsPath]));
   const cases = judged.map((c) => c.testCase);
+  // A case's file is named relative to the workspace in its results; its cassette sits beside the file on disk.
   const calls = runtime.createModelCalls({
     model,
     mode: settings.cassette,
-    cassettePathOf: (file: string) => runtime.cassettePathFor(paths.get(file) ?? file),
     prices: settings.prices,
-    ...(settings.maxCalls !== undefined ? { maxCalls: settings.maxCalls } : {}),
-    ...(settings.maxCost !== undefined ? { maxCost: settings.maxCost } : {}),
+    caps: {
+      ...(settings.maxCalls !== undefined ? { maxCalls: settings.maxCalls } : {}),
+      ...(settings.maxCost !== undefined ? { maxCost: settings.maxCost } : {}),
+    },
+    files: workspaceTextFiles,
   });
   if (settings.cassette === 'replay') {
     output(
@@ -43,7 +45,7 @@ export async function modelForRun(
     );
     return { calls };
   }
-  const estimate = runtime.estimateRun(cases, { modelId: model.id, prices: settings.prices });
+  const estimate = estimateOf(cases, model.id, settings);
   const text = estimateText(choiceLabel(choice), settings, cases.length, estimate);
   output(`${text}\n`);
   const go = vscode.l10n.t('Run');
@@ -58,10 +60,10 @@ export async function languageModelOf(
 ): Promise<LanguageModel> {
   if (choice.kind === 'vscode-lm') return new VscodeLanguageModel(choice);
   const apiKey = await keys.get(choice.baseUrl);
-  return modelRuntime().openAiModel({
+  return agentTestsRuntime().createOpenAiModel({
     baseUrl: choice.baseUrl,
     model: choice.model,
-    ...(apiKey ? { apiKey } : {}),
+    ...(apiKey ? { key: apiKey } : {}),
   });
 }
 
@@ -70,28 +72,6 @@ interface Estimate {
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly cost?: number;
-}
-
-/**
- * What the editor uses of the model code of the conversation tests' bundle (src/agentTests/model/: the endpoint's
- * model, the run's one door of model calls, the estimate). Written down here until those modules are merged.
- */
-interface ModelRuntime {
-  openAiModel(options: { baseUrl: string; model: string; apiKey?: string }): LanguageModel;
-  createModelCalls(options: {
-    model: LanguageModel;
-    mode: ModelSettings['cassette'];
-    cassettePathOf: (file: string) => string;
-    prices: ModelSettings['prices'];
-    maxCalls?: number;
-    maxCost?: number;
-  }): ModelCalls;
-  cassettePathFor(testFile: string): string;
-  estimateRun(cases: readonly TestCase[], options: { modelId: string; prices: ModelSettings['prices'] }): Estimate;
-}
-
-function modelRuntime(): ModelRuntime {
-  return agentTestsRuntime() as unknown as ModelRuntime;
 }
 
 /** The estimate before a run, as the confirmation says it. */
@@ -122,4 +102,58 @@ function capText(settings: ModelSettings): string {
   return caps.length > 0
     ? vscode.l10n.t('The run stops at {0}, keeping every result so far.', caps.join(vscode.l10n.t(' or ')))
     : vscode.l10n.t('No cap is set (settings agentWorkbench.tests.model.maxCalls and maxCost).');
+}
+
+/**
+ * Cassettes and labels in the workspace: a case's file is named relative to the workspace (as its results show it),
+ * so a relative path is read in the workspace folder it names.
+ */
+const workspaceTextFiles = {
+  read: async (file: string): Promise<string | undefined> => {
+    try {
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(workspaceUri(file)));
+    } catch (err) {
+      if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return undefined;
+      throw err;
+    }
+  },
+  write: async (file: string, text: string): Promise<void> => {
+    await vscode.workspace.fs.writeFile(workspaceUri(file), new TextEncoder().encode(text));
+  },
+};
+
+function workspaceUri(file: string): vscode.Uri {
+  if (path.isAbsolute(file)) return vscode.Uri.file(file);
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const named = folders.find((f) => folders.length > 1 && file.startsWith(`${f.name}/`));
+  if (named) return vscode.Uri.joinPath(named.uri, file.slice(named.name.length + 1));
+  const first = folders[0];
+  return first ? vscode.Uri.joinPath(first.uri, file) : vscode.Uri.file(path.resolve(file));
+}
+
+/** Model calls per criterion judged, and per turn of a simulated caller (its judge of the goal included). */
+const TOKENS_PER_CALL = { input: 600, output: 120 };
+
+/**
+ * The estimate before a run: each criterion judged once per run of its case, each simulated turn a caller call and
+ * its success criteria judged at the end; tokens at a typical judge call's size; the price from the table.
+ */
+function estimateOf(cases: readonly TestCase[], modelId: string, settings: ModelSettings): Estimate {
+  let calls = 0;
+  for (const c of cases) {
+    const criteria =
+      (c.criteria?.length ?? 0) +
+      c.turns.reduce((n, t) => n + (t.expect?.length ?? 0), 0) +
+      (c.scenario ? c.scenario.success.length + c.scenario.maxTurns : 0);
+    calls += criteria * c.repeat;
+  }
+  const inputTokens = calls * TOKENS_PER_CALL.input;
+  const outputTokens = calls * TOKENS_PER_CALL.output;
+  const price = agentTestsRuntime().priceOf(settings.prices, modelId);
+  return {
+    calls,
+    inputTokens,
+    outputTokens,
+    ...(price ? { cost: (inputTokens * price.input + outputTokens * price.output) / 1_000_000 } : {}),
+  };
 }
