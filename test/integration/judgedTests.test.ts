@@ -11,6 +11,7 @@ import { replaceChatModels, VscodeLanguageModel } from '../../src/ui/testing/vsc
 import { editorSuite } from '../support/editor/suite';
 import { MODEL_ENDPOINT_KEY } from '../support/secretsScan';
 import { until } from '../support/until';
+import { type ScriptedModel, type ScriptedRequest, startScriptedModel } from '../support/scriptedModel';
 
 /** A model as another extension's provider would hand it to `vscode.lm`, answering `answer(prompt)`. */
 function editorModel(
@@ -182,6 +183,7 @@ suite('Judged conversation tests in the editor', function () {
 
 const HOURS = 'gives the opening hours of the stores';
 const NO_COMPETITOR = 'never mentions a competitor';
+const UNSURE = 'sounds friendly';
 const JUDGED = `agent: ag_support
 cases:
   - name: Hours
@@ -262,5 +264,176 @@ suite('Judged conversation tests in the Testing view', function () {
     assert.match(record.output, /0 passed, 0 failed, 1 skipped/);
     const offer = ui.shown.find((s) => s.kind === 'info' && /Judged criteria were not run/.test(s.message));
     assert.deepEqual(offer?.items, ['Choose Model']);
+  });
+
+  /** The judge's answer for each criterion: found by its text in the request. */
+  const judge =
+    (verdicts: Record<string, (r: ScriptedRequest) => object>) =>
+    (r: ScriptedRequest): string =>
+      JSON.stringify(
+        Object.entries(verdicts).find(([criterion]) => r.text.includes(criterion))?.[1](r) ?? {
+          verdict: 'unsure',
+          reason: 'no rule',
+          quotes: [],
+        },
+      );
+  const useEndpoint = async (server: ScriptedModel, cassette: 'record' | 'replay' | 'live' = 'record') => {
+    await settings().update('provider', 'openai-compatible', vscode.ConfigurationTarget.Global);
+    await settings().update('baseUrl', server.baseUrl, vscode.ConfigurationTarget.Global);
+    await settings().update('name', 'judge-1', vscode.ConfigurationTarget.Global);
+    await settings().update('cassette', cassette, vscode.ConfigurationTarget.Global);
+  };
+  const pass = { verdict: 'pass', reason: 'it says so', quotes: [{ turn: 3, text: 'Monday' }] };
+
+  test('through an OpenAI-compatible endpoint: the estimate is confirmed, each criterion passes with its quote, the spend is in the output, and the cassette beside the file holds no key', async () => {
+    const { ui } = editor;
+    const server = await startScriptedModel({
+      key: MODEL_ENDPOINT_KEY,
+      answer: judge({
+        [HOURS]: () => pass,
+        [NO_COMPETITOR]: () => ({ verdict: 'pass', reason: 'none named', quotes: [] }),
+      }),
+    });
+    try {
+      await useEndpoint(server);
+      ui.setAnswer((s) => (s.kind === 'input' ? MODEL_ENDPOINT_KEY : undefined));
+      await vscode.commands.executeCommand('agentWorkbench.setTestModelKey');
+      ui.setAnswer((s) => (s.modal && /This run calls judge-1/.test(s.message) ? 'Run' : undefined));
+      const file = await write(JUDGED);
+      const record = await runLocal([file]);
+      const estimate = ui.shown.find((s) => s.modal && /This run calls/.test(s.message));
+      assert.match(estimate?.message ?? '', /for 1 judged cases: about 2 model calls/);
+      assert.equal(state(record, child(file, 'Hours')).state, 'passed', record.output);
+      assert.match(record.output, /judged ✔ pass \(turn 1\): "gives the opening hours of the stores"/);
+      assert.match(record.output, /Model openai:127\.0\.0\.1:\d+\/judge-1: 2 calls \(0 from the cassette\)/);
+      assert.equal(server.calls(), 2);
+      assert.ok(server.requests.every((r) => r.headers.authorization === `Bearer ${MODEL_ENDPOINT_KEY}`));
+      const cassette = new TextDecoder().decode(
+        await vscode.workspace.fs.readFile(vscode.Uri.joinPath(file.uri!, '..', 'judged.cassette.json')),
+      );
+      assert.ok(cassette.includes('Monday'));
+      assert.ok(!cassette.includes(MODEL_ENDPOINT_KEY), 'no key in the cassette');
+      assert.ok(!record.output.includes(MODEL_ENDPOINT_KEY), 'no key in the output');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a fail, an unsure and a fabricated quote: one message per criterion at its line, a fail fails its turn, unsure and the quote not in the conversation are neither passed nor failed, and a quote opens its turn', async () => {
+    const { ui } = editor;
+    const server = await startScriptedModel({
+      answer: judge({
+        [HOURS]: () => ({ verdict: 'fail', reason: 'it gives no Sunday hours', quotes: [{ turn: 3, text: 'Monday' }] }),
+        [NO_COMPETITOR]: () => ({
+          verdict: 'pass',
+          reason: 'none',
+          quotes: [{ turn: 3, text: 'we beat MegaMart prices' }],
+        }),
+        [UNSURE]: () => ({ verdict: 'unsure', reason: 'cannot tell', quotes: [] }),
+      }),
+    });
+    try {
+      await useEndpoint(server, 'live');
+      ui.setAnswer((s) => (s.modal && /This run calls/.test(s.message) ? 'Run' : undefined));
+      const file = await write(`${JUDGED}  - name: Tone
+    turns:
+      - user: What are your opening hours?
+        expect: ${UNSURE}
+`);
+      const record = await runLocal([file]);
+      const hours = child(file, 'Hours');
+      assert.equal(state(record, hours).state, 'failed');
+      const turn = state(record, child(hours, 'turn 1: What are your opening hours?'));
+      assert.equal(turn.state, 'failed');
+      const [failed] = turn.messages;
+      assert.match(failed?.message ?? '', /\*\*✖ fail\*\*: gives the opening hours of the stores/);
+      assert.match(failed?.message ?? '', /it gives no Sunday hours/);
+      assert.equal(failed?.contextValue, 'agentWorkbench.judged');
+      assert.equal(failed?.line, 6);
+      const fabricated = state(record, hours).messages.find((m) => /never mentions a competitor/.test(m.message));
+      assert.match(fabricated?.message ?? '', /judge error/);
+      assert.match(fabricated?.message ?? '', /MegaMart/);
+      assert.equal(state(record, child(file, 'Tone')).state, 'errored');
+      // The quote's link opens the run's conversation with the quoted words selected.
+      const link = /\(command:agentWorkbench\.showJudgedQuote\?([^)]+)\)/.exec(failed?.message ?? '');
+      assert.ok(link, 'the quote links to its turn');
+      const selected = await vscode.commands.executeCommand<string>(
+        'agentWorkbench.showJudgedQuote',
+        JSON.parse(decodeURIComponent(link[1]!)),
+      );
+      assert.equal(selected, 'Monday');
+      assert.match(
+        vscode.window.activeTextEditor?.document.lineAt(vscode.window.activeTextEditor.selection.start.line).text ?? '',
+        /^turn 3 · agent: /,
+      );
+      // live keeps nothing.
+      await assert.rejects(
+        Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.joinPath(file.uri!, '..', 'judged.cassette.json'))),
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('replay: a criterion changed since the recording fails with re-record needed and no model is called; a declined estimate runs nothing', async () => {
+    const { ui } = editor;
+    const server = await startScriptedModel({ answer: judge({ [HOURS]: () => pass, [NO_COMPETITOR]: () => pass }) });
+    try {
+      await useEndpoint(server, 'record');
+      ui.setAnswer((s) => (s.modal && /This run calls/.test(s.message) ? 'Run' : undefined));
+      const file = await write(JUDGED);
+      assert.equal(state(await runLocal([file]), child(file, 'Hours')).state, 'passed');
+      const recorded = server.calls();
+      await settings().update('cassette', 'replay', vscode.ConfigurationTarget.Global);
+      const again = await runLocal([file]);
+      assert.equal(state(again, child(file, 'Hours')).state, 'passed', again.output);
+      assert.equal(server.calls(), recorded, 'replay calls no model');
+      // The criterion changed: the cassette has no answer for it.
+      await vscode.workspace.fs.writeFile(
+        file.uri!,
+        new TextEncoder().encode(
+          JUDGED.replace(NO_COMPETITOR, 'never names another shop').replace('name: Hours', 'name: Hours edited'),
+        ),
+      );
+      const hours = await until('the edited case', () => {
+        let found: vscode.TestItem | undefined;
+        tests.controller.items.get(file.id)?.children.forEach((c) => {
+          if (c.label === 'Hours edited') found = c;
+        });
+        return found;
+      });
+      const missed = await runLocal([hours]);
+      assert.equal(state(missed, hours).state, 'failed', missed.output);
+      assert.ok(state(missed, hours).messages.some((m) => /re-record needed/.test(m.message)));
+      assert.equal(server.calls(), recorded, 'a miss calls no model');
+      // Back to record, the estimate declined: nothing is sent.
+      await settings().update('cassette', 'record', vscode.ConfigurationTarget.Global);
+      ui.setAnswer(() => undefined);
+      const declined = await runLocal([hours]);
+      assert.equal(state(declined, hours).state, 'skipped');
+      assert.match(declined.output, /Not run: the model calls were not confirmed/);
+      assert.equal(server.calls(), recorded);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the cost cap: a run capped at 1 model call stops asking the model there, keeps the result so far and says where it stopped', async () => {
+    const { ui } = editor;
+    const server = await startScriptedModel({ answer: judge({ [HOURS]: () => pass, [NO_COMPETITOR]: () => pass }) });
+    try {
+      await useEndpoint(server, 'live');
+      await settings().update('maxCalls', 1, vscode.ConfigurationTarget.Global);
+      ui.setAnswer((s) => (s.modal && /This run calls/.test(s.message) ? 'Run' : undefined));
+      const file = await write(JUDGED);
+      const record = await runLocal([file]);
+      assert.ok(ui.shown.some((s) => s.modal && /The run stops at 1 model calls/.test(s.detail)));
+      assert.equal(server.calls(), 1);
+      assert.notEqual(state(record, child(file, 'Hours')).state, 'passed', record.output);
+      assert.match(record.output, /judged ✔ pass/);
+      assert.match(record.output, /stopped asking the model at/);
+    } finally {
+      await server.close();
+    }
   });
 });
