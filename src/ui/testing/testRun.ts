@@ -388,8 +388,7 @@ function reportCase(
   }
   // A judge error is neither a pass nor a fail: the case is errored when nothing else failed.
   const onlyJudgeErrors =
-    result.outcome === 'errored' ||
-    (erroredMessages.size > 0 && findings.every((m) => erroredMessages.has(m)));
+    result.outcome === 'errored' || (erroredMessages.size > 0 && findings.every((m) => erroredMessages.has(m)));
   report(caseItem, onlyJudgeErrors ? 'errored' : 'failed', caseMessages, advisoryOnly);
 }
 
