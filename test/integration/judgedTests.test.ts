@@ -389,12 +389,16 @@ suite('Judged conversation tests in the Testing view', function () {
       assert.equal(state(again, child(file, 'Hours')).state, 'passed', again.output);
       assert.equal(server.calls(), recorded, 'replay calls no model');
       // The criterion changed: the cassette has no answer for it.
-      await vscode.workspace.fs.writeFile(
+      // Edited in the editor, as a person does: the Testing view reads the document's text.
+      const doc = await vscode.workspace.openTextDocument(file.uri!);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(
         file.uri!,
-        new TextEncoder().encode(
-          JUDGED.replace(NO_COMPETITOR, 'never names another shop').replace('name: Hours', 'name: Hours edited'),
-        ),
+        new vscode.Range(0, 0, doc.lineCount, 0),
+        JUDGED.replace(NO_COMPETITOR, 'never names another shop').replace('name: Hours', 'name: Hours edited'),
       );
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      await doc.save();
       const hours = await until('the edited case', () => {
         let found: vscode.TestItem | undefined;
         tests.controller.items.get(file.id)?.children.forEach((c) => {
