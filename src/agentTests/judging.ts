@@ -46,9 +46,12 @@ export class RunJudging {
 
   /** A door for one case (`where`: the case as reports name it). Undefined when no model is set. */
   forCase(where: string): CaseModelCalls | undefined {
-    return this.model !== undefined && 'calls' in this.model
-      ? new CaseModelCalls(this.model.calls, this, where)
-      : undefined;
+    if (this.model === undefined || !('calls' in this.model)) return undefined;
+    const calls = this.model.calls;
+    // A door that counts a case's share itself (modelCalls.ts) knows each call's cost: its count is the case's.
+    const scoped =
+      'scope' in calls && typeof calls.scope === 'function' ? (calls.scope as () => ModelCalls)() : undefined;
+    return new CaseModelCalls(scoped ?? calls, this, where, scoped !== undefined);
   }
 
   /** Called by a case's door when the cap refused its call: the first one says where the run stopped. */
@@ -67,6 +70,7 @@ export class CaseModelCalls implements ModelCalls {
     private readonly inner: ModelCalls,
     private readonly run: RunJudging,
     private readonly where: string,
+    private readonly counts: boolean = false,
   ) {}
 
   get modelId(): string {
@@ -93,8 +97,8 @@ export class CaseModelCalls implements ModelCalls {
       throw err;
     }
     const s = this.spend;
-    s.calls++;
     if (reply.replayed) s.replayed++;
+    else s.calls++;
     s.inputTokens += reply.usage?.inputTokens ?? 0;
     s.outputTokens += reply.usage?.outputTokens ?? 0;
     if (reply.cost !== undefined) s.cost = (s.cost ?? 0) + reply.cost;
@@ -103,6 +107,7 @@ export class CaseModelCalls implements ModelCalls {
   }
 
   spent(): ModelSpend {
+    if (this.counts) return this.inner.spent();
     const { cost, ...counts } = this.spend;
     // A cost is said only when every call that cost something had a price (replayed calls cost nothing).
     return this.priced ? { ...counts, cost: cost ?? 0 } : counts;
@@ -220,7 +225,7 @@ export function addSpend(spends: readonly ModelSpend[]): ModelSpend {
     total.replayed += s.replayed;
     total.inputTokens += s.inputTokens;
     total.outputTokens += s.outputTokens;
-    cost = cost !== undefined && (s.cost !== undefined || s.calls === s.replayed) ? cost + (s.cost ?? 0) : undefined;
+    cost = cost !== undefined && (s.cost !== undefined || s.calls === 0) ? cost + (s.cost ?? 0) : undefined;
   }
   return cost !== undefined ? { ...total, cost } : total;
 }

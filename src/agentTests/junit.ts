@@ -30,7 +30,8 @@ export function junitXml(
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${xml(suiteName)}" tests="${all.length}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${seconds(results)}">`,
-    ...(spend.calls > 0 || results.some((r) => r.testCase.scenario || r.runs.some((run) => run.criteria.length > 0))
+    ...(spend.calls + spend.replayed > 0 ||
+    results.some((r) => r.testCase.scenario || r.runs.some((run) => run.criteria.length > 0))
       ? [`  ${properties(spend)}`]
       : []),
     ...suites,
@@ -57,7 +58,7 @@ const seconds = (list: readonly CaseResult[]) => (list.reduce((sum, r) => sum + 
 function caseXml(r: CaseResult, file: string): CaseXml {
   const attrs = `name="${xml(r.testCase.name)}" classname="${xml(file)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
   const body: string[] = [];
-  const judged = r.spend.calls > 0 || r.runs.some((run) => run.criteria.length > 0);
+  const judged = r.spend.calls + r.spend.replayed > 0 || r.runs.some((run) => run.criteria.length > 0);
   if (judged) body.push(properties(r.spend));
   let state: CaseXml['state'] = 'passed';
   if (r.outcome === 'failed') {
@@ -125,7 +126,7 @@ function testcase(attrs: string, body: readonly string[]): string {
     : `    <testcase ${attrs}>\n      ${body.join('\n      ')}\n    </testcase>`;
 }
 
-/** Calls, tokens and cost as JUnit properties (a cost only when the model has a price). */
+/** Calls made and replayed, tokens and cost as JUnit properties (a cost only when the model has a price). */
 function properties(s: ModelSpend): string {
   const props: [string, number][] = [
     ['model.calls', s.calls],

@@ -9,7 +9,7 @@ export function caseLine(r: CaseResult): string {
   const flaky = r.flaky ? ' [flaky]' : '';
   const took = ` ${Math.round(r.durationMs)} ms`;
   const note = r.note ? ` (${r.note})` : '';
-  const spend = r.spend.calls > 0 ? ` [${spendWords(r.spend)}]` : '';
+  const spend = r.spend.calls + r.spend.replayed > 0 ? ` [${spendWords(r.spend)}]` : '';
   switch (r.outcome) {
     case 'passed':
       return `✔ ${name}${runs}${flaky}${took}${spend}${note}`;
@@ -93,11 +93,16 @@ export function criterionLines(r: CaseResult): string[] {
   return lines;
 }
 
-/** Model calls, tokens and cost in words: `3 model calls (1 replayed), 1200 tokens in, 80 out, cost 0.0042`. */
+/**
+ * Model calls, tokens and cost in words: `3 model calls, 1200 tokens in, 80 out, cost 0.0042`; calls answered from
+ * the cassette are said apart (`0 model calls, 3 replayed`): they call no model and cost nothing.
+ */
 export function spendWords(s: ModelSpend): string {
-  const replayed = s.replayed > 0 ? ` (${s.replayed === s.calls ? 'all' : s.replayed} replayed)` : '';
-  const cost = s.cost !== undefined ? `, cost ${roundCost(s.cost)}` : ', cost unknown (no price for the model)';
-  return `${s.calls} model call${s.calls === 1 ? '' : 's'}${replayed}, ${s.inputTokens} tokens in, ${s.outputTokens} out${cost}`;
+  const made = s.calls;
+  const replayed = s.replayed > 0 ? `, ${s.replayed} replayed` : '';
+  const cost =
+    s.cost !== undefined ? `, cost ${roundCost(s.cost)}` : made > 0 ? ', cost unknown (no price for the model)' : '';
+  return `${made} model call${made === 1 ? '' : 's'}${replayed}, ${s.inputTokens} tokens in, ${s.outputTokens} out${cost}`;
 }
 
 function roundCost(cost: number): string {
@@ -111,7 +116,7 @@ export function summaryLine(results: readonly CaseResult[], spend: ModelSpend = 
     n('errored') ? `${n('errored')} errored` : '',
     n('skipped') ? `${n('skipped')} skipped` : '',
     n('cancelled') ? `${n('cancelled')} cancelled` : '',
-    spend.calls > 0 ? spendWords(spend) : '',
+    spend.calls + spend.replayed > 0 ? spendWords(spend) : '',
   ]
     .filter(Boolean)
     .map((s) => `, ${s}`)

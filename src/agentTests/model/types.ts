@@ -87,6 +87,7 @@ export interface CriterionResult {
 
 /** What a run spent on models. */
 export interface ModelSpend {
+  /** Calls made to the model (not those answered from the cassette). */
   readonly calls: number;
   /** Calls answered from the cassette: no cost. */
   readonly replayed: number;

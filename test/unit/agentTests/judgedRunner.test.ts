@@ -338,3 +338,50 @@ test('JUnit lists each criterion as a test case of its own, with the verdict, an
   });
   assert.equal(props(report.testsuites.properties)['model.calls'], '3');
 });
+
+test('a case repeated: its runs are judged each, a failed run fails it, and errored runs alone make it errored', async () => {
+  let n = 0;
+  const { results } = await runWith(
+    `cases:
+  - name: Flaky judge
+    repeat: 2
+    turns:
+      - user: What are your opening hours?
+        expect: gives the opening hours
+  - name: Unsure judge
+    repeat: 2
+    turns:
+      - user: What are your opening hours?
+        expect: unsure one
+`,
+    [
+      (m) => (m.includes('unsure one') ? judged('unsure', 'cannot tell', []) : undefined),
+      () => judged(n++ === 0 ? 'pass' : 'fail', 'as it happened', []),
+    ],
+    { concurrency: 1 },
+  );
+  assert.deepEqual(
+    results.map((r) => [r.outcome, r.flaky, r.runs.map((run) => run.status)]),
+    [
+      ['failed', true, ['passed', 'failed']],
+      ['errored', false, ['errored', 'errored']],
+    ],
+  );
+  assert.equal(results[0]!.spend.calls, 2);
+});
+
+test('cancelling a judged run stops asking the model and reports the case cancelled, never passed', async () => {
+  const controller = new AbortController();
+  const { results } = await runWith(
+    HOURS,
+    [
+      () => {
+        controller.abort();
+        return judged('pass', 'it does', []);
+      },
+    ],
+    { signal: controller.signal },
+  );
+  assert.equal(results[0]!.outcome, 'cancelled');
+  assert.equal(openConversations(), 0);
+});

@@ -1,0 +1,80 @@
+/** What a run of conversation tests gives back: per case, per run, per turn and per judged criterion. */
+import type { ChatCreateReply, ChatCreateRequest, ChatRespondReply, ChatRespondRequest } from '../contract/chat';
+import type { Answer, CheckFailure } from './checks';
+import type { TestCase, TextRange } from './format';
+import type { ConversationLine, CriterionResult, ModelSpend, ScenarioStop } from './model/types';
+
+/** The Chat API as the runner uses it: the client's ChatClient, or anything answering the same way. */
+export interface ChatConversations {
+  create(request: ChatCreateRequest, signal?: AbortSignal): Promise<ChatCreateReply>;
+  respond(request: ChatRespondRequest, signal?: AbortSignal): Promise<ChatRespondReply>;
+  close(conversationId: string, signal?: AbortSignal): Promise<unknown>;
+}
+
+/** Where a case runs, or why it does not. */
+export type CaseTarget =
+  | {
+      readonly chat: ChatConversations;
+      /** Said in the result when the keys reach another agent than the one the case names. */
+      readonly note?: string;
+    }
+  | { readonly skip: string };
+
+export interface TurnResult {
+  readonly index: number;
+  /** Undefined for the greeting. */
+  readonly user?: string;
+  readonly answer?: Answer;
+  readonly failures: readonly CheckFailure[];
+  /** The turn's `expect:` as judged (also in the run's `criteria`). */
+  readonly criteria?: readonly CriterionResult[];
+  readonly range: TextRange;
+}
+
+/** What a run's checks and criteria make of it: `unjudged` when its checks held but criteria were not judged. */
+export type RunStatus = 'passed' | 'failed' | 'errored' | 'unjudged' | 'cancelled';
+
+/** One run of a case (a case with `repeat: N` has N). */
+export interface CaseRun {
+  readonly attempt: number;
+  readonly passed: boolean;
+  readonly cancelled: boolean;
+  readonly turns: readonly TurnResult[];
+  /** The platform's message when a call failed, or why turns were not sent. */
+  readonly error?: string;
+  readonly conversationId?: string;
+  readonly durationMs: number;
+  /** The conversation as it happened, one line per message. */
+  readonly transcript: readonly string[];
+  /** Why the case cannot run against this target (a variant the target does not have): the case is skipped. */
+  readonly skip?: string;
+  readonly status: RunStatus;
+  /** Every judged criterion of the run: the turns' `expect:`, a scenario's `success:`, the case's `criteria:`. */
+  readonly criteria: readonly CriterionResult[];
+  /** The conversation as the judge read it, numbered as its quotes are. */
+  readonly conversation: readonly ConversationLine[];
+  /** Why a simulated conversation stopped, and in what words. */
+  readonly stop?: ScenarioStop;
+  readonly stopReason?: string;
+}
+
+/**
+ * `errored`: nothing failed, but a criterion's judgement could not be used (a quote not in the conversation, an
+ * unreadable or unsure verdict): neither passed nor failed, as the Testing view's errored state.
+ */
+export type CaseOutcome = 'passed' | 'failed' | 'errored' | 'skipped' | 'cancelled';
+
+export interface CaseResult {
+  readonly testCase: TestCase;
+  readonly outcome: CaseOutcome;
+  readonly runs: readonly CaseRun[];
+  /** Passed runs over finished runs, 0 to 1. */
+  readonly passRate: number;
+  /** Some runs passed and some failed. */
+  readonly flaky: boolean;
+  readonly skipReason?: string;
+  readonly note?: string;
+  readonly durationMs: number;
+  /** What the case's model calls spent, over all its runs. */
+  readonly spend: ModelSpend;
+}
