@@ -48,6 +48,11 @@ export interface TestingApi {
   sourceControl(): { folders: SourceControlSnapshot[]; statusBar: string | undefined };
   /** The Testing view's conversation tests: the controller, its run profiles, and what each run reported. */
   conversationTests(): ConversationTests;
+  /**
+   * Puts other models in place of the editor's `vscode.lm` ones (VS Code 1.100 lets no test register a model): the
+   * quick pick and the runs find these; disposing gives `vscode.lm` back.
+   */
+  replaceChatModels(select: SelectChatModels): vscode.Disposable;
   /** The language model tools as registered, by name (their prepareInvocation, which VS Code calls before invoke). */
   languageModelTools(): ReadonlyMap<string, EditorLanguageModelTool>;
   /** Forgets the deployments kept for a profile, as after its platform's data was reset (the local platform's admin reset). */
@@ -79,6 +84,10 @@ import { contributedToolNames } from './ui/assistant/contributedTools';
 import { type EditorLanguageModelTool, registerLanguageModelTools } from './ui/assistant/languageModelTools';
 import { registerSetUpAssistantTools } from './ui/assistant/setUpAssistantTools';
 import { registerSaveAsTest } from './ui/testing/saveAsTestCommand';
+import { registerTestModelCommands } from './ui/testing/chooseTestModel';
+import { ModelKeys } from './ui/testing/modelKey';
+import { RunTranscripts } from './ui/testing/runTranscripts';
+import { replaceChatModels, type SelectChatModels } from './ui/testing/vscodeLanguageModel';
 
 /** What the extension offers other extensions and its own tests. */
 export interface AgentWorkbenchApi {
@@ -137,7 +146,13 @@ function start(context: vscode.ExtensionContext): Running {
   const folderSync = new FolderSync(connection, models, sourceControls);
   // The Testing view's conversation tests (tests/*.yaml), read when the view first asks for them.
   const testRuns = new TestRunConversations(context.workspaceState);
-  const conversationTests = store.add(new ConversationTests(connection, models, testRuns, folderSync));
+  // The model of judged criteria and simulated callers: its endpoint's key in SecretStorage, the runs' conversations
+  // as documents the judge's quotes open.
+  const modelKeys = new ModelKeys(context.secrets, log.redactor);
+  const runTranscripts = new RunTranscripts();
+  const conversationTests = store.add(
+    new ConversationTests(connection, models, testRuns, folderSync, { keys: modelKeys, transcripts: runTranscripts }),
+  );
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
   const alertsTree = store.add(new AlertsTree(models, webhookSecrets));
   for (const registration of [
@@ -161,7 +176,9 @@ function start(context: vscode.ExtensionContext): Running {
     registerConcurrencyCommands(context.extensionUri, connection, log, models),
     registerReplayCommands(context.extensionUri, connection, log, models),
     registerTranscriptCommands(context.extensionUri, connection, log, agentsView.tree, models, testRuns),
-    registerSaveAsTest(),
+    registerSaveAsTest(modelKeys),
+    registerTestModelCommands(modelKeys),
+    runTranscripts.register(),
     // A local platform whose data is new (a restart without a data folder) no longer has the deployments kept here.
     localPlatform.onDidChange((lp) => {
       if (lp?.dataId)
@@ -241,6 +258,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
   if (context.extensionMode !== vscode.ExtensionMode.Test) return api;
   const testing: TestingApi = {
     replacePrompts,
+    replaceChatModels,
     deactivate,
     activate: () => {
       running ??= start(context);

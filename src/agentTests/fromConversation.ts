@@ -14,6 +14,8 @@ export interface RecordedTurn {
   readonly handoff?: { readonly destination?: string; readonly reason?: string };
   /** Whether the agent ended the conversation with this answer; undefined where that is not known. */
   readonly end?: boolean;
+  /** Judged criteria drafted for this answer (by the chosen model), for the person to edit. */
+  readonly expect?: readonly string[];
 }
 
 export interface RecordedConversation {
@@ -26,6 +28,8 @@ export interface RecordedConversation {
   readonly ttsLangCode?: string;
   /** The agent's first answer, before any user turn. */
   readonly greeting?: string;
+  /** Judged criteria drafted for the greeting. */
+  readonly greetingExpect?: readonly string[];
   readonly turns: readonly RecordedTurn[];
   /** Turns left out (silences, messages that got no answer), counted in the comment. */
   readonly leftOut?: number;
@@ -134,6 +138,7 @@ export function caseYaml(name: string, conversation: RecordedConversation): stri
         ? `    - contains: ${flowList(phrases)}\n      reference: ${q(conversation.greeting)}`
         : `    - reference: ${q(conversation.greeting)}`,
     );
+    lines.push(...expectLines(conversation.greetingExpect));
   }
   for (const turn of conversation.turns) {
     lines.push(`    - user: ${q(turn.user)}`);
@@ -149,9 +154,20 @@ export function caseYaml(name: string, conversation: RecordedConversation): stri
       lines.push(`      handoff: ${parts.length > 0 ? `{ ${parts.join(', ')} }` : 'true'}`);
     }
     if (turn.end !== undefined) lines.push(`      end: ${turn.end}`);
+    lines.push(...expectLines(turn.expect));
     lines.push(`      reference: ${q(turn.answer)}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A turn's drafted `expect:`, marked as a draft to edit: judged by the chosen model when the case runs. */
+function expectLines(expect: readonly string[] | undefined): string[] {
+  if (!expect || expect.length === 0) return [];
+  return [
+    '      # Drafted by a model from the answer: edit to what the answer must mean.',
+    '      expect:',
+    ...expect.map((e) => `        - ${q(e)}`),
+  ];
 }
 
 /** A new test file holding one case. */

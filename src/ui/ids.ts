@@ -77,6 +77,12 @@ export const Command = {
   saveConversationAsTest: 'agentWorkbench.saveConversationAsTest',
   saveChatAsTest: 'agentWorkbench.saveChatAsTest',
   createTestFromConversation: 'agentWorkbench.createTestFromConversation',
+  // Judged conversation tests: the model, its key, labels of verdicts, a quote's turn in the run's output
+  chooseTestModel: 'agentWorkbench.chooseTestModel',
+  setTestModelKey: 'agentWorkbench.setTestModelKey',
+  labelVerdictRight: 'agentWorkbench.labelVerdictRight',
+  labelVerdictWrong: 'agentWorkbench.labelVerdictWrong',
+  showJudgedQuote: 'agentWorkbench.showJudgedQuote',
   // File mirror: source control
   pull: 'agentWorkbench.pull',
   push: 'agentWorkbench.push',

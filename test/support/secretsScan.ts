@@ -4,6 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { LOCAL_CONNECTORS, LOCAL_KEYS } from '../../src/localPlatform/seed/credentials';
 
+/** The key of the scripted model endpoint the judged tests set through the editor (kept in SecretStorage only). */
+export const MODEL_ENDPOINT_KEY = 'sk-judged-integration-key-1';
+
 /** Every secret the test suites hand to the extension and the command line. */
 export const SECRETS: readonly string[] = [
   ...Object.values(LOCAL_KEYS),
@@ -11,6 +14,7 @@ export const SECRETS: readonly string[] = [
     .filter(([name]) => name !== 'webchatHost')
     .map(([, v]) => v),
   'integration-wrong-key-1',
+  MODEL_ENDPOINT_KEY,
 ];
 
 /** The secrets found in a text, each named by its first characters only, with where it was (`place`). */

@@ -15,7 +15,12 @@ import type { TestRunConversations } from '../model/testRunConversations';
 import type { ProfileModels } from '../model/profileModels';
 import { pushAndPublishFirst } from './localSandbox';
 import { fillFileItem, type TestItemData, toRange } from './testItems';
-import { type RunRecord, type RunTarget, runConversationTests } from './testRun';
+import { type JudgedSupport, type RunRecord, type RunTarget, runConversationTests } from './testRun';
+import { JudgedVerdicts, registerLabelCommands } from './judgedVerdicts';
+import type { ModelKeys } from './modelKey';
+import type { RunTranscripts } from './runTranscripts';
+import { modelForRun } from './testModels';
+import { writeLabel } from './labelWriter';
 
 /**
  * The Testing view's conversation tests: a TestController whose items are the test files (setting
@@ -40,6 +45,8 @@ export class ConversationTests extends Disposable {
   readonly runs: RunRecord[] = [];
   /** The run profiles as they are now: the local platform's first. */
   runProfiles: readonly vscode.TestRunProfile[] = [];
+  /** What runs of judged cases use: the model chosen in the settings, the runs' conversations, the verdicts to label. */
+  private readonly judged: JudgedSupport | undefined;
 
   constructor(
     readonly connection: Connection,
@@ -48,8 +55,19 @@ export class ConversationTests extends Disposable {
     private readonly testRuns?: TestRunConversations,
     /** Status and push of agent folders, as Source Control does them: Push and Publish before a local run. */
     private readonly sync?: FolderSync,
+    /** The model of judged criteria: the endpoint's key, and where the runs' conversations are kept for the quotes. */
+    judged?: { readonly keys: ModelKeys; readonly transcripts: RunTranscripts },
   ) {
     super();
+    if (judged) {
+      const verdicts = new JudgedVerdicts();
+      this.judged = {
+        model: (cases, output) => modelForRun(cases, judged.keys, output),
+        transcripts: judged.transcripts,
+        verdicts,
+      };
+      this.register(registerLabelCommands(verdicts, () => writeLabel));
+    }
     // Discovery starts when the Testing view first asks, so activation reads no file; a file's cases when it asks.
     this.controller.resolveHandler = async (item) => {
       if (!item) await this.discover();
@@ -360,6 +378,7 @@ export class ConversationTests extends Disposable {
         concurrency: this.concurrency,
         record,
         made: (id) => this.testRuns?.add(id),
+        ...(this.judged ? { judged: this.judged } : {}),
       });
     });
     return record.done;

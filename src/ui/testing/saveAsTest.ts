@@ -5,6 +5,9 @@ import { AGENT_MANIFEST, parseAgentManifest } from '../../workspace/agentManifes
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import { UserFacingError } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
+import type { ModelKeys } from './modelKey';
+import { choiceLabel, modelSettings } from './modelSettings';
+import { languageModelOf } from './testModels';
 
 /** Where a case made from a conversation was written: the file, the case's name and the line its name is on. */
 export interface SavedTest {
@@ -26,9 +29,11 @@ const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9 _.-]*$/;
  * one they pick, appended to), never over a file or case that is there, and opens the file at the new case.
  */
 export async function saveConversationAsTest(
-  conversation: RecordedConversation,
+  recorded: RecordedConversation,
   agentId: string | undefined,
+  keys?: ModelKeys,
 ): Promise<SavedTest | undefined> {
+  let conversation = recorded;
   const folder = await pickAgentFolder(agentId);
   if (!folder) return undefined;
   const testsDir = vscode.Uri.joinPath(folder.root, 'tests');
@@ -79,6 +84,7 @@ export async function saveConversationAsTest(
   if (!caseName?.trim()) return undefined;
   const name = caseName.trim();
   const runtime = agentTestsRuntime();
+  if (keys) conversation = await offerDraft(conversation, keys);
   let text: string;
   if (before === undefined) {
     // Never over a file that appeared meanwhile.
@@ -105,6 +111,51 @@ export async function saveConversationAsTest(
   });
   editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   return { uri, caseName: name, line };
+}
+
+/**
+ * With a model chosen for judged tests, offers to draft `expect:` criteria from the recorded answers, for the person
+ * to edit; the conversation as it was when they decline or the model fails (said to them, the case still saved).
+ */
+async function offerDraft(conversation: RecordedConversation, keys: ModelKeys): Promise<RecordedConversation> {
+  const { choice } = modelSettings();
+  if (choice.kind === 'none' || (conversation.turns.length === 0 && conversation.greeting === undefined))
+    return conversation;
+  const draft = vscode.l10n.t('Draft expect:');
+  const answer = await prompts.ask(
+    vscode.l10n.t('Draft expect: criteria from the answers with {0}?', choiceLabel(choice)),
+    {
+      detail: vscode.l10n.t(
+        'One model call. The criteria are judged by the model when the case runs: edit them to what each answer must mean.',
+      ),
+      closeLabel: vscode.l10n.t('Without'),
+    },
+    draft,
+  );
+  if (answer !== draft) return conversation;
+  try {
+    const model = await languageModelOf(choice, keys);
+    return await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Drafting expect: criteria…'),
+        cancellable: true,
+      },
+      (_progress, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        return agentTestsRuntime().draftExpectations(model, conversation, abort.signal);
+      },
+    );
+  } catch (err) {
+    void prompts.warn(
+      vscode.l10n.t(
+        'No expect: criteria were drafted ({0}); the case is saved with its contains: checks.',
+        err instanceof Error ? err.message : String(err),
+      ),
+    );
+    return conversation;
+  }
 }
 
 /** The checked-out folder of the agent (agent.json); the person picks when there are several, or it is not known. */

@@ -21,7 +21,8 @@ function turnLabel(testCase: TestCase, index: number): string {
 }
 
 /**
- * What a case's row says beside its name: how often it runs, that it checks nothing (so it never runs as a pass), and
+ * What a case's row says beside its name: how often it runs, that it checks nothing (so it never runs as a pass),
+ * that a model judges it or plays its caller, and
  * after a run whose repeats both passed and failed, that it is flaky.
  */
 export function caseDescription(
@@ -31,6 +32,12 @@ export function caseDescription(
   const parts = [
     ...(testCase.repeat > 1 ? [vscode.l10n.t('× {0}', testCase.repeat)] : []),
     ...(agentTestsRuntime().hasChecks(testCase) ? [] : [vscode.l10n.t('no checks')]),
+    // A case that calls a model says so where it is listed: its run is estimated and confirmed first.
+    ...(testCase.scenario
+      ? [vscode.l10n.t('simulated caller')]
+      : agentTestsRuntime().isJudged(testCase)
+        ? [vscode.l10n.t('judged')]
+        : []),
     ...(flaky ? [vscode.l10n.t('flaky: {0} of {1} runs passed', flaky.passed, flaky.runs)] : []),
   ];
   return parts.length > 0 ? parts.join(' · ') : undefined;

@@ -1,12 +1,18 @@
 import * as vscode from 'vscode';
 import type { TestCase } from '../../agentTests/format';
 import type { CheckFailure } from '../../agentTests/checks';
+import type { RunModel } from '../../agentTests/judging';
 import type { CaseResult, CaseTarget } from '../../agentTests/runner';
+import type { CriterionResult, ModelSpend, ScenarioStop } from '../../agentTests/model/types';
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import { prompts } from '../common/prompts';
 import { Command } from '../ids';
 import { walkthroughStepDone } from '../walkthrough';
+import { criterionLine, criterionMessage, criterionState } from './judgedMessages';
+import type { JudgedVerdicts } from './judgedVerdicts';
 import type { Prepared } from './localSandbox';
+import { noModelReason } from './modelSettings';
+import type { RunTranscripts } from './runTranscripts';
 import { caseDescription, type TestItemData, toRange } from './testItems';
 
 /** Where a run profile sends the cases. */
@@ -29,7 +35,9 @@ export interface RunTarget {
 export interface ReportedItem {
   readonly id: string;
   state: 'enqueued' | 'started' | 'passed' | 'failed' | 'skipped' | 'errored';
-  messages: Array<{ message: string; expected?: string; actual?: string; line?: number }>;
+  messages: Array<{ message: string; expected?: string; actual?: string; line?: number; contextValue?: string }>;
+  /** Failed by advisory criteria only (the judge agrees too rarely with the labels): the promotion gate goes on. */
+  advisoryOnly?: boolean;
 }
 
 export interface RunRecord {
@@ -37,6 +45,25 @@ export interface RunRecord {
   readonly items: Map<string, ReportedItem>;
   output: string;
   readonly done: Promise<void>;
+  /** What the run spent on models, when it had judged cases and a model. */
+  spend?: ModelSpend;
+}
+
+/** The model of a run's judged criteria and simulated callers: its calls, or why there is none (they are skipped). */
+export type { RunModel };
+
+/** What a run of judged cases needs of the editor: the model (after its estimate is confirmed), and where results go. */
+export interface JudgedSupport {
+  /**
+   * The model calls for these judged cases, or why no model is set; `declined` when the person did not confirm the
+   * estimate (nothing runs then). Throws why the model cannot be used (the message fails the cases).
+   */
+  model(
+    cases: readonly { readonly testCase: TestCase; readonly uri: vscode.Uri }[],
+    output: (text: string) => void,
+  ): Promise<RunModel | 'declined'>;
+  readonly transcripts: RunTranscripts;
+  readonly verdicts: JudgedVerdicts;
 }
 
 interface Selected {
@@ -83,19 +110,23 @@ export async function runConversationTests(opts: {
   record: RunRecord;
   /** Told of each conversation the run made. */
   made?: (conversationId: string) => void;
+  judged?: JudgedSupport;
 }): Promise<void> {
   const { controller, data, request, token, target, record } = opts;
   const { cases, brokenFiles } = selectedCases(controller, request, data);
+  opts.judged?.verdicts.startRun();
   const run = controller.createTestRun(request, target.label, true);
-  const report = (item: vscode.TestItem, state: ReportedItem['state'], messages: vscode.TestMessage[] = []) => {
+  const report: Report = (item, state, messages = [], advisoryOnly) => {
     record.items.set(item.id, {
       id: item.id,
       state,
+      ...(advisoryOnly ? { advisoryOnly } : {}),
       messages: messages.map((m) => ({
         message: typeof m.message === 'string' ? m.message : m.message.value,
         ...(m.expectedOutput !== undefined ? { expected: m.expectedOutput } : {}),
         ...(m.actualOutput !== undefined ? { actual: m.actualOutput } : {}),
         ...(m.location ? { line: m.location.range.start.line } : {}),
+        ...(m.contextValue !== undefined ? { contextValue: m.contextValue } : {}),
       })),
     });
     if (state === 'enqueued') run.enqueued(item);
@@ -138,6 +169,26 @@ export async function runConversationTests(opts: {
         return;
       }
     }
+    // The estimate and its confirmation come before anything is pushed or sent: a declined run does nothing.
+    let model: RunModel | undefined;
+    const judgedCases = cases.flatMap((c) =>
+      c.caseItem.uri && agentTestsRuntime().isJudged(c.testCase) ? [{ testCase: c.testCase, uri: c.caseItem.uri }] : [],
+    );
+    if (judgedCases.length > 0) {
+      try {
+        const chosen = opts.judged ? await opts.judged.model(judgedCases, (text) => output(text)) : undefined;
+        if (chosen === 'declined') {
+          for (const c of cases) report(c.caseItem, 'skipped');
+          output(vscode.l10n.t('Not run: the model calls were not confirmed.') + '\n');
+          return;
+        }
+        model = chosen ?? { none: noModelReason() };
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        for (const c of cases) report(c.caseItem, 'errored', [new vscode.TestMessage(message)]);
+        return;
+      }
+    }
     let reach: (testCase: TestCase) => Promise<CaseTarget>;
     try {
       reach = await target.reach();
@@ -167,6 +218,7 @@ export async function runConversationTests(opts: {
         {
           concurrency: opts.concurrency,
           signal: abort.signal,
+          ...(model ? { model } : {}),
           target: (testCase): CaseTarget | Promise<CaseTarget> =>
             testCase.environment !== undefined && testCase.environment !== target.environment
               ? {
@@ -181,14 +233,30 @@ export async function runConversationTests(opts: {
             caseStarted: (testCase) => report(byCase.get(testCase)!, 'started'),
             caseFinished: (result) => {
               for (const r of result.runs) if (r.conversationId) opts.made?.(r.conversationId);
-              reportCase(result, byCase.get(result.testCase)!, report, output, target.environment);
+              reportCase(result, byCase.get(result.testCase)!, report, output, target.environment, opts.judged);
             },
           },
         },
       );
       output(`${runtime.summaryLine(results)}\n`);
+      if (model && 'calls' in model) {
+        const spend = model.calls.spent();
+        record.spend = spend;
+        output(`${spendLine(model.calls.modelId, spend)}\n`);
+      } else if (model) notifyNoModel(model.none);
     } finally {
       cancelled.dispose();
+      if (model && 'calls' in model)
+        await model.calls
+          .flush()
+          .catch((err: unknown) =>
+            output(
+              vscode.l10n.t(
+                'The cassettes could not be written: {0}',
+                err instanceof Error ? err.message : String(err),
+              ) + '\n',
+            ),
+          );
     }
   } finally {
     run.end();
@@ -199,9 +267,10 @@ export async function runConversationTests(opts: {
 function reportCase(
   result: CaseResult,
   caseItem: vscode.TestItem,
-  report: (item: vscode.TestItem, state: ReportedItem['state'], messages?: vscode.TestMessage[]) => void,
+  report: Report,
   output: (text: string, item?: vscode.TestItem) => void,
   environment: string,
+  judged: JudgedSupport | undefined,
 ): void {
   const runtime = agentTestsRuntime();
   const uri = caseItem.uri!;
@@ -217,6 +286,11 @@ function reportCase(
   );
   const turnMessages = new Map<number, vscode.TestMessage[]>();
   const caseMessages: vscode.TestMessage[] = [];
+  const skippedCriteria: CriterionResult[] = [];
+  const advisoryMessages = new Set<vscode.TestMessage>();
+  let blocking = 0;
+  const erroredMessages = new Set<vscode.TestMessage>();
+  const links = new Set<vscode.TestMessage>();
   for (const run of result.runs) {
     // A repeated case's messages name it: each is read out on its own, away from the case's row.
     const prefix = many ? vscode.l10n.t('{0}, run {1} of {2}: ', name, run.attempt, result.runs.length) : '';
@@ -235,11 +309,37 @@ function reportCase(
     const title = many ? vscode.l10n.t('{0}, run {1}', name, run.attempt) : name;
     const id = run.conversationId ? ` (${run.conversationId})` : '';
     output(`── ${title}${id}\n${run.transcript.join('\n')}\n`, caseItem);
+    // Each criterion its own message, at its line and on its turn's item; the quotes open the run's conversation.
+    const { criteria, conversation, stop } = run;
+    const transcript =
+      judged && conversation.length > 0
+        ? judged.transcripts.keep(`${result.testCase.file} › ${title}`, conversation)
+        : undefined;
+    for (const c of criteria) {
+      output(`${criterionLine(c)}\n`, caseItem);
+      const state = criterionState(c);
+      if (state === 'skipped') skippedCriteria.push(c);
+      if (c.outcome.kind === 'judged') judged?.verdicts.add(caseItem, result.testCase, c, transcript);
+      if (state === 'passed' || state === 'skipped') continue;
+      const m = criterionMessage(c, uri, transcript, prefix);
+      if (c.advisory) advisoryMessages.add(m);
+      else blocking++;
+      if (state === 'errored') erroredMessages.add(m);
+      if (c.scope === 'turn' && c.turnIndex !== undefined)
+        turnMessages.set(c.turnIndex, [...(turnMessages.get(c.turnIndex) ?? []), m]);
+      caseMessages.push(m);
+    }
+    if (stop)
+      output(
+        vscode.l10n.t('  the simulated conversation stopped: {0}', run.stopReason ?? stopText(stop)) + '\n',
+        caseItem,
+      );
     if (!run.passed && !run.cancelled && run.conversationId) {
       const link = conversationLink(run.conversationId, result.testCase.agent, environment);
       output(vscode.l10n.t('Open it: Agent Workbench: Open Conversation {0}', run.conversationId) + '\n', caseItem);
       const m = new vscode.TestMessage(link);
       m.location = new vscode.Location(uri, caseItem.range ?? new vscode.Range(0, 0, 0, 0));
+      links.add(m);
       caseMessages.push(m);
     }
   }
@@ -250,15 +350,26 @@ function reportCase(
     report(caseItem, 'skipped');
     return;
   }
+  const notJudged = (index?: number) =>
+    skippedCriteria.some((c) => index === undefined || (c.scope === 'turn' && c.turnIndex === index));
   for (const [index, item] of turnItems.entries()) {
     const messages = turnMessages.get(index);
-    if (messages) report(item, 'failed', messages);
+    if (messages) report(item, messages.every((m) => erroredMessages.has(m)) ? 'errored' : 'failed', messages);
+    // A turn whose judged criteria were not run is never shown passed, whatever its other checks said.
+    else if (notJudged(index)) report(item, 'skipped');
     else if (result.runs.some((r) => r.turns.some((t) => t.index === index))) report(item, 'passed');
   }
+  if (skippedCriteria.length > 0) {
+    const reasons = [...new Set(skippedCriteria.map((c) => (c.outcome.kind === 'skipped' ? c.outcome.reason : '')))];
+    output(vscode.l10n.t('Not judged: {0}', reasons.join('; ')) + '\n', caseItem);
+  }
   if (result.outcome === 'passed') {
-    report(caseItem, 'passed');
+    report(caseItem, notJudged() ? 'skipped' : 'passed');
     return;
   }
+  // The links to the failing runs' conversations are beside the findings, not findings of their own.
+  const findings = caseMessages.filter((m) => !links.has(m));
+  const advisoryOnly = blocking === 0 && advisoryMessages.size > 0 && findings.every((m) => advisoryMessages.has(m));
   if (many) {
     const rate = Math.round(result.testCase.requiredPassRate * 100);
     caseMessages.unshift(
@@ -275,7 +386,61 @@ function reportCase(
       ),
     );
   }
-  report(caseItem, 'failed', caseMessages);
+  // A judge error is neither a pass nor a fail: the case is errored when nothing else failed.
+  const onlyJudgeErrors =
+    result.outcome === 'errored' || (erroredMessages.size > 0 && findings.every((m) => erroredMessages.has(m)));
+  report(caseItem, onlyJudgeErrors ? 'errored' : 'failed', caseMessages, advisoryOnly);
+}
+
+type Report = (
+  item: vscode.TestItem,
+  state: ReportedItem['state'],
+  messages?: vscode.TestMessage[],
+  advisoryOnly?: boolean,
+) => void;
+
+/** Why a simulated conversation stopped, in words. */
+function stopText(stop: ScenarioStop): string {
+  switch (stop) {
+    case 'goal-met':
+      return vscode.l10n.t('the goal was judged met');
+    case 'agent-ended':
+      return vscode.l10n.t('the agent ended the conversation');
+    case 'handoff':
+      return vscode.l10n.t('the agent handed off');
+    case 'turn-budget':
+      return vscode.l10n.t('the turn budget was spent');
+    case 'caller-gave-up':
+      return vscode.l10n.t('the simulated caller gave up');
+    case 'error':
+      return vscode.l10n.t('an error');
+    case 'cancelled':
+      return vscode.l10n.t('the run was cancelled');
+    case 'cap-reached':
+      return vscode.l10n.t('the model cap was reached');
+  }
+}
+
+/** What a run spent on models, as its output's last line says it. */
+export function spendLine(modelId: string, s: ModelSpend): string {
+  const cost = s.cost !== undefined ? vscode.l10n.t(', cost {0}', s.cost.toFixed(4)) : vscode.l10n.t(', no price set');
+  return vscode.l10n.t(
+    'Model {0}: {1} calls ({2} from the cassette), {3} tokens in, {4} out{5}',
+    modelId,
+    s.calls,
+    s.replayed,
+    s.inputTokens,
+    s.outputTokens,
+    cost,
+  );
+}
+
+/** Said once per run whose judged criteria were skipped for want of a model, with the way to set one. */
+function notifyNoModel(reason: string): void {
+  const choose = vscode.l10n.t('Choose Model');
+  void prompts
+    .info(vscode.l10n.t('Judged criteria were not run: {0}.', reason), choose)
+    .then((a) => (a === choose ? vscode.commands.executeCommand(Command.chooseTestModel) : undefined));
 }
 
 /**
