@@ -8,3 +8,4 @@ export { caseLine, failureLines, summaryLine } from './report';
 export { draftExpectations } from './draftExpect';
 export { createModelCalls, priceOf } from './model/modelCalls';
 export { createOpenAiModel } from './model/openaiModel';
+export { readRunLabels, recordLabel, withAdvisory } from './labelsRuntime';

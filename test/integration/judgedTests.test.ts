@@ -440,4 +440,48 @@ suite('Judged conversation tests in the Testing view', function () {
       await server.close();
     }
   });
+  test('a label recorded: The Judge Was Wrong on a failed verdict writes the labels file beside the tests, and the next run reports that criterion as advisory, which the promotion gate does not block on', async () => {
+    const { ui } = editor;
+    const server = await startScriptedModel({
+      answer: judge({
+        [HOURS]: () => ({ verdict: 'fail', reason: 'it gives no Sunday hours', quotes: [{ turn: 3, text: 'Monday' }] }),
+        [NO_COMPETITOR]: () => pass,
+      }),
+    });
+    try {
+      await useEndpoint(server, 'live');
+      ui.setAnswer((s) => (s.modal && /This run calls/.test(s.message) ? 'Run' : undefined));
+      const file = await write(JUDGED);
+      const first = await runLocal([file]);
+      const hours = child(file, 'Hours');
+      const turnItem = child(hours, 'turn 1: What are your opening hours?');
+      assert.equal(state(first, turnItem).state, 'failed');
+      assert.equal(state(first, hours).advisoryOnly, undefined, 'no labels yet: the fail blocks');
+      // The turn's item holds one judged verdict: the command labels it without asking which.
+      const written = await vscode.commands.executeCommand<{
+        labelsFile: vscode.Uri;
+        labels: number;
+        agreement: number;
+      }>('agentWorkbench.labelVerdictWrong', turnItem);
+      assert.equal(written.labels, 1);
+      assert.equal(written.agreement, 0);
+      const labelsFile = vscode.Uri.joinPath(file.uri!, '..', 'judged.labels.json');
+      assert.equal(written.labelsFile.fsPath, labelsFile.fsPath);
+      const kept = new TextDecoder().decode(await vscode.workspace.fs.readFile(labelsFile));
+      assert.match(kept, /"label": "wrong"/);
+      assert.match(kept, new RegExp(HOURS));
+      assert.ok(ui.shown.some((s) => s.kind === 'info' && /Labelled the judge wrong/.test(s.message)));
+      // The next run: the judge agrees with 0% of its labels, below the setting (0.8): advisory.
+      const second = await runLocal([file]);
+      const advisory = state(second, hours);
+      assert.equal(advisory.state, 'failed', 'an advisory criterion is still reported');
+      assert.equal(advisory.advisoryOnly, true, 'failed by the advisory criterion only');
+      assert.ok(
+        advisory.messages.some((m) => /Advisory: the judge agreed with 1 labels 0% of the time/.test(m.message)),
+        JSON.stringify(advisory.messages),
+      );
+    } finally {
+      await server.close();
+    }
+  });
 });

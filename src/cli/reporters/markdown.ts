@@ -10,6 +10,7 @@ function cell(text: string): string {
 const ICON: Record<CaseResult['outcome'], string> = {
   passed: '✅',
   failed: '❌',
+  errored: '⚠️',
   skipped: '⏭️',
   cancelled: '⏹️',
 };

@@ -1,5 +1,7 @@
 import type { TestCase, TestFileProblem } from '../../agentTests/format';
 import { failureLines } from '../../agentTests/report';
+import type { CriterionResult, ModelSpend, ScenarioStop } from '../../agentTests/model/types';
+import type { RunStatus } from '../../agentTests/results';
 import type { CaseOutcome, CaseResult, CaseRun } from '../../agentTests/runner';
 import { caseIdentity, type Shard } from '../shard';
 
@@ -41,6 +43,13 @@ export interface RunRecord {
   readonly skip?: string;
   readonly failures: readonly CheckRecord[];
   readonly transcript: readonly string[];
+  /** What the run's checks and criteria made of it. */
+  readonly status: RunStatus;
+  /** Each judged criterion with its verdict, reason and quotes (or why it was not judged). */
+  readonly criteria: readonly CriterionResult[];
+  /** Why a simulated caller's conversation stopped. */
+  readonly stop?: ScenarioStop;
+  readonly stopReason?: string;
 }
 
 export interface CaseRecord {
@@ -63,6 +72,8 @@ export interface CaseRecord {
   /** What went wrong, one line each, as the line reporter prints them. */
   readonly failures: readonly string[];
   readonly runs: readonly RunRecord[];
+  /** What the case spent on models: calls made, calls replayed, tokens and cost. */
+  readonly spend: ModelSpend;
 }
 
 export interface Counts {
@@ -123,6 +134,10 @@ function runRecord(run: CaseRun): RunRecord {
       })),
     ),
     transcript: run.transcript,
+    status: run.status,
+    criteria: run.criteria,
+    ...(run.stop !== undefined ? { stop: run.stop } : {}),
+    ...(run.stopReason !== undefined ? { stopReason: run.stopReason } : {}),
   };
 }
 
@@ -146,6 +161,7 @@ export function caseRecord(r: CaseResult): CaseRecord {
     ...(r.note !== undefined ? { note: r.note } : {}),
     failures: failureLines(r),
     runs: r.runs.map(runRecord),
+    spend: r.spend,
   };
 }
 
@@ -200,6 +216,12 @@ export function resultOfRecord(record: CaseRecord): CaseResult {
       failures: [{ check: f.check, message: f.message, expected: f.expected, actual: f.actual, comparable: false }],
     })),
     transcript: run.transcript,
+    // A report of an earlier version has neither: its runs had no criteria.
+    status: run.status ?? (run.cancelled ? 'cancelled' : run.passed ? 'passed' : 'failed'),
+    criteria: run.criteria ?? [],
+    conversation: [],
+    ...(run.stop !== undefined ? { stop: run.stop } : {}),
+    ...(run.stopReason !== undefined ? { stopReason: run.stopReason } : {}),
   }));
   return {
     testCase,
@@ -210,5 +232,6 @@ export function resultOfRecord(record: CaseRecord): CaseResult {
     ...(record.skipReason !== undefined ? { skipReason: record.skipReason } : {}),
     ...(record.note !== undefined ? { note: record.note } : {}),
     durationMs: record.durationMs,
+    spend: record.spend ?? { calls: 0, replayed: 0, inputTokens: 0, outputTokens: 0 },
   };
 }

@@ -15,6 +15,8 @@ export interface JudgedVerdict {
   readonly reason: string;
   /** The run's conversation, where its quotes are. */
   readonly transcript?: string;
+  /** The conversation judged, on the platform: kept with the label. */
+  readonly conversationId?: string;
 }
 
 /** What labelling a verdict wrote: the file it is in, and what the labels of the criterion say now. */
@@ -41,7 +43,13 @@ export class JudgedVerdicts {
     this.run++;
   }
 
-  add(caseItem: vscode.TestItem, testCase: TestCase, c: CriterionResult, transcript: string | undefined): void {
+  add(
+    caseItem: vscode.TestItem,
+    testCase: TestCase,
+    c: CriterionResult,
+    transcript: string | undefined,
+    conversationId?: string,
+  ): void {
     if (c.outcome.kind !== 'judged' || !caseItem.uri) return;
     if (this.runOf.get(caseItem.id) !== this.run) {
       this.runOf.set(caseItem.id, this.run);
@@ -54,6 +62,7 @@ export class JudgedVerdicts {
       verdict: c.outcome.verdict,
       reason: c.outcome.reason,
       ...(transcript !== undefined ? { transcript } : {}),
+      ...(conversationId !== undefined ? { conversationId } : {}),
     });
   }
 

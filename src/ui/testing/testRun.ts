@@ -11,7 +11,7 @@ import { walkthroughStepDone } from '../walkthrough';
 import { criterionLine, criterionMessage, criterionState } from './judgedMessages';
 import type { JudgedVerdicts } from './judgedVerdicts';
 import type { Prepared } from './localSandbox';
-import { noModelReason } from './modelSettings';
+import { modelSettings, noModelReason } from './modelSettings';
 import type { RunTranscripts } from './runTranscripts';
 import { caseDescription, type TestItemData, toRange } from './testItems';
 
@@ -171,6 +171,7 @@ export async function runConversationTests(opts: {
     }
     // The estimate and its confirmation come before anything is pushed or sent: a declined run does nothing.
     let model: RunModel | undefined;
+    let advisory = (result: CaseResult): CaseResult => result;
     const judgedCases = cases.flatMap((c) =>
       c.caseItem.uri && agentTestsRuntime().isJudged(c.testCase) ? [{ testCase: c.testCase, uri: c.caseItem.uri }] : [],
     );
@@ -183,6 +184,16 @@ export async function runConversationTests(opts: {
           return;
         }
         model = chosen ?? { none: noModelReason() };
+        // The labels beside the files: a criterion its judge agrees with too rarely is advisory in this run.
+        if (opts.judged) {
+          const files = new Map(judgedCases.map((c) => [c.testCase.file, c.uri.fsPath]));
+          const read = await agentTestsRuntime().readRunLabels([...files.values()]);
+          const threshold = modelSettings().agreementThreshold;
+          advisory = (result) => {
+            const file = files.get(result.testCase.file);
+            return file === undefined ? result : agentTestsRuntime().withAdvisory(result, read.get(file), threshold);
+          };
+        }
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         for (const c of cases) report(c.caseItem, 'errored', [new vscode.TestMessage(message)]);
@@ -231,7 +242,8 @@ export async function runConversationTests(opts: {
               : reach(testCase),
           listener: {
             caseStarted: (testCase) => report(byCase.get(testCase)!, 'started'),
-            caseFinished: (result) => {
+            caseFinished: (finished) => {
+              const result = advisory(finished);
               for (const r of result.runs) if (r.conversationId) opts.made?.(r.conversationId);
               reportCase(result, byCase.get(result.testCase)!, report, output, target.environment, opts.judged);
             },
@@ -319,7 +331,8 @@ function reportCase(
       output(`${criterionLine(c)}\n`, caseItem);
       const state = criterionState(c);
       if (state === 'skipped') skippedCriteria.push(c);
-      if (c.outcome.kind === 'judged') judged?.verdicts.add(caseItem, result.testCase, c, transcript);
+      if (c.outcome.kind === 'judged')
+        judged?.verdicts.add(caseItem, result.testCase, c, transcript, run.conversationId);
       if (state === 'passed' || state === 'skipped') continue;
       const m = criterionMessage(c, uri, transcript, prefix);
       if (c.advisory) advisoryMessages.add(m);
