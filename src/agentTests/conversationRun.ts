@@ -202,11 +202,17 @@ export async function runOnce(
     if (mine) turns[i] = { ...turn, criteria: await Promise.all(mine) };
   }
   if (error) transcript.push(`  (${error})`);
-  const status: RunStatus = cancelled ? 'cancelled' : runStatus(turns, error, criteria);
+  // Cancelled while the judge was still asked: the run did not finish, whatever its turns did.
+  const stopped =
+    cancelled ||
+    (signal?.aborted === true &&
+      error === undefined &&
+      criteria.some((c) => c.outcome.kind === 'skipped' && c.outcome.reason === 'cancelled'));
+  const status: RunStatus = stopped ? 'cancelled' : runStatus(turns, error, criteria);
   return {
     attempt,
     passed: status === 'passed',
-    cancelled,
+    cancelled: stopped,
     status,
     turns,
     criteria,

@@ -9,3 +9,4 @@ export { draftExpectations } from './draftExpect';
 export { createModelCalls, priceOf } from './model/modelCalls';
 export { createOpenAiModel } from './model/openaiModel';
 export { readRunLabels, recordLabel, withAdvisory } from './labelsRuntime';
+export { estimateRun } from './model/estimate';

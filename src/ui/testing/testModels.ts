@@ -131,29 +131,16 @@ function workspaceUri(file: string): vscode.Uri {
   return first ? vscode.Uri.joinPath(first.uri, file) : vscode.Uri.file(path.resolve(file));
 }
 
-/** Model calls per criterion judged, and per turn of a simulated caller (its judge of the goal included). */
-const TOKENS_PER_CALL = { input: 600, output: 120 };
-
 /**
- * The estimate before a run: each criterion judged once per run of its case, each simulated turn a caller call and
- * its success criteria judged at the end; tokens at a typical judge call's size; the price from the table.
+ * The estimate before a run, from the model layer (estimate.ts): each case's calls from its shape times its repeats,
+ * the tokens from the prompts as they will be sent, the price from the table.
  */
 function estimateOf(cases: readonly TestCase[], modelId: string, settings: ModelSettings): Estimate {
-  let calls = 0;
-  for (const c of cases) {
-    const criteria =
-      (c.criteria?.length ?? 0) +
-      c.turns.reduce((n, t) => n + (t.expect?.length ?? 0), 0) +
-      (c.scenario ? c.scenario.success.length + c.scenario.maxTurns : 0);
-    calls += criteria * c.repeat;
-  }
-  const inputTokens = calls * TOKENS_PER_CALL.input;
-  const outputTokens = calls * TOKENS_PER_CALL.output;
-  const price = agentTestsRuntime().priceOf(settings.prices, modelId);
+  const e = agentTestsRuntime().estimateRun(cases, { modelId, prices: settings.prices });
   return {
-    calls,
-    inputTokens,
-    outputTokens,
-    ...(price ? { cost: (inputTokens * price.input + outputTokens * price.output) / 1_000_000 } : {}),
+    calls: e.calls,
+    inputTokens: e.inputTokens,
+    outputTokens: e.outputTokens,
+    ...(e.cost !== undefined ? { cost: e.cost } : {}),
   };
 }

@@ -1,17 +1,16 @@
-// The model of the judged runner tests: answers chosen by rules over what was asked, as ModelCalls gives them to
-// the judge and the simulated caller; faults as the model layer throws them.
-import {
-  CassetteMissError,
-  type ModelCallReply,
-  type ModelCalls,
-  ModelCallError,
-  ModelCapError,
-  type ModelMessage,
-  type ModelPurpose,
-  type ModelSpend,
-} from '../../../src/agentTests/model/types';
+// The model of the judged runner tests: the scripted OpenAI-compatible server (a stand-in for a third party's
+// model service), reached through the product's own OpenAI adapter and the run's one door of model calls, with
+// answers chosen by rules over what was asked. Faults are the server's: a 429, a reset connection; a cassette miss
+// is a replay with nothing recorded.
+import { after } from 'node:test';
+import { createModelCalls, type RunModelCalls } from '../../../src/agentTests/model/modelCalls';
+import { createOpenAiModel } from '../../../src/agentTests/model/openaiModel';
+import { JUDGE_SYSTEM } from '../../../src/agentTests/model/judge';
+import type { ModelPurpose } from '../../../src/agentTests/model/types';
+import type { TextFiles } from '../../../src/agentTests/model/textFiles';
+import { type ScriptedModel, systemOf, startScriptedModel } from '../../support/scriptedModel';
 
-export type Fault = 'rate-limited' | 'unreachable' | 'miss';
+export type Fault = 'rate-limited' | 'unreachable';
 /** `text`: everything asked, as one text; `lines`: the highest turn number in it (the conversation so far). */
 export type Rule = (text: string, purpose: ModelPurpose, lines: number) => string | { fault: Fault } | undefined;
 
@@ -20,40 +19,51 @@ export function judged(verdict: 'pass' | 'fail' | 'unsure', reason: string, quot
 }
 export const callerSays = (text: string) => JSON.stringify({ done: false, message: text });
 export const callerDone = (why: 'goal-met' | 'caller-gave-up', reason: string) =>
-  JSON.stringify({ done: true, why: why === 'caller-gave-up' ? 'gave up' : 'goal met', message: reason });
+  JSON.stringify({ done: true, why: why === 'caller-gave-up' ? 'gave-up' : why, message: reason });
 
-export function answers(rules: Rule[], limits: { cap?: number } = {}) {
+const servers: ScriptedModel[] = [];
+after(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+/** Cassettes kept in memory: a replay over them finds nothing recorded. */
+const noCassettes: TextFiles = { read: () => Promise.resolve(undefined), write: () => Promise.resolve() };
+
+/**
+ * A run's model calls answered by `rules`: each request's purpose (the judge or the caller), the conversation's
+ * length and what was asked go to the rules in order, the first answer wins. `replay`: the run is a replay with no
+ * cassette, so every call misses and no model is called.
+ */
+export async function answers(
+  rules: Rule[],
+  limits: { cap?: number; replay?: boolean } = {},
+): Promise<{ calls: RunModelCalls; requests: { purpose: ModelPurpose; conversationLength: number }[] }> {
   const requests: { purpose: ModelPurpose; conversationLength: number }[] = [];
-  let calls = 0;
-  const door: ModelCalls = {
-    modelId: 'test:rules',
-    mode: 'live',
-    call(purpose: ModelPurpose, file: string, messages: readonly ModelMessage[]): Promise<ModelCallReply> {
-      const text = messages.map((m) => m.content).join('\n');
+  const server = await startScriptedModel({
+    answer: (req) => {
+      const purpose: ModelPurpose = systemOf(req) === JUDGE_SYSTEM ? 'judge' : 'caller';
+      const text = req.messages.map((m) => m.content).join('\n');
       const turns = [...text.matchAll(/"turn":\s*(\d+)|\bturn (\d+)\b/gi)].map((m) => Number(m[1] ?? m[2]));
       const lines = turns.length ? Math.max(...turns) : 0;
-      if (limits.cap !== undefined && calls >= limits.cap)
-        return Promise.reject(new ModelCapError(`the cap of ${limits.cap} model calls was reached`));
-      calls++;
       requests.push({ purpose, conversationLength: lines });
       for (const rule of rules) {
         const answer = rule(text, purpose, lines);
         if (answer === undefined) continue;
-        if (typeof answer === 'string')
-          return Promise.resolve({ text: answer, usage: { inputTokens: 10, outputTokens: 5 }, replayed: false });
-        if (answer.fault === 'miss') return Promise.reject(new CassetteMissError(file));
-        return Promise.reject(
-          answer.fault === 'rate-limited'
-            ? new ModelCallError('the endpoint answered 429 Too Many Requests', 'rate-limited')
-            : new ModelCallError('nothing answers at http://127.0.0.1:9/v1', 'unreachable'),
-        );
+        if (typeof answer === 'string') return { text: answer, usage: { input: 10, output: 5 } };
+        if (answer.fault === 'rate-limited') return { fault: 'rate-limited' };
+        if (answer.fault === 'unreachable') return { fault: 'reset' };
+        throw new Error('a miss is a replay with nothing recorded: give answers() { replay: true }');
       }
-      return Promise.reject(new Error(`no rule answers: ${text.slice(0, 200)}`));
+      return undefined;
     },
-    spent(): ModelSpend {
-      return { calls, replayed: 0, inputTokens: calls * 10, outputTokens: calls * 5 };
-    },
-    flush: () => Promise.resolve(),
-  };
-  return { calls: door, requests };
+  });
+  servers.push(server);
+  const model = createOpenAiModel({ baseUrl: server.baseUrl, model: 'rules', rateLimitRetries: 0 });
+  const calls = createModelCalls({
+    model,
+    mode: limits.replay === true ? 'replay' : 'live',
+    ...(limits.cap !== undefined ? { caps: { maxCalls: limits.cap } } : {}),
+    files: noCassettes,
+  });
+  return { calls, requests };
 }

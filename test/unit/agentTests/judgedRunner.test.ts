@@ -59,8 +59,8 @@ const HOURS = `cases:
         expect: [says whether it is open on Sunday]
 `;
 
-async function runWith(text: string, rules: Rule[], over: Partial<RunOptions> = {}) {
-  const model = answers(rules);
+async function runWith(text: string, rules: Rule[], over: Partial<RunOptions> = {}, replay = false) {
+  const model = await answers(rules, { replay });
   const results = await runCases(cases(text), options({ model: { calls: model.calls }, ...over }));
   return { results, model };
 }
@@ -161,7 +161,7 @@ test('a model that fails fails those criteria with what happened and what to do;
     ['unreachable', /base URL is right/],
     ['miss', /re-record needed: .*--cassette record/],
   ] as const) {
-    const { results } = await runWith(HOURS, [() => ({ fault })]);
+    const { results } = await runWith(HOURS, fault === 'miss' ? [] : [() => ({ fault })], {}, fault === 'miss');
     const [r] = results;
     assert.equal(r!.outcome, 'failed', fault);
     assert.match(failureLines(r!).join('\n'), words);
@@ -221,7 +221,7 @@ test('the cap reached: the model is not asked again, every result so far is kept
     )
     .join('\n')}\n`;
   const { results } = await runWith(text, [() => judged('pass', 'ok', [])], { concurrency: 1 });
-  const m = answers([() => judged('pass', 'ok', [])], { cap: 2 });
+  const m = await answers([() => judged('pass', 'ok', [])], { cap: 2 });
   const capped = await runCases(cases(text), options({ model: { calls: m.calls }, concurrency: 1 }));
   assert.deepEqual(
     results.map((r) => r.outcome),
@@ -233,7 +233,7 @@ test('the cap reached: the model is not asked again, every result so far is kept
   );
   assert.match(
     capped[2]!.skipReason!,
-    /the cap of 2 model calls was reached; the run stopped asking the model at t\.yaml › case 3/,
+    /the cap of 2 model calls was reached.*; the run stopped asking the model at t\.yaml › case 3/,
   );
   assert.match(capped[3]!.skipReason!, /stopped asking the model at t\.yaml › case 3/);
   assert.equal(totalSpend(capped).calls, 2);
