@@ -11,7 +11,8 @@ import { replaceChatModels, VscodeLanguageModel } from '../../src/ui/testing/vsc
 import { editorSuite } from '../support/editor/suite';
 import { MODEL_ENDPOINT_KEY } from '../support/secretsScan';
 import { until } from '../support/until';
-import { type ScriptedModel, type ScriptedRequest, startScriptedModel } from '../support/scriptedModel';
+import { JUDGE_SYSTEM } from '../../src/agentTests/model/judge';
+import { type ScriptedModel, type ScriptedRequest, startScriptedModel, systemOf } from '../support/scriptedModel';
 
 /** A model as another extension's provider would hand it to `vscode.lm`, answering `answer(prompt)`. */
 function editorModel(
@@ -480,6 +481,43 @@ suite('Judged conversation tests in the Testing view', function () {
         advisory.messages.some((m) => /Advisory: the judge agreed with 1 labels 0% of the time/.test(m.message)),
         JSON.stringify(advisory.messages),
       );
+    } finally {
+      await server.close();
+    }
+  });
+  test('a simulated caller: the model plays the caller from its scenario until it says its goal is met, the success criterion is judged on the whole conversation, and why it stopped is in the output', async () => {
+    const { ui } = editor;
+    const server = await startScriptedModel({
+      answer: (r) =>
+        systemOf(r) === JUDGE_SYSTEM
+          ? judge({ [HOURS]: () => pass })(r)
+          : JSON.stringify({ done: true, why: 'goal-met', message: 'I have the opening hours now' }),
+    });
+    try {
+      await useEndpoint(server, 'live');
+      ui.setAnswer((s) => (s.modal && /This run calls/.test(s.message) ? 'Run' : undefined));
+      const file = await write(`agent: ag_support
+cases:
+  - name: Caller wants the hours
+    scenario:
+      goal: find out when the stores open
+      persona: a busy parent
+      first_line: What are your opening hours?
+      max_turns: 3
+      success: ${HOURS}
+`);
+      const record = await runLocal([file]);
+      const item = child(file, 'Caller wants the hours');
+      assert.equal(state(record, item).state, 'passed', record.output);
+      // The written first line is said without a call: one caller call (done), one judge call (the success).
+      assert.equal(server.calls(), 2);
+      assert.ok(server.requests.some((r) => systemOf(r) !== JUDGE_SYSTEM && r.text.includes('a busy parent')));
+      assert.match(record.output, /user: What are your opening hours\?/);
+      assert.match(
+        record.output,
+        /the simulated conversation stopped: the goal was judged met \(I have the opening hours now\)/,
+      );
+      assert.match(record.output, /judged ✔ pass/);
     } finally {
       await server.close();
     }

@@ -344,7 +344,11 @@ function reportCase(
     }
     if (stop)
       output(
-        vscode.l10n.t('  the simulated conversation stopped: {0}', run.stopReason ?? stopText(stop)) + '\n',
+        vscode.l10n.t(
+          '  the simulated conversation stopped: {0}{1}',
+          stopText(stop),
+          run.stopReason ? ` (${run.stopReason})` : '',
+        ) + '\n',
         caseItem,
       );
     if (!run.passed && !run.cancelled && run.conversationId) {
