@@ -48,8 +48,9 @@ export async function readRunLabels(testFiles: readonly string[]): Promise<RunLa
 }
 
 /**
- * The result with each criterion whose judge agrees with its labels less often than `threshold` marked advisory:
- * it is still reported, and the promotion gate does not block on it.
+ * The result with each labelled criterion's agreement (how many labels, how often the judge agreed, Cohen's kappa
+ * from 20), and each whose judge agrees with its labels less often than `threshold` marked advisory: it is still
+ * reported, and the promotion gate does not block on it.
  */
 export function withAdvisory(
   result: CaseResult,
@@ -59,15 +60,13 @@ export function withAdvisory(
   if (!labels || labels.size === 0) return result;
   const mark = (c: CriterionResult): CriterionResult => {
     const agreement = criterionAgreement(labels, result.testCase.name, c.text);
-    if (!isAdvisory(agreement, threshold)) return c;
-    return {
-      ...c,
-      advisory: {
-        agreement: agreement.agreement,
-        labels: agreement.labels,
-        ...(agreement.kappa !== undefined ? { kappa: agreement.kappa } : {}),
-      },
+    if (agreement.labels === 0) return c;
+    const said = {
+      agreement: agreement.agreement,
+      labels: agreement.labels,
+      ...(agreement.kappa !== undefined ? { kappa: agreement.kappa } : {}),
     };
+    return { ...c, labelled: said, ...(isAdvisory(agreement, threshold) ? { advisory: said } : {}) };
   };
   return {
     ...result,

@@ -86,11 +86,25 @@ export function criterionLines(r: CaseResult): string[] {
       else {
         const mark = o.verdict === 'pass' ? '✔' : o.verdict === 'fail' ? '✖' : '?';
         const quotes = o.quotes.map((q) => `turn ${q.turn}: "${q.text}"`).join('; ');
-        lines.push(`${prefix}${mark} ${name}: ${o.verdict}: ${o.reason}${quotes ? ` [${quotes}]` : ''}`);
+        lines.push(
+          `${prefix}${mark} ${name}: ${o.verdict}: ${o.reason}${quotes ? ` [${quotes}]` : ''}${labelWords(c)}`,
+        );
       }
     }
   }
   return lines;
+}
+
+/**
+ * What the labels of a criterion say of its judge: ` (advisory: 3 labels, the judge agreed 33%)`; nothing when it has
+ * none (labelsRuntime.ts marks them).
+ */
+function labelWords(c: CriterionResult): string {
+  const l = c.labelled;
+  if (!l) return '';
+  const kappa = l.kappa !== undefined ? `, kappa ${l.kappa.toFixed(2)}` : '';
+  const said = `${l.labels} label${l.labels === 1 ? '' : 's'}, the judge agreed ${Math.round(l.agreement * 100)}%${kappa}`;
+  return ` (${c.advisory ? `advisory: ${said}` : said})`;
 }
 
 /**

@@ -1,6 +1,8 @@
-import type { TestCase } from '../agentTests/format';
+import { resolve } from 'node:path';
+import { isJudged, type TestCase } from '../agentTests/format';
+import { readRunLabels, withAdvisory } from '../agentTests/labelsRuntime';
 import type { CassetteMode } from '../agentTests/model/types';
-import { type CaseTarget, runCases, totalSpend } from '../agentTests/runner';
+import { type CaseResult, type CaseTarget, runCases, totalSpend } from '../agentTests/runner';
 import { parseCommandLine, UsageError } from '../core/commandLine';
 import { Transport } from '../client/transport';
 import { RESPONSES_MODES, type ResponsesMode } from '../localPlatform/responsesMode';
@@ -45,6 +47,9 @@ Judged criteria (expect:, criteria:) and simulated callers (scenario:) need a mo
   --max-model-calls N, --max-model-cost X
                      the cap: the run stops asking the model there and keeps every result so far
   --prices F         a JSON price table that turns tokens into cost
+  --agreement-threshold X
+                     below this share of labels agreeing with its judge (0 to 1, default 0.8), a criterion is
+                     advisory; labels are the files tests/<name>.labels.json the editor writes
 Without a model, judged criteria are skipped with that reason: never passed.
 
 Prints one line per case and "N passed, N failed" last, progress on standard error. With GITHUB_STEP_SUMMARY
@@ -110,6 +115,11 @@ export async function testCommand(args: string[], env: NodeJS.ProcessEnv = proce
       target = profileTargets(profile, environment, transport, env);
     } else throw new UsageError('Give either --local or --profile-file F --environment E.');
     const model = modelOfRun(options.model, env);
+    // The labels beside the test files: each labelled criterion says how often its judge agreed, and one below the
+    // threshold is advisory (reported; a promotion gate does not block on it).
+    const labelled = cases.some(isJudged) ? await readRunLabels(cases.map((c) => resolve(cwd, c.file))) : new Map();
+    const marked = (r: CaseResult): CaseResult =>
+      withAdvisory(r, labelled.get(resolve(cwd, r.testCase.file)), options.agreementThreshold);
     report.started(cases.length);
     const results = await runCases(cases, {
       target,
@@ -117,8 +127,8 @@ export async function testCommand(args: string[], env: NodeJS.ProcessEnv = proce
       concurrency: options.concurrency,
       signal: controller.signal,
       ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
-      listener: { caseFinished: (r) => report.caseFinished(r) },
-    });
+      listener: { caseFinished: (r) => report.caseFinished(marked(r)) },
+    }).then((all) => all.map(marked));
     await model.calls?.flush();
     const spend = model.calls?.spent() ?? totalSpend(results);
     return report.finish(results, performance.now() - started, spend).ok ? 0 : 1;
@@ -152,6 +162,7 @@ function parseOptions(args: string[]) {
       'max-model-calls': { type: 'string' },
       'max-model-cost': { type: 'string' },
       prices: { type: 'string' },
+      'agreement-threshold': { type: 'string', default: '0.8' },
       repeat: { type: 'string' },
       concurrency: { type: 'string', default: '4' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -175,6 +186,11 @@ function parseOptions(args: string[]) {
       throw new UsageError('Give both --model-base-url and --model (the endpoint and the model name at it).');
     if (!CASSETTE_MODES.includes(values.cassette as CassetteMode))
       throw new UsageError(`--cassette must be one of ${CASSETTE_MODES.join(', ')}, got "${values.cassette}"`);
+    const threshold = Number(values['agreement-threshold']);
+    if (!(threshold >= 0 && threshold <= 1))
+      throw new UsageError(
+        `--agreement-threshold must be a number from 0 to 1, got "${values['agreement-threshold']}"`,
+      );
     const cost = values['max-model-cost'];
     if (cost !== undefined && !(Number(cost) >= 0))
       throw new UsageError(`--max-model-cost must be a number of 0 or more, got "${cost}"`);
@@ -193,6 +209,7 @@ function parseOptions(args: string[]) {
     passWithNoTests: values['pass-with-no-tests'],
     repeat: whole('repeat', values.repeat),
     concurrency: whole('concurrency', values.concurrency) ?? 4,
+    agreementThreshold: Number(values['agreement-threshold']),
     model: {
       ...(values['model-base-url'] !== undefined ? { baseUrl: values['model-base-url'] } : {}),
       ...(values.model !== undefined ? { name: values.model } : {}),

@@ -477,6 +477,8 @@ suite('Judged conversation tests in the Testing view', function () {
       const advisory = state(second, hours);
       assert.equal(advisory.state, 'failed', 'an advisory criterion is still reported');
       assert.equal(advisory.advisoryOnly, true, 'failed by the advisory criterion only');
+      // The run's output says, per labelled criterion, how many labels it has and how often the judge agreed.
+      assert.match(second.output, /judged ✖ fail \(turn 1\) \[advisory\] \[1 label, judge agreed 0%\]/);
       assert.ok(
         advisory.messages.some((m) => /Advisory: the judge agreed with 1 labels 0% of the time/.test(m.message)),
         JSON.stringify(advisory.messages),

@@ -83,6 +83,8 @@ export interface CriterionResult {
   readonly outcome: CriterionOutcome;
   /** Whether this criterion is advisory: its judge agrees too rarely with the labels (labels.ts). */
   readonly advisory?: { readonly agreement: number; readonly labels: number; readonly kappa?: number };
+  /** What a person's labels of this criterion's verdicts say of its judge, when it has labels. */
+  readonly labelled?: { readonly agreement: number; readonly labels: number; readonly kappa?: number };
 }
 
 /** What a run spent on models. */

@@ -13,10 +13,13 @@ const VERDICT_MARK = { pass: '✔', fail: '✖', unsure: '?' } as const;
 export function criterionLine(c: CriterionResult): string {
   const where = c.scope === 'turn' && c.turnIndex !== undefined ? ` (turn ${c.turnIndex + 1})` : '';
   const advisory = c.advisory ? ` [advisory]` : '';
+  const labelled = c.labelled
+    ? ` [${c.labelled.labels} label${c.labelled.labels === 1 ? '' : 's'}, judge agreed ${Math.round(c.labelled.agreement * 100)}%${c.labelled.kappa !== undefined ? `, kappa ${c.labelled.kappa.toFixed(2)}` : ''}]`
+    : '';
   const o = c.outcome;
   switch (o.kind) {
     case 'judged':
-      return `  judged ${VERDICT_MARK[o.verdict]} ${o.verdict}${where}${advisory}: "${c.text}": ${o.reason}`;
+      return `  judged ${VERDICT_MARK[o.verdict]} ${o.verdict}${where}${advisory}${labelled}: "${c.text}": ${o.reason}`;
     case 'error':
       return `  judge error${where}: "${c.text}": ${o.message}`;
     case 'skipped':

@@ -7,6 +7,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { addLabel } from '../../../src/agentTests/model/labels';
+import { nodeTextFiles } from '../../../src/agentTests/model/textFiles';
 import { startScriptedModel } from '../../support/scriptedModel';
 
 const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
@@ -84,6 +86,24 @@ test('recorded against the model server, then replayed with the server stopped: 
   for (const text of [recorded.stdout, recorded.stderr, replayed.stdout, readFileSync(junit, 'utf8'), ...written])
     assert.ok(!text.includes(KEY));
   assert.ok(written.length > 1, 'a cassette is written beside the test file');
+
+  // A person said the judge was wrong on "offers a discount" (as the editor's The Judge Was Wrong writes it): the
+  // next run says so of that criterion, advisory below the agreement threshold, and leaves the others unmarked.
+  await addLabel(nodeTextFiles, file, {
+    caseName: 'Polite',
+    criterion: 'offers a discount',
+    verdict: 'fail',
+    label: 'wrong',
+    conversationId: 'conv_1',
+  });
+  const labelled = await cli(['test', file, ...flags], env);
+  assert.match(
+    labelled.stdout,
+    /✖ criterion "offers a discount" \(line 9\): fail: no discount is offered \(advisory: 1 label, the judge agreed 0%\)/,
+  );
+  assert.doesNotMatch(labelled.stdout, /"gives the opening hours".*label/);
+  const lenient = await cli(['test', file, ...flags, '--agreement-threshold', '0'], env);
+  assert.match(lenient.stdout, /fail: no discount is offered \(1 label, the judge agreed 0%\)/);
 });
 
 test('with no model flags, judged criteria are skipped with how to set a model, and nothing judged passes', async () => {
