@@ -125,6 +125,15 @@ export const View = {
 
 export type ViewId = (typeof View)[keyof typeof View];
 
+/** The Testing view's controller of conversation tests (`controllerId` in `when` clauses reads it). */
+export const TEST_CONTROLLER = 'agentWorkbench.conversationTests';
+
+/** The context values of Testing view messages (`testMessage` in `when` clauses reads them). */
+export const TestMessageValue = {
+  /** A judged verdict: its menu labels the verdict right or wrong. */
+  judged: 'agentWorkbench.judged',
+} as const;
+
 /** The view types of webview panels (`activeWebviewPanelId` in `when` clauses reads them). */
 export const PanelType = {
   chat: 'agentWorkbench.chat',

@@ -9,7 +9,7 @@ import { agentTestsRuntime } from '../agentTestsRuntime';
 import { agentRef, localProfileReaching, reachesOther } from '../connection/agentReach';
 import type { Connection } from '../connection/connection';
 import type { FolderSync } from '../connection/folderSync';
-import { Command } from '../ids';
+import { Command, TEST_CONTROLLER } from '../ids';
 import { TESTS_SECTION, testFilesInclude } from '../testSettings';
 import type { TestRunConversations } from '../model/testRunConversations';
 import type { ProfileModels } from '../model/profileModels';
@@ -31,11 +31,9 @@ import { writeLabel } from './labelWriter';
  */
 export class ConversationTests extends Disposable {
   readonly controller = this.register(
-    vscode.tests.createTestController('agentWorkbench.conversationTests', vscode.l10n.t('Conversation tests')),
+    vscode.tests.createTestController(TEST_CONTROLLER, vscode.l10n.t('Conversation tests')),
   );
-  private readonly diagnostics = this.register(
-    vscode.languages.createDiagnosticCollection('agentWorkbench.conversationTests'),
-  );
+  private readonly diagnostics = this.register(vscode.languages.createDiagnosticCollection(TEST_CONTROLLER));
   private readonly data = new WeakMap<vscode.TestItem, TestItemData>();
   private readonly watcher = this.register(new MutableDisposable<vscode.Disposable>());
   private readonly profiles = this.register(new MutableDisposable<DisposableStore>());

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { CriterionResult } from '../../agentTests/model/types';
-import { Command } from '../ids';
+import { Command, TestMessageValue } from '../ids';
 import { quoteLink } from './runTranscripts';
 import { toRange } from './testItems';
 
 /** The context value of a judged verdict's message: its menu labels the verdict right or wrong. */
-export const JUDGED_MESSAGE = 'agentWorkbench.judged';
+export const JUDGED_MESSAGE = TestMessageValue.judged;
 
 const VERDICT_MARK = { pass: '✔', fail: '✖', unsure: '?' } as const;
 

@@ -12,6 +12,8 @@ import {
   PanelType,
   producedContextValues,
   RULE_STATES,
+  TEST_CONTROLLER,
+  TestMessageValue,
   View,
   type ViewId,
   WITHOUT_MENU,
@@ -75,8 +77,18 @@ test('the context keys of when clauses are the named ones, and each named key is
     ...viewsWelcome.map((w) => w.when),
   ].filter((w): w is string => Boolean(w));
   const views = new Set<string>([...Object.values(View), ...Object.values(PanelType)]);
+  // What `controllerId ==` and `testMessage ==` compare with are the Testing view's own names, not context keys.
+  const compared = (key: string) =>
+    clauses.flatMap((w) =>
+      [...w.matchAll(new RegExp(`${key}\\s*==\\s*(agentWorkbench\\.[\\w.]+)`, 'g'))].map((m) => m[1]),
+    );
+  assert.deepEqual([...new Set(compared('controllerId'))], [TEST_CONTROLLER]);
+  assert.deepEqual([...new Set(compared('testMessage'))].sort(), Object.values(TestMessageValue).sort());
+  const values = new Set<string>([TEST_CONTROLLER, ...Object.values(TestMessageValue)]);
   const read = new Set(
-    clauses.flatMap((w) => [...w.matchAll(/agentWorkbench\.[\w.]+/g)].map((m) => m[0])).filter((k) => !views.has(k)),
+    clauses
+      .flatMap((w) => [...w.matchAll(/agentWorkbench\.[\w.]+/g)].map((m) => m[0]))
+      .filter((k) => !views.has(k) && !values.has(k)),
   );
   assert.deepEqual([...read].sort(), Object.values(ContextKey).sort());
 });
