@@ -1,28 +1,17 @@
 // `node dist/cli.js test` with judged criteria: recorded against the scripted model server, then replayed from the
 // cassettes with the server stopped: the same results, and no model called.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { addLabel } from '../../../src/agentTests/model/labels';
 import { nodeTextFiles } from '../../../src/agentTests/model/textFiles';
+import { runCli } from '../../support/commandLine';
 import { startScriptedModel } from '../../support/scriptedModel';
 
-const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
 const KEY = 'sk-scripted-key-that-must-not-leak';
-
-async function cli(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [...CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv) => runCli(args, { env });
 
 const FILE = `agent: ag_support
 cases:
