@@ -19,6 +19,7 @@ import { scriptedPrompts } from '../support/editor/prompts';
 import { until } from '../support/until';
 import { DEFAULT_FILTERS } from '../../src/protocol/transcripts';
 import { openList, settled } from '../support/editor/transcriptPanels';
+import { makeWatchedFolder } from '../support/editor/watchedFolder';
 
 const SUPPORT = `agent: ag_support
 cases:
@@ -401,6 +402,8 @@ cases:
     /** Writes a file without opening it and lists it as the Testing view's Refresh does. */
     const listed = async (text: string) => {
       const uri = vscode.Uri.joinPath(root, `agent${++n}`, 'tests', 'cases.yaml');
+      // Its folder made where the file watcher sees it: the test reads a change on disk from the watcher.
+      await makeWatchedFolder(vscode.Uri.joinPath(uri, '..'));
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
       await tests.controller.refreshHandler?.(token);
       return until(`the item of ${uri.fsPath}`, () => tests.controller.items.get(uri.toString()));
