@@ -1,10 +1,17 @@
 import * as vscode from 'vscode';
 import type { AgentManifest } from '../../workspace/agentManifest';
-import type { FileConflict, OtherPlatformDataError, PullReport, PushReport } from '../../workspace/mirror';
+import type {
+  FileConflict,
+  OtherPlatformDataError,
+  PullReport,
+  PushReport,
+  UnreadableRemoteError,
+} from '../../workspace/mirror';
 import type { PushAction } from '../../workspace/pushPlan';
 import type { MirrorClient } from '../../workspace/remote';
 import type { FileStatus } from '../../workspace/status';
 import { requireClients, UserFacingError, withProgress } from '../common/commandSupport';
+import { firstSentence } from '../common/failure';
 import { prompts } from '../common/prompts';
 import type { ProfileModels } from '../model/profileModels';
 import { workspaceRuntime } from '../workspaceRuntime';
@@ -148,6 +155,24 @@ export class FolderSync {
   }
 
   /**
+   * A push from any door. Where the platform does not let the branch be read, a push cannot tell whether anything
+   * changed there since the check out: it goes ahead only when the person chooses to overwrite (asked here, the same
+   * question from Source Control, the Testing view and a continuous run). Undefined when they did not.
+   */
+  async pushAsked(
+    f: SyncedFolder,
+    opts: PushOptions & { waitForOffer?: boolean } = {},
+  ): Promise<PushReport | undefined> {
+    try {
+      return await this.push(f, opts);
+    } catch (err) {
+      if (!(err instanceof workspaceRuntime().UnreadableRemoteError)) throw err;
+      if (!(await confirmOverwrite(f.folder.manifest.name, f.folder.manifest.branch.name, err))) return undefined;
+      return this.push(f, { ...opts, overwrite: true });
+    }
+  }
+
+  /**
    * Before a push, from any door: the folder's checks run, and when errors remain the person chooses to push anyway
    * or not. The errors the push will carry ("file:line rule"; empty when none), or undefined: nothing is to be pushed.
    */
@@ -235,4 +260,24 @@ export class FolderSync {
             ),
     );
   }
+}
+
+/**
+ * Where the platform does not let the branch be read, a push cannot tell whether anything changed there since
+ * the check out: it goes ahead only when the person chooses to overwrite.
+ */
+async function confirmOverwrite(agentName: string, branchName: string, err: UnreadableRemoteError): Promise<boolean> {
+  const overwrite = vscode.l10n.t('Overwrite');
+  const answer = await prompts.ask(
+    vscode.l10n.t('Overwrite {0} ({1}) on the platform with your files?', agentName, branchName),
+    {
+      detail: vscode.l10n.t(
+        'This platform does not let the branch be read ({0}), so conflict detection is unavailable here: a change made in the studio since the check out would be overwritten. The push sets the behavior from behavior.md, adds new files in knowledge/ as topics, and sets the variables of realtime/<config>.json.',
+        firstSentence(err.cause instanceof Error ? err.cause.message : String(err.cause)),
+      ),
+      severity: 'warning',
+    },
+    overwrite,
+  );
+  return answer === overwrite;
 }

@@ -1,9 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { PullReport, PushReport, UnreadableRemoteError } from '../../workspace/mirror';
+import type { PullReport, PushReport } from '../../workspace/mirror';
 import type { PushAction } from '../../workspace/pushPlan';
-import { workspaceRuntime } from '../workspaceRuntime';
-import { firstSentence } from '../common/failure';
 import { runCommand, UserFacingError } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
 import type { Connection } from '../connection/connection';
@@ -174,17 +172,11 @@ export function registerSyncCommands(
       if (done) progress.done.push(a);
       else progress.at = a;
     };
-    const pushOnce = (overwrite: boolean): Promise<PushReport | undefined> =>
-      sync.push(c, {
+    const report = await sync
+      .pushAsked(c, {
         progress: vscode.l10n.t('Pushing {0} ({1})…', name, branch.name),
-        overwrite,
         onAction,
         waitForOffer: true,
-      });
-    const report = await pushOnce(false)
-      .catch(async (err: unknown) => {
-        if (!(err instanceof workspaceRuntime().UnreadableRemoteError)) throw err;
-        return (await confirmOverwrite(name, branch.name, err)) ? pushOnce(true) : undefined;
       })
       .catch((err: unknown) => {
         const at = progress.at;
@@ -265,26 +257,6 @@ export function registerSyncCommands(
         if (choice === again) void vscode.commands.executeCommand(Command.push, folder);
       });
     return { sent: [...sent], refused: [], stoppedAt: failed.path };
-  }
-
-  /**
-   * Where the platform does not let the branch be read, a push cannot tell whether anything changed there since
-   * the check out: it goes ahead only when the person chooses to overwrite.
-   */
-  async function confirmOverwrite(agentName: string, branchName: string, err: UnreadableRemoteError): Promise<boolean> {
-    const overwrite = vscode.l10n.t('Overwrite');
-    const answer = await prompts.ask(
-      vscode.l10n.t('Overwrite {0} ({1}) on the platform with your files?', agentName, branchName),
-      {
-        detail: vscode.l10n.t(
-          'This platform does not let the branch be read ({0}), so conflict detection is unavailable here: a change made in the studio since the check out would be overwritten. The push sets the behavior from behavior.md, adds new files in knowledge/ as topics, and sets the variables of realtime/<config>.json.',
-          firstSentence(err.cause instanceof Error ? err.cause.message : String(err.cause)),
-        ),
-        severity: 'warning',
-      },
-      overwrite,
-    );
-    return answer === overwrite;
   }
 
   /** Deleting topics and changing real-time configs are asked about before anything is sent. */

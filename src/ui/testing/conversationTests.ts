@@ -13,7 +13,8 @@ import { Command, TEST_CONTROLLER } from '../ids';
 import { TESTS_SECTION, testFilesInclude } from '../testSettings';
 import type { TestRunConversations } from '../model/testRunConversations';
 import type { ProfileModels } from '../model/profileModels';
-import { pushAndPublishFirst } from './localSandbox';
+import { followSaves } from './continuousRun';
+import { behind, pushAndPublish, pushAndPublishFirst } from './localSandbox';
 import { fillFileItem, type TestItemData, toRange } from './testItems';
 import { type JudgedSupport, type RunRecord, type RunTarget, runConversationTests } from './testRun';
 import { JudgedVerdicts, registerLabelCommands } from './judgedVerdicts';
@@ -114,18 +115,7 @@ export class ConversationTests extends Disposable {
   discover(): Promise<void> {
     this.discovered ??= (async () => {
       const include = this.include;
-      const watcher = vscode.workspace.createFileSystemWatcher(include);
-      const store = new DisposableStore();
-      store.add(watcher);
-      store.add(watcher.onDidCreate((uri) => void this.fileItem(uri)));
-      // A file changed on disk is read again if it was read; one not read yet waits for the Testing view to ask.
-      store.add(
-        watcher.onDidChange((uri) => {
-          if (this.isRead(this.fileItem(uri))) void this.readFile(uri);
-        }),
-      );
-      store.add(watcher.onDidDelete((uri) => this.forget(uri)));
-      this.watcher.value = store;
+      this.watch(include);
       const uris = await vscode.workspace.findFiles(include, '**/node_modules/**');
       const seen = new Set(uris.map((u) => u.toString()));
       const gone: vscode.Uri[] = [];
@@ -141,6 +131,31 @@ export class ConversationTests extends Disposable {
       );
     })();
     return this.discovered;
+  }
+
+  /** The pattern the watcher was made for: a refresh lists the files again and keeps the watcher it has. */
+  private watching: string | undefined;
+
+  /**
+   * Watches the test files for this pattern, once: a watcher made anew on every refresh would miss what changes
+   * while it starts.
+   */
+  private watch(include: string): void {
+    if (this.watching === include) return;
+    this.watching = include;
+    const watcher = vscode.workspace.createFileSystemWatcher(include);
+    const store = new DisposableStore();
+    store.add(watcher);
+    // A file changed on disk is read again if it was read; one not read yet waits for the Testing view to ask. A
+    // file written anew (a save through a temporary file, a checkout, a change close behind its creation) may come
+    // as a creation: it is read again too when its item was read.
+    const changed = (uri: vscode.Uri) => {
+      if (this.isRead(this.fileItem(uri))) void this.readFile(uri);
+    };
+    store.add(watcher.onDidCreate(changed));
+    store.add(watcher.onDidChange(changed));
+    store.add(watcher.onDidDelete((uri) => this.forget(uri)));
+    this.watcher.value = store;
   }
 
   /** The item of a test file, made unread (its children resolved when the Testing view asks) if it is new. */
@@ -243,16 +258,21 @@ export class ConversationTests extends Disposable {
       store.dispose();
       return;
     }
-    this.runProfiles = targets.map((target, i) =>
-      store.add(
+    this.runProfiles = targets.map((target, i) => {
+      const profile = store.add(
         this.controller.createRunProfile(
           target.label,
           vscode.TestRunProfileKind.Run,
-          (request, token) => this.run(request, token, target),
+          (request, token) =>
+            request.continuous ? this.follow(request, token, target) : this.run(request, token, target),
           i === byDefault,
         ),
-      ),
-    );
+      );
+      // The local platform's runs follow saves: push, publish to its sandbox, run again (continuousRun.ts). A real
+      // environment's would make real conversations on every save, so its runs are started by the person.
+      profile.supportsContinuousRun = !target.real && target.prepare !== undefined;
+      return profile;
+    });
     this.profiles.value = store;
   }
 
@@ -380,6 +400,58 @@ export class ConversationTests extends Disposable {
       });
     });
     return record.done;
+  }
+
+  /**
+   * A continuous run: while it is on, each save in a checked-out agent folder pushes and publishes it (asked once), then
+   * runs again the watched cases of that agent (the items the person turned it on for, or every case); each cycle is a
+   * run of its own, so its results replace the last ones.
+   */
+  private follow(request: vscode.TestRunRequest, token: vscode.CancellationToken, target: RunTarget): Promise<void> {
+    const { sync, models } = this;
+    if (!sync || !models) return this.run(request, token, target);
+    const { prepare: _asked, ...plain } = target;
+    const excluded = new Set(request.exclude ?? []);
+    return followSaves(
+      {
+        folderOf: async (uri) => {
+          const folder = await sync.folderAt(uri).catch(() => undefined);
+          return folder ? { root: folder.folder.root, manifest: folder.folder.manifest } : undefined;
+        },
+        isTestFile: (doc) => this.matches(doc),
+        casesOf: async (agentIds, testFiles) => {
+          await this.discover();
+          for (const uri of testFiles) await this.readFile(uri);
+          const roots = request.include ?? this.fileItems();
+          await this.readUnread(roots);
+          const saved = new Set(testFiles.map((u) => u.toString()));
+          const found = new Map<string, vscode.TestItem>();
+          const add = (item: vscode.TestItem) => {
+            const d = this.data.get(item);
+            if (d?.kind !== 'case' || excluded.has(item)) return;
+            const agent = d.testCase.agent;
+            if ((agent !== undefined && agentIds.has(agent)) || (item.uri && saved.has(item.uri.toString())))
+              found.set(item.id, item);
+          };
+          for (const root of roots) {
+            if (excluded.has(root)) continue;
+            const d = this.data.get(root);
+            if (d?.kind === 'file') root.children.forEach(add);
+            else if (d?.kind === 'case') add(root);
+            else if (d?.kind === 'turn' && root.parent) add(root.parent);
+          }
+          return [...found.values()];
+        },
+        behind: (folders) => behind(folders, models, sync),
+        pushAndPublish: (folders, output) => pushAndPublish(folders, this.connection, models, sync, output),
+        run: (items, cycleToken, prepare) =>
+          this.run(new vscode.TestRunRequest(items, undefined, request.profile), cycleToken, {
+            ...plain,
+            prepare: (_files, output) => prepare(output),
+          }),
+      },
+      token,
+    );
   }
 
   private fileItems(): vscode.TestItem[] {

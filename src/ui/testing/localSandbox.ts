@@ -10,7 +10,8 @@ import type { FolderSync } from '../connection/folderSync';
 import type { ProfileModels } from '../model/profileModels';
 import type { PushReport } from '../../workspace/mirror';
 
-interface Folder {
+/** A checked-out agent folder of the Local profile. */
+export interface LocalFolder {
   readonly root: string;
   readonly manifest: AgentManifest;
 }
@@ -44,23 +45,39 @@ export async function pushAndPublishFirst(
   }
   const folders = await behind(all, models, sync);
   if (folders.length === 0) return { go: true };
-  const push = vscode.l10n.t('Push and Publish');
-  const asIs = vscode.l10n.t('Run As Is');
-  const answer = await prompts.ask(
+  const answer = await askPushAndPublish(
     vscode.l10n.t(
       'Push {0} and publish to the local sandbox before the run?',
       folders.map((f) => f.manifest.name).join(', '),
     ),
-    {
-      detail: vscode.l10n.t(
-        "The cases then test what the files say now: each folder's edits are pushed to its branch, and main is published to sandbox, which the local platform's Chat API serves.",
-      ),
-    },
-    push,
-    asIs,
+    vscode.l10n.t(
+      "The cases then test what the files say now: each folder's edits are pushed to its branch, and main is published to sandbox, which the local platform's Chat API serves.",
+    ),
   );
   if (answer === undefined) return { go: false };
-  if (answer === asIs) return { go: true };
+  if (answer === 'asIs') return { go: true };
+  return pushAndPublish(folders, connection, models, sync, output);
+}
+
+/** Asks whether to push and publish first: `push`, `asIs` (run what the sandbox serves), or undefined (dismissed). */
+export async function askPushAndPublish(question: string, detail: string): Promise<'push' | 'asIs' | undefined> {
+  const push = vscode.l10n.t('Push and Publish');
+  const asIs = vscode.l10n.t('Run As Is');
+  const answer = await prompts.ask(question, { detail }, push, asIs);
+  return answer === push ? 'push' : answer === asIs ? 'asIs' : undefined;
+}
+
+/**
+ * Pushes each folder (its edits, to its branch, through its Source Control queue) and publishes main to the local
+ * sandbox, without asking: the question was asked already (before a run, or once for a continuous run).
+ */
+export async function pushAndPublish(
+  folders: readonly LocalFolder[],
+  connection: Connection,
+  models: ProfileModels<object>,
+  sync: FolderSync,
+  output: (text: string) => void,
+): Promise<Prepared> {
   if (requireClients(connection).profile.id !== LOCAL_PROFILE_ID)
     return {
       go: false,
@@ -70,12 +87,17 @@ export async function pushAndPublishFirst(
     // Pushed as Push in Source Control pushes: the folder's queue, the same questions, its view and the model told.
     const folder = await sync.folderAt(root);
     if (!(await sync.errorsToCarry(folder))) return { go: false, error: sync.notPushedForErrors(folder) };
-    let report: PushReport;
+    let report: PushReport | undefined;
     try {
-      report = await sync.push(folder);
+      report = await sync.pushAsked(folder);
     } catch (err) {
       return { go: false, error: notPushed(manifest.name, err instanceof Error ? err.message : String(err)) };
     }
+    if (!report)
+      return {
+        go: false,
+        error: notPushed(manifest.name, vscode.l10n.t('overwriting the branch on the platform was not chosen.')),
+      };
     if (report.refused.length > 0)
       return {
         go: false,
@@ -116,9 +138,13 @@ function notPushed(agentName: string, why: string): string {
  * The folders a push and publish would change: edits to push, or (on main) a sandbox that serves nothing yet or a
  * version older than main. A folder whose state cannot be read counts as behind, so the question is still asked.
  */
-async function behind(folders: readonly Folder[], models: ProfileModels<object>, sync: FolderSync): Promise<Folder[]> {
+export async function behind(
+  folders: readonly LocalFolder[],
+  models: ProfileModels<object>,
+  sync: FolderSync,
+): Promise<LocalFolder[]> {
   const agents = requireModel(models).agents;
-  const out: Folder[] = [];
+  const out: LocalFolder[] = [];
   for (const folder of folders) {
     const { root, manifest } = folder;
     const edited = await sync
@@ -140,8 +166,8 @@ async function behind(folders: readonly Folder[], models: ProfileModels<object>,
 }
 
 /** The checked-out agent folders (the Local profile's) holding the test files in their tests/, each once. */
-function foldersOf(testFiles: readonly vscode.Uri[]): Folder[] {
-  const seen = new Map<string, Folder>();
+export function foldersOf(testFiles: readonly vscode.Uri[]): LocalFolder[] {
+  const seen = new Map<string, LocalFolder>();
   for (const uri of testFiles) {
     const root = path.dirname(path.dirname(uri.fsPath));
     if (seen.has(root)) continue;
