@@ -43,7 +43,7 @@ function nodeTestSummary(output) {
 
 /** The integration suites that run in the spec-only mode too (suite titles). */
 const SPEC_ONLY_FLOWS =
-  '^(Alerts view against a platform with only the spec endpoints|Answers the extension cannot fully read|Concurrency chart|Connection profiles|Language model tools against a platform with only the spec endpoints|Runtime tools|Transcript viewer) ';
+  '^(Alerts view against a platform with only the spec endpoints|Answers the extension cannot fully read|Concurrency chart|Connection profiles|Conversation tests that follow saves|Language model tools against a platform with only the spec endpoints|Runtime tools|Transcript viewer) ';
 
 /**
  * The integration suites that run in the spec-minimal mode too (suite titles): those whose views and tools show what
@@ -79,42 +79,69 @@ const PARTS = [
   },
   // Every rule of the spec is checked by a test whose title names its id (one test; fails without the rules file).
   { name: 'rules', cmd: node, args: ['scripts/ruleCoverage.mjs'], count: (_o, code) => single(code) },
-  { name: 'integration', cmd: node, args: ['test/host/runIntegration.mjs'], count: (o) => lastSummary(o) },
-  // The suites that read the platform's answers again, against a local platform that answers only the fields the
-  // spec shows, beside the main flows against one that has only the spec's endpoints and event names (what a person
-  // can still reach there: docs/api-assumptions.md, "Spec-only mode"; suites that need an assumed endpoint are left
-  // out by the selection), then the panels with webviews served from sites of their own, as desktop VS Code and
-  // vscode.dev serve them (code-server serves them from the workbench's origin): their sockets and security policy
-  // across origins. All three use the build the integration part made.
+  // The bundles the editor parts load, made once: those parts then run with --no-build, side by side.
   {
-    name: 'integration (spec-minimal)',
+    name: 'build',
     cmd: node,
-    args: ['test/host/runIntegration.mjs', '--no-build', '--responses', 'minimal', '--grep', MINIMAL_FLOWS],
-    count: (o) => lastSummary(o),
+    args: ['esbuild.mjs', '--tests'],
+    count: (_o, code) => single(code),
   },
-  {
-    name: 'integration (spec-only)',
-    cmd: node,
-    args: ['test/host/runIntegration.mjs', '--no-build', '--responses', 'spec-only', '--grep', SPEC_ONLY_FLOWS],
-    count: (o) => lastSummary(o),
-  },
-  {
-    name: 'integration (webviews on their own site)',
-    cmd: node,
-    args: [
-      'test/host/runIntegration.mjs',
-      '--no-build',
-      '--webview-site',
-      'own',
-      '--grep',
-      // The tests about the pages themselves: their sockets, paint reports, a page discarded and drawn again, a
-      // page beside the list. The rest of the two suites drive the panels through the extension, which no origin
-      // changes; they run in the integration part.
-      "^(Chat playground (messaging, streamed: the webview|streamed pieces reach the page|the page's socket carries|a hidden panel shows its whole conversation)|Transcript viewer (the list reads the demo week|a row opens beside the list|after a reload, the list comes back))",
+  // The editor parts, in two lines at once: the integration suites (in the extension host) one after another, and the
+  // end-to-end suites (the workbench in Chromium). Each mostly waits on an editor, so together they take little longer
+  // than the longer of the two alone. The suites that build, package or start the project do it in a copy of it, so
+  // nothing rewrites dist/ under the other line (test/support/stagedRepository.mjs). The second line's output is
+  // printed whole once it ends, so each part's report reads in one piece.
+  [
+    [
+      {
+        name: 'integration',
+        cmd: node,
+        args: ['test/host/runIntegration.mjs', '--no-build'],
+        count: (o) => lastSummary(o),
+      },
+      // The suites that read the platform's answers again, against a local platform that answers only the fields the
+      // spec shows, beside the main flows against one that has only the spec's endpoints and event names (what a person
+      // can still reach there: docs/api-assumptions.md, "Spec-only mode"; suites that need an assumed endpoint are left
+      // out by the selection), then the panels with webviews served from sites of their own, as desktop VS Code and
+      // vscode.dev serve them (code-server serves them from the workbench's origin): their sockets and security policy
+      // across origins. All of them use the build the build part made.
+      {
+        name: 'integration (spec-minimal)',
+        cmd: node,
+        args: ['test/host/runIntegration.mjs', '--no-build', '--responses', 'minimal', '--grep', MINIMAL_FLOWS],
+        count: (o) => lastSummary(o),
+      },
+      {
+        name: 'integration (spec-only)',
+        cmd: node,
+        args: ['test/host/runIntegration.mjs', '--no-build', '--responses', 'spec-only', '--grep', SPEC_ONLY_FLOWS],
+        count: (o) => lastSummary(o),
+      },
+      {
+        name: 'integration (webviews on their own site)',
+        cmd: node,
+        args: [
+          'test/host/runIntegration.mjs',
+          '--no-build',
+          '--webview-site',
+          'own',
+          '--grep',
+          // The tests about the pages themselves: their sockets, paint reports, a page discarded and drawn again, a
+          // page beside the list. The rest of the two suites drive the panels through the extension, which no origin
+          // changes; they run in the integration part.
+          "^(Chat playground (messaging, streamed: the webview|streamed pieces reach the page|the page's socket carries|a hidden panel shows its whole conversation)|Transcript viewer (the list reads the demo week|a row opens beside the list|after a reload, the list comes back))",
+        ],
+        count: (o) => lastSummary(o),
+      },
     ],
-    count: (o) => lastSummary(o),
-  },
-  { name: 'e2e', cmd: node, args: ['test/host/runE2e.mjs'], count: (o) => lastSummary(o) },
+    {
+      name: 'e2e',
+      cmd: node,
+      args: ['test/host/runE2e.mjs', '--no-build'],
+      count: (o) => lastSummary(o),
+      buffered: true,
+    },
+  ],
 ];
 
 /**
@@ -131,7 +158,8 @@ function failureReport(output) {
 function runPart(part) {
   return new Promise((resolvePart) => {
     const started = Date.now();
-    console.log(`\n━━ ${part.name}: ${[part.cmd === node ? 'node' : part.cmd, ...part.args].join(' ')}`);
+    const command = [part.cmd === node ? 'node' : part.cmd, ...part.args].join(' ');
+    console.log(`\n━━ ${part.name}: ${command}${part.buffered ? ' (its output follows once it ends)' : ''}`);
     const child = spawn(part.cmd, part.args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
@@ -148,10 +176,13 @@ function runPart(part) {
         pending = lines.pop() ?? '';
         // A part's own total is shown with its name, so the run's last line stays the only bare total.
         for (const line of lines)
-          target.write(`${summaryLine.test(line.trim()) ? `${part.name}: ${line.trim()}` : line}\n`);
+          write(target, `${summaryLine.test(line.trim()) ? `${part.name}: ${line.trim()}` : line}\n`);
       });
-      stream.on('end', () => pending && target.write(`${pending}\n`));
+      stream.on('end', () => pending && write(target, `${pending}\n`));
     };
+    // A part that runs beside another keeps its lines until it ends, then prints them in one piece.
+    const held = [];
+    const write = (target, text) => (part.buffered ? held.push(text) : target.write(text));
     forward(child.stdout, process.stdout);
     forward(child.stderr, process.stderr);
     let timedOut = false;
@@ -165,6 +196,7 @@ function runPart(part) {
     }, PART_LIMIT_MS);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      if (held.length) process.stdout.write(`\n━━ ${part.name}: its output\n${held.join('')}`);
       const exit = code ?? (signal ? 1 : 0);
       let counted = part.count(output, exit);
       let note = '';
@@ -184,8 +216,15 @@ function runPart(part) {
 
 const startedAll = Date.now();
 const results = [];
-// A step is a part, or parts run at once.
-for (const step of PARTS) results.push(...(await Promise.all([step].flat().map(runPart))));
+/** Parts one after another. */
+async function runLine(line) {
+  const done = [];
+  for (const part of [line].flat()) done.push(await runPart(part));
+  return done;
+}
+// A step is a part, or lines run at once, each line a part or parts one after another.
+for (const step of PARTS)
+  results.push(...(await Promise.all((Array.isArray(step) ? step : [step]).map(runLine))).flat());
 
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const retried = results.flatMap((r) => r.retried.map((title) => `${r.name}: ${title}`));

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { codeServerCli } from '../../scripts/lib/codeServer.mjs';
 import { vsixFacts } from '../../scripts/lib/vsixContents.mjs';
+import { stageRepository } from '../support/stagedRepository.mjs';
 import {
-  ROOT,
   notification,
   openWorkbench,
   resetWorkbench,
@@ -17,7 +17,9 @@ import {
   step,
 } from '../support/browser/workbench.mjs';
 
-const VSIX = join(ROOT, 'dist', 'agent-workbench.vsix');
+// Packaged in a copy of the repository: a production build empties dist/, which the suites running beside this one load.
+const stage = stageRepository('package');
+const VSIX = join(stage.dir, 'dist', 'agent-workbench.vsix');
 const ALLOWED = [
   /^dist\/[^/]+\.js$/,
   /^dist\/webview\//,
@@ -34,12 +36,13 @@ const ALLOWED = [
 
 describe('Packaged extension', { timeout: 300_000 }, () => {
   before(() => {
-    execFileSync('npm', ['run', '--silent', 'package'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npm', ['run', '--silent', 'package'], { cwd: stage.dir, stdio: ['ignore', 'ignore', 'inherit'] });
   });
+  after(() => stage.remove());
 
   it('the package holds only the bundles, media, manifest, strings and docs', () => {
     const files = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], {
-      cwd: ROOT,
+      cwd: stage.dir,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
     })

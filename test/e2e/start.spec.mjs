@@ -10,7 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { cacheRoot } from '../../scripts/lib/hostPaths.mjs';
 import { stopProcessGroup } from '../../scripts/lib/processes.mjs';
 import { launchBrowser } from '../host/workbench.mjs';
-import { OUT, ROOT, showAgentWorkbench, step } from '../support/browser/workbench.mjs';
+import { OUT, showAgentWorkbench, step } from '../support/browser/workbench.mjs';
+import { stageRepository } from '../support/stagedRepository.mjs';
 import { until } from '../support/until.ts';
 
 /** Resolves with the first line of the process's output that matches `pattern`; rejects when it exits first. Collects all output. */
@@ -57,12 +58,14 @@ function goesAway(origin, timeoutMs) {
 describe('npm start on a fresh machine', { timeout: 240_000 }, () => {
   const home = mkdtempSync(join(tmpdir(), 'aw-fresh-home-'));
   const state = mkdtempSync(join(tmpdir(), 'aw-start-'));
+  // A copy of the repository, as a newcomer's clone: `npm start` builds there, not under the suites running beside it.
+  const clone = stageRepository('start');
   const output = [];
   let start;
   let browser;
   before(() => {
     start = spawn('npm', ['start', '--', '--port', '0', '--platform-port', '0'], {
-      cwd: ROOT,
+      cwd: clone.dir,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
       // An empty home folder: no ~/.config, ~/.cache or ~/.npm. The test host stays where it was installed, so
@@ -83,6 +86,7 @@ describe('npm start on a fresh machine', { timeout: 240_000 }, () => {
     await stopProcessGroup(start);
     rmSync(home, { recursive: true, force: true });
     rmSync(state, { recursive: true, force: true });
+    clone.remove();
   });
 
   let platformOrigin;

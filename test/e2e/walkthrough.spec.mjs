@@ -14,6 +14,7 @@ import {
   screenshot,
   showAgentWorkbench,
   step,
+  webviewShowing,
 } from '../support/browser/workbench.mjs';
 
 const TITLE = 'Get Started with Agent Workbench';
@@ -173,6 +174,9 @@ describe('Getting Started walkthrough', { timeout: 600_000 }, () => {
       await openStep('Read the conversation');
       await screenshot(page, 'walkthrough-6-conversations');
       await press('Open Conversations');
+      // The list, loaded: a panel that is still loading takes the focus from the walkthrough's quick pick.
+      const list = await webviewShowing(page, '.rows .row[data-id]');
+      await list.locator('.status', { hasText: /conversations? shown/ }).waitFor();
       assert.ok(await completes('Read the conversation', 15_000), 'the step is marked done');
       await screenshot(page, 'walkthrough-6-conversations-open');
     });

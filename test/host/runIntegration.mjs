@@ -125,7 +125,7 @@ try {
   await server?.stop();
   writeFileSync(join(out, 'code-server.log'), hostLog.join('\n') + '\n');
   writeFileSync(join(out, 'workbench.log'), workbenchLog.join('\n') + '\n');
-  sandbox.remove();
+  if (!process.env.AGENT_WORKBENCH_KEEP_SANDBOX) sandbox.remove();
 }
 
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
