@@ -80,6 +80,7 @@ import type { HandOver } from './ui/diagnostics/agentLint';
 import { RealtimeConfigSchemaCheck } from './ui/diagnostics/realtimeConfigSchema';
 import { ConversationTests } from './ui/testing/conversationTests';
 import { promotionGate } from './ui/testing/promotionGate';
+import { modelForTool } from './ui/testing/testModels';
 import { contributedToolNames } from './ui/assistant/contributedTools';
 import { type EditorLanguageModelTool, registerLanguageModelTools } from './ui/assistant/languageModelTools';
 import { registerSetUpAssistantTools } from './ui/assistant/setUpAssistantTools';
@@ -206,6 +207,7 @@ function start(context: vscode.ExtensionContext): Running {
     folders: agentFolders,
     sync: folderSync,
     beforePromote: (agentId, name, from) => promotionGate(conversationTests, log, agentId, name, from),
+    testModel: (judged) => modelForTool(judged, modelKeys),
   });
   store.add(languageModelTools.disposable);
   // The welcome content of a view that failed names the kind of failure; the full reason is in the log.

@@ -1,5 +1,6 @@
 import type { CaseTarget } from '../agentTests/runner';
-import type { TestFile } from '../agentTests/format';
+import type { TestCase, TestFile } from '../agentTests/format';
+import type { RunModel } from '../agentTests/judging';
 import type { Agent, Branch, CreatedBranch, Deployment, DeploymentActionResult, PhoneNumber } from '../contract/agents';
 import type { CurrentAlert } from '../contract/alerts';
 import type { ConcurrencyQueryInput, ConcurrencyReply } from '../contract/concurrency';
@@ -92,9 +93,23 @@ export interface ToolContext {
   chatTargets(): readonly string[];
   chat(request: ChatRequest): Promise<CaseTarget>;
   testFiles(paths: readonly string[], signal?: AbortSignal): Promise<readonly TestFile[]>;
+  /**
+   * The model of a test run's judged criteria and simulated callers, as the person set it (the editor's settings, or
+   * the command line's flags), priced before it spends; `none` says why there is none (they are then not judged).
+   */
+  testModel(judged: readonly TestCase[], signal?: AbortSignal): Promise<ToolTestModel>;
   diagnostics(path: string, signal?: AbortSignal): Promise<readonly Problem[]>;
 
   publish(agentId: string, signal?: AbortSignal): Promise<DeploymentActionResult>;
   promote(agentId: string, deployment: DeploymentRef, signal?: AbortSignal): Promise<DeploymentActionResult>;
   createBranch(agentId: string, name: string, signal?: AbortSignal): Promise<CreatedBranch>;
+}
+
+/** A test run's model, for an assistant's run: what it is, what was said before it spent, and its end. */
+export interface ToolTestModel {
+  readonly run: RunModel;
+  /** Said in the answer before the results: the estimate, or that the answers come from the cassettes. */
+  readonly said?: string;
+  /** After the run: the cassettes written; what to say when they could not be. */
+  finish?(): Promise<string | undefined>;
 }

@@ -13,6 +13,7 @@ import type { LocalProjectCredentials } from '../localPlatform/seed/credentials'
 import { CREDENTIAL_VARIABLES, credentialsFromEnvironment } from './environmentCredentials';
 import { CliToolContext } from './mcpContext';
 import { cliVersion } from './version';
+import { MODEL_HELP, MODEL_OPTIONS, modelFlagsOf } from './testModel';
 import { assistantToolsServer, serveUntilClosed } from './mcpServer';
 import {
   localPlatformProfile,
@@ -45,6 +46,10 @@ Usage: node <extension folder>/dist/cli.js mcp --local [--responses full|minimal
   --workspace DIR    where agent folders (agent.json) are looked for (default: the current folder)
   --allow-writes     allow the change tools (pull, push, publish to sandbox, promote, create a branch); without it
                      they are listed and refused
+
+The test tool's judged criteria (expect:, criteria:) and simulated callers (scenario:) need a model:
+${MODEL_HELP}
+Without a model, judged criteria are not judged, with that reason: never passed.
 
 Credentials (read from the environment only, never from a file or an argument):
 ${variables}
@@ -144,6 +149,7 @@ export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = proces
       secrets,
       chatTargets: targets,
       ownLocalPlatform,
+      ...(options.model ? { model: options.model } : {}),
     });
     const server = assistantToolsServer(context, {
       allowWrites: options.allowWrites,
@@ -186,6 +192,7 @@ function parseOptions(args: string[]) {
       responses: { type: 'string', default: 'full' },
       workspace: { type: 'string' },
       'allow-writes': { type: 'boolean', default: false },
+      ...MODEL_OPTIONS,
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -208,6 +215,7 @@ function parseOptions(args: string[]) {
     responses: values.responses as ResponsesMode,
     workspace: resolve(values.workspace ?? '.'),
     allowWrites: values['allow-writes'],
+    model: values.help ? undefined : modelFlagsOf(values),
   };
 }
 

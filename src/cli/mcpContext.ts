@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { CaseTarget } from '../agentTests/runner';
 import type { TestCase } from '../agentTests/format';
-import type { AgentFolder, ChatRequest, ToolContext } from '../assistantTools/context';
+import type { AgentFolder, ChatRequest, ToolContext, ToolTestModel } from '../assistantTools/context';
 import { AgentsClient } from '../client/agents';
 import { AlertsClient } from '../client/alerts';
 import { ConcurrencyClient } from '../client/concurrency';
@@ -17,6 +17,7 @@ import { AGENT_MANIFEST, parseAgentManifest } from '../workspace/agentManifest';
 import { NodeFileSystem } from '../workspace/fileSystem';
 import { AgentMirror, OtherPlatformDataError } from '../workspace/mirror';
 import { findTestFiles, readTestFile } from './testFiles';
+import { type ModelFlags, modelOfRun, modelWords, NO_MODEL_FLAGS } from './testModel';
 
 export interface CliToolContextOptions {
   /** The profile, credentials and transport every platform call uses. */
@@ -33,6 +34,8 @@ export interface CliToolContextOptions {
    * platform's data is refused too, since it cannot have been read from it.
    */
   readonly ownLocalPlatform?: boolean;
+  /** The model flags (`--model-base-url`, `--model`, `--cassette`, the caps); without them nothing is judged. */
+  readonly model?: ModelFlags;
 }
 
 const slash = (p: string): string => p.split(sep).join('/');
@@ -180,6 +183,23 @@ export class CliToolContext implements ToolContext {
         : (await this.agentFolders()).map((f) => f.path);
     if (roots.length === 0) return [];
     return findTestFiles(roots).map((file) => readTestFile(file, root));
+  }
+
+  async testModel(judged: readonly TestCase[]): Promise<ToolTestModel> {
+    const flags = this.options.model;
+    if (flags?.baseUrl === undefined) return { run: { none: NO_MODEL_FLAGS } };
+    // The cases' files are named relative to the workspace folder, and so are their cassettes.
+    const { run, calls } = modelOfRun(flags, process.env, this.options.workspace);
+    if (!calls) return { run };
+    return {
+      run,
+      said: modelWords(flags, judged, calls.modelId),
+      finish: () =>
+        calls.flush().then(
+          () => undefined,
+          (err: unknown) => `The cassettes could not be written: ${err instanceof Error ? err.message : String(err)}`,
+        ),
+    };
   }
 
   async diagnostics(path: string) {

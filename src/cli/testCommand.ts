@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { isJudged, type TestCase } from '../agentTests/format';
 import { readRunLabels, withAdvisory } from '../agentTests/labelsRuntime';
-import type { CassetteMode } from '../agentTests/model/types';
 import { type CaseResult, type CaseTarget, runCases, totalSpend } from '../agentTests/runner';
 import { parseCommandLine, UsageError } from '../core/commandLine';
 import { Transport } from '../client/transport';
@@ -11,7 +10,7 @@ import { parseReporters, RunReport } from './reporters/runReport';
 import { problemRecord } from './reporters/records';
 import { casesOfShard, parseShard } from './shard';
 import { findTestFiles, noTestFiles, readTestFile } from './testFiles';
-import { CASSETTE_MODES, MODEL_KEY_VARIABLE, ModelFlagError, type ModelFlags, modelOfRun } from './testModel';
+import { MODEL_HELP, MODEL_OPTIONS, ModelFlagError, type ModelFlags, modelFlagsOf, modelOfRun } from './testModel';
 import { CHAT_KEY_VARIABLE, CHAT_TOKEN_VARIABLE, localTargets, profileTargets, readProfileFile } from './testTargets';
 
 const HELP = `Run conversation tests: each case a conversation through the Chat API whose answers are checked.
@@ -39,14 +38,7 @@ Usage: agent-workbench test [paths...] --local [--responses full|minimal|spec-on
   --concurrency N    conversations open at once, at most (default 4)
 
 Judged criteria (expect:, criteria:) and simulated callers (scenario:) need a model:
-  --model-base-url URL  an OpenAI-compatible endpoint (a hosted service, Ollama, llama.cpp, vLLM, LM Studio);
-                     its key, if it needs one, is read only from ${MODEL_KEY_VARIABLE}
-  --model NAME       the model's name at that endpoint
-  --cassette MODE    replay (default): answer from the cassettes beside the test files, call no model;
-                     record: call the model and keep its answers; live: call without keeping
-  --max-model-calls N, --max-model-cost X
-                     the cap: the run stops asking the model there and keeps every result so far
-  --prices F         a JSON price table that turns tokens into cost
+${MODEL_HELP}
   --agreement-threshold X
                      below this share of labels agreeing with its judge (0 to 1, default 0.8), a criterion is
                      advisory; labels are the files tests/<name>.labels.json the editor writes
@@ -156,12 +148,7 @@ function parseOptions(args: string[]) {
       reporter: { type: 'string', multiple: true, default: [] },
       shard: { type: 'string' },
       'pass-with-no-tests': { type: 'boolean', default: false },
-      'model-base-url': { type: 'string' },
-      model: { type: 'string' },
-      cassette: { type: 'string', default: 'replay' },
-      'max-model-calls': { type: 'string' },
-      'max-model-cost': { type: 'string' },
-      prices: { type: 'string' },
+      ...MODEL_OPTIONS,
       'agreement-threshold': { type: 'string', default: '0.8' },
       repeat: { type: 'string' },
       concurrency: { type: 'string', default: '4' },
@@ -182,18 +169,11 @@ function parseOptions(args: string[]) {
       throw new UsageError('--environment names the environment the Chat keys are for (sandbox, pre-release, live).');
     if (!RESPONSES_MODES.includes(values.responses as ResponsesMode))
       throw new UsageError(`--responses must be one of ${RESPONSES_MODES.join(', ')}, got "${values.responses}"`);
-    if ((values['model-base-url'] === undefined) !== (values.model === undefined))
-      throw new UsageError('Give both --model-base-url and --model (the endpoint and the model name at it).');
-    if (!CASSETTE_MODES.includes(values.cassette as CassetteMode))
-      throw new UsageError(`--cassette must be one of ${CASSETTE_MODES.join(', ')}, got "${values.cassette}"`);
     const threshold = Number(values['agreement-threshold']);
     if (!(threshold >= 0 && threshold <= 1))
       throw new UsageError(
         `--agreement-threshold must be a number from 0 to 1, got "${values['agreement-threshold']}"`,
       );
-    const cost = values['max-model-cost'];
-    if (cost !== undefined && !(Number(cost) >= 0))
-      throw new UsageError(`--max-model-cost must be a number of 0 or more, got "${cost}"`);
   }
   const profileFile = values['profile-file'];
   const environment = values.environment;
@@ -210,15 +190,6 @@ function parseOptions(args: string[]) {
     repeat: whole('repeat', values.repeat),
     concurrency: whole('concurrency', values.concurrency) ?? 4,
     agreementThreshold: Number(values['agreement-threshold']),
-    model: {
-      ...(values['model-base-url'] !== undefined ? { baseUrl: values['model-base-url'] } : {}),
-      ...(values.model !== undefined ? { name: values.model } : {}),
-      cassette: values.cassette as CassetteMode,
-      ...(values['max-model-calls'] !== undefined
-        ? { maxCalls: whole('max-model-calls', values['max-model-calls']) }
-        : {}),
-      ...(values['max-model-cost'] !== undefined ? { maxCost: Number(values['max-model-cost']) } : {}),
-      ...(values.prices !== undefined ? { pricesFile: values.prices } : {}),
-    } satisfies ModelFlags,
+    model: values.help ? ({ cassette: 'replay' } satisfies ModelFlags) : modelFlagsOf(values),
   };
 }

@@ -38,6 +38,12 @@ export const nodeTextFiles: TextFiles = {
   },
 };
 
+/** The real file system, with relative paths read in `root` (a command serving another folder than its own). */
+export function nodeTextFilesIn(root: string): TextFiles {
+  const at = (file: string) => path.resolve(root, file);
+  return { read: (file) => nodeTextFiles.read(at(file)), write: (file, text) => nodeTextFiles.write(at(file), text) };
+}
+
 /** The file beside a test file with another ending: `tests/returns.yaml` -> `tests/returns.cassette.json`. */
 export function besideTestFile(testFile: string, ending: string): string {
   return `${testFile.replace(/\.ya?ml$/i, '')}${ending}`;

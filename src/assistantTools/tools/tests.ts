@@ -1,4 +1,4 @@
-import type { TestCase } from '../../agentTests/format';
+import { isJudged, type TestCase } from '../../agentTests/format';
 import { caseLine, criterionLines, summaryLine } from '../../agentTests/report';
 import { type CaseResult, runCases } from '../../agentTests/runner';
 import { clip } from '../output';
@@ -103,20 +103,32 @@ export const runTestsTool = defineTool<TestsInput>({
       throw new Error(
         `${cases.length} cases match; one run takes at most ${MAX_CASES}. Name cases, tags or paths to run fewer.`,
       );
-    const results = await runCases(cases, {
-      target: (c) =>
-        context.chat({
-          target,
-          ...(c.agent !== undefined ? { agentId: c.agent } : {}),
-          ...(c.environment !== undefined ? { environment: c.environment } : {}),
-        }),
-      concurrency: 4,
-      ...(input.repeat !== undefined ? { repeat: input.repeat } : {}),
-      ...(signal ? { signal } : {}),
-    });
+    // Judged criteria and simulated callers through the model the person set, as the Testing view and `test` do.
+    const judged = cases.filter(isJudged);
+    const model = judged.length > 0 ? await context.testModel(judged, signal) : undefined;
+    let results: CaseResult[];
+    let finished: string | undefined;
+    try {
+      results = await runCases(cases, {
+        target: (c) =>
+          context.chat({
+            target,
+            ...(c.agent !== undefined ? { agentId: c.agent } : {}),
+            ...(c.environment !== undefined ? { environment: c.environment } : {}),
+          }),
+        concurrency: 4,
+        ...(model ? { model: model.run } : {}),
+        ...(input.repeat !== undefined ? { repeat: input.repeat } : {}),
+        ...(signal ? { signal } : {}),
+      });
+    } finally {
+      finished = await model?.finish?.();
+    }
     return lines(
       `Conversation tests on ${target}:`,
+      model?.said,
       results.flatMap(resultLines),
+      finished,
       problems.length > 0 && 'Problems in the test files:',
       problems,
       summaryLine(results),

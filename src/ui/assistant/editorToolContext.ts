@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { AgentFolder, ChatRequest, DeploymentRef, ToolContext } from '../../assistantTools/context';
+import type { AgentFolder, ChatRequest, DeploymentRef, ToolContext, ToolTestModel } from '../../assistantTools/context';
 import type { CaseTarget } from '../../agentTests/runner';
-import type { TestFile } from '../../agentTests/format';
+import type { TestCase, TestFile } from '../../agentTests/format';
 import type { ConcurrencyQueryInput } from '../../contract/concurrency';
 import type { ConversationsQueryInput } from '../../contract/conversations';
 import type { Problem } from '../../lint/problem';
@@ -40,6 +40,8 @@ export interface EditorToolParts {
    * environment); false stops it.
    */
   readonly beforePromote?: (agentId: string, agentName: string, from: string) => Promise<boolean>;
+  /** The model of the test tool's judged criteria: the Testing view's, its estimate confirmed as a run confirms it. */
+  readonly testModel?: (judged: readonly TestCase[]) => Promise<ToolTestModel>;
 }
 
 /**
@@ -148,6 +150,13 @@ export class EditorToolContext implements ToolContext {
   }
 
   /** The checks of the folder as Check Agent Folder runs them: files on disk and open documents, the Problems panel updated. */
+  /** The Testing view's model, as the Testing view's runs take it (src/ui/testing/testModels.ts). */
+  testModel(judged: readonly TestCase[]): Promise<ToolTestModel> {
+    return this.parts.testModel
+      ? this.parts.testModel(judged)
+      : Promise.resolve({ run: { none: vscode.l10n.t('no model is set for judged tests in this editor') } });
+  }
+
   async diagnostics(path: string): Promise<readonly Problem[]> {
     const check = await vscode.commands.executeCommand<FolderCheck | undefined>(
       Command.checkAgentFolder,

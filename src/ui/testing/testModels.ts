@@ -7,6 +7,7 @@ import { prompts } from '../common/prompts';
 import type { ModelKeys } from './modelKey';
 import { choiceLabel, type ModelChoice, type ModelSettings, modelSettings, noModelReason } from './modelSettings';
 import type { RunModel } from './testRun';
+import type { ToolTestModel } from '../../assistantTools/context';
 import { VscodeLanguageModel } from './vscodeLanguageModel';
 
 /**
@@ -122,7 +123,7 @@ const workspaceTextFiles = {
   },
 };
 
-function workspaceUri(file: string): vscode.Uri {
+export function workspaceUri(file: string): vscode.Uri {
   if (path.isAbsolute(file)) return vscode.Uri.file(file);
   const folders = vscode.workspace.workspaceFolders ?? [];
   const named = folders.find((f) => folders.length > 1 && file.startsWith(`${f.name}/`));
@@ -142,5 +143,38 @@ function estimateOf(cases: readonly TestCase[], modelId: string, settings: Model
     inputTokens: e.inputTokens,
     outputTokens: e.outputTokens,
     ...(e.cost !== undefined ? { cost: e.cost } : {}),
+  };
+}
+
+/**
+ * The model of an assistant's test run (the test tool): the Testing view's, with its estimate confirmed in the editor
+ * as a Testing view run confirms it (a replay asks nothing), so an assistant's run never spends unseen.
+ */
+export async function modelForTool(judged: readonly TestCase[], keys: ModelKeys): Promise<ToolTestModel> {
+  const said: string[] = [];
+  const chosen = await modelForRun(
+    judged.map((testCase) => ({ testCase, uri: workspaceUri(testCase.file) })),
+    keys,
+    (text) => said.push(text.trim()),
+  );
+  if (chosen === 'declined')
+    return { run: { none: vscode.l10n.t('the person did not confirm the model calls of this run') } };
+  const text = said.join(' ');
+  return {
+    run: chosen,
+    ...(text ? { said: text } : {}),
+    ...('calls' in chosen
+      ? {
+          finish: () =>
+            chosen.calls.flush().then(
+              () => undefined,
+              (err: unknown) =>
+                vscode.l10n.t(
+                  'The cassettes could not be written: {0}',
+                  err instanceof Error ? err.message : String(err),
+                ),
+            ),
+        }
+      : {}),
   };
 }

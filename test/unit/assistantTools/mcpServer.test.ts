@@ -3,7 +3,7 @@
 // starts one of its own only when none answers. Runs in the mode of AGENT_WORKBENCH_RESPONSES (full, minimal,
 // spec-only).
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -19,6 +19,7 @@ import { AgentMirror } from '../../../src/workspace/mirror';
 import { localContext } from '../../support/localClient';
 import { RESPONSES } from '../../support/localPlatform';
 import { secretsIn } from '../../support/secretsScan';
+import { startScriptedModel } from '../../support/scriptedModel';
 
 // The source entry through tsx, as test/unit/cli.test.ts runs it: the unit run needs no build first.
 const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
@@ -254,6 +255,55 @@ describe(`the MCP server (node dist/cli.js mcp --local, ${RESPONSES} answers)`, 
     const a = await call(client, 'agentWorkbench_checkAgentFolder', { folder: 'support' });
     assert.equal(a.isError, false, a.text);
     assert.match(a.text, /(No problems in support|error\(s\), \d+ warning\(s\))/);
+  });
+
+  test("judged criteria in an assistant's test run: through the model the server was given, priced first, its cassette beside the test file; without one, not judged and never passed", async () => {
+    const judgedDir = await workspace(lp);
+    const tests = join(judgedDir, 'support', 'tests');
+    rmSync(join(tests, 'support.yaml'));
+    writeFileSync(
+      join(tests, 'judged.yaml'),
+      'cases:\n  - name: Hours\n    turns:\n      - user: What are your opening hours?\n        expect: gives the opening hours\n',
+    );
+    await announceLocalPlatform(lp.urls.origin, [judgedDir], { AGENT_WORKBENCH_RUNTIME_DIR: runtimeDir });
+    const model = await startScriptedModel({
+      answer: () => JSON.stringify({ verdict: 'pass', reason: 'it gives the hours', quotes: [] }),
+    });
+    const judging = await connect(judgedDir, runtimeDir, [
+      '--model-base-url',
+      model.baseUrl,
+      '--model',
+      'scripted-judge',
+      '--cassette',
+      'record',
+      '--max-model-calls',
+      '5',
+    ]);
+    const plain = await connect(judgedDir, runtimeDir);
+    try {
+      const run = await call(judging, 'agentWorkbench_runConversationTests', { target: 'local' });
+      assert.equal(run.isError, false, run.text);
+      assert.match(run.text, /This run calls \S*scripted-judge for 1 judged case\(s\): about \d+ model calls/);
+      assert.match(run.text, /It stops at 5 model calls\./);
+      assert.match(run.text, /✔ \S*judged\.yaml › Hours/);
+      assert.match(run.text, /✔ turn 1 expect "gives the opening hours" \(line 5\): pass: it gives the hours/);
+      assert.ok(model.calls() >= 1, 'the model was asked');
+      // Named relative to the workspace the server reads, the cassette sits beside the test file there.
+      assert.ok(
+        readdirSync(tests).some((f) => f.endsWith('.cassette.json')),
+        `a cassette beside the test file: ${readdirSync(tests).join(', ')}`,
+      );
+
+      const none = await call(plain, 'agentWorkbench_runConversationTests', { target: 'local' });
+      assert.equal(none.isError, false, none.text);
+      assert.doesNotMatch(none.text, /✔ \S*judged\.yaml › Hours/);
+      assert.match(none.text, /no model is set: give --model-base-url and --model/);
+    } finally {
+      await judging.close();
+      await plain.close();
+      await model.close();
+      rmSync(judgedDir, { recursive: true, force: true });
+    }
   });
 
   test('bad input is answered with what to fix, and nothing runs', async () => {
