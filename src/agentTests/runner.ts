@@ -3,6 +3,9 @@ import { runOnce } from './conversationRun';
 import { hasChecks, isJudged, NO_CHECKS, type TestCase, turnChecks } from './format';
 import { addSpend, type CaseModelCalls, NO_SPEND, RunJudging, type RunModel } from './judging';
 import type { ModelSpend } from './model/types';
+import { DEFAULT_RECORD_WAIT, type RecordWait } from './records/fetch';
+import { latencyDistributions } from './records/latency';
+import { notCheckedReason, withRecordChecks } from './records/run';
 
 export type { CaseOutcome, CaseResult, CaseRun, CaseTarget, ChatConversations, RunStatus, TurnResult } from './results';
 
@@ -26,6 +29,8 @@ export interface RunOptions {
    * one, judged criteria are skipped with that reason, simulated cases are not run, and no judged case passes.
    */
   model?: RunModel;
+  /** How long a run waits for its conversation's record, for record checks (20 s by default). */
+  recordWait?: RecordWait;
 }
 
 /** What the cases of a run spent on models, added up. */
@@ -95,10 +100,20 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
         continue;
       }
       // Once the target has said it lacks what the case names, its other repeats are not sent either.
+      const startedAt = Date.now();
       const run =
         signal?.aborted || entry.skip !== undefined
           ? cancelledRun(attempt)
-          : await runOnce(testCase, attempt, entry.target.chat, { judging, calls: entry.calls }, signal);
+          : await runOnce(testCase, attempt, entry.target.chat, { judging, calls: entry.calls }, signal).then((done) =>
+              withRecordChecks(
+                done,
+                testCase,
+                'chat' in entry.target ? entry.target.records : undefined,
+                { startedAt, endedAt: Date.now() },
+                options.recordWait ?? DEFAULT_RECORD_WAIT,
+                signal,
+              ),
+            );
       if (run.skip !== undefined) entry.skip ??= run.skip;
       entry.runs.push(run);
       options.listener?.runFinished?.(testCase, run);
@@ -138,17 +153,22 @@ function summarize(
   const passRate = finished.length === 0 ? 0 : passed / finished.length;
   const cancelled = finished.length < runs.length;
   const some = (status: RunStatus) => finished.some((r) => r.status === status);
+  const latency = latencyDistributions(testCase, finished);
+  const slow = latency.some((d) => !d.passed);
   // Short of the rate: a failed run fails the case; else an unusable judgement makes it errored; else its
   // criteria were not judged, and it is skipped with which and why: never passed.
+  // A turn slower than its p95 budget over the runs fails the case, whatever share of runs passed.
   const outcome: CaseOutcome = cancelled
     ? 'cancelled'
-    : passRate >= testCase.requiredPassRate && finished.length > 0
-      ? 'passed'
-      : some('failed')
-        ? 'failed'
-        : some('errored')
-          ? 'errored'
-          : 'skipped';
+    : slow
+      ? 'failed'
+      : passRate >= testCase.requiredPassRate && finished.length > 0
+        ? 'passed'
+        : some('failed')
+          ? 'failed'
+          : some('errored')
+            ? 'errored'
+            : 'skipped';
   const skipReason = outcome === 'skipped' ? unjudgedReason(finished) : undefined;
   return {
     testCase,
@@ -160,11 +180,22 @@ function summarize(
     ...(skipReason !== undefined ? { skipReason } : {}),
     durationMs: performance.now() - started,
     spend: spend ?? NO_SPEND,
+    ...(latency.length > 0 ? { latency } : {}),
   };
 }
 
-/** Which criteria were not judged, and why: the reason of the first. */
+/** Which criteria were not judged and which record checks were not made, and why. */
 function unjudgedReason(runs: readonly CaseRun[]): string {
+  const records = notCheckedReason(runs);
+  const criteria = runs.some((r) => r.criteria.some((c) => c.outcome.kind === 'skipped'))
+    ? criteriaReason(runs)
+    : undefined;
+  if (records === undefined) return criteria ?? 'the scripted checks held, but not every check was made';
+  return criteria !== undefined ? `${criteria}; ${records}` : `the scripted checks held, but ${records}`;
+}
+
+/** Which criteria were not judged, and why: the reason of the first. */
+function criteriaReason(runs: readonly CaseRun[]): string {
   const skipped = runs.flatMap((r) => r.criteria).filter((c) => c.outcome.kind === 'skipped');
   const texts = [...new Set(skipped.map((c) => `"${c.text}"`))];
   const first = skipped[0]?.outcome;

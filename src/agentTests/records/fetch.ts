@@ -1,0 +1,146 @@
+/**
+ * Finds the record of a case's conversation through the Conversations API (v3). The spec shows no read by id:
+ * the runner lists the conversations of the environment the case ran against, started around when it ran, and
+ * picks the one whose `id` is the Chat API's `conversation_id`; failing that, the one whose turns carry the
+ * messages sent, in order (docs/api-assumptions.md). It waits a bounded time while the record is not there or is
+ * still in progress, and says exactly why when it cannot be had.
+ */
+import type { ConversationRecord, ConversationsQueryInput } from '../../contract/conversations';
+import type { Environment } from '../../contract/common';
+import { sleep } from '../../core/retry';
+
+/** The Conversations API as the record checks use it: the client's ConversationsClient of v3. */
+export interface RecordLister {
+  conversations(
+    query: ConversationsQueryInput,
+    opts: { signal?: AbortSignal; maxPages?: number },
+  ): AsyncIterable<ConversationRecord>;
+}
+
+/** How a run reaches the records of a target's conversations, or why it cannot (no key is set). */
+export type RecordReach =
+  | {
+      readonly lister: RecordLister;
+      /** The environment the target's conversations run in: the query's `client_env`. */
+      readonly environment: Environment;
+    }
+  | { readonly none: string };
+
+/** How long to wait for a record, and how often to look: a setting of the editor, a flag of the command line. */
+export interface RecordWait {
+  readonly waitMs: number;
+  readonly pollMs: number;
+}
+
+export const DEFAULT_RECORD_WAIT: RecordWait = { waitMs: 20_000, pollMs: 500 };
+
+/** What a run knows of its conversation when it looks for the record. */
+export interface RecordLookup {
+  readonly conversationId: string;
+  /** When the conversation was created and when the run was over, by this machine's clock (ms since the epoch). */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  /** The user messages sent, in order: the fallback match on the turns' texts. */
+  readonly messages: readonly string[];
+  readonly includeLatency: boolean;
+}
+
+export type FoundRecord = { readonly record: ConversationRecord } | { readonly notChecked: string };
+
+/** Records listed per request, and the most pages one look walks. */
+const PAGE_LIMIT = 100;
+const MAX_PAGES = 20;
+/** Around a conversation's start when this machine's clock and the platform's are not known to agree. */
+const WIDE_MARGIN_MS = 15 * 60_000;
+/** Around it once a record has shown how far apart they are. */
+const NARROW_MARGIN_MS = 10_000;
+
+/**
+ * How far the platform's clock is ahead of this machine's, as the records found so far showed it: later looks at
+ * the same platform then ask for a window of seconds, so a busy project's listing stays short.
+ */
+const skews = new WeakMap<RecordLister, number>();
+
+/** The record of the conversation, or why it cannot be checked. */
+export async function findRecord(
+  reach: Exclude<RecordReach, { none: string }>,
+  lookup: RecordLookup,
+  wait: RecordWait,
+  signal?: AbortSignal,
+): Promise<FoundRecord> {
+  const deadline = performance.now() + wait.waitMs;
+  let inProgress: ConversationRecord | undefined;
+  for (let attempt = 0; ; attempt++) {
+    const skew = skews.get(reach.lister);
+    // Narrow once the clocks' difference is known; every other look is wide, in case it changed.
+    const margin = skew !== undefined && attempt % 2 === 0 ? NARROW_MARGIN_MS : WIDE_MARGIN_MS;
+    const shift = margin === NARROW_MARGIN_MS ? (skew ?? 0) : 0;
+    let found: ConversationRecord | undefined;
+    try {
+      found = await look(reach, lookup, shift, margin, signal);
+    } catch (err) {
+      if (signal?.aborted) return { notChecked: 'cancelled' };
+      return { notChecked: refusal(err) };
+    }
+    if (found && found.id === lookup.conversationId) {
+      const started = Date.parse(found.started_at);
+      if (Number.isFinite(started)) skews.set(reach.lister, started - lookup.startedAt);
+    }
+    if (found && !found.in_progress) return { record: found };
+    inProgress = found ?? inProgress;
+    const left = deadline - performance.now();
+    if (left <= 0 || signal?.aborted) break;
+    await sleep(Math.min(wait.pollMs, left), signal).catch(() => undefined);
+  }
+  if (signal?.aborted) return { notChecked: 'cancelled' };
+  const seconds = `${Math.round(wait.waitMs / 100) / 10} s`;
+  return {
+    notChecked: inProgress
+      ? `the record of conversation ${lookup.conversationId} was still in progress after ${seconds}`
+      : `the record of conversation ${lookup.conversationId} did not appear in the Conversations API (${reach.environment}) within ${seconds}; a key without Conversations data permission sees no records either`,
+  };
+}
+
+/** One look: the window's records, the one with the conversation's id, else the one with its messages. */
+async function look(
+  reach: Exclude<RecordReach, { none: string }>,
+  lookup: RecordLookup,
+  shift: number,
+  margin: number,
+  signal: AbortSignal | undefined,
+): Promise<ConversationRecord | undefined> {
+  const query: ConversationsQueryInput = {
+    client_env: reach.environment,
+    start_time: new Date(lookup.startedAt + shift - margin).toISOString(),
+    end_time: new Date(lookup.endedAt + shift + margin).toISOString(),
+    limit: PAGE_LIMIT,
+    ...(lookup.includeLatency ? { include_latency: true } : {}),
+  };
+  let byTexts: ConversationRecord | undefined;
+  for await (const record of reach.lister.conversations(query, {
+    maxPages: MAX_PAGES,
+    ...(signal ? { signal } : {}),
+  })) {
+    if (record.id === lookup.conversationId) return record;
+    byTexts ??= carries(record, lookup.messages) ? record : undefined;
+  }
+  return byTexts;
+}
+
+/** Whether the record's user turns are the messages sent, in order (none match on an empty transcript). */
+function carries(record: ConversationRecord, messages: readonly string[]): boolean {
+  if (messages.length === 0) return false;
+  const said = record.turns.map((t) => t.user_input.trim().toLowerCase()).filter((t) => t !== '');
+  return said.length === messages.length && messages.every((m, i) => said[i] === m.trim().toLowerCase());
+}
+
+/** Why the records could not be read, in words that say what to change. */
+function refusal(err: unknown): string {
+  const { kind, status } = (typeof err === 'object' && err !== null ? err : {}) as { kind?: unknown; status?: unknown };
+  if (kind === 'unauthorized' || status === 401)
+    return 'the Conversations API refused the key (401): set a Conversations API key of this project';
+  if (kind === 'forbidden' || status === 403)
+    return 'the Conversations API refused the key (403): it lacks Conversations data permission for this project';
+  if (kind === 'notConfigured') return 'no Conversations API key is set';
+  return `the record could not be read: ${err instanceof Error ? err.message : String(err)}`;
+}
