@@ -6,13 +6,9 @@ import type { RecordCaseChecks, RecordTurnChecks } from './records/types';
  * media/schemas/conversation-test.schema.json; parse.ts reads it into these types.
  */
 
-/** A place in the file: lines and characters from 0, as the editor counts them. */
-export interface TextRange {
-  readonly startLine: number;
-  readonly startCharacter: number;
-  readonly endLine: number;
-  readonly endCharacter: number;
-}
+import type { TextRange } from './textRange';
+
+export type { TextRange } from './textRange';
 
 /** What is wrong with a test file, and where. */
 export interface TestFileProblem {

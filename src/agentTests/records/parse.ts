@@ -4,7 +4,7 @@
  * `p95_latency_ms:`); parse.ts calls these with its reader, so each problem is reported at its node.
  */
 import { isMap, isScalar, isSeq, type YAMLMap } from 'yaml';
-import type { TextRange } from '../format';
+import type { TextRange } from '../textRange';
 import { parseRegex } from '../regex';
 import type { MetricCheck, RecordCaseChecks, RecordTurnChecks, StateCheck, StateExpectation } from './types';
 

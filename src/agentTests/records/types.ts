@@ -3,7 +3,7 @@
  * `latency`, the record's handoff, counts and `metrics`), as written in a test file and as a run reports them.
  * docs/testing-agents.md, "Checks on the conversation record", shows each kind.
  */
-import type { TextRange } from '../format';
+import type { TextRange } from '../textRange';
 
 /** What one key of the record's `state` must be. */
 export type StateExpectation =
