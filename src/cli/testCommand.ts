@@ -113,7 +113,14 @@ export async function testCommand(args: string[], env: NodeJS.ProcessEnv = proce
   try {
     let target: (testCase: TestCase) => CaseTarget;
     if (options.local) {
-      lp = await startLocalPlatform({ port: 0, seed: 'demo', responses: options.responses, streamDelayMs: 0 });
+      // Its clock is this machine's (the demo week ends now): record checks find a record by when it started.
+      lp = await startLocalPlatform({
+        port: 0,
+        seed: 'demo',
+        demoAnchor: 'now',
+        responses: options.responses,
+        streamDelayMs: 0,
+      });
       target = localTargets(lp, transport);
     } else if (options.remote) {
       const { profileFile, environment } = options.remote;

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import type { CaseTarget } from '../agentTests/runner';
 import type { TestCase } from '../agentTests/format';
 import type { RecordReach } from '../agentTests/records/fetch';
+import { recordReach } from '../agentTests/records/reach';
 import { ChatClient } from '../client/chat';
 import { ConversationsClient } from '../client/conversations';
-import { type Environment, isEnvironment } from '../contract/common';
 import { ClientContext } from '../client/context';
 import { type ConnectionProfile, type CredentialId, LOCAL_PROFILE_ID, REGION_PRESETS } from '../client/profile';
 import type { Transport } from '../client/transport';
@@ -76,13 +76,9 @@ export function profileTargets(
   };
   const chat = new ChatClient(new ClientContext(file.profile, async (id) => credentials[id], transport));
   const conversationsKey = env[CONVERSATIONS_KEY_VARIABLE];
-  const records: RecordReach = !isEnvironment(environment)
-    ? { none: `${environment} is not an environment the Conversations API knows (sandbox, pre-release, live)` }
-    : conversationsKey
-      ? recordsOf(file.profile, conversationsKey, environment, transport)
-      : {
-          none: `no Conversations API key is set: set ${CONVERSATIONS_KEY_VARIABLE} to read the conversations' records`,
-        };
+  const records: RecordReach = conversationsKey
+    ? recordsOf(file.profile, conversationsKey, environment, transport)
+    : { none: `no Conversations API key is set: set ${CONVERSATIONS_KEY_VARIABLE} to read the conversations' records` };
   return (testCase) => {
     if (testCase.environment !== undefined && testCase.environment !== environment)
       return { skip: `the case runs against ${testCase.environment} only; this run is against ${environment}` };
@@ -100,14 +96,14 @@ export function profileTargets(
 export function recordsOf(
   profile: ConnectionProfile,
   key: string,
-  environment: Environment,
+  environment: string,
   transport: Transport,
 ): RecordReach {
   const credentials: Partial<Record<CredentialId, string>> = { conversationsApiKey: key };
-  return {
-    lister: new ConversationsClient(new ClientContext(profile, async (id) => credentials[id], transport)),
+  return recordReach(
+    new ConversationsClient(new ClientContext(profile, async (id) => credentials[id], transport)),
     environment,
-  };
+  );
 }
 
 /**

@@ -97,7 +97,7 @@ export async function findRecord(
   return {
     notChecked: inProgress
       ? `the record of conversation ${lookup.conversationId} was still in progress after ${seconds}`
-      : `the record of conversation ${lookup.conversationId} did not appear in the Conversations API (${reach.environment}) within ${seconds}; a key without Conversations data permission sees no records either`,
+      : `the record of conversation ${lookup.conversationId} did not appear in the Conversations API (${reach.environment}) within ${seconds} (among those started ${WIDE_MARGIN_MS / 60_000} minutes either side of the run, by this machine's clock); a key without Conversations data permission sees no records either`,
   };
 }
 

@@ -24,20 +24,24 @@ export async function withRecordChecks(
   signal: AbortSignal | undefined,
 ): Promise<CaseRun> {
   if (!checksRecord(testCase) || run.cancelled || run.skip !== undefined) return run;
-  const records = await recordChecks(run, testCase, reach, window, wait, signal);
+  const records = await recordChecks(run, testCase, { reach, window, wait, signal });
   if (signal?.aborted && records.some((r) => r.outcome.kind === 'not-checked' && r.outcome.reason === 'cancelled'))
     return { ...run, records, cancelled: true, passed: false, status: 'cancelled' };
   const status = statusWith(run.status, records);
   return { ...run, records, status, passed: status === 'passed' };
 }
 
+interface Lookup {
+  readonly reach: RecordReach | undefined;
+  readonly window: RunWindow;
+  readonly wait: RecordWait;
+  readonly signal: AbortSignal | undefined;
+}
+
 async function recordChecks(
   run: CaseRun,
   testCase: TestCase,
-  reach: RecordReach | undefined,
-  window: RunWindow,
-  wait: RecordWait,
-  signal: AbortSignal | undefined,
+  { reach, window, wait, signal }: Lookup,
 ): Promise<RecordCheckResult[]> {
   if (run.conversationId === undefined || run.error !== undefined)
     return notChecked(testCase, `the conversation did not finish${run.error ? `: ${run.error}` : ''}`);
