@@ -1,11 +1,12 @@
 import type { CaseOutcome, CaseResult, CaseRun, CaseTarget, RunStatus } from './results';
-import { runOnce } from './conversationRun';
+import { runOnce, type RunModelUse } from './conversationRun';
 import { hasChecks, isJudged, NO_CHECKS, type TestCase, turnChecks } from './format';
 import { addSpend, type CaseModelCalls, NO_SPEND, RunJudging, type RunModel } from './judging';
 import type { ModelSpend } from './model/types';
 import { DEFAULT_RECORD_WAIT, type RecordWait } from './records/fetch';
 import { latencyDistributions } from './records/latency';
-import { notCheckedReason, withRecordChecks } from './records/run';
+import { checksRecord } from './records/check';
+import { notCheckedReason, timingCreates, withRecordChecks } from './records/run';
 
 export type { CaseOutcome, CaseResult, CaseRun, CaseTarget, ChatConversations, RunStatus, TurnResult } from './results';
 
@@ -99,36 +100,56 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
         if (attempt === 1) finish(index, skipped(testCase, entry.target.skip));
         continue;
       }
+      const target = entry.target;
       // Once the target has said it lacks what the case names, its other repeats are not sent either.
-      const startedAt = Date.now();
-      const run =
+      const held =
         signal?.aborted || entry.skip !== undefined
-          ? cancelledRun(attempt)
-          : await runOnce(testCase, attempt, entry.target.chat, { judging, calls: entry.calls }, signal).then((done) =>
-              withRecordChecks(
-                done,
-                testCase,
-                'chat' in entry.target ? entry.target.records : undefined,
-                { startedAt, endedAt: Date.now() },
-                options.recordWait ?? DEFAULT_RECORD_WAIT,
-                signal,
-              ),
-            );
-      if (run.skip !== undefined) entry.skip ??= run.skip;
-      entry.runs.push(run);
-      options.listener?.runFinished?.(testCase, run);
-      if (--entry.left === 0)
-        finish(
-          index,
-          entry.skip !== undefined
-            ? skipped(testCase, entry.skip)
-            : summarize(testCase, entry.runs, entry.started, entry.target.note, entry.calls?.spent()),
-        );
+          ? { run: cancelledRun(attempt) }
+          : await runChecked(testCase, attempt, target, { judging, calls: entry.calls }, options, signal);
+      if (held.run.skip !== undefined) entry.skip ??= held.run.skip;
+      const complete = (run: CaseRun) => {
+        entry.runs.push(run);
+        options.listener?.runFinished?.(testCase, run);
+        if (--entry.left === 0)
+          finish(
+            index,
+            entry.skip !== undefined
+              ? skipped(testCase, entry.skip)
+              : summarize(testCase, entry.runs, entry.started, target.note, entry.calls?.spent()),
+          );
+      };
+      // The record is read while the worker holds the next conversation: waiting for it holds none open.
+      if (held.checked) checking.push(held.checked.then(complete));
+      else complete(held.run);
     }
   };
   const workers = Math.max(1, Math.min(options.concurrency, jobs.length));
+  const checking: Promise<void>[] = [];
   await Promise.all(Array.from({ length: workers }, worker));
+  await Promise.all(checking);
   return results;
+}
+
+/**
+ * One run's conversation, and when the case checks its record, the run with its record checks once they are made
+ * (records/run.ts).
+ */
+async function runChecked(
+  testCase: TestCase,
+  attempt: number,
+  target: Extract<CaseTarget, { chat: unknown }>,
+  model: RunModelUse,
+  options: RunOptions,
+  signal: AbortSignal | undefined,
+): Promise<{ run: CaseRun; checked?: Promise<CaseRun> }> {
+  if (!checksRecord(testCase)) return { run: await runOnce(testCase, attempt, target.chat, model, signal) };
+  const timed = timingCreates(target.chat);
+  const startedAt = Date.now();
+  const run = await runOnce(testCase, attempt, timed.chat, model, signal);
+  const createdAt = timed.createdAt();
+  const window = { startedAt, endedAt: Date.now(), ...(createdAt !== undefined ? { createdAt } : {}) };
+  const wait = options.recordWait ?? DEFAULT_RECORD_WAIT;
+  return { run, checked: withRecordChecks(run, testCase, target.records, window, wait, signal) };
 }
 
 /** Why a case is not run at all: it needs a model for everything it checks, and none can be asked. */

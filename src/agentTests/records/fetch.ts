@@ -8,6 +8,7 @@
 import type { ConversationRecord, ConversationsQueryInput } from '../../contract/conversations';
 import type { Environment } from '../../contract/common';
 import { sleep } from '../../core/retry';
+import { listTogether } from './batch';
 
 /** The Conversations API as the record checks use it: the client's ConversationsClient of v3. */
 export interface RecordLister {
@@ -40,6 +41,8 @@ export interface RecordLookup {
   /** When the conversation was created and when the run was over, by this machine's clock (ms since the epoch). */
   readonly startedAt: number;
   readonly endedAt: number;
+  /** When the create's reply came, when known. */
+  readonly createdAt?: number;
   /** The user messages sent, in order: the fallback match on the turns' texts. */
   readonly messages: readonly string[];
   readonly includeLatency: boolean;
@@ -52,14 +55,51 @@ const PAGE_LIMIT = 100;
 const MAX_PAGES = 20;
 /** Around a conversation's start when this machine's clock and the platform's are not known to agree. */
 const WIDE_MARGIN_MS = 15 * 60_000;
-/** Around it once a record has shown how far apart they are. */
-const NARROW_MARGIN_MS = 10_000;
+/** Around the start the records so far foretell: the clocks' granularity. */
+const NARROW_MARGIN_MS = 10;
 
 /**
- * How far the platform's clock is ahead of this machine's, as the records found so far showed it: later looks at
- * the same platform then ask for a window of seconds, so a busy project's listing stays short.
+ * What the records found so far say of the platform's clock against this machine's: a record's `started_at` is
+ * after the create was sent (`started_at - startedAt` is at least the difference) and before its reply came
+ * (`started_at - createdAt` at most). Later looks at the same platform then ask for the few milliseconds these
+ * foretell, so a busy project's listing stays a record or two long.
  */
-const skews = new WeakMap<RecordLister, number>();
+interface Offsets {
+  /** The largest `started_at - createdAt` seen, and the smallest `started_at - startedAt`. */
+  readonly above: number;
+  readonly below: number;
+  /** The smallest and the largest of both, for a platform whose records do not keep to the bounds. */
+  readonly least: number;
+  readonly most: number;
+}
+const offsets = new WeakMap<RecordLister, Offsets>();
+
+/** The window of `started_at` a narrow look lists, once records have shown where they fall; undefined before. */
+function narrowWindow(lister: RecordLister, lookup: RecordLookup): { start: number; end: number } | undefined {
+  const known = offsets.get(lister);
+  if (!known) return undefined;
+  const created = lookup.createdAt ?? lookup.endedAt;
+  const [low, high] = known.above <= known.below ? [known.above, known.below] : [known.least, known.most];
+  return { start: lookup.startedAt + low - NARROW_MARGIN_MS, end: created + high + NARROW_MARGIN_MS };
+}
+
+function wideWindow(lookup: RecordLookup): { start: number; end: number } {
+  return { start: lookup.startedAt - WIDE_MARGIN_MS, end: lookup.endedAt + WIDE_MARGIN_MS };
+}
+
+function learn(lister: RecordLister, lookup: RecordLookup, record: ConversationRecord): void {
+  const started = Date.parse(record.started_at);
+  if (!Number.isFinite(started)) return;
+  const after = started - lookup.startedAt;
+  const before = started - (lookup.createdAt ?? lookup.endedAt);
+  const k = offsets.get(lister);
+  offsets.set(lister, {
+    above: Math.max(k?.above ?? before, before),
+    below: Math.min(k?.below ?? after, after),
+    least: Math.min(k?.least ?? before, before),
+    most: Math.max(k?.most ?? after, after),
+  });
+}
 
 /** The record of the conversation, or why it cannot be checked. */
 export async function findRecord(
@@ -70,22 +110,21 @@ export async function findRecord(
 ): Promise<FoundRecord> {
   const deadline = performance.now() + wait.waitMs;
   let inProgress: ConversationRecord | undefined;
-  for (let attempt = 0; ; attempt++) {
-    const skew = skews.get(reach.lister);
-    // Narrow once the clocks' difference is known; every other look is wide, in case it changed.
-    const margin = skew !== undefined && attempt % 2 === 0 ? NARROW_MARGIN_MS : WIDE_MARGIN_MS;
-    const shift = margin === NARROW_MARGIN_MS ? (skew ?? 0) : 0;
+  for (let round = 0; ; round++) {
     let found: ConversationRecord | undefined;
     try {
-      found = await look(reach, lookup, shift, margin, signal);
+      // The narrow window first; when the record is not in it, the wide one at once (the clocks may have moved),
+      // and then every other round.
+      const narrow = narrowWindow(reach.lister, lookup);
+      if (narrow)
+        found = pick(await listTogether(reach.lister, reach.environment, narrow, lookup.includeLatency), lookup);
+      if (found?.id !== lookup.conversationId && (!narrow || round % 2 === 0))
+        found = (await look(reach, lookup, wideWindow(lookup), signal)) ?? found;
     } catch (err) {
       if (signal?.aborted) return { notChecked: 'cancelled' };
       return { notChecked: refusal(err) };
     }
-    if (found && found.id === lookup.conversationId) {
-      const started = Date.parse(found.started_at);
-      if (Number.isFinite(started)) skews.set(reach.lister, started - lookup.startedAt);
-    }
+    if (found && found.id === lookup.conversationId) learn(reach.lister, lookup, found);
     if (found && !found.in_progress) return { record: found };
     inProgress = found ?? inProgress;
     const left = deadline - performance.now();
@@ -105,26 +144,30 @@ export async function findRecord(
 async function look(
   reach: Exclude<RecordReach, { none: string }>,
   lookup: RecordLookup,
-  shift: number,
-  margin: number,
+  window: { start: number; end: number },
   signal: AbortSignal | undefined,
 ): Promise<ConversationRecord | undefined> {
   const query: ConversationsQueryInput = {
     client_env: reach.environment,
-    start_time: new Date(lookup.startedAt + shift - margin).toISOString(),
-    end_time: new Date(lookup.endedAt + shift + margin).toISOString(),
+    start_time: new Date(window.start).toISOString(),
+    end_time: new Date(window.end).toISOString(),
     limit: PAGE_LIMIT,
     ...(lookup.includeLatency ? { include_latency: true } : {}),
   };
-  let byTexts: ConversationRecord | undefined;
+  const records: ConversationRecord[] = [];
   for await (const record of reach.lister.conversations(query, {
     maxPages: MAX_PAGES,
     ...(signal ? { signal } : {}),
   })) {
     if (record.id === lookup.conversationId) return record;
-    byTexts ??= carries(record, lookup.messages) ? record : undefined;
+    records.push(record);
   }
-  return byTexts;
+  return pick(records, lookup);
+}
+
+/** The record with the conversation's id, else the one whose turns carry the messages sent. */
+function pick(records: readonly ConversationRecord[], lookup: RecordLookup): ConversationRecord | undefined {
+  return records.find((r) => r.id === lookup.conversationId) ?? records.find((r) => carries(r, lookup.messages));
 }
 
 /** Whether the record's user turns are the messages sent, in order (none match on an empty transcript). */

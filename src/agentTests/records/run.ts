@@ -3,15 +3,33 @@
  * the run's status takes the checks in (a failed check fails it; a check not made keeps it from passing).
  */
 import type { TestCase } from '../format';
-import type { CaseRun, RunStatus } from '../results';
+import type { CaseRun, ChatConversations, RunStatus } from '../results';
 import { checkRecord, checksRecord, notChecked, readsLatency } from './check';
 import { findRecord, type RecordReach, type RecordWait } from './fetch';
 import type { RecordCheckResult } from './types';
 
-/** When the run's conversation was created and when it was over, by this machine's clock. */
+/** When the run's conversation was created (sent, and its reply in) and when it was over, by this machine's clock. */
 export interface RunWindow {
   readonly startedAt: number;
+  readonly createdAt?: number;
   readonly endedAt: number;
+}
+
+/** The Chat API as a run uses it, noting when the create's reply came: the record started before it. */
+export function timingCreates(chat: ChatConversations): { chat: ChatConversations; createdAt(): number | undefined } {
+  let createdAt: number | undefined;
+  return {
+    chat: {
+      create: (request, signal) =>
+        chat.create(request, signal).then((reply) => {
+          createdAt ??= Date.now();
+          return reply;
+        }),
+      respond: (request, signal) => chat.respond(request, signal),
+      close: (id, signal) => chat.close(id, signal),
+    },
+    createdAt: () => createdAt,
+  };
 }
 
 /** The run with its record checks made (or each said not checked, and why); the run as it was when it has none. */
