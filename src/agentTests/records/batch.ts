@@ -6,8 +6,9 @@
 import type { ConversationRecord, ConversationsQueryInput } from '../../contract/conversations';
 import type { RecordLister } from './fetch';
 
-/** How long asks are gathered before they go out together. */
-const GATHER_MS = 50;
+/** How long asks are gathered before they go out together, and how many go out at once without waiting longer. */
+const GATHER_MS = 20;
+const GATHER_MOST = 16;
 /** Windows closer than this are listed in one request. */
 const JOIN_GAP_MS = 1_000;
 const PAGE_LIMIT = 100;
@@ -42,14 +43,18 @@ export function listTogether(
     const ask: Ask = { window, includeLatency, resolve, reject };
     if (asks) {
       asks.push(ask);
+      if (asks.length >= GATHER_MOST) send();
       return;
     }
     const started = [ask];
     byEnvironment.set(key, started);
-    setTimeout(() => {
+    const timer = setTimeout(send, GATHER_MS);
+    function send() {
+      clearTimeout(timer);
+      if (byEnvironment?.get(key) !== started) return;
       byEnvironment.delete(key);
       for (const cluster of clusters(started)) void listCluster(lister, environment, cluster);
-    }, GATHER_MS);
+    }
   });
 }
 
