@@ -184,6 +184,7 @@ function refusal(err: unknown): string {
     return 'the Conversations API refused the key (401): set a Conversations API key of this project';
   if (kind === 'forbidden' || status === 403)
     return 'the Conversations API refused the key (403): it lacks Conversations data permission for this project';
-  if (kind === 'notConfigured') return 'no Conversations API key is set';
+  if (kind === 'notConfigured')
+    return 'no Conversations API key is set: add one to the connection profile (Agent Workbench: Edit Connection Profile)';
   return `the record could not be read: ${err instanceof Error ? err.message : String(err)}`;
 }
