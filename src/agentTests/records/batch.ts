@@ -11,8 +11,9 @@ const GATHER_MS = 20;
 const GATHER_MOST = 16;
 /** Windows closer than this are listed in one request. */
 const JOIN_GAP_MS = 1_000;
-const PAGE_LIMIT = 100;
-const MAX_PAGES = 20;
+/** Records listed per request, and the most pages one listing walks. */
+export const PAGE_LIMIT = 100;
+export const MAX_PAGES = 20;
 
 export interface Window {
   readonly start: number;

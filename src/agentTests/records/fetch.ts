@@ -8,7 +8,7 @@
 import type { ConversationRecord, ConversationsQueryInput } from '../../contract/conversations';
 import type { Environment } from '../../contract/common';
 import { sleep } from '../../core/retry';
-import { listTogether } from './batch';
+import { listTogether, MAX_PAGES, PAGE_LIMIT } from './batch';
 
 /** The Conversations API as the record checks use it: the client's ConversationsClient of v3. */
 export interface RecordLister {
@@ -27,7 +27,7 @@ export type RecordReach =
     }
   | { readonly none: string };
 
-/** How long to wait for a record, and how often to look: a setting of the editor, a flag of the command line. */
+/** How long to wait for a record, and how often to look: `--record-wait` on the command line; the editor waits the default. */
 export interface RecordWait {
   readonly waitMs: number;
   readonly pollMs: number;
@@ -50,9 +50,6 @@ export interface RecordLookup {
 
 export type FoundRecord = { readonly record: ConversationRecord } | { readonly notChecked: string };
 
-/** Records listed per request, and the most pages one look walks. */
-const PAGE_LIMIT = 100;
-const MAX_PAGES = 20;
 /** Around a conversation's start when this machine's clock and the platform's are not known to agree. */
 const WIDE_MARGIN_MS = 15 * 60_000;
 /** Around the start the records so far foretell: the clocks' granularity. */
