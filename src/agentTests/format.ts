@@ -1,16 +1,14 @@
+import type { RecordCaseChecks, RecordTurnChecks } from './records/types';
+
 /**
  * Conversation tests as written in a test file (`tests/*.yaml` of an agent folder), once read and checked.
  * The file's shape is documented in docs/testing-agents.md and described for the YAML extension by
  * media/schemas/conversation-test.schema.json; parse.ts reads it into these types.
  */
 
-/** A place in the file: lines and characters from 0, as the editor counts them. */
-export interface TextRange {
-  readonly startLine: number;
-  readonly startCharacter: number;
-  readonly endLine: number;
-  readonly endCharacter: number;
-}
+import type { TextRange } from './textRange';
+
+export type { TextRange } from './textRange';
 
 /** What is wrong with a test file, and where. */
 export interface TestFileProblem {
@@ -60,6 +58,10 @@ export interface TestTurn {
   readonly checks: AnswerChecks;
   /** `expect:` of the turn: judged on this answer, with the conversation so far as context. */
   readonly expect?: readonly Criterion[];
+  /** `intents:`, `entities:`, `ood:`, `record_latency_ms:`: checked on the conversation record (records/). */
+  readonly record?: RecordTurnChecks;
+  /** `p95_latency_ms:`: the 95th percentile of the answer's latency over every run of the case. */
+  readonly p95LatencyMs?: number;
   readonly range: TextRange;
 }
 
@@ -100,6 +102,8 @@ export interface TestCase {
   /** `criteria:` of the case: judged on the whole conversation once it ends. */
   readonly criteria?: readonly Criterion[];
   readonly scenario?: Scenario;
+  /** `state:`, `handoff_reason:`, `num_ood:`, `metrics:` ...: checked on the conversation record (records/). */
+  readonly record?: RecordCaseChecks;
   readonly range: TextRange;
   /** Where the name is written: the gutter's run button sits there. */
   readonly nameRange: TextRange;
@@ -125,7 +129,14 @@ export const NO_CHECKS = `no checks: ${CHECKS_TO_ADD}`;
 
 /** Whether any turn of the case checks its answer; a case that checks nothing is never run as a pass. */
 export function hasChecks(testCase: TestCase): boolean {
-  return testCase.turns.some((t) => turnChecks(t.checks)) || isJudged(testCase);
+  return testCase.turns.some((t) => turnChecks(t.checks)) || isJudged(testCase) || hasRecordChecks(testCase);
+}
+
+/** Whether the case checks its conversation's record or its latency over repeats (records/). */
+export function hasRecordChecks(testCase: TestCase): boolean {
+  return (
+    testCase.record !== undefined || testCase.turns.some((t) => t.record !== undefined || t.p95LatencyMs !== undefined)
+  );
 }
 
 /** Whether the case needs a model: a judged criterion anywhere, or a simulated caller. */

@@ -1,4 +1,7 @@
 import type { CriterionResult, ModelSpend } from './model/types';
+import { distributionWords } from './records/latency';
+import { recordCheckName } from './records/report';
+import type { RecordCheckResult } from './records/types';
 import { criterionName, erroredLines, failureLines } from './report';
 import { type CaseResult, type CaseRun, totalSpend } from './runner';
 
@@ -17,7 +20,7 @@ export function junitXml(
   for (const r of results) byFile.set(r.testCase.file, [...(byFile.get(r.testCase.file) ?? []), r]);
   const all: CaseXml[] = [];
   const suites = [...byFile.entries()].map(([file, list]) => {
-    const cases = list.flatMap((r) => [caseXml(r, file), ...criteriaXml(r, file)]);
+    const cases = list.flatMap((r) => [caseXml(r, file), ...criteriaXml(r, file), ...recordsXml(r, file)]);
     all.push(...cases);
     const counts = countOf(cases);
     return [
@@ -91,6 +94,46 @@ function criteriaXml(r: CaseResult, file: string): CaseXml[] {
       return criterionXml(c, `name="${xml(name)}" classname="${xml(file)}" time="0.000"`);
     }),
   );
+}
+
+/**
+ * Each record check of each run, and each turn's latency over the runs, a test case named after its case: a check
+ * not made is skipped with its reason.
+ */
+function recordsXml(r: CaseResult, file: string): CaseXml[] {
+  const many = r.runs.length > 1;
+  const attrs = (name: string) => `name="${xml(`${r.testCase.name} › ${name}`)}" classname="${xml(file)}" time="0.000"`;
+  const checks = r.runs.flatMap((run: CaseRun) =>
+    (run.records ?? []).map((c) => recordXml(c, attrs(`${recordCheckName(c)}${many ? ` (run ${run.attempt})` : ''}`))),
+  );
+  const latency = (r.latency ?? []).map((d): CaseXml => {
+    const out = `<system-out>${xml(distributionWords(d))}</system-out>`;
+    const name = attrs(`turn ${d.turnIndex + 1} p95_latency_ms (line ${d.range.startLine + 1})`);
+    return d.passed
+      ? { text: testcase(name, [out]), state: 'passed' }
+      : {
+          text: testcase(name, [
+            `<failure message="${xml(`${distributionWords(d)}: over the budget`)}" type="LatencyOverBudget"/>`,
+            out,
+          ]),
+          state: 'failure',
+        };
+  });
+  return [...checks, ...latency];
+}
+
+function recordXml(c: RecordCheckResult, attrs: string): CaseXml {
+  const o = c.outcome;
+  if (o.kind === 'not-checked')
+    return { text: testcase(attrs, [`<skipped message="${xml(`not checked: ${o.reason}`)}"/>`]), state: 'skipped' };
+  if (o.kind === 'passed')
+    return { text: testcase(attrs, [`<system-out>${xml(o.actual)}</system-out>`]), state: 'passed' };
+  return {
+    text: testcase(attrs, [
+      `<failure message="${xml(o.message)}" type="RecordCheckFailed">${xml(`expected: ${o.expected}\nactual: ${o.actual}`)}</failure>`,
+    ]),
+    state: 'failure',
+  };
 }
 
 function criterionXml(c: CriterionResult, attrs: string): CaseXml {

@@ -13,6 +13,13 @@ import {
   turnChecks,
 } from './format';
 import { parseRegex } from './regex';
+import {
+  percentileWithoutRepeat,
+  RECORD_CASE_KEYS,
+  RECORD_TURN_KEYS,
+  readRecordCaseChecks,
+  readRecordTurnChecks,
+} from './records/parse';
 
 /** The keys each level of a test file may have; anything else is reported, so a misspelt check never passes silently. */
 export const FILE_KEYS = ['agent', 'description', 'cases'] as const;
@@ -31,6 +38,7 @@ export const CASE_KEYS = [
   'turns',
   'criteria',
   'scenario',
+  ...RECORD_CASE_KEYS,
 ] as const;
 const CHECK_KEYS = [
   'contains',
@@ -43,7 +51,7 @@ const CHECK_KEYS = [
   'max_latency_ms',
   'reference',
 ] as const;
-export const TURN_KEYS = ['user', 'metadata', ...CHECK_KEYS, 'expect'] as const;
+export const TURN_KEYS = ['user', 'metadata', ...CHECK_KEYS, 'expect', ...RECORD_TURN_KEYS] as const;
 export const SCENARIO_KEYS = ['goal', 'persona', 'facts', 'first_line', 'max_turns', 'success'] as const;
 
 /** A simulated caller's turn budget: the default, and the most a file may ask for. */
@@ -149,13 +157,19 @@ function readCase(reader: Reader, node: unknown, file: string, fileAgent: string
   const environment = reader.text(node, 'environment');
   const agent = reader.text(node, 'agent') ?? fileAgent;
   const attributes = reader.mapping(node, 'integration_attributes');
+  const record = readRecordCaseChecks(reader, node);
+  percentileWithoutRepeat(reader, node, repeat);
   if (!name) return undefined;
   // Said of a case whose turns read well: a check misspelt or malformed is reported as itself.
   if (
     reader.errorCount === errorsBefore &&
     turns.length > 0 &&
-    !turns.some((t) => turnChecks(t.checks) || (t.expect?.length ?? 0) > 0) &&
-    (criteria?.length ?? 0) === 0
+    !turns.some(
+      (t) =>
+        turnChecks(t.checks) || (t.expect?.length ?? 0) > 0 || t.record !== undefined || t.p95LatencyMs !== undefined,
+    ) &&
+    (criteria?.length ?? 0) === 0 &&
+    record === undefined
   )
     reader.problem(
       valueOf(node, 'name'),
@@ -179,6 +193,7 @@ function readCase(reader: Reader, node: unknown, file: string, fileAgent: string
     ...(tts !== undefined ? { ttsLangCode: tts } : {}),
     ...(criteria !== undefined ? { criteria } : {}),
     ...(scenario !== undefined ? { scenario } : {}),
+    ...(record !== undefined ? { record } : {}),
   };
 }
 
@@ -245,11 +260,13 @@ function readTurn(reader: Reader, node: unknown, index: number): TestTurn | unde
   const metadata = reader.mapping(node, 'metadata');
   const checks = readChecks(reader, node);
   const expect = reader.criteria(node, 'expect');
+  const record = readRecordTurnChecks(reader, node);
   return {
     ...(user !== undefined ? { user } : {}),
     ...(metadata !== undefined ? { metadata } : {}),
     checks,
     ...(expect !== undefined ? { expect } : {}),
+    ...record,
     range: reader.range(node),
   };
 }

@@ -1,5 +1,6 @@
 import type { CriterionResult, ModelSpend } from './model/types';
 import { type CaseResult, totalSpend } from './runner';
+import { recordFailureLines, recordLines } from './records/report';
 import { stopWords } from './simulated';
 
 /** One line per case, as the command line prints it and the Testing view's output shows it. */
@@ -40,8 +41,10 @@ export function failureLines(r: CaseResult): string[] {
       if (o.kind === 'error' && (o.cassetteMiss || o.modelFailure))
         lines.push(`${prefix}${criterionName(c)}: ${o.message}`);
     }
+    lines.push(...recordFailureLines(r, run, prefix));
     if (run.error) lines.push(`${prefix}${run.error}`);
   }
+  lines.push(...recordFailureLines(r, undefined, ''));
   return lines;
 }
 
@@ -92,6 +95,8 @@ export function criterionLines(r: CaseResult): string[] {
       }
     }
   }
+  // The record checks and latency distributions are shown with the criteria, wherever they are shown.
+  lines.push(...recordLines(r));
   return lines;
 }
 

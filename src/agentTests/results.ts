@@ -3,6 +3,8 @@ import type { ChatCreateReply, ChatCreateRequest, ChatRespondReply, ChatRespondR
 import type { Answer, CheckFailure } from './checks';
 import type { TestCase, TextRange } from './format';
 import type { ConversationLine, CriterionResult, ModelSpend, ScenarioStop } from './model/types';
+import type { RecordReach } from './records/fetch';
+import type { LatencyDistribution, RecordCheckResult } from './records/types';
 
 /** The Chat API as the runner uses it: the client's ChatClient, or anything answering the same way. */
 export interface ChatConversations {
@@ -17,6 +19,8 @@ export type CaseTarget =
       readonly chat: ChatConversations;
       /** Said in the result when the keys reach another agent than the one the case names. */
       readonly note?: string;
+      /** Where the records of its conversations are read, for record checks (or why they cannot be). */
+      readonly records?: RecordReach;
     }
   | { readonly skip: string };
 
@@ -56,6 +60,8 @@ export interface CaseRun {
   /** Why a simulated conversation stopped, and in what words. */
   readonly stop?: ScenarioStop;
   readonly stopReason?: string;
+  /** The case's checks on the conversation record, each passed, failed or not checked. */
+  readonly records?: readonly RecordCheckResult[];
 }
 
 /**
@@ -77,4 +83,6 @@ export interface CaseResult {
   readonly durationMs: number;
   /** What the case's model calls spent, over all its runs. */
   readonly spend: ModelSpend;
+  /** The answer latencies of each turn with a `p95_latency_ms:`, over every run. */
+  readonly latency?: readonly LatencyDistribution[];
 }

@@ -1,8 +1,12 @@
 import type { CaseOutcome, CaseResult, CaseRun, CaseTarget, RunStatus } from './results';
-import { runOnce } from './conversationRun';
+import { runOnce, type RunModelUse } from './conversationRun';
 import { hasChecks, isJudged, NO_CHECKS, type TestCase, turnChecks } from './format';
 import { addSpend, type CaseModelCalls, NO_SPEND, RunJudging, type RunModel } from './judging';
 import type { ModelSpend } from './model/types';
+import { DEFAULT_RECORD_WAIT, type RecordWait } from './records/fetch';
+import { latencyDistributions } from './records/latency';
+import { checksRecord } from './records/check';
+import { notCheckedReason, timingCreates, withRecordChecks } from './records/run';
 
 export type { CaseOutcome, CaseResult, CaseRun, CaseTarget, ChatConversations, RunStatus, TurnResult } from './results';
 
@@ -26,6 +30,8 @@ export interface RunOptions {
    * one, judged criteria are skipped with that reason, simulated cases are not run, and no judged case passes.
    */
   model?: RunModel;
+  /** How long a run waits for its conversation's record, for record checks (20 s by default). */
+  recordWait?: RecordWait;
 }
 
 /** What the cases of a run spent on models, added up. */
@@ -94,26 +100,56 @@ export async function runCases(cases: readonly TestCase[], options: RunOptions):
         if (attempt === 1) finish(index, skipped(testCase, entry.target.skip));
         continue;
       }
+      const target = entry.target;
       // Once the target has said it lacks what the case names, its other repeats are not sent either.
-      const run =
+      const held =
         signal?.aborted || entry.skip !== undefined
-          ? cancelledRun(attempt)
-          : await runOnce(testCase, attempt, entry.target.chat, { judging, calls: entry.calls }, signal);
-      if (run.skip !== undefined) entry.skip ??= run.skip;
-      entry.runs.push(run);
-      options.listener?.runFinished?.(testCase, run);
-      if (--entry.left === 0)
-        finish(
-          index,
-          entry.skip !== undefined
-            ? skipped(testCase, entry.skip)
-            : summarize(testCase, entry.runs, entry.started, entry.target.note, entry.calls?.spent()),
-        );
+          ? { run: cancelledRun(attempt) }
+          : await runChecked(testCase, attempt, target, { judging, calls: entry.calls }, options, signal);
+      if (held.run.skip !== undefined) entry.skip ??= held.run.skip;
+      const complete = (run: CaseRun) => {
+        entry.runs.push(run);
+        options.listener?.runFinished?.(testCase, run);
+        if (--entry.left === 0)
+          finish(
+            index,
+            entry.skip !== undefined
+              ? skipped(testCase, entry.skip)
+              : summarize(testCase, entry.runs, entry.started, target.note, entry.calls?.spent()),
+          );
+      };
+      // The record is read while the worker holds the next conversation: waiting for it holds none open.
+      if (held.checked) checking.push(held.checked.then(complete));
+      else complete(held.run);
     }
   };
   const workers = Math.max(1, Math.min(options.concurrency, jobs.length));
+  const checking: Promise<void>[] = [];
   await Promise.all(Array.from({ length: workers }, worker));
+  await Promise.all(checking);
   return results;
+}
+
+/**
+ * One run's conversation, and when the case checks its record, the run with its record checks once they are made
+ * (records/run.ts).
+ */
+async function runChecked(
+  testCase: TestCase,
+  attempt: number,
+  target: Extract<CaseTarget, { chat: unknown }>,
+  model: RunModelUse,
+  options: RunOptions,
+  signal: AbortSignal | undefined,
+): Promise<{ run: CaseRun; checked?: Promise<CaseRun> }> {
+  if (!checksRecord(testCase)) return { run: await runOnce(testCase, attempt, target.chat, model, signal) };
+  const timed = timingCreates(target.chat);
+  const startedAt = Date.now();
+  const run = await runOnce(testCase, attempt, timed.chat, model, signal);
+  const createdAt = timed.createdAt();
+  const window = { startedAt, endedAt: Date.now(), ...(createdAt !== undefined ? { createdAt } : {}) };
+  const wait = options.recordWait ?? DEFAULT_RECORD_WAIT;
+  return { run, checked: withRecordChecks(run, testCase, target.records, window, wait, signal) };
 }
 
 /** Why a case is not run at all: it needs a model for everything it checks, and none can be asked. */
@@ -138,17 +174,22 @@ function summarize(
   const passRate = finished.length === 0 ? 0 : passed / finished.length;
   const cancelled = finished.length < runs.length;
   const some = (status: RunStatus) => finished.some((r) => r.status === status);
+  const latency = latencyDistributions(testCase, finished);
+  const slow = latency.some((d) => !d.passed);
   // Short of the rate: a failed run fails the case; else an unusable judgement makes it errored; else its
   // criteria were not judged, and it is skipped with which and why: never passed.
+  // A turn slower than its p95 budget over the runs fails the case, whatever share of runs passed.
   const outcome: CaseOutcome = cancelled
     ? 'cancelled'
-    : passRate >= testCase.requiredPassRate && finished.length > 0
-      ? 'passed'
-      : some('failed')
-        ? 'failed'
-        : some('errored')
-          ? 'errored'
-          : 'skipped';
+    : slow
+      ? 'failed'
+      : passRate >= testCase.requiredPassRate && finished.length > 0
+        ? 'passed'
+        : some('failed')
+          ? 'failed'
+          : some('errored')
+            ? 'errored'
+            : 'skipped';
   const skipReason = outcome === 'skipped' ? unjudgedReason(finished) : undefined;
   return {
     testCase,
@@ -160,11 +201,22 @@ function summarize(
     ...(skipReason !== undefined ? { skipReason } : {}),
     durationMs: performance.now() - started,
     spend: spend ?? NO_SPEND,
+    ...(latency.length > 0 ? { latency } : {}),
   };
 }
 
-/** Which criteria were not judged, and why: the reason of the first. */
+/** Which criteria were not judged and which record checks were not made, and why. */
 function unjudgedReason(runs: readonly CaseRun[]): string {
+  const records = notCheckedReason(runs);
+  const criteria = runs.some((r) => r.criteria.some((c) => c.outcome.kind === 'skipped'))
+    ? criteriaReason(runs)
+    : undefined;
+  if (records === undefined) return criteria ?? 'the scripted checks held, but not every check was made';
+  return criteria !== undefined ? `${criteria}; ${records}` : `the scripted checks held, but ${records}`;
+}
+
+/** Which criteria were not judged, and why: the reason of the first. */
+function criteriaReason(runs: readonly CaseRun[]): string {
   const skipped = runs.flatMap((r) => r.criteria).filter((c) => c.outcome.kind === 'skipped');
   const texts = [...new Set(skipped.map((c) => `"${c.text}"`))];
   const first = skipped[0]?.outcome;

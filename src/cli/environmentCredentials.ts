@@ -1,5 +1,5 @@
 import type { CredentialId } from '../client/profile';
-import { CHAT_KEY_VARIABLE, CHAT_TOKEN_VARIABLE } from './testTargets';
+import { CHAT_KEY_VARIABLE, CHAT_TOKEN_VARIABLE, CONVERSATIONS_KEY_VARIABLE } from './testTargets';
 
 /**
  * The environment variables the command line reads credentials from, never from a file or an argument: the Chat
@@ -7,7 +7,7 @@ import { CHAT_KEY_VARIABLE, CHAT_TOKEN_VARIABLE } from './testTargets';
  */
 export const CREDENTIAL_VARIABLES = {
   agentsApiKey: 'AGENT_WORKBENCH_AGENTS_API_KEY',
-  conversationsApiKey: 'AGENT_WORKBENCH_CONVERSATIONS_API_KEY',
+  conversationsApiKey: CONVERSATIONS_KEY_VARIABLE,
   alertsApiKey: 'AGENT_WORKBENCH_ALERTS_API_KEY',
   chatApiKey: CHAT_KEY_VARIABLE,
   chatConnectorToken: CHAT_TOKEN_VARIABLE,

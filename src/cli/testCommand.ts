@@ -11,7 +11,14 @@ import { problemRecord } from './reporters/records';
 import { casesOfShard, parseShard } from './shard';
 import { findTestFiles, noTestFiles, readTestFile } from './testFiles';
 import { MODEL_HELP, MODEL_OPTIONS, ModelFlagError, type ModelFlags, modelFlagsOf, modelOfRun } from './testModel';
-import { CHAT_KEY_VARIABLE, CHAT_TOKEN_VARIABLE, localTargets, profileTargets, readProfileFile } from './testTargets';
+import {
+  CHAT_KEY_VARIABLE,
+  CHAT_TOKEN_VARIABLE,
+  CONVERSATIONS_KEY_VARIABLE,
+  localTargets,
+  profileTargets,
+  readProfileFile,
+} from './testTargets';
 
 const HELP = `Run conversation tests: each case a conversation through the Chat API whose answers are checked.
 
@@ -19,7 +26,7 @@ Usage: agent-workbench test [paths...] --local [--responses full|minimal|spec-on
        agent-workbench test [paths...] --profile-file F --environment E
        [--reporter NAME[:FILE]]... [--shard I/N] [--repeat N] [--concurrency N] [--pass-with-no-tests]
        [--model-base-url URL --model NAME] [--cassette replay|record|live]
-       [--max-model-calls N] [--max-model-cost X] [--prices F]
+       [--max-model-calls N] [--max-model-cost X] [--prices F] [--record-wait S]
 
   paths              test files, or folders searched for tests/*.yaml (default: the current folder)
   --local            start the bundled local platform for this run (no credentials, nothing leaves the machine)
@@ -43,6 +50,12 @@ ${MODEL_HELP}
                      below this share of labels agreeing with its judge (0 to 1, default 0.8), a criterion is
                      advisory; labels are the files tests/<name>.labels.json the editor writes
 Without a model, judged criteria are skipped with that reason: never passed.
+
+Record checks (state:, intents:, entities:, ood:, record_latency_ms:, handoff_reason:, num_ood:, metrics:) read
+the conversation's record through the Conversations API, with the key in ${CONVERSATIONS_KEY_VARIABLE}
+(--local needs none):
+  --record-wait S    how long to wait for a record to appear and finish, in seconds (default 20)
+A record check that cannot be made is "not checked", with the reason: never passed.
 
 Prints one line per case and "N passed, N failed" last, progress on standard error. With GITHUB_STEP_SUMMARY
 set, a Markdown summary is appended to that file. Colour on a terminal only (NO_COLOR, FORCE_COLOR).
@@ -92,7 +105,14 @@ export async function testCommand(args: string[], env: NodeJS.ProcessEnv = proce
   try {
     let target: (testCase: TestCase) => CaseTarget;
     if (options.local) {
-      lp = await startLocalPlatform({ port: 0, seed: 'demo', responses: options.responses, streamDelayMs: 0 });
+      // Its clock is this machine's (the demo week ends now): record checks find a record by when it started.
+      lp = await startLocalPlatform({
+        port: 0,
+        seed: 'demo',
+        demoAnchor: 'now',
+        responses: options.responses,
+        streamDelayMs: 0,
+      });
       target = localTargets(lp, transport);
     } else if (options.remote) {
       const { profileFile, environment } = options.remote;
@@ -119,6 +139,7 @@ export async function testCommand(args: string[], env: NodeJS.ProcessEnv = proce
       concurrency: options.concurrency,
       signal: controller.signal,
       ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
+      recordWait: { waitMs: options.recordWaitMs, pollMs: Math.min(500, options.recordWaitMs) },
       listener: { caseFinished: (r) => report.caseFinished(marked(r)) },
     }).then((all) => all.map(marked));
     await model.calls?.flush();
@@ -152,6 +173,7 @@ function parseOptions(args: string[]) {
       'agreement-threshold': { type: 'string', default: '0.8' },
       repeat: { type: 'string' },
       concurrency: { type: 'string', default: '4' },
+      'record-wait': { type: 'string', default: '20' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -174,6 +196,8 @@ function parseOptions(args: string[]) {
       throw new UsageError(
         `--agreement-threshold must be a number from 0 to 1, got "${values['agreement-threshold']}"`,
       );
+    if (!(Number(values['record-wait']) >= 0))
+      throw new UsageError(`--record-wait must be a number of seconds, 0 or more, got "${values['record-wait']}"`);
   }
   const profileFile = values['profile-file'];
   const environment = values.environment;
@@ -190,6 +214,7 @@ function parseOptions(args: string[]) {
     repeat: whole('repeat', values.repeat),
     concurrency: whole('concurrency', values.concurrency) ?? 4,
     agreementThreshold: Number(values['agreement-threshold']),
+    recordWaitMs: Number(values['record-wait']) * 1000,
     model: values.help ? ({ cassette: 'replay' } satisfies ModelFlags) : modelFlagsOf(values),
   };
 }

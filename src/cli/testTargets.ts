@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { CaseTarget } from '../agentTests/runner';
 import type { TestCase } from '../agentTests/format';
+import type { RecordReach } from '../agentTests/records/fetch';
+import { recordReach } from '../agentTests/records/reach';
 import { ChatClient } from '../client/chat';
+import { ConversationsClient } from '../client/conversations';
 import { ClientContext } from '../client/context';
 import { type ConnectionProfile, type CredentialId, LOCAL_PROFILE_ID, REGION_PRESETS } from '../client/profile';
 import type { Transport } from '../client/transport';
@@ -11,6 +14,8 @@ import type { LocalPlatform } from '../localPlatform/server';
 /** The environment variables the Chat API's credentials are read from: never from a file or an argument. */
 export const CHAT_KEY_VARIABLE = 'AGENT_WORKBENCH_CHAT_API_KEY';
 export const CHAT_TOKEN_VARIABLE = 'AGENT_WORKBENCH_CHAT_TOKEN';
+/** The Conversations API key record checks read the conversations' records with (the assistant tools' too). */
+export const CONVERSATIONS_KEY_VARIABLE = 'AGENT_WORKBENCH_CONVERSATIONS_API_KEY';
 
 /** A connection profile as a file (no secrets): the project, its region or runtime address, and the agent its Chat keys reach. */
 export interface ProfileFile {
@@ -70,6 +75,10 @@ export function profileTargets(
     ...(env[CHAT_TOKEN_VARIABLE] ? { chatConnectorToken: env[CHAT_TOKEN_VARIABLE] } : {}),
   };
   const chat = new ChatClient(new ClientContext(file.profile, async (id) => credentials[id], transport));
+  const conversationsKey = env[CONVERSATIONS_KEY_VARIABLE];
+  const records: RecordReach = conversationsKey
+    ? recordsOf(file.profile, conversationsKey, environment, transport)
+    : { none: `no Conversations API key is set: set ${CONVERSATIONS_KEY_VARIABLE} to read the conversations' records` };
   return (testCase) => {
     if (testCase.environment !== undefined && testCase.environment !== environment)
       return { skip: `the case runs against ${testCase.environment} only; this run is against ${environment}` };
@@ -79,8 +88,22 @@ export function profileTargets(
         : testCase.agent && !file.agentId
           ? `the profile does not say which agent its Chat keys reach; the case names ${testCase.agent}`
           : undefined;
-    return { chat, ...(note ? { note } : {}) };
+    return { chat, records, ...(note ? { note } : {}) };
   };
+}
+
+/** The Conversations API (v3) of a profile's project with `key`, for the records of `environment`'s conversations. */
+export function recordsOf(
+  profile: ConnectionProfile,
+  key: string,
+  environment: string,
+  transport: Transport,
+): RecordReach {
+  const credentials: Partial<Record<CredentialId, string>> = { conversationsApiKey: key };
+  return recordReach(
+    new ConversationsClient(new ClientContext(profile, async (id) => credentials[id], transport)),
+    environment,
+  );
 }
 
 /**
@@ -90,7 +113,7 @@ export function profileTargets(
  */
 export function localTargets(lp: LocalPlatform, transport: Transport): (testCase: CaseReach) => CaseTarget {
   const { state } = lp.platform;
-  const clients = new Map<string, ChatClient>();
+  const clients = new Map<string, { chat: ChatClient; records: RecordReach }>();
   return (testCase) => {
     const connectors = state.connectors.filter(
       (c) => c.kind === 'chat' && (testCase.agent === undefined || c.agentId === testCase.agent),
@@ -114,12 +137,19 @@ export function localTargets(lp: LocalPlatform, transport: Transport): (testCase
     const account = state.accounts.find((a) => a.id === connector.accountId);
     if (!key || !project || !account)
       return { skip: `the local platform has no Chat key for the agent ${connector.agentId}` };
-    let chat = clients.get(connector.id);
-    if (!chat) {
-      chat = localChat(lp.urls, account.slug, project.slug, { key: key.key, token: connector.token }, transport);
-      clients.set(connector.id, chat);
+    let reach = clients.get(connector.id);
+    if (!reach) {
+      const conversationsKey = state.keys.find((k) => k.family === 'conversations' && k.projectId === project.id);
+      const profile = localPlatformProfile(account.slug, project.slug, lp.urls);
+      reach = {
+        chat: localChat(lp.urls, account.slug, project.slug, { key: key.key, token: connector.token }, transport),
+        records: conversationsKey
+          ? recordsOf(profile, conversationsKey.key, connector.environment, transport)
+          : { none: `the local platform has no Conversations API key for the project ${project.slug}` },
+      };
+      clients.set(connector.id, reach);
     }
-    return { chat };
+    return reach;
   };
 }
 
@@ -140,7 +170,7 @@ export function reachedLocalTargets(
   lp: ReachedLocalPlatform,
   transport: Transport,
 ): (testCase: CaseReach) => CaseTarget {
-  const clients = new Map<string, ChatClient>();
+  const clients = new Map<string, { chat: ChatClient; records: RecordReach }>();
   return (testCase) => {
     const project =
       testCase.agent === undefined ? lp.projects[0] : lp.projects.find((p) => p.agentId === testCase.agent);
@@ -149,13 +179,17 @@ export function reachedLocalTargets(
       return {
         skip: `the case runs against ${testCase.environment} only; the local platform's Chat connector of ${project.agentId} serves sandbox`,
       };
-    let chat = clients.get(project.projectId);
-    if (!chat) {
+    let reach = clients.get(project.projectId);
+    if (!reach) {
       const secrets = { key: project.keys.chat, token: project.connectors.chatToken };
-      chat = localChat(lp.urls, lp.accountId, project.projectId, secrets, transport);
-      clients.set(project.projectId, chat);
+      const profile = localPlatformProfile(lp.accountId, project.projectId, lp.urls);
+      reach = {
+        chat: localChat(lp.urls, lp.accountId, project.projectId, secrets, transport),
+        records: recordsOf(profile, project.keys.conversations, 'sandbox', transport),
+      };
+      clients.set(project.projectId, reach);
     }
-    return { chat };
+    return reach;
   };
 }
 

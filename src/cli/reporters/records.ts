@@ -1,6 +1,7 @@
 import type { TestCase, TestFileProblem } from '../../agentTests/format';
 import { failureLines } from '../../agentTests/report';
 import type { CriterionResult, ModelSpend, ScenarioStop } from '../../agentTests/model/types';
+import type { LatencyDistribution, RecordCheckResult } from '../../agentTests/records/types';
 import type { RunStatus } from '../../agentTests/results';
 import type { CaseOutcome, CaseResult, CaseRun } from '../../agentTests/runner';
 import { caseIdentity, type Shard } from '../shard';
@@ -50,6 +51,8 @@ export interface RunRecord {
   /** Why a simulated caller's conversation stopped. */
   readonly stop?: ScenarioStop;
   readonly stopReason?: string;
+  /** Each check on the conversation record: passed, failed, or not checked and why. */
+  readonly records?: readonly RecordCheckResult[];
 }
 
 export interface CaseRecord {
@@ -74,6 +77,8 @@ export interface CaseRecord {
   readonly runs: readonly RunRecord[];
   /** What the case spent on models: calls made, calls replayed, tokens and cost. */
   readonly spend: ModelSpend;
+  /** Each turn's answer latency over the runs (p50, p95, max) against its `p95_latency_ms:`. */
+  readonly latency?: readonly LatencyDistribution[];
 }
 
 export interface Counts {
@@ -138,6 +143,7 @@ function runRecord(run: CaseRun): RunRecord {
     criteria: run.criteria,
     ...(run.stop !== undefined ? { stop: run.stop } : {}),
     ...(run.stopReason !== undefined ? { stopReason: run.stopReason } : {}),
+    ...(run.records !== undefined ? { records: run.records } : {}),
   };
 }
 
@@ -162,6 +168,7 @@ export function caseRecord(r: CaseResult): CaseRecord {
     failures: failureLines(r),
     runs: r.runs.map(runRecord),
     spend: r.spend,
+    ...(r.latency !== undefined ? { latency: r.latency } : {}),
   };
 }
 
@@ -222,6 +229,7 @@ export function resultOfRecord(record: CaseRecord): CaseResult {
     conversation: [],
     ...(run.stop !== undefined ? { stop: run.stop } : {}),
     ...(run.stopReason !== undefined ? { stopReason: run.stopReason } : {}),
+    ...(run.records !== undefined ? { records: run.records } : {}),
   }));
   return {
     testCase,
@@ -233,5 +241,6 @@ export function resultOfRecord(record: CaseRecord): CaseResult {
     ...(record.note !== undefined ? { note: record.note } : {}),
     durationMs: record.durationMs,
     spend: record.spend ?? { calls: 0, replayed: 0, inputTokens: 0, outputTokens: 0 },
+    ...(record.latency !== undefined ? { latency: record.latency } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { runtimeError } from '../http';
 import type { StoredConversation } from '../state';
 import { type CursorPosition, decodeCursor, encodeCursor, filterHash } from './cursor';
 import { matchesTranscript, rankSemantic, transcriptTerms } from './search';
+import { firstFrom, pastEnd } from './timeIndex';
 
 /** One page of a conversations listing, before it is rendered for a version. */
 export interface ListedPage {
@@ -34,7 +35,10 @@ function filtered(all: readonly StoredConversation[], projectId: string, q: Conv
   const channels = q.channel.length > 0 ? new Set(q.channel) : undefined;
   const terms = q.query_type === 'transcript' && q.query !== undefined ? transcriptTerms(q.query) : undefined;
   const out: Timed[] = [];
-  for (const conv of all) {
+  const first = firstFrom(all, start);
+  for (let i = first; i < all.length; i++) {
+    const conv = all[i] as StoredConversation;
+    if (start !== -Infinity && pastEnd(all, i, end)) break;
     if (conv.project_id !== projectId || conv.environment !== q.client_env) continue;
     if (channels && !channels.has(conv.channel)) continue;
     if (q.variant_id !== undefined && conv.variant_id !== q.variant_id) continue;

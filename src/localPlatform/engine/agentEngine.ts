@@ -15,6 +15,7 @@ import {
   SILENCE_LINE,
   userNameOf,
 } from './persona';
+import { recognise } from './requests';
 import { OOD_THRESHOLD } from './retrieval';
 import { classify, extractEntities, type UserAct } from './understanding';
 
@@ -146,9 +147,13 @@ export class AgentEngine {
     const message = input.message ?? '';
     this.applyTurnContext(conversation, input);
     const act = classify(message);
-    const entities = act === 'silence' ? {} : extractEntities(message);
+    // A booking or a blocked card is recognised whatever the answer: its intent, entities and state are recorded.
+    const request = act === 'question' ? recognise(message, conversation.state, conversation.id) : undefined;
+    const entities = act === 'silence' ? {} : { ...extractEntities(message), ...request?.entities };
     const knowledge = servedKnowledge(p, conversation.agent_id, conversation.environment);
-    const reply = this.decide(conversation, act, message, knowledge, input);
+    const decided = this.decide(conversation, act, message, knowledge, input);
+    const reply = request ? { ...decided, intents: [...request.intents, ...decided.intents] } : decided;
+    if (request) Object.assign(conversation.state, request.state);
     const latency = latencyOf(reply.kind, reply.response);
     const now = p.now();
     this.record(conversation, {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { recordReach } from '../../agentTests/records/reach';
 import type { CaseTarget } from '../../agentTests/runner';
 import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
 import type { ChatRequest } from '../../assistantTools/context';
@@ -44,13 +45,19 @@ export class ChatReach {
       // The local platform serves every project it holds: the agent is reached through its own project's keys.
       const reaching = await localProfileReaching(this.connection, profile, { agentId: request.agentId });
       if (!reaching) return { skip: vscode.l10n.t('the local platform serves no agent {0}', request.agentId) };
-      return { chat: this.connection.clientsFor(reaching).chat };
+      return this.reachOf(reaching, environment);
     }
     if (request.agentId !== undefined) {
       const refused = await this.otherAgent(profile, request.agentId);
       if (refused) return { skip: refused };
     }
-    return { chat: this.connection.clientsFor(profile).chat };
+    return this.reachOf(profile, environment);
+  }
+
+  /** The profile's Chat API, and its Conversations API for the records that record checks read. */
+  private reachOf(profile: ConnectionProfile, environment: string): CaseTarget {
+    const clients = this.connection.clientsFor(profile);
+    return { chat: clients.chat, records: recordReach(clients.conversations, environment) };
   }
 
   private async localProfile(): Promise<ConnectionProfile> {

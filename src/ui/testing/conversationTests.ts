@@ -7,6 +7,7 @@ import { Disposable, DisposableStore, MutableDisposable } from '../../core/dispo
 import { folderAgentOf } from '../../workspace/testFolderAgent';
 import { agentTestsRuntime } from '../agentTestsRuntime';
 import { agentRef, localProfileReaching, reachesOther } from '../connection/agentReach';
+import { recordReach } from '../../agentTests/records/reach';
 import type { Connection } from '../connection/connection';
 import type { FolderSync } from '../connection/folderSync';
 import { Command, TEST_CONTROLLER } from '../ids';
@@ -287,15 +288,18 @@ export class ConversationTests extends Disposable {
       environment,
       real,
       reach: async () => {
-        const chat = this.connection.clientsFor(profile).chat;
+        const clients = this.connection.clientsFor(profile);
+        const chat = clients.chat;
+        // Record checks read the conversations' records with the profile's Conversations key.
+        const records = recordReach(clients.conversations, environment);
         // The agents the editor has read are the active profile's: another profile's cannot be told apart here.
         const model = profile.id === this.connection.profiles.active?.id ? this.models?.active() : undefined;
         const agents = await model?.agents.agents.get().catch(() => undefined);
         return async (testCase) => {
-          if (testCase.agent === undefined || !model) return { chat };
+          if (testCase.agent === undefined || !model) return { chat, records };
           const agent = await agentRef(model.agents, testCase.agent);
           const other = reachesOther(profile, this.connection, agent, vscode.l10n.t('Chat'), agents);
-          return other ? { skip: other } : { chat };
+          return other ? { skip: other } : { chat, records };
         };
       },
     };
@@ -327,11 +331,13 @@ export class ConversationTests extends Disposable {
           if (!chat) chats.set(profile.id, (chat = this.connection.clientsFor(profile).chat));
           return chat;
         };
+        const recordsOf = (profile: ConnectionProfile) =>
+          recordReach(this.connection.clientsFor(profile).conversations, 'sandbox');
         return async (testCase) => {
-          if (testCase.agent === undefined) return { chat: chatOf(local) };
+          if (testCase.agent === undefined) return { chat: chatOf(local), records: recordsOf(local) };
           const profile = await localProfileReaching(this.connection, local, { agentId: testCase.agent });
           return profile
-            ? { chat: chatOf(profile) }
+            ? { chat: chatOf(profile), records: recordsOf(profile) }
             : { skip: vscode.l10n.t('the local platform serves no agent {0}', testCase.agent) };
         };
       },

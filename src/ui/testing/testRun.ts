@@ -342,6 +342,13 @@ function reportCase(
         turnMessages.set(c.turnIndex, [...(turnMessages.get(c.turnIndex) ?? []), m]);
       caseMessages.push(m);
     }
+    // Each failed record check a message of its own, at its line and on its turn's item.
+    for (const f of runtime.recordFindings(result, run)) {
+      const m = new vscode.TestMessage(`${prefix}${f.message}`);
+      m.location = new vscode.Location(uri, toRange(f.range));
+      if (f.turnIndex !== undefined) turnMessages.set(f.turnIndex, [...(turnMessages.get(f.turnIndex) ?? []), m]);
+      caseMessages.push(m);
+    }
     if (stop)
       output(
         vscode.l10n.t(
@@ -359,6 +366,14 @@ function reportCase(
       links.add(m);
       caseMessages.push(m);
     }
+  }
+  // The record checks (passed, failed, not checked and why) and the latency over the runs, then the case's line.
+  for (const line of runtime.recordLines(result)) output(`${line}\n`, caseItem);
+  for (const f of runtime.recordFindings(result, undefined)) {
+    const m = new vscode.TestMessage(f.message);
+    m.location = new vscode.Location(uri, toRange(f.range));
+    if (f.turnIndex !== undefined) turnMessages.set(f.turnIndex, [...(turnMessages.get(f.turnIndex) ?? []), m]);
+    caseMessages.push(m);
   }
   output(`${runtime.caseLine(result)}\n`, caseItem);
   if (result.outcome === 'passed' || result.outcome === 'failed') walkthroughStepDone('test');

@@ -34,6 +34,9 @@ const TESTS_YAML = `cases:
       - contains: Hello
       - user: What are your opening hours?
         contains: [Monday, Saturday]
+        ood: false
+    state:
+      card_blocked: { absent: true }
   - name: Password reset
     turns:
       - user: How do I reset my password?
@@ -233,6 +236,9 @@ describe(`the MCP server (node dist/cli.js mcp --local, ${RESPONSES} answers)`, 
     const run = await call(client, 'agentWorkbench_runConversationTests', { target: 'local' });
     assert.equal(run.isError, false, run.text);
     assert.match(run.text, /✔ \S*support\.yaml › Opening hours/);
+    // The record checks, made on the conversation's record as the command line makes them.
+    assert.match(run.text, /✔ record state\.card_blocked \(line \d+\): not set/);
+    assert.match(run.text, /✔ record turn 2 ood \(line \d+\): false/);
     assert.match(run.text, /✖ \S*support\.yaml › Password reset/);
     assert.match(run.text, /turn 1 \(line \d+\), contains: The answer does not contain "reset link"/);
     assert.match(run.text, /expected: We sent you a reset link\./);

@@ -1,0 +1,95 @@
+/**
+ * Narrow looks for records, asked within a few milliseconds of each other on the same platform and environment, go
+ * out as one listing per cluster of nearby windows: a run of many cases reads its records in a few requests, not
+ * one per run (the runner reads records while its workers hold the next conversations, so the wait costs no time).
+ */
+import type { ConversationRecord, ConversationsQueryInput } from '../../contract/conversations';
+import type { RecordLister } from './fetch';
+
+/** How long asks are gathered before they go out together, and how many go out at once without waiting longer. */
+const GATHER_MS = 20;
+const GATHER_MOST = 16;
+/** Windows closer than this are listed in one request. */
+const JOIN_GAP_MS = 1_000;
+/** Records listed per request, and the most pages one listing walks. */
+export const PAGE_LIMIT = 100;
+export const MAX_PAGES = 20;
+
+export interface Window {
+  readonly start: number;
+  readonly end: number;
+}
+
+interface Ask {
+  readonly window: Window;
+  readonly includeLatency: boolean;
+  resolve(records: readonly ConversationRecord[]): void;
+  reject(err: unknown): void;
+}
+
+const gathering = new WeakMap<RecordLister, Map<string, Ask[]>>();
+
+/** The records started in the window (and maybe some around it), listed together with the asks of the moment. */
+export function listTogether(
+  lister: RecordLister,
+  environment: ConversationsQueryInput['client_env'],
+  window: Window,
+  includeLatency: boolean,
+): Promise<readonly ConversationRecord[]> {
+  return new Promise((resolve, reject) => {
+    let byEnvironment = gathering.get(lister);
+    if (!byEnvironment) gathering.set(lister, (byEnvironment = new Map()));
+    const key = String(environment);
+    const asks = byEnvironment.get(key);
+    const ask: Ask = { window, includeLatency, resolve, reject };
+    if (asks) {
+      asks.push(ask);
+      if (asks.length >= GATHER_MOST) send();
+      return;
+    }
+    const started = [ask];
+    byEnvironment.set(key, started);
+    const timer = setTimeout(send, GATHER_MS);
+    function send() {
+      clearTimeout(timer);
+      if (byEnvironment?.get(key) !== started) return;
+      byEnvironment.delete(key);
+      for (const cluster of clusters(started)) void listCluster(lister, environment, cluster);
+    }
+  });
+}
+
+/** The asks in groups whose windows lie within the gap of each other. */
+function clusters(asks: readonly Ask[]): Ask[][] {
+  const sorted = [...asks].sort((a, b) => a.window.start - b.window.start);
+  const out: Ask[][] = [];
+  let end = -Infinity;
+  for (const ask of sorted) {
+    const last = out[out.length - 1];
+    if (last && ask.window.start - end <= JOIN_GAP_MS) last.push(ask);
+    else out.push([ask]);
+    end = Math.max(end, ask.window.end);
+  }
+  return out;
+}
+
+async function listCluster(
+  lister: RecordLister,
+  environment: ConversationsQueryInput['client_env'],
+  asks: readonly Ask[],
+): Promise<void> {
+  const query: ConversationsQueryInput = {
+    client_env: environment,
+    start_time: new Date(Math.min(...asks.map((a) => a.window.start))).toISOString(),
+    end_time: new Date(Math.max(...asks.map((a) => a.window.end))).toISOString(),
+    limit: PAGE_LIMIT,
+    ...(asks.some((a) => a.includeLatency) ? { include_latency: true } : {}),
+  };
+  try {
+    const records: ConversationRecord[] = [];
+    for await (const record of lister.conversations(query, { maxPages: MAX_PAGES })) records.push(record);
+    for (const ask of asks) ask.resolve(records);
+  } catch (err) {
+    for (const ask of asks) ask.reject(err);
+  }
+}
