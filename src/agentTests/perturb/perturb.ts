@@ -1,0 +1,280 @@
+/**
+ * Rewrites a user's words as speech recognition would hand them over: numbers, dates and times spoken, fillers and
+ * restarts, punctuation and casing dropped, words misheard, the end cut off. Pure and deterministic: the same text,
+ * seed, rates and language give the same words. The kinds apply in this order: numbers, mishearings, truncation,
+ * fillers, punctuation. Each kind draws from a stream of its own, so changing one kind's rate
+ * leaves what the others do unchanged.
+ */
+import { LANGUAGE_KINDS, PERTURB_KINDS, type PerturbKind, type PerturbRates } from './kinds';
+import { wordsFor } from './languages';
+import type { LanguageWords } from './languages/types';
+import { mixSeeds, pick, Random } from './random';
+
+export interface PerturbInput {
+  readonly text: string;
+  readonly seed: number;
+  readonly rates: PerturbRates;
+  /** The caller's language code (`asr_lang_code`); English when undefined. */
+  readonly language?: string;
+}
+
+export interface PerturbOutput {
+  /** The words to send. */
+  readonly text: string;
+  /** The kinds that changed something, in the order they apply. */
+  readonly applied: readonly PerturbKind[];
+  /** The language whose word lists were used, or undefined when the project has none for the code given. */
+  readonly language?: string;
+  /** When the code given has no word lists: the kinds that were not applied because of it. */
+  readonly withoutLists?: readonly PerturbKind[];
+}
+
+/** A word with the punctuation around it: `(25th),` is `(`, `25th` and `),`. */
+interface Token {
+  pre: string;
+  core: string;
+  post: string;
+}
+
+const EDGES = /^([^\p{L}\p{N}]*)(.*?)([^\p{L}\p{N}]*)$/su;
+const PLAIN_END = /^[A-Za-z0-9]$/;
+const CLAUSE_END = /[,.;:!?]/;
+const SENTENCE_END = /[.!?]/;
+const HAS_DIGIT = /\d/;
+const TIME = /^(\d{1,2}):(\d{2})(?:\s?([ap])\.?m)?$/i;
+const HOUR_SUFFIX = /^(\d{1,2})([ap])m$/i;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const INTEGER = /^\d{1,3}(?:,\d{3})+$|^\d+$/;
+const DECIMAL = /^(\d+)\.(\d+)$/;
+const UPPER_START = /^\p{Lu}/u;
+
+/** `words` is undefined only for the kinds that need none (perturb() skips the others). */
+type Step = (tokens: Token[], words: LanguageWords | undefined, random: Random, rate: number) => Token[] | undefined;
+
+/**
+ * The kinds in the order they apply, each a step that gives the tokens it made, or undefined when it changed
+ * nothing. Truncation cuts before the fillers come in: what is cut is the caller's words, never all but a filler.
+ */
+const STEPS: readonly (readonly [PerturbKind, Step])[] = [
+  [
+    'numbers',
+    (tokens, words, random, rate) => (words && speakNumbers(tokens, words, random, rate) ? tokens : undefined),
+  ],
+  [
+    'mishearings',
+    (tokens, words, random, rate) => (words && mishear(tokens, words, random, rate) ? tokens : undefined),
+  ],
+  ['truncation', (tokens, _words, random, rate) => truncate(tokens, random, rate)],
+  ['fillers', (tokens, words, random, rate) => (words ? addFillers(tokens, words, random, rate) : undefined)],
+  [
+    'punctuation',
+    (tokens, _words, random, rate) => (random.next() < rate && dropPunctuation(tokens) ? tokens : undefined),
+  ],
+];
+
+export function perturb(input: PerturbInput): PerturbOutput {
+  const words = wordsFor(input.language ?? 'en');
+  const rates = input.rates;
+  const language = words ? { language: words.code } : { withoutLists: LANGUAGE_KINDS.filter((k) => rates[k] > 0) };
+  let tokens: Token[] | undefined;
+  const applied: PerturbKind[] = [];
+  for (const [kind, step] of STEPS) {
+    const rate = rates[kind];
+    if (rate <= 0 || (!words && LANGUAGE_KINDS.includes(kind))) continue;
+    tokens ??= tokenize(input.text);
+    if (tokens.length === 0) break;
+    // Each kind draws from a stream of its own: the seed mixed with the kind's place in the list.
+    const next = step(tokens, words, new Random(mixSeeds(input.seed, PERTURB_KINDS.indexOf(kind))), rate);
+    if (next === undefined) continue;
+    tokens = next;
+    applied.push(kind);
+  }
+  return {
+    text:
+      tokens === undefined || applied.length === 0 ? input.text : tokens.map((t) => t.pre + t.core + t.post).join(' '),
+    applied,
+    ...language,
+  };
+}
+
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  for (const word of text.split(/\s+/)) {
+    if (word === '') continue;
+    // Most words have nothing around them: only those with a mark at either end are taken apart.
+    if (PLAIN_END.test(word.charAt(0)) && PLAIN_END.test(word.charAt(word.length - 1))) {
+      tokens.push({ pre: '', core: word, post: '' });
+      continue;
+    }
+    const m = EDGES.exec(word);
+    tokens.push(m ? { pre: m[1] ?? '', core: m[2] ?? '', post: m[3] ?? '' } : { pre: '', core: word, post: '' });
+  }
+  return tokens;
+}
+
+/** Each number, ordinal, time or date written in digits is said in words, with chance `rate`. */
+function speakNumbers(tokens: Token[], words: LanguageWords, random: Random, rate: number): boolean {
+  let changed = false;
+  for (const token of tokens) {
+    if (!HAS_DIGIT.test(token.core)) continue;
+    // Drawn for every number, taken or not, so the numbers after it get the same draws whatever this one is.
+    if (random.next() >= rate) continue;
+    const spoken = spokenNumber(token, words);
+    if (spoken === undefined) continue;
+    token.core = spoken.core;
+    token.pre = spoken.pre;
+    token.post = spoken.post;
+    changed = true;
+  }
+  return changed;
+}
+
+function spokenNumber(token: Token, words: LanguageWords): Token | undefined {
+  const { core } = token;
+  let m = TIME.exec(core);
+  if (m) {
+    const hours = Number(m[1]);
+    const minutes = Number(m[2]);
+    if (hours > 24 || minutes > 59) return undefined;
+    const suffix = m[3] ? `${m[3].toLowerCase()}m` : undefined;
+    return { ...token, core: words.time(hours, minutes, suffix) };
+  }
+  m = HOUR_SUFFIX.exec(core);
+  if (m) return { ...token, core: `${words.cardinal(Number(m[1]))} ${(m[2] ?? '').toLowerCase()}m` };
+  m = ISO_DATE.exec(core);
+  if (m) {
+    const [y, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+    return { ...token, core: words.date(y, month, day) };
+  }
+  m = words.ordinalWritten.exec(core);
+  if (m) return { ...token, core: words.ordinal(Number(m[1])) };
+  m = DECIMAL.exec(core);
+  const currency = words.currency[token.pre.slice(-1)];
+  if (m && currency !== undefined && m[2]?.length === 2) {
+    // An amount with cents: "$45.50" is "forty five dollars fifty".
+    const cents = Number(m[2]);
+    const said = `${words.cardinal(Number(m[1]))} ${currency}${cents ? ` ${words.cardinal(cents)}` : ''}`;
+    return { pre: token.pre.slice(0, -1), core: said, post: token.post };
+  }
+  if (m) {
+    const decimals = [...(m[2] ?? '')].map((d) => words.digits[Number(d)] ?? d).join(' ');
+    return withUnits(token, `${words.cardinal(Number(m[1]))} ${words.point} ${decimals}`, words);
+  }
+  if (!INTEGER.test(core)) return undefined;
+  const digits = core.replace(/,/g, '');
+  // A phone number or a reference is read out digit by digit; a number that long is not said as one.
+  if ((digits.length >= 5 && digits.startsWith('0')) || digits.length > 9)
+    return { ...token, core: [...digits].map((d) => words.digits[Number(d)] ?? d).join(' ') };
+  const n = Number(digits);
+  // Four digits from 1900 to 2099 are most often a year ("in 2026"), said as one; an amount ("$1950") is not.
+  const said = digits.length === 4 && !token.pre && n >= 1900 && n <= 2099 ? words.year(n) : words.cardinal(n);
+  return withUnits(token, said, words);
+}
+
+/** A currency symbol before the amount or a percent sign after it, said after the number. */
+function withUnits(token: Token, said: string, words: LanguageWords): Token {
+  let { pre, post } = token;
+  const units: string[] = [];
+  const currency = words.currency[pre.slice(-1)];
+  if (currency !== undefined) {
+    units.push(currency);
+    pre = pre.slice(0, -1);
+  }
+  if (post.startsWith('%')) {
+    units.push(words.percent);
+    post = post.slice(1);
+  }
+  return { pre, core: units.length ? `${said} ${units.join(' ')}` : said, post };
+}
+
+/** Each word of the language's list is heard as one of its mishearings, with chance `rate`. */
+function mishear(tokens: Token[], words: LanguageWords, random: Random, rate: number): boolean {
+  let changed = false;
+  for (const token of tokens) {
+    const core = token.core;
+    if (core.includes(' ')) {
+      // A number said in words is several: each may be misheard ("four fifteen" as "for fifty").
+      const parts = core.split(' ').map((part) => misheard(part, words, random, rate) ?? part);
+      const next = parts.join(' ');
+      if (next !== core) {
+        token.core = next;
+        changed = true;
+      }
+      continue;
+    }
+    const heard = misheard(core, words, random, rate);
+    if (heard !== undefined) {
+      token.core = heard;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+function misheard(word: string, words: LanguageWords, random: Random, rate: number): string | undefined {
+  const options = words.mishearings.get(word.toLowerCase());
+  if (!options || random.next() >= rate) return undefined;
+  const heard = pick(options, random);
+  return UPPER_START.test(word) ? heard.charAt(0).toUpperCase() + heard.slice(1) : heard;
+}
+
+/**
+ * At the start of the message and of each clause, with chance `rate`, a filler ("um") or a restart ("I- I want"):
+ * one in three is a restart.
+ */
+function addFillers(tokens: Token[], words: LanguageWords, random: Random, rate: number): Token[] | undefined {
+  const out: Token[] = [];
+  let added = false;
+  for (const [i, token] of tokens.entries()) {
+    const before = tokens[i - 1]?.post ?? '';
+    const starts = i === 0 || CLAUSE_END.test(before);
+    if (starts && random.next() < rate && token.core !== '') {
+      added = true;
+      if (random.next() < 1 / 3) {
+        const first = token.core.split(' ', 1)[0] ?? token.core;
+        out.push({ pre: token.pre, core: first, post: '-' });
+        out.push({ ...token, pre: '' });
+      } else {
+        const filler = pick(words.fillers, random);
+        // At the start of a sentence the filler takes the capital the word had ("Um, can I", "I" keeps its own).
+        const capital = UPPER_START.test(token.core) && (i === 0 || SENTENCE_END.test(before));
+        const word = capital ? filler.charAt(0).toUpperCase() + filler.slice(1) : filler;
+        const lowered =
+          capital && !/^I\b/.test(token.core) ? token.core.charAt(0).toLowerCase() + token.core.slice(1) : token.core;
+        out.push({ pre: token.pre, core: word, post: ',' });
+        out.push({ ...token, pre: '', core: lowered });
+      }
+      continue;
+    }
+    out.push(token);
+  }
+  return added ? out : undefined;
+}
+
+/** Punctuation around words and every capital gone, as many recognisers hand words over. */
+function dropPunctuation(tokens: Token[]): boolean {
+  let changed = false;
+  for (const token of tokens) {
+    const core = token.core.toLowerCase();
+    if (token.pre || token.post || core !== token.core) changed = true;
+    token.pre = '';
+    token.post = '';
+    token.core = core;
+  }
+  return changed;
+}
+
+/**
+ * With chance `rate`, the end of the message is cut off (the caller was interrupted, or recognition stopped early):
+ * one word up to a third of them, never all.
+ */
+function truncate(tokens: Token[], random: Random, rate: number): Token[] | undefined {
+  const words = tokens.length;
+  if (random.next() >= rate || words < 2) return undefined;
+  const cut = Math.min(words - 1, 1 + Math.floor(random.next() * Math.max(1, Math.floor(words / 3))));
+  const kept = tokens.slice(0, words - cut).map((t) => ({ ...t }));
+  const last = kept[kept.length - 1];
+  if (last) last.post = '';
+  return kept;
+}
