@@ -3,6 +3,7 @@
  * The file's shape is documented in docs/testing-agents.md and described for the YAML extension by
  * media/schemas/conversation-test.schema.json; parse.ts reads it into these types.
  */
+import type { PerturbSpec, TurnPerturb } from './perturb/kinds';
 
 /** A place in the file: lines and characters from 0, as the editor counts them. */
 export interface TextRange {
@@ -60,6 +61,8 @@ export interface TestTurn {
   readonly checks: AnswerChecks;
   /** `expect:` of the turn: judged on this answer, with the conversation so far as context. */
   readonly expect?: readonly Criterion[];
+  /** `perturb:` of the turn: over the case's, or `false` to send the words as written. */
+  readonly perturb?: TurnPerturb;
   readonly range: TextRange;
 }
 
@@ -100,6 +103,8 @@ export interface TestCase {
   /** `criteria:` of the case: judged on the whole conversation once it ends. */
   readonly criteria?: readonly Criterion[];
   readonly scenario?: Scenario;
+  /** `perturb:`: every user turn (and a simulated caller's messages) reworded as speech recognition would. */
+  readonly perturb?: PerturbSpec;
   readonly range: TextRange;
   /** Where the name is written: the gutter's run button sits there. */
   readonly nameRange: TextRange;

@@ -13,6 +13,7 @@ import {
   turnChecks,
 } from './format';
 import { parseRegex } from './regex';
+import { checkCasePerturb, readCasePerturb, readPerturb } from './perturb/parse';
 
 /** The keys each level of a test file may have; anything else is reported, so a misspelt check never passes silently. */
 export const FILE_KEYS = ['agent', 'description', 'cases'] as const;
@@ -31,6 +32,7 @@ export const CASE_KEYS = [
   'turns',
   'criteria',
   'scenario',
+  'perturb',
 ] as const;
 const CHECK_KEYS = [
   'contains',
@@ -43,7 +45,7 @@ const CHECK_KEYS = [
   'max_latency_ms',
   'reference',
 ] as const;
-export const TURN_KEYS = ['user', 'metadata', ...CHECK_KEYS, 'expect'] as const;
+export const TURN_KEYS = ['user', 'metadata', ...CHECK_KEYS, 'expect', 'perturb'] as const;
 export const SCENARIO_KEYS = ['goal', 'persona', 'facts', 'first_line', 'max_turns', 'success'] as const;
 
 /** A simulated caller's turn budget: the default, and the most a file may ask for. */
@@ -145,6 +147,8 @@ function readCase(reader: Reader, node: unknown, file: string, fileAgent: string
     });
   }
   const criteria = reader.criteria(node, 'criteria');
+  const perturb = readCasePerturb(reader, valueOf(node, 'perturb'));
+  checkCasePerturb(reader, perturb, turns, turnsNode, { node: valueOf(node, 'asr_lang_code'), code: asr });
   const variant = reader.text(node, 'variant');
   const environment = reader.text(node, 'environment');
   const agent = reader.text(node, 'agent') ?? fileAgent;
@@ -179,6 +183,7 @@ function readCase(reader: Reader, node: unknown, file: string, fileAgent: string
     ...(tts !== undefined ? { ttsLangCode: tts } : {}),
     ...(criteria !== undefined ? { criteria } : {}),
     ...(scenario !== undefined ? { scenario } : {}),
+    ...(perturb !== undefined ? { perturb } : {}),
   };
 }
 
@@ -245,11 +250,13 @@ function readTurn(reader: Reader, node: unknown, index: number): TestTurn | unde
   const metadata = reader.mapping(node, 'metadata');
   const checks = readChecks(reader, node);
   const expect = reader.criteria(node, 'expect');
+  const perturb = readPerturb(reader, valueOf(node, 'perturb'), 'turn');
   return {
     ...(user !== undefined ? { user } : {}),
     ...(metadata !== undefined ? { metadata } : {}),
     checks,
     ...(expect !== undefined ? { expect } : {}),
+    ...(perturb !== undefined ? { perturb } : {}),
     range: reader.range(node),
   };
 }

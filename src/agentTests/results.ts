@@ -3,6 +3,7 @@ import type { ChatCreateReply, ChatCreateRequest, ChatRespondReply, ChatRespondR
 import type { Answer, CheckFailure } from './checks';
 import type { TestCase, TextRange } from './format';
 import type { ConversationLine, CriterionResult, ModelSpend, ScenarioStop } from './model/types';
+import type { TurnPerturbation } from './perturb/turns';
 
 /** The Chat API as the runner uses it: the client's ChatClient, or anything answering the same way. */
 export interface ChatConversations {
@@ -22,8 +23,9 @@ export type CaseTarget =
 
 export interface TurnResult {
   readonly index: number;
-  /** Undefined for the greeting. */
+  /** Undefined for the greeting. The words sent: reworded when `perturb:` applies (`perturbation` has the written). */
   readonly user?: string;
+  readonly perturbation?: TurnPerturbation;
   readonly answer?: Answer;
   readonly failures: readonly CheckFailure[];
   /** The turn's `expect:` as judged (also in the run's `criteria`). */
@@ -56,6 +58,8 @@ export interface CaseRun {
   /** Why a simulated conversation stopped, and in what words. */
   readonly stop?: ScenarioStop;
   readonly stopReason?: string;
+  /** The seed of the case's `perturb:` in this run (the written seed plus the run's number less one). */
+  readonly perturbSeed?: number;
 }
 
 /**

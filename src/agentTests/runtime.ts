@@ -10,3 +10,4 @@ export { createModelCalls, priceOf } from './model/modelCalls';
 export { createOpenAiModel } from './model/openaiModel';
 export { readRunLabels, recordLabel, withAdvisory } from './labelsRuntime';
 export { estimateRun } from './model/estimate';
+export { failureNote } from './perturb/turns';
