@@ -51,7 +51,7 @@ function kindOf(sink: ProblemSink, node: unknown, name: unknown): PerturbKind | 
   const near = typeof name === 'string' ? closestWord(name, PERTURB_KINDS) : undefined;
   sink.problem(
     node,
-    `Unknown kind ${typeof name === 'string' ? `\`${name}\` ` : ''}in \`perturb: kinds:\`${near ? `: did you mean \`${near}\`?` : ''}. Kinds: ${PERTURB_KINDS.join(', ')}.`,
+    `Unknown kind ${typeof name === 'string' ? `\`${name}\` ` : ''}in \`perturb: kinds:\`${near ? `: did you mean \`${near}\`?` : '.'} Kinds: ${PERTURB_KINDS.join(', ')}.`,
   );
   return undefined;
 }
@@ -81,7 +81,7 @@ export function readPerturb(sink: ProblemSink, node: unknown, where: 'case' | 't
     const near = key === undefined ? undefined : closestWord(key, PERTURB_KEYS);
     sink.problem(
       pair.key ?? node,
-      `Unknown key ${key === undefined ? '' : `\`${key}\` `}in \`perturb:\`${near ? `: did you mean \`${near}\`?` : ''}. Known keys: ${PERTURB_KEYS.join(', ')}.`,
+      `Unknown key ${key === undefined ? '' : `\`${key}\` `}in \`perturb:\`${near ? `: did you mean \`${near}\`?` : '.'} Known keys: ${PERTURB_KEYS.join(', ')}.`,
     );
     ok = false;
   }
