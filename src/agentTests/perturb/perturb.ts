@@ -140,7 +140,7 @@ function spokenNumber(token: Token, words: LanguageWords): Token | undefined {
     return { ...token, core: words.time(hours, minutes, suffix) };
   }
   m = HOUR_SUFFIX.exec(core);
-  if (m) return { ...token, core: `${words.cardinal(Number(m[1]))} ${(m[2] ?? '').toLowerCase()}m` };
+  if (m) return { ...token, core: words.time(Number(m[1]), 0, `${(m[2] ?? '').toLowerCase()}m`) };
   m = ISO_DATE.exec(core);
   if (m) {
     const [y, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];

@@ -1,8 +1,12 @@
 import { english } from './en';
+import { spanish } from './es';
 import type { LanguageWords } from './types';
 
 /** The languages `perturb:` has word lists for, by primary subtag. */
-const LANGUAGES: ReadonlyMap<string, LanguageWords> = new Map([[english.code, english]]);
+const LANGUAGES: ReadonlyMap<string, LanguageWords> = new Map([
+  [english.code, english],
+  [spanish.code, spanish],
+]);
 
 export const LANGUAGE_CODES: readonly string[] = [...LANGUAGES.keys()];
 

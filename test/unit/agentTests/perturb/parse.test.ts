@@ -125,7 +125,7 @@ test('a language without word lists is a warning that says which kinds still app
       [
         'warning',
         2,
-        '`perturb:` has no word lists for fr-FR (it has en): numbers, fillers, mishearings are not applied, only punctuation and truncation.',
+        '`perturb:` has no word lists for fr-FR (it has en, es): numbers, fillers, mishearings are not applied, only punctuation and truncation.',
       ],
     ],
   );

@@ -109,3 +109,22 @@ test('a language without word lists says so, and only punctuation and truncation
   const english = perturb({ text: 'A table for 4', seed: 1, rates: only('numbers'), language: 'en-GB' });
   assert.deepEqual([english.language, english.text, english.withoutLists], ['en', 'A table for four', undefined]);
 });
+
+test('Spanish has word lists of its own: numbers, times and dates in Spanish words, Spanish fillers and mishearings', () => {
+  const es = (text: string, kind: PerturbKind, seed = 1) => say(text, kind, seed, 'es-MX');
+  assert.equal(
+    es('Una mesa para 4 el 25 a las 9:30', 'numbers').text,
+    'Una mesa para cuatro el veinticinco a las nueve y media',
+  );
+  assert.equal(
+    es('El 1º de mayo, 21000 euros, 2026-12-25 a las 4pm', 'numbers').text,
+    'El primero de mayo, veintiún mil euros, veinticinco de diciembre de dos mil veintiséis a las cuatro de la tarde',
+  );
+  assert.equal(es('Perdí mi tarjeta el martes', 'mishearings').text, 'Pedí mi tarjetas el jueves');
+  const fillers = Array.from({ length: 10 }, (_, seed) => es('Quiero una mesa', 'fillers', seed).text);
+  assert.ok(
+    fillers.some((t) => /^(Eh|Este|Pues|O sea|Bueno|Mmm), quiero una mesa$/.test(t)),
+    fillers.join('\n'),
+  );
+  assert.equal(es('Quiero una mesa', 'numbers').language, 'es');
+});
