@@ -1,6 +1,7 @@
 /** English number words, as speech recognition writes what a caller says (US style: no "and" in "one hundred five"). */
 import words from '../words/en.json';
 import type { LanguageWords, WordFile } from './types';
+import { fromWordFile } from './wordFile';
 
 const file: WordFile = words;
 
@@ -106,11 +107,6 @@ export const english: LanguageWords = {
   year,
   time,
   date,
-  digits: file.digits,
-  point: file.point,
-  percent: file.percent,
-  currency: file.currency,
   ordinalWritten: /^(\d+)(?:st|nd|rd|th)$/i,
-  fillers: file.fillers,
-  mishearings: new Map(Object.entries(file.mishearings)),
+  ...fromWordFile(file),
 };

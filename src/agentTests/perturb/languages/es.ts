@@ -1,6 +1,7 @@
 /** Spanish number words, as speech recognition writes what a caller says ("veinticinco", "nueve y media"). */
 import words from '../words/es.json';
 import type { LanguageWords, WordFile } from './types';
+import { fromWordFile } from './wordFile';
 
 const file: WordFile = words;
 
@@ -132,11 +133,6 @@ export const spanish: LanguageWords = {
   year: cardinal,
   time,
   date,
-  digits: file.digits,
-  point: file.point,
-  percent: file.percent,
-  currency: file.currency,
   ordinalWritten: /^(\d+)\.?[ºª°]$/,
-  fillers: file.fillers,
-  mishearings: new Map(Object.entries(file.mishearings)),
+  ...fromWordFile(file),
 };

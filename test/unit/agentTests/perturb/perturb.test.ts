@@ -8,25 +8,26 @@ const only = (kind: PerturbKind, rate = 1) => ({ ...NO_RATES, [kind]: rate });
 const say = (text: string, kind: PerturbKind, seed = 1, language?: string) =>
   perturb({ text, seed, rates: only(kind), ...(language ? { language } : {}) });
 
+/** Each written text, with every number spoken in `language`, reads as said. */
+function speaks(language: string, pairs: readonly (readonly [string, string])[]): void {
+  for (const [written, said] of pairs) assert.equal(say(written, 'numbers', 1, language).text, said);
+}
+
 test('numbers, ordinals, times and dates are said in words as recognition writes them', () => {
-  assert.equal(
-    say('A table for 4 on the 25th at 9:30', 'numbers').text,
-    'A table for four on the twenty fifth at nine thirty',
-  );
-  assert.equal(say('Meet at 9:05pm, or 10:00', 'numbers').text, "Meet at nine oh five pm, or ten o'clock");
-  assert.equal(
-    say('On 2026-12-25 we close at 4pm', 'numbers').text,
-    'On december twenty fifth twenty twenty six we close at four pm',
-  );
-  assert.equal(
-    say('It costs $45.50, 15% off 10,000 items', 'numbers').text,
-    'It costs forty five dollars fifty, fifteen percent off ten thousand items',
-  );
-  assert.equal(
-    say('Call 07700 900123 about 2.5 kilos', 'numbers').text,
-    'Call oh seven seven oh oh nine hundred thousand one hundred twenty three about two point five kilos',
-  );
-  assert.equal(say('The 1st, 2nd, 3rd and 112th', 'numbers').text, 'The first, second, third and one hundred twelfth');
+  speaks('en', [
+    ['A table for 4 on the 25th at 9:30', 'A table for four on the twenty fifth at nine thirty'],
+    ['Meet at 9:05pm, or 10:00', "Meet at nine oh five pm, or ten o'clock"],
+    ['On 2026-12-25 we close at 4pm', 'On december twenty fifth twenty twenty six we close at four pm'],
+    [
+      'It costs $45.50, 15% off 10,000 items',
+      'It costs forty five dollars fifty, fifteen percent off ten thousand items',
+    ],
+    [
+      'Call 07700 900123 about 2.5 kilos',
+      'Call oh seven seven oh oh nine hundred thousand one hundred twenty three about two point five kilos',
+    ],
+    ['The 1st, 2nd, 3rd and 112th', 'The first, second, third and one hundred twelfth'],
+  ]);
   assert.deepEqual(say('No digits here', 'numbers').applied, []);
 });
 
@@ -112,14 +113,13 @@ test('a language without word lists says so, and only punctuation and truncation
 
 test('Spanish has word lists of its own: numbers, times and dates in Spanish words, Spanish fillers and mishearings', () => {
   const es = (text: string, kind: PerturbKind, seed = 1) => say(text, kind, seed, 'es-MX');
-  assert.equal(
-    es('Una mesa para 4 el 25 a las 9:30', 'numbers').text,
-    'Una mesa para cuatro el veinticinco a las nueve y media',
-  );
-  assert.equal(
-    es('El 1º de mayo, 21000 euros, 2026-12-25 a las 4pm', 'numbers').text,
-    'El primero de mayo, veintiún mil euros, veinticinco de diciembre de dos mil veintiséis a las cuatro de la tarde',
-  );
+  speaks('es-MX', [
+    ['Una mesa para 4 el 25 a las 9:30', 'Una mesa para cuatro el veinticinco a las nueve y media'],
+    [
+      'El 1º de mayo, 21000 euros, 2026-12-25 a las 4pm',
+      'El primero de mayo, veintiún mil euros, veinticinco de diciembre de dos mil veintiséis a las cuatro de la tarde',
+    ],
+  ]);
   assert.equal(es('Perdí mi tarjeta el martes', 'mishearings').text, 'Pedí mi tarjetas el jueves');
   const fillers = Array.from({ length: 10 }, (_, seed) => es('Quiero una mesa', 'fillers', seed).text);
   assert.ok(
