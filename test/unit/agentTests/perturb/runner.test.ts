@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { junitXml } from '../../../../src/agentTests/junit';
+import { resultLines } from '../../../../src/assistantTools/tools/tests';
 import { parseTestFile } from '../../../../src/agentTests/parse';
 import { allAt } from '../../../../src/agentTests/perturb/kinds';
 import { perturb } from '../../../../src/agentTests/perturb/perturb';
@@ -105,6 +106,8 @@ test("a failing perturbed turn's report has the words sent, the words written an
   assert.equal(result.runs[0]?.turns[1]?.user, 'Thanks');
   assert.equal(result.runs[0]?.turns[1]?.perturbation, undefined);
   assert.match(junitXml([result]), /\[sent &quot;can i return an item after thirty days&quot; for/);
+  // The assistant tools' test run says it too, so an assistant can replay the failure.
+  assert.ok(resultLines(result).some((l) => l.includes('[sent "can i return an item after thirty days" for')));
   const record = caseRecord(result);
   assert.equal(record.runs[0]?.perturbSeed, 3);
   assert.deepEqual(record.runs[0]?.perturbed, [
