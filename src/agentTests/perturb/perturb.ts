@@ -37,7 +37,7 @@ interface Token {
 }
 
 const EDGES = /^([^\p{L}\p{N}]*)(.*?)([^\p{L}\p{N}]*)$/su;
-const PLAIN_END = /^[A-Za-z0-9]$/;
+const OTHER_SPACE = /[^\S ]| {2}/;
 const CLAUSE_END = /[,.;:!?]/;
 const SENTENCE_END = /[.!?]/;
 const HAS_DIGIT = /\d/;
@@ -90,19 +90,26 @@ export function perturb(input: PerturbInput): PerturbOutput {
     applied.push(kind);
   }
   return {
-    text:
-      tokens === undefined || applied.length === 0 ? input.text : tokens.map((t) => t.pre + t.core + t.post).join(' '),
+    text: tokens === undefined || applied.length === 0 ? input.text : joined(tokens),
     applied,
     ...language,
   };
 }
 
+function joined(tokens: readonly Token[]): string {
+  let text = '';
+  for (const t of tokens) text += text === '' ? t.pre + t.core + t.post : ` ${t.pre}${t.core}${t.post}`;
+  return text;
+}
+
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
-  for (const word of text.split(/\s+/)) {
+  // Most messages are words between single spaces: split on them, and on any whitespace only when there is other.
+  const words = OTHER_SPACE.test(text) ? text.split(/\s+/) : text.split(' ');
+  for (const word of words) {
     if (word === '') continue;
     // Most words have nothing around them: only those with a mark at either end are taken apart.
-    if (PLAIN_END.test(word.charAt(0)) && PLAIN_END.test(word.charAt(word.length - 1))) {
+    if (plain(word.charCodeAt(0)) && plain(word.charCodeAt(word.length - 1))) {
       tokens.push({ pre: '', core: word, post: '' });
       continue;
     }
@@ -110,6 +117,11 @@ function tokenize(text: string): Token[] {
     tokens.push(m ? { pre: m[1] ?? '', core: m[2] ?? '', post: m[3] ?? '' } : { pre: '', core: word, post: '' });
   }
   return tokens;
+}
+
+/** An ASCII letter or digit. */
+function plain(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
 }
 
 /** Each number, ordinal, time or date written in digits is said in words, with chance `rate`. */
@@ -226,24 +238,26 @@ function misheard(word: string, words: LanguageWords, random: Random, rate: numb
 function addFillers(tokens: Token[], words: LanguageWords, random: Random, rate: number): Token[] | undefined {
   const out: Token[] = [];
   let added = false;
-  for (const [i, token] of tokens.entries()) {
-    const before = tokens[i - 1]?.post ?? '';
-    const starts = i === 0 || CLAUSE_END.test(before);
+  let before = '';
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as Token;
+    const starts = i === 0 || (before !== '' && CLAUSE_END.test(before));
+    before = token.post;
     if (starts && random.next() < rate && token.core !== '') {
       added = true;
       if (random.next() < 1 / 3) {
-        const first = token.core.split(' ', 1)[0] ?? token.core;
-        out.push({ pre: token.pre, core: first, post: '-' });
-        out.push({ ...token, pre: '' });
+        const space = token.core.indexOf(' ');
+        out.push({ pre: token.pre, core: space < 0 ? token.core : token.core.slice(0, space), post: '-' });
+        out.push({ pre: '', core: token.core, post: token.post });
       } else {
         const filler = pick(words.fillers, random);
         // At the start of a sentence the filler takes the capital the word had ("Um, can I", "I" keeps its own).
-        const capital = UPPER_START.test(token.core) && (i === 0 || SENTENCE_END.test(before));
+        const capital = UPPER_START.test(token.core) && (i === 0 || SENTENCE_END.test(tokens[i - 1]?.post ?? ''));
         const word = capital ? filler.charAt(0).toUpperCase() + filler.slice(1) : filler;
         const lowered =
           capital && !/^I\b/.test(token.core) ? token.core.charAt(0).toLowerCase() + token.core.slice(1) : token.core;
         out.push({ pre: token.pre, core: word, post: ',' });
-        out.push({ ...token, pre: '', core: lowered });
+        out.push({ pre: '', core: lowered, post: token.post });
       }
       continue;
     }
