@@ -170,10 +170,22 @@ export function checkCasePerturb(
   turnsNode: unknown,
   language: { readonly node: unknown; readonly code: string | undefined },
 ): void {
-  if (spec === undefined && isSeq(turnsNode))
+  if (isSeq(turnsNode))
     for (const item of turnsNode.items) {
       const node = isMap(item) ? valueAt(item, 'perturb') : undefined;
-      if (isMap(node) && valueAt(node, 'rate') === undefined && valueAt(node, 'kinds') === undefined)
+      if (node === undefined || !isMap(item)) continue;
+      if (valueAt(item, 'user') === undefined)
+        sink.problem(
+          node,
+          'The greeting sends no words, so `perturb:` changes nothing here: move it to a turn with `user:`.',
+          'warning',
+        );
+      else if (
+        spec === undefined &&
+        isMap(node) &&
+        valueAt(node, 'rate') === undefined &&
+        valueAt(node, 'kinds') === undefined
+      )
         sink.problem(
           node,
           'This `perturb:` only sets a seed, and the case has no `perturb:` whose rates it would use: give it a `rate:`.',

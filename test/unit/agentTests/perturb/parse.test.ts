@@ -132,6 +132,26 @@ test('a language without word lists is a warning that says which kinds still app
   assert.equal(parsed.cases.length, 2);
 });
 
+test('perturb: on the greeting is a warning: the greeting sends no words', () => {
+  const parsed = file(`  - name: Greeting
+    turns:
+      - contains: Hello
+        perturb: 0.5
+      - user: Hi
+        contains: Hello
+`);
+  assert.deepEqual(
+    parsed.problems.map((p) => [p.severity, p.range.startLine, p.message]),
+    [
+      [
+        'warning',
+        4,
+        'The greeting sends no words, so `perturb:` changes nothing here: move it to a turn with `user:`.',
+      ],
+    ],
+  );
+});
+
 test('the JSON Schema accepts the perturb: the reader accepts and refuses a rate past 1 or an unknown kind', () => {
   const ajv = new Ajv({ allErrors: true, strict: false });
   const validate = ajv.compile(JSON.parse(readFileSync('media/schemas/conversation-test.schema.json', 'utf8')));
