@@ -4,7 +4,7 @@
 // its parts (docs/testing.md, "Retries").
 import { spawn } from 'node:child_process';
 
-const PART_LIMIT_MS = 15 * 60_000;
+const PART_LIMIT_MS = 20 * 60_000;
 /** A run with this many second attempts, over all its parts, fails even when every test passed in the end. */
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const node = process.execPath;

@@ -8,6 +8,7 @@ import { type CaseModelCalls, criterionResult, criterionStatus, judge, type RunJ
 import type { ConversationLine, CriterionOutcome, CriterionResult, ScenarioStop } from './model/types';
 import type { CaseRun, ChatConversations, RunStatus, TurnResult } from './results';
 import { type CallerEnd, playCaller, stopWords } from './simulated';
+import { caseSeedOfRun, transcriptNote, type TurnPerturbation, wordsToSend } from './perturb/turns';
 
 /** How long closing a conversation may take once a run is over or cancelled. */
 const CLOSE_TIMEOUT_MS = 10_000;
@@ -60,8 +61,14 @@ export async function runOnce(
       );
   };
   /** Sends one user message, records the answer in the transcript and the conversation, and returns it. */
-  const send = async (id: string, message: string, metadata?: Readonly<Record<string, unknown>>) => {
+  const send = async (
+    id: string,
+    message: string,
+    metadata?: Readonly<Record<string, unknown>>,
+    perturbation?: TurnPerturbation,
+  ) => {
     transcript.push(`user: ${message}`);
+    if (perturbation) transcript.push(transcriptNote(perturbation));
     conversation.push({ turn: conversation.length + 1, role: 'user', text: message });
     const sentAt = performance.now();
     const reply = await chat.respond(
@@ -118,10 +125,13 @@ export async function runOnce(
         calls,
         conversation,
         async (message) => {
-          const answer = await send(id, message);
+          // The simulated caller's messages are reworded as scripted turns are, numbered as its turns.
+          const { sent, perturbation } = wordsToSend(testCase, turns.length, message, attempt);
+          const answer = await send(id, sent, undefined, perturbation);
           turns.push({
             index: turns.length,
-            user: message,
+            user: sent,
+            ...(perturbation ? { perturbation } : {}),
             answer,
             failures: [],
             range: testCase.scenario?.range ?? testCase.range,
@@ -145,8 +155,16 @@ export async function runOnce(
         break;
       }
       if (signal?.aborted) break;
-      const answer = await send(id, turn.user, turn.metadata);
-      turns.push({ index, user: turn.user, answer, failures: checkAnswer(turn.checks, answer), range: turn.range });
+      const { sent, perturbation } = wordsToSend(testCase, index, turn.user, attempt);
+      const answer = await send(id, sent, turn.metadata, perturbation);
+      turns.push({
+        index,
+        user: sent,
+        ...(perturbation ? { perturbation } : {}),
+        answer,
+        failures: checkAnswer(turn.checks, answer),
+        range: turn.range,
+      });
       judgeTurn(index);
     }
   } catch (err) {
@@ -208,6 +226,7 @@ export async function runOnce(
     (signal?.aborted === true &&
       error === undefined &&
       criteria.some((c) => c.outcome.kind === 'skipped' && c.outcome.reason === 'cancelled'));
+  const perturbSeed = caseSeedOfRun(testCase, attempt);
   const status: RunStatus = stopped ? 'cancelled' : runStatus(turns, error, criteria);
   return {
     attempt,
@@ -219,6 +238,7 @@ export async function runOnce(
     conversation,
     ...(stop !== undefined ? { stop } : {}),
     ...(caller?.reason !== undefined ? { stopReason: caller.reason } : {}),
+    ...(perturbSeed !== undefined ? { perturbSeed } : {}),
     ...(error !== undefined ? { error } : {}),
     ...(conversationId !== undefined ? { conversationId } : {}),
     durationMs: performance.now() - started,

@@ -5,6 +5,7 @@ import type { RecordCaseChecks, RecordTurnChecks } from './records/types';
  * The file's shape is documented in docs/testing-agents.md and described for the YAML extension by
  * media/schemas/conversation-test.schema.json; parse.ts reads it into these types.
  */
+import type { PerturbSpec, TurnPerturb } from './perturb/kinds';
 
 import type { TextRange } from './textRange';
 
@@ -62,6 +63,8 @@ export interface TestTurn {
   readonly record?: RecordTurnChecks;
   /** `p95_latency_ms:`: the 95th percentile of the answer's latency over every run of the case. */
   readonly p95LatencyMs?: number;
+  /** `perturb:` of the turn: over the case's, or `false` to send the words as written. */
+  readonly perturb?: TurnPerturb;
   readonly range: TextRange;
 }
 
@@ -104,6 +107,8 @@ export interface TestCase {
   readonly scenario?: Scenario;
   /** `state:`, `handoff_reason:`, `num_ood:`, `metrics:` ...: checked on the conversation record (records/). */
   readonly record?: RecordCaseChecks;
+  /** `perturb:`: every user turn (and a simulated caller's messages) reworded as speech recognition would. */
+  readonly perturb?: PerturbSpec;
   readonly range: TextRange;
   /** Where the name is written: the gutter's run button sits there. */
   readonly nameRange: TextRange;

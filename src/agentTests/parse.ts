@@ -20,6 +20,7 @@ import {
   readRecordCaseChecks,
   readRecordTurnChecks,
 } from './records/parse';
+import { checkCasePerturb, readCasePerturb, readPerturb } from './perturb/parse';
 
 /** The keys each level of a test file may have; anything else is reported, so a misspelt check never passes silently. */
 export const FILE_KEYS = ['agent', 'description', 'cases'] as const;
@@ -39,6 +40,7 @@ export const CASE_KEYS = [
   'criteria',
   'scenario',
   ...RECORD_CASE_KEYS,
+  'perturb',
 ] as const;
 const CHECK_KEYS = [
   'contains',
@@ -51,7 +53,7 @@ const CHECK_KEYS = [
   'max_latency_ms',
   'reference',
 ] as const;
-export const TURN_KEYS = ['user', 'metadata', ...CHECK_KEYS, 'expect', ...RECORD_TURN_KEYS] as const;
+export const TURN_KEYS = ['user', 'metadata', ...CHECK_KEYS, 'expect', ...RECORD_TURN_KEYS, 'perturb'] as const;
 export const SCENARIO_KEYS = ['goal', 'persona', 'facts', 'first_line', 'max_turns', 'success'] as const;
 
 /** A simulated caller's turn budget: the default, and the most a file may ask for. */
@@ -153,6 +155,8 @@ function readCase(reader: Reader, node: unknown, file: string, fileAgent: string
     });
   }
   const criteria = reader.criteria(node, 'criteria');
+  const perturb = readCasePerturb(reader, valueOf(node, 'perturb'));
+  checkCasePerturb(reader, perturb, turns, turnsNode, { node: valueOf(node, 'asr_lang_code'), code: asr });
   const variant = reader.text(node, 'variant');
   const environment = reader.text(node, 'environment');
   const agent = reader.text(node, 'agent') ?? fileAgent;
@@ -194,6 +198,7 @@ function readCase(reader: Reader, node: unknown, file: string, fileAgent: string
     ...(criteria !== undefined ? { criteria } : {}),
     ...(scenario !== undefined ? { scenario } : {}),
     ...(record !== undefined ? { record } : {}),
+    ...(perturb !== undefined ? { perturb } : {}),
   };
 }
 
@@ -261,12 +266,14 @@ function readTurn(reader: Reader, node: unknown, index: number): TestTurn | unde
   const checks = readChecks(reader, node);
   const expect = reader.criteria(node, 'expect');
   const record = readRecordTurnChecks(reader, node);
+  const perturb = readPerturb(reader, valueOf(node, 'perturb'), 'turn');
   return {
     ...(user !== undefined ? { user } : {}),
     ...(metadata !== undefined ? { metadata } : {}),
     checks,
     ...(expect !== undefined ? { expect } : {}),
     ...record,
+    ...(perturb !== undefined ? { perturb } : {}),
     range: reader.range(node),
   };
 }

@@ -2,6 +2,7 @@ import type { CriterionResult, ModelSpend } from './model/types';
 import { type CaseResult, totalSpend } from './runner';
 import { recordFailureLines, recordLines } from './records/report';
 import { stopWords } from './simulated';
+import { failureNote } from './perturb/turns';
 
 /** One line per case, as the command line prints it and the Testing view's output shows it. */
 export function caseLine(r: CaseResult): string {
@@ -33,7 +34,9 @@ export function failureLines(r: CaseResult): string[] {
     const prefix = r.runs.length > 1 ? `run ${run.attempt}: ` : '';
     for (const turn of run.turns)
       for (const f of turn.failures)
-        lines.push(`${prefix}turn ${turn.index + 1} (line ${turn.range.startLine + 1}): ${f.message}`);
+        lines.push(
+          `${prefix}turn ${turn.index + 1} (line ${turn.range.startLine + 1}): ${f.message}${failureNote(turn)}`,
+        );
     for (const c of run.criteria) {
       const o = c.outcome;
       if (o.kind === 'judged' && o.verdict === 'fail')

@@ -5,6 +5,7 @@ import type { TestCase, TextRange } from './format';
 import type { ConversationLine, CriterionResult, ModelSpend, ScenarioStop } from './model/types';
 import type { RecordReach } from './records/fetch';
 import type { LatencyDistribution, RecordCheckResult } from './records/types';
+import type { TurnPerturbation } from './perturb/turns';
 
 /** The Chat API as the runner uses it: the client's ChatClient, or anything answering the same way. */
 export interface ChatConversations {
@@ -26,8 +27,9 @@ export type CaseTarget =
 
 export interface TurnResult {
   readonly index: number;
-  /** Undefined for the greeting. */
+  /** Undefined for the greeting. The words sent: reworded when `perturb:` applies (`perturbation` has the written). */
   readonly user?: string;
+  readonly perturbation?: TurnPerturbation;
   readonly answer?: Answer;
   readonly failures: readonly CheckFailure[];
   /** The turn's `expect:` as judged (also in the run's `criteria`). */
@@ -62,6 +64,8 @@ export interface CaseRun {
   readonly stopReason?: string;
   /** The case's checks on the conversation record, each passed, failed or not checked. */
   readonly records?: readonly RecordCheckResult[];
+  /** The seed of the case's `perturb:` in this run (the written seed plus the run's number less one). */
+  readonly perturbSeed?: number;
 }
 
 /**

@@ -11,3 +11,4 @@ export { createOpenAiModel } from './model/openaiModel';
 export { readRunLabels, recordLabel, withAdvisory } from './labelsRuntime';
 export { estimateRun } from './model/estimate';
 export { recordFindings, recordLines } from './records/report';
+export { failureNote } from './perturb/turns';

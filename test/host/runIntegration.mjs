@@ -6,7 +6,7 @@
 // --responses spec-only against one that also has only the spec's endpoints and event names.
 // --webview-site own serves webviews from a site of their own, as desktop VS Code and vscode.dev do; by default
 // they come from the workbench's origin, as code-server serves them.
-// Environment: AGENT_WORKBENCH_TEST_TIMEOUT_MS (default 840000, under npm test's 15 minutes a part), AGENT_WORKBENCH_VERBOSE=1 (code-server output).
+// Environment: AGENT_WORKBENCH_TEST_TIMEOUT_MS (default 840000, under npm test's 20 minutes a part), AGENT_WORKBENCH_VERBOSE=1 (code-server output).
 // Ends with `N passed, N failed, N retried` and exits non-zero when a test failed or two tests needed a second attempt.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

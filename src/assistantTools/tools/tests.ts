@@ -1,4 +1,5 @@
 import { isJudged, type TestCase } from '../../agentTests/format';
+import { failureNote } from '../../agentTests/perturb/turns';
 import { caseLine, criterionLines, summaryLine } from '../../agentTests/report';
 import { type CaseResult, runCases } from '../../agentTests/runner';
 import { clip } from '../output';
@@ -36,7 +37,7 @@ export function resultLines(r: CaseResult): string[] {
     for (const turn of run.turns)
       for (const f of turn.failures)
         out.push(
-          `    ${prefix}turn ${turn.index + 1} (line ${turn.range.startLine + 1}), ${f.check}: ${f.message}`,
+          `    ${prefix}turn ${turn.index + 1} (line ${turn.range.startLine + 1}), ${f.check}: ${f.message}${failureNote(turn)}`,
           `      expected: ${clip(f.expected, 300)}`,
           `      actual:   ${clip(f.actual, 300)}`,
         );

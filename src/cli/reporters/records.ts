@@ -2,7 +2,8 @@ import type { TestCase, TestFileProblem } from '../../agentTests/format';
 import { failureLines } from '../../agentTests/report';
 import type { CriterionResult, ModelSpend, ScenarioStop } from '../../agentTests/model/types';
 import type { LatencyDistribution, RecordCheckResult } from '../../agentTests/records/types';
-import type { RunStatus } from '../../agentTests/results';
+import type { TurnPerturbation } from '../../agentTests/perturb/turns';
+import type { RunStatus, TurnResult } from '../../agentTests/results';
 import type { CaseOutcome, CaseResult, CaseRun } from '../../agentTests/runner';
 import { caseIdentity, type Shard } from '../shard';
 
@@ -32,6 +33,15 @@ export interface CheckRecord {
   readonly message: string;
   readonly expected: string;
   readonly actual: string;
+  /** A perturbed turn's words as sent and as written, and the seed that sends them again. */
+  readonly perturbation?: PerturbationRecord;
+}
+
+export interface PerturbationRecord {
+  readonly sent: string;
+  readonly written: string;
+  readonly seed: number;
+  readonly applied: readonly string[];
 }
 
 export interface RunRecord {
@@ -53,6 +63,9 @@ export interface RunRecord {
   readonly stopReason?: string;
   /** Each check on the conversation record: passed, failed, or not checked and why. */
   readonly records?: readonly RecordCheckResult[];
+  /** The seed of the case's `perturb:` in this run, and each perturbed turn's words (from 1). */
+  readonly perturbSeed?: number;
+  readonly perturbed?: readonly (PerturbationRecord & { readonly turn: number })[];
 }
 
 export interface CaseRecord {
@@ -120,6 +133,10 @@ export function problemRecord(file: string, p: TestFileProblem): ProblemRecord {
 }
 
 function runRecord(run: CaseRun): RunRecord {
+  const perturbed = run.turns.flatMap((t) => {
+    const { perturbation } = perturbationOf(t);
+    return perturbation ? [{ turn: t.index + 1, ...perturbation }] : [];
+  });
   return {
     attempt: run.attempt,
     passed: run.passed,
@@ -136,6 +153,7 @@ function runRecord(run: CaseRun): RunRecord {
         message: f.message,
         expected: f.expected,
         actual: f.actual,
+        ...perturbationOf(t),
       })),
     ),
     transcript: run.transcript,
@@ -144,7 +162,15 @@ function runRecord(run: CaseRun): RunRecord {
     ...(run.stop !== undefined ? { stop: run.stop } : {}),
     ...(run.stopReason !== undefined ? { stopReason: run.stopReason } : {}),
     ...(run.records !== undefined ? { records: run.records } : {}),
+    ...(run.perturbSeed !== undefined ? { perturbSeed: run.perturbSeed } : {}),
+    ...(perturbed.length > 0 ? { perturbed } : {}),
   };
+}
+
+function perturbationOf(t: TurnResult): { perturbation?: PerturbationRecord } {
+  const p = t.perturbation;
+  if (p === undefined) return {};
+  return { perturbation: { sent: t.user ?? '', written: p.written, seed: p.seed, applied: p.applied } };
 }
 
 export function caseRecord(r: CaseResult): CaseRecord {
@@ -220,6 +246,16 @@ export function resultOfRecord(record: CaseRecord): CaseResult {
     turns: run.failures.map((f) => ({
       index: f.turn - 1,
       range: line(f.line),
+      ...(f.perturbation
+        ? {
+            user: f.perturbation.sent,
+            perturbation: {
+              written: f.perturbation.written,
+              seed: f.perturbation.seed,
+              applied: f.perturbation.applied as TurnPerturbation['applied'],
+            },
+          }
+        : {}),
       failures: [{ check: f.check, message: f.message, expected: f.expected, actual: f.actual, comparable: false }],
     })),
     transcript: run.transcript,
@@ -230,6 +266,7 @@ export function resultOfRecord(record: CaseRecord): CaseResult {
     ...(run.stop !== undefined ? { stop: run.stop } : {}),
     ...(run.stopReason !== undefined ? { stopReason: run.stopReason } : {}),
     ...(run.records !== undefined ? { records: run.records } : {}),
+    ...(run.perturbSeed !== undefined ? { perturbSeed: run.perturbSeed } : {}),
   }));
   return {
     testCase,

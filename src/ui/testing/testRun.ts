@@ -308,7 +308,7 @@ function reportCase(
     const prefix = many ? vscode.l10n.t('{0}, run {1} of {2}: ', name, run.attempt, result.runs.length) : '';
     for (const turn of run.turns)
       for (const f of turn.failures) {
-        const m = checkMessage(`${prefix}${f.message}`, f);
+        const m = checkMessage(`${prefix}${f.message}${runtime.failureNote(turn)}`, f);
         m.location = new vscode.Location(uri, toRange(turn.range));
         turnMessages.set(turn.index, [...(turnMessages.get(turn.index) ?? []), m]);
         caseMessages.push(m);
