@@ -4,7 +4,14 @@
  * one per run (the runner reads records while its workers hold the next conversations, so the wait costs no time).
  */
 import type { ConversationRecord, ConversationsQueryInput } from '../../contract/conversations';
-import type { RecordLister } from './fetch';
+
+/** The Conversations API as the record checks use it: the client's ConversationsClient of v3. */
+export interface RecordLister {
+  conversations(
+    query: ConversationsQueryInput,
+    opts: { signal?: AbortSignal; maxPages?: number },
+  ): AsyncIterable<ConversationRecord>;
+}
 
 /** How long asks are gathered before they go out together, and how many go out at once without waiting longer. */
 const GATHER_MS = 20;

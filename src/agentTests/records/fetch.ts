@@ -8,15 +8,9 @@
 import type { ConversationRecord, ConversationsQueryInput } from '../../contract/conversations';
 import type { Environment } from '../../contract/common';
 import { sleep } from '../../core/retry';
-import { listTogether, MAX_PAGES, PAGE_LIMIT } from './batch';
+import { listTogether, MAX_PAGES, PAGE_LIMIT, type RecordLister } from './batch';
 
-/** The Conversations API as the record checks use it: the client's ConversationsClient of v3. */
-export interface RecordLister {
-  conversations(
-    query: ConversationsQueryInput,
-    opts: { signal?: AbortSignal; maxPages?: number },
-  ): AsyncIterable<ConversationRecord>;
-}
+export type { RecordLister };
 
 /** How a run reaches the records of a target's conversations, or why it cannot (no key is set). */
 export type RecordReach =
