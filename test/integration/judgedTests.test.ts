@@ -9,6 +9,7 @@ import type { ReportedItem, RunRecord } from '../../src/ui/testing/testRun';
 import { ModelKeys } from '../../src/ui/testing/modelKey';
 import { replaceChatModels, VscodeLanguageModel } from '../../src/ui/testing/vscodeLanguageModel';
 import { editorSuite } from '../support/editor/suite';
+import { ToolSession } from '../support/editor/languageModelTools';
 import { MODEL_ENDPOINT_KEY } from '../support/secretsScan';
 import { until } from '../support/until';
 import { JUDGE_SYSTEM } from '../../src/agentTests/model/judge';
@@ -315,6 +316,44 @@ suite('Judged conversation tests in the Testing view', function () {
       assert.ok(cassette.includes('Monday'));
       assert.ok(!cassette.includes(MODEL_ENDPOINT_KEY), 'no key in the cassette');
       assert.ok(!record.output.includes(MODEL_ENDPOINT_KEY), 'no key in the output');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("the assistants' test tool judges through the same endpoint, its estimate confirmed in the editor first; declined, nothing is judged and nothing passes", async () => {
+    const { ui } = editor;
+    const server = await startScriptedModel({
+      answer: judge({
+        [HOURS]: () => pass,
+        [NO_COMPETITOR]: () => ({ verdict: 'pass', reason: 'none named', quotes: [] }),
+      }),
+    });
+    try {
+      await useEndpoint(server, 'live');
+      const file = await write(JUDGED);
+      const tools = new ToolSession(editor.api);
+      const input = { paths: [vscode.Uri.joinPath(file.uri!, '..', '..').fsPath], target: 'local' };
+      ui.setAnswer((s) => (s.modal && /This run calls judge-1/.test(s.message) ? 'Run' : undefined));
+      const judged = await tools.invoke('agentWorkbench_runConversationTests', input);
+      assert.ok(
+        ui.shown.some((s) => s.modal && /This run calls judge-1 at \S+ for 1 judged cases/.test(s.message)),
+        `the estimate was confirmed before the model was called: ${judged}`,
+      );
+      assert.match(judged, /This run calls judge-1 at \S+ for 1 judged cases: about 2 model calls/);
+      assert.match(judged, /✔ \S*judged\.yaml › Hours/);
+      assert.match(
+        judged,
+        new RegExp(`✔ turn 1 expect "${HOURS}" \\(line 7\\): pass: it says so \\[turn 3: "Monday"\\]`),
+      );
+      assert.equal(server.calls(), 2);
+
+      ui.shown.length = 0;
+      ui.setAnswer(() => undefined);
+      const declined = await tools.invoke('agentWorkbench_runConversationTests', input);
+      assert.equal(server.calls(), 2, 'no model call once the estimate is declined');
+      assert.doesNotMatch(declined, /✔ \S*judged\.yaml › Hours/);
+      assert.match(declined, /the person did not confirm the model calls of this run/);
     } finally {
       await server.close();
     }
