@@ -1,9 +1,11 @@
+import { setMaxListeners } from 'node:events';
 import type { TestCase } from '../agentTests/format';
 import { type Side, type SideTarget, runComparison } from '../agentTests/compare/runComparison';
 import { parseCommandLine, UsageError } from '../core/commandLine';
 import { Transport } from '../client/transport';
 import { type Environment, ENVIRONMENTS, isEnvironment } from '../contract/common';
 import { RESPONSES_MODES, type ResponsesMode } from '../localPlatform/responsesMode';
+import { variabilityFlag } from '../localPlatform/engine/variability';
 import { type LocalPlatform, startLocalPlatform } from '../localPlatform/server';
 import { localSide, missingSideKeys, profileSide, sideVariables } from './compareTargets';
 import { ComparisonReport } from './reporters/compareReport';
@@ -16,6 +18,7 @@ const HELP = `Compare two targets: run the same conversation tests against both,
 what changed for callers and whether it is more than chance.
 
 Usage: agent-workbench compare [paths...] --local [--base ENV] [--candidate ENV] [--responses full|minimal|spec-only]
+                                [--variability RATE[:SEED]]
        agent-workbench compare [paths...] --profile-file F [--base ENV] [--candidate ENV]
        agent-workbench compare [paths...] --base-profile F --candidate-profile F [--base ENV] [--candidate ENV]
        [--tag T]... [--repeat N] [--concurrency N] [--alpha X] [--fail-on-flip]
@@ -25,6 +28,9 @@ Usage: agent-workbench compare [paths...] --local [--base ENV] [--candidate ENV]
   --base ENV         what a promotion would replace (default pre-release)
   --candidate ENV    what is being tried (default sandbox)
   --local            start the bundled local platform for this run and compare two of its environments
+  --variability RATE[:SEED]
+                     with --local: its agent answers as a language model agent does (see serve --help), to
+                     see what noise alone reads as
   --profile-file F   a connection profile as JSON (as \`test\` reads it) for both sides
   --base-profile F, --candidate-profile F
                      a profile for each side (two projects, or two regions)
@@ -89,12 +95,20 @@ export async function compareCommand(args: string[], env: NodeJS.ProcessEnv = pr
   const transport = new Transport();
   let lp: LocalPlatform | undefined;
   const controller = new AbortController();
+  // Every open conversation listens to it: more than Node's warning level of 10 at a concurrency above it.
+  setMaxListeners(Math.max(10, options.concurrency * 2), controller.signal);
   const interrupt = () => controller.abort();
   process.once('SIGINT', interrupt);
   try {
     let sides: Record<Side, SideTarget>;
     if (options.local) {
-      lp = await startLocalPlatform({ port: 0, seed: 'demo', responses: options.responses, streamDelayMs: 0 });
+      lp = await startLocalPlatform({
+        ...options.variability,
+        port: 0,
+        seed: 'demo',
+        responses: options.responses,
+        streamDelayMs: 0,
+      });
       const platform = lp;
       sides = {
         base: localSide(platform, options.base, transport),
@@ -150,6 +164,7 @@ function parseOptions(args: string[]) {
       'base-profile': { type: 'string' },
       'candidate-profile': { type: 'string' },
       responses: { type: 'string', default: 'full' },
+      variability: { type: 'string' },
       tag: { type: 'string', multiple: true, default: [] },
       repeat: { type: 'string' },
       concurrency: { type: 'string', default: '8' },
@@ -193,6 +208,12 @@ function parseOptions(args: string[]) {
     if (!RESPONSES_MODES.includes(values.responses as ResponsesMode))
       throw new UsageError(`--responses must be one of ${RESPONSES_MODES.join(', ')}, got "${values.responses}"`);
   }
+  let variability: ReturnType<typeof variabilityFlag> | undefined;
+  try {
+    variability = values.variability === undefined ? undefined : variabilityFlag(values.variability);
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
   const alpha = Number(values.alpha);
   if (!(alpha > 0 && alpha < 1))
     throw new UsageError(`--alpha must be a number between 0 and 1, got "${values.alpha}"`);
@@ -204,6 +225,7 @@ function parseOptions(args: string[]) {
     candidate,
     profiles: { base: profiles.base ?? '', candidate: profiles.candidate ?? '' },
     responses: values.responses as ResponsesMode,
+    variability,
     tags: values.tag,
     repeat: whole('repeat', values.repeat),
     concurrency: whole('concurrency', values.concurrency) ?? 8,

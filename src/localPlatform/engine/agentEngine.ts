@@ -17,6 +17,7 @@ import {
 } from './persona';
 import { OOD_THRESHOLD } from './retrieval';
 import { classify, extractEntities, type UserAct } from './understanding';
+import { varyAnswer } from './variability';
 
 export interface StartConversation {
   agentId: string;
@@ -64,6 +65,8 @@ export interface TurnReply {
   handoffRequested: boolean;
   /** The recorded latency of the turn, ms. */
   latency: number;
+  /** Wall-clock time to wait before answering (variability's varying latency), ms; 0 without it. */
+  delayMs: number;
 }
 
 /** A turn was sent to a conversation that has already ended. */
@@ -148,8 +151,10 @@ export class AgentEngine {
     const act = classify(message);
     const entities = act === 'silence' ? {} : extractEntities(message);
     const knowledge = servedKnowledge(p, conversation.agent_id, conversation.environment);
-    const reply = this.decide(conversation, act, message, knowledge, input);
-    const latency = latencyOf(reply.kind, reply.response);
+    const decided = this.decide(conversation, act, message, knowledge, input);
+    const varied = this.varied(conversation, message, decided, knowledge);
+    const reply = { ...decided, response: varied.response };
+    const latency = Math.round(latencyOf(reply.kind, reply.response) * varied.latencyFactor);
     const now = p.now();
     this.record(conversation, {
       at: now,
@@ -174,7 +179,30 @@ export class AgentEngine {
       isSilence: act === 'silence',
       handoffRequested: act === 'handoff',
       latency,
+      delayMs: varied.delayMs,
     };
+  }
+
+  /** The decided answer as the varied agent gives it, when the platform's variability is on. */
+  private varied(
+    conversation: StoredConversation,
+    message: string,
+    decided: Decision,
+    knowledge: Knowledge,
+  ): { response: string; latencyFactor: number; delayMs: number } {
+    const { variabilityRate, variabilitySeed, variabilityLatencyMs } = this.platform.options;
+    if (variabilityRate <= 0) return { response: decided.response, latencyFactor: 1, delayMs: 0 };
+    // Another topic the question touches, else any other: what a model that strays answers.
+    const other =
+      decided.kind === 'faq'
+        ? knowledge.index.rank(message).find((m) => m.topic.content !== decided.response)?.topic.content
+        : undefined;
+    return varyAnswer(
+      { rate: variabilityRate, seed: variabilitySeed, latencyMs: variabilityLatencyMs },
+      { conversationId: conversation.id, turn: conversation.turns.length, message },
+      decided.response,
+      other,
+    );
   }
 
   /** Records a handoff asked for outside a turn (for example a messaging handoff request). */
