@@ -239,7 +239,8 @@ function turnChanges(pairs: readonly [CaseRun, CaseRun][]): TurnChange[] {
   for (let index = 0; index < count; index++) {
     const at = (run: CaseRun): TurnResult | undefined => run.turns.find((t) => t.index === index);
     const texts = pairs.map(([x, y]) => [at(x)?.answer?.response ?? '', at(y)?.answer?.response ?? ''] as const);
-    const changed = texts.map(([x, y]) => x !== y && !wordDiff(x, y).same);
+    // Whitespace alone is no difference (as in the word diff); the diff itself is made only for the turn shown.
+    const changed = texts.map(([x, y]) => x !== y && squeezed(x) !== squeezed(y));
     const answerChanged = changed.filter(Boolean).length;
     const handoffPairs = pairs.filter(
       ([x, y]) => at(x)?.answer?.handoff?.destination !== at(y)?.answer?.handoff?.destination,
@@ -291,6 +292,8 @@ function turnChanges(pairs: readonly [CaseRun, CaseRun][]): TurnChange[] {
   }
   return out;
 }
+
+const squeezed = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
   return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
