@@ -4,7 +4,13 @@ import type { Transport } from '../client/transport';
 import type { Environment } from '../contract/common';
 import { chatConnectorServing } from '../localPlatform/chat/environmentConnectors';
 import type { LocalPlatform } from '../localPlatform/server';
-import { CHAT_KEY_VARIABLE, CHAT_TOKEN_VARIABLE, connectorTarget, type ProfileFile, profileTargets } from './testTargets';
+import {
+  CHAT_KEY_VARIABLE,
+  CHAT_TOKEN_VARIABLE,
+  connectorTarget,
+  type ProfileFile,
+  profileTargets,
+} from './testTargets';
 
 /**
  * The variables a side's Chat key and connector token are read from: the environment's own
@@ -61,4 +67,3 @@ export function localSide(lp: LocalPlatform, environment: Environment, transport
     return connectorTarget(lp, connector, transport, clients, true);
   };
 }
-

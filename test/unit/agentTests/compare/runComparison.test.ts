@@ -65,10 +65,7 @@ describe('comparing two targets', () => {
       });
       const [returns, hours, person] = suite.cases;
       assert.equal(returns?.verdict.verdict, 'significant regression');
-      assert.deepEqual(
-        [returns?.verdict.passToFail, returns?.verdict.failToPass, returns?.verdict.pairs],
-        [6, 0, 6],
-      );
+      assert.deepEqual([returns?.verdict.passToFail, returns?.verdict.failToPass, returns?.verdict.pairs], [6, 0, 6]);
       assert.ok(Math.abs((returns?.verdict.pValue ?? 0) - 0.03125) < 1e-9);
       assert.deepEqual(returns?.checks, [{ turn: 0, check: 'contains', passToFail: 6, failToPass: 0 }]);
       const turn = returns?.turns.find((x) => x.index === 0);
