@@ -54,7 +54,8 @@ improvement", "no significant change", "not enough runs to tell" (fewer paired r
 this alpha can ever call significant: 6 at 0.05), "not compared" (skipped or unreachable on a side).
 With GITHUB_STEP_SUMMARY set, the Markdown report is appended to that file.
 Exit codes: 0 no significant regression, 1 a significant regression (of a case or of the suite; with
---fail-on-flip also a flip), a problem in a test file, or no test file found, 2 a wrong command line.
+--fail-on-flip also a flip), a side that could not be reached, a problem in a test file, or no test file found,
+2 a wrong command line.
 `;
 
 /** `compare`: resolves to the exit code. */
@@ -138,7 +139,9 @@ export async function compareCommand(args: string[], env: NodeJS.ProcessEnv = pr
     });
     const regression = suite.verdict.verdict === 'significant regression' || suite.counts['significant regression'] > 0;
     const flipped = options.failOnFlip && suite.cases.some((c) => c.verdict.passToFail > c.verdict.failToPass);
-    const ok = !regression && !flipped && !problems;
+    // A side that could not be reached compared nothing: a job must not read that as a pass.
+    const unreachable = suite.cases.some((c) => c.unreachable !== undefined);
+    const ok = !regression && !flipped && !problems && !unreachable;
     report.finish(suite, performance.now() - started, ok);
     return ok ? 0 : 1;
   } catch (err) {

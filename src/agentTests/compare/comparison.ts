@@ -91,6 +91,8 @@ export interface CaseComparison {
   readonly endChanged: number;
   /** The candidate's median latency less the base's, ms. */
   readonly latencyChangeMs?: number;
+  /** The side whose every run failed to reach it (the case is not compared). */
+  readonly unreachable?: 'base' | 'candidate';
 }
 
 export interface SuiteComparison {
@@ -170,12 +172,17 @@ export function verdictOf(b: number, c: number, pairs: number, settings: Compari
   return { ...numbers, verdict: 'no significant change', reason: `${split}: ${p}, within noise at ${settings.alpha}` };
 }
 
-/** Why a side cannot be compared: skipped, or every run's call failed (a target that cannot be reached). */
+/** Whether every finished run of a side failed before any answer (a target that cannot be reached). */
+function unreached(result: CaseResult): boolean {
+  const finished = result.runs.filter((r) => !r.cancelled);
+  return finished.length > 0 && finished.every((r) => r.error !== undefined && r.turns.length === 0);
+}
+
+/** Why a side cannot be compared: skipped, or unreachable. */
 function uncompared(result: CaseResult, name: string): string | undefined {
   if (result.outcome === 'skipped') return `skipped on the ${name}: ${result.skipReason ?? ''}`;
-  const finished = result.runs.filter((r) => !r.cancelled);
-  if (finished.length > 0 && finished.every((r) => r.error !== undefined && r.turns.length === 0))
-    return `the ${name} could not be reached: ${finished[0]?.error ?? ''}`;
+  if (unreached(result))
+    return `the ${name} could not be reached: ${result.runs.find((r) => r.error !== undefined)?.error ?? ''}`;
   return undefined;
 }
 
@@ -196,6 +203,7 @@ export function compareCase(
 ): CaseComparison {
   const testCase = base.testCase;
   const sides = { base: side(base, settings), candidate: side(candidate, settings) };
+  const unreachable = unreached(base) ? 'base' : unreached(candidate) ? 'candidate' : undefined;
   const why = uncompared(base, 'base') ?? uncompared(candidate, 'candidate');
   const pairs = why ? [] : pairsOf(base, candidate);
   let b = 0;
@@ -226,6 +234,7 @@ export function compareCase(
     handoffChanged,
     endChanged,
     ...(latencyChangeMs !== undefined ? { latencyChangeMs } : {}),
+    ...(unreachable ? { unreachable } : {}),
   };
 }
 

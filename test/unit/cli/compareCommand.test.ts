@@ -134,6 +134,34 @@ describe('command line: compare', () => {
     assert.ok(!markdown.includes(LOCAL_KEYS.chat) && !run.stdout.includes(preRelease.token), 'no secret in a report');
   });
 
+  it('a candidate that cannot be reached: its cases are not compared, with the reason, and the run exits 1', async () => {
+    const dir = folder();
+    const profile = join(dir, 'profile.json');
+    writeFileSync(
+      profile,
+      JSON.stringify({ accountId: 'acme', projectId: 'support-desk', runtimeUrl: t.lp.urls.runtime }),
+    );
+    // Nothing listens on port 9 of loopback (discard): every call to the candidate fails.
+    const unreachable = join(dir, 'unreachable.json');
+    writeFileSync(
+      unreachable,
+      JSON.stringify({ accountId: 'acme', projectId: 'support-desk', runtimeUrl: 'http://127.0.0.1:9' }),
+    );
+    const run = await runCli(
+      ['compare', '--base-profile', profile, '--candidate-profile', unreachable, '--base', 'sandbox'],
+      {
+        cwd: dir,
+        env: cleanEnv({
+          AGENT_WORKBENCH_CHAT_API_KEY: LOCAL_KEYS.chat,
+          AGENT_WORKBENCH_CHAT_TOKEN: LOCAL_CONNECTORS.chatToken,
+        }),
+      },
+    );
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stdout, /- tests\/support\.yaml › returns: not compared/);
+    assert.match(run.stdout, /the candidate could not be reached: /);
+  });
+
   it('a token for one environment only says which variable to set, exit 2', async () => {
     const dir = folder();
     const profile = join(dir, 'profile.json');
