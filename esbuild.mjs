@@ -75,6 +75,7 @@ const CLI_COMMAND_BUNDLES = {
   '../localPlatform/serveCommand': './localPlatform.js',
   '../localPlatform/server': './localPlatform.js',
   './testCommand': './localPlatform.js',
+  './compareCommand': './localPlatform.js',
   './mcpCommand': './localPlatform.js',
   './mergeReports': './localPlatform.js',
 };

@@ -189,7 +189,7 @@ function failureSummary(r: CaseResult): string {
 }
 
 /** Text for an XML attribute or element; characters XML 1.0 cannot hold at all are dropped. */
-function xml(text: string): string {
+export function xml(text: string): string {
   return text
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replace(/&/g, '&amp;')

@@ -1,5 +1,6 @@
 import type * as LintCommand from '../lint/lintCommand';
 import type * as ServeCommand from '../localPlatform/serveCommand';
+import type * as CompareCommand from './compareCommand';
 import type * as McpCommand from './mcpCommand';
 import type * as MergeReports from './mergeReports';
 import type * as TestCommand from './testCommand';
@@ -16,6 +17,7 @@ export interface Subcommand {
 const serveCommand = (): typeof ServeCommand => require('../localPlatform/serveCommand') as typeof ServeCommand;
 const lintCommand = (): typeof LintCommand => require('../lint/lintCommand') as typeof LintCommand;
 const testCommand = (): typeof TestCommand => require('./testCommand') as typeof TestCommand;
+const compareCommand = (): typeof CompareCommand => require('./compareCommand') as typeof CompareCommand;
 const mcpCommand = (): typeof McpCommand => require('./mcpCommand') as typeof McpCommand;
 const mergeReports = (): typeof MergeReports => require('./mergeReports') as typeof MergeReports;
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -39,6 +41,10 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   test: {
     summary: 'run conversation tests (tests/*.yaml) against the local platform or an environment',
     run: (args) => testCommand().testCommand(args),
+  },
+  compare: {
+    summary: 'run the same tests against two environments and say what changed, and whether by more than chance',
+    run: (args) => compareCommand().compareCommand(args),
   },
   'merge-reports': {
     summary: 'join the JSON reports of sharded test runs (test --shard I/N) into one JUnit, Markdown and summary',

@@ -10,6 +10,7 @@ import { type ConnectionProfile, type CredentialId, LOCAL_PROFILE_ID, REGION_PRE
 import type { Transport } from '../client/transport';
 import type { LocalProjectCredentials } from '../localPlatform/seed/credentials';
 import type { LocalPlatform } from '../localPlatform/server';
+import type { StoredConnector } from '../localPlatform/state';
 
 /** The environment variables the Chat API's credentials are read from: never from a file or an argument. */
 export const CHAT_KEY_VARIABLE = 'AGENT_WORKBENCH_CHAT_API_KEY';
@@ -127,30 +128,46 @@ export function localTargets(lp: LocalPlatform, transport: Transport): (testCase
       return {
         skip: `the case runs against ${testCase.environment} only; the local platform's Chat connector of ${connector.agentId} serves ${connector.environment}`,
       };
-    const key = state.keys.find(
-      (k) =>
-        k.family === 'chat' &&
-        k.projectId === connector.projectId &&
-        (!k.environment || k.environment === connector.environment),
-    );
-    const project = state.projects.find((p) => p.id === connector.projectId);
-    const account = state.accounts.find((a) => a.id === connector.accountId);
-    if (!key || !project || !account)
-      return { skip: `the local platform has no Chat key for the agent ${connector.agentId}` };
-    let reach = clients.get(connector.id);
-    if (!reach) {
-      const conversationsKey = state.keys.find((k) => k.family === 'conversations' && k.projectId === project.id);
-      const profile = localPlatformProfile(account.slug, project.slug, lp.urls);
-      reach = {
-        chat: localChat(lp.urls, account.slug, project.slug, { key: key.key, token: connector.token }, transport),
-        records: conversationsKey
-          ? recordsOf(profile, conversationsKey.key, connector.environment, transport)
-          : { none: `the local platform has no Conversations API key for the project ${project.slug}` },
-      };
-      clients.set(connector.id, reach);
-    }
-    return reach;
+    return connectorTarget(lp, connector, transport, clients);
   };
+}
+
+/**
+ * The Chat API of a local platform's Chat connector, with its project's Chat key; one client per connector.
+ * `anyKeyEnvironment`: a key of any environment will do (the seeded key says sandbox, and the connectors a
+ * comparison adds for other environments share it; the local platform checks no key's environment).
+ */
+export function connectorTarget(
+  lp: LocalPlatform,
+  connector: StoredConnector,
+  transport: Transport,
+  clients: Map<string, { chat: ChatClient; records: RecordReach }>,
+  anyKeyEnvironment = false,
+): CaseTarget {
+  const { state } = lp.platform;
+  const key = state.keys.find(
+    (k) =>
+      k.family === 'chat' &&
+      k.projectId === connector.projectId &&
+      (anyKeyEnvironment || !k.environment || k.environment === connector.environment),
+  );
+  const project = state.projects.find((p) => p.id === connector.projectId);
+  const account = state.accounts.find((a) => a.id === connector.accountId);
+  if (!key || !project || !account)
+    return { skip: `the local platform has no Chat key for the agent ${connector.agentId}` };
+  let reach = clients.get(connector.id);
+  if (!reach) {
+    const conversationsKey = state.keys.find((k) => k.family === 'conversations' && k.projectId === project.id);
+    const profile = localPlatformProfile(account.slug, project.slug, lp.urls);
+    reach = {
+      chat: localChat(lp.urls, account.slug, project.slug, { key: key.key, token: connector.token }, transport),
+      records: conversationsKey
+        ? recordsOf(profile, conversationsKey.key, connector.environment, transport)
+        : { none: `the local platform has no Conversations API key for the project ${project.slug}` },
+    };
+    clients.set(connector.id, reach);
+  }
+  return reach;
 }
 
 /** A local platform the run reaches over its admin API (`GET /_local/connection`), not one it runs itself. */

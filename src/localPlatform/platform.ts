@@ -37,6 +37,15 @@ export interface PlatformOptions {
   webhookRetryBaseMs: number;
   /** How often (wall time, ms) the alert rules are evaluated; 0 turns the timer off. */
   alertEvaluationIntervalMs: number;
+  /**
+   * The share of the agent's answers that vary as a language model's do (reworded, now and then another topic),
+   * 0 to 1; 0 is the deterministic agent. See engine/variability.ts.
+   */
+  variabilityRate: number;
+  /** The seed of that variability: the same seed, the same answers to the same conversations. */
+  variabilitySeed: number;
+  /** With variability on, the most wall-clock delay added to a Chat answer, ms. */
+  variabilityLatencyMs: number;
 }
 
 export const defaultOptions: PlatformOptions = {
@@ -51,6 +60,9 @@ export const defaultOptions: PlatformOptions = {
   maxWebhookEndpoints: 10,
   webhookRetryBaseMs: 2000,
   alertEvaluationIntervalMs: 60_000,
+  variabilityRate: 0,
+  variabilitySeed: 1,
+  variabilityLatencyMs: 0,
 };
 
 /**

@@ -3,10 +3,11 @@ import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from './se
 import { RESPONSES_MODES, type ResponsesMode } from './responsesMode';
 import { SEED_NAMES, type SeedName } from './seed/seeds';
 import { startLocalPlatform } from './server';
+import { variabilityFlag } from './engine/variability';
 
 const HELP = `Agent Workbench local platform: the whole platform interface on a loopback port.
 
-Usage: node dist/cli.js serve [--port N] [--seed empty|base|demo] [--data-dir DIR] [--stream-delay MS] [--responses full|minimal|spec-only] [--json]
+Usage: node dist/cli.js serve [--port N] [--seed empty|base|demo] [--data-dir DIR] [--stream-delay MS] [--responses full|minimal|spec-only] [--variability RATE[:SEED]] [--json]
 
   --port N          port to listen on (default 4780; 0 picks a free one)
   --seed NAME       data to start with when there is no saved state (default demo)
@@ -19,6 +20,11 @@ Usage: node dist/cli.js serve [--port N] [--seed empty|base|demo] [--data-dir DI
                     that case. spec-only: that, and only the spec's endpoints exist (others
                     answer 404 or 405), the WebSocket does not echo the user's message and
                     names the events the spec does not name differently (see specOnlyEvents.ts)
+  --variability RATE[:SEED]
+                    answer as a language model agent does: a share RATE (0 to 1) of the answers is
+                    reworded or, now and then, about another topic, and answers come up to 20 ms
+                    later; the same SEED (default 1) gives the same answers to the same conversations.
+                    Also the admin API's options variabilityRate, variabilitySeed, variabilityLatencyMs
   --json            print the addresses and credentials as one JSON line
 `;
 
@@ -32,6 +38,7 @@ export async function serve(args: string[]): Promise<void> {
       'data-dir': { type: 'string' },
       'stream-delay': { type: 'string' },
       responses: { type: 'string', default: 'full' },
+      variability: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -53,7 +60,15 @@ export async function serve(args: string[]): Promise<void> {
   if (!RESPONSES_MODES.includes(responses))
     fail(`--responses must be one of ${RESPONSES_MODES.join(', ')}, got "${values.responses}"`);
 
+  let variability: ReturnType<typeof variabilityFlag> | undefined;
+  try {
+    variability = values.variability === undefined ? undefined : variabilityFlag(values.variability);
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err));
+  }
+
   const lp = await startLocalPlatform({
+    ...variability,
     port,
     seed,
     responses,

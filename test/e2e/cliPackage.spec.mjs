@@ -82,6 +82,17 @@ describe('The agent-workbench package, installed from its tarball', { timeout: 3
     assert.match(readFileSync(join(app, 'results.xml'), 'utf8'), /<testsuites [^>]*tests="2" failures="0"/);
   });
 
+  it('compare --local runs the same tests against two environments of its own local platform', () => {
+    const out = execFileSync(bin, ['compare', '--local', '--repeat', '2', '--reporter', 'markdown:compare.md'], {
+      cwd: app,
+      env,
+      encoding: 'utf8',
+    });
+    assert.match(out, /= support-desk\/tests\/support\.yaml › Opening hours: no significant change/);
+    assert.match(out, /Suite: no significant change/);
+    assert.match(readFileSync(join(app, 'compare.md'), 'utf8'), /^## ➖ Comparison: sandbox against pre-release/);
+  });
+
   it('lint checks the agent folders: 0 when clean, 1 when an error remains', () => {
     assert.match(execFileSync(bin, ['lint'], { cwd: app, env, encoding: 'utf8' }), /0 error\(s\)/);
     writeFileSync(

@@ -130,15 +130,24 @@ export class RunReport {
           return markdownReport(results, summary, this.problems);
       }
     };
-    for (const spec of this.specs) {
-      if (spec.file === undefined) this.options.stdout.write(text(spec.name, true));
-      else {
-        mkdirSync(dirname(spec.file), { recursive: true });
-        writeFileSync(spec.file, text(spec.name, false));
-      }
-    }
+    writeReports(this.specs, text, this.options.stdout);
     const stepSummary = this.options.env.GITHUB_STEP_SUMMARY;
     if (stepSummary) appendFileSync(stepSummary, markdownReport(results, summary, this.problems));
     return summary;
+  }
+}
+
+/** Each reporter's text: the live one to standard output, the others to their files (folders made as needed). */
+export function writeReports(
+  specs: readonly ReporterSpec[],
+  text: (name: ReporterName, live: boolean) => string,
+  stdout: NodeJS.WritableStream,
+): void {
+  for (const spec of specs) {
+    if (spec.file === undefined) stdout.write(text(spec.name, true));
+    else {
+      mkdirSync(dirname(spec.file), { recursive: true });
+      writeFileSync(spec.file, text(spec.name, false));
+    }
   }
 }

@@ -49,7 +49,7 @@ export function createChatFamily({ platform }: FamilyContext): Family {
     return { body: reply };
   });
 
-  router.post(`${PREFIX}/respond`, (ctx) => {
+  router.post(`${PREFIX}/respond`, async (ctx) => {
     const caller = authenticateChat(platform, ctx);
     const body = parseBody(ctx, chatRespondRequestSchema, false);
     if (body.message !== undefined && body.message.length > LOCAL_LIMITS.chatMessage)
@@ -65,6 +65,8 @@ export function createChatFamily({ platform }: FamilyContext): Family {
         ...(body.tts_lang_code ? { ttsLangCode: body.tts_lang_code } : {}),
         handoffDestination: caller.connector.handoffDestination ?? null,
       });
+      // Variability's varying latency: the answer is ready, and comes this much later.
+      if (turn.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, turn.delayMs));
       const reply: ChatRespondReply = {
         conversation_id: conversation.id,
         response: turn.response,

@@ -18,6 +18,7 @@ import {
 import { recognise } from './requests';
 import { OOD_THRESHOLD } from './retrieval';
 import { classify, extractEntities, type UserAct } from './understanding';
+import { varyAnswer } from './variability';
 
 export interface StartConversation {
   agentId: string;
@@ -65,6 +66,8 @@ export interface TurnReply {
   handoffRequested: boolean;
   /** The recorded latency of the turn, ms. */
   latency: number;
+  /** Wall-clock time to wait before answering (variability's varying latency), ms; 0 without it. */
+  delayMs: number;
 }
 
 /** A turn was sent to a conversation that has already ended. */
@@ -152,9 +155,11 @@ export class AgentEngine {
     const entities = act === 'silence' ? {} : { ...extractEntities(message), ...request?.entities };
     const knowledge = servedKnowledge(p, conversation.agent_id, conversation.environment);
     const decided = this.decide(conversation, act, message, knowledge, input);
-    const reply = request ? { ...decided, intents: [...request.intents, ...decided.intents] } : decided;
+    const varied = this.varied(conversation, message, decided, knowledge);
+    const recognised = request ? { ...decided, intents: [...request.intents, ...decided.intents] } : decided;
     if (request) Object.assign(conversation.state, request.state);
-    const latency = latencyOf(reply.kind, reply.response);
+    const reply = { ...recognised, response: varied.response };
+    const latency = Math.round(latencyOf(reply.kind, reply.response) * varied.latencyFactor);
     const now = p.now();
     this.record(conversation, {
       at: now,
@@ -179,7 +184,30 @@ export class AgentEngine {
       isSilence: act === 'silence',
       handoffRequested: act === 'handoff',
       latency,
+      delayMs: varied.delayMs,
     };
+  }
+
+  /** The decided answer as the varied agent gives it, when the platform's variability is on. */
+  private varied(
+    conversation: StoredConversation,
+    message: string,
+    decided: Decision,
+    knowledge: Knowledge,
+  ): { response: string; latencyFactor: number; delayMs: number } {
+    const { variabilityRate, variabilitySeed, variabilityLatencyMs } = this.platform.options;
+    if (variabilityRate <= 0) return { response: decided.response, latencyFactor: 1, delayMs: 0 };
+    // Another topic the question touches, else any other: what a model that strays answers.
+    const other =
+      decided.kind === 'faq'
+        ? knowledge.index.rank(message).find((m) => m.topic.content !== decided.response)?.topic.content
+        : undefined;
+    return varyAnswer(
+      { rate: variabilityRate, seed: variabilitySeed, latencyMs: variabilityLatencyMs },
+      { conversationId: conversation.id, turn: conversation.turns.length, message },
+      decided.response,
+      other,
+    );
   }
 
   /** Records a handoff asked for outside a turn (for example a messaging handoff request). */

@@ -1,4 +1,4 @@
-import type * as Diff from 'diff';
+import { wordDiff } from '../../../core/wordDiff';
 import type { ConversationRecord } from '../../../contract/conversations';
 import type { DiffPart, ReplayTurn } from '../../../protocol/replay';
 
@@ -29,19 +29,7 @@ export function turnsOf(record: ConversationRecord): ReplayTurn[] {
   return out;
 }
 
-/** diff, required on the first comparison rather than at activation (dist/diff.js). */
-let diffLibrary: typeof Diff | undefined;
-
-/**
- * The recorded answer against the new one, word by word; whitespace alone is no difference. Spaces are compared as
- * words of their own, so each side reads exactly as its answer (plain word diffs may move a space across a change).
- */
+/** The recorded answer against the new one, word by word (see wordDiff). */
 export function compare(recorded: string, replayed: string): { diff: DiffPart[]; same: boolean } {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  diffLibrary ??= require('diff') as typeof Diff;
-  const diff: DiffPart[] = diffLibrary.diffWordsWithSpace(recorded, replayed).map((c) => ({
-    kind: c.added ? 'added' : c.removed ? 'removed' : 'same',
-    text: c.value,
-  }));
-  return { diff, same: diff.every((p) => p.kind === 'same' || !p.text.trim()) };
+  return wordDiff(recorded, replayed);
 }
