@@ -74,6 +74,7 @@ suite('Record checks in the Testing view', function () {
   });
 
   teardown(async () => {
+    await admin.clearFaults();
     await admin.setProjectSettings('support-desk', { transcriptVisibility: true });
   });
 
@@ -93,6 +94,43 @@ suite('Record checks in the Testing view', function () {
     assert.ok(found, JSON.stringify(misspelt.messages));
     assert.match(found.message, /it has .*booking_reference/);
     assert.equal(found.line, 16);
+  });
+
+  test('latency from the record, and a record that appears late: it is waited for, within the bounded wait', async () => {
+    // The first two listings answer as if the record were not there yet, as a platform's pipeline may lag.
+    await admin.addFault({
+      family: 'runtime',
+      method: 'GET',
+      path: '/conversations',
+      replyBody: { conversations: [], descriptions: {}, cursor: null },
+      times: 2,
+    });
+    const since = await admin.lastRequestSeq();
+    const file = await write(`agent: ag_support
+cases:
+  - name: Quick enough
+    turns:
+      - user: A table for four on the twenty fifth at nine thirty
+        intents: [book_table]
+        record_latency_ms: 100000
+`);
+    const record = await runLocal([file]);
+    assert.equal(state(record, child(file, 'Quick enough')).state, 'passed', record.output);
+    assert.match(record.output, /✔ record turn 1 record_latency_ms \(line 5\): \d+ ms/);
+    const listed = (await admin.requests({ since, path: '/conversations' })).filter((q) => q.method === 'GET');
+    assert.ok(listed.length >= 3, `looked ${listed.length} times`);
+    assert.ok(
+      listed.some((q) => q.query.include_latency?.[0] === 'true'),
+      'latency asked for with include_latency',
+    );
+  });
+
+  test('a key the Conversations API refuses: every record check is not checked, saying the key lacks the permission, and the case is not passed', async () => {
+    await admin.addFault({ family: 'runtime', method: 'GET', path: '/conversations', status: 403 });
+    const file = await write(BOOKING.split('  - name: Misspelt')[0] ?? BOOKING);
+    const record = await runLocal([file]);
+    assert.notEqual(state(record, child(file, 'Booking is made')).state, 'passed', record.output);
+    assert.match(record.output, /not checked: .*refused the key \(403\): it lacks Conversations data permission/);
   });
 
   test('transcript visibility off: the per-turn record checks are not checked, and the case is skipped with why', async () => {

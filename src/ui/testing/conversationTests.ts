@@ -40,6 +40,8 @@ export class ConversationTests extends Disposable {
   private readonly watcher = this.register(new MutableDisposable<vscode.Disposable>());
   private readonly profiles = this.register(new MutableDisposable<DisposableStore>());
   private readonly edits = new Map<string, ReturnType<typeof setTimeout>>();
+  /** What each file's items were made from: reading the same text again keeps them, and what a run wrote on them. */
+  private readonly shown = new Map<string, { readonly text: string; readonly agent?: string; readonly file: TestFile }>();
   private discovered: Promise<void> | undefined;
   /** The runs made since activation, newest last (read by the extension's tests). */
   readonly runs: RunRecord[] = [];
@@ -212,17 +214,21 @@ export class ConversationTests extends Disposable {
 
   private forget(uri: vscode.Uri): void {
     this.controller.items.delete(uri.toString());
+    this.shown.delete(uri.toString());
     this.diagnostics.delete(uri);
   }
 
   /** Reads a file's text into its items and diagnostics; never throws, whatever the text. */
   private show(uri: vscode.Uri, text: string): TestFile {
     const runtime = agentTestsRuntime();
+    const key = uri.toString();
     // A case naming no agent reaches the agent of its folder.
-    const file = runtime.withAgent(
-      runtime.parseTestFile(vscode.workspace.asRelativePath(uri), text),
-      folderAgentOf(uri.fsPath),
-    );
+    const agent = folderAgentOf(uri.fsPath);
+    const last = this.shown.get(key);
+    // A watcher's late word on a file already read changes nothing: the flaky mark of the last run stays.
+    if (last && last.text === text && last.agent === agent && this.controller.items.get(key)) return last.file;
+    const file = runtime.withAgent(runtime.parseTestFile(vscode.workspace.asRelativePath(uri), text), agent);
+    this.shown.set(key, { text, agent, file });
     const item = this.fileItem(uri);
     fillFileItem(this.controller, item, file, this.data);
     item.canResolveChildren = false;
