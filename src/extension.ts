@@ -80,6 +80,8 @@ import type { HandOver } from './ui/diagnostics/agentLint';
 import { RealtimeConfigSchemaCheck } from './ui/diagnostics/realtimeConfigSchema';
 import { ConversationTests } from './ui/testing/conversationTests';
 import { promotionGate } from './ui/testing/promotionGate';
+import { ComparisonReports, registerComparisonReportCommand } from './ui/testing/comparisonReports';
+import { setComparedDeployments } from './ui/explorer/agents/deploymentNodes';
 import { modelForTool } from './ui/testing/testModels';
 import { contributedToolNames } from './ui/assistant/contributedTools';
 import { type EditorLanguageModelTool, registerLanguageModelTools } from './ui/assistant/languageModelTools';
@@ -152,8 +154,17 @@ function start(context: vscode.ExtensionContext): Running {
   const modelKeys = new ModelKeys(context.secrets, log.redactor);
   const runTranscripts = new RunTranscripts();
   const conversationTests = store.add(
-    new ConversationTests(connection, models, testRuns, folderSync, { keys: modelKeys, transcripts: runTranscripts }),
+    new ConversationTests(
+      connection,
+      models,
+      testRuns,
+      folderSync,
+      { keys: modelKeys, transcripts: runTranscripts },
+      context.globalState,
+    ),
   );
+  const comparisonReports = store.add(new ComparisonReports());
+  setComparedDeployments((agentId, deploymentId) => comparisonReports.has(agentId, deploymentId));
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
   const alertsTree = store.add(new AlertsTree(models, webhookSecrets));
   for (const registration of [
@@ -162,9 +173,11 @@ function start(context: vscode.ExtensionContext): Running {
     registerLocalPlatformCommands(localPlatform, connection),
     registerAgentCommands(models, agentsView.tree),
     registerCheckOutCommand(connection, models, () => void agentFolders.scan()),
-    registerDeployCommands(connection, models, agentsView.checkedOut, (agentId, name, from) =>
-      promotionGate(conversationTests, log, agentId, name, from),
+    registerDeployCommands(connection, models, agentsView.checkedOut, (agentId, name, from, to) =>
+      promotionGate(conversationTests, log, comparisonReports, agentId, name, from, to),
     ),
+    registerComparisonReportCommand(comparisonReports),
+    comparisonReports.onDidChange(() => agentsView.tree.provider.refresh()),
     registerNumberCommands(connection, models),
     registerAlertCommands(models, alertsTree),
     registerWebhookCommands(models, webhookSecrets),
@@ -206,7 +219,8 @@ function start(context: vscode.ExtensionContext): Running {
     redactor: log.redactor,
     folders: agentFolders,
     sync: folderSync,
-    beforePromote: (agentId, name, from) => promotionGate(conversationTests, log, agentId, name, from),
+    beforePromote: (agentId, name, from) =>
+      promotionGate(conversationTests, log, comparisonReports, agentId, name, from),
     testModel: (judged) => modelForTool(judged, modelKeys),
   });
   store.add(languageModelTools.disposable);

@@ -12,3 +12,5 @@ export { readRunLabels, recordLabel, withAdvisory } from './labelsRuntime';
 export { estimateRun } from './model/estimate';
 export { recordFindings, recordLines } from './records/report';
 export { failureNote } from './perturb/turns';
+export { runComparison } from './compare/runComparison';
+export { comparisonMarkdown } from './compare/markdown';

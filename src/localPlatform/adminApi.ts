@@ -214,7 +214,7 @@ export interface SessionEventReply {
 
 export type HandoffMode = NonNullable<StoredConnector['handoffMode']>;
 
-/** `PATCH /messaging/connectors/{id}`: a webchat connector's handoff behaviour and host. */
+/** `PATCH /messaging/connectors/{id}`: a webchat connector's handoff behaviour and host, or a Chat connector's handoff destination. */
 export interface ConnectorRequest {
   handoffMode?: HandoffMode;
   hostDomain?: string | null;

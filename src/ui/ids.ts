@@ -28,6 +28,7 @@ export const Command = {
   copyId: 'agentWorkbench.copyId',
   publish: 'agentWorkbench.publish',
   promote: 'agentWorkbench.promote',
+  openComparisonReport: 'agentWorkbench.openComparisonReport',
   rollback: 'agentWorkbench.rollback',
   importNumbers: 'agentWorkbench.importNumbers',
   listNumbersByConnector: 'agentWorkbench.listNumbersByConnector',
@@ -169,8 +170,8 @@ export const ItemContext = {
    * Only the deployment an environment serves can be promoted (or rolled back), and nothing beyond live. An
    * environment the extension does not know (the platform may add one) has no known next step.
    */
-  deployment: (env: string, isActive: boolean) =>
-    `deployment.${env}${isActive ? '.active' : ''}${isActive && env !== 'live' && (ENVIRONMENTS as readonly string[]).includes(env) ? '.promotable' : ''}`,
+  deployment: (env: string, isActive: boolean, compared = false) =>
+    `deployment.${env}${isActive ? '.active' : ''}${isActive && env !== 'live' && (ENVIRONMENTS as readonly string[]).includes(env) ? '.promotable' : ''}${compared ? '.compared' : ''}`,
   numbers: () => 'numbers',
   numberEnvironment: () => 'numberEnvironment',
   connector: () => 'connector',
@@ -212,7 +213,9 @@ export function producedContextValues(): Record<ViewId, string[]> {
       c.realtimeConfig(),
       ...bools.flatMap((isMain) => bools.map((checkedOut) => c.branch({ isMain, checkedOut }))),
       ...ENVIRONMENTS.flatMap((env) => bools.map((serving) => c.environment(env, serving))),
-      ...ENVIRONMENTS.flatMap((env) => bools.map((active) => c.deployment(env, active))),
+      ...ENVIRONMENTS.flatMap((env) =>
+        bools.flatMap((active) => bools.map((compared) => c.deployment(env, active, compared))),
+      ),
     ],
     [View.alerts]: [
       ...common,

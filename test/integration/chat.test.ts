@@ -28,6 +28,15 @@ suite('Chat playground', () => {
 
   teardown(async () => {
     open.splice(0).forEach((p) => p.dispose());
+    // The workbench closes a panel's webview after the extension disposes it; a panel opened in the same group
+    // before that gets the closing one's webview, which never loads (seen as a page that never paints).
+    await until('the chat panels closed in the workbench', () =>
+      vscode.window.tabGroups.all.every((g) =>
+        g.tabs.every(
+          (t) => !(t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('agentWorkbench.chat')),
+        ),
+      ),
+    );
     await admin.clearFaults();
     await admin.setOptions({ streamDelayMs: 0, wsMessagesPerSecond: 20 });
   });

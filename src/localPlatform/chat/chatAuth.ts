@@ -4,6 +4,7 @@ import type { Platform } from '../platform';
 import type { StoredAccount, StoredApiKey, StoredConnector, StoredProject } from '../state';
 import { chatError } from './chatErrors';
 import { requireJsonContentType } from '../jsonBody';
+import { chatConnectorOfToken } from './environmentConnectors';
 
 export interface ChatCaller {
   readonly key: StoredApiKey;
@@ -28,7 +29,7 @@ export function authenticateChat(platform: Platform, ctx: RequestContext): ChatC
   if (!apiKey || !token) throw missingHeaders(ctx, { apiKey, token });
   const key = platform.findKey('chat', apiKey);
   if (!key) throw chatError(401, 'Invalid API key');
-  const connector = platform.state.connectors.find((c) => c.token === token && c.kind === 'chat');
+  const connector = chatConnectorOfToken(platform, token);
   if (!connector) throw chatError(401, 'Invalid connector token');
   const { account, project } = platform.resolveProjectPath(
     ctx.param('account'),

@@ -29,3 +29,22 @@ export function chatConnectorServing(
   platform.mutated();
   return added;
 }
+
+const ENVIRONMENT_SUFFIX = /_(sandbox|pre-release|live)$/;
+
+/**
+ * The Chat connector a token names: one stored, or the one of another environment that the token of an agent's
+ * connector with `_<environment>` appended names (added then, as `chatConnectorServing` adds it). So a person can
+ * reach each environment of a local agent with the seed's token: `<token>_pre-release`, `<token>_live`.
+ */
+export function chatConnectorOfToken(platform: Platform, token: string): StoredConnector | undefined {
+  const stored = platform.state.connectors.find((c) => c.token === token && c.kind === 'chat');
+  if (stored) return stored;
+  const suffix = ENVIRONMENT_SUFFIX.exec(token);
+  if (!suffix) return undefined;
+  const base = token.slice(0, -suffix[0].length);
+  const model = platform.state.connectors.find((c) => c.token === base && c.kind === 'chat');
+  if (!model) return undefined;
+  const serving = chatConnectorServing(platform, model.agentId, suffix[1] as Environment);
+  return serving?.token === token ? serving : undefined;
+}

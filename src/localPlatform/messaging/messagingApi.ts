@@ -178,9 +178,17 @@ function addMessagingAdminRoutes(admin: Router, platform: Platform, hub: SocketH
     return { status: 201, body: { event, connections: hub.count(session.id) } satisfies SessionEventReply };
   });
   admin.patch('/messaging/connectors/:connectorId', (ctx) => {
-    const connector = platform.state.connectors.find((c) => c.id === ctx.params.connectorId && c.kind === 'webchat');
-    if (!connector) throw buildError(404, `No webchat connector ${ctx.params.connectorId}`);
+    const connector = platform.state.connectors.find(
+      (c) => c.id === ctx.params.connectorId && (c.kind === 'webchat' || c.kind === 'chat'),
+    );
+    if (!connector) throw buildError(404, `No webchat or Chat connector ${ctx.params.connectorId}`);
     const body = (ctx.json() ?? {}) as Record<string, unknown>;
+    // A Chat connector has a handoff destination only: the rest is a webchat's.
+    const webchatOnly = (['handoffMode', 'hostDomain', 'appNamespace'] as const).find((f) => f in body);
+    if (connector.kind === 'chat' && webchatOnly)
+      throw buildError(400, `A Chat connector has no ${webchatOnly}`, [
+        { field: webchatOnly, message: 'set only handoffDestination on a Chat connector' },
+      ]);
     if ('handoffMode' in body) {
       if (!HANDOFF_MODES.includes(body.handoffMode as never))
         throw buildError(400, 'Invalid handoffMode', [

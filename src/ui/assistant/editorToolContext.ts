@@ -39,7 +39,11 @@ export interface EditorToolParts {
    * Asked before a promotion, as the Promote command asks it (the agent's conversation tests tagged with the source
    * environment); false stops it.
    */
-  readonly beforePromote?: (agentId: string, agentName: string, from: string) => Promise<boolean>;
+  readonly beforePromote?: (
+    agentId: string,
+    agentName: string,
+    from: string,
+  ) => Promise<{ keep(agentId: string, deploymentId: string): Promise<void> } | undefined>;
   /** The model of the test tool's judged criteria: the Testing view's, its estimate confirmed as a run confirms it. */
   readonly testModel?: (judged: readonly TestCase[]) => Promise<ToolTestModel>;
 }
@@ -176,18 +180,22 @@ export class EditorToolContext implements ToolContext {
 
   async promote(agentId: string, deployment: DeploymentRef, signal?: AbortSignal) {
     const from = deployment.environment;
+    let go: { keep(agentId: string, deploymentId: string): Promise<void> } | undefined;
     if (from !== undefined && this.parts.beforePromote) {
       const { name } = await this.agent(agentId, signal);
-      if (!(await this.parts.beforePromote(agentId, name, from)))
+      go = await this.parts.beforePromote(agentId, name, from);
+      if (!go)
         throw new UserFacingError(
           vscode.l10n.t(
-            'Nothing was promoted: it stopped at the conversation tests of {0} tagged {1} (the question was dismissed, or tests failed and no reason was typed).',
+            'Nothing was promoted: it stopped at the conversation tests of {0} tagged {1} (the question was dismissed, or tests failed or regressed and no reason was typed).',
             name,
             from,
           ),
         );
     }
-    return this.agentsModel.agent(agentId).promote(deployment, '', signal);
+    const result = await this.agentsModel.agent(agentId).promote(deployment, '', signal);
+    await go?.keep(agentId, result.deployment.id);
+    return result;
   }
 
   createBranch(agentId: string, name: string, signal?: AbortSignal) {

@@ -41,6 +41,11 @@ export type DeploymentArg =
   | EnvironmentDeploymentsNode
   | { agentId: string; name?: string; deploymentId?: string; environment?: Environment }
   | undefined;
+/** What the step before a promotion keeps with the deployment it makes. */
+export interface BeforePromote {
+  keep(agentId: string, deploymentId: string): Promise<void>;
+}
+
 export interface ActionOptions {
   /** The deployment message; asked for when not given. The confirmations are always asked. */
   deploymentMessage?: string;
@@ -52,8 +57,16 @@ export function registerDeployCommands(
   models: ProfileModels<object>,
   /** The branch id of an agent checked out into the workspace, if any. */
   checkedOut: (agentId: string) => string | undefined = () => undefined,
-  /** Asked before a promotion is confirmed (the agent's conversation tests); false stops it. */
-  beforePromote: (agentId: string, agentName: string, from: string) => Promise<boolean> = async () => true,
+  /**
+   * Asked before a promotion is confirmed (the agent's conversation tests, or a comparison with where it goes);
+   * undefined stops it. What it keeps (a comparison's report) is kept with the deployment the promotion made.
+   */
+  beforePromote: (
+    agentId: string,
+    agentName: string,
+    from: string,
+    to?: string,
+  ) => Promise<BeforePromote | undefined> = async () => ({ keep: async () => undefined }),
 ): vscode.Disposable {
   /** Asks before acting; when live changes, the agent's name must be typed too. Returns false when the person backs out. */
   /** A typed confirmation names one agent: with its id where another agent listed has the same name. */
@@ -292,15 +305,14 @@ export function registerDeployCommands(
     const target = await resolveDeployment(arg, selected === 'live' ? 'pre-release' : selected);
     if (!target) return undefined;
     const { deployment: d, agentName } = target;
-    const question = typedForOne(
-      target.agentId,
-      promoteConfirmation(vscode.l10n, agentName, d, await promoteTarget(target.agentId, d)),
-    );
+    const goesTo = await promoteTarget(target.agentId, d);
+    const question = typedForOne(target.agentId, promoteConfirmation(vscode.l10n, agentName, d, goesTo));
     if (!question)
       throw new UserFacingError(
         vscode.l10n.t('Version {0} is already in live; there is nothing further to promote it to.', d.version),
       );
-    if (!(await beforePromote(target.agentId, agentName, d.environment))) return undefined;
+    const go = await beforePromote(target.agentId, agentName, d.environment, goesTo.shown);
+    if (!go) return undefined;
     if (!(await confirm(question))) return undefined;
     const what = d.version ? vscode.l10n.t('version {0}', d.version) : vscode.l10n.t('deployment {0}', d.id);
     const message = await askMessage(vscode.l10n.t('Promote {0} of {1}', what, agentName), opts.deploymentMessage);
@@ -308,6 +320,7 @@ export function registerDeployCommands(
     const result = await withProgress(vscode.l10n.t('Promoting {0} of {1}…', what, agentName), (signal) =>
       agentModel(target.agentId).promote(d, message, signal),
     );
+    await go.keep(target.agentId, result.deployment.id);
     report(
       d.environment
         ? vscode.l10n.t('Promoted from {0} to {1}', d.environment, result.deployment.environment)

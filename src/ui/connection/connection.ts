@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
+import { type ConnectionProfile, type CredentialId, LOCAL_PROFILE_ID } from '../../client/profile';
 import type { Transport } from '../../client/transport';
 import { Disposable, MutableDisposable } from '../../core/disposable';
 import { Emitter } from '../../core/event';
@@ -73,6 +73,18 @@ export class Connection extends Disposable {
   /** Clients of any profile (Test Connection of one that is not active), sharing the one transport. */
   clientsFor(profile: ConnectionProfile): UiClients {
     return this.allClientsFor(profile);
+  }
+
+  /**
+   * Clients of a profile with some credentials given instead of its own (a side of a comparison reaching another
+   * environment with that environment's Chat connector token); the others are the profile's.
+   */
+  clientsWith(profile: ConnectionProfile, given: Partial<Record<CredentialId, string>>): UiClients {
+    return new PlatformClients(
+      profile,
+      (id) => (given[id] !== undefined ? Promise.resolve(given[id]) : this.vault.get(profile.id, id)),
+      () => this.transport,
+    );
   }
 
   private allClientsFor(profile: ConnectionProfile): PlatformClients {

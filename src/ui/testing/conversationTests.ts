@@ -23,6 +23,11 @@ import type { ModelKeys } from './modelKey';
 import type { RunTranscripts } from './runTranscripts';
 import { modelForRun } from './testModels';
 import { writeLabel } from './labelWriter';
+import type { Environment } from '../../contract/common';
+import { prompts } from '../common/prompts';
+import { comparisonSide } from './compareSides';
+import { comparisonSummary, type EditorComparison, runComparisonInEditor } from './comparisonRun';
+import { askEnvironments, openComparisonReport } from './comparisonReports';
 
 /**
  * The Testing view's conversation tests: a TestController whose items are the test files (setting
@@ -41,12 +46,19 @@ export class ConversationTests extends Disposable {
   private readonly profiles = this.register(new MutableDisposable<DisposableStore>());
   private readonly edits = new Map<string, ReturnType<typeof setTimeout>>();
   /** What each file's items were made from: reading the same text again keeps them, and what a run wrote on them. */
-  private readonly shown = new Map<string, { readonly text: string; readonly agent?: string; readonly file: TestFile }>();
+  private readonly shown = new Map<
+    string,
+    { readonly text: string; readonly agent?: string; readonly file: TestFile }
+  >();
   private discovered: Promise<void> | undefined;
   /** The runs made since activation, newest last (read by the extension's tests). */
   readonly runs: RunRecord[] = [];
   /** The run profiles as they are now: the local platform's first. */
   runProfiles: readonly vscode.TestRunProfile[] = [];
+  /** The run profile that compares two environments. */
+  compareProfile: vscode.TestRunProfile | undefined;
+  /** The comparisons made since activation, newest last (read by the extension's tests). */
+  readonly comparisons: EditorComparison[] = [];
   /** What runs of judged cases use: the model chosen in the settings, the runs' conversations, the verdicts to label. */
   private readonly judged: JudgedSupport | undefined;
 
@@ -59,6 +71,8 @@ export class ConversationTests extends Disposable {
     private readonly sync?: FolderSync,
     /** The model of judged criteria: the endpoint's key, and where the runs' conversations are kept for the quotes. */
     judged?: { readonly keys: ModelKeys; readonly transcripts: RunTranscripts },
+    /** Where a comparison remembers which profile holds another environment's Chat key (profile ids only). */
+    private readonly memory?: vscode.Memento,
   ) {
     super();
     if (judged) {
@@ -105,6 +119,10 @@ export class ConversationTests extends Disposable {
   private get include(): string {
     this.includeRead ??= testFilesInclude();
     return this.includeRead;
+  }
+
+  private get compareRepeat(): number {
+    return Math.max(1, Math.floor(vscode.workspace.getConfiguration(TESTS_SECTION).get<number>('compareRepeat', 5)));
   }
 
   private get concurrency(): number {
@@ -280,6 +298,15 @@ export class ConversationTests extends Disposable {
       profile.supportsContinuousRun = !target.real && target.prepare !== undefined;
       return profile;
     });
+    // Comparing two environments of the profile in use: asked which, then each case runs on both, paired.
+    this.compareProfile = store.add(
+      this.controller.createRunProfile(
+        vscode.l10n.t('Compare Two Environments…'),
+        vscode.TestRunProfileKind.Run,
+        (request, token) => this.compareAsked(request, token),
+        false,
+      ),
+    );
     this.profiles.value = store;
   }
 
@@ -384,6 +411,57 @@ export class ConversationTests extends Disposable {
           };
     await this.run(new vscode.TestRunRequest(items), new vscode.CancellationTokenSource().token, target);
     return this.runs.at(-1)!;
+  }
+
+  /** Asks which two environments, then compares the request's cases on them and offers the report. */
+  private async compareAsked(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    const environments = await askEnvironments(this.connection.profiles.environment);
+    if (!environments) return;
+    const compared = await this.compare(request, environments.base, environments.candidate, token);
+    if (!compared) return;
+    const open = vscode.l10n.t('Open Report');
+    const answer = await prompts.info(comparisonSummary(compared.suite), open);
+    if (answer === open) await openComparisonReport(compared.markdown);
+  }
+
+  /**
+   * Compares cases on two environments of the profile in use (the local platform's, or a real one's through the
+   * Chat key of each), `compareRepeat` runs each, paired; reported in the Testing view. Undefined when nothing ran.
+   */
+  async compare(
+    request: vscode.TestRunRequest | readonly vscode.TestItem[],
+    base: Environment,
+    candidate: Environment,
+    token: vscode.CancellationToken = new vscode.CancellationTokenSource().token,
+  ): Promise<EditorComparison | undefined> {
+    const asked = 'include' in request ? request : new vscode.TestRunRequest([...request]);
+    await this.discover();
+    await this.readUnread(asked.include ?? this.fileItems());
+    const sides = {
+      base: await comparisonSide(this.connection, this.memory, base),
+      candidate: await comparisonSide(this.connection, this.memory, candidate),
+    };
+    const record: { -readonly [K in keyof RunRecord]: RunRecord[K] } = {
+      profile: vscode.l10n.t('Compare {0} with {1}', sides.candidate.label, sides.base.label),
+      items: new Map(),
+      output: '',
+      done: Promise.resolve(),
+    };
+    this.runs.push(record);
+    if (this.runs.length > 20) this.runs.shift();
+    const compared = await runComparisonInEditor({
+      controller: this.controller,
+      data: this.data,
+      request: asked,
+      token,
+      ...sides,
+      repeat: this.compareRepeat,
+      concurrency: this.concurrency,
+      record,
+      ...(this.judged ? { judged: this.judged } : {}),
+    });
+    if (compared) this.comparisons.push(compared);
+    return compared;
   }
 
   /** Runs a request; the record is kept for the extension's tests. */

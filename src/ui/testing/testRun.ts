@@ -72,7 +72,7 @@ interface Selected {
 }
 
 /** The cases a request names: a file brings its cases, a turn its case; excluded items are left out. */
-function selectedCases(
+export function selectedCases(
   controller: vscode.TestController,
   request: vscode.TestRunRequest,
   data: WeakMap<vscode.TestItem, TestItemData>,
@@ -99,23 +99,14 @@ function selectedCases(
   return { cases: [...cases.values()], brokenFiles };
 }
 
-/** Runs a request's cases against a target and reports each case and turn to the Testing view. */
-export async function runConversationTests(opts: {
-  controller: vscode.TestController;
-  data: WeakMap<vscode.TestItem, TestItemData>;
-  request: vscode.TestRunRequest;
-  token: vscode.CancellationToken;
-  target: RunTarget;
-  concurrency: number;
-  record: RunRecord;
-  /** Told of each conversation the run made. */
-  made?: (conversationId: string) => void;
-  judged?: JudgedSupport;
-}): Promise<void> {
-  const { controller, data, request, token, target, record } = opts;
-  const { cases, brokenFiles } = selectedCases(controller, request, data);
-  opts.judged?.verdicts.startRun();
-  const run = controller.createTestRun(request, target.label, true);
+/**
+ * How a run tells the Testing view and its record (which the extension's tests read) what happened: each item's
+ * state with its messages, and the run's output.
+ */
+export function runReporter(
+  run: vscode.TestRun,
+  record: RunRecord,
+): { report: Report; output: (text: string, item?: vscode.TestItem) => void } {
   const report: Report = (item, state, messages = [], advisoryOnly) => {
     record.items.set(item.id, {
       id: item.id,
@@ -140,6 +131,27 @@ export async function runConversationTests(opts: {
     record.output += text;
     run.appendOutput(text.replace(/\r?\n/g, '\r\n'), undefined, item);
   };
+  return { report, output };
+}
+
+/** Runs a request's cases against a target and reports each case and turn to the Testing view. */
+export async function runConversationTests(opts: {
+  controller: vscode.TestController;
+  data: WeakMap<vscode.TestItem, TestItemData>;
+  request: vscode.TestRunRequest;
+  token: vscode.CancellationToken;
+  target: RunTarget;
+  concurrency: number;
+  record: RunRecord;
+  /** Told of each conversation the run made. */
+  made?: (conversationId: string) => void;
+  judged?: JudgedSupport;
+}): Promise<void> {
+  const { controller, data, request, token, target, record } = opts;
+  const { cases, brokenFiles } = selectedCases(controller, request, data);
+  opts.judged?.verdicts.startRun();
+  const run = controller.createTestRun(request, target.label, true);
+  const { report, output } = runReporter(run, record);
   try {
     for (const file of brokenFiles)
       report(file, 'errored', [
@@ -424,7 +436,7 @@ function reportCase(
   report(caseItem, onlyJudgeErrors ? 'errored' : 'failed', caseMessages, advisoryOnly);
 }
 
-type Report = (
+export type Report = (
   item: vscode.TestItem,
   state: ReportedItem['state'],
   messages?: vscode.TestMessage[],

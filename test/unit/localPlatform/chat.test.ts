@@ -325,4 +325,43 @@ describe('Chat API (spec: Endpoints > Chat API, Chat conversation states)', () =
     const res = await call('POST', chatUrl('close'), { headers: AUTH, body: { conversation_id: 'x' } });
     assert.equal(res.status, 405);
   });
+
+  it("the seed's connector token with _pre-release or _live appended reaches that environment; another suffix is refused", async () => {
+    for (const environment of ['pre-release', 'live'] as const) {
+      const res = await call<ChatCreateReply>('POST', chatUrl('create'), {
+        headers: { ...AUTH, 'X-TOKEN': `${LOCAL_CONNECTORS.chatToken}_${environment}` },
+        body: {},
+      });
+      assert.equal(res.status, 200);
+      assert.equal(stored(res.body.conversation_id).environment, environment);
+    }
+    const wrong = await call<ChatErrorBody>('POST', chatUrl('create'), {
+      headers: { ...AUTH, 'X-TOKEN': `${LOCAL_CONNECTORS.chatToken}_staging` },
+      body: {},
+    });
+    assert.equal(wrong.status, 401);
+  });
+
+  it("a Chat connector's handoff destination is set through the admin API; a webchat's settings on it are refused", async () => {
+    const set = await call<{ handoffDestination: string | null }>(
+      'PATCH',
+      `${t.lp.urls.admin}/messaging/connectors/conn_chat`,
+      {
+        body: { handoffDestination: 'billing-queue' },
+      },
+    );
+    assert.equal(set.status, 200);
+    assert.equal(set.body.handoffDestination, 'billing-queue');
+    const created = await create({});
+    const handed = await respond({
+      conversation_id: created.body.conversation_id,
+      message: 'Can I speak to a person, please?',
+    });
+    assert.equal(handed.status, 200);
+    assert.equal(stored(created.body.conversation_id).handoff_destination, 'billing-queue');
+    const refused = await call<{ message?: string }>('PATCH', `${t.lp.urls.admin}/messaging/connectors/conn_chat`, {
+      body: { handoffMode: 'connect-fails' },
+    });
+    assert.equal(refused.status, 400);
+  });
 });

@@ -134,6 +134,12 @@ export class EnvironmentDeploymentsNode extends TreeNode {
   }
 }
 
+/** Whether a comparison report is kept with a deployment (set once by the extension; none before). */
+let comparedDeployment: (agentId: string, deploymentId: string) => boolean = () => false;
+export function setComparedDeployments(has: (agentId: string, deploymentId: string) => boolean): void {
+  comparedDeployment = has;
+}
+
 export class DeploymentNode extends TreeNode {
   constructor(
     readonly envNode: EnvironmentDeploymentsNode,
@@ -168,7 +174,8 @@ export class DeploymentNode extends TreeNode {
         ...about.filter(Boolean),
       ].join(', '),
     };
-    item.contextValue = ItemContext.deployment(d.environment, this.isActive);
+    const compared = comparedDeployment(this.agentNode.agent.agentId, d.id);
+    item.contextValue = ItemContext.deployment(d.environment, this.isActive, compared);
     const md = new vscode.MarkdownString();
     md.appendMarkdown(
       `**${vscode.l10n.t('Version {0}', d.version)}** · ${d.environment}${this.isActive ? ` · ${vscode.l10n.t('active')}` : ''}\n\n`,
@@ -183,6 +190,10 @@ export class DeploymentNode extends TreeNode {
       md.appendMarkdown('\n\n');
       md.appendText(message);
     }
+    if (compared)
+      md.appendMarkdown(
+        `\n\n${vscode.l10n.t('The comparison made before this promotion is kept: Open Comparison Report.')}`,
+      );
     item.tooltip = md;
     return item;
   }
