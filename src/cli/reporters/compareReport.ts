@@ -41,7 +41,7 @@ const signedMs = (n: number) => `${n >= 0 ? '+' : '−'}${Math.abs(Math.round(n)
 const caseName = (c: CaseComparison) => `${c.testCase.file} › ${c.testCase.name}`;
 
 /** The words a side has that the other has not, as `[-removed-]{+added+}` in plain text. */
-function inlineDiff(parts: readonly WordDiffPart[], colours: Paint): string {
+export function inlineDiff(parts: readonly WordDiffPart[], colours: Paint): string {
   return parts
     .map((p) =>
       p.kind === 'same' ? p.text : p.kind === 'removed' ? colours.red(`[-${p.text}-]`) : colours.green(`{+${p.text}+}`),
@@ -165,11 +165,12 @@ export function comparisonSummaryRecord(
 }
 
 /** A table cell: no line breaks, no pipes, no markup that would run. */
-function cell(text: string): string {
+export function cell(text: string): string {
   return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-function markdownDiff(parts: readonly WordDiffPart[]): string {
+/** A word diff in Markdown: removed words struck, added ones underlined. */
+export function markdownDiff(parts: readonly WordDiffPart[]): string {
   return parts
     .map((p) =>
       p.kind === 'same'
