@@ -5,7 +5,7 @@
  * or later, out of domain now (or no longer), answer changed (word by word, and judged for meaning where a model is
  * given). Progress is told per conversation; a cancel or a candidate that cannot be reached keeps what finished.
  */
-import { wordDiff, type WordDiffPart } from '../../core/wordDiff';
+import { readableDiff, wordDiff, type WordDiffPart } from '../../core/wordDiff';
 import type { ConversationRecord } from '../../contract/conversations';
 import type { Criterion } from '../format';
 import type { RecordedConversation } from '../fromConversation';
@@ -38,7 +38,7 @@ export interface ReplayTurn {
   readonly original?: string;
   /** The replay's answer; undefined when the turn was not sent (the conversation ended before it). */
   readonly replayed?: string;
-  /** The original against the replay, word by word (empty when either is missing). */
+  /** The original against the replay, word by word, or each whole when they share little (empty when either is missing). */
   readonly diff: readonly WordDiffPart[];
   /** The same words, whitespace aside. */
   readonly same: boolean;
@@ -491,7 +491,7 @@ function turnsOf(
     const t = byIndex.get(o.index);
     const replayed = t?.answer?.response;
     const original = o.answer;
-    const compared = original !== undefined && replayed !== undefined ? wordDiff(original, replayed) : undefined;
+    const compared = original !== undefined && replayed !== undefined ? readableDiff(original, replayed) : undefined;
     const meaning = judged.get(o.index);
     const replayedOod = ood?.get(o.index);
     return {
