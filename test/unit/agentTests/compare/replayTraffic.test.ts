@@ -130,7 +130,10 @@ describe('replaying real traffic', () => {
         ],
       );
       // Out of domain read from the replays' own records on sandbox.
-      assert.deepEqual(result.conversations.filter((c) => c.oodFrom?.source !== 'record').map((c) => c.oodFrom), []);
+      assert.deepEqual(
+        result.conversations.filter((c) => c.oodFrom?.source !== 'record').map((c) => c.oodFrom),
+        [],
+      );
       const taxi = result.conversations.find((c) => c.turns.some((x) => x.user === 'Can you book me a taxi?'));
       assert.deepEqual(taxi?.turns[1]?.ood, { original: true, replayed: true });
     });
