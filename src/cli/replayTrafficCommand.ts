@@ -297,9 +297,7 @@ function saveCases(
   result: ReplayResult,
   agentId: string | undefined,
 ): { file: string; count: number } | undefined {
-  const changed = result.conversations.flatMap((c) =>
-    c.status === 'replayed' && c.groups.length > 0 && c.recorded ? [{ id: c.id, recorded: c.recorded }] : [],
-  );
+  const changed = result.conversations.filter((c) => c.status === 'replayed' && c.groups.length > 0 && c.recorded);
   if (changed.length === 0) {
     process.stderr.write(`No conversation changed: ${file} was not written.\n`);
     return undefined;

@@ -163,11 +163,13 @@ export function recordedOf(record: ConversationRecord, plan: ReplayPlan): Record
  * it has no problem; run against the original's target, its cases pass where that target still answers as it did.
  */
 export function replayedCasesFile(
-  conversations: readonly { readonly id: string; readonly recorded: RecordedConversation }[],
+  conversations: readonly { readonly id: string; readonly recorded?: RecordedConversation }[],
   agentId?: string,
 ): string {
-  const [first, ...rest] = conversations;
-  if (!first) throw new Error('No conversation to write as a test case.');
+  // A conversation that was not replayable (no turns to send) has no case to write.
+  const writable = conversations.flatMap((c) => (c.recorded ? [{ id: c.id, recorded: c.recorded }] : []));
+  const [first, ...rest] = writable;
+  if (!first) throw new Error('No conversation with lines to write as a test case.');
   const head = newTestFile(agentId, first.id, first.recorded);
   const more = rest.map((c) =>
     caseYaml(c.id, c.recorded)

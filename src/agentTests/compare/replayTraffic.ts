@@ -16,7 +16,7 @@ import { DEFAULT_RECORD_WAIT, findRecord, type RecordReach, type RecordWait } fr
 import { timingCreates } from '../records/run';
 import type { CaseRun, CaseTarget, ChatConversations } from '../results';
 import type { SideTarget } from './runComparison';
-import { type OriginalTurn, type ReplayPlan, recordedOf, replayPlanOf } from './replayPlan';
+import { type OriginalTurn, type ReplayPlan, recordedOf, replayedCasesFile, replayPlanOf } from './replayPlan';
 
 /** The groups a replayed conversation can fall in; one conversation may be in several. */
 export const CHANGE_KINDS = [
@@ -291,6 +291,20 @@ export async function replayTraffic(
     cancelled: signal?.aborted === true,
     durationMs: performance.now() - started,
   };
+}
+
+/**
+ * A group of a replay (or `unchanged`) as a test file: one case per conversation, named after its id, with checks
+ * that pin what the original did (replayedCasesFile). Undefined when the group is empty.
+ */
+export function casesOfGroup(
+  result: ReplayResult,
+  group: ChangeKind | 'unchanged',
+  agentId?: string,
+): string | undefined {
+  const ids = new Set(result.groups[group]);
+  const members = result.conversations.filter((c) => ids.has(c.id) && c.recorded);
+  return members.length > 0 ? replayedCasesFile(members, agentId) : undefined;
 }
 
 /** The Chat API with the last error it threw kept, so a failed run can tell a target down from a bad turn. */

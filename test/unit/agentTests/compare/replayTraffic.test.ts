@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { replayedCasesFile } from '../../../../src/agentTests/compare/replayPlan';
-import { replayTraffic } from '../../../../src/agentTests/compare/replayTraffic';
+import { casesOfGroup, replayTraffic } from '../../../../src/agentTests/compare/replayTraffic';
 import { selectTraffic } from '../../../../src/agentTests/compare/trafficSelection';
 import { parseTestFile } from '../../../../src/agentTests/parse';
 import type { ChatConversations } from '../../../../src/agentTests/results';
@@ -151,10 +151,8 @@ describe('replaying real traffic', () => {
       });
       const changed = result.conversations.filter((c) => c.groups.length > 0);
       assert.equal(changed.length, 6);
-      const text = replayedCasesFile(
-        changed.map((c) => ({ id: c.id, recorded: c.recorded! })),
-        AGENT,
-      );
+      const text = casesOfGroup(result, 'answer changed', AGENT) ?? '';
+      assert.equal(text, replayedCasesFile(changed, AGENT));
       const file = parseTestFile('tests/replayed.yaml', text);
       assert.deepEqual(file.problems, []);
       assert.deepEqual(
@@ -172,7 +170,7 @@ describe('replaying real traffic', () => {
         changed.map(() => 'failed'),
       );
       // The whole traffic, saved: the original's ends and handoffs pinned, still passing against live.
-      const all = replayedCasesFile(result.conversations.map((c) => ({ id: c.id, recorded: c.recorded! })));
+      const all = replayedCasesFile(result.conversations);
       assert.match(all, /handoff: \{ destination: "human-support-queue"/);
       assert.match(all, /end: true/);
       const whole = parseTestFile('tests/all.yaml', all);
