@@ -12,6 +12,8 @@ export interface RecordedTurn {
   readonly metadata?: Readonly<Record<string, unknown>>;
   /** The handoff of this turn; undefined when there was none. */
   readonly handoff?: { readonly destination?: string; readonly reason?: string };
+  /** Whether this turn handed off is not known (the record says a handoff happened, not at which turn): not checked. */
+  readonly handoffUnchecked?: boolean;
   /** Whether the agent ended the conversation with this answer; undefined where that is not known. */
   readonly end?: boolean;
   /** Judged criteria drafted for this answer (by the chosen model), for the person to edit. */
@@ -145,8 +147,10 @@ export function caseYaml(name: string, conversation: RecordedConversation): stri
     if (turn.metadata && Object.keys(turn.metadata).length > 0) lines.push(`      metadata: ${flowMap(turn.metadata)}`);
     const phrases = keyPhrases(turn.answer);
     if (phrases.length > 0) lines.push(`      contains: ${flowList(phrases)}`);
-    if (!turn.handoff) lines.push('      handoff: none');
-    else {
+    // A turn whose handoff is not known checks it neither way: the handoff may have come at this turn.
+    if (!turn.handoff) {
+      if (!turn.handoffUnchecked) lines.push('      handoff: none');
+    } else {
       const parts = [
         ...(turn.handoff.destination ? [`destination: ${q(turn.handoff.destination)}`] : []),
         ...(turn.handoff.reason ? [`reason: ${q(turn.handoff.reason)}`] : []),

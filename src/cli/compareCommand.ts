@@ -2,8 +2,9 @@ import { setMaxListeners } from 'node:events';
 import type { TestCase } from '../agentTests/format';
 import { type Side, type SideTarget, runComparison } from '../agentTests/compare/runComparison';
 import { parseCommandLine, UsageError } from '../core/commandLine';
+import { environmentFlag, wholeFlag } from './flags';
 import { Transport } from '../client/transport';
-import { type Environment, ENVIRONMENTS, isEnvironment } from '../contract/common';
+import type { Environment } from '../contract/common';
 import { RESPONSES_MODES, type ResponsesMode } from '../localPlatform/responsesMode';
 import { variabilityFlag } from '../localPlatform/engine/variability';
 import { type LocalPlatform, startLocalPlatform } from '../localPlatform/server';
@@ -11,7 +12,9 @@ import { localSide, missingSideKeys, profileSide, sideVariables } from './compar
 import { ComparisonReport } from './reporters/compareReport';
 import { problemRecord } from './reporters/records';
 import { parseReporters } from './reporters/runReport';
+import { REPLAY_HELP, REPLAY_USAGE, replayTrafficCommand } from './replayTrafficCommand';
 import { findTestFiles, noTestFiles, readTestFile } from './testFiles';
+import { MODEL_HELP, MODEL_OPTIONS, ModelFlagError, type ModelFlags, modelFlagsOf, modelOfRun } from './testModel';
 import { CHAT_KEY_VARIABLE, CHAT_TOKEN_VARIABLE, readProfileFile } from './testTargets';
 
 const HELP = `Compare two targets: run the same conversation tests against both, paired repeat by repeat, and say
@@ -23,6 +26,8 @@ Usage: agent-workbench compare [paths...] --local [--base ENV] [--candidate ENV]
        agent-workbench compare [paths...] --base-profile F --candidate-profile F [--base ENV] [--candidate ENV]
        [--tag T]... [--repeat N] [--concurrency N] [--alpha X] [--fail-on-flip]
        [--reporter NAME[:FILE]]... [--pass-with-no-tests]
+       [--model-base-url URL --model NAME] [--cassette replay|record|live] [--max-model-calls N] ...
+${REPLAY_USAGE}
 
   paths              test files, or folders searched for tests/*.yaml (default: the current folder)
   --base ENV         what a promotion would replace (default pre-release)
@@ -46,8 +51,10 @@ Usage: agent-workbench compare [paths...] --local [--base ENV] [--candidate ENV]
                      fit for a pull request comment); to standard output, or to the file F. Repeatable
   --pass-with-no-tests  exit 0 when no test file is found
 
-Every case runs on both sides whatever environment it names. Judged criteria need a model, which compare does not
-take yet: they are skipped, and a case of judged criteria only is not compared.
+Every case runs on both sides whatever environment it names. Judged criteria (expect:, criteria:) and simulated
+callers (scenario:) are run as \`test\` runs them, with the model of these flags:
+${MODEL_HELP}
+Without a model, judged criteria are skipped with that reason, and a case of judged criteria only is not compared.
 
 Verdicts, per case and for the suite (every case's pairs pooled): "significant regression", "significant
 improvement", "no significant change", "not enough runs to tell" (fewer paired runs differ than an exact test at
@@ -56,10 +63,12 @@ With GITHUB_STEP_SUMMARY set, the Markdown report is appended to that file.
 Exit codes: 0 no significant regression, 1 a significant regression (of a case or of the suite; with
 --fail-on-flip also a flip), a side that could not be reached, a problem in a test file, or no test file found,
 2 a wrong command line.
-`;
+
+${REPLAY_HELP}`;
 
 /** `compare`: resolves to the exit code. */
 export async function compareCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (args.includes('--replay-traffic')) return replayTrafficCommand(args, env, HELP);
   let options: ReturnType<typeof parseOptions>;
   try {
     options = parseOptions(args);
@@ -129,14 +138,17 @@ export async function compareCommand(args: string[], env: NodeJS.ProcessEnv = pr
         `Comparing ${options.candidate} against ${options.base}: each run is a real conversation on each side.\n`,
       );
     }
+    const model = modelOfRun(options.model, env);
     const suite = await runComparison(cases, {
       ...sides,
+      model: model.run,
       concurrency: options.concurrency,
       signal: controller.signal,
       ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
       settings: { alpha: options.alpha, confidence: 0.95 },
       listener: { caseCompared: (c) => report.caseCompared(c) },
     });
+    await model.calls?.flush();
     const regression = suite.verdict.verdict === 'significant regression' || suite.counts['significant regression'] > 0;
     const flipped = options.failOnFlip && suite.cases.some((c) => c.verdict.passToFail > c.verdict.failToPass);
     // A side that could not be reached compared nothing: a job must not read that as a pass.
@@ -145,7 +157,7 @@ export async function compareCommand(args: string[], env: NodeJS.ProcessEnv = pr
     report.finish(suite, performance.now() - started, ok);
     return ok ? 0 : 1;
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
+    if (!(err instanceof UsageError || err instanceof ModelFlagError)) throw err;
     process.stderr.write(`${err.message}\n`);
     return 2;
   } finally {
@@ -175,22 +187,12 @@ function parseOptions(args: string[]) {
       'fail-on-flip': { type: 'boolean', default: false },
       reporter: { type: 'string', multiple: true, default: [] },
       'pass-with-no-tests': { type: 'boolean', default: false },
+      ...MODEL_OPTIONS,
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  const whole = (name: string, text: string | undefined) => {
-    if (text === undefined) return undefined;
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < 1)
-      throw new UsageError(`--${name} must be a whole number of 1 or more, got "${text}"`);
-    return n;
-  };
-  const environment = (name: 'base' | 'candidate'): Environment => {
-    const value = values[name];
-    if (!isEnvironment(value))
-      throw new UsageError(`--${name} must be one of ${ENVIRONMENTS.join(', ')}, got "${value}"`);
-    return value;
-  };
+  const whole = wholeFlag;
+  const environment = (name: 'base' | 'candidate'): Environment => environmentFlag(name, values[name]);
   const base = environment('base');
   const candidate = environment('candidate');
   const shared = values['profile-file'];
@@ -236,5 +238,6 @@ function parseOptions(args: string[]) {
     failOnFlip: values['fail-on-flip'],
     reporters: parseReporters(values.reporter),
     passWithNoTests: values['pass-with-no-tests'],
+    model: values.help ? ({ cassette: 'replay' } satisfies ModelFlags) : modelFlagsOf(values),
   };
 }

@@ -1,4 +1,5 @@
 import type { SideTarget } from '../agentTests/compare/runComparison';
+import type { ConversationsClient } from '../client/conversations';
 import type { Transport } from '../client/transport';
 import type { Environment } from '../contract/common';
 import { chatConnectorServing } from '../localPlatform/chat/environmentConnectors';
@@ -7,8 +8,10 @@ import {
   CHAT_KEY_VARIABLE,
   CHAT_TOKEN_VARIABLE,
   connectorTarget,
+  localPlatformProfile,
   type ProfileFile,
   profileTargets,
+  profileTraffic,
 } from './testTargets';
 
 /**
@@ -65,4 +68,24 @@ export function localSide(lp: LocalPlatform, environment: Environment, transport
     if (!connector) return { skip: `the local platform has no Chat connector for the agent ${testCase.agent ?? ''}` };
     return connectorTarget(lp, connector, transport, clients, true);
   };
+}
+
+/**
+ * The conversations a replay reads on a local platform the run started: the Conversations API of the project that
+ * serves `agentId` (the first Chat connector's agent when none is named), with that project's key.
+ */
+export function localTraffic(
+  lp: LocalPlatform,
+  agentId: string | undefined,
+  transport: Transport,
+): ConversationsClient | { none: string } {
+  const { state } = lp.platform;
+  const connector = state.connectors.find((c) => c.kind === 'chat' && (agentId === undefined || c.agentId === agentId));
+  if (!connector) return { none: `the local platform has no agent ${agentId ?? ''} with a Chat connector` };
+  const project = state.projects.find((p) => p.id === connector.projectId);
+  const account = state.accounts.find((a) => a.id === connector.accountId);
+  const key = state.keys.find((k) => k.family === 'conversations' && k.projectId === connector.projectId);
+  if (!project || !account || !key)
+    return { none: `the local platform has no Conversations API key for the agent ${connector.agentId}` };
+  return profileTraffic(localPlatformProfile(account.slug, project.slug, lp.urls), key.key, transport);
 }

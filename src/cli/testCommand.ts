@@ -3,6 +3,7 @@ import { isJudged, type TestCase } from '../agentTests/format';
 import { readRunLabels, withAdvisory } from '../agentTests/labelsRuntime';
 import { type CaseResult, type CaseTarget, runCases, totalSpend } from '../agentTests/runner';
 import { parseCommandLine, UsageError } from '../core/commandLine';
+import { wholeFlag } from './flags';
 import { Transport } from '../client/transport';
 import { RESPONSES_MODES, type ResponsesMode } from '../localPlatform/responsesMode';
 import { type LocalPlatform, startLocalPlatform } from '../localPlatform/server';
@@ -177,13 +178,7 @@ function parseOptions(args: string[]) {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  const whole = (name: string, text: string | undefined) => {
-    if (text === undefined) return undefined;
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < 1)
-      throw new UsageError(`--${name} must be a whole number of 1 or more, got "${text}"`);
-    return n;
-  };
+  const whole = wholeFlag;
   if (!values.help) {
     if (values.local === Boolean(values['profile-file']))
       throw new UsageError('Give either --local or --profile-file F --environment E.');

@@ -100,11 +100,13 @@ export function recordsOf(
   environment: string,
   transport: Transport,
 ): RecordReach {
+  return recordReach(profileTraffic(profile, key, transport), environment);
+}
+
+/** The Conversations API (v3) of a profile's project with `key` (records of record checks, a replay's traffic). */
+export function profileTraffic(profile: ConnectionProfile, key: string, transport: Transport): ConversationsClient {
   const credentials: Partial<Record<CredentialId, string>> = { conversationsApiKey: key };
-  return recordReach(
-    new ConversationsClient(new ClientContext(profile, async (id) => credentials[id], transport)),
-    environment,
-  );
+  return new ConversationsClient(new ClientContext(profile, async (id) => credentials[id], transport));
 }
 
 /**

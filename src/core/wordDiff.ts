@@ -23,3 +23,23 @@ export function wordDiff(before: string, after: string): { diff: WordDiffPart[];
   }));
   return { diff, same: diff.every((p) => p.kind === 'same' || !p.text.trim()) };
 }
+
+/**
+ * The word diff, or, when the two texts share less than a third of their words' characters, the first removed
+ * whole and the second added whole: two different answers read better side by side than as interleaved words.
+ */
+export function readableDiff(before: string, after: string): { diff: WordDiffPart[]; same: boolean } {
+  const words = wordDiff(before, after);
+  if (words.same) return words;
+  const length = (kinds: readonly WordDiffPart['kind'][]) =>
+    words.diff.filter((p) => kinds.includes(p.kind)).reduce((n, p) => n + p.text.replace(/\s+/g, '').length, 0);
+  const shared = length(['same']);
+  if (shared * 3 >= length(['same', 'removed']) || shared * 3 >= length(['same', 'added'])) return words;
+  return {
+    diff: [
+      ...(before ? [{ kind: 'removed' as const, text: before }] : []),
+      ...(after ? [{ kind: 'added' as const, text: after }] : []),
+    ],
+    same: false,
+  };
+}

@@ -44,11 +44,12 @@ const ms = msText;
 export const caseName = (c: CaseComparison) => `${c.testCase.file} › ${c.testCase.name}`;
 
 /** A table cell: no line breaks, no pipes, no markup that would run. */
-function cell(text: string): string {
+export function cell(text: string): string {
   return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-function markdownDiff(parts: readonly WordDiffPart[]): string {
+/** A word diff in Markdown: removed words struck, added ones underlined. */
+export function markdownDiff(parts: readonly WordDiffPart[]): string {
   return parts
     .map((p) =>
       p.kind === 'same'

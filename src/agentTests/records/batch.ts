@@ -34,7 +34,13 @@ interface Ask {
   reject(err: unknown): void;
 }
 
-const gathering = new WeakMap<RecordLister, Map<string, Ask[]>>();
+/** The asks gathering per lister and environment, with what sends them. */
+interface Gathering {
+  readonly asks: Ask[];
+  readonly send: () => void;
+}
+
+const gathering = new WeakMap<RecordLister, Map<string, Gathering>>();
 
 /** The records started in the window (and maybe some around it), listed together with the asks of the moment. */
 export function listTogether(
@@ -46,23 +52,26 @@ export function listTogether(
   return new Promise((resolve, reject) => {
     let byEnvironment = gathering.get(lister);
     if (!byEnvironment) gathering.set(lister, (byEnvironment = new Map()));
+    const byKey = byEnvironment;
     const key = String(environment);
-    const asks = byEnvironment.get(key);
     const ask: Ask = { window, includeLatency, resolve, reject };
-    if (asks) {
-      asks.push(ask);
-      if (asks.length >= GATHER_MOST) send();
+    const open = byKey.get(key);
+    if (open) {
+      open.asks.push(ask);
+      // The gathering's own send: it knows its timer and its asks (this ask's closure knows neither).
+      if (open.asks.length >= GATHER_MOST) open.send();
       return;
     }
-    const started = [ask];
-    byEnvironment.set(key, started);
-    const timer = setTimeout(send, GATHER_MS);
-    function send() {
+    const asks = [ask];
+    const send = () => {
       clearTimeout(timer);
-      if (byEnvironment?.get(key) !== started) return;
-      byEnvironment.delete(key);
-      for (const cluster of clusters(started)) void listCluster(lister, environment, cluster);
-    }
+      if (byKey.get(key)?.asks !== asks) return;
+      byKey.delete(key);
+      for (const cluster of clusters(asks)) void listCluster(lister, environment, cluster);
+    };
+    byKey.set(key, { asks, send });
+    // Set before any later ask can call `send`: those come in calls of their own.
+    const timer = setTimeout(send, GATHER_MS);
   });
 }
 

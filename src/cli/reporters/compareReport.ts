@@ -29,7 +29,7 @@ const ms = msText;
 const signedMs = (n: number) => `${n >= 0 ? '+' : '−'}${Math.abs(Math.round(n))} ms`;
 
 /** The words a side has that the other has not, as `[-removed-]{+added+}` in plain text. */
-function inlineDiff(parts: readonly WordDiffPart[], colours: Paint): string {
+export function inlineDiff(parts: readonly WordDiffPart[], colours: Paint): string {
   return parts
     .map((p) =>
       p.kind === 'same' ? p.text : p.kind === 'removed' ? colours.red(`[-${p.text}-]`) : colours.green(`{+${p.text}+}`),

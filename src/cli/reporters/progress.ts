@@ -18,6 +18,9 @@ export class Progress {
     private readonly total: number,
     private readonly stderr: NodeJS.WriteStream,
     env: NodeJS.ProcessEnv,
+    /** What is counted (cases of a run, conversations of a replay), and whether the line says how many are left. */
+    private readonly items = 'cases',
+    private readonly sayLeft = false,
   ) {
     if (total === 0) return;
     const every = Number(env.AGENT_WORKBENCH_PROGRESS_MS) || EVERY_MS;
@@ -28,8 +31,13 @@ export class Progress {
   }
 
   caseFinished(r: CaseResult): void {
+    this.finished(r.outcome === 'failed');
+  }
+
+  /** One more done, failed or not. */
+  finished(failed: boolean): void {
     this.done++;
-    if (r.outcome === 'failed') this.failed++;
+    if (failed) this.failed++;
     if (this.stderr.isTTY) {
       this.stderr.write(`\r\x1b[K${this.text()}`);
       this.drawn = true;
@@ -49,6 +57,7 @@ export class Progress {
 
   private text(): string {
     const seconds = Math.round((performance.now() - this.started) / 1000);
-    return `${this.done}/${this.total} cases done, ${this.failed} failed (${seconds} s)`;
+    const left = this.sayLeft ? `, ${this.total - this.done} left` : '';
+    return `${this.done}/${this.total} ${this.items} done${left}, ${this.failed} failed (${seconds} s)`;
   }
 }

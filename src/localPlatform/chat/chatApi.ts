@@ -85,7 +85,7 @@ export function createChatFamily({ platform }: FamilyContext): Family {
     const body = parseBody(ctx, chatCloseRequestSchema, false);
     const conversation = chatConversation(platform, caller, body.conversation_id);
     // Closing is idempotent: a conversation already closed or ended stays so.
-    engine.end(conversation);
+    engine.end(conversation, 'caller');
     const reply: ChatCloseReply = { success: true };
     return { body: reply };
   });

@@ -172,7 +172,7 @@ export class AgentEngine {
       latency,
     });
     if (reply.handoff) this.markHandoff(conversation, reply.handoff);
-    if (reply.end) this.end(conversation);
+    if (reply.end) this.end(conversation, 'agent');
     else p.conversationChanged(conversation);
     return {
       response: reply.response,
@@ -222,9 +222,13 @@ export class AgentEngine {
     return handoff;
   }
 
-  /** Ends a conversation (closed by the client, goodbye, session end) and updates its metrics. */
-  end(conversation: StoredConversation): void {
+  /**
+   * Ends a conversation (closed by the client, goodbye, session end) and updates its metrics. `by` says who ended
+   * it, where that is known: kept in conv.state as `ended_by` (the built-in agent's end function stores it).
+   */
+  end(conversation: StoredConversation, by?: 'agent' | 'caller'): void {
     if (!conversation.in_progress) return;
+    if (by) conversation.state.ended_by = by;
     conversation.metrics.CALL_IN_PROGRESS = 'false';
     conversation.metrics.CALL_COMPLETED = 'true';
     this.platform.endConversation(conversation);

@@ -8,9 +8,12 @@ import type { TestCase } from '../../../src/agentTests/format';
 import type { RecordCheckResult } from '../../../src/agentTests/records/types';
 import { junitXml } from '../../../src/agentTests/junit';
 import { caseLine, criterionLines } from '../../../src/agentTests/report';
+import { ConversationsClient } from '../../../src/client/conversations';
 import { Transport } from '../../../src/client/transport';
+import { listTogether } from '../../../src/agentTests/records/batch';
 import { localTargets } from '../../../src/cli/testTargets';
 import { LOCAL_KEYS } from '../../../src/localPlatform/seed/credentials';
+import { localContext } from '../../support/localClient';
 import { useLocalPlatform } from '../../support/localPlatform';
 
 const local = useLocalPlatform();
@@ -309,4 +312,15 @@ test('JUnit has a test case per record check: a failure, a pass, and a check not
     /<testcase name="Booking › record turn 1 intents \(line 4\)"[^>]*>\n\s*<skipped message="not checked: transcript visibility is off/,
   );
   assert.match(xml, /<testsuite name="t\.yaml" tests="4" failures="2" errors="0" skipped="1"/);
+});
+
+test('sixteen or more record looks asked in the same moment go out together, and every one of them is answered', async () => {
+  const lister = new ConversationsClient(localContext(local.lp, { transport }));
+  const now = Date.now();
+  const asks = Array.from({ length: 40 }, (_, i) =>
+    listTogether(lister, 'sandbox', { start: now - 60_000 - i, end: now + 1_000 }, false),
+  );
+  const answered = await Promise.all(asks);
+  assert.equal(answered.length, 40);
+  assert.ok(answered.every((records) => Array.isArray(records)));
 });
