@@ -14,7 +14,7 @@ import { problemRecord } from './reporters/records';
 import { parseReporters } from './reporters/runReport';
 import { REPLAY_HELP, REPLAY_USAGE, replayTrafficCommand } from './replayTrafficCommand';
 import { findTestFiles, noTestFiles, readTestFile } from './testFiles';
-import { MODEL_HELP, MODEL_OPTIONS, ModelFlagError, type ModelFlags, modelFlagsOf, modelOfRun } from './testModel';
+import { MODEL_HELP, MODEL_OPTIONS, type ModelFlags, modelFlagsOf, modelOfRun, usageExitCode } from './testModel';
 import { CHAT_KEY_VARIABLE, CHAT_TOKEN_VARIABLE, readProfileFile } from './testTargets';
 
 const HELP = `Compare two targets: run the same conversation tests against both, paired repeat by repeat, and say
@@ -157,9 +157,7 @@ export async function compareCommand(args: string[], env: NodeJS.ProcessEnv = pr
     report.finish(suite, performance.now() - started, ok);
     return ok ? 0 : 1;
   } catch (err) {
-    if (!(err instanceof UsageError || err instanceof ModelFlagError)) throw err;
-    process.stderr.write(`${err.message}\n`);
-    return 2;
+    return usageExitCode(err);
   } finally {
     process.off('SIGINT', interrupt);
     transport.dispose();

@@ -23,7 +23,7 @@ import { type LocalPlatform, startLocalPlatform } from '../localPlatform/server'
 import { localSide, localTraffic, missingSideKeys, profileSide } from './compareTargets';
 import { ReplayReport } from './reporters/replayReport';
 import { parseReporters } from './reporters/runReport';
-import { MODEL_OPTIONS, ModelFlagError, type ModelFlags, modelFlagsOf, modelOfRun } from './testModel';
+import { MODEL_OPTIONS, ModelFlagError, type ModelFlags, modelFlagsOf, modelOfRun, usageExitCode } from './testModel';
 import { CONVERSATIONS_KEY_VARIABLE, profileTraffic, readProfileFile } from './testTargets';
 
 export const REPLAY_USAGE = `       agent-workbench compare --replay-traffic (--local | --profile-file F) [--source ENV] [--candidate ENV]
@@ -281,9 +281,7 @@ export async function replayTrafficCommand(args: string[], env: NodeJS.ProcessEn
     if (saved) process.stderr.write(`Wrote ${saved.count} test case(s) to ${saved.file}.\n`);
     return ok ? 0 : 1;
   } catch (err) {
-    if (!(err instanceof UsageError || err instanceof ModelFlagError)) throw err;
-    process.stderr.write(`${err.message}\n`);
-    return 2;
+    return usageExitCode(err);
   } finally {
     process.off('SIGINT', interrupt);
     transport.dispose();

@@ -11,7 +11,7 @@ import { parseReporters, RunReport } from './reporters/runReport';
 import { problemRecord } from './reporters/records';
 import { casesOfShard, parseShard } from './shard';
 import { findTestFiles, noTestFiles, readTestFile } from './testFiles';
-import { MODEL_HELP, MODEL_OPTIONS, ModelFlagError, type ModelFlags, modelFlagsOf, modelOfRun } from './testModel';
+import { MODEL_HELP, MODEL_OPTIONS, type ModelFlags, modelFlagsOf, modelOfRun, usageExitCode } from './testModel';
 import {
   CHAT_KEY_VARIABLE,
   CHAT_TOKEN_VARIABLE,
@@ -147,9 +147,7 @@ export async function testCommand(args: string[], env: NodeJS.ProcessEnv = proce
     const spend = model.calls?.spent() ?? totalSpend(results);
     return report.finish(results, performance.now() - started, spend).ok ? 0 : 1;
   } catch (err) {
-    if (!(err instanceof UsageError || err instanceof ModelFlagError)) throw err;
-    process.stderr.write(`${err.message}\n`);
-    return 2;
+    return usageExitCode(err);
   } finally {
     process.off('SIGINT', interrupt);
     transport.dispose();

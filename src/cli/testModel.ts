@@ -75,6 +75,16 @@ export function modelFlagsOf(values: {
 /** A flag that cannot be used as given: the command line says so and exits 2. */
 export class ModelFlagError extends Error {}
 
+/**
+ * The exit code of a run stopped by a wrong command line or model flag (2, with its message on standard error); any
+ * other error is thrown on.
+ */
+export function usageExitCode(err: unknown): number {
+  if (!(err instanceof UsageError || err instanceof ModelFlagError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  return 2;
+}
+
 /** Said in every skipped result of a run given no model. */
 export const NO_MODEL_FLAGS = `no model is set: give --model-base-url and --model (the key, if the endpoint needs one, in ${MODEL_KEY_VARIABLE})`;
 
