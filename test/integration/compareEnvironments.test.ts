@@ -6,7 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ConversationTests } from '../../src/ui/testing/conversationTests';
 import type { EditorComparison } from '../../src/ui/testing/comparisonRun';
-import { child } from '../support/editor/extension';
+import { LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
+import { child, otherPlatformProfile } from '../support/editor/extension';
 import type { Shown } from '../support/editor/prompts';
 import { editorSuite } from '../support/editor/suite';
 import { childItem, reportedOf, testFilesUnder } from '../support/editor/testingView';
@@ -176,6 +177,90 @@ suite('Comparing two environments', function () {
       assert.equal(s.counts['significant regression'] + s.counts['significant improvement'], 0);
     } finally {
       await editor.admin.setOptions({ variabilityRate: 0 });
+    }
+  });
+
+  test("through a real platform's profiles: each environment through its own profile's Chat key (the other asked once, then remembered), and a case whose agent another project serves is skipped on both sides with the reason", async () => {
+    const file = await write(`cases:
+  - name: Support's returns
+    agent: ag_support
+    turns:
+      - user: Can I return an item?
+        contains: 30 days
+  - name: Bella's greeting
+    agent: ag_restaurant
+    turns:
+      - contains: Gio
+`);
+    // The demo seed serves the restaurant's agent too, in a project of its own.
+    await editor.admin.reset('demo');
+    await exec('refreshAgents');
+    const { connection } = tests;
+    // A platform other than the local one as the editor sees it: the support desk's project, one profile per Chat key.
+    const sandbox = 'remote-desk-sandbox';
+    const preRelease = 'remote-desk-pre-release';
+    await connection.profiles.save(otherPlatformProfile(editor.urls, sandbox, 'Remote desk', LOCAL_PROJECT.id));
+    await connection.profiles.save(
+      otherPlatformProfile(editor.urls, preRelease, 'Remote desk pre-release', LOCAL_PROJECT.id),
+    );
+    try {
+      for (const [id, token] of [
+        [sandbox, LOCAL_CONNECTORS.chatToken],
+        [preRelease, `${LOCAL_CONNECTORS.chatToken}_pre-release`],
+      ] as const) {
+        await connection.vault.set(id, 'agentsApiKey', LOCAL_KEYS.agents);
+        await connection.vault.set(id, 'chatApiKey', LOCAL_KEYS.chat);
+        await connection.vault.set(id, 'chatConnectorToken', token);
+      }
+      await exec('switchProfile', sandbox);
+      await until('the agents of the profile in use', () =>
+        tests.runProfiles.find((p) => p.isDefault && p.label.startsWith('Remote desk')),
+      );
+      await settings().update('compareRepeat', 2, vscode.ConfigurationTarget.Workspace);
+      const asked: string[] = [];
+      const answer = (s: Shown) => {
+        if (s.kind === 'pick' && /^Its Chat API key and connector token reach pre-release/.test(s.message)) {
+          asked.push(s.message);
+          return 'Remote desk pre-release';
+        }
+        return s.modal ? s.items[0] : undefined;
+      };
+      const run = async () => {
+        editor.ui.setAnswer((s: Shown) =>
+          s.kind === 'pick' && /^The candidate/.test(s.message)
+            ? 'sandbox'
+            : s.kind === 'pick' && /^The base/.test(s.message)
+              ? 'pre-release'
+              : answer(s),
+        );
+        const profile = tests.compareProfile!;
+        await profile.runHandler(
+          new vscode.TestRunRequest([file], undefined, profile),
+          new vscode.CancellationTokenSource().token,
+        );
+        return { compared: tests.comparisons.at(-1)!, record: tests.runs.at(-1)! };
+      };
+      const { compared, record } = await run();
+      assert.match(
+        compared.markdown,
+        /Comparison: Remote desk \(sandbox\) against Remote desk pre-release \(pre-release\)/,
+      );
+      const support = compared.suite.cases.find((c) => c.testCase.name === "Support's returns")!;
+      assert.equal(support.verdict.pairs, 2, support.verdict.reason);
+      const bella = compared.suite.cases.find((c) => c.testCase.name === "Bella's greeting")!;
+      assert.equal(bella.verdict.verdict, 'not compared', record.output);
+      assert.equal(reportedOf(record, childItem(file, "Bella's greeting")).state, 'skipped');
+      assert.match(
+        record.output,
+        /not compared: Bella's greeting \(skipped on the base: Bella Tavola Bookings is served by project PROJECT-b7e11a7a\. The runtime keys of the profile "Remote desk pre-release" belong to project PROJECT-5a7e1c0d, which serves Support Desk: Chat would reach Support Desk, not Bella Tavola Bookings\.\)/,
+      );
+      await run();
+      assert.equal(asked.length, 1, 'the profile of pre-release was asked once, then remembered');
+    } finally {
+      await settings().update('compareRepeat', 6, vscode.ConfigurationTarget.Workspace);
+      await exec('switchProfile', 'local');
+      await connection.profiles.remove(sandbox);
+      await connection.profiles.remove(preRelease);
     }
   });
 

@@ -107,6 +107,32 @@ export function reachesOther(
 }
 
 /**
+ * For a run through `profile`'s Chat key: answers, per agent id a case names, why the key would reach another agent
+ * (the case is then skipped with that reason), or undefined when it reaches it or nobody can tell. The agents the
+ * editor has read are the active profile's: they tell the cases apart for it and for profiles of its project.
+ */
+export async function otherAgentGuard(
+  connection: Connection,
+  profile: ConnectionProfile,
+  models: ProfileModels<object> | undefined,
+): Promise<(agentId: string | undefined) => Promise<string | undefined>> {
+  const active = connection.profiles.active;
+  const sameAgents =
+    active !== undefined &&
+    (profile.id === active.id ||
+      (profile.buildUrl === active.buildUrl &&
+        profile.accountId === active.accountId &&
+        profile.projectId === active.projectId));
+  const model = sameAgents ? models?.active() : undefined;
+  const agents = await model?.agents.agents.get().catch(() => undefined);
+  return async (agentId) => {
+    if (agentId === undefined || !model) return undefined;
+    const agent = await agentRef(model.agents, agentId);
+    return reachesOther(profile, connection, agent, vscode.l10n.t('Chat'), agents);
+  };
+}
+
+/**
  * Makes sure the active profile's runtime keys reach `agent` before `feature` (such as "Chat") runs for it. On the
  * local platform the keys of the agent's project are used, without a word. On another platform, when another
  * project serves the agent, says so plainly and offers the way there in one click: a profile of that project

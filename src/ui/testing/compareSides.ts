@@ -6,9 +6,10 @@ import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
 import type { Environment } from '../../contract/common';
 import { UserFacingError } from '../common/commandSupport';
 import { prompts } from '../common/prompts';
-import { localProfileReaching } from '../connection/agentReach';
+import { localProfileReaching, otherAgentGuard } from '../connection/agentReach';
 import type { Connection } from '../connection/connection';
 import { Command } from '../ids';
+import type { ProfileModels } from '../model/profileModels';
 
 /** One side of a comparison in the editor: an environment, and how each case reaches the agent it names there. */
 export interface ComparisonSide {
@@ -34,12 +35,13 @@ export async function comparisonSide(
   connection: Connection,
   memory: vscode.Memento | undefined,
   environment: Environment,
+  models?: ProfileModels<object>,
 ): Promise<ComparisonSide> {
   const active = connection.profiles.active;
   if (!active || active.id === LOCAL_PROFILE_ID || active.region === 'local') return localSide(connection, environment);
-  if (connection.profiles.environment === environment) return profileSide(connection, active, environment);
+  if (connection.profiles.environment === environment) return profileSide(connection, active, environment, models);
   const chosen = await profileFor(connection, memory, active, environment);
-  return profileSide(connection, chosen, environment);
+  return profileSide(connection, chosen, environment, models);
 }
 
 function localSide(connection: Connection, environment: Environment): ComparisonSide {
@@ -77,7 +79,13 @@ function localSide(connection: Connection, environment: Environment): Comparison
   };
 }
 
-function profileSide(connection: Connection, profile: ConnectionProfile, environment: Environment): ComparisonSide {
+/** A real environment through `profile`'s Chat key; a case naming an agent another project serves is skipped. */
+function profileSide(
+  connection: Connection,
+  profile: ConnectionProfile,
+  environment: Environment,
+  models: ProfileModels<object> | undefined,
+): ComparisonSide {
   return {
     label: vscode.l10n.t('{0} ({1})', profile.name, environment),
     environment,
@@ -93,7 +101,11 @@ function profileSide(connection: Connection, profile: ConnectionProfile, environ
         );
       const clients = connection.clientsFor(profile);
       const target: CaseTarget = { chat: clients.chat, records: recordReach(clients.conversations, environment) };
-      return () => target;
+      const otherAgent = await otherAgentGuard(connection, profile, models);
+      return async (testCase) => {
+        const other = await otherAgent(testCase.agent);
+        return other ? { skip: other } : target;
+      };
     },
   };
 }

@@ -6,7 +6,7 @@ import { type ConnectionProfile, LOCAL_PROFILE_ID } from '../../client/profile';
 import { Disposable, DisposableStore, MutableDisposable } from '../../core/disposable';
 import { folderAgentOf } from '../../workspace/testFolderAgent';
 import { agentTestsRuntime } from '../agentTestsRuntime';
-import { agentRef, localProfileReaching, reachesOther } from '../connection/agentReach';
+import { localProfileReaching, otherAgentGuard } from '../connection/agentReach';
 import { recordReach } from '../../agentTests/records/reach';
 import type { Connection } from '../connection/connection';
 import type { FolderSync } from '../connection/folderSync';
@@ -325,13 +325,9 @@ export class ConversationTests extends Disposable {
         const chat = clients.chat;
         // Record checks read the conversations' records with the profile's Conversations key.
         const records = recordReach(clients.conversations, environment);
-        // The agents the editor has read are the active profile's: another profile's cannot be told apart here.
-        const model = profile.id === this.connection.profiles.active?.id ? this.models?.active() : undefined;
-        const agents = await model?.agents.agents.get().catch(() => undefined);
+        const otherAgent = await otherAgentGuard(this.connection, profile, this.models);
         return async (testCase) => {
-          if (testCase.agent === undefined || !model) return { chat, records };
-          const agent = await agentRef(model.agents, testCase.agent);
-          const other = reachesOther(profile, this.connection, agent, vscode.l10n.t('Chat'), agents);
+          const other = await otherAgent(testCase.agent);
           return other ? { skip: other } : { chat, records };
         };
       },
@@ -438,8 +434,8 @@ export class ConversationTests extends Disposable {
     await this.discover();
     await this.readUnread(asked.include ?? this.fileItems());
     const sides = {
-      base: await comparisonSide(this.connection, this.memory, base),
-      candidate: await comparisonSide(this.connection, this.memory, candidate),
+      base: await comparisonSide(this.connection, this.memory, base, this.models),
+      candidate: await comparisonSide(this.connection, this.memory, candidate, this.models),
     };
     const record: { -readonly [K in keyof RunRecord]: RunRecord[K] } = {
       profile: vscode.l10n.t('Compare {0} with {1}', sides.candidate.label, sides.base.label),
