@@ -8,7 +8,7 @@ import { call } from '../support/http';
 import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
 import type { BranchEditRequest } from '../../src/localPlatform/adminApi';
-import { until } from '../support/until';
+import { settled, until } from '../support/until';
 
 const AGENT = 'ag_support';
 
@@ -63,7 +63,7 @@ suite('Branches of a checked-out agent folder', () => {
   const manifestOf = async (folder: string) =>
     JSON.parse(await readFile(join(folder, 'agent.json'), 'utf8')) as { branch: { branchId: string; name: string } };
   const eventually = <T>(what: string, check: () => Promise<T | undefined | false>): Promise<T> =>
-    until(what, check, { timeoutMs: 30_000, intervalMs: 50, detail: () => `last error: ${ui.lastError()}` });
+    until(what, check, { timeoutMs: 20_000, intervalMs: 50, detail: () => `last error: ${ui.lastError()}` });
   const checkOut = async (branchId: string): Promise<string> => {
     // As a person would after making a branch in the studio: the Agents view is refreshed first.
     await vscode.commands.executeCommand('agentWorkbench.refreshAgents');
@@ -251,7 +251,9 @@ suite('Branches of a checked-out agent folder', () => {
     assert.match(ui.shown.at(-1)?.message ?? '', /merged into main.*2 items as you chose/);
   });
 
-  test('a behavior both changed is merged in the merge editor, main on one side and the branch on the other, keeping lines of both', async () => {
+  test('a behavior both changed is merged in the merge editor, main on one side and the branch on the other, keeping lines of both', async function () {
+    // Each step is bounded by itself (20 s) and names itself when it hangs; the test as a whole by mocha.
+    this.timeout(90_000);
     const created = (await build<{ branchId?: string }>('POST', '/branches', { name: 'summer-menu' })).body.branchId;
     const summer = created ?? (await branchNamed('summer-menu'));
     const base = await behaviorOf(MAIN);
@@ -259,10 +261,10 @@ suite('Branches of a checked-out agent folder', () => {
     const branchLine = 'Branch: recommend the summer menu.';
     await teammateEdits(MAIN, { behavior: `${base}\n${mainLine}` });
     await teammateEdits(summer, { behavior: `${base}\n${branchLine}` });
-    const folder = await checkOut(summer);
+    const folder = await settled('checking out summer-menu', checkOut(summer));
     // The merge editor's commands act on the active editor: what suites before left open (a chat panel beside) goes.
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await settled('closing all editors', vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+    await settled('closing the panel', vscode.commands.executeCommand('workbench.action.closePanel'));
     ui.setAnswer((s) => {
       if (s.items.includes('Merge')) return 'Merge';
       if (s.items.includes('Choose…')) return 'Choose…';
@@ -272,21 +274,26 @@ suite('Branches of a checked-out agent folder', () => {
     const tab = await eventually('the merge editor of the behavior', async () =>
       branchMergeTabs().find((i): i is MergeTab => !(i instanceof vscode.TabInputTextDiff)),
     );
-    const text = async (u: vscode.Uri) => (await vscode.workspace.openTextDocument(u)).getText();
+    const text = async (u: vscode.Uri) =>
+      (await settled(`opening ${u.toString()}`, vscode.workspace.openTextDocument(u))).getText();
     assert.equal(await text(tab.base), base);
     assert.equal(await text(tab.input1), `${base}\n${mainLine}`, 'main on one side');
     assert.equal(await text(tab.input2), `${base}\n${branchLine}`, 'the branch on the other');
     // The lines both added are a conflict to settle, not already taken from either side.
-    const result = await vscode.workspace.openTextDocument(tab.result);
+    const result = await settled('opening the result', vscode.workspace.openTextDocument(tab.result));
     await eventually('the result with the conflict open', async () => !result.getText().includes('<<<<<<<'));
     assert.ok(!result.getText().includes(mainLine) && !result.getText().includes(branchLine), result.getText());
-    await vscode.commands.executeCommand('mergeEditor.acceptAllCombination');
+    await settled('accepting both sides', vscode.commands.executeCommand('mergeEditor.acceptAllCombination'));
     await eventually(
       'both lines in the result',
       async () => result.getText().includes(mainLine) && result.getText().includes(branchLine),
     );
-    assert.equal(await vscode.commands.executeCommand('agentWorkbench.useBranchMergeResult'), true, ui.lastError());
-    assert.ok(await merging, ui.lastError());
+    assert.equal(
+      await settled('Use Merge Result', vscode.commands.executeCommand('agentWorkbench.useBranchMergeResult')),
+      true,
+      ui.lastError(),
+    );
+    assert.ok(await settled('the merge after its result', merging), ui.lastError());
     const merged = await behaviorOf(MAIN);
     assert.ok(merged.startsWith(base) && merged.includes(mainLine) && merged.includes(branchLine), merged);
     assert.ok(!merged.endsWith('\n'), 'the behavior ends as both sides did');

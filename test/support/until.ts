@@ -30,3 +30,19 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/**
+ * `promise`, or a failure naming `what` when it has not settled within `timeoutMs`: a step of a test that could
+ * hang (a command, a document opened) says which step it was instead of leaving mocha's timeout to say nothing.
+ */
+export async function settled<T>(what: string, promise: Thenable<T>, timeoutMs = 20_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([Promise.resolve(promise), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
