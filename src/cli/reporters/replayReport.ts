@@ -1,53 +1,28 @@
 import { appendFileSync } from 'node:fs';
 import {
   CHANGE_KINDS,
-  type ChangeKind,
   type ReplayedConversation,
   type ReplayProgress,
   type ReplayResult,
-  type ReplayTurn,
 } from '../../agentTests/compare/replayTraffic';
 import { xml } from '../../agentTests/junit';
 import { colourFor, type Paint, paint } from './colour';
-import { cell, markdownDiff } from '../../agentTests/compare/markdown';
+import {
+  ids,
+  note,
+  origin,
+  replayMarkdown,
+  type ReplayFacts,
+  type ReplayLabels,
+  seconds,
+  turnName,
+} from '../../agentTests/compare/replayMarkdown';
 import { inlineDiff } from './compareReport';
 import { Progress } from './progress';
 import { type ReporterName, type ReporterSpec, writeReports } from './runReport';
 
 /** What a replay's records carry, so a reader of the JSON knows which shape it reads. */
 export const REPLAY_REPORT_VERSION = 1;
-
-export interface ReplayLabels {
-  /** The environment the traffic was read from, and what it was replayed against. */
-  readonly source: string;
-  readonly candidate: string;
-}
-
-/** What a report says besides the result: how the traffic was picked, and the cases saved. */
-export interface ReplayFacts {
-  readonly filters: readonly string[];
-  readonly scanned: number;
-  readonly nothingFound?: string;
-  readonly savedCases?: { readonly file: string; readonly count: number };
-}
-
-/** Ids shown per group in the line and Markdown reports before "and N more". */
-const SHOWN = 20;
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const turnName = (t: ReplayTurn) => (t.index === 0 ? 'greeting' : `turn ${t.index}${t.user ? ` ("${t.user}")` : ''}`);
-
-function ids(list: readonly string[], shown = SHOWN): string {
-  const head = list.slice(0, shown).join(', ');
-  return list.length > shown ? `${head}, and ${list.length - shown} more` : head;
-}
-
-/** What a conversation is: where it came from and how long it was. */
-function origin(c: ReplayedConversation): string {
-  const r = c.record;
-  const parts = [r.channel, r.variant_name || r.variant_id, r.started_at].filter((p) => p);
-  return parts.length ? ` (${parts.join(', ')})` : '';
-}
 
 /** The turns that differ, a line each: the answer's words marked, with what the judge said. */
 function turnLines(c: ReplayedConversation, colours: Paint): string[] {
@@ -59,12 +34,6 @@ function turnLines(c: ReplayedConversation, colours: Paint): string[] {
     else out.push(`${change.kind}: ${change.detail}`);
   }
   return out;
-}
-
-function note(t: ReplayTurn): string {
-  const m = t.meaning;
-  if (!m) return '';
-  return 'verdict' in m ? ` (judged ${m.verdict}: ${m.reason})` : ` (not judged: ${m.notJudged})`;
 }
 
 /** A conversation as the line reporter prints it; unchanged ones are only counted. */
@@ -135,76 +104,6 @@ export function replaySummaryRecord(
     durationMs: Math.round(durationMs),
     ok,
   };
-}
-
-const ICON: Record<ChangeKind | 'unchanged', string> = {
-  'handoff changed': '🔀',
-  'ended earlier': '⏹️',
-  'ended later': '⏩',
-  'out of domain now': '❓',
-  'no longer out of domain': '✔️',
-  'answer changed': '✏️',
-  unchanged: '➖',
-};
-
-/** The Markdown report: counts per group, then each group's conversations with what changed. */
-export function replayMarkdown(r: ReplayResult, labels: ReplayLabels, facts: ReplayFacts, durationMs: number): string {
-  const n = r.counts;
-  const icon = n.changed > 0 || n.failed > 0 || r.unreachable ? '⚠️' : '✅';
-  const out = [
-    `## ${icon} Replay: ${n.selected} conversations of ${cell(labels.source)} against ${cell(labels.candidate)}`,
-    '',
-    facts.nothingFound
-      ? `${cell(facts.nothingFound)}`
-      : `Traffic: ${facts.filters.length ? cell(facts.filters.join(', ')) : 'every finished conversation'} (${facts.scanned} read).`,
-    '',
-    '| Replayed | Unchanged | Changed | Failed | Not replayed | Not sent | Time |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    `| ${n.replayed} | ${n.unchanged} | ${n.changed} | ${n.failed} | ${n.notReplayed} | ${n.notSent} | ${seconds(durationMs)} |`,
-    '',
-    '| | Group | Conversations |',
-    '| --- | --- | ---: |',
-    ...CHANGE_KINDS.map((k) => `| ${ICON[k]} | ${k} | ${r.groups[k].length} |`),
-    '',
-  ];
-  if (r.unreachable) out.push(`**Stopped:** ${cell(r.unreachable)}; what finished is kept.`, '');
-  if (r.cancelled) out.push('**Cancelled:** what finished is kept.', '');
-  for (const x of r.notReplayedReasons) out.push(`- Not replayed, ${x.count}: ${cell(x.reason)}`);
-  if (r.notReplayedReasons.length) out.push('');
-  const byId = new Map(r.conversations.map((c) => [c.id, c]));
-  for (const kind of CHANGE_KINDS) {
-    const list = r.groups[kind];
-    if (list.length === 0) continue;
-    out.push(`<details><summary>${ICON[kind]} ${kind}: ${list.length}</summary>`, '');
-    for (const id of list.slice(0, SHOWN)) {
-      const c = byId.get(id);
-      if (!c) continue;
-      const lines = c.changes
-        .filter((ch) => ch.kind === kind)
-        .map((ch) => {
-          const turn = ch.turn !== undefined ? c.turns.find((t) => t.index === ch.turn) : undefined;
-          return kind === 'answer changed' && turn
-            ? `${cell(turnName(turn))}: ${markdownDiff(turn.diff)}${cell(note(turn))}`
-            : cell(ch.detail);
-        });
-      out.push(`- \`${cell(id)}\`${cell(origin(c))}: ${lines.join('; ')}`);
-    }
-    if (list.length > SHOWN) out.push(`- and ${list.length - SHOWN} more`);
-    out.push('', '</details>', '');
-  }
-  const failed = r.conversations.filter((c) => c.status === 'failed');
-  if (failed.length) {
-    out.push('### Failed', '');
-    for (const c of failed.slice(0, SHOWN)) out.push(`- \`${cell(c.id)}\`: ${cell(c.reason ?? '')}`);
-    if (failed.length > SHOWN) out.push(`- and ${failed.length - SHOWN} more`);
-    out.push('');
-  }
-  if (facts.savedCases)
-    out.push(
-      `${facts.savedCases.count} conversation(s) saved as test cases in \`${cell(facts.savedCases.file)}\`.`,
-      '',
-    );
-  return `${out.join('\n')}\n`;
 }
 
 /** JUnit: a test case per conversation, failed when it changed, an error when it failed, skipped when not replayed. */
