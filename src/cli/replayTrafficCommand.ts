@@ -2,13 +2,13 @@ import { setMaxListeners } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { replayedCasesFile } from '../agentTests/compare/replayPlan';
+import { TRAFFIC_FLAG_OPTIONS, trafficFiltersOf } from '../agentTests/compare/trafficFlags';
 import { replayTraffic, type ReplayResult } from '../agentTests/compare/replayTraffic';
 import type { SideTarget } from '../agentTests/compare/runComparison';
 import {
   filterWords,
   selectTraffic,
   type TrafficFilters,
-  trafficFiltersProblem,
   trafficQuery,
   type TrafficLister,
 } from '../agentTests/compare/trafficSelection';
@@ -16,7 +16,6 @@ import { parseCommandLine, UsageError } from '../core/commandLine';
 import { environmentFlag, wholeFlag } from './flags';
 import { Transport } from '../client/transport';
 import type { Environment } from '../contract/common';
-import { isIsoInstant, normalizeIso } from '../contract/conversations';
 import { variabilityFlag } from '../localPlatform/engine/variability';
 import { RESPONSES_MODES, type ResponsesMode } from '../localPlatform/responsesMode';
 import { type LocalPlatform, startLocalPlatform } from '../localPlatform/server';
@@ -61,21 +60,6 @@ with a model, an answer whose words changed is judged on whether it still means 
   reached (what finished is kept and reported), or with --fail-on-change a change; 2 a wrong command line.
 `;
 
-/** A time flag: ISO 8601 as written, or `<n>m|h|d` before `now`. */
-export function timeFlag(name: string, text: string | undefined, now: Date): string | undefined {
-  if (text === undefined) return undefined;
-  const ago = /^(\d+)\s*(m|h|d)$/i.exec(text.trim());
-  if (ago) {
-    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[(ago[2] ?? 'm').toLowerCase() as 'm' | 'h' | 'd'];
-    return new Date(now.getTime() - Number(ago[1]) * unit).toISOString();
-  }
-  if (!isIsoInstant(text))
-    throw new UsageError(
-      `--${name} must be an ISO 8601 date or time (2026-01-05, 2026-01-05T09:00Z) or a time ago (30m, 24h, 7d), got "${text}"`,
-    );
-  return normalizeIso(text);
-}
-
 function parseOptions(args: string[], now: Date) {
   const { values, positionals } = parseCommandLine({
     args,
@@ -91,18 +75,7 @@ function parseOptions(args: string[], now: Date) {
       'candidate-profile': { type: 'string' },
       responses: { type: 'string', default: 'full' },
       variability: { type: 'string' },
-      since: { type: 'string' },
-      until: { type: 'string' },
-      channel: { type: 'string', multiple: true, default: [] },
-      variant: { type: 'string' },
-      'variant-id': { type: 'string' },
-      handoff: { type: 'boolean', default: false },
-      'no-handoff': { type: 'boolean', default: false },
-      ood: { type: 'boolean', default: false },
-      'no-ood': { type: 'boolean', default: false },
-      search: { type: 'string' },
-      sample: { type: 'string' },
-      limit: { type: 'string' },
+      ...TRAFFIC_FLAG_OPTIONS,
       agent: { type: 'string' },
       'save-cases': { type: 'string' },
       'fail-on-change': { type: 'boolean', default: false },
@@ -131,10 +104,6 @@ function parseOptions(args: string[], now: Date) {
       throw new UsageError(
         `--${profiles.source === undefined ? 'base' : 'candidate'}-profile is missing: give a profile for each side, or --profile-file for both.`,
       );
-    if (values.handoff && values['no-handoff']) throw new UsageError('Give --handoff or --no-handoff, not both.');
-    if (values.ood && values['no-ood']) throw new UsageError('Give --ood or --no-ood, not both.');
-    if (values.sample !== undefined && values.search !== undefined)
-      throw new UsageError('--sample and --search cannot be used together (one retrieval mode per request).');
     if (values.agent !== undefined && !values.local)
       throw new UsageError('--agent names a local agent (with --local); a profile file names its own agentId.');
     if (!RESPONSES_MODES.includes(values.responses as ResponsesMode))
@@ -142,23 +111,10 @@ function parseOptions(args: string[], now: Date) {
     if (!(Number(values['record-wait']) >= 0))
       throw new UsageError(`--record-wait must be a number of seconds, 0 or more, got "${values['record-wait']}"`);
   }
-  const sample = whole('sample', values.sample);
-  const limit = whole('limit', values.limit);
   const filters: TrafficFilters = {
     source: environment('source'),
-    ...optional('since', timeFlag('since', values.since, now)),
-    ...optional('until', timeFlag('until', values.until, now)),
-    ...(values.channel.length > 0 ? { channels: values.channel } : {}),
-    ...optional('variantName', values.variant),
-    ...optional('variantId', values['variant-id']),
-    ...(values.handoff ? { handoff: true } : values['no-handoff'] ? { handoff: false } : {}),
-    ...(values.ood ? { ood: true } : values['no-ood'] ? { ood: false } : {}),
-    ...optional('search', values.search),
-    ...(sample !== undefined ? { sample: true } : {}),
-    ...(sample !== undefined || limit !== undefined ? { count: Math.min(sample ?? Infinity, limit ?? Infinity) } : {}),
+    ...(values.help ? {} : trafficFiltersOf(values, now)),
   };
-  const problem = values.help ? undefined : trafficFiltersProblem(filters);
-  if (problem) throw new UsageError(problem);
   let variability: ReturnType<typeof variabilityFlag> | undefined;
   try {
     variability = values.variability === undefined ? undefined : variabilityFlag(values.variability);
@@ -181,10 +137,6 @@ function parseOptions(args: string[], now: Date) {
     reporters: parseReporters(values.reporter),
     model: values.help ? ({ cassette: 'replay' } satisfies ModelFlags) : modelFlagsOf(values),
   };
-}
-
-function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
 }
 
 /** `compare --replay-traffic`: resolves to the exit code. `help` is the whole of compare's help. */

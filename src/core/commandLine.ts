@@ -27,3 +27,12 @@ function explained(err: unknown, names: readonly string[]): string {
   const near = closestWord(bare, names);
   return `Unknown option ${given}.${near ? ` Did you mean --${near}?` : ''}`;
 }
+
+/** A flag's whole number of 1 or more, or undefined when not given; anything else is a usage error. */
+export function wholeFlag(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`--${name} must be a whole number of 1 or more, got "${text}"`);
+  return n;
+}
