@@ -1,5 +1,5 @@
-// The traffic filters as flags: one definition for `compare --replay-traffic` and the editor's Replay Real Traffic,
-// whose filter box takes the same words (`--since 7d --channel WEBCHAT --handoff --sample 50`).
+// The traffic filters as flags, defined once: `compare --replay-traffic` reads them from its command line, and
+// parseTrafficFlags reads the same words from one line of text (`--since 7d --channel WEBCHAT --handoff --sample 50`).
 import type { ParseArgsConfig } from 'node:util';
 import { parseCommandLine, UsageError, wholeFlag } from '../../core/commandLine';
 import { isIsoInstant, normalizeIso } from '../../contract/conversations';
@@ -87,7 +87,7 @@ export function flagWords(text: string): string[] {
   return words;
 }
 
-/** A line of traffic flags, as the editor's filter box takes it; throws a UsageError that says what to fix. */
+/** A line of traffic flags, as a person types it in one box; throws a UsageError that says what to fix. */
 export function parseTrafficFlags(text: string, now: Date): TrafficFilters {
   const { values, positionals } = parseCommandLine({
     args: flagWords(text),

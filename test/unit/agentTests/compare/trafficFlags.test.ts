@@ -1,4 +1,4 @@
-// The traffic filters as the editor's filter box and `compare --replay-traffic` take them: the same words.
+// The traffic filters as one line of text and as `compare --replay-traffic`'s flags: the same words.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTrafficFlags, trafficFiltersOf } from '../../../../src/agentTests/compare/trafficFlags';
