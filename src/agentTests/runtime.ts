@@ -14,6 +14,3 @@ export { recordFindings, recordLines } from './records/report';
 export { failureNote } from './perturb/turns';
 export { runComparison } from './compare/runComparison';
 export { comparisonMarkdown } from './compare/markdown';
-export { replayTraffic, casesOfGroup } from './compare/replayTraffic';
-export { selectTraffic, trafficFiltersProblem, trafficQuery, filterWords } from './compare/trafficSelection';
-export { replayMarkdown } from './compare/replayMarkdown';

@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import type { TestCase } from '../agentTests/format';
 import { type Side, type SideTarget, runComparison } from '../agentTests/compare/runComparison';
-import { parseCommandLine, UsageError } from '../core/commandLine';
-import { environmentFlag, wholeFlag } from './flags';
+import { parseCommandLine, UsageError, wholeFlag } from '../core/commandLine';
+import { environmentFlag } from './flags';
 import { Transport } from '../client/transport';
 import type { Environment } from '../contract/common';
 import { RESPONSES_MODES, type ResponsesMode } from '../localPlatform/responsesMode';

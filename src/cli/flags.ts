@@ -1,6 +1,4 @@
-import { UsageError, wholeFlag } from '../core/commandLine';
-
-export { wholeFlag };
+import { UsageError } from '../core/commandLine';
 import { type Environment, ENVIRONMENTS, isEnvironment } from '../contract/common';
 
 /** A flag naming one of the platform's environments; anything else is a usage error. */

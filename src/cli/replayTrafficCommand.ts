@@ -12,8 +12,8 @@ import {
   trafficQuery,
   type TrafficLister,
 } from '../agentTests/compare/trafficSelection';
-import { parseCommandLine, UsageError } from '../core/commandLine';
-import { environmentFlag, wholeFlag } from './flags';
+import { parseCommandLine, UsageError, wholeFlag } from '../core/commandLine';
+import { environmentFlag } from './flags';
 import { Transport } from '../client/transport';
 import type { Environment } from '../contract/common';
 import { variabilityFlag } from '../localPlatform/engine/variability';
@@ -86,7 +86,6 @@ function parseOptions(args: string[], now: Date) {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  const whole = wholeFlag;
   const environment = (name: 'source' | 'candidate'): Environment => environmentFlag(name, values[name]);
   const profiles = {
     source: values['base-profile'] ?? values['profile-file'],
@@ -133,7 +132,7 @@ function parseOptions(args: string[], now: Date) {
     saveCases: values['save-cases'],
     failOnChange: values['fail-on-change'],
     recordWaitMs: Number(values['record-wait']) * 1000,
-    concurrency: whole('concurrency', values.concurrency) ?? 8,
+    concurrency: wholeFlag('concurrency', values.concurrency) ?? 8,
     reporters: parseReporters(values.reporter),
     model: values.help ? ({ cassette: 'replay' } satisfies ModelFlags) : modelFlagsOf(values),
   };
