@@ -1,11 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEFAULT_FILTERS } from '../../src/protocol/transcripts';
+import { PanelHost } from '../../src/ui/panels/panelHost';
 import { LocalAdmin } from '../support/localAdmin';
 import { until } from '../support/until';
 import { answers, openChat } from '../support/editor/chatPanel';
 import {
   activateExtension,
+  getExtension,
   type LocalPlatformUrls,
   openPanel,
   type WorkbenchExports,
@@ -129,6 +131,45 @@ suite('Lifecycle of the panels', () => {
       }
     } finally {
       ui.dispose();
+    }
+  });
+
+  test('a shown page that never says it is ready is written once more after its bound, only once, and that is logged', async () => {
+    /** A host whose page loads no app (it can never say `ready`): what it logs, and the html it wrote. */
+    const blank = (readyWithinMs: number, column: vscode.ViewColumn) => {
+      const panel = vscode.window.createWebviewPanel('agentWorkbench.blankPage', 'Blank page', column);
+      const logged: string[] = [];
+      const host = new PanelHost(panel, getExtension().extensionUri, {
+        app: 'no-such-app',
+        isCommand: (_v): _v is never => false,
+        isRequest: (_v): _v is never => false,
+        onReady: () => logged.push('ready'),
+        onCommand: () => undefined,
+        requests: {},
+        onRejected: (reason) => logged.push(reason),
+        readyWithinMs,
+      });
+      return { panel, host, logged, first: panel.webview.html };
+    };
+    const quick = blank(200, vscode.ViewColumn.Active);
+    try {
+      await until('the page written once more', () => quick.logged.length > 0);
+      assert.deepEqual(quick.logged, ['the page did not say it was ready within 0.2 s; writing it once more']);
+      assert.notEqual(quick.panel.webview.html, quick.first, 'a new page (a new nonce) is written');
+      // A second blank page with five times the bound is the barrier: once it is written again, the first page had
+      // five bounds to be written a third time.
+      const slow = blank(1_000, vscode.ViewColumn.Beside);
+      try {
+        await until('the slower page written once more', () => slow.logged.length > 0);
+        assert.ok(quick.panel.visible, 'the first page stayed shown beside the second');
+        assert.equal(quick.logged.length, 1, 'a page is written once more only once until it says ready');
+      } finally {
+        slow.host.dispose();
+        slow.panel.dispose();
+      }
+    } finally {
+      quick.host.dispose();
+      quick.panel.dispose();
     }
   });
 });

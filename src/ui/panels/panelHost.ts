@@ -89,8 +89,16 @@ export interface PanelHostOptions<C, M extends RequestMap> {
   onCommand(command: C): void;
   /** One handler per request the panel's protocol names, each answering with that request's result. */
   requests: RequestHandlers<M>;
-  /** An incoming message failed its guard (logged by the caller; never acted on). */
+  /**
+   * Something the host refused or repaired, for the caller's log: an incoming message that failed its guard (never
+   * acted on), or a page written once more.
+   */
   onRejected?(reason: string): void;
+  /**
+   * How long a shown page may take to say `ready` before the host writes it once more (8 s unless given). A webview
+   * made while VS Code is still disposing another in the same place can stay blank; a second write loads it.
+   */
+  readyWithinMs?: number;
   /**
    * Notifications stream to the page through a loopback WebSocket of its own where one can be opened (see
    * DirectChannel), posted as messages otherwise. For panels whose notifications come many a second.
@@ -109,6 +117,9 @@ export interface PanelHostOptions<C, M extends RequestMap> {
  */
 export class PanelHost<C, M extends RequestMap, N> extends Disposable {
   private ready = false;
+  /** The page was written once more since it last said `ready`: it is not written again until it does. */
+  private rewritten = false;
+  private readyTimer: NodeJS.Timeout | undefined;
   private channel: DirectChannel | undefined;
   private readonly commandGuard: Guard<{ kind: 'command'; command: C }>;
   private readonly requestGuard: Guard<{ kind: 'request'; id: number; request: RequestOf<M> }>;
@@ -126,10 +137,12 @@ export class PanelHost<C, M extends RequestMap, N> extends Disposable {
     this.register(
       panel.onDidChangeViewState(() => {
         if (!panel.visible) this.ready = false;
+        else if (!this.ready) this.expectReady();
       }),
     );
+    this.register({ dispose: () => clearTimeout(this.readyTimer) });
     if (options.direct) void this.openChannel();
-    else panel.webview.html = this.html();
+    else this.write();
   }
 
   /** Opens the page's channel before writing the page, which names it; without one, the page is written as it is. */
@@ -152,7 +165,25 @@ export class PanelHost<C, M extends RequestMap, N> extends Disposable {
         }),
       );
     }
+    this.write();
+  }
+
+  /** Writes the page, which says `ready` once it has loaded. */
+  private write(): void {
     this.panel.webview.html = this.html();
+    this.expectReady();
+  }
+
+  /** A shown page that has not said `ready` within the bound is written once more, and that is logged. */
+  private expectReady(): void {
+    clearTimeout(this.readyTimer);
+    const bound = this.options.readyWithinMs ?? 8_000;
+    this.readyTimer = setTimeout(() => {
+      if (this.isDisposed || this.ready || !this.panel.visible || this.rewritten) return;
+      this.rewritten = true;
+      this.options.onRejected?.(`the page did not say it was ready within ${bound / 1000} s; writing it once more`);
+      this.panel.webview.html = this.html();
+    }, bound);
   }
 
   /** The page's own socket, when the panel streams through one (see PanelHostOptions.direct). */
@@ -186,10 +217,12 @@ export class PanelHost<C, M extends RequestMap, N> extends Disposable {
         this.options.onRejected?.(
           `the webview speaks protocol ${message.protocol}, not ${PROTOCOL_VERSION}; reloading it`,
         );
-        this.panel.webview.html = this.html();
+        this.write();
         return;
       }
       this.ready = true;
+      this.rewritten = false;
+      clearTimeout(this.readyTimer);
       // The page's socket ended where the host may not have noticed yet (a broken tunnel): post from now on.
       if (message.socketClosed) this.channel?.drop();
       this.options.onReady();
