@@ -76,9 +76,10 @@ const ON_PURPOSE: ReadonlyArray<{ secrets: RegExp; files: RegExp; why: string }>
     why: "npm start prints the local platform's demo credentials, as the README says (they open only that platform, on loopback); the file is that output, kept",
   },
   {
-    secrets: /^test key typedInPrompt$/,
-    files: /^e2e\/kept\/e2e-agent-diagnostics(-\d+)?\/(pages\.txt$|sandbox\/(workspace|user-data\/User\/History)\/)/,
-    why: 'the agent folder checks suite types a key into a prompt file on purpose: it stays in that file (and the editor shows it and keeps its local history), and the check that flags it must not repeat it',
+    secrets: /^test key (inPrompt|typedInPrompt)$/,
+    files:
+      /^(e2e\/kept\/e2e-agent-diagnostics(-\d+)?\/(pages\.txt$|sandbox\/workspace\/)|(e2e\/kept\/e2e-agent-diagnostics(-\d+)?|integration[\w-]*)\/sandbox\/user-data\/User\/History\/)/,
+    why: "the agent folder checks write a key into a prompt file on purpose, for the check that flags it (which must not repeat it): it stays in that file, in the editor's local history of the file, and on the page while the editor shows it",
   },
 ];
 

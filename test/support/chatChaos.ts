@@ -146,7 +146,7 @@ export async function chatThroughChaos(
     received,
     lines: [...chat.lines()],
     tally,
-    context: `${options.what}, seed ${seed}: ${sent.length} questions, ${tally.drops} drops, ${tally.delays} delays, ${sentAgain.length} sent again by the person`,
+    context: `${options.what}, seed ${seed}: ${sent.length} questions, ${tally.drops} drops, ${tally.delays} delays, ${sentAgain.length} sent again by the person, ${received.length} messages received (${new Set(received).size} different)`,
   };
 }
 

@@ -304,6 +304,7 @@ describe('webviews: nothing a page sends reaches a panel unless it passed the pa
           refused({ kind: 'command', command: request }, `the request ${type} as a command`);
       }
       assert.ok(tried > MALFORMED_ENVELOPES.length + Object.keys(p.commands).length, `${tried} messages tried`);
+      console.log(`${panel}: ${tried} malformed messages refused`);
     });
   }
 });
