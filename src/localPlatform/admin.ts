@@ -153,5 +153,22 @@ function checkFault(f: Partial<Fault>): { field: string; message: string } | und
     if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0))
       return { field: key, message: 'must be a non-negative number' };
   }
+  if (f.chaos !== undefined) return checkChaos(f.chaos);
+  return undefined;
+}
+
+/** A `chaos` fault: a whole seed, chances from 0 to 1, a delay of up to a minute. */
+function checkChaos(c: unknown): { field: string; message: string } | undefined {
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) return { field: 'chaos', message: 'must be an object' };
+  const { seed, rate, dropShare, maxDelayMs } = c as Record<string, unknown>;
+  if (!Number.isSafeInteger(seed)) return { field: 'chaos.seed', message: 'must be a whole number' };
+  for (const [field, v] of [
+    ['chaos.rate', rate],
+    ['chaos.dropShare', dropShare],
+  ] as const)
+    if (v !== undefined && !(typeof v === 'number' && v >= 0 && v <= 1))
+      return { field, message: 'must be a number from 0 to 1' };
+  if (maxDelayMs !== undefined && !(typeof maxDelayMs === 'number' && maxDelayMs >= 0 && maxDelayMs <= 60_000))
+    return { field: 'chaos.maxDelayMs', message: 'must be a number of milliseconds from 0 to 60000' };
   return undefined;
 }

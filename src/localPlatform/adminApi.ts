@@ -8,6 +8,7 @@ import type { AlertsSwitches, DeliveryStatus, StoredDelivery } from './alerts/mo
 import type { DniReservation } from './dni/pool';
 import type { DeliveredExternalEvent, PendingExternalEvent } from './externalEvents/pending';
 import type { Fault } from './faults';
+import type { ChaosTally } from './messaging/chaos';
 import type { ResponsesMode } from './responsesMode';
 import type { PlatformOptions } from './platform';
 import type { LoggedRequest } from './requestLog';
@@ -192,6 +193,8 @@ export interface MessagingSessionView {
   events: number;
   connections: number;
   in_handoff: boolean;
+  /** The drops and delays `chaos` faults made in the session while its answers streamed. */
+  chaos: ChaosTally;
 }
 export interface MessagingSessionsReply {
   sessions: MessagingSessionView[];

@@ -23,6 +23,21 @@ export interface Fault {
   dropWebSocket?: boolean;
   /** Messaging only: the next server events of this kind fail with a system message. */
   messagingError?: string;
+  /** Messaging only: seeded random drops and delays of the session's sockets while answers stream (`times` of them). */
+  chaos?: MessagingChaos;
+}
+
+/**
+ * Before each piece of a streamed answer, with chance `rate` (default 0.3), the session's sockets are dropped
+ * (`dropShare` of the time, default one half) or held for a random time up to `maxDelayMs` (default 400): what the
+ * platform sends meanwhile arrives late, in order, or not at all when a drop comes first. The same seed makes the
+ * same choices.
+ */
+export interface MessagingChaos {
+  seed: number;
+  rate?: number;
+  dropShare?: number;
+  maxDelayMs?: number;
 }
 
 export class FaultBook {

@@ -13,10 +13,12 @@ import {
   type WorkbenchExports,
 } from '../support/editor/extension';
 import { scriptedPrompts } from '../support/editor/prompts';
+import { checkWebview } from '../support/editor/webviews';
 import { demoWeek, openDetail, openList, settled } from '../support/editor/transcriptPanels';
 
 /** What the chart and replay commands return, as this suite uses them. */
 interface ViewPanelHandle {
+  readonly panel: vscode.WebviewPanel;
   readonly view: { state: string; message?: string };
   readonly onDidDispose: vscode.Event<void>;
   dispose(): void;
@@ -26,7 +28,8 @@ interface ReplayHandle extends ViewPanelHandle {
 }
 
 /**
- * Opens every panel, uses it as a person would, and closes it: the chat in both modes with a message each, the
+ * Opens every panel, uses it as a person would, checks its webview (the page's policy, where it may load from), and
+ * closes it: the chat in both modes with a message each, the
  * transcript list with a conversation opened beside it and one in a panel of its own, the concurrency chart, a
  * replay, and the webhook receiver's view with a delivery.
  */
@@ -34,6 +37,7 @@ async function useEveryPanel(urls: LocalPlatformUrls): Promise<void> {
   for (const mode of ['messaging', 'chatApi'] as const) {
     const chat = await openChat({ mode, streaming: mode === 'messaging', target: { label: `Lifecycle ${mode}` } });
     await until(`the ${mode} greeting`, () => answers(chat).length === 1, 30_000);
+    checkWebview(chat.panel, `the chat (${mode})`);
     await chat.send('What are your opening hours?');
     await until(`the ${mode} answer`, () => answers(chat).length === 2, 30_000);
     chat.dispose();
@@ -43,6 +47,7 @@ async function useEveryPanel(urls: LocalPlatformUrls): Promise<void> {
     filters: { ...DEFAULT_FILTERS, range: 'custom', ...(await demoWeek(new LocalAdmin(urls.admin))) },
   });
   await until('the first page of conversations', () => list.shownRows().length > 0, 60_000);
+  checkWebview(list.panel, 'the conversations');
   await settled(list);
   const row = list.shownRows().find((r) => !r.inProgress && !r.handoff && r.turns >= 3 && r.turns <= 6);
   assert.ok(row, 'a finished demo conversation to open and replay');
@@ -51,6 +56,7 @@ async function useEveryPanel(urls: LocalPlatformUrls): Promise<void> {
   await list.command({ type: 'find', text: 'order', conversationId: row.id });
   const detail = await openDetail({ conversationId: row.id });
   await detail.loaded;
+  checkWebview(detail.panel, 'a conversation');
   detail.dispose();
   list.dispose();
 
@@ -60,6 +66,7 @@ async function useEveryPanel(urls: LocalPlatformUrls): Promise<void> {
   });
   await until('the chart', () => chart.view.state === 'ready' || chart.view.state === 'failed', 30_000);
   assert.equal(chart.view.state, 'ready', chart.view.message);
+  checkWebview(chart.panel, 'the concurrency chart');
   chart.dispose();
 
   const replay = await openPanel<ReplayHandle>('agentWorkbench.replayConversation', {
@@ -68,6 +75,7 @@ async function useEveryPanel(urls: LocalPlatformUrls): Promise<void> {
   });
   await replay.finished;
   assert.equal(replay.view.state, 'done', replay.view.message);
+  checkWebview(replay.panel, 'a replay');
   replay.dispose();
 
   const receiver = await vscode.commands.executeCommand<{ url: string }>('agentWorkbench.startWebhookReceiver');

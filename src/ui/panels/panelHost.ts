@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Disposable, type IDisposable, toDisposable } from '../../core/disposable';
 import {
   type Guard,
   isCommand,
-  isReady,
-  isRequest,
   type NotificationMessage,
   PROTOCOL_VERSION,
   type RequestMap,
@@ -14,6 +11,7 @@ import {
   type ResultOf,
 } from '../../protocol/envelope';
 import { DirectChannel } from './directChannel';
+import { describeMessage, panelPage, readWebviewMessage } from './panelPage';
 
 /** The folder of the built webview apps: the only place a panel may load anything from. */
 export function webviewRoot(extensionUri: vscode.Uri): vscode.Uri {
@@ -122,7 +120,6 @@ export class PanelHost<C, M extends RequestMap, N> extends Disposable {
   private readyTimer: NodeJS.Timeout | undefined;
   private channel: DirectChannel | undefined;
   private readonly commandGuard: Guard<{ kind: 'command'; command: C }>;
-  private readonly requestGuard: Guard<{ kind: 'request'; id: number; request: RequestOf<M> }>;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -131,7 +128,6 @@ export class PanelHost<C, M extends RequestMap, N> extends Disposable {
   ) {
     super();
     this.commandGuard = isCommand(options.isCommand);
-    this.requestGuard = isRequest(options.isRequest);
     panel.webview.options = panelOptions(extensionUri);
     this.register(panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)));
     this.register(
@@ -161,7 +157,8 @@ export class PanelHost<C, M extends RequestMap, N> extends Disposable {
       this.register(
         channel.onDidReceive((m) => {
           if (this.commandGuard(m) && this.options.isReport?.(m.command)) this.options.onCommand(m.command);
-          else this.options.onRejected?.(`an unexpected message on the page's socket was ignored: ${describe(m)}`);
+          else
+            this.options.onRejected?.(`an unexpected message on the page's socket was ignored: ${describeMessage(m)}`);
         }),
       );
     }
@@ -211,27 +208,31 @@ export class PanelHost<C, M extends RequestMap, N> extends Disposable {
   }
 
   private receive(message: unknown): void {
-    if (isReady(message)) {
-      if (message.protocol !== PROTOCOL_VERSION) {
+    const read = readWebviewMessage(message, this.options);
+    switch (read.kind) {
+      case 'otherProtocol':
         // A webview restored from another build: load this build's page instead of trusting it.
         this.options.onRejected?.(
-          `the webview speaks protocol ${message.protocol}, not ${PROTOCOL_VERSION}; reloading it`,
+          `the webview speaks protocol ${read.protocol}, not ${PROTOCOL_VERSION}; reloading it`,
         );
         this.write();
         return;
-      }
-      this.ready = true;
-      this.rewritten = false;
-      clearTimeout(this.readyTimer);
-      // The page's socket ended where the host may not have noticed yet (a broken tunnel): post from now on.
-      if (message.socketClosed) this.channel?.drop();
-      this.options.onReady();
-    } else if (this.commandGuard(message)) {
-      this.options.onCommand(message.command);
-    } else if (this.requestGuard(message)) {
-      void this.answer(message.id, message.request);
-    } else {
-      this.options.onRejected?.(`an unexpected message from the webview was ignored: ${describe(message)}`);
+      case 'ready':
+        this.ready = true;
+        this.rewritten = false;
+        clearTimeout(this.readyTimer);
+        // The page's socket ended where the host may not have noticed yet (a broken tunnel): post from now on.
+        if (read.socketClosed) this.channel?.drop();
+        this.options.onReady();
+        return;
+      case 'command':
+        this.options.onCommand(read.command);
+        return;
+      case 'request':
+        void this.answer(read.id, read.request);
+        return;
+      case 'refused':
+        this.options.onRejected?.(read.reason);
     }
   }
 
@@ -248,39 +249,12 @@ export class PanelHost<C, M extends RequestMap, N> extends Disposable {
 
   private html(): string {
     const webview = this.panel.webview;
-    const nonce = randomBytes(16).toString('base64');
-    const root = webviewRoot(this.extensionUri);
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, `${this.options.app}.js`));
-    const csp = [
-      "default-src 'none'",
-      `script-src 'nonce-${nonce}'`,
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource} data:`,
-      ...(this.channel ? [`connect-src ${this.channel.origin}`] : []),
-    ].join('; ');
-    const direct = this.channel
-      ? `\n<meta name="agent-workbench-direct" content="${this.channel.url.replace(/[^A-Za-z0-9:/._~%-]/g, '')}">`
-      : '';
-    return `<!DOCTYPE html>
-<html lang="${vscode.env.language}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">${direct}
-</head>
-<body>
-<div id="app"></div>
-<script type="module" nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot(this.extensionUri), `${this.options.app}.js`));
+    return panelPage({
+      script: script.toString(),
+      cspSource: webview.cspSource,
+      language: vscode.env.language,
+      ...(this.channel ? { channel: { origin: this.channel.origin, url: this.channel.url } } : {}),
+    });
   }
-}
-
-/** A short, safe description of a rejected message for the log (its kind and type, never its content). */
-function describe(message: unknown): string {
-  if (typeof message !== 'object' || message === null) return typeof message;
-  const m = message as Record<string, unknown>;
-  const inner = (m.command ?? m.request) as Record<string, unknown> | undefined;
-  return `kind ${String(m.kind)}${inner && typeof inner === 'object' ? `, type ${String(inner.type)}` : ''}`;
 }

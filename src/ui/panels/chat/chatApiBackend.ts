@@ -59,7 +59,7 @@ export class ChatApiBackend implements ChatBackend {
       if (id) this.started(id, textOf(accepted?.body, 'response'));
       else {
         this.t.setStatus({ state: 'failed', text: message(err), canSend: false });
-        this.t.notice(message(err), { error: true, fix: fixOf('restart') });
+        this.t.notice(message(err), { error: true, fix: fixOf(vscode.l10n, 'restart') });
       }
     }
   }
@@ -113,7 +113,7 @@ export class ChatApiBackend implements ChatBackend {
       }
       if (reply.end_conversation) {
         this.closed = true;
-        this.t.notice(vscode.l10n.t('The agent ended the conversation.'), { fix: fixOf('restart') });
+        this.t.notice(vscode.l10n.t('The agent ended the conversation.'), { fix: fixOf(vscode.l10n, 'restart') });
         this.t.setStatus({
           state: 'ended',
           text: vscode.l10n.t('The conversation has ended'),
@@ -137,7 +137,7 @@ export class ChatApiBackend implements ChatBackend {
           ),
         );
       } else {
-        this.t.upsert({ ...line, error: true, fix: fixOf('resend') });
+        this.t.upsert({ ...line, error: true, fix: fixOf(vscode.l10n, 'resend') });
         this.t.notice(message(err), { error: true });
       }
     } finally {
@@ -178,7 +178,7 @@ export class ChatApiBackend implements ChatBackend {
 
   private closedNow(): void {
     this.closed = true;
-    this.t.notice(vscode.l10n.t('The conversation was closed.'), { fix: fixOf('restart') });
+    this.t.notice(vscode.l10n.t('The conversation was closed.'), { fix: fixOf(vscode.l10n, 'restart') });
     this.t.setStatus({
       state: 'ended',
       text: vscode.l10n.t('The conversation was closed'),
