@@ -148,6 +148,13 @@ function checkFault(f: Partial<Fault>): { field: string; message: string } | und
   }
   if (f.status !== undefined && !(Number.isInteger(f.status) && f.status >= 100 && f.status <= 599))
     return { field: 'status', message: 'must be an HTTP status from 100 to 599' };
+  if (f.reset !== undefined && f.reset !== 'before' && f.reset !== 'after')
+    return { field: 'reset', message: 'must be before or after (the request carried out or not)' };
+  for (const key of ['rawBody', 'contentType'] as const) {
+    if (f[key] !== undefined && typeof f[key] !== 'string') return { field: key, message: 'must be a string' };
+  }
+  if (f.contentType !== undefined && /[\r\n]/.test(f.contentType))
+    return { field: 'contentType', message: 'must be one line' };
   for (const key of ['delayMs', 'times', 'retryAfter'] as const) {
     const v = f[key];
     if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0))
