@@ -62,6 +62,11 @@ export function createAdminRouter(platform: Platform): Router {
     platform.faults.clear();
     return { body: { ok: true } satisfies OkReply };
   });
+  // One fault cleared, the others kept (tests that run side by side each clear their own).
+  r.delete('/faults/:id', (ctx) => {
+    if (!platform.faults.remove(ctx.param('id'))) throw buildError(404, `No fault ${ctx.param('id')}`);
+    return { body: { ok: true } satisfies OkReply };
+  });
   // What the families were asked since `since` (a seq), filtered by base and a part of the path; no headers.
   r.get('/requests', (ctx) => {
     const since = ctx.query.get('since');

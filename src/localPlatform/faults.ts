@@ -56,6 +56,13 @@ export class FaultBook {
     this.faults = [];
   }
 
+  /** Clears one fault; false when there is none of that id (used up, or never added). */
+  remove(id: string): boolean {
+    const before = this.faults.length;
+    this.faults = this.faults.filter((f) => f.id !== id);
+    return this.faults.length < before;
+  }
+
   /** Takes the first fault that matches a request, counting it down. */
   take(
     family: Fault['family'],

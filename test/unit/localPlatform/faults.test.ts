@@ -97,6 +97,20 @@ describe('local platform faults: resets and answers that are not JSON', () => {
     assert.ok(Date.now() - started >= 140, 'the delay came first');
   });
 
+  it('clears one fault by its id and keeps the others', async () => {
+    const first = await t.admin.addFault({ family: 'build', path: '/v1/one', status: 500 });
+    const second = await t.admin.addFault({ family: 'build', path: '/v1/two', status: 503 });
+    await t.admin.removeFault(first.id);
+    assert.deepEqual(
+      (await t.admin.faults()).map((f) => f.id),
+      [second.id],
+    );
+    assert.equal((await call('GET', `${t.lp.urls.build}/v1/one`, { headers: AGENTS })).status, 404);
+    assert.equal((await call('GET', `${t.lp.urls.build}/v1/two`, { headers: AGENTS })).status, 503);
+    const gone = await call('DELETE', `${t.lp.urls.admin}/faults/${first.id}`);
+    assert.equal(gone.status, 404, 'a fault cleared already is not there');
+  });
+
   it('refuses a reset other than before or after, and a text body that is not text, saying which field', async () => {
     for (const [fault, field] of [
       [{ reset: 'sometimes' }, 'reset'],
