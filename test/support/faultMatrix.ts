@@ -324,118 +324,91 @@ export interface Expected {
 /** A lead that says the call failed ("Publish to sandbox failed: ..."). */
 const FAILED = /^[^:]*\bfailed:/;
 const MAY = /may have been done/;
+const CLOSED = /was closed before its answer came/;
 
 /** What an operation gives under a fault. */
 export function expected(op: MatrixOperation, fault: FaultKind): Expected {
   const safe = op.repeat === 'safe';
   const read = op.method === 'GET';
   const all = 1 + RETRIES;
+  const repeated = `repeated ${RETRIES} times`;
   // The messaging session is made again where the platform said it made none.
   const refusedAgain = safe || op.repeatsAfterRefusal === true;
+  // Whether the platform carried it out is checked for the writes that can say.
   const writes = !read && op.done !== undefined;
-  const carried = (c: boolean | 'later'): Pick<Expected, 'carriedOut'> => (writes ? { carriedOut: c } : {});
+  const give = (
+    attempts: number,
+    outcome: Expected['outcome'],
+    carriedOut: boolean | 'later',
+    says: RegExp[],
+    never: RegExp[],
+    result: string,
+  ): Expected => ({ attempts, outcome, ...(writes ? { carriedOut } : {}), says, never, result });
+  const answered = (result: string): Expected => give(1, 'answered', true, [], [], result);
   switch (fault) {
     case 'timeout':
       return safe
-        ? {
-            attempts: 1,
-            outcome: 'timeout',
-            ...carried('later'),
-            says: [/did not answer in time \(\d+(\.\d)? s\)/, /Try again/],
-            never: [MAY],
-            result: 'not repeated; "did not answer in time", try again',
-          }
-        : {
-            attempts: 1,
-            outcome: 'timeout',
-            ...carried('later'),
-            says: [/did not answer in time/, MAY],
-            never: [FAILED, /Try again/],
-            result: 'sent once; "may have been done", check first',
-          };
+        ? give(
+            1,
+            'timeout',
+            'later',
+            [/did not answer in time \(\d+(\.\d)? s\)/, /Try again/],
+            [MAY],
+            'not repeated; "did not answer in time", try again',
+          )
+        : give(
+            1,
+            'timeout',
+            'later',
+            [/did not answer in time/, MAY],
+            [FAILED, /Try again/],
+            'sent once; "may have been done", check first',
+          );
     case 'resetBefore':
+    case 'resetAfter': {
+      const done = fault === 'resetAfter';
       return safe
-        ? {
-            attempts: all,
-            outcome: 'network',
-            ...carried(false),
-            says: [/was closed before its answer came/, /Try again/],
-            never: [MAY, /could not be reached/],
-            result: `repeated ${RETRIES} times; "closed before its answer", try again`,
-          }
-        : {
-            attempts: 1,
-            outcome: 'network',
-            ...carried(false),
-            says: [/was closed before its answer came/, MAY],
-            never: [FAILED, /could not be reached/],
-            result: 'sent once; "may have been done", check first',
-          };
-    case 'resetAfter':
-      return safe
-        ? {
-            attempts: all,
-            outcome: 'network',
-            ...carried(true),
-            says: [/was closed before its answer came/, /Try again/],
-            never: [MAY],
-            result: `repeated ${RETRIES} times; "closed before its answer", try again`,
-          }
-        : {
-            attempts: 1,
-            outcome: 'network',
-            ...carried(true),
-            says: [/was closed before its answer came/, MAY],
-            never: [FAILED],
-            result: 'sent once, done; "may have been done", check first',
-          };
+        ? give(
+            all,
+            'network',
+            done,
+            [CLOSED, /Try again/],
+            [MAY, /could not be reached/],
+            `${repeated}; "closed before its answer", try again`,
+          )
+        : give(
+            1,
+            'network',
+            done,
+            [CLOSED, MAY],
+            [FAILED, /could not be reached/],
+            `sent once${done ? ', done' : ''}; "may have been done", check first`,
+          );
+    }
     case 'retryAfterShort':
       return refusedAgain
-        ? { attempts: 2, outcome: 'answered', ...carried(true), says: [], never: [], result: 'waited 1 s, answered' }
-        : {
-            attempts: 1,
-            outcome: 'rateLimited',
-            ...carried(false),
-            says: [/Try again in 1 s/],
-            never: [MAY],
-            result: 'sent once; "try again in 1 s"',
-          };
+        ? give(2, 'answered', true, [], [], 'waited 1 s, answered')
+        : give(1, 'rateLimited', false, [/Try again in 1 s/], [MAY], 'sent once; "try again in 1 s"');
     case 'retryAfterLong':
-      return {
-        attempts: 1,
-        outcome: 'rateLimited',
-        ...carried(false),
-        says: [/Try again in 120 s/],
-        never: [MAY],
-        result: 'not waited; "try again in 120 s"',
-      };
+      return give(1, 'rateLimited', false, [/Try again in 120 s/], [MAY], 'not waited; "try again in 120 s"');
     case 'rateLimited':
-      return refusedAgain
-        ? {
-            attempts: all,
-            outcome: 'rateLimited',
-            ...carried(false),
-            says: [/Try again in a moment/],
-            never: [MAY],
-            result: `repeated ${RETRIES} times with backoff; "try again in a moment"`,
-          }
-        : {
-            attempts: 1,
-            outcome: 'rateLimited',
-            ...carried(false),
-            says: [/Try again in a moment/],
-            never: [MAY],
-            result: 'sent once; "try again in a moment"',
-          };
+      return give(
+        refusedAgain ? all : 1,
+        'rateLimited',
+        false,
+        [/Try again in a moment/],
+        [MAY],
+        `${refusedAgain ? `${repeated} with backoff` : 'sent once'}; "try again in a moment"`,
+      );
     case 'status500':
-      return {
-        attempts: refusedAgain ? all : 1,
-        outcome: 'server',
-        ...carried(false),
-        says: [FAILED, /Try again/],
-        never: [MAY],
-        result: refusedAgain ? `repeated ${RETRIES} times; "failed", try again` : 'sent once; "failed", try again',
-      };
+      return give(
+        refusedAgain ? all : 1,
+        'server',
+        false,
+        [FAILED, /Try again/],
+        [MAY],
+        `${refusedAgain ? repeated : 'sent once'}; "failed", try again`,
+      );
     case 'status502':
     case 'status503':
     case 'status504':
@@ -444,92 +417,56 @@ export function expected(op: MatrixOperation, fault: FaultKind): Expected {
       const kind = fault === 'status502' || fault === 'errorPage' ? 'badGateway' : 'unavailable';
       const what = fault === 'errorPage' ? ", the page's title" : '';
       if (safe)
-        return {
-          attempts: all,
-          outcome: kind,
-          ...carried(false),
-          says: [FAILED, /Try again/, ...page],
-          never: [MAY],
-          result: `repeated ${RETRIES} times; "failed"${what}, try again`,
-        };
-      return {
-        attempts: refusedAgain ? all : 1,
-        outcome: kind,
-        ...carried(false),
-        says: [MAY, /check before trying again/, ...page],
-        never: [FAILED, /Try again;/],
-        result: `${refusedAgain ? `repeated ${RETRIES} times` : 'sent once'}; "may have been done"${what}, check first`,
-      };
+        return give(all, kind, false, [FAILED, /Try again/, ...page], [MAY], `${repeated}; "failed"${what}, try again`);
+      return give(
+        refusedAgain ? all : 1,
+        kind,
+        false,
+        [MAY, /check before trying again/, ...page],
+        [FAILED, /Try again;/],
+        `${refusedAgain ? repeated : 'sent once'}; "may have been done"${what}, check first`,
+      );
     }
     case 'notJson':
-      if (op.bodyNotRead)
-        return {
-          attempts: 1,
-          outcome: 'answered',
-          ...carried(true),
-          says: [],
-          never: [],
-          result: 'sent once, done (the spec shows no body)',
-        };
+      if (op.bodyNotRead) return answered('sent once, done (the spec shows no body)');
       return read
-        ? {
-            attempts: 1,
-            outcome: 'unexpectedResponse',
-            says: [/with text, not JSON/, /Check the .* address/],
-            never: [MAY],
-            result: '"text, not JSON": check the address',
-          }
-        : {
-            attempts: 1,
-            outcome: 'acceptedUnreadable',
-            ...carried(true),
-            says: [/with text, not JSON/, MAY, /Refresh/],
-            never: [FAILED],
-            result: 'sent once, done; "may have been done", refresh',
-          };
+        ? give(
+            1,
+            'unexpectedResponse',
+            false,
+            [/with text, not JSON/, /Check the .* address/],
+            [MAY],
+            '"text, not JSON": check the address',
+          )
+        : give(
+            1,
+            'acceptedUnreadable',
+            true,
+            [/with text, not JSON/, MAY, /Refresh/],
+            [FAILED],
+            'sent once, done; "may have been done", refresh',
+          );
     case 'wrongShape':
-      if (op.bodyNotRead)
-        return {
-          attempts: 1,
-          outcome: 'answered',
-          ...carried(true),
-          says: [],
-          never: [],
-          result: 'sent once, done (the spec shows no body)',
-        };
-      if (op.filledFromRequest)
-        return {
-          attempts: 1,
-          outcome: 'answered',
-          ...carried(true),
-          says: [],
-          never: [],
-          result: 'sent once, done; read from what was sent',
-        };
+      if (op.bodyNotRead) return answered('sent once, done (the spec shows no body)');
+      if (op.filledFromRequest) return answered('sent once, done; read from what was sent');
       return read
-        ? {
-            attempts: 1,
-            outcome: 'unexpectedResponse',
-            says: [/unexpected shape/, /Show Log/],
-            never: [MAY],
-            result: '"unexpected shape", the field named, log',
-          }
-        : {
-            attempts: 1,
-            outcome: 'acceptedUnreadable',
-            ...carried(true),
-            says: [/accepted it/, /Refresh/],
-            never: [FAILED],
-            result: 'sent once, done; "accepted", refresh',
-          };
+        ? give(
+            1,
+            'unexpectedResponse',
+            false,
+            [/unexpected shape/, /Show Log/],
+            [MAY],
+            '"unexpected shape", the field named, log',
+          )
+        : give(
+            1,
+            'acceptedUnreadable',
+            true,
+            [/accepted it/, /Refresh/],
+            [FAILED],
+            'sent once, done; "accepted", refresh',
+          );
     case 'slow':
-      return {
-        attempts: 1,
-        outcome: 'answered',
-        ...carried(true),
-        says: [],
-        never: [],
-        result: 'waited, answered, sent once',
-      };
+      return answered('waited, answered, sent once');
   }
 }

@@ -106,54 +106,40 @@ describe('Transport against the local platform', () => {
     assert.equal(logs.at(-1)?.retries, 0);
   });
 
-  it('honours Retry-After on 429 for a safe request', async () => {
-    logs.length = 0;
-    await fault({ family: 'runtime', path: '/v1/limited', status: 429, retryAfter: 0.05, times: 1 });
-    const started = Date.now();
-    await assert.rejects(
-      transport.request({
-        family: 'conversations',
-        baseUrl: t.lp.urls.runtime,
-        method: 'GET',
-        path: '/v1/limited',
-        retry: 'safe',
-      }),
-      (err: unknown) => err instanceof PlatformError && err.status === 404,
-    );
-    assert.ok(Date.now() - started >= 45, 'waited for Retry-After');
-    assert.equal(logs.at(-1)?.retries, 1);
-  });
+  /** A safe read of a path the platform does not have (404 once the faults are past). */
+  const safeRead = (path: string) =>
+    transport.request({ family: 'conversations', baseUrl: t.lp.urls.runtime, method: 'GET', path, retry: 'safe' });
 
-  it('honours Retry-After on 503 for a safe request, and returns a long one to the caller', async () => {
-    logs.length = 0;
-    await fault({ family: 'runtime', path: '/v1/unavailable', status: 503, retryAfter: 0.05, times: 1 });
-    const started = Date.now();
-    await assert.rejects(
-      transport.request({
-        family: 'conversations',
-        baseUrl: t.lp.urls.runtime,
-        method: 'GET',
-        path: '/v1/unavailable',
-        retry: 'safe',
-      }),
-      (err: unknown) => err instanceof PlatformError && err.status === 404,
-    );
-    assert.ok(Date.now() - started >= 45, 'waited for Retry-After');
-    assert.equal(logs.at(-1)?.retries, 1);
-    logs.length = 0;
-    await fault({ family: 'runtime', path: '/v1/unavailable', status: 503, retryAfter: 600, times: 1 });
-    await assert.rejects(
-      transport.request({
-        family: 'conversations',
-        baseUrl: t.lp.urls.runtime,
-        method: 'GET',
-        path: '/v1/unavailable',
-        retry: 'safe',
-      }),
-      (err: unknown) => err instanceof PlatformError && err.status === 503 && err.retryAfterMs === 600_000,
-    );
-    assert.equal(logs.at(-1)?.retries, 0);
-  });
+  for (const status of [429, 503]) {
+    it(`honours Retry-After on ${status} for a safe request, and returns a long one to the caller`, async () => {
+      const path = `/v1/waited-${status}`;
+      logs.length = 0;
+      await fault({ family: 'runtime', path, status, retryAfter: 0.05, times: 1 });
+      const started = Date.now();
+      await assert.rejects(safeRead(path), (err: unknown) => err instanceof PlatformError && err.status === 404);
+      assert.ok(Date.now() - started >= 45, 'waited for Retry-After');
+      assert.equal(logs.at(-1)?.retries, 1);
+      logs.length = 0;
+      await fault({ family: 'runtime', path, status, retryAfter: 600, times: 1 });
+      await assert.rejects(
+        safeRead(path),
+        (err: unknown) => err instanceof PlatformError && err.status === status && err.retryAfterMs === 600_000,
+      );
+      assert.equal(logs.at(-1)?.retries, 0);
+    });
+  }
+
+  /** A write that must not repeat, to a path the platform does not have. */
+  const createOnce = (path: string) =>
+    transport.request({
+      family: 'agents',
+      operation: 'Create agent',
+      baseUrl: t.lp.urls.build,
+      method: 'POST',
+      path,
+      body: {},
+      retry: 'never',
+    });
 
   it('shows the title of an HTML error page, never its markup, and a reset as a closed connection, not an unreachable host', async () => {
     await fault({
@@ -164,15 +150,7 @@ describe('Transport against the local platform', () => {
       times: 1,
     });
     await assert.rejects(
-      transport.request({
-        family: 'agents',
-        operation: 'Create agent',
-        baseUrl: t.lp.urls.build,
-        method: 'POST',
-        path: '/v1/proxied',
-        body: {},
-        retry: 'never',
-      }),
+      createOnce('/v1/proxied'),
       (err: unknown) =>
         err instanceof PlatformError &&
         /HTTP 502\)\. 502 Bad Gateway\. It may have been done/.test(err.message) &&
@@ -181,15 +159,7 @@ describe('Transport against the local platform', () => {
     logs.length = 0;
     await fault({ family: 'build', path: '/v1/reset', reset: 'before', times: 1 });
     await assert.rejects(
-      transport.request({
-        family: 'agents',
-        operation: 'Create agent',
-        baseUrl: t.lp.urls.build,
-        method: 'POST',
-        path: '/v1/reset',
-        body: {},
-        retry: 'never',
-      }),
+      createOnce('/v1/reset'),
       (err: unknown) =>
         err instanceof PlatformError &&
         err.kind === 'network' &&
