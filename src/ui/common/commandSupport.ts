@@ -46,7 +46,11 @@ export class UserFacingError extends Error {}
  */
 export async function runCommand<T>(
   fn: () => Promise<T>,
-  opts: { retry?: () => Promise<T | undefined> } = {},
+  opts: {
+    retry?: () => Promise<T | undefined>;
+    /** A sentence added to the failure's message: what was kept of what the person typed, and where. */
+    kept?: (err: unknown) => string | undefined;
+  } = {},
 ): Promise<T | undefined> {
   try {
     return await fn();
@@ -59,7 +63,9 @@ export async function runCommand<T>(
     if (!report) return undefined;
     const retry = vscode.l10n.t('Retry');
     const showLog = vscode.l10n.t('Show Log');
-    void prompts.error(report.message, ...(report.offerRetry ? [retry, showLog] : [showLog])).then((choice) => {
+    const kept = opts.kept?.(err);
+    const message = kept ? `${report.message} ${kept}` : report.message;
+    void prompts.error(message, ...(report.offerRetry ? [retry, showLog] : [showLog])).then((choice) => {
       if (choice === retry) void opts.retry?.();
       if (choice === showLog) void vscode.commands.executeCommand(Command.showLog);
     });
