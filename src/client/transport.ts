@@ -87,7 +87,10 @@ export interface TransportOptions {
   backoff: BackoffPolicy;
   /** Longest Retry-After the client waits by itself; longer ones are returned to the caller. */
   maxRetryAfterMs: number;
-  /** Keep-alive connections per origin. */
+  /**
+   * Keep-alive connections per origin. Requests beyond them wait for one to be free, and their timeout starts only
+   * then: on a slow platform each wave of requests waits a whole answer more.
+   */
   connections: number;
   onRequest?: (log: RequestLog) => void;
 }
@@ -107,7 +110,7 @@ export class Transport implements IDisposable {
   readonly options: TransportOptions;
 
   constructor(options: Partial<TransportOptions> = {}) {
-    this.options = { timeoutMs: 30_000, backoff: defaultBackoff, maxRetryAfterMs: 30_000, connections: 8, ...options };
+    this.options = { timeoutMs: 30_000, backoff: defaultBackoff, maxRetryAfterMs: 30_000, connections: 32, ...options };
   }
 
   async request<S extends z.ZodType | undefined>(spec: RequestSpec<S>): Promise<Response<Parsed<S>>> {
