@@ -173,7 +173,9 @@ export class PlatformError extends Error {
     this.body = init.body;
     this.assumption = init.assumption;
     this.unconfirmed = init.unconfirmed;
-    this.toldMayHaveActed = init.once === true && actedWords(init) !== undefined;
+    this.toldMayHaveActed =
+      (init.once === true && actedWords(init) !== undefined) ||
+      (init.kind === 'acceptedUnreadable' && init.serverMessage === NOT_JSON);
     this.closed = init.closed === true;
   }
 

@@ -61,8 +61,8 @@ export function registerAlertCommands(models: ProfileModels<object>, tree: Alert
   const typed = new Map<string, UpdateAlertRuleRequest>();
   const typedKey = (ruleId: string | undefined): string => `${alerts().source.profileId}:${ruleId ?? 'new'}`;
   const keepTyped = (ruleId: string | undefined, fields: UpdateAlertRuleRequest) => (err: unknown) => {
-    // A write the platform took (2xx) is done: nothing to type again.
-    if (isPlatformError(err) && err.kind === 'acceptedUnreadable') return undefined;
+    // A write the platform took (2xx, its answer in JSON) is done: nothing to type again.
+    if (isPlatformError(err) && err.kind === 'acceptedUnreadable' && !err.toldMayHaveActed) return undefined;
     typed.set(typedKey(ruleId), fields);
     return ruleId === undefined
       ? vscode.l10n.t('What you typed is kept: Create Alert Rule opens with it.')

@@ -56,7 +56,8 @@ export async function runCommand<T>(
     return await fn();
   } catch (err) {
     if (isPlatformError(err) && err.kind === 'acceptedUnreadable') {
-      acceptedUnreadable(err);
+      // Text where JSON was due may not be the platform's: it may not have been done, and what was typed is kept.
+      acceptedUnreadable(err, err.toldMayHaveActed ? opts.kept?.(err) : undefined);
       return undefined;
     }
     const report = failureReport(vscode.l10n, err, opts.retry !== undefined);
@@ -78,9 +79,9 @@ export async function runCommand<T>(
  * never as a failure and never with Retry (a repeat would act twice). The views are refreshed to show the
  * result, and the answer as received is in the log.
  */
-function acceptedUnreadable(err: PlatformError): void {
+function acceptedUnreadable(err: PlatformError, kept: string | undefined): void {
   const showLog = vscode.l10n.t('Show Log');
-  void prompts.info(err.message, showLog).then((choice) => {
+  void prompts.info(kept ? `${err.message} ${kept}` : err.message, showLog).then((choice) => {
     if (choice === showLog) void vscode.commands.executeCommand(Command.showLog);
   });
   for (const view of [Command.refreshAgents, Command.refreshAlerts])
