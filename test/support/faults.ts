@@ -123,7 +123,7 @@ export function exactPath(path: string): string {
 
 /** Words that say what to do, one of which every message for a person must hold. */
 export const WHAT_TO_DO =
-  /\b(Try again|try again|Check|check before|Refresh|refresh|Set a|Add it|Ask|Edit|Start a new session|Follow the call)\b/;
+  /\b(Try again|try again|Retry|Check|check before|Refresh|refresh|Set a|Add it|Ask|Edit|Start a new session|Follow the call|send your next message|Send again)\b/;
 
 /** Every secret of the local account: none may reach a message. */
 const SECRETS: string[] = [...Object.values(LOCAL_KEYS), ...Object.values(LOCAL_CONNECTORS)].filter(
