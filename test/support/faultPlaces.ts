@@ -217,14 +217,16 @@ export function placeResult(place: FaultPlace, fault: FaultKind): string {
   const outcome = placeExpected(place, fault);
   const kept = keptExpected(place, fault) ? ', kept' : '';
   switch (outcome) {
-    case 'shown':
-      return fault === 'slow' ? 'shown after 10 s' : place.kind === 'write' ? 'done after 1 s' : 'shown after 1 s';
+    case 'shown': {
+      const verb = place.kind === 'write' ? 'done' : 'shown';
+      return fault === 'slow' ? `${verb}, 10 s` : fault === 'retryAfterShort' ? `${verb}, 1 s` : verb;
+    }
     case 'failed':
-      return `${place.shows}${kept}`;
+      return `failed${kept}`;
     case 'maybe':
-      return `${place.shows}: may be done${kept}`;
+      return `may be done${kept}`;
     case 'accepted':
-      return `${place.shows}: done, unreadable`;
+      return 'done, unreadable';
   }
 }
 
