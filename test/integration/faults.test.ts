@@ -562,6 +562,47 @@ cases:
     });
   }
 
+  test('[ALERT-8] a rule being edited keeps what was typed when its save fails, and the next edit opens with it', async function () {
+    if (mode === 'spec-only') this.skip(); // the rule is found through the rule list, which the spec does not show
+    const listed = await call<{ alert_rules: Array<{ id: string; name: string }> }>(
+      'GET',
+      `${editor.urls.build}/v1/alert-rules`,
+      { headers: { 'x-api-key': LOCAL_KEYS.alerts } },
+    );
+    const rule = listed.body.alert_rules[0]!;
+    await exec('refreshAlerts');
+    const typed = `${rule.name} (edited)`;
+    let reopened: string | undefined;
+    let editing = true;
+    ui.setAnswer((s) => {
+      if (!s.detail.startsWith('Edit Alert Rule') || !s.step) return undefined;
+      if (!editing) {
+        if (s.step === '1/8') reopened = s.value;
+        return undefined;
+      }
+      if (s.kind === 'input') return s.step === '1/8' ? typed : s.value;
+      // The review's first item saves; the other steps keep what the rule has.
+      return s.step === '8/8' ? s.items[0] : (s.value ?? s.items[0]);
+    });
+    await admin.addFault({
+      family: 'build',
+      method: 'PATCH',
+      path: exactPath(`/v1/alert-rules/${rule.id}`),
+      status: 503,
+    });
+    try {
+      assert.equal(await exec('editAlertRule', rule.id), undefined);
+    } finally {
+      await admin.clearFaults();
+    }
+    const error = ui.lastError();
+    assert.match(error, /What you typed is kept: Edit Alert Rule opens with it for this rule\./);
+    assert.equal(messageProblem(error), undefined, error);
+    editing = false;
+    await exec('editAlertRule', rule.id);
+    assert.equal(reopened, typed, 'the edit opens with the name typed before');
+  });
+
   /** After a round: rules made by it deleted (an account holds ten), the views read again without faults. */
   async function settle(): Promise<void> {
     await admin.clearFaults();
