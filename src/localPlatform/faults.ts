@@ -17,6 +17,19 @@ export interface Fault {
    * success whose answer the client cannot read.
    */
   replyBody?: unknown;
+  /**
+   * An answer that is not JSON (a proxy's error page, a sign-in page): with `status`, that status is answered with
+   * this text instead of the family's error body, and the request is not carried out; without, the request is
+   * carried out and its own status is answered with this text instead of its JSON.
+   */
+  rawBody?: string;
+  /** The content type of `rawBody` (text/html unless given). */
+  contentType?: string;
+  /**
+   * The connection is destroyed without an answer: `before` the request is carried out (nothing done), or `after`
+   * (done, and its answer lost on the way back).
+   */
+  reset?: 'before' | 'after';
   /** How many matching requests it applies to; unset means until cleared. */
   times?: number;
   /** Messaging only: close open WebSockets of this session (or all) right away. */
@@ -56,6 +69,13 @@ export class FaultBook {
 
   clear(): void {
     this.faults = [];
+  }
+
+  /** Clears one fault; false when there is none of that id (used up, or never added). */
+  remove(id: string): boolean {
+    const before = this.faults.length;
+    this.faults = this.faults.filter((f) => f.id !== id);
+    return this.faults.length < before;
   }
 
   /** Takes the first fault that matches a request, counting it down. */

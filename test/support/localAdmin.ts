@@ -97,6 +97,13 @@ export class LocalAdmin {
     return this.send('DELETE', '/faults');
   }
 
+  /** Clears one fault, keeping the others; a fault already used up is gone already, and that is no failure. */
+  async removeFault(id: string): Promise<void> {
+    await this.send('DELETE', `/faults/${encodeURIComponent(id)}`).catch((err: unknown) => {
+      if (!(err instanceof AdminError && err.status === 404)) throw err;
+    });
+  }
+
   /** What the families were asked (never an admin request), oldest first. */
   requests(query: RequestsQuery = {}): Promise<RequestsReply['requests']> {
     const params = new URLSearchParams();
