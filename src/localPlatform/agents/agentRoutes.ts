@@ -61,33 +61,47 @@ export function registerAgentRoutes(router: Router, access: AgentsAccess): void 
         },
       ]);
     }
-    const at = platform.now();
-    const actor = actorOf(key);
-    const agent: StoredAgent = {
-      agentId: platform.nextId('ag'),
+    const { agent, main } = addAgent(access, {
       name: body.name,
       description: body.description,
       accountId: key.accountId,
       projectId: project.id,
-      createdAt: at,
-      updatedAt: at,
-      createdBy: actor,
-    };
-    const main: StoredBranch = {
-      branchId: platform.nextId('br'),
-      agentId: agent.agentId,
-      name: MAIN_BRANCH_NAME,
-      base: { behavior: '', topics: {} },
-      content: { behavior: '', topics: {} },
-      createdAt: at,
-      updatedAt: at,
-      createdBy: actor,
-      updatedBy: actor,
-      mergedAt: null,
-    };
-    access.state.agents[agent.agentId] = agent;
-    access.state.branches[main.branchId] = main;
+      actor: actorOf(key),
+    });
     const reply: CreateAgentResponse = { ...toAgent(agent, main.branchId), defaultBranch: toBranch(main) };
     return { status: 201, body: reply };
   });
+}
+
+/** A new agent with its empty main branch, stored: what POST /v1/agents makes (and the admin API, many at once). */
+export function addAgent(
+  access: AgentsAccess,
+  a: { name: string; description: StoredAgent['description']; accountId: string; projectId: string; actor: string },
+): { agent: StoredAgent; main: StoredBranch } {
+  const at = access.platform.now();
+  const agent: StoredAgent = {
+    agentId: access.platform.nextId('ag'),
+    name: a.name,
+    description: a.description,
+    accountId: a.accountId,
+    projectId: a.projectId,
+    createdAt: at,
+    updatedAt: at,
+    createdBy: a.actor,
+  };
+  const main: StoredBranch = {
+    branchId: access.platform.nextId('br'),
+    agentId: agent.agentId,
+    name: MAIN_BRANCH_NAME,
+    base: { behavior: '', topics: {} },
+    content: { behavior: '', topics: {} },
+    createdAt: at,
+    updatedAt: at,
+    createdBy: a.actor,
+    updatedBy: a.actor,
+    mergedAt: null,
+  };
+  access.state.agents[agent.agentId] = agent;
+  access.state.branches[main.branchId] = main;
+  return { agent, main };
 }
