@@ -82,7 +82,7 @@ describe('Local platform admin API: many agents and conversations at once, for l
       assert.equal(res.status, 200);
       names.push(...res.body.agents.map((a) => a.name));
       assert.ok(res.body.agents.every((a) => a.defaultBranchId));
-      if (res.body.nextOffset === null) break;
+      if (res.body.nextOffset === null || res.body.nextOffset === undefined) break;
       offset = res.body.nextOffset;
     }
     assert.equal(names.length, 1201);
