@@ -7,6 +7,7 @@
 //   the extension host, and in the workbench), and the extension host's heap and resident memory (after a full
 //   collection) before the 10,000 agents are listed and after.
 import { editorFigures } from './editorFigures';
+import { bench } from './platformProcess';
 
 const metrics = editorFigures(
   'Explorer figures',
@@ -24,42 +25,39 @@ const metrics = editorFigures(
   ],
   { timeoutMs: 600_000 },
 );
-const round = (n: number): number => Math.round(n * 10) / 10;
-const line = (name: string, value: number, unit: string, target?: string) =>
-  console.log(`BENCH ${JSON.stringify({ name, value: round(value), unit, ...(target ? { target } : {}) })}`);
-line('Agents view root with 1,000 agents (median of 7)', metrics.agentsRootMs, 'ms', '< 100');
-line('expanding an agent with 1,000 agents listed (median of 15)', metrics.agentExpandMs, 'ms', '< 50');
-line(
+bench('Agents view root with 1,000 agents (median of 7)', metrics.agentsRootMs, 'ms', '< 100');
+bench('expanding an agent with 1,000 agents listed (median of 15)', metrics.agentExpandMs, 'ms', '< 50');
+bench(
   'Agents view with 10,000 agents, shown in the workbench: from Refresh to the first agent shown (median of 7)',
   metrics.manyAgentsShownMs,
   'ms',
   '< 1000',
 );
-line(
+bench(
   "Agents view with 10,000 agents: of that, the extension host's part (from Refresh to the last tree item handed to VS Code)",
   metrics.manyAgentsHandedOverMs,
   'ms',
 );
-line('expanding an agent with 10,000 agents listed (median of 15)', metrics.manyAgentsExpandMs, 'ms', '< 50');
-line(
+bench('expanding an agent with 10,000 agents listed (median of 15)', metrics.manyAgentsExpandMs, 'ms', '< 50');
+bench(
   'expanding an agent in the workbench with 10,000 agents listed, to its branches read by VS Code (median of 15)',
   metrics.manyAgentsExpandShownMs,
   'ms',
   '< 100',
 );
-line(
+bench(
   "Agents view with 10,000 agents: the extension host's heap they hold (after a full collection, after less before)",
   metrics.manyAgentsHeapAfterMB - metrics.manyAgentsHeapBeforeMB,
   'MB',
   '< 100',
 );
-line(
+bench(
   "Agents view: the extension host's heap before the 10,000 agents are listed",
   metrics.manyAgentsHeapBeforeMB,
   'MB',
 );
-line("Agents view: the extension host's heap with the 10,000 agents listed", metrics.manyAgentsHeapAfterMB, 'MB');
-line(
+bench("Agents view: the extension host's heap with the 10,000 agents listed", metrics.manyAgentsHeapAfterMB, 'MB');
+bench(
   "Agents view: the extension host's resident memory before and with the 10,000 agents listed (after less before)",
   metrics.manyAgentsRssAfterMB - metrics.manyAgentsRssBeforeMB,
   'MB',
