@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { LOCAL_LIMITS } from '../ownLimits';
 import { buildError, type Router } from '../http';
 import type { AgentsAccess } from './access';
-import type { GeneratedAgentsReply } from '../adminApi';
 import { LOCAL_ACCOUNT } from '../seed/credentials';
 import type { StoredTopic } from './model';
 import { addAgent } from './agentRoutes';
@@ -60,9 +59,10 @@ export function registerAgentsAdminRoutes(admin: Router, access: AgentsAccess): 
         actor: 'admin@acme.test',
       });
     }
+    // GeneratedAgentsReply of adminApi.ts (not imported: adminApi.ts reads this file's schemas).
     return {
       status: 201,
-      body: { created: count, total: Object.keys(access.state.agents).length } satisfies GeneratedAgentsReply,
+      body: { created: count, total: Object.keys(access.state.agents).length },
     };
   });
 
