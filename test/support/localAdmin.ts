@@ -20,6 +20,10 @@ import {
   type ExternalEventsReply,
   type FaultRequest,
   type FaultsReply,
+  type GenerateAgentsRequest,
+  type GenerateConversationsRequest,
+  type GeneratedAgentsReply,
+  type GeneratedConversationsReply,
   type HealthReply,
   type MessagingSessionsReply,
   type ReceivedMessagesReply,
@@ -171,6 +175,16 @@ export class LocalAdmin {
   /** A teammate's edit of a branch, behind the Agents API's back. */
   editBranch(agentId: string, branchId: string, edit: BranchEditRequest): Promise<BranchEditReply> {
     return this.send('POST', `/agents/${agentId}/branches/${branchId}/edit`, edit);
+  }
+
+  /** Many agents of the seeded account at once, each with an empty main branch (load figures). */
+  generateAgents(request: GenerateAgentsRequest): Promise<GeneratedAgentsReply> {
+    return this.send('POST', '/agents/generate', request);
+  }
+
+  /** Many finished conversations like the demo week's, spread evenly over a range (load figures). */
+  generateConversations(request: GenerateConversationsRequest): Promise<GeneratedConversationsReply> {
+    return this.send('POST', '/conversations/generate', request);
   }
 
   /** Records a conversation as given (any text, any number of turns). */

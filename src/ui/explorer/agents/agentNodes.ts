@@ -14,10 +14,18 @@ export type CheckedOutBranch = (agentId: string) => string | undefined;
 export class AgentNode extends LoadingNode {
   constructor(
     readonly agent: ShownAgent,
-    readonly model: AgentModel,
+    /**
+     * What the editor knows of the agent, made when first read (an expansion, a refresh of the node): a view of
+     * thousands of agents holds no model for the agents nobody opened.
+     */
+    private readonly modelOf: () => AgentModel,
     private readonly checkedOut: CheckedOutBranch,
   ) {
     super(undefined);
+  }
+
+  get model(): AgentModel {
+    return this.modelOf();
   }
 
   get id(): string {
