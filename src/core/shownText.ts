@@ -1,0 +1,57 @@
+/**
+ * Text from the platform or a file, made safe to show where it could otherwise act: in Markdown (tree tooltips,
+ * Testing view messages, reports opened in the Markdown preview) and in the terminal of a test run's output. The text
+ * is shown as written, never as markup, and the characters that would act on the display (bidirectional controls,
+ * control characters, a lone half of a surrogate pair) are shown as their code.
+ */
+
+/**
+ * Bidirectional controls (ALM, LRM, RLM, embeddings, overrides, isolates), C0 controls but tab and line breaks, DEL,
+ * C1 controls, and a lone half of a surrogate pair.
+ */
+const ACTING =
+  /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A character as its code, `⟦U+202E⟧`: seen, never obeyed. */
+function codeOf(c: string): string {
+  return `⟦U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟧`;
+}
+
+/**
+ * The text with every character that acts on the display shown as its code: text cannot be made to read backwards
+ * (`invoice\u202Etxt.exe`), rewrite a terminal (`\u001b[2J`) or hide a half character. Tabs and line breaks stay.
+ */
+export function visibleControls(text: string): string {
+  return text.replace(ACTING, codeOf);
+}
+
+/** Every ASCII punctuation character: CommonMark lets each be escaped with a backslash, and the escape shows it. */
+const ASCII_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+
+/**
+ * Text as Markdown that shows it as written: no emphasis, link, image, HTML, entity, autolink, heading, list or table
+ * comes of it, whatever it holds. Each line break is a line break of the rendering.
+ */
+export function markdownText(text: string): string {
+  return visibleControls(text)
+    .replace(ASCII_PUNCTUATION, '\\$&')
+    .replace(/\r\n?|\n/g, '\\\n');
+}
+
+/**
+ * Text as a Markdown code span (for ids): shown as written in a monospace font, on one line. The fence is longer
+ * than any run of backticks in the text, so none closes it early.
+ */
+export function markdownCode(text: string): string {
+  const shown = visibleControls(text).replace(/\r\n?|\n/g, ' ');
+  if (shown === '') return '';
+  const longest = Math.max(0, ...(shown.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = shown.startsWith('`') || shown.endsWith('`') || (shown.startsWith(' ') && shown.endsWith(' ')) ? ' ' : '';
+  return `${fence}${pad}${shown}${pad}${fence}`;
+}
+
+/** Text for one cell of a Markdown table: as markdownText, on one line (a line break would end the table). */
+export function markdownCell(text: string): string {
+  return markdownText(text.replace(/\r\n?|\n/g, ' '));
+}
