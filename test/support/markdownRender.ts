@@ -14,7 +14,7 @@ type MarkdownItFactory = (options: { html: boolean; linkify: boolean }) => Markd
 let renderer: MarkdownIt | undefined;
 
 export function renderMarkdown(source: string): string {
-  renderer ??= (createRequire(import.meta.url)('markdown-it') as MarkdownItFactory)({ html: true, linkify: true });
+  renderer ??= (createRequire(__filename)('markdown-it') as MarkdownItFactory)({ html: true, linkify: true });
   return renderer.render(source);
 }
 
