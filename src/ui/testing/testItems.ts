@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownText } from '../../core/shownText';
 import type { TestCase, TestFile, TextRange } from '../../agentTests/format';
 import { agentTestsRuntime } from '../agentTestsRuntime';
 
@@ -61,7 +62,7 @@ export function fillFileItem(
       : new vscode.MarkdownString(
           [
             vscode.l10n.t('This file has problems to fix before all its cases can run:'),
-            ...errors.map((p) => `- ${vscode.l10n.t('line {0}', p.range.startLine + 1)}: ${p.message}`),
+            ...errors.map((p) => `- ${vscode.l10n.t('line {0}', p.range.startLine + 1)}: ${markdownText(p.message)}`),
           ].join('\n'),
         );
   const cases = file.cases.map((testCase) => {
