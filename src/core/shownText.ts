@@ -25,16 +25,29 @@ export function visibleControls(text: string): string {
   return text.replace(ACTING, codeOf);
 }
 
-/** Every ASCII punctuation character: CommonMark lets each be escaped with a backslash, and the escape shows it. */
-const ASCII_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+/**
+ * The characters that start markup anywhere in a line: escapes, code, emphasis, links and images (a `!` or a `(` does
+ * nothing without a `[`), HTML and entities, tables, strikethrough, and VS Code's `$(icon)`.
+ */
+const INLINE_MARKUP = /[\\`*_[\]<>&|~$]/g;
+/** What starts a block at the start of a line: a heading, a list item, a setext underline (`>` is inline above). */
+const BLOCK_START = /^([ \t]*)([#+=-])/gm;
+const ORDERED_ITEM = /^([ \t]*\d{1,9})([.)])/gm;
+/** What a renderer makes a link of by itself: `https://…`, `www.…`, an e-mail address. */
+const AUTOLINK = /:(?=\/\/)|(?<=\bwww)\.|@/gi;
 
 /**
  * Text as Markdown that shows it as written: no emphasis, link, image, HTML, entity, autolink, heading, list or table
- * comes of it, whatever it holds. Each line break is a line break of the rendering.
+ * comes of it, whatever it holds. Only what could start markup is escaped (with a backslash, which CommonMark allows
+ * before any ASCII punctuation), so a report stays readable as a file. Each line break is a line break of the
+ * rendering.
  */
 export function markdownText(text: string): string {
   return visibleControls(text)
-    .replace(ASCII_PUNCTUATION, '\\$&')
+    .replace(INLINE_MARKUP, '\\$&')
+    .replace(AUTOLINK, '\\$&')
+    .replace(BLOCK_START, '$1\\$2')
+    .replace(ORDERED_ITEM, '$1\\$2')
     .replace(/\r\n?|\n/g, '\\\n');
 }
 
@@ -55,3 +68,19 @@ export function markdownCode(text: string): string {
 export function markdownCell(text: string): string {
   return markdownText(text.replace(/\r\n?|\n/g, ' '));
 }
+
+/**
+ * Text inside an HTML element of a Markdown document (`<summary>`, where Markdown's escapes do not apply): on one
+ * line, its markup characters as character references.
+ */
+export function htmlText(text: string): string {
+  return visibleControls(text.replace(/\r\n?|\n/g, ' ')).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c] ?? c);
+}
+
+const HTML_REFERENCES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};

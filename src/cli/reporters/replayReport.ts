@@ -10,6 +10,7 @@ import {
 import { xml } from '../../agentTests/junit';
 import { colourFor, type Paint, paint } from './colour';
 import { cell, markdownDiff } from '../../agentTests/compare/markdown';
+import { markdownCode } from '../../core/shownText';
 import { inlineDiff } from './compareReport';
 import { Progress } from './progress';
 import { type ReporterName, type ReporterSpec, writeReports } from './runReport';
@@ -187,7 +188,7 @@ export function replayMarkdown(r: ReplayResult, labels: ReplayLabels, facts: Rep
             ? `${cell(turnName(turn))}: ${markdownDiff(turn.diff)}${cell(note(turn))}`
             : cell(ch.detail);
         });
-      out.push(`- \`${cell(id)}\`${cell(origin(c))}: ${lines.join('; ')}`);
+      out.push(`- ${markdownCode(id)}${cell(origin(c))}: ${lines.join('; ')}`);
     }
     if (list.length > SHOWN) out.push(`- and ${list.length - SHOWN} more`);
     out.push('', '</details>', '');
@@ -195,13 +196,13 @@ export function replayMarkdown(r: ReplayResult, labels: ReplayLabels, facts: Rep
   const failed = r.conversations.filter((c) => c.status === 'failed');
   if (failed.length) {
     out.push('### Failed', '');
-    for (const c of failed.slice(0, SHOWN)) out.push(`- \`${cell(c.id)}\`: ${cell(c.reason ?? '')}`);
+    for (const c of failed.slice(0, SHOWN)) out.push(`- ${markdownCode(c.id)}: ${cell(c.reason ?? '')}`);
     if (failed.length > SHOWN) out.push(`- and ${failed.length - SHOWN} more`);
     out.push('');
   }
   if (facts.savedCases)
     out.push(
-      `${facts.savedCases.count} conversation(s) saved as test cases in \`${cell(facts.savedCases.file)}\`.`,
+      `${facts.savedCases.count} conversation(s) saved as test cases in ${markdownCode(facts.savedCases.file)}.`,
       '',
     );
   return `${out.join('\n')}\n`;

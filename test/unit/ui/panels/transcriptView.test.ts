@@ -171,7 +171,7 @@ describe('transcript viewer: rows and detail', () => {
 
 describe('transcript viewer: export', () => {
   it('writes Markdown whose transcript text cannot become markup', () => {
-    assert.equal(markdownText('<b>x</b> *y* \u202Eevil'), '&lt;b&gt;x&lt;/b&gt; \\*y\\* ⟦U+202E⟧evil');
+    assert.equal(markdownText('<b>x</b> *y* \u202Eevil'), '\\<b\\>x\\</b\\> \\*y\\* ⟦U+202E⟧evil');
     const md = transcriptMarkdown(record());
     assert.match(md, /^# Conversation conv\\_000042\n/);
     assert.match(md, /## Turn 2 \(latency 420 ms\)\n\n\*\*User\*\*.*: Where is my parcel\?/);
