@@ -84,3 +84,12 @@ const HTML_REFERENCES: Readonly<Record<string, string>> = {
   '"': '&quot;',
   "'": '&#39;',
 };
+
+/**
+ * Text of a notification: VS Code makes a link of `[label](https:…)`, `[label](command:…)` or `[label](file:…)` in one,
+ * and a command link runs the command with the arguments it names when clicked. Each `](` is broken apart (a space
+ * between), so a name can never make one, and acting characters show as their code.
+ */
+export function notificationText(text: string): string {
+  return visibleControls(text).replace(/\]\(/g, '] (');
+}

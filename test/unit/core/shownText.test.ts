@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { markdownCell, markdownCode, markdownText, visibleControls } from '../../../src/core/shownText';
+import {
+  htmlText,
+  markdownCell,
+  markdownCode,
+  markdownText,
+  notificationText,
+  visibleControls,
+} from '../../../src/core/shownText';
 import { ALL_ENTRIES, HOSTILE_CORPUS, ONE_MEGABYTE, showsAsText } from '../../support/hostileCorpus';
 import { renderMarkdown, tagsOf, textOf } from '../../support/markdownRender';
 
@@ -68,6 +75,34 @@ describe('Hostile content: markdownCode and markdownCell', () => {
         html,
       );
       assert.equal(html.match(/<td>/g)?.length, 2, `two cells in one row: ${html}`);
+      assert.ok(showsAsText(textOf(html), e.text), textOf(html));
+    });
+});
+
+/** The pattern by which VS Code 1.100's notifications make links (parseLinkedText). */
+const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+
+describe('Hostile content: notificationText and htmlText', () => {
+  for (const e of HOSTILE_CORPUS)
+    it(`${e.name} in a notification makes no link and keeps its text`, () => {
+      const shown = notificationText(`Alert triggered: ${e.text}`);
+      assert.deepEqual([...shown.matchAll(NOTIFICATION_LINK)], []);
+      assert.ok(showsAsText(shown, e.text), shown);
+    });
+
+  it('a command link in a name is broken apart, visibly', () => {
+    assert.equal(notificationText('[run](command:x)'), '[run] (command:x)');
+    assert.match('[run](command:x)', NOTIFICATION_LINK);
+  });
+
+  for (const e of HOSTILE_CORPUS)
+    it(`${e.name} inside an HTML element of a Markdown document stays text`, () => {
+      const html = renderMarkdown(`<details><summary>${htmlText(e.text)}</summary>\n\nx\n\n</details>`);
+      assert.deepEqual(
+        tagsOf(html).filter((t) => !['details', 'summary', 'p'].includes(t)),
+        [],
+        html,
+      );
       assert.ok(showsAsText(textOf(html), e.text), textOf(html));
     });
 });
