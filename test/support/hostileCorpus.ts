@@ -40,10 +40,14 @@ export interface HostileEntry {
   readonly text: string;
 }
 
-const run = (name: string) => `self.${SENTINEL}='${name}'`;
-const remote = (name: string, ext = '') => `https://${REMOTE_HOST}/${name}${ext}`;
+const run = (name: string) => `${SENTINEL}='${name}'`;
+const remote = (path: string) => `https://${REMOTE_HOST}/${path}`;
+const M = MARKUP_ATTRIBUTE;
 
-/** Every entry at most this long, so each fits whole into the shortest name field (a branch name, 100). */
+/**
+ * Every entry at most this long, so each fits whole into the shortest name field (a branch name, 100); all of them
+ * together fit into the names of the 10 alert rules an account may have (128 characters each).
+ */
 export const ENTRY_MAX = 100;
 
 export const HOSTILE_CORPUS: readonly HostileEntry[] = [
@@ -51,121 +55,121 @@ export const HOSTILE_CORPUS: readonly HostileEntry[] = [
     name: 'script-tag',
     kind: 'script',
     tries: 'runs a script where text is parsed as HTML',
-    text: `<script ${MARKUP_ATTRIBUTE}>${run('script-tag')}</script>`,
+    text: `<script ${M}>${run('script')}</script>`,
   },
   {
     name: 'style-tag',
     kind: 'style',
-    tries: 'hides the page and loads a remote image where text becomes a style sheet',
-    text: `<style ${MARKUP_ATTRIBUTE}>*{display:none}body{background:url(${remote('style', '.png')})}</style>`,
+    tries: 'imports a remote style sheet and hides everything where text becomes a style sheet',
+    text: `<style ${M}>@import '${remote('s.css')}';*{display:none}</style>`,
   },
   {
     name: 'style-attribute',
     kind: 'style',
     tries: 'lays a red box over the whole page where text becomes HTML',
-    text: `<b ${MARKUP_ATTRIBUTE} style="position:fixed;inset:0;background:red;z-index:99">covered</b>`,
+    text: `<b ${M} style=position:fixed;inset:0;background:red>covered</b>`,
   },
   {
     name: 'img-onerror',
     kind: 'event handler',
     tries: 'loads a remote image and runs its error handler where text becomes HTML',
-    text: `<img ${MARKUP_ATTRIBUTE} src="${remote('img', '.png')}" onerror="${run('img-onerror')}">`,
+    text: `<img ${M} src=${remote('i.png')} onerror=${run('img')}>`,
   },
   {
     name: 'svg-onload',
     kind: 'event handler',
     tries: 'runs an SVG load handler where text becomes HTML',
-    text: `<svg ${MARKUP_ATTRIBUTE} onload="${run('svg-onload')}"><circle r="9"/></svg>`,
+    text: `<svg ${M} onload=${run('svg')}>`,
   },
   {
     name: 'attribute-breakout',
     kind: 'event handler',
     tries: 'closes an attribute value where HTML is built from strings, and adds a handler',
-    text: `x" ${MARKUP_ATTRIBUTE} onmouseover="${run('attribute-breakout')}" title="`,
+    text: `x" ${M} onmouseover="${run('attr')}" title="`,
   },
   {
     name: 'context-breakout',
     kind: 'script',
     tries: 'leaves a comment, text area, title, style or script and starts a script',
-    text: `--></textarea></title></style></script><script ${MARKUP_ATTRIBUTE}>${run('breakout')}</script>`,
+    text: `--></textarea></title></style></script><script ${M}>${run('ctx')}</script>`,
   },
   {
     name: 'javascript-link',
     kind: 'javascript: link',
     tries: 'a link that runs script when followed, where text becomes HTML',
-    text: `<a ${MARKUP_ATTRIBUTE} href="javascript:${run('javascript-link')}">open</a>`,
+    text: `<a ${M} href="javascript:${run('js')}">open</a>`,
   },
   {
     name: 'iframe',
     kind: 'script',
     tries: 'a frame of a remote page where text becomes HTML',
-    text: `<iframe ${MARKUP_ATTRIBUTE} src="${remote('iframe')}"></iframe>`,
+    text: `<iframe ${M} src=${remote('f')}></iframe>`,
   },
   {
     name: 'markdown-link',
     kind: 'markdown',
     tries: 'links (javascript: and remote) where text is read as Markdown',
-    text: `[click here](javascript:${run('md-link')}) [docs](${remote('md-link')})`,
+    text: `[a](javascript:${run('md')}) [b](${remote('l')})`,
   },
   {
     name: 'markdown-image',
     kind: 'markdown',
-    tries: 'a remote image and an autolink where text is read as Markdown',
-    text: `![pixel](${remote('md-image', '.png')}) <${remote('autolink')}> www.${REMOTE_HOST}`,
+    tries: 'a remote image and autolinks where text is read as Markdown',
+    text: `![p](${remote('m.png')}) <${remote('a')}> www.${REMOTE_HOST}`,
   },
   {
     name: 'markdown-command',
     kind: 'markdown',
-    tries: 'command links, which run editor commands from a trusted Markdown string',
-    text: '[run](command:workbench.action.terminal.new) [open](command:agentWorkbench.openConversation?%5B%5D)',
+    tries: 'a command link, which runs an editor command from a trusted Markdown string or a notification',
+    text: '[run](command:workbench.action.terminal.new)',
   },
   {
     name: 'markdown-structure',
     kind: 'markdown',
     tries: 'emphasis, a code span, a heading, a quote, a list and a table where text is read as Markdown',
-    text: '**bold** _em_ `code` ~~gone~~\n# Heading\n> quote\n- item\n1. one\n| a | b |\n| - | - |\n---',
+    text: '**b** _e_ `c` ~~s~~\n# H\n> q\n- i\n1. o\n| a |\n| - |',
   },
   {
     name: 'entities',
     kind: 'entity',
     tries: 'character references decoded where text is read as HTML or Markdown',
-    text: '&lt;b&gt;not bold&lt;/b&gt; &amp;lt; &#60;i&#62; &nbsp;&copy;',
+    text: '&lt;b&gt; &amp;lt; &#60;i&#62; &copy;',
   },
   {
     name: 'template',
     kind: 'template',
     tries: 'template and icon syntax evaluated where text is put into a template or a label',
-    text: `\${${run('template')}} {{constructor.constructor('${run('tpl')}')()}} <%= 7*7 %> $(alert)`,
+    text: `\${${run('tpl')}} {{constructor.constructor('${run('tpl')}')()}} $(alert)`,
   },
   {
     name: 'control-characters',
     kind: 'control characters',
-    tries: 'a NUL, a bell, backspaces, escapes that colour and clear a terminal, DEL and C1 controls',
-    text: 'nul\u0000 bell\u0007 back\b\b tab\t vt\u000B ff\f esc\u001b[31mred\u001b[0m\u001b[2J del\u007F c1\u0085\u009B',
+    tries: 'a NUL, a bell, a backspace, escapes that colour and clear a terminal, DEL and a C1 control',
+    text: 'nul\u0000 bel\u0007 bs\b esc\u001b[31mred\u001b[2J del\u007F c1\u009B',
   },
   {
     name: 'terminal-escapes',
     kind: 'control characters',
     tries: "a terminal hyperlink to a remote page and the terminal window's title, set by escape sequences",
-    text: `\u001b]8;;${remote('osc')}\u0007click\u001b]8;;\u0007 \u001b]0;PWNED\u0007 title`,
+    text: `\u001b]8;;${remote('o')}\u0007click\u001b]8;;\u0007\u001b]0;PWNED\u0007`,
   },
   {
     name: 'right-to-left',
     kind: 'right-to-left',
     tries: 'right-to-left overrides, embeddings and isolates that make text read backwards',
-    text: 'invoice\u202Etxt.exe\u202C \u202Bembedded\u202C \u2067isolated\u2069 \u200Fmark\u200E \u061Calm',
+    text: 'invoice\u202Etxt.exe\u202C \u202Bembed\u202C \u2067isolate\u2069 \u200Fmark\u200E \u061Calm',
   },
   {
     name: 'lone-surrogates',
     kind: 'invalid surrogates',
     tries: 'halves of surrogate pairs alone: invalid UTF-16 that encoders refuse or replace',
-    text: 'high\uD800 low\uDC00 reversed\uDC00\uD800 end',
+    text: 'high\uD800 low\uDC00 swap\uDC00\uD800 end',
   },
   {
     name: 'emoji-sequences',
     kind: 'emoji',
     tries: 'joined, flag, skin-tone and keycap emoji and stacked combining marks, wider than their characters',
-    text: '👨‍👩‍👧‍👦 🏳️‍🌈 🇺🇦 👍🏽 1️⃣ e\u0301 Z\u0337\u0327\u031Ba\u0334l\u0338g\u0335o\u0336 \u200B\uFEFF',
+    text: '👨‍👩‍👧‍👦 🏳️‍🌈 🇺🇦 👍🏽 1️⃣ e\u0301 Z\u0337\u0327a\u0334l\u0338g\u0335o\u0336 \u200B\uFEFF',
   },
   {
     name: 'line-separators',
@@ -176,7 +180,7 @@ export const HOSTILE_CORPUS: readonly HostileEntry[] = [
   {
     name: 'prototype-keys',
     kind: 'template',
-    tries: "an object's built-in property names, as keys and values",
+    tries: "an object's built-in property name, as a key and a value",
     text: '__proto__',
   },
 ];
