@@ -93,3 +93,20 @@ const HTML_REFERENCES: Readonly<Record<string, string>> = {
 export function notificationText(text: string): string {
   return visibleControls(text).replace(/\]\(/g, '] (');
 }
+
+/**
+ * Text in bold, shown as written. A bold run cannot start or end at a space (`** x**` shows its asterisks), so the
+ * spaces at either end (zero-width ones too) stay outside it.
+ */
+export function markdownStrong(text: string): string {
+  const [, lead = '', core = '', trail = ''] = /^(\s*)([\s\S]*?)(\s*)$/.exec(text) ?? [];
+  return core ? `${markdownText(lead)}**${markdownText(core)}**${markdownText(trail)}` : markdownText(text);
+}
+
+/**
+ * Text where VS Code draws `$(name)` as an icon (a status bar item, a test's label): each `$(` escaped, which VS Code
+ * shows as written, and acting characters as their code.
+ */
+export function iconText(text: string): string {
+  return visibleControls(text).replace(/\$\(/g, '\\$(');
+}

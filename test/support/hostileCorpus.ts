@@ -233,7 +233,7 @@ export function cut(text: string, max: number): string {
 
 /**
  * Text as a check compares it: whitespace, control and format characters, replacement characters and lone
- * surrogates dropped, and the `⟦U+XXXX⟧` codes the editor shows for acting characters read back as the characters
+ * surrogates dropped (and `⏎`, which a one-line label shows for a line break), and the `⟦U+XXXX⟧` codes the editor shows for acting characters read back as the characters
  * (then dropped where they are controls). What is left is what a person reads; markup rendered as markup loses its
  * brackets and names, so it no longer matches.
  */
@@ -241,7 +241,7 @@ export function comparable(text: string): string {
   return text
     .replace(/⟦U\+([0-9A-F]{4,6})⟧/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
-    .replace(/[\s\p{Cc}\p{Cf}\u2028\u2029\uFFFD]/gu, '');
+    .replace(/[\s\p{Cc}\p{Cf}\u2028\u2029\uFFFD⏎]/gu, '');
 }
 
 /** True when `shown` (what a person sees) holds the entry's text as text. */

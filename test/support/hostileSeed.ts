@@ -65,13 +65,18 @@ export function entriesIn(value: string): string[] {
 
 /**
  * The entries packed whole into at most `slots` values of at most `max` characters each, joined by a space: the
- * longest first, each into the first value it fits; `left` are the ones that fit nowhere.
+ * longest first (or the shortest), each into the first value it fits; `left` are the ones that fit nowhere.
  */
-export function packed(max: number, slots: number): { values: string[][]; left: string[] } {
+export function packed(
+  max: number,
+  slots: number,
+  order: 'longest first' | 'shortest first' = 'longest first',
+): { values: string[][]; left: string[] } {
   const bins: HostileEntry[][] = Array.from({ length: slots }, () => []);
   const left: string[] = [];
   const length = (bin: readonly HostileEntry[]) => bin.reduce((n, e) => n + e.text.length, Math.max(0, bin.length - 1));
-  for (const e of [...HOSTILE_CORPUS].sort((a, b) => b.text.length - a.text.length)) {
+  const sorted = [...HOSTILE_CORPUS].sort((a, b) => b.text.length - a.text.length);
+  for (const e of order === 'longest first' ? sorted : sorted.reverse()) {
     const bin = bins.find((b) => length([...b, e]) <= max);
     if (bin) bin.push(e);
     else left.push(e.text);
@@ -316,7 +321,9 @@ export async function seedHostile(origin: string, options: { reset?: boolean } =
   );
 
   // Recorded conversations: every entry in every text of a record, and one of 1 MB texts.
+  // In sandbox, where the Local profile's conversations list and chart look first.
   const hostile = await admin.recordConversation({
+    environment: 'sandbox',
     channel: joined(),
     variant_id: 'var_hostile',
     variant_name: joined(),
@@ -346,6 +353,7 @@ export async function seedHostile(origin: string, options: { reset?: boolean } =
     responseMetrics: [...settings.responseMetrics, ...HOSTILE_CORPUS.map((_e, i) => metricKey(i))],
   });
   const large = await admin.recordConversation({
+    environment: 'sandbox',
     channel: 'WEBCHAT',
     variant_name: ONE_MEGABYTE.text.slice(0, 1000),
     turns: [{ user_input: ONE_MEGABYTE.text, agent_response: ONE_MEGABYTE.text }],
@@ -401,7 +409,8 @@ export async function seedHostile(origin: string, options: { reset?: boolean } =
   // Webhook endpoints: 9 of the account's 10 (the editor's receiver takes the last), names and addresses hostile.
   // They take resolved alerts only and point at the discard port of this machine: nothing is delivered anywhere.
   const endpoints: Array<{ id: string; name: string; url: string; entries: string[] }> = [];
-  const endpointNames = packed(LOCAL_LIMITS.webhookEndpointName, 9);
+  // Packed another way than the rules' names, so an endpoint is never named as a rule is.
+  const endpointNames = packed(LOCAL_LIMITS.webhookEndpointName, 9, 'shortest first');
   for (const [i, texts] of endpointNames.values.entries()) {
     const name = texts.join(' ');
     // The entries no name has room for are in the first address; every address holds some.

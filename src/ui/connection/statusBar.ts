@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { markdownCode, markdownText } from '../../core/shownText';
+import { iconText, markdownCode, markdownStrong, markdownText } from '../../core/shownText';
 import { Disposable } from '../../core/disposable';
 import type { ProfileStore } from './profileStore';
 import { Command } from '../ids';
@@ -31,9 +31,9 @@ export class ConnectionStatusBar extends Disposable {
     const region =
       p.region === 'local' ? vscode.l10n.t('local') : p.region === 'custom' ? vscode.l10n.t('custom') : p.region;
     const env = this.profiles.environment;
-    this.item.text = `$(${p.region === 'local' ? 'server-environment' : 'cloud'}) ${p.name} · ${region} · ${env}`;
+    this.item.text = `$(${p.region === 'local' ? 'server-environment' : 'cloud'}) ${iconText(p.name)} · ${region} · ${env}`;
     const tip = new vscode.MarkdownString(undefined, true);
-    tip.appendMarkdown(`**${markdownText(p.name)}**\n\n`);
+    tip.appendMarkdown(`${markdownStrong(p.name)}\n\n`);
     tip.appendMarkdown(
       `${vscode.l10n.t('Account')}: ${markdownCode(p.accountId)} · ${vscode.l10n.t('Project')}: ${markdownCode(p.projectId)}\n\n`,
     );

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { markdownText } from '../../core/shownText';
+import { markdownStrong, markdownText } from '../../core/shownText';
 import { DisposableStore } from '../../core/disposable';
 import { Emitter } from '../../core/event';
 import { platformContract } from '../model/platformClients';
@@ -50,7 +50,7 @@ function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
   const v = d.values ?? {};
   // Anyone who can reach the receiver can post to it: every value of a delivery is shown as written.
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${markdownText(label)}**\n\n`);
+  md.appendMarkdown(`${markdownStrong(label)}\n\n`);
   if (v.metric)
     md.appendMarkdown(
       `${markdownText(vscode.l10n.t('{0} was {1} ({2} {3})', metricLabel(v.metric), amount(v.metric, v.current), operatorWords(v.operator ?? ''), amount(v.metric, v.threshold)))}\n\n`,

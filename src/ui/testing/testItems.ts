@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { markdownText } from '../../core/shownText';
+import { iconText, markdownText } from '../../core/shownText';
+import { caseItemId } from './testIds';
 import type { TestCase, TestFile, TextRange } from '../../agentTests/format';
 import { agentTestsRuntime } from '../agentTestsRuntime';
 
@@ -18,7 +19,7 @@ function turnLabel(testCase: TestCase, index: number): string {
   const user = testCase.turns[index]!.user;
   return user === undefined
     ? vscode.l10n.t('greeting')
-    : vscode.l10n.t('turn {0}: {1}', index + 1, user.length > 60 ? `${user.slice(0, 59)}…` : user);
+    : vscode.l10n.t('turn {0}: {1}', index + 1, iconText(user.length > 60 ? `${user.slice(0, 59)}…` : user));
 }
 
 /**
@@ -66,7 +67,8 @@ export function fillFileItem(
           ].join('\n'),
         );
   const cases = file.cases.map((testCase) => {
-    const caseItem = controller.createTestItem(`${item.id}#${testCase.name}`, testCase.name, item.uri);
+    // A label draws $(name) as an icon: the case's name is shown as written.
+    const caseItem = controller.createTestItem(caseItemId(item.id, testCase.name), iconText(testCase.name), item.uri);
     caseItem.range = toRange(testCase.range);
     caseItem.tags = testCase.tags.map((t) => new vscode.TestTag(t));
     caseItem.description = caseDescription(testCase);

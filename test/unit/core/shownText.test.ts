@@ -2,13 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   htmlText,
+  iconText,
   markdownCell,
   markdownCode,
+  markdownStrong,
   markdownText,
   notificationText,
   visibleControls,
 } from '../../../src/core/shownText';
-import { ALL_ENTRIES, HOSTILE_CORPUS, ONE_MEGABYTE, showsAsText } from '../../support/hostileCorpus';
+import { ALL_ENTRIES, HOSTILE_CORPUS, ONE_MEGABYTE, comparable, showsAsText } from '../../support/hostileCorpus';
 import { renderMarkdown, tagsOf, textOf } from '../../support/markdownRender';
 
 describe('Hostile content: visibleControls', () => {
@@ -105,4 +107,26 @@ describe('Hostile content: notificationText and htmlText', () => {
       );
       assert.ok(showsAsText(textOf(html), e.text), textOf(html));
     });
+});
+
+describe('Hostile content: markdownStrong', () => {
+  for (const e of HOSTILE_CORPUS)
+    it(`${e.name} in bold: its asterisks are never beside a space of any kind (a renderer would show them)`, () => {
+      const html = renderMarkdown(markdownStrong(`${e.text} \u200B`));
+      assert.deepEqual(
+        tagsOf(html).filter((t) => t !== 'p' && t !== 'br' && t !== 'strong'),
+        [],
+        html,
+      );
+      assert.ok(tagsOf(html).includes('strong'), `in bold: ${html}`);
+      assert.equal(comparable(textOf(html)), comparable(e.text), 'the text, and no asterisk more');
+    });
+});
+
+describe('Hostile content: iconText', () => {
+  it('escapes icon syntax, which VS Code then shows as written, and shows acting characters as their code', () => {
+    assert.equal(iconText('$(alert) a $(loading~spin)'), '\\$(alert) a \\$(loading~spin)');
+    assert.equal(iconText('x\u202Ey'), 'x⟦U+202E⟧y');
+    assert.equal(iconText('Opening hours'), 'Opening hours');
+  });
 });

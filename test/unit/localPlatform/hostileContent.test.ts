@@ -59,10 +59,10 @@ describe('Hostile content on the local platform', () => {
   it('[CONV-21] a recorded conversation keeps every text of every entry, and 1 MB texts, as written', async () => {
     seed = await seedHostile(t.lp.urls.origin, { reset: false });
     const { accountId, projectId, keys } = seed.connection;
-    const read = async (id: string, env = 'live') => {
+    const read = async (id: string) => {
       const { conversations } = await get<{ conversations: Array<Record<string, unknown>> }>(
         'runtime',
-        `/v3/${accountId}/${projectId}/conversations?limit=5000&client_env=${env}`,
+        `/v3/${accountId}/${projectId}/conversations?limit=5000&client_env=sandbox`,
         keys.conversations,
       );
       const found = conversations.find((c) => c.id === id);
@@ -88,7 +88,7 @@ describe('Hostile content on the local platform', () => {
     assert.equal(large.turns[0]!.user_input, ONE_MEGABYTE.text);
     assert.equal(large.state.note, ONE_MEGABYTE.text);
     // The chat's message metadata and integration attributes are in its state.
-    const chat = await read(seed.conversations.chat, 'sandbox');
+    const chat = await read(seed.conversations.chat);
     const metadata = chat.state.metadata as Record<string, string>;
     for (const e of HOSTILE_CORPUS)
       assert.equal(

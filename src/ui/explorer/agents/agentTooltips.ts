@@ -2,7 +2,7 @@
 // (names, descriptions, ids, who and when, messages, content) goes through markdownText or markdownCode, so a name
 // such as `![x](https://...)` or `<script>` is shown as written and never becomes an image, a link or markup.
 import type { Agent, Branch, Deployment, Topic } from '../../../contract/agents';
-import { markdownCode, markdownText } from '../../../core/shownText';
+import { markdownCode, markdownStrong, markdownText } from '../../../core/shownText';
 import type { L10n } from '../../common/l10n';
 import { actorText } from './deploymentActors';
 
@@ -22,7 +22,7 @@ export function updatedMarkdown(l10n: L10n, exact: ExactTime, iso: string, by: s
 }
 
 export function agentTooltip(l10n: L10n, exact: ExactTime, agent: Agent & { unverified?: boolean }): string {
-  const parts = [`**${markdownText(agent.name)}**`];
+  const parts = [markdownStrong(agent.name)];
   if (agent.description) parts.push(markdownText(agent.description));
   parts.push(`${l10n.t('Agent id')}: ${markdownCode(agent.agentId)}`);
   if (agent.unverified) parts.push(l10n.t('Added by id: this platform could not confirm that the id names an agent.'));
@@ -34,7 +34,7 @@ export function agentTooltip(l10n: L10n, exact: ExactTime, agent: Agent & { unve
 /** `states`: what the row says of the branch (default, checked out, merged), in our words. */
 export function branchTooltip(l10n: L10n, exact: ExactTime, branch: Branch, states: readonly string[]): string {
   const parts = [
-    `**${markdownText(branch.name)}**${states.length ? ` (${states.join(' · ')})` : ''}`,
+    `${markdownStrong(branch.name)}${states.length ? ` (${states.join(' · ')})` : ''}`,
     `${l10n.t('Branch id')}: ${markdownCode(branch.branchId)}`,
   ];
   if (branch.createdAt) parts.push(createdMarkdown(l10n, exact, branch.createdAt, branch.createdBy));
@@ -47,7 +47,7 @@ export function branchTooltip(l10n: L10n, exact: ExactTime, branch: Branch, stat
 export const TOPIC_PREVIEW = 400;
 
 export function topicTooltip(l10n: L10n, exact: ExactTime, topic: Topic): string {
-  const parts = [`**${markdownText(topic.name)}**`, `${l10n.t('Topic id')}: ${markdownCode(topic.topicId)}`];
+  const parts = [markdownStrong(topic.name), `${l10n.t('Topic id')}: ${markdownCode(topic.topicId)}`];
   if (topic.updatedAt) parts.push(updatedMarkdown(l10n, exact, topic.updatedAt, topic.updatedBy));
   const content = topic.content;
   parts.push('---', markdownText(content.length > TOPIC_PREVIEW ? `${content.slice(0, TOPIC_PREVIEW)}…` : content));
@@ -62,7 +62,7 @@ export function deploymentTooltip(
 ): string {
   const message = typeof d.metadata.message === 'string' ? d.metadata.message : '';
   const parts = [
-    `**${markdownText(l10n.t('Version {0}', d.version))}** · ${markdownText(d.environment)}${shown.active ? ` · ${l10n.t('active')}` : ''}`,
+    `${markdownStrong(l10n.t('Version {0}', d.version))} · ${markdownText(d.environment)}${shown.active ? ` · ${l10n.t('active')}` : ''}`,
     `${l10n.t('Deployment id')}: ${markdownCode(d.id)}`,
     `${l10n.t('Artifact')}: ${markdownCode(d.artifactVersion)}`,
     l10n.t('Deployed {0} by {1}', markdownText(exact(d.createdAt)), markdownText(actorText(l10n, d.createdBy))),
@@ -79,5 +79,5 @@ export function realtimeConfigHeading(
   config: { name: string; updatedAt?: string | undefined },
 ): string {
   const updated = config.updatedAt ? ` · ${l10n.t('updated {0}', markdownText(exact(config.updatedAt)))}` : '';
-  return `**${markdownText(config.name)}**${updated}`;
+  return `${markdownStrong(config.name)}${updated}`;
 }

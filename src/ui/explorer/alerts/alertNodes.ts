@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { markdownCode } from '../../../core/shownText';
+import { markdownCode, markdownStrong } from '../../../core/shownText';
 import type { CurrentAlert } from '../../../contract/alerts';
 import { ActionNode, ErrorNode, InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
 import { formatAmount, md, metricLabel, operatorWords, scopeLabel, windowWords } from '../../common/alertFormat';
@@ -146,7 +146,7 @@ export class CurrentAlertNode extends TreeNode {
       label: vscode.l10n.t('Alert {0}, firing, {1}', a.name, item.description),
     };
     const t = new vscode.MarkdownString();
-    t.appendMarkdown(`**${md(a.name)}** · ${vscode.l10n.t('Firing')}\n\n`);
+    t.appendMarkdown(`${markdownStrong(a.name)} · ${vscode.l10n.t('Firing')}\n\n`);
     t.appendMarkdown(
       `${vscode.l10n.t('{0} is {1}, {2} {3} over {4}', md(metricLabel(a.metric)), md(formatAmount(a.metric, a.current_value)), md(operatorWords(a.operator)), md(formatAmount(a.metric, a.threshold_value)), md(windowWords(a.window_duration)))}\n\n`,
     );

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { markdownCode } from '../../../core/shownText';
+import { markdownCode, markdownStrong } from '../../../core/shownText';
 import { InfoNode, LoadingNode, TreeNode } from '../treeNode';
 import { md } from '../../common/alertFormat';
 import type { EndpointRecord } from '../../model/endpointRecord';
@@ -87,7 +87,7 @@ export class EndpointNode extends TreeNode {
     item.description = e.event_types.join(', ');
     item.contextValue = ItemContext.webhookEndpoint(this.secretStored);
     const t = new vscode.MarkdownString();
-    t.appendMarkdown(`**${md(e.name)}**\n\n`);
+    t.appendMarkdown(`${markdownStrong(e.name)}\n\n`);
     t.appendMarkdown(`${vscode.l10n.t('URL')}: ${markdownCode(e.url)}\n\n`);
     t.appendMarkdown(`${vscode.l10n.t('Events')}: ${e.event_types.map((x) => markdownCode(x)).join(', ')}\n\n`);
     t.appendMarkdown(`${vscode.l10n.t('Endpoint id')}: ${markdownCode(e.id)}\n\n`);

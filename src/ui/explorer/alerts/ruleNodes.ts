@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { markdownCode } from '../../../core/shownText';
+import { markdownCode, markdownStrong } from '../../../core/shownText';
 import type { AlertRule, CurrentAlert } from '../../../contract/alerts';
 import { InfoNode, TreeNode, when } from '../treeNode';
 import {
@@ -233,7 +233,7 @@ function ruleDetails(r: AlertRule, last: LastValue | undefined): Detail[] {
 function ruleTooltip(r: AlertRule, last: LastValue | undefined): vscode.MarkdownString {
   const t = new vscode.MarkdownString();
   t.appendMarkdown(
-    `**${md(r.name)}** · ${md(r.enabled ? stateLabel(r.current_state) : vscode.l10n.t('Disabled'))}\n\n`,
+    `${markdownStrong(r.name)} · ${md(r.enabled ? stateLabel(r.current_state) : vscode.l10n.t('Disabled'))}\n\n`,
   );
   t.appendMarkdown(
     `${vscode.l10n.t('Fires when {0} is {1} {2} over {3}', md(metricLabel(r.metric)), md(operatorWords(r.operator)), md(formatAmount(r.metric, r.threshold_value)), md(windowWords(r.window_duration)))}\n\n`,
