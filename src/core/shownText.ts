@@ -26,6 +26,12 @@ export function visibleControls(text: string): string {
 }
 
 /**
+ * A line break: CR LF, CR, LF, and the Unicode line and paragraph separators, which editors warn of in a file and
+ * renderers treat apart.
+ */
+const LINE_BREAK = /\r\n?|\n|\u2028|\u2029/g;
+
+/**
  * The characters that start markup anywhere in a line: escapes, code, emphasis, links and images (a `!` or a `(` does
  * nothing without a `[`), HTML and entities, tables, strikethrough, and VS Code's `$(icon)`.
  */
@@ -48,7 +54,7 @@ export function markdownText(text: string): string {
     .replace(AUTOLINK, '\\$&')
     .replace(BLOCK_START, '$1\\$2')
     .replace(ORDERED_ITEM, '$1\\$2')
-    .replace(/\r\n?|\n/g, '\\\n');
+    .replace(LINE_BREAK, '\\\n');
 }
 
 /**
@@ -56,7 +62,7 @@ export function markdownText(text: string): string {
  * than any run of backticks in the text, so none closes it early.
  */
 export function markdownCode(text: string): string {
-  const shown = visibleControls(text).replace(/\r\n?|\n/g, ' ');
+  const shown = visibleControls(text).replace(LINE_BREAK, ' ');
   if (shown === '') return '';
   const longest = Math.max(0, ...(shown.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
@@ -66,7 +72,7 @@ export function markdownCode(text: string): string {
 
 /** Text for one cell of a Markdown table: as markdownText, on one line (a line break would end the table). */
 export function markdownCell(text: string): string {
-  return markdownText(text.replace(/\r\n?|\n/g, ' '));
+  return markdownText(text.replace(LINE_BREAK, ' '));
 }
 
 /**
@@ -74,7 +80,7 @@ export function markdownCell(text: string): string {
  * line, its markup characters as character references.
  */
 export function htmlText(text: string): string {
-  return visibleControls(text.replace(/\r\n?|\n/g, ' ')).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c] ?? c);
+  return visibleControls(text.replace(LINE_BREAK, ' ')).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c] ?? c);
 }
 
 const HTML_REFERENCES: Readonly<Record<string, string>> = {

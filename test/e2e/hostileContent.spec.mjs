@@ -548,7 +548,9 @@ describe('Hostile content in the workbench', { timeout: 300_000 }, () => {
       await page.keyboard.press('Enter');
       await notification(page, 'Exported conversation').getByRole('button', { name: 'Open' }).first().click();
       await page.locator('.tab.active', { hasText: `conversation-${seed.conversations.hostile}.md` }).waitFor();
-      await runCommand(page, 'Markdown: Open Preview');
+      // Its preview, from the editor that has the keyboard (Markdown: Open Preview).
+      await page.locator('.editor-instance textarea').first().focus();
+      await page.keyboard.press('Control+Shift+V');
       const preview = await webviewShowing(page, '.markdown-body, body.vscode-body h1');
       await preview.locator('h1', { hasText: `Conversation ${seed.conversations.hostile}` }).waitFor();
       const previewed = await preview.locator('body').innerText();
