@@ -667,6 +667,15 @@ describe('Hostile content in the workbench', { timeout: 300_000 }, () => {
     });
   });
 
+  /** The fields the corpus went into: the platform's (with the entries each holds whole), the test file's, the deliveries'. */
+  const fieldsCovered = () => [
+    ...seed.fields.map((f) => `${f.field} (${f.entries.length})`),
+    `test name (${HOSTILE_CORPUS.length})`,
+    `test answer (${HOSTILE_CORPUS.length})`,
+    `signed webhook delivery: rule name (${HOSTILE_CORPUS.length})`,
+    `unsigned webhook delivery: event type, rule id, name, metric, operator, state, time (${HOSTILE_CORPUS.length})`,
+  ];
+
   it('nothing ran in any frame, nothing was made of the markup, nothing loaded from a remote host', async () => {
     const { page } = wb;
     await look(page, 'the end');
@@ -676,7 +685,7 @@ describe('Hostile content in the workbench', { timeout: 300_000 }, () => {
     const refused = findings.flatMap((f) => f.refused.filter((r) => r.includes(REMOTE_HOST) || r.includes(SENTINEL)));
     const figures = {
       strings: HOSTILE_CORPUS.length + 1,
-      fields: seed.fields.length,
+      fields: fieldsCovered().length,
       refusals: seed.refusals.length,
       places: counts.places.size,
       rows: counts.rows,
@@ -690,7 +699,7 @@ describe('Hostile content in the workbench', { timeout: 300_000 }, () => {
     };
     console.log(`HOSTILE ${JSON.stringify(figures)}`);
     console.log(`places: ${[...counts.places].join('; ')}`);
-    console.log(`fields: ${seed.fields.map((f) => `${f.field} (${f.entries.length})`).join('; ')}`);
+    console.log(`fields: ${fieldsCovered().join('; ')}`);
     assert.deepEqual(ran, [], 'no payload ran');
     assert.deepEqual(marked, [], 'no element was made of the markup');
     assert.deepEqual(refused, [], 'no page had to refuse a payload');
