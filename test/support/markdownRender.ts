@@ -23,6 +23,11 @@ export function tagsOf(html: string): string[] {
   return [...html.matchAll(/<([a-zA-Z][\w-]*)/g)].map((m) => m[1]!.toLowerCase());
 }
 
+/** The elements of rendered HTML that are not among `allowed`: what text would have made of itself. */
+export function strayTags(html: string, allowed: readonly string[]): string[] {
+  return tagsOf(html).filter((t) => !allowed.includes(t));
+}
+
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', nbsp: '\u00a0', '#39': "'" };
 
 /** The text of rendered HTML, as a person reads it: tags dropped, character references decoded. */
