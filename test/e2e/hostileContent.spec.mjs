@@ -32,6 +32,7 @@ import {
   sized,
 } from '../support/hostileCorpus.ts';
 import { keywordOf, seedHostile } from '../support/hostileSeed.ts';
+import { AGENT_NAME_MAX } from '../../src/contract/agents.ts';
 import { LocalAdmin } from '../support/localAdmin.ts';
 
 /** The conversation tests: each case named by an entry, asking the topic whose content is that entry. */
@@ -414,6 +415,15 @@ describe('Hostile content in the workbench', { timeout: 300_000 }, () => {
       const deployment = await rowShowing(agents, seed.deploymentMessage.slice(0, 40), 'the published deployment', 4);
       await hoverShows(page, deployment, seed.deploymentMessage, 'the deployment message', counts, { starts: false });
       counts.places.add('Agents view: deployment row and hover');
+      // A name one character over the limit is refused as it is typed, with the limit named, never sent or shown.
+      await runCommand(page, 'Agent Workbench: Create Agent');
+      const input = page.locator('.quick-input-widget input.input');
+      await input.fill(sized(AGENT_NAME_MAX + 1));
+      await page
+        .locator('.quick-input-message', { hasText: `1 to ${AGENT_NAME_MAX} characters (now ${AGENT_NAME_MAX + 1})` })
+        .waitFor();
+      await page.keyboard.press('Escape');
+      counts.places.add('Create Agent: a name over the limit refused as typed');
       await look(page, 'agents-topics');
       await screenshot(page, 'hostile-agents-topics');
       await collapse(agents, 'Support Desk', 'Support Desk', 1);
