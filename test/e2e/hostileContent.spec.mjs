@@ -21,6 +21,7 @@ import {
   webviewShowing,
 } from '../support/browser/workbench.mjs';
 import {
+  AGENT_NAME_MAX,
   HOSTILE_CORPUS,
   MARKUP_ATTRIBUTE,
   ONE_MEGABYTE,
@@ -32,7 +33,6 @@ import {
   sized,
 } from '../support/hostileCorpus.ts';
 import { keywordOf, seedHostile } from '../support/hostileSeed.ts';
-import { AGENT_NAME_MAX } from '../../src/contract/agents.ts';
 import { LocalAdmin } from '../support/localAdmin.ts';
 
 /** The conversation tests: each case named by an entry, asking the topic whose content is that entry. */
