@@ -6,6 +6,7 @@ import { LOCAL_ACCOUNT } from '../seed/credentials';
 import type { StoredTopic } from './model';
 import { addAgent } from './agentRoutes';
 import { toBehavior, toBranch, toTopic } from './render';
+import { MAIN_BRANCH_NAME } from './store';
 import { parseBody } from './validate';
 
 /** Someone else's edit of a branch: what a teammate in the studio would do. */
@@ -14,6 +15,11 @@ const MAX_GENERATED_AGENTS = 50_000;
 export const adminEditSchema = z.object({
   /** Recorded as updatedBy (and createdBy of new topics). */
   user: z.string().min(1).default('teammate@acme.test'),
+  /**
+   * A new name for the branch, as another platform or its studio may name one: the pattern the create endpoint keeps
+   * (no spaces, like a git branch) is the local platform's own rule, so any text within the length limit is taken.
+   */
+  name: z.string().min(1).max(LOCAL_LIMITS.branchName).optional(),
   behavior: z.string().max(LOCAL_LIMITS.behavior).optional(),
   /** Topics to add (no topicId, or an unknown one) or change (a topicId of the branch). */
   upsertTopics: z
@@ -73,6 +79,14 @@ export function registerAgentsAdminRoutes(admin: Router, access: AgentsAccess): 
     if (!branch || branch.agentId !== agent.agentId) throw buildError(404, `Branch not found: ${ctx.params.branchId}`);
     const edit = parseBody(ctx, adminEditSchema);
     const at = platform.now();
+    if (edit.name !== undefined) {
+      // main is the default branch by its name: it keeps it, and no other branch takes it.
+      if (branch.name === MAIN_BRANCH_NAME || edit.name === MAIN_BRANCH_NAME)
+        throw buildError(400, 'The main branch keeps its name, and no other branch takes it', [
+          { field: 'name', message: `not ${MAIN_BRANCH_NAME}, and not the main branch` },
+        ]);
+      branch.name = edit.name;
+    }
     if (edit.behavior !== undefined) {
       branch.content.behavior = edit.behavior;
       branch.behaviorUpdatedAt = at;
