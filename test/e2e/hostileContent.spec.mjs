@@ -70,6 +70,9 @@ async function only(page, title) {
  * the first whose label and description hold it; at a `level` of the tree where given. The tree is scrolled to find
  * it (a list draws only the rows in view).
  */
+/** The bidirectional controls: marks, embeddings, overrides and isolates. */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+
 async function rowShowing(scope, text, what, level) {
   const page = scope.page();
   const deadline = Date.now() + 20_000;
@@ -83,6 +86,8 @@ async function rowShowing(scope, text, what, level) {
     let at = seen.findIndex((r) => comparable(r.label) === wanted);
     if (at < 0) at = seen.findIndex((r) => showsAsText(r.all, text));
     if (at >= 0) {
+      // A bidirectional control in a row would reorder what it shows (`invoice\u202Etxt.exe`): shown as its code.
+      assert.doesNotMatch(seen[at].all, BIDI_CONTROLS, `the row of ${what} obeys no bidirectional control`);
       await rows.nth(at).scrollIntoViewIfNeeded();
       return rows.nth(at);
     }

@@ -76,6 +76,12 @@ const ON_PURPOSE: ReadonlyArray<{ secrets: RegExp; files: RegExp; why: string }>
     why: "npm start prints the local platform's demo credentials, as the README says (they open only that platform, on loopback); the file is that output, kept",
   },
   {
+    secrets: /^local (key|connector) /,
+    files:
+      /^e2e\/kept\/e2e-vsix(-\d+)?\/sandbox\/extensions\/agent-workbench\.agent-workbench-[^/]+\/dist\/localPlatform\.js$/,
+    why: "the local platform ships in the extension with its seeded demo credentials (they open only that platform, on loopback): the package installed from its .vsix holds them in the local platform's bundle, as the source does",
+  },
+  {
     secrets: /^test key (inPrompt|typedInPrompt)$/,
     files:
       /^(e2e\/kept\/e2e-agent-diagnostics(-\d+)?\/(pages\.txt$|sandbox\/workspace\/)|(e2e\/kept\/e2e-agent-diagnostics(-\d+)?|integration[\w-]*)\/sandbox\/user-data\/User\/History\/)/,

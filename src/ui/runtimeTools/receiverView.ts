@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { shownRow } from '../common/shownRow';
 import { markdownStrong, markdownText } from '../../core/shownText';
 import { DisposableStore } from '../../core/disposable';
 import { Emitter } from '../../core/event';
@@ -125,7 +126,7 @@ export function registerWebhookReceiver(
   const provider: vscode.TreeDataProvider<ReceivedDelivery> = {
     onDidChangeTreeData: changed.event,
     getChildren: (parent) => (parent ? [] : [...receiver.deliveries]),
-    getTreeItem: deliveryItem,
+    getTreeItem: (d) => shownRow(deliveryItem(d)),
   };
   const view = store.add(vscode.window.createTreeView(View.webhookDeliveries, { treeDataProvider: provider }));
   store.add(
