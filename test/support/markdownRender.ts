@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 
 /**
- * Markdown rendered as a CommonMark renderer does (markdown-it, which the packager @vscode/vsce brings), in its most
+ * Markdown rendered as a CommonMark renderer does (markdown-it, a development dependency), in its most
  * permissive setting: raw HTML allowed and bare addresses made links. Text escaped for Markdown must come out as text
  * even there, since a renderer of another make (VS Code's hovers, its Markdown preview, a pull request page) may
  * allow either.
