@@ -13,6 +13,8 @@ export function editorFigures<K extends string>(
   grep: string,
   keys: readonly K[],
   { args = [], timeoutMs = 600_000 }: { args?: string[]; timeoutMs?: number } = {},
+  /** Given to the editor's processes, the extension host among them (the suites read it there). */
+  env: Record<string, string> = {},
 ): Record<K, number> {
   const dir = mkdtempSync(join(tmpdir(), 'aw-bench-editor-'));
   try {
@@ -20,7 +22,12 @@ export function editorFigures<K extends string>(
     const child = spawnSync(
       process.execPath,
       ['test/host/runIntegration.mjs', '--bench', '--production', '--grep', grep, ...args, '--results', results],
-      { stdio: ['ignore', 'ignore', 'inherit'], timeout: timeoutMs },
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        timeout: timeoutMs,
+        // The host runner's own limit follows this one.
+        env: { ...process.env, AGENT_WORKBENCH_TEST_TIMEOUT_MS: String(timeoutMs - 30_000), ...env },
+      },
     );
     if (child.status !== 0) throw new Error(`the "${grep}" run failed (exit ${child.status ?? child.signal})`);
     const { metrics } = JSON.parse(readFileSync(results, 'utf8')) as { metrics: Record<string, unknown> };

@@ -4,8 +4,10 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { type LocalPlatform, type LocalPlatformOptions, startLocalPlatform } from '../src/localPlatform/server';
 
 /** Prints one BENCH line for bench/run.mjs, the value rounded to a tenth. */
-export function bench(name: string, value: number, unit: string, target: string): void {
-  console.log(`BENCH ${JSON.stringify({ name, value: Math.round(value * 10) / 10, unit, target })}`);
+export function bench(name: string, value: number, unit: string, target?: string): void {
+  console.log(
+    `BENCH ${JSON.stringify({ name, value: Math.round(value * 10) / 10, unit, ...(target ? { target } : {}) })}`,
+  );
 }
 
 export interface PlatformProcess {

@@ -42,6 +42,8 @@ export interface TestingApi {
   viewState(view: 'agents' | 'alerts'): { state: string; problem?: string; message?: string; selected?: string[] };
   /** The data behind the Alerts view, read the way VS Code reads it when the view is shown (no refresh first). */
   readonly alertsView: vscode.TreeDataProvider<unknown>;
+  /** The Agents view as VS Code shows it (reveal answers once the workbench shows the item), for the benchmarks. */
+  readonly agentsTreeView: vscode.TreeView<unknown>;
   /** Restores a panel of the type with the state its webview kept, as VS Code does after a reload; resolves with the panel made. */
   restorePanel(viewType: string, state: unknown): Promise<unknown>;
   /** What the Source Control view and the status bar show of the checked-out agent folders. */
@@ -116,6 +118,7 @@ interface Running {
   readonly localPlatform: LocalPlatformHost;
   readonly agentsView: vscode.TreeDataProvider<unknown>;
   readonly alertsView: vscode.TreeDataProvider<unknown>;
+  readonly agentsTreeView: vscode.TreeView<unknown>;
   readonly diagnosticsHandedOver: Event<HandOver>;
   readonly viewState: TestingApi['viewState'];
   readonly sourceControl: TestingApi['sourceControl'];
@@ -254,6 +257,7 @@ function start(context: vscode.ExtensionContext): Running {
     localPlatform,
     agentsView: agentsView.tree.provider,
     alertsView: alertsTree.provider,
+    agentsTreeView: agentsView.tree.view,
     viewState,
     sourceControl,
     conversationTests,
@@ -293,6 +297,9 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     viewState: (view) => current().viewState(view),
     get alertsView() {
       return current().alertsView;
+    },
+    get agentsTreeView() {
+      return current().agentsTreeView;
     },
     restorePanel: (viewType, state) => restorePanel(context.extensionUri, viewType, state),
     sourceControl: () => current().sourceControl(),

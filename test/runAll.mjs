@@ -3,8 +3,12 @@
 // `N passed, N failed, N retried`; the run fails when a test failed, or when one test needed a second attempt in two of
 // its parts (docs/testing.md, "Retries").
 import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const PART_LIMIT_MS = 20 * 60_000;
+/** Each part's output is kept here too, for the secrets scan of the last part. */
+const PART_LOGS = join('.test-output', 'parts');
 /** A run with this many second attempts, over all its parts, fails even when every test passed in the end. */
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const node = process.execPath;
@@ -43,7 +47,7 @@ function nodeTestSummary(output) {
 
 /** The integration suites that run in the spec-only mode too (suite titles). */
 const SPEC_ONLY_FLOWS =
-  '^(Alerts view against a platform with only the spec endpoints|Answers the extension cannot fully read|Concurrency chart|Connection profiles|Conversation tests that follow saves|Perturbed conversation tests in the Testing view|Record checks in the Testing view|Language model tools against a platform with only the spec endpoints|Runtime tools|Transcript viewer) ';
+  '^(Alerts view against a platform with only the spec endpoints|Answers the extension cannot fully read|Concurrency chart|Connection profiles|Conversation tests that follow saves|Faults in the editor: every place under every fault|Perturbed conversation tests in the Testing view|Record checks in the Testing view|Language model tools against a platform with only the spec endpoints|Runtime tools|Transcript viewer) ';
 
 /**
  * The integration suites that run in the spec-minimal mode too (suite titles): those whose views and tools show what
@@ -142,6 +146,15 @@ const PARTS = [
       buffered: true,
     },
   ],
+  // After the editor parts: each secret the runs used is searched for in all they left (npm test's output, logs,
+  // output channels, settings, workspace files, cassettes, reports, the editor's and the webviews' state, the pages'
+  // text). One found fails the run, and so does a place the runs left nothing in.
+  {
+    name: 'secrets',
+    cmd: node,
+    args: ['--import', 'tsx', 'test/host/scanSecrets.ts', '--whole-run'],
+    count: (_o, code) => single(code),
+  },
 ];
 
 /**
@@ -196,6 +209,8 @@ function runPart(part) {
     }, PART_LIMIT_MS);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      mkdirSync(PART_LOGS, { recursive: true });
+      writeFileSync(join(PART_LOGS, `${part.name.replace(/[^\w-]+/g, '-')}.log`), output);
       if (held.length) process.stdout.write(`\n━━ ${part.name}: its output\n${held.join('')}`);
       const exit = code ?? (signal ? 1 : 0);
       let counted = part.count(output, exit);
@@ -215,6 +230,7 @@ function runPart(part) {
 }
 
 const startedAll = Date.now();
+rmSync(PART_LOGS, { recursive: true, force: true });
 const results = [];
 /** Parts one after another. */
 async function runLine(line) {

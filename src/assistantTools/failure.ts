@@ -11,6 +11,8 @@ export function failureText(err: unknown, kind: ToolKind): string {
   if (!isPlatformError(err)) return err instanceof Error ? err.message : String(err);
   if (err.kind === 'cancelled') return 'Cancelled: nothing more was done.';
   let message = err.message;
+  // The client's words already say it may have been done (a write that must not repeat).
+  if (err.toldMayHaveActed) return message;
   if (kind === 'change' && mayHaveActed(err) === 'answerLost')
     message += ' It may have been done before the answer was lost: read the state again before trying again.';
   else if (kind === 'change' && mayHaveActed(err) === 'gateway') {

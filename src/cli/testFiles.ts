@@ -38,7 +38,7 @@ export function noTestFiles(searched: readonly string[], cwd: string, passWithNo
   const places = searched
     .map((p) => {
       const near = relative(cwd, p);
-      return near === '' ? '.' : near.startsWith('..') ? p : near;
+      return near === '' ? `the current folder, ${p}` : near.startsWith('..') ? p : near;
     })
     .join(', ');
   return `No test files found: looked for tests/*.yaml and tests/*.yml at any depth below ${places} (hidden folders and node_modules skipped).${passWithNoTests ? '' : ' Give the folders or files to run, or --pass-with-no-tests to pass anyway.'}\n`;

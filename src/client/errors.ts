@@ -84,6 +84,18 @@ export interface PlatformErrorInit {
   unconfirmed?: UnconfirmedEndpoint;
   /** For a network failure: the host that could not be reached (host:port), as the profile's address names it. */
   host?: string;
+  /**
+   * For a network failure: the connection was closed (reset) after the request went out, so the platform was
+   * reached and may have acted; unset when nothing answered at all (refused, no such host).
+   */
+  closed?: boolean;
+  /** For a timeout: how long the answer was waited for. */
+  timeoutMs?: number;
+  /**
+   * The request must not be sent twice (a create, a publish, a chat turn: `retry: 'never'`): where its answer was lost
+   * or a gateway stood in for it, the message says it may have been done and never to simply try again.
+   */
+  once?: boolean;
   cause?: unknown;
 }
 
@@ -140,6 +152,13 @@ export class PlatformError extends Error {
   readonly assumption: Assumption | undefined;
   /** A 404 from an assumed single-item endpoint: the item, or the endpoint itself, does not exist. */
   readonly unconfirmed: UnconfirmedEndpoint | undefined;
+  /**
+   * The message already says that the request may have been done (a write that must not repeat, whose answer was
+   * lost or came from a gateway): callers add nothing more about it.
+   */
+  readonly toldMayHaveActed: boolean;
+  /** A network failure after the request went out: the connection was closed before its answer came. */
+  readonly closed: boolean;
 
   constructor(init: PlatformErrorInit) {
     super(composeMessage(init), { cause: init.cause });
@@ -154,6 +173,10 @@ export class PlatformError extends Error {
     this.body = init.body;
     this.assumption = init.assumption;
     this.unconfirmed = init.unconfirmed;
+    this.toldMayHaveActed =
+      (init.once === true && actedWords(init) !== undefined) ||
+      (init.kind === 'acceptedUnreadable' && init.serverMessage === NOT_JSON);
+    this.closed = init.closed === true;
   }
 
   /** True when the platform did what was asked (a 2xx to a write) although its answer could not be read. */
@@ -188,9 +211,26 @@ export function isAssumptionFailure(err: unknown): err is PlatformError & { assu
  */
 export function mayHaveActed(err: unknown): 'answerLost' | 'gateway' | 'accepted' | undefined {
   if (!isPlatformError(err)) return undefined;
-  if (err.kind === 'acceptedUnreadable') return 'accepted';
-  if (err.kind === 'network' || err.kind === 'timeout') return 'answerLost';
-  if (err.kind === 'badGateway' || err.kind === 'unavailable') return 'gateway';
+  return actedOf(err.kind);
+}
+
+function actedOf(kind: ErrorKind): 'answerLost' | 'gateway' | 'accepted' | undefined {
+  if (kind === 'acceptedUnreadable') return 'accepted';
+  if (kind === 'network' || kind === 'timeout') return 'answerLost';
+  if (kind === 'badGateway' || kind === 'unavailable') return 'gateway';
+  return undefined;
+}
+
+/**
+ * What a request that must not repeat may have done, in words, when the failure cannot tell (its answer lost, or a
+ * gateway's error in its place); undefined when the platform said it did nothing or did it. A network failure where
+ * nothing answered at all (refused, no such host) sent nothing.
+ */
+function actedWords(init: PlatformErrorInit): string | undefined {
+  const acted = actedOf(init.kind);
+  if (acted === 'gateway') return 'It may have been done: check before trying again.';
+  if (acted === 'answerLost' && (init.kind === 'timeout' || init.closed))
+    return 'It may have been done before the answer was lost: refresh and check before trying again.';
   return undefined;
 }
 
@@ -251,6 +291,8 @@ export function meaningOf(family: ApiFamily, status: number): string {
       return 'a backend of the platform did not answer properly';
     case 503:
       return 'the platform is unavailable for the moment';
+    case 504:
+      return 'a gateway in front of the platform did not get its answer in time';
     default:
       return `the platform answered HTTP ${status}`;
   }
@@ -327,37 +369,63 @@ function advice(init: PlatformErrorInit): string | undefined {
     case 'unavailable':
       return TRY_AGAIN_ADVICE;
     case 'network':
-      return `Check the ${addressSettingOf(init.family)} of the connection profile (Agent Workbench: Edit Connection Profile) and your network.`;
+      return init.closed
+        ? `Try again; if it keeps failing, check your network and the ${addressSettingOf(init.family)} of the connection profile.`
+        : `Check the ${addressSettingOf(init.family)} of the connection profile (Agent Workbench: Edit Connection Profile) and your network.`;
     case 'timeout':
-      return 'The platform did not answer in time. Try again.';
+      return 'Try again; if it keeps failing, check the platform status and your network.';
     case 'acceptedUnreadable':
-      return 'Refresh to see the result; the answer as received is in the log (Agent Workbench: Show Log).';
+      return init.serverMessage === NOT_JSON
+        ? `Refresh to see whether it was done, and check the ${addressSettingOf(init.family)} of the connection profile (Agent Workbench: Edit Connection Profile) if something other than the API answers there; the answer as received is in the log (Agent Workbench: Show Log).`
+        : 'Refresh to see the result; the answer as received is in the log (Agent Workbench: Show Log).';
+    case 'unexpectedResponse':
+      // A redirect's words already say what to check.
+      if (init.status !== undefined && init.status >= 300 && init.status < 400) return undefined;
+      return init.serverMessage === NOT_JSON
+        ? `Check the ${addressSettingOf(init.family)} of the connection profile (Agent Workbench: Edit Connection Profile): something other than the API (a proxy, a sign-in page) may answer there. The answer as received is in the log (Agent Workbench: Show Log).`
+        : 'Try again later; the answer as received is in the log (Agent Workbench: Show Log), to report if it keeps coming.';
     default:
       return undefined;
   }
 }
 
+/** The server message of an answer that is not JSON where JSON was expected. */
+export const NOT_JSON = 'The answer is not JSON';
+
 function composeMessage(init: PlatformErrorInit): string {
   const parts: string[] = [];
   const label = FAMILY_LABEL[init.family];
+  // A write that may have been done is not said to have failed.
+  const failed = init.once && actedWords(init) ? '' : ' failed';
   switch (init.kind) {
     case 'network':
       parts.push(
-        `${init.operation} failed: the ${label} could not be reached${init.host ? ` at ${init.host}` : ''}${init.serverMessage ? ` (${networkReason(init.serverMessage)})` : ''}`,
+        init.closed
+          ? `${init.operation}${failed}: the connection to the ${label}${init.host ? ` at ${init.host}` : ''} was closed before its answer came`
+          : `${init.operation} failed: the ${label} could not be reached${init.host ? ` at ${init.host}` : ''}${init.serverMessage ? ` (${networkReason(init.serverMessage)})` : ''}`,
       );
       break;
     case 'timeout':
-      parts.push(`${init.operation} failed: the ${label} did not answer in time`);
+      parts.push(
+        `${init.operation}${failed}: the ${label} did not answer in time${init.timeoutMs ? ` (${secondsWords(init.timeoutMs)})` : ''}`,
+      );
       break;
     case 'cancelled':
       parts.push(`${init.operation} was cancelled`);
       break;
     case 'unexpectedResponse':
-      parts.push(`${init.operation}: the ${label} answered in an unexpected shape`);
+      parts.push(
+        init.serverMessage === NOT_JSON
+          ? `${init.operation} failed: the ${label} answered HTTP ${init.status ?? '?'} with text, not JSON`
+          : `${init.operation}: the ${label} answered in an unexpected shape`,
+      );
       break;
     case 'acceptedUnreadable':
+      // Text where JSON was due may come from something in front of the platform (a proxy, a sign-in page).
       parts.push(
-        `${init.operation}: the platform accepted it; its answer could not be read (${label}, HTTP ${init.status ?? '?'})`,
+        init.serverMessage === NOT_JSON
+          ? `${init.operation}: the ${label} answered HTTP ${init.status ?? '?'} with text, not JSON, so it may have been done`
+          : `${init.operation}: the platform accepted it; its answer could not be read (${label}, HTTP ${init.status ?? '?'})`,
       );
       break;
     case 'invalidInput':
@@ -375,17 +443,26 @@ function composeMessage(init: PlatformErrorInit): string {
           : init.assumption
             ? `${init.operation} failed: this platform does not seem to offer the endpoint (${label}, HTTP ${init.status ?? '?'}). ` +
               `The spec does not show it and we assumed it ("${stripDot(init.assumption.row)}", see ${ASSUMPTIONS_DOC}, ${label})`
-            : `${init.operation} failed: ${meaningOf(init.family, init.status ?? 0)} (${label}, HTTP ${init.status ?? '?'})`,
+            : `${init.operation}${failed}: ${meaningOf(init.family, init.status ?? 0)} (${label}, HTTP ${init.status ?? '?'})`,
       );
   }
   let text = parts.join('');
-  const said = init.serverMessage && forPeople(init.serverMessage);
+  // Text where JSON was due is said in the lead; which field the text lacks would tell nothing more.
+  const notJson = init.serverMessage === NOT_JSON;
+  const said = init.serverMessage && !notJson && forPeople(init.serverMessage);
   if (said && init.kind !== 'notConfigured' && init.kind !== 'network') text += `. ${stripDot(said)}`;
-  if (init.fieldErrors?.length)
+  if (init.fieldErrors?.length && !notJson)
     text += `. ${init.fieldErrors.map((e) => `${e.field}: ${stripDot(e.message)}`).join('; ')}`;
   const assumed = init.assumption ?? init.unconfirmed;
-  const tip = assumed ? assumed.manualPath : advice(init);
+  // A write that must not repeat is never told to simply try again where it may have been done.
+  const acted = init.once ? actedWords(init) : undefined;
+  const tip = assumed ? assumed.manualPath : (acted ?? advice(init));
   return `${text}.${tip ? ` ${tip}` : ''}`;
+}
+
+/** "30 s", "1.5 s". */
+function secondsWords(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 /** "either topic tp_1 does not exist or this platform has no such endpoint (assumption: row "...", see docs/...)". */

@@ -126,6 +126,13 @@ export class MessagingSession implements IDisposable {
   private readonly planner = new RecoveryPlanner();
   /** Settles, a while after a reconnect's history, what was written on the lost connection. */
   private lostTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Answers seen streaming and not yet complete: the platform is busy writing them, and a message written meanwhile
+   * may wait behind them, read but not yet in the history.
+   */
+  private readonly answering = new Set<string>();
+  /** Since when what was written on a lost connection has waited for an answer in progress to end. */
+  private lostWaitSince: number | undefined;
   /** The socket is open (connect has resolved for this connection). */
   private opened = false;
   /**
@@ -210,6 +217,10 @@ export class MessagingSession implements IDisposable {
     });
     this.events.onMessage((m) => {
       if (m.state === 'complete') this.ledger.answered();
+      if (m.state === 'streaming') this.answering.add(m.messageId);
+      // The last answer in progress ended: what waited for it is settled after the grace, from now.
+      else if (this.answering.delete(m.messageId) && this.answering.size === 0 && this.lostWaitSince !== undefined)
+        this.settleLostLater();
     });
     // An event of a name not known here that carries one text is most likely the answer under another name.
     this.events.onUnrecognizedEvent((u) => {
@@ -570,6 +581,7 @@ export class MessagingSession implements IDisposable {
     this.clearWait();
     if (this.closed || this.historyDone || !this.socket) return;
     this.historyDone = true;
+    this.lostWaitSince = undefined;
     this.settleLostLater();
     const autoJoin = this.options.autoJoin ?? true;
     if (this.events.joined || !autoJoin) return this.release();
@@ -602,14 +614,32 @@ export class MessagingSession implements IDisposable {
   /**
    * What was written on a lost connection and not shown to have arrived: a while after the history (an answer
    * in progress may still show it arrived), written again where the platform is known to echo, else unconfirmed.
+   * While the platform is still writing an answer (its pieces came, its end has not), a message written meanwhile
+   * may be waiting behind it, read but not yet recorded: it is settled only after that answer ends (and the grace
+   * again), or once it has waited as long as an answer may take.
    */
   private settleLostLater(): void {
     clearTimeout(this.lostTimer);
+    const since = (this.lostWaitSince ??= Date.now());
+    const longest = this.options.answerWaitMs ?? 15_000;
     this.lostTimer = setTimeout(() => {
       if (this.closed || !this.socket || !this.opened) return;
-      for (const d of this.ledger.lost()) void this.write(d).catch(() => undefined);
+      const waited = Date.now() - since;
+      if (this.answering.size > 0 && waited < longest) {
+        // Its end settles them (see the onMessage listener); this is in case it never comes.
+        this.lostTimer = setTimeout(() => this.settleLost(), longest - waited);
+        this.lostTimer.unref?.();
+        return;
+      }
+      this.settleLost();
     }, this.options.lostGraceMs ?? 1_500);
     this.lostTimer.unref?.();
+  }
+
+  private settleLost(): void {
+    this.lostWaitSince = undefined;
+    if (this.closed || !this.socket || !this.opened) return;
+    for (const d of this.ledger.lost()) void this.write(d).catch(() => undefined);
   }
 
   private clearWait(): void {
@@ -669,6 +699,7 @@ export class MessagingSession implements IDisposable {
       this.token = next.accessToken;
       this.redactor.add(this.token.reveal());
       this.events.restart();
+      this.answering.clear();
     } catch (err) {
       const error = err instanceof PlatformError ? err : undefined;
       this.finish({

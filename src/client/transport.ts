@@ -2,7 +2,7 @@ import { Pool } from 'undici';
 import type { z } from 'zod';
 import type { IDisposable } from '../core/disposable';
 import { type BackoffPolicy, backoffDelay, defaultBackoff, parseRetryAfter, sleep } from '../core/retry';
-import { type ApiFamily, type Assumption, type FieldError, kindOfStatus, PlatformError } from './errors';
+import { type ApiFamily, type Assumption, type FieldError, kindOfStatus, NOT_JSON, PlatformError } from './errors';
 import { itemOfPath } from './itemWords';
 
 export type QueryValue = string | number | boolean | undefined | null | readonly string[];
@@ -87,7 +87,10 @@ export interface TransportOptions {
   backoff: BackoffPolicy;
   /** Longest Retry-After the client waits by itself; longer ones are returned to the caller. */
   maxRetryAfterMs: number;
-  /** Keep-alive connections per origin. */
+  /**
+   * Keep-alive connections per origin. Requests beyond them wait for one to be free, and their timeout starts only
+   * then: on a slow platform each wave of requests waits a whole answer more.
+   */
   connections: number;
   onRequest?: (log: RequestLog) => void;
 }
@@ -107,7 +110,7 @@ export class Transport implements IDisposable {
   readonly options: TransportOptions;
 
   constructor(options: Partial<TransportOptions> = {}) {
-    this.options = { timeoutMs: 30_000, backoff: defaultBackoff, maxRetryAfterMs: 30_000, connections: 8, ...options };
+    this.options = { timeoutMs: 30_000, backoff: defaultBackoff, maxRetryAfterMs: 30_000, connections: 32, ...options };
   }
 
   async request<S extends z.ZodType | undefined>(spec: RequestSpec<S>): Promise<Response<Parsed<S>>> {
@@ -129,7 +132,7 @@ export class Transport implements IDisposable {
               kind: 'unexpectedResponse',
               operation,
               status: res.status,
-              serverMessage: 'The answer is not JSON',
+              serverMessage: NOT_JSON,
               body: res.body,
             });
           }
@@ -139,21 +142,16 @@ export class Transport implements IDisposable {
           this.log(spec, url, status, started, retries);
           return { status: res.status, body: body as Parsed<S>, headers: res.headers };
         }
-        const error = errorFromResponse(
-          spec.family,
-          operation,
-          res.status,
-          res.body,
-          res.headers,
-          spec.assumption,
-          spec.path,
-        );
+        const error = errorFromResponse(spec, operation, res.status, res.body, res.headers);
         const wait = this.retryWait(spec, error, retries);
         if (wait === undefined) throw error;
         retries += 1;
         await sleep(wait, spec.signal);
       } catch (err) {
-        const error = err instanceof PlatformError ? err : fromThrown(spec, operation, err);
+        const error =
+          err instanceof PlatformError
+            ? err
+            : fromThrown(spec, operation, err, spec.timeoutMs ?? this.options.timeoutMs);
         if (!(err instanceof PlatformError) && error.kind === 'network') {
           const wait = this.retryWait(spec, error, retries);
           if (wait !== undefined) {
@@ -161,7 +159,7 @@ export class Transport implements IDisposable {
             try {
               await sleep(wait, spec.signal);
             } catch (abort) {
-              const cancelled = fromThrown(spec, operation, abort);
+              const cancelled = fromThrown(spec, operation, abort, 0);
               this.log(spec, url, status, started, retries, cancelled);
               throw cancelled;
             }
@@ -195,7 +193,8 @@ export class Transport implements IDisposable {
   /** How long to wait before retrying, or undefined when this error is final. */
   private retryWait(spec: RequestSpec, error: PlatformError, retries: number): number | undefined {
     if (spec.retry !== 'safe' || retries >= this.options.backoff.retries) return undefined;
-    if (error.kind === 'rateLimited') {
+    // A 429 or a 503 may say when to come back: a short wait is waited, a long one is the caller's.
+    if (error.kind === 'rateLimited' || (error.kind === 'unavailable' && error.retryAfterMs !== undefined)) {
       const ms = error.retryAfterMs ?? backoffDelay(this.options.backoff, retries + 1);
       return ms <= this.options.maxRetryAfterMs ? ms : undefined;
     }
@@ -272,7 +271,7 @@ export class Transport implements IDisposable {
       ms: Math.round(performance.now() - started),
       retries,
       ...(error ? { error: error.message } : {}),
-      ...(error?.kind === 'network' ? { unreachable: true } : {}),
+      ...(error?.kind === 'network' && !error.closed ? { unreachable: true } : {}),
       ...(unreadable && error.body !== undefined ? { answer: rawAnswer(error.body) } : {}),
     });
   }
@@ -327,9 +326,7 @@ function parseBody(
     operation,
     status,
     serverMessage:
-      typeof body === 'string'
-        ? 'The answer is not JSON'
-        : `${spec.method} ${spec.path} answered without the expected fields`,
+      typeof body === 'string' ? NOT_JSON : `${spec.method} ${spec.path} answered without the expected fields`,
     fieldErrors,
     body,
   });
@@ -360,22 +357,21 @@ export function rawAnswer(body: unknown, max = 2000): string {
 }
 
 function errorFromResponse(
-  family: ApiFamily,
+  spec: RequestSpec,
   operation: string,
   status: number,
   body: unknown,
   headers: Record<string, string | string[] | undefined>,
-  assumed?: AssumedEndpoint,
-  path = '',
 ): PlatformError {
+  const { family, assumption: assumed, path } = spec;
   const obj = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const serverMessage =
     typeof obj.message === 'string'
       ? obj.message
       : typeof obj.error_message === 'string'
         ? obj.error_message
-        : typeof body === 'string' && body.length < 300
-          ? body
+        : typeof body === 'string'
+          ? wordsOfText(body)
           : undefined;
   const fieldErrors = Array.isArray(obj.errors)
     ? obj.errors.filter(
@@ -397,6 +393,7 @@ function errorFromResponse(
     kind: kindOfStatus(status),
     operation,
     status,
+    once: spec.retry === 'never',
     ...(serverMessage ? { serverMessage } : {}),
     fieldErrors,
     ...(status === 429 || status === 503
@@ -436,26 +433,43 @@ function redirectError(
   });
 }
 
-function fromThrown(spec: RequestSpec, operation: string, err: unknown): PlatformError {
+/** Codes of a connection closed after the request went out: the platform was reached, its answer lost. */
+const CLOSED_CODES: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
+
+function fromThrown(spec: RequestSpec, operation: string, err: unknown, timeoutMs: number): PlatformError {
   const name = (err as { name?: string } | undefined)?.name;
   if (spec.signal?.aborted) return new PlatformError({ family: spec.family, kind: 'cancelled', operation, cause: err });
   const code = (err as { code?: string } | undefined)?.code;
+  const once = spec.retry === 'never';
   if (
     name === 'TimeoutError' ||
     code === 'UND_ERR_HEADERS_TIMEOUT' ||
     code === 'UND_ERR_BODY_TIMEOUT' ||
     (name === 'AbortError' && !spec.signal?.aborted)
   ) {
-    return new PlatformError({ family: spec.family, kind: 'timeout', operation, cause: err });
+    return new PlatformError({ family: spec.family, kind: 'timeout', operation, once, timeoutMs, cause: err });
   }
   return new PlatformError({
     family: spec.family,
     kind: 'network',
     operation,
+    once,
+    ...(code !== undefined && CLOSED_CODES.has(code) ? { closed: true } : {}),
     serverMessage: code ?? (err instanceof Error ? err.message : String(err)),
     ...hostOf(spec.baseUrl),
     cause: err,
   });
+}
+
+/**
+ * The words of an answer that is not JSON, for a message: a page's title (or its text without markup), shortened;
+ * nothing when there are none.
+ */
+function wordsOfText(text: string): string | undefined {
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+  const words = (title ?? (/<[a-z!/]/i.test(text) ? text.replace(/<[^>]*>/g, ' ') : text)).replace(/\s+/g, ' ').trim();
+  if (!words) return undefined;
+  return words.length > 200 ? `${words.slice(0, 197)}…` : words;
 }
 
 /** The host (and port) of a base address, for messages; nothing when it is not an address. */

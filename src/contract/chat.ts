@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { extra } from './common';
+import { anyObjectSchema, extra } from './common';
 
 /**
  * Chat API (base {base_url}): `/{version}/{account_id}/{project_id}/chat/create|respond|close`,
@@ -21,7 +21,7 @@ export const CHAT_TOKEN_HEADER = 'X-TOKEN';
 /** A language code such as `en`, `en-GB` or `es-419`. */
 export const LANGUAGE_CODE_PATTERN = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
 
-const attributesSchema = z.record(z.string(), z.unknown());
+const attributesSchema = anyObjectSchema;
 const languageCode = (field: string) =>
   z.string().regex(LANGUAGE_CODE_PATTERN, { error: `${field} must be a language code such as en or en-GB` });
 

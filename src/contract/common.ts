@@ -28,6 +28,16 @@ export function extra<T extends z.ZodType>(schema: T) {
 }
 
 /** A field the spec does not show, with the value to use when the answer does not carry a readable one. */
+/**
+ * An object of any keys and values, kept as it came. A record schema builds a new object key by key, and a key named
+ * `__proto__` (a conversation variable, an attribute or a metadata key is anyone's name) sets its prototype
+ * instead: the key is gone. Here nothing is dropped.
+ */
+export const anyObjectSchema = z.custom<Record<string, unknown>>(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  { error: 'must be an object' },
+);
+
 export function extraOr<T extends z.ZodType>(schema: T, fallback: z.output<T>) {
   return schema
     .optional()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENVIRONMENTS, environmentSchema, extra, extraOr } from './common';
+import { anyObjectSchema, ENVIRONMENTS, environmentSchema, extra, extraOr } from './common';
 
 // ---- query-string helpers, shared with the Concurrent Calls API ----
 
@@ -259,10 +259,10 @@ const flag = extraOr(z.boolean(), false);
 const count = extraOr(z.number(), 0);
 /** A number that is null while not known (durations of a conversation in progress). */
 const measure = extraOr(z.number().nullable(), null);
-const anyRecord = extraOr(z.record(z.string(), z.unknown()), {});
+const anyRecord = extraOr(anyObjectSchema, {});
 
 /** Entities are described both as a mapping and as a list of objects; both are read. */
-export const entitiesSchema = z.union([z.record(z.string(), z.unknown()), z.array(z.looseObject({}))]);
+export const entitiesSchema = z.union([anyObjectSchema, z.array(z.looseObject({}))]);
 
 export const conversationTurnSchema = z.looseObject({
   user_input: text,
@@ -286,18 +286,16 @@ export type ConversationTurn = z.output<typeof conversationTurnSchema>;
  * Metrics: text or lists of text. Each entry is read on its own: a value of another kind (a number, null) is kept
  * as its JSON text, so one unexpected value does not hide the others.
  */
-export const metricsSchema = z
-  .record(z.string(), z.unknown())
-  .transform((m): Record<string, string | string[]> =>
-    Object.fromEntries(
-      Object.entries(m).map(([k, v]) => [
-        k,
-        typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))
-          ? (v as string | string[])
-          : (JSON.stringify(v) ?? String(v)),
-      ]),
-    ),
-  );
+export const metricsSchema = anyObjectSchema.transform((m): Record<string, string | string[]> =>
+  Object.fromEntries(
+    Object.entries(m).map(([k, v]) => [
+      k,
+      typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))
+        ? (v as string | string[])
+        : (JSON.stringify(v) ?? String(v)),
+    ]),
+  ),
+);
 export type ConversationMetrics = z.output<typeof metricsSchema>;
 
 /** A conversation record of v3 (and v2, which has v3's schema). */
@@ -363,7 +361,7 @@ export const conversationRecordV1Schema = z.looseObject({
   num_silences: extra(z.number()),
   num_ood: extra(z.number()),
   metrics: extra(metricsSchema),
-  state: extra(z.record(z.string(), z.unknown())),
+  state: extra(anyObjectSchema),
   turns: extra(z.array(conversationTurnV1Schema)),
 });
 export type ConversationRecordV1 = z.output<typeof conversationRecordV1Schema>;

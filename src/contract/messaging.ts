@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { extra, extraOr, openEnum } from './common';
+import { anyObjectSchema, extra, extraOr, openEnum } from './common';
 
 /**
  * Messaging API (base {messaging_url}): an HTTP handshake (access token, session) and a
@@ -136,7 +136,7 @@ export const SYSTEM_ERRORS = {
   handoffNotInitiated: 'Sorry, handoff could not be initiated.',
 } as const;
 
-const customSchema = z.record(z.string(), z.unknown());
+const customSchema = anyObjectSchema;
 
 /** Client payloads, one per client event type. */
 export const clientPayloadSchemas = {

@@ -18,6 +18,10 @@ const FILE_RULES = RULES.filter((r): r is FileRule => r.scope === 'file');
 const FOLDER_RULES = RULES.filter((r): r is FolderRule => r.scope === 'folder');
 const DEFAULT_SEVERITY = new Map(RULES.map((r) => [r.id, r.severity]));
 
+function folderChecks(): Map<string, FolderRule['check']> {
+  return new Map(FOLDER_RULES.map((r) => [r.id, r.session?.() ?? ((files, context) => r.check(files, context))]));
+}
+
 /**
  * Checks the files of one agent folder with every rule. It keeps what it found per file while the file's text stays
  * the same, and the folder rules' findings while no topic changes, so checking again after a keystroke in one file
@@ -28,6 +32,8 @@ export class LintSession {
   private folderMemo: { parsed: ParsedFile[]; findings: Map<string, Finding[]> } | undefined;
   private contextKey = '';
   private lastCredentials: string[] = [];
+  /** Each folder rule's check, kept for the session where the rule learns from one check to the next. */
+  private folderChecks = folderChecks();
 
   lint(inputs: readonly AgentFileInput[], config: LintConfig, credentials: readonly string[] = []): Problem[] {
     const context: LintContext = { credentials, options: config.options };
@@ -36,13 +42,17 @@ export class LintSession {
     if (key !== this.contextKey || credentials.some((c, i) => c !== this.lastCredentials[i])) {
       this.files.clear();
       this.folderMemo = undefined;
+      this.folderChecks = folderChecks();
       this.contextKey = key;
       this.lastCredentials = [...credentials];
     }
 
     const memos = inputs.map((input) => this.memoOf(input, context));
-    const seen = new Set(inputs.map((i) => i.path));
-    for (const path of this.files.keys()) if (!seen.has(path)) this.files.delete(path);
+    // Every input has its memo now: with as many memos as inputs, none is of a file gone (the usual keystroke).
+    if (this.files.size !== inputs.length) {
+      const seen = new Set(inputs.map((i) => i.path));
+      for (const path of this.files.keys()) if (!seen.has(path)) this.files.delete(path);
+    }
 
     const topics = memos.map((m) => m.parsed).filter((p) => p.kind === 'topic');
     if (
@@ -51,7 +61,7 @@ export class LintSession {
       this.folderMemo.parsed.some((p, i) => p !== topics[i])
     ) {
       const findings = new Map<string, Finding[]>();
-      for (const rule of FOLDER_RULES) findings.set(rule.id, rule.check(topics, context));
+      for (const [id, check] of this.folderChecks) findings.set(id, check(topics, context));
       this.folderMemo = { parsed: topics, findings };
     }
 

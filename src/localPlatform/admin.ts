@@ -62,6 +62,11 @@ export function createAdminRouter(platform: Platform): Router {
     platform.faults.clear();
     return { body: { ok: true } satisfies OkReply };
   });
+  // One fault cleared, the others kept (tests that run side by side each clear their own).
+  r.delete('/faults/:id', (ctx) => {
+    if (!platform.faults.remove(ctx.param('id'))) throw buildError(404, `No fault ${ctx.param('id')}`);
+    return { body: { ok: true } satisfies OkReply };
+  });
   // What the families were asked since `since` (a seq), filtered by base and a part of the path; no headers.
   r.get('/requests', (ctx) => {
     const since = ctx.query.get('since');
@@ -148,10 +153,34 @@ function checkFault(f: Partial<Fault>): { field: string; message: string } | und
   }
   if (f.status !== undefined && !(Number.isInteger(f.status) && f.status >= 100 && f.status <= 599))
     return { field: 'status', message: 'must be an HTTP status from 100 to 599' };
+  if (f.reset !== undefined && f.reset !== 'before' && f.reset !== 'after')
+    return { field: 'reset', message: 'must be before or after (the request carried out or not)' };
+  for (const key of ['rawBody', 'contentType'] as const) {
+    if (f[key] !== undefined && typeof f[key] !== 'string') return { field: key, message: 'must be a string' };
+  }
+  if (f.contentType !== undefined && /[\r\n]/.test(f.contentType))
+    return { field: 'contentType', message: 'must be one line' };
   for (const key of ['delayMs', 'times', 'retryAfter'] as const) {
     const v = f[key];
     if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0))
       return { field: key, message: 'must be a non-negative number' };
   }
+  if (f.chaos !== undefined) return checkChaos(f.chaos);
+  return undefined;
+}
+
+/** A `chaos` fault: a whole seed, chances from 0 to 1, a delay of up to a minute. */
+function checkChaos(c: unknown): { field: string; message: string } | undefined {
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) return { field: 'chaos', message: 'must be an object' };
+  const { seed, rate, dropShare, maxDelayMs } = c as Record<string, unknown>;
+  if (!Number.isSafeInteger(seed)) return { field: 'chaos.seed', message: 'must be a whole number' };
+  for (const [field, v] of [
+    ['chaos.rate', rate],
+    ['chaos.dropShare', dropShare],
+  ] as const)
+    if (v !== undefined && !(typeof v === 'number' && v >= 0 && v <= 1))
+      return { field, message: 'must be a number from 0 to 1' };
+  if (maxDelayMs !== undefined && !(typeof maxDelayMs === 'number' && maxDelayMs >= 0 && maxDelayMs <= 60_000))
+    return { field: 'chaos.maxDelayMs', message: 'must be a number of milliseconds from 0 to 60000' };
   return undefined;
 }

@@ -2,12 +2,13 @@ import type { z } from 'zod';
 import type { Behavior, Branch, Topic } from '../contract/agents';
 import type { MessagingPlatform, ServerEvent } from '../contract/messaging';
 import type { OutboundCallStatus } from '../contract/outbound';
-import type { adminEditSchema } from './agents/adminRoutes';
+import type { adminEditSchema, adminGenerateAgentsSchema } from './agents/adminRoutes';
 import type { RuleChange } from './alerts/evaluator';
 import type { AlertsSwitches, DeliveryStatus, StoredDelivery } from './alerts/model';
 import type { DniReservation } from './dni/pool';
 import type { DeliveredExternalEvent, PendingExternalEvent } from './externalEvents/pending';
 import type { Fault } from './faults';
+import type { ChaosTally } from './messaging/chaos';
 import type { ResponsesMode } from './responsesMode';
 import type { PlatformOptions } from './platform';
 import type { LoggedRequest } from './requestLog';
@@ -102,6 +103,14 @@ export interface BranchEditReply {
   topics: Topic[];
 }
 
+/** `POST /agents/generate`: many agents of the seeded account at once (load figures). */
+export type GenerateAgentsRequest = z.input<typeof adminGenerateAgentsSchema>;
+export interface GeneratedAgentsReply {
+  created: number;
+  /** Agents on the platform now, of every account. */
+  total: number;
+}
+
 /** A turn of a recorded conversation: anything left out is filled in, times follow the turn before. */
 export type TurnRequest = Omit<Partial<StoredTurn>, 'entities'> & { entities?: Record<string, unknown> };
 
@@ -128,6 +137,21 @@ export interface ConversationRequest {
 export interface ConversationReply {
   id: string;
   turns: number;
+}
+
+/** `POST /conversations/generate`: many finished conversations like the demo week's, spread over a range. */
+export interface GenerateConversationsRequest {
+  count: number;
+  start_time: string;
+  end_time: string;
+  environment?: 'live' | 'sandbox' | 'pre-release';
+  /** The same seed makes the same conversations (1 unless given). */
+  seed?: number;
+}
+export interface GeneratedConversationsReply {
+  created: number;
+  /** Conversations stored now. */
+  total: number;
 }
 
 /** `POST /conversations/{id}/turns`: turns added; `in_progress: false` ends the conversation. */
@@ -192,6 +216,8 @@ export interface MessagingSessionView {
   events: number;
   connections: number;
   in_handoff: boolean;
+  /** The drops and delays `chaos` faults made in the session while its answers streamed. */
+  chaos: ChaosTally;
 }
 export interface MessagingSessionsReply {
   sessions: MessagingSessionView[];

@@ -17,12 +17,40 @@ export interface Fault {
    * success whose answer the client cannot read.
    */
   replyBody?: unknown;
+  /**
+   * An answer that is not JSON (a proxy's error page, a sign-in page): with `status`, that status is answered with
+   * this text instead of the family's error body, and the request is not carried out; without, the request is
+   * carried out and its own status is answered with this text instead of its JSON.
+   */
+  rawBody?: string;
+  /** The content type of `rawBody` (text/html unless given). */
+  contentType?: string;
+  /**
+   * The connection is destroyed without an answer: `before` the request is carried out (nothing done), or `after`
+   * (done, and its answer lost on the way back).
+   */
+  reset?: 'before' | 'after';
   /** How many matching requests it applies to; unset means until cleared. */
   times?: number;
   /** Messaging only: close open WebSockets of this session (or all) right away. */
   dropWebSocket?: boolean;
   /** Messaging only: the next server events of this kind fail with a system message. */
   messagingError?: string;
+  /** Messaging only: seeded random drops and delays of the session's sockets while answers stream (`times` of them). */
+  chaos?: MessagingChaos;
+}
+
+/**
+ * Before each piece of a streamed answer, with chance `rate` (default 0.3), the session's sockets are dropped
+ * (`dropShare` of the time, default one half) or held for a random time up to `maxDelayMs` (default 400): what the
+ * platform sends meanwhile arrives late, in order, or not at all when a drop comes first. The same seed makes the
+ * same choices.
+ */
+export interface MessagingChaos {
+  seed: number;
+  rate?: number;
+  dropShare?: number;
+  maxDelayMs?: number;
 }
 
 export class FaultBook {
@@ -41,6 +69,13 @@ export class FaultBook {
 
   clear(): void {
     this.faults = [];
+  }
+
+  /** Clears one fault; false when there is none of that id (used up, or never added). */
+  remove(id: string): boolean {
+    const before = this.faults.length;
+    this.faults = this.faults.filter((f) => f.id !== id);
+    return this.faults.length < before;
   }
 
   /** Takes the first fault that matches a request, counting it down. */

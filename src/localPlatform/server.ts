@@ -8,6 +8,7 @@ import { familyFactories } from './families';
 import { minimalBody, registerResponsesRoute } from './minimal';
 import { isThin, type ResponsesMode } from './responsesMode';
 import { refuseUnshown } from './specOnly';
+import type { Fault } from './faults';
 import { type PlatformOptions, Platform } from './platform';
 import { Persistence } from './persistence';
 import { hasDotSegment } from './requestGuards';
@@ -134,27 +135,30 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     }
     if (base !== 'admin') platform.requests.record(platform.now(), method, base, path, url.searchParams);
     const routers: Router[] = base === 'admin' ? [admin] : (byBase.get(base) ?? []).map((f) => f.router);
-    /** A fault's body that replaces the real answer's (see Fault.replyBody). */
-    let replaced: { body: unknown } | undefined;
+    /** What a fault does to the real answer (see Fault.replyBody, rawBody and reset). */
+    let replaced: Replacement | undefined;
     try {
       const raw = await readBody(req).catch((err: unknown) => {
         // The rest of the body is never read, so this connection cannot carry another request.
         throw err instanceof HttpError ? errorFor(base, err.status, err.message, { connection: 'close' }) : err;
       });
       if (base !== 'admin') {
-        const fault = platform.faults.take(
-          base,
-          method,
-          path,
-          (f) => f.status !== undefined || f.delayMs !== undefined || f.replyBody !== undefined,
-        );
-        replaced = fault && 'replyBody' in fault ? { body: fault.replyBody } : undefined;
+        const fault = platform.faults.take(base, method, path, answersHttp);
         if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+        if (fault?.reset === 'before') {
+          res.socket?.destroy();
+          return;
+        }
         if (fault?.status) {
           const headers: Record<string, string> =
             fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {};
+          if (fault.rawBody !== undefined) {
+            sendText(res, fault.status, fault.rawBody, fault.contentType, headers);
+            return;
+          }
           throw errorFor(base, fault.status, `Injected fault: HTTP ${fault.status}`, headers);
         }
+        replaced = fault && replacementOf(fault);
       }
       // After the faults (a gateway in front fails on any path), before the routes: on a spec-only platform an
       // endpoint the spec does not show does not exist.
@@ -174,7 +178,9 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
           if (failed) throw errorFor(base, 503, failed);
           const status = reply.status ?? 200;
           const body = minimal ? minimalBody(base, method, path, status, reply.body) : reply.body;
-          sendJson(res, status, replaced ? replaced.body : body, reply.headers);
+          if (replaced?.kind === 'reset') res.socket?.destroy();
+          else if (replaced?.kind === 'text') sendText(res, status, replaced.text, replaced.contentType);
+          else sendJson(res, status, replaced ? replaced.body : body, reply.headers);
           return;
         }
         methodMismatch ||= m.methodMismatch;
@@ -182,6 +188,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       if (methodMismatch) throw errorFor(base, 405, `Method ${method} is not allowed on ${path}`);
       throw errorFor(base, 404, `Not found: ${path}`);
     } catch (err) {
+      // A lost answer is lost whatever it would have said.
+      if (replaced?.kind === 'reset') {
+        res.socket?.destroy();
+        return;
+      }
       // Anything unforeseen still answers in the family's shape, and the server keeps serving.
       sendError(
         res,
@@ -243,6 +254,48 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       });
     },
   };
+}
+
+/** What a fault puts in place of a carried-out request's answer. */
+type Replacement =
+  | { kind: 'json'; body: unknown }
+  | { kind: 'text'; text: string; contentType?: string | undefined }
+  | { kind: 'reset' };
+
+/** Whether a fault changes an HTTP answer (the others act on WebSockets and messaging events). */
+function answersHttp(f: Fault): boolean {
+  return (
+    f.status !== undefined ||
+    f.delayMs !== undefined ||
+    f.replyBody !== undefined ||
+    f.rawBody !== undefined ||
+    f.reset !== undefined
+  );
+}
+
+/** What a fault without a status does to the answer of the request, once carried out; undefined leaves it. */
+function replacementOf(fault: Fault): Replacement | undefined {
+  if (fault.reset === 'after') return { kind: 'reset' };
+  if (fault.rawBody !== undefined) return { kind: 'text', text: fault.rawBody, contentType: fault.contentType };
+  if ('replyBody' in fault) return { kind: 'json', body: fault.replyBody };
+  return undefined;
+}
+
+/** An answer that is not JSON: text of the given type (text/html unless given). */
+function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  contentType = 'text/html; charset=utf-8',
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) return;
+  res.writeHead(status, {
+    'content-type': contentType,
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  res.end(text);
 }
 
 /** The request's address, or undefined when it cannot be read (a malformed request line). */

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openFileAtEnd, openWorkbench, runCommand, screenshot, step } from '../support/browser/workbench.mjs';
+import { TEST_KEYS } from '../support/secretsScan.ts';
 
 const MANIFEST = JSON.stringify(
   { agentId: 'ag_support', name: 'Support Desk', profile: 'local', branch: { branchId: 'br_main', name: 'main' } },
@@ -34,7 +35,7 @@ describe('Diagnostics of an agent folder in the Problems panel', { timeout: 300_
     const { page } = wb;
     await step(page, 'agent-diagnostics', async () => {
       await openFileAtEnd(page, 'returns.md');
-      await page.keyboard.type('\nWrite to jane.doe@acme-stores.co.uk or use key sk-proj-abcdefghijklmnopqrstuvwx12');
+      await page.keyboard.type(`\nWrite to jane.doe@acme-stores.co.uk or use key ${TEST_KEYS.typedInPrompt}`);
 
       await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
       const rows = page.locator('.markers-panel .monaco-list-row');
@@ -45,7 +46,7 @@ describe('Diagnostics of an agent folder in the Problems panel', { timeout: 300_
       assert.match(await secret.first().innerText(), /secret/, 'the row names the rule');
       assert.match(await email.first().innerText(), /personal-data/, 'the row names the rule');
       assert.ok(
-        !(await rows.allInnerTexts()).some((t) => t.includes('sk-proj-abcdefghijklmnopqrstuvwx12')),
+        !(await rows.allInnerTexts()).some((t) => t.includes(TEST_KEYS.typedInPrompt)),
         'the key is not repeated in the Problems panel',
       );
       await screenshot(page, 'agent-diagnostics-problems');

@@ -11,6 +11,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { keepFolder } from '../host/workbench.mjs';
+import { keptFolder } from '../support/browser/workbench.mjs';
+import { TEST_KEYS } from '../support/secretsScan.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -58,7 +61,11 @@ describe('The agent-workbench package, installed from its tarball', { timeout: 3
     });
     writeFileSync(join(app, 'support-desk', 'behavior.md'), 'You are the support desk of Acme.\n');
   });
-  after(() => rmSync(sandbox, { recursive: true, force: true }));
+  after(() => {
+    // The folder the commands ran in (their JUnit and SARIF reports, the agent folders), for the secrets scan.
+    keepFolder(app, keptFolder('cli-package'));
+    rmSync(sandbox, { recursive: true, force: true });
+  });
 
   it('installs offline into an empty folder, with no dependency of its own', () => {
     execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: app, env, stdio: 'pipe' });
@@ -95,16 +102,16 @@ describe('The agent-workbench package, installed from its tarball', { timeout: 3
 
   it('lint checks the agent folders: 0 when clean, 1 when an error remains', () => {
     assert.match(execFileSync(bin, ['lint'], { cwd: app, env, encoding: 'utf8' }), /0 error\(s\)/);
-    writeFileSync(
-      join(app, 'support-desk', 'behavior.md'),
-      'Use the key sk_live_0123456789abcdef to look up orders.\n',
-    );
-    const run = spawnResult(bin, ['lint', '--credential-env', 'ORDERS_KEY'], {
+    writeFileSync(join(app, 'support-desk', 'behavior.md'), `Use the key ${TEST_KEYS.forLint} to look up orders.\n`);
+    const run = spawnResult(bin, ['lint', '--credential-env', 'ORDERS_KEY', '--sarif', 'lint.sarif'], {
       cwd: app,
-      env: { ...env, ORDERS_KEY: 'sk_live_0123456789abcdef' },
+      env: { ...env, ORDERS_KEY: TEST_KEYS.forLint },
     });
     assert.equal(run.status, 1, run.stdout);
     assert.match(run.stdout, /support-desk\/behavior\.md:1:\d+ error /);
+    const sarif = readFileSync(join(app, 'lint.sarif'), 'utf8');
+    assert.ok(JSON.parse(sarif).runs[0].results.length > 0, 'the problems in the SARIF report');
+    assert.ok(!sarif.includes(TEST_KEYS.forLint) && !run.stdout.includes(TEST_KEYS.forLint), 'the key is not repeated');
     writeFileSync(join(app, 'support-desk', 'behavior.md'), 'You are the support desk of Acme.\n');
   });
 

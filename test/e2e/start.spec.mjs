@@ -3,14 +3,14 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cacheRoot } from '../../scripts/lib/hostPaths.mjs';
 import { stopProcessGroup } from '../../scripts/lib/processes.mjs';
-import { launchBrowser } from '../host/workbench.mjs';
-import { OUT, showAgentWorkbench, step } from '../support/browser/workbench.mjs';
+import { keepFolder, launchBrowser } from '../host/workbench.mjs';
+import { keptFolder, OUT, showAgentWorkbench, step } from '../support/browser/workbench.mjs';
 import { stageRepository } from '../support/stagedRepository.mjs';
 import { until } from '../support/until.ts';
 
@@ -84,6 +84,11 @@ describe('npm start on a fresh machine', { timeout: 240_000 }, () => {
   after(async () => {
     await browser?.close().catch(() => {});
     await stopProcessGroup(start);
+    // What npm start left in its own folders and printed, for the secrets scan.
+    const kept = keptFolder('start');
+    keepFolder(home, join(kept, 'home'));
+    keepFolder(state, join(kept, 'state'));
+    writeFileSync(join(kept, 'npm-start-output.txt'), output.join(''));
     rmSync(home, { recursive: true, force: true });
     rmSync(state, { recursive: true, force: true });
     clone.remove();

@@ -9,7 +9,7 @@
 // Environment: AGENT_WORKBENCH_TEST_TIMEOUT_MS (default 840000, under npm test's 20 minutes a part), AGENT_WORKBENCH_VERBOSE=1 (code-server output).
 // Ends with `N passed, N failed, N retried` and exits non-zero when a test failed or two tests needed a second attempt.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format, parseArgs } from 'node:util';
 import { CODE_SERVER_VERSION } from '../../scripts/lib/hostPaths.mjs';
@@ -18,6 +18,9 @@ import {
   ROOT,
   createSandbox,
   ensureHost,
+  keepBrowserStorage,
+  keepPageText,
+  keepSandbox,
   launchBrowser,
   outputDir,
   serveWebviewsFromOwnSite,
@@ -60,10 +63,14 @@ await ensureHost();
 // The minimal and spec-only runs set the local platform's answers through the user setting, as a person would.
 const sandbox = createSandbox(name, thin ? { 'agentWorkbench.localPlatform.responses': opts.responses } : {});
 const resultsFile = join(sandbox.dir, 'results.json');
+const keptBySuites = join(out, 'kept-by-suites');
+rmSync(keptBySuites, { recursive: true, force: true });
+mkdirSync(keptBySuites, { recursive: true });
 const hostLog = [];
 const workbenchLog = [];
 let server;
 let browser;
+let page;
 let exitCode;
 let results;
 let problem;
@@ -76,13 +83,15 @@ try {
     ownWebviewSite,
     env: {
       AGENT_WORKBENCH_TEST_RESULTS: resultsFile,
+      // Where suites keep what they wrote in the workspace before deleting it, for the secrets scan.
+      AGENT_WORKBENCH_KEEP_DIR: keptBySuites,
       ...(opts.bench ? { AGENT_WORKBENCH_TEST_MODE: 'bench' } : {}),
       ...(opts.grep ? { AGENT_WORKBENCH_TEST_GREP: opts.grep } : {}),
     },
   });
   console.log(`code-server (pid ${server.pid}) on ${server.url}`);
   browser = await launchBrowser({ ownWebviewSite });
-  const page = await browser.newPage();
+  page = await browser.newPage();
   if (ownWebviewSite) framesOnOwnSite = await serveWebviewsFromOwnSite(page, server);
   // The workbench forwards the extension host's output here while tests run, and reports the end.
   await page.exposeFunction('codeAutomationLog', (type, message) => {
@@ -121,10 +130,17 @@ try {
 } catch (err) {
   problem = err instanceof Error ? err.message : String(err);
 } finally {
+  // What the secrets scan reads (npm test's last part): the page's text, the browser's storage, the sandbox.
+  rmSync(join(out, 'pages.txt'), { force: true });
+  if (page) {
+    await keepPageText(page, join(out, 'pages.txt'), 'the end of the run');
+    await keepBrowserStorage(page, join(out, 'browser-storage.json'));
+  }
   await browser?.close().catch(() => {});
   await server?.stop();
   writeFileSync(join(out, 'code-server.log'), hostLog.join('\n') + '\n');
   writeFileSync(join(out, 'workbench.log'), workbenchLog.join('\n') + '\n');
+  keepSandbox(sandbox, join(out, 'sandbox'));
   if (!process.env.AGENT_WORKBENCH_KEEP_SANDBOX) sandbox.remove();
 }
 

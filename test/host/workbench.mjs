@@ -1,8 +1,8 @@
 // Shared by the host runners: a fresh sandbox per run (workspace copy, user data, extensions),
 // code-server in it, and Chromium (playwright-core) on the workbench.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startCodeServer } from '../../scripts/lib/codeServer.mjs';
@@ -173,4 +173,91 @@ export async function serveWebviewsFromOwnSite(page, server) {
     if (new URL(frame.url(), 'about:blank').hostname.endsWith('.localhost')) framesOnOwnSite++;
   });
   return () => framesOnOwnSite;
+}
+
+/**
+ * Keeps a copy of a sandbox for the secrets scan of npm test's last part (test/host/scanSecrets.ts): the workspace
+ * as the run left it (files, cassettes, reports), the user data (settings, the editor's and the extension's logs,
+ * local history, state) and code-server's own logs. Sockets and links are left out; a copy made before is replaced.
+ */
+export function keepSandbox(sandbox, dir) {
+  keepFolder(sandbox.dir, dir);
+}
+
+/** Copies a folder for the secrets scan, files and folders only, without the folders named in `skip`. */
+export function keepFolder(from, dir, skip = ['node_modules']) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(from, dir, {
+    recursive: true,
+    filter: (src) => {
+      try {
+        const st = lstatSync(src);
+        return st.isFile() || (st.isDirectory() && !skip.includes(basename(src)));
+      } catch {
+        return false;
+      }
+    },
+  });
+}
+
+/**
+ * Appends the text each frame of the page shows (the workbench and every webview in it) to `file`, for the secrets
+ * scan; `when` names the moment. A frame that is gone meanwhile is skipped.
+ */
+export async function keepPageText(page, file, when) {
+  const parts = [];
+  for (const frame of page.frames()) {
+    const text = await frame
+      .evaluate(() => document.body?.innerText ?? '', undefined, { timeout: 5_000 })
+      .catch(() => undefined);
+    if (text) parts.push(`── ${when}: ${frame.url().slice(0, 120)}\n${text}\n`);
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  appendFileSync(file, parts.join(''));
+}
+
+/**
+ * Writes what the workbench's page keeps in the browser to `file`, as text, for the secrets scan: code-server keeps
+ * the editor's state there (extension state, the webviews' saved state, secret storage), in IndexedDB and local
+ * storage, where the server's folders never see it.
+ */
+export async function keepBrowserStorage(page, file) {
+  const stored = await page
+    .evaluate(async () => {
+      const text = async (v) => {
+        if (typeof v === 'string') return v;
+        if (v instanceof Blob) return await v.text();
+        if (v instanceof ArrayBuffer) return new TextDecoder('latin1').decode(v);
+        if (ArrayBuffer.isView(v))
+          return new TextDecoder('latin1').decode(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+        try {
+          return JSON.stringify(v);
+        } catch {
+          return String(v);
+        }
+      };
+      const done = (request) =>
+        new Promise((resolve, reject) => {
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+      const out = { localStorage: { ...localStorage }, sessionStorage: { ...sessionStorage }, indexedDB: {} };
+      for (const { name } of await indexedDB.databases()) {
+        if (!name) continue;
+        const db = await done(indexedDB.open(name));
+        for (const store of db.objectStoreNames) {
+          const objects = db.transaction(store, 'readonly').objectStore(store);
+          const [keys, values] = await Promise.all([done(objects.getAllKeys()), done(objects.getAll())]);
+          out.indexedDB[`${name}/${store}`] = await Promise.all(
+            keys.map(async (k, i) => [String(k), await text(values[i])]),
+          );
+        }
+        db.close();
+      }
+      return out;
+    })
+    .catch((err) => ({ unreadable: String(err) }));
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(stored, null, 1));
 }

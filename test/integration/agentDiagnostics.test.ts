@@ -12,6 +12,7 @@ import { activateExtension, getExtension, type LocalPlatformUrls } from '../supp
 import { scriptedPrompts } from '../support/editor/prompts';
 import { LINT_CASES } from '../support/lintCases';
 import { until } from '../support/until';
+import { TEST_KEYS } from '../support/secretsScan';
 
 const SOURCE = 'Agent Workbench';
 const MANIFEST = JSON.stringify({
@@ -338,10 +339,7 @@ suite('Agent folder checks in the editor', function () {
     try {
       const folder = await checkOutSupportMain(api, ui, folders, 'lint');
       const before = await supportMainOnPlatform(() => urls).behavior();
-      await editAndSave(
-        join(folder, 'behavior.md'),
-        (t) => `${t}Use sk-proj-abcdefghijklmnopqrstuvwxyz0123 for lookups.\n`,
-      );
+      await editAndSave(join(folder, 'behavior.md'), (t) => `${t}Use ${TEST_KEYS.inPrompt} for lookups.\n`);
       ui.setAnswer(() => undefined);
       assert.equal(await vscode.commands.executeCommand('agentWorkbench.push', vscode.Uri.file(folder)), undefined);
       const question = ui.shown.find((s) => s.modal && /error remains in Support Desk/.test(s.message));

@@ -7,6 +7,7 @@ import { call } from '../support/http';
 import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
 import { until } from '../support/until';
 import { answers, byRole, type ChatPanelHandle, greeted, openChat, sessionIdOf } from '../support/editor/chatPanel';
+import { chatThroughChaos, checkChaosConversation, SPEC_ONLY_SERVER_NAMES } from '../support/chatChaos';
 import { LocalAdmin } from '../support/localAdmin';
 
 suite('Chat playground', () => {
@@ -224,6 +225,50 @@ suite('Chat playground', () => {
     );
     // The last drop may come just after the last answer: the session is open again once it has reconnected.
     await until('the session open again', () => p.snapshot().status.state === 'open', 30_000);
+  });
+
+  test('[MSG-26][MSG-17][MSG-24] 20 seeded random drops and delays while answers stream, on the full and the spec-only platform: the panel shows every message once and in order, the platform gets nothing twice, and what was not confirmed is said', async function () {
+    this.timeout(300_000);
+    const mode = (await admin.responses()).mode;
+    const names = vscode.workspace.getConfiguration('agentWorkbench.messaging');
+    await admin.setOptions({ streamDelayMs: 40, wsMessagesPerSecond: 1000 });
+    try {
+      for (const [responses, seed] of [
+        ['full', 20261203],
+        ['spec-only', 20261204],
+      ] as const) {
+        await admin.setResponses(responses);
+        await names.update(
+          'serverEventNames',
+          responses === 'spec-only' ? SPEC_ONLY_SERVER_NAMES : undefined,
+          vscode.ConfigurationTarget.Global,
+        );
+        const p = await chat({ mode: 'messaging', streaming: true, ackPaint: true });
+        let painted = -1;
+        let notified = 0;
+        p.onDidPaint(({ rev }) => (painted = Math.max(painted, rev)));
+        p.onDidNotify((n) => (notified = Math.max(notified, (n as { rev?: number }).rev ?? 0)));
+        await greeted(p);
+        const run = await chatThroughChaos(
+          {
+            lines: () => p.snapshot().lines,
+            status: () => p.snapshot().status,
+            send: (text) => p.send(text),
+            sendAgain: (line) => p.fix(line.id),
+          },
+          admin,
+          sessionIdOf(p),
+          { seed, disruptions: 20, what: responses },
+        );
+        console.log(`chat chaos in the panel, ${run.context}`);
+        checkChaosConversation(run, 20);
+        // What the panel holds is what its page shows: the page has painted the panel's last version.
+        await until('the page painted the last line version', () => painted >= notified);
+      }
+    } finally {
+      await admin.setResponses(mode);
+      await names.update('serverEventNames', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   test('a message the platform drops over its rate limit (no echo) is marked after a while, with Send again, which gets it through', async function () {

@@ -1,19 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ASSUMED_SERVER_EVENT_NAMES, type ServerEventNames } from '../../src/contract/messaging';
 import type { ResponsesMode } from '../../src/localPlatform/responsesMode';
-import { SPEC_ONLY_EVENT_NAMES } from '../../src/localPlatform/specOnlyEvents';
+import { SPEC_ONLY_SERVER_NAMES as SPEC_ONLY_NAMES } from '../support/chatChaos';
 import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
 import { answers, byRole, type ChatPanelHandle, openChat, sessionIdOf } from '../support/editor/chatPanel';
 import { LocalAdmin } from '../support/localAdmin';
 import { until } from '../support/until';
-
-/** The names the spec-only mode gives the events the spec does not name, as a person would set them. */
-const SPEC_ONLY_NAMES = Object.fromEntries(
-  Object.entries(ASSUMED_SERVER_EVENT_NAMES).flatMap(([kind, ours]) =>
-    SPEC_ONLY_EVENT_NAMES[ours] ? [[kind, SPEC_ONLY_EVENT_NAMES[ours]]] : [],
-  ),
-) as Partial<ServerEventNames>;
 
 /** The reconnect line's count: how many missed events were caught up, and how many the platform replayed. */
 const CAUGHT_UP = /(\d+) missed events? caught up \(the platform replayed (\d+)\), none shown twice\./;

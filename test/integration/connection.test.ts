@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { ProbeResult } from '../../src/client/probe';
 import { type ScriptedPrompts, scriptedPrompts } from '../support/editor/prompts';
 import { activateExtension, type LocalPlatformUrls } from '../support/editor/extension';
+import { TEST_KEYS } from '../support/secretsScan';
 
 /** The connection profiles, their secrets, Test Connection and profile switching, in the real extension host. */
 suite('Connection profiles', () => {
@@ -43,7 +44,7 @@ suite('Connection profiles', () => {
       runtimeUrl: urls.runtime,
       buildUrl: urls.build,
       messagingUrl: urls.messaging,
-      credentials: { agentsApiKey: 'lp_agents_key', conversationsApiKey: 'integration-wrong-key-1' },
+      credentials: { agentsApiKey: 'lp_agents_key', conversationsApiKey: TEST_KEYS.wrongConversations },
     });
     assert.ok(profile, 'the profile was added');
     assert.equal(profile.accountId, 'ACCOUNT-a1b2c3d');

@@ -14,6 +14,7 @@ import { MODEL_ENDPOINT_KEY } from '../support/secretsScan';
 import { until } from '../support/until';
 import { JUDGE_SYSTEM } from '../../src/agentTests/model/judge';
 import { type ScriptedModel, type ScriptedRequest, startScriptedModel, systemOf } from '../support/scriptedModel';
+import { keepForSecretsScan } from '../support/editor/keptForScan';
 
 /** A model as another extension's provider would hand it to `vscode.lm`, answering `answer(prompt)`. */
 function editorModel(
@@ -216,6 +217,7 @@ suite('Judged conversation tests in the Testing view', function () {
   });
 
   suiteTeardown(async () => {
+    keepForSecretsScan(root);
     await vscode.workspace.fs.delete(root, { recursive: true, useTrash: false }).then(undefined, () => undefined);
   });
 

@@ -7,6 +7,7 @@ import type { ConversationTests } from '../../src/ui/testing/conversationTests';
 import type { RunRecord } from '../../src/ui/testing/testRun';
 import { activateExtension, startLocalPlatformInEditor } from '../support/editor/extension';
 import { until } from '../support/until';
+import { keepForSecretsScan } from '../support/editor/keptForScan';
 
 const QUESTION = 'Hello! What are your opening hours on the 25th, and can I return an item after 30 days?';
 
@@ -64,6 +65,7 @@ suite('Perturbed conversation tests in the Testing view', function () {
   });
 
   suiteTeardown(async () => {
+    keepForSecretsScan(folder);
     await vscode.workspace.fs.delete(folder, { recursive: true, useTrash: false }).then(undefined, () => undefined);
   });
 

@@ -8,6 +8,7 @@ import type { ReportedItem, RunRecord } from '../../src/ui/testing/testRun';
 import { activateExtension, type LocalPlatformUrls, startLocalPlatformInEditor } from '../support/editor/extension';
 import { LocalAdmin } from '../support/localAdmin';
 import { until } from '../support/until';
+import { keepForSecretsScan } from '../support/editor/keptForScan';
 
 const BOOKING = `agent: ag_support
 cases:
@@ -79,6 +80,7 @@ suite('Record checks in the Testing view', function () {
   });
 
   suiteTeardown(async () => {
+    keepForSecretsScan(root);
     await vscode.workspace.fs.delete(root, { recursive: true, useTrash: false }).then(undefined, () => undefined);
   });
 

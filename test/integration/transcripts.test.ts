@@ -607,4 +607,45 @@ suite('Transcript viewer', () => {
       'the message sent in the chat is in the transcript',
     );
   });
+
+  test('a list scrolled past the records it keeps opens an older row by looking it up around its start, beside the list or in a panel of its own', async function () {
+    this.timeout(180_000);
+    // Older than the demo week, in a range of their own: the other tests' lists do not see them.
+    const range = { start: '2020-01-01T00:00:00Z', end: '2020-01-11T00:00:00Z' };
+    await admin.generateConversations({ count: 6_000, start_time: range.start, end_time: range.end });
+    try {
+      const p = await list({ filters: { ...DEFAULT_FILTERS, range: 'custom', ...range } });
+      await settled(p);
+      while (p.status().more) {
+        await p.loadMore();
+        await settled(p);
+      }
+      assert.equal(p.shownRows().length, 6_000);
+      const [oldest] = p.shownRows();
+      const voice = p.shownRows().find((r) => r.channel === 'VOICE-SIP' && r.from)!;
+      p.reveal(true);
+      assert.doesNotMatch(p.shownRows().find((r) => r.id === voice.id)!.from, /•/, 'numbers shown on request');
+      p.reveal(false);
+      assert.match(p.shownRows().find((r) => r.id === voice.id)!.from, /•/, 'and masked again');
+
+      const since = await lastRequestSeq(admin);
+      const beside = (await p.open(oldest!.id)) as DetailHandle;
+      await beside.loaded;
+      assert.equal(beside.shown?.row.id, oldest!.id, 'the oldest row, found again');
+      const asked = await conversationRequests(admin, since);
+      assert.ok(asked.length > 0, 'its record was read from the platform again');
+      const around = Date.parse(oldest!.startedAt);
+      for (const r of asked) {
+        assert.ok(Math.abs(Date.parse(r.query.start_time![0]!) - around) <= 60_000, 'around its start');
+        assert.ok(Math.abs(Date.parse(r.query.end_time![0]!) - around) <= 60_000);
+      }
+      const own = (await p.open(oldest!.id, true)) as DetailHandle;
+      open.push(own);
+      assert.ok(own.panel, 'with Ctrl: a panel of its own');
+      await own.loaded;
+      assert.equal(own.shown?.row.id, oldest!.id);
+    } finally {
+      await admin.reset('demo');
+    }
+  });
 });

@@ -8,7 +8,7 @@ const WORDS =
   );
 
 /** Deterministic words: the same folder on every run, with no two topics alike. */
-function prose(seed: number, words: number): string {
+export function prose(seed: number, words: number): string {
   let x = seed * 2654435761;
   const out: string[] = [];
   for (let i = 0; i < words; i++) {

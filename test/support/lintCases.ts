@@ -1,4 +1,6 @@
 // The files that break each rule of the checks of agent folders, and files that do not.
+import { TEST_KEYS } from './secretsScan';
+
 const topic = (name: string, content: string): string => `---\nname: ${name}\n---\n\n${content}\n`;
 
 const OPENING =
@@ -68,7 +70,7 @@ export const LINT_CASES: Record<string, LintCase> = {
     },
   },
   secret: {
-    breaks: { 'behavior.md': 'Use the key sk-proj-abcdefghijklmnopqrstuvwxyz0123 when asked.\n' },
+    breaks: { 'behavior.md': `Use the key ${TEST_KEYS.inPrompt} when asked.\n` },
     passes: { 'behavior.md': 'Look the order up with the lookup tool when asked.\n' },
   },
   'personal-data': {

@@ -20,6 +20,10 @@ import {
   type ExternalEventsReply,
   type FaultRequest,
   type FaultsReply,
+  type GenerateAgentsRequest,
+  type GenerateConversationsRequest,
+  type GeneratedAgentsReply,
+  type GeneratedConversationsReply,
   type HealthReply,
   type MessagingSessionsReply,
   type ReceivedMessagesReply,
@@ -97,6 +101,13 @@ export class LocalAdmin {
     return this.send('DELETE', '/faults');
   }
 
+  /** Clears one fault, keeping the others; a fault already used up is gone already, and that is no failure. */
+  async removeFault(id: string): Promise<void> {
+    await this.send('DELETE', `/faults/${encodeURIComponent(id)}`).catch((err: unknown) => {
+      if (!(err instanceof AdminError && err.status === 404)) throw err;
+    });
+  }
+
   /** What the families were asked (never an admin request), oldest first. */
   requests(query: RequestsQuery = {}): Promise<RequestsReply['requests']> {
     const params = new URLSearchParams();
@@ -164,6 +175,16 @@ export class LocalAdmin {
   /** A teammate's edit of a branch, behind the Agents API's back. */
   editBranch(agentId: string, branchId: string, edit: BranchEditRequest): Promise<BranchEditReply> {
     return this.send('POST', `/agents/${agentId}/branches/${branchId}/edit`, edit);
+  }
+
+  /** Many agents of the seeded account at once, each with an empty main branch (load figures). */
+  generateAgents(request: GenerateAgentsRequest): Promise<GeneratedAgentsReply> {
+    return this.send('POST', '/agents/generate', request);
+  }
+
+  /** Many finished conversations like the demo week's, spread evenly over a range (load figures). */
+  generateConversations(request: GenerateConversationsRequest): Promise<GeneratedConversationsReply> {
+    return this.send('POST', '/conversations/generate', request);
   }
 
   /** Records a conversation as given (any text, any number of turns). */

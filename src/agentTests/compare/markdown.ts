@@ -4,6 +4,7 @@
  * becomes markup.
  */
 import type { CaseComparison, SideSummary, SuiteComparison, Verdict } from './comparison';
+import { htmlText, markdownCell, markdownCode } from '../../core/shownText';
 import type { WordDiffPart } from '../../core/wordDiff';
 
 /** Who is compared with whom, as the report names them. */
@@ -43,10 +44,11 @@ const ms = msText;
 /** A case as the reports name it: its file and its name. */
 export const caseName = (c: CaseComparison) => `${c.testCase.file} › ${c.testCase.name}`;
 
-/** A table cell: no line breaks, no pipes, no markup that would run. */
-export function cell(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
+/**
+ * Text of the report (a table cell, a list line): on one line, shown as written. A name or an answer such as
+ * `![x](https://...)` or `<script>` stays text in a pull request comment and in the editor's Markdown preview.
+ */
+export const cell = markdownCell;
 
 /** A word diff in Markdown: removed words struck, added ones underlined. */
 export function markdownDiff(parts: readonly WordDiffPart[]): string {
@@ -107,7 +109,7 @@ export function comparisonMarkdown(
         cell(c.verdict.reason),
         ...c.checks.map(
           (k) =>
-            `${k.turn !== undefined ? `turn ${k.turn + 1} ` : ''}\`${cell(k.check)}\`: ${k.passToFail} pass→fail, ${k.failToPass} fail→pass`,
+            `${k.turn !== undefined ? `turn ${k.turn + 1} ` : ''}${markdownCode(k.check)}: ${k.passToFail} pass→fail, ${k.failToPass} fail→pass`,
         ),
         ...c.turns.flatMap((t) => [
           ...(t.answerChanged > 0
@@ -117,7 +119,7 @@ export function comparisonMarkdown(
             : []),
           ...(t.handoff
             ? [
-                `turn ${t.index + 1}: handoff \`${cell(t.handoff.base ?? 'none')}\` → \`${cell(t.handoff.candidate ?? 'none')}\` in ${t.handoff.pairs} runs`,
+                `turn ${t.index + 1}: handoff ${markdownCode(t.handoff.base ?? 'none')} → ${markdownCode(t.handoff.candidate ?? 'none')} in ${t.handoff.pairs} runs`,
               ]
             : []),
           ...(t.end
@@ -126,7 +128,7 @@ export function comparisonMarkdown(
         ]),
       ];
       out.push(
-        `<details><summary>${cell(caseName(c))}: ${c.verdict.verdict}</summary>`,
+        `<details><summary>${htmlText(caseName(c))}: ${c.verdict.verdict}</summary>`,
         '',
         ...lines.map((l) => `- ${l}`),
         '',
@@ -138,7 +140,7 @@ export function comparisonMarkdown(
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) {
     out.push('### Problems in test files', '');
-    for (const p of errors) out.push(`- \`${cell(p.file)}:${p.line}:${p.column}\` ${cell(p.message)}`);
+    for (const p of errors) out.push(`- ${markdownCode(`${p.file}:${p.line}:${p.column}`)} ${cell(p.message)}`);
     out.push('');
   }
   out.push(

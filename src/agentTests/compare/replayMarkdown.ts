@@ -1,6 +1,7 @@
 // A replay of real traffic as Markdown: the counts, each group's conversations with what changed (the differing words
 // marked) and the failures; fit for a pull request comment, and what the editor opens after a replay.
 import { cell, markdownDiff } from './markdown';
+import { markdownCode } from '../../core/shownText';
 import {
   CHANGE_KINDS,
   type ChangeKind,
@@ -99,7 +100,7 @@ export function replayMarkdown(r: ReplayResult, labels: ReplayLabels, facts: Rep
             ? `${cell(turnName(turn))}: ${markdownDiff(turn.diff)}${cell(note(turn))}`
             : cell(ch.detail);
         });
-      out.push(`- \`${cell(id)}\`${cell(origin(c))}: ${lines.join('; ')}`);
+      out.push(`- ${markdownCode(id)}${cell(origin(c))}: ${lines.join('; ')}`);
     }
     if (list.length > SHOWN) out.push(`- and ${list.length - SHOWN} more`);
     out.push('', '</details>', '');
@@ -107,13 +108,13 @@ export function replayMarkdown(r: ReplayResult, labels: ReplayLabels, facts: Rep
   const failed = r.conversations.filter((c) => c.status === 'failed');
   if (failed.length) {
     out.push('### Failed', '');
-    for (const c of failed.slice(0, SHOWN)) out.push(`- \`${cell(c.id)}\`: ${cell(c.reason ?? '')}`);
+    for (const c of failed.slice(0, SHOWN)) out.push(`- ${markdownCode(c.id)}: ${cell(c.reason ?? '')}`);
     if (failed.length > SHOWN) out.push(`- and ${failed.length - SHOWN} more`);
     out.push('');
   }
   if (facts.savedCases)
     out.push(
-      `${facts.savedCases.count} conversation(s) saved as test cases in \`${cell(facts.savedCases.file)}\`.`,
+      `${facts.savedCases.count} conversation(s) saved as test cases in ${markdownCode(facts.savedCases.file)}.`,
       '',
     );
   return `${out.join('\n')}\n`;

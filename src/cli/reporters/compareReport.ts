@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import { visibleControls } from '../../core/shownText';
 import {
   caseName,
   type ComparisonLabels,
@@ -32,7 +33,11 @@ const signedMs = (n: number) => `${n >= 0 ? '+' : '−'}${Math.abs(Math.round(n)
 export function inlineDiff(parts: readonly WordDiffPart[], colours: Paint): string {
   return parts
     .map((p) =>
-      p.kind === 'same' ? p.text : p.kind === 'removed' ? colours.red(`[-${p.text}-]`) : colours.green(`{+${p.text}+}`),
+      p.kind === 'same'
+        ? visibleControls(p.text)
+        : p.kind === 'removed'
+          ? colours.red(`[-${visibleControls(p.text)}-]`)
+          : colours.green(`{+${visibleControls(p.text)}+}`),
     )
     .join('');
 }
@@ -42,7 +47,7 @@ function changeLines(c: CaseComparison, colours: Paint): string[] {
   const lines: string[] = [];
   for (const check of c.checks)
     lines.push(
-      `${check.turn !== undefined ? `turn ${check.turn + 1} ` : ''}${check.check}: ${check.passToFail} pass→fail, ${check.failToPass} fail→pass`,
+      `${check.turn !== undefined ? `turn ${check.turn + 1} ` : ''}${visibleControls(check.check)}: ${check.passToFail} pass→fail, ${check.failToPass} fail→pass`,
     );
   for (const t of c.turns) lines.push(...turnLines(t, colours));
   // A change of a few ms is the machine's noise, not the agent's: said from a quarter, and 20 ms, up.
@@ -53,7 +58,7 @@ function changeLines(c: CaseComparison, colours: Paint): string[] {
 }
 
 function turnLines(t: TurnChange, colours: Paint): string[] {
-  const name = `turn ${t.index + 1}${t.user ? ` ("${t.user}")` : ''}`;
+  const name = `turn ${t.index + 1}${t.user ? ` ("${visibleControls(t.user)}")` : ''}`;
   const out: string[] = [];
   if (t.answerChanged > 0)
     out.push(`${name}: answer changed in ${t.answerChanged} runs: ${inlineDiff(t.diff, colours)}`);
@@ -80,8 +85,8 @@ export function comparedCaseLines(c: CaseComparison, colours: Paint): string {
         : v === 'not enough runs to tell'
           ? colours.yellow(mark)
           : mark;
-  const head = `${painted} ${caseName(c)}: ${v}, ${rate(c.base)} → ${rate(c.candidate)}`;
-  const details = [c.verdict.reason, ...changeLines(c, colours)].map((l) => `    ${l}`);
+  const head = `${painted} ${visibleControls(caseName(c))}: ${v}, ${rate(c.base)} → ${rate(c.candidate)}`;
+  const details = [visibleControls(c.verdict.reason), ...changeLines(c, colours)].map((l) => `    ${l}`);
   return `${[head, ...details].join('\n')}\n`;
 }
 

@@ -1,11 +1,10 @@
 import { failureLines } from '../../agentTests/report';
 import type { CaseResult } from '../../agentTests/runner';
 import type { ProblemRecord, SummaryRecord } from './records';
+import { markdownCell, markdownCode } from '../../core/shownText';
 
-/** A table cell: no line breaks, no pipes, no markup that would run. */
-function cell(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
+/** Text of the report (a table cell, a list line): on one line, shown as written, never markup. */
+const cell = markdownCell;
 
 const ICON: Record<CaseResult['outcome'], string> = {
   passed: '✅',
@@ -49,7 +48,7 @@ export function markdownReport(
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) {
     out.push('### Problems in test files', '');
-    for (const p of errors) out.push(`- \`${cell(p.file)}:${p.line}:${p.column}\` ${cell(p.message)}`);
+    for (const p of errors) out.push(`- ${markdownCode(`${p.file}:${p.line}:${p.column}`)} ${cell(p.message)}`);
     out.push('');
   }
   if (results.length > 0) {

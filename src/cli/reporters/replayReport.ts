@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import { visibleControls } from '../../core/shownText';
 import {
   CHANGE_KINDS,
   type ReplayedConversation,
@@ -30,8 +31,8 @@ function turnLines(c: ReplayedConversation, colours: Paint): string[] {
   for (const change of c.changes) {
     const turn = change.turn !== undefined ? c.turns.find((t) => t.index === change.turn) : undefined;
     if (change.kind === 'answer changed' && turn)
-      out.push(`${turnName(turn)}: ${inlineDiff(turn.diff, colours)}${note(turn)}`);
-    else out.push(`${change.kind}: ${change.detail}`);
+      out.push(`${visibleControls(turnName(turn))}: ${inlineDiff(turn.diff, colours)}${visibleControls(note(turn))}`);
+    else out.push(`${change.kind}: ${visibleControls(change.detail)}`);
   }
   return out;
 }
@@ -39,12 +40,14 @@ function turnLines(c: ReplayedConversation, colours: Paint): string[] {
 /** A conversation as the line reporter prints it; unchanged ones are only counted. */
 export function replayedLines(c: ReplayedConversation, colours: Paint): string {
   if (c.status === 'replayed' && c.groups.length === 0) return '';
+  const what = visibleControls(`${c.id}${origin(c)}`);
+  const reason = visibleControls(c.reason ?? '');
   const head =
     c.status === 'replayed'
-      ? `${colours.yellow('~')} ${c.id}${origin(c)}: ${c.groups.join(', ')}`
+      ? `${colours.yellow('~')} ${what}: ${c.groups.join(', ')}`
       : c.status === 'failed'
-        ? `${colours.red('✗')} ${c.id}${origin(c)}: failed: ${c.reason ?? ''}`
-        : `- ${c.id}${origin(c)}: not replayed: ${c.reason ?? ''}`;
+        ? `${colours.red('✗')} ${what}: failed: ${reason}`
+        : `- ${what}: not replayed: ${reason}`;
   const details = c.status === 'replayed' ? turnLines(c, colours).map((l) => `    ${l}`) : [];
   return `${[head, ...details].join('\n')}\n`;
 }
@@ -58,7 +61,7 @@ function summaryText(r: ReplayResult, labels: ReplayLabels, durationMs: number):
     ...(r.unreachable ? [`  stopped: ${r.unreachable}; what finished is kept`] : []),
     ...(r.cancelled ? ['  cancelled: what finished is kept'] : []),
   ];
-  return `${lines.join('\n')}\n`;
+  return `${visibleControls(lines.join('\n'))}\n`;
 }
 
 /** The JSON record of a finished conversation. */

@@ -1,4 +1,5 @@
-import type { TopicParts } from '../agentFile';
+import type { ParsedFile, TopicParts } from '../agentFile';
+import { perObject } from '../perObject';
 import type { Finding } from '../problem';
 import type { FileRule, FolderRule } from '../rule';
 
@@ -61,6 +62,11 @@ function freeName(name: string, taken: ReadonlySet<string>): string {
   }
 }
 
+type NamedTopic = ParsedFile & { topic: TopicParts };
+
+/** A topic's name as names are compared, kept with its parts (checked again on every keystroke in a large folder). */
+const nameKey = perObject((topic: TopicParts): string => topic.name.trim().toLowerCase());
+
 /** Two topics of one name: the agent cannot tell them apart, and neither can a person reading the branch. */
 export const topicDuplicateName: FolderRule = {
   id: 'topic-duplicate-name',
@@ -68,18 +74,28 @@ export const topicDuplicateName: FolderRule = {
   summary: 'two topics with the same name',
   scope: 'folder',
   check(files) {
-    const byName = new Map<string, Array<{ path: string; topic: TopicParts }>>();
-    for (const { path, topic } of files) {
-      if (!topic || topic.name.trim() === '') continue;
-      const key = topic.name.trim().toLowerCase();
-      const list = byName.get(key);
-      if (list) list.push({ path, topic });
-      else byName.set(key, [{ path, topic }]);
+    // The first topic of each name, and the names that more than one topic has: most folders have none, and this
+    // runs on every keystroke in a topic, so nothing is made per topic beyond its entry in `first`.
+    const first = new Map<string, NamedTopic>();
+    const groups = new Map<string, NamedTopic[]>();
+    for (const file of files) {
+      const key = file.topic ? nameKey(file.topic) : '';
+      if (!file.topic || key === '') continue;
+      const named = file as NamedTopic;
+      const seen = first.get(key);
+      if (!seen) first.set(key, named);
+      else {
+        const group = groups.get(key);
+        if (group) group.push(named);
+        else groups.set(key, [seen, named]);
+      }
     }
-    const taken = new Set(byName.keys());
+    if (groups.size === 0) return [];
+    const taken = new Set(first.keys());
     const out: Finding[] = [];
-    for (const group of byName.values()) {
-      if (group.length < 2) continue;
+    for (const key of first.keys()) {
+      const group = groups.get(key);
+      if (!group) continue;
       const sorted = [...group].sort((a, b) => a.path.localeCompare(b.path));
       // The first file keeps the name; every other one is told, with the first linked.
       const [first, ...rest] = sorted;

@@ -25,22 +25,14 @@ export function mainBranchOf(state: AgentsState, agentId: string): StoredBranch 
   const cachedId = cache.get(agentId);
   const cached = cachedId ? state.branches[cachedId] : undefined;
   if (cached && cached.agentId === agentId && cached.name === MAIN_BRANCH_NAME) return cached;
+  // One pass notes every agent's main branch: a listing asks for a page of agents one after another.
+  let found: StoredBranch | undefined;
   for (const branch of Object.values(state.branches)) {
-    if (branch.agentId === agentId && branch.name === MAIN_BRANCH_NAME) {
-      cache.set(agentId, branch.branchId);
-      return branch;
-    }
+    if (branch.name !== MAIN_BRANCH_NAME) continue;
+    cache.set(branch.agentId, branch.branchId);
+    if (branch.agentId === agentId) found ??= branch;
   }
-  return undefined;
-}
-
-/** The main branch id of every agent, in one pass (for listings). */
-export function mainBranchIds(state: AgentsState): Map<string, string> {
-  const ids = new Map<string, string>();
-  for (const branch of Object.values(state.branches)) {
-    if (branch.name === MAIN_BRANCH_NAME) ids.set(branch.agentId, branch.branchId);
-  }
-  return ids;
+  return found;
 }
 
 /** The deployment an environment of an agent currently serves, if any. */

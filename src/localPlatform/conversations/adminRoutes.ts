@@ -1,12 +1,14 @@
 import type { Environment } from '../agents/model';
-import type { ConversationReply, TurnsReply } from '../adminApi';
+import type { ConversationReply, GeneratedConversationsReply, TurnsReply } from '../adminApi';
 import { buildError, type Router } from '../http';
 import type { Platform } from '../platform';
 import { LOCAL_ACCOUNT, LOCAL_AGENT_ID, LOCAL_PROJECT } from '../seed/credentials';
 import type { StoredConversation, StoredTurn } from '../state';
+import { generateConversations } from './demo';
 
 const ENVIRONMENTS: readonly Environment[] = ['live', 'sandbox', 'pre-release'];
 const MAX_TURNS = 20_000;
+const MAX_GENERATED = 500_000;
 
 type Body = Record<string, unknown>;
 
@@ -98,6 +100,28 @@ export function registerConversationAdminRoutes(admin: Router, platform: Platfor
     platform.state.conversations.push(conv);
     platform.conversationChanged(conv);
     return { status: 201, body: { id, turns: turns.length } satisfies ConversationReply };
+  });
+  // Many finished conversations like the demo week's at once, for load figures.
+  admin.post('/conversations/generate', (ctx) => {
+    const b = (ctx.json() ?? {}) as Body;
+    const count = b.count;
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_GENERATED)
+      throw buildError(400, 'count must be a whole number', [{ field: 'count', message: `1 to ${MAX_GENERATED}` }]);
+    const startMs = Date.parse(str(b.start_time, '') ?? '');
+    const endMs = Date.parse(str(b.end_time, '') ?? '');
+    if (!Number.isFinite(startMs) || !Number.isFinite(endMs) || endMs <= startMs)
+      throw buildError(400, 'start_time and end_time must be ISO 8601 instants, the end after the start', [
+        { field: 'start_time', message: 'an ISO 8601 instant before end_time' },
+      ]);
+    const environment = (b.environment ?? 'live') as Environment;
+    if (!ENVIRONMENTS.includes(environment))
+      throw buildError(400, 'Unknown environment', [{ field: 'environment', message: ENVIRONMENTS.join(', ') }]);
+    const seed = num(b.seed, 1);
+    generateConversations(platform, { count, startMs, endMs, environment, seed });
+    return {
+      status: 201,
+      body: { created: count, total: platform.state.conversations.length } satisfies GeneratedConversationsReply,
+    };
   });
   admin.post('/conversations/:id/turns', (ctx) => {
     const conv = platform.state.conversations.find((c) => c.id === ctx.params.id);

@@ -1,3 +1,4 @@
+import type { Environment } from '../agents/model';
 import type { Platform } from '../platform';
 import { SEED_EPOCH } from '../seed/supportAgent';
 import { type DemoCall, demoConversation, DemoRandom } from './demoConversation';
@@ -74,4 +75,34 @@ export function seedDemoConversations(platform: Platform): void {
   );
   platform.state.conversations.push(...conversations);
   platform.mutated();
+}
+
+/** What `generateConversations` makes: how many, over which range, in which environment, from which seed. */
+export interface GeneratedConversations {
+  count: number;
+  startMs: number;
+  endMs: number;
+  environment?: Environment;
+  seed?: number;
+}
+
+/**
+ * `count` finished conversations like the demo week's (channels, variants, languages, handoffs, latencies), spread
+ * evenly over [startMs, endMs) and stored in start order among the others: load figures seed many at once with it.
+ */
+export function generateConversations(platform: Platform, g: GeneratedConversations): number {
+  const rng = new DemoRandom(g.seed ?? DEMO_SEED);
+  const script = demoScript();
+  const step = (g.endMs - g.startMs) / g.count;
+  const store = platform.state.conversations;
+  const last = store.at(-1);
+  const newest = last ? Date.parse(last.started_at) : -Infinity;
+  for (let i = 0; i < g.count; i++) {
+    const startMs = Math.floor(g.startMs + (i + rng.next()) * step);
+    const call = { ...callOf(rng, startMs, false), ...(g.environment ? { environment: g.environment } : {}) };
+    store.push(demoConversation(rng, script, { ...call, id: platform.nextId('conv') }, Number.POSITIVE_INFINITY));
+  }
+  // Listings find a time window by binary search while the store is in start order.
+  if (g.count > 0 && g.startMs < newest) store.sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at));
+  return g.count;
 }

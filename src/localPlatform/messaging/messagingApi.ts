@@ -7,6 +7,7 @@ import type { Family, FamilyContext } from '../family';
 import { buildError, Router } from '../http';
 import type { Platform } from '../platform';
 import type { StoredConnector } from '../state';
+import type { StreamChaos } from './chaos';
 import { ClientEvents } from './clientEvents';
 import { addHandshakeRoutes } from './handshakeRoutes';
 import { Outbox } from './outbox';
@@ -45,9 +46,10 @@ export function createMessagingFamily({ platform, admin }: FamilyContext): Famil
       session.lastActivityMs = platform.clock.now();
       outbox.batch(ws, session, cursor);
     },
-    message(sessionId, ws, data) {
+    message(sessionId, ws, data, released) {
       // Over the per-session rate, messages are dropped unanswered (MSG-28).
-      if (!socketLimiter.hit(sessionId).ok) return;
+      if (!released && !socketLimiter.hit(sessionId).ok) return;
+      if (!released && outbox.chaos.onClientMessage(sessionId, ws, data)) return;
       enqueue(sessionId, ws, data);
     },
     idle(session) {
@@ -104,9 +106,10 @@ export function createMessagingFamily({ platform, admin }: FamilyContext): Famil
     queues.clear();
     httpLimiter.clear();
     socketLimiter.clear();
+    outbox.chaos.clear();
   });
 
-  addMessagingAdminRoutes(admin, platform, hub);
+  addMessagingAdminRoutes(admin, platform, hub, outbox.chaos);
 
   return {
     name: 'messaging',
@@ -134,7 +137,7 @@ const HANDOFF_MODES: ReadonlyArray<NonNullable<StoredConnector['handoffMode']>> 
 ];
 
 /** `/_local/messaging/...`: see sessions, and switch a webchat connector's handoff behaviour or host. */
-function addMessagingAdminRoutes(admin: Router, platform: Platform, hub: SocketHub): void {
+function addMessagingAdminRoutes(admin: Router, platform: Platform, hub: SocketHub, chaos: StreamChaos): void {
   admin.get('/messaging/sessions', () => ({
     body: {
       sessions: Object.values(messagingOf(platform).sessions).map((s) => ({
@@ -147,6 +150,7 @@ function addMessagingAdminRoutes(admin: Router, platform: Platform, hub: SocketH
         events: s.events.length,
         connections: hub.count(s.id),
         in_handoff: s.handoff !== null,
+        chaos: chaos.tallyOf(s.id),
       })),
     } satisfies MessagingSessionsReply,
   }));

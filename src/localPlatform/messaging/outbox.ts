@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import { type ServerEvent, type ServerEventType, type SessionEndReason } from '../../contract/messaging';
 import { chunkAnswer } from '../engine/chunker';
 import type { Platform } from '../platform';
+import { StreamChaos } from './chaos';
 import type { SocketHub } from './socketHub';
 import { findSession, nextEventId, type StoredSession } from './store';
 
@@ -31,10 +32,15 @@ function sleep(ms: number): Promise<void> {
  * history ones in the session's log, and delivers them through the hub.
  */
 export class Outbox {
+  /** The drops and delays of `chaos` faults, made while answers stream. */
+  readonly chaos: StreamChaos;
+
   constructor(
     private readonly platform: Platform,
     private readonly hub: SocketHub,
-  ) {}
+  ) {
+    this.chaos = new StreamChaos(platform, hub);
+  }
 
   /** Sends an event to every socket of the session; history types are logged first. */
   emit(session: StoredSession, type: OutType, payload: Record<string, unknown>, custom?: Custom): ServerEvent {
@@ -86,18 +92,11 @@ export class Outbox {
     this.emit(session, 'EVENT_TYPE_VIRTUAL_AGENT_TYPING', { typing: true }, custom);
     const messageId = `msg-${nextEventId(session)}`;
     if (session.streaming || interrupt) {
-      const chunks = chunkAnswer(text);
-      const upTo = interrupt ? Math.max(1, Math.floor(chunks.length / 2)) : chunks.length;
-      for (let index = 0; index < upTo; index++) {
-        if (this.platform.options.streamDelayMs > 0) await sleep(this.platform.options.streamDelayMs);
-        // Stop when the session ended, or was dropped by a reset (the state no longer holds this object).
-        if (session.status !== 'active' || findSession(this.platform, session.id) !== session) return;
-        this.emit(
-          session,
-          'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK',
-          { message_id: messageId, index, text: chunks[index]! },
-          custom,
-        );
+      this.chaos.streams(session.id, true);
+      try {
+        if (!(await this.streamPieces(session, messageId, text, custom, interrupt !== undefined))) return;
+      } finally {
+        this.chaos.streams(session.id, false);
       }
       if (interrupt) {
         interrupt();
@@ -105,6 +104,31 @@ export class Outbox {
       }
     }
     this.emit(session, 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', { message_id: messageId, text }, custom);
+  }
+
+  /** The pieces of an answer, the first half only when `half`; false when the session ended meanwhile. */
+  private async streamPieces(
+    session: StoredSession,
+    messageId: string,
+    text: string,
+    custom: Custom,
+    half: boolean,
+  ): Promise<boolean> {
+    const chunks = chunkAnswer(text);
+    const upTo = half ? Math.max(1, Math.floor(chunks.length / 2)) : chunks.length;
+    for (let index = 0; index < upTo; index++) {
+      if (this.platform.options.streamDelayMs > 0) await sleep(this.platform.options.streamDelayMs);
+      // Stop when the session ended, or was dropped by a reset (the state no longer holds this object).
+      if (session.status !== 'active' || findSession(this.platform, session.id) !== session) return false;
+      this.chaos.beforePiece(session.id);
+      this.emit(
+        session,
+        'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK',
+        { message_id: messageId, index, text: chunks[index]! },
+        custom,
+      );
+    }
+    return true;
   }
 
   /** Ends the session: SESSION_END to every socket, which are then closed normally. */

@@ -13,7 +13,8 @@ import { specOnlyEvent } from '../specOnlyEvents';
 export interface SocketHandlers {
   /** A socket of a session opened; `cursor` is the raw query value, if any. */
   connected(session: StoredSession, ws: WebSocket, cursor: string | null): void;
-  message(sessionId: string, ws: WebSocket, data: string): void;
+  /** A message of the client's; `released` when it arrived during a hold and is handled now that the hold ended. */
+  message(sessionId: string, ws: WebSocket, data: string, released?: boolean): void;
   /** The session is found idle at the handshake: it is expired before the refusal. */
   idle(session: StoredSession): void;
 }
@@ -27,6 +28,11 @@ export class SocketHub {
   private readonly sockets = new Map<string, Set<WebSocket>>();
   /** Upgrades accepted but not yet open, counted against the connection limit. */
   private readonly pending = new Map<string, number>();
+  /**
+   * Sockets held back, as on a slow network: what is sent to them, and what they send, waits here in order until
+   * the hold ends; a socket that drops meanwhile loses both, as data in flight is lost with a broken connection.
+   */
+  private readonly held = new Map<WebSocket, { out: string[]; in: string[] }>();
 
   constructor(
     private readonly platform: Platform,
@@ -65,7 +71,10 @@ export class SocketHub {
       timeOutIncompleteFrames(ws, socket, this.platform.options.wsFrameTimeoutMs);
       ws.on('close', () => this.forget(session.id, ws));
       ws.on('message', (data: RawData, isBinary: boolean) => {
-        this.handlers.message(session.id, ws, isBinary ? '\u0000binary' : rawText(data));
+        const text = isBinary ? '\u0000binary' : rawText(data);
+        const held = this.held.get(ws);
+        if (held) held.in.push(text);
+        else this.handlers.message(session.id, ws, text);
       });
       this.handlers.connected(session, ws, query.get('cursor'));
     });
@@ -82,7 +91,7 @@ export class SocketHub {
 
   send(ws: WebSocket, event: ServerEvent): void {
     const text = this.text(event);
-    if (text !== undefined && ws.readyState === ws.OPEN) ws.send(text);
+    if (text !== undefined) this.deliver(ws, text);
   }
 
   broadcast(sessionId: string, event: ServerEvent): void {
@@ -90,7 +99,38 @@ export class SocketHub {
     if (!set) return;
     const text = this.text(event);
     if (text === undefined) return;
-    for (const ws of set) if (ws.readyState === 1) ws.send(text);
+    for (const ws of set) this.deliver(ws, text);
+  }
+
+  /**
+   * Holds every open socket of a session for `ms`: what is sent either way meanwhile arrives late and in order, or
+   * never when the socket drops first (what the history keeps is replayed on the next connect).
+   */
+  hold(sessionId: string, ms: number): void {
+    for (const ws of this.sockets.get(sessionId) ?? []) {
+      if (this.held.has(ws)) continue;
+      this.held.set(ws, { out: [], in: [] });
+      setTimeout(() => {
+        const held = this.held.get(ws);
+        this.held.delete(ws);
+        if (!held || ws.readyState !== ws.OPEN) return;
+        for (const text of held.in) this.handlers.message(sessionId, ws, text, true);
+        for (const text of held.out) this.deliver(ws, text);
+      }, ms).unref();
+    }
+  }
+
+  /** Keeps a message of the client's until the socket's hold ends; false when the socket is not held. */
+  holdIncoming(ws: WebSocket, text: string): boolean {
+    const held = this.held.get(ws);
+    held?.in.push(text);
+    return held !== undefined;
+  }
+
+  private deliver(ws: WebSocket, text: string): void {
+    const held = this.held.get(ws);
+    if (held) held.out.push(text);
+    else if (ws.readyState === ws.OPEN) ws.send(text);
   }
 
   /**
@@ -122,6 +162,7 @@ export class SocketHub {
     for (const id of this.sessionIds()) this.terminate(id);
     this.sockets.clear();
     this.pending.clear();
+    this.held.clear();
     this.wss.close();
   }
 
@@ -141,6 +182,7 @@ export class SocketHub {
   }
 
   private forget(sessionId: string, ws: WebSocket): void {
+    this.held.delete(ws);
     const set = this.sockets.get(sessionId);
     if (!set) return;
     set.delete(ws);

@@ -11,6 +11,7 @@ import { TreeNode } from '../explorer/treeNode';
 import {
   type AlertRuleFields,
   changedFields,
+  type RuleDraft,
   checkRuleFields,
   known,
   type ProjectNames,
@@ -51,6 +52,33 @@ function limitMessage(max: number, serverWords?: string): string {
 export function registerAlertCommands(models: ProfileModels<object>, tree: AlertsTree): vscode.Disposable {
   /** The alerts model of the active profile, which makes every write. */
   const alerts = (): AlertsModel => requireModel(models).alerts;
+
+  /**
+   * What the person typed into a rule flow whose write failed, by profile and rule (`new` for a creation): the next
+   * Create (or Edit of that rule) opens with it, so nothing typed is lost. Sent, or the reopened flow left with
+   * Escape, it goes.
+   */
+  const typed = new Map<string, UpdateAlertRuleRequest>();
+  const typedKey = (ruleId: string | undefined): string => `${alerts().source.profileId}:${ruleId ?? 'new'}`;
+  const keepTyped = (ruleId: string | undefined, fields: UpdateAlertRuleRequest) => (err: unknown) => {
+    // A write the platform took (2xx, its answer in JSON) is done: nothing to type again.
+    if (isPlatformError(err) && err.kind === 'acceptedUnreadable' && !err.toldMayHaveActed) return undefined;
+    typed.set(typedKey(ruleId), fields);
+    return ruleId === undefined
+      ? vscode.l10n.t('What you typed is kept: Create Alert Rule opens with it.')
+      : vscode.l10n.t('What you typed is kept: Edit Alert Rule opens with it for this rule.');
+  };
+  /** Asks with what was typed before, when there is some; forgets it when the person leaves the flow. */
+  async function promptKept(
+    ruleId: string | undefined,
+    ask: (kept: UpdateAlertRuleRequest | undefined) => Promise<RuleDraft | undefined>,
+  ): Promise<RuleDraft | undefined> {
+    const key = typedKey(ruleId);
+    const kept = typed.get(key);
+    const answered = await ask(kept);
+    if (!answered) typed.delete(key);
+    return answered;
+  }
 
   function refuseAtLimit(): void {
     const max = platformContract().alertsContract.ALERT_RULES_MAX;
@@ -129,7 +157,10 @@ export function registerAlertCommands(models: ProfileModels<object>, tree: Alert
   async function askNewRule(args?: AlertRuleFields): Promise<CreateAlertRuleRequest | undefined> {
     const projectId = alerts().source.projectId;
     refuseAtLimit();
-    if (!args) return promptRule(vscode.l10n.t('Create Alert Rule'), { profile: projectId });
+    if (!args)
+      return promptKept(undefined, (kept) =>
+        promptRule(vscode.l10n.t('Create Alert Rule'), { profile: projectId }, undefined, kept),
+      );
     const checked = checkRuleFields({
       ...args,
       project_id: args.project_id === undefined ? projectId : args.project_id,
@@ -151,6 +182,7 @@ export function registerAlertCommands(models: ProfileModels<object>, tree: Alert
       const created = await withProgress(vscode.l10n.t('Creating alert rule {0}…', draft.name), (signal) =>
         model.createRule(draft, signal),
       );
+      typed.delete(typedKey(undefined));
       void prompts.info(
         vscode.l10n.t(
           'Alert rule "{0}" created ({1}). It reports OK until its first evaluation.',
@@ -170,7 +202,10 @@ export function registerAlertCommands(models: ProfileModels<object>, tree: Alert
   async function createRule(args?: AlertRuleFields): Promise<AlertRule | undefined> {
     const draft = await askNewRule(args);
     if (!draft) return undefined;
-    const attempt = (): Promise<AlertRule | undefined> => runCommand(() => sendNewRule(draft), { retry: attempt });
+    // Typed by the person (not given by a caller): kept when the write fails.
+    const kept = args ? undefined : keepTyped(undefined, draft);
+    const attempt = (): Promise<AlertRule | undefined> =>
+      runCommand(() => sendNewRule(draft), { retry: attempt, ...(kept ? { kept } : {}) });
     return attempt();
   }
 
@@ -202,7 +237,12 @@ export function registerAlertCommands(models: ProfileModels<object>, tree: Alert
     }
   }
 
-  async function editRule(arg?: RuleArg, fields?: AlertRuleFields): Promise<AlertRule | undefined> {
+  /** `failed.kept` is set once there is something typed to keep, should the save fail. */
+  async function editRule(
+    arg: RuleArg,
+    fields: AlertRuleFields | undefined,
+    failed: { kept?: (err: unknown) => string | undefined },
+  ): Promise<AlertRule | undefined> {
     const projectId = alerts().source.projectId;
     const ref = await resolveRule(arg, vscode.l10n.t('Alert rule to edit'));
     if (!ref) return undefined;
@@ -214,10 +254,9 @@ export function registerAlertCommands(models: ProfileModels<object>, tree: Alert
         rule ? known(platformContract().alertsContract.ALERT_METRICS, rule.metric) : undefined,
       );
     else {
-      const prompted = await promptRule(
-        vscode.l10n.t('Edit Alert Rule {0}', nameOf(ref)),
-        rule ? await projectNames(projectId, rule) : { profile: projectId },
-        rule,
+      const names = rule ? await projectNames(projectId, rule) : { profile: projectId };
+      const prompted = await promptKept(ref.id, (kept) =>
+        promptRule(vscode.l10n.t('Edit Alert Rule {0}', nameOf(ref)), names, rule, kept),
       );
       if (!prompted) return undefined;
       next = prompted;
@@ -228,7 +267,10 @@ export function registerAlertCommands(models: ProfileModels<object>, tree: Alert
       void prompts.info(vscode.l10n.t('Alert rule "{0}" is unchanged: nothing was sent.', nameOf(ref)));
       return rule;
     }
+    // Typed in the flow (not given by a caller): kept if the save fails, and the failure's message says so.
+    if (!fields) failed.kept = keepTyped(ref.id, next);
     const saved = await save(ref, change, vscode.l10n.t('Saving'));
+    typed.delete(typedKey(ref.id));
     void prompts.info(
       vscode.l10n.t(
         'Alert rule "{0}" saved: {1} changed.',
@@ -310,9 +352,10 @@ export function registerAlertCommands(models: ProfileModels<object>, tree: Alert
     vscode.commands.registerCommand(Command.createAlertRule, (args?: AlertRuleFields | TreeNode) =>
       runCommand(() => createRule(args instanceof TreeNode ? undefined : args)),
     ),
-    vscode.commands.registerCommand(Command.editAlertRule, (arg?: RuleArg, fields?: AlertRuleFields) =>
-      runCommand(() => editRule(arg, fields)),
-    ),
+    vscode.commands.registerCommand(Command.editAlertRule, (arg?: RuleArg, fields?: AlertRuleFields) => {
+      const failed: { kept?: (err: unknown) => string | undefined } = {};
+      return runCommand(() => editRule(arg, fields, failed), { kept: (err) => failed.kept?.(err) });
+    }),
     vscode.commands.registerCommand(Command.enableAlertRule, (arg?: RuleArg) =>
       runCommand(() => setEnabled(arg, true)),
     ),

@@ -216,25 +216,30 @@ const REVIEW = 7;
 /**
  * Asks for a whole rule, step by step with Back: name, scope, metric (with its unit), operator,
  * threshold (checked as typed, grouped digits allowed), window, then a review of the whole rule, from
- * which any field can be changed before it is sent. Starts from `initial` when editing.
+ * which any field can be changed before it is sent. Starts from `initial` when editing, and with `typed` over it:
+ * what the person typed before, when sending it failed.
  */
 export async function promptRule(
   title: string,
   project: ProjectNames,
   initial?: AlertRule,
+  typed?: UpdateAlertRuleRequest,
 ): Promise<RuleDraft | undefined> {
   const { ALERT_METRICS, ALERT_OPERATORS, ALERT_WINDOW_DURATIONS } = contract();
   const thisProject = project.sameAs ?? project.profile;
-  const draft: Partial<RuleDraft> = initial
-    ? {
-        name: initial.name,
-        project_id: initial.project_id,
-        metric: known(ALERT_METRICS, initial.metric),
-        operator: known(ALERT_OPERATORS, initial.operator),
-        threshold_value: initial.threshold_value ?? undefined,
-        window_duration: known(ALERT_WINDOW_DURATIONS, initial.window_duration),
-      }
-    : { project_id: project.profile, operator: '>', window_duration: '10m' };
+  const draft: Partial<RuleDraft> = {
+    ...(initial
+      ? {
+          name: initial.name,
+          project_id: initial.project_id,
+          metric: known(ALERT_METRICS, initial.metric),
+          operator: known(ALERT_OPERATORS, initial.operator),
+          threshold_value: initial.threshold_value ?? undefined,
+          window_duration: known(ALERT_WINDOW_DURATIONS, initial.window_duration),
+        }
+      : { project_id: project.profile, operator: '>', window_duration: '10m' }),
+    ...withoutEnabled(typed),
+  };
   const other = Symbol('another project');
   /** Once at the review, a change to one field returns to the review. */
   let reviewing = false;
@@ -400,6 +405,13 @@ export async function promptRule(
   // from 2/8 to 4/8 otherwise (a total that changed as the person went would read as a mistake).
   const result = await MultiStepInput.run<Partial<RuleDraft>>(8, draft, steps, (index) => index + 1);
   return result as RuleDraft | undefined;
+}
+
+/** The fields of a rule the flow asks for (whether it is enabled is not among them). */
+function withoutEnabled(fields: UpdateAlertRuleRequest | undefined): Partial<RuleDraft> {
+  if (!fields) return {};
+  const { enabled: _enabled, ...rest } = fields;
+  return rest;
 }
 
 /** A whole rule in one sentence: "Fires when Turn latency p95 is above 1,500 ms over 10 minutes, for support-desk." */

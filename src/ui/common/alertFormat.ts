@@ -120,7 +120,5 @@ export function scopeLabel(projectId: string | null): string {
   return projectId === null ? vscode.l10n.t('account-wide') : projectId;
 }
 
-/** Escapes text for a Markdown tooltip. */
-export function md(text: string): string {
-  return text.replace(/[\\`*_{}[\]<>#|]/g, '\\$&');
-}
+/** Text for a Markdown tooltip, shown as written (the platform's names and values never become markup). */
+export { markdownText as md } from '../../core/shownText';

@@ -46,20 +46,27 @@ export class UserFacingError extends Error {}
  */
 export async function runCommand<T>(
   fn: () => Promise<T>,
-  opts: { retry?: () => Promise<T | undefined> } = {},
+  opts: {
+    retry?: () => Promise<T | undefined>;
+    /** A sentence added to the failure's message: what was kept of what the person typed, and where. */
+    kept?: (err: unknown) => string | undefined;
+  } = {},
 ): Promise<T | undefined> {
   try {
     return await fn();
   } catch (err) {
     if (isPlatformError(err) && err.kind === 'acceptedUnreadable') {
-      acceptedUnreadable(err);
+      // Text where JSON was due may not be the platform's: it may not have been done, and what was typed is kept.
+      acceptedUnreadable(err, err.toldMayHaveActed ? opts.kept?.(err) : undefined);
       return undefined;
     }
     const report = failureReport(vscode.l10n, err, opts.retry !== undefined);
     if (!report) return undefined;
     const retry = vscode.l10n.t('Retry');
     const showLog = vscode.l10n.t('Show Log');
-    void prompts.error(report.message, ...(report.offerRetry ? [retry, showLog] : [showLog])).then((choice) => {
+    const kept = opts.kept?.(err);
+    const message = kept ? `${report.message} ${kept}` : report.message;
+    void prompts.error(message, ...(report.offerRetry ? [retry, showLog] : [showLog])).then((choice) => {
       if (choice === retry) void opts.retry?.();
       if (choice === showLog) void vscode.commands.executeCommand(Command.showLog);
     });
@@ -72,9 +79,9 @@ export async function runCommand<T>(
  * never as a failure and never with Retry (a repeat would act twice). The views are refreshed to show the
  * result, and the answer as received is in the log.
  */
-function acceptedUnreadable(err: PlatformError): void {
+function acceptedUnreadable(err: PlatformError, kept: string | undefined): void {
   const showLog = vscode.l10n.t('Show Log');
-  void prompts.info(err.message, showLog).then((choice) => {
+  void prompts.info(kept ? `${err.message} ${kept}` : err.message, showLog).then((choice) => {
     if (choice === showLog) void vscode.commands.executeCommand(Command.showLog);
   });
   for (const view of [Command.refreshAgents, Command.refreshAlerts])

@@ -37,7 +37,8 @@ export function failureReport(l10n: L10n, err: unknown, retryable: boolean): Fai
     return undefined;
   let message = err instanceof Error ? err.message : String(err);
   if (!isPlatformError(err)) return { message, offerRetry: false };
-  const acted = mayHaveActed(err);
+  // The client's words already say it may have been done (a write that must not repeat): nothing to add.
+  const acted = err.toldMayHaveActed ? undefined : mayHaveActed(err);
   if (acted === 'answerLost' && retryable) {
     message += ` ${l10n.t('It may have been done before the answer was lost: refresh and check before trying again.')}`;
   } else if (acted === 'gateway' && retryable) {

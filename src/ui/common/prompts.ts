@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { DisposableStore, type IDisposable, toDisposable } from '../../core/disposable';
+import { notificationText } from '../../core/shownText';
 
 /** How a modal question looks: a warning for what cannot be undone, information otherwise. */
 export interface AskOptions {
@@ -200,9 +201,10 @@ export const windowPrompts: Prompts = {
         : await vscode.window.showWarningMessage(question, modal, ...items);
     return actions.find((a) => a === chosen?.title && !chosen.isCloseAffordance);
   },
-  info: (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
-  warn: (message, ...actions) => vscode.window.showWarningMessage(message, ...actions),
-  error: (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
+  // A notification makes links of Markdown link syntax, and its messages hold the platform's names: never a link.
+  info: (message, ...actions) => vscode.window.showInformationMessage(notificationText(message), ...actions),
+  warn: (message, ...actions) => vscode.window.showWarningMessage(notificationText(message), ...actions),
+  error: (message, ...actions) => vscode.window.showErrorMessage(notificationText(message), ...actions),
   openFile: async (options) =>
     (await vscode.window.showOpenDialog({ ...options, canSelectMany: false, canSelectFiles: true }))?.[0],
   saveFile: (options) => vscode.window.showSaveDialog(options),

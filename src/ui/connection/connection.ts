@@ -11,6 +11,14 @@ import type { ProfileStore } from './profileStore';
 import type { SecretVault } from './secretVault';
 import { ContextKey } from '../ids';
 
+/** How long each answer of the platform is waited for (seconds). */
+const TIMEOUT_SETTING = 'agentWorkbench.requestTimeoutSeconds';
+
+function requestTimeoutMs(): number {
+  const seconds = vscode.workspace.getConfiguration().get<number>(TIMEOUT_SETTING, 30);
+  return (typeof seconds === 'number' && seconds >= 1 ? Math.min(seconds, 600) : 30) * 1000;
+}
+
 /**
  * The live connection: the platform clients of the active profile (one `PlatformClients`, made again when
  * the profile or its settings change), and the built-in Local profile while the local platform runs.
@@ -52,6 +60,13 @@ export class Connection extends Disposable {
       }),
     );
     void vscode.commands.executeCommand('setContext', ContextKey.connected, Boolean(profiles.active));
+    // A new timeout applies to the next request, on the same connections.
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(TIMEOUT_SETTING) && this.transportHolder.value)
+          this.transportHolder.value.options.timeoutMs = requestTimeoutMs();
+      }),
+    );
   }
 
   /**
@@ -99,7 +114,7 @@ export class Connection extends Disposable {
     this.transportHolder.value ??= newTransport((entry) => {
       this.log.request(entry);
       if (entry.unreachable) this._onDidNotReach.fire(entry.origin);
-    });
+    }, requestTimeoutMs());
     return this.transportHolder.value;
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { iconText, markdownCode, markdownStrong, markdownText } from '../../core/shownText';
 import { Disposable } from '../../core/disposable';
 import type { ProfileStore } from './profileStore';
 import { Command } from '../ids';
@@ -30,14 +31,14 @@ export class ConnectionStatusBar extends Disposable {
     const region =
       p.region === 'local' ? vscode.l10n.t('local') : p.region === 'custom' ? vscode.l10n.t('custom') : p.region;
     const env = this.profiles.environment;
-    this.item.text = `$(${p.region === 'local' ? 'server-environment' : 'cloud'}) ${p.name} · ${region} · ${env}`;
+    this.item.text = `$(${p.region === 'local' ? 'server-environment' : 'cloud'}) ${iconText(p.name)} · ${region} · ${env}`;
     const tip = new vscode.MarkdownString(undefined, true);
-    tip.appendMarkdown(`**${escapeMd(p.name)}**\n\n`);
+    tip.appendMarkdown(`${markdownStrong(p.name)}\n\n`);
     tip.appendMarkdown(
-      `${vscode.l10n.t('Account')}: \`${p.accountId}\` · ${vscode.l10n.t('Project')}: \`${p.projectId}\`\n\n`,
+      `${vscode.l10n.t('Account')}: ${markdownCode(p.accountId)} · ${vscode.l10n.t('Project')}: ${markdownCode(p.projectId)}\n\n`,
     );
     tip.appendMarkdown(
-      `${vscode.l10n.t('Runtime')}: ${p.runtimeUrl}\n\n${vscode.l10n.t('Build')}: ${p.buildUrl}\n\n${vscode.l10n.t('Messaging')}: ${p.messagingUrl}\n\n`,
+      `${vscode.l10n.t('Runtime')}: ${markdownText(p.runtimeUrl)}\n\n${vscode.l10n.t('Build')}: ${markdownText(p.buildUrl)}\n\n${vscode.l10n.t('Messaging')}: ${markdownText(p.messagingUrl)}\n\n`,
     );
     tip.appendMarkdown(`${vscode.l10n.t('Region')}: **${region}** · ${regionWords(p.region)}\n\n`);
     tip.appendMarkdown(
@@ -57,8 +58,4 @@ function regionWords(region: string): string {
   if (region === 'local') return vscode.l10n.t('the local platform on this machine, not a hosted region');
   if (region === 'custom') return vscode.l10n.t('addresses entered by hand, not one of the hosted regions');
   return vscode.l10n.t('the hosted region whose addresses the profile uses');
-}
-
-function escapeMd(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|]/g, '\\$&');
 }

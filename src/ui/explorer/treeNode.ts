@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { relativeWords } from '../../protocol/timeWords';
 import { Command, ItemContext } from '../ids';
 import { firstSentence } from '../common/failure';
+import { markdownText } from '../../core/shownText';
 
 /** A node of an Agent Workbench tree. Small classes own their TreeItem and children. */
 export abstract class TreeNode {
@@ -93,7 +94,9 @@ export class ErrorNode extends TreeNode {
     );
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-    item.tooltip = new vscode.MarkdownString(`${escape(this.message)}\n\n${vscode.l10n.t('Click to try again.')}`);
+    item.tooltip = new vscode.MarkdownString(
+      `${markdownText(this.message)}\n\n${vscode.l10n.t('Click to try again.')}`,
+    );
     item.contextValue = ItemContext.error();
     item.command = { command: Command.refreshNode, title: vscode.l10n.t('Retry'), arguments: [this.parent] };
     return item;
@@ -149,22 +152,6 @@ export class ActionNode extends InfoNode {
   }
 }
 
-/** "Created <when> by <who>", or without "by" when the platform does not say who. */
-export function createdLine(iso: string, by: string | null | undefined): string {
-  const at = when(iso).exact;
-  return by ? vscode.l10n.t('Created {0} by {1}', at, by) : vscode.l10n.t('Created {0}', at);
-}
-
-/** "Updated <when> by <who>", or without "by" when the platform does not say who. */
-export function updatedLine(iso: string, by: string | null | undefined): string {
-  const at = when(iso).exact;
-  return by ? vscode.l10n.t('Updated {0} by {1}', at, by) : vscode.l10n.t('Updated {0}', at);
-}
-
-function escape(s: string): string {
-  return s.replace(/[\\`*_{}[\]<>#|]/g, '\\$&');
-}
-
 /** "3 minutes ago" style text for a timestamp (in the one wording of relativeWords), with the exact time for tooltips. */
 export function when(iso: string | null | undefined): { relative: string; exact: string } {
   if (!iso) return { relative: '', exact: '' };
@@ -174,4 +161,9 @@ export function when(iso: string | null | undefined): { relative: string; exact:
     relative: relativeWords(t, Date.now(), vscode.env.language),
     exact: new Date(t).toLocaleString(vscode.env.language),
   };
+}
+
+/** The exact time of a platform timestamp, or the platform's text when it is not one (for hovers). */
+export function exactTime(iso: string): string {
+  return when(iso).exact;
 }

@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import { Disposable } from '../../core/disposable';
 import { Emitter } from '../../core/event';
+import { shownRow } from '../common/shownRow';
 import type { TreeNode } from './treeNode';
 
 /** Serves a tree of TreeNodes to VS Code; refreshes one node or the whole tree. */
@@ -17,7 +18,7 @@ export class NodeTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
-    return this.adjust(node.getTreeItem());
+    return shownRow(this.adjust(node.getTreeItem()));
   }
 
   getChildren(node?: TreeNode): Promise<TreeNode[]> {

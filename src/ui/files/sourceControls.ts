@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../../core/disposable';
+import { iconText } from '../../core/shownText';
 import { Emitter } from '../../core/event';
 import type { FileStatus } from '../../workspace/status';
 import type { MirrorClient } from '../../workspace/remote';
@@ -458,7 +459,7 @@ export class SourceControls extends Disposable implements vscode.FileDecorationP
     ]
       .filter(Boolean)
       .join(' ');
-    this.statusBar.text = `$(cloud) ${name} (${branch.name})${sync ? ` ${sync}` : ''}`;
+    this.statusBar.text = `$(cloud) ${iconText(name)} (${iconText(branch.name)})${sync ? ` ${sync}` : ''}`;
     const arg = [c.folder.uri];
     this.statusBar.command =
       conflicts || incoming

@@ -40,9 +40,12 @@ export function platformContract(): PlatformContract {
   return clientRuntime();
 }
 
-/** The one transport of the editor (keep-alive pools per origin), each request told to `onRequest`. */
-export function newTransport(onRequest: (entry: RequestLog) => void): Transport {
-  return new (clientRuntime().Transport)({ onRequest });
+/**
+ * The one transport of the editor (keep-alive pools per origin), each request told to `onRequest`, waiting
+ * `timeoutMs` for each answer.
+ */
+export function newTransport(onRequest: (entry: RequestLog) => void, timeoutMs: number): Transport {
+  return new (clientRuntime().Transport)({ onRequest, timeoutMs });
 }
 
 /**

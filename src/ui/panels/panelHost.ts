@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Disposable, type IDisposable, toDisposable } from '../../core/disposable';
 import {
   type Guard,
   isCommand,
-  isReady,
-  isRequest,
   type NotificationMessage,
   PROTOCOL_VERSION,
   type RequestMap,
@@ -14,6 +11,7 @@ import {
   type ResultOf,
 } from '../../protocol/envelope';
 import { DirectChannel } from './directChannel';
+import { describeMessage, panelPage, readWebviewMessage } from './panelPage';
 
 /** The folder of the built webview apps: the only place a panel may load anything from. */
 export function webviewRoot(extensionUri: vscode.Uri): vscode.Uri {
@@ -89,8 +87,16 @@ export interface PanelHostOptions<C, M extends RequestMap> {
   onCommand(command: C): void;
   /** One handler per request the panel's protocol names, each answering with that request's result. */
   requests: RequestHandlers<M>;
-  /** An incoming message failed its guard (logged by the caller; never acted on). */
+  /**
+   * Something the host refused or repaired, for the caller's log: an incoming message that failed its guard (never
+   * acted on), or a page written once more.
+   */
   onRejected?(reason: string): void;
+  /**
+   * How long a shown page may take to say `ready` before the host writes it once more (8 s unless given). A webview
+   * made while VS Code is still disposing another in the same place can stay blank; a second write loads it.
+   */
+  readyWithinMs?: number;
   /**
    * Notifications stream to the page through a loopback WebSocket of its own where one can be opened (see
    * DirectChannel), posted as messages otherwise. For panels whose notifications come many a second.
@@ -109,9 +115,11 @@ export interface PanelHostOptions<C, M extends RequestMap> {
  */
 export class PanelHost<C, M extends RequestMap, N> extends Disposable {
   private ready = false;
+  /** The page was written once more since it last said `ready`: it is not written again until it does. */
+  private rewritten = false;
+  private readyTimer: NodeJS.Timeout | undefined;
   private channel: DirectChannel | undefined;
   private readonly commandGuard: Guard<{ kind: 'command'; command: C }>;
-  private readonly requestGuard: Guard<{ kind: 'request'; id: number; request: RequestOf<M> }>;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -120,16 +128,17 @@ export class PanelHost<C, M extends RequestMap, N> extends Disposable {
   ) {
     super();
     this.commandGuard = isCommand(options.isCommand);
-    this.requestGuard = isRequest(options.isRequest);
     panel.webview.options = panelOptions(extensionUri);
     this.register(panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)));
     this.register(
       panel.onDidChangeViewState(() => {
         if (!panel.visible) this.ready = false;
+        else if (!this.ready) this.expectReady();
       }),
     );
+    this.register({ dispose: () => clearTimeout(this.readyTimer) });
     if (options.direct) void this.openChannel();
-    else panel.webview.html = this.html();
+    else this.write();
   }
 
   /** Opens the page's channel before writing the page, which names it; without one, the page is written as it is. */
@@ -148,11 +157,30 @@ export class PanelHost<C, M extends RequestMap, N> extends Disposable {
       this.register(
         channel.onDidReceive((m) => {
           if (this.commandGuard(m) && this.options.isReport?.(m.command)) this.options.onCommand(m.command);
-          else this.options.onRejected?.(`an unexpected message on the page's socket was ignored: ${describe(m)}`);
+          else
+            this.options.onRejected?.(`an unexpected message on the page's socket was ignored: ${describeMessage(m)}`);
         }),
       );
     }
+    this.write();
+  }
+
+  /** Writes the page, which says `ready` once it has loaded. */
+  private write(): void {
     this.panel.webview.html = this.html();
+    this.expectReady();
+  }
+
+  /** A shown page that has not said `ready` within the bound is written once more, and that is logged. */
+  private expectReady(): void {
+    clearTimeout(this.readyTimer);
+    const bound = this.options.readyWithinMs ?? 8_000;
+    this.readyTimer = setTimeout(() => {
+      if (this.isDisposed || this.ready || !this.panel.visible || this.rewritten) return;
+      this.rewritten = true;
+      this.options.onRejected?.(`the page did not say it was ready within ${bound / 1000} s; writing it once more`);
+      this.panel.webview.html = this.html();
+    }, bound);
   }
 
   /** The page's own socket, when the panel streams through one (see PanelHostOptions.direct). */
@@ -180,25 +208,31 @@ export class PanelHost<C, M extends RequestMap, N> extends Disposable {
   }
 
   private receive(message: unknown): void {
-    if (isReady(message)) {
-      if (message.protocol !== PROTOCOL_VERSION) {
+    const read = readWebviewMessage(message, this.options);
+    switch (read.kind) {
+      case 'otherProtocol':
         // A webview restored from another build: load this build's page instead of trusting it.
         this.options.onRejected?.(
-          `the webview speaks protocol ${message.protocol}, not ${PROTOCOL_VERSION}; reloading it`,
+          `the webview speaks protocol ${read.protocol}, not ${PROTOCOL_VERSION}; reloading it`,
         );
-        this.panel.webview.html = this.html();
+        this.write();
         return;
-      }
-      this.ready = true;
-      // The page's socket ended where the host may not have noticed yet (a broken tunnel): post from now on.
-      if (message.socketClosed) this.channel?.drop();
-      this.options.onReady();
-    } else if (this.commandGuard(message)) {
-      this.options.onCommand(message.command);
-    } else if (this.requestGuard(message)) {
-      void this.answer(message.id, message.request);
-    } else {
-      this.options.onRejected?.(`an unexpected message from the webview was ignored: ${describe(message)}`);
+      case 'ready':
+        this.ready = true;
+        this.rewritten = false;
+        clearTimeout(this.readyTimer);
+        // The page's socket ended where the host may not have noticed yet (a broken tunnel): post from now on.
+        if (read.socketClosed) this.channel?.drop();
+        this.options.onReady();
+        return;
+      case 'command':
+        this.options.onCommand(read.command);
+        return;
+      case 'request':
+        void this.answer(read.id, read.request);
+        return;
+      case 'refused':
+        this.options.onRejected?.(read.reason);
     }
   }
 
@@ -215,39 +249,12 @@ export class PanelHost<C, M extends RequestMap, N> extends Disposable {
 
   private html(): string {
     const webview = this.panel.webview;
-    const nonce = randomBytes(16).toString('base64');
-    const root = webviewRoot(this.extensionUri);
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, `${this.options.app}.js`));
-    const csp = [
-      "default-src 'none'",
-      `script-src 'nonce-${nonce}'`,
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource} data:`,
-      ...(this.channel ? [`connect-src ${this.channel.origin}`] : []),
-    ].join('; ');
-    const direct = this.channel
-      ? `\n<meta name="agent-workbench-direct" content="${this.channel.url.replace(/[^A-Za-z0-9:/._~%-]/g, '')}">`
-      : '';
-    return `<!DOCTYPE html>
-<html lang="${vscode.env.language}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">${direct}
-</head>
-<body>
-<div id="app"></div>
-<script type="module" nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot(this.extensionUri), `${this.options.app}.js`));
+    return panelPage({
+      script: script.toString(),
+      cspSource: webview.cspSource,
+      language: vscode.env.language,
+      ...(this.channel ? { channel: { origin: this.channel.origin, url: this.channel.url } } : {}),
+    });
   }
-}
-
-/** A short, safe description of a rejected message for the log (its kind and type, never its content). */
-function describe(message: unknown): string {
-  if (typeof message !== 'object' || message === null) return typeof message;
-  const m = message as Record<string, unknown>;
-  const inner = (m.command ?? m.request) as Record<string, unknown> | undefined;
-  return `kind ${String(m.kind)}${inner && typeof inner === 'object' ? `, type ${String(inner.type)}` : ''}`;
 }

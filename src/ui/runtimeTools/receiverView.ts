@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { shownRow } from '../common/shownRow';
+import { markdownStrong, markdownText } from '../../core/shownText';
 import { DisposableStore } from '../../core/disposable';
 import { Emitter } from '../../core/event';
 import { platformContract } from '../model/platformClients';
@@ -47,24 +49,28 @@ function deliveryItem(d: ReceivedDelivery): vscode.TreeItem {
   item.accessibilityInformation = { label: `${label}, ${item.description}` };
   item.contextValue = ItemContext.webhookDelivery(d.verdict.verified);
   const v = d.values ?? {};
+  // Anyone who can reach the receiver can post to it: every value of a delivery is shown as written.
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${label}**\n\n`);
+  md.appendMarkdown(`${markdownStrong(label)}\n\n`);
   if (v.metric)
     md.appendMarkdown(
-      `${vscode.l10n.t('{0} was {1} ({2} {3})', metricLabel(v.metric), amount(v.metric, v.current), operatorWords(v.operator ?? ''), amount(v.metric, v.threshold))}\n\n`,
+      `${markdownText(vscode.l10n.t('{0} was {1} ({2} {3})', metricLabel(v.metric), amount(v.metric, v.current), operatorWords(v.operator ?? ''), amount(v.metric, v.threshold)))}\n\n`,
     );
-  if (v.previousState) md.appendMarkdown(`${vscode.l10n.t('Previous state: {0}', stateLabel(v.previousState))}\n\n`);
-  if (v.at) md.appendMarkdown(`${vscode.l10n.t('At {0}', new Date(v.at).toLocaleString())}\n\n`);
+  if (v.previousState)
+    md.appendMarkdown(`${markdownText(vscode.l10n.t('Previous state: {0}', stateLabel(v.previousState)))}\n\n`);
+  if (v.at) md.appendMarkdown(`${markdownText(vscode.l10n.t('At {0}', new Date(v.at).toLocaleString()))}\n\n`);
   md.appendMarkdown(
-    d.verdict.verified
-      ? vscode.l10n.t(
-          'Signature verified with the signing secret of "{0}" ({1}).',
-          d.verdict.endpointName,
-          assumedScheme(),
-        )
-      : d.verdict.checking
-        ? vscode.l10n.t('The signature is being checked ({0}).', assumedScheme())
-        : vscode.l10n.t('Signature not verified ({0}): {1}.', assumedScheme(), d.verdict.reason),
+    markdownText(
+      d.verdict.verified
+        ? vscode.l10n.t(
+            'Signature verified with the signing secret of "{0}" ({1}).',
+            d.verdict.endpointName,
+            assumedScheme(),
+          )
+        : d.verdict.checking
+          ? vscode.l10n.t('The signature is being checked ({0}).', assumedScheme())
+          : vscode.l10n.t('Signature not verified ({0}): {1}.', assumedScheme(), d.verdict.reason),
+    ),
   );
   item.tooltip = md;
   item.command = {
@@ -120,7 +126,7 @@ export function registerWebhookReceiver(
   const provider: vscode.TreeDataProvider<ReceivedDelivery> = {
     onDidChangeTreeData: changed.event,
     getChildren: (parent) => (parent ? [] : [...receiver.deliveries]),
-    getTreeItem: deliveryItem,
+    getTreeItem: (d) => shownRow(deliveryItem(d)),
   };
   const view = store.add(vscode.window.createTreeView(View.webhookDeliveries, { treeDataProvider: provider }));
   store.add(

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownText } from '../../core/shownText';
 import type { CriterionResult } from '../../agentTests/model/types';
 import { Command, TestMessageValue } from '../ids';
 import { quoteLink } from './runTranscripts';
@@ -97,7 +98,5 @@ export function criterionMessage(
   return message;
 }
 
-/** Markdown's own characters in the builder's and the model's words are shown as written. */
-function escape(text: string): string {
-  return text.replace(/([\\`*_{}[\]()#+!|<>])/g, '\\$1');
-}
+/** The builder's and the model's words are shown as written: nothing in them becomes markup or a link. */
+const escape = markdownText;

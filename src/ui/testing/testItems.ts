@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { iconText, markdownText } from '../../core/shownText';
+import { caseItemId } from './testIds';
 import type { TestCase, TestFile, TextRange } from '../../agentTests/format';
 import { agentTestsRuntime } from '../agentTestsRuntime';
 
@@ -17,7 +19,7 @@ function turnLabel(testCase: TestCase, index: number): string {
   const user = testCase.turns[index]!.user;
   return user === undefined
     ? vscode.l10n.t('greeting')
-    : vscode.l10n.t('turn {0}: {1}', index + 1, user.length > 60 ? `${user.slice(0, 59)}…` : user);
+    : vscode.l10n.t('turn {0}: {1}', index + 1, iconText(user.length > 60 ? `${user.slice(0, 59)}…` : user));
 }
 
 /**
@@ -61,11 +63,12 @@ export function fillFileItem(
       : new vscode.MarkdownString(
           [
             vscode.l10n.t('This file has problems to fix before all its cases can run:'),
-            ...errors.map((p) => `- ${vscode.l10n.t('line {0}', p.range.startLine + 1)}: ${p.message}`),
+            ...errors.map((p) => `- ${vscode.l10n.t('line {0}', p.range.startLine + 1)}: ${markdownText(p.message)}`),
           ].join('\n'),
         );
   const cases = file.cases.map((testCase) => {
-    const caseItem = controller.createTestItem(`${item.id}#${testCase.name}`, testCase.name, item.uri);
+    // A label draws $(name) as an icon: the case's name is shown as written.
+    const caseItem = controller.createTestItem(caseItemId(item.id, testCase.name), iconText(testCase.name), item.uri);
     caseItem.range = toRange(testCase.range);
     caseItem.tags = testCase.tags.map((t) => new vscode.TestTag(t));
     caseItem.description = caseDescription(testCase);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownText, visibleControls } from '../../core/shownText';
 import type { TestCase } from '../../agentTests/format';
 import type { CheckFailure } from '../../agentTests/checks';
 import type { RunModel } from '../../agentTests/judging';
@@ -129,7 +130,9 @@ export function runReporter(
   };
   const output = (text: string, item?: vscode.TestItem) => {
     record.output += text;
-    run.appendOutput(text.replace(/\r?\n/g, '\r\n'), undefined, item);
+    // The output is a terminal: an answer's escape sequences (colours, a cleared screen, a link, a title) are shown
+    // as their code, never obeyed.
+    run.appendOutput(visibleControls(text).replace(/\r\n|\r|\n/g, '\r\n'), undefined, item);
   };
   return { report, output };
 }
@@ -512,7 +515,7 @@ function conversationLink(
   const md = new vscode.MarkdownString(
     vscode.l10n.t(
       'Conversation {0}: [open it in the transcript viewer]({1})',
-      conversationId,
+      markdownText(conversationId),
       `command:${Command.openConversation}?${args}`,
     ),
   );

@@ -1,10 +1,13 @@
 // Drives the VS Code workbench in Chromium as a person would: activity bar, views, command palette,
 // notifications. Each suite gets its own code-server in a fresh sandbox.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ROOT,
   createSandbox,
+  keepBrowserStorage,
+  keepPageText,
+  keepSandbox,
   launchBrowser,
   outputDir,
   serveWebviewsFromOwnSite,
@@ -35,6 +38,7 @@ const OWN_WEBVIEW_SITE = process.env.AGENT_WORKBENCH_WEBVIEW_SITE === 'own';
  */
 export async function openWorkbench({ name, devExtension = true, prepare, settings = {}, viewport = VIEWPORT }) {
   const sandbox = createSandbox(name, settings);
+  const kept = keptFolder(name);
   const hostLog = [];
   let server;
   let browser;
@@ -50,6 +54,7 @@ export async function openWorkbench({ name, devExtension = true, prepare, settin
     );
     // The user settings ask for a dark theme: once it is applied, the workbench has read them.
     await page.locator('.monaco-workbench.vs-dark .activitybar').waitFor();
+    KEPT.set(page, kept);
     return {
       page,
       sandbox,
@@ -58,17 +63,35 @@ export async function openWorkbench({ name, devExtension = true, prepare, settin
       async close() {
         if (OWN_WEBVIEW_SITE)
           console.log(`${name}: ${framesOnOwnSite()} webview frames loaded from sites of their own`);
+        await keepPageText(page, join(kept, 'pages.txt'), 'the end of the suite');
+        await keepBrowserStorage(page, join(kept, 'browser-storage.json'));
         await browser.close().catch(() => {});
         await server.stop();
+        keepSandbox(sandbox, join(kept, 'sandbox'));
         sandbox.remove();
       },
     };
   } catch (err) {
     await browser?.close().catch(() => {});
     await server?.stop();
+    keepSandbox(sandbox, join(kept, 'sandbox'));
     sandbox.remove();
     if (hostLog.length) console.log(`code-server output:\n${hostLog.slice(-30).join('\n')}`);
     throw err;
+  }
+}
+
+/** Where each open workbench keeps what the secrets scan reads (its page's text, its storage, its sandbox). */
+const KEPT = new WeakMap();
+
+/** A folder of its own under .test-output/e2e/kept/ for a workbench of this name. */
+export function keptFolder(name) {
+  for (let n = 1; ; n++) {
+    const dir = join(OUT, 'kept', n === 1 ? name : `${name}-${n}`);
+    if (!existsSync(dir)) {
+      mkdirSync(dir, { recursive: true });
+      return dir;
+    }
   }
 }
 
@@ -264,6 +287,8 @@ const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * never drags down the next test.
  */
 export async function resetWorkbench(page) {
+  // What the test before left on screen, for the secrets scan.
+  if (KEPT.has(page)) await keepPageText(page, join(KEPT.get(page), 'pages.txt'), 'before a test');
   const open = page.locator(
     '.context-view .monaco-menu, .monaco-dialog-box, .quick-input-widget:visible, .monaco-hover:visible',
   );

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { runCli } from '../../support/commandLine';
 import { colourFor } from '../../../src/cli/reporters/colour';
 import { parseReporters } from '../../../src/cli/reporters/runReport';
 import { caseIdentity, casesOfShard, parseShard } from '../../../src/cli/shard';
@@ -89,7 +90,7 @@ test('a case keeps its shard whatever other cases come and go, and each case is 
   );
 });
 
-test('no test file found says where it looked and exits 1, or 0 with --pass-with-no-tests', () => {
+test('no test file found says where it looked and exits 1, or 0 with --pass-with-no-tests', async () => {
   const empty = mkdtempSync(join(tmpdir(), 'aw-no-tests-'));
   const run = cli(['test', empty, '--local']);
   assert.equal(run.status, 1);
@@ -98,6 +99,10 @@ test('no test file found says where it looked and exits 1, or 0 with --pass-with
     new RegExp(`No test files found: looked for tests/\\*\\.yaml and tests/\\*\\.yml at any depth below ${empty}`),
   );
   assert.match(run.stderr, /--pass-with-no-tests/);
+  // Run in the empty folder itself, the message names it: a CI log shows where the run stood.
+  const here = await runCli(['test', '--local'], { cwd: empty });
+  assert.equal(here.code, 1);
+  assert.ok(here.stderr.includes(`at any depth below the current folder, ${empty} (`), here.stderr);
   assert.equal(cli(['test', empty, '--local', '--pass-with-no-tests']).status, 0);
 });
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Delivery } from '../../../src/client/messagingLedger';
 import type { RequestLog } from '../../../src/client/transport';
 import type { MessagingSession, SessionState } from '../../../src/client/messagingSession';
 import { startLocalPlatform } from '../../../src/localPlatform/server';
@@ -98,6 +99,43 @@ describe('client: messaging reconnects (spec: Messaging events > duplicate and o
       session.close();
     } finally {
       await t.admin.setOptions({ streamDelayMs: 0 });
+    }
+  });
+
+  it('[MSG-26][MSG-24] a message written while an answer streams, then a drop: the platform reads it only after that answer, so it is not written again meanwhile, and reaches the platform once', async (ctx) => {
+    if (assumed("the agent's answer under EVENT_TYPE_VIRTUAL_AGENT_MESSAGE and its chunks", ctx)) return;
+    const { session, r, sessionId } = await joined({ streamingEnabled: true });
+    const deliveries: Delivery[] = [];
+    session.onDelivery((d) => deliveries.push(d));
+    // Pieces half a second apart: the answer streams on well past the reconnect's grace (1.5 s), and the platform
+    // reads the next message only once it is done.
+    await t.admin.setOptions({ streamDelayMs: 500 });
+    try {
+      const first = 'What are your opening hours on Sunday?';
+      const second = 'And can I return an order?';
+      await session.sendMessage(first);
+      await until('the first piece of its answer', () => r.messages.some((m) => m.state === 'streaming'));
+      await session.sendMessage(second);
+      await t.admin.addFault({ family: 'messaging', dropWebSocket: true, path: sessionId, times: 1 });
+      await until('both answers', () => agentTexts(r).length === 3, { timeoutMs: 30_000 });
+      await until(
+        'the second confirmed',
+        () => deliveries.filter((d) => d.text === second).at(-1)?.state === 'delivered',
+      );
+      await settle(t.lp);
+      assert.deepEqual(
+        (await t.admin.receivedMessages(sessionId)).map((m) => m.text),
+        [first, second],
+        'each reached the platform once',
+      );
+      assert.ok(
+        deliveries.filter((d) => d.text === second).every((d) => d.rewrites === 0 && d.state !== 'unconfirmed'),
+        'the second was neither written again nor said to be unconfirmed',
+      );
+      assert.equal(r.states.filter((s) => s.kind === 'reconnecting').length, 1);
+    } finally {
+      await t.admin.setOptions({ streamDelayMs: 0 });
+      session.close();
     }
   });
 

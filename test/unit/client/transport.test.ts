@@ -106,22 +106,70 @@ describe('Transport against the local platform', () => {
     assert.equal(logs.at(-1)?.retries, 0);
   });
 
-  it('honours Retry-After on 429 for a safe request', async () => {
-    logs.length = 0;
-    await fault({ family: 'runtime', path: '/v1/limited', status: 429, retryAfter: 0.05, times: 1 });
-    const started = Date.now();
+  /** A safe read of a path the platform does not have (404 once the faults are past). */
+  const safeRead = (path: string) =>
+    transport.request({ family: 'conversations', baseUrl: t.lp.urls.runtime, method: 'GET', path, retry: 'safe' });
+
+  for (const status of [429, 503]) {
+    it(`honours Retry-After on ${status} for a safe request, and returns a long one to the caller`, async () => {
+      const path = `/v1/waited-${status}`;
+      logs.length = 0;
+      await fault({ family: 'runtime', path, status, retryAfter: 0.05, times: 1 });
+      const started = Date.now();
+      await assert.rejects(safeRead(path), (err: unknown) => err instanceof PlatformError && err.status === 404);
+      assert.ok(Date.now() - started >= 45, 'waited for Retry-After');
+      assert.equal(logs.at(-1)?.retries, 1);
+      logs.length = 0;
+      await fault({ family: 'runtime', path, status, retryAfter: 600, times: 1 });
+      await assert.rejects(
+        safeRead(path),
+        (err: unknown) => err instanceof PlatformError && err.status === status && err.retryAfterMs === 600_000,
+      );
+      assert.equal(logs.at(-1)?.retries, 0);
+    });
+  }
+
+  /** A write that must not repeat, to a path the platform does not have. */
+  const createOnce = (path: string) =>
+    transport.request({
+      family: 'agents',
+      operation: 'Create agent',
+      baseUrl: t.lp.urls.build,
+      method: 'POST',
+      path,
+      body: {},
+      retry: 'never',
+    });
+
+  it('shows the title of an HTML error page, never its markup, and a reset as a closed connection, not an unreachable host', async () => {
+    await fault({
+      family: 'build',
+      path: '/v1/proxied',
+      status: 502,
+      rawBody: '<html><head><title>502 Bad Gateway</title></head><body><h1>nginx</h1></body></html>',
+      times: 1,
+    });
     await assert.rejects(
-      transport.request({
-        family: 'conversations',
-        baseUrl: t.lp.urls.runtime,
-        method: 'GET',
-        path: '/v1/limited',
-        retry: 'safe',
-      }),
-      (err: unknown) => err instanceof PlatformError && err.status === 404,
+      createOnce('/v1/proxied'),
+      (err: unknown) =>
+        err instanceof PlatformError &&
+        /HTTP 502\)\. 502 Bad Gateway\. It may have been done/.test(err.message) &&
+        !/</.test(err.message),
     );
-    assert.ok(Date.now() - started >= 45, 'waited for Retry-After');
-    assert.equal(logs.at(-1)?.retries, 1);
+    logs.length = 0;
+    await fault({ family: 'build', path: '/v1/reset', reset: 'before', times: 1 });
+    await assert.rejects(
+      createOnce('/v1/reset'),
+      (err: unknown) =>
+        err instanceof PlatformError &&
+        err.kind === 'network' &&
+        err.closed &&
+        err.toldMayHaveActed &&
+        /^Create agent: the connection to the Agents API at [\d.:]+ was closed before its answer came\. It may have been done/.test(
+          err.message,
+        ),
+    );
+    assert.equal(logs.at(-1)?.unreachable, undefined, 'a closed connection is not an unreachable host');
   });
 
   it('returns a 429 with its Retry-After to the caller when the request is not safe to repeat', async () => {

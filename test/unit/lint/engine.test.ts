@@ -1,7 +1,7 @@
 // The lint engine as a whole: bad input never throws, severities from the lint file, fixes, secrets never printed.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseLintConfig, withSeverities } from '../../../src/lint/config';
+import { DEFAULT_CONFIG, parseLintConfig, withSeverities } from '../../../src/lint/config';
 import { LintSession } from '../../../src/lint/engine';
 import { decodeFile } from '../../../src/lint/nodeFolder';
 import type { Problem } from '../../../src/lint/problem';
@@ -213,4 +213,37 @@ test('personal-data: the lint file sets a rule per file, by path or pattern, the
     ],
   );
   assert.match(parseLintConfig('{"overrides": {}}').problems[0]!, /must be a list/);
+});
+
+test('a session checking again after edits finds the same near-duplicates as a fresh check, whatever was edited', () => {
+  // Few words, so topics share many shingles; a footer shared by more and more topics crosses the count above
+  // which a shingle tells nothing apart (20 topics), and back.
+  const words = 'store order return refund parcel receipt'.split(' ');
+  let x = 7;
+  const next = (): number => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 16;
+  const prose = (n: number): string => Array.from({ length: n }, () => words[next() % words.length]).join(' ');
+  const footer = 'call us on the number printed on your receipt for anything else';
+  const files: Record<string, string> = { 'agent.json': MANIFEST };
+  for (let i = 0; i < 40; i++) files[`knowledge/t${i}.md`] = topic(`T ${i}`, prose(30 + (next() % 40)));
+  const session = new LintSession();
+  const nearDuplicates = (problems: Problem[]) =>
+    problems.filter((p) => p.ruleId === 'topic-near-duplicate').map((p) => `${p.path} ${p.message}`);
+  const asInputs = () => Object.entries(files).map(([path, text]) => ({ path, text }));
+  let found = 0;
+  const footers: number[] = [];
+  for (let step = 0; step < 140; step++) {
+    // Even steps: the footer goes into topic after topic (up to 35 of them), then out of them again.
+    const i = step % 2 === 0 ? Math.floor(step / 2) % 35 : 35 + (next() % 10);
+    const path = `knowledge/t${i}.md`;
+    if (step % 2 === 0) files[path] = topic(`T ${i}`, step < 70 ? `${prose(20)} ${footer}` : prose(32));
+    else if (step % 11 === 0) Reflect.deleteProperty(files, path);
+    else if (step % 7 === 0) files[path] = topic(`T ${i}`, files[`knowledge/t${(i + 1) % 40}.md`] ?? prose(25));
+    else files[path] = topic(`T ${i}`, prose(10 + (next() % 60)));
+    const fresh = nearDuplicates(new LintSession().lint(asInputs(), DEFAULT_CONFIG));
+    assert.deepEqual(nearDuplicates(session.lint(asInputs(), DEFAULT_CONFIG)), fresh, `after step ${step}`);
+    found += fresh.length;
+    footers.push(Object.values(files).filter((t) => t.includes(footer)).length);
+  }
+  assert.ok(found > 0, 'some topics were near-duplicates along the way');
+  assert.ok(Math.max(...footers) > 21 && footers.at(-1)! < 20, `topics with the footer: ${footers.join(', ')}`);
 });

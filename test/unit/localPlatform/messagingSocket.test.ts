@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { serverEventSchema } from '../../../src/contract/messaging';
 import { call } from '../../support/http';
+import { LocalAdmin } from '../../support/localAdmin';
 import { useLocalPlatform } from '../../support/localPlatform';
 import {
   accessToken,
@@ -268,6 +269,52 @@ describe('Messaging WebSocket (spec: Endpoints > Messaging API, Events > Messagi
     const answer = await re.client.type('EVENT_TYPE_VIRTUAL_AGENT_MESSAGE');
     assert.match(String(answer.payload.text), /30 days/);
     re.client.close();
+  });
+
+  it('[MSG-26] a chaos fault holds the socket while an answer streams: every piece arrives late, once and in order', async () => {
+    const { client, sessionId, greeting } = await joined(t.lp, { streaming: true });
+    await injectFault(t.lp, { path: sessionId, chaos: { seed: 7, rate: 1, dropShare: 0, maxDelayMs: 30 }, times: 3 });
+    client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'What are your opening hours on Sunday?' } });
+    const answer = await client.type('EVENT_TYPE_VIRTUAL_AGENT_MESSAGE', greeting);
+    const pieces = client.events
+      .slice(client.events.indexOf(greeting))
+      .filter((e) => e.type === 'EVENT_TYPE_VIRTUAL_AGENT_MESSAGE_CHUNK');
+    assert.deepEqual(
+      pieces.map((e) => e.payload.index),
+      pieces.map((_, i) => i),
+    );
+    assert.equal(pieces.map((e) => e.payload.text).join(''), answer.payload.text);
+    const [session] = await new LocalAdmin(t.lp.urls.admin).messagingSessions();
+    assert.deepEqual(session!.chaos, { drops: 0, delays: 3 });
+    client.close();
+  });
+
+  it('[MSG-26] a chaos fault drops the socket while an answer streams, and the same seed makes the same choices', async () => {
+    const tallies = [];
+    for (let run = 0; run < 2; run++) {
+      await new LocalAdmin(t.lp.urls.admin).reset('base');
+      const { client, sessionId } = await joined(t.lp, { streaming: true });
+      await injectFault(t.lp, { path: sessionId, chaos: { seed: 11, rate: 0.5 }, times: 20 });
+      client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'How long does delivery take?' } });
+      // Without a reconnect the choices stop at the first drop (a session without a socket draws nothing).
+      assert.equal((await client.closed).code, 1006);
+      tallies.push((await new LocalAdmin(t.lp.urls.admin).messagingSessions())[0]!.chaos);
+    }
+    assert.equal(tallies[0]!.drops, 1);
+    assert.deepEqual(tallies[1], tallies[0]);
+  });
+
+  it('a chaos fault that is not an object, or whose seed, chances or delay are out of range, is refused', async () => {
+    for (const chaos of [
+      'often',
+      { seed: 'x' },
+      { seed: 1, rate: 2 },
+      { seed: 1, dropShare: -1 },
+      { seed: 1, maxDelayMs: 1e9 },
+    ]) {
+      const res = await call('POST', `${t.lp.urls.admin}/faults`, { body: { family: 'messaging', chaos } });
+      assert.equal(res.status, 400, JSON.stringify(chaos));
+    }
   });
 
   it('[MSG-26] closing the socket leaves the session and its conversation open', async () => {

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Branch, Topic } from '../../../contract/agents';
 import { remoteUri } from '../../remoteUri';
-import { ActionNode, createdLine, ErrorNode, InfoNode, LoadingNode, TreeNode, updatedLine, when } from '../treeNode';
+import { ActionNode, ErrorNode, exactTime, InfoNode, LoadingNode, TreeNode } from '../treeNode';
+import { agentTooltip, branchTooltip, topicTooltip } from './agentTooltips';
 import { isMain, orderBranches } from '../../model/agentsSource';
 import type { AgentModel, ShownAgent } from '../../model/agentsModel';
 import { DeploymentsNode } from './deploymentNodes';
@@ -14,10 +15,18 @@ export type CheckedOutBranch = (agentId: string) => string | undefined;
 export class AgentNode extends LoadingNode {
   constructor(
     readonly agent: ShownAgent,
-    readonly model: AgentModel,
+    /**
+     * What the editor knows of the agent, made when first read (an expansion, a refresh of the node): a view of
+     * thousands of agents holds no model for the agents nobody opened.
+     */
+    private readonly modelOf: () => AgentModel,
     private readonly checkedOut: CheckedOutBranch,
   ) {
     super(undefined);
+  }
+
+  get model(): AgentModel {
+    return this.modelOf();
   }
 
   get id(): string {
@@ -42,17 +51,7 @@ export class AgentNode extends LoadingNode {
   }
 
   override tooltip(): vscode.MarkdownString {
-    const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${this.agent.name}**\n\n`);
-    if (this.agent.description) md.appendText(`${this.agent.description}\n\n`);
-    md.appendMarkdown(`${vscode.l10n.t('Agent id')}: \`${this.agent.agentId}\``);
-    if (this.agent.unverified)
-      md.appendMarkdown(
-        `\n\n${vscode.l10n.t('Added by id: this platform could not confirm that the id names an agent.')}`,
-      );
-    if (this.agent.projectId) md.appendMarkdown(`\n\n${vscode.l10n.t('Project')}: \`${this.agent.projectId}\``);
-    if (this.agent.createdAt) md.appendMarkdown(`\n\n${createdLine(this.agent.createdAt, this.agent.createdBy)}`);
-    return md;
+    return new vscode.MarkdownString(agentTooltip(vscode.l10n, exactTime, this.agent));
   }
 
   /** Each group loads on its own: a branch list that fails leaves deployments, numbers and configs shown. */
@@ -123,15 +122,7 @@ export class BranchNode extends LoadingNode {
       label: [vscode.l10n.t('Branch {0}', this.branch.name), ...parts].join(', '),
     };
     item.contextValue = ItemContext.branch({ isMain: this.isMain, checkedOut: this.checkedOut });
-    const md = new vscode.MarkdownString();
-    md.appendMarkdown(
-      `**${this.branch.name}**${parts.length ? ` (${parts.join(' · ')})` : ''}\n\n${vscode.l10n.t('Branch id')}: \`${this.branch.branchId}\``,
-    );
-    if (this.branch.createdAt) md.appendMarkdown(`\n\n${createdLine(this.branch.createdAt, this.branch.createdBy)}`);
-    if (this.branch.updatedAt)
-      md.appendMarkdown(`\n\n${vscode.l10n.t('Updated {0}', when(this.branch.updatedAt).exact)}`);
-    if (this.branch.mergedAt) md.appendMarkdown(`\n\n${vscode.l10n.t('Merged {0}', when(this.branch.mergedAt).exact)}`);
-    item.tooltip = md;
+    item.tooltip = new vscode.MarkdownString(branchTooltip(vscode.l10n, exactTime, this.branch, parts));
     return item;
   }
 
@@ -216,12 +207,7 @@ export class TopicNode extends TreeNode {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('file-text');
     item.contextValue = ItemContext.topic();
-    const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${this.topic.name}**\n\n${vscode.l10n.t('Topic id')}: \`${this.topic.topicId}\``);
-    if (this.topic.updatedAt) md.appendMarkdown(`\n\n${updatedLine(this.topic.updatedAt, this.topic.updatedBy)}`);
-    md.appendMarkdown('\n\n---\n\n');
-    md.appendText(this.topic.content.length > 400 ? `${this.topic.content.slice(0, 400)}…` : this.topic.content);
-    item.tooltip = md;
+    item.tooltip = new vscode.MarkdownString(topicTooltip(vscode.l10n, exactTime, this.topic));
     const branchNode = this.knowledge.branchNode;
     const { agent } = branchNode.agentNode;
     item.command = {

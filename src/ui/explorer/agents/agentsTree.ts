@@ -229,7 +229,7 @@ export class AgentsTree extends Disposable {
       .map((a) => {
         let node = this.nodes.get(a.agentId);
         if (!node || node.agent !== a) {
-          node = new AgentNode(a, model.agent(a.agentId), this.checkedOut);
+          node = new AgentNode(a, () => model.agent(a.agentId), this.checkedOut);
           this.nodes.set(a.agentId, node);
         }
         return node;

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Deployment } from '../../../contract/agents';
 import type { Environment } from '../../../contract/common';
-import { ActionNode, ErrorNode, InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
+import { ActionNode, ErrorNode, exactTime, InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
+import { deploymentTooltip } from './agentTooltips';
 import type { AgentParent } from './agentParent';
 import { Command, ItemContext } from '../../ids';
 import { actorShort, actorText } from './deploymentActors';
@@ -176,25 +177,9 @@ export class DeploymentNode extends TreeNode {
     };
     const compared = comparedDeployment(this.agentNode.agent.agentId, d.id);
     item.contextValue = ItemContext.deployment(d.environment, this.isActive, compared);
-    const md = new vscode.MarkdownString();
-    md.appendMarkdown(
-      `**${vscode.l10n.t('Version {0}', d.version)}** · ${d.environment}${this.isActive ? ` · ${vscode.l10n.t('active')}` : ''}\n\n`,
+    item.tooltip = new vscode.MarkdownString(
+      deploymentTooltip(vscode.l10n, exactTime, d, { active: this.isActive, compared }),
     );
-    md.appendMarkdown(
-      `${vscode.l10n.t('Deployment id')}: \`${d.id}\`\n\n${vscode.l10n.t('Artifact')}: \`${d.artifactVersion}\`\n\n`,
-    );
-    md.appendMarkdown(
-      `${vscode.l10n.t('Deployed {0} by {1}', when(d.createdAt).exact, actorText(vscode.l10n, d.createdBy))}`,
-    );
-    if (message) {
-      md.appendMarkdown('\n\n');
-      md.appendText(message);
-    }
-    if (compared)
-      md.appendMarkdown(
-        `\n\n${vscode.l10n.t('The comparison made before this promotion is kept: Open Comparison Report.')}`,
-      );
-    item.tooltip = md;
     return item;
   }
 }

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { PhoneNumber, RealtimeConfig } from '../../../contract/agents';
 import { remoteUri } from '../../remoteUri';
-import { ActionNode, InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
+import { ActionNode, exactTime, InfoNode, LoadingNode, TreeNode } from '../treeNode';
+import { realtimeConfigHeading } from './agentTooltips';
 import type { AgentParent } from './agentParent';
 import { ENVIRONMENT_ORDER } from './deploymentNodes';
 import { Command, ItemContext } from '../../ids';
@@ -197,9 +198,7 @@ export class RealtimeConfigNode extends TreeNode {
     item.iconPath = new vscode.ThemeIcon('symbol-variable');
     item.contextValue = ItemContext.realtimeConfig();
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(
-      `**${c.name}**${c.updatedAt ? ` · ${vscode.l10n.t('updated {0}', when(c.updatedAt).exact)}` : ''}\n\n`,
-    );
+    md.appendMarkdown(`${realtimeConfigHeading(vscode.l10n, exactTime, c)}\n\n`);
     md.appendCodeblock(JSON.stringify(c.variables, null, 2), 'json');
     item.tooltip = md;
     const { agent } = this.group.agentNode;

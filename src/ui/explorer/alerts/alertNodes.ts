@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownCode, markdownStrong } from '../../../core/shownText';
 import type { CurrentAlert } from '../../../contract/alerts';
 import { ActionNode, ErrorNode, InfoNode, LoadingNode, TreeNode, when } from '../treeNode';
 import { formatAmount, md, metricLabel, operatorWords, scopeLabel, windowWords } from '../../common/alertFormat';
@@ -145,18 +146,18 @@ export class CurrentAlertNode extends TreeNode {
       label: vscode.l10n.t('Alert {0}, firing, {1}', a.name, item.description),
     };
     const t = new vscode.MarkdownString();
-    t.appendMarkdown(`**${md(a.name)}** · ${vscode.l10n.t('Firing')}\n\n`);
+    t.appendMarkdown(`${markdownStrong(a.name)} · ${vscode.l10n.t('Firing')}\n\n`);
     t.appendMarkdown(
-      `${vscode.l10n.t('{0} is {1}, {2} {3} over {4}', md(metricLabel(a.metric)), md(formatAmount(a.metric, a.current_value)), operatorWords(a.operator), md(formatAmount(a.metric, a.threshold_value)), windowWords(a.window_duration))}\n\n`,
+      `${vscode.l10n.t('{0} is {1}, {2} {3} over {4}', md(metricLabel(a.metric)), md(formatAmount(a.metric, a.current_value)), md(operatorWords(a.operator)), md(formatAmount(a.metric, a.threshold_value)), md(windowWords(a.window_duration)))}\n\n`,
     );
     t.appendMarkdown(
-      `${vscode.l10n.t('Scope')}: ${md(scopeLabel(a.project_id))}\n\n${vscode.l10n.t('Rule id')}: \`${a.rule_id}\`\n\n`,
+      `${vscode.l10n.t('Scope')}: ${md(scopeLabel(a.project_id))}\n\n${vscode.l10n.t('Rule id')}: ${markdownCode(a.rule_id)}\n\n`,
     );
     t.appendMarkdown(
-      `${vscode.l10n.t('Firing since')}: ${when(a.triggered_at).exact} (${when(a.triggered_at).relative})  \n`,
+      `${vscode.l10n.t('Firing since')}: ${md(`${when(a.triggered_at).exact} (${when(a.triggered_at).relative})`)}  \n`,
     );
     t.appendMarkdown(
-      `${vscode.l10n.t('Last evaluated')}: ${a.last_evaluated_at ? when(a.last_evaluated_at).exact : vscode.l10n.t('never')}`,
+      `${vscode.l10n.t('Last evaluated')}: ${md(a.last_evaluated_at ? when(a.last_evaluated_at).exact : vscode.l10n.t('never'))}`,
     );
     item.tooltip = t;
     return item;

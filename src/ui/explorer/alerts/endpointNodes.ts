@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownCode, markdownStrong } from '../../../core/shownText';
 import { InfoNode, LoadingNode, TreeNode } from '../treeNode';
 import { md } from '../../common/alertFormat';
 import type { EndpointRecord } from '../../model/endpointRecord';
@@ -86,10 +87,10 @@ export class EndpointNode extends TreeNode {
     item.description = e.event_types.join(', ');
     item.contextValue = ItemContext.webhookEndpoint(this.secretStored);
     const t = new vscode.MarkdownString();
-    t.appendMarkdown(`**${md(e.name)}**\n\n`);
-    t.appendMarkdown(`${vscode.l10n.t('URL')}: \`${e.url.replace(/`/g, '')}\`\n\n`);
-    t.appendMarkdown(`${vscode.l10n.t('Events')}: ${e.event_types.map((x) => `\`${x}\``).join(', ')}\n\n`);
-    t.appendMarkdown(`${vscode.l10n.t('Endpoint id')}: \`${e.id}\`\n\n`);
+    t.appendMarkdown(`${markdownStrong(e.name)}\n\n`);
+    t.appendMarkdown(`${vscode.l10n.t('URL')}: ${markdownCode(e.url)}\n\n`);
+    t.appendMarkdown(`${vscode.l10n.t('Events')}: ${e.event_types.map((x) => markdownCode(x)).join(', ')}\n\n`);
+    t.appendMarkdown(`${vscode.l10n.t('Endpoint id')}: ${markdownCode(e.id)}\n\n`);
     t.appendMarkdown(
       this.secretStored
         ? vscode.l10n.t("Its signing secret is kept in this editor's secret storage, for signature checks.")
@@ -97,7 +98,7 @@ export class EndpointNode extends TreeNode {
     );
     t.appendMarkdown('\n\n');
     t.appendMarkdown(
-      `${vscode.l10n.t('Created')}: ${timeText(e.created_at)}  \n${vscode.l10n.t('Updated')}: ${timeText(e.updated_at)}`,
+      `${vscode.l10n.t('Created')}: ${md(timeText(e.created_at))}  \n${vscode.l10n.t('Updated')}: ${md(timeText(e.updated_at))}`,
     );
     if (this.keptHere)
       t.appendMarkdown(`\n\n${vscode.l10n.t('As the platform answered when it was created or saved here.')}`);

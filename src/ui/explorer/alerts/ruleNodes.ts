@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownCode, markdownStrong } from '../../../core/shownText';
 import type { AlertRule, CurrentAlert } from '../../../contract/alerts';
 import { InfoNode, TreeNode, when } from '../treeNode';
 import {
@@ -175,7 +176,7 @@ export class RuleNode extends TreeNode {
     // The state is in the hover and the accessibility label too: a narrow sidebar cuts the description.
     const state = firing ? vscode.l10n.t('Firing') : vscode.l10n.t('State not known');
     item.tooltip = new vscode.MarkdownString(
-      `**${state}**\n\n${vscode.l10n.t('Rule id')}: \`${this.rule.id}\`\n\n${vscode.l10n.t('The platform does not say what this rule watches until it is saved here: edit, enable or disable it and the answer is shown.')}`,
+      `**${state}**\n\n${vscode.l10n.t('Rule id')}: ${markdownCode(this.rule.id)}\n\n${vscode.l10n.t('The platform does not say what this rule watches until it is saved here: edit, enable or disable it and the answer is shown.')}`,
     );
     item.accessibilityInformation = {
       label: vscode.l10n.t('Alert rule {0}, {1}, {2}', String(item.label), state, String(item.description)),
@@ -231,22 +232,24 @@ function ruleDetails(r: AlertRule, last: LastValue | undefined): Detail[] {
 
 function ruleTooltip(r: AlertRule, last: LastValue | undefined): vscode.MarkdownString {
   const t = new vscode.MarkdownString();
-  t.appendMarkdown(`**${md(r.name)}** · ${r.enabled ? stateLabel(r.current_state) : vscode.l10n.t('Disabled')}\n\n`);
   t.appendMarkdown(
-    `${vscode.l10n.t('Fires when {0} is {1} {2} over {3}', md(metricLabel(r.metric)), operatorWords(r.operator), md(formatAmount(r.metric, r.threshold_value)), windowWords(r.window_duration))}\n\n`,
+    `${markdownStrong(r.name)} · ${md(r.enabled ? stateLabel(r.current_state) : vscode.l10n.t('Disabled'))}\n\n`,
+  );
+  t.appendMarkdown(
+    `${vscode.l10n.t('Fires when {0} is {1} {2} over {3}', md(metricLabel(r.metric)), md(operatorWords(r.operator)), md(formatAmount(r.metric, r.threshold_value)), md(windowWords(r.window_duration)))}\n\n`,
   );
   t.appendMarkdown(`${md(metricExplained(r.metric))}\n\n`);
   t.appendMarkdown(`${vscode.l10n.t('Current value')}: ${md(currentValueText(r, last))}\n\n`);
   t.appendMarkdown(
-    `${vscode.l10n.t('Scope')}: ${r.project_id === null ? vscode.l10n.t('account-wide (every project)') : `${vscode.l10n.t('project')} \`${r.project_id}\``}\n\n`,
+    `${vscode.l10n.t('Scope')}: ${r.project_id === null ? vscode.l10n.t('account-wide (every project)') : `${vscode.l10n.t('project')} ${markdownCode(r.project_id)}`}\n\n`,
   );
-  t.appendMarkdown(`${vscode.l10n.t('Rule id')}: \`${r.id}\`\n\n`);
+  t.appendMarkdown(`${vscode.l10n.t('Rule id')}: ${markdownCode(r.id)}\n\n`);
   const times: Array<[string, string | null]> = [
     [vscode.l10n.t('In this state since'), r.since],
     [vscode.l10n.t('Last evaluated'), r.last_evaluated_at],
     [vscode.l10n.t('Created'), r.created_at ?? null],
     [vscode.l10n.t('Updated'), r.updated_at ?? null],
   ];
-  t.appendMarkdown(times.map(([label, iso]) => `${label}: ${timeText(iso)}`).join('  \n'));
+  t.appendMarkdown(times.map(([label, iso]) => `${label}: ${md(timeText(iso))}`).join('  \n'));
   return t;
 }

@@ -44,7 +44,7 @@ export class ChatApiBackend implements ChatBackend {
       this.t.inspect('in', 'chat/create', reply, { latencyMs: this.t.takeLatency() });
       this.started(reply.conversation_id, reply.response);
     } catch (err) {
-      const accepted = acceptedUnreadable(err);
+      const accepted = tookIt(err);
       const id = textOf(accepted?.body, 'conversation_id');
       if (accepted) {
         // The platform started a conversation (2xx); what of its answer can be read is used.
@@ -59,7 +59,7 @@ export class ChatApiBackend implements ChatBackend {
       if (id) this.started(id, textOf(accepted?.body, 'response'));
       else {
         this.t.setStatus({ state: 'failed', text: message(err), canSend: false });
-        this.t.notice(message(err), { error: true, fix: fixOf('restart') });
+        this.t.notice(message(err), { error: true, fix: fixOf(vscode.l10n, 'restart') });
       }
     }
   }
@@ -113,7 +113,7 @@ export class ChatApiBackend implements ChatBackend {
       }
       if (reply.end_conversation) {
         this.closed = true;
-        this.t.notice(vscode.l10n.t('The agent ended the conversation.'), { fix: fixOf('restart') });
+        this.t.notice(vscode.l10n.t('The agent ended the conversation.'), { fix: fixOf(vscode.l10n, 'restart') });
         this.t.setStatus({
           state: 'ended',
           text: vscode.l10n.t('The conversation has ended'),
@@ -123,7 +123,7 @@ export class ChatApiBackend implements ChatBackend {
         return;
       }
     } catch (err) {
-      const accepted = acceptedUnreadable(err);
+      const accepted = tookIt(err);
       if (accepted) {
         // The platform took the message (2xx): nothing to send again; what of its answer can be read is shown.
         this.t.inspect('in', 'chat/respond (unreadable)', accepted.body, { latencyMs: this.t.takeLatency() });
@@ -132,12 +132,15 @@ export class ChatApiBackend implements ChatBackend {
           this.t.upsert({ id: this.t.localId('turn'), role: 'agent', text: said, time: new Date().toISOString() });
         this.t.notice(
           vscode.l10n.t(
-            'The platform took the message, but its answer could not be read in full{0}. What could be read is shown; the whole answer is in the inspector.',
+            'The platform took the message, but its answer could not be read in full{0}. What could be read is shown; the whole answer is in the inspector. The conversation goes on: send your next message.',
             missing(accepted),
           ),
         );
       } else {
-        this.t.upsert({ ...line, error: true, fix: fixOf('resend') });
+        // The message stays as typed, with Send again; where the answer was text, it is in the inspector.
+        if (isPlatformError(err) && err.kind === 'acceptedUnreadable')
+          this.t.inspect('in', 'chat/respond (not JSON)', err.body, { latencyMs: this.t.takeLatency() });
+        this.t.upsert({ ...line, error: true, fix: fixOf(vscode.l10n, 'resend') });
         this.t.notice(message(err), { error: true });
       }
     } finally {
@@ -163,7 +166,7 @@ export class ChatApiBackend implements ChatBackend {
       this.t.inspect('in', 'chat/close', reply);
       this.closedNow();
     } catch (err) {
-      const accepted = acceptedUnreadable(err);
+      const accepted = tookIt(err);
       if (accepted) {
         this.t.inspect('in', 'chat/close (unreadable)', accepted.body);
         this.closedNow();
@@ -178,7 +181,7 @@ export class ChatApiBackend implements ChatBackend {
 
   private closedNow(): void {
     this.closed = true;
-    this.t.notice(vscode.l10n.t('The conversation was closed.'), { fix: fixOf('restart') });
+    this.t.notice(vscode.l10n.t('The conversation was closed.'), { fix: fixOf(vscode.l10n, 'restart') });
     this.t.setStatus({
       state: 'ended',
       text: vscode.l10n.t('The conversation was closed'),
@@ -207,9 +210,13 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The error of a write the platform carried out (2xx) although its answer could not be read. */
-function acceptedUnreadable(err: unknown): PlatformError | undefined {
-  return isPlatformError(err) && err.kind === 'acceptedUnreadable' ? err : undefined;
+/**
+ * The error of a write the platform carried out (2xx, its answer JSON) although its answer could not be read. Text
+ * where JSON was due may come from something in front of the platform: the message may not have arrived, so it is not
+ * one of these (the client's words say it may have been done).
+ */
+function tookIt(err: unknown): PlatformError | undefined {
+  return isPlatformError(err) && err.kind === 'acceptedUnreadable' && !err.toldMayHaveActed ? err : undefined;
 }
 
 /** The fields of such an answer that were missing or unexpected, in words ("" when none is named). */

@@ -1,5 +1,5 @@
-import * as vscode from 'vscode';
 import type { ChatLine, Fix, FixKind } from '../../../protocol/chat';
+import type { L10n } from '../../common/l10n';
 
 /**
  * One conversation with the platform, in one of the panel's modes. The panel talks to this and
@@ -19,20 +19,20 @@ export interface ChatBackend {
 }
 
 /** The words of each fix button (read when a fix is offered, so in the editor's language). */
-const fixLabels = (): Record<FixKind, string> => ({
-  resend: vscode.l10n.t('Send again'),
-  edit: vscode.l10n.t('Edit the message'),
-  join: vscode.l10n.t('Ask the agent to join'),
-  newSession: vscode.l10n.t('Start a new session'),
-  restart: vscode.l10n.t('Restart'),
-  handoff: vscode.l10n.t('Ask for a person again'),
-  settings: vscode.l10n.t('Check the connection profile'),
-  useAnswerName: vscode.l10n.t('Use this name for answers'),
-  startLocalPlatform: vscode.l10n.t('Start Local Platform'),
+const fixLabels = (l10n: L10n): Record<FixKind, string> => ({
+  resend: l10n.t('Send again'),
+  edit: l10n.t('Edit the message'),
+  join: l10n.t('Ask the agent to join'),
+  newSession: l10n.t('Start a new session'),
+  restart: l10n.t('Restart'),
+  handoff: l10n.t('Ask for a person again'),
+  settings: l10n.t('Check the connection profile'),
+  useAnswerName: l10n.t('Use this name for answers'),
+  startLocalPlatform: l10n.t('Start Local Platform'),
 });
 
-export function fixOf(kind: FixKind): Fix {
-  return { kind, label: fixLabels()[kind] };
+export function fixOf(l10n: L10n, kind: FixKind): Fix {
+  return { kind, label: fixLabels(l10n)[kind] };
 }
 
 /** The last thing the person sent, for Send again. */

@@ -17,7 +17,8 @@ import type { Connection } from '../../connection/connection';
 import type { ConnectionProfile } from '../../../client/profile';
 import { Command, PanelType } from '../../ids';
 import type { Log } from '../../log';
-import { messagingEventNames } from '../../messagingSettings';
+import { messagingEventNames, messagingServerEventNames, setServerEventName } from '../../messagingSettings';
+import { platformContract } from '../../model/platformClients';
 import type { ExternalEventArgs, SentEvent } from '../../runtimeTools/externalEvent';
 import { PanelHost, type RequestHandlers } from '../panelHost';
 import { type ChatBackend, fixOf } from './chatBackend';
@@ -26,9 +27,17 @@ import { ChatTranscript } from './chatTranscript';
 import { chatAsRecorded } from './chatAsTest';
 import { saveConversation } from './conversationFile';
 import { followLocalPlatform, localProfileAgain } from './localPlatformChat';
-import { MessagingBackend, type PanelActions } from './messagingBackend';
+import { MessagingBackend, type MessagingEditor, type PanelActions } from './messagingBackend';
 
 export const CHAT_VIEW_TYPE = PanelType.chat;
+
+/** What messaging mode reads of the editor: its words, the event names set in the settings, the contract's texts. */
+const MESSAGING_EDITOR: MessagingEditor = {
+  l10n: vscode.l10n,
+  serverEventNames: messagingServerEventNames,
+  setServerEventName,
+  systemErrors: () => platformContract().messagingContract.SYSTEM_ERRORS,
+};
 
 export interface ChatPanelOptions {
   /** The webview reports each line version it has painted (benchmarks and tests). */
@@ -264,6 +273,7 @@ export class ChatPanel extends ObservableDisposable {
   private newTranscript(settings: ChatSettings, restored?: ChatSnapshot): ChatTranscript {
     this.panel.title = vscode.l10n.t('Chat: {0}', settings.target.label);
     return new ChatTranscript(
+      vscode.l10n,
       settings,
       (n) => {
         this.queue(n);
@@ -323,12 +333,12 @@ export class ChatPanel extends ObservableDisposable {
       const clients = this.clients();
       backend =
         this.settings.mode === 'messaging'
-          ? new MessagingBackend(clients.messaging, this.transcript, actions, messagingEventNames())
+          ? new MessagingBackend(clients.messaging, this.transcript, actions, MESSAGING_EDITOR, messagingEventNames())
           : new ChatApiBackend(clients.chat, this.transcript, actions);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.transcript.setStatus({ state: 'failed', text: message, canSend: false });
-      this.transcript.notice(message, { error: true, fix: fixOf('restart') });
+      this.transcript.notice(message, { error: true, fix: fixOf(vscode.l10n, 'restart') });
       return;
     }
     this.backend.value = backend;
@@ -369,7 +379,7 @@ export class ChatPanel extends ObservableDisposable {
       vscode.l10n.t(
         'The local platform stopped, and this conversation with it. Start Local Platform: the chat then starts a new session by itself.',
       ),
-      { error: true, fix: fixOf('startLocalPlatform') },
+      { error: true, fix: fixOf(vscode.l10n, 'startLocalPlatform') },
     );
   }
 

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type { L10n } from '../../common/l10n';
 import type {
   ChatLine,
   ChatNotification,
@@ -23,12 +23,7 @@ export class ChatTranscript {
   private lines: ChatLine[] = [];
   private readonly index = new Map<string, number>();
   private inspector: InspectorEntry[] = [];
-  private current: ChatStatus = {
-    state: 'idle',
-    text: vscode.l10n.t('Not started'),
-    agentTyping: false,
-    canSend: false,
-  };
+  private current: ChatStatus;
   private seq = 0;
   private rev = 0;
   private nextLocal = 1;
@@ -36,10 +31,12 @@ export class ChatTranscript {
   private turnStarted: number | undefined;
 
   constructor(
+    l10n: L10n,
     public settings: ChatSettings,
     private readonly sink: (n: ChatNotification) => void,
     restored?: ChatSnapshot,
   ) {
+    this.current = { state: 'idle', text: l10n.t('Not started'), agentTyping: false, canSend: false };
     if (restored) {
       restored.lines.forEach((l) => this.put(l));
       this.inspector = restored.inspector.slice(-INSPECTOR_KEEP);

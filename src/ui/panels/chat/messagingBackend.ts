@@ -1,4 +1,3 @@
-import * as vscode from 'vscode';
 import type { MessagingClient } from '../../../client/messaging';
 import type {
   AgentMessage,
@@ -10,11 +9,11 @@ import type {
 import type { Delivery } from '../../../client/messagingLedger';
 import type { SessionRecovery } from '../../../client/messagingRecovery';
 import { endsAsExpired, type MessagingSession, type SessionState } from '../../../client/messagingSession';
-import type { ClientEventKind, ClientEventNames } from '../../../contract/messaging';
+import type { ClientEventKind, ClientEventNames, SYSTEM_ERRORS } from '../../../contract/messaging';
+import type { ServerEventKind, ServerEventNames } from '../../../contract/serverEventNames';
 import { Disposable, toDisposable } from '../../../core/disposable';
 import type { ChatLine, FixKind } from '../../../protocol/chat';
-import { messagingServerEventNames, setServerEventName } from '../../messagingSettings';
-import { platformContract } from '../../model/platformClients';
+import type { L10n } from '../../common/l10n';
 import { type ChatBackend, fixOf, type SentMessage } from './chatBackend';
 import type { ChatTranscript } from './chatTranscript';
 import { systemErrorFix } from './systemErrorFixes';
@@ -26,6 +25,20 @@ import { systemErrorFix } from './systemErrorFixes';
 const ECHO_WAIT_MS = 5_000;
 /** The line of a message the person sent: one per message of the session's ledger. */
 const SENT = 'sent:';
+
+/**
+ * What messaging mode needs of the editor: its words, the server event names a person set, and the contract's
+ * system error texts (the panel gives them; a unit test gives plain words and names of its own).
+ */
+export interface MessagingEditor {
+  l10n: L10n;
+  /** The server event names set in the settings, read when a session starts. */
+  serverEventNames(): Partial<ServerEventNames>;
+  /** Keeps the name of one server event in the settings ("Use this name for answers"). */
+  setServerEventName(kind: ServerEventKind, name: string): Promise<void>;
+  /** The contract's texts of the system errors, for the one-click fix of each. */
+  systemErrors(): typeof SYSTEM_ERRORS;
+}
 
 /** What the panel asks of itself when a fix is not the session's to carry out. */
 export interface PanelActions {
@@ -58,14 +71,17 @@ export class MessagingBackend extends Disposable implements ChatBackend {
   private unreadableLine: string | undefined;
   /** Reconnected, and the history that says what was missed has not arrived yet. */
   private awaitingHistory = false;
+  private readonly l10n: L10n;
 
   constructor(
     private readonly client: MessagingClient,
     private readonly t: ChatTranscript,
     private readonly panel: PanelActions,
+    private readonly editor: MessagingEditor,
     private readonly eventNames: Partial<ClientEventNames> = {},
   ) {
     super();
+    this.l10n = editor.l10n;
     this.register(
       toDisposable(() => {
         this.session = undefined;
@@ -78,7 +94,7 @@ export class MessagingBackend extends Disposable implements ChatBackend {
   }
 
   async start(): Promise<void> {
-    this.t.setStatus({ state: 'connecting', text: vscode.l10n.t('Starting a messaging session…'), canSend: false });
+    this.t.setStatus({ state: 'connecting', text: this.l10n.t('Starting a messaging session…'), canSend: false });
     try {
       this.t.inspect('out', 'POST /api/v1/access-token', {});
       const token = await this.client.accessToken();
@@ -98,7 +114,7 @@ export class MessagingBackend extends Disposable implements ChatBackend {
       this.t.inspect('in', 'session', { session_id: created.sessionId });
       const session = this.client.session(created, {
         eventNames: this.eventNames,
-        serverEventNames: messagingServerEventNames(),
+        serverEventNames: this.editor.serverEventNames(),
         echoWaitMs: ECHO_WAIT_MS,
       });
       this.session = session;
@@ -137,7 +153,7 @@ export class MessagingBackend extends Disposable implements ChatBackend {
           text,
           time: new Date().toISOString(),
           error: true,
-          fix: fixOf('resend'),
+          fix: fixOf(this.l10n, 'resend'),
           ...(custom ? { custom } : {}),
         });
       this.problem(err);
@@ -176,8 +192,8 @@ export class MessagingBackend extends Disposable implements ChatBackend {
         this.t.upsert({
           ...line,
           ...(d.echoKnown ? { error: true } : {}),
-          note: vscode.l10n.t('not confirmed'),
-          fix: fixOf('resend'),
+          note: this.l10n.t('not confirmed'),
+          fix: fixOf(this.l10n, 'resend'),
         });
         if (d.doubt === 'quiet' && d.echoKnown) this.notEchoed(d.text);
         return;
@@ -185,7 +201,7 @@ export class MessagingBackend extends Disposable implements ChatBackend {
         // Sent again as a message of its own: this one stays as it was, without a second Send again.
         return this.t.upsert({ ...(before ?? line), streaming: false, fix: undefined });
       case 'failed':
-        return this.t.upsert({ ...line, error: true, fix: fixOf('resend') });
+        return this.t.upsert({ ...line, error: true, fix: fixOf(this.l10n, 'resend') });
     }
   }
 
@@ -193,7 +209,7 @@ export class MessagingBackend extends Disposable implements ChatBackend {
   private notEchoed(text: string): void {
     const quoted = text.length > 60 ? `${text.slice(0, 57)}…` : text;
     this.t.notice(
-      vscode.l10n.t(
+      this.l10n.t(
         'The platform has not echoed "{0}" after {1} s: it may have dropped it. Send it again if no answer comes.',
         quoted,
         ECHO_WAIT_MS / 1000,
@@ -260,10 +276,10 @@ export class MessagingBackend extends Disposable implements ChatBackend {
   private async useAnswerName(line: ChatLine): Promise<void> {
     const name = this.unknownAnswers.get(line.id);
     if (!name) return;
-    await setServerEventName('agentMessage', name);
+    await this.editor.setServerEventName('agentMessage', name);
     this.session?.useServerEventName('agentMessage', name);
     this.t.notice(
-      vscode.l10n.t(
+      this.l10n.t(
         "Events named {0} are read as the agent's answers from now on (setting agentWorkbench.messaging.serverEventNames, agentMessage).",
         name,
       ),
@@ -281,7 +297,7 @@ export class MessagingBackend extends Disposable implements ChatBackend {
       s.onUnrecognizedEvent((u) => this.unrecognized(u)),
       s.onStateChange((state) => this.state(state)),
       s.onRecovery((r) => this.recovery(r)),
-      s.onExpired(({ message }) => this.t.notice(message, { error: true, fix: fixOf('newSession') })),
+      s.onExpired(({ message }) => this.t.notice(message, { error: true, fix: fixOf(this.l10n, 'newSession') })),
     ])
       this.register(sub);
   }
@@ -306,12 +322,12 @@ export class MessagingBackend extends Disposable implements ChatBackend {
         if (e.payload.conversation_id) this.t.setStatus({ conversationId: e.payload.conversation_id });
         this.t.notice(
           e.payload.conversation_id
-            ? vscode.l10n.t(
+            ? this.l10n.t(
                 '{0} joined (conversation {1}).',
-                e.payload.agent_name ?? vscode.l10n.t('The agent'),
+                e.payload.agent_name ?? this.l10n.t('The agent'),
                 e.payload.conversation_id,
               )
-            : vscode.l10n.t('{0} joined.', e.payload.agent_name ?? vscode.l10n.t('The agent')),
+            : this.l10n.t('{0} joined.', e.payload.agent_name ?? this.l10n.t('The agent')),
         );
         break;
       case 'EVENT_TYPE_LIVE_AGENT_MESSAGE':
@@ -327,18 +343,20 @@ export class MessagingBackend extends Disposable implements ChatBackend {
         break;
       case 'EVENT_TYPE_HANDOFF_STARTED':
         this.t.setStatus({ handoff: e.payload.destination });
-        this.t.notice(vscode.l10n.t('Handed off to {0} ({1}).', e.payload.destination, e.payload.reason));
+        this.t.notice(this.l10n.t('Handed off to {0} ({1}).', e.payload.destination, e.payload.reason));
         break;
       case 'EVENT_TYPE_HANDOFF_ENDED':
         this.t.setStatus({ handoff: undefined });
-        this.t.notice(vscode.l10n.t('The handoff ended ({0}).', e.payload.reason));
+        this.t.notice(this.l10n.t('The handoff ended ({0}).', e.payload.reason));
         break;
       case 'SESSION_END':
         if (this.session?.movingToNewSession)
-          this.t.notice(vscode.l10n.t('The old session ended; the conversation goes on in a new one.'));
+          this.t.notice(this.l10n.t('The old session ended; the conversation goes on in a new one.'));
         // Expired: said once, by the expiry's own line with its button.
         else if (!endsAsExpired(e.payload.reason))
-          this.t.notice(vscode.l10n.t('The session ended ({0}).', e.payload.reason), { fix: fixOf('newSession') });
+          this.t.notice(this.l10n.t('The session ended ({0}).', e.payload.reason), {
+            fix: fixOf(this.l10n, 'newSession'),
+          });
         break;
       default:
         break;
@@ -372,7 +390,7 @@ export class MessagingBackend extends Disposable implements ChatBackend {
     if (m.refused) {
       if (m.refused.first)
         this.t.notice(
-          vscode.l10n.t(
+          this.l10n.t(
             'This platform does not take the typing indicator ({0}: "{1}"), so it is not sent again in this session.',
             m.refused.type,
             m.text,
@@ -381,17 +399,14 @@ export class MessagingBackend extends Disposable implements ChatBackend {
       return;
     }
     // No one-click fix for what the session is already doing: a second re-send would send the message twice.
-    const fix =
-      m.isError && !m.sessionAction
-        ? systemErrorFix(m.text, platformContract().messagingContract.SYSTEM_ERRORS)
-        : undefined;
+    const fix = m.isError && !m.sessionAction ? systemErrorFix(m.text, this.editor.systemErrors()) : undefined;
     this.t.upsert({
       id: `sys:${m.event.id}`,
       role: 'system',
       text: m.text,
       time: m.event.timestamp,
       error: m.isError,
-      ...(fix ? { fix: fixOf(fix) } : {}),
+      ...(fix ? { fix: fixOf(this.l10n, fix) } : {}),
     });
   }
 
@@ -405,11 +420,11 @@ export class MessagingBackend extends Disposable implements ChatBackend {
     this.unreadable += 1;
     const text =
       this.unreadable === 1
-        ? vscode.l10n.t(
+        ? this.l10n.t(
             'An event this playground cannot read arrived ({0}); it is in the inspector as it came.',
             u.problem,
           )
-        : vscode.l10n.t(
+        : this.l10n.t(
             '{0} events this playground cannot read arrived, the last: {1}; they are in the inspector as they came.',
             this.unreadable,
             u.problem,
@@ -431,8 +446,8 @@ export class MessagingBackend extends Disposable implements ChatBackend {
       role: 'agent',
       text,
       time: new Date().toISOString(),
-      note: vscode.l10n.t('as {0}', type),
-      fix: fixOf('useAnswerName'),
+      note: this.l10n.t('as {0}', type),
+      fix: fixOf(this.l10n, 'useAnswerName'),
     });
     this.t.setStatus({ agentTyping: false });
   }
@@ -440,21 +455,21 @@ export class MessagingBackend extends Disposable implements ChatBackend {
   private state(state: SessionState): void {
     switch (state.kind) {
       case 'connecting':
-        this.t.setStatus({ state: 'connecting', text: vscode.l10n.t('Connecting…'), canSend: true });
+        this.t.setStatus({ state: 'connecting', text: this.l10n.t('Connecting…'), canSend: true });
         break;
       case 'reconnecting':
         this.wasReconnecting = true;
         // No one is seen typing through a lost connection; the history says what happened meanwhile.
         this.t.setStatus({
           state: 'reconnecting',
-          text: vscode.l10n.t('Connection lost: reconnecting (attempt {0})…', state.attempt),
+          text: this.l10n.t('Connection lost: reconnecting (attempt {0})…', state.attempt),
           canSend: true,
           agentTyping: false,
         });
         break;
       case 'open':
         if (this.wasReconnecting) this.reconnected();
-        else this.t.setStatus({ state: 'open', text: vscode.l10n.t('Connected'), canSend: true });
+        else this.t.setStatus({ state: 'open', text: this.l10n.t('Connected'), canSend: true });
         break;
       case 'closed': {
         const map = {
@@ -475,7 +490,7 @@ export class MessagingBackend extends Disposable implements ChatBackend {
         if (state.reason === 'failed' || state.reason === 'unauthorized') {
           this.t.notice(state.message, {
             error: true,
-            fix: fixOf(state.reason === 'unauthorized' ? 'settings' : 'restart'),
+            fix: fixOf(this.l10n, state.reason === 'unauthorized' ? 'settings' : 'restart'),
           });
         }
         break;
@@ -490,7 +505,7 @@ export class MessagingBackend extends Disposable implements ChatBackend {
     this.wasReconnecting = false;
     this.reconnects += 1;
     this.awaitingHistory = true;
-    this.sayReconnected(vscode.l10n.t('reading what the platform replays of what was missed…'));
+    this.sayReconnected(this.l10n.t('reading what the platform replays of what was missed…'));
   }
 
   /** The reconnect's history arrived: what was missed is in the conversation, each event once, counted as it came. */
@@ -499,7 +514,7 @@ export class MessagingBackend extends Disposable implements ChatBackend {
     this.awaitingHistory = false;
     if (batch.unreadable !== undefined) {
       this.sayReconnected(
-        vscode.l10n.t(
+        this.l10n.t(
           "the platform's replay of what was missed cannot be read ({0}); it is in the inspector as it came.",
           batch.unreadable,
         ),
@@ -507,10 +522,9 @@ export class MessagingBackend extends Disposable implements ChatBackend {
       );
       return;
     }
-    const caught =
-      batch.fresh === 1 ? vscode.l10n.t('1 missed event') : vscode.l10n.t('{0} missed events', batch.fresh);
+    const caught = batch.fresh === 1 ? this.l10n.t('1 missed event') : this.l10n.t('{0} missed events', batch.fresh);
     this.sayReconnected(
-      vscode.l10n.t('{0} caught up (the platform replayed {1}), none shown twice.', caught, batch.events),
+      this.l10n.t('{0} caught up (the platform replayed {1}), none shown twice.', caught, batch.events),
       true,
     );
   }
@@ -522,8 +536,8 @@ export class MessagingBackend extends Disposable implements ChatBackend {
   private sayReconnected(how: string, sameReconnect = false): void {
     const text =
       this.reconnects > 1
-        ? vscode.l10n.t('Reconnected by itself ({0} times); {1}', this.reconnects, how)
-        : vscode.l10n.t('Reconnected by itself; {0}', how);
+        ? this.l10n.t('Reconnected by itself ({0} times); {1}', this.reconnects, how)
+        : this.l10n.t('Reconnected by itself; {0}', how);
     this.t.setStatus({ state: 'open', text, canSend: true });
     const said = this.reconnectLine ? this.t.line(this.reconnectLine) : undefined;
     if (sameReconnect && said) return void this.t.upsert({ ...said, text });
@@ -536,7 +550,7 @@ export class MessagingBackend extends Disposable implements ChatBackend {
   private failed(err: unknown): void {
     const message = err instanceof Error ? err.message : String(err);
     this.t.setStatus({ state: 'failed', text: message, canSend: false });
-    this.t.notice(message, { error: true, fix: fixOf('restart') });
+    this.t.notice(message, { error: true, fix: fixOf(this.l10n, 'restart') });
   }
 
   private problem(err: unknown): void {

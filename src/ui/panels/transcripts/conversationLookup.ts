@@ -54,7 +54,7 @@ export async function findConversation(
 const AROUND_START_MS = 60_000;
 
 /** The hints that find this record again: its environment and the minute either side of its start. */
-export function hintsOf(r: ConversationRecord): LookupHints {
+export function hintsOf(r: Pick<ConversationRecord, 'environment' | 'started_at'>): LookupHints {
   const t = Date.parse(r.started_at);
   if (!Number.isFinite(t)) return { environment: r.environment };
   return {

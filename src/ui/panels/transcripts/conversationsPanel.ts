@@ -23,6 +23,7 @@ import { ConversationView } from './conversationView';
 import { TranscriptsWebview, type TranscriptsWebviewOptions } from './transcriptsWebview';
 import { newestFirstPages } from './newestFirst';
 import { PAGE_SIZE, queryOf, rowOf } from './transcriptView';
+import { findConversation, hintsOf, type LookupHints } from './conversationLookup';
 
 /** Opens a conversation of the list in its own panel. */
 export type OpenRecord = (
@@ -31,16 +32,30 @@ export type OpenRecord = (
   revealed: boolean,
 ) => Promise<unknown>;
 
+/** Records kept of the newest rows read (ten pages): those rows open without asking the platform again. */
+export const RECORDS_KEPT = 10 * PAGE_SIZE;
+
+/** A row as drawn with numbers masked and with numbers shown: what the list keeps of every conversation it read. */
+interface RowForms {
+  masked: ConversationRow;
+  revealed: ConversationRow;
+}
+
 /**
  * The list of conversations (Conversations API v3): the filters, and the rows of the pages read so far.
- * The next page is read when the person scrolls near the end. Numbers are masked until revealed; the
- * records are kept, so a row opens without asking the platform again. A row opens beside the list in
- * the same page (no page to load, so at once), or in a panel of its own.
+ * The next page is read when the person scrolls near the end. Numbers are masked until revealed. The records of
+ * the newest rows read are kept, so such a row opens without asking the platform again; of the others only their
+ * rows are kept (a list scrolled through 100,000 conversations holds no 100,000 records), and an older row opens
+ * by looking its conversation up around its start. A row opens beside the list in the same page (no page to load,
+ * so at once), or in a panel of its own.
  */
 export class ConversationsPanel extends ObservableDisposable {
   private readonly webview: TranscriptsWebview;
   private rows: ConversationRow[] = [];
+  /** The records of the newest rows read, oldest first (at most RECORDS_KEPT). */
   private readonly records = new Map<string, ConversationRecord>();
+  /** Every listed conversation's row in both forms, by id. */
+  private readonly forms = new Map<string, RowForms>();
   private pages: AsyncGenerator<ConversationRecord[], void, void> | undefined;
   private loading: Promise<void> | undefined;
   private more = false;
@@ -74,6 +89,10 @@ export class ConversationsPanel extends ObservableDisposable {
         this.generation++;
         void this.pages?.return();
         this.detail?.dispose();
+        // A handle kept on a closed panel keeps none of what it read.
+        this.rows = [];
+        this.records.clear();
+        this.forms.clear();
       }),
     );
     panel.title = vscode.l10n.t('Conversations: {0}', target.label);
@@ -150,6 +169,7 @@ export class ConversationsPanel extends ObservableDisposable {
     this.pages = undefined;
     this.rows = [];
     this.records.clear();
+    this.forms.clear();
     this.more = false;
     this.error = undefined;
     this.loading = undefined;
@@ -191,9 +211,20 @@ export class ConversationsPanel extends ObservableDisposable {
         if (generation !== this.generation || this.isDisposed) return;
         const records = next.done ? [] : next.value;
         this.more = !next.done;
-        const added = records.filter((r) => !this.records.has(r.id));
-        for (const r of added) this.records.set(r.id, r);
-        const rows = added.map((r) => rowOf(r, this.revealed, this.filters, this.testRun));
+        const added = records.filter((r) => !this.forms.has(r.id));
+        const rows = added.map((r) => {
+          const forms = {
+            masked: rowOf(r, false, this.filters, this.testRun),
+            revealed: rowOf(r, true, this.filters, this.testRun),
+          };
+          this.forms.set(r.id, forms);
+          this.records.set(r.id, r);
+          return this.revealed ? forms.revealed : forms.masked;
+        });
+        for (const id of this.records.keys()) {
+          if (this.records.size <= RECORDS_KEPT) break;
+          this.records.delete(id);
+        }
         this.rows.push(...rows);
         if (rows.length) this.webview.notify({ type: 'rows', rows, seq: this.webview.nextSeq() });
         // The platform ends a result with an empty page or no cursor; the next read tells which.
@@ -216,8 +247,8 @@ export class ConversationsPanel extends ObservableDisposable {
   reveal(revealed: boolean): void {
     this.revealed = revealed;
     this.rows = this.rows.map((row) => {
-      const r = this.records.get(row.id);
-      return r ? rowOf(r, revealed, this.filters, this.testRun) : row;
+      const forms = this.forms.get(row.id);
+      return forms ? (revealed ? forms.revealed : forms.masked) : row;
     });
     this.webview.resend(this.snapshot());
   }
@@ -232,11 +263,26 @@ export class ConversationsPanel extends ObservableDisposable {
    * or with `toSide` in a panel of its own.
    */
   async open(conversationId: string, toSide = false): Promise<unknown> {
-    const record = this.records.get(conversationId);
-    if (!record) return undefined;
-    if (toSide) return this.openRecord(record, this.target.agentId, this.revealed);
+    if (!this.forms.has(conversationId)) return undefined;
+    let record = this.records.get(conversationId);
+    if (toSide) {
+      record ??= await findConversation(
+        requireClients(this.connection).conversations,
+        conversationId,
+        this.hintsOf(conversationId),
+      );
+      return record ? this.openRecord(record, this.target.agentId, this.revealed) : undefined;
+    }
     this.chosen = true;
     return this.beside(conversationId, record);
+  }
+
+  /** Where a listed conversation is found again: the list's environment, around the start its row shows. */
+  private hintsOf(conversationId: string): LookupHints {
+    const startedAt = this.forms.get(conversationId)?.revealed.startedAt;
+    const t = startedAt === undefined ? Number.NaN : Date.parse(startedAt);
+    if (!Number.isFinite(t)) return { environment: this.filters.environment };
+    return hintsOf({ environment: this.filters.environment, started_at: new Date(t).toISOString() });
   }
 
   /**
@@ -261,7 +307,7 @@ export class ConversationsPanel extends ObservableDisposable {
       {
         conversationId,
         ...(this.target.agentId ? { agentId: this.target.agentId } : {}),
-        hints: { environment: this.filters.environment },
+        hints: this.hintsOf(conversationId),
       },
       this.webview,
       { ...(record ? { record } : {}), revealed: this.revealed },

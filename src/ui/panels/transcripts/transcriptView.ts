@@ -17,6 +17,7 @@ import type {
 import { metricName, metricText } from '../../../protocol/metricWords';
 import { type ClockOptions, clockWords, durationWords } from '../../../protocol/timeWords';
 import { snippetOf } from './searchSnippet';
+import { markdownCell, markdownText } from '../../../core/shownText';
 
 // What the transcript viewer shows of a conversation record, and the query its filters make. No
 // 'vscode' here, so every rule is unit-tested.
@@ -250,18 +251,8 @@ export function transcriptJson(r: ConversationRecord, exportedAt: string): strin
   return `${JSON.stringify({ format: TRANSCRIPT_FORMAT, version: 1, exportedAt, conversation: r }, null, 2)}\n`;
 }
 
-/** Bidirectional controls are written as their code, so the text cannot be made to read backwards. */
-const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
-
-/** Text for a Markdown file: HTML is written as text (entities), bidi controls as their code, lines kept. */
-export function markdownText(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(BIDI_CONTROLS, (c) => `⟦U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟧`)
-    .replace(/([\\`*_[\]|#])/g, '\\$1');
-}
+/** Text for a Markdown file, shown as written: nothing becomes markup, bidi and control characters show as their code. */
+export { markdownText };
 
 /**
  * A Markdown transcript: the conversation's facts, then each turn with its times, latency and flags. Phone
@@ -279,6 +270,8 @@ export function transcriptMarkdown(r: ConversationRecord, revealed = false, cloc
   /** A turn's time after a space, or "" when the turn has none. */
   const at = (iso: string): string => (iso ? ` ${m(when(iso))}` : '');
   const n = (text: string) => markdownText(maskNumbersIn(text, revealed));
+  /** A fact's value in its table cell: on one line. */
+  const cellOf = (text: string) => markdownCell(maskNumbersIn(text, revealed));
   const out = [`# Conversation ${m(r.id)}`, ''];
   const facts: Array<[string, string]> = [
     ['Started', r.started_at && when(r.started_at, true)],
@@ -289,7 +282,7 @@ export function transcriptMarkdown(r: ConversationRecord, revealed = false, cloc
     ['Variant', r.variant_name || r.variant_id],
     ['Handoff', r.handoff ? `${r.handoff_destination} (${r.handoff_reason})` : 'no'],
   ];
-  out.push('| | |', '|---|---|', ...facts.map(([k, v]) => `| ${k} | ${n(v)} |`), '');
+  out.push('| | |', '|---|---|', ...facts.map(([k, v]) => `| ${k} | ${cellOf(v)} |`), '');
   out.push(`_Times of day in ${m(timeZone)}._`, '');
   if (r.turns.length === 0)
     out.push(r.num_turns > 0 ? '_Transcript visibility is off for this project._' : '_No turns._', '');

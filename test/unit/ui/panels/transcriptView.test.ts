@@ -12,6 +12,8 @@ import {
   rowOf,
   transcriptMarkdown,
 } from '../../../../src/ui/panels/transcripts/transcriptView';
+import { HOSTILE_CORPUS, joined, showsAsText } from '../../../support/hostileCorpus';
+import { renderMarkdown, strayTags, textOf } from '../../../support/markdownRender';
 
 const NOW = Date.parse('2026-01-05T09:00:00Z');
 
@@ -171,7 +173,7 @@ describe('transcript viewer: rows and detail', () => {
 
 describe('transcript viewer: export', () => {
   it('writes Markdown whose transcript text cannot become markup', () => {
-    assert.equal(markdownText('<b>x</b> *y* \u202Eevil'), '&lt;b&gt;x&lt;/b&gt; \\*y\\* ⟦U+202E⟧evil');
+    assert.equal(markdownText('<b>x</b> *y* \u202Eevil'), '\\<b\\>x\\</b\\> \\*y\\* ⟦U+202E⟧evil');
     const md = transcriptMarkdown(record());
     assert.match(md, /^# Conversation conv\\_000042\n/);
     assert.match(md, /## Turn 2 \(latency 420 ms\)\n\n\*\*User\*\*.*: Where is my parcel\?/);
@@ -219,5 +221,44 @@ describe('transcript viewer: messages are checked before use', () => {
     assert.ok(!isTranscriptsCommand({ type: 'find', text: 'x'.repeat(5000) }));
     assert.ok(isTranscriptsNotification({ type: 'found', find: { query: 'a', matches: [1], shown: [0, 1, 2] } }));
     assert.ok(!isTranscriptsNotification({ type: 'rows', rows: [{ id: 1 }], seq: 1 }));
+  });
+});
+
+describe('transcript viewer: an export of hostile content', () => {
+  it('[hostile content] every entry in every text stays text in the Markdown, with no line separator, control character or lone surrogate left', () => {
+    const t = joined();
+    const md = transcriptMarkdown(
+      record({
+        channel: t,
+        variant_name: t,
+        handoff_reason: t,
+        handoff_destination: t,
+        state: Object.fromEntries(HOSTILE_CORPUS.map((e) => [e.text, e.text])),
+        metrics: Object.fromEntries(HOSTILE_CORPUS.map((e, i) => [`HOSTILE_${i}`, e.text])),
+        turns: HOSTILE_CORPUS.map((e) => ({ user_input: e.text, agent_response: e.text, intents: [e.text] })),
+      }),
+      true,
+    );
+    assert.doesNotMatch(md, /[\u2028\u2029\u0000-\u0008\u000B\u000C\u000E-\u001F\u202E]/u);
+    assert.doesNotMatch(md, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    const html = renderMarkdown(md);
+    const own = new Set([
+      'h1',
+      'h2',
+      'p',
+      'br',
+      'strong',
+      'em',
+      'table',
+      'thead',
+      'tbody',
+      'tr',
+      'th',
+      'td',
+      'ul',
+      'li',
+    ]);
+    assert.deepEqual(strayTags(html, [...own]), []);
+    for (const e of HOSTILE_CORPUS) assert.ok(showsAsText(textOf(html), e.text), e.name);
   });
 });
