@@ -4,6 +4,7 @@
 // line that finds nothing.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { parse as parseYaml } from 'yaml';
 import type { EditorReplay, TrafficReplays } from '../../src/ui/testing/trafficReplay';
 import type { ReplayNode } from '../../src/ui/testing/replayResults';
 import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
@@ -28,7 +29,7 @@ const exec = <T = unknown>(command: string, ...args: unknown[]) =>
 
 suite('Replaying traffic', function () {
   this.timeout(120_000);
-  const editor = editorSuite({ seed: 'base' });
+  const editor = editorSuite({ seed: 'base', reset: 'once' });
   let replays: TrafficReplays;
   const made = { all: [] as string[], returns: new Set<string>() };
   const folder = () => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'replay-desk');
@@ -116,8 +117,14 @@ suite('Replaying traffic', function () {
   };
 
   test('[CONV-3] [CONV-6] 200 live conversations replayed against sandbox with a changed topic: "answer changed" is exactly those that reached it, the report kept and opened, the groups in Replay Results', async () => {
+    const since = await editor.admin.lastRequestSeq();
     const replay = await replayFromEditor('--limit 200');
-    assert.ok(replay && 'result' in replay, JSON.stringify(editor.ui.shown.map((s) => s.message)));
+    if (!(replay && 'result' in replay)) {
+      const asked = (await editor.admin.requests({ since })).filter((q) => /conversations/.test(q.path));
+      assert.fail(
+        `${JSON.stringify(editor.ui.shown.map((s) => s.message))}; asked ${JSON.stringify(asked).slice(0, 1500)}`,
+      );
+    }
     const r = replay.result;
     assert.equal(r.counts.selected, 200);
     assert.deepEqual(new Set(r.conversations.map((c) => c.id)), new Set(made.all));
@@ -154,8 +161,13 @@ suite('Replaying traffic', function () {
     assert.equal(saved.count, made.returns.size);
     assert.equal(saved.uri.path, vscode.Uri.joinPath(folder(), 'tests', 'replayed-answer-changed.yaml').path);
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(saved.uri));
-    assert.match(text, /^agent: ag_support\n/);
-    for (const id of made.returns) assert.ok(text.includes(`name: ${id}`), id);
+    const doc = parseYaml(text) as { agent?: string; cases?: { name: string; turns: unknown[] }[] };
+    assert.equal(doc.agent, 'ag_support');
+    assert.deepEqual(new Set(doc.cases?.map((c) => c.name)), made.returns);
+    assert.ok(
+      doc.cases?.every((c) => c.turns.length > 0),
+      'every case has the turns of its conversation',
+    );
     assert.ok(
       vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === saved.uri.toString()),
       'the file is open',

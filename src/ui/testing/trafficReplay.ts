@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import * as vscode from 'vscode';
 import type { ReplayFacts } from '../../agentTests/compare/replayMarkdown';
 import type { ReplayProgress, ReplayResult } from '../../agentTests/compare/replayTraffic';
@@ -186,6 +187,9 @@ export class TrafficReplays extends Disposable {
         },
         async (progress, token): Promise<ReplayOutcome> => {
           const abort = new AbortController();
+          const concurrency = vscode.workspace.getConfiguration(TESTS_SECTION).get<number>('concurrency', 4);
+          // Every request in flight listens to it (a turn, a record read back): more than Node's warning level of 10.
+          setMaxListeners(Math.max(10, concurrency * 4), abort.signal);
           const stops = [
             token.onCancellationRequested(() => abort.abort()),
             own.token.onCancellationRequested(() => abort.abort()),
@@ -219,7 +223,7 @@ export class TrafficReplays extends Disposable {
             const result = await runtime.replayTraffic(selection.conversations, {
               candidate: target,
               ...(request.agentId !== undefined ? { agent: request.agentId } : {}),
-              concurrency: vscode.workspace.getConfiguration(TESTS_SECTION).get<number>('concurrency', 4),
+              concurrency,
               signal: abort.signal,
               listener: {
                 conversationReplayed: (c, p) => {
