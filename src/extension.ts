@@ -50,6 +50,8 @@ export interface TestingApi {
   sourceControl(): { folders: SourceControlSnapshot[]; statusBar: string | undefined };
   /** The Testing view's conversation tests: the controller, its run profiles, and what each run reported. */
   conversationTests(): ConversationTests;
+  /** The replays of traffic made in the editor, and the running one's cancel. */
+  trafficReplays(): TrafficReplays;
   /**
    * Puts other models in place of the editor's `vscode.lm` ones (VS Code 1.100 lets no test register a model): the
    * quick pick and the runs find these; disposing gives `vscode.lm` back.
@@ -89,6 +91,8 @@ import { contributedToolNames } from './ui/assistant/contributedTools';
 import { type EditorLanguageModelTool, registerLanguageModelTools } from './ui/assistant/languageModelTools';
 import { registerSetUpAssistantTools } from './ui/assistant/setUpAssistantTools';
 import { registerSaveAsTest } from './ui/testing/saveAsTestCommand';
+import { TrafficReplays } from './ui/testing/trafficReplay';
+import { registerReplayResults } from './ui/testing/replayResults';
 import { registerTestModelCommands } from './ui/testing/chooseTestModel';
 import { ModelKeys } from './ui/testing/modelKey';
 import { RunTranscripts } from './ui/testing/runTranscripts';
@@ -119,6 +123,7 @@ interface Running {
   readonly viewState: TestingApi['viewState'];
   readonly sourceControl: TestingApi['sourceControl'];
   readonly conversationTests: ConversationTests;
+  readonly trafficReplays: TrafficReplays;
   readonly languageModelTools: ReadonlyMap<string, EditorLanguageModelTool>;
   readonly remembered: RememberedAgents;
   readonly models: ProfileModels<object>;
@@ -167,6 +172,10 @@ function start(context: vscode.ExtensionContext): Running {
     ),
   );
   const comparisonReports = store.add(new ComparisonReports());
+  // Replaying real traffic: Replay Traffic…, the Replay Results view, and Promote's traffic sample.
+  const trafficReplays = store.add(
+    new TrafficReplays(connection, models, context.workspaceState, context.globalState, testRuns),
+  );
   setComparedDeployments((agentId, deploymentId) => comparisonReports.has(agentId, deploymentId));
   const webhookSecrets = store.add(new WebhookSecrets(context.secrets, log.redactor, profiles));
   const alertsTree = store.add(new AlertsTree(models, webhookSecrets));
@@ -177,9 +186,10 @@ function start(context: vscode.ExtensionContext): Running {
     registerAgentCommands(models, agentsView.tree),
     registerCheckOutCommand(connection, models, () => void agentFolders.scan()),
     registerDeployCommands(connection, models, agentsView.checkedOut, (agentId, name, from, to) =>
-      promotionGate(conversationTests, log, comparisonReports, agentId, name, from, to),
+      promotionGate(conversationTests, log, comparisonReports, trafficReplays, agentId, name, from, to),
     ),
     registerComparisonReportCommand(comparisonReports),
+    registerReplayResults(trafficReplays),
     comparisonReports.onDidChange(() => agentsView.tree.provider.refresh()),
     registerNumberCommands(connection, models),
     registerAlertCommands(models, alertsTree),
@@ -223,7 +233,7 @@ function start(context: vscode.ExtensionContext): Running {
     folders: agentFolders,
     sync: folderSync,
     beforePromote: (agentId, name, from) =>
-      promotionGate(conversationTests, log, comparisonReports, agentId, name, from),
+      promotionGate(conversationTests, log, comparisonReports, trafficReplays, agentId, name, from),
     testModel: (judged) => modelForTool(judged, modelKeys),
   });
   store.add(languageModelTools.disposable);
@@ -251,6 +261,7 @@ function start(context: vscode.ExtensionContext): Running {
     viewState,
     sourceControl,
     conversationTests,
+    trafficReplays,
     languageModelTools: languageModelTools.tools,
     remembered,
     models,
@@ -293,6 +304,7 @@ export function activate(context: vscode.ExtensionContext): AgentWorkbenchApi {
     restorePanel: (viewType, state) => restorePanel(context.extensionUri, viewType, state),
     sourceControl: () => current().sourceControl(),
     conversationTests: () => current().conversationTests,
+    trafficReplays: () => current().trafficReplays,
     languageModelTools: () => current().languageModelTools,
     forgetKeptDeployments: async (profileId) => {
       await current().remembered.forgetDeployments(profileId);

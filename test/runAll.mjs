@@ -47,7 +47,7 @@ function nodeTestSummary(output) {
 
 /** The integration suites that run in the spec-only mode too (suite titles). */
 const SPEC_ONLY_FLOWS =
-  '^(Alerts view against a platform with only the spec endpoints|Answers the extension cannot fully read|Concurrency chart|Connection profiles|Conversation tests that follow saves|Faults in the editor: every place under every fault|Perturbed conversation tests in the Testing view|Record checks in the Testing view|Language model tools against a platform with only the spec endpoints|Runtime tools|Transcript viewer) ';
+  '^(Alerts view against a platform with only the spec endpoints|Answers the extension cannot fully read|Concurrency chart|Connection profiles|Comparing two environments (a returns topic|a Chat connector|two identical)|Conversation tests that follow saves|Faults in the editor: every place under every fault|Perturbed conversation tests in the Testing view|Record checks in the Testing view|Replaying traffic|Language model tools against a platform with only the spec endpoints|Runtime tools|Transcript viewer) ';
 
 /**
  * The integration suites that run in the spec-minimal mode too (suite titles): those whose views and tools show what

@@ -14,3 +14,14 @@ export { recordFindings, recordLines } from './records/report';
 export { failureNote } from './perturb/turns';
 export { runComparison } from './compare/runComparison';
 export { comparisonMarkdown } from './compare/markdown';
+export { CHANGE_KINDS, casesOfGroup, replayTraffic } from './compare/replayTraffic';
+export { filterWords, selectTraffic } from './compare/trafficSelection';
+export { replayMarkdown } from './compare/replayMarkdown';
+export {
+  changedGroups,
+  groupCasesFileName,
+  replayNotes,
+  replaySummary,
+  trafficLineFilters,
+  trafficLineProblem,
+} from './compare/replaySummary';

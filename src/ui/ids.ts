@@ -29,6 +29,12 @@ export const Command = {
   publish: 'agentWorkbench.publish',
   promote: 'agentWorkbench.promote',
   openComparisonReport: 'agentWorkbench.openComparisonReport',
+  // Replaying real traffic, and the Replay Results view
+  replayTraffic: 'agentWorkbench.replayTraffic',
+  openReplayReport: 'agentWorkbench.openReplayReport',
+  saveReplayGroupAsTests: 'agentWorkbench.saveReplayGroupAsTests',
+  saveReplayedAsTest: 'agentWorkbench.saveReplayedAsTest',
+  clearReplayResults: 'agentWorkbench.clearReplayResults',
   rollback: 'agentWorkbench.rollback',
   importNumbers: 'agentWorkbench.importNumbers',
   listNumbersByConnector: 'agentWorkbench.listNumbersByConnector',
@@ -114,6 +120,8 @@ export const ContextKey = {
   webhookReceiverRunning: 'agentWorkbench.webhookReceiver.running',
   /** The workspace holds a checked-out agent folder (Switch Branch has something to switch). */
   hasAgentFolders: 'agentWorkbench.hasAgentFolders',
+  /** A replay of traffic was made (the Replay Results view shows). */
+  replayResults: 'agentWorkbench.replay.hasResults',
 } as const;
 
 export type ContextKeyId = (typeof ContextKey)[keyof typeof ContextKey];
@@ -122,6 +130,7 @@ export const View = {
   agents: 'agentWorkbench.agents',
   alerts: 'agentWorkbench.alerts',
   webhookDeliveries: 'agentWorkbench.webhookDeliveries',
+  replayResults: 'agentWorkbench.replayResults',
 } as const;
 
 export type ViewId = (typeof View)[keyof typeof View];
@@ -189,6 +198,11 @@ export const ItemContext = {
   webhookEndpoint: (secretStored: boolean) => `webhookEndpoint${secretStored ? '.secretStored' : ''}`,
   typedWebhookEndpoint: () => 'webhookEndpoint.typed',
   webhookDelivery: (verified: boolean) => `webhookDelivery.${verified ? 'verified' : 'unverified'}`,
+  replay: () => 'replay',
+  replayGroup: () => 'replayGroup',
+  replayConversation: () => 'replayConversation',
+  /** Failed and not replayed conversations, and their groups: read, not saved as cases. */
+  replayFailures: () => 'replayFailures',
 } as const;
 
 const bools = [false, true] as const;
@@ -229,8 +243,9 @@ export function producedContextValues(): Record<ViewId, string[]> {
       c.typedWebhookEndpoint(),
     ],
     [View.webhookDeliveries]: bools.map((verified) => c.webhookDelivery(verified)),
+    [View.replayResults]: [c.replay(), c.replayGroup(), c.replayConversation(), c.replayFailures()],
   };
 }
 
 /** Items that offer no menu on purpose: they are read, opened or expanded, not acted on. */
-export const WITHOUT_MENU: readonly string[] = ['error', 'info', 'behavior', 'numberEnvironment'];
+export const WITHOUT_MENU: readonly string[] = ['error', 'info', 'behavior', 'numberEnvironment', 'replayFailures'];

@@ -6,10 +6,13 @@ import type { Log } from '../log';
 import type { ConversationTests } from './conversationTests';
 import { type ComparisonReports, environmentAfter, openComparisonReport } from './comparisonReports';
 import { comparisonSummary, type EditorComparison } from './comparisonRun';
+import { type EditorReplay, replaySampleSize, type TrafficReplays } from './trafficReplay';
 
 /** The promotion goes on; with a comparison made before it, whose report is kept with the deployment it makes. */
 export interface PromotionGo {
   readonly comparison?: EditorComparison;
+  /** The traffic sample replayed with the comparison, when the person asked for one. */
+  readonly traffic?: EditorReplay | { readonly nothingFound: string } | { readonly failed: string };
   /** Keeps the comparison's report with the deployment the promotion made (nothing when there is none). */
   keep(agentId: string, deploymentId: string): Promise<void>;
 }
@@ -38,6 +41,7 @@ export async function promotionGate(
   tests: ConversationTests,
   log: Log,
   reports: ComparisonReports | undefined,
+  replays: TrafficReplays | undefined,
   agentId: string,
   agentName: string,
   environment: string,
@@ -47,6 +51,7 @@ export async function promotionGate(
   if (items.length === 0) return GO_PLAIN;
   const run = vscode.l10n.t('Run Tests');
   const compare = to ? vscode.l10n.t('Compare with {0}', to) : undefined;
+  const compareTraffic = to && replays ? vscode.l10n.t('Compare with {0} and a Traffic Sample', to) : undefined;
   const skip = vscode.l10n.t('Promote Without Testing');
   const answer = await prompts.ask(
     compare
@@ -66,12 +71,16 @@ export async function promotionGate(
     {
       detail: compare
         ? vscode.l10n.t(
-            'Each case is a real conversation with the agent. A comparison runs each case several times on both environments (setting agentWorkbench.tests.compareRepeat) and says what the promotion changes, and whether it is more than chance.',
+            'Each case is a real conversation with the agent. A comparison runs each case several times on both environments (setting agentWorkbench.tests.compareRepeat) and says what the promotion changes, and whether it is more than chance. With a traffic sample, {0} conversations of {1} (setting agentWorkbench.tests.replaySample) are also replayed against {2}, and what differs is grouped.',
+            replaySampleSize(),
+            to ?? '',
+            environment,
           )
         : vscode.l10n.t('Each case is a real conversation with the agent in {0}.', environment),
     },
     run,
     ...(compare ? [compare] : []),
+    ...(compareTraffic ? [compareTraffic] : []),
     skip,
   );
   if (answer === undefined) return undefined;
@@ -79,7 +88,10 @@ export async function promotionGate(
     log.info(`Promoting ${agentName} from ${environment} without running its ${items.length} conversation tests.`);
     return GO_PLAIN;
   }
-  if (answer === compare && to) return compareFirst(tests, log, reports, items, agentName, environment, to);
+  if ((answer === compare || answer === compareTraffic) && to) {
+    const sample = answer === compareTraffic && replays ? { replays, agentId } : undefined;
+    return compareFirst(tests, log, reports, items, agentName, environment, to, sample);
+  }
   const local = tests.connection.profiles.active?.id === LOCAL_PROFILE_ID;
   const record = await tests.runFor(items, environment, local);
   const failing = [...record.items.values()].filter(
@@ -127,8 +139,9 @@ async function compareFirst(
   agentName: string,
   from: string,
   to: string,
+  sample?: { readonly replays: TrafficReplays; readonly agentId: string },
 ): Promise<PromotionGo | undefined> {
-  const compared = await vscode.window.withProgress(
+  const suite = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
       title: vscode.l10n.t('Comparing {0} with {1} for {2}…', from, to, agentName),
@@ -136,11 +149,42 @@ async function compareFirst(
     },
     (_progress, token) => tests.compare(items, to as Environment, from as Environment, token),
   );
-  if (!compared) {
+  if (!suite) {
     log.warn(`Promotion of ${agentName} from ${from}: the comparison with ${to} did not run; nothing was promoted.`);
     return undefined;
   }
-  const summary = comparisonSummary(compared.suite);
+  // The traffic of the target (what its callers had) replayed against the source: what the promotion would change.
+  let traffic: PromotionGo['traffic'];
+  if (sample) {
+    try {
+      traffic = await sample.replays.replay({
+        source: to as Environment,
+        candidate: from as Environment,
+        filters: { source: to as Environment, sample: true, count: replaySampleSize() },
+        agentId: sample.agentId,
+        title: vscode.l10n.t('Replaying a traffic sample of {0} against {1} for {2}…', to, from, agentName),
+      });
+    } catch (err) {
+      // The comparison stands: the sample's failure is said in the confirmation, with what to do.
+      traffic = { failed: err instanceof Error ? err.message : String(err) };
+    }
+    if (!traffic) {
+      log.warn(
+        `Promotion of ${agentName} from ${from}: the traffic sample of ${to} was not replayed; nothing was promoted.`,
+      );
+      return undefined;
+    }
+  }
+  const trafficLine = !traffic
+    ? undefined
+    : 'nothingFound' in traffic
+      ? vscode.l10n.t('Traffic sample: {0}', traffic.nothingFound)
+      : 'failed' in traffic
+        ? vscode.l10n.t('Traffic sample: not replayed: {0}', traffic.failed)
+        : vscode.l10n.t('Traffic sample: {0}', [traffic.summary, ...traffic.notes].join(' '));
+  const compared: EditorComparison =
+    traffic && 'result' in traffic ? { ...suite, markdown: `${suite.markdown}\n${traffic.markdown}` } : suite;
+  const summary = [comparisonSummary(compared.suite), ...(trafficLine ? [trafficLine] : [])].join('\n\n');
   const regressions = compared.suite.counts['significant regression'];
   const regressed = regressions > 0 || compared.suite.verdict.verdict === 'significant regression';
   const keep = async (agentId: string, deploymentId: string): Promise<void> => {
@@ -184,5 +228,5 @@ async function compareFirst(
       `Promoting ${agentName} from ${from} to ${to} despite a significant regression (${summary}). Reason given: ${reason}`,
     );
   } else log.info(`Comparison of ${agentName}, ${from} with ${to}, before promoting: ${summary}`);
-  return { comparison: compared, keep };
+  return { comparison: compared, ...(traffic ? { traffic } : {}), keep };
 }

@@ -113,6 +113,37 @@ export async function saveConversationAsTest(
   return { uri, caseName: name, line };
 }
 
+/** Where a file of cases was written, and how many cases it holds. */
+export interface SavedCases {
+  readonly uri: vscode.Uri;
+  readonly count: number;
+}
+
+/**
+ * Writes a whole file of cases (a replay's group) as a new file of an agent folder's tests/, named by `nameOf` among
+ * the names taken there, never over a file that is there, and opens it. `textOf` is given the folder's agent id.
+ */
+export async function saveCasesFile(
+  agentId: string | undefined,
+  nameOf: (taken: readonly string[]) => string,
+  textOf: (agentId: string) => string,
+): Promise<SavedCases | undefined> {
+  const folder = await pickAgentFolder(agentId);
+  if (!folder) return undefined;
+  const testsDir = vscode.Uri.joinPath(folder.root, 'tests');
+  const taken = (await vscode.workspace.findFiles(new vscode.RelativePattern(testsDir, '*'))).map((u) =>
+    path.basename(u.fsPath),
+  );
+  const uri = vscode.Uri.joinPath(testsDir, nameOf(taken));
+  if (await exists(uri))
+    throw new UserFacingError(vscode.l10n.t('{0} exists already: nothing was written.', path.basename(uri.fsPath)));
+  const text = textOf(folder.agentId);
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  const count = agentTestsRuntime().parseTestFile(uri.fsPath, text).cases.length;
+  await vscode.window.showTextDocument(uri, { preview: false });
+  return { uri, count };
+}
+
 /**
  * With a model chosen for judged tests, offers to draft `expect:` criteria from the recorded answers, for the person
  * to edit; the conversation as it was when they decline or the model fails (said to them, the case still saved).
