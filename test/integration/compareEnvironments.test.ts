@@ -6,7 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ConversationTests } from '../../src/ui/testing/conversationTests';
 import type { EditorComparison } from '../../src/ui/testing/comparisonRun';
-import { LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
+import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
+import { call } from '../support/http';
 import { child, otherPlatformProfile } from '../support/editor/extension';
 import type { Shown } from '../support/editor/prompts';
 import { editorSuite } from '../support/editor/suite';
@@ -285,7 +286,12 @@ suite('Comparing two environments', function () {
     );
     assert.equal(await promote(), undefined);
     const asked = ui.shown.find((s) => s.modal && /conversation tests tagged sandbox/.test(s.message))!;
-    assert.deepEqual(asked.items, ['Run Tests', 'Compare with pre-release', 'Promote Without Testing']);
+    assert.deepEqual(asked.items, [
+      'Run Tests',
+      'Compare with pre-release',
+      'Compare with pre-release and a Traffic Sample',
+      'Promote Without Testing',
+    ]);
     const summary = ui.shown.find((s) => /makes it worse for callers/.test(s.message))!;
     assert.match(summary.detail, /1 cases: 1 went from passing to failing/);
     assert.ok(ui.shown.some((s) => s.kind === 'input' && /The promotion is blocked/.test(s.message)));
@@ -362,5 +368,47 @@ suite('Comparing two environments', function () {
     assert.equal(comparison.suite.counts['significant regression'], 0);
     const kept = keptReport(promoted!.deployment.id);
     assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(kept)), /^## /);
+  });
+
+  test('Promote with a comparison and a traffic sample: the callers of pre-release replayed against sandbox, the sample said in the confirmation and kept in the report', async () => {
+    // Six conversations callers had with pre-release, finished, through the Chat API as callers have them.
+    const chat = (path: string, body: unknown, method = 'POST') =>
+      call<{ conversation_id: string }>(
+        method,
+        `${editor.urls.runtime}/v1/${LOCAL_ACCOUNT.slug}/${LOCAL_PROJECT.slug}/chat/${path}`,
+        { headers: { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': `${LOCAL_CONNECTORS.chatToken}_pre-release` }, body },
+      );
+    for (let i = 0; i < 6; i++) {
+      const created = await chat('create', {});
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      await chat('respond', { conversation_id: created.body.conversation_id, message: 'What are your opening hours?' });
+      await chat('close', { conversation_id: created.body.conversation_id }, 'PUT');
+    }
+    await write(SUITE);
+    const { ui } = editor;
+    ui.shown.length = 0;
+    ui.setAnswer((s) =>
+      s.modal && /conversation tests tagged sandbox/.test(s.message)
+        ? 'Compare with pre-release and a Traffic Sample'
+        : s.modal && /What promoting Support Desk from sandbox to pre-release changes/.test(s.message)
+          ? 'Continue'
+          : s.modal
+            ? s.items[0]
+            : undefined,
+    );
+    const promoted = await exec<{ deployment: { id: string; environment: string } } | undefined>(
+      'promote',
+      { agentId: 'ag_support', environment: 'sandbox' },
+      { deploymentMessage: '' },
+    );
+    assert.equal(promoted?.deployment.environment, 'pre-release', JSON.stringify(ui.shown.map((s) => s.message)));
+    const summary = ui.shown.find((s) => /What promoting Support Desk/.test(s.message))!;
+    assert.match(summary.detail, /0 went from passing to failing/);
+    assert.match(
+      summary.detail,
+      /Traffic sample: Replayed 6 of 6 conversations of local pre-release against local sandbox: 6 unchanged, 0 changed, 0 failed\./,
+    );
+    const report = new TextDecoder().decode(await vscode.workspace.fs.readFile(keptReport(promoted!.deployment.id)));
+    assert.match(report, /Replay: 6 conversations of local pre-release against local sandbox/);
   });
 });

@@ -34,7 +34,8 @@ const POLL_SETTING = 'agentWorkbench.alerts.pollIntervalSeconds';
 
 const ownCommands = async (): Promise<string[]> =>
   (await vscode.commands.getCommands(true)).filter(
-    (c) => c.startsWith('agentWorkbench.') && !/^agentWorkbench\.(agents|alerts|webhookDeliveries)\./.test(c),
+    (c) =>
+      c.startsWith('agentWorkbench.') && !/^agentWorkbench\.(agents|alerts|webhookDeliveries|replayResults)\./.test(c),
   );
 
 suite('Activation and deactivation', () => {

@@ -141,19 +141,8 @@ async function compareFirst(
   to: string,
   sample?: { readonly replays: TrafficReplays; readonly agentId: string },
 ): Promise<PromotionGo | undefined> {
-  const suite = await vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: vscode.l10n.t('Comparing {0} with {1} for {2}…', from, to, agentName),
-      cancellable: true,
-    },
-    (_progress, token) => tests.compare(items, to as Environment, from as Environment, token),
-  );
-  if (!suite) {
-    log.warn(`Promotion of ${agentName} from ${from}: the comparison with ${to} did not run; nothing was promoted.`);
-    return undefined;
-  }
   // The traffic of the target (what its callers had) replayed against the source: what the promotion would change.
+  // Read before the comparison runs, whose own conversations with the target are not its callers'.
   let traffic: PromotionGo['traffic'];
   if (sample) {
     try {
@@ -165,7 +154,7 @@ async function compareFirst(
         title: vscode.l10n.t('Replaying a traffic sample of {0} against {1} for {2}…', to, from, agentName),
       });
     } catch (err) {
-      // The comparison stands: the sample's failure is said in the confirmation, with what to do.
+      // The comparison goes on: the sample's failure is said in the confirmation, with what to do.
       traffic = { failed: err instanceof Error ? err.message : String(err) };
     }
     if (!traffic) {
@@ -174,6 +163,18 @@ async function compareFirst(
       );
       return undefined;
     }
+  }
+  const suite = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Comparing {0} with {1} for {2}…', from, to, agentName),
+      cancellable: true,
+    },
+    (_progress, token) => tests.compare(items, to as Environment, from as Environment, token),
+  );
+  if (!suite) {
+    log.warn(`Promotion of ${agentName} from ${from}: the comparison with ${to} did not run; nothing was promoted.`);
+    return undefined;
   }
   const trafficLine = !traffic
     ? undefined
