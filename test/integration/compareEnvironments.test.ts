@@ -76,6 +76,27 @@ suite('Comparing two environments', function () {
     await editor.admin.reset('demo');
   });
 
+  /** Promote of Support Desk from sandbox with the suite written, answering its first question with `choice` and
+   * going on past the comparison's summary. */
+  const promoteChoosing = async (choice: string) => {
+    await write(SUITE);
+    editor.ui.shown.length = 0;
+    editor.ui.setAnswer((s) =>
+      s.modal && /conversation tests tagged sandbox/.test(s.message)
+        ? choice
+        : s.modal && /What promoting Support Desk from sandbox to pre-release changes/.test(s.message)
+          ? 'Continue'
+          : s.modal
+            ? s.items[0]
+            : undefined,
+    );
+    return exec<{ deployment: { id: string; environment: string } } | undefined>(
+      'promote',
+      { agentId: 'ag_support', environment: 'sandbox' },
+      { deploymentMessage: '' },
+    );
+  };
+
   /** Main's returns topic says 14 days, published to sandbox: pre-release still says 30. */
   const shortenReturnsInSandbox = async () => {
     await editor.admin.editBranch('ag_support', 'br_support_main', {
@@ -343,23 +364,8 @@ suite('Comparing two environments', function () {
   });
 
   test('Promote with a comparison that finds no significant change goes on to the promotion and keeps its report', async () => {
-    await write(SUITE);
     const { ui } = editor;
-    ui.shown.length = 0;
-    ui.setAnswer((s) =>
-      s.modal && /conversation tests tagged sandbox/.test(s.message)
-        ? 'Compare with pre-release'
-        : s.modal && /What promoting Support Desk from sandbox to pre-release changes/.test(s.message)
-          ? 'Continue'
-          : s.modal
-            ? s.items[0]
-            : undefined,
-    );
-    const promoted = await exec<{ deployment: { id: string; environment: string } } | undefined>(
-      'promote',
-      { agentId: 'ag_support', environment: 'sandbox' },
-      { deploymentMessage: '' },
-    );
+    const promoted = await promoteChoosing('Compare with pre-release');
     assert.equal(promoted?.deployment.environment, 'pre-release');
     const summary = ui.shown.find((s) => /What promoting Support Desk/.test(s.message))!;
     assert.match(summary.detail, /0 went from passing to failing/);
@@ -384,23 +390,8 @@ suite('Comparing two environments', function () {
       await chat('respond', { conversation_id: created.body.conversation_id, message: 'What are your opening hours?' });
       await chat('close', { conversation_id: created.body.conversation_id }, 'PUT');
     }
-    await write(SUITE);
     const { ui } = editor;
-    ui.shown.length = 0;
-    ui.setAnswer((s) =>
-      s.modal && /conversation tests tagged sandbox/.test(s.message)
-        ? 'Compare with pre-release and a Traffic Sample'
-        : s.modal && /What promoting Support Desk from sandbox to pre-release changes/.test(s.message)
-          ? 'Continue'
-          : s.modal
-            ? s.items[0]
-            : undefined,
-    );
-    const promoted = await exec<{ deployment: { id: string; environment: string } } | undefined>(
-      'promote',
-      { agentId: 'ag_support', environment: 'sandbox' },
-      { deploymentMessage: '' },
-    );
+    const promoted = await promoteChoosing('Compare with pre-release and a Traffic Sample');
     assert.equal(promoted?.deployment.environment, 'pre-release', JSON.stringify(ui.shown.map((s) => s.message)));
     const summary = ui.shown.find((s) => /What promoting Support Desk/.test(s.message))!;
     assert.match(summary.detail, /0 went from passing to failing/);
