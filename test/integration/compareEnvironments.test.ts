@@ -6,11 +6,11 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ConversationTests } from '../../src/ui/testing/conversationTests';
 import type { EditorComparison } from '../../src/ui/testing/comparisonRun';
-import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
-import { call } from '../support/http';
+import { LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
 import { child, otherPlatformProfile } from '../support/editor/extension';
 import type { Shown } from '../support/editor/prompts';
 import { editorSuite } from '../support/editor/suite';
+import { callerChat, shortenReturnsInSandbox } from '../support/editor/supportDesk';
 import { childItem, reportedOf, testFilesUnder } from '../support/editor/testingView';
 import { until } from '../support/until';
 
@@ -97,27 +97,6 @@ suite('Comparing two environments', function () {
     );
   };
 
-  /** Main's returns topic says 14 days, published to sandbox: pre-release still says 30. */
-  const shortenReturnsInSandbox = async () => {
-    await editor.admin.editBranch('ag_support', 'br_support_main', {
-      upsertTopics: [
-        {
-          topicId: 'kt_returns',
-          name: 'Returns',
-          content: 'You can return any item within 14 days of delivery for a full refund.',
-        },
-      ],
-    });
-    await exec('refreshAgents');
-    editor.ui.setAnswer((s) => (s.modal ? s.items[0] : undefined));
-    const published = await exec<{ deployment: { environment: string } }>(
-      'publish',
-      { agentId: 'ag_support' },
-      { deploymentMessage: 'Shorter returns window' },
-    );
-    assert.equal(published?.deployment.environment, 'sandbox');
-  };
-
   /** Runs the Testing view's Compare Two Environments on items, answering which environments. */
   const compareInTestingView = async (items: vscode.TestItem[], candidate: string, base: string) => {
     const before = tests.comparisons.length;
@@ -139,7 +118,7 @@ suite('Comparing two environments', function () {
   };
 
   test('a returns topic changed in sandbox regresses significantly against pre-release, exactly: one flip, the changed words at its turn; the others read no significant change', async () => {
-    await shortenReturnsInSandbox();
+    await shortenReturnsInSandbox(editor);
     const file = await write(SUITE);
     const { compared, record } = await compareInTestingView([file], 'sandbox', 'pre-release');
     const s = compared.suite;
@@ -287,7 +266,7 @@ suite('Comparing two environments', function () {
   });
 
   test('Promote offers Compare with pre-release: a significant regression blocks it unless a reason is typed; the report is kept with the deployment and opens from it in the Agents view', async () => {
-    await shortenReturnsInSandbox();
+    await shortenReturnsInSandbox(editor);
     await write(SUITE);
     const { ui } = editor;
     const promote = () =>
@@ -378,12 +357,7 @@ suite('Comparing two environments', function () {
 
   test('Promote with a comparison and a traffic sample: the callers of pre-release replayed against sandbox, the sample said in the confirmation and kept in the report', async () => {
     // Six conversations callers had with pre-release, finished, through the Chat API as callers have them.
-    const chat = (path: string, body: unknown, method = 'POST') =>
-      call<{ conversation_id: string }>(
-        method,
-        `${editor.urls.runtime}/v1/${LOCAL_ACCOUNT.slug}/${LOCAL_PROJECT.slug}/chat/${path}`,
-        { headers: { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': `${LOCAL_CONNECTORS.chatToken}_pre-release` }, body },
-      );
+    const chat = callerChat(editor, 'pre-release');
     for (let i = 0; i < 6; i++) {
       const created = await chat('create', {});
       assert.equal(created.status, 200, JSON.stringify(created.body));

@@ -7,11 +7,10 @@ import * as vscode from 'vscode';
 import { parse as parseYaml } from 'yaml';
 import type { EditorReplay, TrafficReplays } from '../../src/ui/testing/trafficReplay';
 import type { ReplayNode } from '../../src/ui/testing/replayResults';
-import { LOCAL_ACCOUNT, LOCAL_CONNECTORS, LOCAL_KEYS, LOCAL_PROJECT } from '../../src/localPlatform/seed/credentials';
 import { serializeAgentManifest } from '../../src/workspace/agentManifest';
 import type { Shown } from '../support/editor/prompts';
 import { editorSuite } from '../support/editor/suite';
-import { call } from '../support/http';
+import { callerChat, shortenReturnsInSandbox } from '../support/editor/supportDesk';
 
 /** What callers say, by kind of conversation; `returns` marks those that reach the returns topic. */
 const SCRIPTS: { lines: string[]; returns: boolean }[] = [
@@ -36,12 +35,7 @@ suite('Replaying traffic', function () {
 
   /** `count` conversations in live, made through the Chat API as callers make them. */
   const liveTraffic = async (count: number) => {
-    const chat = (path: string, body: unknown, method = 'POST') =>
-      call<{ conversation_id: string; end_conversation?: boolean }>(
-        method,
-        `${editor.urls.runtime}/v1/${LOCAL_ACCOUNT.slug}/${LOCAL_PROJECT.slug}/chat/${path}`,
-        { headers: { 'X-API-KEY': LOCAL_KEYS.chat, 'X-TOKEN': `${LOCAL_CONNECTORS.chatToken}_live` }, body },
-      );
+    const chat = callerChat(editor, 'live');
     let next = 0;
     const worker = async () => {
       while (next < count) {
@@ -64,23 +58,7 @@ suite('Replaying traffic', function () {
     replays = editor.api.testing!.trafficReplays();
     await liveTraffic(200);
     // Main's returns topic says 14 days, published to sandbox: live still says 30.
-    await editor.admin.editBranch('ag_support', 'br_support_main', {
-      upsertTopics: [
-        {
-          topicId: 'kt_returns',
-          name: 'Returns',
-          content: 'You can return any item within 14 days of delivery for a full refund.',
-        },
-      ],
-    });
-    await exec('refreshAgents');
-    editor.ui.setAnswer((s) => (s.modal ? s.items[0] : undefined));
-    const published = await exec<{ deployment: { environment: string } }>(
-      'publish',
-      { agentId: 'ag_support' },
-      { deploymentMessage: 'Shorter returns window' },
-    );
-    assert.equal(published?.deployment.environment, 'sandbox');
+    await shortenReturnsInSandbox(editor);
     const manifest = serializeAgentManifest({
       agentId: 'ag_support',
       name: 'Support Desk',
